@@ -1,0 +1,12 @@
+// Builds the server (tsc → dist/) and the browser scripts (esbuild → dist/web/, when src/web exists).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsc = spawnSync(process.execPath, [root + 'node_modules/typescript/bin/tsc', '-p', root + 'tsconfig.json'], { stdio: 'inherit' });
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+if (existsSync(root + 'scripts/build-web.mjs')) {
+  const web = spawnSync(process.execPath, [root + 'scripts/build-web.mjs'], { stdio: 'inherit' });
+  if (web.status !== 0) process.exit(web.status ?? 1);
+}

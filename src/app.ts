@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { modules as defaultModules } from './modules/index.js';
+import type { RovaModule } from './modules/types.js';
+import { appendAudit } from './platform/audit/log.js';
+import { enforcePolicy, policyOf } from './platform/auth/guard.js';
+import { AuthService } from './platform/auth/service.js';
+import { ANONYMOUS } from './platform/auth/types.js';
+import type { Platform } from './platform/context.js';
+import { connectDatabase, type ConnectOptions, type DbHandle } from './platform/db/connect.js';
+import { migrate, type MigrateResult } from './platform/db/migrate.js';
+import type { Db } from './platform/db/types.js';
+import { Filters } from './platform/hooks.js';
+import { clientAddress } from './platform/http/client-ip.js';
+import { installErrorHandling } from './platform/http/error-handler.js';
+import { NamespaceRegistry } from './platform/http/namespaces.js';
+import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
+import { JobRunner } from './platform/jobs.js';
+import { createMemoryBus, createRedisBus, type InvalidationBus } from './platform/kv/bus.js';
+import { createOptions } from './platform/kv/options.js';
+import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
+import { createLimits } from './platform/limits/limiter.js';
+import { VERSION } from './version.js';
+import './platform/fastify-augment.js';
+
+export interface BuildOptions {
+  modules?: RovaModule[];
+  /** Use an existing database handle (tests share setup); it is closed with the app unless keepDb. */
+  dbHandle?: DbHandle;
+  connect?: ConnectOptions;
+  keepDb?: boolean;
+  /** Skip migrations (the handle is known to be migrated). */
+  skipMigrate?: boolean;
+  logger?: boolean;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  platform: Platform;
+  migration: MigrateResult;
+}
+
+/** Hop count → proxy-addr function (trust that many proxies nearest to us); lists pass through. */
+function trustProxyOption(v: Config['trustProxy']): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  if (typeof v === 'number') return (_addr, hop) => hop < v;
+  return v;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
+  const modules = opts.modules ?? defaultModules;
+  const dbHandle = opts.dbHandle ?? (await connectDatabase(config, opts.connect));
+  const migration = opts.skipMigrate ? { applied: [], wasEmpty: false } : await migrate(dbHandle);
+
+  let redis: Redis | null = null;
+  let redisSub: Redis | null = null;
+  let bus: InvalidationBus;
+  if (config.redisUrl) {
+    const ro = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
+    redis = new Redis(config.redisUrl, ro);
+    redisSub = new Redis(config.redisUrl, ro);
+    try {
+      await redis.connect();
+      await redisSub.connect();
+    } catch (err) {
+      redis.disconnect();
+      redisSub.disconnect();
+      if (!opts.keepDb) await dbHandle.close();
+      throw new Error(`cannot connect to Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    bus = await createRedisBus(redis, redisSub, config.redisPrefix);
+  } else {
+    bus = createMemoryBus();
+  }
+
+  const app = Fastify({
+    logger:
+      opts.logger === false || config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-rova-api-key"]', 'req.headers.cookie', 'req.headers["x-wp-nonce"]'] },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{8,100}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: trustProxyOption(config.trustProxy),
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  const db: Db = dbHandle.db;
+  const limits = createLimits(redis, config.redisPrefix);
+  const namespaces = new NamespaceRegistry(config.restRoot);
+  const jobs = new JobRunner(db, app.log);
+  const platform: Platform = {
+    config,
+    db,
+    dbHandle,
+    options: createOptions(db, bus),
+    transients: redis ? createRedisTransients(redis, config.redisPrefix) : createDbTransients(db),
+    limits,
+    bus,
+    filters: new Filters(),
+    jobs,
+    namespaces,
+    auth: new AuthService(db, config.secret, limits),
+    redis,
+    log: app.log,
+    transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
+  };
+  app.decorate('platform', platform);
+  namespaces.register({ name: 'rova/v1', shape: 'wp' });
+  for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
+
+  await app.register(cookie);
+  installErrorHandling(app, namespaces);
+
+  const catalogue = new RouteCatalogue(config.restRoot);
+  app.addHook('onRoute', (r) => catalogue.add(r));
+
+  app.decorateRequest('auth', null as unknown as typeof ANONYMOUS);
+  app.addHook('onRequest', async (req) => {
+    req.auth = ANONYMOUS;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  // Body is parsed by now, so a `_wpnonce` body parameter counts; validation runs after the permission check.
+  app.addHook('preValidation', async (req) => {
+    req.auth = await platform.auth.resolve(req);
+    enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const status = reply.statusCode;
+    const isWrite = WRITE_METHODS.has(req.method);
+    if (!isWrite && status !== 401 && status !== 403 && !req.auth.failure) return;
+    if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return;
+    const params = req.params as Record<string, unknown> | undefined;
+    const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
+    try {
+      await appendAudit(db, {
+        requestId: String(req.id),
+        actorUserId: req.auth.user?.id ?? null,
+        actorLogin: req.auth.user?.login ?? null,
+        authMethod: req.auth.method,
+        apiKeyId: req.auth.apiKeyId,
+        ip: clientAddress(req),
+        method: req.method,
+        route: req.routeOptions.url ?? req.url.split('?')[0] ?? '',
+        path: (req.url.split('?')[0] ?? '').slice(0, 500),
+        target,
+        status,
+        outcome: status === 401 || status === 403 ? 'denied' : status < 400 ? 'success' : 'failure',
+        details: req.auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(req.auth.failure ? { auth_failure: req.auth.failure } : {}) } : null,
+      });
+    } catch (err) {
+      req.log.error({ err }, 'audit log write failed');
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Rova API',
+        version: VERSION,
+        description:
+          'Headless back end for vehicle-rental storefronts. Namespaces: wc/v3 (catalogue), rova-fx/v1 (currency), rova-rental/v1 (rental), rova/v1 (platform). Paths include the REST root.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-Rova-API-Key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+          nonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'With the rova_session cookie from POST /rova/v1/auth/login' },
+        },
+      },
+      security: [{ apiKey: [] }, { bearer: [] }, { nonce: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
+
+  for (const m of modules) {
+    if (m.routes) await app.register(m.routes, { prefix: config.restRoot });
+    if (m.rootRoutes) await app.register(m.rootRoutes);
+  }
+  registerRestIndex(app, catalogue, namespaces);
+
+  for (const m of modules) await m.start?.(platform);
+  if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
+
+  app.addHook('onClose', async () => {
+    jobs.stop();
+    await bus.close();
+    redis?.disconnect();
+    redisSub?.disconnect();
+    if (!opts.keepDb) await dbHandle.close();
+  });
+
+  await app.ready();
+  return { app, platform, migration };
+}
+
+/** Runs every module's demo seed in order and records when it ran. */
+export async function seedDemo(platform: Platform, modules: RovaModule[] = defaultModules): Promise<void> {
+  for (const m of modules) {
+    if (m.seedDemo) {
+      platform.log.info({ module: m.name }, 'seeding demo data');
+      await m.seedDemo(platform);
+    }
+  }
+  await platform.options.set('demo_seeded_at', new Date().toISOString());
+}

@@ -1,0 +1,95 @@
+import { parseArgs } from 'node:util';
+import { seedDemo } from '../app.js';
+import type { CliContext } from '../main.js';
+import { modules } from '../modules/index.js';
+
+export type CliCommand = (ctx: CliContext) => Promise<number>;
+
+function fail(message: string): number {
+  process.stderr.write(`rova: ${message}\n`);
+  return 2;
+}
+
+const seed: CliCommand = async (ctx) => {
+  const { values } = parseArgs({ args: ctx.args, options: { demo: { type: 'boolean' }, bookings: { type: 'string' } }, strict: true });
+  if (!values.demo && values.bookings === undefined) return fail('seed needs --demo and/or --bookings N');
+  const { app, platform } = await ctx.open();
+  try {
+    if (values.demo) {
+      await seedDemo(platform);
+      process.stdout.write('demo data seeded\n');
+    }
+    if (values.bookings !== undefined) {
+      const n = Number(values.bookings);
+      if (!Number.isInteger(n) || n < 1 || n > 5_000_000) return fail('--bookings must be an integer 1..5000000');
+      const bulk = modules.find((m) => m.seedBookings);
+      if (!bulk?.seedBookings) return fail('the rental module is not installed');
+      await bulk.seedBookings(platform, n);
+      process.stdout.write(`${n} bookings added\n`);
+    }
+    return 0;
+  } finally {
+    await app.close();
+  }
+};
+
+const user: CliCommand = async (ctx) => {
+  const [sub, ...rest] = ctx.args;
+  if (sub !== 'create') return fail('usage: rova user create --login L --email E --role R [--password P]');
+  const { values } = parseArgs({
+    args: rest,
+    options: { login: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+    strict: true,
+  });
+  if (!values.login || !values.email || !values.role) return fail('user create needs --login, --email and --role');
+  const { app, platform } = await ctx.open();
+  try {
+    const u = await platform.auth.createUser({ login: values.login, email: values.email, role: values.role, password: values.password, displayName: values.name });
+    process.stdout.write(`${u.id}\n`);
+    return 0;
+  } finally {
+    await app.close();
+  }
+};
+
+const apikey: CliCommand = async (ctx) => {
+  const [sub, ...rest] = ctx.args;
+  if (sub === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { user: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } },
+      strict: true,
+    });
+    if (!values.user) return fail('apikey create needs --user <login>');
+    let expires: Date | null = null;
+    if (values.expires) {
+      expires = new Date(values.expires);
+      if (Number.isNaN(expires.getTime())) return fail('--expires must be an ISO date-time');
+    }
+    const { app, platform } = await ctx.open();
+    try {
+      const u = await platform.auth.findUser(values.user);
+      if (!u) return fail(`no user "${values.user}" (create one with: rova user create --login ${values.user} --email … --role …)`);
+      const r = await platform.auth.createApiKey({ userId: u.id, name: values.name, scopes: values.scopes?.split(','), expiresAt: expires });
+      process.stdout.write(`${r.key}\n`);
+      return 0;
+    } finally {
+      await app.close();
+    }
+  }
+  if (sub === 'revoke') {
+    const id = Number(rest[0]);
+    if (!Number.isInteger(id) || id < 1) return fail('usage: rova apikey revoke <id>');
+    const { app, platform } = await ctx.open();
+    try {
+      await platform.auth.revokeApiKey(id);
+      process.stderr.write(`API key ${id} revoked\n`);
+      return 0;
+    } finally {
+      await app.close();
+    }
+  }
+  return fail('usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] | rova apikey revoke <id>');
+};
+
+export const cliCommands: Record<string, CliCommand> = Object.assign({}, ...modules.map((m) => m.commands ?? {}), { seed, user, apikey });

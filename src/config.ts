@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; null means embedded PGlite in `dataDir` (or in memory for tests). */
+  databaseUrl: string | null;
+  /** When true and no databaseUrl, PGlite runs in memory (tests). */
+  memoryDb: boolean;
+  redisUrl: string | null;
+  /** Prefix for every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
+  restRoot: string;
+  /** Fastify/proxy-addr trust value: false, a hop count, or a list of addresses/CIDRs/names. */
+  trustProxy: false | number | string[];
+  secret: string;
+  storeCurrency: string;
+  storeTimezone: string;
+  logLevel: LogLevel;
+  bootstrapAdminKey: string | null;
+  demo: boolean;
+  /** Set by tests to skip background jobs. */
+  jobs: boolean;
+  /** Extra, module-owned settings read from the environment (e.g. FX_CONVERT_RATE_LIMIT). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 8080;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`PORT must be an integer 0-65535 (got "${raw}")`);
+  return n;
+}
+
+function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw.trim() === '' || /^(false|0|no|off)$/i.test(raw.trim())) return false;
+  const v = raw.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  if (/^(true|yes|on)$/i.test(v)) {
+    throw new ConfigError('TRUST_PROXY must list the proxies to trust (addresses, CIDRs, "loopback", or a hop count), not "true"');
+  }
+  const parts = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of parts) {
+    const addr = p.includes('/') ? p.slice(0, p.indexOf('/')) : p;
+    if (!['loopback', 'linklocal', 'uniquelocal'].includes(p) && isIP(addr) === 0) {
+      throw new ConfigError(`TRUST_PROXY entry "${p}" is not an IP address, CIDR, loopback, linklocal or uniquelocal`);
+    }
+  }
+  return parts;
+}
+
+export function isCurrencyCode(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code)) return false;
+  return Intl.supportedValuesOf('currency').includes(code);
+}
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: boolean): string {
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 32) throw new ConfigError('ROVA_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)');
+    return raw;
+  }
+  if (!persist) return randomBytes(32).toString('hex');
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) {
+    const s = readFileSync(file, 'utf8').trim();
+    if (s.length >= 32) return s;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const s = randomBytes(32).toString('hex');
+  writeFileSync(file, s + '\n', { mode: 0o600 });
+  return s;
+}
+
+export interface LoadConfigOptions {
+  /** Do not touch the file system (tests): secret is random, database in memory unless DATABASE_URL. */
+  ephemeral?: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfigOptions = {}): Config {
+  const port = parsePort(env.PORT);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  let restRoot = env.REST_ROOT?.trim() || '/wp-json';
+  if (!restRoot.startsWith('/')) restRoot = '/' + restRoot;
+  restRoot = restRoot.replace(/\/+$/, '');
+  if (restRoot === '' || !/^\/[A-Za-z0-9/_-]*$/.test(restRoot)) {
+    throw new ConfigError(`REST_ROOT must be a path such as /wp-json (got "${env.REST_ROOT}")`);
+  }
+  const storeCurrency = (env.STORE_CURRENCY?.trim() || 'USD').toUpperCase();
+  if (!isCurrencyCode(storeCurrency)) throw new ConfigError(`STORE_CURRENCY must be an ISO 4217 code such as USD (got "${env.STORE_CURRENCY}")`);
+  const storeTimezone = env.STORE_TIMEZONE?.trim() || 'UTC';
+  if (!isTimeZone(storeTimezone)) throw new ConfigError(`STORE_TIMEZONE must be an IANA time zone such as Europe/Istanbul (got "${storeTimezone}")`);
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  const bootstrapAdminKey = env.ROVA_BOOTSTRAP_ADMIN_KEY?.trim() || null;
+  if (bootstrapAdminKey !== null && bootstrapAdminKey.length < 16) {
+    throw new ConfigError('ROVA_BOOTSTRAP_ADMIN_KEY must be at least 16 characters');
+  }
+  const ephemeral = opts.ephemeral === true;
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    memoryDb: ephemeral && !databaseUrl,
+    redisUrl,
+    redisPrefix: env.REDIS_PREFIX?.trim() || 'rova:',
+    restRoot,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    secret: loadOrCreateSecret(dataDir, env.ROVA_SECRET, !ephemeral),
+    storeCurrency,
+    storeTimezone,
+    logLevel,
+    bootstrapAdminKey,
+    demo: parseBool('ROVA_DEMO', env.ROVA_DEMO, false),
+    jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
+    env: { ...env },
+  };
+}
+
+/** Integer setting from the environment, for module-owned settings. */
+export function envInt(config: Config, name: string, fallback: number, min = Number.MIN_SAFE_INTEGER): number {
+  const raw = config.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
+  return n;
+}

@@ -1,0 +1,5 @@
+import { platformModule } from '../platform/module.js';
+import type { RovaModule } from './types.js';
+
+/** Every module, in start and seed order (later modules may use earlier ones' data). */
+export const modules: RovaModule[] = [platformModule];

@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../http/errors.js';
+import { roleHasCap } from './roles.js';
+import type { AuthContext, AuthFailure, RoutePolicy, Scope } from './types.js';
+
+/** Routes that declare no policy are admin-only: forgetting to declare one must never open a route. */
+export const DEFAULT_POLICY: RoutePolicy = { cap: 'manage_options' };
+
+const FAILURE_TEXT: Record<AuthFailure, string> = {
+  invalid_api_key: 'The API key is not valid. Check the X-Rova-API-Key header (or Authorization: Bearer).',
+  expired_api_key: 'The API key has expired. Ask an administrator for a new key.',
+  revoked_api_key: 'The API key was revoked. Ask an administrator for a new key.',
+  invalid_session: 'The session has ended. Log in again.',
+  missing_nonce: 'Cookie authentication needs a nonce: send the X-WP-Nonce header (GET /rova/v1/auth/nonce gives one).',
+  invalid_nonce: 'The nonce is not valid for this session. Fetch a new one from GET /rova/v1/auth/nonce.',
+  invalid_token: 'The access token is not valid or has expired. Refresh it or log in again.',
+};
+
+export function requiredScope(req: FastifyRequest, policy: RoutePolicy): Scope {
+  if (policy !== 'public' && policy.scope) return policy.scope;
+  return req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? 'read' : 'write';
+}
+
+/** Throws 401/403 when the caller may not use the route. */
+export function enforcePolicy(req: FastifyRequest, auth: AuthContext, policy: RoutePolicy): void {
+  if (policy === 'public') return;
+  if (!auth.user) {
+    const why = auth.failure ? FAILURE_TEXT[auth.failure] : 'Authentication required: send an API key (X-Rova-API-Key) or log in and send a nonce.';
+    throw new HttpError(401, undefined, why, auth.failure ? { reason: auth.failure } : undefined);
+  }
+  const scope = requiredScope(req, policy);
+  if (auth.scopes && !auth.scopes.has(scope)) {
+    throw new HttpError(403, undefined, `This API key lacks the "${scope}" scope needed for this request.`, { reason: 'insufficient_scope' });
+  }
+  if (policy.cap && !roleHasCap(auth.user.role, policy.cap)) {
+    throw new HttpError(403, undefined, `Sorry, you are not allowed to do that (needs the ${policy.cap} capability).`, { reason: 'missing_capability' });
+  }
+}
+
+/** Declared policy; undeclared REST routes are admin-only, pages outside the REST root (docs, assets) public. */
+export function policyOf(req: FastifyRequest, restRoot: string): RoutePolicy {
+  if (req.is404) return 'public';
+  const cfg = req.routeOptions.config as { auth?: RoutePolicy } | undefined;
+  if (cfg?.auth) return cfg.auth;
+  const url = req.routeOptions.url ?? '';
+  return url.startsWith(restRoot + '/') ? DEFAULT_POLICY : 'public';
+}
+
+export type { FastifyReply };

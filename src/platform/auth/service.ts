@@ -1,0 +1,268 @@
+import type { FastifyRequest } from 'fastify';
+import { toDate, toDateOrNull, type Db } from '../db/types.js';
+import { HttpError, badRequest, conflict, notFound } from '../http/errors.js';
+import { clientAddress } from '../http/client-ip.js';
+import type { Limits } from '../limits/limiter.js';
+import { createNonce, hashPassword, keyedHash, randomToken, verifyNonce, verifyPassword } from './crypto.js';
+import * as repo from './repo.js';
+import { isRole, type Role } from './roles.js';
+import { ANONYMOUS, SCOPES, type AuthContext, type AuthUser, type Scope } from './types.js';
+
+export const SESSION_COOKIE = 'rova_session';
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** Verifies a JWT access token; provided by the module that issues them (rental v2). */
+export type JwtVerifier = (token: string) => Promise<AuthUser | null>;
+
+export interface LoginLimits {
+  perAddress: number;
+  perAccount: number;
+  windowSeconds: number;
+}
+
+export interface ApiKeyView {
+  id: number;
+  user_id: number;
+  user_login?: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+  status: 'active' | 'revoked' | 'expired';
+}
+
+const TOUCH_EVERY_MS = 60_000;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+export class AuthService {
+  private jwtVerifier: JwtVerifier | null = null;
+  private readonly lastTouched = new Map<number, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly secret: string,
+    private readonly limits: Limits,
+    readonly loginLimits: LoginLimits = { perAddress: 20, perAccount: 10, windowSeconds: 900 },
+  ) {}
+
+  setJwtVerifier(v: JwtVerifier): void {
+    this.jwtVerifier = v;
+  }
+
+  hashKey(key: string): string {
+    return keyedHash(this.secret, key, 'api-key');
+  }
+
+  private hashSessionToken(token: string): string {
+    return keyedHash(this.secret, token, 'session');
+  }
+
+  /** Resolves who is calling. Anonymous requests cost nothing (no database round trip). */
+  async resolve(req: FastifyRequest): Promise<AuthContext> {
+    const headerKey = headerValue(req.headers['x-rova-api-key']);
+    const authz = headerValue(req.headers.authorization);
+    let bearer: string | null = null;
+    if (authz && /^bearer\s+/i.test(authz)) bearer = authz.replace(/^bearer\s+/i, '').trim();
+    if (headerKey) return this.resolveApiKey(headerKey);
+    if (bearer) {
+      if (JWT_SHAPE.test(bearer) && !bearer.startsWith('rova_')) return this.resolveJwt(bearer);
+      return this.resolveApiKey(bearer);
+    }
+    const cookie = req.cookies?.[SESSION_COOKIE];
+    if (cookie) return this.resolveSession(req, cookie);
+    return ANONYMOUS;
+  }
+
+  private async resolveApiKey(key: string): Promise<AuthContext> {
+    if (key.length > 512) return { ...ANONYMOUS, failure: 'invalid_api_key' };
+    const row = await repo.findApiKeyByHash(this.db, this.hashKey(key));
+    if (!row) return { ...ANONYMOUS, failure: 'invalid_api_key' };
+    if (row.revokedAt) return { ...ANONYMOUS, failure: 'revoked_api_key' };
+    if (row.expiresAt && toDate(row.expiresAt).getTime() <= Date.now()) return { ...ANONYMOUS, failure: 'expired_api_key' };
+    const last = this.lastTouched.get(row.id) ?? 0;
+    if (Date.now() - last > TOUCH_EVERY_MS) {
+      this.lastTouched.set(row.id, Date.now());
+      void repo.touchApiKey(this.db, row.id).catch(() => undefined);
+    }
+    return { user: row.user, method: 'api_key', apiKeyId: row.id, scopes: new Set(row.scopes), sessionId: null, failure: null };
+  }
+
+  private async resolveJwt(token: string): Promise<AuthContext> {
+    const user = this.jwtVerifier ? await this.jwtVerifier(token).catch(() => null) : null;
+    if (!user) return { ...ANONYMOUS, failure: 'invalid_token' };
+    return { user, method: 'jwt', apiKeyId: null, scopes: null, sessionId: null, failure: null };
+  }
+
+  private async resolveSession(req: FastifyRequest, token: string): Promise<AuthContext> {
+    if (token.length > 200) return { ...ANONYMOUS, failure: 'invalid_session' };
+    const tokenHash = this.hashSessionToken(token);
+    const nonce = nonceFromRequest(req);
+    // WordPress semantics: a cookie without a nonce is simply logged out (CSRF defence), not an error.
+    if (!nonce) return { ...ANONYMOUS, failure: 'missing_nonce' };
+    if (!verifyNonce(this.secret, tokenHash, nonce)) return { ...ANONYMOUS, failure: 'invalid_nonce' };
+    const s = await repo.findSession(this.db, tokenHash);
+    if (!s) return { ...ANONYMOUS, failure: 'invalid_session' };
+    return { user: s.user, method: 'cookie', apiKeyId: null, scopes: null, sessionId: s.id, failure: null };
+  }
+
+  /** The nonce for the session cookie on this request, or null when the cookie is not a live session. */
+  async nonceForCookie(token: string | undefined): Promise<{ nonce: string; user: AuthUser } | null> {
+    if (!token || token.length > 200) return null;
+    const tokenHash = this.hashSessionToken(token);
+    const s = await repo.findSession(this.db, tokenHash);
+    if (!s) return null;
+    return { nonce: createNonce(this.secret, tokenHash), user: s.user };
+  }
+
+  async login(
+    req: FastifyRequest,
+    login: string,
+    password: string,
+  ): Promise<{ token: string; nonce: string; user: AuthUser; expiresAt: Date }> {
+    const ip = clientAddress(req);
+    const { perAddress, perAccount, windowSeconds } = this.loginLimits;
+    const byIp = await this.limits.hit('login-ip', ip, perAddress, windowSeconds);
+    const account = login.trim().toLowerCase().slice(0, 200);
+    const byAccount = await this.limits.hit('login-account', account, perAccount, windowSeconds);
+    if (!byIp.allowed || !byAccount.allowed) {
+      const retry = Math.ceil(Math.max(byIp.allowed ? 0 : byIp.resetMs, byAccount.allowed ? 0 : byAccount.resetMs) / 1000);
+      throw new HttpError(429, 'rova_too_many_logins', 'Too many login attempts. Wait a few minutes and try again.', undefined, {
+        'Retry-After': String(Math.max(1, retry)),
+      });
+    }
+    const user = await repo.findUserByLogin(this.db, account);
+    const ok = await verifyPassword(password, user?.passwordHash ?? null);
+    if (!user || !ok) throw new HttpError(401, 'rova_invalid_credentials', 'Unknown login or wrong password.');
+    await this.limits.reset('login-account', account, windowSeconds);
+    const token = randomToken('', 32);
+    const tokenHash = this.hashSessionToken(token);
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    await repo.insertSession(this.db, tokenHash, user.id, expiresAt, ip, headerValue(req.headers['user-agent']) ?? '');
+    const { passwordHash: _ph, createdAt: _c, ...pub } = user;
+    return { token, nonce: createNonce(this.secret, tokenHash), user: pub, expiresAt };
+  }
+
+  async logout(ctx: AuthContext): Promise<void> {
+    if (ctx.sessionId !== null) await repo.deleteSession(this.db, ctx.sessionId);
+  }
+
+  async createUser(input: { login: string; email: string; role: string; password?: string; displayName?: string }, db = this.db): Promise<AuthUser> {
+    const login = input.login.trim();
+    const email = input.email.trim().toLowerCase();
+    if (!/^[A-Za-z0-9._@-]{2,60}$/.test(login)) throw badRequest('login must be 2-60 characters: letters, digits, . _ @ -', undefined, { params: { login: 'invalid' } });
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 200) throw badRequest('email is not a valid address', undefined, { params: { email: 'invalid' } });
+    if (!isRole(input.role)) throw badRequest('role must be one of administrator, shop_manager, vendor, customer', undefined, { params: { role: 'invalid' } });
+    if (input.password !== undefined && (input.password.length < 8 || input.password.length > 200)) {
+      throw badRequest('password must be 8-200 characters', undefined, { params: { password: 'invalid' } });
+    }
+    const existing = (await repo.findUserByLogin(db, login)) ?? (await repo.findUserByLogin(db, email));
+    if (existing) throw conflict(`a user with login "${login}" or email "${email}" already exists`, 'rova_user_exists');
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    return repo.insertUser(db, { login, email, displayName: input.displayName?.trim() || login, role: input.role, passwordHash });
+  }
+
+  async findUser(loginOrEmail: string): Promise<AuthUser | undefined> {
+    const u = await repo.findUserByLogin(this.db, loginOrEmail);
+    if (!u) return undefined;
+    const { passwordHash: _p, createdAt: _c, ...pub } = u;
+    return pub;
+  }
+
+  async setRole(userId: number, role: Role, db = this.db): Promise<void> {
+    await repo.updateUserRole(db, userId, role);
+  }
+
+  async setPassword(userId: number, password: string): Promise<void> {
+    await repo.setUserPassword(this.db, userId, await hashPassword(password));
+  }
+
+  async createApiKey(input: { userId: number; name?: string; scopes?: string[]; expiresAt?: Date | null }): Promise<{ key: string; view: ApiKeyView }> {
+    const scopes = normaliseScopes(input.scopes);
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
+    const user = await repo.findUserById(this.db, input.userId);
+    if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
+    const key = randomToken('rova_', 32);
+    const row = await repo.insertApiKey(this.db, {
+      userId: input.userId,
+      name: (input.name ?? '').trim().slice(0, 100),
+      keyHash: this.hashKey(key),
+      keyPrefix: key.slice(0, 12),
+      scopes,
+      expiresAt: input.expiresAt ?? null,
+    });
+    return { key, view: apiKeyView(row) };
+  }
+
+  async listApiKeys(userId: number | undefined, page: number, perPage: number): Promise<{ items: ApiKeyView[]; total: number }> {
+    const r = await repo.listApiKeys(this.db, userId, page, perPage);
+    return { items: r.items.map((k) => ({ ...apiKeyView(k), user_login: k.userLogin })), total: r.total };
+  }
+
+  async revokeApiKey(id: number): Promise<ApiKeyView> {
+    const row = await repo.revokeApiKey(this.db, id);
+    if (!row) throw notFound(`API key ${id} not found`, 'rova_api_key_not_found');
+    return apiKeyView(row);
+  }
+
+  /** ROVA_BOOTSTRAP_ADMIN_KEY: user `admin` exists and this exact string is a live read+write key of it. */
+  async ensureBootstrapAdmin(key: string): Promise<void> {
+    let admin = await this.findUser('admin');
+    if (!admin) admin = await this.createUser({ login: 'admin', email: 'admin@localhost.localdomain', role: 'administrator' });
+    else if (admin.role !== 'administrator') await this.setRole(admin.id, 'administrator');
+    const existing = await repo.findApiKeyByHash(this.db, this.hashKey(key));
+    if (existing && existing.userId === admin.id) {
+      await repo.restoreApiKey(this.db, existing.id, ['read', 'write']);
+      return;
+    }
+    if (existing) throw new Error('ROVA_BOOTSTRAP_ADMIN_KEY is already a key of another user; choose another value');
+    await repo.insertApiKey(this.db, {
+      userId: admin.id,
+      name: 'bootstrap (ROVA_BOOTSTRAP_ADMIN_KEY)',
+      keyHash: this.hashKey(key),
+      keyPrefix: key.slice(0, 6),
+      scopes: ['read', 'write'],
+      expiresAt: null,
+    });
+  }
+}
+
+export function normaliseScopes(scopes: string[] | undefined): Scope[] {
+  const list = scopes === undefined || scopes.length === 0 ? ['read'] : scopes.map((s) => s.trim().toLowerCase());
+  for (const s of list) if (!(SCOPES as readonly string[]).includes(s)) throw badRequest(`unknown scope "${s}"; use read and/or write`, undefined, { params: { scopes: 'invalid' } });
+  return SCOPES.filter((s) => list.includes(s));
+}
+
+function apiKeyView(k: repo.ApiKeyRow): ApiKeyView {
+  const expiresAt = toDateOrNull(k.expiresAt);
+  const expired = expiresAt !== null && expiresAt.getTime() <= Date.now();
+  return {
+    id: k.id,
+    user_id: k.userId,
+    name: k.name,
+    prefix: k.keyPrefix,
+    scopes: k.scopes,
+    expires_at: expiresAt?.toISOString() ?? null,
+    revoked_at: toDateOrNull(k.revokedAt)?.toISOString() ?? null,
+    last_used_at: toDateOrNull(k.lastUsedAt)?.toISOString() ?? null,
+    created_at: toDate(k.createdAt).toISOString(),
+    status: k.revokedAt ? 'revoked' : expired ? 'expired' : 'active',
+  };
+}
+
+function headerValue(v: string | string[] | undefined): string | null {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s && s.trim() !== '' ? s.trim() : null;
+}
+
+export function nonceFromRequest(req: FastifyRequest): string | null {
+  const h = headerValue(req.headers['x-wp-nonce']) ?? headerValue(req.headers['_wpnonce']);
+  if (h) return h;
+  const q = (req.query as Record<string, unknown> | undefined)?._wpnonce;
+  if (typeof q === 'string' && q) return q;
+  const b = req.body as Record<string, unknown> | undefined;
+  if (b && typeof b === 'object' && typeof b._wpnonce === 'string' && b._wpnonce) return b._wpnonce;
+  return null;
+}

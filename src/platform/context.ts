@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { AuthService } from './auth/service.js';
+import type { DbHandle } from './db/connect.js';
+import type { Db } from './db/types.js';
+import type { Filters } from './hooks.js';
+import type { NamespaceRegistry } from './http/namespaces.js';
+import type { JobRunner } from './jobs.js';
+import type { InvalidationBus } from './kv/bus.js';
+import type { Options } from './kv/options.js';
+import type { Transients } from './kv/transients.js';
+import type { Limits } from './limits/limiter.js';
+
+/** Everything a module gets from the platform. One instance per running app. */
+export interface Platform {
+  config: Config;
+  db: Db;
+  dbHandle: DbHandle;
+  options: Options;
+  transients: Transients;
+  limits: Limits;
+  bus: InvalidationBus;
+  filters: Filters;
+  jobs: JobRunner;
+  namespaces: NamespaceRegistry;
+  auth: AuthService;
+  redis: Redis | null;
+  log: FastifyBaseLogger;
+  /** Runs fn in one database transaction (multi-row writes must be atomic). */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+}

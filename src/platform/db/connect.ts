@@ -1,0 +1,116 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Config } from '../../config.js';
+import type { Db } from './types.js';
+
+/** Runs a whole SQL script (several statements) inside one transaction, holding a lock against other nodes. */
+export type ScriptRunner = (fn: (exec: (sqlText: string) => Promise<void>, query: <T>(text: string, params?: unknown[]) => Promise<T[]>) => Promise<void>) => Promise<void>;
+
+export interface DbHandle {
+  kind: 'pglite' | 'postgres';
+  /** The driver's own client (PGlite instance or pg.Pool), for tooling such as test templates. */
+  raw: unknown;
+  db: Db;
+  runScripts: ScriptRunner;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// pg returns int8/numeric as strings by default; keep numeric as string (exact decimals), bigint counts as numbers.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+export interface ConnectOptions {
+  /** Pre-built PGlite data (a dump) to start from, used by tests to skip re-running migrations. */
+  loadDataDir?: Blob | File;
+}
+
+export async function connectDatabase(config: Config, opts: ConnectOptions = {}): Promise<DbHandle> {
+  if (config.databaseUrl) return connectPostgres(config.databaseUrl);
+  let dataDir: string | undefined;
+  if (!config.memoryDb) {
+    dataDir = path.join(config.dataDir, 'pgdata');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create(dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  await client.exec("SET TimeZone = 'UTC'");
+  const db = drizzlePglite(client) as unknown as Db;
+  return {
+    kind: 'pglite',
+    raw: client,
+    db,
+    runScripts: async (fn) => {
+      await client.transaction(async (tx) => {
+        await fn(
+          async (text) => {
+            await tx.exec(text);
+          },
+          async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows,
+        );
+      });
+    },
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function connectPostgres(url: string): Promise<DbHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000, options: '-c TimeZone=UTC' });
+  // An idle client erroring (server restart) must not crash the process.
+  pool.on('error', () => undefined);
+  try {
+    const c = await pool.connect();
+    c.release();
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot connect to PostgreSQL at DATABASE_URL (${redactUrl(url)}): ${reason}`);
+  }
+  const db = drizzlePg(pool) as unknown as Db;
+  return {
+    kind: 'postgres',
+    raw: pool,
+    db,
+    runScripts: async (fn) => {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        await fn(
+          async (text) => {
+            await c.query(text);
+          },
+          async <T>(text: string, params?: unknown[]) => (await c.query(text, params)).rows as T[],
+        );
+        await c.query('COMMIT');
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        c.release();
+      }
+    },
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: async () => {
+      await pool.end();
+    },
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '<unparseable url>';
+  }
+}

@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.js';
+import { errorBody, type NamespaceRegistry } from './namespaces.js';
+
+interface ValidationItem {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function fieldOf(v: ValidationItem): string {
+  if (v.keyword === 'required' && typeof v.params?.missingProperty === 'string') return v.params.missingProperty;
+  const p = (v.instancePath ?? '').replace(/^\//, '').split('/')[0];
+  if (p) return p;
+  if (v.keyword === 'additionalProperties' && typeof v.params?.additionalProperty === 'string') return v.params.additionalProperty;
+  return 'body';
+}
+
+function describe(v: ValidationItem, ctx: string | undefined): string {
+  const where = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  if (v.keyword === 'additionalProperties') return `unknown field "${String(v.params?.additionalProperty)}"`;
+  const msg = v.message ?? 'is invalid';
+  return where ? `${where} ${msg}` : ctx === 'body' && v.keyword === 'type' ? `body ${msg}` : msg;
+}
+
+/** Turns any thrown error into the namespace's error shape: nothing leaks a stack, nothing becomes a 500 that is the caller's fault. */
+export function installErrorHandling(app: FastifyInstance, namespaces: NamespaceRegistry): void {
+  const send = (req: FastifyRequest, reply: FastifyReply, status: number, code: string | undefined, message: string, data?: Record<string, unknown>) => {
+    const ns = namespaces.forUrl(req.url);
+    const body = errorBody(ns?.shape ?? 'wp', { status, code: code ?? namespaces.defaultCode(ns, status), message, data });
+    return reply.status(status).type('application/json; charset=utf-8').send(body);
+  };
+
+  app.setErrorHandler((err: FastifyError | HttpError | Error, req, reply) => {
+    if (err instanceof HttpError) {
+      if (err.headers) for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+      return send(req, reply, err.status, err.code, err.message, err.data);
+    }
+    const fe = err as FastifyError & { validation?: ValidationItem[]; validationContext?: string };
+    if (fe.validation) {
+      const ns = namespaces.forUrl(req.url);
+      const missing = fe.validation.filter((v) => v.keyword === 'required').map(fieldOf);
+      const params: Record<string, string> = {};
+      for (const v of fe.validation) params[fieldOf(v)] ??= describe(v, fe.validationContext);
+      if (ns?.shape !== 'rental' && missing.length > 0 && missing.length === fe.validation.length) {
+        return send(req, reply, 400, 'rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
+      }
+      const names = Object.keys(params);
+      return send(req, reply, 400, undefined, `Invalid parameter(s): ${names.join(', ')}`, { params });
+    }
+    const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+    if (status === 500) {
+      req.log.error({ err }, 'unhandled error');
+      return send(req, reply, 500, undefined, `Internal error. Quote request id ${req.id} when reporting it.`);
+    }
+    switch (fe.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(req, reply, 400, namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json', `The request body is not valid JSON: ${fe.message}`);
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(req, reply, 413, undefined, 'The request body is too large.');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(req, reply, 415, undefined, 'Unsupported Content-Type: send application/json.');
+      default:
+        if (err instanceof SyntaxError) {
+          return send(req, reply, 400, namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json', `The request body is not valid JSON: ${err.message}`);
+        }
+        return send(req, reply, status, undefined, fe.message);
+    }
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    return send(req, reply, 404, undefined, 'No route was found matching the URL and request method.');
+  });
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { rows, type Db } from './db/types.js';
+
+export interface JobSpec {
+  name: string;
+  /** Milliseconds between runs, read before each run (settings may change it); null = paused. */
+  intervalMs: () => Promise<number | null> | number | null;
+  run: () => Promise<void>;
+}
+
+/**
+ * Interval jobs that run on one node at a time: before each run a node takes (or renews) a lease row in the
+ * database; other nodes skip while the lease is held by someone else and not expired.
+ */
+export class JobRunner {
+  private readonly holder = randomUUID();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly lastRun = new Map<string, number>();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly tickMs = 30_000,
+  ) {}
+
+  /** Takes the named lease for ttlMs; true when this node holds it. */
+  async acquireLease(name: string, ttlMs: number): Promise<boolean> {
+    const expires = new Date(Date.now() + ttlMs).toISOString();
+    const r = await rows<{ holder: string }>(
+      this.db,
+      sql`INSERT INTO rova_job_leases (name, holder, expires_at) VALUES (${name}, ${this.holder}, ${expires})
+          ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+          WHERE rova_job_leases.holder = EXCLUDED.holder OR rova_job_leases.expires_at < now()
+          RETURNING holder`,
+    );
+    return r[0]?.holder === this.holder;
+  }
+
+  schedule(spec: JobSpec): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      try {
+        const interval = await spec.intervalMs();
+        if (interval !== null && interval > 0) {
+          const last = this.lastRun.get(spec.name) ?? (await this.lastRunAt(spec.name));
+          if (Date.now() - last >= interval && (await this.acquireLease(`job:${spec.name}`, this.tickMs * 4))) {
+            this.lastRun.set(spec.name, Date.now());
+            await this.recordRun(spec.name);
+            await spec.run();
+          }
+        }
+      } catch (err) {
+        this.log.error({ err, job: spec.name }, 'scheduled job failed');
+      }
+      if (!this.stopped) this.timers.set(spec.name, setTimeout(() => void tick(), this.tickMs).unref());
+    };
+    this.timers.set(spec.name, setTimeout(() => void tick(), 1_000).unref());
+  }
+
+  private async lastRunAt(name: string): Promise<number> {
+    const r = await rows<{ value: { at: number } }>(this.db, sql`SELECT value FROM rova_options WHERE name = ${'job_last_run:' + name}`);
+    return r[0]?.value.at ?? 0;
+  }
+
+  private async recordRun(name: string): Promise<void> {
+    const v = JSON.stringify({ at: Date.now() });
+    await this.db.execute(sql`INSERT INTO rova_options (name, value) VALUES (${'job_last_run:' + name}, ${v}::jsonb)
+      ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+}

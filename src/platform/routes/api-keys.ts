@@ -1,0 +1,94 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { badRequest, notFound } from '../http/errors.js';
+import { setPagingHeaders } from '../http/namespaces.js';
+import { wpErrors } from '../http/schemas.js';
+
+const ApiKey = Type.Object({
+  id: Type.Integer(),
+  user_id: Type.Integer(),
+  user_login: Type.Optional(Type.String()),
+  name: Type.String(),
+  prefix: Type.String({ description: 'First characters of the key, to recognise it' }),
+  scopes: Type.Array(Type.String()),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  revoked_at: Type.Union([Type.String(), Type.Null()]),
+  last_used_at: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+});
+
+export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { auth } = app.platform;
+  const tags = ['platform: api keys'];
+  const policy = { auth: { cap: 'manage_options' } } as const;
+
+  app.get(
+    '/rova/v1/api-keys',
+    {
+      config: policy,
+      schema: {
+        tags,
+        summary: 'List API keys (never the keys themselves)',
+        querystring: Type.Object({
+          user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          page: Type.Integer({ minimum: 1, default: 1 }),
+          per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
+        response: { 200: Type.Array(ApiKey), ...wpErrors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const { items, total } = await auth.listApiKeys(req.query.user_id, req.query.page, req.query.per_page);
+      setPagingHeaders(reply, req.url, total, req.query.page, req.query.per_page);
+      return items;
+    },
+  );
+
+  app.post(
+    '/rova/v1/api-keys',
+    {
+      config: policy,
+      schema: {
+        tags,
+        summary: 'Create an API key; the key is in this response only',
+        body: Type.Object({
+          user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          user: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'login or email, instead of user_id' })),
+          name: Type.Optional(Type.String({ maxLength: 100 })),
+          scopes: Type.Optional(Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]), { maxItems: 2 })),
+          expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+        }),
+        response: { 201: Type.Object({ key: Type.String(), api_key: ApiKey }), ...wpErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      let userId = req.body.user_id;
+      if (userId === undefined && req.body.user) {
+        const u = await auth.findUser(req.body.user);
+        if (!u) throw notFound(`user "${req.body.user}" not found`, 'rova_user_not_found');
+        userId = u.id;
+      }
+      if (userId === undefined) throw badRequest('user_id or user is required', 'rest_missing_callback_param', { params: ['user_id'] });
+      const expires = req.body.expires_at ? new Date(req.body.expires_at) : null;
+      const r = await auth.createApiKey({ userId, name: req.body.name, scopes: req.body.scopes, expiresAt: expires });
+      req.auditTarget = `api_key:${r.view.id}`;
+      reply.header('Cache-Control', 'no-store');
+      return reply.status(201).send({ key: r.key, api_key: r.view });
+    },
+  );
+
+  app.delete(
+    '/rova/v1/api-keys/:id',
+    {
+      config: policy,
+      schema: {
+        tags,
+        summary: 'Revoke an API key (takes effect at once)',
+        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        response: { 200: ApiKey, ...wpErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => auth.revokeApiKey(req.params.id),
+  );
+};

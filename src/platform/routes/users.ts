@@ -1,0 +1,59 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import * as repo from '../auth/repo.js';
+import { ROLES } from '../auth/roles.js';
+import { setPagingHeaders } from '../http/namespaces.js';
+import { wpErrors } from '../http/schemas.js';
+import { toDate } from '../db/types.js';
+
+const User = Type.Object({ id: Type.Integer(), login: Type.String(), email: Type.String(), display_name: Type.String(), role: Type.String(), created_at: Type.Optional(Type.String()) });
+const Role = Type.Union(ROLES.map((r) => Type.Literal(r)));
+
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { auth, db } = app.platform;
+  const tags = ['platform: users'];
+  app.get(
+    '/rova/v1/users',
+    {
+      config: { auth: { cap: 'manage_options' } },
+      schema: {
+        tags,
+        summary: 'List users',
+        querystring: Type.Object({
+          role: Type.Optional(Role),
+          page: Type.Integer({ minimum: 1, default: 1 }),
+          per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
+        response: { 200: Type.Array(User), ...wpErrors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const { items, total } = await repo.listUsers(db, req.query.role, req.query.page, req.query.per_page);
+      setPagingHeaders(reply, req.url, total, req.query.page, req.query.per_page);
+      return items.map((u) => ({ id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role, created_at: toDate(u.createdAt).toISOString() }));
+    },
+  );
+  app.post(
+    '/rova/v1/users',
+    {
+      config: { auth: { cap: 'manage_options' } },
+      schema: {
+        tags,
+        summary: 'Create a user (password optional: API-key-only users need none)',
+        body: Type.Object({
+          login: Type.String({ minLength: 2, maxLength: 60 }),
+          email: Type.String({ minLength: 3, maxLength: 200 }),
+          role: Role,
+          password: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
+          display_name: Type.Optional(Type.String({ maxLength: 200 })),
+        }),
+        response: { 201: User, ...wpErrors(400, 401, 403, 409) },
+      },
+    },
+    async (req, reply) => {
+      const u = await auth.createUser({ ...req.body, displayName: req.body.display_name });
+      req.auditTarget = `user:${u.id}`;
+      return reply.status(201).send({ id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role });
+    },
+  );
+};

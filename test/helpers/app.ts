@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type BuiltApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { connectDatabase, type DbHandle } from '../../src/platform/db/connect.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import type { Platform } from '../../src/platform/context.js';
+import type { Role } from '../../src/platform/auth/roles.js';
+import type { RovaModule } from '../../src/modules/types.js';
+
+/**
+ * The suite runs on embedded PGlite by default. With ROVA_TEST_DATABASE_URL (an admin connection to a
+ * PostgreSQL server) every app gets its own fresh database; with ROVA_TEST_REDIS_URL limits, transients and
+ * the bus use Redis under a random key prefix.
+ */
+export const TEST_PG = process.env.ROVA_TEST_DATABASE_URL ?? '';
+export const TEST_REDIS = process.env.ROVA_TEST_REDIS_URL ?? '';
+
+let templateDump: Promise<File | Blob> | null = null;
+
+async function pgliteTemplate(config: Config): Promise<File | Blob> {
+  templateDump ??= (async () => {
+    const h = await connectDatabase(config);
+    await migrate(h);
+    const client = (h as DbHandle & { raw?: unknown }).raw as { dumpDataDir(c?: 'none' | 'gzip'): Promise<File | Blob> };
+    const dump = await client.dumpDataDir('none');
+    await h.close();
+    return dump;
+  })();
+  return templateDump;
+}
+
+async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `rova_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_PG });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(TEST_PG);
+  u.pathname = '/' + name;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_PG });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp extends BuiltApp {
+  config: Config;
+  inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Creates a user with the role and returns a key with the scopes (default read+write). */
+  userWithKey(role: Role, scopes?: ('read' | 'write')[], login?: string): Promise<{ userId: number; key: string; keyId: number }>;
+  close(): Promise<void>;
+}
+
+export interface MakeAppOptions {
+  env?: Record<string, string>;
+  modules?: RovaModule[];
+}
+
+export async function makeApp(opts: MakeAppOptions = {}): Promise<TestApp> {
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'silent',
+    STORE_CURRENCY: 'USD',
+    STORE_TIMEZONE: 'UTC',
+    ...(opts.env ?? {}),
+  };
+  let drop: (() => Promise<void>) | null = null;
+  if (TEST_PG && !env.DATABASE_URL) {
+    const fresh = await freshPostgresDatabase();
+    env.DATABASE_URL = fresh.url;
+    drop = fresh.drop;
+  }
+  if (TEST_REDIS && !env.REDIS_URL) {
+    env.REDIS_URL = TEST_REDIS;
+    env.REDIS_PREFIX = `rova-test:${randomBytes(6).toString('hex')}:`;
+  }
+  const config = loadConfig(env, { ephemeral: true });
+  let built: BuiltApp;
+  if (!config.databaseUrl) {
+    const dump = await pgliteTemplate(config);
+    built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: dump }, logger: false });
+  } else {
+    built = await buildApp(config, { modules: opts.modules, logger: false });
+  }
+  const app: FastifyInstance = built.app;
+  const platform: Platform = built.platform;
+  let n = 0;
+  return {
+    ...built,
+    config,
+    inject: (o) => app.inject(o),
+    async userWithKey(role, scopes = ['read', 'write'], login) {
+      n += 1;
+      const name = login ?? `${role}_${n}_${randomBytes(3).toString('hex')}`;
+      const u = await platform.auth.createUser({ login: name, email: `${name}@example.test`, role, password: 'correct horse battery' });
+      const k = await platform.auth.createApiKey({ userId: u.id, scopes, name: 'test' });
+      return { userId: u.id, key: k.key, keyId: k.view.id };
+    },
+    async close() {
+      await app.close();
+      if (drop) await drop();
+    },
+  };
+}
