@@ -25,7 +25,7 @@ export const RentalEnvelope = <T extends TSchema>(data: T) =>
   Type.Object({ success: Type.Literal(true), data, message: Type.String() });
 
 export const Paging = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 });
 

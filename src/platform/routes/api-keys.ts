@@ -31,8 +31,8 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'List API keys (never the keys themselves)',
         querystring: Type.Object({
-          user_id: Type.Optional(Type.Integer({ minimum: 1 })),
-          page: Type.Integer({ minimum: 1, default: 1 }),
+          user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+          page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
           per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
         }),
         response: { 200: Type.Array(ApiKey), ...wpErrors(400, 401, 403) },
@@ -53,7 +53,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Create an API key; the key is in this response only',
         body: Type.Object({
-          user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
           user: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'login or email, instead of user_id' })),
           name: Type.Optional(Type.String({ maxLength: 100 })),
           scopes: Type.Optional(Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]), { maxItems: 2 })),
@@ -85,7 +85,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Revoke an API key (takes effect at once)',
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }),
         response: { 200: ApiKey, ...wpErrors(400, 401, 403, 404) },
       },
     },

@@ -21,7 +21,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List users',
         querystring: Type.Object({
           role: Type.Optional(Role),
-          page: Type.Integer({ minimum: 1, default: 1 }),
+          page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
           per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
         }),
         response: { 200: Type.Array(User), ...wpErrors(400, 401, 403) },

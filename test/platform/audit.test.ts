@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await makeApp();
+  admin = (await t.userWithKey('administrator', ['read', 'write'], 'auditor')).key;
+});
+afterAll(async () => t?.close());
+
+describe('audit log', () => {
+  it('records writes with actor, route, target, outcome and request id; never the key', async () => {
+    const c = await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova/v1/users',
+      headers: { 'x-rova-api-key': admin, 'x-request-id': 'req-audit-0001' },
+      payload: { login: 'audited', email: 'audited@example.test', role: 'customer' },
+    });
+    expect(c.statusCode).toBe(201);
+    expect(c.headers['x-request-id']).toBe('req-audit-0001');
+    const log = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?method=POST&route=users', headers: { 'x-rova-api-key': admin } });
+    expect(log.statusCode).toBe(200);
+    const e = log.json().find((x: { request_id: string }) => x.request_id === 'req-audit-0001');
+    expect(e).toMatchObject({
+      actor_login: 'auditor',
+      auth_method: 'api_key',
+      method: 'POST',
+      route: '/wp-json/rova/v1/users',
+      target: `user:${c.json().id}`,
+      status: 201,
+      outcome: 'success',
+    });
+    expect(JSON.stringify(log.json())).not.toContain(admin);
+  });
+
+  it('records failed writes and authentication failures (also on reads)', async () => {
+    await t.inject({ method: 'POST', url: '/wp-json/rova/v1/users', headers: { 'x-rova-api-key': admin, 'x-request-id': 'req-audit-0002' }, payload: { login: 'x' } });
+    await t.inject({ method: 'GET', url: '/wp-json/rova/v1/users', headers: { 'x-rova-api-key': 'rova_forged', 'x-request-id': 'req-audit-0003' } });
+    const log = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?per_page=100', headers: { 'x-rova-api-key': admin } });
+    const byId = new Map(log.json().map((e: { request_id: string }) => [e.request_id, e]));
+    expect(byId.get('req-audit-0002')).toMatchObject({ status: 400, outcome: 'failure' });
+    expect(byId.get('req-audit-0003')).toMatchObject({ status: 401, outcome: 'denied', method: 'GET', auth_method: 'anonymous', details: { auth_failure: 'invalid_api_key' } });
+  });
+
+  it('filters and pages (X-WP-Total), validates filters', async () => {
+    const all = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?per_page=1&outcome=denied', headers: { 'x-rova-api-key': admin } });
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toHaveLength(1);
+    expect(Number(all.headers['x-wp-total'])).toBeGreaterThanOrEqual(1);
+    const bad = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?outcome=maybe', headers: { 'x-rova-api-key': admin } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('rest_invalid_param');
+  });
+
+  it('is append-only in the database', async () => {
+    const cause = async (q: Promise<unknown>) => {
+      try {
+        await q;
+        return 'no error';
+      } catch (err) {
+        const e = err as Error & { cause?: Error };
+        return `${e.message} ${e.cause?.message ?? ''}`;
+      }
+    };
+    expect(await cause(t.platform.db.execute(sql`UPDATE rova_audit_log SET status = 200`))).toMatch(/append-only/);
+    expect(await cause(t.platform.db.execute(sql`DELETE FROM rova_audit_log`))).toMatch(/append-only/);
+  });
+});

@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { TEST_PG } from '../helpers/app.js';
+
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'rova-cli-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function rova(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('configuration', () => {
+  it('defaults', () => {
+    const c = loadConfig({}, { ephemeral: true });
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', restRoot: '/wp-json', storeCurrency: 'USD', storeTimezone: 'UTC', trustProxy: false, demo: false, databaseUrl: null, redisUrl: null });
+    expect(c.secret).toMatch(/^[0-9a-f]{64}$/);
+  });
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ STORE_CURRENCY: 'DOLLARS' }, /STORE_CURRENCY/],
+    [{ STORE_CURRENCY: 'XYZ' }, /STORE_CURRENCY/],
+    [{ STORE_TIMEZONE: 'Mars/Olympus' }, /STORE_TIMEZONE/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ TRUST_PROXY: 'true' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: 'proxy.example.com' }, /TRUST_PROXY/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ ROVA_SECRET: 'short' }, /ROVA_SECRET/],
+    [{ ROVA_DEMO: 'perhaps' }, /ROVA_DEMO/],
+    [{ REST_ROOT: '/wp json' }, /REST_ROOT/],
+    [{ ROVA_BOOTSTRAP_ADMIN_KEY: 'tiny' }, /ROVA_BOOTSTRAP_ADMIN_KEY/],
+  ])('refuses %o', (env, re) => {
+    expect(() => loadConfig(env as NodeJS.ProcessEnv, { ephemeral: true })).toThrow(ConfigError);
+    expect(() => loadConfig(env as NodeJS.ProcessEnv, { ephemeral: true })).toThrow(re);
+  });
+  it('parses lists and normalises', () => {
+    const c = loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback', REST_ROOT: 'api/', STORE_CURRENCY: 'eur' }, { ephemeral: true });
+    expect(c.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'loopback']);
+    expect(c.restRoot).toBe('/api');
+    expect(c.storeCurrency).toBe('EUR');
+    expect(loadConfig({ TRUST_PROXY: '2' }, { ephemeral: true }).trustProxy).toBe(2);
+  });
+  it('generates ROVA_SECRET once and keeps it in DATA_DIR (mode 600)', () => {
+    const d = tmp();
+    const a = loadConfig({ DATA_DIR: d });
+    const b = loadConfig({ DATA_DIR: d });
+    expect(a.secret).toBe(b.secret);
+    expect(readFileSync(path.join(d, 'secret'), 'utf8').trim()).toBe(a.secret);
+    expect(statSync(path.join(d, 'secret')).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('rova CLI', () => {
+  it('a bad setting exits non-zero with one clear line', () => {
+    const r = rova(['serve'], { PORT: 'abc', DATA_DIR: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^rova: configuration error: PORT must be/);
+  });
+  it('unknown command → usage, exit 1', () => {
+    const r = rova(['frobnicate'], { DATA_DIR: tmp() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown command');
+  });
+  it('migrate, user create, apikey create (prints only the key), apikey revoke', () => {
+    const d = tmp();
+    const env: Record<string, string> = { DATA_DIR: d };
+    if (TEST_PG) return; // the CLI runs on the embedded database here; PostgreSQL is covered by the suites
+    const m = rova(['migrate'], env);
+    expect(m.code).toBe(0);
+    expect(m.stdout).toMatch(/applied: 0001_platform\.sql/);
+    expect(existsSync(path.join(d, 'pgdata'))).toBe(true);
+    expect(rova(['migrate'], env).stdout).toMatch(/up to date/);
+    const u = rova(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
+    expect(u.code).toBe(0);
+    const dup = rova(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/already exists/);
+    const k = rova(['apikey', 'create', '--user', 'ops', '--name', 'ci', '--scopes', 'read,write'], env);
+    expect(k.code).toBe(0);
+    expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
+    const bad = rova(['apikey', 'create', '--user', 'ghost'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/no user "ghost"/);
+    expect(rova(['apikey', 'revoke', '1'], env).code).toBe(0);
+    expect(rova(['apikey', 'revoke', 'x'], env).code).toBe(2);
+  }, 180_000);
+});
