@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -193,6 +194,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerRestIndex(app, catalogue, namespaces);
 
   for (const m of modules) await m.start?.(platform);
+  for (const file of config.extensions) await loadExtension(file, platform);
   if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
 
   app.addHook('onClose', async () => {
@@ -205,6 +207,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.ready();
   return { app, platform, migration };
+}
+
+/** ROVA_EXTENSIONS: an ES module whose default (or `register`) export receives the platform, e.g. to add filters. */
+async function loadExtension(file: string, platform: Platform): Promise<void> {
+  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown; register?: unknown };
+  const fn = typeof mod.default === 'function' ? mod.default : mod.register;
+  if (typeof fn !== 'function') throw new Error(`ROVA_EXTENSIONS: ${file} must export a default function (platform) => void`);
+  await (fn as (p: Platform) => unknown)(platform);
+  platform.log.info({ file }, 'extension loaded');
 }
 
 /** Runs every module's demo seed in order and records when it ran. */

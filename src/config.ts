@@ -25,6 +25,8 @@ export interface Config {
   logLevel: LogLevel;
   bootstrapAdminKey: string | null;
   demo: boolean;
+  /** Files (ES modules) loaded at start whose default export `(platform) => void` adds extension filters. */
+  extensions: string[];
   /** Set by tests to skip background jobs. */
   jobs: boolean;
   /** Extra, module-owned settings read from the environment (e.g. FX_CONVERT_RATE_LIMIT). */
@@ -79,6 +81,13 @@ export function isTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+function parseExtensions(raw: string | undefined): string[] {
+  if (!raw || raw.trim() === '') return [];
+  const files = raw.split(',').map((s) => path.resolve(s.trim())).filter(Boolean);
+  for (const f of files) if (!existsSync(f)) throw new ConfigError(`ROVA_EXTENSIONS: file not found: ${f}`);
+  return files;
 }
 
 function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: boolean): string {
@@ -146,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     logLevel,
     bootstrapAdminKey,
     demo: parseBool('ROVA_DEMO', env.ROVA_DEMO, false),
+    extensions: parseExtensions(env.ROVA_EXTENSIONS),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     env: { ...env },
   };

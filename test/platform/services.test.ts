@@ -86,3 +86,21 @@ describe('job leader lease', () => {
     expect(await a.acquireLease('lease-test', 500)).toBe(false);
   });
 });
+
+describe('ROVA_EXTENSIONS', () => {
+  it('loads a module that registers filters, and refuses a missing file', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'rova-ext-'));
+    const file = path.join(dir, 'ext.mjs');
+    writeFileSync(file, "export default (p) => { p.filters.add('test_filter', (v) => v + 100); };\n");
+    const e = await makeApp({ env: { ROVA_EXTENSIONS: file } });
+    try {
+      expect(e.platform.filters.apply('test_filter', 1, 'x')).toBe(101);
+    } finally {
+      await e.close();
+    }
+    await expect(makeApp({ env: { ROVA_EXTENSIONS: path.join(dir, 'missing.mjs') } })).rejects.toThrow(/ROVA_EXTENSIONS/);
+  });
+});
