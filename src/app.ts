@@ -139,7 +139,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   app.addHook('onResponse', async (req, reply) => {
     const status = reply.statusCode;
-    const isWrite = WRITE_METHODS.has(req.method);
+    const isWrite = WRITE_METHODS.has(req.method) && req.routeOptions.config?.readOnly !== true;
     if (!isWrite && status !== 401 && status !== 403 && !req.auth.failure) return;
     if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return;
     const params = req.params as Record<string, unknown> | undefined;

@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; see platform/auth/guard.ts. Missing = administrators only. */
     auth?: RoutePolicy;
+    /** A POST that only answers a question (convert, availability, preview): not audited as a write. */
+    readOnly?: boolean;
   }
 }
 export {};

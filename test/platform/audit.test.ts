@@ -1,11 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modules } from '../../src/modules/index.js';
+import type { RovaModule } from '../../src/modules/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
+
+const probe: RovaModule = {
+  name: 'probe',
+  routes: async (app) => {
+    app.post('/probe/v1/question', { config: { auth: 'public', readOnly: true } }, async () => ({ ok: true }));
+    app.post('/probe/v1/change', { config: { auth: 'public' } }, async () => ({ ok: true }));
+  },
+};
 
 let t: TestApp;
 let admin: string;
 beforeAll(async () => {
-  t = await makeApp();
+  t = await makeApp({ modules: [...modules, probe] });
   admin = (await t.userWithKey('administrator', ['read', 'write'], 'auditor')).key;
 });
 afterAll(async () => t?.close());
@@ -52,6 +62,15 @@ describe('audit log', () => {
     const bad = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?outcome=maybe', headers: { 'x-rova-api-key': admin } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('rest_invalid_param');
+  });
+
+  it('a read-only POST (a question, like /convert) is not audited; a write is', async () => {
+    await t.inject({ method: 'POST', url: '/wp-json/probe/v1/question', headers: { 'x-request-id': 'req-audit-q001' } });
+    await t.inject({ method: 'POST', url: '/wp-json/probe/v1/change', headers: { 'x-request-id': 'req-audit-c001' } });
+    const log = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?route=probe', headers: { 'x-rova-api-key': admin } });
+    const ids = log.json().map((e: { request_id: string }) => e.request_id);
+    expect(ids).toContain('req-audit-c001');
+    expect(ids).not.toContain('req-audit-q001');
   });
 
   it('is append-only in the database', async () => {
