@@ -1,5 +1,6 @@
 import { platformModule } from '../platform/module.js';
+import { storeModule } from './store/module.js';
 import type { RovaModule } from './types.js';
 
 /** Every module, in start and seed order (later modules may use earlier ones' data). */
-export const modules: RovaModule[] = [platformModule];
+export const modules: RovaModule[] = [platformModule, storeModule];

@@ -1,0 +1,121 @@
+import type { Platform } from '../../platform/context.js';
+import type { CurrencyFormat, PricingCurrency } from './currency-port.js';
+import { renderPriceHtml } from './price-html.js';
+import { baseFormat, isSaleActive, priceRange, priceRecord } from './pricing.js';
+import { isPublicRecord } from './public.js';
+import { loadAll } from './repo.js';
+import { CATALOGUE_TOPIC } from './service.js';
+import type { ProductRecord } from './types.js';
+
+/**
+ * In-memory view of the catalogue for the currency service's hot path (POST /convert).
+ *
+ * Usage: `const view = catalogueView(platform); await view.load();` once per request (a resolved no-op
+ * when the view is already loaded: one DB query per catalogue change, none per call), then synchronous
+ * `view.priceHtml(id, currency)` lookups. Every catalogue write publishes `store.catalogue` on the platform
+ * bus (so every node drops its view); the next `load()` reloads. Sale windows are evaluated at call time.
+ *
+ * Rendered HTML is cached per (currency object, id, sale state). The cache is keyed by the identity of the
+ * `PricingCurrency` object (base: of the base CurrencyFormat object), so the currency service should hand
+ * out a new object whenever rates, fees or formats change — old entries then go away with the old object.
+ */
+export interface CatalogueView {
+  /** Loads the catalogue if it is not loaded yet (one query); cheap when already loaded. */
+  load(): Promise<void>;
+  /**
+   * Price HTML of a PUBLIC product or variation with a non-empty price, in `currency` (base when null),
+   * sale windows evaluated at `now`; null otherwise (unknown, not public, no price, or view not loaded).
+   */
+  priceHtml(id: number, currency: PricingCurrency | null, now?: Date): string | null;
+  /** Drops the loaded data (next load() reloads). */
+  invalidate(): void;
+}
+
+interface State {
+  byId: Map<number, ProductRecord>;
+  /** Published variations of each product (the ones that price a variable product). */
+  publicChildren: Map<number, ProductRecord[]>;
+  cache: WeakMap<object, Map<string, string | null>>;
+}
+
+function buildState(records: ProductRecord[]): State {
+  const byId = new Map<number, ProductRecord>();
+  const publicChildren = new Map<number, ProductRecord[]>();
+  for (const r of records) {
+    byId.set(r.id, r);
+    if (r.parentId !== null && r.status === 'publish') {
+      const list = publicChildren.get(r.parentId) ?? [];
+      list.push(r);
+      publicChildren.set(r.parentId, list);
+    }
+  }
+  return { byId, publicChildren, cache: new WeakMap() };
+}
+
+class View implements CatalogueView {
+  private state: State | null = null;
+  private loading: Promise<void> | null = null;
+  private generation = 0;
+
+  constructor(private readonly platform: Platform) {}
+
+  load(): Promise<void> {
+    if (this.state) return Promise.resolve();
+    if (!this.loading) {
+      const gen = this.generation;
+      const p = loadAll(this.platform.db)
+        .then((records) => {
+          if (gen === this.generation) this.state = buildState(records);
+        })
+        .finally(() => {
+          if (this.loading === p) this.loading = null;
+        });
+      this.loading = p;
+    }
+    return this.loading.then(() => (this.state ? undefined : this.load()));
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.state = null;
+    this.loading = null;
+  }
+
+  priceHtml(id: number, currency: PricingCurrency | null, now: Date = new Date()): string | null {
+    const s = this.state;
+    if (!s) return null;
+    const r = s.byId.get(id);
+    if (!r) return null;
+    if (!isPublicRecord(r, r.parentId !== null ? s.byId.get(r.parentId) : null)) return null;
+    const fmt: CurrencyFormat = currency?.format ?? baseFormat(this.platform);
+    const cacheOwner: object = currency ?? fmt;
+    let cache = s.cache.get(cacheOwner);
+    if (!cache) {
+      cache = new Map();
+      s.cache.set(cacheOwner, cache);
+    }
+    const kids = r.type === 'variable' ? (s.publicChildren.get(r.id) ?? []) : null;
+    const saleState = kids ? kids.map((k) => (isSaleActive(k, now) ? '1' : '0')).join('') : isSaleActive(r, now) ? '1' : '0';
+    const key = `${id}:${saleState}`;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const html = kids ? renderPriceHtml(priceRange(kids, now, currency), fmt) : renderPriceHtml(priceRecord(r, now, currency), fmt);
+    const out = html === '' ? null : html;
+    cache.set(key, out);
+    return out;
+  }
+}
+
+const views = new WeakMap<Platform, CatalogueView>();
+
+/** The platform's catalogue view (one per running app); subscribes to catalogue changes on first use. */
+export function catalogueView(platform: Platform): CatalogueView {
+  let v = views.get(platform);
+  if (!v) {
+    const view = new View(platform);
+    platform.bus.subscribe(CATALOGUE_TOPIC, () => view.invalidate());
+    v = view;
+    views.set(platform, v);
+  }
+  return v;
+}

@@ -1,0 +1,199 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../../platform/http/errors.js';
+import { setPagingHeaders } from '../../platform/http/namespaces.js';
+import { wpErrors } from '../../platform/http/schemas.js';
+import {
+  BatchIn,
+  BatchOut,
+  DeleteQuery,
+  IdParams,
+  ListQuery,
+  ProductIn,
+  ProductOut,
+  ReadQuery,
+  VariationIn,
+  VariationListQuery,
+  VariationOut,
+  VariationParams,
+} from './schemas.js';
+import * as service from './service.js';
+import type { ProductStatus } from './types.js';
+import { strictCompiler } from './validate.js';
+
+/** wc/v3 catalogue routes: thin handlers over service.ts. Every route needs `manage_store`. */
+
+const auth = { auth: { cap: 'manage_store' } } as const;
+const tags = ['wc/v3 products'];
+
+function idList(v: unknown, field: string): number[] | undefined {
+  if (v === undefined) return undefined;
+  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter((x) => x !== '');
+  return parts.map((x) => {
+    if (!/^\d{1,15}$/.test(x) || Number(x) < 1) {
+      throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must be a list of positive integer ids` } });
+    }
+    return Number(x);
+  });
+}
+
+type ListQ = Static<typeof ListQuery>;
+
+function listParams(q: ListQ): service.ListParams {
+  return {
+    page: q.page ?? 1,
+    perPage: q.per_page ?? 10,
+    statuses: !q.status || q.status === 'any' ? null : [q.status as ProductStatus],
+    type: q.type as service.ListParams['type'],
+    search: q.search?.trim() || undefined,
+    skus: q.sku ? q.sku.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    include: idList(q.include, 'include'),
+    exclude: idList(q.exclude, 'exclude'),
+    orderby: (q.orderby ?? 'date') as service.ListParams['orderby'],
+    order: (q.order ?? 'desc') as service.ListParams['order'],
+    currency: q.currency,
+  };
+}
+
+function page(req: FastifyRequest, reply: FastifyReply, p: service.ListParams, r: { items: unknown[]; total: number }) {
+  setPagingHeaders(reply, req.url, r.total, p.page, p.perPage);
+  return r.items;
+}
+
+export const storeRoutes: FastifyPluginAsync = async (app) => {
+  app.setValidatorCompiler(strictCompiler);
+  const platform = app.platform;
+
+  app.get<{ Querystring: ListQ }>(
+    '/wc/v3/products',
+    {
+      config: auth,
+      schema: { tags, summary: 'List products', querystring: ListQuery, response: { 200: Type.Array(ProductOut), ...wpErrors(400, 401, 403) } },
+    },
+    async (req, reply) => {
+      const p = listParams(req.query);
+      return page(req, reply, p, await service.listProducts(platform, p));
+    },
+  );
+
+  app.post<{ Body: Static<typeof ProductIn> }>(
+    '/wc/v3/products',
+    { config: auth, schema: { tags, summary: 'Create a product', body: ProductIn, response: { 201: ProductOut, ...wpErrors(400, 401, 403, 413) } } },
+    async (req, reply) => {
+      const out = await service.createProduct(platform, req.body);
+      req.auditTarget = `product:${String(out.id)}`;
+      return reply.status(201).send(out);
+    },
+  );
+
+  app.post<{ Body: service.BatchBody }>(
+    '/wc/v3/products/batch',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Create, update and delete products in one transaction (max 100 items)',
+        body: BatchIn,
+        response: { 200: BatchOut, ...wpErrors(400, 401, 403, 413) },
+      },
+    },
+    async (req) => service.batch(platform, req.body),
+  );
+
+  app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof ReadQuery> }>(
+    '/wc/v3/products/:id',
+    { config: auth, schema: { tags, summary: 'Get a product', params: IdParams, querystring: ReadQuery, response: { 200: ProductOut, ...wpErrors(400, 401, 403, 404) } } },
+    async (req) => service.getProduct(platform, req.params.id, req.query.currency),
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route<{ Params: Static<typeof IdParams>; Body: Static<typeof ProductIn> }>({
+      method,
+      url: '/wc/v3/products/:id',
+      config: auth,
+      schema: { tags, summary: 'Update a product', params: IdParams, body: ProductIn, response: { 200: ProductOut, ...wpErrors(400, 401, 403, 404) } },
+      handler: async (req) => service.updateProduct(platform, req.params.id, req.body),
+    });
+  }
+
+  app.delete<{ Params: Static<typeof IdParams>; Querystring: Static<typeof DeleteQuery> }>(
+    '/wc/v3/products/:id',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Trash a product (force=true deletes it)',
+        params: IdParams,
+        querystring: DeleteQuery,
+        response: { 200: ProductOut, ...wpErrors(400, 401, 403, 404, 410) },
+      },
+    },
+    async (req) => service.deleteProduct(platform, req.params.id, req.query.force === true),
+  );
+
+  type VListQ = Static<typeof VariationListQuery>;
+  app.get<{ Params: Static<typeof IdParams>; Querystring: VListQ }>(
+    '/wc/v3/products/:id/variations',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "List a product's variations",
+        params: IdParams,
+        querystring: VariationListQuery,
+        response: { 200: Type.Array(VariationOut), ...wpErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const p = listParams({ ...req.query, status: req.query.status });
+      return page(req, reply, p, await service.listProducts(platform, p, req.params.id));
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof VariationIn> }>(
+    '/wc/v3/products/:id/variations',
+    {
+      config: auth,
+      schema: { tags, summary: 'Create a variation', params: IdParams, body: VariationIn, response: { 201: VariationOut, ...wpErrors(400, 401, 403, 404) } },
+    },
+    async (req, reply) => {
+      const out = await service.createVariation(platform, req.params.id, req.body);
+      req.auditTarget = `product:${String(out.id)}`;
+      return reply.status(201).send(out);
+    },
+  );
+
+  app.get<{ Params: Static<typeof VariationParams>; Querystring: Static<typeof ReadQuery> }>(
+    '/wc/v3/products/:id/variations/:vid',
+    {
+      config: auth,
+      schema: { tags, summary: 'Get a variation', params: VariationParams, querystring: ReadQuery, response: { 200: VariationOut, ...wpErrors(400, 401, 403, 404) } },
+    },
+    async (req) => service.getVariation(platform, req.params.id, req.params.vid, req.query.currency),
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route<{ Params: Static<typeof VariationParams>; Body: Static<typeof VariationIn> }>({
+      method,
+      url: '/wc/v3/products/:id/variations/:vid',
+      config: auth,
+      schema: { tags, summary: 'Update a variation', params: VariationParams, body: VariationIn, response: { 200: VariationOut, ...wpErrors(400, 401, 403, 404) } },
+      handler: async (req) => service.updateVariation(platform, req.params.id, req.params.vid, req.body),
+    });
+  }
+
+  app.delete<{ Params: Static<typeof VariationParams>; Querystring: Static<typeof DeleteQuery> }>(
+    '/wc/v3/products/:id/variations/:vid',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Delete a variation (force=true required: variations are not trashed)',
+        params: VariationParams,
+        querystring: DeleteQuery,
+        response: { 200: VariationOut, ...wpErrors(400, 401, 403, 404, 501) },
+      },
+    },
+    async (req) => service.deleteVariation(platform, req.params.id, req.params.vid, req.query.force === true),
+  );
+};

@@ -1,0 +1,174 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** TypeBox schemas of the wc/v3 catalogue routes (inputs are checked strictly, without type coercion). */
+
+const lit = <T extends readonly string[]>(values: T, description?: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)), { description });
+
+export const DECIMAL_PATTERN = '^(\\d{1,15}(\\.\\d{1,10})?)?$';
+const Price = Type.String({ pattern: DECIMAL_PATTERN, description: 'Decimal string, "" = none' });
+const DateIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time (store time zone unless an offset is given), null or "" clears' });
+const DateGmtIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time in UTC' });
+
+const CategoryIn = Type.Object({ id: Type.Integer({ minimum: 1 }), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) });
+const ImageIn = Type.Object({
+  id: Type.Optional(Type.Integer({ minimum: 0 })),
+  src: Type.Optional(Type.String({ maxLength: 2000 })),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  alt: Type.Optional(Type.String({ maxLength: 500 })),
+});
+const AttributeIn = Type.Object({
+  id: Type.Optional(Type.Integer({ minimum: 0 })),
+  name: Type.String({ maxLength: 200 }),
+  option: Type.Optional(Type.String({ maxLength: 200 })),
+  options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+});
+const FixedPrices = Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.String({ pattern: DECIMAL_PATTERN }), {
+  description: 'Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency',
+  additionalProperties: false,
+});
+
+const common = {
+  name: Type.Optional(Type.String({ maxLength: 400 })),
+  slug: Type.Optional(Type.String({ maxLength: 200 })),
+  password: Type.Optional(Type.String({ maxLength: 200 })),
+  sku: Type.Optional(Type.String({ maxLength: 100 })),
+  description: Type.Optional(Type.String({ maxLength: 100_000 })),
+  short_description: Type.Optional(Type.String({ maxLength: 20_000 })),
+  regular_price: Type.Optional(Price),
+  sale_price: Type.Optional(Price),
+  date_on_sale_from: Type.Optional(DateIn),
+  date_on_sale_from_gmt: Type.Optional(DateGmtIn),
+  date_on_sale_to: Type.Optional(DateIn),
+  date_on_sale_to_gmt: Type.Optional(DateGmtIn),
+  stock_status: Type.Optional(lit(['instock', 'outofstock', 'onbackorder'])),
+  menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+  rova_fixed_prices: Type.Optional(FixedPrices),
+};
+
+/** Unknown fields are ignored, like WooCommerce. */
+export const ProductIn = Type.Object(
+  {
+    ...common,
+    type: Type.Optional(lit(['simple', 'variable'])),
+    status: Type.Optional(lit(['publish', 'draft', 'pending', 'private', 'future', 'trash'])),
+    catalog_visibility: Type.Optional(lit(['visible', 'catalog', 'search', 'hidden'])),
+    categories: Type.Optional(Type.Array(CategoryIn, { maxItems: 100 })),
+    images: Type.Optional(Type.Array(ImageIn, { maxItems: 100 })),
+    attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
+  },
+  { additionalProperties: true },
+);
+
+export const VariationIn = Type.Object(
+  {
+    ...common,
+    status: Type.Optional(lit(['publish', 'private'], 'private = disabled')),
+    image: Type.Optional(Type.Union([ImageIn, Type.Null()])),
+    attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
+  },
+  { additionalProperties: true },
+);
+
+export const BatchIn = Type.Object(
+  {
+    create: Type.Optional(Type.Array(ProductIn)),
+    update: Type.Optional(Type.Array(Type.Object({ ...ProductIn.properties, id: Type.Integer({ minimum: 1 }) }, { additionalProperties: true }))),
+    delete: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+  },
+  { additionalProperties: false },
+);
+
+const IdList = Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Ids, comma-separated or repeated' });
+const Currency = Type.Optional(Type.String({ maxLength: 20, description: 'Price in this enabled currency (rova-fx); otherwise base' }));
+
+export const ListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  status: Type.Optional(lit(['any', 'publish', 'draft', 'pending', 'private', 'future', 'trash'])),
+  type: Type.Optional(lit(['simple', 'variable'])),
+  sku: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated SKUs' })),
+  include: Type.Optional(IdList),
+  exclude: Type.Optional(IdList),
+  orderby: Type.Optional(lit(['date', 'id', 'title', 'price', 'slug', 'menu_order'])),
+  order: Type.Optional(lit(['asc', 'desc'])),
+  currency: Currency,
+});
+
+export const VariationListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  status: Type.Optional(lit(['any', 'publish', 'private'])),
+  include: Type.Optional(IdList),
+  exclude: Type.Optional(IdList),
+  orderby: Type.Optional(lit(['date', 'id', 'title', 'price', 'slug', 'menu_order'])),
+  order: Type.Optional(lit(['asc', 'desc'])),
+  currency: Currency,
+});
+
+export const ReadQuery = Type.Object({ currency: Currency });
+export const DeleteQuery = Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) });
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const VariationParams = Type.Object({ id: Type.Integer({ minimum: 1 }), vid: Type.Integer({ minimum: 1 }) });
+
+const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
+const CategoryOut = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
+const ImageOut = Type.Object({ id: Type.Integer(), src: Type.String(), name: Type.String(), alt: Type.String() });
+const AttributeOut = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  option: Type.Optional(Type.String()),
+  options: Type.Optional(Type.Array(Type.String())),
+});
+
+const outCommon = {
+  id: Type.Integer(),
+  name: Type.String(),
+  slug: Type.String(),
+  permalink: Type.String(),
+  date_created: Type.String(),
+  date_created_gmt: Type.String(),
+  date_modified: Type.String(),
+  date_modified_gmt: Type.String(),
+  type: Type.String(),
+  status: Type.String(),
+  description: Type.String(),
+  short_description: Type.String(),
+  sku: Type.String(),
+  price: Type.String(),
+  regular_price: Type.String(),
+  sale_price: Type.String(),
+  date_on_sale_from: Nullable(Type.String()),
+  date_on_sale_from_gmt: Nullable(Type.String()),
+  date_on_sale_to: Nullable(Type.String()),
+  date_on_sale_to_gmt: Nullable(Type.String()),
+  price_html: Type.String(),
+  on_sale: Type.Boolean(),
+  purchasable: Type.Boolean(),
+  stock_status: Type.String(),
+  parent_id: Type.Integer(),
+  menu_order: Type.Integer(),
+  attributes: Type.Array(AttributeOut),
+  rova_fixed_prices: Type.Record(Type.String(), Type.String()),
+  currency_code: Type.Optional(Type.String()),
+};
+
+export const ProductOut = Type.Object(
+  {
+    ...outCommon,
+    password: Type.String(),
+    catalog_visibility: Type.String(),
+    categories: Type.Array(CategoryOut),
+    images: Type.Array(ImageOut),
+    variations: Type.Array(Type.Integer()),
+  },
+);
+
+export const VariationOut = Type.Object({ ...outCommon, password: Type.String(), image: Nullable(ImageOut) });
+
+export const BatchOut = Type.Object({
+  create: Type.Optional(Type.Array(ProductOut)),
+  update: Type.Optional(Type.Array(ProductOut)),
+  delete: Type.Optional(Type.Array(ProductOut)),
+});

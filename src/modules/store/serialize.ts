@@ -1,0 +1,85 @@
+import type { CurrencyFormat, PricingCurrency } from './currency-port.js';
+import { gmtIso, localIso } from './dates.js';
+import { renderPriceHtml } from './price-html.js';
+import { priceRange, priceRecord } from './pricing.js';
+import type { ProductRecord } from './types.js';
+
+/** Explicit mapping of catalogue records to the WooCommerce v3 wire shape (allow-list). */
+
+export interface WireContext {
+  now: Date;
+  tz: string;
+  baseFormat: CurrencyFormat;
+  currency: PricingCurrency | null;
+  /** Variations of the variable products being serialised, by parent id. */
+  children: Map<number, ProductRecord[]>;
+}
+
+export type Wire = Record<string, unknown>;
+
+function dates(r: ProductRecord, tz: string): Wire {
+  const d = (v: Date | null) => (v ? localIso(v, tz) : null);
+  const g = (v: Date | null) => (v ? gmtIso(v) : null);
+  return {
+    date_created: localIso(r.dateCreated, tz),
+    date_created_gmt: gmtIso(r.dateCreated),
+    date_modified: localIso(r.dateModified, tz),
+    date_modified_gmt: gmtIso(r.dateModified),
+    date_on_sale_from: d(r.saleFrom),
+    date_on_sale_from_gmt: g(r.saleFrom),
+    date_on_sale_to: d(r.saleTo),
+    date_on_sale_to_gmt: g(r.saleTo),
+  };
+}
+
+function prices(r: ProductRecord, ctx: WireContext): Wire {
+  const fmt = ctx.currency?.format ?? ctx.baseFormat;
+  let out: Wire;
+  if (r.type === 'variable') {
+    const kids = (ctx.children.get(r.id) ?? []).filter((c) => c.status === 'publish');
+    const range = priceRange(kids, ctx.now, ctx.currency);
+    out = { price: range.minPrice, regular_price: '', sale_price: '', on_sale: range.onSale, price_html: renderPriceHtml(range, fmt) };
+  } else {
+    const p = priceRecord(r, ctx.now, ctx.currency);
+    out = { price: p.price, regular_price: p.regular, sale_price: p.sale, on_sale: p.onSale, price_html: renderPriceHtml(p, fmt) };
+  }
+  out.purchasable = out.price !== '';
+  if (ctx.currency) out.currency_code = ctx.currency.format.code;
+  return out;
+}
+
+function common(r: ProductRecord, ctx: WireContext): Wire {
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    permalink: '',
+    type: r.type,
+    status: r.status,
+    password: r.password,
+    description: r.description,
+    short_description: r.shortDescription,
+    sku: r.sku,
+    ...dates(r, ctx.tz),
+    ...prices(r, ctx),
+    stock_status: r.stockStatus,
+    parent_id: r.parentId ?? 0,
+    menu_order: r.menuOrder,
+    attributes: r.attributes,
+    rova_fixed_prices: r.fixedPrices,
+  };
+}
+
+export function productWire(r: ProductRecord, ctx: WireContext): Wire {
+  return {
+    ...common(r, ctx),
+    catalog_visibility: r.catalogVisibility,
+    categories: r.categories,
+    images: r.images,
+    variations: r.type === 'variable' ? (ctx.children.get(r.id) ?? []).map((c) => c.id) : [],
+  };
+}
+
+export function variationWire(r: ProductRecord, ctx: WireContext): Wire {
+  return { ...common(r, ctx), image: r.images[0] ?? null };
+}

@@ -1,0 +1,291 @@
+import type { Platform } from '../../platform/context.js';
+import type { Db } from '../../platform/db/types.js';
+import { HttpError } from '../../platform/http/errors.js';
+import { toPatch, type ProductBody } from './input.js';
+import { baseFormat, requestedCurrency } from './pricing.js';
+import * as repo from './repo.js';
+import { productWire, variationWire, type Wire, type WireContext } from './serialize.js';
+import { dedupeSlug, slugify } from './slug.js';
+import type { ProductPatch, ProductRecord, ProductStatus } from './types.js';
+
+/** The catalogue's rules: reads (with `?currency=`), writes in one transaction each, trash, batch. */
+
+export const CATALOGUE_TOPIC = 'store.catalogue';
+export const BATCH_LIMIT = 100;
+
+const productNotFound = () => new HttpError(404, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
+const variationNotFound = () => new HttpError(404, 'woocommerce_rest_product_variation_invalid_id', 'Invalid ID.');
+
+async function context(platform: Platform, db: Db, records: ProductRecord[], currencyRaw?: unknown): Promise<WireContext> {
+  const variable = records.filter((r) => r.type === 'variable').map((r) => r.id);
+  const children = new Map<number, ProductRecord[]>();
+  for (const c of await repo.findChildren(db, variable)) {
+    const list = children.get(c.parentId!) ?? [];
+    list.push(c);
+    children.set(c.parentId!, list);
+  }
+  return {
+    now: new Date(),
+    tz: platform.config.storeTimezone,
+    baseFormat: baseFormat(platform),
+    currency: requestedCurrency(platform, currencyRaw),
+    children,
+  };
+}
+
+async function wireOf(platform: Platform, db: Db, r: ProductRecord, currencyRaw?: unknown): Promise<Wire> {
+  const ctx = await context(platform, db, [r], currencyRaw);
+  return r.type === 'variation' ? variationWire(r, ctx) : productWire(r, ctx);
+}
+
+async function changed(platform: Platform): Promise<void> {
+  await platform.bus.publish(CATALOGUE_TOPIC, 'changed');
+}
+
+// ---- reads -------------------------------------------------------------------------------------------------
+
+export interface ListParams {
+  page: number;
+  perPage: number;
+  statuses: ProductStatus[] | null;
+  type?: 'simple' | 'variable';
+  search?: string;
+  skus?: string[];
+  include?: number[];
+  exclude?: number[];
+  orderby: repo.OrderBy;
+  order: 'asc' | 'desc';
+  currency?: unknown;
+}
+
+export async function listProducts(platform: Platform, p: ListParams, parentId?: number): Promise<{ items: Wire[]; total: number }> {
+  if (parentId !== undefined) await getParent(platform.db, parentId);
+  const { items, total } = await repo.list(platform.db, {
+    parentId,
+    statuses: p.statuses,
+    type: p.type,
+    search: p.search,
+    skus: p.skus,
+    include: p.include,
+    exclude: p.exclude,
+    orderby: p.orderby,
+    order: p.order,
+    limit: p.perPage,
+    offset: (p.page - 1) * p.perPage,
+  });
+  const ctx = await context(platform, platform.db, items, p.currency);
+  return { items: items.map((r) => (r.type === 'variation' ? variationWire(r, ctx) : productWire(r, ctx))), total };
+}
+
+async function getParent(db: Db, id: number): Promise<ProductRecord> {
+  const r = await repo.findById(db, id);
+  if (!r || r.type === 'variation') throw productNotFound();
+  return r;
+}
+
+async function getVariationOf(db: Db, parentId: number, vid: number): Promise<ProductRecord> {
+  await getParent(db, parentId);
+  const v = await repo.findById(db, vid);
+  if (!v || v.parentId !== parentId) throw variationNotFound();
+  return v;
+}
+
+export async function getProduct(platform: Platform, id: number, currency?: unknown): Promise<Wire> {
+  return wireOf(platform, platform.db, await getParent(platform.db, id), currency);
+}
+
+export async function getVariation(platform: Platform, id: number, vid: number, currency?: unknown): Promise<Wire> {
+  return wireOf(platform, platform.db, await getVariationOf(platform.db, id, vid), currency);
+}
+
+// ---- writes ------------------------------------------------------------------------------------------------
+
+async function uniqueSlug(db: Db, base: string, own?: string): Promise<string> {
+  const b = base || 'product';
+  if (own === b) return b;
+  return dedupeSlug(b, await repo.slugsLike(db, b));
+}
+
+async function checkSku(db: Db, sku: string | undefined, self?: number): Promise<void> {
+  if (!sku) return;
+  const owner = await repo.skuOwner(db, sku);
+  if (owner !== null && owner !== self) {
+    throw new HttpError(400, 'product_invalid_sku', 'Invalid or duplicated SKU.', { params: { sku: `SKU "${sku}" is already used by product ${owner}` } });
+  }
+}
+
+function trashFields(patch: ProductPatch, current: ProductRecord | null): { preTrashStatus?: string | null } {
+  if (patch.status === undefined) return {};
+  if (patch.status === 'trash') return current?.status === 'trash' ? {} : { preTrashStatus: current?.status ?? 'draft' };
+  return { preTrashStatus: null };
+}
+
+async function createIn(db: Db, tz: string, body: ProductBody, parent: ProductRecord | null): Promise<number> {
+  const patch = toPatch(body, tz, parent !== null);
+  await checkSku(db, patch.sku);
+  if (parent) {
+    if (patch.name === undefined || patch.name === '') {
+      const opts = (patch.attributes ?? []).map((a) => a.option).filter((o): o is string => !!o);
+      patch.name = opts.length ? `${parent.name} - ${opts.join(', ')}` : parent.name;
+    }
+    const slug = await uniqueSlug(db, patch.slug ?? slugify(`${parent.slug}-${patch.name}`));
+    return repo.insert(db, parent.id, { ...patch, slug, type: 'variation', status: patch.status ?? 'publish' });
+  }
+  const slug = await uniqueSlug(db, patch.slug ?? slugify(patch.name ?? ''));
+  const status = patch.status ?? 'publish';
+  const id = await repo.insert(db, null, { ...patch, slug, type: patch.type ?? 'simple', status });
+  if (status === 'trash') await repo.update(db, id, {}, { preTrashStatus: 'draft' });
+  return id;
+}
+
+async function updateIn(db: Db, tz: string, current: ProductRecord, body: ProductBody): Promise<void> {
+  const patch = toPatch(body, tz, current.type === 'variation');
+  await checkSku(db, patch.sku, current.id);
+  if (patch.slug !== undefined) patch.slug = await uniqueSlug(db, patch.slug, current.slug);
+  if (patch.saleFrom !== undefined || patch.saleTo !== undefined) {
+    const from = patch.saleFrom !== undefined ? patch.saleFrom : current.saleFrom;
+    const to = patch.saleTo !== undefined ? patch.saleTo : current.saleTo;
+    if (from && to && from.getTime() > to.getTime()) {
+      throw new HttpError(400, 'rest_invalid_param', 'Invalid parameter(s): date_on_sale_to', { params: { date_on_sale_to: 'date_on_sale_to must not be before date_on_sale_from' } });
+    }
+  }
+  await repo.update(db, current.id, patch, trashFields(patch, current));
+}
+
+/** Runs a write in one transaction and announces the change to every node's catalogue view. */
+async function write<T>(platform: Platform, fn: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    const out = await platform.transaction(fn);
+    await changed(platform);
+    return out;
+  } catch (err) {
+    throw mapDbError(err);
+  }
+}
+
+function mapDbError(err: unknown): unknown {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code === '23505') return new HttpError(400, 'product_invalid_sku', 'Invalid or duplicated SKU or slug.');
+  return err;
+}
+
+export async function createProduct(platform: Platform, body: ProductBody): Promise<Wire> {
+  return write(platform, async (tx) => {
+    const id = await createIn(tx, platform.config.storeTimezone, body, null);
+    return wireOf(platform, tx, (await repo.findById(tx, id))!);
+  });
+}
+
+export async function updateProduct(platform: Platform, id: number, body: ProductBody): Promise<Wire> {
+  return write(platform, async (tx) => {
+    const current = await getParent(tx, id);
+    await updateIn(tx, platform.config.storeTimezone, current, body);
+    return wireOf(platform, tx, (await repo.findById(tx, id))!);
+  });
+}
+
+async function deleteIn(platform: Platform, tx: Db, r: ProductRecord, force: boolean): Promise<Wire> {
+  if (force) {
+    const wire = await wireOf(platform, tx, r);
+    await repo.remove(tx, r.id);
+    return wire;
+  }
+  if (r.type === 'variation') {
+    throw new HttpError(501, 'woocommerce_rest_trash_not_supported', 'Variations do not support trashing. Set force=true to delete.');
+  }
+  if (r.status === 'trash') throw new HttpError(410, 'woocommerce_rest_already_trashed', 'The product has already been deleted.');
+  await repo.update(tx, r.id, { status: 'trash' }, { preTrashStatus: r.status });
+  return wireOf(platform, tx, (await repo.findById(tx, r.id))!);
+}
+
+export async function deleteProduct(platform: Platform, id: number, force: boolean): Promise<Wire> {
+  return write(platform, async (tx) => deleteIn(platform, tx, await getParent(tx, id), force));
+}
+
+export async function createVariation(platform: Platform, parentId: number, body: ProductBody): Promise<Wire> {
+  return write(platform, async (tx) => {
+    const parent = await getParent(tx, parentId);
+    if (parent.type !== 'variable') {
+      throw new HttpError(400, 'woocommerce_rest_product_variation_invalid_parent', `Product ${parentId} is not a variable product; only variable products have variations.`);
+    }
+    const id = await createIn(tx, platform.config.storeTimezone, body, parent);
+    return wireOf(platform, tx, (await repo.findById(tx, id))!);
+  });
+}
+
+export async function updateVariation(platform: Platform, parentId: number, vid: number, body: ProductBody): Promise<Wire> {
+  return write(platform, async (tx) => {
+    const current = await getVariationOf(tx, parentId, vid);
+    await updateIn(tx, platform.config.storeTimezone, current, body);
+    return wireOf(platform, tx, (await repo.findById(tx, vid))!);
+  });
+}
+
+export async function deleteVariation(platform: Platform, parentId: number, vid: number, force: boolean): Promise<Wire> {
+  return write(platform, async (tx) => deleteIn(platform, tx, await getVariationOf(tx, parentId, vid), force));
+}
+
+// ---- batch -------------------------------------------------------------------------------------------------
+
+export interface BatchBody {
+  create?: ProductBody[];
+  update?: (ProductBody & { id: number })[];
+  delete?: number[];
+}
+
+function itemError(err: unknown, op: string, index: number): unknown {
+  if (!(err instanceof HttpError)) return err;
+  const status = err.status === 404 ? 400 : err.status;
+  return new HttpError(status, err.code, `${op}[${index}]: ${err.message} Nothing was written.`, { ...(err.data ?? {}), batch: { operation: op, index } });
+}
+
+/** Create, update and delete in ONE transaction: any bad item → the whole batch fails, nothing is written. */
+export async function batch(platform: Platform, body: BatchBody): Promise<Record<string, Wire[]>> {
+  const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
+  if (total > BATCH_LIMIT) {
+    throw new HttpError(413, 'woocommerce_rest_request_entity_too_large', `Unable to accept more than ${BATCH_LIMIT} items for this request.`);
+  }
+  const tz = platform.config.storeTimezone;
+  return write(platform, async (tx) => {
+    const created: number[] = [];
+    const updated: number[] = [];
+    const deleted: Wire[] = [];
+    for (const [i, item] of (body.create ?? []).entries()) {
+      try {
+        created.push(await createIn(tx, tz, item, null));
+      } catch (err) {
+        throw itemError(err, 'create', i);
+      }
+    }
+    for (const [i, item] of (body.update ?? []).entries()) {
+      try {
+        const current = await getParent(tx, item.id);
+        await updateIn(tx, tz, current, item);
+        updated.push(item.id);
+      } catch (err) {
+        throw itemError(err, 'update', i);
+      }
+    }
+    for (const [i, id] of (body.delete ?? []).entries()) {
+      try {
+        deleted.push(await deleteIn(platform, tx, await getParent(tx, id), true));
+      } catch (err) {
+        throw itemError(err, 'delete', i);
+      }
+    }
+    const read = async (list: number[]) => {
+      const recs: ProductRecord[] = [];
+      for (const id of list) {
+        const r = await repo.findById(tx, id);
+        if (r) recs.push(r);
+      }
+      const ctx = await context(platform, tx, recs);
+      return recs.map((r) => productWire(r, ctx));
+    };
+    const out: Record<string, Wire[]> = {};
+    if (body.create) out.create = await read(created);
+    if (body.update) out.update = await read(updated);
+    if (body.delete) out.delete = deleted;
+    return out;
+  });
+}
