@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { notFound } from '../../platform/http/errors.js';
+import { ASSET_PREFIX, webAssets } from './assets.js';
+import { configScript, scriptSafeJson, storefrontConfig } from './config-object.js';
+import { demoCatalogue } from './demo-catalogue.js';
+import { productPage, shopPage } from './demo-page.js';
+import { embedTags } from './embed.js';
+import { CONFIG_CACHE, IMMUTABLE, PAGE_CACHE, SHORT, sendCacheable, strongEtag } from './http-cache.js';
+
+const HTML = 'text/html; charset=utf-8';
+const tags = ['storefront'];
+
+/** Root routes: the storefront scripts, their config object, and the demo shop. */
+export const storefrontRoutes: FastifyPluginAsync = async (app) => {
+  const platform = app.platform;
+
+  app.get(
+    ASSET_PREFIX + 'config.js',
+    { config: { auth: 'public' }, schema: { tags, summary: 'Storefront config object as a script (sets window.rovaFx)' } },
+    async (req, reply) => {
+      const body = configScript(storefrontConfig(platform));
+      return sendCacheable(req, reply, { body, type: 'text/javascript; charset=utf-8', etag: strongEtag(body), cacheControl: CONFIG_CACHE });
+    },
+  );
+
+  app.get(
+    ASSET_PREFIX + 'config.json',
+    { config: { auth: 'public' }, schema: { tags, summary: 'Storefront config object as JSON' } },
+    async (req, reply) => {
+      const body = scriptSafeJson(storefrontConfig(platform));
+      return sendCacheable(req, reply, { body, type: 'application/json; charset=utf-8', etag: strongEtag(body), cacheControl: CONFIG_CACHE });
+    },
+  );
+
+  app.get(
+    ASSET_PREFIX + ':file',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Storefront script or stylesheet (converter.js, switcher.js, widget.js, switcher.css, widget.css, or a content-hashed name)',
+        params: Type.Object({ file: Type.String({ maxLength: 100 }) }),
+      },
+    },
+    async (req, reply) => {
+      const { file } = req.params as { file: string };
+      const found = (await webAssets()).get(file);
+      if (!found) throw notFound(`No storefront asset named ${file}.`);
+      const { asset, hashed } = found;
+      return sendCacheable(req, reply, { body: asset.body, type: asset.type, etag: `"${asset.hash}"`, cacheControl: hashed ? IMMUTABLE : SHORT });
+    },
+  );
+
+  async function head(widget: boolean): Promise<{ head: string; base: string }> {
+    const cfg = storefrontConfig(platform);
+    return { head: embedTags(await webAssets(), cfg, { switcher: true, widget }), base: cfg.base };
+  }
+
+  app.get(
+    '/demo/shop',
+    { config: { auth: 'public' }, schema: { tags, summary: 'Demo shop: the public catalogue as a cacheable page in the base currency' } },
+    async (req, reply) => {
+      const [items, h] = await Promise.all([demoCatalogue(platform), head(false)]);
+      const body = shopPage(h.head, items, h.base);
+      return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
+    },
+  );
+
+  app.get(
+    '/demo/shop/:product',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Demo shop: one product (by id or slug)', params: Type.Object({ product: Type.String({ maxLength: 200 }) }) },
+    },
+    async (req, reply) => {
+      const { product } = req.params as { product: string };
+      const [items, h] = await Promise.all([demoCatalogue(platform), head(true)]);
+      const item = /^[1-9][0-9]{0,15}$/.test(product) ? items.find((i) => i.id === Number(product)) : items.find((i) => i.slug === product);
+      if (!item) throw notFound('No such product in the demo shop.');
+      const body = productPage(h.head, item);
+      return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
+    },
+  );
+};
