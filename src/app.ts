@@ -116,87 +116,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
   app.decorate('platform', platform);
-  namespaces.register({ name: 'rova/v1', shape: 'wp' });
-  for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
-
-  await app.register(cookie);
-  installErrorHandling(app, namespaces);
-
-  const catalogue = new RouteCatalogue(config.restRoot);
-  app.addHook('onRoute', (r) => catalogue.add(r));
-
-  app.decorateRequest('auth', null as unknown as typeof ANONYMOUS);
-  app.addHook('onRequest', async (req) => {
-    req.auth = ANONYMOUS;
-  });
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('X-Request-Id', req.id);
-  });
-  // Body is parsed by now, so a `_wpnonce` body parameter counts; validation runs after the permission check.
-  app.addHook('preValidation', async (req) => {
-    req.auth = await platform.auth.resolve(req);
-    enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    const status = reply.statusCode;
-    const isWrite = WRITE_METHODS.has(req.method) && req.routeOptions.config?.readOnly !== true;
-    if (!isWrite && status !== 401 && status !== 403 && !req.auth.failure) return;
-    if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return;
-    const params = req.params as Record<string, unknown> | undefined;
-    const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
-    try {
-      await appendAudit(db, {
-        requestId: String(req.id),
-        actorUserId: req.auth.user?.id ?? null,
-        actorLogin: req.auth.user?.login ?? null,
-        authMethod: req.auth.method,
-        apiKeyId: req.auth.apiKeyId,
-        ip: clientAddress(req),
-        method: req.method,
-        route: req.routeOptions.url ?? req.url.split('?')[0] ?? '',
-        path: (req.url.split('?')[0] ?? '').slice(0, 500),
-        target,
-        status,
-        outcome: status === 401 || status === 403 ? 'denied' : status < 400 ? 'success' : 'failure',
-        details: req.auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(req.auth.failure ? { auth_failure: req.auth.failure } : {}) } : null,
-      });
-    } catch (err) {
-      req.log.error({ err }, 'audit log write failed');
-    }
-  });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Rova API',
-        version: VERSION,
-        description:
-          'Headless back end for vehicle-rental storefronts. Namespaces: wc/v3 (catalogue), rova-fx/v1 (currency), rova-rental/v1 (rental), rova/v1 (platform). Paths include the REST root.',
-      },
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-Rova-API-Key' },
-          bearer: { type: 'http', scheme: 'bearer' },
-          nonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'With the rova_session cookie from POST /rova/v1/auth/login' },
-        },
-      },
-      security: [{ apiKey: [] }, { bearer: [] }, { nonce: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
-
-  for (const m of modules) {
-    if (m.routes) await app.register(m.routes, { prefix: config.restRoot });
-    if (m.rootRoutes) await app.register(m.rootRoutes);
-  }
-  registerRestIndex(app, catalogue, namespaces);
-
-  for (const m of modules) await m.start?.(platform);
-  for (const file of config.extensions) await loadExtension(file, platform);
-  if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
-
   app.addHook('onClose', async () => {
     jobs.stop();
     await bus.close();
@@ -205,8 +124,98 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.keepDb) await dbHandle.close();
   });
 
-  await app.ready();
+  try {
+    await configure();
+    await app.ready();
+  } catch (err) {
+    // A module that fails to start must not leave the database or Redis connections open.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   return { app, platform, migration };
+
+  async function configure(): Promise<void> {
+    namespaces.register({ name: 'rova/v1', shape: 'wp' });
+    for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
+
+    await app.register(cookie);
+    installErrorHandling(app, namespaces);
+
+    const catalogue = new RouteCatalogue(config.restRoot);
+    app.addHook('onRoute', (r) => catalogue.add(r));
+
+    app.decorateRequest('auth', null as unknown as typeof ANONYMOUS);
+    app.addHook('onRequest', async (req) => {
+      req.auth = ANONYMOUS;
+    });
+    app.addHook('onRequest', async (req, reply) => {
+      reply.header('X-Request-Id', req.id);
+    });
+    // Body is parsed by now, so a `_wpnonce` body parameter counts; validation runs after the permission check.
+    app.addHook('preValidation', async (req) => {
+      req.auth = await platform.auth.resolve(req);
+      enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
+    });
+    app.addHook('onResponse', async (req, reply) => {
+      const status = reply.statusCode;
+      const isWrite = WRITE_METHODS.has(req.method) && req.routeOptions.config?.readOnly !== true;
+      if (!isWrite && status !== 401 && status !== 403 && !req.auth.failure) return;
+      if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return;
+      const params = req.params as Record<string, unknown> | undefined;
+      const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
+      try {
+        await appendAudit(db, {
+          requestId: String(req.id),
+          actorUserId: req.auth.user?.id ?? null,
+          actorLogin: req.auth.user?.login ?? null,
+          authMethod: req.auth.method,
+          apiKeyId: req.auth.apiKeyId,
+          ip: clientAddress(req),
+          method: req.method,
+          route: req.routeOptions.url ?? req.url.split('?')[0] ?? '',
+          path: (req.url.split('?')[0] ?? '').slice(0, 500),
+          target,
+          status,
+          outcome: status === 401 || status === 403 ? 'denied' : status < 400 ? 'success' : 'failure',
+          details: req.auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(req.auth.failure ? { auth_failure: req.auth.failure } : {}) } : null,
+        });
+      } catch (err) {
+        req.log.error({ err }, 'audit log write failed');
+      }
+    });
+
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Rova API',
+          version: VERSION,
+          description:
+            'Headless back end for vehicle-rental storefronts. Namespaces: wc/v3 (catalogue), rova-fx/v1 (currency), rova-rental/v1 (rental), rova/v1 (platform). Paths include the REST root.',
+        },
+        components: {
+          securitySchemes: {
+            apiKey: { type: 'apiKey', in: 'header', name: 'X-Rova-API-Key' },
+            bearer: { type: 'http', scheme: 'bearer' },
+            nonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'With the rova_session cookie from POST /rova/v1/auth/login' },
+          },
+        },
+        security: [{ apiKey: [] }, { bearer: [] }, { nonce: [] }],
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
+
+    for (const m of modules) {
+      if (m.routes) await app.register(m.routes, { prefix: config.restRoot });
+      if (m.rootRoutes) await app.register(m.rootRoutes);
+    }
+    registerRestIndex(app, catalogue, namespaces);
+
+    for (const m of modules) await m.start?.(platform);
+    for (const file of config.extensions) await loadExtension(file, platform);
+    if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
+  }
 }
 
 /** ROVA_EXTENSIONS: an ES module whose default (or `register`) export receives the platform, e.g. to add filters. */

@@ -16,28 +16,33 @@ const TOPIC = 'options';
 
 export function createOptions(db: Db, bus: InvalidationBus): Options {
   const cache = new Map<string, unknown>();
-  bus.subscribe(TOPIC, (name) => {
+  // Bumped on every invalidation: a read that started before it must not store its (stale) answer.
+  let generation = 0;
+  const drop = (name: string) => {
+    generation += 1;
     if (name === '*') cache.clear();
     else cache.delete(name);
-  });
+  };
+  bus.subscribe(TOPIC, drop);
   return {
     async get<T>(name: string) {
       if (cache.has(name)) return cache.get(name) as T | undefined;
+      const gen = generation;
       const r = await rows<{ value: T }>(db, sql`SELECT value FROM rova_options WHERE name = ${name}`);
       const v = r[0]?.value;
-      cache.set(name, v);
+      if (gen === generation) cache.set(name, v);
       return v;
     },
     async set(name, value, tx = db) {
       const json = JSON.stringify(value ?? null);
       await tx.execute(sql`INSERT INTO rova_options (name, value, updated_at) VALUES (${name}, ${json}::jsonb, now())
         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
-      cache.delete(name);
+      drop(name);
       await bus.publish(TOPIC, name);
     },
     async delete(name, tx = db) {
       await tx.execute(sql`DELETE FROM rova_options WHERE name = ${name}`);
-      cache.delete(name);
+      drop(name);
       await bus.publish(TOPIC, name);
     },
   };
