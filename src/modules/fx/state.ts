@@ -1,0 +1,134 @@
+import { Decimal } from 'decimal.js';
+import { envInt, ConfigError } from '../../config.js';
+import type { Platform } from '../../platform/context.js';
+import type { CurrencyFormat, CurrencyPort, PricingCurrency } from '../store/currency-port.js';
+import { defaultSymbol, minorUnits } from './iso.js';
+import { convertAmount, isUsable, rowFormat } from './money.js';
+import { loadCurrencies, readOptions } from './repo.js';
+import { DEFAULT_ECB_URL, DEFAULT_EXCHANGERATE_API_URL, type SourceConfig } from './rates/sources.js';
+import { SHOP_DECIMAL_SEP, SHOP_THOUSAND_SEP } from './sanitise.js';
+import { withDefaults } from './settings.js';
+import type { CurrencyRow, FxSettings, LastSync } from './types.js';
+
+export const OPT_SETTINGS = 'rova_fx_settings';
+/** The store's base currency (a store setting, initialised from STORE_CURRENCY on first start). */
+export const OPT_BASE = 'store_currency';
+export const OPT_LAST_SYNC = 'rova_fx_last_sync';
+export const TOPIC = 'rova_fx';
+
+/** Everything the hot paths need, immutable once built. */
+export interface FxSnapshot {
+  base: string;
+  baseFormat: CurrencyFormat;
+  settings: FxSettings;
+  rows: CurrencyRow[];
+  byCode: ReadonlyMap<string, CurrencyRow>;
+  /** Enabled and usable currencies (never the base), ready for pricing. */
+  offered: ReadonlyMap<string, PricingCurrency>;
+  lastSync: LastSync | null;
+}
+
+export interface ConvertLimit {
+  limit: number;
+  window: number;
+}
+
+export function baseFormat(code: string): CurrencyFormat {
+  return { code, symbol: defaultSymbol(code), position: 'left', decimals: minorUnits(code), decimalSep: SHOP_DECIMAL_SEP, thousandSep: SHOP_THOUSAND_SEP };
+}
+
+export function pricingFor(row: CurrencyRow): PricingCurrency {
+  return {
+    format: rowFormat(row),
+    convert(amount: string, fixed: string | undefined): string {
+      if (fixed !== undefined && fixed.trim() !== '') return fixed.trim();
+      let d: Decimal;
+      try {
+        d = new Decimal(amount);
+      } catch {
+        return amount;
+      }
+      if (!d.isFinite()) return amount;
+      return convertAmount(d, row).toFixed();
+    },
+  };
+}
+
+export function buildSnapshot(base: string, settings: FxSettings, rows: CurrencyRow[], lastSync: LastSync | null): FxSnapshot {
+  const visible = rows.filter((r) => r.code !== base);
+  const offered = new Map<string, PricingCurrency>();
+  for (const r of visible) if (r.enabled && isUsable(r)) offered.set(r.code, pricingFor(r));
+  return { base, baseFormat: baseFormat(base), settings, rows: visible, byCode: new Map(visible.map((r) => [r.code, r])), offered, lastSync };
+}
+
+/** Per-app runtime of the currency service: the in-memory view and the configuration read at start. */
+export class FxRuntime implements CurrencyPort {
+  snapshot: FxSnapshot;
+  readonly convertLimit: ConvertLimit;
+  readonly sources: SourceConfig;
+  readonly geoHeaders: string[];
+  private gen = 0;
+  private applied = 0;
+
+  constructor(readonly platform: Platform) {
+    const cfg = platform.config;
+    this.snapshot = buildSnapshot(cfg.storeCurrency, withDefaults(undefined), [], null);
+    this.convertLimit = { limit: envInt(cfg, 'FX_CONVERT_RATE_LIMIT', 120, 0), window: envInt(cfg, 'FX_CONVERT_RATE_WINDOW', 60, 0) };
+    const url = (name: string, fallback: string): string => {
+      const v = cfg.env[name]?.trim();
+      if (!v) return fallback;
+      if (!/^https?:\/\//.test(v)) throw new ConfigError(`${name} must be an http(s) URL (got "${v}")`);
+      return v;
+    };
+    this.sources = {
+      exchangerateApiUrl: url('FX_EXCHANGERATE_API_URL', DEFAULT_EXCHANGERATE_API_URL),
+      ecbUrl: url('FX_ECB_URL', DEFAULT_ECB_URL),
+      timeoutMs: envInt(cfg, 'FX_RATE_TIMEOUT_MS', 10_000, 1),
+    };
+    const gh = cfg.env.FX_GEO_HEADERS;
+    this.geoHeaders = (gh === undefined ? 'CF-IPCountry' : gh)
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== '' && h !== 'none');
+  }
+
+  /** Reloads the view from the database; the newest reload wins. */
+  async refresh(): Promise<void> {
+    const gen = ++this.gen;
+    const { db } = this.platform;
+    const [opts, rows] = await Promise.all([readOptions(db, [OPT_BASE, OPT_SETTINGS, OPT_LAST_SYNC]), loadCurrencies(db)]);
+    const base = opts.get(OPT_BASE);
+    const lastSync = (opts.get(OPT_LAST_SYNC) as LastSync | undefined) ?? null;
+    const snap = buildSnapshot(typeof base === 'string' ? base : this.platform.config.storeCurrency, withDefaults(opts.get(OPT_SETTINGS)), rows, lastSync);
+    if (gen >= this.applied) {
+      this.applied = gen;
+      this.snapshot = snap;
+    }
+  }
+
+  /** Announces a change to every node (they reload) and reloads here before returning. */
+  async changed(): Promise<void> {
+    await this.platform.bus.publish(TOPIC, 'changed');
+    await this.refresh();
+  }
+
+  // CurrencyPort
+  base(): CurrencyFormat {
+    return this.snapshot.baseFormat;
+  }
+
+  resolve(code: string): PricingCurrency | null {
+    return this.snapshot.offered.get(code) ?? null;
+  }
+}
+
+const runtimes = new WeakMap<Platform, FxRuntime>();
+
+export function fxRuntime(platform: Platform): FxRuntime {
+  let r = runtimes.get(platform);
+  if (!r) {
+    r = new FxRuntime(platform);
+    runtimes.set(platform, r);
+  }
+  return r;
+}
