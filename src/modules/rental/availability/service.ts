@@ -1,0 +1,147 @@
+import type { Platform } from '../../../platform/context.js';
+import type { Db } from '../../../platform/db/types.js';
+import { HttpError } from '../../../platform/http/errors.js';
+import { catalogueOf, type CatalogueSnapshot } from '../catalogue.js';
+import type { LocationRow } from '../locations/repo.js';
+import { quote, UnknownAddonError, type Quote } from '../pricing/engine.js';
+import type { PricingRule } from '../pricing/types.js';
+import { rentalSettings } from '../settings.js';
+import { addDays, isValidDate, isValidTime, localToUtc, rentalDays, WEEKDAY_KEYS } from '../time.js';
+import { findOverlap } from '../bookings/repo.js';
+import type { VehicleRow } from '../vehicles/repo.js';
+
+export interface AvailabilityInput {
+  vehicle_id: number;
+  pickup_date: string;
+  return_date: string;
+  pickup_time?: string;
+  return_time?: string;
+  location_id?: number;
+  addons?: string[];
+}
+
+export type UnavailableReason = 'booked' | 'maintenance' | 'inactive' | 'blocked_date' | 'min_notice' | 'duration' | 'outside_opening_hours';
+
+export interface Period {
+  pickupDate: string;
+  returnDate: string;
+  pickupTime: string;
+  returnTime: string;
+  pickupAt: Date;
+  returnAt: Date;
+  days: number;
+}
+
+export interface AvailabilityResult {
+  available: boolean;
+  reason?: UnavailableReason;
+  vehicle: VehicleRow;
+  period: Period;
+  quote: Quote;
+}
+
+const bad = (msg: string, field: string) => new HttpError(400, 'INVALID_PARAMS', msg, { field });
+
+/** Validates dates/times (store timezone) and computes the period and its rental days. 400 when malformed or reversed. */
+export function parsePeriod(p: Platform, i: { pickup_date: unknown; return_date: unknown; pickup_time?: unknown; return_time?: unknown }): Period {
+  const s = rentalSettings(p);
+  for (const f of ['pickup_date', 'return_date'] as const) {
+    const v = i[f];
+    if (typeof v !== 'string' || !isValidDate(v)) throw bad(`${f} must be a date in the format YYYY-MM-DD.`, f);
+  }
+  for (const f of ['pickup_time', 'return_time'] as const) {
+    const v = i[f];
+    if (v !== undefined && (typeof v !== 'string' || !isValidTime(v))) throw bad(`${f} must be a time in the format HH:MM.`, f);
+  }
+  const pickupDate = i.pickup_date as string;
+  const returnDate = i.return_date as string;
+  const pickupTime = (i.pickup_time as string | undefined) ?? s.defaultTime;
+  const returnTime = (i.return_time as string | undefined) ?? s.defaultTime;
+  const pickupAt = localToUtc(pickupDate, pickupTime, s.timezone);
+  const returnAt = localToUtc(returnDate, returnTime, s.timezone);
+  if (returnAt.getTime() <= pickupAt.getTime()) {
+    throw new HttpError(400, 'INVALID_DATE_RANGE', 'The return must be after the pickup.', { pickup_date: pickupDate, return_date: returnDate });
+  }
+  return { pickupDate, returnDate, pickupTime, returnTime, pickupAt, returnAt, days: rentalDays(pickupAt, returnAt, s.graceMinutes) };
+}
+
+function withinHours(loc: LocationRow | undefined, date: string, time: string, weekdayOf: (d: string) => number): boolean {
+  if (!loc?.opening_hours) return true;
+  const h = loc.opening_hours[WEEKDAY_KEYS[weekdayOf(date)]!];
+  return !!h && time >= h.open && time <= h.close;
+}
+
+export function priceOrThrow(v: VehicleRow, rules: readonly PricingRule[], period: Period, addons: readonly string[]): Quote {
+  try {
+    return quote({ id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent }, rules, period.pickupDate, period.days, addons);
+  } catch (e) {
+    if (e instanceof UnknownAddonError) throw new HttpError(400, 'INVALID_PARAMS', e.message, { field: 'addons', addon: e.code });
+    throw e;
+  }
+}
+
+/**
+ * The availability decision (design §4), in this order: vehicle status, duration, minimum notice, blocked
+ * dates, opening hours, then the overlap query (the only database access; vehicles, locations and rules come
+ * from the catalogue cache). `db` may be a transaction holding the vehicle lock: then pass `catalogue`, read
+ * before the transaction began (on PGlite a query outside the open transaction would wait for it).
+ */
+export async function checkAvailability(
+  p: Platform,
+  db: Db,
+  input: AvailabilityInput,
+  opts: { excludeBookingId?: number; now?: Date; period?: Period; catalogue?: CatalogueSnapshot } = {},
+): Promise<AvailabilityResult> {
+  const s = rentalSettings(p);
+  const period = opts.period ?? parsePeriod(p, input);
+  const cat = opts.catalogue ?? (await catalogueOf(p).get());
+  const vehicle = cat.vehicles.get(input.vehicle_id);
+  if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+  if (input.location_id !== undefined && !cat.locations.has(input.location_id)) {
+    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.location_id} does not exist.`, { field: 'location_id' });
+  }
+  const q = priceOrThrow(vehicle, cat.rules, period, input.addons ?? []);
+  const result = (reason?: UnavailableReason): AvailabilityResult => ({ available: !reason, ...(reason ? { reason } : {}), vehicle, period, quote: q });
+
+  if (vehicle.status === 'maintenance') return result('maintenance');
+  if (vehicle.status !== 'active') return result('inactive');
+  if (period.days < s.minDays || period.days > s.maxDays) return result('duration');
+  const now = opts.now ?? new Date();
+  if (period.pickupAt.getTime() < now.getTime() + s.minNoticeHours * 3_600_000) return result('min_notice');
+  const blocked = new Set(vehicle.blocked_dates);
+  if (blocked.size) {
+    for (let d = period.pickupDate; d <= period.returnDate; d = addDays(d, 1)) if (blocked.has(d)) return result('blocked_date');
+  }
+  const locId = input.location_id ?? (vehicle.location_id === null ? undefined : Number(vehicle.location_id));
+  const loc = locId === undefined ? undefined : cat.locations.get(locId);
+  const wd = (d: string) => new Date(d + 'T00:00:00Z').getUTCDay();
+  if (!withinHours(loc, period.pickupDate, period.pickupTime, wd) || !withinHours(loc, period.returnDate, period.returnTime, wd)) {
+    return result('outside_opening_hours');
+  }
+  const buf = s.bufferMinutes * 60_000;
+  const clash = await findOverlap(db, Number(vehicle.id), new Date(period.pickupAt.getTime() - buf), new Date(period.returnAt.getTime() + buf), opts.excludeBookingId);
+  return result(clash ? 'booked' : undefined);
+}
+
+/** The public answer (design §4). */
+export function availabilityView(p: Platform, r: AvailabilityResult) {
+  const q = r.quote;
+  return {
+    available: r.available,
+    ...(r.reason ? { reason: r.reason } : {}),
+    vehicle_id: Number(r.vehicle.id),
+    pickup: { date: r.period.pickupDate, time: r.period.pickupTime, at: r.period.pickupAt.toISOString() },
+    return: { date: r.period.returnDate, time: r.period.returnTime, at: r.period.returnAt.toISOString() },
+    days: q.days,
+    price_per_day: q.price_per_day,
+    net_price: q.net_price,
+    currency: rentalSettings(p).currency,
+    breakdown: q.breakdown,
+    tax_rate: q.tax_rate,
+    tax: q.tax,
+    total: q.total,
+    deposit_percent: q.deposit_percent,
+    deposit: q.deposit,
+    remaining: q.remaining,
+  };
+}

@@ -1,0 +1,94 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { one, rows, type Db } from '../../../platform/db/types.js';
+import { insertParts, setClause, whereAll } from '../sqlx.js';
+
+export interface BookingRow {
+  id: string | number;
+  reference: string;
+  vehicle_id: string | number;
+  customer_id: string | number | null;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string;
+  kind: 'rental' | 'transfer';
+  transfer_route_id: string | number | null;
+  transfer_origin: string | null;
+  transfer_destination: string | null;
+  passengers: number | null;
+  pickup_location_id: string | number | null;
+  return_location_id: string | number | null;
+  pickup_at: string;
+  return_at: string;
+  days: number;
+  price_per_day: string;
+  net_price: string;
+  addons_total: string;
+  tax: string;
+  total: string;
+  deposit: string;
+  remaining: string;
+  currency: string;
+  addons: unknown;
+  breakdown: unknown;
+  payment_status: string;
+  payment_method: string | null;
+  payment_deadline: string | null;
+  status: string;
+  notes: string;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * First booking that holds the vehicle between `from` and `to` (buffer already applied by the caller):
+ * confirmed / in_progress always, pending_payment / pending until their payment deadline.
+ * Uses the (vehicle_id, pickup_at, return_at, status) index.
+ */
+export async function findOverlap(db: Db, vehicleId: number, from: Date, to: Date, excludeId = 0): Promise<{ id: string } | undefined> {
+  return one<{ id: string }>(db, sql`SELECT id FROM rental_bookings
+    WHERE vehicle_id = ${vehicleId} AND pickup_at < ${to.toISOString()}::timestamptz AND return_at > ${from.toISOString()}::timestamptz
+      AND id <> ${excludeId}
+      AND status IN ('pending_payment', 'pending', 'confirmed', 'in_progress')
+      AND (status IN ('confirmed', 'in_progress')
+           OR (status IN ('pending_payment', 'pending') AND (payment_deadline IS NULL OR payment_deadline > now())))
+    LIMIT 1`);
+}
+
+export async function bookingById(db: Db, id: number, forUpdate = false): Promise<BookingRow | undefined> {
+  return one<BookingRow>(db, sql`SELECT * FROM rental_bookings WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`);
+}
+
+export async function insertBooking(db: Db, f: Record<string, unknown>): Promise<BookingRow> {
+  const { cols, vals } = insertParts(f);
+  return (await one<BookingRow>(db, sql`INSERT INTO rental_bookings (${cols}) VALUES (${vals}) RETURNING *`))!;
+}
+
+export async function updateBooking(db: Db, id: number, f: Record<string, unknown>): Promise<BookingRow | undefined> {
+  return one<BookingRow>(db, sql`UPDATE rental_bookings SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
+}
+
+export interface BookingFilter {
+  status?: string;
+  vehicle_id?: number;
+  customer_id?: number;
+  kind?: string;
+  pickup_from?: Date;
+  pickup_to?: Date;
+  search?: string;
+}
+
+export async function listBookings(db: Db, f: BookingFilter, limit: number, offset: number): Promise<{ items: BookingRow[]; total: number }> {
+  const c: SQL[] = [];
+  if (f.status) c.push(sql`status = ${f.status}`);
+  if (f.vehicle_id !== undefined) c.push(sql`vehicle_id = ${f.vehicle_id}`);
+  if (f.customer_id !== undefined) c.push(sql`customer_id = ${f.customer_id}`);
+  if (f.kind) c.push(sql`kind = ${f.kind}`);
+  if (f.pickup_from) c.push(sql`pickup_at >= ${f.pickup_from.toISOString()}::timestamptz`);
+  if (f.pickup_to) c.push(sql`pickup_at < ${f.pickup_to.toISOString()}::timestamptz`);
+  if (f.search) c.push(sql`(reference ILIKE ${'%' + f.search + '%'} OR customer_name ILIKE ${'%' + f.search + '%'} OR customer_email ILIKE ${'%' + f.search + '%'})`);
+  const w = whereAll(c);
+  const items = await rows<BookingRow>(db, sql`SELECT * FROM rental_bookings ${w} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const t = await one<{ n: string }>(db, sql`SELECT count(*) AS n FROM rental_bookings ${w}`);
+  return { items, total: Number(t?.n ?? 0) };
+}

@@ -1,0 +1,98 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { HttpError } from '../../../platform/http/errors.js';
+import { rentalOk } from '../../../platform/http/namespaces.js';
+import { rentalErrors } from '../../../platform/http/schemas.js';
+import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
+import { adminResponses, DateStr, IdParams, TimeStr } from '../schemas.js';
+import { isValidDate } from '../time.js';
+import { bookingById, listBookings } from './repo.js';
+import { changeStatus, createBooking, editBooking } from './service.js';
+import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
+import { bookingView } from './view.js';
+
+const Booking = Type.Object({}, { additionalProperties: true, description: 'Booking' });
+const T = ['rental: bookings'];
+const Status = Type.Union(BOOKING_STATUSES.map((s) => Type.Literal(s)));
+
+export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const p = app.platform;
+  app.get('/bookings', {
+    schema: {
+      tags: T, summary: 'List bookings (newest first)',
+      querystring: Type.Object({
+        ...PagingQuery, status: Type.Optional(Status), vehicle_id: Type.Optional(Type.Integer({ minimum: 1 })),
+        customer_id: Type.Optional(Type.Integer({ minimum: 1 })), kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')])),
+        pickup_from: Type.Optional(DateStr), pickup_to: Type.Optional(DateStr), search: Type.Optional(Type.String({ maxLength: 100 })),
+      }),
+      response: adminResponses(PageSchema(Booking)),
+    },
+  }, async (req) => {
+    const q = req.query;
+    for (const f of ['pickup_from', 'pickup_to'] as const) {
+      if (q[f] !== undefined && !isValidDate(q[f])) throw new HttpError(400, 'INVALID_PARAMS', `${f} is not a valid date.`, { field: f });
+    }
+    const pg = parsePaging(q);
+    const r = await listBookings(p.db, {
+      status: q.status, vehicle_id: q.vehicle_id, customer_id: q.customer_id, kind: q.kind, search: q.search,
+      pickup_from: q.pickup_from ? new Date(q.pickup_from + 'T00:00:00Z') : undefined,
+      pickup_to: q.pickup_to ? new Date(new Date(q.pickup_to + 'T00:00:00Z').getTime() + 86_400_000) : undefined,
+    }, pg.limit, pg.offset);
+    return rentalOk(pageOf(r.items.map(bookingView), r.total, pg));
+  });
+
+  app.get('/bookings/:id', {
+    schema: { tags: T, summary: 'One booking', params: IdParams, response: adminResponses(Booking, 200, 404) },
+  }, async (req) => {
+    const b = await bookingById(p.db, req.params.id);
+    if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${req.params.id} does not exist.`);
+    return rentalOk(bookingView(b));
+  });
+
+  app.post('/bookings', {
+    schema: {
+      tags: T, summary: 'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)',
+      body: Type.Object({
+        vehicle_id: Type.Integer({ minimum: 1 }),
+        customer_id: Type.Optional(Type.Integer({ minimum: 1 })),
+        customer: Type.Optional(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 200 }), phone: Type.Optional(Type.String({ maxLength: 50 })) })),
+        kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')], { default: 'rental' })),
+        transfer_route_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Transfers: the route' })),
+        passengers: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        pickup_date: DateStr, return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr), return_time: Type.Optional(TimeStr),
+        location_id: Type.Optional(Type.Integer({ minimum: 1 })),
+        addons: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 })),
+        status: Type.Optional(Type.Union(INITIAL_STATUSES.map((s) => Type.Literal(s)))),
+        payment_method: Type.Optional(Type.String({ maxLength: 50 })),
+        notes: Type.Optional(Type.String({ maxLength: 5000 })),
+      }),
+      response: { 201: adminResponses(Booking)[200], ...rentalErrors(400, 401, 403, 404, 409, 429) },
+    },
+  }, async (req, reply) => {
+    const b = await createBooking(p, { ...req.body, source: 'admin' });
+    req.auditTarget = `booking:${b.id}`;
+    return reply.code(201).send(rentalOk(bookingView(b), 'Booking created.'));
+  });
+
+  app.put('/bookings/:id', {
+    schema: {
+      tags: T, summary: 'Change the dates (re-priced, re-checked for overlap) or notes of a booking', params: IdParams,
+      body: Type.Object({
+        pickup_date: Type.Optional(DateStr), return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr),
+        return_time: Type.Optional(TimeStr), notes: Type.Optional(Type.String({ maxLength: 5000 })),
+      }),
+      response: adminResponses(Booking, 200, 404, 409),
+    },
+  }, async (req) => rentalOk(bookingView(await editBooking(p, req.params.id, req.body)), 'Booking updated.'));
+
+  app.post('/bookings/:id/status', {
+    schema: {
+      tags: T, summary: 'Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)', params: IdParams,
+      body: Type.Object({ status: Type.String({ minLength: 1, maxLength: 30 }) }),
+      response: adminResponses(Type.Object({ booking: Booking, previous_status: Type.String() }), 200, 404, 409),
+    },
+  }, async (req) => {
+    const r = await changeStatus(p, req.params.id, req.body.status);
+    return rentalOk({ booking: bookingView(r.booking), previous_status: r.previous }, `Booking is now ${r.booking.status}.`);
+  });
+};

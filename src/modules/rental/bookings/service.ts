@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import type { Platform } from '../../../platform/context.js';
+import { toDate } from '../../../platform/db/types.js';
+import { HttpError } from '../../../platform/http/errors.js';
+import { checkAvailability, parsePeriod, type AvailabilityInput, type AvailabilityResult } from '../availability/service.js';
+import { catalogueOf } from '../catalogue.js';
+import { resolveCustomer } from '../customers/service.js';
+import { rentalSettings } from '../settings.js';
+import { utcToLocal } from '../time.js';
+import { lockVehicle } from '../vehicles/repo.js';
+import { bookingById, findOverlap, insertBooking, updateBooking, type BookingRow } from './repo.js';
+import { moveTransfer, transferFields } from './transfer.js';
+import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
+
+export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date'> {
+  /** Required for rentals; a transfer ends after the route's duration. */
+  return_date?: string;
+  kind?: 'rental' | 'transfer';
+  transfer_route_id?: number;
+  passengers?: number;
+  customer_id?: number;
+  customer?: { name: string; email: string; phone?: string };
+  status?: BookingStatus;
+  notes?: string;
+  payment_method?: string;
+  source?: string;
+}
+
+export const BOOKINGS_TOPIC = 'rental:bookings';
+
+function notAvailable(r: AvailabilityResult): HttpError {
+  return new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is not available for these dates (${r.reason}).`, { reason: r.reason });
+}
+
+function reference(): string {
+  return 'RB-' + randomBytes(5).toString('hex').toUpperCase();
+}
+
+function priceFields(r: AvailabilityResult) {
+  const q = r.quote;
+  return {
+    days: q.days, price_per_day: q.price_per_day, net_price: q.net_price, addons_total: q.addons_total, tax: q.tax,
+    total: q.total, deposit: q.deposit, remaining: q.remaining, addons: q.breakdown.addons, breakdown: q.breakdown,
+  };
+}
+
+/**
+ * Creates a booking (rental or transfer): check + insert in ONE transaction that first locks the vehicle row (SELECT … FOR
+ * UPDATE), so two requests for the same slot are serialised and the second sees the first's booking →
+ * 409 VEHICLE_NOT_AVAILABLE. Works the same on PGlite and PostgreSQL. v2 /booking/create reuses it.
+ */
+export async function createBooking(p: Platform, input: CreateBookingInput): Promise<BookingRow> {
+  const s = rentalSettings(p);
+  const status = input.status ?? 'pending_payment';
+  const transfer = input.kind === 'transfer';
+  if (!transfer && input.return_date === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
+  const period = transfer ? null : parsePeriod(p, { ...input, return_date: input.return_date });
+  const catalogue = await catalogueOf(p).get();
+  return p.transaction(async (tx) => {
+    const vehicle = await lockVehicle(tx, input.vehicle_id);
+    if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+    let fields: Record<string, unknown>;
+    if (period) {
+      const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue });
+      if (!r.available && status !== 'draft') throw notAvailable(r);
+      const loc = input.location_id ?? r.vehicle.location_id ?? null;
+      fields = { kind: 'rental', pickup_location_id: loc, return_location_id: loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
+    } else {
+      fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
+    }
+    const customer = await resolveCustomer(tx, input.customer_id, input.customer);
+    const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : null;
+    return insertBooking(tx, {
+      reference: reference(),
+      vehicle_id: input.vehicle_id,
+      customer_id: Number(customer.id),
+      customer_name: customer.name,
+      customer_email: customer.email,
+      customer_phone: customer.phone,
+      ...fields,
+      currency: s.currency,
+      payment_method: input.payment_method ?? null,
+      payment_deadline: deadline,
+      status,
+      notes: input.notes ?? '',
+      source: input.source ?? 'api',
+    });
+  });
+}
+
+export interface UpdateBookingInput {
+  pickup_date?: string;
+  return_date?: string;
+  pickup_time?: string;
+  return_time?: string;
+  notes?: string;
+}
+
+const FROZEN: readonly string[] = ['completed', 'cancelled', 'no_show', 'refunded'];
+
+/** Changes dates (re-priced, re-checked for overlap excluding itself, under the vehicle lock) and/or notes. */
+export async function editBooking(p: Platform, id: number, input: UpdateBookingInput): Promise<BookingRow> {
+  const s = rentalSettings(p);
+  const catalogue = await catalogueOf(p).get();
+  return p.transaction(async (tx) => {
+    const cur = await bookingById(tx, id);
+    if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+    const datesChange = ['pickup_date', 'return_date', 'pickup_time', 'return_time'].some((k) => input[k as keyof UpdateBookingInput] !== undefined);
+    if (!datesChange) return (await updateBooking(tx, id, { notes: input.notes }))!;
+    if (FROZEN.includes(cur.status)) throw new HttpError(409, 'STATE_CONFLICT', `The dates of a ${cur.status} booking cannot change.`);
+    await lockVehicle(tx, Number(cur.vehicle_id));
+    if (cur.kind === 'transfer') return moveTransfer(p, tx, cur, input);
+    const pu = utcToLocal(toDate(cur.pickup_at), s.timezone);
+    const re = utcToLocal(toDate(cur.return_at), s.timezone);
+    const merged = {
+      vehicle_id: Number(cur.vehicle_id),
+      pickup_date: input.pickup_date ?? pu.date,
+      return_date: input.return_date ?? re.date,
+      pickup_time: input.pickup_time ?? pu.time,
+      return_time: input.return_time ?? re.time,
+      addons: Array.isArray(cur.addons) ? (cur.addons as { code: string }[]).map((a) => a.code) : [],
+    };
+    const period = parsePeriod(p, merged);
+    const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
+    if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
+    return (await updateBooking(tx, id, {
+      pickup_at: period.pickupAt.toISOString(),
+      return_at: period.returnAt.toISOString(),
+      ...priceFields(r),
+      notes: input.notes,
+    }))!;
+  });
+}
+
+/**
+ * Moves a booking along the status machine (design §3). Entering a holding status from a non-holding one
+ * re-checks the slot under the vehicle lock; entering pending_payment/pending starts a new payment deadline.
+ */
+export async function changeStatus(p: Platform, id: number, to: string): Promise<{ booking: BookingRow; previous: BookingStatus }> {
+  if (!isBookingStatus(to)) throw new HttpError(400, 'INVALID_PARAMS', `Unknown status "${to}".`, { field: 'status' });
+  const s = rentalSettings(p);
+  return p.transaction(async (tx) => {
+    const cur = await bookingById(tx, id);
+    if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+    const from = cur.status as BookingStatus;
+    assertMove(from, to);
+    if (BLOCKING.includes(to) && !BLOCKING.includes(from)) {
+      await lockVehicle(tx, Number(cur.vehicle_id));
+      const buf = s.bufferMinutes * 60_000;
+      const pickup = toDate(cur.pickup_at);
+      const ret = toDate(cur.return_at);
+      const clash = await findOverlap(tx, Number(cur.vehicle_id), new Date(pickup.getTime() - buf), new Date(ret.getTime() + buf), id);
+      if (clash) throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is no longer available for these dates (booked).', { reason: 'booked' });
+    }
+    const deadline = DEADLINE_BOUND.includes(to) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : undefined;
+    const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline }))!;
+    return { booking, previous: from };
+  });
+}

@@ -1,0 +1,63 @@
+import type { Platform } from '../../platform/context.js';
+import { allLocations, type LocationRow } from './locations/repo.js';
+import { allRules } from './pricing/repo.js';
+import type { PricingRule } from './pricing/types.js';
+import { allVehicles, type VehicleRow } from './vehicles/repo.js';
+
+export const CATALOGUE_TOPIC = 'rental:catalogue';
+
+export interface CatalogueSnapshot {
+  vehicles: Map<number, VehicleRow>;
+  locations: Map<number, LocationRow>;
+  rules: PricingRule[];
+}
+
+/**
+ * In-memory copy of vehicles, locations and pricing rules (small, read on every availability request).
+ * Any write publishes CATALOGUE_TOPIC on the bus; every node drops its copy and reloads on next use,
+ * so the availability hot path does one indexed query: the overlap check.
+ */
+export class Catalogue {
+  private snap: Promise<CatalogueSnapshot> | null = null;
+  private gen = 0;
+  constructor(private readonly p: Platform) {
+    p.bus.subscribe(CATALOGUE_TOPIC, () => this.drop());
+  }
+
+  drop(): void {
+    this.gen += 1;
+    this.snap = null;
+  }
+
+  get(): Promise<CatalogueSnapshot> {
+    if (!this.snap) {
+      const gen = this.gen;
+      const load = this.load();
+      this.snap = load;
+      load.catch(() => {
+        if (this.gen === gen) this.snap = null;
+      });
+    }
+    return this.snap;
+  }
+
+  private async load(): Promise<CatalogueSnapshot> {
+    const [v, l, r] = await Promise.all([allVehicles(this.p.db), allLocations(this.p.db), allRules(this.p.db)]);
+    return { vehicles: new Map(v.map((x) => [Number(x.id), x])), locations: new Map(l.map((x) => [Number(x.id), x])), rules: r };
+  }
+}
+
+const catalogues = new WeakMap<Platform, Catalogue>();
+export function catalogueOf(p: Platform): Catalogue {
+  let c = catalogues.get(p);
+  if (!c) {
+    c = new Catalogue(p);
+    catalogues.set(p, c);
+  }
+  return c;
+}
+
+/** Call after any write to vehicles, locations or pricing rules (all nodes reload). */
+export async function catalogueChanged(p: Platform): Promise<void> {
+  await p.bus.publish(CATALOGUE_TOPIC, '');
+}

@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { rentalOk } from '../../../platform/http/namespaces.js';
+import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
+import { adminResponses, IdParams, Nullable } from '../schemas.js';
+import { createCustomer, customerView, editCustomer } from './service.js';
+
+const T = ['rental: customers'];
+const Customer = Type.Object({}, { additionalProperties: true, description: 'Customer' });
+const Body = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.String({ minLength: 3, maxLength: 200 }),
+  phone: Type.Optional(Type.String({ maxLength: 50 })),
+  address: Type.Optional(Type.String({ maxLength: 500 })),
+  user_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+};
+
+/**
+ * POST /customers and PUT /customers/{id}. The list, detail and bulk delete belong to the admin read models;
+ * `id` is integer-only so `/customers/bulk` is never taken for an id.
+ */
+export const customerWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const p = app.platform;
+  app.post('/customers', {
+    schema: { tags: T, summary: 'Create a customer (409 when the e-mail exists)', body: Type.Object(Body), response: { 201: RentalEnvelope(Customer), ...rentalErrors(400, 401, 403, 409, 429) } },
+  }, async (req, reply) => {
+    const c = await createCustomer(p, req.body);
+    req.auditTarget = `customer:${c.id}`;
+    return reply.code(201).send(rentalOk(customerView(c), 'Customer created.'));
+  });
+  app.put('/customers/:id', {
+    schema: { tags: T, summary: 'Update a customer', params: IdParams, body: Type.Partial(Type.Object(Body)), response: adminResponses(Customer, 200, 404, 409) },
+  }, async (req) => rentalOk(customerView(await editCustomer(p, req.params.id, req.body)), 'Customer updated.'));
+};

@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db } from '../../../platform/db/types.js';
+import { insertParts, setClause } from '../sqlx.js';
+
+export interface CustomerRow {
+  id: string | number;
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  user_id: string | number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function customerById(db: Db, id: number): Promise<CustomerRow | undefined> {
+  return one<CustomerRow>(db, sql`SELECT * FROM rental_customers WHERE id = ${id}`);
+}
+
+export async function customerByEmail(db: Db, email: string): Promise<CustomerRow | undefined> {
+  return one<CustomerRow>(db, sql`SELECT * FROM rental_customers WHERE lower(email) = lower(${email})`);
+}
+
+export async function insertCustomer(db: Db, f: Record<string, unknown>): Promise<CustomerRow> {
+  const { cols, vals } = insertParts(f);
+  return (await one<CustomerRow>(db, sql`INSERT INTO rental_customers (${cols}) VALUES (${vals}) RETURNING *`))!;
+}
+
+export async function updateCustomer(db: Db, id: number, f: Record<string, unknown>): Promise<CustomerRow | undefined> {
+  return one<CustomerRow>(db, sql`UPDATE rental_customers SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
+}
+
+export async function emailTaken(db: Db, email: string, exceptId = 0): Promise<boolean> {
+  return (await one(db, sql`SELECT 1 FROM rental_customers WHERE lower(email) = lower(${email}) AND id <> ${exceptId}`)) !== undefined;
+}
+
+/** Inserts unless a customer with this e-mail exists (case-insensitive); returns the row either way. */
+export async function upsertCustomerByEmail(db: Db, f: { name: string; email: string; phone: string }): Promise<CustomerRow> {
+  const ins = await one<CustomerRow>(db, sql`INSERT INTO rental_customers (name, email, phone) VALUES (${f.name}, ${f.email}, ${f.phone})
+    ON CONFLICT ((lower(email))) DO NOTHING RETURNING *`);
+  return ins ?? (await customerByEmail(db, f.email))!;
+}
+
+function sqlState(e: unknown): string | undefined {
+  for (let x: unknown = e; x && typeof x === 'object'; x = (x as { cause?: unknown }).cause) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** A unique-constraint violation (SQLSTATE 23505) from either driver. */
+export const isUniqueViolation = (e: unknown): boolean => sqlState(e) === '23505';
+/** A foreign-key violation (SQLSTATE 23503) from either driver. */
+export const isForeignKeyViolation = (e: unknown): boolean => sqlState(e) === '23503';
+
+export async function userExists(db: Db, id: number): Promise<boolean> {
+  return (await one(db, sql`SELECT 1 FROM rova_users WHERE id = ${id}`)) !== undefined;
+}

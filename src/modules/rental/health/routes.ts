@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
+import { pendingMigrations, type Migration } from '../../../platform/db/migrate.js';
+import { rows } from '../../../platform/db/types.js';
+import { RentalEnvelope } from '../../../platform/http/schemas.js';
+import { VERSION } from '../../../version.js';
+import { publicReadLimit } from '../http/rate-limits.js';
+
+export interface HealthOptions {
+  /** The migrations the code expects (tests pass a list with an extra one to fake a pending migration). */
+  migrations?: () => Migration[];
+}
+
+const Health = Type.Object({ status: Type.String(), version: Type.String(), failed: Type.Optional(Type.Array(Type.String())) });
+
+/** GET /health: database reachable, rental tables present, no pending migration → 200 ok, else 503 degraded. */
+export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const p = app.platform;
+    app.get('/health', {
+      config: { auth: 'public' },
+      onRequest: publicReadLimit,
+      schema: {
+        tags: ['rental: public'], summary: 'Service health (public)', security: [],
+        response: { 200: RentalEnvelope(Health), 503: Type.Object({ success: Type.Boolean(), data: Health, message: Type.String(), error_code: Type.String() }) },
+      },
+    }, async (_req, reply) => {
+      const failed: string[] = [];
+      try {
+        await rows(p.db, sql`SELECT 1 FROM rental_bookings LIMIT 1`);
+      } catch {
+        failed.push('database');
+      }
+      if (!failed.length) {
+        try {
+          const pending = await pendingMigrations(p.dbHandle, ...(opts.migrations ? [opts.migrations()] : []));
+          if (pending.length) failed.push('migrations');
+        } catch {
+          failed.push('migrations');
+        }
+      }
+      if (failed.length) {
+        return reply.code(503).send({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: VERSION, failed }, message: `Degraded: ${failed.join(', ')} check failed.` });
+      }
+      return { success: true as const, data: { status: 'ok', version: VERSION }, message: '' };
+    });
+  };
+}

@@ -1,0 +1,26 @@
+import type { RovaModule } from '../types.js';
+import { seedAdminDemo } from './admin/index.js';
+import { catalogueOf } from './catalogue.js';
+import type { HealthOptions } from './health/routes.js';
+import { rentalRoutes } from './routes.js';
+import { seedBookings } from './seed/bulk.js';
+import { seedRentalDemo } from './seed/demo.js';
+
+/** Rental management `rova-rental/v1` (options let tests fake health inputs). */
+export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule {
+  return {
+    name: 'rental',
+    namespaces: [{ name: 'rova-rental/v1', shape: 'rental' }],
+    routes: rentalRoutes(opts.health),
+    start(platform) {
+      catalogueOf(platform);
+    },
+    async seedDemo(platform) {
+      await seedRentalDemo(platform);
+      await seedAdminDemo(platform);
+    },
+    seedBookings,
+  };
+}
+
+export const rentalModule: RovaModule = createRentalModule();

@@ -1,0 +1,175 @@
+import { cents, Decimal, money } from '../money.js';
+import { addDays, weekday } from '../time.js';
+import type { PricedVehicle, PricingRule, RuleKind } from './types.js';
+
+const SCOPE_RANK = { vehicle: 3, category: 2, global: 1 } as const;
+
+/** Rules of a kind that apply to the vehicle, most specific scope first, then priority, then id. */
+export function rulesFor(rules: readonly PricingRule[], kind: RuleKind, v: PricedVehicle): PricingRule[] {
+  return rules
+    .filter((r) => r.is_active && r.kind === kind)
+    .filter((r) => r.scope === 'global' || (r.scope === 'category' && r.category === v.category) || (r.scope === 'vehicle' && r.vehicle_id === v.id))
+    .sort((a, b) => SCOPE_RANK[b.scope] - SCOPE_RANK[a.scope] || b.priority - a.priority || a.id - b.id);
+}
+
+/** Does a season rule cover a calendar date? Recurring seasons compare month-day and may wrap the year end. */
+export function seasonCovers(r: PricingRule, date: string): boolean {
+  if (!r.start_date || !r.end_date) return false;
+  if (!r.recurring) return date >= r.start_date && date <= r.end_date;
+  const md = date.slice(5);
+  const s = r.start_date.slice(5);
+  const e = r.end_date.slice(5);
+  return s <= e ? md >= s && md <= e : md >= s || md <= e;
+}
+
+export interface AddonLine {
+  code: string;
+  name: string;
+  rule_id: number;
+  charge: 'per_day' | 'per_booking';
+  amount: number;
+  total: number;
+}
+
+export interface RuleContribution {
+  rule_id: number;
+  name: string;
+  kind: RuleKind;
+  amount: number;
+}
+
+export interface Quote {
+  days: number;
+  price_per_day: number;
+  breakdown: {
+    base: number;
+    weekday_days: number;
+    weekend_days: number;
+    season_adjustment: number;
+    weekend_adjustment: number;
+    rental_subtotal: number;
+    duration_discount: number;
+    rental_net: number;
+    addons: AddonLine[];
+    addons_total: number;
+    rules: RuleContribution[];
+  };
+  net_price: number;
+  addons_total: number;
+  tax_rate: number;
+  tax: number;
+  total: number;
+  deposit_percent: number;
+  deposit: number;
+  remaining: number;
+}
+
+export class UnknownAddonError extends Error {
+  constructor(public readonly code: string) {
+    super(`Unknown add-on "${code}".`);
+  }
+}
+
+/**
+ * The pricing engine (design §4), pure: per day `price_per_day × season(date) × weekend(date)` over the
+ * store-local calendar dates from the pickup date, then the best duration tier, plus add-ons; tax on the net,
+ * deposit on the total. Arithmetic in decimal; each reported amount is rounded to cents and the totals are
+ * sums of the rounded parts, so the numbers always add up.
+ */
+export function quote(v: PricedVehicle, rules: readonly PricingRule[], pickupDate: string, days: number, addonCodes: readonly string[] = []): Quote {
+  const p = new Decimal(v.price_per_day);
+  const seasons = rulesFor(rules, 'season', v);
+  const weekend = rulesFor(rules, 'weekend', v)[0];
+  const wMul = weekend?.multiplier ? new Decimal(weekend.multiplier) : new Decimal(1);
+  const contributions = new Map<number, { rule: PricingRule; amount: Decimal }>();
+  const add = (rule: PricingRule, amount: Decimal) => {
+    const c = contributions.get(rule.id);
+    if (c) c.amount = c.amount.plus(amount);
+    else contributions.set(rule.id, { rule, amount });
+  };
+
+  let seasonAdj = new Decimal(0);
+  let weekendAdj = new Decimal(0);
+  let weekendDays = 0;
+  for (let i = 0; i < days; i++) {
+    const date = addDays(pickupDate, i);
+    const season = seasons.find((r) => seasonCovers(r, date));
+    const sMul = season?.multiplier ? new Decimal(season.multiplier) : new Decimal(1);
+    const seasonal = p.times(sMul);
+    if (season && !sMul.eq(1)) {
+      seasonAdj = seasonAdj.plus(seasonal.minus(p));
+      add(season, seasonal.minus(p));
+    }
+    const wd = weekday(date);
+    if (wd === 0 || wd === 6) {
+      weekendDays += 1;
+      if (weekend && !wMul.eq(1)) {
+        const extra = seasonal.times(wMul.minus(1));
+        weekendAdj = weekendAdj.plus(extra);
+        add(weekend, extra);
+      }
+    }
+  }
+  const base = cents(p.times(days));
+  const seasonR = cents(seasonAdj);
+  const weekendR = cents(weekendAdj);
+  const subtotal = base.plus(seasonR).plus(weekendR);
+
+  const tier = rulesFor(rules, 'duration', v)
+    .filter((r) => r.min_days !== null && r.min_days <= days && r.percent !== null)
+    .sort((a, b) => SCOPE_RANK[b.scope] - SCOPE_RANK[a.scope] || (b.min_days ?? 0) - (a.min_days ?? 0))[0];
+  const discount = tier ? cents(subtotal.times(new Decimal(tier.percent!)).div(100)) : new Decimal(0);
+  if (tier) add(tier, discount);
+  const rentalNet = subtotal.plus(discount);
+
+  const addonRules = rulesFor(rules, 'addon', v);
+  const addons: AddonLine[] = [];
+  let addonsTotal = new Decimal(0);
+  for (const code of [...new Set(addonCodes)]) {
+    const r = addonRules.find((a) => a.code === code);
+    if (!r) throw new UnknownAddonError(code);
+    const charge = r.charge ?? 'per_booking';
+    const amount = cents(r.amount ?? '0');
+    const total = charge === 'per_day' ? cents(amount.times(days)) : amount;
+    addonsTotal = addonsTotal.plus(total);
+    add(r, total);
+    addons.push({ code, name: r.name, rule_id: r.id, charge, amount: amount.toNumber(), total: total.toNumber() });
+  }
+
+  const net = rentalNet.plus(addonsTotal);
+  const taxRule = rulesFor(rules, 'tax', v)[0];
+  const taxRate = taxRule?.percent ? new Decimal(taxRule.percent) : new Decimal(0);
+  const tax = cents(net.times(taxRate).div(100));
+  if (taxRule) add(taxRule, tax);
+  const total = net.plus(tax);
+  const depRule = rulesFor(rules, 'deposit', v)[0];
+  const depPct = v.deposit_percent !== null ? new Decimal(v.deposit_percent) : depRule?.percent ? new Decimal(depRule.percent) : new Decimal(0);
+  const deposit = cents(total.times(depPct).div(100));
+  if (depRule && v.deposit_percent === null) add(depRule, deposit);
+
+  return {
+    days,
+    price_per_day: money(p),
+    breakdown: {
+      base: base.toNumber(),
+      weekday_days: days - weekendDays,
+      weekend_days: weekendDays,
+      season_adjustment: seasonR.toNumber(),
+      weekend_adjustment: weekendR.toNumber(),
+      rental_subtotal: subtotal.toNumber(),
+      duration_discount: discount.toNumber(),
+      rental_net: rentalNet.toNumber(),
+      addons,
+      addons_total: addonsTotal.toNumber(),
+      rules: [...contributions.values()].map((c) => ({ rule_id: c.rule.id, name: c.rule.name, kind: c.rule.kind, amount: money(c.amount) })),
+    },
+    net_price: net.toNumber(),
+    addons_total: addonsTotal.toNumber(),
+    tax_rate: taxRate.toNumber(),
+    tax: tax.toNumber(),
+    total: total.toNumber(),
+    deposit_percent: depPct.toNumber(),
+    deposit: deposit.toNumber(),
+    remaining: total.minus(deposit).toNumber(),
+  };
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { adminRoutes } from './admin/index.js';
+import { availabilityRoutes } from './availability/routes.js';
+import { bookingRoutes } from './bookings/routes.js';
+import { customerWriteRoutes } from './customers/customer-writes.js';
+import { healthRoutes, type HealthOptions } from './health/routes.js';
+import { writeRateLimit } from './http/rate-limits.js';
+import { locationRoutes } from './locations/routes.js';
+import { pricingRoutes } from './pricing/routes.js';
+import { transferRouteRoutes } from './transfer-routes/routes.js';
+import { vehicleRoutes } from './vehicles/routes.js';
+
+export const V1 = '/rova-rental/v1';
+
+/**
+ * Every rova-rental/v1 route, core and admin, in ONE encapsulated scope whose preValidation hook counts
+ * writes per API key (design §2). Routes without `config.auth` are administrators-only (manage_options).
+ */
+export function rentalRoutes(health: HealthOptions = {}): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(async (scope) => {
+      scope.addHook('preValidation', writeRateLimit);
+  await scope.register(async (core) => coreRoutes(core, health), { prefix: V1 });
+      // the admin helper's routes carry the full path
+  await scope.register(adminRoutes);
+    });
+  };
+}
+
+async function coreRoutes(scope: FastifyInstance, health: HealthOptions): Promise<void> {
+  await scope.register(healthRoutes(health));
+  await scope.register(locationRoutes);
+  await scope.register(availabilityRoutes);
+  await scope.register(vehicleRoutes);
+  await scope.register(transferRouteRoutes);
+  await scope.register(pricingRoutes);
+  await scope.register(customerWriteRoutes);
+  await scope.register(bookingRoutes);
+}

@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import type { Platform } from '../../../platform/context.js';
+import { one, type Db } from '../../../platform/db/types.js';
+import { catalogueChanged } from '../catalogue.js';
+import { insertCustomer, type CustomerRow } from '../customers/repo.js';
+import { insertLocation } from '../locations/repo.js';
+import { quote } from '../pricing/engine.js';
+import { allRules, insertRule } from '../pricing/repo.js';
+import { insertBooking } from '../bookings/repo.js';
+import type { BookingStatus } from '../bookings/status.js';
+import { rentalSettings } from '../settings.js';
+import { insertRoute } from '../transfer-routes/repo.js';
+import { routePrice } from '../transfer-routes/routes.js';
+import { insertVehicle, type VehicleRow } from '../vehicles/repo.js';
+import { utcToLocal } from '../time.js';
+import { DEMO_LOCATIONS, DEMO_VEHICLES, FIRST, LAST } from './data.js';
+import { prng } from './prng.js';
+
+const DAY = 86_400_000;
+
+async function seedCatalogue(tx: Db, currency: string): Promise<{ vehicles: VehicleRow[]; locIds: number[] }> {
+  const locIds: number[] = [];
+  for (const l of DEMO_LOCATIONS) locIds.push(Number((await insertLocation(tx, { ...l, address: `${l.name}, ${l.city}` })).id));
+  const vehicles: VehicleRow[] = [];
+  for (const [i, [name, category, brand, model, price, seats, transmission, fuel, service]] of DEMO_VEHICLES.entries()) {
+    vehicles.push(await insertVehicle(tx, {
+      name, slug: `demo-${name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-')}`, category, brand, model,
+      price_per_day: price.toFixed(2), seats, doors: seats > 5 ? 4 : 5, transmission, fuel_type: fuel, service_type: service,
+      year: 2019 + (i % 6), features: ['air_conditioning', 'bluetooth', ...(transmission === 'automatic' ? ['cruise_control'] : [])],
+      location_id: locIds[i % locIds.length], currency, status: i === 6 ? 'maintenance' : 'active',
+      deposit_percent: category === 'premium' ? '30' : null,
+      transfer_max_passengers: service === 'rental' ? null : seats - 1, transfer_max_luggage: service === 'rental' ? null : seats,
+      blocked_dates: [],
+    }));
+  }
+  await insertRoute(tx, { origin: 'Istanbul Airport', destination: 'Taksim', origin_location_id: locIds[0], destination_location_id: locIds[2], distance_km: '45', duration_min: 60, pricing: 'fixed', base_price: '60.00' });
+  await insertRoute(tx, { origin: 'Antalya Airport', destination: 'Antalya Marina', origin_location_id: locIds[4], destination_location_id: locIds[5], distance_km: '18', duration_min: 30, pricing: 'calculated', base_price: '10.00', price_per_km: '1.50', min_price: '35.00' });
+  await insertRoute(tx, { origin: 'Izmir Airport', destination: 'Alsancak', origin_location_id: locIds[6], destination_location_id: locIds[7], distance_km: '20', duration_min: 35, pricing: 'calculated', base_price: '12.00', price_per_km: '1.40', min_price: '40.00' });
+  const rules: Record<string, unknown>[] = [
+    { name: 'Summer season', kind: 'season', start_date: '2000-06-15', end_date: '2000-09-15', recurring: true, multiplier: '1.25' },
+    { name: 'Winter low season', kind: 'season', start_date: '2000-11-15', end_date: '2000-03-01', recurring: true, multiplier: '0.9' },
+    { name: 'Weekend', kind: 'weekend', multiplier: '1.1' },
+    { name: 'Week or longer', kind: 'duration', min_days: 7, percent: '-10' },
+    { name: 'Month or longer', kind: 'duration', min_days: 21, percent: '-15' },
+    { name: 'Child seat', kind: 'addon', code: 'child_seat', amount: '5.00', charge: 'per_day' },
+    { name: 'Additional driver', kind: 'addon', code: 'extra_driver', amount: '25.00', charge: 'per_booking' },
+    { name: 'Full insurance', kind: 'addon', code: 'full_insurance', amount: '12.00', charge: 'per_day' },
+    { name: 'VAT', kind: 'tax', percent: '18' },
+    { name: 'Deposit', kind: 'deposit', percent: '20' },
+  ];
+  for (const r of rules) await insertRule(tx, { scope: 'global', ...r });
+  return { vehicles, locIds };
+}
+
+/** Demo data: 8 locations, 20 vehicles, 3 transfer routes, pricing rules, 60 customers, ~200 bookings. Idempotent, deterministic. */
+export async function seedRentalDemo(p: Platform, now = new Date()): Promise<void> {
+  const s = rentalSettings(p);
+  const done = await one(p.db, sql`SELECT 1 FROM rental_locations WHERE slug = 'ist-airport'`);
+  if (done) return;
+  await p.transaction(async (tx) => {
+    const { vehicles } = await seedCatalogue(tx, s.currency);
+    const rules = await allRules(tx);
+    const rnd = prng(20260301);
+    const customers: CustomerRow[] = [];
+    for (let i = 0; i < 60; i++) {
+      const name = `${rnd.pick(FIRST)} ${rnd.pick(LAST)}`;
+      const email = `${name.toLowerCase().normalize('NFKD').replace(/[^a-z]+/g, '.')}.${i + 1}@example.com`;
+      customers.push(await insertCustomer(tx, {
+        name, email, phone: `+90 5${rnd.int(30, 59)} ${rnd.int(100, 999)} ${rnd.int(1000, 9999)}`, address: `${rnd.int(1, 200)} Demo Street`,
+        created_at: new Date(now.getTime() - rnd.int(30, 240) * DAY).toISOString(),
+      }));
+    }
+    const routes = (await tx.execute(sql`SELECT * FROM rental_transfer_routes ORDER BY id`)) as unknown as { rows: Parameters<typeof routePrice>[0][] };
+    let n = 0;
+    for (const v of vehicles.filter((x) => x.status === 'active')) {
+      let t = now.getTime() - 182 * DAY + rnd.int(0, 5) * DAY;
+      while (t < now.getTime() + 45 * DAY && n < 200) {
+        const transfer = v.service_type !== 'rental' && rnd.next() < 0.35;
+        const days = transfer ? 1 : rnd.int(1, 12);
+        const pickup = new Date(Math.floor(t / DAY) * DAY + rnd.int(7, 12) * 3_600_000);
+        const ret = new Date(pickup.getTime() + (transfer ? 3_600_000 : days * DAY));
+        const c = rnd.pick(customers);
+        const past = ret.getTime() < now.getTime();
+        const current = pickup.getTime() <= now.getTime() && !past;
+        const roll = rnd.next();
+        const status: BookingStatus = current ? 'in_progress'
+          : past ? (roll < 0.7 ? 'completed' : roll < 0.85 ? 'cancelled' : roll < 0.93 ? 'refunded' : 'no_show')
+          : roll < 0.5 ? 'confirmed' : roll < 0.65 ? 'pending_payment' : roll < 0.8 ? 'pending' : roll < 0.9 ? 'draft' : 'cancelled';
+        const created = new Date(Math.min(now.getTime() - 3_600_000, pickup.getTime() - rnd.int(1, 25) * DAY));
+        const addons = !transfer && rnd.next() < 0.3 ? ['child_seat'] : [];
+        const q = quote({ id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent }, rules, utcToLocal(pickup, s.timezone).date, days, addons);
+        const route = transfer ? rnd.pick(routes.rows) : null;
+        const price = route ? routePrice(route) : 0;
+        const tax = route ? Math.round(price * 18) / 100 : q.tax;
+        n += 1;
+        await insertBooking(tx, {
+          reference: `RB-DEMO${String(n).padStart(4, '0')}`, vehicle_id: Number(v.id), customer_id: Number(c.id),
+          customer_name: c.name, customer_email: c.email, customer_phone: c.phone, kind: transfer ? 'transfer' : 'rental',
+          transfer_route_id: route ? Number(route.id) : null, transfer_origin: route?.origin ?? null, transfer_destination: route?.destination ?? null,
+          passengers: route ? rnd.int(1, 6) : null, pickup_location_id: v.location_id, return_location_id: v.location_id,
+          pickup_at: pickup.toISOString(), return_at: ret.toISOString(), days,
+          price_per_day: route ? price.toFixed(2) : String(q.price_per_day), net_price: route ? price.toFixed(2) : String(q.net_price),
+          addons_total: route ? '0' : String(q.addons_total), tax: String(tax),
+          total: route ? (price + tax).toFixed(2) : String(q.total), deposit: route ? '0' : String(q.deposit),
+          remaining: route ? (price + tax).toFixed(2) : String(q.remaining), currency: s.currency,
+          addons: route ? [] : q.breakdown.addons, breakdown: route ? null : q.breakdown,
+          payment_status: ['completed', 'in_progress'].includes(status) ? 'paid' : status === 'refunded' ? 'refunded' : status === 'confirmed' ? 'deposit_paid' : 'unpaid',
+          payment_method: rnd.pick(['card', 'bank_transfer', 'cash', 'paypal']),
+          payment_deadline: ['pending_payment', 'pending'].includes(status) ? new Date(now.getTime() + 30 * 60_000).toISOString() : null,
+          status, source: 'demo', created_at: created.toISOString(), updated_at: created.toISOString(),
+        });
+        t = ret.getTime() + rnd.int(1, 8) * DAY;
+      }
+    }
+  });
+  await catalogueChanged(p);
+}

@@ -1,0 +1,108 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { HttpError } from '../../../platform/http/errors.js';
+import { rentalOk } from '../../../platform/http/namespaces.js';
+import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
+import { catalogueChanged } from '../catalogue.js';
+import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
+import { adminResponses, DateStr, Deleted, IdParams, Nullable } from '../schemas.js';
+import { isValidDate } from '../time.js';
+import { vehicleView } from '../views.js';
+import { deleteVehicle, insertVehicle, listVehicles, slugTaken, updateVehicle, vehicleById, vehicleHasBookings } from './repo.js';
+
+const T = ['rental: vehicles'];
+const Vehicle = Type.Object({}, { additionalProperties: true, description: 'Vehicle' });
+const lit = <S extends string>(xs: readonly S[]) => Type.Union(xs.map((x) => Type.Literal(x)));
+const VehicleBody = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  slug: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,100}$' })),
+  status: Type.Optional(lit(['active', 'inactive', 'maintenance'])),
+  vendor_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  price_per_day: Type.Number({ minimum: 0, maximum: 1e9 }),
+  deposit_percent: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
+  category: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+  brand: Type.Optional(Type.String({ maxLength: 100 })),
+  model: Type.Optional(Type.String({ maxLength: 100 })),
+  year: Type.Optional(Nullable(Type.Integer({ minimum: 1900, maximum: 2100 }))),
+  seats: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),
+  doors: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10 }))),
+  transmission: Type.Optional(lit(['manual', 'automatic'])),
+  fuel_type: Type.Optional(lit(['petrol', 'diesel', 'hybrid', 'electric', 'lpg'])),
+  features: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
+  description: Type.Optional(Type.String({ maxLength: 10000 })),
+  location_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  service_type: Type.Optional(lit(['rental', 'transfer', 'both'])),
+  transfer_max_passengers: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),
+  transfer_max_luggage: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100 }))),
+  blocked_dates: Type.Optional(Type.Array(DateStr, { maxItems: 1000 })),
+};
+
+const slugify = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 90) || 'vehicle';
+
+function checkFields(b: { blocked_dates?: string[]; price_per_day?: number; deposit_percent?: number | null }): Record<string, unknown> {
+  for (const d of b.blocked_dates ?? []) if (!isValidDate(d)) throw new HttpError(400, 'INVALID_PARAMS', `blocked_dates: ${d} is not a date.`, { field: 'blocked_dates' });
+  return {
+    ...b,
+    price_per_day: b.price_per_day === undefined ? undefined : b.price_per_day.toFixed(2),
+    deposit_percent: b.deposit_percent === undefined || b.deposit_percent === null ? b.deposit_percent : String(b.deposit_percent),
+    blocked_dates: b.blocked_dates ? [...new Set(b.blocked_dates)].sort() : undefined,
+  };
+}
+
+function fkError(e: unknown): never {
+  const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
+  if (/foreign key|violates/.test(msg)) throw new HttpError(400, 'INVALID_PARAMS', 'location_id or vendor_id does not exist.', { field: 'location_id' });
+  throw e;
+}
+
+export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const p = app.platform;
+  app.get('/vehicles', {
+    schema: {
+      tags: T, summary: 'List vehicles',
+      querystring: Type.Object({ ...PagingQuery, status: Type.Optional(lit(['active', 'inactive', 'maintenance'])), category: Type.Optional(Type.String({ maxLength: 50 })), location_id: Type.Optional(Type.Integer({ minimum: 1 })), vendor_id: Type.Optional(Type.Integer({ minimum: 1 })), search: Type.Optional(Type.String({ maxLength: 100 })) }),
+      response: adminResponses(PageSchema(Vehicle)),
+    },
+  }, async (req) => {
+    const pg = parsePaging(req.query);
+    const r = await listVehicles(p.db, req.query, pg.limit, pg.offset);
+    return rentalOk(pageOf(r.items.map(vehicleView), r.total, pg));
+  });
+
+  app.get('/vehicles/:id', { schema: { tags: T, summary: 'One vehicle', params: IdParams, response: adminResponses(Vehicle, 200, 404) } }, async (req) => {
+    const v = await vehicleById(p.db, req.params.id);
+    if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
+    return rentalOk(vehicleView(v));
+  });
+
+  app.post('/vehicles', {
+    schema: { tags: T, summary: 'Create a vehicle', body: Type.Object(VehicleBody), response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) } },
+  }, async (req, reply) => {
+    const slug = req.body.slug ?? `${slugify(req.body.name)}-${Date.now().toString(36)}`;
+    if (await slugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
+    const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.config.storeCurrency }).catch(fkError);
+    await catalogueChanged(p);
+    req.auditTarget = `vehicle:${v.id}`;
+    return reply.code(201).send(rentalOk(vehicleView(v), 'Vehicle created.'));
+  });
+
+  app.put('/vehicles/:id', {
+    schema: { tags: T, summary: 'Update a vehicle', params: IdParams, body: Type.Partial(Type.Object(VehicleBody)), response: adminResponses(Vehicle, 200, 404, 409) },
+  }, async (req) => {
+    if (req.body.slug && (await slugTaken(p.db, req.body.slug, req.params.id))) throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
+    const v = await updateVehicle(p.db, req.params.id, checkFields(req.body)).catch(fkError);
+    if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
+    await catalogueChanged(p);
+    return rentalOk(vehicleView(v), 'Vehicle updated.');
+  });
+
+  app.delete('/vehicles/:id', {
+    schema: { tags: T, summary: 'Delete a vehicle without bookings (else 409: set it inactive)', params: IdParams, response: adminResponses(Deleted, 200, 404, 409) },
+  }, async (req) => {
+    if (!(await vehicleById(p.db, req.params.id))) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
+    if (await vehicleHasBookings(p.db, req.params.id)) throw new HttpError(409, 'STATE_CONFLICT', 'The vehicle has bookings; set its status to inactive instead.');
+    await deleteVehicle(p.db, req.params.id);
+    await catalogueChanged(p);
+    return rentalOk({ id: req.params.id, deleted: true }, 'Vehicle deleted.');
+  });
+};

@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeApp, type TestApp } from '../helpers/app.js';
+import { platformModule } from '../../src/platform/module.js';
+import { createRentalModule } from '../../src/modules/rental/module.js';
+import { listMigrations } from '../../src/platform/db/migrate.js';
+import { VERSION } from '../../src/version.js';
+import { V1 } from './helpers.js';
+
+describe('GET /health', () => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    for (const a of apps) await a.close().catch(() => undefined);
+  });
+
+  it('200 {status: ok, version} when the database answers and nothing is pending', async () => {
+    const t = await makeApp();
+    apps.push(t);
+    const r = await t.inject({ method: 'GET', url: `${V1}/health` });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({ success: true, data: { status: 'ok', version: VERSION }, message: '' });
+  });
+
+  it('503 degraded when a migration is pending', async () => {
+    const fake = () => [...listMigrations(), { name: '9999_future.sql', sql: 'SELECT 1', checksum: 'x' }];
+    const t = await makeApp({ modules: [platformModule, createRentalModule({ health: { migrations: fake } })] });
+    apps.push(t);
+    const r = await t.inject({ method: 'GET', url: `${V1}/health` });
+    expect(r.statusCode).toBe(503);
+    expect(r.json()).toMatchObject({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: VERSION, failed: ['migrations'] } });
+  });
+
+  it('503 degraded when the database is gone', async () => {
+    const t = await makeApp();
+    const key = (await t.userWithKey('administrator')).key;
+    await t.platform.dbHandle.close();
+    const r = await t.inject({ method: 'GET', url: `${V1}/health` });
+    expect(r.statusCode).toBe(503);
+    expect(r.json().data).toMatchObject({ status: 'degraded', failed: ['database'] });
+    // and an unexpected failure elsewhere is a 500 INTERNAL_ERROR in the rental shape, without a stack
+    const boom = await t.inject({ method: 'GET', url: `${V1}/vehicles`, headers: { 'x-rova-api-key': key } });
+    expect(boom.statusCode).toBe(500);
+    expect(boom.json()).toEqual({ success: false, error_code: 'INTERNAL_ERROR', message: expect.any(String) });
+    expect(boom.body).not.toMatch(/at .*\.ts:\d+/);
+    apps.push(t);
+  });
+});
