@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,18 @@ describe('rova CLI', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^rova: configuration error: PORT must be/);
   });
+  it('refuses to open the embedded database while another process holds it; takes over a stale lock', () => {
+    if (TEST_PG) return;
+    const d = tmp();
+    writeFileSync(path.join(d, 'pgdata.lock'), String(process.pid));
+    const busy = rova(['migrate'], { DATA_DIR: d });
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toMatch(/in use by another Rova process \(pid \d+\)/);
+    writeFileSync(path.join(d, 'pgdata.lock'), '999999');
+    const ok = rova(['migrate'], { DATA_DIR: d });
+    expect(ok.code).toBe(0);
+    expect(existsSync(path.join(d, 'pgdata.lock'))).toBe(false);
+  }, 120_000);
   it('unknown command → usage, exit 1', () => {
     const r = rova(['frobnicate'], { DATA_DIR: tmp() });
     expect(r.code).toBe(1);

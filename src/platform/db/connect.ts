@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -31,11 +31,19 @@ export interface ConnectOptions {
 export async function connectDatabase(config: Config, opts: ConnectOptions = {}): Promise<DbHandle> {
   if (config.databaseUrl) return connectPostgres(config.databaseUrl);
   let dataDir: string | undefined;
+  let releaseLock = () => undefined as void;
   if (!config.memoryDb) {
     dataDir = path.join(config.dataDir, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
+    releaseLock = lockDataDir(config.dataDir);
   }
-  const client = await PGlite.create(dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
   await client.exec("SET TimeZone = 'UTC'");
   const db = drizzlePglite(client) as unknown as Db;
   return {
@@ -57,6 +65,7 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
     },
     close: async () => {
       if (!client.closed) await client.close();
+      releaseLock();
     },
   };
 }
@@ -103,6 +112,52 @@ async function connectPostgres(url: string): Promise<DbHandle> {
       await pool.end();
     },
   };
+}
+
+/**
+ * The embedded database is single-process: a second process opening the same directory would corrupt it.
+ * A lock file with our pid keeps CLI commands from opening it while the server runs (a stale lock left by a
+ * crashed process is taken over).
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'pgdata.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        try {
+          if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+        } catch {
+          // already gone
+        }
+      };
+      process.once('exit', release);
+      return release;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        throw new Error(
+          `the embedded database in ${dataDir} is in use by another Rova process (pid ${pid}); stop it first, ` +
+            'or run the server on PostgreSQL (DATABASE_URL) to use the CLI alongside it',
+        );
+      }
+      unlinkSync(file);
+    }
+  }
+  throw new Error(`cannot lock the embedded database in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function redactUrl(url: string): string {
