@@ -156,11 +156,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       req.auth = await platform.auth.resolve(req);
       enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
     });
-    app.addHook('onResponse', async (req, reply) => {
+    // Written before the response leaves (onSend), so a caller that reads the log next sees its own write.
+    app.addHook('onSend', async (req, reply, payload) => {
       const status = reply.statusCode;
       const isWrite = WRITE_METHODS.has(req.method) && req.routeOptions.config?.readOnly !== true;
-      if (!isWrite && status !== 401 && status !== 403 && !req.auth.failure) return;
-      if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return;
+      if (!isWrite && status !== 401 && status !== 403 && !req.auth.failure) return payload;
+      if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return payload;
       const params = req.params as Record<string, unknown> | undefined;
       const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
       try {
@@ -182,6 +183,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       } catch (err) {
         req.log.error({ err }, 'audit log write failed');
       }
+      return payload;
     });
 
     await app.register(swagger, {
