@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
@@ -139,6 +140,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
 
     await app.register(cookie);
+    if (config.corsOrigins.length > 0) {
+      // Storefronts on another origin call /convert and the public rental reads with keys or none; cookies
+      // never cross origins (credentials off), so CORS cannot be used to ride an admin session.
+      const any = config.corsOrigins.includes('*');
+      await app.register(cors, {
+        origin: any ? '*' : config.corsOrigins,
+        credentials: false,
+        methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowedHeaders: ['Content-Type', 'X-Rova-API-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
+        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+        maxAge: 600,
+      });
+    }
     installErrorHandling(app, namespaces);
 
     const catalogue = new RouteCatalogue(config.restRoot);
@@ -158,19 +172,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     });
     // Written before the response leaves (onSend), so a caller that reads the log next sees its own write.
     app.addHook('onSend', async (req, reply, payload) => {
+      // Requests answered before the auth hook ran (CORS preflight) count as anonymous.
+      const auth = req.auth ?? ANONYMOUS;
       const status = reply.statusCode;
       const isWrite = WRITE_METHODS.has(req.method) && req.routeOptions.config?.readOnly !== true;
-      if (!isWrite && status !== 401 && status !== 403 && !req.auth.failure) return payload;
+      if (!isWrite && status !== 401 && status !== 403 && !auth.failure) return payload;
       if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return payload;
       const params = req.params as Record<string, unknown> | undefined;
       const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
       try {
         await appendAudit(db, {
           requestId: String(req.id),
-          actorUserId: req.auth.user?.id ?? null,
-          actorLogin: req.auth.user?.login ?? null,
-          authMethod: req.auth.method,
-          apiKeyId: req.auth.apiKeyId,
+          actorUserId: auth.user?.id ?? null,
+          actorLogin: auth.user?.login ?? null,
+          authMethod: auth.method,
+          apiKeyId: auth.apiKeyId,
           ip: clientAddress(req),
           method: req.method,
           route: req.routeOptions.url ?? req.url.split('?')[0] ?? '',
@@ -178,7 +194,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           target,
           status,
           outcome: status === 401 || status === 403 ? 'denied' : status < 400 ? 'success' : 'failure',
-          details: req.auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(req.auth.failure ? { auth_failure: req.auth.failure } : {}) } : null,
+          details: auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(auth.failure ? { auth_failure: auth.failure } : {}) } : null,
         });
       } catch (err) {
         req.log.error({ err }, 'audit log write failed');

@@ -25,6 +25,8 @@ export interface Config {
   logLevel: LogLevel;
   bootstrapAdminKey: string | null;
   demo: boolean;
+  /** Origins allowed to call the API from a browser on another origin (CORS); '*' for any; empty = same-origin only. */
+  corsOrigins: string[];
   /** Files (ES modules) loaded at start whose default export `(platform) => void` adds extension filters. */
   extensions: string[];
   /** Set by tests to skip background jobs. */
@@ -81,6 +83,22 @@ export function isTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+function parseCorsOrigins(raw: string | undefined): string[] {
+  if (!raw || raw.trim() === '') return [];
+  const list = raw.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const o of list) {
+    if (o === '*') continue;
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS entry "${o}" must be an origin such as https://shop.example.com, or *`);
+    }
+    if (u.origin !== o) throw new ConfigError(`CORS_ORIGINS entry "${o}" must be an origin only (scheme://host[:port]), e.g. ${u.origin}`);
+  }
+  return list;
 }
 
 function parseExtensions(raw: string | undefined): string[] {
@@ -155,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     logLevel,
     bootstrapAdminKey,
     demo: parseBool('ROVA_DEMO', env.ROVA_DEMO, false),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     extensions: parseExtensions(env.ROVA_EXTENSIONS),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     env: { ...env },
