@@ -83,8 +83,8 @@ export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyR
   const now = new Date();
   const parts: string[] = [];
   for (const id of input.ids) {
-    const html = view.priceHtml(id, pricing, now);
-    if (html) parts.push(`"${id}":${JSON.stringify(html)}`);
+    const json = view.priceJson(id, pricing, now);
+    if (json !== null) parts.push(`"${id}":${json}`);
   }
   return { limited: false, json: `{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}` };
 }

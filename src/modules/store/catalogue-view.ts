@@ -27,29 +27,47 @@ export interface CatalogueView {
    * sale windows evaluated at `now`; null otherwise (unknown, not public, no price, or view not loaded).
    */
   priceHtml(id: number, currency: PricingCurrency | null, now?: Date): string | null;
+  /** The same HTML as a JSON string literal (escaped once and cached: /convert writes it straight out). */
+  priceJson(id: number, currency: PricingCurrency | null, now?: Date): string | null;
   /** Drops the loaded data (next load() reloads). */
   invalidate(): void;
 }
 
+/** Sale facts that do not depend on time, worked out once per load (decimal comparison off the hot path). */
+interface SaleWindow {
+  eligible: boolean;
+  from: number;
+  to: number;
+}
+
 interface State {
   byId: Map<number, ProductRecord>;
+  sale: Map<number, SaleWindow>;
   /** Published variations of each product (the ones that price a variable product). */
   publicChildren: Map<number, ProductRecord[]>;
-  cache: WeakMap<object, Map<string, string | null>>;
+  /** Per currency object: `${id}:${saleState}` → [html, html as a JSON literal], or null (no price). */
+  cache: WeakMap<object, Map<string, readonly [string, string] | null>>;
 }
 
 function buildState(records: ProductRecord[]): State {
   const byId = new Map<number, ProductRecord>();
+  const sale = new Map<number, SaleWindow>();
   const publicChildren = new Map<number, ProductRecord[]>();
   for (const r of records) {
     byId.set(r.id, r);
+    // isSaleActive at the epoch with the window removed tells whether sale < regular at all.
+    sale.set(r.id, {
+      eligible: isSaleActive({ ...r, saleFrom: null, saleTo: null }, new Date(0)),
+      from: r.saleFrom?.getTime() ?? -Infinity,
+      to: r.saleTo?.getTime() ?? Infinity,
+    });
     if (r.parentId !== null && r.status === 'publish') {
       const list = publicChildren.get(r.parentId) ?? [];
       list.push(r);
       publicChildren.set(r.parentId, list);
     }
   }
-  return { byId, publicChildren, cache: new WeakMap() };
+  return { byId, sale, publicChildren, cache: new WeakMap() };
 }
 
 class View implements CatalogueView {
@@ -82,6 +100,14 @@ class View implements CatalogueView {
   }
 
   priceHtml(id: number, currency: PricingCurrency | null, now: Date = new Date()): string | null {
+    return this.rendered(id, currency, now)?.[0] ?? null;
+  }
+
+  priceJson(id: number, currency: PricingCurrency | null, now: Date = new Date()): string | null {
+    return this.rendered(id, currency, now)?.[1] ?? null;
+  }
+
+  private rendered(id: number, currency: PricingCurrency | null, now: Date): readonly [string, string] | null {
     const s = this.state;
     if (!s) return null;
     const r = s.byId.get(id);
@@ -95,12 +121,17 @@ class View implements CatalogueView {
       s.cache.set(cacheOwner, cache);
     }
     const kids = r.type === 'variable' ? (s.publicChildren.get(r.id) ?? []) : null;
-    const saleState = kids ? kids.map((k) => (isSaleActive(k, now) ? '1' : '0')).join('') : isSaleActive(r, now) ? '1' : '0';
+    const t = now.getTime();
+    let saleState = '';
+    for (const rec of kids ?? [r]) {
+      const w = s.sale.get(rec.id);
+      saleState += w !== undefined && w.eligible && t >= w.from && t <= w.to ? '1' : '0';
+    }
     const key = `${id}:${saleState}`;
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
     const html = kids ? renderPriceHtml(priceRange(kids, now, currency), fmt) : renderPriceHtml(priceRecord(r, now, currency), fmt);
-    const out = html === '' ? null : html;
+    const out = html === '' ? null : ([html, JSON.stringify(html)] as const);
     cache.set(key, out);
     return out;
   }
