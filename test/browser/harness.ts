@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from 'playwright-core';
 import { seedDemo } from '../../src/app.js';
@@ -36,6 +37,9 @@ export function visitorAddress(): string {
   return `203.0.113.${visitor}`;
 }
 
+/** Requests in flight per page (including the recording of /convert answers) and the time of the last change. */
+const activity = new WeakMap<Page, { inflight: number; last: number }>();
+
 export interface ConvertCall {
   body: { currency: string | null; product_ids: number[] };
   status: number | null;
@@ -56,10 +60,16 @@ export interface Visit {
 export async function visit(
   browser: Browser,
   shop: { origin: string },
-  opts: { cookie?: string; headers?: Record<string, string>; reducedMotion?: 'reduce' | 'no-preference' } = {},
+  opts: {
+    cookie?: string;
+    headers?: Record<string, string>;
+    reducedMotion?: 'reduce' | 'no-preference';
+    /** No extra request headers at all (cross-origin pages: Chromium would preflight for them). */
+    plain?: boolean;
+  } = {},
 ): Promise<Visit> {
   const context = await browser.newContext({
-    extraHTTPHeaders: { 'X-Forwarded-For': visitorAddress(), ...(opts.headers ?? {}) },
+    extraHTTPHeaders: opts.plain ? {} : { 'X-Forwarded-For': visitorAddress(), ...(opts.headers ?? {}) },
     reducedMotion: opts.reducedMotion ?? 'no-preference',
     viewport: { width: 1100, height: 900 },
   });
@@ -67,6 +77,19 @@ export async function visit(
   const page = await context.newPage();
   const v: Visit = { context, page, calls: [], console: [], pageErrors: [], events: [] };
   const byRequest = new Map<Request, ConvertCall>();
+  const a = { inflight: 0, last: Date.now() };
+  activity.set(page, a);
+  const begin = (): void => {
+    a.inflight += 1;
+    a.last = Date.now();
+  };
+  const end = (): void => {
+    a.inflight -= 1;
+    a.last = Date.now();
+  };
+  page.on('request', begin);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
   page.on('console', (m) => v.console.push(m));
   page.on('pageerror', (e) => v.pageErrors.push(e));
   page.on('request', (r) => {
@@ -80,20 +103,42 @@ export async function visit(
     const call = byRequest.get(res.request());
     if (call) v.events.push(`res#${v.calls.indexOf(call)}`);
   });
-  page.on('requestfinished', async (r) => {
+  page.on('requestfinished', (r) => {
     const call = byRequest.get(r);
-    const res = await r.response();
-    if (!call || !res) return;
-    call.status = res.status();
-    if (res.ok()) call.answer = (await res.json()) as ConvertCall['answer'];
+    if (!call) return;
+    begin(); // recording the answer counts as activity: settle() returns only once it is stored
+    void (async () => {
+      try {
+        const res = await r.response();
+        if (!res) return;
+        call.status = res.status();
+        if (res.ok()) call.answer = (await res.json()) as ConvertCall['answer'];
+      } finally {
+        end();
+      }
+    })();
   });
   return v;
 }
 
-/** Waits until the network has been quiet for 500 ms (converter done, or proof it sent nothing). */
-export async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(150);
+/**
+ * Waits until the page has had no request in flight for `quietMs`, counted from the later of the last request
+ * activity and this call (so a converter run that an action has only just scheduled is waited for, too).
+ * Not `waitForLoadState('networkidle')`: that resolves at once after the first time a page went idle, so it
+ * would not wait for requests caused by a key press or an inserted marker.
+ */
+export async function settle(page: Page, quietMs = 500): Promise<void> {
+  await page.waitForLoadState('load');
+  const a = activity.get(page);
+  if (!a) throw new Error('settle(): page was not opened with visit()');
+  const start = Date.now();
+  const deadline = start + 30_000;
+  for (;;) {
+    const now = Date.now();
+    if (a.inflight <= 0 && now - Math.max(a.last, start) >= quietMs) return;
+    if (now > deadline) throw new Error(`settle(): network not quiet after 30 s (${a.inflight} request(s) in flight)`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** Marker id → innerHTML, in DOM order. */
@@ -139,4 +184,42 @@ export async function saveSettings(shop: Shop, settings: Record<string, unknown>
     body: JSON.stringify(settings),
   });
   if (res.status !== 200) throw new Error(`settings save failed: ${res.status} ${await res.text()}`);
+}
+
+export interface StorefrontOrigin {
+  origin: string;
+  /** The HTML served for every GET. */
+  html: string;
+  close(): Promise<void>;
+}
+
+/** A second origin (another port on loopback) serving one page: a storefront that embeds the scripts cross-origin. */
+export async function startStorefrontOrigin(): Promise<StorefrontOrigin> {
+  const site: StorefrontOrigin = { origin: '', html: '', close: async () => undefined };
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(site.html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  site.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return site;
+}
+
+/**
+ * Serves the shop under `https://shop.test` for this visit (route interception forwards every request to the
+ * real server), so the page is a secure context: cookies the scripts write must carry `Secure`.
+ */
+export async function httpsMirror(v: Visit, shop: { origin: string }): Promise<string> {
+  const origin = 'https://shop.test';
+  await v.page.route(`${origin}/**`, async (route) => {
+    const u = new URL(route.request().url());
+    const response = await route.fetch({ url: shop.origin + u.pathname + u.search });
+    await route.fulfill({ response });
+  });
+  return origin;
 }

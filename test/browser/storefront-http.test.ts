@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/app.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
@@ -52,6 +53,16 @@ describe('storefront assets', () => {
     }
     expect((await t.inject({ method: 'GET', url: '/assets/rova-fx/nope.js' })).statusCode).toBe(404);
     expect((await t.inject({ method: 'GET', url: '/assets/rova-fx/manifest.json' })).statusCode).toBe(404);
+  });
+});
+
+describe('size budget', () => {
+  it('converter.js is minified and at most 6 KB gzipped (level 6, what servers use)', async () => {
+    const r = await t.inject({ method: 'GET', url: '/assets/rova-fx/converter.js' });
+    expect(r.statusCode).toBe(200);
+    expect(r.rawPayload.length).toBeGreaterThan(500);
+    expect(r.body.trim().split('\n')).toHaveLength(1); // minified: one line
+    expect(gzipSync(r.rawPayload, { level: 6 }).length).toBeLessThanOrEqual(6 * 1024);
   });
 });
 
@@ -129,13 +140,27 @@ describe('demo shop', () => {
     expect(b.headers.etag).toBe(a.headers.etag);
     expect(a.body).toContain('<span class="rova-fx-price" data-rova-fx-product="1"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>12.00</bdi></span></span>');
     expect(a.body).toContain('<div data-rova-fx-switcher aria-label="Currency"></div>');
-    expect(a.body).toContain('<script type="application/json" id="rova-fx-config">');
+    const inline = /<script type="application\/json" id="rova-fx-config">(.*?)<\/script>/.exec(a.body)?.[1];
+    expect(inline).toBe((await t.inject({ method: 'GET', url: '/assets/rova-fx/config.json' })).body);
     expect(a.body.split('<main>')[1]).not.toMatch(/[€£¥₺]/);
     // Only public products: drafts, private, password-protected and trashed ones are not listed.
     expect(a.body).not.toContain('Partner fleet rate');
     expect(a.body).not.toContain('EV charging card');
     const notModified = await t.inject({ method: 'GET', url: '/demo/shop', headers: { 'if-none-match': String(a.headers.etag) } });
     expect(notModified.statusCode).toBe(304);
+  });
+
+  it('follows catalogue writes: a new price shows on the next request (new ETag)', async () => {
+    const before = await t.inject({ method: 'GET', url: '/demo/shop' });
+    const h = { 'x-rova-api-key': adminKey, 'content-type': 'application/json' };
+    const put = await t.inject({ method: 'PUT', url: '/wp-json/wc/v3/products/1', headers: h, payload: { regular_price: '13.50' } });
+    expect(put.statusCode).toBe(200);
+    const after = await t.inject({ method: 'GET', url: '/demo/shop' });
+    expect(after.body).toContain('<span class="rova-fx-price" data-rova-fx-product="1"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>13.50</bdi></span></span>');
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    const back = await t.inject({ method: 'PUT', url: '/wp-json/wc/v3/products/1', headers: h, payload: { regular_price: '12.00' } });
+    expect(back.statusCode).toBe(200);
+    expect((await t.inject({ method: 'GET', url: '/demo/shop' })).body).toBe(before.body);
   });
 
   it('product page by slug and by id: price marker, variation markers, widget element; unknown or hidden → 404', async () => {

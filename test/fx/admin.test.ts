@@ -212,6 +212,34 @@ describe('currencies', () => {
     expect(r.json().currencies).toHaveLength(150);
     await a.post('/currencies', { currencies: [] });
   });
+
+  it('exactly 500 rows pass the cap (rows without an ISO code are dropped silently), 501 do not', async () => {
+    const codes = Intl.supportedValuesOf('currency').filter((c) => c !== 'USD').slice(0, 100);
+    const junk = (n: number) => Array.from({ length: n }, (_, i) => ({ code: `Q${i}`, enabled: true }));
+    const ok = await a.post('/currencies', { currencies: [...codes.map((c) => row(c, 1)), ...junk(400)] });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().currencies).toHaveLength(100);
+    const over = await a.post('/currencies', { currencies: [...codes.map((c) => row(c, 1)), ...junk(401)] });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { currencies: 'At most 500 rows.' } } });
+    expect((await a.get('/currencies')).json().currencies).toHaveLength(100);
+    await a.post('/currencies', { currencies: [] });
+  });
+
+  it('non-finite numbers are reported as not_finite and stored as 0', async () => {
+    const r = await a.post('/currencies', {
+      currencies: [row('EUR', 0.9, { rate: { type: 'manual', value: '1e999' }, fee: { type: 'fixed', value: '-1e400' }, rounding: { type: 'up', value: '9e999' } })],
+    });
+    expect(r.statusCode).toBe(200);
+    const [eur] = r.json().currencies;
+    expect([eur.rate.value, eur.fee.value, eur.rounding.value]).toEqual([0, 0, 0]);
+    expect(r.json().adjustments).toEqual([
+      { code: 'EUR', field: 'fee', reason: 'not_finite', value: 0 },
+      { code: 'EUR', field: 'rate', reason: 'not_finite', value: 0 },
+      { code: 'EUR', field: 'rounding_value', reason: 'not_finite', value: 0 },
+    ]);
+    await a.post('/currencies', { currencies: [] });
+  });
 });
 
 describe('rates preview', () => {
@@ -248,6 +276,12 @@ describe('rates preview', () => {
     expect(r.statusCode).toBe(400);
     const same = await a.post('/rates/preview', { base_currency: 'USD', currencies: [row('EUR', 0.5)] });
     expect(same.statusCode).toBe(200);
+    expect((await a.post('/rates/preview', { base_currency: ' usd ', currencies: [row('EUR', 0.5)] })).statusCode).toBe(200);
+    for (const base_currency of [123, 'US', ['USD']]) {
+      const bad = await a.post('/rates/preview', { base_currency, currencies: [row('EUR', 0.5)] });
+      expect(bad.statusCode, JSON.stringify(base_currency)).toBe(400);
+      expect(bad.json().data.params).toHaveProperty('base_currency');
+    }
     const many = await a.post('/rates/preview', { currencies: Array.from({ length: 501 }, () => row('EUR', 1)) });
     expect(many.statusCode).toBe(400);
   });

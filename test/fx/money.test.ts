@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CURRENCY, currencyForCountry, isIsoCurrency, minorUnits } from '../../src/modules/fx/iso.js';
-import { convertAmount, effectiveRate, formatNumber, isUsable } from '../../src/modules/fx/money.js';
+import { convertAmount, effectiveRate, isUsable } from '../../src/modules/fx/money.js';
+import { amountText } from '../../src/modules/store/price-html.js';
 import { sanitiseRow } from '../../src/modules/fx/sanitise.js';
 import { pricingFor } from '../../src/modules/fx/state.js';
 import type { CurrencyRow } from '../../src/modules/fx/types.js';
@@ -45,10 +46,11 @@ describe('conversion (base TRY examples from the reference)', () => {
     expect(pricingFor(USD).convert('1000', '25')).toBe('25');
   });
   it('formats half away from zero with separators', () => {
-    const f = { decimals: 2, decimalSep: ',', thousandSep: '.' };
-    expect(formatNumber(new Decimal('1234567.005'), f)).toBe('1.234.567,01');
-    expect(formatNumber(new Decimal('-2.345'), f)).toBe('-2,35');
-    expect(formatNumber(new Decimal('999.5'), { ...f, decimals: 0 })).toBe('1.000');
+    // Formatting is the store's renderer (one implementation for every surface).
+    const f = { code: 'EUR', symbol: '', position: 'left' as const, decimals: 2, decimalSep: ',', thousandSep: '.' };
+    expect(amountText('1234567.005', f)).toBe('1.234.567,01');
+    expect(amountText('-2.345', f)).toBe('-2,35');
+    expect(amountText('999.5', { ...f, decimals: 0 })).toBe('1.000');
   });
 });
 

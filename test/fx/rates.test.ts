@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/platform/jobs.js';
+import { SYNC_JOB } from '../../src/modules/fx/admin-service.js';
 import { scheduleRateSync } from '../../src/modules/fx/index.js';
 import { fxRuntime } from '../../src/modules/fx/state.js';
 import { parseEcb, parseExchangeRateApi, snapshotRates } from '../../src/modules/fx/rates/sources.js';
@@ -54,7 +56,7 @@ describe('POST /rates/sync against local servers', () => {
 
   beforeAll(async () => {
     era = await serve((req, res) => {
-      if (mode === 'slow') return void setTimeout(() => res.end('{}'), 2000);
+      if (mode === 'slow') return void setTimeout(() => res.end('{}'), 4000);
       if (mode === 'error') return void res.writeHead(500).end('oops');
       if (mode === 'garbage') return void res.writeHead(200, { 'content-type': 'application/json' }).end('not json');
       // Real format, re-based on the requested base (the fixture is CNY-based).
@@ -67,10 +69,10 @@ describe('POST /rates/sync against local servers', () => {
     });
     ecb = await serve((_req, res) => {
       if (mode === 'error' || mode === 'garbage') return void res.writeHead(mode === 'error' ? 503 : 200).end('<html>');
-      if (mode === 'slow') return void setTimeout(() => res.end(ECB_XML), 2000);
+      if (mode === 'slow') return void setTimeout(() => res.end(ECB_XML), 4000);
       res.writeHead(200, { 'content-type': 'text/xml' }).end(ECB_XML);
     });
-    t = await makeApp({ env: { FX_EXCHANGERATE_API_URL: `${era.url}/v4`, FX_ECB_URL: `${ecb.url}/stats/eurofxref/eurofxref-daily.xml`, FX_RATE_TIMEOUT_MS: '300' } });
+    t = await makeApp({ env: { FX_EXCHANGERATE_API_URL: `${era.url}/v4`, FX_ECB_URL: `${ecb.url}/stats/eurofxref/eurofxref-daily.xml`, FX_RATE_TIMEOUT_MS: '1500' } });
     a = await adminOf(t);
   });
   afterAll(async () => {
@@ -91,7 +93,7 @@ describe('POST /rates/sync against local servers', () => {
     });
     const before = Math.floor(Date.now() / 1000);
     const r = await a.post('/rates/sync');
-    expect(r.statusCode).toBe(200);
+    expect(r.statusCode, r.body).toBe(200);
     const body = r.json();
     expect(body.success).toBe(true);
     expect(body.source).toBe('exchangerate-api');
@@ -135,10 +137,27 @@ describe('POST /rates/sync against local servers', () => {
       expect(body.data.status).toBe(502);
       expect(body.data.attempts.map((x: { source: string }) => x.source)).toEqual(['exchangerate-api', 'ecb']);
       if (m === 'error') expect(body.data.attempts[0].error).toBe('HTTP 500');
-      if (m === 'slow') expect(body.data.attempts[0].error).toMatch(/timed out after 300 ms/);
+      if (m === 'slow') expect(body.data.attempts[0].error).toMatch(/timed out after 1500 ms/);
       if (m === 'garbage') expect(body.data.attempts[0].error).toMatch(/not JSON/);
     }
     mode = 'ok';
+    expect((await a.get('/currencies')).json()).toEqual(before);
+  });
+
+  it('a failing store write answers 500 and leaves rates and last_sync as they were', async () => {
+    mode = 'ok';
+    await a.post('/currencies', { currencies: [{ code: 'EUR', enabled: true, rate: { type: 'auto', value: 0.5 } }] });
+    const before = (await a.get('/currencies')).json();
+    const platform = t.platform as { transaction: typeof t.platform.transaction };
+    const original = platform.transaction;
+    platform.transaction = (() => Promise.reject(new Error('disk full'))) as typeof original;
+    try {
+      const r = await a.post('/rates/sync');
+      expect(r.statusCode).toBe(500);
+      expect(r.body).not.toContain('disk full');
+    } finally {
+      platform.transaction = original;
+    }
     expect((await a.get('/currencies')).json()).toEqual(before);
   });
 
@@ -188,6 +207,31 @@ describe('POST /rates/sync against local servers', () => {
       expect(value).toBeCloseTo(0.936, 3);
     } finally {
       runner.stop();
+      await a.post('/settings', { rate_update_interval: 'manual' });
+    }
+  });
+
+  it('the scheduled sync runs on one node only: two runners sharing the database fetch once', async () => {
+    mode = 'ok';
+    await a.post('/currencies', { currencies: [{ code: 'EUR', enabled: true, rate: { type: 'auto', value: 0 } }] });
+    await t.platform.db.execute(sql`DELETE FROM rova_options WHERE name = ${'job_last_run:' + SYNC_JOB}`);
+    await t.platform.db.execute(sql`DELETE FROM rova_job_leases WHERE name = ${'job:' + SYNC_JOB}`);
+    await a.post('/settings', { rate_update_interval: 'hourly' });
+    const hitsBefore = era.hits.length;
+    const runners = [new JobRunner(t.platform.db, t.platform.log, 100), new JobRunner(t.platform.db, t.platform.log, 100)];
+    try {
+      for (const r of runners) scheduleRateSync(r, fxRuntime(t.platform));
+      const deadline = Date.now() + 5000;
+      let value = 0;
+      while (Date.now() < deadline && value === 0) {
+        await new Promise((r) => setTimeout(r, 100));
+        value = (await a.get('/currencies')).json().currencies[0].rate.value;
+      }
+      expect(value).toBeCloseTo(0.936, 3);
+      await new Promise((r) => setTimeout(r, 800)); // several more ticks of both runners
+      expect(era.hits.length - hitsBefore).toBe(1);
+    } finally {
+      for (const r of runners) r.stop();
       await a.post('/settings', { rate_update_interval: 'manual' });
     }
   });

@@ -35,4 +35,22 @@ describe.skipIf(!TEST_PG || !TEST_REDIS)('two nodes (PostgreSQL + Redis)', () =>
     for (let i = 0; i < 6; i++) codes.push((await convert(i % 2 ? n1 : n2, '203.0.113.60')).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });
+
+  it('a settings change on node 1 (auto_detect) reaches /convert on node 2 within a second', async () => {
+    const a = await adminOf(n1);
+    await a.post('/currencies', { currencies: [row('EUR', 2)] });
+    let poll = 0;
+    const detect = async () =>
+      (await n2.inject({ method: 'POST', url: `${FX}/convert`, payload: { product_ids: [] }, headers: { 'cf-ipcountry': 'DE' }, remoteAddress: `198.51.101.${++poll}` })).json();
+    expect(await detect()).toEqual({ currency: 'USD', detected: false, prices: {} });
+    await a.post('/settings', { auto_detect: true });
+    const deadline = Date.now() + 1000;
+    let seen = await detect();
+    while (Date.now() < deadline && !seen.detected) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = await detect();
+    }
+    expect(seen).toEqual({ currency: 'EUR', detected: true, prices: {} });
+    await a.post('/settings', { auto_detect: false });
+  });
 });

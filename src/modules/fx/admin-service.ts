@@ -2,16 +2,16 @@ import { Decimal } from 'decimal.js';
 import { badRequest, HttpError } from '../../platform/http/errors.js';
 import type { CurrencyFormat } from '../store/currency-port.js';
 import { amountText } from '../store/price-html.js';
+import { normaliseCode } from './detect.js';
 import { convertAmount, effectiveRate, isUsable, rawRate, rowFormat } from './money.js';
 import { loadCurrencies, readOptions, replaceCurrencies, updateCurrencies } from './repo.js';
 import { fetchRates, type RateMap } from './rates/sources.js';
-import { sanitiseCurrencies } from './sanitise.js';
+import { isObj, sanitiseCurrencies } from './sanitise.js';
 import { INTERVAL_MS, mergeSettings } from './settings.js';
 import { OPT_LAST_SYNC, OPT_SETTINGS, type FxRuntime } from './state.js';
 import type { Adjustment, CurrencyRow, FxSettings, LastSync, NextSync, SourceId } from './types.js';
 
 export const SYNC_JOB = 'rova_fx_rates_sync';
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** When the scheduled sync runs next, or null for `manual`. */
 export async function nextSync(rt: FxRuntime): Promise<NextSync | null> {
@@ -145,7 +145,7 @@ export async function previewStored(rt: FxRuntime) {
 export async function previewSubmitted(rt: FxRuntime, body: unknown) {
   await rt.refresh();
   const base = rt.snapshot.base;
-  if (isObj(body) && body.base_currency !== undefined && body.base_currency !== null && body.base_currency !== base) {
+  if (isObj(body) && body.base_currency !== undefined && body.base_currency !== null && normaliseCode(body.base_currency) !== base) {
     throw badRequest(`The submitted base currency is not the store's base currency (${base}).`, undefined, { params: { base_currency: `Must be ${base} or omitted.` } });
   }
   const { rows } = sanitiseCurrencies(body, base);

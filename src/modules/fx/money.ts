@@ -38,19 +38,6 @@ export function convertAmount(amount: Decimal, row: CurrencyRow): Decimal {
   return rounded.lte(0) ? converted : rounded;
 }
 
-/** Fixed decimals, half away from zero, as a plain decimal string ("1234.50"). */
-export function toFixedString(amount: Decimal, decimals: number): string {
-  return amount.toFixed(decimals, Decimal.ROUND_HALF_UP);
-}
-
-/** Number with the currency's decimals and separators ("1.234,50"). */
-export function formatNumber(amount: Decimal, f: Pick<CurrencyFormat, 'decimals' | 'decimalSep' | 'thousandSep'>): string {
-  const fixed = toFixedString(amount.abs(), f.decimals);
-  const [int = '0', frac] = fixed.split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, f.thousandSep);
-  return (amount.isNegative() && !amount.isZero() ? '-' : '') + grouped + (frac !== undefined ? f.decimalSep + frac : '');
-}
-
 export function rowFormat(row: CurrencyRow): CurrencyFormat {
   return {
     code: row.code,

@@ -9,7 +9,8 @@ export const SHOP_DECIMAL_SEP = '.';
 export const SHOP_THOUSAND_SEP = ',';
 
 const POSITIONS: readonly SymbolPosition[] = ['left', 'right', 'left_space', 'right_space'];
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not null, not an array). */
+export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 type Adjust = (field: string, reason: string, value: unknown) => void;

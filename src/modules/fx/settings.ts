@@ -1,4 +1,5 @@
 import { badRequest } from '../../platform/http/errors.js';
+import { isObj } from './sanitise.js';
 import { SOURCE_IDS, type Adjustment, type FxSettings, type RateInterval, type SourceId } from './types.js';
 
 export const WIDGET_MAX = 5;
@@ -23,7 +24,6 @@ export function defaultSettings(): FxSettings {
   };
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bool = (v: unknown, fallback: boolean): boolean => (v === undefined || v === null ? fallback : v === true || v === 'true' || v === 1 || v === '1');
 
 /** Fills every missing key of a stored settings object with its default (GET always returns the full object). */

@@ -2,6 +2,7 @@ import type { Platform } from '../../platform/context.js';
 import { catalogueView } from '../store/catalogue-view.js';
 import { isPublicRecord } from '../store/public.js';
 import { loadAll } from '../store/repo.js';
+import { CATALOGUE_TOPIC } from '../store/service.js';
 import type { ProductRecord } from '../store/types.js';
 
 export interface DemoItem {
@@ -23,10 +24,31 @@ function variationName(v: ProductRecord): string {
   return opts.length > 0 ? opts.join(', ') : v.name || `#${v.id}`;
 }
 
+const loaded = new WeakMap<Platform, { records: Promise<ProductRecord[]> | null }>();
+
+/** All product records, read once per catalogue change (every write publishes CATALOGUE_TOPIC on the bus). */
+function catalogueRecords(platform: Platform): Promise<ProductRecord[]> {
+  let c = loaded.get(platform);
+  if (!c) {
+    const entry: { records: Promise<ProductRecord[]> | null } = { records: null };
+    platform.bus.subscribe(CATALOGUE_TOPIC, () => {
+      entry.records = null;
+    });
+    loaded.set(platform, entry);
+    c = entry;
+  }
+  const entry = c;
+  entry.records ??= loadAll(platform.db).catch((err: unknown) => {
+    entry.records = null;
+    throw err;
+  });
+  return entry.records;
+}
+
 /** The public catalogue in the base currency, in shop order, with the store's price HTML. */
 export async function demoCatalogue(platform: Platform): Promise<DemoItem[]> {
   const view = catalogueView(platform);
-  const [records] = await Promise.all([loadAll(platform.db), view.load()]);
+  const [records] = await Promise.all([catalogueRecords(platform), view.load()]);
   const byId = new Map(records.map((r) => [r.id, r]));
   const items: DemoItem[] = [];
   for (const r of records) {
