@@ -2,7 +2,7 @@ import type { Platform } from '../../platform/context.js';
 import type { CurrencyFormat, PricingCurrency } from './currency-port.js';
 import { renderPriceHtml } from './price-html.js';
 import { baseFormat, isSaleActive, priceRange, priceRecord } from './pricing.js';
-import { isPublicRecord } from './public.js';
+import { isPublicRecord, pricesParent } from './public.js';
 import { loadAll } from './repo.js';
 import { CATALOGUE_TOPIC } from './service.js';
 import type { ProductRecord } from './types.js';
@@ -61,7 +61,7 @@ function buildState(records: ProductRecord[]): State {
       from: r.saleFrom?.getTime() ?? -Infinity,
       to: r.saleTo?.getTime() ?? Infinity,
     });
-    if (r.parentId !== null && r.status === 'publish') {
+    if (r.parentId !== null && pricesParent(r)) {
       const list = publicChildren.get(r.parentId) ?? [];
       list.push(r);
       publicChildren.set(r.parentId, list);

@@ -20,6 +20,12 @@ export function gmtIso(d: Date): string {
 const RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
+ * Earliest year accepted: older timestamps come back from PostgreSQL with local-mean-time offsets
+ * (e.g. `-04:56:02`) in some zones, and a sale window before the epoch means nothing anyway.
+ */
+const MIN_YEAR = 1970;
+
+/**
  * Parses an input date: an explicit offset (or `asGmt`) is honoured, otherwise the wall time is in `tz`.
  * A date without a time is the start of the day, or its last second when `endOfDay` (WooCommerce's sale end).
  * Returns undefined when the text is not a valid date.
@@ -32,9 +38,11 @@ export function parseDateInput(text: string, tz: string, opts: { asGmt?: boolean
   const hh = dateOnly ? (opts.endOfDay ? 23 : 0) : Number(h);
   const mm = dateOnly ? (opts.endOfDay ? 59 : 0) : Number(mi);
   const ss = dateOnly ? (opts.endOfDay ? 59 : 0) : Number(s ?? 0);
-  const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), hh, mm, ss);
-  const check = new Date(wall);
-  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || hh > 23 || mm > 59 || ss > 59) return undefined;
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear keeps the year as written.
+  const check = new Date(Date.UTC(2000, 0, 1, hh, mm, ss));
+  check.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  const wall = check.getTime();
+  if (Number(y) < MIN_YEAR || check.getUTCFullYear() !== Number(y) || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || hh > 23 || mm > 59 || ss > 59) return undefined;
   if (off || opts.asGmt) {
     if (!off || off === 'Z') return new Date(wall);
     const sign = off.startsWith('-') ? -1 : 1;

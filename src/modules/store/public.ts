@@ -16,3 +16,11 @@ export function isPublicRecord(r: PublicFacts, parent: PublicFacts | null | unde
   if (r.status !== 'publish' || r.password !== '') return false;
   return !!parent && isPublicProduct(parent);
 }
+
+/**
+ * Whether a variation counts for its variable product's price, range and on_sale: when it is public in
+ * itself (published, not disabled, no password). Same rule in SQL (repo.ts orderby price).
+ */
+export function pricesParent(v: Pick<ProductRecord, 'status' | 'password'>): boolean {
+  return v.status === 'publish' && v.password === '';
+}

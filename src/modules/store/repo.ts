@@ -112,7 +112,7 @@ function activePriceSql(alias: string): SQL {
 }
 
 const PRICE_SQL = sql`(CASE WHEN p.type = 'variable'
-  THEN (SELECT min(${activePriceSql('v')}) FROM rova_products v WHERE v.parent_id = p.id AND v.status = 'publish')
+  THEN (SELECT min(${activePriceSql('v')}) FROM rova_products v WHERE v.parent_id = p.id AND v.status = 'publish' AND v.password = '')
   ELSE ${activePriceSql('p')} END)`;
 
 function orderSql(q: ListQuery): SQL {

@@ -5,20 +5,25 @@ import { Type, type TSchema } from '@sinclair/typebox';
 const lit = <T extends readonly string[]>(values: T, description?: string) =>
   Type.Union(values.map((v) => Type.Literal(v)), { description });
 
+/** Ids and counters stay within exact JS integers (and PostgreSQL bigint): larger values are a 400, not a 500. */
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_INT, description });
+const RefId = Type.Integer({ minimum: 0, maximum: MAX_INT });
+
 export const DECIMAL_PATTERN = '^(\\d{1,15}(\\.\\d{1,10})?)?$';
 const Price = Type.String({ pattern: DECIMAL_PATTERN, description: 'Decimal string, "" = none' });
 const DateIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time (store time zone unless an offset is given), null or "" clears' });
 const DateGmtIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time in UTC' });
 
-const CategoryIn = Type.Object({ id: Type.Integer({ minimum: 1 }), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) });
+const CategoryIn = Type.Object({ id: Id(), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) });
 const ImageIn = Type.Object({
-  id: Type.Optional(Type.Integer({ minimum: 0 })),
+  id: Type.Optional(RefId),
   src: Type.Optional(Type.String({ maxLength: 2000 })),
   name: Type.Optional(Type.String({ maxLength: 200 })),
   alt: Type.Optional(Type.String({ maxLength: 500 })),
 });
 const AttributeIn = Type.Object({
-  id: Type.Optional(Type.Integer({ minimum: 0 })),
+  id: Type.Optional(RefId),
   name: Type.String({ maxLength: 200 }),
   option: Type.Optional(Type.String({ maxLength: 200 })),
   options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
@@ -73,8 +78,8 @@ export const VariationIn = Type.Object(
 export const BatchIn = Type.Object(
   {
     create: Type.Optional(Type.Array(ProductIn)),
-    update: Type.Optional(Type.Array(Type.Object({ ...ProductIn.properties, id: Type.Integer({ minimum: 1 }) }, { additionalProperties: true }))),
-    delete: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+    update: Type.Optional(Type.Array(Type.Object({ ...ProductIn.properties, id: Id() }, { additionalProperties: true }))),
+    delete: Type.Optional(Type.Array(Id())),
   },
   { additionalProperties: false },
 );
@@ -83,7 +88,7 @@ const IdList = Type.Union([Type.String(), Type.Array(Type.String())], { descript
 const Currency = Type.Optional(Type.String({ maxLength: 20, description: 'Price in this enabled currency (rova-fx); otherwise base' }));
 
 export const ListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT, default: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   status: Type.Optional(lit(['any', 'publish', 'draft', 'pending', 'private', 'future', 'trash'])),
@@ -97,7 +102,7 @@ export const ListQuery = Type.Object({
 });
 
 export const VariationListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT, default: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   status: Type.Optional(lit(['any', 'publish', 'private'])),
   include: Type.Optional(IdList),
@@ -109,8 +114,8 @@ export const VariationListQuery = Type.Object({
 
 export const ReadQuery = Type.Object({ currency: Currency });
 export const DeleteQuery = Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) });
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-export const VariationParams = Type.Object({ id: Type.Integer({ minimum: 1 }), vid: Type.Integer({ minimum: 1 }) });
+export const IdParams = Type.Object({ id: Id('Product id') });
+export const VariationParams = Type.Object({ id: Id('Product id'), vid: Id('Variation id') });
 
 const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
 const CategoryOut = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });

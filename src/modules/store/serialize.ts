@@ -2,6 +2,7 @@ import type { CurrencyFormat, PricingCurrency } from './currency-port.js';
 import { gmtIso, localIso } from './dates.js';
 import { renderPriceHtml } from './price-html.js';
 import { priceRange, priceRecord } from './pricing.js';
+import { pricesParent } from './public.js';
 import type { ProductRecord } from './types.js';
 
 /** Explicit mapping of catalogue records to the WooCommerce v3 wire shape (allow-list). */
@@ -36,7 +37,7 @@ function prices(r: ProductRecord, ctx: WireContext): Wire {
   const fmt = ctx.currency?.format ?? ctx.baseFormat;
   let out: Wire;
   if (r.type === 'variable') {
-    const kids = (ctx.children.get(r.id) ?? []).filter((c) => c.status === 'publish');
+    const kids = (ctx.children.get(r.id) ?? []).filter(pricesParent);
     const range = priceRange(kids, ctx.now, ctx.currency);
     out = { price: range.minPrice, regular_price: '', sale_price: '', on_sale: range.onSale, price_html: renderPriceHtml(range, fmt) };
   } else {
