@@ -49,6 +49,27 @@ describe('rental auth matrix (every admin route of the core)', () => {
     }
   });
 
+  it('every non-public rova-rental/v1 operation in the OpenAPI document (core and admin) → 401 anonymous, 403 for a shop manager', async () => {
+    const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const PUBLIC = new Set(['get /health', 'get /locations', 'post /availability', 'get ']);
+    const ops = Object.entries(spec.paths)
+      .filter(([path]) => path.startsWith(V1))
+      .flatMap(([path, o]) => Object.keys(o).map((m) => [m, path.slice(V1.length)] as const))
+      // /my/* is the storefront customer's own side (authenticated, not admin)
+      .filter(([m, path]) => !PUBLIC.has(`${m} ${path}`) && !path.startsWith('/my/'));
+    expect(ops.length).toBeGreaterThanOrEqual(ROUTES.length + 10);
+    for (const [m, path] of ROUTES) expect(ops.map(([a, b]) => `${a.toUpperCase()} ${b.replace('{id}', '1')}`)).toContain(`${m} ${path}`);
+    for (const [m, path] of ops) {
+      const url = path.replace('{id}', '1');
+      const anon = await call(m.toUpperCase() as M, url);
+      expect(anon.statusCode, `${m} ${path}`).toBe(401);
+      expect(anon.json().error_code).toBe('AUTH_REQUIRED');
+      const sm = await call(m.toUpperCase() as M, url, keys.shop_manager);
+      expect(sm.statusCode, `${m} ${path}`).toBe(403);
+      expect(sm.json().error_code).toBe('PERMISSION_DENIED');
+    }
+  });
+
   it('public endpoints need no credentials; unknown rental route → 404 RESOURCE_NOT_FOUND', async () => {
     expect((await t.inject({ method: 'GET', url: `${V1}/locations` })).statusCode).toBe(200);
     expect((await t.inject({ method: 'GET', url: `${V1}/health` })).statusCode).toBe(200);

@@ -71,6 +71,22 @@ describe('locations, vehicles, rules, routes, customers CRUD + demo seed', () =>
     expect(Number(c!.b)).toBeGreaterThanOrEqual(150);
     expect(Number(c!.tr)).toBeGreaterThan(0);
     expect(Number(c!.bad)).toBe(0);
+    const [d] = await rows<Record<string, string>>(t.platform.db, sql`SELECT
+      (SELECT count(*) FROM rental_locations WHERE slug IN ('ist-airport','ist-sabiha','ist-taksim-hotel','ist-office','ayt-airport','ayt-port','izm-airport','izm-center')) AS l,
+      (SELECT count(DISTINCT city) FROM rental_locations WHERE slug LIKE 'ist-%' OR slug LIKE 'ayt-%' OR slug LIKE 'izm-%') AS cities,
+      (SELECT count(DISTINCT type) FROM rental_locations WHERE slug LIKE 'ist-%' OR slug LIKE 'ayt-%' OR slug LIKE 'izm-%') AS types,
+      (SELECT count(*) FROM rental_transfer_routes WHERE origin IN ('Istanbul Airport', 'Antalya Airport', 'Izmir Airport')) AS routes,
+      (SELECT count(*) FROM rental_customers WHERE email LIKE '%@example.com') AS customers,
+      (SELECT count(*) FROM rental_bookings WHERE source = 'demo' AND pickup_at < now() - interval '184 days') AS too_old,
+      (SELECT count(*) FROM rental_bookings WHERE source = 'demo' AND pickup_at < now() - interval '150 days') AS early`);
+    expect(Number(d!.l)).toBe(8);
+    expect(Number(d!.cities)).toBe(3);
+    expect(Number(d!.types)).toBeGreaterThanOrEqual(4);
+    expect(Number(d!.routes)).toBe(3);
+    expect(Number(d!.customers)).toBe(60);
+    expect(Number(c!.b)).toBeLessThanOrEqual(220);
+    expect(Number(d!.too_old)).toBe(0);
+    expect(Number(d!.early)).toBeGreaterThan(0);
     const t0 = Date.now();
     await rentalModule.seedBookings!(t.platform, 5000);
     expect(Date.now() - t0).toBeLessThan(20_000);

@@ -12,7 +12,8 @@ describe('GET /health', () => {
     for (const a of apps) await a.close().catch(() => undefined);
   });
 
-  it('200 {status: ok, version} when the database answers and nothing is pending', async () => {
+  // the first app of a worker also loads PGlite: allow for a slow, shared machine
+  it('200 {status: ok, version} when the database answers and nothing is pending', { timeout: 90_000 }, async () => {
     const t = await makeApp();
     apps.push(t);
     const r = await t.inject({ method: 'GET', url: `${V1}/health` });

@@ -65,4 +65,30 @@ describe('POST /bookings/{id}/status (every pair over HTTP)', () => {
     expect(r.statusCode).toBe(409);
     expect(r.json().error_code).toBe('VEHICLE_NOT_AVAILABLE');
   });
+  it('a pending_payment booking past its payment deadline no longer holds the slot: confirming it over a newer booking → 409', async () => {
+    const v = await vehicle(t);
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const lapsed = await rawBooking(t, v, '2032-05-01T10:00:00Z', '2032-05-03T10:00:00Z', 'pending_payment', { payment_deadline: past });
+    await rawBooking(t, v, '2032-05-02T10:00:00Z', '2032-05-04T10:00:00Z', 'confirmed');
+    const r = await t.inject({ method: 'POST', url: `${V1}/bookings/${lapsed}/status`, headers: { 'x-rova-api-key': admin }, payload: { status: 'confirmed' } });
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ success: false, error_code: 'VEHICLE_NOT_AVAILABLE' });
+    // still within its deadline, it held the slot all along: confirming needs no re-check
+    const v2 = await vehicle(t);
+    const live = await rawBooking(t, v2, '2032-06-01T10:00:00Z', '2032-06-03T10:00:00Z', 'pending_payment', { payment_deadline: future });
+    const ok = await t.inject({ method: 'POST', url: `${V1}/bookings/${live}/status`, headers: { 'x-rova-api-key': admin }, payload: { status: 'confirmed' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.booking.status).toBe('confirmed');
+  });
+
+  it('concurrent moves of two overlapping cancelled bookings to confirmed: exactly one wins', async () => {
+    const v = await vehicle(t);
+    const a = await rawBooking(t, v, '2033-05-01T10:00:00Z', '2033-05-03T10:00:00Z', 'cancelled');
+    const b = await rawBooking(t, v, '2033-05-02T10:00:00Z', '2033-05-04T10:00:00Z', 'cancelled');
+    const move = (id: number) => t.inject({ method: 'POST', url: `${V1}/bookings/${id}/status`, headers: { 'x-rova-api-key': admin }, payload: { status: 'confirmed' } });
+    const codes = (await Promise.all([move(a), move(b), t.inject({ method: 'PUT', url: `${V1}/bookings/${a}`, headers: { 'x-rova-api-key': admin }, payload: { notes: 'n' } })])).map((r) => r.statusCode);
+    expect(codes.slice(0, 2).sort()).toEqual([200, 409]);
+    expect(codes[2]).toBe(200);
+  });
 });

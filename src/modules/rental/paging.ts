@@ -1,8 +1,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
+/** Highest page accepted (keeps OFFSET a safe integer; any page past the end is `items: []` anyway). */
+export const MAX_PAGE = 1_000_000;
+
 /** Query fields of every rental list (design §1): `page` ≥ 1 (default 1), `per_page` 1–100 (default 20). */
 export const PagingQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page (≥ 1); past the end gives items: []' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page (≥ 1); past the end gives items: []' })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1–100)' })),
 };
 

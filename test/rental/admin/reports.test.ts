@@ -205,3 +205,30 @@ describe('daylight saving time (America/New_York, DST starts 2026-03-08)', () =>
     }
   });
 });
+
+describe('GET /reports/vehicles caps its lists at 10', () => {
+  it('12 booked vehicles → top_vehicles and occupancy hold the 10 best, the summary counts all 12', async () => {
+    const app = await makeAdminApp();
+    try {
+      const k = (await app.userWithKey('administrator')).key;
+      const db = app.platform.db;
+      const c = await insertCustomer(db, { name: 'Many Cars', email: 'many@example.test' });
+      for (let i = 1; i <= 12; i++) {
+        const v = await insertVehicle(db, { name: `Car ${String(i).padStart(2, '0')}`, category: 'economy' });
+        // revenue and booked days grow with i: the 10 best are cars 12 … 3
+        await insertBooking(db, { vehicleId: v, customerId: c, status: 'completed', total: `${i * 10}.00`, createdAt: '2026-05-02T10:00:00Z', pickupAt: '2026-05-03T00:00:00Z', returnAt: new Date(Date.parse('2026-05-03T00:00:00Z') + i * 3_600_000).toISOString() });
+      }
+      const r = await app.inject({ method: 'GET', url: `${API}/reports/vehicles?start_date=2026-05-01&end_date=2026-05-10`, headers: { 'x-rova-api-key': k } });
+      expect(r.statusCode, r.body).toBe(200);
+      const d = r.json().data;
+      expect(d.top_vehicles.map((v: { name: string }) => v.name)).toEqual(Array.from({ length: 10 }, (_, i) => `Car ${String(12 - i).padStart(2, '0')}`));
+      expect(d.top_vehicles[0]).toMatchObject({ bookings: 1, revenue: 120, avg_revenue_per_booking: 120 });
+      expect(d.occupancy).toHaveLength(10);
+      expect(d.occupancy[0]).toMatchObject({ name: 'Car 12', booked_days: 0.5, total_days: 10, occupancy_rate: 5 });
+      // Σ booked days = (1+…+12) h = 78 h = 3.25 d over 12 vehicles × 10 days → 2.7 %
+      expect(d.summary).toEqual({ total_vehicles: 12, active_vehicles: 12, vehicles_booked: 12, avg_occupancy_rate: 2.7, total_revenue: 780 });
+    } finally {
+      await app.close();
+    }
+  });
+});

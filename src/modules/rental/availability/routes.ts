@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { publicReadLimit } from '../http/rate-limits.js';
+import { Id, Text } from '../schemas.js';
 import { availabilityView, checkAvailability } from './service.js';
 
 export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -15,14 +16,14 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Is a vehicle free for these dates, and what does it cost (public)',
       security: [],
       body: Type.Object({
-        vehicle_id: Type.Integer({ minimum: 1 }),
+        vehicle_id: Id(),
         // formats are checked in code so that a bad date is INVALID_PARAMS with the field named
-        pickup_date: Type.String({ description: 'YYYY-MM-DD, store timezone' }),
-        return_date: Type.String({ description: 'YYYY-MM-DD, store timezone' }),
-        pickup_time: Type.Optional(Type.String({ description: 'HH:MM, default 10:00' })),
-        return_time: Type.Optional(Type.String({ description: 'HH:MM, default 10:00' })),
-        location_id: Type.Optional(Type.Integer({ minimum: 1 })),
-        addons: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 })),
+        pickup_date: Text({ description: 'YYYY-MM-DD, store timezone' }),
+        return_date: Text({ description: 'YYYY-MM-DD, store timezone' }),
+        pickup_time: Type.Optional(Text({ description: 'HH:MM, default 10:00' })),
+        return_time: Type.Optional(Text({ description: 'HH:MM, default 10:00' })),
+        location_id: Type.Optional(Id()),
+        addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
       }),
       response: { 200: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 404, 429) },
     },

@@ -40,6 +40,9 @@ export interface AvailabilityResult {
   quote: Quote;
 }
 
+/** Longest period priced at all (longer → 400 INVALID_DATE_RANGE); the configured maximum days still gives `duration`. */
+export const MAX_PERIOD_DAYS = 366;
+
 const bad = (msg: string, field: string) => new HttpError(400, 'INVALID_PARAMS', msg, { field });
 
 /** Validates dates/times (store timezone) and computes the period and its rental days. 400 when malformed or reversed. */
@@ -62,7 +65,11 @@ export function parsePeriod(p: Platform, i: { pickup_date: unknown; return_date:
   if (returnAt.getTime() <= pickupAt.getTime()) {
     throw new HttpError(400, 'INVALID_DATE_RANGE', 'The return must be after the pickup.', { pickup_date: pickupDate, return_date: returnDate });
   }
-  return { pickupDate, returnDate, pickupTime, returnTime, pickupAt, returnAt, days: rentalDays(pickupAt, returnAt, s.graceMinutes) };
+  const days = rentalDays(pickupAt, returnAt, s.graceMinutes);
+  // Longer than the maximum is a 200 `duration` answer, but a period of years would make the engine price every day: refuse it.
+  const cap = Math.max(MAX_PERIOD_DAYS, s.maxDays);
+  if (days > cap) throw new HttpError(400, 'INVALID_DATE_RANGE', `A period is at most ${cap} days.`, { pickup_date: pickupDate, return_date: returnDate });
+  return { pickupDate, returnDate, pickupTime, returnTime, pickupAt, returnAt, days };
 }
 
 function withinHours(loc: LocationRow | undefined, date: string, time: string, weekdayOf: (d: string) => number): boolean {

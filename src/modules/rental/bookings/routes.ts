@@ -4,7 +4,7 @@ import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { rentalErrors } from '../../../platform/http/schemas.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, DateStr, IdParams, TimeStr } from '../schemas.js';
+import { adminResponses, DateStr, IdParams, TimeStr, Id, Text } from '../schemas.js';
 import { isValidDate } from '../time.js';
 import { bookingById, listBookings } from './repo.js';
 import { changeStatus, createBooking, editBooking } from './service.js';
@@ -21,9 +21,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: T, summary: 'List bookings (newest first)',
       querystring: Type.Object({
-        ...PagingQuery, status: Type.Optional(Status), vehicle_id: Type.Optional(Type.Integer({ minimum: 1 })),
-        customer_id: Type.Optional(Type.Integer({ minimum: 1 })), kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')])),
-        pickup_from: Type.Optional(DateStr), pickup_to: Type.Optional(DateStr), search: Type.Optional(Type.String({ maxLength: 100 })),
+        ...PagingQuery, status: Type.Optional(Status), vehicle_id: Type.Optional(Id()),
+        customer_id: Type.Optional(Id()), kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')])),
+        pickup_from: Type.Optional(DateStr), pickup_to: Type.Optional(DateStr), search: Type.Optional(Text({ maxLength: 100 })),
       }),
       response: adminResponses(PageSchema(Booking)),
     },
@@ -53,18 +53,18 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: T, summary: 'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)',
       body: Type.Object({
-        vehicle_id: Type.Integer({ minimum: 1 }),
-        customer_id: Type.Optional(Type.Integer({ minimum: 1 })),
-        customer: Type.Optional(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.String({ minLength: 3, maxLength: 200 }), phone: Type.Optional(Type.String({ maxLength: 50 })) })),
+        vehicle_id: Id(),
+        customer_id: Type.Optional(Id()),
+        customer: Type.Optional(Type.Object({ name: Text({ minLength: 1, maxLength: 200 }), email: Text({ minLength: 3, maxLength: 200 }), phone: Type.Optional(Text({ maxLength: 50 })) })),
         kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')], { default: 'rental' })),
-        transfer_route_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Transfers: the route' })),
+        transfer_route_id: Type.Optional(Id({ description: 'Transfers: the route' })),
         passengers: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
         pickup_date: DateStr, return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr), return_time: Type.Optional(TimeStr),
-        location_id: Type.Optional(Type.Integer({ minimum: 1 })),
-        addons: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 })),
+        location_id: Type.Optional(Id()),
+        addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
         status: Type.Optional(Type.Union(INITIAL_STATUSES.map((s) => Type.Literal(s)))),
-        payment_method: Type.Optional(Type.String({ maxLength: 50 })),
-        notes: Type.Optional(Type.String({ maxLength: 5000 })),
+        payment_method: Type.Optional(Text({ maxLength: 50 })),
+        notes: Type.Optional(Text({ maxLength: 5000 })),
       }),
       response: { 201: adminResponses(Booking)[200], ...rentalErrors(400, 401, 403, 404, 409, 429) },
     },
@@ -79,7 +79,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: T, summary: 'Change the dates (re-priced, re-checked for overlap) or notes of a booking', params: IdParams,
       body: Type.Object({
         pickup_date: Type.Optional(DateStr), return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr),
-        return_time: Type.Optional(TimeStr), notes: Type.Optional(Type.String({ maxLength: 5000 })),
+        return_time: Type.Optional(TimeStr), notes: Type.Optional(Text({ maxLength: 5000 })),
       }),
       response: adminResponses(Booking, 200, 404, 409),
     },
@@ -88,7 +88,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/bookings/:id/status', {
     schema: {
       tags: T, summary: 'Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)', params: IdParams,
-      body: Type.Object({ status: Type.String({ minLength: 1, maxLength: 30 }) }),
+      body: Type.Object({ status: Text({ minLength: 1, maxLength: 30 }) }),
       response: adminResponses(Type.Object({ booking: Booking, previous_status: Type.String() }), 200, 404, 409),
     },
   }, async (req) => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Platform } from '../../../platform/context.js';
-import { toDate } from '../../../platform/db/types.js';
+import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { checkAvailability, parsePeriod, type AvailabilityInput, type AvailabilityResult } from '../availability/service.js';
 import { catalogueOf } from '../catalogue.js';
@@ -103,12 +103,10 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
   const s = rentalSettings(p);
   const catalogue = await catalogueOf(p).get();
   return p.transaction(async (tx) => {
-    const cur = await bookingById(tx, id);
-    if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+    const cur = await lockBooking(tx, id);
     const datesChange = ['pickup_date', 'return_date', 'pickup_time', 'return_time'].some((k) => input[k as keyof UpdateBookingInput] !== undefined);
     if (!datesChange) return (await updateBooking(tx, id, { notes: input.notes }))!;
     if (FROZEN.includes(cur.status)) throw new HttpError(409, 'STATE_CONFLICT', `The dates of a ${cur.status} booking cannot change.`);
-    await lockVehicle(tx, Number(cur.vehicle_id));
     if (cur.kind === 'transfer') return moveTransfer(p, tx, cur, input);
     const pu = utcToLocal(toDate(cur.pickup_at), s.timezone);
     const re = utcToLocal(toDate(cur.return_at), s.timezone);
@@ -133,19 +131,38 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
 }
 
 /**
- * Moves a booking along the status machine (design §3). Entering a holding status from a non-holding one
- * re-checks the slot under the vehicle lock; entering pending_payment/pending starts a new payment deadline.
+ * Locks a booking for a change: first its vehicle, then the booking row (the order createBooking uses too, so
+ * concurrent writes on one vehicle serialise instead of deadlocking). 404 when it does not exist.
+ */
+async function lockBooking(tx: Db, id: number): Promise<BookingRow> {
+  const seen = await bookingById(tx, id);
+  if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  await lockVehicle(tx, Number(seen.vehicle_id));
+  const cur = await bookingById(tx, id, true);
+  if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  return cur;
+}
+
+/** Does the booking hold its vehicle now? (pending ones only until their payment deadline.) */
+function holdsSlot(b: BookingRow, now = Date.now()): boolean {
+  const st = b.status as BookingStatus;
+  if (!BLOCKING.includes(st)) return false;
+  return !DEADLINE_BOUND.includes(st) || b.payment_deadline === null || toDate(b.payment_deadline).getTime() > now;
+}
+
+/**
+ * Moves a booking along the status machine (design §3). Entering a holding status when the booking does not
+ * hold the slot (a non-holding status, or a pending one past its payment deadline) re-checks the slot under the
+ * vehicle lock; entering pending_payment/pending starts a new payment deadline.
  */
 export async function changeStatus(p: Platform, id: number, to: string): Promise<{ booking: BookingRow; previous: BookingStatus }> {
   if (!isBookingStatus(to)) throw new HttpError(400, 'INVALID_PARAMS', `Unknown status "${to}".`, { field: 'status' });
   const s = rentalSettings(p);
   return p.transaction(async (tx) => {
-    const cur = await bookingById(tx, id);
-    if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+    const cur = await lockBooking(tx, id);
     const from = cur.status as BookingStatus;
     assertMove(from, to);
-    if (BLOCKING.includes(to) && !BLOCKING.includes(from)) {
-      await lockVehicle(tx, Number(cur.vehicle_id));
+    if (BLOCKING.includes(to) && !holdsSlot(cur)) {
       const buf = s.bufferMinutes * 60_000;
       const pickup = toDate(cur.pickup_at);
       const ret = toDate(cur.return_at);

@@ -2,17 +2,17 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
-import { adminResponses, IdParams, Nullable } from '../schemas.js';
+import { adminResponses, IdParams, Nullable, Id, Text } from '../schemas.js';
 import { createCustomer, customerView, editCustomer } from './service.js';
 
 const T = ['rental: customers'];
 const Customer = Type.Object({}, { additionalProperties: true, description: 'Customer' });
 const Body = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  email: Type.String({ minLength: 3, maxLength: 200 }),
-  phone: Type.Optional(Type.String({ maxLength: 50 })),
-  address: Type.Optional(Type.String({ maxLength: 500 })),
-  user_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  name: Text({ minLength: 1, maxLength: 200 }),
+  email: Text({ minLength: 3, maxLength: 200 }),
+  phone: Type.Optional(Text({ maxLength: 50 })),
+  address: Type.Optional(Text({ maxLength: 500 })),
+  user_id: Type.Optional(Nullable(Id())),
 };
 
 /**

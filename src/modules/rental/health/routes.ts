@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
-import { pendingMigrations, type Migration } from '../../../platform/db/migrate.js';
+import { listMigrations, pendingMigrations, type Migration } from '../../../platform/db/migrate.js';
 import { rows } from '../../../platform/db/types.js';
 import { RentalEnvelope } from '../../../platform/http/schemas.js';
 import { VERSION } from '../../../version.js';
@@ -18,6 +18,9 @@ const Health = Type.Object({ status: Type.String(), version: Type.String(), fail
 export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const p = app.platform;
+    // The migrations this build ships never change while it runs: read and hash the files once, not per request.
+    let expected: Migration[] | null = null;
+    const migrations = () => (expected ??= (opts.migrations ?? listMigrations)());
     app.get('/health', {
       config: { auth: 'public' },
       onRequest: publicReadLimit,
@@ -34,7 +37,7 @@ export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
       }
       if (!failed.length) {
         try {
-          const pending = await pendingMigrations(p.dbHandle, ...(opts.migrations ? [opts.migrations()] : []));
+          const pending = await pendingMigrations(p.dbHandle, migrations());
           if (pending.length) failed.push('migrations');
         } catch {
           failed.push('migrations');

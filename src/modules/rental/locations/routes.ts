@@ -1,16 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { slugify } from '../../store/slug.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { catalogueChanged, catalogueOf } from '../catalogue.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, Deleted, IdParams, Nullable, TimeStr } from '../schemas.js';
+import { adminResponses, Deleted, IdParams, Nullable, TimeStr, Priority, Text } from '../schemas.js';
 import { iso, num } from '../views.js';
 import { deleteLocation, insertLocation, locationSlugTaken, updateLocation, type LocationRow } from './repo.js';
 
 export const LOCATION_TYPES = ['airport', 'hotel', 'port', 'station', 'city_center', 'office', 'other'] as const;
+/** A slug of at most 90 characters (ASCII; accents folded), `location` when nothing is left. */
+const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'location';
 const T = ['rental: locations'];
 
 export function locationView(l: LocationRow) {
@@ -25,14 +28,14 @@ export function locationView(l: LocationRow) {
 const Hours = Type.Object({ open: TimeStr, close: TimeStr });
 const Day = Type.Optional(Hours);
 const LocationBody = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Text({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,100}$' })),
   type: Type.Union(LOCATION_TYPES.map((t) => Type.Literal(t))),
-  city: Type.String({ maxLength: 100 }),
-  address: Type.Optional(Type.String({ maxLength: 500 })),
+  city: Text({ maxLength: 100 }),
+  address: Type.Optional(Text({ maxLength: 500 })),
   latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
   longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
-  priority: Type.Optional(Type.Integer()),
+  priority: Type.Optional(Priority),
   is_active: Type.Optional(Type.Boolean()),
   allow_rental: Type.Optional(Type.Boolean()),
   allow_transfer: Type.Optional(Type.Boolean()),
@@ -40,7 +43,6 @@ const LocationBody = {
 };
 const Location = Type.Object({}, { additionalProperties: true });
 
-const slugify = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 90) || 'location';
 
 export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -51,8 +53,8 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['rental: public'], summary: 'Active locations (public), highest priority first, then name; paginated', security: [],
       querystring: Type.Object({
         ...PagingQuery,
-        type: Type.Optional(Type.String({ maxLength: 50, description: 'Location type (airport, hotel, …) or service: rental | transfer | both' })),
-        city: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive exact city' })),
+        type: Type.Optional(Text({ maxLength: 50, description: 'Location type (airport, hotel, …) or service: rental | transfer | both' })),
+        city: Type.Optional(Text({ maxLength: 100, description: 'Case-insensitive exact city' })),
       }),
       response: { 200: RentalEnvelope(PageSchema(Location)), ...rentalErrors(400, 429) },
     },
@@ -73,7 +75,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags: T, summary: 'Create a location', body: Type.Object(LocationBody), response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) } },
   }, async (req, reply) => {
     const b = req.body;
-    const slug = b.slug ?? slugify(`${b.city}-${b.name}`);
+    const slug = b.slug ?? slugOf(`${b.city}-${b.name}`);
     if (await locationSlugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
     const l = await insertLocation(p.db, { ...b, slug });
     await catalogueChanged(p);

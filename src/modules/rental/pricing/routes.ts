@@ -5,30 +5,29 @@ import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { catalogueChanged } from '../catalogue.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, DateStr, Deleted, IdParams, Nullable } from '../schemas.js';
+import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, Priority, lit, Text } from '../schemas.js';
 import { isValidDate } from '../time.js';
 import { deleteRule, insertRule, listRules, ruleById, updateRule } from './repo.js';
 import { RULE_KINDS, RULE_SCOPES, type PricingRule } from './types.js';
 
 const T = ['rental: pricing rules'];
 const Rule = Type.Object({}, { additionalProperties: true, description: 'Pricing rule' });
-const lit = <S extends string>(xs: readonly S[]) => Type.Union(xs.map((x) => Type.Literal(x)));
 const RuleBody = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Text({ minLength: 1, maxLength: 200 }),
   kind: lit(RULE_KINDS),
   scope: Type.Optional(lit(RULE_SCOPES)),
-  category: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-  vehicle_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  category: Type.Optional(Nullable(Text({ maxLength: 50 }))),
+  vehicle_id: Type.Optional(Nullable(Id())),
   start_date: Type.Optional(Nullable(DateStr)),
   end_date: Type.Optional(Nullable(DateStr)),
   recurring: Type.Optional(Type.Boolean()),
   multiplier: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
   percent: Type.Optional(Nullable(Type.Number({ minimum: -100, maximum: 1000 }))),
-  min_days: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  min_days: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
   code: Type.Optional(Nullable(Type.String({ pattern: '^[a-z0-9_-]{1,50}$' }))),
   amount: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
   charge: Type.Optional(Nullable(lit(['per_day', 'per_booking']))),
-  priority: Type.Optional(Type.Integer()),
+  priority: Type.Optional(Priority),
   is_active: Type.Optional(Type.Boolean()),
 };
 

@@ -5,17 +5,17 @@ import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { cents, dec, Decimal, money } from '../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, Deleted, IdParams, Nullable } from '../schemas.js';
+import { adminResponses, Deleted, IdParams, Nullable, Id, Text } from '../schemas.js';
 import { iso, num } from '../views.js';
 import { deleteRoute, insertRoute, listRoutes, routeById, updateRoute, type TransferRouteRow } from './repo.js';
 
 const T = ['rental: transfer routes'];
 const Route = Type.Object({}, { additionalProperties: true, description: 'Transfer route' });
 const RouteBody = {
-  origin: Type.String({ minLength: 1, maxLength: 200 }),
-  destination: Type.String({ minLength: 1, maxLength: 200 }),
-  origin_location_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  destination_location_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  origin: Text({ minLength: 1, maxLength: 200 }),
+  destination: Text({ minLength: 1, maxLength: 200 }),
+  origin_location_id: Type.Optional(Nullable(Id())),
+  destination_location_id: Type.Optional(Nullable(Id())),
   distance_km: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })),
   duration_min: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
   pricing: Type.Optional(Type.Union([Type.Literal('fixed'), Type.Literal('calculated')])),

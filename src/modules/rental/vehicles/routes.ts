@@ -1,43 +1,44 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { slugify } from '../../store/slug.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { catalogueChanged } from '../catalogue.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, DateStr, Deleted, IdParams, Nullable } from '../schemas.js';
+import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, lit, Text } from '../schemas.js';
 import { isValidDate } from '../time.js';
 import { vehicleView } from '../views.js';
 import { deleteVehicle, insertVehicle, listVehicles, slugTaken, updateVehicle, vehicleById, vehicleHasBookings } from './repo.js';
 
+/** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
+const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
 const T = ['rental: vehicles'];
 const Vehicle = Type.Object({}, { additionalProperties: true, description: 'Vehicle' });
-const lit = <S extends string>(xs: readonly S[]) => Type.Union(xs.map((x) => Type.Literal(x)));
 const VehicleBody = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Text({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,100}$' })),
   status: Type.Optional(lit(['active', 'inactive', 'maintenance'])),
-  vendor_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  vendor_id: Type.Optional(Nullable(Id())),
   price_per_day: Type.Number({ minimum: 0, maximum: 1e9 }),
   deposit_percent: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
-  category: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
-  brand: Type.Optional(Type.String({ maxLength: 100 })),
-  model: Type.Optional(Type.String({ maxLength: 100 })),
+  category: Type.Optional(Text({ minLength: 1, maxLength: 50 })),
+  brand: Type.Optional(Text({ maxLength: 100 })),
+  model: Type.Optional(Text({ maxLength: 100 })),
   year: Type.Optional(Nullable(Type.Integer({ minimum: 1900, maximum: 2100 }))),
   seats: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),
   doors: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10 }))),
   transmission: Type.Optional(lit(['manual', 'automatic'])),
   fuel_type: Type.Optional(lit(['petrol', 'diesel', 'hybrid', 'electric', 'lpg'])),
-  features: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
-  description: Type.Optional(Type.String({ maxLength: 10000 })),
-  location_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  features: Type.Optional(Type.Array(Text({ maxLength: 100 }), { maxItems: 50 })),
+  description: Type.Optional(Text({ maxLength: 10000 })),
+  location_id: Type.Optional(Nullable(Id())),
   service_type: Type.Optional(lit(['rental', 'transfer', 'both'])),
   transfer_max_passengers: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),
   transfer_max_luggage: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100 }))),
   blocked_dates: Type.Optional(Type.Array(DateStr, { maxItems: 1000 })),
 };
 
-const slugify = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 90) || 'vehicle';
 
 function checkFields(b: { blocked_dates?: string[]; price_per_day?: number; deposit_percent?: number | null }): Record<string, unknown> {
   for (const d of b.blocked_dates ?? []) if (!isValidDate(d)) throw new HttpError(400, 'INVALID_PARAMS', `blocked_dates: ${d} is not a date.`, { field: 'blocked_dates' });
@@ -60,7 +61,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/vehicles', {
     schema: {
       tags: T, summary: 'List vehicles',
-      querystring: Type.Object({ ...PagingQuery, status: Type.Optional(lit(['active', 'inactive', 'maintenance'])), category: Type.Optional(Type.String({ maxLength: 50 })), location_id: Type.Optional(Type.Integer({ minimum: 1 })), vendor_id: Type.Optional(Type.Integer({ minimum: 1 })), search: Type.Optional(Type.String({ maxLength: 100 })) }),
+      querystring: Type.Object({ ...PagingQuery, status: Type.Optional(lit(['active', 'inactive', 'maintenance'])), category: Type.Optional(Text({ maxLength: 50 })), location_id: Type.Optional(Id()), vendor_id: Type.Optional(Id()), search: Type.Optional(Text({ maxLength: 100 })) }),
       response: adminResponses(PageSchema(Vehicle)),
     },
   }, async (req) => {
@@ -78,7 +79,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/vehicles', {
     schema: { tags: T, summary: 'Create a vehicle', body: Type.Object(VehicleBody), response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) } },
   }, async (req, reply) => {
-    const slug = req.body.slug ?? `${slugify(req.body.name)}-${Date.now().toString(36)}`;
+    const slug = req.body.slug ?? `${slugOf(req.body.name)}-${Date.now().toString(36)}`;
     if (await slugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
     const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.config.storeCurrency }).catch(fkError);
     await catalogueChanged(p);

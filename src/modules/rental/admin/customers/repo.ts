@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
 import type { SortKey } from './schemas.js';
+import { containsPattern as likePattern } from '../shared/like.js';
 
 export interface CustomerRow {
   id: number;
@@ -39,9 +40,6 @@ const ORDER: Record<SortKey, SQL> = {
   date: sql`c.created_at`,
 };
 
-function likePattern(term: string): string {
-  return '%' + term.replace(/[\\%_]/g, (ch) => '\\' + ch) + '%';
-}
 
 export async function listCustomers(
   db: Db,

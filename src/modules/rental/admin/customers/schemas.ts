@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { PagingQuery } from '../../paging.js';
+import { Paging, IdParams as Id, Text } from '../shared/params.js';
 import { literalUnion } from '../shared/literals.js';
 
 export const SORT_KEYS = ['name', 'email', 'bookings', 'total_spent', 'last_booking', 'created'] as const;
 export type SortKey = (typeof SORT_KEYS)[number] | 'date';
 
 export const ListQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Name or e-mail contains (case-insensitive)' })),
+  search: Type.Optional(Text({ maxLength: 200, description: 'Name or e-mail contains (case-insensitive)' })),
   sort_by: Type.Optional(
     literalUnion([...SORT_KEYS, 'date'] as const, {
       default: 'last_booking',
@@ -15,7 +15,7 @@ export const ListQuery = Type.Object({
   ),
   sort_order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Default desc' })),
   sort_dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Alias of sort_order (original name)' })),
-  ...PagingQuery,
+  ...Paging,
 });
 
 const Stats = {
@@ -58,7 +58,7 @@ export const CustomerDetail = Type.Object({
   message_threads: Type.Integer({ description: 'Message threads of this customer' }),
 });
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const IdParams = Id('Customer id');
 
 export const BulkBody = Type.Object(
   { ids: Type.Unknown({ description: 'Non-empty array (≤ 1000) of positive integer customer ids' }) },

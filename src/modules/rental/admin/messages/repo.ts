@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
 import type { MessageCategory, MessagePriority, MessageStatus } from './schemas.js';
+import { containsPattern as likePattern } from '../shared/like.js';
 
 export interface MessageRow {
   id: number;
@@ -45,9 +46,6 @@ export interface ThreadFilter {
   viewer: 'admin' | 'customer';
 }
 
-function likePattern(term: string): string {
-  return '%' + term.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-}
 
 function threadWhere(f: ThreadFilter): SQL {
   const parts: SQL[] = [sql`t.parent_id IS NULL`];
@@ -180,7 +178,7 @@ export async function customerOfUser(db: Db, userId: number, email: string): Pro
   return one(
     db,
     sql`SELECT id::int AS id, name, email FROM rental_customers
-        WHERE user_id = ${userId} OR lower(email) = lower(${email})
+        WHERE user_id = ${userId} OR (${email} <> '' AND lower(email) = lower(${email}))
         ORDER BY (user_id = ${userId}) DESC NULLS LAST, id LIMIT 1`,
   );
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { literalUnion } from '../shared/literals.js';
+import { IdParams as Id, IdSchema, Paging, Text } from '../shared/params.js';
 
 export const MESSAGE_STATUSES = ['pending', 'replied', 'closed'] as const;
 export const MESSAGE_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -13,7 +14,7 @@ export const StatusSchema = literalUnion(MESSAGE_STATUSES, { description: 'Threa
 export const PrioritySchema = literalUnion(MESSAGE_PRIORITIES, { description: 'Thread priority' });
 export const CategorySchema = literalUnion(MESSAGE_CATEGORIES, { description: 'Thread category' });
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Message id (any message of the thread)' }) });
+export const IdParams = Id('Message id (any message of the thread)');
 
 /** One message of a thread. */
 export const MessageView = Type.Object({
@@ -63,34 +64,33 @@ export const InboxQuery = Type.Object({
   status: Type.Optional(StatusSchema),
   priority: Type.Optional(PrioritySchema),
   category: Type.Optional(CategorySchema),
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Contained in the subject, any message body, or the customer name/e-mail' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  search: Type.Optional(Text({ maxLength: 200, description: 'Contained in the subject, any message body, or the customer name/e-mail' })),
+  ...Paging,
 });
 
 export const MyInboxQuery = Type.Object({
   status: Type.Optional(StatusSchema),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  ...Paging,
 });
 
 export const ReplyBody = Type.Object({
-  message: Type.String({ minLength: 1, maxLength: 10_000, description: 'Reply text (plain text; stored as given, rendered escaped by clients)' }),
+  message: Text({ minLength: 1, maxLength: 10_000, description: 'Reply text (plain text; stored as given, rendered escaped by clients)' }),
   close_thread: Type.Optional(Type.Boolean({ default: false, description: 'Close the thread instead of marking it replied' })),
 });
 
 export const MyReplyBody = Type.Object({
-  message: Type.String({ minLength: 1, maxLength: 10_000 }),
+  message: Text({ minLength: 1, maxLength: 10_000 }),
 });
 
-export const StatusBody = Type.Object({ status: Type.String({ description: 'pending | replied | closed' }) });
+/** `status` is checked in code (service.parseStatus): schema coercion would turn ["closed"] into "closed". */
+export const StatusBody = Type.Object({ status: Type.Unknown({ description: 'pending | replied | closed (a string; anything else → 400 INVALID_PARAMS)' }) });
 
 export const NewThreadBody = Type.Object({
-  subject: Type.String({ minLength: 1, maxLength: 200 }),
-  message: Type.String({ minLength: 1, maxLength: 10_000 }),
+  subject: Text({ minLength: 1, maxLength: 200 }),
+  message: Text({ minLength: 1, maxLength: 10_000 }),
   category: Type.Optional(CategorySchema),
   priority: Type.Optional(PrioritySchema),
-  booking_id: Type.Optional(Type.Integer({ minimum: 1, description: 'One of your own bookings' })),
+  booking_id: Type.Optional(IdSchema('One of your own bookings')),
 });
 
 export const ReplyResult = Type.Object({

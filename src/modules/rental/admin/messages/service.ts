@@ -82,6 +82,7 @@ export interface ReplyResult {
  * any status move); close_thread keeps it closed.
  */
 export async function adminReply(transaction: Tx, messageId: number, author: AuthUser, text: string, closeThread: boolean): Promise<ReplyResult> {
+  if (text.trim() === '') throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
   return transaction(async (tx) => {
     const threadId = await resolveThread(tx, messageId);
     const head = await repo.getThread(tx, threadId, 'admin');

@@ -137,6 +137,7 @@ export async function topVehicles(db: Db, s: Scope, limit = 10): Promise<TopVehi
 export interface OccupancyRow {
   vehicle_id: number;
   name: string;
+  /** Unrounded (numeric as text): rounding happens once, on output, so the fleet average does not add up rounding errors. */
   booked_days: string;
 }
 
@@ -147,7 +148,7 @@ export interface OccupancyRow {
 export async function occupancy(db: Db, s: Scope): Promise<OccupancyRow[]> {
   return rows(
     db,
-    sql`SELECT v.id::int AS vehicle_id, v.name, round(a.secs / 86400.0, 1)::text AS booked_days
+    sql`SELECT v.id::int AS vehicle_id, v.name, (a.secs / 86400.0)::text AS booked_days
         FROM (
           SELECT b.vehicle_id,
                  sum(GREATEST(0, EXTRACT(EPOCH FROM (LEAST(b.return_at, ${hi(s)}) - GREATEST(b.pickup_at, ${lo(s)}))))) AS secs

@@ -29,13 +29,12 @@ function header(report: ReportName, range: DateRange, ctx: ReportContext): Heade
 
 const scopeOf = (range: DateRange, ctx: ReportContext): repo.Scope => ({ range, tz: ctx.timezone });
 
-async function revenueSummary(ctx: ReportContext, range: DateRange) {
-  const t = await repo.bookingTotals(ctx.db, scopeOf(range, ctx));
+/** Revenue summary from the range totals (one SQL aggregate shared by the overview's parts). */
+function revenueSummary(t: repo.BookingTotals, range: DateRange) {
   return { total: money(t.revenue), avg_daily: ratio(t.revenue, range.days), bookings: t.revenue_bookings, cancelled_total: money(t.cancelled_total) };
 }
 
-async function bookingsSummary(ctx: ReportContext, range: DateRange) {
-  const t = await repo.bookingTotals(ctx.db, scopeOf(range, ctx));
+function bookingsSummary(t: repo.BookingTotals) {
   return {
     total: t.total,
     cancelled: t.cancelled,
@@ -45,14 +44,14 @@ async function bookingsSummary(ctx: ReportContext, range: DateRange) {
   };
 }
 
-async function vehiclesPart(ctx: ReportContext, range: DateRange) {
+async function vehiclesPart(ctx: ReportContext, range: DateRange, totalsOf: Promise<repo.BookingTotals>) {
   const s = scopeOf(range, ctx);
   const [top, occ, cats, fleet, totals] = await Promise.all([
     repo.topVehicles(ctx.db, s),
     repo.occupancy(ctx.db, s),
     repo.categoryPerformance(ctx.db, s),
     repo.fleetCounts(ctx.db),
-    repo.bookingTotals(ctx.db, s),
+    totalsOf,
   ]);
   const bookedDays = occ.reduce((acc, r) => acc.plus(r.booked_days), new Decimal(0));
   const summary = {
@@ -74,7 +73,7 @@ async function vehiclesPart(ctx: ReportContext, range: DateRange) {
     occupancy: occ.slice(0, 10).map((o) => ({
       vehicle_id: o.vehicle_id,
       name: o.name,
-      booked_days: Number(o.booked_days),
+      booked_days: Number(new Decimal(o.booked_days).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toFixed(1)),
       total_days: range.days,
       occupancy_rate: percent(o.booked_days, range.days, 1),
     })),
@@ -102,15 +101,15 @@ async function customersSummary(ctx: ReportContext, range: DateRange) {
 export async function revenueReport(ctx: ReportContext, q: RangeInput) {
   const range = parseRange(q, ctx.timezone, ctx.now);
   const s = scopeOf(range, ctx);
-  const [sum, series, methods, monthly] = await Promise.all([
-    revenueSummary(ctx, range),
+  const [totals, series, methods, monthly] = await Promise.all([
+    repo.bookingTotals(ctx.db, s),
     repo.revenueSeries(ctx.db, s),
     repo.revenueByMethod(ctx.db, s),
     repo.revenueMonthly(ctx.db, s),
   ]);
   return {
     ...header('revenue', range, ctx),
-    ...sum,
+    ...revenueSummary(totals, range),
     series: series.map((d) => ({ date: d.date, revenue: money(d.revenue), bookings: d.bookings, cancelled: money(d.cancelled) })),
     by_payment_method: methods.map((m) => ({ method: m.method, revenue: money(m.revenue), count: m.count, percentage: percent(m.revenue, sumOf(methods), 1) })),
     monthly: monthly.map((m) => ({ month: m.month, revenue: money(m.revenue), bookings: m.bookings })),
@@ -124,16 +123,16 @@ function sumOf(list: { revenue: string }[]): string {
 export async function bookingsReport(ctx: ReportContext, q: RangeInput) {
   const range = parseRange(q, ctx.timezone, ctx.now);
   const s = scopeOf(range, ctx);
-  const [sum, statuses, daily, kinds] = await Promise.all([
-    bookingsSummary(ctx, range),
+  const [totals, statuses, daily, kinds] = await Promise.all([
+    repo.bookingTotals(ctx.db, s),
     repo.statusCounts(ctx.db, s),
     repo.bookingsDaily(ctx.db, s),
     repo.kindCounts(ctx.db, s),
   ]);
   return {
     ...header('bookings', range, ctx),
-    ...sum,
-    status_distribution: statuses.map((r) => ({ status: r.status, label: statusLabel(r.status), count: r.count, percentage: percent(r.count, sum.total, 1) })),
+    ...bookingsSummary(totals),
+    status_distribution: statuses.map((r) => ({ status: r.status, label: statusLabel(r.status), count: r.count, percentage: percent(r.count, totals.total, 1) })),
     daily,
     by_kind: kinds,
   };
@@ -141,7 +140,7 @@ export async function bookingsReport(ctx: ReportContext, q: RangeInput) {
 
 export async function vehiclesReport(ctx: ReportContext, q: RangeInput) {
   const range = parseRange(q, ctx.timezone, ctx.now);
-  return { ...header('vehicles', range, ctx), ...(await vehiclesPart(ctx, range)) };
+  return { ...header('vehicles', range, ctx), ...(await vehiclesPart(ctx, range, repo.bookingTotals(ctx.db, scopeOf(range, ctx)))) };
 }
 
 export async function customersReport(ctx: ReportContext, q: RangeInput) {
@@ -159,13 +158,15 @@ export async function customersReport(ctx: ReportContext, q: RangeInput) {
 
 export async function overviewReport(ctx: ReportContext, q: RangeInput) {
   const range = parseRange(q, ctx.timezone, ctx.now);
-  const [revenue, bookings, vehicles, customers] = await Promise.all([
-    revenueSummary(ctx, range),
-    bookingsSummary(ctx, range),
-    vehiclesPart(ctx, range),
-    customersSummary(ctx, range),
-  ]);
-  return { ...header('overview', range, ctx), revenue, bookings, vehicles: vehicles.summary, customers: customers.summary };
+  const totals = repo.bookingTotals(ctx.db, scopeOf(range, ctx));
+  const [t, vehicles, customers] = await Promise.all([totals, vehiclesPart(ctx, range, totals), customersSummary(ctx, range)]);
+  return {
+    ...header('overview', range, ctx),
+    revenue: revenueSummary(t, range),
+    bookings: bookingsSummary(t),
+    vehicles: vehicles.summary,
+    customers: customers.summary,
+  };
 }
 
 export interface RangeInput {

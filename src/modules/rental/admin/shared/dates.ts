@@ -8,10 +8,10 @@ export const DEFAULT_RANGE_DAYS = 30;
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
-/** True for a real calendar date written YYYY-MM-DD. */
+/** True for a real calendar date written YYYY-MM-DD (years 0001–9999: PostgreSQL has no year 0). */
 export function isYmd(v: string): boolean {
   const m = YMD.exec(v);
-  if (!m) return false;
+  if (!m || m[1] === '0000') return false;
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }

@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Design §1: the only (status, error_code) pairs of the rental namespace; 503 is the health check's degraded answer. */
+const TABLE: Record<string, number> = {
+  INVALID_PARAMS: 400, INVALID_DATE_RANGE: 400, AUTH_REQUIRED: 401, PERMISSION_DENIED: 403,
+  RESOURCE_NOT_FOUND: 404, VEHICLE_NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405, STATE_CONFLICT: 409,
+  VEHICLE_NOT_AVAILABLE: 409, RATE_LIMIT_EXCEEDED: 429, INTERNAL_ERROR: 500, SERVICE_UNAVAILABLE: 503,
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return f === 'admin' ? [] : files(p);
+    return p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('rental error codes', () => {
+  it('every HttpError thrown by the core uses a (status, code) pair of the design §1 table', () => {
+    const found: string[] = [];
+    for (const f of files('src/modules/rental')) {
+      const src = readFileSync(f, 'utf8');
+      for (const m of src.matchAll(/HttpError\(\s*(\d{3}),\s*'([A-Z_]+)'/g)) {
+        found.push(`${m[1]} ${m[2]}`);
+        expect(TABLE[m[2]!], `${f}: ${m[2]}`).toBe(Number(m[1]));
+      }
+      for (const m of src.matchAll(/error_code: '([A-Z_]+)'/g)) expect(TABLE, `${f}: ${m[1]}`).toHaveProperty(m[1]!);
+    }
+    expect(found.length).toBeGreaterThan(30);
+  });
+});
