@@ -139,6 +139,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     namespaces.register({ name: 'rova/v1', shape: 'wp' });
     for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
 
+    // Some WooCommerce clients send `Content-Type: application/json` with an empty body on DELETE: treat it as
+    // no body (the default parser, with its prototype-poisoning protection, handles everything else).
+    const jsonParser = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      return jsonParser(req, text, done);
+    });
     await app.register(cookie);
     if (config.corsOrigins.length > 0) {
       // Storefronts on another origin call /convert and the public rental reads with keys or none; cookies

@@ -100,3 +100,13 @@ describe('docs', () => {
     expect(d.headers['content-type']).toContain('text/html');
   });
 });
+
+describe('empty JSON bodies', () => {
+  it('an empty body with Content-Type: application/json is "no body", not malformed JSON', async () => {
+    const r = await t.inject({ method: 'POST', url: '/wp-json/probe-wp/v1/echo', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().code).not.toBe('rest_invalid_json');
+    const proto = await t.inject({ method: 'POST', url: '/wp-json/probe-wp/v1/echo', headers: { 'content-type': 'application/json' }, payload: '{"n":1,"__proto__":{"x":1}}' });
+    expect(proto.statusCode).toBe(400);
+  });
+});

@@ -92,7 +92,8 @@ export function rentalOk<T>(data: T, message = ''): { success: true; data: T; me
 
 /** WordPress-style paging headers (X-WP-Total, X-WP-TotalPages, Link). */
 export function setPagingHeaders(reply: FastifyReply, url: string, total: number, page: number, perPage: number): void {
-  const totalPages = Math.max(1, Math.ceil(total / perPage));
+  // WooCommerce semantics: an empty result has 0 pages.
+  const totalPages = Math.ceil(total / perPage);
   reply.header('X-WP-Total', String(total));
   reply.header('X-WP-TotalPages', String(totalPages));
   const base = new URL(url, 'http://local');
@@ -101,7 +102,7 @@ export function setPagingHeaders(reply: FastifyReply, url: string, total: number
     return `<${base.pathname}${base.search}>; rel="${rel}"`;
   };
   const links: string[] = [];
-  if (page > 1) links.push(link(Math.min(page - 1, totalPages), 'prev'));
+  if (page > 1 && totalPages > 0) links.push(link(Math.min(page - 1, totalPages), 'prev'));
   if (page < totalPages) links.push(link(page + 1, 'next'));
   if (links.length) reply.header('Link', links.join(', '));
 }
