@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { expectWpError, fixtures, rawClient, snapshot as snap, type Method } from './hostile.js';
+import { prng } from '../../src/platform/prng.js';
 
 /**
  * Random and nasty bodies (deterministic PRNG, replayable from the seed) on every wc/v3 write route: never a
@@ -21,16 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** Small deterministic PRNG (mulberry32) so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIELDS = [
   'name', 'slug', 'sku', 'type', 'status', 'password', 'description', 'short_description', 'regular_price', 'sale_price',
@@ -134,7 +125,7 @@ function body(r: () => number): Record<string, unknown> {
 describe('random and nasty bodies on every write route', () => {
   it('never a 500, always the WP error shape, and a refused request writes nothing', async () => {
     const seed = 20261121;
-    const r = prng(seed);
+    const r = prng(seed).next;
     const counts = { ok: 0, refused: 0 };
     /** Keeps the fixtures alive: their ids are swapped for an unknown one. */
     const spare = (v: unknown): unknown => ([simple, variable, variation].includes(v as number) ? 999_999 : v);

@@ -14,7 +14,7 @@ import { routePrice } from '../transfer-routes/routes.js';
 import { insertVehicle, type VehicleRow } from '../vehicles/repo.js';
 import { utcToLocal } from '../time.js';
 import { DEMO_LOCATIONS, DEMO_VEHICLES, FIRST, LAST } from './data.js';
-import { prng } from './prng.js';
+import { prng } from '../../../platform/prng.js';
 
 const DAY = 86_400_000;
 

@@ -1,4 +1,4 @@
-/** Deterministic PRNG (mulberry32) for demo data. */
+/** Deterministic PRNG (mulberry32): demo data and replayable fuzz tests. */
 export function prng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
