@@ -1,4 +1,4 @@
-import type { Platform } from '../../platform/context.js';
+import { perPlatform } from '../../platform/per-platform.js';
 import type { JobRunner } from '../../platform/jobs.js';
 import type { RovaModule } from '../types.js';
 import { setCurrencyPort } from '../store/currency-port.js';
@@ -10,15 +10,7 @@ import { seedFxDemo } from './seed.js';
 import { INTERVAL_MS } from './settings.js';
 import { fxRuntime, OPT_BASE, TOPIC, type FxRuntime } from './state.js';
 
-const geos = new WeakMap<Platform, GeoLookup>();
-function geoFor(p: Platform): GeoLookup {
-  let g = geos.get(p);
-  if (!g) {
-    g = new GeoLookup(p);
-    geos.set(p, g);
-  }
-  return g;
-}
+const geoFor = perPlatform((p) => new GeoLookup(p));
 
 /** Scheduled sync at `rate_update_interval` (read before each run), on one node at a time (job lease). */
 export function scheduleRateSync(jobs: JobRunner, rt: FxRuntime): void {

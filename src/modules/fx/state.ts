@@ -1,3 +1,4 @@
+import { perPlatform } from '../../platform/per-platform.js';
 import { Decimal } from 'decimal.js';
 import { envInt, ConfigError } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
@@ -122,13 +123,4 @@ export class FxRuntime implements CurrencyPort {
   }
 }
 
-const runtimes = new WeakMap<Platform, FxRuntime>();
-
-export function fxRuntime(platform: Platform): FxRuntime {
-  let r = runtimes.get(platform);
-  if (!r) {
-    r = new FxRuntime(platform);
-    runtimes.set(platform, r);
-  }
-  return r;
-}
+export const fxRuntime = perPlatform((platform) => new FxRuntime(platform));

@@ -1,3 +1,4 @@
+import { perPlatform } from '../../platform/per-platform.js';
 import type { Platform } from '../../platform/context.js';
 import { allLocations, type LocationRow } from './locations/repo.js';
 import { allRules } from './pricing/repo.js';
@@ -47,15 +48,7 @@ export class Catalogue {
   }
 }
 
-const catalogues = new WeakMap<Platform, Catalogue>();
-export function catalogueOf(p: Platform): Catalogue {
-  let c = catalogues.get(p);
-  if (!c) {
-    c = new Catalogue(p);
-    catalogues.set(p, c);
-  }
-  return c;
-}
+export const catalogueOf = perPlatform((p) => new Catalogue(p));
 
 /** Call after any write to vehicles, locations or pricing rules (all nodes reload). */
 export async function catalogueChanged(p: Platform): Promise<void> {

@@ -1,3 +1,4 @@
+import { perPlatform } from '../../platform/per-platform.js';
 import type { Platform } from '../../platform/context.js';
 import type { CurrencyFormat, PricingCurrency } from './currency-port.js';
 import { renderPriceHtml } from './price-html.js';
@@ -137,16 +138,9 @@ class View implements CatalogueView {
   }
 }
 
-const views = new WeakMap<Platform, CatalogueView>();
-
 /** The platform's catalogue view (one per running app); subscribes to catalogue changes on first use. */
-export function catalogueView(platform: Platform): CatalogueView {
-  let v = views.get(platform);
-  if (!v) {
-    const view = new View(platform);
-    platform.bus.subscribe(CATALOGUE_TOPIC, () => view.invalidate());
-    v = view;
-    views.set(platform, v);
-  }
-  return v;
-}
+export const catalogueView: (platform: Platform) => CatalogueView = perPlatform((platform) => {
+  const view = new View(platform);
+  platform.bus.subscribe(CATALOGUE_TOPIC, () => view.invalidate());
+  return view;
+});
