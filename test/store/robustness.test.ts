@@ -114,7 +114,8 @@ describe('text PostgreSQL cannot store, and ids beyond bigint', () => {
       ['{"name":', 'application/json', 'rest_invalid_json'],
       ['{"__proto__":{"x":1}}', 'application/json', 'rest_invalid_json'],
       ['{"constructor":{"prototype":{"x":1}}}', 'application/json', 'rest_invalid_json'],
-      ['', 'application/json', 'rest_invalid_json'],
+      // An empty body is "no body" (WordPress semantics; WooCommerce DELETE clients send it): the object is missing.
+      ['', 'application/json', 'rest_invalid_param'],
       ['['.repeat(20_000) + ']'.repeat(20_000), 'application/json', 'rest_invalid_param'],
     ];
     for (const [method, url] of [
