@@ -3,11 +3,10 @@ import { Decimal } from 'decimal.js';
 import { envInt, ConfigError } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
 import type { CurrencyFormat, CurrencyPort, PricingCurrency } from '../store/currency-port.js';
-import { defaultSymbol, minorUnits } from './iso.js';
+import { intlFormat } from '../store/pricing.js';
 import { convertAmount, isUsable, rowFormat } from './money.js';
 import { loadCurrencies, readOptions } from './repo.js';
 import { DEFAULT_ECB_URL, DEFAULT_EXCHANGERATE_API_URL, type SourceConfig } from './rates/sources.js';
-import { SHOP_DECIMAL_SEP, SHOP_THOUSAND_SEP } from './sanitise.js';
 import { withDefaults } from './settings.js';
 import type { CurrencyRow, FxSettings, LastSync } from './types.js';
 
@@ -34,9 +33,8 @@ export interface ConvertLimit {
   window: number;
 }
 
-export function baseFormat(code: string): CurrencyFormat {
-  return { code, symbol: defaultSymbol(code), position: 'left', decimals: minorUnits(code), decimalSep: SHOP_DECIMAL_SEP, thousandSep: SHOP_THOUSAND_SEP };
-}
+/** The base currency is never a row: its format is the Intl default the store uses without the service. */
+export const baseFormat = (code: string): CurrencyFormat => intlFormat(code);
 
 export function pricingFor(row: CurrencyRow): PricingCurrency {
   return {

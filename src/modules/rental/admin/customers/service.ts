@@ -1,15 +1,14 @@
 import type { Db } from '../../../../platform/db/types.js';
-import { toDate } from '../../../../platform/db/types.js';
 import { HttpError, badRequest } from '../../../../platform/http/errors.js';
 import { statusLabel } from '../shared/labels.js';
 import { money } from '../shared/money.js';
 import { pageOf, parsePaging } from '../../paging.js';
 import * as repo from './repo.js';
 import type { SortKey } from './schemas.js';
+import { iso } from '../../views.js';
 
 type Tx = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
 
-const iso = (v: string) => toDate(v).toISOString();
 const isoOrNull = (v: string | null) => (v === null ? null : iso(v));
 
 function customerView(r: repo.CustomerRow, currency: string) {

@@ -1,10 +1,10 @@
 import type { Db } from '../../../../platform/db/types.js';
-import { toDate } from '../../../../platform/db/types.js';
 import { delta } from '../shared/delta.js';
 import { statusDot, statusLabel } from '../shared/labels.js';
 import { money } from '../shared/money.js';
 import { pageOf, parsePaging } from '../../paging.js';
 import * as repo from './repo.js';
+import { iso } from '../../views.js';
 
 export interface DashboardContext {
   db: Db;
@@ -13,7 +13,6 @@ export interface DashboardContext {
   now: Date;
 }
 
-const iso = (v: string) => toDate(v).toISOString();
 
 /** KPI cards with month-over-month deltas ("this month" in the store time zone) and the status breakdown. */
 export async function stats(ctx: DashboardContext) {

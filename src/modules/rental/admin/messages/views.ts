@@ -1,8 +1,7 @@
-import { toDate } from '../../../../platform/db/types.js';
 import type { MessageRow, ThreadRow } from './repo.js';
 import type { MessageView, ThreadSummary } from './schemas.js';
+import { iso } from '../../views.js';
 
-const iso = (v: string) => toDate(v).toISOString();
 
 /** Allow-list mapping of a message row to its public shape. */
 export function messageView(r: MessageRow): MessageView {
