@@ -6,11 +6,14 @@ import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
 
-/** Rental management `rova-rental/v1` (options let tests fake health inputs). */
+/** Rental management `rova-rental/v1` and `v2` (options let tests fake health inputs). */
 export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule {
   return {
     name: 'rental',
-    namespaces: [{ name: 'rova-rental/v1', shape: 'rental' }],
+    namespaces: [
+      { name: 'rova-rental/v1', shape: 'rental' },
+      { name: 'rova-rental/v2', shape: 'rental' },
+    ],
     routes: rentalRoutes(opts.health),
     start(platform) {
       catalogueOf(platform);

@@ -9,20 +9,22 @@ import { locationRoutes } from './locations/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
 import { transferRouteRoutes } from './transfer-routes/routes.js';
 import { vehicleRoutes } from './vehicles/routes.js';
+import { V2, v2Routes } from './v2/routes.js';
 
 export const V1 = '/rova-rental/v1';
 
 /**
- * Every rova-rental/v1 route, core and admin, in ONE encapsulated scope whose preValidation hook counts
+ * Every rova-rental/v1 and v2 route, core and admin, in ONE encapsulated scope whose preValidation hook counts
  * writes per API key (design §2). Routes without `config.auth` are administrators-only (manage_options).
  */
 export function rentalRoutes(health: HealthOptions = {}): FastifyPluginAsync {
   return async (app) => {
     await app.register(async (scope) => {
       scope.addHook('preValidation', writeRateLimit);
-  await scope.register(async (core) => coreRoutes(core, health), { prefix: V1 });
+      await scope.register(async (core) => coreRoutes(core, health), { prefix: V1 });
       // the admin helper's routes carry the full path
-  await scope.register(adminRoutes);
+      await scope.register(adminRoutes);
+      await scope.register(v2Routes, { prefix: V2 });
     });
   };
 }

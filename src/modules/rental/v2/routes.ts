@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+
+export const V2 = '/rova-rental/v2';
+
+/**
+ * Every rova-rental/v2 route, registered with prefix V2 inside the rental scope (same envelope and error
+ * table as v1). Each v2 feature adds ONE line here: its own plugin from its own folder.
+ */
+export async function v2Routes(scope: FastifyInstance): Promise<void> {
+  // feature plugins are registered below, one line each
+  void scope;
+}
