@@ -1,26 +1,20 @@
-// `npm start`: build when sources are newer than dist/, then serve with demo data on a fresh database.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// `npm start`: build when sources are newer than dist/, then serve (demo data on a fresh database) IN THIS
+// PROCESS: no child to orphan, so SIGTERM/SIGINT sent to this process (or forwarded by npm) reach the server,
+// which shuts down gracefully and exits with its own code.
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt } from './ensure-built.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const newest = (dir) => {
-  let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-};
-const entry = join(root, 'dist', 'main.js');
-const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
-if (!built || newest(join(root, 'src')) > built || statSync(join(root, 'package.json')).mtimeMs > built) {
-  console.error('rova: building…');
-  const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+const entry = ensureBuilt();
+process.env.ROVA_DEMO ??= '1';
+process.argv.splice(1, process.argv.length - 1, entry, 'serve', ...process.argv.slice(2));
+await import(pathToFileURL(entry).href);
+
+// Under npm (`exec` in the start script makes this process npm's child, so npm's SIGTERM/SIGINT forwarding
+// reaches it): when npm itself dies without forwarding (SIGKILL), stop too instead of living on as an orphan
+// that holds the port and the database lock.
+if (process.env.npm_lifecycle_event === 'start') {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  }, 1000).unref();
 }
-const env = { ...process.env, ROVA_DEMO: process.env.ROVA_DEMO ?? '1' };
-const r = spawnSync(process.execPath, [entry, 'serve', ...process.argv.slice(2)], { stdio: 'inherit', env });
-process.exit(r.status ?? 1);

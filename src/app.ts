@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
@@ -8,14 +8,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { modules as defaultModules } from './modules/index.js';
-import type { RovaModule } from './modules/types.js';
+import type { BuiltApp, RovaModule } from './modules/types.js';
 import { appendAudit } from './platform/audit/log.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
 import { AuthService } from './platform/auth/service.js';
 import { ANONYMOUS } from './platform/auth/types.js';
 import type { Platform } from './platform/context.js';
 import { connectDatabase, type ConnectOptions, type DbHandle } from './platform/db/connect.js';
-import { migrate, type MigrateResult } from './platform/db/migrate.js';
+import { migrate } from './platform/db/migrate.js';
 import type { Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
@@ -27,6 +27,9 @@ import { createMemoryBus, createRedisBus, type InvalidationBus } from './platfor
 import { createOptions } from './platform/kv/options.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
 import { createLimits } from './platform/limits/limiter.js';
+import { loggerOptions } from './platform/http/logging.js';
+import { createMetrics, installMetrics } from './platform/ops/metrics.js';
+import { registerProbes } from './platform/ops/probes.js';
 import { VERSION } from './version.js';
 import './platform/fastify-augment.js';
 
@@ -41,11 +44,7 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-export interface BuiltApp {
-  app: FastifyInstance;
-  platform: Platform;
-  migration: MigrateResult;
-}
+export type { BuiltApp };
 
 /** Hop count → proxy-addr function (trust that many proxies nearest to us); lists pass through. */
 function trustProxyOption(v: Config['trustProxy']): boolean | string[] | ((addr: string, hop: number) => boolean) {
@@ -57,6 +56,8 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const modules = opts.modules ?? defaultModules;
+  // Module settings are checked before anything connects: a bad RENTAL_* or FX_* value stops the start.
+  for (const m of modules) m.checkConfig?.(config);
   const dbHandle = opts.dbHandle ?? (await connectDatabase(config, opts.connect));
   const migration = opts.skipMigrate ? { applied: [], wasEmpty: false } : await migrate(dbHandle);
 
@@ -82,10 +83,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }
 
   const app = Fastify({
-    logger:
-      opts.logger === false || config.logLevel === 'silent'
-        ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-rova-api-key"]', 'req.headers.cookie', 'req.headers["x-wp-nonce"]'] },
+    logger: opts.logger === false ? false : loggerOptions(config),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{8,100}$/.test(given) ? given : randomUUID();
@@ -97,9 +95,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   const db: Db = dbHandle.db;
-  const limits = createLimits(redis, config.redisPrefix);
+  const metrics = config.metrics.mode === 'off' ? null : createMetrics(dbHandle);
+  const rawLimits = createLimits(redis, config.redisPrefix);
+  const limits = metrics ? metrics.countLimits(rawLimits) : rawLimits;
   const namespaces = new NamespaceRegistry(config.restRoot);
   const jobs = new JobRunner(db, app.log);
+  if (metrics) jobs.observe(metrics.jobObserver);
   const platform: Platform = {
     config,
     db,
@@ -118,7 +119,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   };
   app.decorate('platform', platform);
   app.addHook('onClose', async () => {
-    jobs.stop();
+    await jobs.stop();
     await bus.close();
     redis?.disconnect();
     redisSub?.disconnect();
@@ -163,6 +164,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
     }
     installErrorHandling(app, namespaces);
+    if (metrics) installMetrics(app, config, metrics);
 
     const catalogue = new RouteCatalogue(config.restRoot);
     app.addHook('onRoute', (r) => catalogue.add(r));
@@ -238,6 +240,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (m.rootRoutes) await app.register(m.rootRoutes);
     }
     registerRestIndex(app, catalogue, namespaces);
+    registerProbes(app, platform);
 
     for (const m of modules) await m.start?.(platform);
     for (const file of config.extensions) await loadExtension(file, platform);

@@ -31,6 +31,12 @@ export interface Config {
   extensions: string[];
   /** Set by tests to skip background jobs. */
   jobs: boolean;
+  /** LOG_FORMAT: json lines, or pretty (local time, colours); unset = pretty when stdout is a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** GET /metrics (Prometheus): off (404), public, or token (Authorization: Bearer METRICS_TOKEN). */
+  metrics: { mode: 'off' | 'public' | 'token'; token: string | null };
+  /** How long a graceful shutdown waits for in-flight requests and jobs before it exits anyway. */
+  shutdownTimeoutMs: number;
   /** Extra, module-owned settings read from the environment (e.g. FX_CONVERT_RATE_LIMIT). */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -51,6 +57,47 @@ function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 8080;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`PORT must be an integer 0-65535 (got "${raw}")`);
+  return n;
+}
+
+function parseLogFormat(raw: string | undefined, isTty: boolean): Config['logFormat'] {
+  const v = raw?.trim().toLowerCase() ?? '';
+  if (v === '') return isTty ? 'pretty' : 'json';
+  if (v === 'json' || v === 'pretty') return v;
+  throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${raw}")`);
+}
+
+function parseMetrics(mode: string | undefined, token: string | undefined): Config['metrics'] {
+  const t = token?.trim() || null;
+  if (t !== null && t.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 24`)');
+  const m = mode?.trim().toLowerCase() || (t ? 'token' : 'off');
+  if (m !== 'off' && m !== 'public' && m !== 'token') throw new ConfigError(`METRICS must be off, public or token (got "${mode}")`);
+  if (m === 'token' && !t) throw new ConfigError('METRICS=token needs METRICS_TOKEN (at least 16 characters)');
+  return { mode: m, token: m === 'token' ? t : null };
+}
+
+function parseHost(raw: string | undefined): string {
+  const v = raw?.trim() || '127.0.0.1';
+  if (isIP(v) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(v)) {
+    throw new ConfigError(`HOST must be an IP address or a host name such as 0.0.0.0 or localhost (got "${raw}")`);
+  }
+  return v;
+}
+
+function parseRedisPrefix(raw: string | undefined): string {
+  const v = raw?.trim() || 'rova:';
+  if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(v)) throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits or :_.-{} (got "${raw}")`);
+  return v;
+}
+
+/** Integer environment setting in [min, max]; the one message shape for every numeric variable. */
+export function parseIntSetting(name: string, raw: string | undefined, fallback: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw.trim());
+  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}-${max}`;
+    throw new ConfigError(`${name} must be an integer ${range} (got "${raw}")`);
+  }
   return n;
 }
 
@@ -128,11 +175,13 @@ function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: b
 export interface LoadConfigOptions {
   /** Do not touch the file system (tests): secret is random, database in memory unless DATABASE_URL. */
   ephemeral?: boolean;
+  /** Whether stdout is a terminal (decides the default LOG_FORMAT); default: process.stdout.isTTY. */
+  isTty?: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfigOptions = {}): Config {
   const port = parsePort(env.PORT);
-  const host = env.HOST?.trim() || '127.0.0.1';
+  const host = parseHost(env.HOST);
   const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -164,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     databaseUrl,
     memoryDb: ephemeral && !databaseUrl,
     redisUrl,
-    redisPrefix: env.REDIS_PREFIX?.trim() || 'rova:',
+    redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
     restRoot,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     secret: loadOrCreateSecret(dataDir, env.ROVA_SECRET, !ephemeral),
@@ -176,15 +225,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     extensions: parseExtensions(env.ROVA_EXTENSIONS),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
+    logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
+    metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),
+    shutdownTimeoutMs: parseIntSetting('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
     env: { ...env },
   };
 }
 
 /** Integer setting from the environment, for module-owned settings. */
-export function envInt(config: Config, name: string, fallback: number, min = Number.MIN_SAFE_INTEGER): number {
-  const raw = config.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
+export function envInt(config: Config, name: string, fallback: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+  return parseIntSetting(name, config.env[name], fallback, min, max);
 }

@@ -1,90 +1,89 @@
 #!/usr/bin/env node
-import { buildApp, seedDemo, type BuiltApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { buildApp } from './app.js';
+import { command } from './cli/command.js';
 import { cliCommands } from './cli/commands.js';
+import { commandHelp, overview, wantsHelp } from './cli/help.js';
+import { serve } from './cli/serve.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { modules } from './modules/index.js';
+import type { CliCommand, CliContext } from './modules/types.js';
+import { VERSION } from './version.js';
 
-const HELP = `rova — headless back end for vehicle-rental storefronts
+const builtins: Record<string, CliCommand> = {
+  serve: command(
+    { summary: 'start the HTTP server (migrates first; seeds demo data when ROVA_DEMO=1 and the database is new)', usage: ['serve'], details: ['Stops gracefully on SIGTERM or SIGINT (see README, "Operations").'] },
+    (ctx) => serve(ctx.config),
+  ),
+  migrate: command({ summary: 'apply pending database migrations', usage: ['migrate'] }, async (ctx) => {
+    const { app, migration } = await ctx.open();
+    process.stdout.write(migration.applied.length ? `applied: ${migration.applied.join(', ')}\n` : 'database is up to date\n');
+    await app.close();
+    return 0;
+  }),
+};
 
-Usage: rova <command> [options]
+const allCommands = (): Record<string, CliCommand> => ({ ...cliCommands, ...builtins });
 
-  serve                       start the HTTP server (migrates first; seeds demo data when ROVA_DEMO=1 and the database is new)
-  migrate                     apply pending database migrations
-  seed --demo [--bookings N]  add the demo data (idempotent); --bookings adds N synthetic bookings for load tests
-  user create --login L --email E --role R [--password P]
-                              roles: administrator, shop_manager, vendor, customer
-  apikey create --user LOGIN [--name N] [--scopes read,write] [--expires ISO]
-                              prints only the new key on stdout
-  apikey revoke <id>
-  rates sync                  fetch exchange rates now (currency service)
+function configError(message: string): number {
+  process.stderr.write(`rova: configuration error: ${message}\n`);
+  return 2;
+}
 
-Configuration comes from the environment; see README.md.`;
-
-export interface CliContext {
-  config: Config;
-  args: string[];
-  /** Builds the app without listening (jobs off), for one-shot commands. */
-  open(): Promise<BuiltApp>;
+/** Every setting, the core ones and each module's, validated before anything connects or writes. */
+function loadAndCheckConfig(): Config {
+  const config = loadConfig(process.env);
+  for (const m of modules) m.checkConfig?.(config);
+  return config;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(HELP + '\n');
-    return command ? 0 : 1;
+  const [name, ...rest] = argv;
+  const commands = allCommands();
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`rova ${VERSION}\n`);
+    return 0;
   }
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`rova: configuration error: ${err.message}\n`);
-      return 2;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    if (topic !== undefined) {
+      const cmd = commands[topic];
+      if (!cmd) {
+        process.stderr.write(`rova: unknown command "${topic}" (rova help lists them)\n`);
+        return 2;
+      }
+      process.stdout.write(commandHelp(topic, cmd) + '\n');
+      return 0;
     }
-    throw err;
+    (name ? process.stdout : process.stderr).write(overview(commands) + '\n');
+    return name ? 0 : 2;
   }
+  const cmd = commands[name];
+  if (!cmd) {
+    process.stderr.write(`rova: unknown command "${name}" (rova help lists them)\n`);
+    return 2;
+  }
+  // Help is answered before the configuration is read: it must not create DATA_DIR, a secret or a database.
+  if (wantsHelp(rest)) {
+    process.stdout.write(commandHelp(name, cmd) + '\n');
+    return 0;
+  }
+  const config = loadAndCheckConfig();
   const ctx: CliContext = {
     config,
     args: rest,
     open: () => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }),
   };
-  if (command === 'serve') return serve(config);
-  if (command === 'migrate') {
-    const { app, migration } = await ctx.open();
-    process.stdout.write(migration.applied.length ? `applied: ${migration.applied.join(', ')}\n` : 'database is up to date\n');
-    await app.close();
-    return 0;
+  try {
+    return await cmd(ctx);
+  } catch (err) {
+    // parseArgs: unknown option, missing option value, unexpected positional argument.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
+      process.stderr.write(`rova ${name}: ${(err as Error).message}\n${commandHelp(name, cmd)}\n`);
+      return 2;
+    }
+    throw err;
   }
-  const handler = cliCommands[command];
-  if (!handler) {
-    process.stderr.write(`rova: unknown command "${command}"\n\n${HELP}\n`);
-    return 1;
-  }
-  return handler(ctx);
-}
-
-async function serve(config: Config): Promise<number> {
-  const built = await buildApp(config);
-  const { app, platform, migration } = built;
-  if (config.demo && migration.wasEmpty && !(await platform.options.get('demo_seeded_at'))) {
-    await seedDemo(platform);
-    app.log.info('demo data seeded');
-  }
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
-  app.log.info(`Rova ${config.restRoot}/ ready at ${base}${config.restRoot}/ — API docs at ${base}/docs`);
-  return -1;
 }
 
 main(process.argv.slice(2)).then(
@@ -92,6 +91,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (err: unknown) => {
+    if (err instanceof ConfigError) process.exit(configError(err.message));
     process.stderr.write(`rova: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   },

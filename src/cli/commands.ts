@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { seedDemo } from '../app.js';
-import type { CliContext } from '../main.js';
 import { modules } from '../modules/index.js';
-
-export type CliCommand = (ctx: CliContext) => Promise<number>;
+import type { CliCommand, CliHelp } from '../modules/types.js';
+import { command } from './command.js';
 
 function fail(message: string): number {
   process.stderr.write(`rova: ${message}\n`);
@@ -41,10 +40,14 @@ const user: CliCommand = async (ctx) => {
     options: { login: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
     strict: true,
   });
-  if (!values.login || !values.email || !values.role) return fail('user create needs --login, --email and --role');
+  const { login, email, role } = values;
+  if (!login || !email || !role) {
+    const missing = Object.entries({ login, email, role }).filter(([, v]) => !v).map(([k]) => `--${k}`);
+    return fail(`user create: missing ${missing.join(', ')}`);
+  }
   const { app, platform } = await ctx.open();
   try {
-    const u = await platform.auth.createUser({ login: values.login, email: values.email, role: values.role, password: values.password, displayName: values.name });
+    const u = await platform.auth.createUser({ login, email, role, password: values.password, displayName: values.name });
     process.stdout.write(`${u.id}\n`);
     return 0;
   } finally {
@@ -60,7 +63,7 @@ const apikey: CliCommand = async (ctx) => {
       options: { user: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } },
       strict: true,
     });
-    if (!values.user) return fail('apikey create needs --user <login>');
+    if (!values.user) return fail('apikey create: missing --user <login>');
     let expires: Date | null = null;
     if (values.expires) {
       expires = new Date(values.expires);
@@ -92,4 +95,25 @@ const apikey: CliCommand = async (ctx) => {
   return fail('usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] | rova apikey revoke <id>');
 };
 
-export const cliCommands: Record<string, CliCommand> = Object.assign({}, ...modules.map((m) => m.commands ?? {}), { seed, user, apikey });
+const help: Record<'seed' | 'user' | 'apikey', CliHelp> = {
+  seed: {
+    summary: 'add the demo data (idempotent); --bookings adds N synthetic bookings for load tests',
+    usage: ['seed --demo [--bookings N]'],
+  },
+  user: {
+    summary: 'create a user; prints its id',
+    usage: ['user create --login L --email E --role R [--password P] [--name N]'],
+    details: ['Roles: administrator, shop_manager, vendor, customer.'],
+  },
+  apikey: {
+    summary: 'create or revoke an API key; create prints only the new key on stdout',
+    usage: ['apikey create --user LOGIN [--name N] [--scopes read,write] [--expires ISO]', 'apikey revoke <id>'],
+  },
+};
+
+/** Every CLI command of the modules and the platform, by name; help comes from each definition. */
+export const cliCommands: Record<string, CliCommand> = Object.assign(
+  {},
+  ...modules.map((m) => m.commands ?? {}),
+  { seed: command(help.seed, seed), user: command(help.user, user), apikey: command(help.apikey, apikey) },
+);

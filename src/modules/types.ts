@@ -1,7 +1,43 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { CliCommand } from '../cli/commands.js';
+// The contracts between the app, its feature modules and the CLI. This file sits at the bottom of the import
+// graph: it may import the platform and the configuration (types only), never the app, the CLI or a module,
+// so every import arrow points down (test/ops/import-graph.test.ts fails on a circle).
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Config } from '../config.js';
 import type { Platform } from '../platform/context.js';
+import type { MigrateResult } from '../platform/db/migrate.js';
 import type { NamespaceInfo } from '../platform/http/namespaces.js';
+
+/** A running (or ready-to-run) app: what buildApp returns and what CLI commands open. */
+export interface BuiltApp {
+  app: FastifyInstance;
+  platform: Platform;
+  migration: MigrateResult;
+}
+
+/** What a CLI command receives: the validated configuration, its own arguments, and a way to open the app. */
+export interface CliContext {
+  config: Config;
+  /** The arguments after the command name (`rova apikey create --user x` → `['create', '--user', 'x']`). */
+  args: string[];
+  /** Builds the app without listening (jobs off), for one-shot commands. Close it when done. */
+  open(): Promise<BuiltApp>;
+}
+
+/** Help text of a CLI command, shown by `rova help`, `rova help <command>` and `rova <command> --help`. */
+export interface CliHelp {
+  /** One line for the command list. */
+  summary?: string;
+  /** Usage lines without the leading `rova ` (e.g. `rates sync`). */
+  usage?: string[];
+  /** Further lines: options, examples. */
+  details?: string[];
+}
+
+/**
+ * A CLI command: returns the exit code (0 ok, 1 failure, 2 usage or configuration error). `--help` never
+ * reaches it: the CLI prints the help attached with `command()` (src/cli/command.ts) instead.
+ */
+export type CliCommand = ((ctx: CliContext) => Promise<number>) & { help?: CliHelp };
 
 /** A feature module: its namespaces, its routes, what it starts, and its demo data. */
 export interface RovaModule {
@@ -11,6 +47,11 @@ export interface RovaModule {
   routes?: FastifyPluginAsync;
   /** Registered at the server root (assets, demo pages, docs). */
   rootRoutes?: FastifyPluginAsync;
+  /**
+   * Validates this module's environment settings (config.env) before anything connects; throws ConfigError
+   * naming the variable. Runs for `serve` and every CLI command.
+   */
+  checkConfig?(config: Config): void;
   /** Runs once the platform is up, before the server listens: caches, subscriptions, jobs. */
   start?(platform: Platform): Promise<void> | void;
   /** Adds this module's demo data. Must be idempotent (`rova seed --demo` may run again). */

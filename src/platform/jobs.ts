@@ -10,6 +10,9 @@ export interface JobSpec {
   run: () => Promise<void>;
 }
 
+/** Told about every job run (metrics). */
+export type JobRunObserver = (job: string, outcome: 'success' | 'failure', seconds: number) => void;
+
 /**
  * Interval jobs that run on one node at a time: before each run a node takes (or renews) a lease row in the
  * database; other nodes skip while the lease is held by someone else and not expired.
@@ -19,6 +22,9 @@ export class JobRunner {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly lastRun = new Map<string, number>();
   private stopped = false;
+  /** Runs in progress: stop() waits for them so a shutdown never cuts a job's writes off. */
+  private readonly running = new Set<Promise<void>>();
+  private observer: JobRunObserver | null = null;
 
   constructor(
     private readonly db: Db,
@@ -49,7 +55,7 @@ export class JobRunner {
           if (Date.now() - last >= interval && (await this.acquireLease(`job:${spec.name}`, this.tickMs * 4))) {
             this.lastRun.set(spec.name, Date.now());
             await this.recordRun(spec.name);
-            await spec.run();
+            await this.track(spec);
           }
         }
       } catch (err) {
@@ -58,6 +64,26 @@ export class JobRunner {
       if (!this.stopped) this.timers.set(spec.name, setTimeout(() => void tick(), this.tickMs).unref());
     };
     this.timers.set(spec.name, setTimeout(() => void tick(), 1_000).unref());
+  }
+
+  /** Receives every run's outcome and duration. */
+  observe(observer: JobRunObserver): void {
+    this.observer = observer;
+  }
+
+  private async track(spec: JobSpec): Promise<void> {
+    const started = performance.now();
+    const run = spec.run();
+    const settled = run.then(
+      () => this.observer?.(spec.name, 'success', (performance.now() - started) / 1000),
+      () => this.observer?.(spec.name, 'failure', (performance.now() - started) / 1000),
+    );
+    this.running.add(settled);
+    try {
+      await run;
+    } finally {
+      this.running.delete(settled);
+    }
   }
 
   private async lastRunAt(name: string): Promise<number> {
@@ -71,9 +97,11 @@ export class JobRunner {
       ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
   }
 
-  stop(): void {
+  /** Schedules nothing more and resolves once the runs in progress have finished. */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    await Promise.all([...this.running]);
   }
 }

@@ -1,10 +1,10 @@
-import type { CliCommand } from '../../cli/commands.js';
+import { command } from '../../cli/command.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { syncRates } from './admin-service.js';
 import { fxRuntime } from './state.js';
 
 /** `rova rates sync`: fetch exchange rates now (same rules as POST /rova-fx/v1/rates/sync). */
-export const ratesCommand: CliCommand = async (ctx) => {
+export const ratesCommand = command({ summary: 'fetch exchange rates now (currency service)', usage: ['rates sync'], details: ['Same rules as POST /rova-fx/v1/rates/sync: auto rates only, changes by more than 10x rejected.'] }, async (ctx) => {
   if (ctx.args[0] !== 'sync' || ctx.args.length > 1) {
     process.stderr.write('usage: rova rates sync\n');
     return 2;
@@ -25,4 +25,4 @@ export const ratesCommand: CliCommand = async (ctx) => {
   } finally {
     await app.close();
   }
-};
+});

@@ -8,7 +8,7 @@ import { GeoLookup } from './geo.js';
 import { fxRoutes } from './routes.js';
 import { seedFxDemo } from './seed.js';
 import { INTERVAL_MS } from './settings.js';
-import { fxRuntime, OPT_BASE, TOPIC, type FxRuntime } from './state.js';
+import { fxRuntime, OPT_BASE, readFxEnv, TOPIC, type FxRuntime } from './state.js';
 
 const geoFor = perPlatform((p) => new GeoLookup(p));
 
@@ -33,6 +33,7 @@ export const fxModule: RovaModule = {
   name: 'fx',
   namespaces: [{ name: 'rova-fx/v1', shape: 'wp' }],
   routes: fxRoutes(geoFor),
+  checkConfig: readFxEnv,
   async start(platform) {
     const rt = fxRuntime(platform);
     if ((await platform.options.get<string>(OPT_BASE)) === undefined) await platform.options.set(OPT_BASE, platform.config.storeCurrency);

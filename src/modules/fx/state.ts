@@ -1,6 +1,7 @@
 import { perPlatform } from '../../platform/per-platform.js';
 import { Decimal } from 'decimal.js';
-import { envInt, ConfigError } from '../../config.js';
+import { existsSync } from 'node:fs';
+import { envInt, ConfigError, type Config } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
 import type { CurrencyFormat, CurrencyPort, PricingCurrency } from '../store/currency-port.js';
 import { intlFormat } from '../store/pricing.js';
@@ -60,6 +61,47 @@ export function buildSnapshot(base: string, settings: FxSettings, rows: Currency
   return { base, baseFormat: baseFormat(base), settings, rows: visible, byCode: new Map(visible.map((r) => [r.code, r])), offered, lastSync };
 }
 
+export interface FxEnv {
+  convertLimit: ConvertLimit;
+  sources: SourceConfig;
+  geoHeaders: string[];
+}
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/** Reads and validates the FX_* settings and GEOIP_DB (also run at start: a bad value stops the process). */
+export function readFxEnv(cfg: Config): FxEnv {
+  const url = (name: string, fallback: string): string => {
+    const v = cfg.env[name]?.trim();
+    if (!v) return fallback;
+    let ok = /^https?:\/\//.test(v);
+    try {
+      new URL(v);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new ConfigError(`${name} must be an http(s) URL (got "${v}")`);
+    return v;
+  };
+  const gh = cfg.env.FX_GEO_HEADERS;
+  const geoHeaders = (gh === undefined ? 'CF-IPCountry' : gh)
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '' && h !== 'none');
+  for (const h of geoHeaders) if (!HEADER_NAME.test(h)) throw new ConfigError(`FX_GEO_HEADERS entry "${h}" is not a header name`);
+  const geoDb = cfg.env.GEOIP_DB?.trim();
+  if (geoDb && !existsSync(geoDb)) throw new ConfigError(`GEOIP_DB: file not found: ${geoDb}`);
+  return {
+    convertLimit: { limit: envInt(cfg, 'FX_CONVERT_RATE_LIMIT', 120, 0), window: envInt(cfg, 'FX_CONVERT_RATE_WINDOW', 60, 0) },
+    sources: {
+      exchangerateApiUrl: url('FX_EXCHANGERATE_API_URL', DEFAULT_EXCHANGERATE_API_URL),
+      ecbUrl: url('FX_ECB_URL', DEFAULT_ECB_URL),
+      timeoutMs: envInt(cfg, 'FX_RATE_TIMEOUT_MS', 10_000, 1, 600_000),
+    },
+    geoHeaders,
+  };
+}
+
 /** Per-app runtime of the currency service: the in-memory view and the configuration read at start. */
 export class FxRuntime implements CurrencyPort {
   snapshot: FxSnapshot;
@@ -72,23 +114,10 @@ export class FxRuntime implements CurrencyPort {
   constructor(readonly platform: Platform) {
     const cfg = platform.config;
     this.snapshot = buildSnapshot(cfg.storeCurrency, withDefaults(undefined), [], null);
-    this.convertLimit = { limit: envInt(cfg, 'FX_CONVERT_RATE_LIMIT', 120, 0), window: envInt(cfg, 'FX_CONVERT_RATE_WINDOW', 60, 0) };
-    const url = (name: string, fallback: string): string => {
-      const v = cfg.env[name]?.trim();
-      if (!v) return fallback;
-      if (!/^https?:\/\//.test(v)) throw new ConfigError(`${name} must be an http(s) URL (got "${v}")`);
-      return v;
-    };
-    this.sources = {
-      exchangerateApiUrl: url('FX_EXCHANGERATE_API_URL', DEFAULT_EXCHANGERATE_API_URL),
-      ecbUrl: url('FX_ECB_URL', DEFAULT_ECB_URL),
-      timeoutMs: envInt(cfg, 'FX_RATE_TIMEOUT_MS', 10_000, 1),
-    };
-    const gh = cfg.env.FX_GEO_HEADERS;
-    this.geoHeaders = (gh === undefined ? 'CF-IPCountry' : gh)
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter((h) => h !== '' && h !== 'none');
+    const env = readFxEnv(cfg);
+    this.convertLimit = env.convertLimit;
+    this.sources = env.sources;
+    this.geoHeaders = env.geoHeaders;
   }
 
   /** Reloads the view from the database; the newest reload wins. */

@@ -5,6 +5,7 @@ import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
+import { readRentalSettings } from './settings.js';
 
 /** Rental management `rova-rental/v1` and `v2` (options let tests fake health inputs). */
 export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule {
@@ -15,6 +16,7 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       { name: 'rova-rental/v2', shape: 'rental' },
     ],
     routes: rentalRoutes(opts.health),
+    checkConfig: readRentalSettings,
     start(platform) {
       catalogueOf(platform);
     },

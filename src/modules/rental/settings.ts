@@ -1,5 +1,5 @@
 import { perPlatform } from '../../platform/per-platform.js';
-import { envInt } from '../../config.js';
+import { ConfigError, envInt, type Config } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
 
 /** Rental settings from the environment (deployment knobs; business prices live in pricing rules). */
@@ -17,9 +17,9 @@ export interface RentalSettings {
   currency: string;
 }
 
-export const rentalSettings: (p: Platform) => RentalSettings = perPlatform((p) => {
-  const c = p.config;
-  return {
+/** Reads and validates the RENTAL_* settings (also run at start, so a bad value stops the process, not a request). */
+export function readRentalSettings(c: Config): RentalSettings {
+  const s: RentalSettings = {
     publicRateLimit: envInt(c, 'RENTAL_PUBLIC_RATE_LIMIT', 60, 1),
     writeRateLimit: envInt(c, 'RENTAL_WRITE_RATE_LIMIT', 60, 1),
     bufferMinutes: envInt(c, 'RENTAL_BUFFER_MINUTES', 60, 0),
@@ -32,4 +32,8 @@ export const rentalSettings: (p: Platform) => RentalSettings = perPlatform((p) =
     timezone: c.storeTimezone,
     currency: c.storeCurrency,
   };
-});
+  if (s.minDays > s.maxDays) throw new ConfigError(`RENTAL_MIN_DAYS (${s.minDays}) must not exceed RENTAL_MAX_DAYS (${s.maxDays})`);
+  return s;
+}
+
+export const rentalSettings: (p: Platform) => RentalSettings = perPlatform((p) => readRentalSettings(p.config));

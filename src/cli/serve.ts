@@ -1,0 +1,46 @@
+import { buildApp, seedDemo } from '../app.js';
+import type { Config } from '../config.js';
+
+/**
+ * `rova serve`: listens until SIGTERM or SIGINT, then shuts down gracefully: stops accepting connections
+ * (new requests on kept-alive ones get 503), lets in-flight requests finish, waits for a running job, closes
+ * Redis and the database (releasing the embedded database's lock) and exits 0. After SHUTDOWN_TIMEOUT_MS, or
+ * on a second signal, it exits 1 at once.
+ */
+export async function serve(config: Config): Promise<number> {
+  const { app, platform, migration } = await buildApp(config);
+  if (config.demo && migration.wasEmpty && !(await platform.options.get('demo_seeded_at'))) {
+    await seedDemo(platform);
+    app.log.info('demo data seeded');
+  }
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) {
+      app.log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    closing = true;
+    app.log.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining requests and jobs');
+    const timer = setTimeout(() => {
+      app.log.error({ timeout_ms: config.shutdownTimeoutMs }, 'graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    app.close().then(
+      () => {
+        app.log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  await app.listen({ port: config.port, host: config.host });
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
+  app.log.info(`Rova ${config.restRoot}/ ready at ${base}${config.restRoot}/ — API docs at ${base}/docs`);
+  return -1;
+}

@@ -1,0 +1,75 @@
+import type { FastifyServerOptions } from 'fastify';
+import pretty from 'pino-pretty';
+import type { Config } from '../../config.js';
+
+/**
+ * Query parameters whose values are credentials (WooCommerce keys, OAuth 1.0a, WordPress nonces, tokens,
+ * passwords). Matched case-insensitively by name; a name that merely contains one of the words counts too.
+ */
+const SECRET_PARAM = /key|secret|token|password|passwd|pwd|nonce|signature|session|cookie|credential|auth|code_verifier|^code$/i;
+
+export const REDACTED = '[REDACTED]';
+
+/** The URL as logged: credential-looking query values replaced (names kept, so the log still shows what was sent). */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const hash = url.indexOf('#', q);
+  const query = url.slice(q + 1, hash < 0 ? undefined : hash);
+  const parts = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const rawName = eq < 0 ? pair : pair.slice(0, eq);
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      // keep the raw name: a malformed escape is still matched as written
+    }
+    return eq >= 0 && SECRET_PARAM.test(name) ? `${rawName}=${REDACTED}` : pair;
+  });
+  return url.slice(0, q + 1) + parts.join('&');
+}
+
+/** Header paths pino blanks wherever a request's headers get logged (Fastify's default serializer logs none). */
+const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
+  'req.headers["x-rova-api-key"]',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'req.headers["x-wp-nonce"]',
+  'req.headers["x-wc-webhook-signature"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-rova-api-key"]',
+];
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's logger options: level, JSON lines or pretty output (local time), credentials redacted. */
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  if (config.logLevel === 'silent') return false;
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      req: (req: LoggedRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+    ...(config.logFormat === 'pretty'
+      ? { stream: pretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname', sync: true, colorize: process.stdout.isTTY === true }) }
+      : {}),
+  };
+}

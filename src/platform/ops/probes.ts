@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../context.js';
+import { listMigrations, pendingMigrations, type Migration } from '../db/migrate.js';
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+type CheckState = 'ok' | 'failed' | 'skipped';
+const Check = Type.Union([Type.Literal('ok'), Type.Literal('failed'), Type.Literal('skipped')]);
+const Ready = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  checks: Type.Object({ database: Check, redis: Check, migrations: Check }),
+  failed: Type.Array(Type.String(), { description: 'Names of the checks that failed' }),
+});
+const Live = Type.Object({ status: Type.Literal('ok') });
+
+/** Rejects when the check takes longer than the probe may wait (a hung database must not hang the probe). */
+async function within<T>(p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('check timed out')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function check(fn: () => Promise<unknown>): Promise<CheckState> {
+  try {
+    await within(fn());
+    return 'ok';
+  } catch {
+    return 'failed';
+  }
+}
+
+/**
+ * Probes for orchestrators, outside the REST root and public: GET /livez (the process serves requests) and
+ * GET /readyz (database answers, Redis answers when REDIS_URL is set, no migration pending) → 200, or 503
+ * naming the failed checks. Neither touches the rate limiter or the audit log.
+ */
+export function registerProbes(app: FastifyInstance, platform: Platform, migrations: () => Migration[] = listMigrations): void {
+  let expected: Migration[] | null = null;
+  const schemaBase = { tags: ['operations'], security: [] };
+  app.get('/livez', {
+    config: { auth: 'public' },
+    schema: { ...schemaBase, summary: 'Liveness probe: the process is up and serving', response: { 200: Live } },
+    logLevel: 'warn',
+  }, async () => ({ status: 'ok' as const }));
+  app.get('/readyz', {
+    config: { auth: 'public' },
+    schema: { ...schemaBase, summary: 'Readiness probe: database, Redis (when configured) and migrations', response: { 200: Ready, 503: Ready } },
+    logLevel: 'warn',
+  }, async (_req, reply) => {
+    const { redis, dbHandle } = platform;
+    const [database, redisState] = await Promise.all([
+      check(() => dbHandle.ping()),
+      redis ? check(() => redis.ping()) : Promise.resolve<CheckState>('skipped'),
+    ]);
+    const migrationsState: CheckState =
+      database === 'ok'
+        ? await check(async () => {
+            const pending = await pendingMigrations(dbHandle, (expected ??= migrations()));
+            if (pending.length) throw new Error(`pending: ${pending.join(', ')}`);
+          })
+        : 'skipped';
+    const checks = { database, redis: redisState, migrations: migrationsState };
+    const failed = Object.entries(checks).filter(([, v]) => v === 'failed').map(([k]) => k);
+    const body = { status: failed.length ? ('unavailable' as const) : ('ok' as const), checks, failed };
+    return reply.code(failed.length ? 503 : 200).header('Cache-Control', 'no-store').send(body);
+  });
+}
