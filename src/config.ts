@@ -72,7 +72,7 @@ function parseMetrics(mode: string | undefined, token: string | undefined): Conf
   if (t !== null && t.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 24`)');
   const m = mode?.trim().toLowerCase() || (t ? 'token' : 'off');
   if (m !== 'off' && m !== 'public' && m !== 'token') throw new ConfigError(`METRICS must be off, public or token (got "${mode}")`);
-  if (m === 'token' && !t) throw new ConfigError('METRICS=token needs METRICS_TOKEN (at least 16 characters)');
+  if (m === 'token' && !t) throw new ConfigError('METRICS is token but METRICS_TOKEN is not set (at least 16 characters)');
   return { mode: m, token: m === 'token' ? t : null };
 }
 

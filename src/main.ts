@@ -49,18 +49,18 @@ async function main(argv: string[]): Promise<number> {
       const cmd = commands[topic];
       if (!cmd) {
         process.stderr.write(`rova: unknown command "${topic}" (rova help lists them)\n`);
-        return 2;
+        return 1;
       }
       process.stdout.write(commandHelp(topic, cmd) + '\n');
       return 0;
     }
     (name ? process.stdout : process.stderr).write(overview(commands) + '\n');
-    return name ? 0 : 2;
+    return name ? 0 : 1;
   }
   const cmd = commands[name];
   if (!cmd) {
     process.stderr.write(`rova: unknown command "${name}" (rova help lists them)\n`);
-    return 2;
+    return 1;
   }
   // Help is answered before the configuration is read: it must not create DATA_DIR, a secret or a database.
   if (wantsHelp(rest)) {

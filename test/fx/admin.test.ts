@@ -102,7 +102,7 @@ describe('settings', () => {
 
 describe('currencies', () => {
   it('GET on a fresh store: base from STORE_CURRENCY, no rows, no sync', async () => {
-    expect((await a.get('/currencies')).json()).toEqual({ base_currency: 'USD', currencies: [], last_sync: null, next_sync: null });
+    expect((await a.get('/currencies')).json()).toEqual({ base_currency: 'USD', currencies: [], last_sync: null, next_sync: null, stale_rates: [] });
   });
 
   it('saves sanitised rows with defaults and reports adjustments', async () => {
@@ -260,11 +260,11 @@ describe('rates preview', () => {
       base_currency: 'USD',
       sample_amount: 100,
       rates: [
-        { code: 'EUR', raw_rate: 0.5, effective_rate: 0.5, usable: true, sample_from: '$100.00', sample_to: '€50.00' },
-        { code: 'GBP', raw_rate: 0, effective_rate: 2, usable: false, sample_from: '$100.00', sample_to: '' },
-        { code: 'TRY', raw_rate: 30, effective_rate: 0, usable: false, sample_from: '$100.00', sample_to: '' },
-        { code: 'JPY', raw_rate: 150.456, effective_rate: 150.456, usable: true, sample_from: '$100.00', sample_to: '¥15,046' },
-        { code: 'KWD', raw_rate: 0.30712, effective_rate: 0.30712, usable: true, sample_from: '$100.00', sample_to: 'KWD30.490' },
+        { code: 'EUR', raw_rate: 0.5, effective_rate: 0.5, usable: true, sample_from: '$100.00', sample_to: '€50.00', rate_date: null, stale: false },
+        { code: 'GBP', raw_rate: 0, effective_rate: 2, usable: false, sample_from: '$100.00', sample_to: '', rate_date: null, stale: false },
+        { code: 'TRY', raw_rate: 30, effective_rate: 0, usable: false, sample_from: '$100.00', sample_to: '', rate_date: null, stale: false },
+        { code: 'JPY', raw_rate: 150.456, effective_rate: 150.456, usable: true, sample_from: '$100.00', sample_to: '¥15,046', rate_date: null, stale: false },
+        { code: 'KWD', raw_rate: 0.30712, effective_rate: 0.30712, usable: true, sample_from: '$100.00', sample_to: 'KWD30.490', rate_date: null, stale: false },
       ],
     });
     expect((await a.get('/currencies')).json()).toEqual(stored);

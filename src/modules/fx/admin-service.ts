@@ -9,6 +9,7 @@ import { fetchRates, type RateMap } from './rates/sources.js';
 import { isObj, sanitiseCurrencies } from './sanitise.js';
 import { INTERVAL_MS, mergeSettings } from './settings.js';
 import { OPT_LAST_SYNC, OPT_SETTINGS, type FxRuntime } from './state.js';
+import { isStale, rateDate, SNAPSHOT_DATE, SNAPSHOT_TIME, staleRates } from './staleness.js';
 import type { Adjustment, CurrencyRow, FxSettings, LastSync, NextSync, SourceId } from './types.js';
 
 export const SYNC_JOB = 'rova_fx_rates_sync';
@@ -41,7 +42,7 @@ export async function saveSettings(rt: FxRuntime, body: unknown) {
 export async function getCurrencies(rt: FxRuntime) {
   await rt.refresh();
   const s = rt.snapshot;
-  return { base_currency: s.base, currencies: s.rows, last_sync: s.lastSync, next_sync: await nextSync(rt) };
+  return { base_currency: s.base, currencies: s.rows, last_sync: s.lastSync, next_sync: await nextSync(rt), stale_rates: staleRates(s.rows) };
 }
 
 export async function saveCurrencies(rt: FxRuntime, body: unknown) {
@@ -74,6 +75,11 @@ export async function syncRates(rt: FxRuntime): Promise<SyncResult> {
     throw new HttpError(502, 'rova_fx_rates_unavailable', 'No exchange-rate source answered; the stored rates were kept.', { attempts: outcome.attempts });
   }
   const now = Math.floor(Date.now() / 1000);
+  // Rates from the bundled file are as old as the file: they keep its date, so they show as stale.
+  const ratesTime = outcome.source === 'file' ? SNAPSHOT_TIME : now;
+  if (outcome.source === 'file') {
+    rt.platform.log.warn({ rates_date: SNAPSHOT_DATE }, `no online exchange-rate source answered: using the bundled snapshot of ${SNAPSHOT_DATE} (stale)`);
+  }
   const updated: string[] = [];
   const rejected: SyncResult['rejected'] = [];
   await rt.platform.transaction(async (tx) => {
@@ -88,12 +94,12 @@ export async function syncRates(rt: FxRuntime): Promise<SyncResult> {
         rejected.push({ code: row.code, stored: row.rate.value, fetched });
         continue;
       }
-      changed.push({ ...row, rate: { ...row.rate, value: fetched, updated_at: now } });
+      changed.push({ ...row, rate: { ...row.rate, value: fetched, updated_at: ratesTime } });
       updated.push(row.code);
     }
     await updateCurrencies(tx, changed);
   });
-  const last: LastSync = { time: now, base };
+  const last: LastSync = { time: now, base, source: outcome.source };
   await rt.platform.options.set(OPT_LAST_SYNC, last);
   await rt.changed();
   rt.platform.log.info({ source: outcome.source, updated: updated.length, rejected: rejected.length }, 'exchange rates synced');
@@ -107,6 +113,8 @@ export interface PreviewRow {
   usable: boolean;
   sample_from: string;
   sample_to: string;
+  rate_date: string | null;
+  stale: boolean;
 }
 
 const SAMPLE = new Decimal(100);
@@ -131,6 +139,8 @@ function preview(rt: FxRuntime, rows: CurrencyRow[]) {
         usable: isUsable(r),
         sample_from: sampleFrom,
         sample_to: isUsable(r) ? plain(convertAmount(SAMPLE, r), rowFormat(r)) : '',
+        rate_date: rateDate(r),
+        stale: isStale(r),
       }),
     ),
   };

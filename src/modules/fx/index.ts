@@ -8,6 +8,7 @@ import { GeoLookup } from './geo.js';
 import { fxRoutes } from './routes.js';
 import { seedFxDemo } from './seed.js';
 import { INTERVAL_MS } from './settings.js';
+import { staleRates } from './staleness.js';
 import { fxRuntime, OPT_BASE, readFxEnv, TOPIC, type FxRuntime } from './state.js';
 
 const geoFor = perPlatform((p) => new GeoLookup(p));
@@ -41,6 +42,8 @@ export const fxModule: RovaModule = {
       rt.refresh().catch((err: unknown) => platform.log.error({ err }, 'currency view reload failed'));
     });
     await rt.refresh();
+    const stale = staleRates(rt.snapshot.rows);
+    if (stale.length) platform.log.warn({ stale }, 'exchange rates are stale until a sync succeeds (GET /rova-fx/v1/currencies lists them)');
     setCurrencyPort(platform, rt);
     if (platform.config.jobs) scheduleRateSync(platform.jobs, rt);
   },

@@ -1,6 +1,7 @@
 import { badRequest, conflict } from '../../platform/http/errors.js';
 import type { Platform } from '../../platform/context.js';
-import { dropSnoozes, saveSnooze, snoozesOf, type NoticeKind } from './repo.js';
+import { dropSnoozes, loadCurrencies, saveSnooze, snoozesOf, type NoticeKind } from './repo.js';
+import { staleRates } from './staleness.js';
 
 export const NOTICE_KINDS: readonly NoticeKind[] = ['anomaly', 'fragments'];
 const optionName = (kind: NoticeKind) => `rova_fx_notice_${kind}`;
@@ -16,10 +17,20 @@ export async function currentSignature(p: Platform, kind: NoticeKind): Promise<s
 
 export async function listNotices(p: Platform, userId: number) {
   const snoozed = await snoozesOf(p.db, userId);
-  const notices = [];
+  const notices: { kind: string; signature: string; snoozed: boolean; message?: string }[] = [];
   for (const kind of NOTICE_KINDS) {
     const signature = await currentSignature(p, kind);
     if (signature) notices.push({ kind, signature, snoozed: snoozed.get(kind) === signature });
+  }
+  const stale = staleRates(await loadCurrencies(p.db));
+  if (stale.length) {
+    const list = stale.map((s) => `${s.code} (${s.rate_date ?? 'never fetched'})`).join(', ');
+    notices.push({
+      kind: 'stale_rates',
+      signature: stale.map((s) => `${s.code}@${s.rate_date ?? ''}`).join(','),
+      snoozed: false,
+      message: `Exchange rates are stale: ${list}. Run a sync (POST /rova-fx/v1/rates/sync or \`rova rates sync\`).`,
+    });
   }
   return { notices };
 }

@@ -111,7 +111,7 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
 
     app.get(
       `${NS}/cache-notice`,
-      { config: STORE, schema: { tags, summary: 'Current cache anomalies and whether you snoozed each', response: { 200: S.NoticeList, ...wpErrors(401, 403) } } },
+      { config: STORE, schema: { tags, summary: 'Admin notices: cache anomalies (and whether you snoozed each), stale exchange rates', response: { 200: S.NoticeList, ...wpErrors(401, 403) } } },
       async (req) => listNotices(app.platform, req.auth.user!.id),
     );
     app.post(

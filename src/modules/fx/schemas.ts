@@ -34,7 +34,14 @@ export const SettingsBody = Type.Object(
 
 export const Adjustment = Type.Object({ code: Type.String(), field: Type.String(), reason: Type.String(), value: Type.Unknown() });
 export const NextSync = Type.Union([Type.Object({ time: Type.Integer(), iso: Type.String() }), Type.Null()]);
-export const LastSync = Type.Union([Type.Object({ time: Type.Integer(), base: Type.String() }), Type.Null()]);
+export const LastSync = Type.Union([
+  Type.Object({ time: Type.Integer(), base: Type.String(), source: Type.Optional(Type.String({ description: 'exchangerate-api, ecb, or file (the bundled snapshot)' })) }),
+  Type.Null(),
+]);
+export const StaleRates = Type.Array(
+  Type.Object({ code: Type.String(), rate_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]) }),
+  { description: 'Enabled currencies whose automatic rate is older than 72 hours (or was never fetched); bundled-snapshot rates keep the snapshot date' },
+);
 
 export const SettingsSaved = Type.Object({ success: Type.Literal(true), settings: Settings, adjustments: Type.Array(Adjustment), next_sync: NextSync });
 
@@ -72,7 +79,7 @@ export const CurrenciesBody = Type.Object(
   { additionalProperties: true },
 );
 
-export const Currencies = Type.Object({ base_currency: Type.String(), currencies: Type.Array(CurrencyRow), last_sync: LastSync, next_sync: NextSync });
+export const Currencies = Type.Object({ base_currency: Type.String(), currencies: Type.Array(CurrencyRow), last_sync: LastSync, next_sync: NextSync, stale_rates: StaleRates });
 export const CurrenciesSaved = Type.Object({ success: Type.Literal(true), currencies: Type.Array(CurrencyRow), adjustments: Type.Array(Adjustment) });
 
 export const SyncResult = Type.Object({
@@ -94,6 +101,8 @@ export const Preview = Type.Object({
       usable: Bool,
       sample_from: Type.String(),
       sample_to: Type.String(),
+      rate_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'Day (UTC) the rate is from' }),
+      stale: Type.Boolean({ description: 'An automatic rate older than 72 hours or never fetched' }),
     }),
   ),
 });
@@ -115,7 +124,14 @@ export const ConvertResult = Type.Object({
 export const RateLimited = Type.Object({ code: Type.Literal('rova_fx_rate_limited'), message: Type.String() });
 
 export const NoticeList = Type.Object({
-  notices: Type.Array(Type.Object({ kind: Type.String(), signature: Type.String(), snoozed: Bool })),
+  notices: Type.Array(
+    Type.Object({
+      kind: Type.String({ description: 'anomaly, fragments, or stale_rates (not snoozable: it ends when a sync succeeds)' }),
+      signature: Type.String(),
+      snoozed: Bool,
+      message: Type.Optional(Type.String()),
+    }),
+  ),
 });
 export const NoticeReportBody = Type.Object({ kind: Type.Unknown({ description: 'anomaly | fragments' }), path: Type.Unknown({ description: 'page path; "" clears' }) });
 export const NoticeReported = Type.Object({ success: Type.Literal(true), kind: Type.String(), signature: Type.String() });

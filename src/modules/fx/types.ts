@@ -37,6 +37,8 @@ export interface FxSettings {
 export interface LastSync {
   time: number;
   base: string;
+  /** Where the rates came from; `file` = the bundled snapshot (its rates keep the snapshot's date). */
+  source?: SourceId;
 }
 
 export interface NextSync {
