@@ -6,7 +6,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { envInt, type Config } from './config.js';
 import { modules as defaultModules } from './modules/index.js';
 import type { RovaModule } from './modules/types.js';
 import { appendAudit } from './platform/audit/log.js';
@@ -16,15 +16,19 @@ import { ANONYMOUS } from './platform/auth/types.js';
 import type { Platform } from './platform/context.js';
 import { connectDatabase, type ConnectOptions, type DbHandle } from './platform/db/connect.js';
 import { migrate, type MigrateResult } from './platform/db/migrate.js';
+import { isDatabaseUnavailable } from './platform/db/outage.js';
 import type { Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
+import { finiteNumbers } from './platform/http/finite-numbers.js';
+import { refuseNulCharacters } from './platform/http/nul-guard.js';
 import { NamespaceRegistry } from './platform/http/namespaces.js';
 import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
 import { JobRunner } from './platform/jobs.js';
 import { createMemoryBus, createRedisBus, type InvalidationBus } from './platform/kv/bus.js';
 import { createOptions } from './platform/kv/options.js';
+import { RedisState, resilientRedisOptions } from './platform/kv/redis-state.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
 import { createLimits } from './platform/limits/limiter.js';
 import { VERSION } from './version.js';
@@ -63,10 +67,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   let redis: Redis | null = null;
   let redisSub: Redis | null = null;
   let bus: InvalidationBus;
+  let redisState = RedisState.none();
   if (config.redisUrl) {
-    const ro = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
+    const ro = resilientRedisOptions(envInt(config, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10));
     redis = new Redis(config.redisUrl, ro);
     redisSub = new Redis(config.redisUrl, ro);
+    redisState = new RedisState([redis, redisSub]);
     try {
       await redis.connect();
       await redisSub.connect();
@@ -76,7 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (!opts.keepDb) await dbHandle.close();
       throw new Error(`cannot connect to Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
     }
-    bus = await createRedisBus(redis, redisSub, config.redisPrefix);
+    bus = await createRedisBus(redis, redisSub, config.redisPrefix, redisState);
   } else {
     bus = createMemoryBus();
   }
@@ -93,9 +99,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    // finiteNumbers: coerced "1e309" / "Infinity" (and JSON 1e309) are a 400 on every route, decided once here.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false }, plugins: [finiteNumbers] },
   });
 
+  redisState.log = app.log;
   const db: Db = dbHandle.db;
   const limits = createLimits(redis, config.redisPrefix);
   const namespaces = new NamespaceRegistry(config.restRoot);
@@ -113,12 +121,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     namespaces,
     auth: new AuthService(db, config.secret, limits),
     redis,
+    redisState,
     log: app.log,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
   app.decorate('platform', platform);
   app.addHook('onClose', async () => {
     jobs.stop();
+    redisState.close();
     await bus.close();
     redis?.disconnect();
     redisSub?.disconnect();
@@ -179,6 +189,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       req.auth = await platform.auth.resolve(req);
       enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
     });
+    app.addHook('preValidation', refuseNulCharacters);
     // Written before the response leaves (onSend), so a caller that reads the log next sees its own write.
     app.addHook('onSend', async (req, reply, payload) => {
       // Requests answered before the auth hook ran (CORS preflight) count as anonymous.
@@ -206,7 +217,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           details: auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(auth.failure ? { auth_failure: auth.failure } : {}) } : null,
         });
       } catch (err) {
-        req.log.error({ err }, 'audit log write failed');
+        if (isDatabaseUnavailable(err)) req.log.warn({ method: req.method, route: req.routeOptions.url, status }, 'audit row not written: database unavailable');
+        else req.log.error({ err }, 'audit log write failed');
       }
       return payload;
     });
