@@ -6,25 +6,31 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { envInt, type Config } from './config.js';
 import { modules as defaultModules } from './modules/index.js';
 import type { BuiltApp, RovaModule } from './modules/types.js';
-import { appendAudit } from './platform/audit/log.js';
+import { AuthFailureAudit } from './platform/audit/auth-failures.js';
+import { appendAudit, type AuditEntry } from './platform/audit/log.js';
+import { scheduleAuditRetention } from './platform/audit/retention.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
 import { AuthService } from './platform/auth/service.js';
 import { ANONYMOUS } from './platform/auth/types.js';
 import type { Platform } from './platform/context.js';
 import { connectDatabase, type ConnectOptions, type DbHandle } from './platform/db/connect.js';
 import { migrate } from './platform/db/migrate.js';
+import { isDatabaseUnavailable } from './platform/db/outage.js';
 import type { Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
+import { finiteNumbers } from './platform/http/finite-numbers.js';
+import { refuseNulCharacters } from './platform/http/nul-guard.js';
 import { NamespaceRegistry } from './platform/http/namespaces.js';
 import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
 import { JobRunner } from './platform/jobs.js';
 import { createMemoryBus, createRedisBus, type InvalidationBus } from './platform/kv/bus.js';
 import { createOptions } from './platform/kv/options.js';
+import { RedisState, resilientRedisOptions } from './platform/kv/redis-state.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
 import { createLimits } from './platform/limits/limiter.js';
 import { loggerOptions } from './platform/http/logging.js';
@@ -64,10 +70,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   let redis: Redis | null = null;
   let redisSub: Redis | null = null;
   let bus: InvalidationBus;
+  let redisState = RedisState.none();
   if (config.redisUrl) {
-    const ro = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
+    const ro = resilientRedisOptions(envInt(config, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10));
     redis = new Redis(config.redisUrl, ro);
     redisSub = new Redis(config.redisUrl, ro);
+    redisState = new RedisState([redis, redisSub]);
     try {
       await redis.connect();
       await redisSub.connect();
@@ -77,7 +85,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (!opts.keepDb) await dbHandle.close();
       throw new Error(`cannot connect to Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
     }
-    bus = await createRedisBus(redis, redisSub, config.redisPrefix);
+    bus = await createRedisBus(redis, redisSub, config.redisPrefix, redisState);
   } else {
     bus = createMemoryBus();
   }
@@ -91,9 +99,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    // finiteNumbers: coerced "1e309" / "Infinity" (and JSON 1e309) are a 400 on every route, decided once here.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false }, plugins: [finiteNumbers] },
   });
 
+  redisState.log = app.log;
   const db: Db = dbHandle.db;
   const metrics = config.metrics.mode === 'off' ? null : createMetrics(dbHandle);
   const rawLimits = createLimits(redis, config.redisPrefix);
@@ -114,12 +124,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     namespaces,
     auth: new AuthService(db, config.secret, limits),
     redis,
+    redisState,
     log: app.log,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
   app.decorate('platform', platform);
+  const authFailures = new AuthFailureAudit(
+    (e) => appendAudit(db, e),
+    (err) => app.log.error({ err }, 'audit log write failed'),
+  );
+  authFailures.start();
   app.addHook('onClose', async () => {
+    authFailures.stop();
+    await authFailures.flush().catch((err: unknown) => app.log.error({ err }, 'audit log write failed'));
     await jobs.stop();
+    redisState.close();
     await bus.close();
     redis?.disconnect();
     redisSub?.disconnect();
@@ -134,7 +153,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await app.close().catch(() => undefined);
     throw err;
   }
-  return { app, platform, migration };
+  return { app, platform, migration, authFailures };
 
   async function configure(): Promise<void> {
     namespaces.register({ name: 'rova/v1', shape: 'wp' });
@@ -181,6 +200,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       req.auth = await platform.auth.resolve(req);
       enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
     });
+    app.addHook('preValidation', refuseNulCharacters);
     // Written before the response leaves (onSend), so a caller that reads the log next sees its own write.
     app.addHook('onSend', async (req, reply, payload) => {
       // Requests answered before the auth hook ran (CORS preflight) count as anonymous.
@@ -191,8 +211,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return payload;
       const params = req.params as Record<string, unknown> | undefined;
       const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
+      // Authentication failures go through the collapser (counted per address and minute beyond the first few).
+      const authFailure = status >= 400 && (status === 401 || status === 403 || auth.failure !== null);
+      const write = authFailure ? (e: AuditEntry) => authFailures.record(e) : (e: AuditEntry) => appendAudit(db, e);
       try {
-        await appendAudit(db, {
+        await write({
           requestId: String(req.id),
           actorUserId: auth.user?.id ?? null,
           actorLogin: auth.user?.login ?? null,
@@ -208,7 +231,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           details: auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(auth.failure ? { auth_failure: auth.failure } : {}) } : null,
         });
       } catch (err) {
-        req.log.error({ err }, 'audit log write failed');
+        if (isDatabaseUnavailable(err)) req.log.warn({ method: req.method, route: req.routeOptions.url, status }, 'audit row not written: database unavailable');
+        else req.log.error({ err }, 'audit log write failed');
       }
       return payload;
     });
@@ -243,6 +267,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     registerProbes(app, platform);
 
     for (const m of modules) await m.start?.(platform);
+    if (config.jobs) scheduleAuditRetention(platform);
     for (const file of config.extensions) await loadExtension(file, platform);
     if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
   }

@@ -29,6 +29,10 @@ export interface Config {
   corsOrigins: string[];
   /** Files (ES modules) loaded at start whose default export `(platform) => void` adds extension filters. */
   extensions: string[];
+  /** AUDIT_RETENTION_DAYS: audit rows older than this are archived to auditArchiveDir, then dropped. */
+  auditRetentionDays: number;
+  /** AUDIT_ARCHIVE_DIR: where the retention job writes gzipped NDJSON archives (default DATA_DIR/audit-archive). */
+  auditArchiveDir: string;
   /** Set by tests to skip background jobs. */
   jobs: boolean;
   /** LOG_FORMAT: json lines, or pretty (local time, colours); unset = pretty when stdout is a terminal. */
@@ -172,6 +176,13 @@ function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: b
   return s;
 }
 
+function parseRetentionDays(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 365;
+  const n = Number(raw.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 36_500) throw new ConfigError(`AUDIT_RETENTION_DAYS must be a whole number of days, 1-36500 (got "${raw}")`);
+  return n;
+}
+
 export interface LoadConfigOptions {
   /** Do not touch the file system (tests): secret is random, database in memory unless DATABASE_URL. */
   ephemeral?: boolean;
@@ -224,6 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     demo: parseBool('ROVA_DEMO', env.ROVA_DEMO, false),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     extensions: parseExtensions(env.ROVA_EXTENSIONS),
+    auditRetentionDays: parseRetentionDays(env.AUDIT_RETENTION_DAYS),
+    auditArchiveDir: path.resolve(env.AUDIT_ARCHIVE_DIR?.trim() || path.join(dataDir, 'audit-archive')),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),

@@ -3,6 +3,7 @@
 // so every import arrow points down (test/ops/import-graph.test.ts fails on a circle).
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
+import type { AuthFailureAudit } from '../platform/audit/auth-failures.js';
 import type { Platform } from '../platform/context.js';
 import type { MigrateResult } from '../platform/db/migrate.js';
 import type { NamespaceInfo } from '../platform/http/namespaces.js';
@@ -12,6 +13,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   platform: Platform;
   migration: MigrateResult;
+  /** Collapsed authentication-failure audit entries (tests flush it to read the counted entries). */
+  authFailures: AuthFailureAudit;
 }
 
 /** What a CLI command receives: the validated configuration, its own arguments, and a way to open the app. */

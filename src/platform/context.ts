@@ -9,6 +9,7 @@ import type { NamespaceRegistry } from './http/namespaces.js';
 import type { JobRunner } from './jobs.js';
 import type { InvalidationBus } from './kv/bus.js';
 import type { Options } from './kv/options.js';
+import type { RedisState } from './kv/redis-state.js';
 import type { Transients } from './kv/transients.js';
 import type { Limits } from './limits/limiter.js';
 
@@ -26,6 +27,8 @@ export interface Platform {
   namespaces: NamespaceRegistry;
   auth: AuthService;
   redis: Redis | null;
+  /** Up/down state of Redis (health, readiness); `configured: false` without REDIS_URL. */
+  redisState: RedisState;
   log: FastifyBaseLogger;
   /** Runs fn in one database transaction (multi-row writes must be atomic). */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;

@@ -7,7 +7,7 @@ import { prng } from '../../src/platform/prng.js';
 
 
 const NASTY: unknown[] = [
-  null, true, false, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', ' ', 'a', '0', '-1', '1e9', 'NaN', 'Infinity', "' OR 1=1 --",
+  null, true, false, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', ' ', 'a', '0', '-1', '1e9', 'NaN', 'Infinity', '-Infinity', '1e309', "' OR 1=1 --",
   '<script>alert(1)</script>', '../../etc/passwd', '\u0000', '\uD800', 'é€😀', 'x'.repeat(5000), [], [null], [1, 'a', {}], {}, { $ne: 1 },
   { __proto__: { polluted: true } }, '2026-02-30', '2026-13-01', '9999-12-31', '1970-01-01T00:00:00Z', 'USD', 'usd', 'XXX',
 ];
@@ -42,9 +42,47 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+interface OpenApiParam {
+  name: string;
+  in: string;
+  schema?: { type?: string | string[]; anyOf?: { type?: string }[]; enum?: unknown[]; pattern?: string; format?: string };
+}
 interface OpenApiOp {
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
-  parameters?: { name: string; in: string }[];
+  parameters?: OpenApiParam[];
+}
+
+const typeOf = (p: OpenApiParam): string[] => {
+  const t = p.schema?.type ?? p.schema?.anyOf?.map((x) => x.type ?? '');
+  return Array.isArray(t) ? t : t ? [t] : [];
+};
+
+/** Every path and query parameter of the given type, as [method, path, parameter]. */
+async function parametersOfType(type: string): Promise<[string, string, OpenApiParam][]> {
+  const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, OpenApiOp>> };
+  const out: [string, string, OpenApiParam][] = [];
+  for (const [path, ops] of Object.entries(spec.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method) || path.endsWith('/auth/login')) continue;
+      for (const p of op.parameters ?? []) if ((p.in === 'query' || p.in === 'path') && typeOf(p).includes(type)) out.push([method, path, p]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Sends one parameter with the value; other path parameters are an id nothing has (so a DELETE can never act,
+ * and validation answers first anyway), other query parameters are absent.
+ */
+async function sendParameter(key: string, method: string, path: string, p: OpenApiParam, value: string) {
+  const url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => (p.in === 'path' && name === p.name ? encodeURIComponent(value) : '999999'));
+  const qs = p.in === 'query' ? `?${p.name}=${encodeURIComponent(value)}` : '';
+  return t.inject({
+    method: method.toUpperCase() as 'GET',
+    url: url + qs,
+    headers: { 'x-rova-api-key': key, 'content-type': 'application/json' },
+    ...(method === 'get' || method === 'delete' ? {} : { payload: '{}' }),
+  });
 }
 
 describe('validator fuzz over every documented route', () => {
@@ -77,4 +115,48 @@ describe('validator fuzz over every documented route', () => {
     expect(sent).toBeGreaterThan(50);
     expect(failures).toEqual([]);
   }, 240_000);
+});
+
+describe('numeric and text edge cases on every parameter', () => {
+  // Its own administrator: the random fuzz above may revoke or delete the first one.
+  let admin = '';
+  beforeAll(async () => {
+    admin = (await t.userWithKey('administrator')).key;
+  });
+
+  it('1e309, Infinity and -Infinity in any integer parameter are a 400 (never coerced to Infinity)', async () => {
+    const params = await parametersOfType('integer');
+    expect(params.length).toBeGreaterThan(40);
+    const wrong: string[] = [];
+    for (const [method, path, p] of params) {
+      for (const v of ['1e309', 'Infinity', '-Infinity']) {
+        const res = await sendParameter(admin, method, path, p, v);
+        if (res.statusCode !== 400) wrong.push(`${method.toUpperCase()} ${path} ${p.in}:${p.name}=${v} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 240_000);
+
+  it('a NUL character in any text parameter is a 400 naming the parameter', async () => {
+    const params = await parametersOfType('string');
+    expect(params.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const [method, path, p] of params) {
+      const res = await sendParameter(admin, method, path, p, 'a\u0000b');
+      const body = res.json() as { details?: { params?: Record<string, string> }; data?: { params?: Record<string, string> } };
+      const named = Object.keys(body.details?.params ?? body.data?.params ?? {});
+      if (res.statusCode !== 400 || !named.includes(p.name)) wrong.push(`${method.toUpperCase()} ${path} ${p.in}:${p.name} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 240_000);
+
+  it('GET /rova/v1/audit-log?route=%00 is a 400 in the WordPress shape', async () => {
+    const res = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?route=%00', headers: { 'x-rova-api-key': admin } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): route',
+      data: { status: 400, params: { route: 'route must not contain a NUL character' } },
+    });
+  });
 });

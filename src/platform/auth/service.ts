@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { toDate, toDateOrNull, type Db } from '../db/types.js';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.js';
 import { clientAddress } from '../http/client-ip.js';
-import type { Limits } from '../limits/limiter.js';
+import { addressKey } from '../limits/address-key.js';
+import type { HitResult, Limits } from '../limits/limiter.js';
 import { createNonce, hashPassword, keyedHash, randomToken, verifyNonce, verifyPassword } from './crypto.js';
 import * as repo from './repo.js';
 import { isRole, type Role } from './roles.js';
@@ -14,8 +15,18 @@ export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 /** Verifies a JWT access token; provided by the module that issues them (rental v2). */
 export type JwtVerifier = (token: string) => Promise<AuthUser | null>;
 
+/**
+ * Login attempt limits per window. An account is keyed by the resolved user (its login and its email are one
+ * bucket), an address by its IPv4 address or IPv6 /64. Guessing is bounded per (account, address); a looser
+ * ceiling per account bounds guessing spread over many addresses, and since one address can add at most
+ * `perAccountAddress` to it, locking an owner out needs `perAccount / perAccountAddress` distinct addresses.
+ */
 export interface LoginLimits {
+  /** Attempts from one address (any accounts). */
   perAddress: number;
+  /** Attempts at one account from one address: what one attacker gets, and all one attacker can block. */
+  perAccountAddress: number;
+  /** Attempts at one account from all addresses together. */
   perAccount: number;
   windowSeconds: number;
 }
@@ -45,7 +56,7 @@ export class AuthService {
     private readonly db: Db,
     private readonly secret: string,
     private readonly limits: Limits,
-    readonly loginLimits: LoginLimits = { perAddress: 20, perAccount: 10, windowSeconds: 900 },
+    readonly loginLimits: LoginLimits = { perAddress: 20, perAccountAddress: 10, perAccount: 100, windowSeconds: 900 },
   ) {}
 
   setJwtVerifier(v: JwtVerifier): void {
@@ -123,20 +134,20 @@ export class AuthService {
     password: string,
   ): Promise<{ token: string; nonce: string; user: AuthUser; expiresAt: Date }> {
     const ip = clientAddress(req);
-    const { perAddress, perAccount, windowSeconds } = this.loginLimits;
-    const byIp = await this.limits.hit('login-ip', ip, perAddress, windowSeconds);
-    const account = login.trim().toLowerCase().slice(0, 200);
-    const byAccount = await this.limits.hit('login-account', account, perAccount, windowSeconds);
-    if (!byIp.allowed || !byAccount.allowed) {
-      const retry = Math.ceil(Math.max(byIp.allowed ? 0 : byIp.resetMs, byAccount.allowed ? 0 : byAccount.resetMs) / 1000);
-      throw new HttpError(429, 'rova_too_many_logins', 'Too many login attempts. Wait a few minutes and try again.', undefined, {
-        'Retry-After': String(Math.max(1, retry)),
-      });
-    }
-    const user = await repo.findUserByLogin(this.db, account);
+    const address = addressKey(ip);
+    const { perAddress, perAccountAddress, perAccount, windowSeconds } = this.loginLimits;
+    // Each bucket is counted only when the ones before it allow the attempt: an address over its limit adds
+    // nothing to the account's ceiling, so it cannot push the owner (at another address) over it.
+    tooManyLogins(await this.limits.hit('login-ip', address, perAddress, windowSeconds));
+    const typed = login.trim().toLowerCase().slice(0, 200);
+    const user = await repo.findUserByLogin(this.db, typed);
+    const account = user ? `user:${user.id}` : `login:${typed}`;
+    const pair = `${account} ${address}`;
+    tooManyLogins(await this.limits.hit('login-account-address', pair, perAccountAddress, windowSeconds));
+    tooManyLogins(await this.limits.hit('login-account', account, perAccount, windowSeconds));
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
     if (!user || !ok) throw new HttpError(401, 'rova_invalid_credentials', 'Unknown login or wrong password.');
-    await this.limits.reset('login-account', account, windowSeconds);
+    await this.limits.reset('login-account-address', pair, windowSeconds);
     const token = randomToken('', 32);
     const tokenHash = this.hashSessionToken(token);
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
@@ -222,11 +233,19 @@ export class AuthService {
       userId: admin.id,
       name: 'bootstrap (ROVA_BOOTSTRAP_ADMIN_KEY)',
       keyHash: this.hashKey(key),
-      keyPrefix: key.slice(0, 6),
+      // The operator chose this secret: unlike generated keys (random after `rova_`), any part of it in clear helps a guesser.
+      keyPrefix: '',
       scopes: ['read', 'write'],
       expiresAt: null,
     });
   }
+}
+
+function tooManyLogins(r: HitResult): void {
+  if (r.allowed) return;
+  throw new HttpError(429, 'rova_too_many_logins', 'Too many login attempts. Wait a few minutes and try again.', undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(r.resetMs / 1000))),
+  });
 }
 
 export function normaliseScopes(scopes: string[] | undefined): Scope[] {

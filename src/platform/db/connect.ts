@@ -109,7 +109,7 @@ async function connectPostgres(url: string): Promise<DbHandle> {
       await pool.query('select 1');
     },
     close: async () => {
-      await pool.end();
+      if (!pool.ended) await pool.end();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/outage.js';
 import { HttpError } from './errors.js';
 import { errorBody, type NamespaceRegistry } from './namespaces.js';
 
@@ -8,6 +9,11 @@ interface ValidationItem {
   message?: string;
   params?: Record<string, unknown>;
 }
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Columns the database owns (ids, timestamps): named as read-only rather than unknown when a body sends them. */
+const READ_ONLY_FIELDS = new Set(['id', 'created_at', 'updated_at']);
 
 function fieldOf(v: ValidationItem): string {
   if (v.keyword === 'required' && typeof v.params?.missingProperty === 'string') return v.params.missingProperty;
@@ -19,7 +25,10 @@ function fieldOf(v: ValidationItem): string {
 
 function describe(v: ValidationItem, ctx: string | undefined): string {
   const where = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  if (v.keyword === 'additionalProperties') return `unknown field "${String(v.params?.additionalProperty)}"`;
+  if (v.keyword === 'additionalProperties') {
+    const name = String(v.params?.additionalProperty);
+    return READ_ONLY_FIELDS.has(name) ? `read-only field "${name}" cannot be set` : `unknown field "${name}"`;
+  }
   const msg = v.message ?? 'is invalid';
   return where ? `${where} ${msg}` : ctx === 'body' && v.keyword === 'type' ? `body ${msg}` : msg;
 }
@@ -48,6 +57,13 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
       }
       const names = Object.keys(params);
       return send(req, reply, 400, undefined, `Invalid parameter(s): ${names.join(', ')}`, { params });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Nothing was written (or the transaction rolled back): the same request can be sent again. No audit row
+      // can be written either, so the failed write is logged here.
+      if (WRITE_METHODS.has(req.method)) req.log.warn({ method: req.method, url: req.url.split('?')[0], err: { message: err.message } }, 'write failed: database unavailable');
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(req, reply, 503, undefined, 'The database is unavailable. Try again in a few seconds.');
     }
     const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
     if (status === 500) {

@@ -12,7 +12,7 @@ export interface HitResult {
 }
 
 /**
- * Fixed-window counters (memory for one node, Redis for many). The limit is checked per call so callers can
+ * Fixed-window counters (memory for one node, Redis for many, per-node memory while Redis is unavailable). The limit is checked per call so callers can
  * change it at run time (extension filters) without losing the counts.
  */
 export interface Limits {
@@ -30,7 +30,11 @@ export function createLimits(redis: Redis | null, prefix: string): Limits {
     let l = limiters.get(id);
     if (!l) {
       const opts = { keyPrefix: `${prefix}rl:${id}`, points: UNBOUNDED, duration: windowSeconds };
-      l = redis ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false }) : new RateLimiterMemory(opts);
+      // While Redis is away (refused at once: not ready, or no reply in the command timeout) the counts go to a
+      // per-node memory limiter: each node then enforces the limit on its own, instead of every request failing.
+      l = redis
+        ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) })
+        : new RateLimiterMemory(opts);
       limiters.set(id, l);
     }
     return l;

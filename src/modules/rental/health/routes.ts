@@ -14,7 +14,7 @@ export interface HealthOptions {
 
 const Health = Type.Object({ status: Type.String(), version: Type.String(), failed: Type.Optional(Type.Array(Type.String())) });
 
-/** GET /health: database reachable, rental tables present, no pending migration → 200 ok, else 503 degraded. */
+/** GET /health: database reachable, rental tables present, no pending migration, Redis up when configured → 200 ok, else 503 degraded. */
 export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const p = app.platform;
@@ -43,6 +43,8 @@ export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
           failed.push('migrations');
         }
       }
+      // Redis away: the service still answers (per-node limits, caches dropped on return) but is degraded.
+      if (p.redisState.configured && !p.redisState.up) failed.push('redis');
       if (failed.length) {
         return reply.code(503).send({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: VERSION, failed }, message: `Degraded: ${failed.join(', ')} check failed.` });
       }

@@ -8,6 +8,7 @@ import { catalogueChanged, catalogueOf } from '../catalogue.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, Deleted, IdParams, Nullable, TimeStr, Priority, Text } from '../schemas.js';
+import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
 import { deleteLocation, insertLocation, locationSlugTaken, updateLocation, type LocationRow } from './repo.js';
 
@@ -41,6 +42,7 @@ const LocationBody = {
   allow_transfer: Type.Optional(Type.Boolean()),
   opening_hours: Type.Optional(Nullable(Type.Object({ mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day }, { additionalProperties: false }))),
 };
+const LocationInput = writeSchemas(LocationBody);
 const Location = Type.Object({}, { additionalProperties: true });
 
 
@@ -72,7 +74,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/locations', {
-    schema: { tags: T, summary: 'Create a location', body: Type.Object(LocationBody), response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) } },
+    schema: { tags: T, summary: 'Create a location', body: LocationInput.create, response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) } },
   }, async (req, reply) => {
     const b = req.body;
     const slug = b.slug ?? slugOf(`${b.city}-${b.name}`);
@@ -84,7 +86,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/locations/:id', {
-    schema: { tags: T, summary: 'Update a location', params: IdParams, body: Type.Partial(Type.Object(LocationBody)), response: adminResponses(Location, 200, 404, 409) },
+    schema: { tags: T, summary: 'Update a location', params: IdParams, body: LocationInput.update, response: adminResponses(Location, 200, 404, 409) },
   }, async (req) => {
     if (req.body.slug && (await locationSlugTaken(p.db, req.body.slug, req.params.id))) throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
     const l = await updateLocation(p.db, req.params.id, req.body);

@@ -6,6 +6,7 @@ import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js'
 import { catalogueChanged } from '../catalogue.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, Priority, lit, Text } from '../schemas.js';
+import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { deleteRule, insertRule, listRules, ruleById, updateRule } from './repo.js';
 import { RULE_KINDS, RULE_SCOPES, type PricingRule } from './types.js';
@@ -30,6 +31,7 @@ const RuleBody = {
   priority: Type.Optional(Priority),
   is_active: Type.Optional(Type.Boolean()),
 };
+const RuleInput = writeSchemas(RuleBody);
 
 export function ruleView(r: PricingRule) {
   const n = (v: string | null) => (v === null ? null : Number(v));
@@ -92,7 +94,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return rentalOk(ruleView(r));
   });
   app.post('/pricing-rules', {
-    schema: { tags: T, summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit)', body: Type.Object(RuleBody), response: { 201: RentalEnvelope(Rule), ...rentalErrors(400, 401, 403, 429) } },
+    schema: { tags: T, summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit)', body: RuleInput.create, response: { 201: RentalEnvelope(Rule), ...rentalErrors(400, 401, 403, 429) } },
   }, async (req, reply) => {
     const b = { scope: 'global' as const, recurring: true, ...req.body };
     validate({ ...b, multiplier: b.multiplier === undefined ? undefined : String(b.multiplier), percent: b.percent === undefined ? undefined : String(b.percent), amount: b.amount === undefined ? undefined : String(b.amount) } as Partial<PricingRule>);
@@ -102,7 +104,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.code(201).send(rentalOk(ruleView(r), 'Pricing rule created.'));
   });
   app.put('/pricing-rules/:id', {
-    schema: { tags: T, summary: 'Update a pricing rule', params: IdParams, body: Type.Partial(Type.Object(RuleBody)), response: adminResponses(Rule, 200, 404) },
+    schema: { tags: T, summary: 'Update a pricing rule', params: IdParams, body: RuleInput.update, response: adminResponses(Rule, 200, 404) },
   }, async (req) => {
     const cur = await ruleById(p.db, req.params.id);
     if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);

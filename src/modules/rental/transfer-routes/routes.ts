@@ -6,6 +6,7 @@ import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js'
 import { cents, dec, Decimal, money } from '../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, Deleted, IdParams, Nullable, Id, Text } from '../schemas.js';
+import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
 import { deleteRoute, insertRoute, listRoutes, routeById, updateRoute, type TransferRouteRow } from './repo.js';
 
@@ -24,6 +25,7 @@ const RouteBody = {
   min_price: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9 })),
   is_active: Type.Optional(Type.Boolean()),
 };
+const RouteInput = writeSchemas(RouteBody);
 
 /** Transfer price: fixed → base_price; calculated → max(min_price, base_price + distance × price_per_km). */
 export function routePrice(r: TransferRouteRow): number {
@@ -59,12 +61,12 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
     return rentalOk(routeView(r));
   });
-  app.post('/transfer-routes', { schema: { tags: T, summary: 'Create a transfer route', body: Type.Object(RouteBody), response: { 201: RentalEnvelope(Route), ...rentalErrors(400, 401, 403, 429) } } }, async (req, reply) => {
+  app.post('/transfer-routes', { schema: { tags: T, summary: 'Create a transfer route', body: RouteInput.create, response: { 201: RentalEnvelope(Route), ...rentalErrors(400, 401, 403, 429) } } }, async (req, reply) => {
     const r = await insertRoute(p.db, fields(req.body)).catch(fkError);
     req.auditTarget = `transfer_route:${r.id}`;
     return reply.code(201).send(rentalOk(routeView(r), 'Transfer route created.'));
   });
-  app.put('/transfer-routes/:id', { schema: { tags: T, summary: 'Update a transfer route', params: IdParams, body: Type.Partial(Type.Object(RouteBody)), response: adminResponses(Route, 200, 404) } }, async (req) => {
+  app.put('/transfer-routes/:id', { schema: { tags: T, summary: 'Update a transfer route', params: IdParams, body: RouteInput.update, response: adminResponses(Route, 200, 404) } }, async (req) => {
     const r = await updateRoute(p.db, req.params.id, fields(req.body)).catch(fkError);
     if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
     return rentalOk(routeView(r), 'Transfer route updated.');

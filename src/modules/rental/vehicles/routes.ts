@@ -7,6 +7,7 @@ import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js'
 import { catalogueChanged } from '../catalogue.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, lit, Text } from '../schemas.js';
+import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { vehicleView } from '../views.js';
 import { deleteVehicle, insertVehicle, listVehicles, slugTaken, updateVehicle, vehicleById, vehicleHasBookings } from './repo.js';
@@ -38,6 +39,7 @@ const VehicleBody = {
   transfer_max_luggage: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100 }))),
   blocked_dates: Type.Optional(Type.Array(DateStr, { maxItems: 1000 })),
 };
+const VehicleInput = writeSchemas(VehicleBody);
 
 
 function checkFields(b: { blocked_dates?: string[]; price_per_day?: number; deposit_percent?: number | null }): Record<string, unknown> {
@@ -77,7 +79,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/vehicles', {
-    schema: { tags: T, summary: 'Create a vehicle', body: Type.Object(VehicleBody), response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) } },
+    schema: { tags: T, summary: 'Create a vehicle', body: VehicleInput.create, response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) } },
   }, async (req, reply) => {
     const slug = req.body.slug ?? `${slugOf(req.body.name)}-${Date.now().toString(36)}`;
     if (await slugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
@@ -88,7 +90,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/vehicles/:id', {
-    schema: { tags: T, summary: 'Update a vehicle', params: IdParams, body: Type.Partial(Type.Object(VehicleBody)), response: adminResponses(Vehicle, 200, 404, 409) },
+    schema: { tags: T, summary: 'Update a vehicle', params: IdParams, body: VehicleInput.update, response: adminResponses(Vehicle, 200, 404, 409) },
   }, async (req) => {
     if (req.body.slug && (await slugTaken(p.db, req.body.slug, req.params.id))) throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
     const v = await updateVehicle(p.db, req.params.id, checkFields(req.body)).catch(fkError);

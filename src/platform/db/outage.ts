@@ -1,0 +1,23 @@
+/**
+ * Whether an error means "the database cannot be reached" (as opposed to a query the database refused): the
+ * request may succeed as it is once the database is back, so it is a 503 with Retry-After, not a 500.
+ */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// SQLSTATE classes 08 (connection exception) and 57P0x (server shutting down / crashed), 53300 (too many connections).
+const SQLSTATE = /^(08\d{3}|57P0[1-4]|53300)$/;
+const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|connect ECONNREFUSED|PGlite is clos(ed|ing)/i;
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e; depth++) {
+    if (typeof e !== 'object') return false;
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATE.test(code))) return true;
+    if (typeof message === 'string' && MESSAGES.test(message)) return true;
+    e = cause;
+  }
+  return false;
+}
+
+/** Seconds a client should wait before retrying while the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
