@@ -11,6 +11,7 @@ import { modules as defaultModules } from './modules/index.js';
 import type { RovaModule } from './modules/types.js';
 import { appendAudit } from './platform/audit/log.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
+import { createRedisReplayCache } from './platform/auth/replay-cache.js';
 import { AuthService } from './platform/auth/service.js';
 import { ANONYMOUS } from './platform/auth/types.js';
 import type { Platform } from './platform/context.js';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: app.log,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
+  if (redis) platform.auth.woo.useReplayCache(createRedisReplayCache(redis, config.redisPrefix));
   app.decorate('platform', platform);
   app.addHook('onClose', async () => {
     jobs.stop();
