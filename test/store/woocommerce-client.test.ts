@@ -4,7 +4,7 @@ import { Agent, createServer as createHttpsServer, type Server as HttpsServer } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import WooCommerceRestApi from '@woocommerce/woocommerce-rest-api';
+import * as wooPackage from '@woocommerce/woocommerce-rest-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 
@@ -22,7 +22,22 @@ let ck = '';
 let cs = '';
 const dir = mkdtempSync(path.join(tmpdir(), 'rova-wc-tls-'));
 
-type Client = InstanceType<typeof WooCommerceRestApi>;
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies of the foreign client, checked by toMatchObject
+  data: any;
+}
+interface Client {
+  get(endpoint: string, params?: Record<string, unknown>): Promise<Answer>;
+  post(endpoint: string, data: unknown, params?: Record<string, unknown>): Promise<Answer>;
+  put(endpoint: string, data: unknown, params?: Record<string, unknown>): Promise<Answer>;
+  delete(endpoint: string, params?: Record<string, unknown>): Promise<Answer>;
+}
+type ClientClass = new (opts: Record<string, unknown>) => Client;
+// The package is CommonJS compiled from ES modules: its class is `default` of the module (or of its default).
+const pkg = wooPackage as unknown as { default: ClientClass | { default: ClientClass } };
+const WooCommerceRestApi: ClientClass = typeof pkg.default === 'function' ? pkg.default : pkg.default.default;
 interface Failure {
   response?: { status: number; data: { code: string; data: { status: number; reason?: string } } };
 }
