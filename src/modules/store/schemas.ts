@@ -141,7 +141,7 @@ const listCommon = {
 export const ListQuery = Type.Object({
   ...listCommon,
   status: Type.Optional(lit(['any', 'publish', 'draft', 'pending', 'private', 'future', 'trash'])),
-  type: Type.Optional(lit(['simple', 'grouped', 'external', 'variable'], 'grouped and external: Rova has none, the answer is empty')),
+  type: Type.Optional(lit(['simple', 'variable'], 'Rova has simple and variable products only (no grouped or external)')),
   featured: Flag('Only featured (true) or not featured (false) products'),
   category: Type.Optional(Type.String({ maxLength: 2000, description: 'Category ids, comma-separated (any of them)' })),
   tag: Type.Optional(Type.String({ maxLength: 2000, description: 'Tag ids, comma-separated (any of them)' })),
