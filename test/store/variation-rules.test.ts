@@ -33,7 +33,7 @@ describe('variation list paging', () => {
     expect(r.headers['x-wp-total']).toBe('5');
     expect(r.headers['x-wp-totalpages']).toBe('3');
     const base = `/wp-json/wc/v3/products/${parent}/variations`;
-    expect(r.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=1&orderby=id&order=asc>; rel="prev", <${base}?per_page=2&page=3&orderby=id&order=asc>; rel="next"`);
+    expect(r.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=1&orderby=id&order=asc>; rel="prev", <http://localhost:80${base}?per_page=2&page=3&orderby=id&order=asc>; rel="next"`);
     const first = await c.get(`/products/${parent}/variations?per_page=2`);
     expect(first.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=2>; rel="next"`);
     const last = await c.get(`/products/${parent}/variations?per_page=2&page=3`);
