@@ -287,7 +287,11 @@ export async function batchVariations(platform: Platform, parentId: number, body
       }
     }
     const read = async (list: number[]) => {
-      const recs = (await Promise.all(list.map((id) => repo.findById(tx, id)))).filter((r): r is ProductRecord => r !== undefined);
+      const recs: ProductRecord[] = [];
+      for (const id of list) {
+        const r = await repo.findById(tx, id);
+        if (r) recs.push(r);
+      }
       const ctx = await context(platform, tx, recs);
       return recs.map((r) => variationWire(r, ctx));
     };

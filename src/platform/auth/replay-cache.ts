@@ -22,6 +22,8 @@ export function createDbReplayCache(db: Db): ReplayCache {
             WHERE rova_transients.expires_at IS NOT NULL AND rova_transients.expires_at <= now()
             RETURNING key`,
       );
+      // Opportunistic sweep, as the transients do: spent nonces must not pile up.
+      if (Math.random() < 0.02) await db.execute(sql`DELETE FROM rova_transients WHERE key LIKE 'replay:%' AND expires_at < now()`);
       return r.length === 1;
     },
   };
