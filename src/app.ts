@@ -13,6 +13,7 @@ import { AuthFailureAudit } from './platform/audit/auth-failures.js';
 import { appendAudit, type AuditEntry } from './platform/audit/log.js';
 import { scheduleAuditRetention } from './platform/audit/retention.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
+import { createRedisReplayCache } from './platform/auth/replay-cache.js';
 import { AuthService } from './platform/auth/service.js';
 import { ANONYMOUS } from './platform/auth/types.js';
 import type { Platform } from './platform/context.js';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: app.log,
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
+  if (redis) platform.auth.woo.useReplayCache(createRedisReplayCache(redis, config.redisPrefix));
   app.decorate('platform', platform);
   const authFailures = new AuthFailureAudit(
     (e) => appendAudit(db, e),

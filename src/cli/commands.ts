@@ -60,7 +60,7 @@ const apikey: CliCommand = async (ctx) => {
   if (sub === 'create') {
     const { values } = parseArgs({
       args: rest,
-      options: { user: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } },
+      options: { user: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, woocommerce: { type: 'boolean' } },
       strict: true,
     });
     if (!values.user) return fail('apikey create: missing --user <login>');
@@ -73,7 +73,14 @@ const apikey: CliCommand = async (ctx) => {
     try {
       const u = await platform.auth.findUser(values.user);
       if (!u) return fail(`no user "${values.user}" (create one with: rova user create --login ${values.user} --email … --role …)`);
-      const r = await platform.auth.createApiKey({ userId: u.id, name: values.name, scopes: values.scopes?.split(','), expiresAt: expires });
+      const input = { userId: u.id, name: values.name, scopes: values.scopes?.split(','), expiresAt: expires };
+      if (values.woocommerce) {
+        // WooCommerce clients take the pair as two settings: `ck_… cs_…` on one line, nothing else on stdout.
+        const w = await platform.auth.createWooCommerceKey(input);
+        process.stdout.write(`${w.consumerKey} ${w.consumerSecret}\n`);
+        return 0;
+      }
+      const r = await platform.auth.createApiKey(input);
       process.stdout.write(`${r.key}\n`);
       return 0;
     } finally {
@@ -92,7 +99,7 @@ const apikey: CliCommand = async (ctx) => {
       await app.close();
     }
   }
-  return fail('usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] | rova apikey revoke <id>');
+  return fail('usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] [--woocommerce] | rova apikey revoke <id>');
 };
 
 const help: Record<'seed' | 'user' | 'apikey', CliHelp> = {

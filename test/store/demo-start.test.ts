@@ -41,7 +41,7 @@ describe('fresh start with the demo seed and the bootstrap admin key', () => {
     expect(r.json()).toHaveLength(10);
     expect(r.headers['x-wp-total']).toBe('29'); // 30 products, one of them in the trash
     expect(r.headers['x-wp-totalpages']).toBe('3');
-    expect(r.headers.link).toBe('</wp-json/wc/v3/products?page=2>; rel="next"');
+    expect(r.headers.link).toBe('<http://localhost:80/wp-json/wc/v3/products?page=2>; rel="next"');
   });
 
   it('anonymous write → 401, customer key → 403, in the WP shape', async () => {

@@ -43,9 +43,22 @@ describe('demo seed', () => {
     const paths = Object.keys(doc.paths).filter((p) => p.includes('/wc/v3/'));
     expect(paths.sort()).toEqual([
       '/wp-json/wc/v3/products',
+      '/wp-json/wc/v3/products/attributes',
+      '/wp-json/wc/v3/products/attributes/batch',
+      '/wp-json/wc/v3/products/attributes/{attribute_id}/terms',
+      '/wp-json/wc/v3/products/attributes/{attribute_id}/terms/batch',
+      '/wp-json/wc/v3/products/attributes/{attribute_id}/terms/{id}',
+      '/wp-json/wc/v3/products/attributes/{id}',
       '/wp-json/wc/v3/products/batch',
+      '/wp-json/wc/v3/products/categories',
+      '/wp-json/wc/v3/products/categories/batch',
+      '/wp-json/wc/v3/products/categories/{id}',
+      '/wp-json/wc/v3/products/tags',
+      '/wp-json/wc/v3/products/tags/batch',
+      '/wp-json/wc/v3/products/tags/{id}',
       '/wp-json/wc/v3/products/{id}',
       '/wp-json/wc/v3/products/{id}/variations',
+      '/wp-json/wc/v3/products/{id}/variations/batch',
       '/wp-json/wc/v3/products/{id}/variations/{vid}',
     ]);
     expect(Object.keys(doc.paths['/wp-json/wc/v3/products/{id}']!).sort()).toEqual(['delete', 'get', 'patch', 'put']);

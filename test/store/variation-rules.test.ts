@@ -33,12 +33,12 @@ describe('variation list paging', () => {
     expect(r.headers['x-wp-total']).toBe('5');
     expect(r.headers['x-wp-totalpages']).toBe('3');
     const base = `/wp-json/wc/v3/products/${parent}/variations`;
-    expect(r.headers.link).toBe(`<${base}?per_page=2&page=1&orderby=id&order=asc>; rel="prev", <${base}?per_page=2&page=3&orderby=id&order=asc>; rel="next"`);
+    expect(r.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=1&orderby=id&order=asc>; rel="prev", <http://localhost:80${base}?per_page=2&page=3&orderby=id&order=asc>; rel="next"`);
     const first = await c.get(`/products/${parent}/variations?per_page=2`);
-    expect(first.headers.link).toBe(`<${base}?per_page=2&page=2>; rel="next"`);
+    expect(first.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=2>; rel="next"`);
     const last = await c.get(`/products/${parent}/variations?per_page=2&page=3`);
     expect(last.json()).toHaveLength(1);
-    expect(last.headers.link).toBe(`<${base}?per_page=2&page=2>; rel="prev"`);
+    expect(last.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=2>; rel="prev"`);
   });
   it('a page beyond the end: empty, real totals, prev points at the last page', async () => {
     const r = await c.get(`/products/${parent}/variations?per_page=2&page=7`);
@@ -46,10 +46,10 @@ describe('variation list paging', () => {
     expect(r.json()).toEqual([]);
     expect(r.headers['x-wp-total']).toBe('5');
     expect(r.headers['x-wp-totalpages']).toBe('3');
-    expect(r.headers.link).toBe(`</wp-json/wc/v3/products/${parent}/variations?per_page=2&page=3>; rel="prev"`);
+    expect(r.headers.link).toBe(`<http://localhost:80/wp-json/wc/v3/products/${parent}/variations?per_page=2&page=3>; rel="prev"`);
     const p = await c.get('/products?per_page=1&page=50');
     expect(p.json()).toEqual([]);
-    expect(p.headers.link).toBe(`</wp-json/wc/v3/products?per_page=1&page=${p.headers['x-wp-totalpages'] as string}>; rel="prev"`);
+    expect(p.headers.link).toBe(`<http://localhost:80/wp-json/wc/v3/products?per_page=1&page=${p.headers['x-wp-totalpages'] as string}>; rel="prev"`);
   });
   it('per_page bounds and status filter on variations', async () => {
     for (const bad of ['0', '101']) {

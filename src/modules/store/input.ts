@@ -1,6 +1,6 @@
 import { HttpError } from '../../platform/http/errors.js';
 import { parseDateInput } from './dates.js';
-import type { Attribute, Category, Image, ProductPatch, ProductStatus, RecordType } from './types.js';
+import type { Attribute, Image, ProductPatch, ProductStatus, RecordType } from './types.js';
 import { slugify } from './slug.js';
 
 /** Turns a validated wc/v3 body into a patch of domain fields (only the fields the body names). */
@@ -60,17 +60,19 @@ export function toPatch(body: ProductBody, tz: string, variation: boolean): Prod
   if (to !== undefined) p.saleTo = to;
   if (!variation && body.catalog_visibility !== undefined) p.catalogVisibility = str(body.catalog_visibility);
   if (body.stock_status !== undefined) p.stockStatus = str(body.stock_status);
-  if (!variation && Array.isArray(body.categories)) {
-    p.categories = body.categories.map((c: Record<string, unknown>): Category => {
-      const name = str(c.name) ?? '';
-      return { id: Number(c.id), name, slug: str(c.slug) ?? slugify(name) };
-    });
-  }
+  if (!variation && Array.isArray(body.categories)) p.categoryIds = [...new Set(body.categories.map((c: Record<string, unknown>) => Number(c.id)))];
+  if (!variation && Array.isArray(body.tags)) p.tagIds = [...new Set(body.tags.map((c: Record<string, unknown>) => Number(c.id)))];
+  if (!variation && typeof body.featured === 'boolean') p.featured = body.featured;
   const imgs = images(body, variation);
   if (imgs) p.images = imgs;
   if (Array.isArray(body.attributes)) {
     p.attributes = body.attributes.map((a: Record<string, unknown>): Attribute => {
       const out: Attribute = { id: Number(a.id ?? 0), name: str(a.name) ?? '' };
+      if (!variation) {
+        if (a.position !== undefined) out.position = Number(a.position);
+        if (typeof a.visible === 'boolean') out.visible = a.visible;
+        if (typeof a.variation === 'boolean') out.variation = a.variation;
+      }
       if (variation || a.option !== undefined) out.option = str(a.option) ?? '';
       if (!variation) out.options = Array.isArray(a.options) ? (a.options as string[]) : out.option !== undefined ? [out.option] : [];
       if (!variation) delete out.option;

@@ -21,7 +21,9 @@ interface Row {
   date_on_sale_to: unknown;
   catalog_visibility: string;
   stock_status: string;
+  featured: boolean;
   categories: unknown;
+  tags: unknown;
   images: unknown;
   attributes: unknown;
   menu_order: number;
@@ -54,7 +56,9 @@ function toRecord(r: Row): ProductRecord {
     saleTo: toDateOrNull(r.date_on_sale_to),
     catalogVisibility: r.catalog_visibility,
     stockStatus: r.stock_status,
+    featured: r.featured === true,
     categories: json<Category[]>(r.categories, []),
+    tags: json<Category[]>(r.tags, []),
     images: json<Image[]>(r.images, []),
     attributes: json<Attribute[]>(r.attributes, []),
     menuOrder: Number(r.menu_order),
@@ -65,8 +69,17 @@ function toRecord(r: Row): ProductRecord {
   };
 }
 
+/** A product's terms of one taxonomy as `[{id, name, slug}]`, by name (WooCommerce's order). */
+function termsSql(taxonomy: 'product_cat' | 'product_tag'): SQL {
+  return sql`(SELECT COALESCE(jsonb_agg(jsonb_build_object('id', t.id, 'name', t.name, 'slug', t.slug) ORDER BY t.name, t.id), '[]'::jsonb)
+    FROM rova_product_term_links l JOIN rova_product_terms t ON t.id = l.term_id WHERE l.product_id = p.id AND t.taxonomy = ${taxonomy})`;
+}
+
+/** Every column plus the product's categories and tags. */
+const SELECT = sql`SELECT p.*, ${termsSql('product_cat')} AS categories, ${termsSql('product_tag')} AS tags FROM rova_products p`;
+
 export async function findById(db: Db, id: number): Promise<ProductRecord | undefined> {
-  const r = await one<Row>(db, sql`SELECT * FROM rova_products WHERE id = ${id}`);
+  const r = await one<Row>(db, sql`${SELECT} WHERE p.id = ${id}`);
   return r && toRecord(r);
 }
 
@@ -74,27 +87,42 @@ export async function findChildren(db: Db, parentIds: number[]): Promise<Product
   if (parentIds.length === 0) return [];
   const list = await rows<Row>(
     db,
-    sql`SELECT * FROM rova_products WHERE parent_id IN (${sql.join(parentIds.map((i) => sql`${i}`), sql`, `)}) ORDER BY menu_order, id`,
+    sql`${SELECT} WHERE p.parent_id IN (${sql.join(parentIds.map((i) => sql`${i}`), sql`, `)}) ORDER BY p.menu_order, p.id`,
   );
   return list.map(toRecord);
 }
 
 /** Everything the in-memory catalogue view needs (every record; public-ness is decided in memory). */
 export async function loadAll(db: Db): Promise<ProductRecord[]> {
-  return (await rows<Row>(db, sql`SELECT * FROM rova_products ORDER BY id`)).map(toRecord);
+  return (await rows<Row>(db, sql`${SELECT} ORDER BY p.id`)).map(toRecord);
 }
 
-export type OrderBy = 'date' | 'id' | 'title' | 'price' | 'slug' | 'menu_order';
+export type OrderBy = 'date' | 'id' | 'include' | 'title' | 'price' | 'slug' | 'menu_order' | 'popularity' | 'rating' | 'modified';
 
 export interface ListQuery {
   parentId?: number;
   /** null = every status except trash. */
   statuses: ProductStatus[] | null;
-  type?: RecordType;
+  types?: string[];
   search?: string;
   skus?: string[];
+  slugs?: string[];
   include?: number[];
   exclude?: number[];
+  /** Parent product ids (of variations); a top-level product's parent is 0. */
+  parents?: number[];
+  parentExclude?: number[];
+  featured?: boolean;
+  onSale?: boolean;
+  minPrice?: string;
+  maxPrice?: string;
+  stockStatus?: string;
+  categories?: number[];
+  tags?: number[];
+  after?: Date;
+  before?: Date;
+  modifiedAfter?: Date;
+  modifiedBefore?: Date;
   orderby: OrderBy;
   order: 'asc' | 'desc';
   limit: number;
@@ -115,11 +143,27 @@ const PRICE_SQL = sql`(CASE WHEN p.type = 'variable'
   THEN (SELECT min(${activePriceSql('v')}) FROM rova_products v WHERE v.parent_id = p.id AND v.status = 'publish' AND v.password = '')
   ELSE ${activePriceSql('p')} END)`;
 
+function saleActiveSql(alias: string): SQL {
+  const a = sql.raw(alias);
+  return sql`(${a}.sale_price IS NOT NULL AND ${a}.regular_price IS NOT NULL AND ${a}.regular_price > ${a}.sale_price
+    AND (${a}.date_on_sale_from IS NULL OR ${a}.date_on_sale_from <= now())
+    AND (${a}.date_on_sale_to IS NULL OR ${a}.date_on_sale_to >= now()))`;
+}
+
+/** WooCommerce on_sale: the record's own sale is active; a variable product when one of its priced variations is. */
+const ON_SALE_SQL = sql`(CASE WHEN p.type = 'variable'
+  THEN EXISTS (SELECT 1 FROM rova_products v WHERE v.parent_id = p.id AND v.status = 'publish' AND v.password = '' AND ${saleActiveSql('v')})
+  ELSE ${saleActiveSql('p')} END)`;
+
 function orderSql(q: ListQuery): SQL {
   const dir = sql.raw(q.order === 'asc' ? 'ASC' : 'DESC');
   switch (q.orderby) {
     case 'id':
       return sql`p.id ${dir}`;
+    case 'include':
+      return q.include?.length ? sql`array_position(ARRAY[${ids(q.include)}]::bigint[], p.id) ${dir}, p.id ${dir}` : sql`p.id ${dir}`;
+    case 'modified':
+      return sql`p.date_modified ${dir}, p.id ${dir}`;
     case 'title':
       return sql`p.name ${dir}, p.id ${dir}`;
     case 'slug':
@@ -133,11 +177,34 @@ function orderSql(q: ListQuery): SQL {
   }
 }
 
-export async function list(db: Db, q: ListQuery): Promise<{ items: ProductRecord[]; total: number }> {
+const texts = (list: string[]) => sql.join(list.map((s) => sql`${s}`), sql`, `);
+const hasTerm = (termIds: number[]) => sql`EXISTS (SELECT 1 FROM rova_product_term_links l WHERE l.product_id = p.id AND l.term_id IN (${ids(termIds)}))`;
+
+/** The WHERE conditions of a product listing (WooCommerce's filters). */
+function conditions(q: ListQuery): SQL[] {
   const where: SQL[] = [q.parentId !== undefined ? sql`p.parent_id = ${q.parentId}` : sql`p.parent_id IS NULL`];
-  if (q.statuses) where.push(sql`p.status IN (${sql.join(q.statuses.map((s) => sql`${s}`), sql`, `)})`);
+  if (q.statuses) where.push(sql`p.status IN (${texts(q.statuses)})`);
   else where.push(sql`p.status <> 'trash'`);
-  if (q.type) where.push(sql`p.type = ${q.type}`);
+  if (q.types) where.push(q.types.length ? sql`p.type IN (${texts(q.types)})` : sql`false`);
+  if (q.slugs?.length) where.push(sql`p.slug IN (${texts(q.slugs)})`);
+  if (q.parents?.length) where.push(sql`COALESCE(p.parent_id, 0) IN (${ids(q.parents)})`);
+  if (q.parentExclude?.length) where.push(sql`COALESCE(p.parent_id, 0) NOT IN (${ids(q.parentExclude)})`);
+  if (q.featured !== undefined) where.push(sql`p.featured = ${q.featured}`);
+  if (q.stockStatus) where.push(sql`p.stock_status = ${q.stockStatus}`);
+  if (q.categories?.length) where.push(hasTerm(q.categories));
+  if (q.tags?.length) where.push(hasTerm(q.tags));
+  if (q.after) where.push(sql`p.date_created > ${q.after.toISOString()}::timestamptz`);
+  if (q.before) where.push(sql`p.date_created < ${q.before.toISOString()}::timestamptz`);
+  if (q.modifiedAfter) where.push(sql`p.date_modified > ${q.modifiedAfter.toISOString()}::timestamptz`);
+  if (q.modifiedBefore) where.push(sql`p.date_modified < ${q.modifiedBefore.toISOString()}::timestamptz`);
+  if (q.minPrice !== undefined) where.push(sql`${PRICE_SQL} >= ${q.minPrice}::numeric`);
+  if (q.maxPrice !== undefined) where.push(sql`${PRICE_SQL} <= ${q.maxPrice}::numeric`);
+  if (q.onSale !== undefined) where.push(q.onSale ? ON_SALE_SQL : sql`NOT ${ON_SALE_SQL}`);
+  return where;
+}
+
+export async function list(db: Db, q: ListQuery): Promise<{ items: ProductRecord[]; total: number }> {
+  const where = conditions(q);
   if (q.search) {
     const like = '%' + q.search.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
     where.push(sql`(p.name ILIKE ${like} OR p.description ILIKE ${like} OR p.short_description ILIKE ${like})`);
@@ -147,7 +214,7 @@ export async function list(db: Db, q: ListQuery): Promise<{ items: ProductRecord
   if (q.exclude?.length) where.push(sql`p.id NOT IN (${ids(q.exclude)})`);
   const cond = sql.join(where, sql` AND `);
   const count = await one<{ n: string | number }>(db, sql`SELECT count(*) AS n FROM rova_products p WHERE ${cond}`);
-  const items = await rows<Row>(db, sql`SELECT p.* FROM rova_products p WHERE ${cond} ORDER BY ${orderSql(q)} LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const items = await rows<Row>(db, sql`${SELECT} WHERE ${cond} ORDER BY ${orderSql(q)} LIMIT ${q.limit} OFFSET ${q.offset}`);
   return { items: items.map(toRecord), total: Number(count?.n ?? 0) };
 }
 
@@ -181,7 +248,7 @@ function assignments(p: ProductPatch): SQL[] {
   if (p.saleTo !== undefined) a.push(sql`date_on_sale_to = ${p.saleTo?.toISOString() ?? null}::timestamptz`);
   if (p.catalogVisibility !== undefined) a.push(sql`catalog_visibility = ${p.catalogVisibility}`);
   if (p.stockStatus !== undefined) a.push(sql`stock_status = ${p.stockStatus}`);
-  if (p.categories !== undefined) a.push(sql`categories = ${JSON.stringify(p.categories)}::jsonb`);
+  if (p.featured !== undefined) a.push(sql`featured = ${p.featured}`);
   if (p.images !== undefined) a.push(sql`images = ${JSON.stringify(p.images)}::jsonb`);
   if (p.attributes !== undefined) a.push(sql`attributes = ${JSON.stringify(p.attributes)}::jsonb`);
   if (p.menuOrder !== undefined) a.push(sql`menu_order = ${p.menuOrder}`);

@@ -12,12 +12,18 @@ import {
   ProductIn,
   ProductOut,
   ReadQuery,
+  VariationBatchIn,
+  VariationBatchOut,
   VariationIn,
   VariationListQuery,
   VariationOut,
   VariationParams,
 } from './schemas.js';
+import { parseDateInput } from './dates.js';
+import { wordpressQuery, applyFields } from './query.js';
 import * as service from './service.js';
+import { absolutePermalinks, requestOrigin, storeUrl } from './store-url.js';
+import { taxonomyRoutes } from './taxonomy/routes.js';
 import type { ProductStatus } from './types.js';
 import { strictCompiler } from './validate.js';
 
@@ -30,25 +36,52 @@ function idList(v: unknown, field: string): number[] | undefined {
   if (v === undefined) return undefined;
   const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter((x) => x !== '');
   return parts.map((x) => {
-    if (!/^\d{1,15}$/.test(x) || Number(x) < 1) {
+    if (!/^\d{1,15}$/.test(x) || (Number(x) < 1 && field !== 'parent' && field !== 'parent_exclude')) {
       throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must be a list of positive integer ids` } });
     }
     return Number(x);
   });
 }
 
-type ListQ = Static<typeof ListQuery>;
+const textList = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
 
-function listParams(q: ListQ): service.ListParams {
+function queryDate(v: string | undefined, field: string, tz: string, gmt: boolean): Date | undefined {
+  if (v === undefined) return undefined;
+  const d = parseDateInput(v, tz, { asGmt: gmt });
+  if (!d) throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must be an ISO 8601 date-time, e.g. 2026-05-01T00:00:00` } });
+  return d;
+}
+
+type ListQ = Static<typeof ListQuery>;
+type VListQ = Static<typeof VariationListQuery>;
+
+function listParams(q: ListQ | VListQ, tz: string): service.ListParams {
+  const gmt = q.dates_are_gmt === true;
+  const p = q as Partial<ListQ>;
   return {
     page: q.page ?? 1,
     perPage: q.per_page ?? 10,
+    offset: q.offset,
     statuses: !q.status || q.status === 'any' ? null : [q.status as ProductStatus],
-    type: q.type as service.ListParams['type'],
+    types: p.type ? [p.type] : undefined,
     search: q.search?.trim() || undefined,
-    skus: q.sku ? q.sku.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    skus: textList(q.sku),
+    slugs: textList(q.slug),
     include: idList(q.include, 'include'),
     exclude: idList(q.exclude, 'exclude'),
+    parents: idList(q.parent, 'parent'),
+    parentExclude: idList(q.parent_exclude, 'parent_exclude'),
+    featured: p.featured,
+    onSale: q.on_sale,
+    minPrice: q.min_price,
+    maxPrice: q.max_price,
+    stockStatus: q.stock_status,
+    categories: idList(p.category, 'category'),
+    tags: idList(p.tag, 'tag'),
+    after: queryDate(q.after, 'after', tz, gmt),
+    before: queryDate(q.before, 'before', tz, gmt),
+    modifiedAfter: queryDate(q.modified_after, 'modified_after', tz, gmt),
+    modifiedBefore: queryDate(q.modified_before, 'modified_before', tz, gmt),
     orderby: (q.orderby ?? 'date') as service.ListParams['orderby'],
     order: (q.order ?? 'desc') as service.ListParams['order'],
     currency: q.currency,
@@ -63,6 +96,13 @@ function page(req: FastifyRequest, reply: FastifyReply, p: service.ListParams, r
 export const storeRoutes: FastifyPluginAsync = async (app) => {
   app.setValidatorCompiler(strictCompiler);
   const platform = app.platform;
+  const tz = platform.config.storeTimezone;
+  const fixedBase = storeUrl(platform.config);
+  // WordPress reads query strings its own way (last value wins, name[] lists, unknown names refused).
+  app.addHook('preValidation', wordpressQuery);
+  app.addHook('preSerialization', async (req, _reply, payload) => absolutePermalinks(payload, fixedBase ?? requestOrigin(req)));
+  app.addHook('onSend', applyFields);
+  await app.register(taxonomyRoutes);
 
   app.get<{ Querystring: ListQ }>(
     '/wc/v3/products',
@@ -71,7 +111,7 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       schema: { tags, summary: 'List products', querystring: ListQuery, response: { 200: Type.Array(ProductOut), ...wpErrors(400, 401, 403) } },
     },
     async (req, reply) => {
-      const p = listParams(req.query);
+      const p = listParams(req.query, tz);
       return page(req, reply, p, await service.listProducts(platform, p));
     },
   );
@@ -131,7 +171,6 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
     async (req) => service.deleteProduct(platform, req.params.id, req.query.force === true),
   );
 
-  type VListQ = Static<typeof VariationListQuery>;
   app.get<{ Params: Static<typeof IdParams>; Querystring: VListQ }>(
     '/wc/v3/products/:id/variations',
     {
@@ -145,7 +184,7 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     async (req, reply) => {
-      const p = listParams({ ...req.query, status: req.query.status });
+      const p = listParams(req.query, tz);
       return page(req, reply, p, await service.listProducts(platform, p, req.params.id));
     },
   );
@@ -161,6 +200,21 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       req.auditTarget = `product:${String(out.id)}`;
       return reply.status(201).send(out);
     },
+  );
+
+  app.post<{ Params: Static<typeof IdParams>; Body: service.BatchBody }>(
+    '/wc/v3/products/:id/variations/batch',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "Create, update and delete a product's variations in one transaction (max 100 items)",
+        params: IdParams,
+        body: VariationBatchIn,
+        response: { 200: VariationBatchOut, ...wpErrors(400, 401, 403, 404, 413) },
+      },
+    },
+    async (req) => service.batchVariations(platform, req.params.id, req.body),
   );
 
   app.get<{ Params: Static<typeof VariationParams>; Querystring: Static<typeof ReadQuery> }>(

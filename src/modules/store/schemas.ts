@@ -15,7 +15,7 @@ const Price = Type.String({ pattern: DECIMAL_PATTERN, description: 'Decimal stri
 const DateIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time (store time zone unless an offset is given), null or "" clears' });
 const DateGmtIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time in UTC' });
 
-const CategoryIn = Type.Object({ id: Id(), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) });
+const CategoryIn = Type.Object({ id: Id(), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) }, { description: 'A term by id (name and slug are ignored)' });
 const ImageIn = Type.Object({
   id: Type.Optional(RefId),
   src: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -23,8 +23,11 @@ const ImageIn = Type.Object({
   alt: Type.Optional(Type.String({ maxLength: 500 })),
 });
 const AttributeIn = Type.Object({
-  id: Type.Optional(RefId),
-  name: Type.String({ maxLength: 200 }),
+  id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: 'Global attribute id (its name is used), or 0 for a custom attribute named by name' })),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+  visible: Type.Optional(Type.Boolean()),
+  variation: Type.Optional(Type.Boolean()),
   option: Type.Optional(Type.String({ maxLength: 200 })),
   options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
 });
@@ -58,7 +61,9 @@ export const ProductIn = Type.Object(
     type: Type.Optional(lit(['simple', 'variable'])),
     status: Type.Optional(lit(['publish', 'draft', 'pending', 'private', 'future', 'trash'])),
     catalog_visibility: Type.Optional(lit(['visible', 'catalog', 'search', 'hidden'])),
+    featured: Type.Optional(Type.Boolean()),
     categories: Type.Optional(Type.Array(CategoryIn, { maxItems: 100 })),
+    tags: Type.Optional(Type.Array(CategoryIn, { maxItems: 100 })),
     images: Type.Optional(Type.Array(ImageIn, { maxItems: 100 })),
     attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
   },
@@ -75,6 +80,15 @@ export const VariationIn = Type.Object(
   { additionalProperties: true },
 );
 
+export const VariationBatchIn = Type.Object(
+  {
+    create: Type.Optional(Type.Array(VariationIn)),
+    update: Type.Optional(Type.Array(Type.Object({ ...VariationIn.properties, id: Id() }, { additionalProperties: true }))),
+    delete: Type.Optional(Type.Array(Id())),
+  },
+  { additionalProperties: false },
+);
+
 export const BatchIn = Type.Object(
   {
     create: Type.Optional(Type.Array(ProductIn)),
@@ -84,36 +98,63 @@ export const BatchIn = Type.Object(
   { additionalProperties: false },
 );
 
-const IdList = Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Ids, comma-separated or repeated' });
+const IdList = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })], {
+  description: 'Ids: comma-separated (include=1,2) or as a list (include[]=1&include[]=2)',
+});
+const Flag = (description: string) => Type.Optional(Type.Boolean({ description }));
+const QueryDate = (description: string) => Type.Optional(Type.String({ maxLength: 40, description: `${description} (ISO 8601; store time zone unless an offset is given or dates_are_gmt)` }));
+const QueryPrice = (description: string) => Type.Optional(Type.String({ pattern: '^\\d{1,15}(\\.\\d{1,10})?$', description }));
 const Currency = Type.Optional(Type.String({ maxLength: 20, description: 'Price in this enabled currency (rova-fx); otherwise base' }));
 
-export const ListQuery = Type.Object({
+const ORDERBY = ['date', 'id', 'include', 'title', 'slug', 'price', 'popularity', 'rating', 'modified', 'menu_order'] as const;
+const Context = Type.Optional(lit(['view', 'edit'], 'Accepted for WooCommerce clients; both give the same fields'));
+const Fields = Type.Optional(Type.String({ maxLength: 2000, description: 'Only these fields of each object, comma-separated (a.b for nested)' }));
+
+/** Filters shared by products and variations (WooCommerce names). */
+const listCommon = {
+  context: Context,
+  _fields: Fields,
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT, default: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: 'Skip this many items (instead of page)' })),
   search: Type.Optional(Type.String({ maxLength: 200 })),
-  status: Type.Optional(lit(['any', 'publish', 'draft', 'pending', 'private', 'future', 'trash'])),
-  type: Type.Optional(lit(['simple', 'variable'])),
   sku: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated SKUs' })),
+  slug: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated slugs' })),
   include: Type.Optional(IdList),
   exclude: Type.Optional(IdList),
-  orderby: Type.Optional(lit(['date', 'id', 'title', 'price', 'slug', 'menu_order'])),
+  parent: Type.Optional(IdList),
+  parent_exclude: Type.Optional(IdList),
+  on_sale: Flag('Only products on sale now (true) or not on sale (false)'),
+  min_price: QueryPrice('Current price at least this (base currency)'),
+  max_price: QueryPrice('Current price at most this (base currency)'),
+  stock_status: Type.Optional(lit(['instock', 'outofstock', 'onbackorder'])),
+  after: QueryDate('Created after'),
+  before: QueryDate('Created before'),
+  modified_after: QueryDate('Modified after'),
+  modified_before: QueryDate('Modified before'),
+  dates_are_gmt: Flag('after/before/modified_* are in UTC'),
+  orderby: Type.Optional(lit(ORDERBY, 'popularity and rating: Rova records no sales or reviews, so they order like date')),
   order: Type.Optional(lit(['asc', 'desc'])),
   currency: Currency,
+};
+
+export const ListQuery = Type.Object({
+  ...listCommon,
+  status: Type.Optional(lit(['any', 'publish', 'draft', 'pending', 'private', 'future', 'trash'])),
+  type: Type.Optional(lit(['simple', 'variable'], 'Rova has simple and variable products only (no grouped or external)')),
+  featured: Flag('Only featured (true) or not featured (false) products'),
+  category: Type.Optional(Type.String({ maxLength: 2000, description: 'Category ids, comma-separated (any of them)' })),
+  tag: Type.Optional(Type.String({ maxLength: 2000, description: 'Tag ids, comma-separated (any of them)' })),
 });
 
 export const VariationListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  ...listCommon,
   status: Type.Optional(lit(['any', 'publish', 'private'])),
-  include: Type.Optional(IdList),
-  exclude: Type.Optional(IdList),
-  orderby: Type.Optional(lit(['date', 'id', 'title', 'price', 'slug', 'menu_order'])),
-  order: Type.Optional(lit(['asc', 'desc'])),
-  currency: Currency,
 });
 
-export const ReadQuery = Type.Object({ currency: Currency });
+export const ReadQuery = Type.Object({ currency: Currency, context: Context, _fields: Fields });
 export const DeleteQuery = Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) });
+export const WriteQuery = Type.Object({ _fields: Fields });
 export const IdParams = Type.Object({ id: Id('Product id') });
 export const VariationParams = Type.Object({ id: Id('Product id'), vid: Id('Variation id') });
 
@@ -123,6 +164,9 @@ const ImageOut = Type.Object({ id: Type.Integer(), src: Type.String(), name: Typ
 const AttributeOut = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
+  position: Type.Optional(Type.Integer()),
+  visible: Type.Optional(Type.Boolean()),
+  variation: Type.Optional(Type.Boolean()),
   option: Type.Optional(Type.String()),
   options: Type.Optional(Type.Array(Type.String())),
 });
@@ -164,7 +208,9 @@ export const ProductOut = Type.Object(
     ...outCommon,
     password: Type.String(),
     catalog_visibility: Type.String(),
+    featured: Type.Boolean(),
     categories: Type.Array(CategoryOut),
+    tags: Type.Array(CategoryOut),
     images: Type.Array(ImageOut),
     variations: Type.Array(Type.Integer()),
   },
@@ -176,4 +222,10 @@ export const BatchOut = Type.Object({
   create: Type.Optional(Type.Array(ProductOut)),
   update: Type.Optional(Type.Array(ProductOut)),
   delete: Type.Optional(Type.Array(ProductOut)),
+});
+
+export const VariationBatchOut = Type.Object({
+  create: Type.Optional(Type.Array(VariationOut)),
+  update: Type.Optional(Type.Array(VariationOut)),
+  delete: Type.Optional(Type.Array(VariationOut)),
 });

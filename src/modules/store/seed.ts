@@ -3,18 +3,24 @@ import type { Platform } from '../../platform/context.js';
 import { one, type Db } from '../../platform/db/types.js';
 import * as repo from './repo.js';
 import { CATALOGUE_TOPIC } from './service.js';
+import * as taxRepo from './taxonomy/repo.js';
+import { CATEGORIES, TAGS as TAGS_SCOPE } from './taxonomy/service.js';
+import type { TermScope } from './taxonomy/types.js';
 import type { ProductPatch } from './types.js';
 
 /** Demo catalogue: rental add-ons, packages and gear, in the base currency. Idempotent by slug. */
 
-type Seed = ProductPatch & { slug: string; name: string; variations?: (ProductPatch & { slug: string; name: string })[] };
+/** Categories and tags by slug (term ids are looked up or created when seeding). */
+type Seed = ProductPatch & { slug: string; name: string; categories?: string[]; tags?: string[]; variations?: (ProductPatch & { slug: string; name: string })[] };
 
 const DAY = 86_400_000;
-const cat = (id: number, name: string) => ({ id, name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-') });
-const ADDONS = cat(1, 'Rental add-ons');
-const PACKAGES = cat(2, 'Packages');
-const GEAR = cat(3, 'Gear');
-const INSURANCE = cat(4, 'Insurance');
+const CATEGORY_NAMES: Record<string, string> = { 'rental-add-ons': 'Rental add-ons', packages: 'Packages', gear: 'Gear', insurance: 'Insurance' };
+const TAG_NAMES: Record<string, string> = { family: 'Family', winter: 'Winter' };
+const ADDONS = 'rental-add-ons';
+const PACKAGES = 'packages';
+const GEAR = 'gear';
+const INSURANCE = 'insurance';
+const TAGS: Record<string, string[]> = { 'child-seat': ['family'], 'booster-seat': ['family'], 'snow-chains': ['winter'], 'ski-rack': ['winter'] };
 
 function seeds(now: number): Seed[] {
   const simple = (slug: string, name: string, price: string, c = ADDONS, extra: ProductPatch = {}): Seed => ({
@@ -23,6 +29,8 @@ function seeds(now: number): Seed[] {
     sku: `DEMO-${slug.toUpperCase()}`,
     regularPrice: price,
     categories: [c],
+    ...(TAGS[slug] ? { tags: TAGS[slug] } : {}),
+    ...(slug === 'full-protection' || slug === 'weekend-package' ? { featured: true } : {}),
     shortDescription: `${name} for your rental.`,
     ...extra,
   });
@@ -109,13 +117,25 @@ async function slugId(db: Db, slug: string): Promise<number | null> {
   return r ? Number(r.id) : null;
 }
 
+async function termIds(tx: Db, scope: TermScope, names: Record<string, string>): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const [slug, name] of Object.entries(names)) {
+    out.set(slug, (await taxRepo.termSlugOwner(tx, scope, slug)) ?? (await taxRepo.insertTerm(tx, scope, { name, slug })));
+  }
+  return out;
+}
+
 export async function seedStore(platform: Platform): Promise<void> {
   await platform.transaction(async (tx) => {
+    const cats = await termIds(tx, CATEGORIES, CATEGORY_NAMES);
+    const tags = await termIds(tx, TAGS_SCOPE, TAG_NAMES);
     for (const s of seeds(Date.now())) {
-      const { variations, ...product } = s;
+      const { variations, categories, tags: tagSlugs, ...product } = s;
       let id = await slugId(tx, s.slug);
       if (id === null) {
         id = await repo.insert(tx, null, { status: 'publish', type: 'simple', ...product });
+        await taxRepo.setProductTerms(tx, id, 'product_cat', (categories ?? []).map((c) => cats.get(c)!));
+        await taxRepo.setProductTerms(tx, id, 'product_tag', (tagSlugs ?? []).map((c) => tags.get(c)!));
         if (product.status === 'trash') await repo.update(tx, id, {}, { preTrashStatus: 'publish' });
       }
       for (const v of variations ?? []) {

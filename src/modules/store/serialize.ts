@@ -3,6 +3,7 @@ import { gmtIso, localIso } from './dates.js';
 import { renderPriceHtml } from './price-html.js';
 import { priceRange, priceRecord } from './pricing.js';
 import { pricesParent } from './public.js';
+import { slugify } from './slug.js';
 import type { ProductRecord } from './types.js';
 
 /** Explicit mapping of catalogue records to the WooCommerce v3 wire shape (allow-list). */
@@ -14,6 +15,22 @@ export interface WireContext {
   currency: PricingCurrency | null;
   /** Variations of the variable products being serialised, by parent id. */
   children: Map<number, ProductRecord[]>;
+  /** Parents of the variations being serialised (their permalinks start from the parent's). */
+  parents: Map<number, ProductRecord>;
+}
+
+/**
+ * The permalink's path, WordPress' default product structure (`/product/<slug>/`; a variation: its parent's with
+ * its attribute choices as `attribute_<name>=<option>`). The route puts the store URL (or its own origin) in front.
+ */
+function permalinkPath(r: ProductRecord, ctx: WireContext): string {
+  if (r.type !== 'variation') return `/product/${r.slug}/`;
+  const parent = r.parentId !== null ? ctx.parents.get(r.parentId) : undefined;
+  const q = r.attributes
+    .filter((a) => a.option)
+    .map((a) => `attribute_${a.id > 0 ? 'pa_' : ''}${slugify(a.name)}=${encodeURIComponent(a.id > 0 ? slugify(a.option!) : a.option!)}`)
+    .join('&');
+  return `/product/${parent?.slug ?? r.slug}/${q ? `?${q}` : ''}`;
 }
 
 export type Wire = Record<string, unknown>;
@@ -54,7 +71,7 @@ function common(r: ProductRecord, ctx: WireContext): Wire {
     id: r.id,
     name: r.name,
     slug: r.slug,
-    permalink: '',
+    permalink: permalinkPath(r, ctx),
     type: r.type,
     status: r.status,
     password: r.password,
@@ -75,7 +92,9 @@ export function productWire(r: ProductRecord, ctx: WireContext): Wire {
   return {
     ...common(r, ctx),
     catalog_visibility: r.catalogVisibility,
+    featured: r.featured,
     categories: r.categories,
+    tags: r.tags,
     images: r.images,
     variations: r.type === 'variable' ? (ctx.children.get(r.id) ?? []).map((c) => c.id) : [],
   };

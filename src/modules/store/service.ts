@@ -2,11 +2,12 @@ import type { Platform } from '../../platform/context.js';
 import type { Db } from '../../platform/db/types.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { toPatch, type ProductBody } from './input.js';
+import { checkProductTaxonomies, saveProductTerms } from './product-terms.js';
 import { baseFormat, requestedCurrency } from './pricing.js';
 import * as repo from './repo.js';
 import { productWire, variationWire, type Wire, type WireContext } from './serialize.js';
 import { dedupeSlug, slugify } from './slug.js';
-import type { ProductPatch, ProductRecord, ProductStatus } from './types.js';
+import type { ProductPatch, ProductRecord } from './types.js';
 
 /** The catalogue's rules: reads (with `?currency=`), writes in one transaction each, trash, batch. */
 
@@ -24,12 +25,18 @@ async function context(platform: Platform, db: Db, records: ProductRecord[], cur
     list.push(c);
     children.set(c.parentId!, list);
   }
+  const parents = new Map<number, ProductRecord>();
+  for (const id of new Set(records.map((r) => r.parentId).filter((x): x is number => x !== null))) {
+    const parent = await repo.findById(db, id);
+    if (parent) parents.set(id, parent);
+  }
   return {
     now: new Date(),
     tz: platform.config.storeTimezone,
     baseFormat: baseFormat(platform),
     currency: requestedCurrency(platform, currencyRaw),
     children,
+    parents,
   };
 }
 
@@ -44,35 +51,19 @@ async function changed(platform: Platform): Promise<void> {
 
 // ---- reads -------------------------------------------------------------------------------------------------
 
-export interface ListParams {
+/** A listing: the repository's filters plus paging and the pricing currency. */
+export interface ListParams extends Omit<repo.ListQuery, 'parentId' | 'limit' | 'offset'> {
   page: number;
   perPage: number;
-  statuses: ProductStatus[] | null;
-  type?: 'simple' | 'variable';
-  search?: string;
-  skus?: string[];
-  include?: number[];
-  exclude?: number[];
-  orderby: repo.OrderBy;
-  order: 'asc' | 'desc';
+  /** WordPress `offset`: overrides the page's offset. */
+  offset?: number;
   currency?: unknown;
 }
 
 export async function listProducts(platform: Platform, p: ListParams, parentId?: number): Promise<{ items: Wire[]; total: number }> {
   if (parentId !== undefined) await getParent(platform.db, parentId);
-  const { items, total } = await repo.list(platform.db, {
-    parentId,
-    statuses: p.statuses,
-    type: p.type,
-    search: p.search,
-    skus: p.skus,
-    include: p.include,
-    exclude: p.exclude,
-    orderby: p.orderby,
-    order: p.order,
-    limit: p.perPage,
-    offset: (p.page - 1) * p.perPage,
-  });
+  const { page, perPage, offset, currency: _c, ...filters } = p;
+  const { items, total } = await repo.list(platform.db, { ...filters, parentId, limit: perPage, offset: offset ?? (page - 1) * perPage });
   const ctx = await context(platform, platform.db, items, p.currency);
   return { items: items.map((r) => (r.type === 'variation' ? variationWire(r, ctx) : productWire(r, ctx))), total };
 }
@@ -120,20 +111,32 @@ function trashFields(patch: ProductPatch, current: ProductRecord | null): { preT
   return { preTrashStatus: null };
 }
 
+/**
+ * A variation's slug, as WooCommerce derives it from the title ("Mileage - 300 km" → mileage-300-km): the
+ * parent's slug is put in front only when the title does not already start with it (no mileage-mileage-…).
+ */
+export function variationSlug(parentSlug: string, name: string): string {
+  const own = slugify(name);
+  if (own === parentSlug || own.startsWith(`${parentSlug}-`)) return own;
+  return slugify(`${parentSlug}-${own}`) || parentSlug;
+}
+
 async function createIn(db: Db, tz: string, body: ProductBody, parent: ProductRecord | null): Promise<number> {
   const patch = toPatch(body, tz, parent !== null);
   await checkSku(db, patch.sku);
+  await checkProductTaxonomies(db, patch, parent !== null);
   if (parent) {
     if (patch.name === undefined || patch.name === '') {
       const opts = (patch.attributes ?? []).map((a) => a.option).filter((o): o is string => !!o);
       patch.name = opts.length ? `${parent.name} - ${opts.join(', ')}` : parent.name;
     }
-    const slug = await uniqueSlug(db, patch.slug ?? slugify(`${parent.slug}-${patch.name}`));
+    const slug = await uniqueSlug(db, patch.slug ?? variationSlug(parent.slug, patch.name));
     return repo.insert(db, parent.id, { ...patch, slug, type: 'variation', status: patch.status ?? 'publish' });
   }
   const slug = await uniqueSlug(db, patch.slug ?? slugify(patch.name ?? ''));
   const status = patch.status ?? 'publish';
   const id = await repo.insert(db, null, { ...patch, slug, type: patch.type ?? 'simple', status });
+  await saveProductTerms(db, id, patch);
   if (status === 'trash') await repo.update(db, id, {}, { preTrashStatus: 'draft' });
   return id;
 }
@@ -141,6 +144,8 @@ async function createIn(db: Db, tz: string, body: ProductBody, parent: ProductRe
 async function updateIn(db: Db, tz: string, current: ProductRecord, body: ProductBody): Promise<void> {
   const patch = toPatch(body, tz, current.type === 'variation');
   await checkSku(db, patch.sku, current.id);
+  await checkProductTaxonomies(db, patch, current.type === 'variation');
+  await saveProductTerms(db, current.id, patch);
   if (patch.slug !== undefined) patch.slug = await uniqueSlug(db, patch.slug, current.slug);
   if (patch.saleFrom !== undefined || patch.saleTo !== undefined) {
     const from = patch.saleFrom !== undefined ? patch.saleFrom : current.saleFrom;
@@ -202,12 +207,17 @@ export async function deleteProduct(platform: Platform, id: number, force: boole
   return write(platform, async (tx) => deleteIn(platform, tx, await getParent(tx, id), force));
 }
 
+async function variableParent(db: Db, parentId: number): Promise<ProductRecord> {
+  const parent = await getParent(db, parentId);
+  if (parent.type !== 'variable') {
+    throw new HttpError(400, 'woocommerce_rest_product_variation_invalid_parent', `Product ${parentId} is not a variable product; only variable products have variations.`);
+  }
+  return parent;
+}
+
 export async function createVariation(platform: Platform, parentId: number, body: ProductBody): Promise<Wire> {
   return write(platform, async (tx) => {
-    const parent = await getParent(tx, parentId);
-    if (parent.type !== 'variable') {
-      throw new HttpError(400, 'woocommerce_rest_product_variation_invalid_parent', `Product ${parentId} is not a variable product; only variable products have variations.`);
-    }
+    const parent = await variableParent(tx, parentId);
     const id = await createIn(tx, platform.config.storeTimezone, body, parent);
     return wireOf(platform, tx, (await repo.findById(tx, id))!);
   });
@@ -239,12 +249,63 @@ function itemError(err: unknown, op: string, index: number): unknown {
   return new HttpError(status, err.code, `${op}[${index}]: ${err.message} Nothing was written.`, { ...(err.data ?? {}), batch: { operation: op, index } });
 }
 
-/** Create, update and delete in ONE transaction: any bad item → the whole batch fails, nothing is written. */
-export async function batch(platform: Platform, body: BatchBody): Promise<Record<string, Wire[]>> {
+function checkBatchSize(body: BatchBody): void {
   const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
   if (total > BATCH_LIMIT) {
     throw new HttpError(413, 'woocommerce_rest_request_entity_too_large', `Unable to accept more than ${BATCH_LIMIT} items for this request.`);
   }
+}
+
+/** A variable product's variations: create, update and delete in ONE transaction, like products/batch. */
+export async function batchVariations(platform: Platform, parentId: number, body: BatchBody): Promise<Record<string, Wire[]>> {
+  checkBatchSize(body);
+  const tz = platform.config.storeTimezone;
+  return write(platform, async (tx) => {
+    const parent = await getParent(tx, parentId);
+    const ids: Record<'create' | 'update', number[]> = { create: [], update: [] };
+    const deleted: Wire[] = [];
+    for (const [i, item] of (body.create ?? []).entries()) {
+      try {
+        ids.create.push(await createIn(tx, tz, item, await variableParent(tx, parentId)));
+      } catch (err) {
+        throw itemError(err, 'create', i);
+      }
+    }
+    for (const [i, item] of (body.update ?? []).entries()) {
+      try {
+        await updateIn(tx, tz, await getVariationOf(tx, parent.id, item.id), item);
+        ids.update.push(item.id);
+      } catch (err) {
+        throw itemError(err, 'update', i);
+      }
+    }
+    for (const [i, id] of (body.delete ?? []).entries()) {
+      try {
+        deleted.push(await deleteIn(platform, tx, await getVariationOf(tx, parent.id, id), true));
+      } catch (err) {
+        throw itemError(err, 'delete', i);
+      }
+    }
+    const read = async (list: number[]) => {
+      const recs: ProductRecord[] = [];
+      for (const id of list) {
+        const r = await repo.findById(tx, id);
+        if (r) recs.push(r);
+      }
+      const ctx = await context(platform, tx, recs);
+      return recs.map((r) => variationWire(r, ctx));
+    };
+    const out: Record<string, Wire[]> = {};
+    if (body.create) out.create = await read(ids.create);
+    if (body.update) out.update = await read(ids.update);
+    if (body.delete) out.delete = deleted;
+    return out;
+  });
+}
+
+/** Create, update and delete in ONE transaction: any bad item → the whole batch fails, nothing is written. */
+export async function batch(platform: Platform, body: BatchBody): Promise<Record<string, Wire[]>> {
+  checkBatchSize(body);
   const tz = platform.config.storeTimezone;
   return write(platform, async (tx) => {
     const created: number[] = [];

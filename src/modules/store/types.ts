@@ -22,6 +22,9 @@ export interface Image {
 export interface Attribute {
   id: number;
   name: string;
+  position?: number;
+  visible?: boolean;
+  variation?: boolean;
   option?: string;
   options?: string[];
 }
@@ -44,7 +47,10 @@ export interface ProductRecord {
   saleTo: Date | null;
   catalogVisibility: string;
   stockStatus: string;
+  featured: boolean;
+  /** Terms of the product_cat and product_tag taxonomies (kept in the link table, shown as WooCommerce does). */
   categories: Category[];
+  tags: Category[];
   images: Image[];
   attributes: Attribute[];
   menuOrder: number;
@@ -73,7 +79,10 @@ export interface ProductPatch {
   saleTo?: Date | null;
   catalogVisibility?: string;
   stockStatus?: string;
-  categories?: Category[];
+  featured?: boolean;
+  /** Term ids; written to the link table, not to a column. */
+  categoryIds?: number[];
+  tagIds?: number[];
   images?: Image[];
   attributes?: Attribute[];
   menuOrder?: number;

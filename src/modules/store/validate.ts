@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifySchemaCompiler } from 'fastify';
+import { HttpError } from '../../platform/http/errors.js';
 
 /**
  * Strict validator for the catalogue routes: bodies are checked exactly as sent (no type coercion, so
@@ -69,6 +70,8 @@ export const strictCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPar
     let data = input;
     if (httpPart !== 'body') {
       const loose = looseInteger(schema, input);
+      // WordPress routes spell ids as `(?P<id>[\d]+)`: `/products/categories` with PUT, `/products/abc` are no route at all.
+      if (loose && httpPart === 'params') return { error: new HttpError(404, 'rest_no_route', 'No route was found matching the URL and request method.') } as never;
       if (loose) return { error: [{ instancePath: `/${loose}`, keyword: 'type', message: 'must be integer', params: {} }] as Issue[] } as never;
       data = Value.Convert(schema, Value.Default(schema, Value.Clone(input ?? {})));
     }

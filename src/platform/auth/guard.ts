@@ -14,6 +14,12 @@ const FAILURE_TEXT: Record<AuthFailure, string> = {
   missing_nonce: 'Cookie authentication needs a nonce: send the X-WP-Nonce header (GET /rova/v1/auth/nonce gives one).',
   invalid_nonce: 'The nonce is not valid for this session. Fetch a new one from GET /rova/v1/auth/nonce.',
   invalid_token: 'The access token is not valid or has expired. Refresh it or log in again.',
+  invalid_consumer_key: 'The consumer key or consumer secret is not valid.',
+  insecure_transport: 'Send the consumer key and secret (HTTP Basic or consumer_key/consumer_secret) over HTTPS only; over plain HTTP sign the request with OAuth 1.0a.',
+  invalid_oauth_request: 'OAuth 1.0a needs exactly one each of oauth_consumer_key, oauth_signature, oauth_signature_method (HMAC-SHA1 or HMAC-SHA256), oauth_timestamp and oauth_nonce.',
+  invalid_timestamp: 'Invalid timestamp: oauth_timestamp must be within 15 minutes of the server clock.',
+  invalid_signature: 'Invalid signature: the provided OAuth signature does not match.',
+  replayed_nonce: 'Invalid nonce: this oauth_nonce has already been used.',
 };
 
 export function requiredScope(req: FastifyRequest, policy: RoutePolicy): Scope {

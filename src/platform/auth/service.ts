@@ -7,6 +7,7 @@ import type { HitResult, Limits } from '../limits/limiter.js';
 import { createNonce, hashPassword, keyedHash, randomToken, verifyNonce, verifyPassword } from './crypto.js';
 import * as repo from './repo.js';
 import { isRole, type Role } from './roles.js';
+import { WooCommerceAuth } from './woocommerce.js';
 import { ANONYMOUS, SCOPES, type AuthContext, type AuthUser, type Scope } from './types.js';
 
 export const SESSION_COOKIE = 'rova_session';
@@ -59,6 +60,23 @@ export class AuthService {
     readonly loginLimits: LoginLimits = { perAddress: 20, perAccountAddress: 10, perAccount: 100, windowSeconds: 900 },
   ) {}
 
+  private wooAuth: WooCommerceAuth | null = null;
+
+  /** WooCommerce-format keys (Basic, consumer_key query, OAuth 1.0a): see woocommerce.ts. */
+  get woo(): WooCommerceAuth {
+    return (this.wooAuth ??= new WooCommerceAuth(this.db, this.secret));
+  }
+
+  /** A key in WooCommerce's format; the secret is in this answer only. */
+  async createWooCommerceKey(input: { userId: number; name?: string; scopes?: string[]; expiresAt?: Date | null }): Promise<{ consumerKey: string; consumerSecret: string; view: ApiKeyView }> {
+    const scopes = normaliseScopes(input.scopes);
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
+    const user = await repo.findUserById(this.db, input.userId);
+    if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
+    const r = await this.woo.issue(this.db, { userId: input.userId, name: (input.name ?? '').trim().slice(0, 100), scopes, expiresAt: input.expiresAt ?? null });
+    return { consumerKey: r.consumerKey, consumerSecret: r.consumerSecret, view: apiKeyView(r.row) };
+  }
+
   setJwtVerifier(v: JwtVerifier): void {
     this.jwtVerifier = v;
   }
@@ -82,6 +100,8 @@ export class AuthService {
       if (JWT_SHAPE.test(bearer) && !bearer.startsWith('rova_')) return this.resolveJwt(bearer);
       return this.resolveApiKey(bearer);
     }
+    const woo = await this.woo.resolve(req);
+    if (woo) return woo;
     const cookie = req.cookies?.[SESSION_COOKIE];
     if (cookie) return this.resolveSession(req, cookie);
     return ANONYMOUS;

@@ -21,7 +21,13 @@ export type AuthFailure =
   | 'invalid_session'
   | 'missing_nonce'
   | 'invalid_nonce'
-  | 'invalid_token';
+  | 'invalid_token'
+  | 'invalid_consumer_key'
+  | 'insecure_transport'
+  | 'invalid_oauth_request'
+  | 'invalid_timestamp'
+  | 'invalid_signature'
+  | 'replayed_nonce';
 
 export interface AuthContext {
   user: AuthUser | null;

@@ -90,16 +90,21 @@ export function rentalOk<T>(data: T, message = ''): { success: true; data: T; me
   return { success: true, data, message };
 }
 
-/** WordPress-style paging headers (X-WP-Total, X-WP-TotalPages, Link). */
+/**
+ * WordPress-style paging headers (X-WP-Total, X-WP-TotalPages, Link). Link URLs are absolute, as WordPress sends
+ * them (clients follow them as they are): scheme and host of the request, as seen through TRUST_PROXY.
+ */
 export function setPagingHeaders(reply: FastifyReply, url: string, total: number, page: number, perPage: number): void {
   // WooCommerce semantics: an empty result has 0 pages.
   const totalPages = Math.ceil(total / perPage);
   reply.header('X-WP-Total', String(total));
   reply.header('X-WP-TotalPages', String(totalPages));
+  const req = reply.request;
+  const origin = `${req.protocol}://${req.host}`;
   const base = new URL(url, 'http://local');
   const link = (p: number, rel: string) => {
     base.searchParams.set('page', String(p));
-    return `<${base.pathname}${base.search}>; rel="${rel}"`;
+    return `<${origin}${base.pathname}${base.search}>; rel="${rel}"`;
   };
   const links: string[] = [];
   if (page > 1 && totalPages > 0) links.push(link(Math.min(page - 1, totalPages), 'prev'));

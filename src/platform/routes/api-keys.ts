@@ -58,8 +58,21 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
           name: Type.Optional(Type.String({ maxLength: 100 })),
           scopes: Type.Optional(Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]), { maxItems: 2 })),
           expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+          format: Type.Optional(
+            Type.Union([Type.Literal('rova'), Type.Literal('woocommerce')], {
+              description: 'woocommerce: a consumer key/secret pair (ck_…, cs_…) for WooCommerce clients (HTTP Basic over HTTPS, OAuth 1.0a over HTTP)',
+            }),
+          ),
         }),
-        response: { 201: Type.Object({ key: Type.String(), api_key: ApiKey }), ...wpErrors(400, 401, 403, 404) },
+        response: {
+          201: Type.Object({
+            key: Type.Optional(Type.String({ description: 'The key (format rova)' })),
+            consumer_key: Type.Optional(Type.String({ description: 'ck_… (format woocommerce)' })),
+            consumer_secret: Type.Optional(Type.String({ description: 'cs_… (format woocommerce), shown only here' })),
+            api_key: ApiKey,
+          }),
+          ...wpErrors(400, 401, 403, 404),
+        },
       },
     },
     async (req, reply) => {
@@ -71,9 +84,15 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (userId === undefined) throw badRequest('user_id or user is required', 'rest_missing_callback_param', { params: ['user_id'] });
       const expires = req.body.expires_at ? new Date(req.body.expires_at) : null;
-      const r = await auth.createApiKey({ userId, name: req.body.name, scopes: req.body.scopes, expiresAt: expires });
-      req.auditTarget = `api_key:${r.view.id}`;
+      const input = { userId, name: req.body.name, scopes: req.body.scopes, expiresAt: expires };
       reply.header('Cache-Control', 'no-store');
+      if (req.body.format === 'woocommerce') {
+        const w = await auth.createWooCommerceKey(input);
+        req.auditTarget = `api_key:${w.view.id}`;
+        return reply.status(201).send({ consumer_key: w.consumerKey, consumer_secret: w.consumerSecret, api_key: w.view });
+      }
+      const r = await auth.createApiKey(input);
+      req.auditTarget = `api_key:${r.view.id}`;
       return reply.status(201).send({ key: r.key, api_key: r.view });
     },
   );
