@@ -27,6 +27,8 @@ import { installErrorHandling } from './platform/http/error-handler.js';
 import { finiteNumbers } from './platform/http/finite-numbers.js';
 import { refuseNulCharacters } from './platform/http/nul-guard.js';
 import { NamespaceRegistry } from './platform/http/namespaces.js';
+import { swaggerOptions } from './platform/http/openapi/document.js';
+import { swaggerUiOptions } from './platform/http/openapi/ui.js';
 import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
 import { JobRunner } from './platform/jobs.js';
 import { createMemoryBus, createRedisBus, type InvalidationBus } from './platform/kv/bus.js';
@@ -38,6 +40,7 @@ import { loggerOptions } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
 import { VERSION } from './version.js';
+import { registerLandingPage } from './platform/routes/landing.js';
 import './platform/fastify-augment.js';
 
 export interface BuildOptions {
@@ -239,27 +242,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return payload;
     });
 
-    await app.register(swagger, {
-      openapi: {
-        openapi: '3.1.0',
-        info: {
-          title: 'Rova API',
-          version: VERSION,
-          description:
-            'Headless back end for vehicle-rental storefronts. Namespaces: wc/v3 (catalogue), rova-fx/v1 (currency), rova-rental/v1 (rental), rova/v1 (platform). Paths include the REST root.',
-        },
-        components: {
-          securitySchemes: {
-            apiKey: { type: 'apiKey', in: 'header', name: 'X-Rova-API-Key' },
-            bearer: { type: 'http', scheme: 'bearer' },
-            nonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'With the rova_session cookie from POST /rova/v1/auth/login' },
-          },
-        },
-        security: [{ apiKey: [] }, { bearer: [] }, { nonce: [] }],
-      },
-    });
-    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    await app.register(swagger, swaggerOptions({ restRoot: config.restRoot, namespaces }));
+    await app.register(swaggerUi, swaggerUiOptions());
     app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
+    registerLandingPage(app);
 
     for (const m of modules) {
       if (m.routes) await app.register(m.routes, { prefix: config.restRoot });

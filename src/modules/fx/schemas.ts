@@ -76,7 +76,17 @@ export const CurrenciesBody = Type.Object(
     base_currency: Type.Optional(Type.Unknown()),
     currencies: Type.Unknown({ description: 'Array of currency rows (at most 500; duplicates → 400); rows not sent are removed' }),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    examples: [
+      {
+        currencies: [
+          { code: 'EUR', enabled: true, rate: { type: 'auto', value: 0 }, fee: { type: 'percentage', value: 2 } },
+          { code: 'JPY', enabled: true, rate: { type: 'manual', value: 150.4 }, rounding: { type: 'nearest', value: 10, subtract: 0 } },
+        ],
+      },
+    ],
+  },
 );
 
 export const Currencies = Type.Object({ base_currency: Type.String(), currencies: Type.Array(CurrencyRow), last_sync: LastSync, next_sync: NextSync, stale_rates: StaleRates });
@@ -112,7 +122,7 @@ export const ConvertBody = Type.Object(
     currency: Type.Optional(Type.Unknown({ description: 'ISO 4217 code, or null/omitted/"" to detect' })),
     product_ids: Type.Unknown({ description: 'Array of product or variation ids (at most 50)' }),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ currency: 'EUR', product_ids: [1, 2, 3] }] },
 );
 
 export const ConvertResult = Type.Object({

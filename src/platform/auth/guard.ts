@@ -23,8 +23,13 @@ const FAILURE_TEXT: Record<AuthFailure, string> = {
 };
 
 export function requiredScope(req: FastifyRequest, policy: RoutePolicy): Scope {
+  return requiredScopeFor(req.method, policy);
+}
+
+/** The API key scope a method needs under a policy (also what the OpenAPI document states). */
+export function requiredScopeFor(method: string, policy: RoutePolicy): Scope {
   if (policy !== 'public' && policy.scope) return policy.scope;
-  return req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? 'read' : 'write';
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write';
 }
 
 /** Throws 401/403 when the caller may not use the route. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
+import { dedupeSlug } from '../../store/slug.js';
 import { insertParts, setClause, whereAll } from '../sqlx.js';
 
 export interface VehicleRow {
@@ -78,6 +79,13 @@ export async function deleteVehicle(db: Db, id: number): Promise<boolean> {
 
 export async function vehicleHasBookings(db: Db, id: number): Promise<boolean> {
   return (await rows(db, sql`SELECT 1 FROM rental_bookings WHERE vehicle_id = ${id} LIMIT 1`)).length > 0;
+}
+
+/** Like the store's slugs: `base` when free, else the first free `base-2`, `base-3`, … */
+export async function freeVehicleSlug(db: Db, base: string): Promise<string> {
+  const like = base.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+  const r = await rows<{ slug: string }>(db, sql`SELECT slug FROM rental_vehicles WHERE slug LIKE ${like}`);
+  return dedupeSlug(base, new Set(r.map((x) => x.slug)));
 }
 
 export async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boolean> {

@@ -10,7 +10,7 @@ import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, lit, Text } f
 import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { vehicleView } from '../views.js';
-import { deleteVehicle, insertVehicle, listVehicles, slugTaken, updateVehicle, vehicleById, vehicleHasBookings } from './repo.js';
+import { deleteVehicle, insertVehicle, listVehicles, slugTaken, freeVehicleSlug, updateVehicle, vehicleById, vehicleHasBookings } from './repo.js';
 
 /** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
@@ -81,7 +81,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/vehicles', {
     schema: { tags: T, summary: 'Create a vehicle', body: VehicleInput.create, response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) } },
   }, async (req, reply) => {
-    const slug = req.body.slug ?? `${slugOf(req.body.name)}-${Date.now().toString(36)}`;
+    const slug = req.body.slug ?? (await freeVehicleSlug(p.db, slugOf(req.body.name)));
     if (await slugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
     const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.config.storeCurrency }).catch(fkError);
     await catalogueChanged(p);

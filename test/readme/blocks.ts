@@ -1,0 +1,166 @@
+/**
+ * README examples as tests. Every fenced `sh` / `bash` / `shell` block that contains `curl` runs, in document
+ * order, in one bash session against a fresh demo server. Conventions (README "Tests" section):
+ *   - `<!-- readme-test: skip (reason) -->` right before a block skips it;
+ *   - a curl that is meant to fail says so in a comment: `curl … # → 401` on the command's last line, or a comment
+ *     line right after the command that starts with `# → 409`; every other curl must answer 1xx–3xx.
+ */
+export interface ReadmeBlock {
+  /** 1-based number among the curl blocks (skipped ones included), as the failure messages show it. */
+  n: number;
+  /** README line of the opening fence. */
+  line: number;
+  /** The headings above the block, e.g. `Authentication › Get a key`. */
+  heading: string;
+  code: string;
+  skip: string | null;
+}
+
+const FENCE_OPEN = /^(\s*)```\s*([A-Za-z]*)\s*$/;
+const FENCE_CLOSE = /^\s*```\s*$/;
+const SKIP = /<!--\s*readme-test:\s*skip\b\s*(?:\((.*)\))?\s*-->/;
+const SHELLS = new Set(['sh', 'bash', 'shell']);
+
+export function readmeBlocks(markdown: string): ReadmeBlock[] {
+  const lines = markdown.split('\n');
+  const headings: string[] = [];
+  const blocks: ReadmeBlock[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const text = lines[i] ?? '';
+    const h = /^(#{1,6})\s+(.*)$/.exec(text);
+    if (h) {
+      headings.length = (h[1] ?? '#').length - 1;
+      headings.push((h[2] ?? '').trim());
+      continue;
+    }
+    const open = FENCE_OPEN.exec(text);
+    if (!open) continue;
+    const indent = (open[1] ?? '').length;
+    const lang = (open[2] ?? '').toLowerCase();
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !FENCE_CLOSE.test(lines[j] ?? ''); j += 1) body.push((lines[j] ?? '').slice(Math.min(indent, leading(lines[j] ?? ''))));
+    const code = body.join('\n');
+    if (SHELLS.has(lang) && /\bcurl\b/.test(code)) {
+      blocks.push({ n: blocks.length + 1, line: i + 1, heading: headings.filter(Boolean).slice(1).join(' › ') || headings.join(' › '), code, skip: skipReason(lines, i) });
+    }
+    i = j;
+  }
+  return blocks;
+}
+
+const leading = (s: string) => s.length - s.trimStart().length;
+
+function skipReason(lines: string[], fence: number): string | null {
+  for (let k = fence - 1; k >= 0; k -= 1) {
+    const t = (lines[k] ?? '').trim();
+    if (t === '') continue;
+    const m = SKIP.exec(t);
+    return m ? (m[1] ?? 'no reason given') : null;
+  }
+  return null;
+}
+
+const EXPECT_TRAILING = /#\s*→\s*(\d{3})\b/;
+const EXPECT_LINE = /^\s*#\s*→\s*(\d{3})\b/;
+
+/**
+ * The block as it runs: the documented address replaced by the test server's, and `ROVA_EXPECT=NNN` put in front
+ * of each curl that announces a status.
+ */
+export function runnable(code: string, base: string): string {
+  const lines = code.replace(/http:\/\/(127\.0\.0\.1|localhost):8080/g, base).split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    let j = i;
+    // A command goes on after a trailing backslash or inside a quoted string (a JSON body over lines).
+    while (j < lines.length - 1 && (/\\\s*$/.test(lines[j] ?? '') || endsInQuote(lines.slice(i, j + 1).join('\n')))) j += 1;
+    const group = lines.slice(i, j + 1);
+    const at = group.findIndex((l) => /(^|[\s($|&;])curl\s/.test(l) && !/^\s*#/.test(l));
+    if (at >= 0) {
+      const expect = EXPECT_TRAILING.exec(lines[j] ?? '')?.[1] ?? EXPECT_LINE.exec(lines[j + 1] ?? '')?.[1];
+      if (expect) lines[i + at] = (lines[i + at] ?? '').replace(/(^|[\s($|&;])curl\s/, `$1ROVA_EXPECT=${expect} curl `);
+    }
+    i = j;
+  }
+  return lines.join('\n');
+}
+
+/** True when shell text ends inside a quoted string (comments and escapes as bash reads them). */
+function endsInQuote(text: string): boolean {
+  let quote: "'" | '"' | null = null;
+  for (let k = 0; k < text.length; k += 1) {
+    const c = text[k];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === '\\') {
+      k += 1;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else if (c === '#' && (k === 0 || /\s/.test(text[k - 1] ?? ''))) {
+      const nl = text.indexOf('\n', k);
+      if (nl < 0) break;
+      k = nl;
+    }
+  }
+  return quote !== null;
+}
+
+/** The curl wrapper and error trap every block runs under (one bash session; variables carry over). */
+export function prelude(recordFile: string): string {
+  return String.raw`
+set -o pipefail
+set -E
+ROVA_REC='${recordFile}'
+__rova_err() { printf 'ERR\t%s\t%s\n' "$1" "$(printf '%s' "$2" | tr '\n\t' '  ' | head -c 300)" >> "$ROVA_REC"; }
+trap '__rova_err "$LINENO" "$BASH_COMMAND"' ERR
+curl() {
+  local __b __e __rc __code
+  __b=$(mktemp); __e=$(mktemp)
+  __rc=0; command curl -sS -o "$__b" -w '%{stderr}__ROVA_CODE=%{http_code}\n' "$@" 2>"$__e" || __rc=$?
+  __code=$(sed -n 's/^__ROVA_CODE=//p' "$__e" | tail -n 1); [ -n "$__code" ] || __code=000
+  grep -v '^__ROVA_CODE=' "$__e" >&2 || true
+  cat "$__b" 2>/dev/null || true
+  printf 'CURL\t%s\t%s\t%s\t%s\t%s\n' "$__rc" "$__code" "$ROVA_EXPECT" "$(printf '%q ' "$@" | head -c 400)" "$(head -c 400 "$__b" | tr '\n\t\r' '   ')" >> "$ROVA_REC"
+  rm -f "$__b" "$__e"
+  return 0
+}
+`;
+}
+
+export interface CurlRecord {
+  exit: number;
+  status: number;
+  expect: number | null;
+  command: string;
+  body: string;
+}
+
+export interface BlockResult {
+  curls: CurlRecord[];
+  errors: { line: number; command: string }[];
+}
+
+export function parseRecords(text: string): BlockResult {
+  const out: BlockResult = { curls: [], errors: [] };
+  for (const row of text.split('\n')) {
+    const f = row.split('\t');
+    if (f[0] === 'CURL') out.curls.push({ exit: Number(f[1]), status: Number(f[2]), expect: f[3] ? Number(f[3]) : null, command: f[4] ?? '', body: f[5] ?? '' });
+    else if (f[0] === 'ERR') out.errors.push({ line: Number(f[1]), command: f[2] ?? '' });
+  }
+  return out;
+}
+
+/** What is wrong with one block's run, as lines for the failure message (empty = fine). */
+export function problems(r: BlockResult): string[] {
+  const p: string[] = [];
+  r.curls.forEach((c, k) => {
+    const what = `curl #${k + 1}: ${c.command.trim()}`;
+    if (c.exit !== 0 && c.status === 0) p.push(`${what}\n      → no HTTP answer (curl exit ${c.exit})`);
+    else if (c.expect !== null && c.status !== c.expect) p.push(`${what}\n      → HTTP ${c.status}, the README says ${c.expect}: ${c.body.slice(0, 300)}`);
+    else if (c.expect === null && c.status >= 400) p.push(`${what}\n      → HTTP ${c.status} (mark an intended failure with "# → ${c.status}"): ${c.body.slice(0, 300)}`);
+  });
+  for (const e of r.errors) p.push(`line ${e.line} of the block failed: ${e.command}`);
+  return p;
+}
