@@ -1,0 +1,44 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { one, rows, type Db } from '../../../platform/db/types.js';
+import { conditions, type ExportColumn, type ExportFilter, type ExportType } from './type.js';
+
+/** A raw row: column key → driver value (numeric/timestamps as text), plus the keyset cursor `__id`. */
+export type RawRow = Record<string, unknown> & { __id: number };
+
+/** Money, numbers and instants leave the database as text (exact decimals, no driver-side parsing). */
+function selectExpr(c: ExportColumn, timeZone: string): SQL {
+  switch (c.kind) {
+    case 'money':
+    case 'number':
+    case 'instant':
+      return sql`(${c.expr})::text`;
+    case 'date':
+      return sql`to_char((${c.expr}) AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
+    case 'integer':
+      return sql`(${c.expr})::int8`;
+    default:
+      return c.expr;
+  }
+}
+
+function where(conds: SQL[]): SQL {
+  return conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
+}
+
+/** The next page of rows after the cursor (ascending id). */
+export async function exportPage(db: Db, t: ExportType, f: ExportFilter, after: number | null, limit: number): Promise<RawRow[]> {
+  const conds = conditions(t, f);
+  if (after !== null) conds.push(sql`${t.id} > ${after}`);
+  const cols = sql.join(
+    t.columns.map((c) => sql`${selectExpr(c, f.timeZone)} AS ${sql.identifier(c.key)}`),
+    sql`, `,
+  );
+  const r = await rows<RawRow>(db, sql`SELECT (${t.id})::int8 AS "__id", ${cols} FROM ${t.from} ${t.joins ?? sql``} ${where(conds)} ORDER BY ${t.id} LIMIT ${limit}`);
+  for (const row of r) row.__id = Number(row.__id);
+  return r;
+}
+
+export async function exportCount(db: Db, t: ExportType, f: ExportFilter): Promise<number> {
+  const r = await one<{ n: number | string }>(db, sql`SELECT count(*)::int8 AS n FROM ${t.from} ${where(conditions(t, f))}`);
+  return Number(r?.n ?? 0);
+}

@@ -1,0 +1,34 @@
+import { toDate } from '../../../platform/db/types.js';
+import { money } from '../money.js';
+import type { RawRow } from './repo.js';
+import type { ExportColumn, ExportType } from './type.js';
+
+export type Cell = string | number | boolean | null | unknown[] | Record<string, unknown>;
+export type OutRow = Record<string, Cell>;
+
+/** One database value → the exported value of its column kind (see ColumnKind). */
+export function cell(c: ExportColumn, v: unknown): Cell {
+  if (v === null || v === undefined) return null;
+  switch (c.kind) {
+    case 'integer':
+    case 'number':
+      return Number(v);
+    case 'money':
+      return money(String(v));
+    case 'instant':
+      return toDate(v).toISOString();
+    case 'boolean':
+      return v === true || v === 't' || v === 'true';
+    case 'json':
+      return typeof v === 'string' ? (JSON.parse(v) as Cell) : (v as Cell);
+    default:
+      return String(v);
+  }
+}
+
+/** A raw row → the exported row (an allow-list: only the type's columns, in order). */
+export function outRow(t: ExportType, r: RawRow): OutRow {
+  const o: OutRow = {};
+  for (const c of t.columns) o[c.key] = cell(c, r[c.key]);
+  return o;
+}
