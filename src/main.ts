@@ -16,6 +16,8 @@ Usage: rova <command> [options]
                               prints only the new key on stdout
   apikey revoke <id>
   rates sync                  fetch exchange rates now (currency service)
+  export <type> --format csv|json|ndjson [--from D] [--to D] [--status S] [--out FILE]
+                              export bookings, transfers, vehicles, customers, messages or audit_log (stdout by default)
 
 Configuration comes from the environment; see README.md.`;
 

@@ -139,14 +139,14 @@ describe('failed runs are recorded too', () => {
     await clear();
     let calls = 0;
     const db = t.platform.db;
-    // The real database, except that the third page read fails (a connection lost midway).
+    // The real database, except that the third page read (one transaction per page) fails: a connection lost midway.
     const failing = new Proxy(db, {
       get(target, prop, receiver) {
-        if (prop === 'execute') {
-          return (q: unknown) => {
+        if (prop === 'transaction') {
+          return (fn: unknown) => {
             calls += 1;
             if (calls === 3) return Promise.reject(new Error('connection terminated unexpectedly'));
-            return (target.execute as (q: unknown) => Promise<unknown>).call(target, q);
+            return (target.transaction as (fn: unknown) => Promise<unknown>).call(target, fn);
           };
         }
         return Reflect.get(target, prop, receiver) as unknown;
@@ -180,7 +180,8 @@ describe('failed runs are recorded too', () => {
     await clear();
     const db = t.platform.db;
     const broken = new Proxy(db, {
-      get: (target, prop, receiver) => (prop === 'execute' ? () => Promise.reject(new Error('database is down')) : (Reflect.get(target, prop, receiver) as unknown)),
+      get: (target, prop, receiver) =>
+        prop === 'execute' || prop === 'transaction' ? () => Promise.reject(new Error('database is down')) : (Reflect.get(target, prop, receiver) as unknown),
     }) as Db;
     const original = t.platform.db;
     (t.platform as { db: Db }).db = broken;

@@ -33,7 +33,13 @@ export async function exportPage(db: Db, t: ExportType, f: ExportFilter, after: 
     t.columns.map((c) => sql`${selectExpr(c, f.timeZone)} AS ${sql.identifier(c.key)}`),
     sql`, `,
   );
-  const r = await rows<RawRow>(db, sql`SELECT (${t.id})::int8 AS "__id", ${cols} FROM ${t.from} ${t.joins ?? sql``} ${where(conds)} ORDER BY ${t.id} LIMIT ${limit}`);
+  const query = sql`SELECT (${t.id})::int8 AS "__id", ${cols} FROM ${t.from} ${t.joins ?? sql``} ${where(conds)} ORDER BY ${t.id} LIMIT ${limit}`;
+  const r = await db.transaction(async (tx) => {
+    // A page must walk the primary key from the cursor. With stale statistics (PGlite runs no autovacuum; a bulk
+    // load leaves them behind) the planner would otherwise scan and sort the whole table for every page.
+    await tx.execute(sql`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)`);
+    return rows<RawRow>(tx as unknown as Db, query);
+  });
   for (const row of r) row.__id = Number(row.__id);
   return r;
 }
