@@ -8,7 +8,7 @@ export { API, makeAdminApp } from '../admin/fixtures.js';
 
 /** Values a spreadsheet would run as formulas, and text that must survive CSV quoting. */
 export const FORMULAS = ['=HYPERLINK("http://x")', '+1+1', '@SUM(A1)', '-2+3'];
-export const AWKWARD = ['Comma, "Quoted" Name', 'Line\nBreak\r\nName', 'Zoë Ürgüp 東京 مرحبا 😀', 'Tab\tinside'];
+export const AWKWARD = ['Comma, "Quoted" Name', 'Line\nBreak\r\nName', 'Lone\nLF', 'Lone\rCR', 'Zoë Ürgüp 東京 مرحبا 😀', 'Tab\tinside'];
 
 export interface Seeded {
   vehicles: number[];

@@ -190,6 +190,6 @@ describe('preview', () => {
     expect(await pv({ type: 'vehicles', status: 'maintenance' })).toBe(1);
     expect(await pv({ type: 'messages', priority: 'high' })).toBe(2);
     expect(await pv({ type: 'messages', sender: 'admin' })).toBe(1);
-    expect(await pv({ type: 'customers', date_from: '2026-03-02', date_to: '2026-03-03' })).toBe(2);
+    expect(await pv({ type: 'customers', date_from: '2026-03-02', date_to: '2026-03-03' })).toBe(3);
   });
 });

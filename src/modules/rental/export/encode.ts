@@ -20,6 +20,8 @@ export interface Encoder {
  */
 const CSV_OPTIONS = {
   record_delimiter: 'windows',
+  // A lone LF or CR is not the record delimiter, so csv-stringify would leave it unquoted: quote any line break.
+  quoted_match: /[\r\n]/,
   escape_formulas: true,
   cast: {
     boolean: (v: boolean) => (v ? 'true' : 'false'),
