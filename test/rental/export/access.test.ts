@@ -15,7 +15,7 @@ beforeAll(async () => {
   keys.customer = (await t.userWithKey('customer')).key;
   keys.vendor = (await t.userWithKey('vendor')).key;
   await seedExportData(t.platform.db);
-});
+}, 180_000);
 afterAll(async () => t?.close());
 
 const as = (key: string | null) => (key ? { 'x-rova-api-key': key } : {});

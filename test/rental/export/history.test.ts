@@ -17,7 +17,7 @@ beforeAll(async () => {
   key = a.key;
   adminId = a.userId;
   await seedExportData(t.platform.db);
-});
+}, 180_000);
 afterAll(async () => t?.close());
 
 const h = () => ({ 'x-rova-api-key': key });
@@ -78,14 +78,14 @@ describe('history entries', () => {
     expect(p2).toMatchObject({ total: 50, total_pages: 3, page: 2, per_page: 20 });
     expect(p2.items.map((e) => e.id)).toEqual(all.slice(20, 40).map((e) => e.id));
     expect((await history('?page=9')).items).toEqual([]);
-  });
+  }, 180_000);
 
   it('20 exports at once all land in the history (atomic updates, both backends)', async () => {
     await clear();
     const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => run({ type: 'customers', format: i % 2 ? 'csv' : 'ndjson' })));
     expect(rs.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect((await history()).total).toBe(20);
-  });
+  }, 120_000);
 
   it('each entry lives one week; the transient expires with its newest entry', async () => {
     await clear();

@@ -14,7 +14,7 @@ beforeAll(async () => {
   t = await makeAdminApp({ STORE_TIMEZONE: TZ });
   key = (await t.userWithKey('administrator')).key;
   seeded = await seedExportData(t.platform.db);
-});
+}, 180_000);
 afterAll(async () => t?.close());
 
 const h = () => ({ 'x-rova-api-key': key });
