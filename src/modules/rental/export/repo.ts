@@ -5,13 +5,18 @@ import { conditions, type ExportColumn, type ExportFilter, type ExportType } fro
 /** A raw row: column key → driver value (numeric/timestamps as text), plus the keyset cursor `__id`. */
 export type RawRow = Record<string, unknown> & { __id: number };
 
-/** Money, numbers and instants leave the database as text (exact decimals, no driver-side parsing). */
+/**
+ * Values are finished in SQL where that is exact and cheaper than in JavaScript: money rounded to cents in
+ * `numeric` (half away from zero) and sent as text, instants as ISO-8601 UTC text, dates in the store time zone.
+ */
 function selectExpr(c: ExportColumn, timeZone: string): SQL {
   switch (c.kind) {
     case 'money':
+      return sql`round((${c.expr})::numeric, 2)::text`;
     case 'number':
-    case 'instant':
       return sql`(${c.expr})::text`;
+    case 'instant':
+      return sql`to_char((${c.expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     case 'date':
       return sql`to_char((${c.expr}) AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
     case 'integer':

@@ -1,5 +1,3 @@
-import { toDate } from '../../../platform/db/types.js';
-import { money } from '../money.js';
 import type { RawRow } from './repo.js';
 import type { ExportColumn, ExportType } from './type.js';
 
@@ -14,9 +12,10 @@ export function cell(c: ExportColumn, v: unknown): Cell {
     case 'number':
       return Number(v);
     case 'money':
-      return money(String(v));
+      // cents as text from SQL; below 10^13 that is ≤ 15 significant digits, so the number prints the same digits
+      return Number(v);
     case 'instant':
-      return toDate(v).toISOString();
+      return String(v);
     case 'boolean':
       return v === true || v === 't' || v === 'true';
     case 'json':
