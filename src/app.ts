@@ -39,7 +39,6 @@ import { createLimits } from './platform/limits/limiter.js';
 import { loggerOptions } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
-import { VERSION } from './version.js';
 import { registerLandingPage } from './platform/routes/landing.js';
 import './platform/fastify-augment.js';
 

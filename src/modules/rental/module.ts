@@ -1,6 +1,7 @@
 import type { RovaModule } from '../types.js';
 import { seedAdminDemo } from './admin/index.js';
 import { catalogueOf } from './catalogue.js';
+import { exportCommand } from './export/cli.js';
 import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
@@ -25,6 +26,7 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       await seedAdminDemo(platform);
     },
     seedBookings,
+    commands: { export: exportCommand },
   };
 }
 

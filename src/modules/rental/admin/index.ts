@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Platform } from '../../../platform/context.js';
+import { exportRoutes } from '../export/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { myMessageRoutes } from './messages/my-routes.js';
@@ -9,7 +10,7 @@ import { seedMessages } from './seed.js';
 
 /**
  * Admin read models and customer features of rova-rental/v1: dashboard, reports, customers (list, detail,
- * bulk delete), messages (admin inbox and the customer side under /my/messages).
+ * bulk delete), messages (admin inbox and the customer side under /my/messages), data export.
  * Registered by the rental module inside its plugin scope (paths carry the namespace).
  */
 export const adminRoutes: FastifyPluginAsync = async (app) => {
@@ -18,6 +19,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
   await app.register(customerRoutes);
   await app.register(messageRoutes);
   await app.register(myMessageRoutes);
+  await app.register(exportRoutes);
 };
 
 /** Demo message threads and customer logins for existing demo customers (deterministic, idempotent). */
