@@ -20,6 +20,7 @@ import type { Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
+import { enforceNonceRule, MethodRules } from './platform/http/method-rules.js';
 import { NamespaceRegistry } from './platform/http/namespaces.js';
 import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
 import { JobRunner } from './platform/jobs.js';
@@ -27,6 +28,8 @@ import { createMemoryBus, createRedisBus, type InvalidationBus } from './platfor
 import { createOptions } from './platform/kv/options.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
 import { createLimits } from './platform/limits/limiter.js';
+import { enforceQuota } from './platform/limits/quotas.js';
+import { securitySettings } from './platform/security-settings.js';
 import { VERSION } from './version.js';
 import './platform/fastify-augment.js';
 
@@ -158,11 +161,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         credentials: false,
         methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
         allowedHeaders: ['Content-Type', 'X-Rova-API-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
-        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Allow'],
         maxAge: 600,
       });
     }
     installErrorHandling(app, namespaces);
+    new MethodRules(namespaces, config.restRoot, securitySettings(config).strictMethods).install(app);
 
     const catalogue = new RouteCatalogue(config.restRoot);
     app.addHook('onRoute', (r) => catalogue.add(r));
@@ -175,9 +179,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       reply.header('X-Request-Id', req.id);
     });
     // Body is parsed by now, so a `_wpnonce` body parameter counts; validation runs after the permission check.
-    app.addHook('preValidation', async (req) => {
+    app.addHook('preValidation', async (req, reply) => {
       req.auth = await platform.auth.resolve(req);
+      enforceNonceRule(req, namespaces.forUrl(req.url));
       enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
+      await enforceQuota(req, reply);
     });
     // Written before the response leaves (onSend), so a caller that reads the log next sees its own write.
     app.addHook('onSend', async (req, reply, payload) => {
