@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await makeApp();
   s = jwtSessionsOf(t.platform);
   userId = (await t.platform.auth.createUser({ login: LOGIN, email: 'mobile@example.test', role: 'customer', password: PASSWORD })).id;
-});
+}, 240_000);
 afterAll(async () => t?.close());
 
 async function signed(claims: Record<string, unknown>, opts: { exp?: number; nbf?: number; aud?: string; kid?: string } = {}): Promise<string> {

@@ -45,7 +45,7 @@ export class MethodRules {
         return reply;
       }
       if (req.is404 || !accepted) {
-        throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; this path serves ${allowed}.`, { allow: allowed.split(', ') }, { Allow: allowed });
+        throw new HttpError(405, undefined, `${req.method} is not allowed here; this path serves ${allowed}.`, { allow: allowed.split(', ') }, { Allow: allowed });
       }
     });
   }
