@@ -22,6 +22,7 @@ const PlanBody = Type.Object(
       Type.Record(Type.String({ pattern: '^(GET|HEAD|POST|PUT|PATCH|DELETE) /[A-Za-z0-9_./{}-]{1,200}$' }), Type.Integer({ minimum: 1, maximum: 1000 }), {
         description: 'weight per route, e.g. {"POST /rova-rental/v2/booking/create": 5}',
         maxProperties: 200,
+        additionalProperties: false,
       }),
     ),
   },
