@@ -16,6 +16,7 @@ Usage: rova <command> [options]
                               prints only the new key on stdout
   apikey revoke <id>
   rates sync                  fetch exchange rates now (currency service)
+  keys rotate                 new JWT signing key (the old one verifies until its tokens expire)
 
 Configuration comes from the environment; see README.md.`;
 
