@@ -26,6 +26,7 @@ import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
 import { finiteNumbers } from './platform/http/finite-numbers.js';
 import { refuseNulCharacters } from './platform/http/nul-guard.js';
+import { enforceNonceRule, MethodRules } from './platform/http/method-rules.js';
 import { NamespaceRegistry } from './platform/http/namespaces.js';
 import { swaggerOptions } from './platform/http/openapi/document.js';
 import { swaggerUiOptions } from './platform/http/openapi/ui.js';
@@ -40,6 +41,8 @@ import { loggerOptions } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
 import { registerLandingPage } from './platform/routes/landing.js';
+import { enforceQuota } from './platform/limits/quotas.js';
+import { securitySettings } from './platform/security-settings.js';
 import './platform/fastify-augment.js';
 
 export interface BuildOptions {
@@ -182,12 +185,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         credentials: false,
         methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
         allowedHeaders: ['Content-Type', 'X-Rova-API-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
-        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Allow'],
         maxAge: 600,
       });
     }
     installErrorHandling(app, namespaces);
     if (metrics) installMetrics(app, config, metrics);
+    new MethodRules(namespaces, config.restRoot, securitySettings(config).strictMethods).install(app);
 
     const catalogue = new RouteCatalogue(config.restRoot);
     app.addHook('onRoute', (r) => catalogue.add(r));
@@ -200,9 +204,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       reply.header('X-Request-Id', req.id);
     });
     // Body is parsed by now, so a `_wpnonce` body parameter counts; validation runs after the permission check.
-    app.addHook('preValidation', async (req) => {
+    app.addHook('preValidation', async (req, reply) => {
       req.auth = await platform.auth.resolve(req);
+      enforceNonceRule(req, namespaces.forUrl(req.url));
       enforcePolicy(req, req.auth, policyOf(req, config.restRoot));
+      await enforceQuota(req, reply);
     });
     app.addHook('preValidation', refuseNulCharacters);
     // Written before the response leaves (onSend), so a caller that reads the log next sees its own write.

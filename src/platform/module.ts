@@ -1,16 +1,34 @@
 import type { RovaModule } from '../modules/types.js';
+import { keysCommand } from './auth/jwt/cli.js';
+import { jwtSessionsOf } from './auth/jwt/sessions.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
+import { quotaRoutes } from './routes/quotas.js';
+import { tokenRoutes } from './routes/tokens.js';
 import { userRoutes } from './routes/users.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { webhooksOf } from './webhooks/service.js';
+import { securitySettings } from './security-settings.js';
 
-/** The platform's own REST routes (`rova/v1`): auth, API keys, users, audit log. */
+/** The platform's own REST routes (`rova/v1`): auth, JWT sessions, API keys and quotas, users, audit log, webhooks. */
 export const platformModule: RovaModule = {
   name: 'platform',
   routes: async (app) => {
     await app.register(authRoutes);
+    await app.register(tokenRoutes);
     await app.register(apiKeyRoutes);
+    await app.register(quotaRoutes);
     await app.register(userRoutes);
     await app.register(auditRoutes);
+    await app.register(webhookRoutes);
+    app.addHook('onClose', async () => webhooksOf(app.platform).stop());
   },
+  start(platform) {
+    securitySettings(platform.config); // a bad JWT_* / ROVA_STRICT_METHODS value stops the start here
+    const sessions = jwtSessionsOf(platform);
+    platform.auth.setJwtVerifier((token) => sessions.verify(token));
+    webhooksOf(platform).start();
+  },
+  commands: { keys: keysCommand },
 };

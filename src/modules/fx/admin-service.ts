@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { emitRatesSynced } from './events.js';
 import { badRequest, HttpError } from '../../platform/http/errors.js';
 import type { CurrencyFormat } from '../store/currency-port.js';
 import { amountText } from '../store/price-html.js';
@@ -98,6 +99,7 @@ export async function syncRates(rt: FxRuntime): Promise<SyncResult> {
       updated.push(row.code);
     }
     await updateCurrencies(tx, changed);
+    await emitRatesSynced(tx, { source: outcome.source ?? '', base, updated: changed.map((c) => c.code), rejected: rejected.map((r) => r.code) });
   });
   const last: LastSync = { time: now, base, source: outcome.source };
   await rt.platform.options.set(OPT_LAST_SYNC, last);

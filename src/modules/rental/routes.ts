@@ -4,7 +4,6 @@ import { availabilityRoutes } from './availability/routes.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { customerWriteRoutes } from './customers/customer-writes.js';
 import { healthRoutes, type HealthOptions } from './health/routes.js';
-import { writeRateLimit } from './http/rate-limits.js';
 import { locationRoutes } from './locations/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
 import { transferRouteRoutes } from './transfer-routes/routes.js';
@@ -14,13 +13,13 @@ import { V2, v2Routes } from './v2/routes.js';
 export const V1 = '/rova-rental/v1';
 
 /**
- * Every rova-rental/v1 and v2 route, core and admin, in ONE encapsulated scope whose preValidation hook counts
- * writes per API key (design §2). Routes without `config.auth` are administrators-only (manage_options).
+ * Every rova-rental/v1 and v2 route, core and admin, in ONE encapsulated scope. Writes per API key are counted
+ * by the platform's quota (the namespaces declare `writeQuota`; design §2). Routes without `config.auth` are
+ * administrators-only (manage_options).
  */
 export function rentalRoutes(health: HealthOptions = {}): FastifyPluginAsync {
   return async (app) => {
     await app.register(async (scope) => {
-      scope.addHook('preValidation', writeRateLimit);
       await scope.register(async (core) => coreRoutes(core, health), { prefix: V1 });
       // the admin helper's routes carry the full path
       await scope.register(adminRoutes);

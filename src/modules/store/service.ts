@@ -1,4 +1,5 @@
 import type { Platform } from '../../platform/context.js';
+import { emitProductUpdated } from './events.js';
 import type { Db } from '../../platform/db/types.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { toPatch, type ProductBody } from './input.js';
@@ -185,6 +186,7 @@ export async function updateProduct(platform: Platform, id: number, body: Produc
   return write(platform, async (tx) => {
     const current = await getParent(tx, id);
     await updateIn(tx, platform.config.storeTimezone, current, body);
+    await emitProductUpdated(tx, id, null);
     return wireOf(platform, tx, (await repo.findById(tx, id))!);
   });
 }
@@ -227,6 +229,7 @@ export async function updateVariation(platform: Platform, parentId: number, vid:
   return write(platform, async (tx) => {
     const current = await getVariationOf(tx, parentId, vid);
     await updateIn(tx, platform.config.storeTimezone, current, body);
+    await emitProductUpdated(tx, vid, parentId);
     return wireOf(platform, tx, (await repo.findById(tx, vid))!);
   });
 }

@@ -52,6 +52,12 @@ export async function setUserPassword(db: Db, id: number, passwordHash: string):
   await db.execute(sql`UPDATE rova_users SET password_hash = ${passwordHash}, updated_at = now() WHERE id = ${id}`);
 }
 
+/** Deletes the user; keys, cookie sessions and app sessions go with it (ON DELETE CASCADE). */
+export async function deleteUser(db: Db, id: number): Promise<boolean> {
+  const r = await rows<{ id: number }>(db, sql`DELETE FROM rova_users WHERE id = ${id} RETURNING id::int AS id`);
+  return r.length > 0;
+}
+
 export interface SessionRow {
   id: number;
   userId: number;

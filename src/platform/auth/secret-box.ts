@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 
 /**
  * AES-256-GCM for the few secrets Rova must be able to read back (WooCommerce consumer secrets, which OAuth
- * 1.0a signatures are keyed with). The key is derived from ROVA_SECRET with HKDF and a purpose label, so it is
+ * 1.0a signatures are keyed with; JWT signing keys; webhook secrets). The key is derived from ROVA_SECRET with HKDF and a purpose label, so it is
  * never the same bytes as the HMAC key of the keyed hashes; `aad` binds a ciphertext to its row (a sealed
  * value copied onto another key does not open). Format: `v1.<iv>.<tag>.<ciphertext>` (base64url).
  */
@@ -13,7 +13,7 @@ export class SecretBox {
     this.key = Buffer.from(hkdfSync('sha256', rootSecret, 'rova-secret-box', purpose, 32));
   }
 
-  seal(plain: string, aad: string): string {
+  seal(plain: string, aad = ''): string {
     const iv = randomBytes(12);
     const c = createCipheriv('aes-256-gcm', this.key, iv);
     c.setAAD(Buffer.from(aad));
@@ -22,7 +22,7 @@ export class SecretBox {
   }
 
   /** The plain text, or null when the value was not sealed by this key for this aad (tampered, other secret). */
-  open(sealed: string, aad: string): string | null {
+  open(sealed: string, aad = ''): string | null {
     const [v, iv, tag, ct] = sealed.split('.');
     if (v !== 'v1' || !iv || !tag || ct === undefined) return null;
     try {
@@ -33,5 +33,12 @@ export class SecretBox {
     } catch {
       return null;
     }
+  }
+
+  /** Like open, for values Rova sealed itself: one that does not open is corruption or a changed ROVA_SECRET. */
+  reveal(sealed: string, aad = ''): string {
+    const plain = this.open(sealed, aad);
+    if (plain === null) throw new Error('a sealed value does not open: was ROVA_SECRET changed?');
+    return plain;
   }
 }

@@ -13,8 +13,8 @@ import { ANONYMOUS, SCOPES, type AuthContext, type AuthUser, type Scope } from '
 export const SESSION_COOKIE = 'rova_session';
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
-/** Verifies a JWT access token; provided by the module that issues them (rental v2). */
-export type JwtVerifier = (token: string) => Promise<AuthUser | null>;
+/** Verifies a JWT access token; provided by the JWT session service (platform/auth/jwt). */
+export type JwtVerifier = (token: string) => Promise<{ user: AuthUser; sessionId: number } | null>;
 
 /**
  * Login attempt limits per window. An account is keyed by the resolved user (its login and its email are one
@@ -122,9 +122,9 @@ export class AuthService {
   }
 
   private async resolveJwt(token: string): Promise<AuthContext> {
-    const user = this.jwtVerifier ? await this.jwtVerifier(token).catch(() => null) : null;
-    if (!user) return { ...ANONYMOUS, failure: 'invalid_token' };
-    return { user, method: 'jwt', apiKeyId: null, scopes: null, sessionId: null, failure: null };
+    const r = this.jwtVerifier ? await this.jwtVerifier(token).catch(() => null) : null;
+    if (!r) return { ...ANONYMOUS, failure: 'invalid_token' };
+    return { user: r.user, method: 'jwt', apiKeyId: null, scopes: null, sessionId: r.sessionId, failure: null };
   }
 
   private async resolveSession(req: FastifyRequest, token: string): Promise<AuthContext> {

@@ -8,6 +8,14 @@ export interface NamespaceInfo {
   shape: ErrorShape;
   /** Default error code per HTTP status for this namespace. */
   codes?: Partial<Record<number, string>>;
+  /** A cookie-authenticated request without a valid nonce → 403 (instead of WordPress's "anonymous"). */
+  nonceRequired?: boolean;
+  /** Strict method mode: a method the path does not serve → 405 with `Allow` (ROVA_STRICT_METHODS turns it on everywhere). */
+  strictMethods?: boolean;
+  /** With strictMethods: the only methods the namespace accepts (HEAD and OPTIONS always pass). */
+  allowedMethods?: readonly string[];
+  /** The default quota plan counts this namespace's writes per API key. */
+  writeQuota?: boolean;
 }
 
 const WP_CODES: Record<number, string> = {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../auth/service.js';
+import { logoutSession } from '../auth/jwt/logout.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import { wpErrors } from '../http/schemas.js';
 
@@ -64,12 +65,17 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rova/v1/auth/logout',
     {
       config: { auth: { authenticated: true, scope: 'read' } },
-      schema: { tags, summary: 'End the cookie session (needs the nonce)', response: { 200: Type.Object({ success: Type.Boolean() }), ...wpErrors(401) } },
+      schema: {
+        tags,
+        summary: 'End the cookie session (needs the nonce) or the JWT session; everywhere=true ends every session of the user',
+        querystring: Type.Object({ everywhere: Type.Optional(Type.Boolean({ description: 'end every session of the user (apps and browsers)' })) }),
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...wpErrors(400, 401) },
+      },
     },
     async (req, reply) => {
-      if (req.auth.method !== 'cookie') throw new HttpError(400, 'rova_not_a_session', 'Only cookie sessions can log out; revoke API keys instead.');
-      await auth.logout(req.auth);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      if (req.auth.method !== 'cookie' && req.auth.method !== 'jwt') throw new HttpError(400, 'rova_not_a_session', 'Only cookie and app (JWT) sessions can log out; revoke API keys instead.');
+      await logoutSession(app.platform, req.auth, req.query.everywhere === true);
+      if (req.auth.method === 'cookie') reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true };
     },
   );

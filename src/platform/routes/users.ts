@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import * as repo from '../auth/repo.js';
 import { ROLES } from '../auth/roles.js';
 import { setPagingHeaders } from '../http/namespaces.js';
+import { badRequest, notFound } from '../http/errors.js';
 import { wpErrors } from '../http/schemas.js';
 import { toDate } from '../db/types.js';
 
@@ -54,6 +55,25 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const u = await auth.createUser({ ...req.body, displayName: req.body.display_name });
       req.auditTarget = `user:${u.id}`;
       return reply.status(201).send({ id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role });
+    },
+  );
+
+  app.delete(
+    '/rova/v1/users/:id',
+    {
+      config: { auth: { cap: 'manage_options' } },
+      schema: {
+        tags,
+        summary: 'Delete a user: their API keys and every session (apps and browsers) end at once',
+        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }),
+        response: { 200: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }), ...wpErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      if (req.params.id === req.auth.user!.id) throw badRequest('You cannot delete yourself.', 'rova_cannot_delete_self');
+      if (!(await repo.deleteUser(db, req.params.id))) throw notFound(`user ${req.params.id} not found`, 'rova_user_not_found');
+      req.auditTarget = `user:${req.params.id}`;
+      return { deleted: true, id: req.params.id };
     },
   );
 };

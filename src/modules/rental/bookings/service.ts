@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { emitBookingCreated, emitBookingStatus } from '../events.js';
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
@@ -70,7 +71,7 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
     }
     const customer = await resolveCustomer(tx, input.customer_id, input.customer);
     const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : null;
-    return insertBooking(tx, {
+    const created = await insertBooking(tx, {
       reference: reference(),
       vehicle_id: input.vehicle_id,
       customer_id: Number(customer.id),
@@ -85,6 +86,8 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
       notes: input.notes ?? '',
       source: input.source ?? 'api',
     });
+    await emitBookingCreated(tx, created);
+    return created;
   });
 }
 
@@ -171,6 +174,7 @@ export async function changeStatus(p: Platform, id: number, to: string): Promise
     }
     const deadline = DEADLINE_BOUND.includes(to) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : undefined;
     const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline }))!;
+    await emitBookingStatus(tx, booking, from);
     return { booking, previous: from };
   });
 }

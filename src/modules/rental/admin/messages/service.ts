@@ -1,4 +1,5 @@
 import type { AuthUser } from '../../../../platform/auth/types.js';
+import { emitMessageCreated } from '../../events.js';
 import type { Db } from '../../../../platform/db/types.js';
 import { HttpError, badRequest } from '../../../../platform/http/errors.js';
 import { pageOf, parsePaging, type Page } from '../../paging.js';
@@ -99,6 +100,7 @@ export async function adminReply(transaction: Tx, messageId: number, author: Aut
       subject: replySubject(head.subject),
       body: text,
     });
+    await emitMessageCreated(tx, { id: replyId, thread_id: threadId, author: 'admin' });
     const previous = (await repo.setThreadStatus(tx, threadId, status)) ?? head.status;
     // The admin has now dealt with the customer's messages.
     await repo.markRead(tx, threadId, 'admin');
@@ -150,7 +152,7 @@ export async function startThread(transaction: Tx, customer: CustomerIdentity, u
     if (input.booking_id !== undefined && !(await repo.bookingBelongsTo(tx, input.booking_id, customer.id))) {
       throw badRequest('booking_id is not one of your bookings.', 'INVALID_PARAMS', { params: { booking_id: 'not one of your bookings' } });
     }
-    return repo.insertMessage(tx, {
+    const newId = await repo.insertMessage(tx, {
       threadId: null,
       parentId: null,
       customerId: customer.id,
@@ -164,6 +166,8 @@ export async function startThread(transaction: Tx, customer: CustomerIdentity, u
       priority: input.priority ?? 'normal',
       bookingId: input.booking_id ?? null,
     });
+    await emitMessageCreated(tx, { id: newId, thread_id: newId, author: 'customer' });
+    return newId;
   });
   return transaction((tx) => thread(tx, id, customer));
 }
@@ -190,6 +194,7 @@ export async function customerReply(transaction: Tx, customer: CustomerIdentity,
       subject: replySubject(head.subject),
       body,
     });
+    await emitMessageCreated(tx, { id: replyId, thread_id: threadId, author: 'customer' });
     const previous = (await repo.setThreadStatus(tx, threadId, 'pending')) ?? head.status;
     await repo.markRead(tx, threadId, 'customer');
     return { reply_id: replyId, thread_id: threadId, status: 'pending', previous_status: previous };
