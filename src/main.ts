@@ -16,6 +16,7 @@ Usage: rova <command> [options]
                               prints only the new key on stdout
   apikey revoke <id>
   rates sync                  fetch exchange rates now (currency service)
+  ledger verify               recompute every ledger balance from its entries; exit 1 on any difference
 
 Configuration comes from the environment; see README.md.`;
 

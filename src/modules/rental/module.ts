@@ -5,6 +5,8 @@ import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
+import { scheduleClearing } from './ledger/clearing.js';
+import { ledgerCommand } from './ledger/cli.js';
 
 /** Rental management `rova-rental/v1` and `v2` (options let tests fake health inputs). */
 export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule {
@@ -17,12 +19,14 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
     routes: rentalRoutes(opts.health),
     start(platform) {
       catalogueOf(platform);
+      if (platform.config.jobs) scheduleClearing(platform);
     },
     async seedDemo(platform) {
       await seedRentalDemo(platform);
       await seedAdminDemo(platform);
     },
     seedBookings,
+    commands: { ledger: ledgerCommand },
   };
 }
 
