@@ -8,6 +8,7 @@ import { writeRateLimit } from './http/rate-limits.js';
 import { locationRoutes } from './locations/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
 import { transferRouteRoutes } from './transfer-routes/routes.js';
+import { marketplaceRoutes } from './vendors/index.js';
 import { vehicleRoutes } from './vehicles/routes.js';
 import { V2, v2Routes } from './v2/routes.js';
 
@@ -24,6 +25,7 @@ export function rentalRoutes(health: HealthOptions = {}): FastifyPluginAsync {
       await scope.register(async (core) => coreRoutes(core, health), { prefix: V1 });
       // the admin helper's routes carry the full path
       await scope.register(adminRoutes);
+      await scope.register(marketplaceRoutes);
       await scope.register(v2Routes, { prefix: V2 });
     });
   };

@@ -37,3 +37,25 @@ export async function transactionSums(t: TestApp): Promise<number[]> {
     LEFT JOIN ledger_entries e ON e.transaction_id = x.id GROUP BY x.id`);
   return r.map((x) => Number(x.s));
 }
+
+export const GOOD_IBAN = 'DE89370400440532013000';
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)]);
+
+/** A multipart/form-data body (fields, then files) for app.inject. */
+export function multipart(fields: Record<string, string>, files: { field: string; name: string; data: Buffer; type?: string }[] = []): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----rovatest' + Math.random().toString(16).slice(2);
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${f.field}"; filename="${f.name}"\r\ncontent-type: ${f.type ?? 'application/octet-stream'}\r\n\r\n`));
+    parts.push(f.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export const APPLY_FIELDS = {
+  phone: '+49 30 1234567', city: 'Berlin', iban: GOOD_IBAN, account_holder: 'Ada Vendor', tax_office: 'Mitte', tax_number: '12/345/67890',
+  bio: 'Family-run fleet of clean compact cars.', service_areas: 'Berlin, Potsdam', terms_accepted: 'true', terms_version: '2026-01',
+};
