@@ -123,6 +123,6 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/rova-rental/v1/vendor-management/:id/reject', {
     config: admin,
-    schema: { tags, summary: 'Reject a pending application (reason required; 409 when not pending)', params: IdParams, body: Type.Optional(RejectBody), response: { 200: RentalEnvelope(Decision), ...rentalErrors(400, 401, 403, 404, 409) } },
-  }, async (req) => rentalOk(await rejectApplication(p, req.params.id, req.auth.user!, req.body?.reason), 'Application rejected.'));
+    schema: { tags, summary: 'Reject a pending application (reason required; 409 when not pending)', params: IdParams, body: RejectBody, response: { 200: RentalEnvelope(Decision), ...rentalErrors(400, 401, 403, 404, 409) } },
+  }, async (req) => rentalOk(await rejectApplication(p, req.params.id, req.auth.user!, req.body.reason), 'Application rejected.'));
 };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { applicationRoutes } from './applications-routes.js';
+import { vendorRoutes } from './vendors-routes.js';
 
 /**
  * The vendor marketplace of rova-rental/v1 (paths carry the namespace): applications, vendor management,
@@ -7,4 +8,5 @@ import { applicationRoutes } from './applications-routes.js';
  */
 export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   await app.register(applicationRoutes);
+  await app.register(vendorRoutes);
 };
