@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { applicationRoutes } from './applications-routes.js';
 import { vendorRoutes } from './vendors-routes.js';
+import { vendorVehicleRoutes } from './vehicles-routes.js';
 
 /**
  * The vendor marketplace of rova-rental/v1 (paths carry the namespace): applications, vendor management,
@@ -9,4 +10,5 @@ import { vendorRoutes } from './vendors-routes.js';
 export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   await app.register(applicationRoutes);
   await app.register(vendorRoutes);
+  await app.register(vendorVehicleRoutes);
 };

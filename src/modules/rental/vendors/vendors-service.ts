@@ -2,6 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import type { Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
+import { catalogueChanged } from '../catalogue.js';
 import { recordVendorAudit } from '../ledger/audit.js';
 import { encryptIban, parseIban } from './iban.js';
 import { applyPendingIban, hideListedVehicles, restoreHiddenVehicles, setPendingIban, setVendorStatus, vendorById, type VendorRow } from './vendors-repo.js';
@@ -14,7 +15,7 @@ async function lockedVendor(tx: Db, id: number): Promise<VendorRow> {
 
 /** Suspend an active vendor: hides exactly its listed vehicles (remembered); confirmed bookings stay. */
 export async function suspendVendor(p: Platform, id: number, admin: AuthUser): Promise<{ vendor_id: number; status: 'suspended'; vehicles_hidden: number[] }> {
-  return p.transaction(async (tx) => {
+  const r = await p.transaction(async (tx) => {
     const v = await lockedVendor(tx, id);
     if (v.status !== 'active') throw new HttpError(409, 'STATE_CONFLICT', `Vendor ${id} is ${v.status}; only an active vendor can be suspended.`);
     const hidden = await hideListedVehicles(tx, id);
@@ -22,11 +23,13 @@ export async function suspendVendor(p: Platform, id: number, admin: AuthUser): P
     await recordVendorAudit(tx, { vendorId: id, event: 'vendor_suspended', adminUserId: admin.id, note: `Suspended; ${hidden.length} listed vehicle(s) hidden: ${hidden.join(', ') || 'none'}.` });
     return { vendor_id: id, status: 'suspended' as const, vehicles_hidden: hidden };
   });
+  await catalogueChanged(p);
+  return r;
 }
 
 /** Unsuspend a suspended vendor: restores exactly the vehicles the suspension hid. */
 export async function unsuspendVendor(p: Platform, id: number, admin: AuthUser): Promise<{ vendor_id: number; status: 'active'; vehicles_restored: number[] }> {
-  return p.transaction(async (tx) => {
+  const r = await p.transaction(async (tx) => {
     const v = await lockedVendor(tx, id);
     if (v.status !== 'suspended') throw new HttpError(409, 'STATE_CONFLICT', `Vendor ${id} is ${v.status}; only a suspended vendor can be unsuspended.`);
     const restored = await restoreHiddenVehicles(tx, id);
@@ -34,6 +37,8 @@ export async function unsuspendVendor(p: Platform, id: number, admin: AuthUser):
     await recordVendorAudit(tx, { vendorId: id, event: 'vendor_unsuspended', adminUserId: admin.id, note: `Unsuspended; ${restored.length} vehicle(s) restored: ${restored.join(', ') || 'none'}.` });
     return { vendor_id: id, status: 'active' as const, vehicles_restored: restored };
   });
+  await catalogueChanged(p);
+  return r;
 }
 
 /** A vendor asks to change the payout IBAN; it takes effect when an admin approves it. */
