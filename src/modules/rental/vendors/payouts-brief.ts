@@ -1,4 +1,7 @@
 import type { Db } from '../../../platform/db/types.js';
+import { listPayouts } from '../payouts/repo.js';
+import { fromMinor } from '../ledger/money.js';
+import { toDate } from '../../../platform/db/types.js';
 
 export interface PayoutBrief {
   id: number;
@@ -9,10 +12,8 @@ export interface PayoutBrief {
   requested_at: string;
 }
 
-/** The vendor's 10 latest payouts for the vendor detail (filled in by the payouts feature). */
+/** The vendor's 10 latest payouts for the vendor detail. */
 export async function recentPayoutsOf(db: Db, vendorId: number, currency: string): Promise<PayoutBrief[]> {
-  void db;
-  void vendorId;
-  void currency;
-  return [];
+  const r = await listPayouts(db, { vendor_id: vendorId }, 10, 0);
+  return r.items.map((x) => ({ id: Number(x.id), amount: fromMinor(x.amount, x.currency || currency), currency: x.currency, status: x.status, statement_number: x.statement_number, requested_at: toDate(x.requested_at).toISOString() }));
 }
