@@ -5,6 +5,7 @@ import type { AuthUser } from '../../../platform/auth/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
+import { clearMaturedCommissions } from '../ledger/clearing.js';
 import { marketplaceSettings, saveMarketplaceSettings } from '../ledger/settings.js';
 import { PageSchema, pageOf, parsePaging } from '../paging.js';
 import { vendorById } from '../vendors/vendors-repo.js';
@@ -95,6 +96,14 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: admin,
     schema: { tags, summary: 'Generate a new processor callback secret (whsec_…, shown once; ROVA_PAYOUT_WEBHOOK_SECRET keeps working beside it)', response: { 201: RentalEnvelope(Type.Object({ secret: Type.String() })), ...rentalErrors(401, 403) } },
   }, async (_req, reply) => reply.code(201).send(rentalOk({ secret: await rotateWebhookSecret(p) }, 'Store this secret now: it is not shown again.')));
+
+  app.post('/ledger/clearing', {
+    config: admin,
+    schema: { tags, summary: 'Run the clearing job now: vendor income past the hold period moves from pending to available (it also runs hourly)', response: { 200: RentalEnvelope(Type.Object({ cleared: Type.Integer() })), ...rentalErrors(401, 403) } },
+  }, async () => {
+    const cleared = await clearMaturedCommissions(p);
+    return rentalOk({ cleared }, `${cleared} commission(s) cleared.`);
+  });
 
   app.get('/marketplace/settings', {
     config: admin,
