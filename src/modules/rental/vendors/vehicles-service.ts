@@ -4,6 +4,9 @@ import type { Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { catalogueChanged } from '../catalogue.js';
 import { recordVendorAudit, type VendorAuditEvent } from '../ledger/audit.js';
+import { applyWithdrawalPenalty, monthlyAverageIncome, penaltyAmount, penaltyRate, withdrawalCount } from '../ledger/penalty.js';
+import { recomputeReliability } from '../ledger/score.js';
+import { marketplaceSettingsIn } from '../ledger/settings.js';
 import { insertVehicle, updateVehicle } from '../vehicles/repo.js';
 import { activeBookingCount, insertListing, listingById, ownListing, setLifecycle, type Lifecycle, type ListingRow } from './vehicles-repo.js';
 import { vendorById } from './vendors-repo.js';
@@ -87,9 +90,25 @@ export async function moveVendorVehicle(p: Platform, user: AuthUser, id: number,
     }
     await setLifecycle(tx, id, m.to, { reason: reason?.trim() || null });
     await recordVendorAudit(tx, { vendorId: user.id, event: m.event, vehicleId: id, note: reason?.trim() ? `${m.to}: ${reason.trim()}` : m.to });
+    if (move === 'withdraw') await chargeWithdrawal(p, tx, user.id, id);
+    if (move !== 'resume') {
+      const s = await marketplaceSettingsIn(tx);
+      await recomputeReliability(tx, user.id, move === 'withdraw' ? 'withdraw' : 'pause', id, s.rolling_window_months);
+    }
   });
   await catalogueChanged(p);
   return m.to;
+}
+
+/**
+ * Withdrawal penalty (reference §2.13): the withdrawal is recorded first, so it counts itself — the first in the
+ * rolling window costs tier 2 (10 %), any later one tier 3 (25 %) of the 6-month average monthly commission income.
+ */
+async function chargeWithdrawal(p: Platform, tx: Db, vendorId: number, vehicleId: number): Promise<void> {
+  const s = await marketplaceSettingsIn(tx);
+  const rate = penaltyRate(await withdrawalCount(tx, vendorId, s.rolling_window_months), s);
+  const amount = penaltyAmount(await monthlyAverageIncome(tx, vendorId), rate);
+  await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.config.storeCurrency, new Date().toISOString());
 }
 
 /** Admin approves a pending listing: it becomes active and bookable. */
