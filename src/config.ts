@@ -216,6 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
   if (bootstrapAdminKey !== null && bootstrapAdminKey.length < 16) {
     throw new ConfigError('ROVA_BOOTSTRAP_ADMIN_KEY must be at least 16 characters');
   }
+  for (const w of (env.ROVA_PAYOUT_WEBHOOK_SECRET ?? '').split(/\s+/).filter(Boolean)) {
+    if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(w)) throw new ConfigError('ROVA_PAYOUT_WEBHOOK_SECRET must be one or more space-separated whsec_<base64> secrets');
+  }
   const ephemeral = opts.ephemeral === true;
   return {
     port,

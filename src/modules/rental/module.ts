@@ -7,6 +7,8 @@ import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
 import { readRentalSettings } from './settings.js';
+import { scheduleClearing } from './ledger/clearing.js';
+import { ledgerCommand } from './ledger/cli.js';
 
 /** Rental management `rova-rental/v1` and `v2` (options let tests fake health inputs). */
 export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule {
@@ -20,13 +22,14 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
     checkConfig: readRentalSettings,
     start(platform) {
       catalogueOf(platform);
+      if (platform.config.jobs) scheduleClearing(platform);
     },
     async seedDemo(platform) {
       await seedRentalDemo(platform);
       await seedAdminDemo(platform);
     },
     seedBookings,
-    commands: { export: exportCommand },
+    commands: { export: exportCommand, ledger: ledgerCommand },
   };
 }
 

@@ -7,6 +7,7 @@ import { healthRoutes, type HealthOptions } from './health/routes.js';
 import { locationRoutes } from './locations/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
 import { transferRouteRoutes } from './transfer-routes/routes.js';
+import { marketplaceRoutes } from './vendors/index.js';
 import { vehicleRoutes } from './vehicles/routes.js';
 import { V2, v2Routes } from './v2/routes.js';
 
@@ -23,6 +24,7 @@ export function rentalRoutes(health: HealthOptions = {}): FastifyPluginAsync {
       await scope.register(async (core) => coreRoutes(core, health), { prefix: V1 });
       // the admin helper's routes carry the full path
       await scope.register(adminRoutes);
+      await scope.register(marketplaceRoutes);
       await scope.register(v2Routes, { prefix: V2 });
     });
   };

@@ -8,6 +8,7 @@ import { catalogueOf } from '../catalogue.js';
 import { resolveCustomer } from '../customers/service.js';
 import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
+import { onBookingStatusChange } from '../ledger/commission.js';
 import { lockVehicle } from '../vehicles/repo.js';
 import { bookingById, findOverlap, insertBooking, updateBooking, type BookingRow } from './repo.js';
 import { moveTransfer, transferFields } from './transfer.js';
@@ -175,6 +176,8 @@ export async function changeStatus(p: Platform, id: number, to: string): Promise
     const deadline = DEADLINE_BOUND.includes(to) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : undefined;
     const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline }))!;
     await emitBookingStatus(tx, booking, from);
+    // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
+    await onBookingStatusChange(tx, booking, from, to);
     return { booking, previous: from };
   });
 }

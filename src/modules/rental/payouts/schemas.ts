@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { PageSchema, PagingQuery } from '../paging.js';
+import { DateStr, Id, Nullable, Text, lit } from '../schemas.js';
+import { LEDGER_KINDS } from '../ledger/accounts.js';
+
+export const PAYOUT_STATUSES = ['requested', 'approved', 'rejected', 'paid', 'failed'] as const;
+
+export const Payout = Type.Object({
+  id: Type.Integer(), vendor_id: Type.Integer(), vendor_name: Type.String(), amount: Type.Number(), currency: Type.String(), status: lit(PAYOUT_STATUSES),
+  statement_number: Nullable(Type.String({ description: 'PS-YYYY-NNNN, frozen at approval' })), rejection_reason: Nullable(Type.String()),
+  external_reference: Nullable(Type.String()), requested_at: Type.String(), decided_at: Nullable(Type.String()), paid_at: Nullable(Type.String()), failed_at: Nullable(Type.String()),
+});
+
+export const PayoutRequestBody = Type.Object({ amount: Type.Number({ description: 'Major units (e.g. 150.00); > 0 and ≥ the minimum payout' }) }, { additionalProperties: false });
+export const PayoutIdParams = Type.Object({ id: Id({ description: 'Payout id' }) });
+export const PayoutListQuery = Type.Object({ status: Type.Optional(lit([...PAYOUT_STATUSES, 'all'] as const)), vendor_id: Type.Optional(Id()), ...PagingQuery });
+export const RejectPayoutBody = Type.Object({ reason: Text({ maxLength: 2000 }) });
+export const CallbackBody = Type.Object({ status: lit(['paid', 'failed'] as const), external_reference: Type.Optional(Text({ maxLength: 200 })) });
+export const CallbackResult = Type.Object({ payout_id: Type.Integer(), status: Type.String(), idempotent: Type.Boolean() });
+
+export const SummaryQuery = Type.Object({
+  vendor_id: Type.Optional(Id({ description: 'Administrators: the vendor to read (required for them); vendors read their own' })),
+  start_date: Type.Optional(DateStr), end_date: Type.Optional(DateStr),
+  kind: Type.Optional(lit(LEDGER_KINDS)), entries_from: Type.Optional(DateStr), entries_to: Type.Optional(DateStr),
+  ...PagingQuery,
+});
+
+const Money = Type.Number();
+export const Summary = Type.Object({
+  vendor_id: Type.Integer(), currency: Type.String(), start_date: Type.String(), end_date: Type.String(),
+  balances: Type.Object({ available: Money, pending: Money, on_hold: Money, total_earned: Money, total_paid_out: Money, penalties: Money }),
+  revenue: Type.Object({ gross: Money, net: Money, previous_gross: Money, growth_pct: Type.Number({ description: 'vs the previous period of the same length' }) }),
+  completed_bookings: Type.Integer(), occupancy_pct: Type.Number(), cancellation_rate_pct: Type.Number(),
+  daily: Type.Array(Type.Object({ date: Type.String(), gross: Money, net: Money })),
+  entries: PageSchema(Type.Object({ id: Type.Integer(), transaction_id: Type.Integer(), kind: Type.String(), account: Type.String({ description: 'pending | available | payout_hold' }), amount: Money, reference: Nullable(Type.String()), created_at: Type.String() })),
+});
+
+export const SettingsBody = Type.Object({
+  payout_freeze: Type.Optional(Type.Boolean()), min_payout: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+  commission_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })), hold_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+}, { additionalProperties: false });
+export const Settings = Type.Object({
+  payout_freeze: Type.Boolean(), min_payout: Type.Number(), commission_rate: Type.Number(), hold_days: Type.Integer(),
+  tiers: Type.Array(Type.Object({ min: Type.Number(), discount: Type.Number() })), penalty_tier2_rate: Type.Number(), penalty_tier3_rate: Type.Number(),
+  rolling_window_months: Type.Integer(), terms_version: Type.String(),
+});

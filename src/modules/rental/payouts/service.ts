@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import type { Platform } from '../../../platform/context.js';
+import type { AuthUser } from '../../../platform/auth/types.js';
+import type { Db } from '../../../platform/db/types.js';
+import { emitEvent } from '../../../platform/events/emit.js';
+import { HttpError } from '../../../platform/http/errors.js';
+import { EXTERNAL, vendorAccount } from '../ledger/accounts.js';
+import { recordVendorAudit } from '../ledger/audit.js';
+import { lockVendorMoney } from '../ledger/income-repo.js';
+import { fromMinor, toMinor } from '../ledger/money.js';
+import { postLedgerTransaction } from '../ledger/post.js';
+import { balancesOf } from '../ledger/repo.js';
+import { marketplaceSettings, type MarketplaceSettings } from '../ledger/settings.js';
+import { vendorById } from '../vendors/vendors-repo.js';
+import { insertPayout, nextStatementNumber, openPayoutOf, payoutById, payoutByKey, recordWebhook, updatePayout, type PayoutRow } from './repo.js';
+
+const conflict = (message: string, reason: string) => new HttpError(409, 'STATE_CONFLICT', message, { reason });
+
+async function lockedPayout(tx: Db, id: number): Promise<PayoutRow> {
+  const p = await payoutById(tx, id, true);
+  if (!p) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Payout ${id} does not exist.`);
+  return p;
+}
+
+/**
+ * A vendor asks to be paid (design §8): amount > 0 and ≥ the minimum, no payout freeze, no other open payout, and
+ * ≤ the available balance checked under the vendor's money lock; the money moves available → payout_hold in the
+ * same transaction. An Idempotency-Key replay answers the original payout; the key with another amount → 409.
+ */
+export async function requestPayout(p: Platform, user: AuthUser, amountMajor: number, key: string | null): Promise<{ payout: PayoutRow; replayed: boolean }> {
+  const s = await marketplaceSettings(p);
+  const currency = p.config.storeCurrency;
+  if (!(amountMajor > 0)) throw new HttpError(400, 'INVALID_PARAMS', 'amount must be greater than 0.', { field: 'amount', reason: 'invalid_amount' });
+  const amount = toMinor(amountMajor, currency);
+  const hash = createHash('sha256').update(JSON.stringify({ amount, currency })).digest('hex');
+  if (key) {
+    const seen = await payoutByKey(p.db, user.id, key);
+    if (seen) return replay(seen, hash);
+  }
+  if (amount < toMinor(s.min_payout, currency)) {
+    throw new HttpError(400, 'INVALID_PARAMS', `The minimum payout is ${s.min_payout} ${currency}.`, { field: 'amount', reason: 'below_minimum', minimum: s.min_payout });
+  }
+  if (s.payout_freeze) throw conflict('Payouts are frozen at the moment; try again later.', 'payout_freeze');
+  try {
+    return await p.transaction(async (tx) => {
+      const vendor = await vendorById(tx, user.id);
+      if (!vendor) throw new HttpError(404, 'RESOURCE_NOT_FOUND', 'You are not a vendor.');
+      if (vendor.status !== 'active') throw new HttpError(403, 'PERMISSION_DENIED', 'Your vendor account is suspended.');
+      if (vendor.payout_freeze) throw conflict('Payouts are frozen for your account.', 'payout_freeze');
+      await lockVendorMoney(tx, user.id);
+      if (key) {
+        const seen = await payoutByKey(tx, user.id, key);
+        if (seen) return replay(seen, hash);
+      }
+      const open = await openPayoutOf(tx, user.id);
+      if (open) throw conflict(`Payout ${open.id} is still ${open.status}; one open payout at a time.`, 'pending_exists');
+      const available = (await balancesOf(tx, [vendorAccount(user.id, 'available')])).get(vendorAccount(user.id, 'available')) ?? 0;
+      if (amount > available) throw conflict(`The available balance is ${fromMinor(available, currency)} ${currency}.`, 'insufficient_funds');
+      const payout = await insertPayout(tx, { vendor_id: user.id, amount, currency, idempotency_key: key, request_hash: hash });
+      const posted = await postLedgerTransaction(tx, {
+        key: `payout:${payout.id}:hold`, kind: 'payout_hold', vendorId: user.id, reference: `payout:${payout.id}`, currency,
+        lines: [{ account: vendorAccount(user.id, 'available'), amount: -amount }, { account: vendorAccount(user.id, 'payout_hold'), amount }],
+      });
+      await recordVendorAudit(tx, { vendorId: user.id, event: 'payout_requested', payoutId: Number(payout.id), ledgerTxId: Number(posted.transaction.id), amount: -amount, note: `Payout ${payout.id} requested; ${amount} moved to payout hold.` });
+      await emitEvent(tx, 'payout.requested', { payout_id: Number(payout.id), vendor_id: user.id, amount: fromMinor(amount, currency), currency });
+      return { payout, replayed: false };
+    });
+  } catch (err) {
+    // the unique index caught a concurrent twin the lock did not (another node, same key)
+    if (/vendor_payouts_one_open|vendor_payouts_vendor_id_idempotency_key_key/.test(String((err as { cause?: unknown }).cause ?? err))) {
+      throw conflict('Another payout request is open.', 'pending_exists');
+    }
+    throw err;
+  }
+}
+
+function replay(seen: PayoutRow, hash: string): { payout: PayoutRow; replayed: boolean } {
+  if (seen.request_hash !== hash) throw conflict('This Idempotency-Key was used for a different payout request.', 'idempotency_key_reused');
+  return { payout: seen, replayed: true };
+}
+
+/** Admin approval: requested → approved, a numbered statement is frozen, the payout goes to the processor. */
+export async function approvePayout(p: Platform, admin: AuthUser, id: number): Promise<PayoutRow> {
+  return p.transaction(async (tx) => {
+    const po = await lockedPayout(tx, id);
+    if (po.status !== 'requested') throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be approved.`, 'invalid_status');
+    const number = await nextStatementNumber(tx, new Date().getUTCFullYear());
+    await updatePayout(tx, id, { status: 'approved', statement_number: number, decided_by: admin.id, stamp: 'decided_at' });
+    await recordVendorAudit(tx, { vendorId: Number(po.vendor_id), event: 'payout_approved', payoutId: id, adminUserId: admin.id, note: `Payout ${id} approved (statement ${number}).` });
+    await emitEvent(tx, 'payout.approved', { payout_id: id, vendor_id: Number(po.vendor_id), amount: fromMinor(po.amount, po.currency), currency: po.currency, statement_number: number });
+    return (await payoutById(tx, id))!;
+  });
+}
+
+/** Admin rejection: the hold goes back to available. */
+export async function rejectPayout(p: Platform, admin: AuthUser, id: number, reason: string): Promise<PayoutRow> {
+  const why = reason.trim();
+  if (!why) throw new HttpError(400, 'INVALID_PARAMS', 'A rejection reason is required.', { field: 'reason' });
+  return p.transaction(async (tx) => {
+    const po = await lockedPayout(tx, id);
+    if (po.status !== 'requested') throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be rejected.`, 'invalid_status');
+    const v = Number(po.vendor_id);
+    await lockVendorMoney(tx, v);
+    const posted = await postLedgerTransaction(tx, {
+      key: `payout:${id}:release`, kind: 'payout_release', vendorId: v, reference: `payout:${id}`, currency: po.currency,
+      lines: [{ account: vendorAccount(v, 'payout_hold'), amount: -Number(po.amount) }, { account: vendorAccount(v, 'available'), amount: Number(po.amount) }],
+    });
+    await updatePayout(tx, id, { status: 'rejected', rejection_reason: why, decided_by: admin.id, stamp: 'decided_at' });
+    await recordVendorAudit(tx, { vendorId: v, event: 'payout_rejected', payoutId: id, ledgerTxId: Number(posted.transaction.id), amount: Number(po.amount), adminUserId: admin.id, note: `Payout ${id} rejected: ${why}` });
+    await emitEvent(tx, 'payout.rejected', { payout_id: id, vendor_id: v, amount: fromMinor(po.amount, po.currency), currency: po.currency, reason: why });
+    return (await payoutById(tx, id))!;
+  });
+}
+
+export interface CallbackResult {
+  payout_id: number;
+  status: string;
+  idempotent: boolean;
+}
+
+/**
+ * The processor's verified callback. The webhook-id is stored for good in the same transaction as the effect, so a
+ * repeat answers {idempotent:true} and moves nothing. paid: hold → external. failed: hold → available, or after
+ * paid external → available (payout_reversal).
+ */
+export async function processPayoutCallback(p: Platform, id: number, webhookId: string, status: 'paid' | 'failed', externalRef: string | null): Promise<CallbackResult> {
+  return p.transaction(async (tx) => {
+    const po = await lockedPayout(tx, id);
+    if (!(await recordWebhook(tx, webhookId, id, status))) return { payout_id: id, status: po.status, idempotent: true };
+    const v = Number(po.vendor_id);
+    const amount = Number(po.amount);
+    await lockVendorMoney(tx, v);
+    const move = async (kind: 'payout_paid' | 'payout_release' | 'payout_reversal', from: string, to: string, memo: Record<string, unknown> = {}) =>
+      postLedgerTransaction(tx, { key: `payout:${id}:${kind}`, kind, vendorId: v, reference: `payout:${id}`, currency: po.currency, memo, lines: [{ account: from, amount: -amount }, { account: to, amount }] });
+    if (status === 'paid') {
+      if (po.status === 'paid') return { payout_id: id, status: 'paid', idempotent: true };
+      if (po.status !== 'approved') throw conflict(`Payout ${id} is ${po.status}; only an approved payout can be paid.`, 'invalid_state');
+      const t = await move('payout_paid', vendorAccount(v, 'payout_hold'), EXTERNAL);
+      await updatePayout(tx, id, { status: 'paid', external_reference: externalRef, stamp: 'paid_at' });
+      await recordVendorAudit(tx, { vendorId: v, event: 'payout_paid', payoutId: id, ledgerTxId: Number(t.transaction.id), amount: -amount, note: `Payout ${id} paid${externalRef ? ` (${externalRef})` : ''}.` });
+      await emitEvent(tx, 'payout.paid', { payout_id: id, vendor_id: v, amount: fromMinor(amount, po.currency), currency: po.currency, external_reference: externalRef });
+      return { payout_id: id, status: 'paid', idempotent: false };
+    }
+    if (po.status === 'failed') return { payout_id: id, status: 'failed', idempotent: true };
+    if (po.status !== 'approved' && po.status !== 'paid') throw conflict(`Payout ${id} is ${po.status}; only an approved or paid payout can fail.`, 'invalid_state');
+    const afterPaid = po.status === 'paid';
+    const t = afterPaid
+      ? await move('payout_reversal', EXTERNAL, vendorAccount(v, 'available'), { after_paid: true })
+      : await move('payout_release', vendorAccount(v, 'payout_hold'), vendorAccount(v, 'available'));
+    await updatePayout(tx, id, { status: 'failed', external_reference: externalRef, stamp: 'failed_at' });
+    await recordVendorAudit(tx, { vendorId: v, event: 'payout_failed', payoutId: id, ledgerTxId: Number(t.transaction.id), amount, note: `Payout ${id} failed${afterPaid ? ' after it was paid' : ''}; ${amount} back to available.` });
+    await emitEvent(tx, 'payout.failed', { payout_id: id, vendor_id: v, amount: fromMinor(amount, po.currency), currency: po.currency, after_paid: afterPaid });
+    return { payout_id: id, status: 'failed', idempotent: false };
+  });
+}
+
+export type { MarketplaceSettings };

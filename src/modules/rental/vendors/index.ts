@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { applicationRoutes } from './applications-routes.js';
+import { vendorRoutes } from './vendors-routes.js';
+import { vendorVehicleRoutes } from './vehicles-routes.js';
+
+/**
+ * The vendor marketplace of rova-rental/v1 (paths carry the namespace): applications, vendor management,
+ * vendor vehicles, vendor reports. Its own encapsulated scope (multipart parsing stays inside it).
+ */
+export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(applicationRoutes);
+  await app.register(vendorRoutes);
+  await app.register(vendorVehicleRoutes);
+};

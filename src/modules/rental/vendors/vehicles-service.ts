@@ -1,0 +1,124 @@
+import type { Platform } from '../../../platform/context.js';
+import type { AuthUser } from '../../../platform/auth/types.js';
+import type { Db } from '../../../platform/db/types.js';
+import { HttpError } from '../../../platform/http/errors.js';
+import { catalogueChanged } from '../catalogue.js';
+import { recordVendorAudit, type VendorAuditEvent } from '../ledger/audit.js';
+import { applyWithdrawalPenalty, monthlyAverageIncome, penaltyAmount, penaltyRate, withdrawalCount } from '../ledger/penalty.js';
+import { recomputeReliability } from '../ledger/score.js';
+import { marketplaceSettingsIn } from '../ledger/settings.js';
+import { insertVehicle, updateVehicle } from '../vehicles/repo.js';
+import { activeBookingCount, insertListing, listingById, ownListing, setLifecycle, type Lifecycle, type ListingRow } from './vehicles-repo.js';
+import { vendorById } from './vendors-repo.js';
+
+/** Lifecycle moves a vendor may make (reference §2.14); approval of pending_review is the admin's. */
+const MOVES: Record<'pause' | 'resume' | 'withdraw', { from: Lifecycle[]; to: Lifecycle; event: VendorAuditEvent }> = {
+  pause: { from: ['active'], to: 'paused', event: 'vehicle_paused' },
+  resume: { from: ['paused'], to: 'active', event: 'vehicle_resumed' },
+  withdraw: { from: ['pending_review', 'active', 'paused', 'expired'], to: 'withdrawn', event: 'vehicle_withdrawn' },
+};
+
+export interface VehicleInput {
+  name?: string;
+  price_per_day?: number;
+  category?: string;
+  brand?: string;
+  model?: string;
+  year?: number | null;
+  seats?: number | null;
+  transmission?: 'manual' | 'automatic';
+  fuel_type?: 'petrol' | 'diesel' | 'hybrid' | 'electric' | 'lpg';
+  location_id?: number | null;
+  description?: string;
+}
+
+function fields(b: VehicleInput): Record<string, unknown> {
+  return { ...b, price_per_day: b.price_per_day === undefined ? undefined : b.price_per_day.toFixed(2) };
+}
+
+function notFound(id: number): HttpError {
+  return new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${id} does not exist.`);
+}
+
+/** Only an active vendor acts on its listings (a suspended one reads but cannot change anything). */
+async function activeVendor(db: Db, user: AuthUser): Promise<void> {
+  const v = await vendorById(db, user.id);
+  if (!v) throw new HttpError(403, 'PERMISSION_DENIED', 'Only approved vendors can manage vehicles.');
+  if (v.status !== 'active') throw new HttpError(403, 'PERMISSION_DENIED', 'Your vendor account is suspended.');
+}
+
+async function ownLocked(tx: Db, user: AuthUser, id: number): Promise<ListingRow> {
+  const l = await ownListing(tx, user.id, id, true);
+  if (!l) throw notFound(id);
+  return l;
+}
+
+/** A vendor lists a new vehicle: it waits in pending_review (not bookable) until an admin approves it. */
+export async function createVendorVehicle(p: Platform, user: AuthUser, b: VehicleInput & { name: string; price_per_day: number }): Promise<number> {
+  const id = await p.transaction(async (tx) => {
+    await activeVendor(tx, user);
+    const slug = `${b.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'vehicle'}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const v = await insertVehicle(tx, { ...fields(b), slug, status: 'inactive', vendor_id: user.id, currency: p.config.storeCurrency });
+    await insertListing(tx, Number(v.id), user.id);
+    await recordVendorAudit(tx, { vendorId: user.id, event: 'vehicle_submitted', vehicleId: Number(v.id), note: `Vehicle "${b.name}" submitted for review.` });
+    return Number(v.id);
+  });
+  await catalogueChanged(p);
+  return id;
+}
+
+export async function editVendorVehicle(p: Platform, user: AuthUser, id: number, b: VehicleInput): Promise<void> {
+  await p.transaction(async (tx) => {
+    await activeVendor(tx, user);
+    const l = await ownLocked(tx, user, id);
+    if (l.lifecycle === 'withdrawn') throw new HttpError(409, 'STATE_CONFLICT', 'A withdrawn vehicle cannot be edited.');
+    await updateVehicle(tx, id, fields(b));
+  });
+  await catalogueChanged(p);
+}
+
+/** pause | resume | withdraw by the owner; pausing or withdrawing with confirmed/in-progress bookings → 409. */
+export async function moveVendorVehicle(p: Platform, user: AuthUser, id: number, move: keyof typeof MOVES, reason?: string): Promise<Lifecycle> {
+  const m = MOVES[move];
+  await p.transaction(async (tx) => {
+    await activeVendor(tx, user);
+    const l = await ownLocked(tx, user, id);
+    if (!m.from.includes(l.lifecycle)) throw new HttpError(409, 'STATE_CONFLICT', `A ${l.lifecycle} vehicle cannot be ${m.to}.`, { lifecycle: l.lifecycle });
+    if (move !== 'resume') {
+      const n = await activeBookingCount(tx, id);
+      if (n > 0) throw new HttpError(409, 'STATE_CONFLICT', `The vehicle has ${n} confirmed or in-progress booking(s).`, { reason: 'active_bookings_exist' });
+    }
+    await setLifecycle(tx, id, m.to, { reason: reason?.trim() || null });
+    await recordVendorAudit(tx, { vendorId: user.id, event: m.event, vehicleId: id, note: reason?.trim() ? `${m.to}: ${reason.trim()}` : m.to });
+    if (move === 'withdraw') await chargeWithdrawal(p, tx, user.id, id);
+    if (move !== 'resume') {
+      const s = await marketplaceSettingsIn(tx);
+      await recomputeReliability(tx, user.id, move === 'withdraw' ? 'withdraw' : 'pause', id, s.rolling_window_months);
+    }
+  });
+  await catalogueChanged(p);
+  return m.to;
+}
+
+/**
+ * Withdrawal penalty (reference §2.13): the withdrawal is recorded first, so it counts itself — the first in the
+ * rolling window costs tier 2 (10 %), any later one tier 3 (25 %) of the 6-month average monthly commission income.
+ */
+async function chargeWithdrawal(p: Platform, tx: Db, vendorId: number, vehicleId: number): Promise<void> {
+  const s = await marketplaceSettingsIn(tx);
+  const rate = penaltyRate(await withdrawalCount(tx, vendorId, s.rolling_window_months), s);
+  const amount = penaltyAmount(await monthlyAverageIncome(tx, vendorId), rate);
+  await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.config.storeCurrency, new Date().toISOString());
+}
+
+/** Admin approves a pending listing: it becomes active and bookable. */
+export async function approveVendorVehicle(p: Platform, admin: AuthUser, id: number): Promise<void> {
+  await p.transaction(async (tx) => {
+    const l = await listingById(tx, id, true);
+    if (!l) throw notFound(id);
+    if (l.lifecycle !== 'pending_review') throw new HttpError(409, 'STATE_CONFLICT', `Vehicle ${id} is ${l.lifecycle}; only a pending_review listing can be approved.`);
+    await setLifecycle(tx, id, 'active');
+    await recordVendorAudit(tx, { vendorId: Number(l.vendor_id), event: 'vehicle_approved', vehicleId: id, adminUserId: admin.id, note: 'Listing approved.' });
+  });
+  await catalogueChanged(p);
+}

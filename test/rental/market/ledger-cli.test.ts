@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.js';
+import { loadConfig } from '../../../src/config.js';
+import { cliCommands } from '../../../src/cli/commands.js';
+import { EXTERNAL, PLATFORM_COMMISSION } from '../../../src/modules/rental/ledger/accounts.js';
+import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
+import { TEST_PG } from '../../helpers/app.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'rova-ledger-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `rova ledger …` in-process (same code path as the binary, without paying a process start per call). */
+async function rova(args: string[]): Promise<{ code: number; stdout: string }> {
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  let out = '';
+  const write = process.stdout.write.bind(process.stdout);
+  const errWrite = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((c: string) => ((out += c), true)) as typeof process.stdout.write;
+  process.stderr.write = ((c: string) => ((out += c), true)) as typeof process.stderr.write;
+  try {
+    const code = await cliCommands.ledger!({ config, args, open: () => buildApp({ ...config, jobs: false }, { logger: false }) });
+    return { code, stdout: out };
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = errWrite;
+  }
+}
+
+async function withApp(fn: (p: Awaited<ReturnType<typeof buildApp>>['platform']) => Promise<void>): Promise<void> {
+  const built = await buildApp({ ...loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), jobs: false }, { logger: false });
+  try {
+    await fn(built.platform);
+  } finally {
+    await built.app.close();
+  }
+}
+
+describe.skipIf(TEST_PG)('rova ledger verify (embedded database in DATA_DIR)', () => {
+  it('clean → exit 0 with one "ledger ok" line; a tampered cached balance → exit 1 naming the account; bad usage → 2', { timeout: 300_000 }, async () => {
+    await withApp(async (p) => {
+      await p.transaction((tx) => postLedgerTransaction(tx, {
+        key: 'cli-1', kind: 'commission', vendorId: null, reference: null, currency: 'USD',
+        lines: [{ account: EXTERNAL, amount: -1500 }, { account: PLATFORM_COMMISSION, amount: 1500 }],
+      }));
+    });
+    const ok = await rova(['verify']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('ledger ok: 2 accounts, 1 transactions, 2 entries, every balance equals the sum of its entries\n');
+    await withApp(async (p) => {
+      await p.db.execute(sql`UPDATE ledger_accounts SET balance = 99 WHERE code = ${PLATFORM_COMMISSION}`);
+    });
+    const bad = await rova(['verify']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('MISMATCH account platform:commission: cached 99, entries sum 1500\n');
+    expect(bad.stdout).toContain('ledger NOT ok');
+    expect((await rova(['frobnicate'])).code).toBe(2);
+  });
+});
