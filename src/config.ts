@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseMailEnv } from './platform/mail/settings.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -156,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
   if (bootstrapAdminKey !== null && bootstrapAdminKey.length < 16) {
     throw new ConfigError('ROVA_BOOTSTRAP_ADMIN_KEY must be at least 16 characters');
   }
+  parseMailEnv(env);
   const ephemeral = opts.ephemeral === true;
   return {
     port,

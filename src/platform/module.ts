@@ -1,7 +1,9 @@
 import type { RovaModule } from '../modules/types.js';
+import { accountRoutes } from './routes/accounts.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
+import { outboxRoutes } from './routes/outbox.js';
 import { userRoutes } from './routes/users.js';
 
 /** The platform's own REST routes (`rova/v1`): auth, API keys, users, audit log. */
@@ -12,5 +14,7 @@ export const platformModule: RovaModule = {
     await app.register(apiKeyRoutes);
     await app.register(userRoutes);
     await app.register(auditRoutes);
+    await app.register(accountRoutes);
+    await app.register(outboxRoutes);
   },
 };

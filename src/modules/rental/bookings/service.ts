@@ -8,7 +8,7 @@ import { resolveCustomer } from '../customers/service.js';
 import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { lockVehicle } from '../vehicles/repo.js';
-import { bookingById, findOverlap, insertBooking, updateBooking, type BookingRow } from './repo.js';
+import { bookingById, findOverlap, insertBooking, isOverlapViolation, releaseLapsedHolds, updateBooking, type BookingRow } from './repo.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
 
@@ -30,6 +30,14 @@ export const BOOKINGS_TOPIC = 'rental:bookings';
 
 function notAvailable(r: AvailabilityResult): HttpError {
   return new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is not available for these dates (${r.reason}).`, { reason: r.reason });
+}
+
+/** The database's exclusion constraint (migration 0500) refused an overlap the checks did not see → 409. */
+export function rethrowOverlap(err: unknown): never {
+  if (isOverlapViolation(err)) {
+    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available for these dates (booked).', { reason: 'booked' });
+  }
+  throw err;
 }
 
 function reference(): string {
@@ -59,6 +67,7 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
   return p.transaction(async (tx) => {
     const vehicle = await lockVehicle(tx, input.vehicle_id);
     if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+    await releaseLapsedHolds(tx, input.vehicle_id);
     let fields: Record<string, unknown>;
     if (period) {
       const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue });
@@ -84,8 +93,9 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
       status,
       notes: input.notes ?? '',
       source: input.source ?? 'api',
+      buffer_minutes: s.bufferMinutes,
     });
-  });
+  }).catch(rethrowOverlap);
 }
 
 export interface UpdateBookingInput {
@@ -127,7 +137,7 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
       ...priceFields(r),
       notes: input.notes,
     }))!;
-  });
+  }).catch(rethrowOverlap);
 }
 
 /**
@@ -138,6 +148,7 @@ async function lockBooking(tx: Db, id: number): Promise<BookingRow> {
   const seen = await bookingById(tx, id);
   if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   await lockVehicle(tx, Number(seen.vehicle_id));
+  await releaseLapsedHolds(tx, Number(seen.vehicle_id));
   const cur = await bookingById(tx, id, true);
   if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   return cur;
@@ -172,5 +183,5 @@ export async function changeStatus(p: Platform, id: number, to: string): Promise
     const deadline = DEADLINE_BOUND.includes(to) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : undefined;
     const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline }))!;
     return { booking, previous: from };
-  });
+  }).catch(rethrowOverlap);
 }
