@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { journeyRoutes } from '../journey/routes.js';
 
 export const V2 = '/rova-rental/v2';
 
@@ -8,5 +9,5 @@ export const V2 = '/rova-rental/v2';
  */
 export async function v2Routes(scope: FastifyInstance): Promise<void> {
   // feature plugins are registered below, one line each
-  void scope;
+  await scope.register(journeyRoutes);
 }
