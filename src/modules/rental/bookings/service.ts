@@ -24,7 +24,13 @@ export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date
   notes?: string;
   payment_method?: string;
   source?: string;
+  /** v2 journey: minutes the pending booking holds its slot (default RENTAL_PAYMENT_DEADLINE_MINUTES). */
+  hold_minutes?: number;
+  return_location_id?: number;
 }
+
+/** Runs inside the booking's transaction, after the insert (v2: order lines, payment, events). */
+export type WithinBooking = (tx: Db, booking: BookingRow) => Promise<void>;
 
 export const BOOKINGS_TOPIC = 'rental:bookings';
 
@@ -57,7 +63,7 @@ function priceFields(r: AvailabilityResult) {
  * UPDATE), so two requests for the same slot are serialised and the second sees the first's booking →
  * 409 VEHICLE_NOT_AVAILABLE. Works the same on PGlite and PostgreSQL. v2 /booking/create reuses it.
  */
-export async function createBooking(p: Platform, input: CreateBookingInput): Promise<BookingRow> {
+export async function createBooking(p: Platform, input: CreateBookingInput, within?: WithinBooking): Promise<BookingRow> {
   const s = rentalSettings(p);
   const status = input.status ?? 'pending_payment';
   const transfer = input.kind === 'transfer';
@@ -73,13 +79,13 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
       const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue });
       if (!r.available && status !== 'draft') throw notAvailable(r);
       const loc = input.location_id ?? r.vehicle.location_id ?? null;
-      fields = { kind: 'rental', pickup_location_id: loc, return_location_id: loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
+      fields = { kind: 'rental', pickup_location_id: loc, return_location_id: input.return_location_id ?? loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
     } else {
       fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
     }
     const customer = await resolveCustomer(tx, input.customer_id, input.customer);
-    const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : null;
-    return insertBooking(tx, {
+    const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
+    const booking = await insertBooking(tx, {
       reference: reference(),
       vehicle_id: input.vehicle_id,
       customer_id: Number(customer.id),
@@ -95,6 +101,8 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
       source: input.source ?? 'api',
       buffer_minutes: s.bufferMinutes,
     });
+    if (within) await within(tx, booking);
+    return booking;
   }).catch(rethrowOverlap);
 }
 
