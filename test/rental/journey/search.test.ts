@@ -59,6 +59,15 @@ describe('GET /vehicles/search', () => {
     expect(d.items.find((i) => i.vehicle_id === ids.clio)).toMatchObject({ days: 2, price_per_day: 30, total_price: 66, currency: 'USD' });
   });
 
+  it('currency= converts through the currency service (enabled codes only)', async () => {
+    const admin = await t.userWithKey('administrator');
+    const r = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/currencies', headers: { 'x-rova-api-key': admin.key }, payload: { currencies: [{ code: 'EUR', enabled: true, rate: { type: 'manual', value: 2 } }, { code: 'GBP', enabled: false, rate: { type: 'manual', value: 0.8 } }] } });
+    expect(r.statusCode, r.body).toBeLessThan(300);
+    const eur = await search('?brand=ford&currency=eur&pickup_date=2033-04-01&return_date=2033-04-03');
+    expect(eur.items[0]).toMatchObject({ currency: 'EUR', price_per_day: 180, total_price: 396 });
+    expect((await search('?brand=ford&currency=GBP')).items[0]).toMatchObject({ currency: 'USD', price_per_day: 90 });
+  });
+
   it('an unknown or disabled currency falls back to the base; bad input → 400', async () => {
     expect((await search('?currency=XYZ&brand=ford')).items[0]!.currency).toBe('USD');
     for (const q of ['?sort=cheap', '?pickup_date=2033-02-30&return_date=2033-03-01', '?pickup_date=2033-03-01', '?seats=0', '?page=0', '?per_page=500', '?min_price=-1', '?foo=1', '?currency=12', '?location_id=99999999', '?q=%00']) {
