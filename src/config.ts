@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseMailEnv } from './platform/mail/settings.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -219,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
   for (const w of (env.ROVA_PAYOUT_WEBHOOK_SECRET ?? '').split(/\s+/).filter(Boolean)) {
     if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(w)) throw new ConfigError('ROVA_PAYOUT_WEBHOOK_SECRET must be one or more space-separated whsec_<base64> secrets');
   }
+  parseMailEnv(env);
   const ephemeral = opts.ephemeral === true;
   return {
     port,

@@ -152,7 +152,7 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
   const first = requests[0]!;
   const sample = await fetch(`http://127.0.0.1:${app.ready.port}${first.path}`, { method: first.method, headers: first.headers, body: first.body });
   const body = await sample.text();
-  if (sample.status !== 200) throw new Error(`the scenario's first request answered ${sample.status}: ${body.slice(0, 300)}`);
+  if (!sample.ok) throw new Error(`the scenario's first request answered ${sample.status}: ${body.slice(0, 300)}`);
   const bare = await start(file, 'bare', { BENCH_BARE_BODY: body, BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }) });
   try {
     const rows: Row[] = [];

@@ -6,6 +6,8 @@ import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { quotaRoutes } from './routes/quotas.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { accountRoutes } from './routes/accounts.js';
+import { outboxRoutes } from './routes/outbox.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webhooksOf } from './webhooks/service.js';
@@ -23,6 +25,8 @@ export const platformModule: RovaModule = {
     await app.register(auditRoutes);
     await app.register(webhookRoutes);
     app.addHook('onClose', async () => webhooksOf(app.platform).stop());
+    await app.register(accountRoutes);
+    await app.register(outboxRoutes);
   },
   start(platform) {
     securitySettings(platform.config); // a bad JWT_* / ROVA_STRICT_METHODS value stops the start here

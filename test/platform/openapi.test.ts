@@ -13,7 +13,7 @@ describe('OpenAPI is complete', () => {
     const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
       paths: Record<string, Record<string, { summary?: string; responses?: Record<string, unknown> }>>;
     };
-    expect(idx.namespaces).toEqual(['rova-fx/v1', 'rova-rental/v1', 'rova/v1', 'wc/v3']);
+    expect(idx.namespaces).toEqual(['rova-fx/v1', 'rova-rental/v1', 'rova-rental/v2', 'rova/v1', 'wc/v3']);
     const problems: string[] = [];
     for (const [path, r] of Object.entries(idx.routes)) {
       for (const m of r.methods) {

@@ -9,6 +9,15 @@ registerEventTypes({
   'booking.cancelled': 'A booking was cancelled',
   'booking.completed': 'A booking was completed (vehicle returned)',
   'message.created': 'A customer or an administrator wrote a message',
+  'payment.succeeded': 'A booking payment was received (the booking is confirmed)',
+  'vendor.application.submitted': 'A user applied to become a vendor',
+  'vendor.application.approved': 'A vendor application was approved (the user is now a vendor)',
+  'vendor.application.rejected': 'A vendor application was rejected',
+  'payout.requested': 'A vendor requested a payout (money moved to payout hold)',
+  'payout.approved': 'An administrator approved a payout (handed to the processor)',
+  'payout.rejected': 'An administrator rejected a payout (hold released)',
+  'payout.paid': 'The processor reported the payout paid',
+  'payout.failed': 'The processor reported the payout failed (money back to available)',
 });
 
 const STATUS_EVENTS = { confirmed: 'booking.confirmed', cancelled: 'booking.cancelled', completed: 'booking.completed' } as const;

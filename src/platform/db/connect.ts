@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -39,7 +40,8 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+    // btree_gist: the bookings' exclusion constraint (migration 0500) needs it on PGlite as on PostgreSQL
+    client = await PGlite.create(dataDir, { extensions: { btree_gist }, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   } catch (err) {
     releaseLock();
     throw err;

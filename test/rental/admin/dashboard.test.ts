@@ -111,12 +111,14 @@ describe('dashboard', () => {
     const db = t.platform.db;
     const v = await insertVehicle(db, { name: 'Mercedes Vito', category: 'van' });
     const c = await insertCustomer(db, { name: 'Transfer Guest', email: 'guest@example.test' });
+    // the past and the rental booking overlap the upcoming ones: on one vehicle the database would refuse them
+    const other = await insertVehicle(db, { name: 'Fiat Doblo', category: 'van' });
     const inH = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
     const later = await insertBooking(db, { vehicleId: v, customerId: c, kind: 'transfer', status: 'confirmed', total: '70', createdAt: inH(-5), pickupAt: inH(48), origin: 'IST Airport', destination: 'Taksim' });
     const soon = await insertBooking(db, { vehicleId: v, customerId: c, kind: 'transfer', status: 'pending', total: '60', createdAt: inH(-5), pickupAt: inH(3), origin: 'Taksim', destination: 'SAW Airport' });
-    await insertBooking(db, { vehicleId: v, customerId: c, kind: 'transfer', status: 'confirmed', total: '60', createdAt: inH(-50), pickupAt: inH(-2) }); // past
+    await insertBooking(db, { vehicleId: other, customerId: c, kind: 'transfer', status: 'confirmed', total: '60', createdAt: inH(-50), pickupAt: inH(-2) }); // past
     await insertBooking(db, { vehicleId: v, customerId: c, kind: 'transfer', status: 'cancelled', total: '60', createdAt: inH(-5), pickupAt: inH(5) }); // cancelled
-    await insertBooking(db, { vehicleId: v, customerId: c, kind: 'rental', status: 'confirmed', total: '60', createdAt: inH(-5), pickupAt: inH(4) }); // not a transfer
+    await insertBooking(db, { vehicleId: other, customerId: c, kind: 'rental', status: 'confirmed', total: '60', createdAt: inH(-5), pickupAt: inH(30) }); // not a transfer
     const r = await get('/dashboard/recent-transfers');
     expect(r.statusCode).toBe(200);
     const d = r.json().data;

@@ -59,7 +59,8 @@ export interface BookingFixture {
 
 export async function insertBooking(db: Db, b: BookingFixture): Promise<number> {
   seq += 1;
-  const pickup = b.pickupAt ?? '2027-06-01T10:00:00Z';
+  // each default slot is its own (bookings holding one vehicle may not overlap: migration 0500's exclusion constraint)
+  const pickup = b.pickupAt ?? new Date(Date.parse('2027-06-01T10:00:00Z') + seq * 3 * 86_400_000).toISOString();
   const ret = b.returnAt ?? new Date(Date.parse(pickup) + (b.days ?? 1) * 86_400_000).toISOString();
   const cust = b.customerId ?? null;
   const r = await one<{ id: number }>(

@@ -110,24 +110,34 @@ export async function checkAvailability(
   const q = priceOrThrow(vehicle, cat.rules, period, input.addons ?? []);
   const result = (reason?: UnavailableReason): AvailabilityResult => ({ available: !reason, ...(reason ? { reason } : {}), vehicle, period, quote: q });
 
-  if (vehicle.status === 'maintenance') return result('maintenance');
-  if (vehicle.status !== 'active') return result('inactive');
-  if (period.days < s.minDays || period.days > s.maxDays) return result('duration');
-  const now = opts.now ?? new Date();
-  if (period.pickupAt.getTime() < now.getTime() + s.minNoticeHours * 3_600_000) return result('min_notice');
-  const blocked = new Set(vehicle.blocked_dates);
-  if (blocked.size) {
-    for (let d = period.pickupDate; d <= period.returnDate; d = addDays(d, 1)) if (blocked.has(d)) return result('blocked_date');
-  }
-  const locId = input.location_id ?? (vehicle.location_id === null ? undefined : Number(vehicle.location_id));
-  const loc = locId === undefined ? undefined : cat.locations.get(locId);
-  const wd = (d: string) => new Date(d + 'T00:00:00Z').getUTCDay();
-  if (!withinHours(loc, period.pickupDate, period.pickupTime, wd) || !withinHours(loc, period.returnDate, period.returnTime, wd)) {
-    return result('outside_opening_hours');
-  }
+  const reason = ruleReason(p, cat, vehicle, period, input.location_id, opts.now ?? new Date());
+  if (reason) return result(reason);
   const buf = s.bufferMinutes * 60_000;
   const clash = await findOverlap(db, Number(vehicle.id), new Date(period.pickupAt.getTime() - buf), new Date(period.returnAt.getTime() + buf), opts.excludeBookingId);
   return result(clash ? 'booked' : undefined);
+}
+
+/**
+ * Every rule of the decision except the overlap query (vehicle status, duration, minimum notice, blocked dates,
+ * opening hours), in memory: search and alternatives run it over many vehicles and then ask the database once.
+ */
+export function ruleReason(p: Platform, cat: CatalogueSnapshot, vehicle: VehicleRow, period: Period, locationId: number | undefined, now: Date): UnavailableReason | undefined {
+  const s = rentalSettings(p);
+  if (vehicle.status === 'maintenance') return 'maintenance';
+  if (vehicle.status !== 'active') return 'inactive';
+  if (period.days < s.minDays || period.days > s.maxDays) return 'duration';
+  if (period.pickupAt.getTime() < now.getTime() + s.minNoticeHours * 3_600_000) return 'min_notice';
+  const blocked = new Set(vehicle.blocked_dates);
+  if (blocked.size) {
+    for (let d = period.pickupDate; d <= period.returnDate; d = addDays(d, 1)) if (blocked.has(d)) return 'blocked_date';
+  }
+  const locId = locationId ?? (vehicle.location_id === null ? undefined : Number(vehicle.location_id));
+  const loc = locId === undefined ? undefined : cat.locations.get(locId);
+  const wd = (d: string) => new Date(d + 'T00:00:00Z').getUTCDay();
+  if (!withinHours(loc, period.pickupDate, period.pickupTime, wd) || !withinHours(loc, period.returnDate, period.returnTime, wd)) {
+    return 'outside_opening_hours';
+  }
+  return undefined;
 }
 
 /** The public answer (design §4). */

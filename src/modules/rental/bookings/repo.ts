@@ -92,3 +92,22 @@ export async function listBookings(db: Db, f: BookingFilter, limit: number, offs
   const t = await one<{ n: string }>(db, sql`SELECT count(*) AS n FROM rental_bookings ${w}`);
   return { items, total: Number(t?.n ?? 0) };
 }
+
+/**
+ * Releases pending holds past their payment deadline (the row trigger recomputes `holds_slot` on any
+ * write; see migration 0500): for one vehicle (lazily, under its lock) or all of them (the expiry job).
+ */
+export async function releaseLapsedHolds(db: Db, vehicleId?: number): Promise<number> {
+  const v = vehicleId === undefined ? sql`` : sql`AND vehicle_id = ${vehicleId}`;
+  const r = await rows(db, sql`UPDATE rental_bookings SET updated_at = updated_at
+    WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING id`);
+  return r.length;
+}
+
+/** Is this (driver or Drizzle-wrapped) error the exclusion constraint refusing an overlap (SQLSTATE 23P01)? */
+export function isOverlapViolation(err: unknown): boolean {
+  for (let e = err, i = 0; e && typeof e === 'object' && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if ((e as { code?: unknown }).code === '23P01') return true;
+  }
+  return false;
+}

@@ -10,7 +10,7 @@ import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
 import { lockVehicle } from '../vehicles/repo.js';
-import { bookingById, findOverlap, insertBooking, updateBooking, type BookingRow } from './repo.js';
+import { bookingById, findOverlap, insertBooking, isOverlapViolation, releaseLapsedHolds, updateBooking, type BookingRow } from './repo.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
 
@@ -26,12 +26,26 @@ export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date
   notes?: string;
   payment_method?: string;
   source?: string;
+  /** v2 journey: minutes the pending booking holds its slot (default RENTAL_PAYMENT_DEADLINE_MINUTES). */
+  hold_minutes?: number;
+  return_location_id?: number;
 }
+
+/** Runs inside the booking's transaction, after the insert (v2: order lines, payment, events). */
+export type WithinBooking = (tx: Db, booking: BookingRow) => Promise<void>;
 
 export const BOOKINGS_TOPIC = 'rental:bookings';
 
 function notAvailable(r: AvailabilityResult): HttpError {
   return new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is not available for these dates (${r.reason}).`, { reason: r.reason });
+}
+
+/** The database's exclusion constraint (migration 0500) refused an overlap the checks did not see → 409. */
+export function rethrowOverlap(err: unknown): never {
+  if (isOverlapViolation(err)) {
+    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available for these dates (booked).', { reason: 'booked' });
+  }
+  throw err;
 }
 
 function reference(): string {
@@ -51,7 +65,7 @@ function priceFields(r: AvailabilityResult) {
  * UPDATE), so two requests for the same slot are serialised and the second sees the first's booking →
  * 409 VEHICLE_NOT_AVAILABLE. Works the same on PGlite and PostgreSQL. v2 /booking/create reuses it.
  */
-export async function createBooking(p: Platform, input: CreateBookingInput): Promise<BookingRow> {
+export async function createBooking(p: Platform, input: CreateBookingInput, within?: WithinBooking): Promise<BookingRow> {
   const s = rentalSettings(p);
   const status = input.status ?? 'pending_payment';
   const transfer = input.kind === 'transfer';
@@ -61,18 +75,19 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
   return p.transaction(async (tx) => {
     const vehicle = await lockVehicle(tx, input.vehicle_id);
     if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+    await releaseLapsedHolds(tx, input.vehicle_id);
     let fields: Record<string, unknown>;
     if (period) {
       const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue });
       if (!r.available && status !== 'draft') throw notAvailable(r);
       const loc = input.location_id ?? r.vehicle.location_id ?? null;
-      fields = { kind: 'rental', pickup_location_id: loc, return_location_id: loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
+      fields = { kind: 'rental', pickup_location_id: loc, return_location_id: input.return_location_id ?? loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
     } else {
       fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
     }
     const customer = await resolveCustomer(tx, input.customer_id, input.customer);
-    const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : null;
-    const created = await insertBooking(tx, {
+    const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
+    const booking = await insertBooking(tx, {
       reference: reference(),
       vehicle_id: input.vehicle_id,
       customer_id: Number(customer.id),
@@ -86,10 +101,12 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
       status,
       notes: input.notes ?? '',
       source: input.source ?? 'api',
+      buffer_minutes: s.bufferMinutes,
     });
-    await emitBookingCreated(tx, created);
-    return created;
-  });
+    await emitBookingCreated(tx, booking);
+    if (within) await within(tx, booking);
+    return booking;
+  }).catch(rethrowOverlap);
 }
 
 export interface UpdateBookingInput {
@@ -131,7 +148,7 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
       ...priceFields(r),
       notes: input.notes,
     }))!;
-  });
+  }).catch(rethrowOverlap);
 }
 
 /**
@@ -142,6 +159,7 @@ async function lockBooking(tx: Db, id: number): Promise<BookingRow> {
   const seen = await bookingById(tx, id);
   if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   await lockVehicle(tx, Number(seen.vehicle_id));
+  await releaseLapsedHolds(tx, Number(seen.vehicle_id));
   const cur = await bookingById(tx, id, true);
   if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   return cur;
@@ -179,5 +197,5 @@ export async function changeStatus(p: Platform, id: number, to: string): Promise
     // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
     await onBookingStatusChange(tx, booking, from, to);
     return { booking, previous: from };
-  });
+  }).catch(rethrowOverlap);
 }

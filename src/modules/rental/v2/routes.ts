@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { payoutRoutes } from '../payouts/routes.js';
+import { journeyRoutes } from '../journey/routes.js';
 
 export const V2 = '/rova-rental/v2';
 
@@ -10,4 +11,5 @@ export const V2 = '/rova-rental/v2';
 export async function v2Routes(scope: FastifyInstance): Promise<void> {
   // feature plugins are registered below, one line each
   await scope.register(payoutRoutes);
+  await scope.register(journeyRoutes);
 }

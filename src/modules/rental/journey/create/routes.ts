@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { idempotent } from '../../../../platform/idempotency/store.js';
+import { rentalOk } from '../../../../platform/http/namespaces.js';
+import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
+import { CheckFields } from '../check/schema.js';
+import { createCustomerBooking } from './service.js';
+
+const T = ['rental v2: booking journey'];
+const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max, pattern: '^[^\\u0000]*$' });
+
+export const CreateBody = Type.Object({
+  ...CheckFields,
+  payment_method: Type.Union([Type.Literal('offline'), Type.Literal('stripe')]),
+  payment_plan: Type.Union([Type.Literal('deposit'), Type.Literal('full')]),
+  customer: Type.Optional(Type.Object({ name: Text(200, 1), email: Type.String({ format: 'email', maxLength: 200 }), phone: Type.Optional(Text(50)) }, { additionalProperties: false })),
+}, { additionalProperties: false });
+
+export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const p = app.platform;
+  app.post('/booking/create', {
+    config: { auth: { authenticated: true, scope: 'write' } },
+    schema: {
+      tags: T, summary: 'Book: re-checked and priced on the server, pending_payment holding the slot until the payment deadline (Idempotency-Key honoured)',
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
+      body: CreateBody,
+      response: { 201: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 401, 403, 404, 409, 422, 429) },
+    },
+  }, async (req, reply) => {
+    const auth = req.auth;
+    const scope = auth.apiKeyId !== null ? `booking-create:key:${auth.apiKeyId}` : `booking-create:user:${auth.user!.id}`;
+    const key = req.headers['idempotency-key'];
+    const r = await idempotent(p.db, scope, typeof key === 'string' ? key : undefined, req.body, async () => {
+      const data = await createCustomerBooking(p, auth, req.body);
+      return { status: 201, body: rentalOk(data, 'Booking created: pay before the deadline to confirm it.') };
+    });
+    const body = r.body as { data?: { booking?: { id?: number } } };
+    if (body.data?.booking?.id) req.auditTarget = `booking:${body.data.booking.id}`;
+    if (r.replayed) reply.header('Idempotent-Replayed', 'true');
+    // a replay answers with the stored status and body, whatever they were
+    return reply.code(r.status as 201).send(r.body as never);
+  });
+};

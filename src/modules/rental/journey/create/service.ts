@@ -1,0 +1,90 @@
+import type { Platform } from '../../../../platform/context.js';
+import type { AuthContext } from '../../../../platform/auth/types.js';
+import { roleHasCap } from '../../../../platform/auth/roles.js';
+import { profileById } from '../../../../platform/accounts/repo.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import type { BookingRow } from '../../bookings/repo.js';
+import { createBooking } from '../../bookings/service.js';
+import { bookingView } from '../../bookings/view.js';
+import { catalogueOf } from '../../catalogue.js';
+import { Decimal } from '../../money.js';
+import type { Quote } from '../../pricing/engine.js';
+import { mailBooking } from '../mails.js';
+import { providerFor, type PaymentStart } from '../payments/port.js';
+import { journeySettings } from '../settings.js';
+import type { BookingCheckInput } from '../check/schema.js';
+import { customerForUser, insertOrder, insertPayment, type OrderLine } from './repo.js';
+
+export interface CreateInput extends BookingCheckInput {
+  payment_method: 'offline' | 'stripe';
+  payment_plan: 'deposit' | 'full';
+  customer?: { name: string; email: string; phone?: string };
+}
+
+/** Amount due now: the deposit (or the total when the vehicle asks no deposit), or the full total. */
+export function amountDue(q: Pick<Quote, 'total' | 'deposit'>, plan: 'deposit' | 'full'): number {
+  return plan === 'full' || q.deposit <= 0 ? q.total : q.deposit;
+}
+
+function orderLines(b: BookingRow, plan: 'deposit' | 'full', due: number): OrderLine[] {
+  const br = (b.breakdown ?? {}) as Partial<Quote['breakdown']>;
+  const lines: OrderLine[] = [{ kind: 'rental', code: null, description: `Rental, ${b.days} day(s)`, amount: Number(br.rental_net ?? b.net_price) }];
+  for (const a of br.addons ?? []) lines.push({ kind: 'addon', code: a.code, description: a.name, amount: a.total });
+  lines.push({ kind: 'tax', code: null, description: 'Tax', amount: Number(b.tax) });
+  lines.push({ kind: plan, code: null, description: plan === 'deposit' ? 'Deposit due now' : 'Full amount due now', amount: due });
+  return lines;
+}
+
+/** Who the booking is for: the signed-in customer, or (an API key of store staff) the customer named in the body. */
+async function bookingCustomer(p: Platform, auth: AuthContext, input: CreateInput): Promise<{ customer_id?: number; customer?: CreateInput['customer']; user_id: number | null }> {
+  const user = auth.user!;
+  if (user.role === 'customer') {
+    if (input.customer) throw new HttpError(400, 'INVALID_PARAMS', 'customer is only for an API key acting for a customer.', { field: 'customer' });
+    const prof = await profileById(p.db, user.id);
+    const name = [prof?.first_name, prof?.last_name].filter(Boolean).join(' ') || user.displayName || user.email;
+    const c = await p.transaction((tx) => customerForUser(tx, { id: user.id, email: user.email, name, phone: prof?.phone ?? '' }));
+    return { customer_id: c.id, user_id: user.id };
+  }
+  if (auth.method === 'api_key' && roleHasCap(user.role, 'manage_store')) {
+    if (!input.customer) throw new HttpError(400, 'INVALID_PARAMS', 'An API key acting for a customer must send customer {name, email}.', { field: 'customer' });
+    return { customer: input.customer, user_id: null };
+  }
+  throw new HttpError(403, 'PERMISSION_DENIED', 'Bookings are made by a signed-in customer, or by a store API key acting for a customer.');
+}
+
+/**
+ * POST /booking/create (design §8): re-checks and prices on the server, then in ONE transaction the booking
+ * (pending_payment, holding its slot until the payment deadline), its order and lines, the payment and the
+ * booking.created event. The payment is started with the provider after the commit.
+ */
+export async function createCustomerBooking(p: Platform, auth: AuthContext, input: CreateInput) {
+  const provider = providerFor(input.payment_method);
+  if (!provider) throw new HttpError(400, 'INVALID_PARAMS', `Payment method "${input.payment_method}" is not enabled.`, { field: 'payment_method' });
+  const cat = await catalogueOf(p).get();
+  for (const f of ['pickup_location_id', 'return_location_id'] as const) {
+    const id = input[f];
+    if (id !== undefined && !cat.locations.has(id)) throw new HttpError(400, 'INVALID_PARAMS', `Location ${id} does not exist.`, { field: f });
+  }
+  const who = await bookingCustomer(p, auth, input);
+  let due = 0;
+  let paymentId = 0;
+  const booking = await createBooking(p, {
+    vehicle_id: input.vehicle_id, pickup_date: input.pickup_date, return_date: input.return_date, pickup_time: input.pickup_time, return_time: input.return_time,
+    location_id: input.pickup_location_id, return_location_id: input.return_location_id, addons: input.addons,
+    customer_id: who.customer_id, customer: who.customer, payment_method: input.payment_method, source: 'storefront',
+    hold_minutes: journeySettings(p).holdMinutes,
+  }, async (tx, b) => {
+    due = amountDue({ total: Number(b.total), deposit: Number(b.deposit) }, input.payment_plan);
+    await insertOrder(tx, { booking_id: Number(b.id), user_id: who.user_id, payment_plan: input.payment_plan, currency: b.currency, total: Number(b.total), amount_due: due }, orderLines(b, input.payment_plan, due));
+    paymentId = (await insertPayment(tx, { booking_id: Number(b.id), provider: provider.name, amount: due, currency: b.currency })).id;
+    // booking.created is emitted by createBooking, in this same transaction
+  });
+  const payment: PaymentStart = await provider.start(p, { id: paymentId, reference: booking.reference, amount: due, currency: booking.currency });
+  await mailBooking(p, 'booking_created', booking, [['Amount due now', `${new Decimal(due).toFixed(2)} ${booking.currency}`], ...(payment.instructions ? [['How to pay', payment.instructions] as [string, string]] : [])]);
+  return {
+    booking: bookingView(booking),
+    amount_due: due,
+    currency: booking.currency,
+    payment: { provider: provider.name, ...(payment.instructions ? { instructions: payment.instructions } : {}), ...(payment.client_secret ? { client_secret: payment.client_secret } : {}), ...(payment.checkout_url ? { checkout_url: payment.checkout_url } : {}) },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Platform } from '../../../platform/context.js';
+import type { Db } from '../../../platform/db/types.js';
+import { ruleReason, type Period, type UnavailableReason } from '../availability/service.js';
+import type { CatalogueSnapshot } from '../catalogue.js';
+import { rentalSettings } from '../settings.js';
+import type { VehicleRow } from '../vehicles/repo.js';
+import { busyVehicles } from './repo.js';
+
+/** Why each vehicle is not free for the period (absent = free): the rules in memory, then ONE overlap query. */
+export async function unavailability(p: Platform, db: Db, cat: CatalogueSnapshot, vehicles: readonly VehicleRow[], period: Period, locationId?: number): Promise<Map<number, UnavailableReason>> {
+  const now = new Date();
+  const out = new Map<number, UnavailableReason>();
+  const rest: number[] = [];
+  for (const v of vehicles) {
+    const r = ruleReason(p, cat, v, period, locationId, now);
+    if (r) out.set(Number(v.id), r);
+    else rest.push(Number(v.id));
+  }
+  const buf = rentalSettings(p).bufferMinutes * 60_000;
+  const busy = await busyVehicles(db, rest, new Date(period.pickupAt.getTime() - buf), new Date(period.returnAt.getTime() + buf));
+  for (const id of busy) out.set(id, 'booked');
+  return out;
+}

@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { rentalOk } from '../../../../platform/http/namespaces.js';
+import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
+import { bookingView } from '../../bookings/view.js';
+import { money } from '../../money.js';
+import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
+import { IdParams } from '../../schemas.js';
+import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
+
+const T = ['rental v2: booking journey'];
+const Obj = Type.Object({}, { additionalProperties: true });
+
+export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const p = app.platform;
+  app.get('/my/bookings', {
+    config: { auth: { authenticated: true } },
+    schema: { tags: T, summary: 'The signed-in customer’s bookings (latest pickup first)', querystring: Type.Object(PagingQuery), response: { 200: RentalEnvelope(PageSchema(Obj)), ...rentalErrors(400, 401, 403, 429) } },
+  }, async (req) => {
+    const pg = parsePaging(req.query);
+    const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset);
+    return rentalOk(pageOf(r.items.map(bookingView), r.total, pg));
+  });
+
+  app.get('/my/bookings/:id', {
+    config: { auth: { authenticated: true } },
+    schema: { tags: T, summary: 'One of the signed-in customer’s bookings with its order lines and payments (another’s → 404)', params: IdParams, response: { 200: RentalEnvelope(Obj), ...rentalErrors(400, 401, 403, 404, 429) } },
+  }, async (req) => {
+    const { b, order, payments } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
+    return rentalOk({
+      ...bookingView(b),
+      order: order ? { payment_plan: order.payment_plan, amount_due: money(order.amount_due), lines: order.lines } : null,
+      payments: payments.map((x) => ({ id: x.id, provider: x.provider, amount: money(x.amount), currency: x.currency, status: x.status, refunded_amount: money(x.refunded_amount) })),
+    });
+  });
+
+  app.post('/my/bookings/:id/cancel', {
+    config: { auth: { authenticated: true, scope: 'write' } },
+    schema: {
+      tags: T, summary: 'Cancel one of my bookings: free until the cancellation deadline, then the configured fee; the rest is refunded through the provider',
+      params: IdParams,
+      response: { 200: RentalEnvelope(Obj), ...rentalErrors(400, 401, 403, 404, 409, 429) },
+    },
+  }, async (req) => {
+    const r = await cancelMyBooking(p, req.auth.user!.id, req.params.id);
+    return rentalOk({ booking: bookingView(r.booking), fee: r.fee, refund: r.refund, free_cancellation_until: r.free_cancellation_until }, r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.');
+  });
+};

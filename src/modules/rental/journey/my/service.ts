@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import type { Platform } from '../../../../platform/context.js';
+import { one, rows, toDate } from '../../../../platform/db/types.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import type { BookingRow } from '../../bookings/repo.js';
+import { changeStatus } from '../../bookings/service.js';
+import { cents, Decimal } from '../../money.js';
+import { orderOf, paymentsOf, setPayment } from '../create/repo.js';
+import { mailBooking } from '../mails.js';
+import { providerFor } from '../payments/port.js';
+import { journeySettings } from '../settings.js';
+
+const MINE = (userId: number) => sql`customer_id IN (SELECT id FROM rental_customers WHERE user_id = ${userId})`;
+
+export async function myBookings(p: Platform, userId: number, limit: number, offset: number): Promise<{ items: BookingRow[]; total: number }> {
+  const items = await rows<BookingRow>(p.db, sql`SELECT * FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const t = await one<{ n: number }>(p.db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE ${MINE(userId)}`);
+  return { items, total: t?.n ?? 0 };
+}
+
+/** One of the caller's bookings; another customer's is a 404, exactly like a missing one. */
+export async function myBooking(p: Platform, userId: number, id: number): Promise<BookingRow> {
+  const b = await one<BookingRow>(p.db, sql`SELECT * FROM rental_bookings WHERE id = ${id} AND ${MINE(userId)}`);
+  if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  return b;
+}
+
+export async function myBookingDetail(p: Platform, userId: number, id: number) {
+  const b = await myBooking(p, userId, id);
+  const [order, payments] = await Promise.all([orderOf(p.db, id), paymentsOf(p.db, id)]);
+  return { b, order, payments };
+}
+
+/**
+ * The customer cancels: free until the cancellation deadline (BOOKING_FREE_CANCEL_HOURS before pickup), after it
+ * the configured fee (a percent of what was paid) is kept; the rest is refunded through the provider.
+ */
+export async function cancelMyBooking(p: Platform, userId: number, id: number) {
+  const b = await myBooking(p, userId, id);
+  if (!['pending_payment', 'pending', 'confirmed'].includes(b.status)) {
+    throw new HttpError(409, 'STATE_CONFLICT', `A ${b.status} booking cannot be cancelled.`);
+  }
+  const s = journeySettings(p);
+  const deadline = new Date(toDate(b.pickup_at).getTime() - s.freeCancelHours * 3_600_000);
+  const free = Date.now() < deadline.getTime();
+  const paid = (await paymentsOf(p.db, id)).filter((x) => x.status === 'succeeded');
+  const paidTotal = paid.reduce((a, x) => a.plus(x.amount), new Decimal(0));
+  const fee = free ? new Decimal(0) : cents(paidTotal.times(s.cancelFeePercent).div(100));
+  const refund = paidTotal.minus(fee);
+  // changeStatus emits booking.cancelled with the move
+  const { booking } = await changeStatus(p, id, 'cancelled');
+  await p.transaction(async (tx) => {
+    let left = refund;
+    for (const pay of paid) {
+      const part = Decimal.min(left, new Decimal(pay.amount));
+      left = left.minus(part);
+      if (part.gt(0)) await setPayment(tx, pay.id, { status: part.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: part.toNumber() });
+    }
+    await tx.execute(sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`);
+  });
+  let left = refund;
+  for (const pay of paid) {
+    const part = Decimal.min(left, new Decimal(pay.amount));
+    left = left.minus(part);
+    if (part.gt(0)) await providerFor(pay.provider)?.refund(p, pay, part.toNumber(), pay.currency);
+  }
+  const after = (await myBooking(p, userId, id));
+  await mailBooking(p, 'booking_cancelled', after, [['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`], ['Refund', `${refund.toFixed(2)} ${b.currency}`]]);
+  return { booking: after, fee: fee.toNumber(), refund: refund.toNumber(), free_cancellation_until: deadline.toISOString(), order: await orderOf(p.db, id) };
+}

@@ -1,0 +1,62 @@
+import type { Platform } from '../../../../platform/context.js';
+import { toDate } from '../../../../platform/db/types.js';
+import { emitEvent } from '../../../../platform/events/emit.js';
+import { emitBookingStatus } from '../../events.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import { bookingById, findOverlap, releaseLapsedHolds, updateBooking, type BookingRow } from '../../bookings/repo.js';
+import { rentalSettings } from '../../settings.js';
+import { lockVehicle } from '../../vehicles/repo.js';
+import { paymentsOf, setPayment } from '../create/repo.js';
+import { mailBooking } from '../mails.js';
+import { providerFor } from './port.js';
+
+export type Settlement = 'confirmed' | 'already_settled' | 'refunded_slot_taken';
+
+export const LATE_PAYMENT_REASON = 'Payment arrived after the hold expired and the vehicle was booked by someone else; the payment was refunded.';
+
+/**
+ * A payment succeeded (provider webhook, or an admin marking an offline payment paid). Under the vehicle lock:
+ * the booking is confirmed when it still holds its slot or the slot is still free; when the hold lapsed and the
+ * slot was taken, the booking is cancelled with the reason and the money refunded through the provider.
+ * A repeat for the same payment acts once.
+ */
+export async function settlePayment(p: Platform, bookingId: number, match: { paymentId?: number; externalId?: string }): Promise<{ outcome: Settlement; booking: BookingRow }> {
+  const seen = await bookingById(p.db, bookingId);
+  if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${bookingId} does not exist.`);
+  const buf = rentalSettings(p).bufferMinutes * 60_000;
+  const r = await p.transaction(async (tx) => {
+    await lockVehicle(tx, Number(seen.vehicle_id));
+    await releaseLapsedHolds(tx, Number(seen.vehicle_id));
+    const b = (await bookingById(tx, bookingId, true))!;
+    const pays = await paymentsOf(tx, bookingId, true);
+    const pay = pays.find((x) => (match.paymentId !== undefined && x.id === match.paymentId) || (match.externalId !== undefined && x.external_id === match.externalId)) ?? (match.paymentId === undefined && match.externalId === undefined ? pays.find((x) => x.status === 'pending') : undefined);
+    if (!pay) throw new HttpError(409, 'STATE_CONFLICT', 'The booking has no pending payment to settle.');
+    if (pay.status !== 'pending') return { outcome: 'already_settled' as const, booking: b, pay };
+    const amount = Number(pay.amount);
+    const paidStatus = amount >= Number(b.total) ? 'paid' : 'deposit_paid';
+    const holding = b.status === 'pending_payment' || b.status === 'pending';
+    const clash = !holding || !(b as BookingRow & { holds_slot?: boolean }).holds_slot
+      ? await findOverlap(tx, Number(b.vehicle_id), new Date(toDate(b.pickup_at).getTime() - buf), new Date(toDate(b.return_at).getTime() + buf), bookingId)
+      : undefined;
+    if (holding && !clash) {
+      await setPayment(tx, pay.id, { status: 'succeeded' });
+      const nb = (await updateBooking(tx, bookingId, { status: 'confirmed', payment_status: paidStatus, payment_deadline: null }))!;
+      await emitEvent(tx, 'payment.succeeded', { booking_id: bookingId, payment_id: pay.id, amount, currency: pay.currency, provider: pay.provider });
+      await emitBookingStatus(tx, nb, b.status);
+      return { outcome: 'confirmed' as const, booking: nb, pay };
+    }
+    // the slot is gone (or the booking was cancelled meanwhile): give the money back
+    await setPayment(tx, pay.id, { status: 'refunded', refunded_amount: amount });
+    const nb = b.status === 'cancelled' ? b : (await updateBooking(tx, bookingId, { status: 'cancelled', payment_status: 'refunded', notes: [b.notes, LATE_PAYMENT_REASON].filter(Boolean).join('\n') }))!;
+    if (nb !== b) await emitBookingStatus(tx, nb, b.status);
+    return { outcome: 'refunded_slot_taken' as const, booking: nb, pay };
+  });
+  if (r.outcome === 'refunded_slot_taken') {
+    await providerFor(r.pay.provider)?.refund(p, r.pay, Number(r.pay.amount), r.pay.currency);
+    await mailBooking(p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]);
+  } else if (r.outcome === 'confirmed') {
+    await mailBooking(p, 'payment_received', r.booking, [['Amount paid', `${Number(r.pay.amount).toFixed(2)} ${r.pay.currency}`]]);
+    await mailBooking(p, 'booking_confirmed', r.booking);
+  }
+  return { outcome: r.outcome, booking: r.booking };
+}

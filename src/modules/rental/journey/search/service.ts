@@ -1,0 +1,95 @@
+import type { Platform } from '../../../../platform/context.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import { currencyPort } from '../../../store/currency-port.js';
+import { parsePeriod, priceOrThrow } from '../../availability/service.js';
+import { catalogueOf } from '../../catalogue.js';
+import { money } from '../../money.js';
+import { rentalSettings } from '../../settings.js';
+import type { VehicleRow } from '../../vehicles/repo.js';
+import { unavailability } from '../free.js';
+
+export const SORTS = ['relevance', 'price_asc', 'price_desc', 'name', 'year_desc'] as const;
+
+export interface SearchQuery {
+  q?: string;
+  pickup_date?: string;
+  return_date?: string;
+  pickup_time?: string;
+  return_time?: string;
+  location_id?: number;
+  category?: string;
+  min_price?: number;
+  max_price?: number;
+  fuel_type?: string;
+  transmission?: string;
+  seats?: number;
+  brand?: string;
+  year_min?: number;
+  year_max?: number;
+  features?: string;
+  sort?: (typeof SORTS)[number];
+  currency?: string;
+  page: number;
+  per_page: number;
+}
+
+type Facets = Record<'category' | 'brand' | 'fuel_type' | 'transmission', Record<string, number>>;
+
+function relevance(v: VehicleRow, words: string[]): number {
+  const name = v.name.toLowerCase();
+  return words.reduce((s, w) => s + (name.includes(w) ? 3 : 0) + (`${v.brand} ${v.model}`.toLowerCase().includes(w) ? 2 : 0) + (v.description.toLowerCase().includes(w) ? 1 : 0), 0);
+}
+
+/**
+ * GET /vehicles/search (design §8): filters over the in-memory catalogue, the availability rules in memory and
+ * ONE overlap query for the dates, prices from the pricing engine, facets over the filtered set, then the page.
+ */
+export async function searchVehicles(p: Platform, q: SearchQuery) {
+  const cat = await catalogueOf(p).get();
+  if ((q.pickup_date === undefined) !== (q.return_date === undefined)) {
+    throw new HttpError(400, 'INVALID_PARAMS', 'Give both pickup_date and return_date, or neither.', { field: q.pickup_date === undefined ? 'pickup_date' : 'return_date' });
+  }
+  if (q.location_id !== undefined && !cat.locations.has(q.location_id)) throw new HttpError(400, 'INVALID_PARAMS', `Location ${q.location_id} does not exist.`, { field: 'location_id' });
+  const period = q.pickup_date !== undefined ? parsePeriod(p, { pickup_date: q.pickup_date, return_date: q.return_date, pickup_time: q.pickup_time, return_time: q.return_time }) : null;
+  const words = (q.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const feats = (q.features ?? '').split(',').map((f) => f.trim().toLowerCase()).filter(Boolean);
+  let list = [...cat.vehicles.values()].filter((v) => v.status === 'active' && v.service_type !== 'transfer');
+  list = list.filter((v) =>
+    (q.location_id === undefined || Number(v.location_id) === q.location_id)
+    && (!q.category || v.category === q.category) && (!q.fuel_type || v.fuel_type === q.fuel_type) && (!q.transmission || v.transmission === q.transmission)
+    && (!q.brand || v.brand.toLowerCase() === q.brand.toLowerCase()) && (q.seats === undefined || (v.seats ?? 0) >= q.seats)
+    && (q.year_min === undefined || (v.year ?? 0) >= q.year_min) && (q.year_max === undefined || (v.year ?? Infinity) <= q.year_max)
+    && (q.min_price === undefined || Number(v.price_per_day) >= q.min_price) && (q.max_price === undefined || Number(v.price_per_day) <= q.max_price)
+    && feats.every((f) => v.features.some((x) => String(x).toLowerCase() === f))
+    && (words.length === 0 || relevance(v, words) > 0));
+  if (period) {
+    const why = await unavailability(p, p.db, cat, list, period, q.location_id);
+    list = list.filter((v) => !why.has(Number(v.id)));
+  }
+  const days = period?.days ?? 1;
+  const totals = new Map(list.map((v) => [Number(v.id), period ? priceOrThrow(v, cat.rules, period, []).total : Number(v.price_per_day)]));
+  const facets: Facets = { category: {}, brand: {}, fuel_type: {}, transmission: {} };
+  for (const v of list) for (const k of Object.keys(facets) as (keyof Facets)[]) if (v[k]) facets[k][v[k]] = (facets[k][v[k]] ?? 0) + 1;
+  const by: Record<(typeof SORTS)[number], (a: VehicleRow, b: VehicleRow) => number> = {
+    relevance: (a, b) => relevance(b, words) - relevance(a, words) || Number(a.price_per_day) - Number(b.price_per_day),
+    price_asc: (a, b) => totals.get(Number(a.id))! - totals.get(Number(b.id))!,
+    price_desc: (a, b) => totals.get(Number(b.id))! - totals.get(Number(a.id))!,
+    name: (a, b) => a.name.localeCompare(b.name),
+    year_desc: (a, b) => (b.year ?? 0) - (a.year ?? 0),
+  };
+  list.sort((a, b) => by[q.sort ?? 'relevance'](a, b) || Number(a.id) - Number(b.id));
+  const base = rentalSettings(p).currency;
+  const wanted = q.currency?.trim().toUpperCase();
+  const conv = wanted && wanted !== base ? currencyPort(p)?.resolve(wanted) ?? null : null;
+  const currency = conv ? conv.format.code : base;
+  const price = (n: number) => (conv ? Number(conv.convert(money(n).toFixed(2), undefined)) : money(n));
+  const page = list.slice((q.page - 1) * q.per_page, q.page * q.per_page);
+  return {
+    items: page.map((v) => ({
+      vehicle_id: Number(v.id), name: v.name, slug: v.slug, category: v.category, brand: v.brand, model: v.model, year: v.year, seats: v.seats,
+      transmission: v.transmission, fuel_type: v.fuel_type, features: v.features, location_id: v.location_id === null ? null : Number(v.location_id),
+      days, price_per_day: price(Number(v.price_per_day)), total_price: price(totals.get(Number(v.id))!), currency,
+    })),
+    total: list.length, total_pages: Math.ceil(list.length / q.per_page), page: q.page, per_page: q.per_page, facets, currency,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Platform } from '../context.js';
+import { mailerOf } from '../mail/mailer.js';
+import { mailSettings } from '../mail/settings.js';
+import { compose } from '../mail/templates.js';
+
+function link(p: Platform, path: string, token: string): string {
+  const s = mailSettings(p);
+  return `${s.publicUrl}${s.restRoot}${path}?token=${encodeURIComponent(token)}`;
+}
+
+export async function sendVerification(p: Platform, to: string, name: string, token: string, hours: number): Promise<void> {
+  const s = mailSettings(p);
+  await mailerOf(p).send({
+    to, template: 'verify_email',
+    ...compose(s, 'Confirm your e-mail address', `Hello ${name},`, [
+      { p: `Welcome to ${s.storeName}. Please confirm that this is your e-mail address.` },
+      { link: link(p, '/rova/v1/auth/verify-email', token), label: 'Confirm my e-mail address' },
+      { p: `The link works once and expires in ${hours} hours.` },
+    ]),
+  });
+}
+
+export async function sendPasswordReset(p: Platform, to: string, name: string, token: string, minutes: number): Promise<void> {
+  const s = mailSettings(p);
+  await mailerOf(p).send({
+    to, template: 'password_reset',
+    ...compose(s, 'Reset your password', `Hello ${name},`, [
+      { p: 'Someone (hopefully you) asked to reset the password of your account. Send this token with your new password to POST /rova/v1/auth/password/reset, or open the link:' },
+      { link: link(p, '/rova/v1/auth/password/reset', token), label: 'Choose a new password' },
+      { rows: [['Token', token]] },
+      { p: `The token works once and expires in ${minutes} minutes. If you did not ask for it, ignore this mail.` },
+    ]),
+  });
+}
+
+export async function sendPasswordChanged(p: Platform, to: string, name: string): Promise<void> {
+  const s = mailSettings(p);
+  await mailerOf(p).send({
+    to, template: 'password_changed',
+    ...compose(s, 'Your password was changed', `Hello ${name},`, [{ p: 'Your password was just changed and every session was logged out. If this was not you, contact us at once.' }]),
+  });
+}

@@ -1,0 +1,115 @@
+import type { FastifyRequest } from 'fastify';
+import type { Platform } from '../context.js';
+import { keyedHash, randomToken } from '../auth/crypto.js';
+import { toDateOrNull, toDate } from '../db/types.js';
+import { clientAddress } from '../http/client-ip.js';
+import { HttpError, badRequest } from '../http/errors.js';
+import * as repo from './repo.js';
+import { sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
+
+export const MIN_PASSWORD = 10;
+const VERIFY_HOURS = 48;
+const RESET_MINUTES = 60;
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+}
+
+export function profileView(u: repo.ProfileRow) {
+  return {
+    id: u.id, login: u.login, email: u.email, display_name: u.display_name, role: u.role,
+    first_name: u.first_name, last_name: u.last_name, phone: u.phone,
+    email_verified: u.email_verified_at !== null,
+    email_verified_at: toDateOrNull(u.email_verified_at)?.toISOString() ?? null,
+    created_at: toDate(u.created_at).toISOString(),
+  };
+}
+
+const tokenHash = (p: Platform, token: string) => keyedHash(p.config.secret, token, 'account-token');
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD || password.length > 200) {
+    throw badRequest(`password must be ${MIN_PASSWORD}-200 characters`, 'rest_invalid_param', { params: { password: `at least ${MIN_PASSWORD} characters` } });
+  }
+}
+
+async function limit(p: Platform, bucket: string, key: string, max: number, windowSeconds: number): Promise<boolean> {
+  return (await p.limits.hit(bucket, key, max, windowSeconds)).allowed;
+}
+
+function tooMany(): HttpError {
+  return new HttpError(429, 'rova_too_many_requests', 'Too many requests from this address. Try again later.', undefined, { 'Retry-After': '60' });
+}
+
+async function issueToken(p: Platform, userId: number, purpose: repo.TokenPurpose, ttlMs: number): Promise<string> {
+  const token = randomToken('', 32);
+  await repo.insertToken(p.db, userId, purpose, tokenHash(p, token), new Date(Date.now() + ttlMs));
+  return token;
+}
+
+/** Self-service registration: a customer account (login = e-mail) and a verification mail. */
+export async function register(p: Platform, req: FastifyRequest, input: RegisterInput): Promise<repo.ProfileRow> {
+  if (!(await limit(p, 'register-ip', clientAddress(req), 10, 3600))) throw tooMany();
+  checkPassword(input.password);
+  const email = input.email.trim().toLowerCase();
+  const name = [input.first_name?.trim(), input.last_name?.trim()].filter(Boolean).join(' ');
+  const created = await p.auth.createUser({ login: email, email, role: 'customer', password: input.password, displayName: name || email });
+  const u = (await repo.updateProfile(p.db, created.id, { first_name: input.first_name?.trim() ?? '', last_name: input.last_name?.trim() ?? '', phone: input.phone?.trim() ?? '' }))!;
+  const token = await issueToken(p, u.id, 'verify_email', VERIFY_HOURS * 3_600_000);
+  await sendVerification(p, u.email, u.display_name, token, VERIFY_HOURS);
+  return u;
+}
+
+export async function verifyEmail(p: Platform, token: string): Promise<repo.ProfileRow> {
+  const userId = await repo.consumeToken(p.db, 'verify_email', tokenHash(p, token));
+  if (userId === undefined) throw badRequest('The verification link is not valid, was already used, or has expired.', 'rova_invalid_token');
+  await repo.markVerified(p.db, userId);
+  return (await repo.profileById(p.db, userId))!;
+}
+
+/**
+ * Starts a password reset. The answer is the same whether or not the address has an account, and the mail
+ * is sent in the background so the response time does not tell either.
+ */
+export async function forgotPassword(p: Platform, req: FastifyRequest, email: string): Promise<void> {
+  if (!(await limit(p, 'forgot-ip', clientAddress(req), 20, 900))) throw tooMany();
+  const addr = email.trim().toLowerCase();
+  const userId = await repo.userIdByEmail(p.db, addr);
+  if (userId === undefined) return;
+  // at most 3 mails per account per hour; beyond that, silently nothing (same answer)
+  if (!(await limit(p, 'forgot-account', String(userId), 3, 3600))) return;
+  const token = await issueToken(p, userId, 'reset_password', RESET_MINUTES * 60_000);
+  const u = (await repo.profileById(p.db, userId))!;
+  void sendPasswordReset(p, u.email, u.display_name, token, RESET_MINUTES).catch((err: unknown) => p.log.warn({ err }, 'password reset mail failed'));
+}
+
+/** Sets a new password with a reset token (single use); every session of the user ends. */
+export async function resetPassword(p: Platform, req: FastifyRequest, token: string, password: string): Promise<void> {
+  if (!(await limit(p, 'reset-ip', clientAddress(req), 20, 900))) throw tooMany();
+  checkPassword(password);
+  const userId = await repo.consumeToken(p.db, 'reset_password', tokenHash(p, token));
+  if (userId === undefined) throw badRequest('The reset token is not valid, was already used, or has expired.', 'rova_invalid_token');
+  await p.auth.setPassword(userId, password);
+  await repo.endSessions(p.db, userId);
+  await repo.markVerified(p.db, userId);
+  const u = (await repo.profileById(p.db, userId))!;
+  await sendPasswordChanged(p, u.email, u.display_name);
+}
+
+export async function getProfile(p: Platform, userId: number): Promise<repo.ProfileRow> {
+  const u = await repo.profileById(p.db, userId);
+  if (!u) throw new HttpError(404, 'rova_user_not_found', 'The account no longer exists.');
+  return u;
+}
+
+export async function editProfile(p: Platform, userId: number, f: { first_name?: string; last_name?: string; phone?: string; display_name?: string }): Promise<repo.ProfileRow> {
+  const u = await repo.updateProfile(p.db, userId, {
+    first_name: f.first_name?.trim(), last_name: f.last_name?.trim(), phone: f.phone?.trim(), display_name: f.display_name?.trim() || undefined,
+  });
+  if (!u) throw new HttpError(404, 'rova_user_not_found', 'The account no longer exists.');
+  return u;
+}

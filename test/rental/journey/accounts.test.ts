@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp, type TestApp } from '../../helpers/app.js';
+import { startSmtp } from './smtp.js';
+
+const R = '/wp-json/rova/v1';
+
+describe('customer accounts and e-mail over a real SMTP server', () => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await makeApp({ env: { SMTP_URL: smtp.url, STORE_NAME: 'Aegean Cars', MAIL_FROM: 'Aegean Cars <cars@example.test>', PUBLIC_URL: 'https://cars.example.test', STORE_TIMEZONE: 'Europe/Istanbul' } });
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.inject({ method: 'POST', url: R + url, payload: payload as object, headers });
+  const tokenIn = (text: string, path: string) => new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_-]+)`).exec(text)?.[1];
+
+  it('register → 201 customer; the verification mail (HTML + text, store name) arrives; the link verifies once', async () => {
+    const r = await post('/auth/register', { email: 'Mia@Example.test', password: 'long enough pw', first_name: 'Mia', last_name: 'Wong', phone: '+90 555' });
+    expect(r.statusCode).toBe(201);
+    expect(r.json().user).toMatchObject({ email: 'mia@example.test', role: 'customer', first_name: 'Mia', last_name: 'Wong', phone: '+90 555', email_verified: false, display_name: 'Mia Wong' });
+    const m = await smtp.waitFor((x) => x.to.includes('mia@example.test'));
+    expect(m.subject).toBe('[Aegean Cars] Confirm your e-mail address');
+    expect(m.from).toBe('cars@example.test');
+    expect(m.raw).toMatch(/Content-Type: text\/plain/);
+    expect(m.raw).toMatch(/Content-Type: text\/html/);
+    const token = tokenIn(m.decoded, 'https://cars.example.test/wp-json/rova/v1/auth/verify-email');
+    expect(token).toBeTruthy();
+    const v = await t.inject({ method: 'GET', url: `${R}/auth/verify-email?token=${token}` });
+    expect(v.statusCode).toBe(200);
+    expect(v.json()).toMatchObject({ verified: true, user: { email: 'mia@example.test', email_verified: true } });
+    const again = await t.inject({ method: 'GET', url: `${R}/auth/verify-email?token=${token}` });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ code: 'rova_invalid_token', data: { status: 400 } });
+  });
+
+  it('password policy and duplicates: < 10 characters → 400 naming password; same e-mail → 409', async () => {
+    const short = await post('/auth/register', { email: 'short@example.test', password: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().data.params).toHaveProperty('password');
+    expect((await post('/auth/register', { email: 'mia@example.test', password: 'another long pw' })).statusCode).toBe(409);
+  });
+
+  it('forgot: the same answer whether or not the e-mail exists; reset token is single-use and logs every session out', async () => {
+    await post('/auth/register', { email: 'ola@example.test', password: 'first password' });
+    const login = await post('/auth/login', { login: 'ola@example.test', password: 'first password' });
+    expect(login.statusCode).toBe(200);
+    const cookie = `rova_session=${login.cookies.find((c) => c.name === 'rova_session')!.value}`;
+    const nonce = login.json().nonce as string;
+    const known = await post('/auth/password/forgot', { email: 'ola@example.test' });
+    const unknown = await post('/auth/password/forgot', { email: 'nobody@example.test' });
+    expect(known.statusCode).toBe(202);
+    expect(unknown.statusCode).toBe(202);
+    expect(unknown.json()).toEqual(known.json());
+    const m = await smtp.waitFor((x) => x.to.includes('ola@example.test') && x.subject.includes('Reset'));
+    expect(smtp.mails.some((x) => x.to.includes('nobody@example.test'))).toBe(false);
+    const token = tokenIn(m.decoded, '/wp-json/rova/v1/auth/password/reset')!;
+    expect((await post('/auth/password/reset', { token, password: 'short' })).statusCode).toBe(400);
+    const ok = await post('/auth/password/reset', { token, password: 'second password' });
+    expect(ok.statusCode).toBe(200);
+    expect((await post('/auth/password/reset', { token, password: 'third password!' })).statusCode).toBe(400);
+    expect((await post('/auth/login', { login: 'ola@example.test', password: 'first password' })).statusCode).toBe(401);
+    expect((await post('/auth/login', { login: 'ola@example.test', password: 'second password' })).statusCode).toBe(200);
+    // the old cookie session ended
+    const me = await t.inject({ method: 'GET', url: `${R}/profile`, headers: { cookie, 'x-wp-nonce': nonce } });
+    expect(me.statusCode).toBe(401);
+    await smtp.waitFor((x) => x.to.includes('ola@example.test') && x.subject.includes('password was changed'));
+  });
+
+  it('profile: read and update with cookie + nonce, and with an API key; anonymous → 401', async () => {
+    await post('/auth/register', { email: 'pat@example.test', password: 'pat password 1' });
+    const login = await post('/auth/login', { login: 'pat@example.test', password: 'pat password 1' });
+    const h = { cookie: `rova_session=${login.cookies.find((c) => c.name === 'rova_session')!.value}`, 'x-wp-nonce': login.json().nonce as string };
+    const put = await t.inject({ method: 'PUT', url: `${R}/profile`, headers: h, payload: { first_name: 'Pat', phone: '+1 222' } });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().user).toMatchObject({ email: 'pat@example.test', first_name: 'Pat', phone: '+1 222' });
+    expect((await t.inject({ method: 'GET', url: `${R}/profile`, headers: h })).json().user.first_name).toBe('Pat');
+    expect((await t.inject({ method: 'GET', url: `${R}/profile` })).statusCode).toBe(401);
+    const k = await t.userWithKey('customer');
+    expect((await t.inject({ method: 'GET', url: `${R}/profile`, headers: { 'x-rova-api-key': k.key } })).statusCode).toBe(200);
+    expect((await t.inject({ method: 'PUT', url: `${R}/profile`, headers: h, payload: { role: 'administrator' } })).statusCode).toBe(400);
+  });
+
+  it('bad input on every account route → 4xx, never 500', async () => {
+    const bodies: unknown[] = [{}, [], 'x', { email: 'not-an-email', password: 'x'.repeat(20) }, { email: 'a@b.co', password: 'y'.repeat(300) }, { email: 'a@b.co', password: 'p'.repeat(12), extra: 1 }, { email: 'a\u0000@b.co', password: 'p'.repeat(12) }];
+    for (const url of ['/auth/register', '/auth/password/forgot', '/auth/password/reset']) {
+      for (const b of bodies) {
+        const r = await post(url, b);
+        expect(r.statusCode, `${url} ${JSON.stringify(b)}`).toBeGreaterThanOrEqual(400);
+        expect(r.statusCode).toBeLessThan(500);
+      }
+    }
+    for (const q of ['', '?token=', '?token=../../x', `?token=${'a'.repeat(500)}`]) {
+      const r = await t.inject({ method: 'GET', url: `${R}/auth/verify-email${q}` });
+      expect(r.statusCode).toBe(400);
+    }
+  });
+
+  it('without SMTP_URL mails land in the outbox an admin reads at GET /rova/v1/outbox', async () => {
+    const u = await makeApp();
+    try {
+      expect((await u.inject({ method: 'POST', url: `${R}/auth/register`, payload: { email: 'box@example.test', password: 'outbox password' } })).statusCode).toBe(201);
+      const admin = await u.userWithKey('administrator');
+      const r = await u.inject({ method: 'GET', url: `${R}/outbox?to=box@example.test`, headers: { 'x-rova-api-key': admin.key } });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['x-wp-total']).toBe('1');
+      expect(r.json()[0]).toMatchObject({ to: 'box@example.test', template: 'verify_email', status: 'stored', subject: '[Rova] Confirm your e-mail address' });
+      expect(r.json()[0].html).toContain('<a href="http://127.0.0.1:8080/wp-json/rova/v1/auth/verify-email?token=');
+      const cust = await u.userWithKey('customer');
+      expect((await u.inject({ method: 'GET', url: `${R}/outbox`, headers: { 'x-rova-api-key': cust.key } })).statusCode).toBe(403);
+    } finally {
+      await u.close();
+    }
+  }, 240_000);
+});

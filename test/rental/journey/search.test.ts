@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp, type TestApp } from '../../helpers/app.js';
+import { rawBooking, rule, vehicle } from '../helpers.js';
+
+const V2 = '/wp-json/rova-rental/v2';
+
+describe('GET /vehicles/search', () => {
+  let t: TestApp;
+  let ids: Record<string, number>;
+  beforeAll(async () => {
+    t = await makeApp({ env: { RENTAL_PUBLIC_RATE_LIMIT: '100000' } });
+    await rule(t, { name: 'VAT', kind: 'tax', percent: '10' });
+    ids = {
+      clio: await vehicle(t, { name: 'Renault Clio', brand: 'Renault', category: 'economy', fuel_type: 'petrol', transmission: 'manual', seats: 5, year: 2021, price_per_day: '30.00', features: ['ac', 'bluetooth'] }),
+      zoe: await vehicle(t, { name: 'Renault Zoe', brand: 'Renault', category: 'economy', fuel_type: 'electric', transmission: 'automatic', seats: 5, year: 2023, price_per_day: '45.00', features: ['ac'] }),
+      golf: await vehicle(t, { name: 'VW Golf', brand: 'Volkswagen', category: 'compact', fuel_type: 'diesel', transmission: 'manual', seats: 5, year: 2022, price_per_day: '50.00', features: ['ac', 'gps'] }),
+      van: await vehicle(t, { name: 'Ford Transit', brand: 'Ford', category: 'van', fuel_type: 'diesel', transmission: 'manual', seats: 9, year: 2019, price_per_day: '90.00', features: [] }),
+      off: await vehicle(t, { name: 'Renault Old', brand: 'Renault', category: 'economy', status: 'inactive', price_per_day: '10.00' }),
+    };
+  }, 240_000);
+  afterAll(async () => t?.close());
+
+  const search = async (q: string) => {
+    const r = await t.inject({ method: 'GET', url: `${V2}/vehicles/search${q}` });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json().data as { items: { vehicle_id: number; total_price: number; price_per_day: number; currency: string; days: number }[]; total: number; facets: Record<string, Record<string, number>> };
+  };
+  const got = (d: { items: { vehicle_id: number }[] }) => d.items.map((i) => i.vehicle_id).filter((id) => Object.values(ids).includes(id));
+
+  it('each filter', async () => {
+    expect(got(await search('?q=renault&sort=name'))).toEqual([ids.clio, ids.zoe]);
+    expect(got(await search('?category=compact'))).toEqual([ids.golf]);
+    expect(got(await search('?fuel_type=diesel&sort=price_asc'))).toEqual([ids.golf, ids.van]);
+    expect(got(await search('?transmission=automatic'))).toEqual([ids.zoe]);
+    expect(got(await search('?seats=7'))).toEqual([ids.van]);
+    expect(got(await search('?brand=volkswagen'))).toEqual([ids.golf]);
+    expect(got(await search('?year_min=2022&sort=year_desc'))).toEqual([ids.zoe, ids.golf]);
+    expect(got(await search('?year_max=2020'))).toEqual([ids.van]);
+    expect(got(await search('?min_price=40&max_price=60&sort=price_asc'))).toEqual([ids.zoe, ids.golf]);
+    expect(got(await search('?features=ac,gps'))).toEqual([ids.golf]);
+  });
+
+  it('each sort, facets equal the filtered totals, paging', async () => {
+    expect(got(await search('?q=renault&sort=price_desc'))).toEqual([ids.zoe, ids.clio]);
+    expect(got(await search('?brand=renault&sort=price_asc'))).toEqual([ids.clio, ids.zoe]);
+    const d = await search('?brand=renault');
+    expect(d.total).toBe(2);
+    expect(d.facets.category).toEqual({ economy: 2 });
+    expect(d.facets.fuel_type).toEqual({ petrol: 1, electric: 1 });
+    expect(Object.values(d.facets.transmission!).reduce((a, b) => a + b, 0)).toBe(d.total);
+    const p2 = await search('?brand=renault&sort=name&per_page=1&page=2');
+    expect(got(p2)).toEqual([ids.zoe]);
+  });
+
+  it('dates exclude vehicles not free and price each card for the dates', async () => {
+    await rawBooking(t, ids.golf!, '2033-03-01T10:00:00Z', '2033-03-05T10:00:00Z', 'confirmed');
+    const d = await search('?pickup_date=2033-03-02&return_date=2033-03-04&sort=price_asc');
+    expect(got(d)).toEqual([ids.clio, ids.zoe, ids.van]);
+    expect(d.items.find((i) => i.vehicle_id === ids.clio)).toMatchObject({ days: 2, price_per_day: 30, total_price: 66, currency: 'USD' });
+  });
+
+  it('currency= converts through the currency service (enabled codes only)', async () => {
+    const admin = await t.userWithKey('administrator');
+    const r = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/currencies', headers: { 'x-rova-api-key': admin.key }, payload: { currencies: [{ code: 'EUR', enabled: true, rate: { type: 'manual', value: 2 } }, { code: 'GBP', enabled: false, rate: { type: 'manual', value: 0.8 } }] } });
+    expect(r.statusCode, r.body).toBeLessThan(300);
+    const eur = await search('?brand=ford&currency=eur&pickup_date=2033-04-01&return_date=2033-04-03');
+    expect(eur.items[0]).toMatchObject({ currency: 'EUR', price_per_day: 180, total_price: 396 });
+    expect((await search('?brand=ford&currency=GBP')).items[0]).toMatchObject({ currency: 'USD', price_per_day: 90 });
+  });
+
+  it('an unknown or disabled currency falls back to the base; bad input → 400', async () => {
+    expect((await search('?currency=XYZ&brand=ford')).items[0]!.currency).toBe('USD');
+    for (const q of ['?sort=cheap', '?pickup_date=2033-02-30&return_date=2033-03-01', '?pickup_date=2033-03-01', '?seats=0', '?page=0', '?per_page=500', '?min_price=-1', '?foo=1', '?currency=12', '?location_id=99999999', '?q=%00']) {
+      const r = await t.inject({ method: 'GET', url: `${V2}/vehicles/search${q}` });
+      expect(r.statusCode, q).toBe(400);
+      expect(r.json().error_code).toBe('INVALID_PARAMS');
+    }
+  });
+});
