@@ -221,8 +221,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return payload;
       const params = req.params as Record<string, unknown> | undefined;
       const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
-      // Authentication failures go through the collapser (counted per address and minute beyond the first few).
-      const authFailure = status >= 400 && (status === 401 || status === 403 || auth.failure !== null);
+      // Authentication failures go through the collapser (counted per address and minute beyond the first few);
+      // a failure the route described itself (e.g. a refresh-token reuse that revoked a session) is an incident,
+      // always written in full.
+      const authFailure = status >= 400 && (status === 401 || status === 403 || auth.failure !== null) && !req.auditDetails;
       const write = authFailure ? (e: AuditEntry) => authFailures.record(e) : (e: AuditEntry) => appendAudit(db, e);
       try {
         await write({

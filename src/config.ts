@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { parseMailEnv } from './platform/mail/settings.js';
+import { ConfigError } from './config-error.js';
+import { parseMailEnv } from './platform/mail/env.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -46,7 +47,7 @@ export interface Config {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

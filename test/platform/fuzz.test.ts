@@ -37,7 +37,8 @@ function randomBody(r: () => number, props: string[]): unknown {
 let t: TestApp;
 let key = '';
 beforeAll(async () => {
-  t = await makeApp();
+  // limits high enough for a sweep of every parameter (the limits themselves are tested elsewhere)
+  t = await makeApp({ env: { RENTAL_PUBLIC_RATE_LIMIT: '100000', RENTAL_WRITE_RATE_LIMIT: '100000' } });
   key = (await t.userWithKey('administrator')).key;
 });
 afterAll(async () => t?.close());
@@ -131,7 +132,9 @@ describe('numeric and text edge cases on every parameter', () => {
     for (const [method, path, p] of params) {
       for (const v of ['1e309', 'Infinity', '-Infinity']) {
         const res = await sendParameter(admin, method, path, p, v);
-        if (res.statusCode !== 400) wrong.push(`${method.toUpperCase()} ${path} ${p.in}:${p.name}=${v} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        // wc/v3 path ids are digits in the route itself, as in WordPress (`(?P<id>[\d]+)`): anything else is no route
+        const noRoute = path.includes('/wc/v3/') && p.in === 'path' && res.statusCode === 404 && (res.json() as { code?: string }).code === 'rest_no_route';
+        if (res.statusCode !== 400 && !noRoute) wrong.push(`${method.toUpperCase()} ${path} ${p.in}:${p.name}=${v} → ${res.statusCode} ${res.body.slice(0, 120)}`);
       }
     }
     expect(wrong).toEqual([]);

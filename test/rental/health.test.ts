@@ -37,10 +37,11 @@ describe('GET /health', () => {
     const r = await t.inject({ method: 'GET', url: `${V1}/health` });
     expect(r.statusCode).toBe(503);
     expect(r.json().data).toMatchObject({ status: 'degraded', failed: ['database'] });
-    // and an unexpected failure elsewhere is a 500 INTERNAL_ERROR in the rental shape, without a stack
+    // and a database-backed route answers 503 with Retry-After in the rental shape (issue 14), without a stack
     const boom = await t.inject({ method: 'GET', url: `${V1}/vehicles`, headers: { 'x-rova-api-key': key } });
-    expect(boom.statusCode).toBe(500);
-    expect(boom.json()).toEqual({ success: false, error_code: 'INTERNAL_ERROR', message: expect.any(String) });
+    expect(boom.statusCode).toBe(503);
+    expect(boom.headers['retry-after']).toBe('5');
+    expect(boom.json()).toEqual({ success: false, error_code: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
     expect(boom.body).not.toMatch(/at .*\.ts:\d+/);
     apps.push(t);
   });

@@ -17,7 +17,7 @@ describe('Redis outage', () => {
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    t = await makeApp({ env: { REDIS_URL: redis.url, REDIS_PREFIX: 'outage-test:' } });
+    t = await makeApp({ env: { REDIS_URL: redis.url, REDIS_PREFIX: 'outage-test:', FX_CONVERT_RATE_LIMIT: '1000000' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     key = (await t.userWithKey('administrator')).key;

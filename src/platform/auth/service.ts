@@ -153,8 +153,20 @@ export class AuthService {
     login: string,
     password: string,
   ): Promise<{ token: string; nonce: string; user: AuthUser; expiresAt: Date }> {
-    const ip = clientAddress(req);
-    const address = addressKey(ip);
+    const user = await this.checkPassword(req, login, password);
+    const token = randomToken('', 32);
+    const tokenHash = this.hashSessionToken(token);
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    await repo.insertSession(this.db, tokenHash, user.id, expiresAt, clientAddress(req), headerValue(req.headers['user-agent']) ?? '');
+    return { token, nonce: createNonce(this.secret, tokenHash), user, expiresAt };
+  }
+
+  /**
+   * Login and password, under the login limits (every door that takes a password uses this: cookie login and
+   * the JWT password grant share the buckets). 429 when a bucket is full, 401 when the pair is wrong.
+   */
+  async checkPassword(req: FastifyRequest, login: string, password: string): Promise<AuthUser> {
+    const address = addressKey(clientAddress(req));
     const { perAddress, perAccountAddress, perAccount, windowSeconds } = this.loginLimits;
     // Each bucket is counted only when the ones before it allow the attempt: an address over its limit adds
     // nothing to the account's ceiling, so it cannot push the owner (at another address) over it.
@@ -168,12 +180,8 @@ export class AuthService {
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
     if (!user || !ok) throw new HttpError(401, 'rova_invalid_credentials', 'Unknown login or wrong password.');
     await this.limits.reset('login-account-address', pair, windowSeconds);
-    const token = randomToken('', 32);
-    const tokenHash = this.hashSessionToken(token);
-    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await repo.insertSession(this.db, tokenHash, user.id, expiresAt, ip, headerValue(req.headers['user-agent']) ?? '');
     const { passwordHash: _ph, createdAt: _c, ...pub } = user;
-    return { token, nonce: createNonce(this.secret, tokenHash), user: pub, expiresAt };
+    return pub;
   }
 
   async logout(ctx: AuthContext): Promise<void> {

@@ -47,7 +47,10 @@ export class Quotas {
   constructor(private readonly p: Platform) {
     const make = (w: 'minute' | 'day') => {
       const opts = { keyPrefix: `${p.config.redisPrefix}quota:${w}`, points: HUGE, duration: WINDOWS[w] };
-      return p.redis ? new RateLimiterRedis({ ...opts, storeClient: p.redis, useRedisPackage: false }) : new RateLimiterMemory(opts);
+      // Like the platform limiter: while Redis is away, each node counts on its own instead of failing requests.
+      return p.redis
+        ? new RateLimiterRedis({ ...opts, storeClient: p.redis, useRedisPackage: false, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) })
+        : new RateLimiterMemory(opts);
     };
     this.limiters = { minute: make('minute'), day: make('day') };
     p.bus.subscribe(TOPIC, (id) => {

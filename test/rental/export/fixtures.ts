@@ -30,7 +30,8 @@ export async function seedExportData(db: Db): Promise<Seeded> {
     const c = await insertCustomer(db, { name, email: `c${n}@example.test`, createdAt: `2026-03-0${(n % 9) + 1}T12:00:00Z` });
     s.customers.push(c);
     s.bookings.push(
-      await insertBooking(db, { vehicleId: s.vehicles[0]!, customerId: c, status: n % 2 ? 'confirmed' : 'completed', total: `${n}00.10`, createdAt: `2026-04-0${(n % 9) + 1}T10:00:00Z` }),
+      // one-day slots three days apart from 2027-06-01 (holding bookings of one vehicle may not overlap)
+      await insertBooking(db, { vehicleId: s.vehicles[0]!, customerId: c, status: n % 2 ? 'confirmed' : 'completed', total: `${n}00.10`, createdAt: `2026-04-0${(n % 9) + 1}T10:00:00Z`, pickupAt: new Date(Date.parse('2027-06-01T10:00:00Z') + (n - 1) * 3 * 86_400_000).toISOString() }),
     );
   }
   // A refund adjustment: a negative amount stays a number (no formula escaping).

@@ -144,7 +144,7 @@ describe('date filter (store time zone America/New_York, inclusive at both ends)
       const r = await rows<{ id: number }>(
         db,
         sql`INSERT INTO rental_bookings (reference, vehicle_id, pickup_at, return_at, days, status, created_at)
-            VALUES (${'D-' + at}, ${v}, '2028-01-01T10:00:00Z', '2028-01-02T10:00:00Z', 1, 'confirmed', ${at}::timestamptz) RETURNING id::int AS id`,
+            VALUES (${'D-' + at}, ${v}, '2028-01-01T10:00:00Z', '2028-01-02T10:00:00Z', 1, 'completed', ${at}::timestamptz) RETURNING id::int AS id`,
       );
       return r[0]!.id;
     };

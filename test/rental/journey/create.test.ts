@@ -38,7 +38,7 @@ describe('POST /booking/create, offline payment, my bookings, cancel', () => {
     const mine = await t.inject({ method: 'GET', url: `${V2}/my/bookings/${d.booking.id}`, headers: { 'x-rova-api-key': key } });
     expect(mine.statusCode).toBe(200);
     expect(mine.json().data.order.lines.map((l: { kind: string; amount: number }) => [l.kind, l.amount])).toEqual([['rental', 200], ['tax', 20], ['deposit', 44]]);
-    const ev = await t.platform.db.execute(sql`SELECT payload FROM rova_events WHERE type = 'booking.created' AND payload->'data'->>'booking_id' = ${String(d.booking.id)}`);
+    const ev = await t.platform.db.execute(sql`SELECT payload FROM rova_events WHERE type = 'booking.created' AND payload->'data'->>'id' = ${String(d.booking.id)}`);
     expect((ev as unknown as { rows: unknown[] }).rows).toHaveLength(1);
     // the slot is held: a second customer gets 409
     expect((await create(await customerKey(), body(v, '2032-01-11', '2032-01-13'))).json().error_code).toBe('VEHICLE_NOT_AVAILABLE');

@@ -130,6 +130,8 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     hook.post('/payouts/:id/callback', {
       config: { auth: 'public' },
       preValidation: async (req) => {
+        // a path that cannot name a payout is a plain 400 from the schema, like on every other route
+        if (!/^\d{1,15}$/.test(String((req.params as { id?: unknown }).id))) return;
         const secrets = await webhookSecrets(p);
         if (secrets.length === 0 || !verifyWebhook(secrets, rawBodies.get(req) ?? '', req.headers)) {
           throw new HttpError(401, 'AUTH_REQUIRED', 'Invalid or missing webhook signature.');

@@ -21,7 +21,7 @@ const FIELDS = ['phone', 'city', 'iban', 'account_holder', 'tax_office', 'tax_nu
 
 /** Reads the multipart form: known text fields, up to three documents (document_id|license|address) held in memory ≤ 10 MB each. */
 async function readApplyForm(req: FastifyRequest): Promise<{ fields: ApplyFields; files: UploadedFile[] }> {
-  if (!req.isMultipart()) throw new HttpError(415, 'INVALID_PARAMS', 'Send the application as multipart/form-data.');
+  if (!req.isMultipart()) throw new HttpError(400, 'INVALID_PARAMS', 'Send the application as multipart/form-data.');
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   for await (const part of req.parts()) {
@@ -60,10 +60,10 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: self,
     schema: {
       tags, summary: 'Apply to become a vendor (multipart/form-data with documents)', consumes: ['multipart/form-data'],
-      description: 'Rules: not already a vendor, no other pending application, 24 h after a rejection (409 otherwise). Documents are sniffed by content (PDF/JPEG/PNG/WebP; 415 otherwise), ≤ 10 MB each (413), file names with paths or ".." → 400.',
+      description: 'Rules: not already a vendor, no other pending application, 24 h after a rejection (409 otherwise). Documents are sniffed by content (PDF/JPEG/PNG/WebP; 400 otherwise, as is a body that is not multipart), ≤ 10 MB each (413), file names with paths or ".." → 400.',
       // documented shape; the handler parses the stream itself
       ...({ body: ApplyForm } as object),
-      response: { 201: RentalEnvelope(ApplicationDetail), ...rentalErrors(400, 401, 403, 409, 413, 415) },
+      response: { 201: RentalEnvelope(ApplicationDetail), ...rentalErrors(400, 401, 403, 409, 413) },
     },
     validatorCompiler: () => () => true,
   }, async (req, reply) => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { SecretBox } from '../../../platform/auth/secret-box.js';
 
 /** Upper-case without spaces; null when it is not shaped like an IBAN (country, check digits, 11–30 alphanumerics). */
 export function normaliseIban(raw: string): string | null {
@@ -29,24 +29,20 @@ export function maskIban(iban: string | null): string | null {
   return iban.length > 4 ? `${iban.slice(0, 2)}** **** ${iban.slice(-4)}` : '—';
 }
 
-function key(secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'rova-vendor-iban', 'aes-256-gcm', 32));
+const boxes = new Map<string, SecretBox>();
+function box(secret: string): SecretBox {
+  let b = boxes.get(secret);
+  if (!b) boxes.set(secret, (b = new SecretBox(secret, 'vendor-iban')));
+  return b;
 }
 
-/** AES-256-GCM with a key derived from ROVA_SECRET (HKDF); stored as `v1:` + base64(iv ‖ tag ‖ ciphertext). */
+/** AES-256-GCM with a key derived from ROVA_SECRET for this purpose alone (the platform's SecretBox). */
 export function encryptIban(secret: string, iban: string): string {
-  const iv = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', key(secret), iv);
-  const body = Buffer.concat([c.update(iban, 'utf8'), c.final()]);
-  return 'v1:' + Buffer.concat([iv, c.getAuthTag(), body]).toString('base64');
+  return box(secret).seal(iban);
 }
 
 export function decryptIban(secret: string, stored: string): string {
-  if (!stored.startsWith('v1:')) throw new Error('unknown IBAN encryption format');
-  const raw = Buffer.from(stored.slice(3), 'base64');
-  const d = createDecipheriv('aes-256-gcm', key(secret), raw.subarray(0, 12));
-  d.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8');
+  return box(secret).reveal(stored);
 }
 
 /** Masked form of an encrypted IBAN (null when none or undecryptable, e.g. after a secret change). */

@@ -46,7 +46,7 @@ function uploadsDir(dataDir: string): string {
 /** Writes the file under DATA_DIR/uploads with a random server-chosen name. */
 export async function storeDocument(dataDir: string, data: Buffer): Promise<StoredDocument> {
   const type = sniffDocument(data);
-  if (!type) throw new HttpError(415, 'INVALID_PARAMS', 'Documents must be PDF, JPEG, PNG or WebP files (checked from the content).', { field: 'documents' });
+  if (!type) throw new HttpError(400, 'INVALID_PARAMS', 'Documents must be PDF, JPEG, PNG or WebP files (checked from the content).', { field: 'documents' });
   const stored = `${randomBytes(16).toString('hex')}.${type.ext}`;
   const dir = uploadsDir(dataDir);
   await mkdir(dir, { recursive: true });

@@ -7,8 +7,7 @@ import { HttpError } from '../../http/errors.js';
 import type { Platform } from '../../context.js';
 import { perPlatform } from '../../per-platform.js';
 import { securitySettings } from '../../security-settings.js';
-import { keyedHash, randomToken, verifyPassword } from '../crypto.js';
-import { findUserByLogin } from '../repo.js';
+import { keyedHash, randomToken } from '../crypto.js';
 import { SecretBox } from '../secret-box.js';
 import type { AuthUser } from '../types.js';
 import { JWT_ALG, SigningKeys } from './keys.js';
@@ -83,23 +82,9 @@ export class JwtSessions {
     return this.pair(user.id, sessionId, refresh);
   }
 
-  // Same limits and timing as the cookie login (the buckets are shared, so both doors count together).
-  private async checkPassword(req: FastifyRequest, login: string, password: string): Promise<AuthUser> {
-    const { perAddress, perAccount, windowSeconds } = this.p.auth.loginLimits;
-    const account = login.trim().toLowerCase().slice(0, 200);
-    const byIp = await this.p.limits.hit('login-ip', clientAddress(req), perAddress, windowSeconds);
-    const byAccount = await this.p.limits.hit('login-account', account, perAccount, windowSeconds);
-    if (!byIp.allowed || !byAccount.allowed) {
-      const retry = Math.ceil(Math.max(byIp.allowed ? 0 : byIp.resetMs, byAccount.allowed ? 0 : byAccount.resetMs) / 1000);
-      throw new HttpError(429, 'rova_too_many_logins', 'Too many login attempts. Wait a few minutes and try again.', undefined, {
-        'Retry-After': String(Math.max(1, retry)),
-      });
-    }
-    const u = await findUserByLogin(this.db, account);
-    const ok = await verifyPassword(password, u?.passwordHash ?? null);
-    if (!u || !ok) throw new HttpError(401, 'rova_invalid_credentials', 'Unknown login or wrong password.');
-    await this.p.limits.reset('login-account', account, windowSeconds);
-    return { id: u.id, login: u.login, email: u.email, displayName: u.displayName, role: u.role };
+  // The cookie login's limits and timing (shared buckets: both doors count together).
+  private checkPassword(req: FastifyRequest, login: string, password: string): Promise<AuthUser> {
+    return this.p.auth.checkPassword(req, login, password);
   }
 
   /**
