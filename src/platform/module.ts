@@ -28,8 +28,9 @@ export const platformModule: RovaModule = {
     await app.register(accountRoutes);
     await app.register(outboxRoutes);
   },
+  // JWT_* and ROVA_STRICT_METHODS checked with every other setting before anything starts (exit 2)
+  checkConfig: (config) => void securitySettings(config),
   start(platform) {
-    securitySettings(platform.config); // a bad JWT_* / ROVA_STRICT_METHODS value stops the start here
     const sessions = jwtSessionsOf(platform);
     platform.auth.setJwtVerifier((token) => sessions.verify(token));
     webhooksOf(platform).start();

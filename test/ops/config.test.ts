@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { fxModule } from '../../src/modules/fx/index.js';
 import { rentalModule } from '../../src/modules/rental/module.js';
+import { platformModule } from '../../src/platform/module.js';
 import { rovaSync, tempDirs } from './spawn.js';
 
 const tmp = tempDirs();
@@ -12,7 +13,7 @@ const LINE = /^rova: configuration error: (\S+) .*\n$/;
 /** Core settings (loadConfig) and module settings (checkConfig), as the CLI validates them before anything starts. */
 function check(env: Record<string, string>): void {
   const config = loadConfig(env, { ephemeral: true, isTty: false });
-  for (const m of [rentalModule, fxModule]) m.checkConfig?.(config);
+  for (const m of [platformModule, rentalModule, fxModule]) m.checkConfig?.(config);
 }
 
 describe('every setting is validated at start', () => {
@@ -42,6 +43,14 @@ describe('every setting is validated at start', () => {
     [{ METRICS: 'token' }, 'METRICS'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ SHUTDOWN_TIMEOUT_MS: 'later' }, 'SHUTDOWN_TIMEOUT_MS'],
+    [{ BOOKING_HOLD_MINUTES: 'abc' }, 'BOOKING_HOLD_MINUTES'],
+    [{ BOOKING_FREE_CANCEL_HOURS: '-1' }, 'BOOKING_FREE_CANCEL_HOURS'],
+    [{ BOOKING_CANCEL_FEE_PERCENT: 'ten' }, 'BOOKING_CANCEL_FEE_PERCENT'],
+    [{ JWT_ACCESS_TTL_SECONDS: '999999' }, 'JWT_ACCESS_TTL_SECONDS'],
+    [{ JWT_AUDIENCE: 'has space' }, 'JWT_AUDIENCE'],
+    [{ ROVA_STRICT_METHODS: 'maybe' }, 'ROVA_STRICT_METHODS'],
+    [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
+    [{ ROVA_PAYOUT_WEBHOOK_SECRET: 'not-a-secret' }, 'ROVA_PAYOUT_WEBHOOK_SECRET'],
   ])('refuses %o naming %s', (env, name) => {
     let err: unknown;
     try {

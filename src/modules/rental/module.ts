@@ -6,6 +6,7 @@ import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
+import { readJourneySettings } from './journey/settings.js';
 import { readRentalSettings } from './settings.js';
 import { scheduleClearing } from './ledger/clearing.js';
 import { ledgerCommand } from './ledger/cli.js';
@@ -19,7 +20,10 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       { name: 'rova-rental/v2', shape: 'rental', writeQuota: true, nonceRequired: true, strictMethods: true, allowedMethods: ['GET', 'POST', 'PUT'] },
     ],
     routes: rentalRoutes(opts.health),
-    checkConfig: readRentalSettings,
+    checkConfig(config) {
+      readRentalSettings(config);
+      readJourneySettings(config);
+    },
     start(platform) {
       catalogueOf(platform);
       if (platform.config.jobs) scheduleClearing(platform);

@@ -1,4 +1,4 @@
-import { envInt } from '../../../config.js';
+import { envInt, type Config } from '../../../config.js';
 import type { Platform } from '../../../platform/context.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 
@@ -13,8 +13,8 @@ export interface JourneySettings {
   offlineInstructions: string;
 }
 
-export const journeySettings: (p: Platform) => JourneySettings = perPlatform((p) => {
-  const c = p.config;
+/** Reads and checks the journey's variables (also at start, through the rental module's checkConfig: exit 2). */
+export function readJourneySettings(c: Config): JourneySettings {
   const fee = envInt(c, 'BOOKING_CANCEL_FEE_PERCENT', 20, 0);
   return {
     holdMinutes: envInt(c, 'BOOKING_HOLD_MINUTES', 15, 1),
@@ -22,4 +22,6 @@ export const journeySettings: (p: Platform) => JourneySettings = perPlatform((p)
     cancelFeePercent: Math.min(fee, 100),
     offlineInstructions: c.env.PAYMENT_OFFLINE_INSTRUCTIONS?.trim() || 'Pay at pickup (cash or card), or by bank transfer quoting the booking reference.',
   };
-});
+}
+
+export const journeySettings: (p: Platform) => JourneySettings = perPlatform((p) => readJourneySettings(p.config));
