@@ -55,7 +55,7 @@ describe('who may export', () => {
     expect(ok.statusCode).toBe(200);
     expect((await call(keys.shop, 'POST', '/preview', { type: 'vehicles' })).statusCode).toBe(200);
     const before = await historyCount();
-    for (const type of ['bookings', 'transfers', 'customers', 'messages', 'audit_log']) {
+    for (const type of ['bookings', 'transfers', 'customers', 'messages', 'payouts', 'ledger_entries', 'audit_log']) {
       for (const [path, body] of [['', { type, format: 'csv' }], ['/preview', { type }]] as const) {
         const r = await call(keys.shop, 'POST', path, body);
         expect(r.statusCode, `${type} ${path}`).toBe(403);

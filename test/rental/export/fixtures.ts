@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { insertMessage } from '../../../src/modules/rental/admin/messages/repo.js';
+import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { one, type Db } from '../../../src/platform/db/types.js';
 import { insertBooking, insertCustomer, insertVehicle } from '../admin/fixtures.js';
 
@@ -16,11 +17,12 @@ export interface Seeded {
   bookings: number[];
   transfers: number[];
   messages: number[];
+  payouts: number[];
 }
 
 /** A small store with awkward text everywhere (created in 2026, UTC instants). */
 export async function seedExportData(db: Db): Promise<Seeded> {
-  const s: Seeded = { vehicles: [], customers: [], bookings: [], transfers: [], messages: [] };
+  const s: Seeded = { vehicles: [], customers: [], bookings: [], transfers: [], messages: [], payouts: [] };
   s.vehicles.push(await insertVehicle(db, { name: 'Fiat "Egea", 1.4', category: 'economy', createdAt: '2026-01-02T08:00:00Z' }));
   s.vehicles.push(await insertVehicle(db, { name: '=cmd|calc', category: 'suv', status: 'maintenance', createdAt: '2026-02-02T08:00:00Z' }));
   await db.execute(sql`UPDATE rental_vehicles SET features = '["ac", "gps, \\"pro\\""]'::jsonb, price_per_day = 1234567.89 WHERE id = ${s.vehicles[0]!}`);
@@ -53,6 +55,17 @@ export async function seedExportData(db: Db): Promise<Seeded> {
       subject: 'Re: Hello', body: '@admin: 日本語の返事', createdAt: new Date('2026-07-02T10:00:00Z'), isRead: true,
     }),
   );
+  // Marketplace money: a vendor's commission (gross 100.10 EUR → 85.09 net, 15.01 commission) and a payout request.
+  const vendor = (await one<{ id: number }>(db, sql`INSERT INTO rova_users (login, email, role) VALUES ('=vendor, "one"', 'vendor1@example.test', 'vendor') RETURNING id::int AS id`))!.id;
+  await db.transaction((tx) =>
+    postLedgerTransaction(tx, {
+      key: 'export-fixture-commission', kind: 'commission', vendorId: vendor, reference: `booking:${s.bookings[0]}`, currency: 'EUR',
+      lines: [{ account: 'external', amount: -10010 }, { account: `vendor:${vendor}:pending`, amount: 8509 }, { account: 'platform:commission', amount: 1501 }],
+    }),
+  );
+  const payout = await one<{ id: number }>(db, sql`INSERT INTO vendor_payouts (vendor_id, amount, currency, status, request_hash, requested_at)
+    VALUES (${vendor}, 5000, 'EUR', 'requested', 'fixture', '2026-08-01T10:00:00Z') RETURNING id::int AS id`);
+  s.payouts.push(payout!.id);
   return s;
 }
 

@@ -35,13 +35,18 @@ const TRUTH: Record<string, { table: string; query: (upTo: number) => ReturnType
   vehicles: { table: 'rental_vehicles', query: (n) => sql`SELECT id::int, name, status, price_per_day::text AS price_per_day, features, created_at FROM rental_vehicles WHERE id <= ${n} ORDER BY id` },
   customers: { table: 'rental_customers', query: (n) => sql`SELECT id::int, name, email, created_at FROM rental_customers WHERE id <= ${n} ORDER BY id` },
   messages: { table: 'rental_messages', query: (n) => sql`SELECT id::int, subject, body, sender, created_at FROM rental_messages WHERE id <= ${n} ORDER BY id` },
+  payouts: { table: 'vendor_payouts', query: (n) => sql`SELECT id::int, vendor_id::int, amount::int AS amount_minor, currency, status, requested_at FROM vendor_payouts WHERE id <= ${n} ORDER BY id` },
+  ledger_entries: {
+    table: 'ledger_entries',
+    query: (n) => sql`SELECT e.id::int, e.transaction_id::int, e.amount::int AS amount_minor, a.code AS account, e.created_at FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE e.id <= ${n} ORDER BY e.id`,
+  },
   audit_log: { table: 'rova_audit_log', query: (n) => sql`SELECT id::int, route, method, status, outcome, at FROM rova_audit_log WHERE id <= ${n} ORDER BY id` },
 };
 
 /** Database value → exported JSON value (numeric text → number, timestamps → ISO-8601). */
 function expected(k: string, v: unknown): unknown {
   if (['total', 'price_per_day'].includes(k)) return Number(v);
-  if (['created_at', 'at'].includes(k)) return new Date(String(v).replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')).toISOString();
+  if (['created_at', 'at', 'requested_at'].includes(k)) return new Date(String(v).replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')).toISOString();
   return v;
 }
 
@@ -117,6 +122,15 @@ describe('CSV safety and fidelity', () => {
     expect(j.map((x) => x.total)).toEqual(expect.arrayContaining([-5, 100.1, 800.1]));
     const v = JSON.parse((await exportFile({ type: 'vehicles', format: 'json' })).body) as Row[];
     expect(v[0]).toMatchObject({ price_per_day: 1234567.89, features: ['ac', 'gps, "pro"'] });
+  });
+
+  it('ledger amounts are exact currency units from minor units, and the rows of a transaction sum to 0', async () => {
+    const e = JSON.parse((await exportFile({ type: 'ledger_entries', format: 'json' })).body) as Row[];
+    expect(e.map((x) => [x.account, x.amount, x.amount_minor]).filter(([a]) => String(a) !== 'external' && !String(a).startsWith('vendor:') && String(a) !== 'platform:commission')).toEqual([]);
+    expect(e.map((x) => x.amount).sort()).toEqual([-100.1, 15.01, 85.09].sort());
+    expect(e.reduce((a, x) => a + (x.amount_minor as number), 0)).toBe(0);
+    const p = JSON.parse((await exportFile({ type: 'payouts', format: 'json' })).body) as Row[];
+    expect(p[0]).toMatchObject({ amount: 50, amount_minor: 5000, currency: 'EUR', status: 'requested', requested_date: '2026-08-01' });
   });
 
   it('dates are store-local, instants UTC', async () => {

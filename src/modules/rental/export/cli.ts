@@ -25,7 +25,7 @@ async function writeAll(out: Writable, chunks: AsyncIterable<Buffer>): Promise<v
 /** `rova export <type> --format …`: the same file as POST /admin/export, run by the operator (every type). */
 export const exportCommand = command(
   {
-    summary: 'export bookings, transfers, vehicles, customers, messages or audit_log (stdout by default)',
+    summary: 'export bookings, transfers, vehicles, customers, messages, payouts, ledger_entries or audit_log (stdout by default)',
     usage: ['export <type> --format csv|json|ndjson [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--status S] [--out FILE]'],
     details: [`types: ${EXPORT_TYPES.map((t) => t.name).join(', ')}`, 'Writes to stdout unless --out is given (FILE.partial, renamed when complete); recorded in the export history.'],
   },

@@ -41,7 +41,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: reader,
       schema: {
         tags,
-        summary: 'Export bookings, transfers, vehicles, customers, messages or the audit log as a CSV, JSON or NDJSON file (streamed)',
+        summary: 'Export bookings, transfers, vehicles, customers, messages, payouts, ledger entries or the audit log as a CSV, JSON or NDJSON file (streamed)',
         description: exportDescription(),
         body: ExportBody,
         response: {
