@@ -289,21 +289,24 @@ export async function batchVariations(platform: Platform, parentId: number, body
         throw itemError(err, 'delete', i);
       }
     }
-    const read = async (list: number[]) => {
-      const recs: ProductRecord[] = [];
-      for (const id of list) {
-        const r = await repo.findById(tx, id);
-        if (r) recs.push(r);
-      }
-      const ctx = await context(platform, tx, recs);
-      return recs.map((r) => variationWire(r, ctx));
-    };
+    const read = (list: number[]) => readWires(platform, tx, list, variationWire);
     const out: Record<string, Wire[]> = {};
     if (body.create) out.create = await read(ids.create);
     if (body.update) out.update = await read(ids.update);
     if (body.delete) out.delete = deleted;
     return out;
   });
+}
+
+/** A batch's answer: the records it wrote, read back in order (sequentially: one transaction, one connection). */
+async function readWires(platform: Platform, tx: Db, ids: number[], wire: (r: ProductRecord, ctx: Awaited<ReturnType<typeof context>>) => Wire): Promise<Wire[]> {
+  const recs: ProductRecord[] = [];
+  for (const id of ids) {
+    const r = await repo.findById(tx, id);
+    if (r) recs.push(r);
+  }
+  const ctx = await context(platform, tx, recs);
+  return recs.map((r) => wire(r, ctx));
 }
 
 /** Create, update and delete in ONE transaction: any bad item → the whole batch fails, nothing is written. */
@@ -337,15 +340,7 @@ export async function batch(platform: Platform, body: BatchBody): Promise<Record
         throw itemError(err, 'delete', i);
       }
     }
-    const read = async (list: number[]) => {
-      const recs: ProductRecord[] = [];
-      for (const id of list) {
-        const r = await repo.findById(tx, id);
-        if (r) recs.push(r);
-      }
-      const ctx = await context(platform, tx, recs);
-      return recs.map((r) => productWire(r, ctx));
-    };
+    const read = (list: number[]) => readWires(platform, tx, list, productWire);
     const out: Record<string, Wire[]> = {};
     if (body.create) out.create = await read(created);
     if (body.update) out.update = await read(updated);
