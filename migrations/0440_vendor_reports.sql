@@ -35,5 +35,9 @@ CREATE INDEX vendor_report_events_report ON vendor_report_events(report_id, id);
 CREATE TRIGGER vendor_report_events_append_only BEFORE UPDATE ON vendor_report_events
   FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
 
--- Who cancelled a booking (reliability score counts vendor-initiated cancellations, reference §2.13).
-ALTER TABLE rental_bookings ADD COLUMN cancelled_by text CHECK (cancelled_by IN ('customer', 'vendor', 'admin', 'system'));
+-- Who cancelled a booking and when (the reliability score counts vendor-initiated cancellations of the last 6
+-- months, reference §2.13); both cleared when the booking leaves cancelled.
+ALTER TABLE rental_bookings
+  ADD COLUMN cancelled_by text CHECK (cancelled_by IN ('customer', 'vendor', 'admin', 'system')),
+  ADD COLUMN cancelled_at timestamptz;
+CREATE INDEX rental_bookings_vendor_cancellations ON rental_bookings(cancelled_at) WHERE cancelled_by = 'vendor';
