@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { insertUser } from '../../../platform/auth/repo.js';
-import { one, type Db } from '../../../platform/db/types.js';
+import { one } from '../../../platform/db/types.js';
 import { insertBooking } from '../bookings/repo.js';
 import { catalogueChanged } from '../catalogue.js';
 import { clearCommission } from '../ledger/clearing.js';
@@ -106,7 +106,7 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
         }
       }
     }
-    const [anatolia, bosphorus, aegean] = ids as [number, number, number];
+    const [anatolia, , aegean] = ids as [number, number, number];
     // Anatolia withdraws its van: the first withdrawal in 12 months costs 10 % of the monthly average income
     const van = await one<{ id: string }>(tx, sql`SELECT id FROM rental_vehicles WHERE vendor_id = ${anatolia} AND category = 'van'`);
     const vanId = Number(van!.id);
@@ -119,7 +119,6 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
     const hidden = await hideListedVehicles(tx, aegean);
     await setVendorStatus(tx, aegean, 'suspended');
     await recordVendorAudit(tx, { vendorId: aegean, event: 'vendor_suspended', note: `Suspended; ${hidden.length} listed vehicle(s) hidden: ${hidden.join(', ')}.` });
-    void bosphorus;
     // a customer who applied to become a vendor, with an identity document (PDF) and a licence (PNG)
     const applicant = await insertUser(tx, { login: 'demo-applicant-cappadocia', email: 'demo-applicant-cappadocia@example.com', displayName: 'Cappadocia Tours', role: 'customer', passwordHash: null });
     const app = await insertApplication(tx, {
