@@ -6,6 +6,7 @@ import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
+import { seedMarketplaceDemo } from './seed/marketplace.js';
 import { readJourneySettings } from './journey/settings.js';
 import { readRentalSettings } from './settings.js';
 import { scheduleClearing } from './ledger/clearing.js';
@@ -31,6 +32,7 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
     async seedDemo(platform) {
       await seedRentalDemo(platform);
       await seedAdminDemo(platform);
+      await seedMarketplaceDemo(platform);
     },
     seedBookings,
     commands: { export: exportCommand, ledger: ledgerCommand },

@@ -92,7 +92,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: adminResponses(Type.Object({ booking: Booking, previous_status: Type.String() }), 200, 404, 409),
     },
   }, async (req) => {
-    const r = await changeStatus(p, req.params.id, req.body.status);
+    const r = await changeStatus(p, req.params.id, req.body.status, { by: 'admin' });
     return rentalOk({ booking: bookingView(r.booking), previous_status: r.previous }, `Booking is now ${r.booking.status}.`);
   });
 };

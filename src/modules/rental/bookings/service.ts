@@ -177,7 +177,16 @@ function holdsSlot(b: BookingRow, now = Date.now()): boolean {
  * hold the slot (a non-holding status, or a pending one past its payment deadline) re-checks the slot under the
  * vehicle lock; entering pending_payment/pending starts a new payment deadline.
  */
-export async function changeStatus(p: Platform, id: number, to: string): Promise<{ booking: BookingRow; previous: BookingStatus }> {
+export type CancelActor = 'customer' | 'vendor' | 'admin' | 'system';
+
+export interface StatusChangeOptions {
+  /** Who cancels (recorded on a move to cancelled; the reliability score counts vendor cancellations). */
+  by?: CancelActor;
+  /** Runs in the same transaction after the move (callers' own audit and bookkeeping). */
+  within?: (tx: Db, booking: BookingRow) => Promise<void>;
+}
+
+export async function changeStatus(p: Platform, id: number, to: string, opts: StatusChangeOptions = {}): Promise<{ booking: BookingRow; previous: BookingStatus }> {
   if (!isBookingStatus(to)) throw new HttpError(400, 'INVALID_PARAMS', `Unknown status "${to}".`, { field: 'status' });
   const s = rentalSettings(p);
   return p.transaction(async (tx) => {
@@ -192,10 +201,12 @@ export async function changeStatus(p: Platform, id: number, to: string): Promise
       if (clash) throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is no longer available for these dates (booked).', { reason: 'booked' });
     }
     const deadline = DEADLINE_BOUND.includes(to) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : undefined;
-    const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline }))!;
+    const cancel = to === 'cancelled' ? { cancelled_by: opts.by ?? null, cancelled_at: new Date().toISOString() } : { cancelled_by: null, cancelled_at: null };
+    const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline, ...cancel }))!;
     await emitBookingStatus(tx, booking, from);
     // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
     await onBookingStatusChange(tx, booking, from, to);
+    if (opts.within) await opts.within(tx, booking);
     return { booking, previous: from };
   }).catch(rethrowOverlap);
 }

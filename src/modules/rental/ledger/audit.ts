@@ -8,7 +8,8 @@ export type VendorAuditEvent =
   | 'vendor_approved' | 'vendor_suspended' | 'vendor_unsuspended'
   | 'payout_requested' | 'payout_approved' | 'payout_rejected' | 'payout_paid' | 'payout_failed'
   | 'iban_change_requested' | 'iban_change_approved' | 'iban_change_rejected'
-  | 'vehicle_submitted' | 'vehicle_approved' | 'vehicle_paused' | 'vehicle_resumed' | 'vehicle_withdrawn';
+  | 'vehicle_submitted' | 'vehicle_approved' | 'vehicle_paused' | 'vehicle_resumed' | 'vehicle_withdrawn' | 'vehicle_relisted'
+  | 'booking_cancelled';
 
 export interface VendorAuditInput {
   vendorId: number;

@@ -35,9 +35,9 @@ export function scoreLabel(score: number): 'Excellent' | 'Good' | 'Fair' | 'Poor
   return score >= 90 ? 'Excellent' : score >= 70 ? 'Good' : score >= 50 ? 'Fair' : 'Poor';
 }
 
-/** Non-excused withdrawals of the vendor's vehicles within the window (months). */
+/** Non-excused withdrawals of the vendor's vehicles within the window (months); a relisted vehicle's withdrawal still counts. */
 export async function withdrawalCount(db: Db, vendorId: number, months: number): Promise<number> {
-  const r = await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM vendor_listings WHERE vendor_id = ${vendorId} AND lifecycle = 'withdrawn'
+  const r = await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM vendor_listings WHERE vendor_id = ${vendorId} AND withdrawn_at IS NOT NULL
     AND NOT withdrawal_excused AND withdrawn_at >= now() - make_interval(months => ${months})`);
   return Number(r?.n ?? 0);
 }

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { applicationRoutes } from './applications-routes.js';
+import { vendorBookingRoutes } from './bookings-routes.js';
+import { vendorReportRoutes } from './reports/routes.js';
 import { vendorRoutes } from './vendors-routes.js';
 import { vendorVehicleRoutes } from './vehicles-routes.js';
 
@@ -11,4 +13,6 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   await app.register(applicationRoutes);
   await app.register(vendorRoutes);
   await app.register(vendorVehicleRoutes);
+  await app.register(vendorReportRoutes);
+  await app.register(vendorBookingRoutes);
 };

@@ -73,6 +73,10 @@ export const VendorDetail = Type.Object({
     currency: Type.String(), completed_bookings: Type.Integer(), refunded_bookings: Type.Integer(), vehicle_count: Type.Integer(), reliability_score: Type.Integer(),
   }),
   recent_payouts: Type.Array(PayoutBrief),
+  score_history: Type.Array(Type.Object({
+    event_type: Type.String({ description: 'withdraw, pause, cancel, withdrawal_excused, penalty_reversed, …' }), vehicle_id: Nullable(Type.Integer()),
+    score_before: Type.Integer(), score_after: Type.Integer(), delta: Type.Integer(), created_at: Type.String(),
+  }), { description: 'Reliability score changes, newest first (at most 10)' }),
   vehicles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), status: Type.String(), lifecycle: Type.String() })),
 });
 

@@ -52,7 +52,10 @@ export async function insertListing(db: Db, vehicleId: number, vendorId: number)
 export async function setLifecycle(db: Db, vehicleId: number, lifecycle: Lifecycle, extra: { reason?: string | null } = {}): Promise<void> {
   const withdrawn = lifecycle === 'withdrawn';
   await db.execute(sql`UPDATE vendor_listings SET lifecycle = ${lifecycle}, updated_at = now(),
-      withdrawn_at = ${withdrawn ? sql`now()` : sql`withdrawn_at`}, withdrawal_reason = ${withdrawn ? sql`${extra.reason ?? null}` : sql`withdrawal_reason`}
+      withdrawn_at = ${withdrawn ? sql`now()` : sql`withdrawn_at`}, withdrawal_reason = ${withdrawn ? sql`${extra.reason ?? null}` : sql`withdrawal_reason`},
+      -- a new withdrawal starts clean: not excused, no penalty yet (an earlier one keeps its own ledger rows)
+      withdrawal_excused = ${withdrawn ? sql`false` : sql`withdrawal_excused`}, deferred_penalty = ${withdrawn ? sql`NULL` : sql`deferred_penalty`},
+      penalty_tx_id = ${withdrawn ? sql`NULL` : sql`penalty_tx_id`}
     WHERE vehicle_id = ${vehicleId}`);
   await db.execute(sql`UPDATE rental_vehicles SET status = ${lifecycle === 'active' ? 'active' : 'inactive'}, updated_at = now() WHERE id = ${vehicleId}`);
 }

@@ -47,6 +47,14 @@ function view(l: ListingRow) {
   };
 }
 
+const SUMMARIES = {
+  pause: 'Pause an active own vehicle (409 with confirmed/in-progress bookings)',
+  resume: 'Resume a paused own vehicle',
+  withdraw: 'Withdraw an own vehicle (optional reason; 409 with confirmed/in-progress bookings; penalty deferred while a vehicle_action report about it is open)',
+  relist: 'Relist a withdrawn own vehicle: back to pending_review for an administrator (409 within 7 days of the withdrawal)',
+} as const;
+const DONE = { pause: 'paused', resume: 'resumed', withdraw: 'withdrawn', relist: 'relisted (pending review)' } as const;
+
 /** Vendors manage their own vehicles only: another vendor's vehicle answers 404, exactly like a missing one. */
 export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -87,19 +95,19 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return rentalOk(await own(req.auth.user!.id, req.params.id), 'Vehicle updated.');
   });
 
-  for (const move of ['pause', 'resume', 'withdraw'] as const) {
+  for (const move of ['pause', 'resume', 'withdraw', 'relist'] as const) {
     app.post(`${V1}/vendor/vehicles/:id/${move}`, {
       config: vendorOnly,
       schema: {
         tags, params: IdParams,
-        summary: move === 'withdraw' ? 'Withdraw an own vehicle (optional reason; 409 with confirmed/in-progress bookings)' : move === 'pause' ? 'Pause an active own vehicle (409 with confirmed/in-progress bookings)' : 'Resume a paused own vehicle',
+        summary: SUMMARIES[move],
         ...(move === 'withdraw' ? { body: Type.Object({ reason: Type.Optional(Text({ maxLength: 2000 })) }) } : {}),
         response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404, 409) },
       },
     }, async (req) => {
       const reason = move === 'withdraw' ? (req.body as { reason?: string } | undefined)?.reason : undefined;
       await moveVendorVehicle(p, req.auth.user!, req.params.id, move, reason);
-      return rentalOk(await own(req.auth.user!.id, req.params.id), `Vehicle ${move === 'withdraw' ? 'withdrawn' : move === 'pause' ? 'paused' : 'resumed'}.`);
+      return rentalOk(await own(req.auth.user!.id, req.params.id), `Vehicle ${DONE[move]}.`);
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
-import type { Db } from '../../../platform/db/types.js';
+import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { catalogueChanged } from '../catalogue.js';
 import { recordVendorAudit, type VendorAuditEvent } from '../ledger/audit.js';
@@ -9,14 +9,20 @@ import { recomputeReliability } from '../ledger/score.js';
 import { marketplaceSettingsIn } from '../ledger/settings.js';
 import { insertVehicle, updateVehicle } from '../vehicles/repo.js';
 import { activeBookingCount, insertListing, listingById, ownListing, setLifecycle, type Lifecycle, type ListingRow } from './vehicles-repo.js';
+import { deferPenalty, openReportFor } from './reports/repo.js';
 import { vendorById } from './vendors-repo.js';
 
 /** Lifecycle moves a vendor may make (reference §2.14); approval of pending_review is the admin's. */
-const MOVES: Record<'pause' | 'resume' | 'withdraw', { from: Lifecycle[]; to: Lifecycle; event: VendorAuditEvent }> = {
+const MOVES: Record<'pause' | 'resume' | 'withdraw' | 'relist', { from: Lifecycle[]; to: Lifecycle; event: VendorAuditEvent }> = {
   pause: { from: ['active'], to: 'paused', event: 'vehicle_paused' },
   resume: { from: ['paused'], to: 'active', event: 'vehicle_resumed' },
   withdraw: { from: ['pending_review', 'active', 'paused', 'expired'], to: 'withdrawn', event: 'vehicle_withdrawn' },
+  // back to review, not straight to active: an admin approves the listing again (reference §2.14)
+  relist: { from: ['withdrawn'], to: 'pending_review', event: 'vehicle_relisted' },
 };
+
+/** Days after a withdrawal before the vehicle can be relisted (reference §2.14 withdrawal cooldown). */
+export const RELIST_COOLDOWN_DAYS = 7;
 
 export interface VehicleInput {
   name?: string;
@@ -77,21 +83,25 @@ export async function editVendorVehicle(p: Platform, user: AuthUser, id: number,
   await catalogueChanged(p);
 }
 
-/** pause | resume | withdraw by the owner; pausing or withdrawing with confirmed/in-progress bookings → 409. */
+/** pause | resume | withdraw | relist by the owner; pausing or withdrawing with confirmed/in-progress bookings → 409. */
 export async function moveVendorVehicle(p: Platform, user: AuthUser, id: number, move: keyof typeof MOVES, reason?: string): Promise<Lifecycle> {
   const m = MOVES[move];
   await p.transaction(async (tx) => {
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
     if (!m.from.includes(l.lifecycle)) throw new HttpError(409, 'STATE_CONFLICT', `A ${l.lifecycle} vehicle cannot be ${m.to}.`, { lifecycle: l.lifecycle });
-    if (move !== 'resume') {
+    if (move === 'relist' && l.withdrawn_at !== null) {
+      const until = new Date(toDate(l.withdrawn_at).getTime() + RELIST_COOLDOWN_DAYS * 86_400_000);
+      if (until.getTime() > Date.now()) throw new HttpError(409, 'STATE_CONFLICT', `A withdrawn vehicle can be relisted from ${until.toISOString()} (${RELIST_COOLDOWN_DAYS}-day cooldown).`, { reason: 'relist_cooldown', relist_at: until.toISOString() });
+    }
+    if (move === 'pause' || move === 'withdraw') {
       const n = await activeBookingCount(tx, id);
       if (n > 0) throw new HttpError(409, 'STATE_CONFLICT', `The vehicle has ${n} confirmed or in-progress booking(s).`, { reason: 'active_bookings_exist' });
     }
     await setLifecycle(tx, id, m.to, { reason: reason?.trim() || null });
     await recordVendorAudit(tx, { vendorId: user.id, event: m.event, vehicleId: id, note: reason?.trim() ? `${m.to}: ${reason.trim()}` : m.to });
     if (move === 'withdraw') await chargeWithdrawal(p, tx, user.id, id);
-    if (move !== 'resume') {
+    if (move === 'pause' || move === 'withdraw') {
       const s = await marketplaceSettingsIn(tx);
       await recomputeReliability(tx, user.id, move === 'withdraw' ? 'withdraw' : 'pause', id, s.rolling_window_months);
     }
@@ -108,6 +118,12 @@ async function chargeWithdrawal(p: Platform, tx: Db, vendorId: number, vehicleId
   const s = await marketplaceSettingsIn(tx);
   const rate = penaltyRate(await withdrawalCount(tx, vendorId, s.rolling_window_months), s);
   const amount = penaltyAmount(await monthlyAverageIncome(tx, vendorId), rate);
+  // an open vehicle_action appeal defers the penalty: captured now, posted only if the appeal is rejected
+  if ((await openReportFor(tx, vendorId, 'vehicle_action', vehicleId)) !== null) {
+    await deferPenalty(tx, vehicleId, amount);
+    await recordVendorAudit(tx, { vendorId, event: 'penalty_deferred', vehicleId, amount: amount === 0 ? null : -amount, note: `Withdrawal penalty for vehicle ${vehicleId} deferred: an appeal is open.` });
+    return;
+  }
   await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.config.storeCurrency, new Date().toISOString());
 }
 

@@ -1,6 +1,7 @@
 import { toDate } from '../../../platform/db/types.js';
 import type { VendorAuditRow } from '../ledger/audit.js';
 import type { VendorBalances } from '../ledger/balances.js';
+import type { ScoreHistoryRow } from '../ledger/score.js';
 import { fromMinor } from '../ledger/money.js';
 import { maskStored } from './iban.js';
 import type { PayoutBrief } from './payouts-brief.js';
@@ -19,7 +20,7 @@ export function vendorListItem(v: VendorRow) {
 export function vendorDetailView(
   v: VendorRow, secret: string, currency: string, x: {
     balances: VendorBalances; counts: { completed: number; refunded: number }; documents: ReturnType<typeof documentView>[]; vehicles: { id: string; name: string; status: string; lifecycle: string | null }[];
-    payouts: PayoutBrief[];
+    payouts: PayoutBrief[]; scores: ScoreHistoryRow[];
   },
 ) {
   const m = (n: number) => fromMinor(n, currency);
@@ -35,6 +36,9 @@ export function vendorDetailView(
       completed_bookings: x.counts.completed, refunded_bookings: x.counts.refunded, vehicle_count: Number(v.vehicle_count), reliability_score: v.reliability_score,
     },
     recent_payouts: x.payouts,
+    score_history: x.scores.map((h) => ({
+      event_type: h.event_type, vehicle_id: h.vehicle_id === null ? null : Number(h.vehicle_id), score_before: h.score_before, score_after: h.score_after, delta: h.delta, created_at: iso(h.created_at)!,
+    })),
     vehicles: x.vehicles.map((c) => ({ id: Number(c.id), name: c.name, status: c.status, lifecycle: c.lifecycle ?? 'active' })),
   };
 }

@@ -6,6 +6,7 @@ import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { listVendorAudit } from '../ledger/audit.js';
 import { vendorBalances } from '../ledger/balances.js';
+import { scoreHistory } from '../ledger/score.js';
 import { PageSchema, pageOf, parsePaging } from '../paging.js';
 import { documentsOf } from './applications-repo.js';
 import { recentPayoutsOf } from './payouts-brief.js';
@@ -27,7 +28,7 @@ async function detail(p: Platform, id: number) {
   const docs = v.application_id === null ? [] : await documentsOf(p.db, Number(v.application_id));
   return vendorDetailView(v, p.config.secret, currency, {
     balances: await vendorBalances(p.db, id), counts: await bookingCounts(p.db, id), vehicles: await vendorVehicles(p.db, id),
-    documents: docs.map((d) => documentView(d, p.config.restRoot)), payouts: await recentPayoutsOf(p.db, id, currency),
+    documents: docs.map((d) => documentView(d, p.config.restRoot)), payouts: await recentPayoutsOf(p.db, id, currency), scores: await scoreHistory(p.db, id),
   });
 }
 
@@ -46,7 +47,7 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(`${VM}/:id`, {
     config: admin,
-    schema: { tags, summary: 'Vendor detail: masked IBAN, documents (admin download links), statistics, recent payouts, vehicles', params: IdParams, response: { 200: RentalEnvelope(VendorDetail), ...rentalErrors(400, 401, 403, 404) } },
+    schema: { tags, summary: 'Vendor detail: masked IBAN, documents (admin download links), statistics, recent payouts, reliability score history, vehicles', params: IdParams, response: { 200: RentalEnvelope(VendorDetail), ...rentalErrors(400, 401, 403, 404) } },
   }, async (req) => rentalOk(await detail(p, req.params.id), ''));
 
   app.post(`${VM}/:id/suspend`, {
