@@ -116,12 +116,19 @@ ROVA_REC='${recordFile}'
 __rova_err() { printf 'ERR\t%s\t%s\n' "$1" "$(printf '%s' "$2" | tr '\n\t' '  ' | head -c 300)" >> "$ROVA_REC"; }
 trap '__rova_err "$LINENO" "$BASH_COMMAND"' ERR
 curl() {
-  local __b __e __rc __code
+  local __b __e __rc __code __out='' __a __prev=''
+  # The wrapper keeps the body to record it, so a caller's own -o/--output gets a copy instead of stdout.
+  local -a __args=()
+  for __a in "$@"; do
+    if [ "$__prev" = -o ] || [ "$__prev" = --output ]; then __out=$__a
+    elif [ "$__a" != -o ] && [ "$__a" != --output ]; then __args+=("$__a"); fi
+    __prev=$__a
+  done
   __b=$(mktemp); __e=$(mktemp)
-  __rc=0; command curl -sS -o "$__b" -w '%{stderr}__ROVA_CODE=%{http_code}\n' "$@" 2>"$__e" || __rc=$?
+  __rc=0; command curl -sS -o "$__b" -w '%{stderr}__ROVA_CODE=%{http_code}\n' "${"$"}{__args[@]}" 2>"$__e" || __rc=$?
   __code=$(sed -n 's/^__ROVA_CODE=//p' "$__e" | tail -n 1); [ -n "$__code" ] || __code=000
   grep -v '^__ROVA_CODE=' "$__e" >&2 || true
-  cat "$__b" 2>/dev/null || true
+  if [ -n "$__out" ]; then cp "$__b" "$__out"; else cat "$__b" 2>/dev/null || true; fi
   printf 'CURL\t%s\t%s\t%s\t%s\t%s\n' "$__rc" "$__code" "$ROVA_EXPECT" "$(printf '%q ' "$@" | head -c 400)" "$(head -c 400 "$__b" | tr '\n\t\r' '   ')" >> "$ROVA_REC"
   rm -f "$__b" "$__e"
   return 0
