@@ -73,6 +73,12 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
   if (!transfer && input.return_date === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
   const period = transfer ? null : parsePeriod(p, { ...input, return_date: input.return_date });
   const catalogue = await catalogueOf(p).get();
+  if (period && status !== 'draft') {
+    // Fail fast without the vehicle lock when the slot is visibly taken: under a rush for one vehicle the losers
+    // answer 409 at once instead of queueing on its row lock (and on the pool). The locked check below decides.
+    const pre = await checkAvailability(p, p.db, { ...input, return_date: period.returnDate }, { period, catalogue });
+    if (!pre.available) throw notAvailable(pre);
+  }
   const expired: BookingRow[] = [];
   const created = await p.transaction(async (tx) => {
     const vehicle = await lockVehicle(tx, input.vehicle_id);
