@@ -10,6 +10,7 @@ import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
 import { lockVehicle } from '../vehicles/repo.js';
+import { busyCacheOf } from '../journey/search/busy-cache.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { bookingById, findOverlap, insertBooking, isOverlapViolation, updateBooking, type BookingRow } from './repo.js';
 import { moveTransfer, transferFields } from './transfer.js';
@@ -115,6 +116,7 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     if (within) await within(tx, booking);
     return booking;
   }).catch(rethrowOverlap);
+  busyCacheOf(p).clear();
   await mailExpired(p, expired);
   return created;
 }
@@ -214,6 +216,7 @@ export async function changeStatus(p: Platform, id: number, to: string): Promise
     await onBookingStatusChange(tx, booking, from, to);
     return { booking, previous: from };
   }).catch(rethrowOverlap);
+  busyCacheOf(p).clear();
   await mailExpired(p, expired);
   return moved;
 }

@@ -25,6 +25,8 @@ export interface JourneySettings {
   /** Payment methods a customer may choose in POST /booking/create. */
   paymentProviders: ReadonlySet<ProviderName>;
   stripe: StripeSettings | null;
+  /** Milliseconds GET /vehicles/search reuses which vehicles are held for a window (0 = ask the database each time). */
+  searchCacheMs: number;
 }
 
 function readStripe(c: Config, required: boolean): StripeSettings | null {
@@ -66,6 +68,7 @@ export function readJourneySettings(c: Config): JourneySettings {
     offlineInstructions: c.env.PAYMENT_OFFLINE_INSTRUCTIONS?.trim() || 'Pay at pickup (cash or card), or by bank transfer quoting the booking reference.',
     paymentProviders: providers,
     stripe: readStripe(c, providers.has('stripe')),
+    searchCacheMs: envInt(c, 'BOOKING_SEARCH_CACHE_MS', 1000, 0, 60_000),
   };
 }
 

@@ -7,6 +7,7 @@ import { Decimal, money } from '../../money.js';
 import { rentalSettings } from '../../settings.js';
 import type { VehicleRow } from '../../vehicles/repo.js';
 import { unavailability } from '../free.js';
+import { busyCacheOf } from './busy-cache.js';
 import { compareKeys, decodeCursor, encodeCursor, queryFingerprint, type SortKey } from './cursor.js';
 
 export const SORTS = ['relevance', 'price_asc', 'price_desc', 'name', 'year_desc'] as const;
@@ -65,7 +66,8 @@ export async function searchVehicles(p: Platform, q: SearchQuery) {
     && feats.every((f) => v.features.some((x) => String(x).toLowerCase() === f))
     && (words.length === 0 || relevance(v, words) > 0));
   if (period) {
-    const why = await unavailability(p, p.db, cat, list, period, q.location_id);
+    const cache = busyCacheOf(p);
+    const why = await unavailability(p, p.db, cat, list, period, q.location_id, (from, to) => cache.get(from, to));
     list = list.filter((v) => !why.has(Number(v.id)));
   }
   const days = period?.days ?? 1;
