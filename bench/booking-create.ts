@@ -13,6 +13,7 @@ await runScenario(
     name: pg ? 'booking-create-postgres' : 'booking-create-pglite',
     connections: 100,
     duration: 10,
+    random: true,
     async setup() {
       const { buildApp, seedDemo } = await import('../src/app.js');
       const { loadConfig } = await import('../src/config.js');
@@ -31,7 +32,7 @@ await runScenario(
       const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
       const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
       const requests: BenchRequest[] = [];
-      for (let i = 0; i < 1000; i++) {
+      for (let i = 0; i < 5000; i++) {
         const start = 100 + Math.floor(rnd() * 200);
         requests.push({
           method: 'POST', path: '/wp-json/rova-rental/v2/booking/create',

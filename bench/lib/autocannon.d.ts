@@ -5,6 +5,8 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called before each send: returns the request to send (e.g. a random variant). */
+    setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
   }
   interface Options {
     url: string;

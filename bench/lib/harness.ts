@@ -27,6 +27,8 @@ export interface ScenarioSpec {
   connections?: number;
   /** Seconds per target. */
   duration?: number;
+  /** Each request picks a random variant (instead of every connection walking the list in order). */
+  random?: boolean;
   /** Pass/fail targets printed under the table. */
   targets?: { minRatio?: number; maxP99Ms?: number };
 }
@@ -35,6 +37,7 @@ interface Ready {
   type: 'ready';
   port: number;
   requests: BenchRequest[];
+  random?: boolean;
 }
 type Msg = Ready | { type: 'rss'; rss: number };
 
@@ -46,6 +49,8 @@ export interface Row {
   rssMb: number;
   non2xx: number;
   errors: number;
+  /** Answers by HTTP status (what the non-2xx were). */
+  statuses: Record<string, number>;
 }
 
 function send(msg: Msg): void {
@@ -55,7 +60,7 @@ function send(msg: Msg): void {
 async function childApp(spec: ScenarioSpec): Promise<void> {
   const { app, requests, close } = await spec.setup();
   await app.listen({ port: 0, host: '127.0.0.1' });
-  send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests });
+  send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests, random: spec.random });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
     if (m.type === 'stop') void (close ? close() : app.close()).finally(() => process.exit(0));
@@ -113,8 +118,11 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function load(target: string, port: number, requests: BenchRequest[], connections: number, duration: number, child: ChildProcess): Promise<Row> {
+async function load(target: string, port: number, variants: BenchRequest[], connections: number, duration: number, child: ChildProcess, random = false): Promise<Row> {
   const url = `http://127.0.0.1:${port}`;
+  // autocannon walks `requests` in the same order on every connection: for write scenarios that means 100
+  // connections sending the same body at once, so a random scenario draws a variant per request instead
+  const requests = random ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...variants[Math.floor(Math.random() * variants.length)]! }) }] : variants;
   // Warm-up (JIT, caches) before measuring.
   await autocannon({ url, connections, duration: Math.min(2, duration), requests });
   const r = await autocannon({ url, connections, duration, requests });
@@ -126,6 +134,7 @@ async function load(target: string, port: number, requests: BenchRequest[], conn
     rssMb: (await rssOf(child)) / 1048576,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
+    statuses: Object.fromEntries(Object.entries((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
   };
 }
 
@@ -156,12 +165,12 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
   const bare = await start(file, 'bare', { BENCH_BARE_BODY: body, BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }) });
   try {
     const rows: Row[] = [];
-    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child));
-    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child));
+    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child, app.ready.random));
+    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child, app.ready.random));
     const table = markdownTable(rows);
     const appRow = rows[1]!;
     const ratio = appRow.reqPerSec / rows[0]!.reqPerSec;
-    const notes: string[] = [`response body ${Buffer.byteLength(body)} bytes; ${requests.length} request variants`];
+    const notes: string[] = [`response body ${Buffer.byteLength(body)} bytes; ${requests.length} request variants; app answers by status ${JSON.stringify(appRow.statuses)}, errors/timeouts ${appRow.errors}`];
     if (spec.targets?.minRatio !== undefined) notes.push(`target ratio ≥ ${spec.targets.minRatio}: ${ratio >= spec.targets.minRatio ? 'met' : 'MISSED'}`);
     if (spec.targets?.maxP99Ms !== undefined) notes.push(`target p99 ≤ ${spec.targets.maxP99Ms} ms: ${appRow.p99 <= spec.targets.maxP99Ms ? 'met' : 'MISSED'}`);
     process.stdout.write(`\n${table}\n\n${notes.join('; ')}\n`);

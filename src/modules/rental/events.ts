@@ -10,6 +10,7 @@ registerEventTypes({
   'booking.completed': 'A booking was completed (vehicle returned)',
   'message.created': 'A customer or an administrator wrote a message',
   'payment.succeeded': 'A booking payment was received (the booking is confirmed)',
+  'payment.failed': 'A provider reported a failed payment attempt (the booking keeps waiting until its payment deadline)',
   'vendor.application.submitted': 'A user applied to become a vendor',
   'vendor.application.approved': 'A vendor application was approved (the user is now a vendor)',
   'vendor.application.rejected': 'A vendor application was rejected',

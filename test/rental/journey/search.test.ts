@@ -59,13 +59,69 @@ describe('GET /vehicles/search', () => {
     expect(d.items.find((i) => i.vehicle_id === ids.clio)).toMatchObject({ days: 2, price_per_day: 30, total_price: 66, currency: 'USD' });
   });
 
-  it('currency= converts through the currency service (enabled codes only)', async () => {
+  it('currency= converts through the currency service: the same figures POST /rova-fx/v1/convert shows for the same amounts', async () => {
     const admin = await t.userWithKey('administrator');
-    const r = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/currencies', headers: { 'x-rova-api-key': admin.key }, payload: { currencies: [{ code: 'EUR', enabled: true, rate: { type: 'manual', value: 2 } }, { code: 'GBP', enabled: false, rate: { type: 'manual', value: 0.8 } }] } });
+    const r = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/currencies', headers: { 'x-rova-api-key': admin.key }, payload: { currencies: [{ code: 'EUR', enabled: true, rate: { type: 'manual', value: 0.9237 } }, { code: 'JPY', enabled: true, rate: { type: 'manual', value: 151.37 } }, { code: 'GBP', enabled: false, rate: { type: 'manual', value: 0.8 } }] } });
     expect(r.statusCode, r.body).toBeLessThan(300);
-    const eur = await search('?brand=ford&currency=eur&pickup_date=2033-04-01&return_date=2033-04-03');
-    expect(eur.items[0]).toMatchObject({ currency: 'EUR', price_per_day: 180, total_price: 396 });
+    for (const code of ['EUR', 'JPY']) {
+      const d = await search(`?currency=${code.toLowerCase()}&pickup_date=2033-04-01&return_date=2033-04-04&sort=price_asc`);
+      const base = await search('?pickup_date=2033-04-01&return_date=2033-04-04&sort=price_asc');
+      expect(d.items.length).toBeGreaterThanOrEqual(4);
+      expect(d.items.map((i) => i.vehicle_id)).toEqual(base.items.map((i) => i.vehicle_id));
+      // the storefront's converter prices products: give it products with exactly the base amounts of each card
+      const amounts = [...new Set(base.items.flatMap((i) => [i.price_per_day, i.total_price]))];
+      const productOf = new Map<number, number>();
+      for (const a of amounts) {
+        const pr = await t.inject({ method: 'POST', url: '/wp-json/wc/v3/products', headers: { 'x-rova-api-key': admin.key }, payload: { name: `Amount ${a}`, regular_price: a.toFixed(2), status: 'publish' } });
+        expect(pr.statusCode, pr.body).toBe(201);
+        productOf.set(a, pr.json().id);
+      }
+      const conv = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/convert', payload: { currency: code, product_ids: [...productOf.values()] } });
+      expect(conv.statusCode, conv.body).toBe(200);
+      expect(conv.json().currency).toBe(code);
+      // price HTML → its number (no thousands separator below 1000 × rate here; JPY has no decimals)
+      const figure = (a: number) => Number(String(conv.json().prices[String(productOf.get(a))]).replace(/<[^>]*>/g, '').replace(/&[^;]+;/g, '').replace(/[^0-9.]/g, ''));
+      for (const [i, c] of d.items.entries()) {
+        const b = base.items[i]!;
+        expect(c).toMatchObject({ currency: code, price_per_day: figure(b.price_per_day), total_price: figure(b.total_price) });
+      }
+    }
     expect((await search('?brand=ford&currency=GBP')).items[0]).toMatchObject({ currency: 'USD', price_per_day: 90 });
+  });
+
+  it('cursor paging: walking next_cursor yields every result exactly once, in order, for each sort; bad cursors → 400', async () => {
+    for (let i = 0; i < 7; i++) await vehicle(t, { name: `Cursor ${i % 3}`, brand: 'Cursorco', price_per_day: String(20 + (i % 4) * 5) + '.00', year: 2018 + (i % 2) });
+    for (const sort of ['relevance', 'price_asc', 'price_desc', 'name', 'year_desc']) {
+      const filters = `sort=${sort}&pickup_date=2033-05-01&return_date=2033-05-03${sort === 'relevance' ? '&q=cursor' : ''}`;
+      const all = await search(`?${filters}&per_page=100`);
+      expect(all.total).toBeGreaterThanOrEqual(7);
+      const walked: number[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const r = await t.inject({ method: 'GET', url: `${V2}/vehicles/search?${filters}&per_page=3${cursor ? `&cursor=${cursor}` : ''}` });
+        expect(r.statusCode, r.body).toBe(200);
+        const d = r.json().data;
+        expect(d.page).toBe(cursor ? null : 1);
+        walked.push(...d.items.map((i: { vehicle_id: number }) => i.vehicle_id));
+        cursor = d.next_cursor;
+        pages += 1;
+      } while (cursor && pages < 50);
+      expect(walked, sort).toEqual(all.items.map((i) => i.vehicle_id));
+      expect(new Set(walked).size).toBe(walked.length);
+      expect(pages).toBe(Math.ceil(all.total / 3));
+    }
+    const first = (await t.inject({ method: 'GET', url: `${V2}/vehicles/search?sort=name&per_page=2` })).json().data.next_cursor as string;
+    const [body, mac] = first.split('.');
+    const forged = Buffer.from(JSON.stringify({ v: 1, k: ['A', 1] })).toString('base64url') + '.' + mac;
+    for (const q of [`sort=name&cursor=${forged}`, `sort=price_asc&cursor=${first}`, `sort=name&brand=ford&cursor=${first}`, 'sort=name&cursor=abc', `sort=name&cursor=${body}`, 'cursor=%00']) {
+      const r = await t.inject({ method: 'GET', url: `${V2}/vehicles/search?${q}` });
+      expect(r.statusCode, q).toBe(400);
+      expect(r.json().error_code).toBe('INVALID_PARAMS');
+      expect(JSON.stringify(r.json().details)).toContain('cursor');
+    }
+    // the same cursor with another page size or display currency is fine
+    expect((await t.inject({ method: 'GET', url: `${V2}/vehicles/search?sort=name&per_page=5&cursor=${first}` })).statusCode).toBe(200);
   });
 
   it('an unknown or disabled currency falls back to the base; bad input → 400', async () => {

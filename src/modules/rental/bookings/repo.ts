@@ -33,6 +33,8 @@ export interface BookingRow {
   payment_status: string;
   payment_method: string | null;
   payment_deadline: string | null;
+  /** Set by code when it cancels a booking (migration 0540): payment_deadline_passed | late_payment_slot_taken. */
+  cancel_reason?: string | null;
   status: string;
   notes: string;
   source: string;
@@ -102,6 +104,19 @@ export async function releaseLapsedHolds(db: Db, vehicleId?: number): Promise<nu
   const r = await rows(db, sql`UPDATE rental_bookings SET updated_at = updated_at
     WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING id`);
   return r.length;
+}
+
+export const EXPIRED_REASON = 'The payment deadline passed before the payment arrived; the booking was cancelled and the vehicle released.';
+
+/**
+ * Cancels unpaid pending_payment bookings past their payment deadline (for one vehicle, or all), noting the
+ * reason; returns the cancelled rows so the caller can emit their events and mail the customers.
+ */
+export async function cancelLapsedUnpaid(db: Db, vehicleId?: number): Promise<BookingRow[]> {
+  const v = vehicleId === undefined ? sql`` : sql`AND vehicle_id = ${vehicleId}`;
+  return rows<BookingRow>(db, sql`UPDATE rental_bookings SET status = 'cancelled', cancel_reason = 'payment_deadline_passed',
+      notes = CASE WHEN notes = '' THEN ${EXPIRED_REASON} ELSE notes || E'\n' || ${EXPIRED_REASON} END, updated_at = now()
+    WHERE status = 'pending_payment' AND payment_status = 'unpaid' AND payment_deadline <= now() ${v} RETURNING *`);
 }
 
 /** Is this (driver or Drizzle-wrapped) error the exclusion constraint refusing an overlap (SQLSTATE 23P01)? */

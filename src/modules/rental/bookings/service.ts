@@ -10,7 +10,9 @@ import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
 import { lockVehicle } from '../vehicles/repo.js';
-import { bookingById, findOverlap, insertBooking, isOverlapViolation, releaseLapsedHolds, updateBooking, type BookingRow } from './repo.js';
+import { busyCacheOf } from '../journey/search/busy-cache.js';
+import { expireLapsedHolds, mailExpired } from './expiry.js';
+import { bookingById, findOverlap, insertBooking, isOverlapViolation, updateBooking, type BookingRow } from './repo.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
 
@@ -72,10 +74,17 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
   if (!transfer && input.return_date === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
   const period = transfer ? null : parsePeriod(p, { ...input, return_date: input.return_date });
   const catalogue = await catalogueOf(p).get();
-  return p.transaction(async (tx) => {
+  if (period && status !== 'draft') {
+    // Fail fast without the vehicle lock when the slot is visibly taken: under a rush for one vehicle the losers
+    // answer 409 at once instead of queueing on its row lock (and on the pool). The locked check below decides.
+    const pre = await checkAvailability(p, p.db, { ...input, return_date: period.returnDate }, { period, catalogue });
+    if (!pre.available) throw notAvailable(pre);
+  }
+  const expired: BookingRow[] = [];
+  const created = await p.transaction(async (tx) => {
     const vehicle = await lockVehicle(tx, input.vehicle_id);
     if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
-    await releaseLapsedHolds(tx, input.vehicle_id);
+    expired.push(...await expireLapsedHolds(tx, input.vehicle_id));
     let fields: Record<string, unknown>;
     if (period) {
       const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue });
@@ -107,6 +116,9 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     if (within) await within(tx, booking);
     return booking;
   }).catch(rethrowOverlap);
+  busyCacheOf(p).clear();
+  await mailExpired(p, expired);
+  return created;
 }
 
 export interface UpdateBookingInput {
@@ -123,8 +135,9 @@ const FROZEN: readonly string[] = ['completed', 'cancelled', 'no_show', 'refunde
 export async function editBooking(p: Platform, id: number, input: UpdateBookingInput): Promise<BookingRow> {
   const s = rentalSettings(p);
   const catalogue = await catalogueOf(p).get();
-  return p.transaction(async (tx) => {
-    const cur = await lockBooking(tx, id);
+  const expired: BookingRow[] = [];
+  const edited = await p.transaction(async (tx): Promise<BookingRow> => {
+    const cur = await lockBooking(tx, id, expired);
     const datesChange = ['pickup_date', 'return_date', 'pickup_time', 'return_time'].some((k) => input[k as keyof UpdateBookingInput] !== undefined);
     if (!datesChange) return (await updateBooking(tx, id, { notes: input.notes }))!;
     if (FROZEN.includes(cur.status)) throw new HttpError(409, 'STATE_CONFLICT', `The dates of a ${cur.status} booking cannot change.`);
@@ -149,17 +162,19 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
       notes: input.notes,
     }))!;
   }).catch(rethrowOverlap);
+  await mailExpired(p, expired);
+  return edited;
 }
 
 /**
  * Locks a booking for a change: first its vehicle, then the booking row (the order createBooking uses too, so
  * concurrent writes on one vehicle serialise instead of deadlocking). 404 when it does not exist.
  */
-async function lockBooking(tx: Db, id: number): Promise<BookingRow> {
+async function lockBooking(tx: Db, id: number, expired: BookingRow[]): Promise<BookingRow> {
   const seen = await bookingById(tx, id);
   if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   await lockVehicle(tx, Number(seen.vehicle_id));
-  await releaseLapsedHolds(tx, Number(seen.vehicle_id));
+  expired.push(...await expireLapsedHolds(tx, Number(seen.vehicle_id)));
   const cur = await bookingById(tx, id, true);
   if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   return cur;
@@ -189,9 +204,12 @@ export interface StatusChangeOptions {
 export async function changeStatus(p: Platform, id: number, to: string, opts: StatusChangeOptions = {}): Promise<{ booking: BookingRow; previous: BookingStatus }> {
   if (!isBookingStatus(to)) throw new HttpError(400, 'INVALID_PARAMS', `Unknown status "${to}".`, { field: 'status' });
   const s = rentalSettings(p);
-  return p.transaction(async (tx) => {
-    const cur = await lockBooking(tx, id);
+  const expired: BookingRow[] = [];
+  const moved = await p.transaction(async (tx) => {
+    const cur = await lockBooking(tx, id, expired);
     const from = cur.status as BookingStatus;
+    // its own payment deadline had just passed: it is cancelled already, which is what was asked
+    if (to === 'cancelled' && expired.some((b) => Number(b.id) === id)) return { booking: cur, previous: 'pending_payment' as BookingStatus };
     assertMove(from, to);
     if (BLOCKING.includes(to) && !holdsSlot(cur)) {
       const buf = s.bufferMinutes * 60_000;
@@ -209,4 +227,7 @@ export async function changeStatus(p: Platform, id: number, to: string, opts: St
     if (opts.within) await opts.within(tx, booking);
     return { booking, previous: from };
   }).catch(rethrowOverlap);
+  busyCacheOf(p).clear();
+  await mailExpired(p, expired);
+  return moved;
 }

@@ -7,7 +7,8 @@ import type { VehicleRow } from '../vehicles/repo.js';
 import { busyVehicles } from './repo.js';
 
 /** Why each vehicle is not free for the period (absent = free): the rules in memory, then ONE overlap query. */
-export async function unavailability(p: Platform, db: Db, cat: CatalogueSnapshot, vehicles: readonly VehicleRow[], period: Period, locationId?: number): Promise<Map<number, UnavailableReason>> {
+export async function unavailability(p: Platform, db: Db, cat: CatalogueSnapshot, vehicles: readonly VehicleRow[], period: Period, locationId?: number,
+  heldBetween?: (from: Date, to: Date) => Promise<Set<number>>): Promise<Map<number, UnavailableReason>> {
   const now = new Date();
   const out = new Map<number, UnavailableReason>();
   const rest: number[] = [];
@@ -17,7 +18,9 @@ export async function unavailability(p: Platform, db: Db, cat: CatalogueSnapshot
     else rest.push(Number(v.id));
   }
   const buf = rentalSettings(p).bufferMinutes * 60_000;
-  const busy = await busyVehicles(db, rest, new Date(period.pickupAt.getTime() - buf), new Date(period.returnAt.getTime() + buf));
-  for (const id of busy) out.set(id, 'booked');
+  const from = new Date(period.pickupAt.getTime() - buf);
+  const to = new Date(period.returnAt.getTime() + buf);
+  const busy = heldBetween ? await heldBetween(from, to) : await busyVehicles(db, rest, from, to);
+  for (const id of rest) if (busy.has(id)) out.set(id, 'booked');
   return out;
 }

@@ -1,17 +1,27 @@
 import type { Platform } from '../../../platform/context.js';
 import { purgeIdempotency } from '../../../platform/idempotency/store.js';
-import { releaseLapsedHolds } from '../bookings/repo.js';
+import { expireLapsedHolds, mailExpired } from '../bookings/expiry.js';
 
-/** Every minute: lapsed payment holds free their slots (bookings do it lazily too), old Idempotency-Keys go. */
+/**
+ * Every minute: unpaid bookings past their payment deadline are cancelled and other lapsed holds free their
+ * slots (bookings do it lazily too, per vehicle), old Idempotency-Keys go.
+ */
 export function scheduleJourneyJobs(p: Platform): void {
   if (!p.config.jobs) return;
   p.jobs.schedule({
     name: 'rental-hold-expiry',
     intervalMs: () => 60_000,
     run: async () => {
-      const n = await releaseLapsedHolds(p.db);
-      if (n > 0) p.log.info({ released: n }, 'lapsed booking holds released');
-      await purgeIdempotency(p.db);
+      await runHoldExpiry(p);
     },
   });
+}
+
+/** One pass of the expiry job (also called by tests): returns the bookings it cancelled. */
+export async function runHoldExpiry(p: Platform): Promise<number> {
+  const cancelled = await p.transaction((tx) => expireLapsedHolds(tx));
+  if (cancelled.length > 0) p.log.info({ cancelled: cancelled.length }, 'unpaid bookings past their payment deadline cancelled');
+  await mailExpired(p, cancelled);
+  await purgeIdempotency(p.db);
+  return cancelled.length;
 }

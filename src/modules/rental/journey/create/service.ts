@@ -4,16 +4,16 @@ import { roleHasCap } from '../../../../platform/auth/roles.js';
 import { profileById } from '../../../../platform/accounts/repo.js';
 import { HttpError } from '../../../../platform/http/errors.js';
 import type { BookingRow } from '../../bookings/repo.js';
-import { createBooking } from '../../bookings/service.js';
+import { changeStatus, createBooking } from '../../bookings/service.js';
 import { bookingView } from '../../bookings/view.js';
 import { catalogueOf } from '../../catalogue.js';
 import { Decimal } from '../../money.js';
 import type { Quote } from '../../pricing/engine.js';
 import { mailBooking } from '../mails.js';
-import { providerFor, type PaymentStart } from '../payments/port.js';
+import { enabledProvider, type PaymentStart } from '../payments/port.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
-import { customerForUser, insertOrder, insertPayment, type OrderLine } from './repo.js';
+import { customerForUser, insertOrder, insertPayment, setPayment, type OrderLine } from './repo.js';
 
 export interface CreateInput extends BookingCheckInput {
   payment_method: 'offline' | 'stripe';
@@ -58,7 +58,7 @@ async function bookingCustomer(p: Platform, auth: AuthContext, input: CreateInpu
  * booking.created event. The payment is started with the provider after the commit.
  */
 export async function createCustomerBooking(p: Platform, auth: AuthContext, input: CreateInput) {
-  const provider = providerFor(input.payment_method);
+  const provider = enabledProvider(p, input.payment_method);
   if (!provider) throw new HttpError(400, 'INVALID_PARAMS', `Payment method "${input.payment_method}" is not enabled.`, { field: 'payment_method' });
   const cat = await catalogueOf(p).get();
   for (const f of ['pickup_location_id', 'return_location_id'] as const) {
@@ -79,7 +79,16 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     paymentId = (await insertPayment(tx, { booking_id: Number(b.id), provider: provider.name, amount: due, currency: b.currency })).id;
     // booking.created is emitted by createBooking, in this same transaction
   });
-  const payment: PaymentStart = await provider.start(p, { id: paymentId, reference: booking.reference, amount: due, currency: booking.currency });
+  let payment: PaymentStart;
+  try {
+    payment = await provider.start(p, { id: paymentId, bookingId: Number(booking.id), reference: booking.reference, amount: due, currency: booking.currency });
+  } catch (err) {
+    // the provider refused or is unreachable: nothing was charged, so the slot goes back at once
+    await setPayment(p.db, paymentId, { status: 'failed' });
+    await changeStatus(p, Number(booking.id), 'cancelled').catch((e: unknown) => p.log.error({ err: e }, 'cancelling a booking whose payment could not start failed'));
+    throw err;
+  }
+  if (payment.external_id) await setPayment(p.db, paymentId, { external_id: payment.external_id });
   await mailBooking(p, 'booking_created', booking, [['Amount due now', `${new Decimal(due).toFixed(2)} ${booking.currency}`], ...(payment.instructions ? [['How to pay', payment.instructions] as [string, string]] : [])]);
   return {
     booking: bookingView(booking),

@@ -1,5 +1,6 @@
 import type { Platform } from '../../../../platform/context.js';
-import { journeySettings } from '../settings.js';
+import { journeySettings, type ProviderName } from '../settings.js';
+import { stripeProvider } from './stripe.js';
 
 /** What the customer needs to pay: offline instructions, or a provider's client secret / checkout URL. */
 export interface PaymentStart {
@@ -9,12 +10,21 @@ export interface PaymentStart {
   checkout_url?: string;
 }
 
+/** The payment being started: our payment row, its booking, the amount due (decimal, store currency). */
+export interface PaymentRequest {
+  id: number;
+  bookingId: number;
+  reference: string;
+  amount: number;
+  currency: string;
+}
+
 /** A payment provider (design §8): starts a payment for an amount and refunds one. */
 export interface PaymentProvider {
-  name: 'offline' | 'stripe';
-  start(p: Platform, b: { id: number; reference: string; amount: number; currency: string }): Promise<PaymentStart>;
+  name: ProviderName;
+  start(p: Platform, b: PaymentRequest): Promise<PaymentStart>;
   /** Refunds `amount` of a payment; offline refunds are paid out by the staff (recorded only). */
-  refund(p: Platform, payment: { external_id: string | null }, amount: number, currency: string): Promise<void>;
+  refund(p: Platform, payment: { id: number; external_id: string | null }, amount: number, currency: string): Promise<void>;
 }
 
 export const offlineProvider: PaymentProvider = {
@@ -27,6 +37,12 @@ export const offlineProvider: PaymentProvider = {
   },
 };
 
+/** The provider that handles a payment row (whatever is enabled for new bookings now: old payments still refund). */
 export function providerFor(name: string): PaymentProvider | null {
-  return name === 'offline' ? offlineProvider : null;
+  return name === 'offline' ? offlineProvider : name === 'stripe' ? stripeProvider : null;
+}
+
+/** The provider a customer may choose for a new booking (BOOKING_PAYMENT_PROVIDERS), or null. */
+export function enabledProvider(p: Platform, name: string): PaymentProvider | null {
+  return journeySettings(p).paymentProviders.has(name as ProviderName) ? providerFor(name) : null;
 }

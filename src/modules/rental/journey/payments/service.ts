@@ -3,7 +3,8 @@ import { toDate } from '../../../../platform/db/types.js';
 import { emitEvent } from '../../../../platform/events/emit.js';
 import { emitBookingStatus } from '../../events.js';
 import { HttpError } from '../../../../platform/http/errors.js';
-import { bookingById, findOverlap, releaseLapsedHolds, updateBooking, type BookingRow } from '../../bookings/repo.js';
+import { expireLapsedHolds, mailExpired } from '../../bookings/expiry.js';
+import { bookingById, findOverlap, updateBooking, type BookingRow } from '../../bookings/repo.js';
 import { rentalSettings } from '../../settings.js';
 import { lockVehicle } from '../../vehicles/repo.js';
 import { paymentsOf, setPayment } from '../create/repo.js';
@@ -24,9 +25,10 @@ export async function settlePayment(p: Platform, bookingId: number, match: { pay
   const seen = await bookingById(p.db, bookingId);
   if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${bookingId} does not exist.`);
   const buf = rentalSettings(p).bufferMinutes * 60_000;
+  const expired: BookingRow[] = [];
   const r = await p.transaction(async (tx) => {
     await lockVehicle(tx, Number(seen.vehicle_id));
-    await releaseLapsedHolds(tx, Number(seen.vehicle_id));
+    expired.push(...await expireLapsedHolds(tx, Number(seen.vehicle_id)));
     const b = (await bookingById(tx, bookingId, true))!;
     const pays = await paymentsOf(tx, bookingId, true);
     const pay = pays.find((x) => (match.paymentId !== undefined && x.id === match.paymentId) || (match.externalId !== undefined && x.external_id === match.externalId)) ?? (match.paymentId === undefined && match.externalId === undefined ? pays.find((x) => x.status === 'pending') : undefined);
@@ -35,22 +37,25 @@ export async function settlePayment(p: Platform, bookingId: number, match: { pay
     const amount = Number(pay.amount);
     const paidStatus = amount >= Number(b.total) ? 'paid' : 'deposit_paid';
     const holding = b.status === 'pending_payment' || b.status === 'pending';
+    // cancelled only because its payment deadline passed: the money came after all, so it may still take a free slot
+    const lapsed = b.status === 'cancelled' && b.cancel_reason === 'payment_deadline_passed';
     const clash = !holding || !(b as BookingRow & { holds_slot?: boolean }).holds_slot
       ? await findOverlap(tx, Number(b.vehicle_id), new Date(toDate(b.pickup_at).getTime() - buf), new Date(toDate(b.return_at).getTime() + buf), bookingId)
       : undefined;
-    if (holding && !clash) {
+    if ((holding || lapsed) && !clash) {
       await setPayment(tx, pay.id, { status: 'succeeded' });
-      const nb = (await updateBooking(tx, bookingId, { status: 'confirmed', payment_status: paidStatus, payment_deadline: null }))!;
+      const nb = (await updateBooking(tx, bookingId, { status: 'confirmed', payment_status: paidStatus, payment_deadline: null, cancel_reason: null }))!;
       await emitEvent(tx, 'payment.succeeded', { booking_id: bookingId, payment_id: pay.id, amount, currency: pay.currency, provider: pay.provider });
       await emitBookingStatus(tx, nb, b.status);
       return { outcome: 'confirmed' as const, booking: nb, pay };
     }
     // the slot is gone (or the booking was cancelled meanwhile): give the money back
     await setPayment(tx, pay.id, { status: 'refunded', refunded_amount: amount });
-    const nb = b.status === 'cancelled' ? b : (await updateBooking(tx, bookingId, { status: 'cancelled', payment_status: 'refunded', notes: [b.notes, LATE_PAYMENT_REASON].filter(Boolean).join('\n') }))!;
-    if (nb !== b) await emitBookingStatus(tx, nb, b.status);
+    const nb = (await updateBooking(tx, bookingId, { status: 'cancelled', payment_status: 'refunded', cancel_reason: lapsed || holding ? 'late_payment_slot_taken' : b.cancel_reason ?? null, notes: [b.notes, LATE_PAYMENT_REASON].filter(Boolean).join('\n') }))!;
+    if (b.status !== 'cancelled') await emitBookingStatus(tx, nb, b.status);
     return { outcome: 'refunded_slot_taken' as const, booking: nb, pay };
   });
+  await mailExpired(p, expired.filter((x) => Number(x.id) !== bookingId));
   if (r.outcome === 'refunded_slot_taken') {
     await providerFor(r.pay.provider)?.refund(p, r.pay, Number(r.pay.amount), r.pay.currency);
     await mailBooking(p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]);

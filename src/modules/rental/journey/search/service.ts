@@ -3,10 +3,12 @@ import { HttpError } from '../../../../platform/http/errors.js';
 import { currencyPort } from '../../../store/currency-port.js';
 import { parsePeriod, priceOrThrow } from '../../availability/service.js';
 import { catalogueOf } from '../../catalogue.js';
-import { money } from '../../money.js';
+import { Decimal, money } from '../../money.js';
 import { rentalSettings } from '../../settings.js';
 import type { VehicleRow } from '../../vehicles/repo.js';
 import { unavailability } from '../free.js';
+import { busyCacheOf } from './busy-cache.js';
+import { compareKeys, decodeCursor, encodeCursor, queryFingerprint, type SortKey } from './cursor.js';
 
 export const SORTS = ['relevance', 'price_asc', 'price_desc', 'name', 'year_desc'] as const;
 
@@ -29,6 +31,7 @@ export interface SearchQuery {
   features?: string;
   sort?: (typeof SORTS)[number];
   currency?: string;
+  cursor?: string;
   page: number;
   per_page: number;
 }
@@ -63,33 +66,48 @@ export async function searchVehicles(p: Platform, q: SearchQuery) {
     && feats.every((f) => v.features.some((x) => String(x).toLowerCase() === f))
     && (words.length === 0 || relevance(v, words) > 0));
   if (period) {
-    const why = await unavailability(p, p.db, cat, list, period, q.location_id);
+    const cache = busyCacheOf(p);
+    const why = await unavailability(p, p.db, cat, list, period, q.location_id, (from, to) => cache.get(from, to));
     list = list.filter((v) => !why.has(Number(v.id)));
   }
   const days = period?.days ?? 1;
   const totals = new Map(list.map((v) => [Number(v.id), period ? priceOrThrow(v, cat.rules, period, []).total : Number(v.price_per_day)]));
   const facets: Facets = { category: {}, brand: {}, fuel_type: {}, transmission: {} };
   for (const v of list) for (const k of Object.keys(facets) as (keyof Facets)[]) if (v[k]) facets[k][v[k]] = (facets[k][v[k]] ?? 0) + 1;
-  const by: Record<(typeof SORTS)[number], (a: VehicleRow, b: VehicleRow) => number> = {
-    relevance: (a, b) => relevance(b, words) - relevance(a, words) || Number(a.price_per_day) - Number(b.price_per_day),
-    price_asc: (a, b) => totals.get(Number(a.id))! - totals.get(Number(b.id))!,
-    price_desc: (a, b) => totals.get(Number(b.id))! - totals.get(Number(a.id))!,
-    name: (a, b) => a.name.localeCompare(b.name),
-    year_desc: (a, b) => (b.year ?? 0) - (a.year ?? 0),
+  // every order ends on the id, so keys are unique and a cursor is an exact position
+  const price = (v: VehicleRow) => totals.get(Number(v.id))!;
+  const keyOf: Record<(typeof SORTS)[number], (v: VehicleRow) => SortKey> = {
+    relevance: (v) => [-relevance(v, words), Number(v.price_per_day), Number(v.id)],
+    price_asc: (v) => [price(v), Number(v.id)],
+    price_desc: (v) => [-price(v), Number(v.id)],
+    name: (v) => [v.name, Number(v.id)],
+    year_desc: (v) => [-(v.year ?? 0), Number(v.id)],
   };
-  list.sort((a, b) => by[q.sort ?? 'relevance'](a, b) || Number(a.id) - Number(b.id));
+  const sortKey = keyOf[q.sort ?? 'relevance'];
+  const keyed = list.map((v) => ({ v, k: sortKey(v) })).sort((a, b) => compareKeys(a.k, b.k));
   const base = rentalSettings(p).currency;
   const wanted = q.currency?.trim().toUpperCase();
   const conv = wanted && wanted !== base ? currencyPort(p)?.resolve(wanted) ?? null : null;
   const currency = conv ? conv.format.code : base;
-  const price = (n: number) => (conv ? Number(conv.convert(money(n).toFixed(2), undefined)) : money(n));
-  const page = list.slice((q.page - 1) * q.per_page, q.page * q.per_page);
+  // converted like /rova-fx/v1/convert shows it: rate, fee and rounding rules, then the currency's decimals (half away from zero)
+  const shown = (n: number) => (conv ? new Decimal(conv.convert(money(n).toFixed(2), undefined)).toDecimalPlaces(conv.format.decimals, Decimal.ROUND_HALF_UP).toNumber() : money(n));
+  const fp = queryFingerprint(q as unknown as Record<string, unknown>);
+  let from = (q.page - 1) * q.per_page;
+  if (q.cursor !== undefined) {
+    const after = decodeCursor(p.config.secret, fp, q.cursor);
+    from = keyed.findIndex((x) => compareKeys(x.k, after) > 0);
+    if (from < 0) from = keyed.length;
+  }
+  const slice = keyed.slice(from, from + q.per_page);
+  const more = from + q.per_page < keyed.length && slice.length > 0;
+  const page = slice.map((x) => x.v);
   return {
+    next_cursor: more ? encodeCursor(p.config.secret, fp, slice[slice.length - 1]!.k) : null,
     items: page.map((v) => ({
       vehicle_id: Number(v.id), name: v.name, slug: v.slug, category: v.category, brand: v.brand, model: v.model, year: v.year, seats: v.seats,
       transmission: v.transmission, fuel_type: v.fuel_type, features: v.features, location_id: v.location_id === null ? null : Number(v.location_id),
-      days, price_per_day: price(Number(v.price_per_day)), total_price: price(totals.get(Number(v.id))!), currency,
+      days, price_per_day: shown(Number(v.price_per_day)), total_price: shown(totals.get(Number(v.id))!), currency,
     })),
-    total: list.length, total_pages: Math.ceil(list.length / q.per_page), page: q.page, per_page: q.per_page, facets, currency,
+    total: list.length, total_pages: Math.ceil(list.length / q.per_page), page: q.cursor === undefined ? q.page : null, per_page: q.per_page, facets, currency,
   };
 }

@@ -1,0 +1,70 @@
+import Stripe from 'stripe';
+import type { Platform } from '../../../../platform/context.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import { perPlatform } from '../../../../platform/per-platform.js';
+import { Decimal } from '../../money.js';
+import { journeySettings, type StripeSettings } from '../settings.js';
+import type { PaymentProvider } from './port.js';
+
+// Stripe's own minor-unit table (https://docs.stripe.com/currencies): it differs from ISO 4217 for a few codes.
+const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
+
+/** A decimal amount → the integer Stripe expects for the currency (cents; yen as is; 3-decimal currencies rounded to 10). */
+export function stripeAmount(amount: Decimal.Value, currency: string): number {
+  const c = currency.toUpperCase();
+  const d = new Decimal(amount);
+  if (ZERO_DECIMAL.has(c)) return d.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+  if (THREE_DECIMAL.has(c)) return d.times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).times(10).toNumber();
+  return d.times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+export function stripeSettings(p: Platform): StripeSettings {
+  const s = journeySettings(p).stripe;
+  if (!s) throw new HttpError(500, 'INTERNAL_ERROR', 'The stripe provider is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
+  return s;
+}
+
+/** One SDK client per platform; STRIPE_API_BASE points it elsewhere than api.stripe.com (tests). */
+export const stripeClient: (p: Platform) => Stripe = perPlatform((p) => {
+  const s = stripeSettings(p);
+  return new Stripe(s.secretKey, { maxNetworkRetries: 2, timeout: 20_000, telemetry: false, ...(s.api ? { protocol: s.api.protocol, host: s.api.host, port: s.api.port } : {}) });
+});
+
+/** Any failure talking to Stripe: the customer sees a 502 naming the provider, the log has the SDK's error. */
+function providerError(p: Platform, err: unknown, what: string): HttpError {
+  p.log.error({ err }, `stripe ${what} failed`);
+  return new HttpError(502, 'PAYMENT_PROVIDER_ERROR', `The payment provider could not ${what}; nothing was charged. Try again.`);
+}
+
+/**
+ * `stripe`: a PaymentIntent for the amount due (Stripe minor units, store currency, our ids in metadata, an
+ * idempotency key per payment row so a retried create never makes a second intent); the client confirms it with
+ * its client_secret and the signed webhook settles it. Refunds go through refunds.create on the intent.
+ */
+export const stripeProvider: PaymentProvider = {
+  name: 'stripe',
+  async start(p, b) {
+    try {
+      const pi = await stripeClient(p).paymentIntents.create({
+        amount: stripeAmount(b.amount, b.currency),
+        currency: b.currency.toLowerCase(),
+        automatic_payment_methods: { enabled: true },
+        description: `Booking ${b.reference}`,
+        metadata: { booking_id: String(b.bookingId), payment_id: String(b.id), reference: b.reference },
+      }, { idempotencyKey: `rova-payment-${b.id}` });
+      return { external_id: pi.id, ...(pi.client_secret ? { client_secret: pi.client_secret } : {}) };
+    } catch (err) {
+      throw providerError(p, err, 'start the payment');
+    }
+  },
+  async refund(p, payment, amount, currency) {
+    if (!payment.external_id) return; // never started with Stripe: nothing was charged
+    try {
+      await stripeClient(p).refunds.create({ payment_intent: payment.external_id, amount: stripeAmount(amount, currency), metadata: { payment_id: String(payment.id) } },
+        { idempotencyKey: `rova-refund-${payment.id}-${stripeAmount(amount, currency)}` });
+    } catch (err) {
+      throw providerError(p, err, 'refund the payment');
+    }
+  },
+};

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StripeCall {
+  method: string;
+  path: string;
+  /** The form-encoded body decoded to flat keys as Stripe's SDK sends them (`metadata[booking_id]`). */
+  params: Record<string, string>;
+  authorization: string;
+  idempotencyKey: string | undefined;
+}
+
+export interface PaymentIntentJson {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  currency: string;
+  status: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  description: string | null;
+  created: number;
+  livemode: false;
+  last_payment_error: null | { code: string; message: string; type: string };
+  automatic_payment_methods: { enabled: boolean } | null;
+  latest_charge: string | null;
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/**
+ * A local HTTP server speaking the few Stripe API calls Rova makes — POST /v1/payment_intents,
+ * GET /v1/payment_intents/:id, POST /v1/refunds — with Stripe's JSON shapes, its Idempotency-Key replay and its
+ * error envelope; every call is recorded. The real `stripe` SDK is pointed at it (STRIPE_API_BASE).
+ */
+export async function startStripe(opts: { secretKey: string }) {
+  const calls: StripeCall[] = [];
+  const intents = new Map<string, PaymentIntentJson>();
+  const refunds: Record<string, unknown>[] = [];
+  const replies = new Map<string, { status: number; body: unknown }>();
+  let failNext = 0;
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+    res.end(JSON.stringify(body));
+  };
+  const error = (res: ServerResponse, status: number, type: string, message: string, param?: string) =>
+    send(res, status, { error: { type, message, ...(param ? { param } : {}) } });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const params = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+    const url = new URL(req.url ?? '/', 'http://x');
+    const idem = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    calls.push({ method: req.method ?? '', path: url.pathname, params, authorization: String(req.headers.authorization ?? ''), idempotencyKey: idem });
+    if (req.headers.authorization !== `Bearer ${opts.secretKey}`) return error(res, 401, 'invalid_request_error', 'Invalid API Key provided.');
+    if (failNext > 0) {
+      failNext -= 1;
+      return error(res, 402, 'card_error', 'Your card was declined.');
+    }
+    const replayKey = idem ? `${req.method} ${url.pathname} ${idem}` : '';
+    if (replayKey && replies.has(replayKey)) {
+      const r = replies.get(replayKey)!;
+      res.setHeader('idempotent-replayed', 'true');
+      return send(res, r.status, r.body);
+    }
+    const answer = (status: number, body: unknown) => {
+      if (replayKey) replies.set(replayKey, { status, body });
+      send(res, status, body);
+    };
+    if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
+      const amount = Number(params.amount);
+      if (!Number.isInteger(amount) || amount < 1) return error(res, 400, 'invalid_request_error', 'Invalid integer', 'amount');
+      if (!/^[a-z]{3}$/.test(params.currency ?? '')) return error(res, 400, 'invalid_request_error', 'Invalid currency', 'currency');
+      const pid = id('pi');
+      const metadata = Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
+      const pi: PaymentIntentJson = {
+        id: pid, object: 'payment_intent', amount, amount_received: 0, currency: params.currency!, status: 'requires_payment_method',
+        client_secret: `${pid}_secret_${randomBytes(12).toString('hex')}`, metadata, description: params.description ?? null,
+        created: Math.floor(Date.now() / 1000), livemode: false, last_payment_error: null,
+        automatic_payment_methods: params['automatic_payment_methods[enabled]'] ? { enabled: params['automatic_payment_methods[enabled]'] === 'true' } : null, latest_charge: null,
+      };
+      intents.set(pid, pi);
+      return answer(200, pi);
+    }
+    const get = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && get) {
+      const pi = intents.get(get[1]!);
+      return pi ? send(res, 200, pi) : error(res, 404, 'invalid_request_error', `No such payment_intent: '${get[1]}'`, 'id');
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      const pi = intents.get(params.payment_intent ?? '');
+      if (!pi) return error(res, 404, 'invalid_request_error', `No such payment_intent: '${params.payment_intent}'`, 'payment_intent');
+      const amount = params.amount ? Number(params.amount) : pi.amount;
+      const metadata = Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
+      const refund = { id: id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: pi.latest_charge, status: 'succeeded', reason: null, metadata, created: Math.floor(Date.now() / 1000) };
+      refunds.push(refund);
+      return answer(200, refund);
+    }
+    return error(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname}).`);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => error(res, 500, 'api_error', String(e)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    intents,
+    refunds,
+    /** The next n API calls answer 402 card_error (a provider refusal). */
+    failNext(n = 1) { failNext = n; },
+    /** What the customer's browser does with the client secret: the intent succeeds (Stripe then sends the webhook). */
+    succeed(piId: string): PaymentIntentJson {
+      const pi = intents.get(piId)!;
+      pi.status = 'succeeded';
+      pi.amount_received = pi.amount;
+      pi.latest_charge = id('ch');
+      return pi;
+    },
+    fail(piId: string): PaymentIntentJson {
+      const pi = intents.get(piId)!;
+      pi.status = 'requires_payment_method';
+      pi.last_payment_error = { code: 'card_declined', message: 'Your card was declined.', type: 'card_error' };
+      return pi;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** A Stripe event envelope (API shape) around a PaymentIntent. */
+export function stripeEvent(type: string, object: unknown, eventId = id('evt')): string {
+  return JSON.stringify({ id: eventId, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } });
+}

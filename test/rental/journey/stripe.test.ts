@@ -1,0 +1,195 @@
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { readJourneySettings } from '../../../src/modules/rental/journey/settings.js';
+import { stripeAmount } from '../../../src/modules/rental/journey/payments/stripe.js';
+import { makeApp, type TestApp } from '../../helpers/app.js';
+import { rule, vehicle } from '../helpers.js';
+import { startStripe, stripeEvent } from './stripe-server.js';
+
+const V2 = '/wp-json/rova-rental/v2';
+const R = '/wp-json/rova/v1';
+const SK = 'sk_test_rovaLocalFake123';
+const WHSEC = 'whsec_rovaLocalWebhookSecret';
+
+type Fake = Awaited<ReturnType<typeof startStripe>>;
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+describe('stripe payment provider (real SDK against a local Stripe-speaking server)', () => {
+  let t: TestApp;
+  let fake: Fake;
+  let admin: string;
+  beforeAll(async () => {
+    fake = await startStripe({ secretKey: SK });
+    t = await makeApp({ env: { RENTAL_WRITE_RATE_LIMIT: '100000', RENTAL_PUBLIC_RATE_LIMIT: '100000', BOOKING_PAYMENT_PROVIDERS: 'offline,stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC, STRIPE_API_BASE: fake.url } });
+    admin = (await t.userWithKey('administrator')).key;
+    await rule(t, { name: 'VAT', kind: 'tax', percent: '10' });
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  const customerKey = async () => (await t.userWithKey('customer')).key;
+  const body = (v: number, d1: string, d2: string, plan = 'full') => ({ vehicle_id: v, pickup_date: d1, return_date: d2, payment_method: 'stripe', payment_plan: plan });
+  const create = (key: string, b: Record<string, unknown>) => t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key }, payload: b });
+  const webhook = (payload: string, header: string | undefined) =>
+    t.inject({ method: 'POST', url: `${V2}/payments/stripe/webhook`, headers: { 'content-type': 'application/json; charset=utf-8', ...(header === undefined ? {} : { 'stripe-signature': header }) }, payload });
+  const signed = (payload: string, opts: { secret?: string; timestamp?: number } = {}) =>
+    webhook(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? WHSEC, ...(opts.timestamp ? { timestamp: opts.timestamp } : {}) }));
+  const booking = async (id: number) => rowsOf<{ status: string; payment_status: string; notes: string; holds_slot: boolean }>(await t.platform.db.execute(sql`SELECT status, payment_status, notes, holds_slot FROM rental_bookings WHERE id = ${id}`))[0]!;
+  const eventsOf = async (type: string, bookingId: number) => rowsOf<{ n: number }>(await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rova_events WHERE type = ${type} AND (payload->'data'->>'booking_id' = ${String(bookingId)} OR payload->'data'->>'id' = ${String(bookingId)})`))[0]!.n;
+
+  it('settings: stripe without its keys, a bad key or a bad API base stops the start (ConfigError naming the variable)', () => {
+    const cfg = (env: Record<string, string>) => ({ ...loadConfig({}), env }) as ReturnType<typeof loadConfig>;
+    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe' }))).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: SK }))).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: WHSEC }))).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC, STRIPE_API_BASE: 'ftp://x' }))).toThrow(/STRIPE_API_BASE/);
+    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'paypal' }))).toThrow(/BOOKING_PAYMENT_PROVIDERS/);
+    expect(readJourneySettings(cfg({})).paymentProviders).toEqual(new Set(['offline']));
+    expect([stripeAmount('220.00', 'USD'), stripeAmount('1000', 'JPY'), stripeAmount('1.234', 'KWD'), stripeAmount('0.005', 'EUR')]).toEqual([22000, 1000, 1230, 1]);
+  });
+
+  it('create → a PaymentIntent for the amount due (minor units, metadata, idempotency key) and its client_secret', async () => {
+    const v = await vehicle(t, { price_per_day: '100.00', deposit_percent: '20' });
+    const before = fake.calls.length;
+    const r = await create(await customerKey(), body(v, '2033-01-10', '2033-01-12', 'deposit'));
+    expect(r.statusCode).toBe(201);
+    const d = r.json().data;
+    expect(d).toMatchObject({ amount_due: 44, currency: 'USD', booking: { status: 'pending_payment' }, payment: { provider: 'stripe' } });
+    const call = fake.calls.slice(before).find((c) => c.path === '/v1/payment_intents')!;
+    expect(call).toMatchObject({ method: 'POST', authorization: `Bearer ${SK}`, params: { amount: '4400', currency: 'usd', 'metadata[booking_id]': String(d.booking.id), 'automatic_payment_methods[enabled]': 'true' } });
+    expect(call.idempotencyKey).toMatch(/^rova-payment-\d+$/);
+    const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(d.booking.id))!;
+    expect(d.payment.client_secret).toBe(pi.client_secret);
+    const pay = rowsOf<{ external_id: string; status: string }>(await t.platform.db.execute(sql`SELECT external_id, status FROM rental_payments WHERE booking_id = ${d.booking.id}`));
+    expect(pay).toEqual([{ external_id: pi.id, status: 'pending' }]);
+  });
+
+  it('signed payment_intent.succeeded → confirmed; a replayed event acts once; payment_failed keeps it pending', async () => {
+    const v = await vehicle(t);
+    const d = (await create(await customerKey(), body(v, '2033-02-10', '2033-02-12'))).json().data;
+    const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(d.booking.id))!;
+    const failed = await signed(stripeEvent('payment_intent.payment_failed', fake.fail(pi.id)));
+    expect(failed.statusCode).toBe(200);
+    expect(failed.json().data).toMatchObject({ type: 'payment_intent.payment_failed', outcome: 'payment_failed_recorded', booking_id: d.booking.id });
+    expect(await booking(d.booking.id)).toMatchObject({ status: 'pending_payment', holds_slot: true });
+    expect(await eventsOf('payment.failed', d.booking.id)).toBe(1);
+    // the customer retries the same intent and it succeeds
+    const ok = stripeEvent('payment_intent.succeeded', fake.succeed(pi.id));
+    const r = await signed(ok);
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toMatchObject({ success: true, data: { outcome: 'confirmed', booking_id: d.booking.id } });
+    expect(await booking(d.booking.id)).toMatchObject({ status: 'confirmed', payment_status: 'paid' });
+    const again = await signed(ok);
+    expect(again.json().data).toMatchObject({ outcome: 'duplicate' });
+    expect(await eventsOf('payment.succeeded', d.booking.id)).toBe(1);
+    expect(await eventsOf('booking.confirmed', d.booking.id)).toBe(1);
+  });
+
+  it('unsigned, forged and stale webhooks → 400 and nothing changes', async () => {
+    const v = await vehicle(t);
+    const d = (await create(await customerKey(), body(v, '2033-03-10', '2033-03-12'))).json().data;
+    const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(d.booking.id))!;
+    const payload = stripeEvent('payment_intent.succeeded', fake.succeed(pi.id));
+    const unsigned = await webhook(payload, undefined);
+    expect(unsigned.statusCode).toBe(400);
+    expect(unsigned.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { reason: 'missing_signature' } });
+    const forged = await signed(payload, { secret: 'whsec_someoneElse' });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().details.reason).toBe('signature_mismatch');
+    // the body changed after signing (amount edited)
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC });
+    const tampered = await webhook(payload.replace(/"amount":\d+/, '"amount":1'), header);
+    expect(tampered.statusCode).toBe(400);
+    const stale = await signed(payload, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().details.reason).toBe('timestamp_outside_tolerance');
+    expect((await webhook(payload, 'garbage')).statusCode).toBe(400);
+    expect(await booking(d.booking.id)).toMatchObject({ status: 'pending_payment', payment_status: 'unpaid' });
+    expect(rowsOf<{ n: number }>(await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rental_stripe_events WHERE payment_intent = ${pi.id}`))[0]!.n).toBe(0);
+    // the genuine delivery still works afterwards
+    expect((await signed(payload)).json().data.outcome).toBe('confirmed');
+  });
+
+  it('late payment on a slot taken after the hold expired → refund call to Stripe and the booking cancelled with a reason', async () => {
+    const v = await vehicle(t, { price_per_day: '80.00' });
+    const a = (await create(await customerKey(), body(v, '2033-04-10', '2033-04-12'))).json().data;
+    await t.platform.db.execute(sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 second' WHERE id = ${a.booking.id}`);
+    const b = await create(await customerKey(), { ...body(v, '2033-04-11', '2033-04-13'), payment_method: 'offline' });
+    expect(b.statusCode).toBe(201);
+    const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(a.booking.id))!;
+    const before = fake.refunds.length;
+    const r = await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)));
+    expect(r.json().data).toMatchObject({ outcome: 'refunded_slot_taken', booking_id: a.booking.id });
+    expect(fake.refunds.slice(before)).toEqual([expect.objectContaining({ object: 'refund', payment_intent: pi.id, amount: pi.amount, currency: 'usd' })]);
+    const call = fake.calls.filter((c) => c.path === '/v1/refunds').at(-1)!;
+    expect(call.idempotencyKey).toMatch(/^rova-refund-\d+-17600$/);
+    const row = await booking(a.booking.id);
+    expect(row).toMatchObject({ status: 'cancelled', payment_status: 'refunded' });
+    expect(row.notes).toContain('refunded');
+    expect(await booking(b.json().data.booking.id)).toMatchObject({ status: 'pending_payment', holds_slot: true });
+  });
+
+  it('the provider refuses → 502, nothing charged, the slot is free again', async () => {
+    const v = await vehicle(t);
+    const key = await customerKey();
+    fake.failNext(1);
+    const r = await create(key, body(v, '2033-05-10', '2033-05-12'));
+    expect(r.statusCode).toBe(502);
+    expect(r.json()).toMatchObject({ success: false, error_code: 'PAYMENT_PROVIDER_ERROR' });
+    const rows = rowsOf<{ status: string; holds_slot: boolean }>(await t.platform.db.execute(sql`SELECT status, holds_slot FROM rental_bookings WHERE vehicle_id = ${v}`));
+    expect(rows).toEqual([{ status: 'cancelled', holds_slot: false }]);
+    expect((await create(key, body(v, '2033-05-10', '2033-05-12'))).statusCode).toBe(201);
+  });
+
+  it('the README journey with the stripe provider: search → check → register → create → webhook → confirmed → my bookings → cancel with refund', async () => {
+    const v = await vehicle(t, { price_per_day: '61.00', name: 'Journey Roadster', category: 'journey' });
+    const search = await t.inject({ method: 'GET', url: `${V2}/vehicles/search?pickup_date=2033-06-10&return_date=2033-06-13&category=journey&sort=price_asc&per_page=3` });
+    expect(search.statusCode).toBe(200);
+    const vid = search.json().data.items[0].vehicle_id;
+    expect(vid).toBe(v);
+    const check = await t.inject({ method: 'POST', url: `${V2}/booking/check`, payload: { vehicle_id: vid, pickup_date: '2033-06-10', return_date: '2033-06-13' } });
+    expect(check.json().data).toMatchObject({ available: true, days: 3 });
+    const total = check.json().data.total;
+    expect((await t.inject({ method: 'POST', url: `${R}/auth/register`, payload: { email: 'stripe-reader@example.test', password: 'a long password', first_name: 'Rea' } })).statusCode).toBe(201);
+    const login = await t.inject({ method: 'POST', url: `${R}/auth/login`, payload: { login: 'stripe-reader@example.test', password: 'a long password' } });
+    const h = { cookie: `rova_session=${login.cookies.find((c) => c.name === 'rova_session')!.value}`, 'x-wp-nonce': login.json().nonce as string };
+    const created = await t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { ...h, 'idempotency-key': 'stripe-journey-1' }, payload: body(vid, '2033-06-10', '2033-06-13') });
+    expect(created.statusCode).toBe(201);
+    const d = created.json().data;
+    expect(d).toMatchObject({ amount_due: total, payment: { provider: 'stripe' } });
+    const pi = [...fake.intents.values()].find((x) => x.client_secret === d.payment.client_secret)!;
+    expect(pi.amount).toBe(stripeAmount(total, 'USD'));
+    // the browser confirms with the client secret; Stripe sends the signed webhook
+    expect((await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)))).json().data.outcome).toBe('confirmed');
+    const mine = await t.inject({ method: 'GET', url: `${V2}/my/bookings`, headers: h });
+    expect(mine.json().data).toMatchObject({ total: 1, items: [{ id: d.booking.id, status: 'confirmed', payment_status: 'paid' }] });
+    const refundsBefore = fake.refunds.length;
+    const cancel = await t.inject({ method: 'POST', url: `${V2}/my/bookings/${d.booking.id}/cancel`, headers: h });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json().data).toMatchObject({ fee: 0, refund: total, booking: { status: 'cancelled', payment_status: 'refunded' } });
+    expect(fake.refunds.slice(refundsBefore)).toEqual([expect.objectContaining({ payment_intent: pi.id, amount: pi.amount })]);
+    expect(admin).toBeTruthy();
+  });
+});
+
+describe('stripe not enabled', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeApp({ env: { RENTAL_WRITE_RATE_LIMIT: '100000' } });
+  }, 240_000);
+  afterAll(async () => t?.close());
+
+  it('payment_method stripe → 400 naming the field; the webhook route answers 404', async () => {
+    const v = await vehicle(t);
+    const key = (await t.userWithKey('customer')).key;
+    const r = await t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key }, payload: { vehicle_id: v, pickup_date: '2033-01-01', return_date: '2033-01-02', payment_method: 'stripe', payment_plan: 'full' } });
+    expect(r.json()).toMatchObject({ error_code: 'INVALID_PARAMS', details: { field: 'payment_method' } });
+    const payload = stripeEvent('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent', metadata: {} });
+    const w = await t.inject({ method: 'POST', url: `${V2}/payments/stripe/webhook`, headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }) }, payload });
+    expect(w.statusCode).toBe(404);
+  });
+});
