@@ -33,9 +33,28 @@ function partsIn(tz: string, ms: number): Parts {
   return { y: o.year!, mo: o.month!, d: o.day!, h: o.hour! % 24, mi: o.minute!, s: o.second! };
 }
 
+const QUARTER_HOUR = 900_000;
+const offsetMemo = new Map<string, number>();
+
+/**
+ * The zone's UTC offset at `ms`. Since 1970 every zone changes offset on a quarter-hour boundary of UTC, so an
+ * offset found once holds for its whole quarter hour: memoised (formatToParts is the slow part of pricing a
+ * period and checking opening hours). Earlier instants (local mean times with odd seconds) are computed each time.
+ */
 function offsetMs(tz: string, ms: number): number {
+  const bucket = ms >= 0 ? Math.floor(ms / QUARTER_HOUR) : null;
+  const key = bucket === null ? '' : `${tz}|${bucket}`;
+  if (bucket !== null) {
+    const known = offsetMemo.get(key);
+    if (known !== undefined) return known;
+  }
   const p = partsIn(tz, ms);
-  return Date.UTC(p.y, p.mo - 1, p.d, p.h, p.mi, p.s) - Math.floor(ms / 1000) * 1000;
+  const off = Date.UTC(p.y, p.mo - 1, p.d, p.h, p.mi, p.s) - Math.floor(ms / 1000) * 1000;
+  if (bucket !== null) {
+    if (offsetMemo.size >= 50_000) offsetMemo.clear();
+    offsetMemo.set(key, off);
+  }
+  return off;
 }
 
 /** Local wall time in `tz` → UTC instant. */
@@ -51,9 +70,9 @@ export function localToUtc(date: string, time: string, tz: string): Date {
 
 /** UTC instant → `{date, time}` in `tz`. */
 export function utcToLocal(at: Date, tz: string): { date: string; time: string } {
-  const p = partsIn(tz, at.getTime());
+  const local = new Date(at.getTime() + offsetMs(tz, at.getTime()));
   const pad = (n: number) => String(n).padStart(2, '0');
-  return { date: `${p.y}-${pad(p.mo)}-${pad(p.d)}`, time: `${pad(p.h)}:${pad(p.mi)}` };
+  return { date: local.toISOString().slice(0, 10), time: `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}` };
 }
 
 /** Calendar arithmetic on `YYYY-MM-DD`. */

@@ -75,7 +75,8 @@ export class WooCommerceAuth {
   async resolve(req: FastifyRequest): Promise<Outcome> {
     const authz = typeof req.headers.authorization === 'string' ? req.headers.authorization.trim() : '';
     const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
-    const query = rawQuery ? parseQuery(rawQuery) : [];
+    // most requests carry no WooCommerce credentials: skip decoding their query string
+    const query = rawQuery && /(consumer|oauth)(_|%5f)/i.test(rawQuery) ? parseQuery(rawQuery) : [];
     const last = (name: string) => query.filter(([k]) => k === name).at(-1)?.[1];
 
     let basic: { ck: string; cs: string } | null = null;

@@ -37,9 +37,10 @@ export class MethodRules {
     app.addHook('onRequest', async (req, reply) => {
       const ns = this.namespaces.forUrl(req.url);
       if (!ns || !(ns.strictMethods || this.everywhere)) return;
+      const accepted = !ns.allowedMethods || ns.allowedMethods.includes(req.method) || req.method === 'HEAD' || req.method === 'OPTIONS';
+      if (!req.is404 && accepted) return; // the common case: a served route, an accepted method (no pattern scan)
       const allowed = this.allowFor(req.url, ns);
       if (allowed === null) return; // unknown path: the 404 stays a 404
-      const accepted = !ns.allowedMethods || ns.allowedMethods.includes(req.method) || req.method === 'HEAD' || req.method === 'OPTIONS';
       if (req.is404 && req.method === 'OPTIONS') {
         await reply.header('Allow', allowed).code(204).send();
         return reply;

@@ -13,11 +13,27 @@ const MAX_ENTRIES = 5000;
  */
 class BusyCache {
   private readonly entries = new Map<string, { at: number; busy: Promise<Set<number>> }>();
+  /** Whole search answers, valid for one catalogue snapshot and the same TTL (a storefront repeats its queries). */
+  private readonly answers = new Map<string, { at: number; snapshot: object; answer: unknown }>();
   constructor(private readonly p: Platform) {}
 
   /** This node just wrote a booking: forget everything (other nodes catch up within the TTL). */
   clear(): void {
     this.entries.clear();
+    this.answers.clear();
+  }
+
+  /** A search answer computed within the TTL for the same query over the same catalogue snapshot, if any. */
+  answer<T>(key: string, snapshot: object): T | undefined {
+    const hit = this.answers.get(key);
+    if (!hit || hit.snapshot !== snapshot || Date.now() - hit.at >= journeySettings(this.p).searchCacheMs) return undefined;
+    return hit.answer as T;
+  }
+
+  remember(key: string, snapshot: object, answer: unknown): void {
+    if (journeySettings(this.p).searchCacheMs === 0) return;
+    if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
+    this.answers.set(key, { at: Date.now(), snapshot, answer });
   }
 
   get(from: Date, to: Date): Promise<Set<number>> {

@@ -1,13 +1,14 @@
 import type { Platform } from '../../../../platform/context.js';
 import { HttpError } from '../../../../platform/http/errors.js';
 import { currencyPort } from '../../../store/currency-port.js';
-import { parsePeriod, priceOrThrow } from '../../availability/service.js';
-import { catalogueOf } from '../../catalogue.js';
+import { parsePeriod } from '../../availability/service.js';
+import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
 import { Decimal, money } from '../../money.js';
 import { rentalSettings } from '../../settings.js';
 import type { VehicleRow } from '../../vehicles/repo.js';
 import { unavailability } from '../free.js';
 import { busyCacheOf } from './busy-cache.js';
+import { rentalTotal } from './price-memo.js';
 import { compareKeys, decodeCursor, encodeCursor, queryFingerprint, type SortKey } from './cursor.js';
 
 export const SORTS = ['relevance', 'price_asc', 'price_desc', 'name', 'year_desc'] as const;
@@ -47,8 +48,20 @@ function relevance(v: VehicleRow, words: string[]): number {
  * GET /vehicles/search (design §8): filters over the in-memory catalogue, the availability rules in memory and
  * ONE overlap query for the dates, prices from the pricing engine, facets over the filtered set, then the page.
  */
-export async function searchVehicles(p: Platform, q: SearchQuery) {
+export async function searchVehicles(p: Platform, q: SearchQuery): Promise<SearchAnswer> {
   const cat = await catalogueOf(p).get();
+  const cache = busyCacheOf(p);
+  const key = JSON.stringify(q);
+  const known = cache.answer<SearchAnswer>(key, cat);
+  if (known) return known;
+  const answer = await computeSearch(p, cat, q);
+  cache.remember(key, cat, answer);
+  return answer;
+}
+
+type SearchAnswer = Awaited<ReturnType<typeof computeSearch>>;
+
+async function computeSearch(p: Platform, cat: CatalogueSnapshot, q: SearchQuery) {
   if ((q.pickup_date === undefined) !== (q.return_date === undefined)) {
     throw new HttpError(400, 'INVALID_PARAMS', 'Give both pickup_date and return_date, or neither.', { field: q.pickup_date === undefined ? 'pickup_date' : 'return_date' });
   }
@@ -71,7 +84,7 @@ export async function searchVehicles(p: Platform, q: SearchQuery) {
     list = list.filter((v) => !why.has(Number(v.id)));
   }
   const days = period?.days ?? 1;
-  const totals = new Map(list.map((v) => [Number(v.id), period ? priceOrThrow(v, cat.rules, period, []).total : Number(v.price_per_day)]));
+  const totals = new Map(list.map((v) => [Number(v.id), period ? rentalTotal(cat, v, period) : Number(v.price_per_day)]));
   const facets: Facets = { category: {}, brand: {}, fuel_type: {}, transmission: {} };
   for (const v of list) for (const k of Object.keys(facets) as (keyof Facets)[]) if (v[k]) facets[k][v[k]] = (facets[k][v[k]] ?? 0) + 1;
   // every order ends on the id, so keys are unique and a cursor is an exact position
