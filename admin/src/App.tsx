@@ -1,5 +1,5 @@
 import { lazy, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useSearchParams } from 'react-router';
 import { useSession } from './api/session';
 import { Loading } from './components/State';
 import { SCREENS } from './screens/registry';
@@ -22,7 +22,7 @@ export function App() {
   if (allowed.length === 0) return <NoAccess />;
   return (
     <Routes>
-      <Route path="/login" element={<Navigate to="/" replace />} />
+      <Route path="/login" element={<AfterLogin />} />
       <Route element={<Layout screens={allowed} />}>
         {allowed.map((s) => {
           const Screen = LAZY.get(s.path)!;
@@ -42,4 +42,11 @@ function NotFound() {
       <p>There is no admin screen at this address, or your role cannot open it.</p>
     </div>
   );
+}
+
+/** Logged in on /login?next=…: back to where the session ran out (same-origin paths only). */
+function AfterLogin() {
+  const [params] = useSearchParams();
+  const next = params.get('next');
+  return <Navigate to={next && next.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
 }

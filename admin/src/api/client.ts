@@ -78,6 +78,15 @@ export async function unwrap<T>(p: Promise<FetchResult<T>>): Promise<NonNullable
 }
 
 /** The `data` of a rova-rental envelope `{success, data, message}`. */
-export async function unwrapRental<D>(p: Promise<FetchResult<{ data: D }>>): Promise<D> {
-  return (await unwrap(p)).data;
+export async function unwrapRental<D>(p: Promise<FetchResult<{ data?: D }>>): Promise<NonNullable<D>> {
+  const r = await p;
+  if (!r.response.ok || r.data?.data === undefined || r.data.data === null) throw toApiError(r.response.status, r.error);
+  return r.data.data as NonNullable<D>;
+}
+
+/** A WordPress-style list: the array body and its total from X-WP-Total. */
+export async function unwrapList<T>(p: Promise<FetchResult<T[]>>): Promise<{ items: T[]; total: number }> {
+  const r = await p;
+  if (!r.response.ok || !r.data) throw toApiError(r.response.status, r.error);
+  return { items: r.data, total: Number(r.response.headers.get('X-WP-Total') ?? r.data.length) };
 }

@@ -1,14 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation } from 'react-router';
 import { ApiError } from '../api/client';
 import { useSession } from '../api/session';
 import { FormField } from '../components/FormField';
 
-/** `/admin/login?next=/bookings/42`: after logging in the user lands where the session ran out. */
+/** `/admin/login?next=/bookings/42`: after logging in the user lands where the session ran out (App's AfterLogin). */
 export function Login() {
   const { login, state } = useSession();
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
   const loc = useLocation();
   const [user, setUser] = useState('');
   const [password, setPassword] = useState('');
@@ -21,9 +19,8 @@ export function Login() {
     setBusy(true);
     setError(null);
     try {
+      // The session becomes ready and App's /login route sends the user on to ?next=.
       await login(user, password);
-      const next = params.get('next');
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Could not reach the server. Try again.');
     } finally {

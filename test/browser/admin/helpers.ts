@@ -53,7 +53,7 @@ export interface AdminPage {
 
 /** A fresh browser context (own cookies, own rate-limit bucket) at the given viewport. */
 export async function openAdmin(rig: AdminRig, viewport = DESKTOP): Promise<AdminPage> {
-  const context = await rig.browser.newContext({ viewport, extraHTTPHeaders: { 'X-Forwarded-For': visitorAddress() }, reducedMotion: 'reduce' });
+  const context = await rig.browser.newContext({ viewport, locale: 'en-US', extraHTTPHeaders: { 'X-Forwarded-For': visitorAddress() }, reducedMotion: 'reduce' });
   const page = await context.newPage();
   const errors: Error[] = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -100,4 +100,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 export function expectNoPageErrors(a: AdminPage): void {
   expect(a.errors.map((e) => e.message)).toEqual([]);
+}
+
+export const usd = (n: number): string => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
+
+/** The rental envelope's data. */
+export async function rental<T>(rig: AdminRig, p: string, init?: RequestInit): Promise<T> {
+  const r = await rig.api<{ data: T }>(p, init);
+  if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data;
 }
