@@ -58,6 +58,8 @@ export function DataTable<T>(p: Props<T>) {
       p.columns.map((c) => ({
         id: c.id,
         header: c.header,
+        // TanStack sorts only accessor columns; the value is never used (manualSorting: the server orders).
+        accessorFn: () => null,
         enableSorting: c.sortable === true,
         cell: (ctx) => c.cell(ctx.row.original),
         meta: c,
@@ -125,7 +127,7 @@ export function DataTable<T>(p: Props<T>) {
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                     >
                       {h.column.getCanSort() ? (
-                        <button type="button" className="inline-flex items-center gap-1 hover:underline" onClick={h.column.getToggleSortingHandler()}>
+                        <button type="button" className="inline-flex items-center gap-1 hover:underline" onClick={() => onState({ ...state, sort: col.id, desc: state.sort === col.id ? !state.desc : false, page: 1 })}>
                           {flexRender(h.column.columnDef.header, h.getContext())}
                           <span aria-hidden="true">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
                         </button>
