@@ -54,7 +54,10 @@ export function toApiError(status: number, body: unknown): ApiError {
   const extra = (b.details ?? b.data) as Record<string, unknown> | undefined;
   const fields: Record<string, string> = {};
   const params = extra?.params;
-  if (params && typeof params === 'object') {
+  if (Array.isArray(params)) {
+    // `params: ['user_id']`: the named fields are the ones the message is about.
+    for (const k of params) if (typeof k === 'string') fields[k] = message;
+  } else if (params && typeof params === 'object') {
     for (const [k, v] of Object.entries(params as Record<string, unknown>)) fields[k] = typeof v === 'string' && v !== 'invalid' ? v : message;
   }
   const errors = extra?.errors;

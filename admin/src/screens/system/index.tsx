@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import { useStore } from '../../api/session';
+import { useMe, useStore } from '../../api/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, useTableState, type Column } from '../../components/DataTable';
 import { applyServerErrors, FormField } from '../../components/FormField';
@@ -64,6 +64,7 @@ interface KeyRow {
 
 function ApiKeys() {
   const store = useStore();
+  const me = useMe();
   const toast = useToast();
   const [state, setState] = useTableState([]);
   const q = useApiKeys(state.page, state.perPage);
@@ -71,15 +72,15 @@ function ApiKeys() {
   const revoke = useRevokeKey();
   const [shown, setShown] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<{ name: string; write: boolean }>({ defaultValues: { name: '', write: false } });
+  const form = useForm<{ name: string; user: string; write: boolean }>({ defaultValues: { name: '', user: me.user.login, write: false } });
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     try {
-      const r = await create.mutateAsync({ name: v.name, scopes: v.write ? ['read', 'write'] : ['read'] });
+      const r = await create.mutateAsync({ name: v.name, user: v.user, scopes: v.write ? ['read', 'write'] : ['read'] });
       setShown(r.key ?? null);
-      form.reset();
+      form.reset({ name: '', user: me.user.login, write: false });
     } catch (e) {
-      setFormError(applyServerErrors(e, form.setError, ['name']));
+      setFormError(applyServerErrors(e, form.setError, ['name', 'user']));
     }
   });
   const columns: Column<KeyRow>[] = [
@@ -118,6 +119,11 @@ function ApiKeys() {
         <div className="min-w-60 flex-1">
           <FormField label="New key name" error={form.formState.errors.name?.message}>
             <input className="input w-full" {...form.register('name', { required: 'Give the key a name' })} />
+          </FormField>
+        </div>
+        <div className="min-w-48">
+          <FormField label="For user (login or email)" error={form.formState.errors.user?.message}>
+            <input className="input w-full" {...form.register('user', { required: 'Name the user the key acts as' })} />
           </FormField>
         </div>
         <label className="mb-4 flex items-center gap-2 text-sm">
