@@ -53,7 +53,7 @@ export default function Reports() {
       <div className="mb-4 flex flex-wrap items-end gap-3" role="group" aria-label="Date range">
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Range</span>
-          <select className="input" value={preset ?? 'custom'} onChange={(e) => update(e.target.value === 'custom' ? { preset: null, start: range.start, end: range.end } : { preset: e.target.value, start: null, end: null })}>
+          <select aria-label="Range" className="input" value={preset ?? 'custom'} onChange={(e) => update(e.target.value === 'custom' ? { preset: null, start: range.start, end: range.end } : { preset: e.target.value, start: null, end: null })}>
             {PRESETS.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.label}
@@ -64,11 +64,11 @@ export default function Reports() {
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">From</span>
-          <input type="date" className="input" value={range.start} onChange={(e) => e.target.value && update({ preset: null, start: e.target.value, end: range.end })} />
+          <input aria-label="From" type="date" className="input" value={range.start} onChange={(e) => e.target.value && update({ preset: null, start: e.target.value, end: range.end })} />
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">To</span>
-          <input type="date" className="input" value={range.end} onChange={(e) => e.target.value && update({ preset: null, start: range.start, end: e.target.value })} />
+          <input aria-label="To" type="date" className="input" value={range.end} onChange={(e) => e.target.value && update({ preset: null, start: range.start, end: e.target.value })} />
         </label>
         <span className="pb-2 text-sm text-slate-700 dark:text-slate-300" data-testid="range">
           {range.start} – {range.end} ({store.timezone})
