@@ -59,6 +59,26 @@ describe('admin shell: serving, login, logout, capabilities', () => {
     await a.context.close();
   });
 
+  it('a 401 mid-session goes to the login page and, after logging in, back to the same screen', async () => {
+    const a = await openAdmin(rig);
+    await loginAs(rig, a, { path: '/dashboard' });
+    const { page } = a;
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    // The session ends behind the app's back (cookie gone): the next API call answers 401.
+    await a.context.clearCookies();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('heading', { name: 'Rova admin — log in' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Your session has ended' }).count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/customers');
+    await page.getByLabel('Login or email').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Customers' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/customers');
+    expectNoPageErrors(a);
+    await a.context.close();
+  });
+
   it('light and dark theme: the choice is kept across reloads, both pass axe', async () => {
     const a = await openAdmin(rig);
     await loginAs(rig, a, { path: '/dashboard' });
