@@ -39,7 +39,7 @@ describe('admin reports', () => {
     await page.getByRole('tab', { name: 'Revenue' }).click();
     const revenue = await rental<Revenue>(rig, `/rova-rental/v1/reports/revenue?start_date=${r7.start}&end_date=${r7.end}`);
     await expect.poll(() => table.locator('tbody tr').count()).toBe(revenue.series.length);
-    const cells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const cells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     expect(cells).toEqual(revenue.series.map((s) => [s.date, usd(s.revenue), String(s.bookings), usd(s.cancelled)]));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`rova-report-revenue-${r7.start}-${r7.end}.csv`);
