@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // Browser tests: real Chromium (Debian `chromium`, driven by playwright-core) against the real app on a real port.
+// The global setup builds the admin app (dist/admin) once when its sources are newer than the build.
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
+    globalSetup: ['test/browser/admin/build.setup.ts'],
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'admin/src/**/*.test.ts'],
     exclude: ['test/integration/**', 'test/browser/**', 'node_modules/**'],
     pool: 'forks',
     maxWorkers: 2,

@@ -1,4 +1,5 @@
-// Builds the server (tsc → dist/) and the browser scripts (esbuild → dist/web/, when src/web exists).
+// Builds the server (tsc → dist/), the browser scripts (esbuild → dist/web/, when src/web exists) and the admin
+// app (Vite → dist/admin/, when admin/ exists; fails over the shell's JS budget).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,4 +10,8 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 if (existsSync(root + 'scripts/build-web.mjs')) {
   const web = spawnSync(process.execPath, [root + 'scripts/build-web.mjs'], { stdio: 'inherit' });
   if (web.status !== 0) process.exit(web.status ?? 1);
+}
+if (existsSync(root + 'admin/index.html')) {
+  const admin = spawnSync(process.execPath, [root + 'scripts/build-admin.mjs'], { stdio: 'inherit' });
+  if (admin.status !== 0) process.exit(admin.status ?? 1);
 }

@@ -22,7 +22,11 @@ export function ensureBuilt() {
   const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
   // A package installed without its sources (no src/) runs the dist/ it ships.
   if (built && !existsSync(join(root, 'src'))) return entry;
-  if (!built || newest(join(root, 'src')) > built || statSync(join(root, 'package.json')).mtimeMs > built) {
+  // The admin app counts too: its sources (admin/) against its own output.
+  const admin = existsSync(join(root, 'admin', 'index.html'));
+  const adminBuilt = existsSync(join(root, 'dist', 'admin', 'index.html')) ? statSync(join(root, 'dist', 'admin', 'index.html')).mtimeMs : 0;
+  const adminStale = admin && (!adminBuilt || newest(join(root, 'admin')) > adminBuilt);
+  if (!built || adminStale || newest(join(root, 'src')) > built || statSync(join(root, 'package.json')).mtimeMs > built) {
     process.stderr.write('rova: building…\n');
     // stdout of the build goes to stderr: `rova apikey create` must print only the key on stdout.
     const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: ['ignore', 2, 'inherit'] });

@@ -41,6 +41,7 @@ import { loggerOptions } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
 import { registerLandingPage } from './platform/routes/landing.js';
+import { registerAdminApp } from './platform/routes/admin-app.js';
 import { enforceQuota } from './platform/limits/quotas.js';
 import { securitySettings } from './platform/security-settings.js';
 import './platform/fastify-augment.js';
@@ -185,7 +186,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         credentials: false,
         methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
         allowedHeaders: ['Content-Type', 'X-Rova-API-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
-        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Allow'],
+        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Allow', 'Content-Disposition', 'X-Rova-Export-Id'],
         maxAge: 600,
       });
     }
@@ -253,6 +254,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await app.register(swaggerUi, swaggerUiOptions());
     app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
     registerLandingPage(app);
+    registerAdminApp(app);
 
     for (const m of modules) {
       if (m.routes) await app.register(m.routes, { prefix: config.restRoot });

@@ -27,6 +27,8 @@ export interface Config {
   logLevel: LogLevel;
   bootstrapAdminKey: string | null;
   demo: boolean;
+  /** ROVA_ADMIN_PASSWORD: password of the demo administrator created on the first start with demo data (else generated and printed once). */
+  adminPassword: string | null;
   /** Origins allowed to call the API from a browser on another origin (CORS); '*' for any; empty = same-origin only. */
   corsOrigins: string[];
   /** Files (ES modules) loaded at start whose default export `(platform) => void` adds extension filters. */
@@ -221,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
   for (const w of (env.ROVA_PAYOUT_WEBHOOK_SECRET ?? '').split(/\s+/).filter(Boolean)) {
     if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(w)) throw new ConfigError('ROVA_PAYOUT_WEBHOOK_SECRET must be one or more space-separated whsec_<base64> secrets');
   }
+  const adminPassword = env.ROVA_ADMIN_PASSWORD || null;
+  if (adminPassword !== null && (adminPassword.length < 8 || adminPassword.length > 200)) throw new ConfigError('ROVA_ADMIN_PASSWORD must be 8-200 characters');
   parseMailEnv(env);
   const ephemeral = opts.ephemeral === true;
   return {
@@ -239,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     logLevel,
     bootstrapAdminKey,
     demo: parseBool('ROVA_DEMO', env.ROVA_DEMO, false),
+    adminPassword,
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     extensions: parseExtensions(env.ROVA_EXTENSIONS),
     auditRetentionDays: parseRetentionDays(env.AUDIT_RETENTION_DAYS),

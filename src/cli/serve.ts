@@ -1,5 +1,6 @@
 import { buildApp, seedDemo } from '../app.js';
 import type { Config } from '../config.js';
+import { ensureDemoAdmin, type DemoAdmin } from '../platform/auth/demo-admin.js';
 
 /**
  * `rova serve`: listens until SIGTERM or SIGINT, then shuts down gracefully: stops accepting connections
@@ -9,8 +10,10 @@ import type { Config } from '../config.js';
  */
 export async function serve(config: Config): Promise<number> {
   const { app, platform, migration } = await buildApp(config);
+  let demoAdmin: DemoAdmin | null = null;
   if (config.demo && migration.wasEmpty && !(await platform.options.get('demo_seeded_at'))) {
     await seedDemo(platform);
+    demoAdmin = await ensureDemoAdmin(platform);
     app.log.info('demo data seeded');
   }
   let closing = false;
@@ -42,5 +45,10 @@ export async function serve(config: Config): Promise<number> {
   await app.listen({ port: config.port, host: config.host });
   const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
   app.log.info(`Rova ${config.restRoot}/ ready at ${base}${config.restRoot}/ — API docs at ${base}/docs`);
+  if (demoAdmin) {
+    // Shown this once (first start with demo data): the password is stored only as a hash.
+    const how = demoAdmin.generatedPassword === null ? 'the password in ROVA_ADMIN_PASSWORD' : `password ${demoAdmin.generatedPassword} (generated; shown only now)`;
+    app.log.info(`Admin app: ${base}/admin — log in as "${demoAdmin.login}" with ${how}`);
+  }
   return -1;
 }

@@ -4,6 +4,8 @@ import { SESSION_COOKIE, SESSION_TTL_MS } from '../auth/service.js';
 import { logoutSession } from '../auth/jwt/logout.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import { wpErrors } from '../http/schemas.js';
+import { mailSettings } from '../mail/settings.js';
+import { capsOf, isRole } from '../auth/roles.js';
 
 const User = Type.Object({ id: Type.Integer(), login: Type.String(), email: Type.String(), display_name: Type.String(), role: Type.String() });
 const toUser = (u: { id: number; login: string; email: string; displayName: string; role: string }) => ({
@@ -87,9 +89,29 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Who the credentials belong to',
-        response: { 200: Type.Object({ user: User, method: Type.String(), scopes: Type.Union([Type.Array(Type.String()), Type.Null()]) }), ...wpErrors(401) },
+        description: 'Also the capabilities of the role (what the admin app shows) and the store settings it formats with (name, currency, time zone).',
+        response: {
+          200: Type.Object({
+            user: User,
+            method: Type.String(),
+            scopes: Type.Union([Type.Array(Type.String()), Type.Null()]),
+            capabilities: Type.Array(Type.String()),
+            store: Type.Object({ name: Type.String(), currency: Type.String(), timezone: Type.String() }),
+          }),
+          ...wpErrors(401),
+        },
       },
     },
-    async (req) => ({ user: toUser(req.auth.user!), method: req.auth.method, scopes: req.auth.scopes ? [...req.auth.scopes] : null }),
+    async (req) => {
+      const user = req.auth.user!;
+      const { storeCurrency, storeTimezone } = app.platform.config;
+      return {
+        user: toUser(user),
+        method: req.auth.method,
+        scopes: req.auth.scopes ? [...req.auth.scopes] : null,
+        capabilities: isRole(user.role) ? [...capsOf(user.role)].sort() : [],
+        store: { name: mailSettings(app.platform).storeName, currency: storeCurrency, timezone: storeTimezone },
+      };
+    },
   );
 };

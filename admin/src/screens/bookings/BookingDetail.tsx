@@ -1,0 +1,118 @@
+import { Link, useParams } from 'react-router';
+import { useStore } from '../../api/session';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorState, Loading, PageHeader } from '../../components/State';
+import { useToast } from '../../components/Toast';
+import { movesFrom, statusLabel } from '../../lib/bookings';
+import { formatDateTime, formatMoney } from '../../lib/format';
+import { useBooking, useMoveStatus } from './api';
+
+export function BookingDetail() {
+  const id = Number(useParams().id);
+  const store = useStore();
+  const toast = useToast();
+  const q = useBooking(id);
+  const move = useMoveStatus(id);
+  if (q.error) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
+  if (!q.data) return <Loading />;
+  const b = q.data;
+  const money = (n: number) => formatMoney(n, b.currency);
+  const rows: [string, string][] = [
+    ...(b.days !== null && b.price_per_day !== null ? ([[`${b.days} day(s) × ${money(b.price_per_day)}`, '']] as [string, string][]) : []),
+    ['Net price', money(b.net_price)],
+    ['Add-ons', money(b.addons_total)],
+    ['Tax', money(b.tax)],
+    ['Total', money(b.total)],
+    ['Deposit', money(b.deposit)],
+    ['Remaining', money(b.remaining)],
+  ];
+  return (
+    <div>
+      <p className="mb-2 text-sm">
+        <Link to="/bookings" className="underline">
+          ← Bookings
+        </Link>
+      </p>
+      <PageHeader title={`Booking ${b.reference}`} />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <section className="card" aria-labelledby="b-details">
+          <h2 id="b-details" className="mb-2 font-semibold">
+            Details
+          </h2>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt>Status</dt>
+            <dd data-testid="detail-status">{statusLabel(b.status)}</dd>
+            <dt>Customer</dt>
+            <dd>
+              {b.customer_name} &lt;{b.customer_email}&gt;
+            </dd>
+            <dt>Kind</dt>
+            <dd>{b.kind === 'transfer' ? `Transfer ${b.transfer_origin ?? ''} → ${b.transfer_destination ?? ''}` : 'Rental'}</dd>
+            <dt>Pick-up</dt>
+            <dd>{formatDateTime(b.pickup_at, store.timezone)}</dd>
+            <dt>Return</dt>
+            <dd>{formatDateTime(b.return_at, store.timezone)}</dd>
+            <dt>Payment</dt>
+            <dd>
+              {b.payment_status} {b.payment_method ? `(${b.payment_method})` : ''}
+            </dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(b.created_at, store.timezone)}</dd>
+            {b.notes && (
+              <>
+                <dt>Notes</dt>
+                <dd>{b.notes}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="b-price">
+          <h2 id="b-price" className="mb-2 font-semibold">
+            Price breakdown
+          </h2>
+          <table className="w-full text-sm" data-testid="price-breakdown">
+            <tbody>
+              {rows.map(([k, v]) => (
+                <tr key={k} className="border-b border-slate-100 dark:border-slate-800">
+                  <th scope="row" className="py-1 text-left font-normal">
+                    {k}
+                  </th>
+                  <td className="py-1 text-right tabular-nums">{v}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </div>
+      <section className="card mt-4" aria-labelledby="b-moves">
+        <h2 id="b-moves" className="mb-2 font-semibold">
+          Change status
+        </h2>
+        {movesFrom(b.status).length === 0 ? (
+          <p>No further moves from {statusLabel(b.status)}.</p>
+        ) : (
+          <div className="flex flex-wrap gap-2">
+            {movesFrom(b.status).map((to) => (
+              <ConfirmDialog
+                key={to}
+                trigger={
+                  <button type="button" className="btn">
+                    Mark {statusLabel(to)}
+                  </button>
+                }
+                title={`Mark ${b.reference} ${statusLabel(to)}?`}
+                description={`The booking moves from ${statusLabel(b.status)} to ${statusLabel(to)}.`}
+                confirmLabel={`Mark ${statusLabel(to)}`}
+                danger={to === 'cancelled' || to === 'refunded' || to === 'no_show'}
+                onConfirm={async () => {
+                  await move.mutateAsync(to);
+                  toast(`${b.reference} is now ${statusLabel(to)}`);
+                }}
+              />
+            ))}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

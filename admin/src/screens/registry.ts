@@ -1,0 +1,21 @@
+import type { ComponentType } from 'react';
+
+export interface Screen {
+  /** URL segment under /admin/ (the screen owns everything below it, e.g. bookings/42). */
+  path: string;
+  label: string;
+  /** Shown (in the navigation and as a route) only to users with this capability; the server still decides. */
+  capability: string;
+  /** The screen's lazy chunk: `admin/src/screens/<name>/index.tsx` with a default export. */
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+// One line per screen. Order = order in the navigation.
+export const SCREENS: Screen[] = [
+  { path: 'dashboard', label: 'Dashboard', capability: 'manage_options', load: () => import('./dashboard') },
+  { path: 'reports', label: 'Reports', capability: 'manage_options', load: () => import('./reports') },
+  { path: 'bookings', label: 'Bookings', capability: 'manage_options', load: () => import('./bookings') },
+  { path: 'customers', label: 'Customers', capability: 'manage_options', load: () => import('./customers') },
+  { path: 'messages', label: 'Messages', capability: 'manage_options', load: () => import('./messages') },
+  { path: 'system', label: 'System', capability: 'manage_options', load: () => import('./system') },
+];
