@@ -1471,7 +1471,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Vendor detail: masked IBAN, documents (admin download links), statistics, recent payouts, vehicles
+         * Vendor detail: masked IBAN, documents (admin download links), statistics, recent payouts, reliability score history, vehicles
          * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV1VendorManagementById"];
@@ -1703,6 +1703,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/vendor-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vendor reports (paged, newest first; status default open, `all` for every status; context_type filter)
+         * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorReports2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor-reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vendor report detail: full description and audit trail
+         * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorReportsById2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor-reports/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a report: vehicle_action → the deferred withdrawal penalty is applied; 409 when terminal
+         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorReportsByIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor-reports/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a report (vendor upheld): penalty → reversed once; vehicle_action → deferred penalty waived; 409 when terminal
+         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorReportsByIdResolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor-reports/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start reviewing an open report (no side effects; 409 unless open)
+         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorReportsByIdReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/vendor/application": {
         parameters: {
             query?: never;
@@ -1749,6 +1849,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/vendor/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking of an own vehicle (vendor-initiated: lowers the reliability score; 404 for another vendor's booking; 409 when it cannot be cancelled)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorBookingsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/vendor/iban-change": {
         parameters: {
             query?: never;
@@ -1781,6 +1901,50 @@ export interface paths {
          * @description **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV1VendorProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling vendor's reports (paged; status default all, context_type filter)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorReports"];
+        put?: never;
+        /**
+         * File a vendor report (one open report per context; 409 duplicate_open_report)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the calling vendor's reports with its audit trail (another vendor's → 404)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorReportsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1857,6 +2021,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/vendor/vehicles/{id}/relist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relist a withdrawn own vehicle: back to pending_review for an administrator (409 within 7 days of the withdrawal)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorVehiclesByIdRelist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/vendor/vehicles/{id}/resume": {
         parameters: {
             query?: never;
@@ -1887,7 +2071,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Withdraw an own vehicle (optional reason; 409 with confirmed/in-progress bookings)
+         * Withdraw an own vehicle (optional reason; 409 with confirmed/in-progress bookings; penalty deferred while a vehicle_action report about it is open)
          * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1VendorVehiclesByIdWithdraw"];
@@ -2121,6 +2305,28 @@ export interface paths {
          * @description **Needs** any signed-in user; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2MyBookingsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/payments/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe webhook (signed): payment_intent.succeeded → booking confirmed (or refunded + cancelled when the slot was taken); payment_failed → recorded, booking waits for its deadline
+         * @description Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged or stale signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance, and nothing changes. A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2PaymentsStripeWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9540,6 +9746,16 @@ export interface operations {
                                 status: string;
                             }[];
                             reliability_score: number;
+                            /** @description Reliability score changes, newest first (at most 10) */
+                            score_history: {
+                                created_at: string;
+                                delta: number;
+                                /** @description withdraw, pause, cancel, withdrawal_excused, penalty_reversed, … */
+                                event_type: string;
+                                score_after: number;
+                                score_before: number;
+                                vehicle_id: number | null;
+                            }[];
                             service_areas: string[];
                             statistics: {
                                 available: number;
@@ -10451,6 +10667,433 @@ export interface operations {
             };
         };
     };
+    getRovaRentalV1VendorReports2: {
+        parameters: {
+            query?: {
+                context_type?: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                /** @description Page (≥ 1); past the end gives items: [] */
+                page?: number;
+                /** @description Items per page (1–100) */
+                per_page?: number;
+                status?: "all" | "open" | "in_review" | "resolved" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: components["schemas"]["RentalPage"] & {
+                            items?: {
+                                context_id: number | null;
+                                context_label: string;
+                                context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                                created_at: string;
+                                id: number;
+                                is_terminal: boolean;
+                                status: "open" | "in_review" | "resolved" | "rejected";
+                                status_label: string;
+                                title: string;
+                                updated_at: string;
+                                vendor_id: number;
+                                vendor_name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorReportsById2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            admin_note: string | null;
+                            admin_user_id: number | null;
+                            /** @description Every change, oldest first */
+                            audit: {
+                                action: "created" | "open" | "in_review" | "resolved" | "rejected";
+                                actor_id: number | null;
+                                at: string;
+                                note: string | null;
+                            }[];
+                            context_id: number | null;
+                            context_label: string;
+                            context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                            created_at: string;
+                            description: string;
+                            id: number;
+                            is_terminal: boolean;
+                            resolved_at: string | null;
+                            status: "open" | "in_review" | "resolved" | "rejected";
+                            status_label: string;
+                            title: string;
+                            updated_at: string;
+                            vendor_email: string;
+                            vendor_id: number;
+                            vendor_name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorReportsByIdReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "admin_note": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Optional; trimmed, empty → none */
+                    admin_note?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            currency: string;
+                            id: number;
+                            ledger_tx_id: number | null;
+                            penalty_amount: number | null;
+                            resolved_at: string | null;
+                            side_effect: "none" | "penalty_waived" | "penalty_applied" | "penalty_reversed";
+                            status: "in_review" | "resolved" | "rejected";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorReportsByIdResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "admin_note": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Optional; trimmed, empty → none */
+                    admin_note?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            currency: string;
+                            id: number;
+                            ledger_tx_id: number | null;
+                            penalty_amount: number | null;
+                            resolved_at: string | null;
+                            side_effect: "none" | "penalty_waived" | "penalty_applied" | "penalty_reversed";
+                            status: "in_review" | "resolved" | "rejected";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorReportsByIdReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "admin_note": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Optional; trimmed, empty → none */
+                    admin_note?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            currency: string;
+                            id: number;
+                            ledger_tx_id: number | null;
+                            penalty_amount: number | null;
+                            resolved_at: string | null;
+                            side_effect: "none" | "penalty_waived" | "penalty_applied" | "penalty_reversed";
+                            status: "in_review" | "resolved" | "rejected";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
     getRovaRentalV1VendorApplication: {
         parameters: {
             query?: never;
@@ -10716,6 +11359,93 @@ export interface operations {
             };
         };
     };
+    postRovaRentalV1VendorBookingsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            id: number;
+                            previous_status: string;
+                            reliability_score: number;
+                            /** @enum {string} */
+                            status: "cancelled";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
     postRovaRentalV1VendorIbanChange: {
         parameters: {
             query?: never;
@@ -10836,6 +11566,16 @@ export interface operations {
                                 status: string;
                             }[];
                             reliability_score: number;
+                            /** @description Reliability score changes, newest first (at most 10) */
+                            score_history: {
+                                created_at: string;
+                                delta: number;
+                                /** @description withdraw, pause, cancel, withdrawal_excused, penalty_reversed, … */
+                                event_type: string;
+                                score_after: number;
+                                score_before: number;
+                                vehicle_id: number | null;
+                            }[];
                             service_areas: string[];
                             statistics: {
                                 available: number;
@@ -10863,6 +11603,264 @@ export interface operations {
                             }[];
                         };
                     };
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorReports: {
+        parameters: {
+            query?: {
+                context_type?: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                /** @description Page (≥ 1); past the end gives items: [] */
+                page?: number;
+                /** @description Items per page (1–100) */
+                per_page?: number;
+                status?: "all" | "open" | "in_review" | "resolved" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: components["schemas"]["RentalPage"] & {
+                            items?: {
+                                context_id: number | null;
+                                context_label: string;
+                                context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                                created_at: string;
+                                id: number;
+                                is_terminal: boolean;
+                                status: "open" | "in_review" | "resolved" | "rejected";
+                                status_label: string;
+                                title: string;
+                                updated_at: string;
+                                vendor_id: number;
+                                vendor_name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "context_type": "booking",
+                 *       "context_id": 1,
+                 *       "title": "Example",
+                 *       "description": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    context_id?: number | null;
+                    context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                    /** @description At least 20 characters (trimmed) */
+                    description: string;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            admin_note: string | null;
+                            admin_user_id: number | null;
+                            /** @description Every change, oldest first */
+                            audit: {
+                                action: "created" | "open" | "in_review" | "resolved" | "rejected";
+                                actor_id: number | null;
+                                at: string;
+                                note: string | null;
+                            }[];
+                            context_id: number | null;
+                            context_label: string;
+                            context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                            created_at: string;
+                            description: string;
+                            id: number;
+                            is_terminal: boolean;
+                            resolved_at: string | null;
+                            status: "open" | "in_review" | "resolved" | "rejected";
+                            status_label: string;
+                            title: string;
+                            updated_at: string;
+                            vendor_email: string;
+                            vendor_id: number;
+                            vendor_name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorReportsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            admin_note: string | null;
+                            admin_user_id: number | null;
+                            /** @description Every change, oldest first */
+                            audit: {
+                                action: "created" | "open" | "in_review" | "resolved" | "rejected";
+                                actor_id: number | null;
+                                at: string;
+                                note: string | null;
+                            }[];
+                            context_id: number | null;
+                            context_label: string;
+                            context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
+                            created_at: string;
+                            description: string;
+                            id: number;
+                            is_terminal: boolean;
+                            resolved_at: string | null;
+                            status: "open" | "in_review" | "resolved" | "rejected";
+                            status_label: string;
+                            title: string;
+                            updated_at: string;
+                            vendor_email: string;
+                            vendor_id: number;
+                            vendor_name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
                 };
             };
             /** @description No or invalid credentials */
@@ -11273,6 +12271,96 @@ export interface operations {
         };
     };
     postRovaRentalV1VendorVehiclesByIdPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            brand: string;
+                            category: string;
+                            created_at: string;
+                            currency: string;
+                            description: string;
+                            fuel_type: string;
+                            id: number;
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            location_id: number | null;
+                            model: string;
+                            name: string;
+                            price_per_day: number;
+                            seats: number | null;
+                            /** @description Bookable status of the vehicle (active only while the listing is active) */
+                            status: string;
+                            transmission: string;
+                            withdrawal_reason: string | null;
+                            withdrawn_at: string | null;
+                            year: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorVehiclesByIdRelist: {
         parameters: {
             query?: never;
             header?: never;
@@ -11800,6 +12888,15 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description An upstream service failed */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12600,6 +13697,86 @@ export interface operations {
             };
         };
     };
+    postRovaRentalV2PaymentsStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                "stripe-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Example",
+                 *       "type": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    id: string;
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            booking_id: number | null;
+                            event_id: string;
+                            outcome: "confirmed" | "already_settled" | "refunded_slot_taken" | "duplicate" | "payment_failed_recorded" | "ignored";
+                            type: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description An upstream service failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
     getRovaRentalV2Payouts: {
         parameters: {
             query?: {
@@ -13004,6 +14181,8 @@ export interface operations {
                 category?: string;
                 /** @description An enabled currency of the currency service; otherwise the base currency */
                 currency?: string;
+                /** @description Opaque: next_cursor of the previous answer for the same filters and sort (page is then ignored). Invalid, forged or from another query → 400 INVALID_PARAMS. */
+                cursor?: string;
                 /** @description Comma-separated; all must be present */
                 features?: string;
                 fuel_type?: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
@@ -13043,7 +14222,45 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
-                            [key: string]: unknown;
+                            currency: string;
+                            facets: {
+                                brand: {
+                                    [key: string]: number;
+                                };
+                                category: {
+                                    [key: string]: number;
+                                };
+                                fuel_type: {
+                                    [key: string]: number;
+                                };
+                                transmission: {
+                                    [key: string]: number;
+                                };
+                            };
+                            items: {
+                                brand: string;
+                                category: string;
+                                currency: string;
+                                days: number;
+                                features: unknown[];
+                                fuel_type: string | null;
+                                location_id: number | null;
+                                model: string;
+                                name: string;
+                                price_per_day: number;
+                                seats: number | null;
+                                slug: string;
+                                /** @description For the dates (or one day without dates), in `currency` */
+                                total_price: number;
+                                transmission: string | null;
+                                vehicle_id: number;
+                                year: number | null;
+                            }[];
+                            next_cursor: string | null;
+                            page: number | null;
+                            per_page: number;
+                            total: number;
+                            total_pages: number;
                         };
                     };
                 };
