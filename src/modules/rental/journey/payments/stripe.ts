@@ -4,7 +4,7 @@ import { HttpError } from '../../../../platform/http/errors.js';
 import { perPlatform } from '../../../../platform/per-platform.js';
 import { Decimal } from '../../money.js';
 import { journeySettings, type StripeSettings } from '../settings.js';
-import type { PaymentProvider } from './port.js';
+import type { PaymentProvider } from './provider.js';
 
 // Stripe's own minor-unit table (https://docs.stripe.com/currencies): it differs from ISO 4217 for a few codes.
 const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
