@@ -13,4 +13,8 @@ export interface Screen {
 // One line per screen. Order = order in the navigation.
 export const SCREENS: Screen[] = [
   { path: 'dashboard', label: 'Dashboard', capability: 'manage_options', load: () => import('./dashboard') },
+  { path: 'vehicles', label: 'Vehicles', capability: 'manage_options', load: () => import('./vehicles') },
+  { path: 'locations', label: 'Locations', capability: 'manage_options', load: () => import('./locations') },
+  { path: 'transfer-routes', label: 'Transfer routes', capability: 'manage_options', load: () => import('./transfer-routes') },
+  { path: 'pricing-rules', label: 'Pricing rules', capability: 'manage_options', load: () => import('./pricing-rules') },
 ];
