@@ -18,4 +18,5 @@ export const SCREENS: Screen[] = [
   { path: 'transfer-routes', label: 'Transfer routes', capability: 'manage_options', load: () => import('./transfer-routes') },
   { path: 'pricing-rules', label: 'Pricing rules', capability: 'manage_options', load: () => import('./pricing-rules') },
   { path: 'currency', label: 'Currency', capability: 'manage_options', load: () => import('./currency') },
+  { path: 'vendors', label: 'Vendors', capability: 'manage_options', load: () => import('./vendors') },
 ];
