@@ -19,4 +19,5 @@ export const SCREENS: Screen[] = [
   { path: 'pricing-rules', label: 'Pricing rules', capability: 'manage_options', load: () => import('./pricing-rules') },
   { path: 'currency', label: 'Currency', capability: 'manage_options', load: () => import('./currency') },
   { path: 'vendors', label: 'Vendors', capability: 'manage_options', load: () => import('./vendors') },
+  { path: 'export', label: 'Export', capability: 'manage_options', load: () => import('./export') },
 ];
