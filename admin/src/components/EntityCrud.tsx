@@ -8,6 +8,9 @@ import { SlideOver } from './SlideOver';
 import { PageHeader } from './State';
 import { useToast } from './Toast';
 import { withFilter } from '../lib/table-state';
+import { toBody, type FieldSpec, type Values } from './entity-body';
+
+export type { FieldSpec } from './entity-body';
 
 // One list + slide-over form + delete confirmation for the plain admin CRUD resources (vehicles, locations,
 // transfer routes, pricing rules). Each screen supplies its columns, filters, fields and API calls.
@@ -17,18 +20,6 @@ export type EntityRow = { id: number } & Record<string, unknown>;
 export interface EntityPage {
   items: EntityRow[];
   total: number;
-}
-
-export interface FieldSpec {
-  name: string;
-  label: string;
-  kind: 'text' | 'number' | 'select' | 'checkbox' | 'date';
-  options?: readonly string[];
-  required?: boolean;
-  /** Empty input sends null (instead of leaving the field out). */
-  nullable?: boolean;
-  step?: string;
-  hint?: string;
 }
 
 export interface FilterSpec {
@@ -58,26 +49,6 @@ interface Props {
   defaults?: Record<string, unknown>;
 }
 
-type Values = Record<string, string | boolean>;
-
-/** Form values (strings/booleans) → the API body: numbers parsed, empty optional fields left out or null. */
-export function toBody(fields: FieldSpec[], v: Values): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    const raw = v[f.name];
-    if (f.kind === 'checkbox') {
-      out[f.name] = raw === true;
-      continue;
-    }
-    const s = typeof raw === 'string' ? raw.trim() : '';
-    if (s === '') {
-      if (f.nullable) out[f.name] = null;
-      continue;
-    }
-    out[f.name] = f.kind === 'number' ? Number(s) : s;
-  }
-  return out;
-}
 
 function toValues(fields: FieldSpec[], row: Record<string, unknown> | undefined): Values {
   const v: Values = {};

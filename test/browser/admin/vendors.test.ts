@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPLY_FIELDS, multipart, PDF } from '../../rental/market/helpers.js';
+import { APPLY_FIELDS, GOOD_IBAN, multipart, PDF } from '../../rental/market/helpers.js';
 import { type AdminPage, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, screenshot, startAdminRig, type AdminRig } from './helpers.js';
 
 // The demo data has no vendors: two customers apply (the outside world's documents are a tiny PDF); the
@@ -90,6 +90,19 @@ describe('admin vendors screen', () => {
     await expect
       .poll(async () => (await rig.api<Page_<{ id: number }>>('/rova-rental/v1/vendor-management/vendors?status=active&per_page=100')).body.data.items.map((x) => x.id))
       .toContain(v.id);
+    // Detail: masked IBAN and statistics as the API gives them; the clear IBAN never reaches the page.
+    const detail = (await rig.api<{ data: { iban_masked: string; statistics: { reliability_score: number; vehicle_count: number } } }>(`/rova-rental/v1/vendor-management/${v.id}`)).body.data;
+    await page.getByLabel('Status').selectOption('all');
+    await page.getByRole('button', { name: `Details of ${v.display_name}` }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('vendor')).toBe(String(v.id));
+    const dlg = page.getByRole('dialog');
+    await expect.poll(() => dlg.locator('[data-field="IBAN"]').textContent()).toBe(detail.iban_masked);
+    expect(await dlg.getByTestId('vendor-stats').locator('[data-field="Reliability score"]').textContent()).toBe(String(detail.statistics.reliability_score));
+    expect(await dlg.getByTestId('vendor-stats').locator('[data-field="Vehicles"]').textContent()).toBe(String(detail.statistics.vehicle_count));
+    await dlg.getByTestId('vendor-audit').or(dlg.getByText('No entries.')).first().waitFor();
+    expect(await page.content()).not.toContain(GOOD_IBAN);
+    await expectAxeClean(page, 'vendor detail');
+    await page.keyboard.press('Escape');
     await expectAxeClean(page, 'vendors');
     await screenshot(page, 'vendors');
     expectNoPageErrors(a);

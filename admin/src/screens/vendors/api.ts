@@ -28,3 +28,16 @@ export const useUnsuspendVendor = () => useVendorMutation((id: number) => unwrap
 export const useApprovePayout = () => useVendorMutation((id: number) => unwrapRental(api.POST('/wp-json/rova-rental/v2/payouts/{id}/approve', { params: { path: { id } } })));
 export const useRejectPayout = () =>
   useVendorMutation((a: { id: number; reason: string }) => unwrapRental(api.POST('/wp-json/rova-rental/v2/payouts/{id}/reject', { params: { path: { id: a.id } }, body: { reason: a.reason } })));
+
+export const useVendor = (id: number | null) =>
+  useQuery({
+    queryKey: ['vendors', 'detail', id],
+    enabled: id !== null,
+    queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor-management/{id}', { params: { path: { id: id! } } })),
+  });
+export const useVendorAudit = (id: number | null) =>
+  useQuery({
+    queryKey: ['vendors', 'audit', id],
+    enabled: id !== null,
+    queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor-management/{id}/audit-log', { params: { path: { id: id! }, query: { per_page: 20 } } })),
+  });

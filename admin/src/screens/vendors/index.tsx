@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NavLink, Navigate, Route, Routes } from 'react-router';
+import { NavLink, Navigate, Route, Routes, useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, useTableState, type Column } from '../../components/DataTable';
@@ -8,6 +8,8 @@ import { useToast } from '../../components/Toast';
 import { formatDate, formatMoney } from '../../lib/format';
 import { withFilter, type TableState } from '../../lib/table-state';
 import { ReasonDialog } from './ReasonDialog';
+import { SlideOver } from '../../components/SlideOver';
+import { VendorDetail } from './VendorDetail';
 import {
   useApplications,
   useApprovePayout,
@@ -120,6 +122,15 @@ function VendorList() {
     ...(state.sort ? { sort_by: state.sort as VendorQuery['sort_by'], sort_order: state.desc ? 'desc' : 'asc' } : {}),
     ...(state.filters as Partial<VendorQuery>),
   });
+  const [params, setParams] = useSearchParams();
+  const openId = Number(params.get('vendor')) || null;
+  const setOpen = (id: number | null) =>
+    setParams((p) => {
+      const n = new URLSearchParams(p);
+      if (id === null) n.delete('vendor');
+      else n.set('vendor', String(id));
+      return n;
+    });
   const suspend = useSuspendVendor();
   const unsuspend = useUnsuspendVendor();
   type Row = NonNullable<typeof q.data>['items'][number];
@@ -134,8 +145,12 @@ function VendorList() {
     {
       id: 'actions',
       header: 'Actions',
-      cell: (r) =>
-        r.status === 'active' ? (
+      cell: (r) => (
+        <div className="flex gap-2">
+        <button type="button" className="btn" aria-label={`Details of ${r.display_name}`} onClick={() => setOpen(r.id)}>
+          Details
+        </button>
+        {r.status === 'active' ? (
           <ConfirmDialog
             danger
             trigger={<button type="button" className="btn btn-danger" aria-label={`Suspend ${r.display_name}`}>Suspend</button>}
@@ -158,7 +173,9 @@ function VendorList() {
               toast('Vendor unsuspended');
             }}
           />
-        ),
+        )}
+        </div>
+      ),
     },
   ];
   return (
@@ -167,6 +184,9 @@ function VendorList() {
         <StatusSelect state={state} onState={setState} options={['active', 'suspended', 'all']} />
       </Filters>
       <DataTable label="Vendors" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No vendors match." />
+      <SlideOver open={openId !== null} onClose={() => setOpen(null)} title={q.data?.items.find((v) => v.id === openId)?.display_name ?? 'Vendor'}>
+        {openId !== null && <VendorDetail id={openId} />}
+      </SlideOver>
     </>
   );
 }
