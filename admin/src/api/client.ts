@@ -60,6 +60,8 @@ export function toApiError(status: number, body: unknown): ApiError {
   } else if (params && typeof params === 'object') {
     for (const [k, v] of Object.entries(params as Record<string, unknown>)) fields[k] = typeof v === 'string' && v !== 'invalid' ? v : message;
   }
+  // Some rental errors name one field: `details.field`.
+  if (typeof extra?.field === 'string' && !(extra.field in fields)) fields[extra.field] = message;
   const errors = extra?.errors;
   if (errors && typeof errors === 'object' && !Array.isArray(errors)) {
     for (const [k, v] of Object.entries(errors as Record<string, unknown>)) if (typeof v === 'string') fields[k] = v;

@@ -18,4 +18,11 @@ export const SCREENS: Screen[] = [
   { path: 'customers', label: 'Customers', capability: 'manage_options', load: () => import('./customers') },
   { path: 'messages', label: 'Messages', capability: 'manage_options', load: () => import('./messages') },
   { path: 'system', label: 'System', capability: 'manage_options', load: () => import('./system') },
+  { path: 'vehicles', label: 'Vehicles', capability: 'manage_options', load: () => import('./vehicles') },
+  { path: 'locations', label: 'Locations', capability: 'manage_options', load: () => import('./locations') },
+  { path: 'transfer-routes', label: 'Transfer routes', capability: 'manage_options', load: () => import('./transfer-routes') },
+  { path: 'pricing-rules', label: 'Pricing rules', capability: 'manage_options', load: () => import('./pricing-rules') },
+  { path: 'currency', label: 'Currency', capability: 'manage_options', load: () => import('./currency') },
+  { path: 'vendors', label: 'Vendors', capability: 'manage_options', load: () => import('./vendors') },
+  { path: 'export', label: 'Export', capability: 'manage_options', load: () => import('./export') },
 ];

@@ -1,0 +1,49 @@
+import { EntityCrud, type EntityRow, type FieldSpec, type FilterSpec } from '../../components/EntityCrud';
+import type { Column } from '../../components/DataTable';
+import { pricingRulesApi } from './api';
+
+const KINDS = ['season', 'weekend', 'duration', 'addon', 'tax', 'deposit'] as const;
+const FILTERS: FilterSpec[] = [{ key: 'kind', label: 'Kind', kind: 'select', options: KINDS }];
+const FIELDS: FieldSpec[] = [
+  { name: 'name', label: 'Name', kind: 'text', required: true },
+  { name: 'kind', label: 'Kind', kind: 'select', options: KINDS, required: true },
+  { name: 'scope', label: 'Scope', kind: 'select', options: ['global', 'category', 'vehicle'], required: true },
+  { name: 'category', label: 'Category', kind: 'text', nullable: true },
+  { name: 'vehicle_id', label: 'Vehicle id', kind: 'number', nullable: true, step: '1' },
+  { name: 'start_date', label: 'Start date', kind: 'date', nullable: true },
+  { name: 'end_date', label: 'End date', kind: 'date', nullable: true },
+  { name: 'recurring', label: 'Recurs every year', kind: 'checkbox' },
+  { name: 'multiplier', label: 'Multiplier', kind: 'number', nullable: true, hint: 'Season and weekend rules: 1.2 = +20 %' },
+  { name: 'min_days', label: 'Minimum days', kind: 'number', nullable: true, step: '1' },
+  { name: 'percent', label: 'Percent', kind: 'number', nullable: true },
+  { name: 'amount', label: 'Amount', kind: 'number', nullable: true, step: '0.01' },
+  { name: 'charge', label: 'Charge', kind: 'select', options: ['per_day', 'per_booking'], nullable: true },
+  { name: 'code', label: 'Code', kind: 'text', nullable: true },
+  { name: 'priority', label: 'Priority', kind: 'number', step: '1' },
+  { name: 'is_active', label: 'Active', kind: 'checkbox' },
+];
+const value = (r: EntityRow) =>
+  r.multiplier != null ? `× ${String(r.multiplier)}` : r.percent != null ? `${String(r.percent)} %` : r.amount != null ? String(r.amount) : '—';
+const COLUMNS: Column<EntityRow>[] = [
+  { id: 'name', header: 'Name', cell: (r) => String(r.name) },
+  { id: 'kind', header: 'Kind', cell: (r) => String(r.kind) },
+  { id: 'scope', header: 'Scope', cell: (r) => String(r.scope ?? 'global') },
+  { id: 'value', header: 'Value', numeric: true, cell: value },
+  { id: 'is_active', header: 'Active', cell: (r) => (r.is_active ? 'yes' : 'no') },
+];
+
+export default function PricingRules() {
+  return (
+    <EntityCrud
+      screen="pricing-rules"
+      title="Pricing rules"
+      singular="Rule"
+      columns={COLUMNS}
+      filters={FILTERS}
+      fields={FIELDS}
+      api={pricingRulesApi}
+      nameOf={(r) => String(r.name)}
+      defaults={{ kind: 'season', scope: 'global', is_active: true, priority: 0 }}
+    />
+  );
+}

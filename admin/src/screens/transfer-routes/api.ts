@@ -1,0 +1,13 @@
+import { api, unwrapRental } from '../../api/client';
+import type { paths } from '../../api/schema';
+import type { EntityApi, EntityPage } from '../../components/EntityCrud';
+
+type Body = paths['/wp-json/rova-rental/v1/transfer-routes']['post']['requestBody']['content']['application/json'];
+type Query = NonNullable<paths['/wp-json/rova-rental/v1/transfer-routes']['get']['parameters']['query']>;
+
+export const transferRoutesApi: EntityApi = {
+  list: async (q) => (await unwrapRental(api.GET('/wp-json/rova-rental/v1/transfer-routes', { params: { query: q as Query } }))) as unknown as EntityPage,
+  create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/transfer-routes', { body: b as Body })),
+  update: (id, b) => unwrapRental(api.PUT('/wp-json/rova-rental/v1/transfer-routes/{id}', { params: { path: { id } }, body: b as Body })),
+  remove: (id) => unwrapRental(api.DELETE('/wp-json/rova-rental/v1/transfer-routes/{id}', { params: { path: { id } } })),
+};

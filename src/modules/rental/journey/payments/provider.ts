@@ -1,0 +1,27 @@
+import type { Platform } from '../../../../platform/context.js';
+import type { ProviderName } from '../settings.js';
+
+/** What the customer needs to pay: offline instructions, or a provider's client secret / checkout URL. */
+export interface PaymentStart {
+  external_id?: string;
+  instructions?: string;
+  client_secret?: string;
+  checkout_url?: string;
+}
+
+/** The payment being started: our payment row, its booking, the amount due (decimal, store currency). */
+export interface PaymentRequest {
+  id: number;
+  bookingId: number;
+  reference: string;
+  amount: number;
+  currency: string;
+}
+
+/** A payment provider (design §8): starts a payment for an amount and refunds one. */
+export interface PaymentProvider {
+  name: ProviderName;
+  start(p: Platform, b: PaymentRequest): Promise<PaymentStart>;
+  /** Refunds `amount` of a payment; offline refunds are paid out by the staff (recorded only). */
+  refund(p: Platform, payment: { id: number; external_id: string | null }, amount: number, currency: string): Promise<void>;
+}
