@@ -174,6 +174,32 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     expect(fake.refunds.slice(refundsBefore)).toEqual([expect.objectContaining({ payment_intent: pi.id, amount: pi.amount })]);
     expect(admin).toBeTruthy();
   });
+
+  it('Stripe refuses a refund → the cancellation stands, the refund stays owed with its error, and the job delivers it once later', async () => {
+    const v = await vehicle(t, { price_per_day: '45.00' });
+    const key = await customerKey();
+    const d = (await create(key, body(v, '2033-08-10', '2033-08-12'))).json().data;
+    const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(d.booking.id))!;
+    expect((await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)))).json().data.outcome).toBe('confirmed');
+    const before = fake.refunds.length;
+    fake.failNext(1);
+    const cancel = await t.inject({ method: 'POST', url: `${V2}/my/bookings/${d.booking.id}/cancel`, headers: { 'x-rova-api-key': key } });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json().data).toMatchObject({ fee: 0, booking: { status: 'cancelled', payment_status: 'refunded' } });
+    expect(fake.refunds.length).toBe(before);
+    const owed = async () => rowsOf<{ status: string; attempts: number; last_error: string | null; amount: string }>(await t.platform.db.execute(sql`SELECT status, attempts, last_error, amount::text AS amount FROM rental_refunds WHERE booking_id = ${d.booking.id}`));
+    expect((await owed()).map((r) => ({ ...r, amount: Number(r.amount) }))).toEqual([{ status: 'pending', attempts: 1, last_error: expect.stringContaining('payment provider'), amount: d.amount_due }]);
+    const { runHoldExpiry } = await import('../../../src/modules/rental/journey/jobs.js');
+    await runHoldExpiry(t.platform); // not due yet (backoff): nothing is called
+    expect(fake.refunds.length).toBe(before);
+    await t.platform.db.execute(sql`UPDATE rental_refunds SET next_attempt_at = now() WHERE booking_id = ${d.booking.id}`);
+    await runHoldExpiry(t.platform);
+    expect(fake.refunds.slice(before)).toEqual([expect.objectContaining({ payment_intent: pi.id, amount: pi.amount })]);
+    expect(await owed()).toEqual([expect.objectContaining({ status: 'done', attempts: 2, last_error: null })]);
+    await t.platform.db.execute(sql`UPDATE rental_refunds SET next_attempt_at = now() WHERE booking_id = ${d.booking.id}`);
+    await runHoldExpiry(t.platform); // delivered refunds are never sent again
+    expect(fake.refunds.length).toBe(before + 1);
+  });
 });
 
 describe('stripe not enabled', () => {

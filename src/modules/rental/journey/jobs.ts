@@ -1,10 +1,12 @@
 import type { Platform } from '../../../platform/context.js';
 import { purgeIdempotency } from '../../../platform/idempotency/store.js';
 import { expireLapsedHolds, mailExpired } from '../bookings/expiry.js';
+import { deliverRefunds } from './refunds/service.js';
 
 /**
  * Every minute: unpaid bookings past their payment deadline are cancelled and other lapsed holds free their
- * slots (bookings do it lazily too, per vehicle), old Idempotency-Keys go.
+ * slots (bookings do it lazily too, per vehicle), refunds a provider refused earlier are tried again, old
+ * Idempotency-Keys go.
  */
 export function scheduleJourneyJobs(p: Platform): void {
   if (!p.config.jobs) return;
@@ -22,6 +24,7 @@ export async function runHoldExpiry(p: Platform): Promise<number> {
   const cancelled = await p.transaction((tx) => expireLapsedHolds(tx));
   if (cancelled.length > 0) p.log.info({ cancelled: cancelled.length }, 'unpaid bookings past their payment deadline cancelled');
   await mailExpired(p, cancelled);
+  await deliverRefunds(p, null);
   await purgeIdempotency(p.db);
   return cancelled.length;
 }

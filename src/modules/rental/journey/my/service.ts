@@ -7,7 +7,7 @@ import { changeStatus } from '../../bookings/service.js';
 import { cents, Decimal } from '../../money.js';
 import { orderOf, paymentsOf, setPayment } from '../create/repo.js';
 import { mailBooking } from '../mails.js';
-import { providerFor } from '../payments/port.js';
+import { deliverRefunds, owePaymentRefund } from '../refunds/service.js';
 import { journeySettings } from '../settings.js';
 
 const MINE = (userId: number) => sql`customer_id IN (SELECT id FROM rental_customers WHERE user_id = ${userId})`;
@@ -49,21 +49,22 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
   const refund = paidTotal.minus(fee);
   // changeStatus emits booking.cancelled with the move
   const { booking } = await changeStatus(p, id, 'cancelled');
-  await p.transaction(async (tx) => {
+  const owed = await p.transaction(async (tx) => {
+    const ids: number[] = [];
     let left = refund;
     for (const pay of paid) {
       const part = Decimal.min(left, new Decimal(pay.amount));
       left = left.minus(part);
-      if (part.gt(0)) await setPayment(tx, pay.id, { status: part.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: part.toNumber() });
+      if (!part.gt(0)) continue;
+      await setPayment(tx, pay.id, { status: part.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: part.toNumber() });
+      const refundId = await owePaymentRefund(tx, { paymentId: pay.id, bookingId: id, amount: part.toFixed(2), currency: pay.currency, reason: 'customer_cancelled' });
+      if (refundId !== null) ids.push(refundId);
     }
     await tx.execute(sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`);
+    return ids;
   });
-  let left = refund;
-  for (const pay of paid) {
-    const part = Decimal.min(left, new Decimal(pay.amount));
-    left = left.minus(part);
-    if (part.gt(0)) await providerFor(pay.provider)?.refund(p, pay, part.toNumber(), pay.currency);
-  }
+  // owed since the commit above; a provider failure leaves them pending for the journey job to retry
+  await deliverRefunds(p, owed);
   const after = (await myBooking(p, userId, id));
   await mailBooking(p, 'booking_cancelled', after, [['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`], ['Refund', `${refund.toFixed(2)} ${b.currency}`]]);
   return { booking: after, fee: fee.toNumber(), refund: refund.toNumber(), free_cancellation_until: deadline.toISOString(), order: await orderOf(p.db, id) };

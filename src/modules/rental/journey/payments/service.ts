@@ -9,7 +9,7 @@ import { rentalSettings } from '../../settings.js';
 import { lockVehicle } from '../../vehicles/repo.js';
 import { paymentsOf, setPayment } from '../create/repo.js';
 import { mailBooking } from '../mails.js';
-import { providerFor } from './port.js';
+import { deliverRefunds, owePaymentRefund } from '../refunds/service.js';
 
 export type Settlement = 'confirmed' | 'already_settled' | 'refunded_slot_taken';
 
@@ -51,13 +51,15 @@ export async function settlePayment(p: Platform, bookingId: number, match: { pay
     }
     // the slot is gone (or the booking was cancelled meanwhile): give the money back
     await setPayment(tx, pay.id, { status: 'refunded', refunded_amount: amount });
+    const refundId = await owePaymentRefund(tx, { paymentId: pay.id, bookingId, amount: pay.amount, currency: pay.currency, reason: 'late_payment_slot_taken' });
     const nb = (await updateBooking(tx, bookingId, { status: 'cancelled', payment_status: 'refunded', cancel_reason: lapsed || holding ? 'late_payment_slot_taken' : b.cancel_reason ?? null, notes: [b.notes, LATE_PAYMENT_REASON].filter(Boolean).join('\n') }))!;
     if (b.status !== 'cancelled') await emitBookingStatus(tx, nb, b.status);
-    return { outcome: 'refunded_slot_taken' as const, booking: nb, pay };
+    return { outcome: 'refunded_slot_taken' as const, booking: nb, pay, refundId };
   });
   await mailExpired(p, expired.filter((x) => Number(x.id) !== bookingId));
   if (r.outcome === 'refunded_slot_taken') {
-    await providerFor(r.pay.provider)?.refund(p, r.pay, Number(r.pay.amount), r.pay.currency);
+    // owed since the commit above; a provider failure leaves it pending for the journey job to retry
+    await deliverRefunds(p, r.refundId === null ? [] : [r.refundId]);
     await mailBooking(p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]);
   } else if (r.outcome === 'confirmed') {
     await mailBooking(p, 'payment_received', r.booking, [['Amount paid', `${Number(r.pay.amount).toFixed(2)} ${r.pay.currency}`]]);
