@@ -62,11 +62,13 @@ describe('admin catalogue screen', () => {
       .toBe('27.50');
     await expectAxeClean(page, 'product with variations');
     await page.keyboard.press('Escape');
+    await dlg.waitFor({ state: 'detached' });
+    await expect.poll(() => new URL(page.url()).searchParams.get('product')).toBeNull();
 
     // a simple product: price edited through the form, checked through the API
     await page.getByLabel('Search products').fill('');
     await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBeNull();
-    const simple = all.items.find((p) => p.type === 'simple')!;
+    const simple = all.items.find((p) => p.type === 'simple' && p.sale_price === '')!;
     await page.getByRole('button', { name: `Edit ${simple.name}` }).click();
     const form = page.getByRole('dialog').getByRole('form', { name: 'Product' });
     expect(await form.getByLabel('Regular price').inputValue()).toBe(simple.regular_price);
