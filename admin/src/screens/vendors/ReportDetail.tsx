@@ -2,23 +2,10 @@ import { useState } from 'react';
 import { useStore } from '../../api/session';
 import { ErrorState, Loading } from '../../components/State';
 import { useToast } from '../../components/Toast';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { NoteDialog } from './NoteDialog';
 import { useDecideReport, useReport, type ReportDecision } from './api';
-
-const SIDE_EFFECTS = {
-  none: 'no money moved',
-  penalty_waived: 'penalty waived',
-  penalty_applied: 'penalty applied',
-  penalty_reversed: 'penalty reversed',
-} as const;
-
-/** What a decision did, in words: "Report resolved — penalty reversed (€150.00)". */
-export function describeDecision(d: { status: string; side_effect: keyof typeof SIDE_EFFECTS; penalty_amount: number | null; currency: string }): string {
-  const what = SIDE_EFFECTS[d.side_effect];
-  const amount = d.penalty_amount !== null && d.side_effect !== 'none' ? ` (${formatMoney(d.penalty_amount, d.currency)})` : '';
-  return `Report ${d.status.replace('_', ' ')} — ${what}${amount}`;
-}
+import { describeDecision } from './report-outcome';
 
 const DECISIONS: { decision: ReportDecision; label: string; allowed: (status: string) => boolean; description: string; danger?: boolean }[] = [
   { decision: 'review', label: 'Start review', allowed: (s) => s === 'open', description: 'The vendor sees the report as in review. Nothing else changes.' },
