@@ -16,7 +16,10 @@ export function SlideOver({ open, onClose, title, children }: { open: boolean; o
               </button>
             </Dialog.Close>
           </div>
-          <div className="flex-1 overflow-y-auto p-4">{children}</div>
+          {/* focusable, so a keyboard can scroll a long panel (axe: scrollable-region-focusable) */}
+          <div className="flex-1 overflow-y-auto p-4" tabIndex={0}>
+            {children}
+          </div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

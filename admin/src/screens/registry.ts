@@ -23,6 +23,7 @@ export const SCREENS: Screen[] = [
   { path: 'transfer-routes', label: 'Transfer routes', capability: 'manage_options', load: () => import('./transfer-routes') },
   { path: 'pricing-rules', label: 'Pricing rules', capability: 'manage_options', load: () => import('./pricing-rules') },
   { path: 'currency', label: 'Currency', capability: 'manage_options', load: () => import('./currency') },
+  { path: 'catalogue', label: 'Catalogue', capability: 'manage_options', load: () => import('./catalogue') },
   { path: 'vendors', label: 'Vendors', capability: 'manage_options', load: () => import('./vendors') },
   { path: 'export', label: 'Export', capability: 'manage_options', load: () => import('./export') },
 ];

@@ -79,6 +79,33 @@ describe('admin shell: serving, login, logout, capabilities', () => {
     await a.context.close();
   });
 
+  it('a deep link without a session: log in, and land on exactly the requested URL (path and query)', async () => {
+    const a = await openAdmin(rig);
+    const { page } = a;
+    await page.goto(`${rig.shop.origin}/admin/vehicles?status=active`);
+    await page.getByRole('heading', { name: 'Rova admin — log in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/vehicles?status=active');
+    // a first visit is not an expired session
+    expect(await page.getByRole('status').filter({ hasText: 'Your session has ended' }).count()).toBe(0);
+    await page.getByLabel('Login or email').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Vehicles' }).waitFor();
+    expect(page.url()).toBe(`${rig.shop.origin}/admin/vehicles?status=active`);
+    expect(await page.getByLabel('Status').inputValue()).toBe('active');
+    // an off-site next= is ignored: the dashboard, never another origin
+    await a.context.clearCookies();
+    await page.goto(`${rig.shop.origin}/admin/login?next=${encodeURIComponent('//evil.example/x')}`);
+    await page.getByLabel('Login or email').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    expect(page.url()).toBe(`${rig.shop.origin}/admin/dashboard`);
+    expectNoPageErrors(a);
+    await a.context.close();
+  });
+
   it('light and dark theme: the choice is kept across reloads, both pass axe', async () => {
     const a = await openAdmin(rig);
     await loginAs(rig, a, { path: '/dashboard' });

@@ -3,7 +3,7 @@ import { ErrorState, Loading } from '../../components/State';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { useVendor, useVendorAudit } from './api';
 
-/** One vendor: profile with the masked IBAN, documents, statistics, vehicles, recent payouts and the audit log. */
+/** One vendor: profile with the masked IBAN, documents, statistics, reliability score history, vehicles, recent payouts and the audit log. */
 export function VendorDetail({ id }: { id: number }) {
   const store = useStore();
   const v = useVendor(id);
@@ -46,6 +46,37 @@ export function VendorDetail({ id }: { id: number }) {
           {row('On hold', money(s.on_hold))}
           {row('Penalties', money(s.penalties))}
         </dl>
+      </section>
+      <section aria-labelledby="vd-score">
+        <h3 id="vd-score" className="mb-1 font-semibold">
+          Score history
+        </h3>
+        {d.score_history.length === 0 ? (
+          <p>No score changes.</p>
+        ) : (
+          <table className="w-full text-left" aria-labelledby="vd-score" data-testid="vendor-score-history">
+            <thead>
+              <tr className="border-b border-slate-200 dark:border-slate-800">
+                <th scope="col" className="py-1 pr-2 font-medium">Event</th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">Before</th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">After</th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">Change</th>
+                <th scope="col" className="py-1 font-medium">When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.score_history.map((h, i) => (
+                <tr key={i} className="border-b border-slate-100 dark:border-slate-800">
+                  <td className="py-1 pr-2">{h.event_type + (h.vehicle_id !== null ? ` (vehicle #${h.vehicle_id})` : '')}</td>
+                  <td className="py-1 pr-2 text-right tabular-nums">{h.score_before}</td>
+                  <td className="py-1 pr-2 text-right tabular-nums">{h.score_after}</td>
+                  <td className="py-1 pr-2 text-right tabular-nums">{h.delta > 0 ? `+${h.delta}` : String(h.delta)}</td>
+                  <td className="py-1">{formatDateTime(h.created_at, store.timezone)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </section>
       <section aria-labelledby="vd-docs">
         <h3 id="vd-docs" className="mb-1 font-semibold">

@@ -15,7 +15,7 @@ export const usePayouts = (q: PayoutQuery) =>
   useQuery({ queryKey: ['vendors', 'payouts', q], queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v2/payouts', { params: { query: q } })), placeholderData: keepPreviousData });
 
 /** Every vendor write invalidates the whole screen (lists and counts move together). */
-function useVendorMutation<A>(fn: (a: A) => Promise<unknown>) {
+function useVendorMutation<A, R = unknown>(fn: (a: A) => Promise<R>) {
   const qc = useQueryClient();
   return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['vendors'] }) });
 }
@@ -41,3 +41,24 @@ export const useVendorAudit = (id: number | null) =>
     enabled: id !== null,
     queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor-management/{id}/audit-log', { params: { path: { id: id! }, query: { per_page: 20 } } })),
   });
+
+export type ReportQuery = Q<'/wp-json/rova-rental/v1/vendor-reports'>;
+export type ReportDecision = 'review' | 'resolve' | 'reject';
+export const useReports = (q: ReportQuery) =>
+  useQuery({ queryKey: ['vendors', 'reports', q], queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor-reports', { params: { query: q } })), placeholderData: keepPreviousData });
+export const useReport = (id: number | null) =>
+  useQuery({
+    queryKey: ['vendors', 'report', id],
+    enabled: id !== null,
+    queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor-reports/{id}', { params: { path: { id: id! } } })),
+  });
+const REPORT_PATHS = {
+  review: '/wp-json/rova-rental/v1/vendor-reports/{id}/review',
+  resolve: '/wp-json/rova-rental/v1/vendor-reports/{id}/resolve',
+  reject: '/wp-json/rova-rental/v1/vendor-reports/{id}/reject',
+} as const;
+/** Review, resolve or reject; the answer carries the money side effect (penalty waived/applied/reversed). */
+export const useDecideReport = () =>
+  useVendorMutation((a: { id: number; decision: ReportDecision; note: string }) =>
+    unwrapRental(api.POST(REPORT_PATHS[a.decision], { params: { path: { id: a.id } }, body: a.note.trim() === '' ? {} : { admin_note: a.note.trim() } })),
+  );

@@ -10,6 +10,7 @@ import { withFilter, type TableState } from '../../lib/table-state';
 import { ReasonDialog } from './ReasonDialog';
 import { SlideOver } from '../../components/SlideOver';
 import { VendorDetail } from './VendorDetail';
+import { Reports } from './Reports';
 import {
   useApplications,
   useApprovePayout,
@@ -247,6 +248,7 @@ const TABS = [
   ['applications', 'Applications'],
   ['list', 'Vendors'],
   ['payouts', 'Payouts'],
+  ['reports', 'Reports'],
 ] as const;
 
 export default function Vendors() {
@@ -264,6 +266,7 @@ export default function Vendors() {
         <Route path="applications" element={<Applications />} />
         <Route path="list" element={<VendorList />} />
         <Route path="payouts" element={<Payouts />} />
+        <Route path="reports" element={<Reports />} />
         <Route index element={<Navigate to="applications" replace />} />
       </Routes>
     </div>

@@ -1,0 +1,64 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useId, useState, type ReactNode } from 'react';
+
+/** Confirms a decision with an optional note; stays open with the server's message when it fails. */
+export function NoteDialog({ trigger, title, description, confirmLabel, danger = false, onConfirm }: {
+  trigger: ReactNode;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm(note: string): Promise<unknown>;
+}) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm(note);
+      setOpen(false);
+      setNote('');
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={(o) => { setOpen(o); if (!o) setError(null); }}>
+      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-[60] bg-black/40" />
+        <Dialog.Content role="alertdialog" className="fixed left-1/2 top-1/2 z-[70] w-[min(28rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900">
+          <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+          <Dialog.Description asChild>
+            <div className="mt-2 text-slate-700 dark:text-slate-300">{description}</div>
+          </Dialog.Description>
+          <label htmlFor={id} className="mb-1 mt-3 block text-sm font-medium">
+            Note to the vendor (optional)
+          </label>
+          <textarea id={id} className="input w-full" rows={3} maxLength={5000} value={note} onChange={(e) => setNote(e.target.value)} />
+          {error && (
+            <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+              {error}
+            </p>
+          )}
+          <div className="mt-4 flex justify-end gap-2">
+            <Dialog.Close asChild>
+              <button type="button" className="btn">
+                Cancel
+              </button>
+            </Dialog.Close>
+            <button type="button" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy} onClick={() => void submit()}>
+              {busy ? 'Working…' : confirmLabel}
+            </button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
