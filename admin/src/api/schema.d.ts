@@ -12895,8 +12895,8 @@ export interface operations {
                     "application/json": components["schemas"]["RentalError"];
                 };
             };
-            /** @description An upstream service failed */
-            502: {
+            /** @description Not ready or degraded */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13766,8 +13766,8 @@ export interface operations {
                     "application/json": components["schemas"]["RentalError"];
                 };
             };
-            /** @description An upstream service failed */
-            502: {
+            /** @description Not ready or degraded */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -133,13 +133,14 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     expect(await booking(b.json().data.booking.id)).toMatchObject({ status: 'pending_payment', holds_slot: true });
   });
 
-  it('the provider refuses → 502, nothing charged, the slot is free again', async () => {
+  it('the provider refuses → 503 SERVICE_UNAVAILABLE with Retry-After, nothing charged, the slot is free again', async () => {
     const v = await vehicle(t);
     const key = await customerKey();
     fake.failNext(1);
     const r = await create(key, body(v, '2033-05-10', '2033-05-12'));
-    expect(r.statusCode).toBe(502);
-    expect(r.json()).toMatchObject({ success: false, error_code: 'PAYMENT_PROVIDER_ERROR' });
+    expect(r.statusCode).toBe(503);
+    expect(r.headers['retry-after']).toBe('60');
+    expect(r.json()).toMatchObject({ success: false, error_code: 'SERVICE_UNAVAILABLE', details: { reason: 'payment_provider_error' } });
     const rows = rowsOf<{ status: string; holds_slot: boolean }>(await t.platform.db.execute(sql`SELECT status, holds_slot FROM rental_bookings WHERE vehicle_id = ${v}`));
     expect(rows).toEqual([{ status: 'cancelled', holds_slot: false }]);
     expect((await create(key, body(v, '2033-05-10', '2033-05-12'))).statusCode).toBe(201);

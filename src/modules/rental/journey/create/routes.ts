@@ -24,7 +24,7 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: T, summary: 'Book: re-checked and priced on the server, pending_payment holding the slot until the payment deadline (Idempotency-Key honoured)',
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
       body: CreateBody,
-      response: { 201: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 401, 403, 404, 409, 422, 429, 502) },
+      response: { 201: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 401, 403, 404, 409, 422, 429, 503) },
     },
   }, async (req, reply) => {
     const auth = req.auth;

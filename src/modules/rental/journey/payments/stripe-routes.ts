@@ -42,7 +42,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged or stale signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance, and nothing changes. A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.',
       headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
       body: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), type: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: true }),
-      response: { 200: RentalEnvelope(Result), ...rentalErrors(400, 404, 409, 502) },
+      response: { 200: RentalEnvelope(Result), ...rentalErrors(400, 404, 409, 503) },
     },
   }, async (req) => {
     const ev = events.get(req)!;

@@ -31,10 +31,11 @@ export const stripeClient: (p: Platform) => Stripe = perPlatform((p) => {
   return new Stripe(s.secretKey, { maxNetworkRetries: 2, timeout: 20_000, telemetry: false, ...(s.api ? { protocol: s.api.protocol, host: s.api.host, port: s.api.port } : {}) });
 });
 
-/** Any failure talking to Stripe: the customer sees a 502 naming the provider, the log has the SDK's error. */
+/** Any failure talking to Stripe: the customer sees a 503 naming the provider, the log has the SDK's error. */
 function providerError(p: Platform, err: unknown, what: string): HttpError {
   p.log.error({ err }, `stripe ${what} failed`);
-  return new HttpError(502, 'PAYMENT_PROVIDER_ERROR', `The payment provider could not ${what}; nothing was charged. Try again.`);
+  // the design's error table has no 502: an unreachable or refusing provider is a dependency outage (503, like health)
+  return new HttpError(503, 'SERVICE_UNAVAILABLE', `The payment provider could not ${what}; nothing was charged. Try again in a minute.`, { reason: 'payment_provider_error' }, { 'Retry-After': '60' });
 }
 
 /**
