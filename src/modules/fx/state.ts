@@ -37,11 +37,20 @@ export interface ConvertLimit {
 /** The base currency is never a row: its format is the Intl default the store uses without the service. */
 export const baseFormat = (code: string): CurrencyFormat => intlFormat(code);
 
+const MEMO_LIMIT = 10_000;
+
+/**
+ * The pricing view of one currency row. Catalogues repeat the same few prices on every page, so each converted
+ * amount is kept (bounded) for the life of this view; any change to the currencies builds a new snapshot and view.
+ */
 export function pricingFor(row: CurrencyRow): PricingCurrency {
+  const memo = new Map<string, string>();
   return {
     format: rowFormat(row),
     convert(amount: string, fixed: string | undefined): string {
       if (fixed !== undefined && fixed.trim() !== '') return fixed.trim();
+      const known = memo.get(amount);
+      if (known !== undefined) return known;
       let d: Decimal;
       try {
         d = new Decimal(amount);
@@ -49,7 +58,10 @@ export function pricingFor(row: CurrencyRow): PricingCurrency {
         return amount;
       }
       if (!d.isFinite()) return amount;
-      return convertAmount(d, row).toFixed();
+      const converted = convertAmount(d, row).toFixed();
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(amount, converted);
+      return converted;
     },
   };
 }

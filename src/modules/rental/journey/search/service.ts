@@ -61,6 +61,34 @@ export async function searchVehicles(p: Platform, q: SearchQuery): Promise<Searc
 
 type SearchAnswer = Awaited<ReturnType<typeof computeSearch>>;
 
+type Pricing = NonNullable<ReturnType<NonNullable<ReturnType<typeof currencyPort>>['resolve']>>;
+const shownMemo = new WeakMap<Pricing, Map<number, number>>();
+
+const baseMemo = new Map<number, number>();
+function baseShown(n: number): number {
+  let v = baseMemo.get(n);
+  if (v === undefined) {
+    v = money(n);
+    if (baseMemo.size >= 10_000) baseMemo.clear();
+    baseMemo.set(n, v);
+  }
+  return v;
+}
+
+/** A base amount as /rova-fx/v1/convert shows it in `conv` (kept per currency view: prices repeat across searches). */
+function shownIn(conv: Pricing, n: number): number {
+  let memo = shownMemo.get(conv);
+  if (!memo) shownMemo.set(conv, (memo = new Map()));
+  let v = memo.get(n);
+  if (v === undefined) {
+    // rate, fee and rounding rules, then the currency's decimals (half away from zero)
+    v = new Decimal(conv.convert(money(n).toFixed(2), undefined)).toDecimalPlaces(conv.format.decimals, Decimal.ROUND_HALF_UP).toNumber();
+    if (memo.size >= 10_000) memo.clear();
+    memo.set(n, v);
+  }
+  return v;
+}
+
 async function computeSearch(p: Platform, cat: CatalogueSnapshot, q: SearchQuery) {
   if ((q.pickup_date === undefined) !== (q.return_date === undefined)) {
     throw new HttpError(400, 'INVALID_PARAMS', 'Give both pickup_date and return_date, or neither.', { field: q.pickup_date === undefined ? 'pickup_date' : 'return_date' });
@@ -102,8 +130,7 @@ async function computeSearch(p: Platform, cat: CatalogueSnapshot, q: SearchQuery
   const wanted = q.currency?.trim().toUpperCase();
   const conv = wanted && wanted !== base ? currencyPort(p)?.resolve(wanted) ?? null : null;
   const currency = conv ? conv.format.code : base;
-  // converted like /rova-fx/v1/convert shows it: rate, fee and rounding rules, then the currency's decimals (half away from zero)
-  const shown = (n: number) => (conv ? new Decimal(conv.convert(money(n).toFixed(2), undefined)).toDecimalPlaces(conv.format.decimals, Decimal.ROUND_HALF_UP).toNumber() : money(n));
+  const shown = (n: number) => (conv ? shownIn(conv, n) : baseShown(n));
   const fp = queryFingerprint(q as unknown as Record<string, unknown>);
   let from = (q.page - 1) * q.per_page;
   if (q.cursor !== undefined) {
