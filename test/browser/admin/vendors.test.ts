@@ -51,7 +51,7 @@ describe('admin vendors screen', () => {
     {
       const first = pending.items.find((x) => x.status === 'pending')!;
       await page.getByRole('button', { name: `Reject ${first.applicant_name}` }).click();
-      const dlg = page.getByRole('dialog');
+      const dlg = page.getByRole('alertdialog');
       await dlg.getByRole('button', { name: 'Reject' }).click();
       await dlg.getByText('A reason is required.').waitFor();
       await expectAxeClean(page, 'reject dialog');
@@ -126,8 +126,8 @@ describe('admin vendors screen', () => {
       expect(req, 'demo pending payout of Bosphorus Rent').toBeDefined();
       expect(req!.amount).toBe(250);
       await page.getByRole('button', { name: `Reject payout ${req!.id}` }).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Reject' }).click();
-      await page.getByRole('dialog').getByText('A reason is required.').waitFor();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Reject' }).click();
+      await page.getByRole('alertdialog').getByText('A reason is required.').waitFor();
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: `Approve payout ${req!.id}` }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click();

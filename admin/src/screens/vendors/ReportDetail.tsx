@@ -3,7 +3,7 @@ import { useStore } from '../../api/session';
 import { ErrorState, Loading } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { formatDateTime } from '../../lib/format';
-import { NoteDialog } from './NoteDialog';
+import { TextDialog } from '../../components/TextDialog';
 import { useDecideReport, useReport, type ReportDecision } from './api';
 import { describeDecision } from './report-outcome';
 
@@ -55,8 +55,9 @@ export function ReportDetail({ id }: { id: number }) {
       {!d.is_terminal && (
         <div className="flex flex-wrap gap-2">
           {DECISIONS.filter((x) => x.allowed(d.status)).map((x) => (
-            <NoteDialog
+            <TextDialog
               key={x.decision}
+              label="Note to the vendor (optional)"
               trigger={<button type="button" className={x.danger ? 'btn btn-danger' : x.decision === 'resolve' ? 'btn btn-primary' : 'btn'}>{x.label}</button>}
               title={`${x.label} report #${d.id}?`}
               description={x.description}

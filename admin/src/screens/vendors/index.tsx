@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { formatDate, formatMoney } from '../../lib/format';
 import { withFilter, type TableState } from '../../lib/table-state';
-import { ReasonDialog } from './ReasonDialog';
+import { TextDialog } from '../../components/TextDialog';
 import { SlideOver } from '../../components/SlideOver';
 import { VendorDetail } from './VendorDetail';
 import { Reports } from './Reports';
@@ -91,7 +91,11 @@ function Applications() {
                 toast('Application approved');
               }}
             />
-            <ReasonDialog
+            <TextDialog
+              label="Reason"
+              confirmLabel="Reject"
+              danger
+              required="A reason is required."
               trigger={<button type="button" className="btn btn-danger" aria-label={`Reject ${r.applicant_name}`}>Reject</button>}
               title={`Reject ${r.applicant_name}?`}
               onConfirm={async (reason) => {
@@ -222,7 +226,11 @@ function Payouts() {
                 toast('Payout approved');
               }}
             />
-            <ReasonDialog
+            <TextDialog
+              label="Reason"
+              confirmLabel="Reject"
+              danger
+              required="A reason is required."
               trigger={<button type="button" className="btn btn-danger" aria-label={`Reject payout ${r.id}`}>Reject</button>}
               title={`Reject payout #${r.id}?`}
               onConfirm={async (reason) => {
