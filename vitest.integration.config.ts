@@ -1,11 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { markedForIntegration } from './test/helpers/suites.js';
 
-// The whole suite again on PostgreSQL + Redis, plus tests that only make sense there (test/integration).
+// PostgreSQL + Redis: the integration-only tests (test/integration) and the unit-tree files whose behaviour depends
+// on the database server or Redis, each marked `// @integration: <why>` on its first line (test/helpers/suites.ts).
+// Everything else ran on PGlite in `npm test` and is not repeated.
+const root = fileURLToPath(new URL('.', import.meta.url));
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/integration/**/*.test.ts', ...markedForIntegration(root).keys()],
     exclude: ['test/browser/**', 'node_modules/**'],
+    globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
+    isolate: false,
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,

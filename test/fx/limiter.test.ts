@@ -1,3 +1,4 @@
+// @integration: the convert limit is counted in Redis when REDIS_URL is set
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { FX } from './helpers.js';

@@ -1,3 +1,4 @@
+// @integration: a rate sync invalidates every node cache through the bus
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

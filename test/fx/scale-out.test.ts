@@ -1,3 +1,4 @@
+// @integration: two nodes share limits and see rate changes through the Redis bus
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from '../helpers/app.js';
 import { adminOf, FX, row } from './helpers.js';

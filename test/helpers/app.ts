@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuiltApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { connectDatabase, type DbHandle } from '../../src/platform/db/connect.js';
-import { migrate } from '../../src/platform/db/migrate.js';
+import { pgliteTemplateFile } from './db-template.js';
 import type { Platform } from '../../src/platform/context.js';
 import type { Role } from '../../src/platform/auth/roles.js';
 import type { RovaModule } from '../../src/modules/types.js';
@@ -17,26 +18,27 @@ import type { RovaModule } from '../../src/modules/types.js';
 export const TEST_PG = process.env.ROVA_TEST_DATABASE_URL ?? '';
 export const TEST_REDIS = process.env.ROVA_TEST_REDIS_URL ?? '';
 
-let templateDump: Promise<File | Blob> | null = null;
+let templateDump: Promise<Blob> | null = null;
 
-async function pgliteTemplate(config: Config): Promise<File | Blob> {
+/** The migrated PGlite dump: made once per run by the global setup (test/helpers/global-setup.ts), read once per worker. */
+async function pgliteTemplate(): Promise<Blob> {
   templateDump ??= (async () => {
-    const h = await connectDatabase(config);
-    await migrate(h);
-    const client = (h as DbHandle & { raw?: unknown }).raw as { dumpDataDir(c?: 'none' | 'gzip'): Promise<File | Blob> };
-    const dump = await client.dumpDataDir('none');
-    await h.close();
-    return dump;
+    const file = (inject('pgliteTemplate') as string | undefined) || (await pgliteTemplateFile());
+    return new Blob([await readFile(file)]);
   })();
   return templateDump;
 }
 
 async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `rova_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const template = inject('postgresTemplate') as string | undefined;
   const admin = new pg.Client({ connectionString: TEST_PG });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   const u = new URL(TEST_PG);
   u.pathname = '/' + name;
   return {
@@ -44,8 +46,11 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
     drop: async () => {
       const c = new pg.Client({ connectionString: TEST_PG });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }
@@ -83,7 +88,7 @@ export async function makeApp(opts: MakeAppOptions = {}): Promise<TestApp> {
   const config = loadConfig(env, { ephemeral: true });
   let built: BuiltApp;
   if (!config.databaseUrl) {
-    const dump = await pgliteTemplate(config);
+    const dump = await pgliteTemplate();
     built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: dump }, logger: false });
   } else {
     built = await buildApp(config, { modules: opts.modules, logger: false });

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/config-error.js';
 import { ensureDemoAdmin } from '../../src/platform/auth/demo-admin.js';
 import { makeApp, TEST_PG } from '../helpers/app.js';
+import { rovaArgs } from '../helpers/rova-process.js';
 import { start, tempDirs } from './spawn.js';
 
 const tmp = tempDirs();
@@ -54,7 +55,7 @@ describe('demo administrator', () => {
     if (TEST_PG) return; // the embedded database's data dir is what makes it a "first" start; the unit suite covers it
     const dataDir = tmp.make();
     const env = { DATA_DIR: dataDir, PORT: '0', LOG_FORMAT: 'json', ROVA_DEMO: '1', ROVA_JOBS: '0' };
-    const first = start(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], env);
+    const first = start(process.execPath, rovaArgs('serve'), env);
     let base = '';
     try {
       base = await first.ready;
@@ -68,7 +69,7 @@ describe('demo administrator', () => {
       first.child.kill('SIGTERM');
       await first.exited;
     }
-    const second = start(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], env);
+    const second = start(process.execPath, rovaArgs('serve'), env);
     try {
       await second.ready;
       await new Promise((r) => setTimeout(r, 300));
@@ -82,7 +83,7 @@ describe('demo administrator', () => {
   it('with ROVA_ADMIN_PASSWORD the log names the variable, never the password', async () => {
     if (TEST_PG) return;
     const secret = 'operator-chosen-SECRET-31';
-    const run = start(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { DATA_DIR: tmp.make(), PORT: '0', LOG_FORMAT: 'json', ROVA_DEMO: '1', ROVA_JOBS: '0', ROVA_ADMIN_PASSWORD: secret });
+    const run = start(process.execPath, rovaArgs('serve'), { DATA_DIR: tmp.make(), PORT: '0', LOG_FORMAT: 'json', ROVA_DEMO: '1', ROVA_JOBS: '0', ROVA_ADMIN_PASSWORD: secret });
     try {
       const base = await run.ready;
       await waitFor(run, /Admin app: \S+ — log in as \\?"admin\\?" with the password in ROVA_ADMIN_PASSWORD/);

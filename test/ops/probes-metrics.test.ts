@@ -1,3 +1,4 @@
+// @integration: /readyz checks the database and Redis; pool metrics exist only on PostgreSQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/app.js';
 import { JobRunner } from '../../src/platform/jobs.js';

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { rovaArgs } from '../helpers/rova-process.js';
 
 /** Temporary directories removed by cleanup(). */
 export function tempDirs() {
@@ -25,7 +26,7 @@ export function cleanEnv(env: Record<string, string>): Record<string, string> {
 
 /** Runs the CLI from the sources (tsx), waiting for it to exit. */
 export function rovaSync(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: cleanEnv(env), encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, rovaArgs(...args), { env: cleanEnv(env), encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,3 +1,4 @@
+// @integration: the append-only trigger and the purge function are server-side SQL
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

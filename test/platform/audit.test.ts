@@ -1,3 +1,4 @@
+// @integration: the audit log is append-only by trigger
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modules } from '../../src/modules/index.js';

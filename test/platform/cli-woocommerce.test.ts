@@ -1,18 +1,18 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { TEST_PG } from '../helpers/app.js';
+import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'rova-cli-wc-'));
+// The command is under test, not the first start: the embedded database comes migrated.
+const dir = migratedDataDir('rova-cli-wc-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function rova(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const r = spawnSync(process.execPath, rovaArgs(...args), {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', DATA_DIR: dir },
     encoding: 'utf8',
     timeout: 240_000,

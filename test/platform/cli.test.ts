@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { TEST_PG } from '../helpers/app.js';
+import { rovaArgs } from '../helpers/rova-process.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -17,7 +18,7 @@ afterAll(() => {
 });
 
 function rova(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const r = spawnSync(process.execPath, rovaArgs(...args), {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     timeout: 120_000,

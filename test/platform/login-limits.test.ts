@@ -1,3 +1,4 @@
+// @integration: login attempt limits are counted in Redis when REDIS_URL is set
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKey } from '../../src/platform/limits/address-key.js';
 import { makeApp, type TestApp } from '../helpers/app.js';

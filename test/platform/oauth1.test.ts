@@ -1,3 +1,4 @@
+// @integration: the OAuth nonce replay cache lives in Redis when REDIS_URL is set
 import { describe, expect, it } from 'vitest';
 import { baseString, parseOAuthHeader, parseQuery, percentEncode, phpView, sign, verifySignature } from '../../src/platform/auth/oauth1.js';
 import { SecretBox } from '../../src/platform/auth/secret-box.js';

@@ -1,3 +1,4 @@
+// @integration: transients, the invalidation bus and the job leader lock have Redis and PostgreSQL implementations
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Filters } from '../../src/platform/hooks.js';
 import { JobRunner } from '../../src/platform/jobs.js';

@@ -1,3 +1,4 @@
+// @integration: atomic transient updates are a Redis transaction on Redis and a row lock on PostgreSQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { platformModule } from '../../src/platform/module.js';

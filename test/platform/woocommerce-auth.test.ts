@@ -1,3 +1,4 @@
+// @integration: the WooCommerce replay cache lives in Redis when REDIS_URL is set
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG } from '../helpers/app.js';
+import { rovaArgs } from '../helpers/rova-process.js';
 import { parseRecords, prelude, problems, readmeBlocks, runnable, type ReadmeBlock } from './blocks.js';
 
 /**
@@ -94,7 +95,7 @@ d('README examples run as written', () => {
       FX_EXCHANGERATE_API_URL: 'http://127.0.0.1:9/v4',
       FX_ECB_URL: 'http://127.0.0.1:9/ecb.xml',
     };
-    server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], { cwd: ROOT, env });
+    server = spawn(process.execPath, rovaArgs('serve'), { cwd: ROOT, env });
     server.stdout.on('data', (b: Buffer) => (serverLog += b.toString()));
     server.stderr.on('data', (b: Buffer) => (serverLog += b.toString()));
     await waitReady(`${base}/wp-json/`, 240_000);

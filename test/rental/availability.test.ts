@@ -1,3 +1,4 @@
+// @integration: availability is an overlap query over time ranges in SQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { avail, location, rawBooking, rule, vehicle } from './helpers.js';

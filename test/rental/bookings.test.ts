@@ -1,3 +1,4 @@
+// @integration: concurrent bookings race on the exclusion constraint
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { customer, rule, V1, vehicle } from './helpers.js';

@@ -1,3 +1,4 @@
+// @integration: health reads the database and the migration state
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { platformModule } from '../../src/platform/module.js';

@@ -1,3 +1,4 @@
+// @integration: status moves run concurrently under the booking lock with ledger side effects
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { BOOKING_STATUSES, canMove } from '../../src/modules/rental/bookings/status.js';

@@ -1,3 +1,4 @@
+// @integration: a lost database connection is the behaviour under test
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';

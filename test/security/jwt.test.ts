@@ -1,3 +1,4 @@
+// @integration: refresh-token rotation races (same child within 10 s); sessions revoked across connections
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT, base64url, decodeProtectedHeader } from 'jose';

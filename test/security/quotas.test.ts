@@ -1,3 +1,4 @@
+// @integration: per-key quotas are counted in Redis when REDIS_URL is set
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quotasOf } from '../../src/platform/limits/quotas.js';
 import { makeApp, type TestApp } from '../helpers/app.js';

@@ -1,3 +1,4 @@
+// @integration: outbox fan-out uses SKIP LOCKED; deliveries run under a job lease
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';

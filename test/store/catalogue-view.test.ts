@@ -1,3 +1,4 @@
+// @integration: the catalogue view is invalidated through the bus
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueView } from '../../src/modules/store/catalogue-view.js';

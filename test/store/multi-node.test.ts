@@ -1,3 +1,4 @@
+// @integration: two nodes keep one catalogue view through the Redis bus
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueView } from '../../src/modules/store/catalogue-view.js';
 import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from '../helpers/app.js';

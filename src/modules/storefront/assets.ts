@@ -38,7 +38,8 @@ interface ManifestEntry {
 const here = path.dirname(fileURLToPath(import.meta.url));
 // src/modules/storefront or dist/modules/storefront: the repository root is three levels up either way.
 const root = path.resolve(here, '../../..');
-const runningFromSource = here.split(path.sep).includes('src');
+// Only the build in dist/ serves dist/web; from the sources (or a test transpile of them) the scripts are built in memory.
+const runningFromSource = !here.split(path.sep).includes('dist');
 
 function fromFiles(entries: Iterable<[string, { file: string; hash: string; type: string; body: Buffer }]>): WebAssets {
   const byName = new Map<string, WebAsset>();

@@ -1,3 +1,4 @@
+// @integration: the dashboard aggregates by period in the store time zone in SQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stats } from '../../../src/modules/rental/admin/dashboard/service.js';
 import { delta } from '../../../src/modules/rental/admin/shared/delta.js';

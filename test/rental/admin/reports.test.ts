@@ -1,3 +1,4 @@
+// @integration: reports aggregate by day in the store time zone in SQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { API, insertBooking, insertCustomer, insertReportFixture, insertVehicle, makeAdminApp } from './fixtures.js';

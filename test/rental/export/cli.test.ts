@@ -1,19 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG } from '../../helpers/app.js';
+import { migratedDataDir, rovaArgs } from '../../helpers/rova-process.js';
 import { csvText, parseCsv } from './fixtures.js';
 
 // `rova export` in a child process on an embedded database seeded with the demo (PGlite suite only: the
 // command opens DATA_DIR like every CLI command).
 
-const dir = mkdtempSync(path.join(tmpdir(), 'rova-export-cli-'));
+// The export is under test, not the first start: the embedded database comes migrated, then seeded.
+const dir = migratedDataDir('rova-export-cli-');
 const env = { DATA_DIR: dir, STORE_TIMEZONE: 'Europe/Istanbul' };
 
 function rova(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const r = spawnSync(process.execPath, rovaArgs(...args), {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
     encoding: 'buffer',
     timeout: 240_000,

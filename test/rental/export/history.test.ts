@@ -1,3 +1,4 @@
+// @integration: export history is a transient updated atomically (Redis or a row lock)
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

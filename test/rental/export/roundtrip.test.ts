@@ -1,3 +1,4 @@
+// @integration: date filters convert time zones in SQL
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_TYPES } from '../../../src/modules/rental/export/registry.js';

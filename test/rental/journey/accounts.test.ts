@@ -1,3 +1,4 @@
+// @integration: the register limit is counted in Redis; e-mail uniqueness is a constraint
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { startSmtp } from './smtp.js';

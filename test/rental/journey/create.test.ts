@@ -1,3 +1,4 @@
+// @integration: concurrent creates race for one slot: the exclusion constraint and idempotency keys under real concurrency
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';

@@ -1,3 +1,4 @@
+// @integration: the expiry job claims bookings under row locks
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHoldExpiry } from '../../../src/modules/rental/journey/jobs.js';

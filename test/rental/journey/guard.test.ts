@@ -1,3 +1,4 @@
+// @integration: concurrent holds race on the exclusion constraint
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOverlapViolation, releaseLapsedHolds } from '../../../src/modules/rental/bookings/repo.js';

@@ -1,3 +1,4 @@
+// @integration: webhook events deduplicate on a unique constraint; payments move under the booking lock
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @integration: random money operations run concurrently on the vendor lock
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { changeStatus } from '../../../src/modules/rental/bookings/service.js';

@@ -1,3 +1,4 @@
+// @integration: the ledger balance check is a deferred trigger; entries are append-only by trigger
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';

@@ -1,3 +1,4 @@
+// @integration: concurrent payout requests and approvals serialise on the vendor money lock
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

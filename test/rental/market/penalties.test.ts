@@ -1,3 +1,4 @@
+// @integration: penalties move vendor money under the vendor lock
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';

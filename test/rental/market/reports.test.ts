@@ -1,3 +1,4 @@
+// @integration: concurrent report decisions serialise on row locks
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
