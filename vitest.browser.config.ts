@@ -5,8 +5,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
-    globalSetup: ['test/browser/admin/build.setup.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/browser/admin/build.setup.ts'],
     pool: 'forks',
+    // one process for all files: src is evaluated once and the demo data seeded once (test/helpers/app.ts)
+    isolate: false,
     maxWorkers: 1,
     fileParallelism: false,
     testTimeout: 60_000,

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from 'playwright-core';
-import { seedDemo } from '../../src/app.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 
 export const CHROMIUM = process.env.ROVA_CHROMIUM ?? '/usr/bin/chromium';
@@ -22,8 +21,7 @@ export interface Shop {
 
 /** The real app with demo data, listening on a real port; loopback is a trusted proxy (X-Forwarded-For buckets). */
 export async function startShop(env: Record<string, string> = {}): Promise<Shop> {
-  const t = await makeApp({ env: { TRUST_PROXY: 'loopback', ...env } });
-  await seedDemo(t.platform);
+  const t = await makeApp({ env: { TRUST_PROXY: 'loopback', ...env }, demo: true });
   const admin = await t.userWithKey('administrator');
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, type BuiltApp } from '../../src/app.js';
+import { buildApp, seedDemo, type BuiltApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { pgliteTemplateFile } from './db-template.js';
 import type { Platform } from '../../src/platform/context.js';
@@ -66,6 +66,37 @@ export interface TestApp extends BuiltApp {
 export interface MakeAppOptions {
   env?: Record<string, string>;
   modules?: RovaModule[];
+  /** Start with the demo data (as `seedDemo` leaves it); seeded once per worker and settings, then copied. */
+  demo?: boolean;
+}
+
+interface SeededTemplate {
+  dump: Blob;
+  /** The seed sealed secrets (vendor IBANs) with this key: every copy must use it. */
+  secret: string;
+}
+const seeded = new Map<string, Promise<SeededTemplate>>();
+
+/** The demo seed takes seconds on PGlite; apps with the same settings start from one seeded copy per worker. */
+function seededTemplate(env: Record<string, string>, modules: RovaModule[] | undefined): Promise<SeededTemplate> {
+  const key = JSON.stringify(Object.entries(env).sort()) + (modules ? modules.map((m) => m.name).join(',') : '');
+  let tpl = seeded.get(key);
+  if (!tpl) {
+    tpl = (async () => {
+      const secret = env.ROVA_SECRET || randomBytes(32).toString('hex');
+      const config = loadConfig({ ...env, ROVA_SECRET: secret }, { ephemeral: true });
+      const built = await buildApp(config, { modules, connect: { loadDataDir: await pgliteTemplate() }, logger: false });
+      try {
+        await seedDemo(built.platform, modules);
+        const raw = built.platform.dbHandle.raw as { dumpDataDir(c?: 'none' | 'gzip'): Promise<Blob> };
+        return { dump: await raw.dumpDataDir('none'), secret };
+      } finally {
+        await built.app.close();
+      }
+    })();
+    seeded.set(key, tpl);
+  }
+  return tpl;
 }
 
 export async function makeApp(opts: MakeAppOptions = {}): Promise<TestApp> {
@@ -85,13 +116,19 @@ export async function makeApp(opts: MakeAppOptions = {}): Promise<TestApp> {
     env.REDIS_URL = TEST_REDIS;
     env.REDIS_PREFIX = `rova-test:${randomBytes(6).toString('hex')}:`;
   }
-  const config = loadConfig(env, { ephemeral: true });
   let built: BuiltApp;
-  if (!config.databaseUrl) {
-    const dump = await pgliteTemplate();
-    built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: dump }, logger: false });
+  let config: Config;
+  if (!env.DATABASE_URL && opts.demo) {
+    const tpl = await seededTemplate(env, opts.modules);
+    config = loadConfig({ ...env, ROVA_SECRET: tpl.secret }, { ephemeral: true });
+    built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: tpl.dump }, logger: false });
+  } else if (!env.DATABASE_URL) {
+    config = loadConfig(env, { ephemeral: true });
+    built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: await pgliteTemplate() }, logger: false });
   } else {
+    config = loadConfig(env, { ephemeral: true });
     built = await buildApp(config, { modules: opts.modules, logger: false });
+    if (opts.demo) await seedDemo(built.platform, opts.modules);
   }
   const app: FastifyInstance = built.app;
   const platform: Platform = built.platform;

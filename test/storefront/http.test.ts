@@ -1,14 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/app.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 let adminKey: string;
 
 beforeAll(async () => {
-  t = await makeApp();
-  await seedDemo(t.platform);
+  t = await makeApp({ demo: true });
   adminKey = (await t.userWithKey('administrator')).key;
 }, 120_000);
 afterAll(async () => t?.close());
