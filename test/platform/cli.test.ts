@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { TEST_PG } from '../helpers/app.js';
-import { rovaArgs } from '../helpers/rova-process.js';
+import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -77,7 +77,9 @@ describe('rova CLI', () => {
   });
   it('refuses to open the embedded database while another process holds it; takes over a stale lock', () => {
     if (TEST_PG) return;
-    const d = tmp();
+    // the lock is under test, not the first start: the database comes migrated
+    const d = migratedDataDir('rova-cli-');
+    dirs.push(d);
     writeFileSync(path.join(d, 'pgdata.lock'), String(process.pid));
     const busy = rova(['migrate'], { DATA_DIR: d });
     expect(busy.code).toBe(1);
