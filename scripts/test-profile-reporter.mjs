@@ -2,6 +2,7 @@
 // (import + hooks + tests) and the slowest setup steps (beforeAll/afterAll/beforeEach hooks, summed per file),
 // and writes the figures as JSON (TEST_PROFILE_OUT, default .test-profile.json) for before/after comparisons.
 import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { relative } from 'node:path';
 
 const fmt = (ms) => (ms / 1000).toFixed(1).padStart(7) + ' s';
