@@ -4,6 +4,7 @@ import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { catalogueChanged } from '../catalogue.js';
 import { recordVendorAudit, type VendorAuditEvent } from '../ledger/audit.js';
+import { lockVendorMoney } from '../ledger/income-repo.js';
 import { applyWithdrawalPenalty, monthlyAverageIncome, penaltyAmount, penaltyRate, withdrawalCount } from '../ledger/penalty.js';
 import { recomputeReliability } from '../ledger/score.js';
 import { marketplaceSettingsIn } from '../ledger/settings.js';
@@ -87,6 +88,10 @@ export async function editVendorVehicle(p: Platform, user: AuthUser, id: number,
 export async function moveVendorVehicle(p: Platform, user: AuthUser, id: number, move: keyof typeof MOVES, reason?: string): Promise<Lifecycle> {
   const m = MOVES[move];
   await p.transaction(async (tx) => {
+    // A withdrawal's penalty tier depends on the vendor's other withdrawals: two at once must not both count
+    // themselves as the first. The vendor money lock comes first (before the listing's row lock, as in every
+    // money path), so the second waits and counts the first once it has committed.
+    if (move === 'withdraw') await lockVendorMoney(tx, user.id);
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
     if (!m.from.includes(l.lifecycle)) throw new HttpError(409, 'STATE_CONFLICT', `A ${l.lifecycle} vehicle cannot be ${m.to}.`, { lifecycle: l.lifecycle });
