@@ -61,7 +61,7 @@ try {
   const ready = await get('/readyz');
   check('GET /readyz → 200', ready.status === 200, `${ready.status} ${ready.body.slice(0, 200)}`);
   const requests = [
-    ['wc/v3', '/wp-json/wc/v3/products?per_page=1', {}, (b) => Array.isArray(JSON.parse(b))],
+    ['wc/v3', '/wp-json/wc/v3/products?per_page=1', { 'x-rova-api-key': adminKey }, (b) => Array.isArray(JSON.parse(b))],
     ['rova-fx/v1', '/wp-json/rova-fx/v1/currencies', { 'x-rova-api-key': adminKey }, (b) => 'currencies' in JSON.parse(b)],
     ['rova-rental/v1', '/wp-json/rova-rental/v1/health', {}, (b) => JSON.parse(b).success === true],
     ['rova-rental/v2', '/wp-json/rova-rental/v2/vehicles/search?pickup_date=2030-01-10&return_date=2030-01-12', {}, (b) => JSON.parse(b).success === true],

@@ -55,6 +55,8 @@ export interface BuildOptions {
   /** Skip migrations (the handle is known to be migrated). */
   skipMigrate?: boolean;
   logger?: boolean;
+  /** Where log lines go: stdout for the server; stderr for CLI commands, whose stdout is their output (a key, a file). */
+  logTo?: 'stdout' | 'stderr';
 }
 
 export type { BuiltApp };
@@ -98,7 +100,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }
 
   const app = Fastify({
-    logger: opts.logger === false ? false : loggerOptions(config),
+    logger: opts.logger === false ? false : loggerOptions(config, opts.logTo),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{8,100}$/.test(given) ? given : randomUUID();

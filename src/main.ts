@@ -71,7 +71,8 @@ async function main(argv: string[]): Promise<number> {
   const ctx: CliContext = {
     config,
     args: rest,
-    open: () => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }),
+    // stdout is the command's output (a key, an export file): its log lines and warnings go to stderr
+    open: () => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { logTo: 'stderr' }),
   };
   try {
     return await cmd(ctx);

@@ -89,6 +89,19 @@ describe('rova CLI', () => {
     expect(ok.code).toBe(0);
     expect(existsSync(path.join(d, 'pgdata.lock'))).toBe(false);
   }, 120_000);
+  it('stdout is only the output: warnings (stale exchange rates) go to stderr', () => {
+    if (TEST_PG) return;
+    const d = migratedDataDir('rova-cli-');
+    dirs.push(d);
+    const env = { DATA_DIR: d, LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+    // the demo currencies carry the bundled 2023 rates: every command warns that they are stale
+    expect(rova(['seed', '--demo'], env).code).toBe(0);
+    expect(rova(['user', 'create', '--login', 'quiet', '--email', 'quiet@example.test', '--role', 'administrator'], env).code).toBe(0);
+    const k = rova(['apikey', 'create', '--user', 'quiet', '--name', 'ci'], env);
+    expect(k.code, k.stderr).toBe(0);
+    expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
+    expect(k.stderr).toContain('exchange rates are stale');
+  }, 120_000);
   it('unknown command → usage, exit 1', () => {
     const r = rova(['frobnicate'], { DATA_DIR: tmp() });
     expect(r.code).toBe(1);

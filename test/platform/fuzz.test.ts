@@ -153,6 +153,32 @@ describe('numeric and text edge cases on every parameter', () => {
     expect(wrong).toEqual([]);
   }, 240_000);
 
+  it('an unpaired UTF-16 surrogate in any JSON body text is a 400 naming the field (never a database error)', async () => {
+    const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, OpenApiOp>> };
+    const wrong: string[] = [];
+    let sent = 0;
+    for (const [path, ops] of Object.entries(spec.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (!['post', 'put', 'patch'].includes(method) || path.endsWith('/auth/login')) continue;
+        const props = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
+        for (const [name, schema] of Object.entries(props)) {
+          if (!typeOf({ name, in: 'body', schema } as OpenApiParam).includes('string')) continue;
+          for (const text of ['a\uD800b', 'x\uDC00', '\uDBFF']) {
+            const url = path.replace(/\{[^}]+\}/g, '999999');
+            // JSON.stringify writes a lone surrogate as the escape "\ud800", as a hostile client would
+            const res = await t.inject({ method: method.toUpperCase() as 'POST', url, headers: { 'x-rova-api-key': admin, 'content-type': 'application/json' }, payload: JSON.stringify({ [name]: text }) });
+            sent++;
+            const body = res.json() as { details?: { params?: Record<string, string> }; data?: { params?: Record<string, string> } };
+            const named = Object.keys(body.details?.params ?? body.data?.params ?? {});
+            if (res.statusCode !== 400 || !named.includes(name)) wrong.push(`${method.toUpperCase()} ${path} ${name}=${JSON.stringify(text)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+          }
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  }, 240_000);
+
   it('GET /rova/v1/audit-log?route=%00 is a 400 in the WordPress shape', async () => {
     const res = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?route=%00', headers: { 'x-rova-api-key': admin } });
     expect(res.statusCode).toBe(400);

@@ -19,7 +19,7 @@ describe('GET /health', () => {
     apps.push(t);
     const r = await t.inject({ method: 'GET', url: `${V1}/health` });
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({ success: true, data: { status: 'ok', version: VERSION }, message: '' });
+    expect(r.json()).toEqual({ success: true, data: { status: 'ok', version: '4.52.0', rova_version: VERSION }, message: '' });
   });
 
   it('503 degraded when a migration is pending', async () => {
@@ -28,7 +28,7 @@ describe('GET /health', () => {
     apps.push(t);
     const r = await t.inject({ method: 'GET', url: `${V1}/health` });
     expect(r.statusCode).toBe(503);
-    expect(r.json()).toMatchObject({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: VERSION, failed: ['migrations'] } });
+    expect(r.json()).toMatchObject({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: '4.52.0', rova_version: VERSION, failed: ['migrations'] } });
   });
 
   it('503 degraded when the database is gone', async () => {

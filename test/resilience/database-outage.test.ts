@@ -53,6 +53,9 @@ describe('database outage', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Failed query', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Failed query', { cause: new Error('Connection terminated unexpectedly') }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('database "rova" is not currently accepting connections'), { code: '55000' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: '55000' }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('column "x" does not exist'))).toBe(false);
   });

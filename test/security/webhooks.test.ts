@@ -59,7 +59,9 @@ describe('outbound webhooks', () => {
     const r = await api('POST', '/webhooks', { url, events: ['booking.created'] });
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ code: 'rova_webhook_url_refused', data: { status: 400 } });
-    for (const u of ['http://localhost:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'ftp://example.com/x']) {
+    for (const u of ['http://localhost:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'ftp://example.com/x',
+      // IPv6 forms that carry a private IPv4 address: IPv4-compatible, IPv4-mapped, 6to4, Teredo (client address inverted)
+      'http://[::127.0.0.1]/x', 'http://[::ffff:10.0.0.1]/x', 'http://[2002:7f00:1::]/x', 'http://[2002:a9fe:a9fe::1]/x', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x']) {
       expect((await api('POST', '/webhooks', { url: u, events: ['booking.created'] })).statusCode, u).toBe(400);
     }
     expect((await api('POST', '/webhooks', { url: 'https://example.com/x', events: ['no.such_event'] })).statusCode).toBe(400);

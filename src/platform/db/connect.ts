@@ -74,8 +74,14 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
 
 async function connectPostgres(url: string): Promise<DbHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000, options: '-c TimeZone=UTC' });
-  // An idle client erroring (server restart) must not crash the process.
+  // A connection the server closes (restart, pg_terminate_backend, network) makes its client emit 'error'. The pool
+  // listens on idle clients only; a client checked out by a request or a transaction has no listener, and an
+  // unheard 'error' event ends the process. Every client gets one: the query in flight rejects on its own, the
+  // request answers 503 (isDatabaseUnavailable) and the pool replaces the connection.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   try {
     const c = await pool.connect();
     c.release();

@@ -3,8 +3,11 @@
  * request may succeed as it is once the database is back, so it is a 503 with Retry-After, not a 500.
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-// SQLSTATE classes 08 (connection exception) and 57P0x (server shutting down / crashed), 53300 (too many connections).
+// SQLSTATE classes 08 (connection exception) and 57P0x (admin shutdown, crash shutdown, cannot connect now, database
+// dropped), 53300 (too many connections).
 const SQLSTATE = /^(08\d{3}|57P0[1-4]|53300)$/;
+// 55000 is "object not in prerequisite state" in general; only "database … is not currently accepting connections" is an outage.
+const NOT_ACCEPTING = /not currently accepting connections/i;
 const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|connect ECONNREFUSED|PGlite is clos(ed|ing)/i;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -13,6 +16,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (typeof e !== 'object') return false;
     const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATE.test(code))) return true;
+    if (code === '55000' && typeof message === 'string' && NOT_ACCEPTING.test(message)) return true;
     if (typeof message === 'string' && MESSAGES.test(message)) return true;
     e = cause;
   }

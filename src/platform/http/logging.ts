@@ -54,7 +54,7 @@ interface LoggedRequest {
 }
 
 /** Fastify's logger options: level, JSON lines or pretty output (local time), credentials redacted. */
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config, to: 'stdout' | 'stderr' = 'stdout'): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   return {
     level: config.logLevel,
@@ -69,7 +69,7 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       }),
     },
     ...(config.logFormat === 'pretty'
-      ? { stream: pretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname', sync: true, colorize: process.stdout.isTTY === true }) }
-      : {}),
+      ? { stream: pretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: to === 'stderr' ? 2 : 1, colorize: (to === 'stderr' ? process.stderr : process.stdout).isTTY === true }) }
+      : to === 'stderr' ? { stream: process.stderr } : {}),
   };
 }

@@ -3,35 +3,55 @@ import { HttpError } from './errors.js';
 
 const NUL = '\u0000';
 const MAX_DEPTH = 64;
+// A high surrogate not followed by a low one, or a low one not preceded by a high one: not Unicode text.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
-/** The first parameter (path, query or body; keys included) holding a NUL character, or null. */
-function nulParameter(value: unknown, name: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes(NUL) ? name : null;
+type Problem = 'a NUL character' | 'an unpaired UTF-16 surrogate (not valid Unicode text)';
+interface Found {
+  field: string;
+  problem: Problem;
+}
+
+const problemOf = (s: string): Problem | null =>
+  s.includes(NUL) ? 'a NUL character' : LONE_SURROGATE.test(s) ? 'an unpaired UTF-16 surrogate (not valid Unicode text)' : null;
+
+/** A key shown in the error without the bad character itself. */
+const printable = (k: string): string => k.replaceAll(NUL, '\\0').replace(LONE_SURROGATES, '\uFFFD');
+
+/** The first parameter (path, query or body; keys included) holding text PostgreSQL cannot store, or null. */
+function badText(value: unknown, name: string, depth = 0): Found | null {
+  if (typeof value === 'string') {
+    const problem = problemOf(value);
+    return problem ? { field: name, problem } : null;
+  }
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
   if (Array.isArray(value)) {
     for (const v of value) {
-      const hit = nulParameter(v, name, depth + 1);
+      const hit = badText(v, name, depth + 1);
       if (hit) return hit;
     }
     return null;
   }
   for (const [k, v] of Object.entries(value)) {
     const field = depth === 0 ? k : name;
-    if (k.includes(NUL)) return field.replaceAll(NUL, '\\0');
-    const hit = nulParameter(v, field, depth + 1);
+    const problem = problemOf(k);
+    if (problem) return { field: printable(field), problem };
+    const hit = badText(v, field, depth + 1);
     if (hit) return hit;
   }
   return null;
 }
 
 /**
- * Platform rule for every text parameter: PostgreSQL text and jsonb cannot hold U+0000, so a NUL character in
- * a path parameter, query parameter or JSON body is a 400 naming the parameter, never a database error.
+ * Platform rule for every text parameter: PostgreSQL text and jsonb cannot hold U+0000, and a lone UTF-16
+ * surrogate (JSON allows the escape `"\ud800"`) is no Unicode text at all, so either in a path parameter, query
+ * parameter or JSON body is a 400 naming the parameter, never a database error.
  * Runs as a preValidation hook after authentication (401/403 first, then 400, as for schema validation).
  */
 export async function refuseNulCharacters(req: FastifyRequest): Promise<void> {
-  const name = nulParameter(req.params, '') ?? nulParameter(req.query, '') ?? nulParameter(req.body, 'body');
-  if (name === null) return;
-  const field = name || 'body';
-  throw new HttpError(400, undefined, `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must not contain a NUL character` } });
+  const hit = badText(req.params, '') ?? badText(req.query, '') ?? badText(req.body, 'body');
+  if (hit === null) return;
+  const field = hit.field || 'body';
+  throw new HttpError(400, undefined, `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must not contain ${hit.problem}` } });
 }

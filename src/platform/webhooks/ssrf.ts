@@ -1,24 +1,36 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-// Loopback, private, link-local, CGNAT, unspecified, multicast, reserved and documentation ranges.
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) blocked.addSubnet(net, bits, 'ipv6');
+/**
+ * The IPv4 address an IPv6 address carries, for the forms a client can use to reach an IPv4 host: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks), 6to4 (2002:AABB:CCDD::/16)
+ * and Teredo (2001::/32, client address stored inverted in the last 32 bits).
+ */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = v6.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const range = v6.range();
+  if (range === 'ipv4Mapped') return [v6.toIPv4Address()];
+  if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return [v4(p[6]!, p[7]!)];
+  if (range === '6to4') return [v4(p[1]!, p[2]!)];
+  if (range === 'teredo') return [v4(p[2]!, p[3]!), v4(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
+  return [];
+}
 
+/**
+ * Whether an address is anything but a public unicast one (loopback, private, link-local, CGNAT, unspecified,
+ * multicast, reserved, documentation, NAT64, …), by ipaddr.js's range classification. IPv6 forms that carry an IPv4
+ * address are judged by that IPv4 address. Anything that does not parse counts as private.
+ */
 export function isPrivateAddress(ip: string): boolean {
-  const v = isIP(ip);
-  if (v === 4) return blocked.check(ip, 'ipv4');
-  if (v === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-    return blocked.check(ip, 'ipv6');
+  if (!ipaddr.isValid(ip)) return true;
+  const addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6') {
+    const inner = embeddedIPv4(addr as ipaddr.IPv6);
+    if (inner.length) return inner.some((v4) => v4.range() !== 'unicast');
   }
-  return true;
+  return addr.range() !== 'unicast';
 }
 
 export class SsrfError extends Error {}

@@ -71,7 +71,7 @@ describe('admin vendors screen', () => {
   });
 
   it('vendors: list and status filter from the API, suspend and unsuspend with confirmation', async () => {
-    const all = (await rig.api<Page_<{ id: number; display_name: string; status: string }>>('/rova-rental/v1/vendor-management/vendors?per_page=20')).body.data;
+    const all = (await rig.api<Page_<{ id: number; display_name: string; status: string }>>('/rova-rental/v1/vendor-management/vendors?status=all&per_page=20')).body.data;
     expect(all.total).toBeGreaterThan(0);
     const a = await open_(await openAdmin(rig), '/vendors/list');
     const { page } = a;

@@ -108,6 +108,17 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     const stale = await signed(payload, { timestamp: Math.floor(Date.now() / 1000) - 301 });
     expect(stale.statusCode).toBe(400);
     expect(stale.json().details.reason).toBe('timestamp_outside_tolerance');
+    // a signature from the future (beyond the tolerance) is no more usable than a stale one
+    const future = await signed(payload, { timestamp: Math.floor(Date.now() / 1000) + 3600 });
+    expect(future.statusCode).toBe(400);
+    expect(future.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { reason: 'timestamp_outside_tolerance' } });
+    // correctly signed but malformed events are input too: 400, nothing recorded
+    for (const bad of [{ id: 'evt_null_data', type: 'payment_intent.succeeded', data: null }, { id: 'evt_no_object', type: 'payment_intent.succeeded', data: {} },
+      { type: 'payment_intent.succeeded', data: { object: { id: pi.id } } }, { id: 'evt_no_type', data: { object: {} } }, { id: 'evt_pi_without_id', type: 'payment_intent.succeeded', data: { object: { amount: 1 } } }]) {
+      const r = await signed(JSON.stringify(bad));
+      expect(r.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { reason: 'malformed_event' } });
+    }
     expect((await webhook(payload, 'garbage')).statusCode).toBe(400);
     expect(await booking(d.booking.id)).toMatchObject({ status: 'pending_payment', payment_status: 'unpaid' });
     expect(rowsOf<{ n: number }>(await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rental_stripe_events WHERE payment_intent = ${pi.id}`))[0]!.n).toBe(0);

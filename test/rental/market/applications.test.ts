@@ -80,6 +80,23 @@ describe('vendor applications (design §6)', () => {
     expect((await call({ method: 'POST', url: `${V1}/vendor/application`, headers: m.headers, payload: m.payload })).statusCode).toBe(401);
   });
 
+  it('a truncated or boundary-less multipart body → 400 INVALID_PARAMS (malformed_multipart), never a 500, nothing stored', async () => {
+    const h = await customer();
+    const whole = multipart(APPLY_FIELDS, [{ field: 'document_id', name: 'id.pdf', data: PDF }]);
+    const bodies: [string, Buffer, string][] = [
+      ['truncated in a file', whole.payload.subarray(0, whole.payload.length - 40), whole.headers['content-type']!],
+      ['truncated in the headers', whole.payload.subarray(0, 30), whole.headers['content-type']!],
+      ['no boundary parameter', whole.payload, 'multipart/form-data'],
+      ['a boundary the body never uses', whole.payload, 'multipart/form-data; boundary=nothing-like-it'],
+    ];
+    for (const [what, payload, type] of bodies) {
+      const r = await call({ method: 'POST', url: `${V1}/vendor/application`, headers: { ...h, 'content-type': type }, payload });
+      expect(r.statusCode, `${what}: ${r.body}`).toBe(400);
+      expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
+    }
+    expect((await call({ method: 'GET', url: `${V1}/vendor/application`, headers: h })).statusCode).toBe(404);
+  });
+
   it('admin: list pending, approve → vendor role + active vendor; deciding again → 409; reject needs a reason; 24 h re-apply rule', async () => {
     const u = await t.userWithKey('customer');
     const h = { 'x-rova-api-key': u.key };

@@ -18,9 +18,14 @@ describe('marketplace demo data (issue 8 item 8)', () => {
   afterAll(async () => t?.close());
 
   it('4 vendors: 2 active with vehicles and a year of completed bookings, 1 suspended (listing hidden), 1 pending application with documents', async () => {
-    const vendors = (await t.inject({ method: 'GET', url: `${V1}/vendor-management/vendors?sort_by=name`, headers: admin })).json().data.items;
+    const vendors = (await t.inject({ method: 'GET', url: `${V1}/vendor-management/vendors?sort_by=name&status=all`, headers: admin })).json().data.items;
     expect(vendors.map((v: { display_name: string; status: string }) => [v.display_name, v.status])).toEqual([
       ['Aegean Wheels', 'suspended'], ['Anatolia Cars', 'active'], ['Bosphorus Rent', 'active']]);
+    // spec §4: the list is of active vendors unless a status is asked for
+    const listed = (await t.inject({ method: 'GET', url: `${V1}/vendor-management/vendors?sort_by=name`, headers: admin })).json().data.items;
+    expect(listed.map((v: { display_name: string }) => v.display_name)).toEqual(['Anatolia Cars', 'Bosphorus Rent']);
+    const suspended = (await t.inject({ method: 'GET', url: `${V1}/vendor-management/vendors?status=suspended`, headers: admin })).json().data.items;
+    expect(suspended.map((v: { display_name: string }) => v.display_name)).toEqual(['Aegean Wheels']);
     const apps = (await t.inject({ method: 'GET', url: `${V1}/vendor-management/applications`, headers: admin })).json().data.items;
     expect(apps).toMatchObject([{ applicant_name: 'Cappadocia Tours', status: 'pending', city: 'Nevsehir' }]);
     const detail = (await t.inject({ method: 'GET', url: `${V1}/vendor-management/applications/${apps[0].id}`, headers: admin })).json().data;

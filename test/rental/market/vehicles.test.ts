@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { rawBooking, V1 } from '../helpers.js';
@@ -38,6 +39,47 @@ describe('vendor vehicles (design §6, reference §2.14)', () => {
     expect(list.json().data).toMatchObject({ total: 1, items: [{ id, lifecycle: 'withdrawn' }] });
     const log = await t.inject({ method: 'GET', url: `${V1}/vendor-management/${v.id}/audit-log`, headers: admin });
     expect(log.json().data.items.map((x: { event_type: string }) => x.event_type)).toEqual(['vehicle_withdrawn', 'vehicle_resumed', 'vehicle_paused', 'vehicle_approved', 'vehicle_submitted']);
+  });
+
+  it('writes take the documented fields only: status, owner, money and identity fields → 400 naming them; unknown location → 400; nothing changes (issue 19 item 1)', async () => {
+    const v = await vendor(t);
+    const other = await vendor(t);
+    const before = (await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rental_vehicles`)) as unknown as { rows: { n: number }[] };
+    const refused: [string, unknown][] = [['status', 'active'], ['vendor_id', other.id], ['deposit_percent', 0], ['currency', 'EUR'], ['slug', 'mine'],
+      ['created_at', '2020-01-01T00:00:00Z'], ['id', 1], ['no_such_column', 1], ['extra', { deep: { deeper: [1] } }]];
+    for (const [field, value] of refused) {
+      const r = await t.inject({ method: 'POST', url: `${V1}/vendor/vehicles`, headers: v.h, payload: { ...car, [field]: value } });
+      expect(r.statusCode, `${field}: ${r.body}`).toBe(400);
+      expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
+      expect(JSON.stringify(r.json()), field).toContain(field);
+    }
+    const unknownPlace = await t.inject({ method: 'POST', url: `${V1}/vendor/vehicles`, headers: v.h, payload: { ...car, location_id: 999999 } });
+    expect(unknownPlace.statusCode).toBe(400);
+    expect(unknownPlace.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { field: 'location_id' } });
+    const after = (await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rental_vehicles`)) as unknown as { rows: { n: number }[] };
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+
+    const id = (await t.inject({ method: 'POST', url: `${V1}/vendor/vehicles`, headers: v.h, payload: car })).json().data.id as number;
+    for (const [field, value] of refused) {
+      const r = await t.inject({ method: 'PUT', url: `${V1}/vendor/vehicles/${id}`, headers: v.h, payload: { [field]: value } });
+      expect(r.statusCode, `PUT ${field}: ${r.body}`).toBe(400);
+    }
+    expect((await t.inject({ method: 'PUT', url: `${V1}/vendor/vehicles/${id}`, headers: v.h, payload: { location_id: 999999 } })).statusCode).toBe(400);
+    expect((await t.inject({ method: 'POST', url: `${V1}/vendor/vehicles/${id}/withdraw`, headers: v.h, payload: { reason: 'x', status: 'active' } })).statusCode).toBe(400);
+    // still under review, still this vendor's: a customer cannot book it
+    const row = (await t.platform.db.execute(sql`SELECT status, vendor_id::int AS vendor_id, currency FROM rental_vehicles WHERE id = ${id}`)) as unknown as { rows: { status: string; vendor_id: number; currency: string }[] };
+    expect(row.rows[0]).toEqual({ status: 'inactive', vendor_id: v.id, currency: 'USD' });
+    expect((await t.inject({ method: 'GET', url: `${V1}/vendor/vehicles/${id}`, headers: v.h })).json().data).toMatchObject({ lifecycle: 'pending_review', status: 'inactive' });
+  });
+
+  it('one owner: the database refuses a vehicle whose owner disagrees with its listing', async () => {
+    const v = await vendor(t);
+    const other = await vendor(t);
+    const id = (await t.inject({ method: 'POST', url: `${V1}/vendor/vehicles`, headers: v.h, payload: car })).json().data.id as number;
+    const sqlstate = async (q: Promise<unknown>) => q.then(() => 'accepted', (e: { code?: string; cause?: { code?: string } }) => e.cause?.code ?? e.code);
+    // 23503 foreign_key_violation (vendor_listings_one_owner)
+    expect(await sqlstate(t.platform.db.execute(sql`UPDATE rental_vehicles SET vendor_id = ${other.id} WHERE id = ${id}`))).toBe('23503');
+    expect(await sqlstate(t.platform.db.execute(sql`UPDATE vendor_listings SET vendor_id = ${other.id} WHERE vehicle_id = ${id}`))).toBe('23503');
   });
 
   it('withdrawing or pausing with confirmed/in-progress bookings → 409; another vendor → 404; a customer → 403; bad input → 400', async () => {

@@ -45,12 +45,12 @@ function Filters({ state, onState, children }: { state: TableState; onState(s: T
   );
 }
 
-function StatusSelect({ state, onState, options }: { state: TableState; onState(s: TableState): void; options: readonly string[] }) {
+function StatusSelect({ state, onState, options, defaultLabel = 'Default' }: { state: TableState; onState(s: TableState): void; options: readonly string[]; defaultLabel?: string }) {
   return (
     <label className="flex flex-col text-sm">
       Status
       <select className="input" value={state.filters.status ?? ''} onChange={(e) => onState(withFilter(state, 'status', e.target.value))}>
-        <option value="">Default</option>
+        <option value="">{defaultLabel}</option>
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -126,6 +126,8 @@ function VendorList() {
     per_page: state.perPage,
     ...(state.sort ? { sort_by: state.sort as VendorQuery['sort_by'], sort_order: state.desc ? 'desc' : 'asc' } : {}),
     ...(state.filters as Partial<VendorQuery>),
+    // The API lists active vendors unless told otherwise (spec §4); operators see every vendor until they filter.
+    status: (state.filters.status as VendorQuery['status'] | undefined) || 'all',
   });
   const [params, setParams] = useSearchParams();
   const openId = Number(params.get('vendor')) || null;
@@ -186,7 +188,7 @@ function VendorList() {
   return (
     <>
       <Filters state={state} onState={setState}>
-        <StatusSelect state={state} onState={setState} options={['active', 'suspended', 'all']} />
+        <StatusSelect state={state} onState={setState} options={['active', 'suspended']} defaultLabel="All" />
       </Filters>
       <DataTable label="Vendors" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No vendors match." />
       <SlideOver open={openId !== null} onClose={() => setOpen(null)} title={q.data?.items.find((v) => v.id === openId)?.display_name ?? 'Vendor'}>

@@ -33,8 +33,8 @@ export function exportDescription(): string {
       "UTF-8 BOM; text starting with = + - @ TAB CR is prefixed with ' against formula injection; numbers stay numbers), " +
       '`json` (one array) and `ndjson` (one object per line). Money as numbers (decimal-correct), instants ISO-8601 UTC, dates in ' +
       'the store time zone. Rows in ascending id. A failure after the first byte aborts the transfer (the file is then ' +
-      'incomplete: no closing chunk) and is recorded as `failed` in the history. Administrators (manage_options) export every type; ' +
-      'shop managers (manage_store) only `vehicles` (no personal data); any other type → 403.',
+      'incomplete: no closing chunk) and is recorded as `failed` in the history. Every export route needs manage_options (spec §5): ' +
+      'shop managers and other roles → 403.',
   ];
   for (const t of EXPORT_TYPES) parts.push(`### ${t.name}\n\n${t.description} ${filtersLine(t)}\n\n${columnsTable(t)}`);
   return parts.join('\n\n');

@@ -22,8 +22,8 @@ const FileResponse = Type.Unsafe<unknown>({
   },
 });
 
-/** Shop managers get in (vehicles only, checked per type); reading data needs only the key's `read` scope. */
-const reader = { auth: { cap: 'manage_store', scope: 'read' } } as const;
+/** Spec §5 rule 1: every admin endpoint, export included, needs manage_options; reading needs only the key's `read` scope. */
+const reader = { auth: { cap: 'manage_options', scope: 'read' } } as const;
 
 function caller(req: FastifyRequest): service.Caller {
   const user = req.auth.user;
@@ -86,28 +86,28 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Export history, newest first (≤ 50 entries, each kept 1 week)',
-        description: 'Every export run (completed or failed). Shop managers see only their own runs.',
+        description: 'Every export run (completed or failed).',
         querystring: HistoryQuery,
         response: { 200: RentalEnvelope(PageSchema(HistoryItem)), ...rentalErrors(400, 401, 403, 429) },
       },
     },
-    async (req) => rentalOk(await service.exportHistory(ctx(), caller(req), req.query), ''),
+    async (req) => rentalOk(await service.exportHistory(ctx(), req.query), ''),
   );
 
   app.delete(
     `${V1}/:id`,
     {
-      config: { auth: { cap: 'manage_store' } },
+      config: { auth: { cap: 'manage_options' } },
       schema: {
         tags,
         summary: 'Remove one export history entry',
-        description: 'Unknown or expired id → 404 RESOURCE_NOT_FOUND. Shop managers may remove only their own entries.',
+        description: 'Unknown or expired id → 404 RESOURCE_NOT_FOUND.',
         params: EntryParams,
         response: { 200: RentalEnvelope(Deleted), ...rentalErrors(400, 401, 403, 404, 429) },
       },
     },
     async (req) => {
-      await service.deleteExportEntry(ctx(), caller(req), req.params.id);
+      await service.deleteExportEntry(ctx(), req.params.id);
       return rentalOk({ id: req.params.id, deleted: true as const }, 'Export entry deleted.');
     },
   );

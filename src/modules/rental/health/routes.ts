@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { listMigrations, pendingMigrations, type Migration } from '../../../platform/db/migrate.js';
 import { rows } from '../../../platform/db/types.js';
 import { RentalEnvelope } from '../../../platform/http/schemas.js';
-import { VERSION } from '../../../version.js';
+import { RENTAL_API_LEVEL, VERSION } from '../../../version.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 
 export interface HealthOptions {
@@ -12,7 +12,12 @@ export interface HealthOptions {
   migrations?: () => Migration[];
 }
 
-const Health = Type.Object({ status: Type.String(), version: Type.String(), failed: Type.Optional(Type.Array(Type.String())) });
+const Health = Type.Object({
+  status: Type.String(),
+  version: Type.String({ description: 'The rental plugin API level Rova is compatible with (feature detection), e.g. 4.52.0' }),
+  rova_version: Type.String({ description: "Rova's own release" }),
+  failed: Type.Optional(Type.Array(Type.String())),
+});
 
 /** GET /health: database reachable, rental tables present, no pending migration, Redis up when configured → 200 ok, else 503 degraded. */
 export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
@@ -46,9 +51,9 @@ export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
       // Redis away: the service still answers (per-node limits, caches dropped on return) but is degraded.
       if (p.redisState.configured && !p.redisState.up) failed.push('redis');
       if (failed.length) {
-        return reply.code(503).send({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: VERSION, failed }, message: `Degraded: ${failed.join(', ')} check failed.` });
+        return reply.code(503).send({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: RENTAL_API_LEVEL, rova_version: VERSION, failed }, message: `Degraded: ${failed.join(', ')} check failed.` });
       }
-      return { success: true as const, data: { status: 'ok', version: VERSION }, message: '' };
+      return { success: true as const, data: { status: 'ok', version: RENTAL_API_LEVEL, rova_version: VERSION }, message: '' };
     });
   };
 }

@@ -24,6 +24,18 @@ async function readApplyForm(req: FastifyRequest): Promise<{ fields: ApplyFields
   if (!req.isMultipart()) throw new HttpError(400, 'INVALID_PARAMS', 'Send the application as multipart/form-data.');
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
+  try {
+    await readParts(req, fields, files);
+  } catch (err) {
+    // busboy's own errors (truncated body, no boundary, bad part headers) carry no status: the client's fault, not ours
+    const status = (err as { statusCode?: unknown }).statusCode;
+    if (err instanceof HttpError || (typeof status === 'number' && status >= 400 && status < 500)) throw err;
+    throw new HttpError(400, 'INVALID_PARAMS', 'The multipart/form-data body is malformed or truncated: send the whole form with the boundary its Content-Type names.', { reason: 'malformed_multipart' });
+  }
+  return { fields: fields as ApplyFields, files };
+}
+
+async function readParts(req: FastifyRequest, fields: Record<string, string>, files: UploadedFile[]): Promise<void> {
   for await (const part of req.parts()) {
     if (part.type === 'file') {
       const kind = part.fieldname.replace(/^document_/, '') as DocumentKind;
@@ -39,7 +51,6 @@ async function readApplyForm(req: FastifyRequest): Promise<{ fields: ApplyFields
       fields[part.fieldname] = part.value;
     }
   }
-  return { fields: fields as ApplyFields, files };
 }
 
 export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -54,7 +54,7 @@ export const VendorItem = Type.Object({
 
 export const VendorsQuery = Type.Object({
   search: Type.Optional(Text({ maxLength: 200, description: 'Name, login or e-mail contains' })),
-  status: Type.Optional(lit(['active', 'suspended', 'all'] as const)),
+  status: Type.Optional(Type.Union(['active', 'suspended', 'all'].map((x) => Type.Literal(x)), { description: 'Default active (spec §4: the list of active vendors); all = active and suspended' })),
   sort_by: Type.Optional(lit(['name', 'email', 'approved_at', 'vehicle_count', 'reliability_score'] as const)),
   sort_order: Type.Optional(lit(['asc', 'desc'] as const)),
   ...PagingQuery,

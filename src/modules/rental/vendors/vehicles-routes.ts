@@ -16,6 +16,7 @@ const vendorOnly = { auth: { cap: 'manage_vendor_account' } } as const;
 const admin = { auth: { cap: 'manage_options' } } as const;
 const tags = ['rental v1: vendor vehicles'];
 
+/** The fields a vendor may set (reference §2.14); status, owner, currency, slug and dates are the platform's. */
 const Fields = {
   name: Text({ minLength: 1, maxLength: 200 }),
   price_per_day: Type.Number({ minimum: 0, maximum: 1_000_000 }),
@@ -75,7 +76,7 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(`${V1}/vendor/vehicles`, {
     config: vendorOnly,
-    schema: { tags, summary: 'List a new vehicle (pending_review until an administrator approves it)', body: Type.Object(Fields), response: { 201: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403) } },
+    schema: { tags, summary: 'List a new vehicle (pending_review until an administrator approves it)', body: Type.Object(Fields, { additionalProperties: false }), response: { 201: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403) } },
   }, async (req, reply) => {
     const id = await createVendorVehicle(p, req.auth.user!, req.body);
     req.auditTarget = `vehicle:${id}`;
@@ -89,7 +90,7 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(`${V1}/vendor/vehicles/:id`, {
     config: vendorOnly,
-    schema: { tags, summary: 'Edit an own vehicle (not once withdrawn)', params: IdParams, body: Type.Partial(Type.Object(Fields)), response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404, 409) } },
+    schema: { tags, summary: 'Edit an own vehicle (not once withdrawn)', params: IdParams, body: Type.Partial(Type.Object(Fields, { additionalProperties: false })), response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404, 409) } },
   }, async (req) => {
     await editVendorVehicle(p, req.auth.user!, req.params.id, req.body);
     return rentalOk(await own(req.auth.user!.id, req.params.id), 'Vehicle updated.');
@@ -101,7 +102,7 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags, params: IdParams,
         summary: SUMMARIES[move],
-        ...(move === 'withdraw' ? { body: Type.Object({ reason: Type.Optional(Text({ maxLength: 2000 })) }) } : {}),
+        ...(move === 'withdraw' ? { body: Type.Object({ reason: Type.Optional(Text({ maxLength: 2000 })) }, { additionalProperties: false }) } : {}),
         response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404, 409) },
       },
     }, async (req) => {

@@ -4,9 +4,11 @@ import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { catalogueChanged } from '../catalogue.js';
 import { recordVendorAudit, type VendorAuditEvent } from '../ledger/audit.js';
+import { lockVendorMoney } from '../ledger/income-repo.js';
 import { applyWithdrawalPenalty, monthlyAverageIncome, penaltyAmount, penaltyRate, withdrawalCount } from '../ledger/penalty.js';
 import { recomputeReliability } from '../ledger/score.js';
 import { marketplaceSettingsIn } from '../ledger/settings.js';
+import { locationById } from '../locations/repo.js';
 import { insertVehicle, updateVehicle } from '../vehicles/repo.js';
 import { activeBookingCount, insertListing, listingById, ownListing, setLifecycle, type Lifecycle, type ListingRow } from './vehicles-repo.js';
 import { deferPenalty, openReportFor } from './reports/repo.js';
@@ -38,8 +40,23 @@ export interface VehicleInput {
   description?: string;
 }
 
+const VENDOR_FIELDS = ['name', 'category', 'brand', 'model', 'year', 'seats', 'transmission', 'fuel_type', 'location_id', 'description'] as const;
+
+/**
+ * The row values a vendor's input may set: an allow-list, so a property the schema let through by mistake can never
+ * reach a column (status, vendor_id, currency, slug, deposit_percent are the platform's).
+ */
 function fields(b: VehicleInput): Record<string, unknown> {
-  return { ...b, price_per_day: b.price_per_day === undefined ? undefined : b.price_per_day.toFixed(2) };
+  const out: Record<string, unknown> = {};
+  for (const k of VENDOR_FIELDS) if (b[k] !== undefined) out[k] = b[k];
+  if (b.price_per_day !== undefined) out.price_per_day = b.price_per_day.toFixed(2);
+  return out;
+}
+
+/** A location the vehicle is at must exist: an unknown id is the caller's mistake (400), not a foreign-key 500. */
+async function checkLocation(db: Db, b: VehicleInput): Promise<void> {
+  if (b.location_id === undefined || b.location_id === null) return;
+  if (!(await locationById(db, b.location_id))) throw new HttpError(400, 'INVALID_PARAMS', `location_id ${b.location_id} does not exist.`, { field: 'location_id' });
 }
 
 function notFound(id: number): HttpError {
@@ -63,6 +80,7 @@ async function ownLocked(tx: Db, user: AuthUser, id: number): Promise<ListingRow
 export async function createVendorVehicle(p: Platform, user: AuthUser, b: VehicleInput & { name: string; price_per_day: number }): Promise<number> {
   const id = await p.transaction(async (tx) => {
     await activeVendor(tx, user);
+    await checkLocation(tx, b);
     const slug = `${b.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'vehicle'}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const v = await insertVehicle(tx, { ...fields(b), slug, status: 'inactive', vendor_id: user.id, currency: p.config.storeCurrency });
     await insertListing(tx, Number(v.id), user.id);
@@ -78,6 +96,7 @@ export async function editVendorVehicle(p: Platform, user: AuthUser, id: number,
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
     if (l.lifecycle === 'withdrawn') throw new HttpError(409, 'STATE_CONFLICT', 'A withdrawn vehicle cannot be edited.');
+    await checkLocation(tx, b);
     await updateVehicle(tx, id, fields(b));
   });
   await catalogueChanged(p);
@@ -87,6 +106,10 @@ export async function editVendorVehicle(p: Platform, user: AuthUser, id: number,
 export async function moveVendorVehicle(p: Platform, user: AuthUser, id: number, move: keyof typeof MOVES, reason?: string): Promise<Lifecycle> {
   const m = MOVES[move];
   await p.transaction(async (tx) => {
+    // A withdrawal's penalty tier depends on the vendor's other withdrawals: two at once must not both count
+    // themselves as the first. The vendor money lock comes first (before the listing's row lock, as in every
+    // money path), so the second waits and counts the first once it has committed.
+    if (move === 'withdraw') await lockVendorMoney(tx, user.id);
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
     if (!m.from.includes(l.lifecycle)) throw new HttpError(409, 'STATE_CONFLICT', `A ${l.lifecycle} vehicle cannot be ${m.to}.`, { lifecycle: l.lifecycle });

@@ -37,11 +37,11 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(`${VM}/vendors`, {
     config: admin,
-    schema: { tags, summary: 'Vendors (active and suspended; search, status filter, sort, paging)', querystring: VendorsQuery, response: { 200: RentalEnvelope(PageSchema(VendorItem)), ...rentalErrors(400, 401, 403) } },
+    schema: { tags, summary: 'Vendors: active ones unless `status` says otherwise (suspended, all); search, sort, paging', querystring: VendorsQuery, response: { 200: RentalEnvelope(PageSchema(VendorItem)), ...rentalErrors(400, 401, 403) } },
   }, async (req) => {
     const pg = parsePaging(req.query);
     const q = req.query;
-    const r = await listVendors(p.db, { search: q.search, status: q.status ?? 'all', sort: q.sort_by ?? 'name', order: q.sort_order ?? 'asc' }, pg.limit, pg.offset);
+    const r = await listVendors(p.db, { search: q.search, status: q.status ?? 'active', sort: q.sort_by ?? 'name', order: q.sort_order ?? 'asc' }, pg.limit, pg.offset);
     return rentalOk(pageOf(r.items.map(vendorListItem), r.total, pg), '');
   });
 

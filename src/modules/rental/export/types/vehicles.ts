@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import { Id, lit, Text } from '../../schemas.js';
 import { col, defineExportType } from '../type.js';
 
-/** The fleet. No personal data: shop managers (manage_store) may export it too. */
+/** The fleet. */
 export const vehiclesExport = defineExportType({
   name: 'vehicles',
   title: 'Vehicles',
   description: 'One row per vehicle. date_from/date_to filter on when the vehicle was added (created_at, store time zone).',
-  cap: 'manage_store',
+  cap: 'manage_options',
   from: sql`rental_vehicles v LEFT JOIN rental_locations l ON l.id = v.location_id`,
   id: sql`v.id`,
   date: sql`v.created_at`,

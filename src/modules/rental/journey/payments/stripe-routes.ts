@@ -39,7 +39,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['rental v2: booking journey'],
       summary: 'Stripe webhook (signed): payment_intent.succeeded → booking confirmed (or refunded + cancelled when the slot was taken); payment_failed → recorded, booking waits for its deadline',
-      description: 'Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged or stale signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance, and nothing changes. A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.',
+      description: 'Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged, stale or future (beyond the tolerance) signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance; a signed event without a string id, a type or a data.object → 400 malformed_event; nothing changes. A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.',
       headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
       body: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), type: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: true }),
       response: { 200: RentalEnvelope(Result), ...rentalErrors(400, 404, 409, 503) },

@@ -14,16 +14,35 @@ export type WebhookOutcome = Settlement | 'duplicate' | 'payment_failed_recorded
  * "timestamp.body" with the endpoint secret; timestamp within STRIPE_WEBHOOK_TOLERANCE_SECONDS). Any failure is
  * 400 INVALID_PARAMS — what Stripe's own docs answer — with `details.reason` saying which check failed.
  */
-export function verifyStripeEvent(p: Platform, raw: Buffer | undefined, header: string | string[] | undefined): Stripe.Event {
+export function verifyStripeEvent(p: Platform, raw: Buffer | undefined, header: string | string[] | undefined, now = Date.now()): Stripe.Event {
   if (typeof header !== 'string' || header === '') throw new HttpError(400, 'INVALID_PARAMS', 'Missing Stripe-Signature header.', { field: 'Stripe-Signature', reason: 'missing_signature' });
   const s = stripeSettings(p);
+  const outsideTolerance = () =>
+    new HttpError(400, 'INVALID_PARAMS', 'The webhook signature timestamp is outside the tolerance window.', { field: 'Stripe-Signature', reason: 'timestamp_outside_tolerance' });
+  // The SDK refuses only timestamps too far in the past; one far in the future is as unusable for replay protection.
+  const t = Number(/(?:^|,)\s*t=(\d{1,15})(?:,|$)/.exec(header)?.[1]);
+  if (Number.isFinite(t) && t * 1000 - now > s.webhookToleranceSeconds * 1000) throw outsideTolerance();
+  let ev: Stripe.Event;
   try {
-    return Stripe.webhooks.constructEvent(raw ?? Buffer.alloc(0), header, s.webhookSecret, s.webhookToleranceSeconds);
+    ev = Stripe.webhooks.constructEvent(raw ?? Buffer.alloc(0), header, s.webhookSecret, s.webhookToleranceSeconds);
   } catch (err) {
-    const stale = err instanceof Error && /tolerance/i.test(err.message);
-    throw new HttpError(400, 'INVALID_PARAMS', stale ? 'The webhook signature timestamp is outside the tolerance window.' : 'The webhook signature does not match the body.',
-      { field: 'Stripe-Signature', reason: stale ? 'timestamp_outside_tolerance' : 'signature_mismatch' });
+    if (err instanceof Error && /tolerance/i.test(err.message)) throw outsideTolerance();
+    throw new HttpError(400, 'INVALID_PARAMS', 'The webhook signature does not match the body.', { field: 'Stripe-Signature', reason: 'signature_mismatch' });
   }
+  return wellFormed(ev);
+}
+
+/** A signed body is still input: an event without an id, a type or a data object is refused before anything acts on it. */
+function wellFormed(ev: Stripe.Event): Stripe.Event {
+  const e = ev as unknown as { id?: unknown; type?: unknown; data?: unknown };
+  const data = e.data as { object?: unknown } | null | undefined;
+  const obj = data && typeof data === 'object' ? data.object : undefined;
+  const intent = typeof e.type === 'string' && e.type.startsWith('payment_intent.');
+  const ok = typeof e.id === 'string' && e.id !== '' && e.id.length <= 255 && typeof e.type === 'string' && e.type !== '' && e.type.length <= 255
+    && data !== null && typeof data === 'object' && obj !== null && typeof obj === 'object'
+    && (!intent || typeof (obj as { id?: unknown }).id === 'string');
+  if (!ok) throw new HttpError(400, 'INVALID_PARAMS', 'The event needs a string id, a string type and a data.object (with an id for payment_intent events).', { reason: 'malformed_event' });
+  return ev;
 }
 
 /** Our booking for a PaymentIntent: by the stored external id, else by the ids we put in its metadata. */

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from './app.js';
+
+export interface TwoNodes {
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}
+
+/**
+ * Two nodes of one deployment: one PostgreSQL database (copied from the run's migrated template), one Redis key
+ * prefix, one ROVA_SECRET. For races that only show between connections of different processes' pools.
+ */
+export async function twoNodes(env: Record<string, string> = {}): Promise<TwoNodes> {
+  if (!TEST_PG || !TEST_REDIS) throw new Error('two nodes need ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
+  const name = `rova_t_2n_${randomBytes(5).toString('hex')}`;
+  const template = inject('postgresTemplate') as string | undefined;
+  const admin = new pg.Client({ connectionString: TEST_PG });
+  await admin.connect();
+  try {
+    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(TEST_PG);
+  u.pathname = '/' + name;
+  const shared = { DATABASE_URL: u.toString(), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${name}:`, ROVA_SECRET: randomBytes(32).toString('hex'), ...env };
+  const a = await makeApp({ env: shared });
+  const b = await makeApp({ env: shared });
+  return {
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      const c = new pg.Client({ connectionString: TEST_PG });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
