@@ -445,7 +445,7 @@ export interface paths {
         put?: never;
         /**
          * Export bookings, transfers, vehicles, customers, messages, payouts, ledger entries or the audit log as a CSV, JSON or NDJSON file (streamed)
-         * @description Streams the file (keyset paging: memory stays flat whatever the size) with `Content-Disposition: attachment; filename="<type>-<date_from>_<date_to>.<ext>"` and `X-Rova-Export-Id` (its history entry). Formats: `csv` (RFC 4180, CRLF, UTF-8 BOM; text starting with = + - @ TAB CR is prefixed with ' against formula injection; numbers stay numbers), `json` (one array) and `ndjson` (one object per line). Money as numbers (decimal-correct), instants ISO-8601 UTC, dates in the store time zone. Rows in ascending id. A failure after the first byte aborts the transfer (the file is then incomplete: no closing chunk) and is recorded as `failed` in the history. Administrators (manage_options) export every type; shop managers (manage_store) only `vehicles` (no personal data); any other type → 403.
+         * @description Streams the file (keyset paging: memory stays flat whatever the size) with `Content-Disposition: attachment; filename="<type>-<date_from>_<date_to>.<ext>"` and `X-Rova-Export-Id` (its history entry). Formats: `csv` (RFC 4180, CRLF, UTF-8 BOM; text starting with = + - @ TAB CR is prefixed with ' against formula injection; numbers stay numbers), `json` (one array) and `ndjson` (one object per line). Money as numbers (decimal-correct), instants ISO-8601 UTC, dates in the store time zone. Rows in ascending id. A failure after the first byte aborts the transfer (the file is then incomplete: no closing chunk) and is recorded as `failed` in the history. Every export route needs manage_options (spec §5): shop managers and other roles → 403.
          *
          *     ### bookings
          *
@@ -513,7 +513,7 @@ export interface paths {
          *
          *     ### vehicles
          *
-         *     One row per vehicle. date_from/date_to filter on when the vehicle was added (created_at, store time zone). Filters: date_from/date_to, status (active, inactive, maintenance), category, service_type, location_id, vendor_id. Capability: manage_store.
+         *     One row per vehicle. date_from/date_to filter on when the vehicle was added (created_at, store time zone). Filters: date_from/date_to, status (active, inactive, maintenance), category, service_type, location_id, vendor_id. Capability: manage_options.
          *
          *     | column | kind | meaning |
          *     |---|---|---|
@@ -642,7 +642,7 @@ export interface paths {
          *     | `outcome` | text | success, failure or denied |
          *     | `details` | JSON, nullable | Details (JSON; CSV: its JSON text) |
          *
-         *     **Needs** the `manage_store` capability; an API key needs the `read` scope.
+         *     **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         post: operations["postRovaRentalV1AdminExport"];
         delete?: never;
@@ -663,9 +663,9 @@ export interface paths {
         post?: never;
         /**
          * Remove one export history entry
-         * @description Unknown or expired id → 404 RESOURCE_NOT_FOUND. Shop managers may remove only their own entries.
+         * @description Unknown or expired id → 404 RESOURCE_NOT_FOUND.
          *
-         *     **Needs** the `manage_store` capability; an API key needs the `write` scope.
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         delete: operations["deleteRovaRentalV1AdminExportById"];
         options?: never;
@@ -682,9 +682,9 @@ export interface paths {
         };
         /**
          * Export history, newest first (≤ 50 entries, each kept 1 week)
-         * @description Every export run (completed or failed). Shop managers see only their own runs.
+         * @description Every export run (completed or failed).
          *
-         *     **Needs** the `manage_store` capability; an API key needs the `read` scope.
+         *     **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV1AdminExportHistory"];
         put?: never;
@@ -708,7 +708,7 @@ export interface paths {
          * Row count and the first 5 rows an export would give (same filters, same columns)
          * @description Same body as POST /admin/export without `format`. Unknown type, bad dates or filters → 400.
          *
-         *     **Needs** the `manage_store` capability; an API key needs the `read` scope.
+         *     **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         post: operations["postRovaRentalV1AdminExportPreview"];
         delete?: never;
@@ -1691,7 +1691,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Vendors (active and suspended; search, status filter, sort, paging)
+         * Vendors: active ones unless `status` says otherwise (suspended, all); search, sort, paging
          * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV1VendorManagementVendors"];
@@ -2322,7 +2322,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe webhook (signed): payment_intent.succeeded → booking confirmed (or refunded + cancelled when the slot was taken); payment_failed → recorded, booking waits for its deadline
-         * @description Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged or stale signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance, and nothing changes. A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.
+         * @description Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged, stale or future (beyond the tolerance) signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance; a signed event without a string id, a type or a data.object → 400 malformed_event; nothing changes. A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.
          *
          *     **Public**: no credentials needed.
          */
@@ -6541,7 +6541,10 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
                             failed?: string[];
+                            /** @description Rova's own release */
+                            rova_version: string;
                             status: string;
+                            /** @description The rental plugin API level Rova is compatible with (feature detection), e.g. 4.52.0 */
                             version: string;
                         };
                     };
@@ -6556,7 +6559,10 @@ export interface operations {
                     "application/json": {
                         data: {
                             failed?: string[];
+                            /** @description Rova's own release */
+                            rova_version: string;
                             status: string;
+                            /** @description The rental plugin API level Rova is compatible with (feature detection), e.g. 4.52.0 */
                             version: string;
                         };
                         error_code: string;
@@ -10606,6 +10612,7 @@ export interface operations {
                 search?: string;
                 sort_by?: "name" | "email" | "approved_at" | "vehicle_count" | "reliability_score";
                 sort_order?: "asc" | "desc";
+                /** @description Default active (spec §4: the list of active vendors); all = active and suspended */
                 status?: "active" | "suspended" | "all";
             };
             header?: never;
