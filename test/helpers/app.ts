@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, seedDemo, type BuiltApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { pgliteTemplateFile } from './db-template.js';
+import { createDatabase } from './pg-admin.js';
 import type { Platform } from '../../src/platform/context.js';
 import type { Role } from '../../src/platform/auth/roles.js';
 import type { RovaModule } from '../../src/modules/types.js';
@@ -29,30 +29,10 @@ async function pgliteTemplate(): Promise<Blob> {
   return templateDump;
 }
 
-async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A database of its own for one app, copied from the run's migrated template (test/helpers/global-setup.ts). */
+function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `rova_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const template = inject('postgresTemplate') as string | undefined;
-  const admin = new pg.Client({ connectionString: TEST_PG });
-  await admin.connect();
-  try {
-    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(TEST_PG);
-  u.pathname = '/' + name;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: TEST_PG });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  return createDatabase(TEST_PG, name, (inject('postgresTemplate') as string | undefined) || undefined);
 }
 
 export interface TestApp extends BuiltApp {

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
 import { connectDatabase, type DbHandle } from '../../src/platform/db/connect.js';
 import { listMigrations, migrate } from '../../src/platform/db/migrate.js';
+import { createDatabase } from './pg-admin.js';
 
 /**
  * A migrated database is the starting point of every test app. Running 24 migrations (and, on PGlite, initdb) for
@@ -43,31 +43,12 @@ export async function pgliteTemplateFile(): Promise<string> {
 /** Creates a migrated PostgreSQL database to copy from; returns its name and a function that drops it. */
 export async function postgresTemplate(adminUrl: string): Promise<{ name: string; drop: () => Promise<void> }> {
   const name = `rova_tpl_${templateKey()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(adminUrl);
-  u.pathname = '/' + name;
-  const h = await connectDatabase(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: u.toString() }, { ephemeral: true }));
+  const db = await createDatabase(adminUrl, name);
+  const h = await connectDatabase(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: db.url }, { ephemeral: true }));
   try {
     await migrate(h);
   } finally {
     await h.close();
   }
-  return {
-    name,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  return { name, drop: db.drop };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from './app.js';
+import { createDatabase } from './pg-admin.js';
 
 export interface TwoNodes {
   a: TestApp;
@@ -16,17 +16,8 @@ export interface TwoNodes {
 export async function twoNodes(env: Record<string, string> = {}): Promise<TwoNodes> {
   if (!TEST_PG || !TEST_REDIS) throw new Error('two nodes need ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
   const name = `rova_t_2n_${randomBytes(5).toString('hex')}`;
-  const template = inject('postgresTemplate') as string | undefined;
-  const admin = new pg.Client({ connectionString: TEST_PG });
-  await admin.connect();
-  try {
-    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(TEST_PG);
-  u.pathname = '/' + name;
-  const shared = { DATABASE_URL: u.toString(), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${name}:`, ROVA_SECRET: randomBytes(32).toString('hex'), ...env };
+  const db = await createDatabase(TEST_PG, name, (inject('postgresTemplate') as string | undefined) || undefined);
+  const shared = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${name}:`, ROVA_SECRET: randomBytes(32).toString('hex'), ...env };
   const a = await makeApp({ env: shared });
   const b = await makeApp({ env: shared });
   return {
@@ -35,13 +26,7 @@ export async function twoNodes(env: Record<string, string> = {}): Promise<TwoNod
     async close() {
       await a.close();
       await b.close();
-      const c = new pg.Client({ connectionString: TEST_PG });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
+      await db.drop();
     },
   };
 }
