@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTERNAL, vendorAccount } from '../../src/modules/rental/ledger/accounts.js';
-import { postLedgerTransaction } from '../../src/modules/rental/ledger/post.js';
+import { vendorAccount } from '../../src/modules/rental/ledger/accounts.js';
 import { verifyLedger } from '../../src/modules/rental/ledger/verify.js';
 import { rows } from '../../src/platform/db/types.js';
 import { V1 } from '../rental/helpers.js';
-import { vendor, vendorVehicle } from '../rental/market/helpers.js';
+import { clearedIncome, vendor, vendorVehicle } from '../rental/market/helpers.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 
 // Races over two nodes on PostgreSQL: one vendor's money decisions are taken under one lock, on whichever node.
@@ -24,12 +23,7 @@ describe('two withdrawals of one vendor at once (issue 19 item 3)', () => {
       const v = await vendor(a);
       // 2000.00 of cleared income a month ago: the monthly average the penalty is a share of
       const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
-      await a.platform.transaction(async (tx) => {
-        await postLedgerTransaction(tx, { key: `c-${v.id}`, kind: 'commission', vendorId: v.id, reference: 'booking:0', currency: 'USD', at: monthAgo, memo: { net: 200000 },
-          lines: [{ account: EXTERNAL, amount: -200000 }, { account: vendorAccount(v.id, 'pending'), amount: 200000 }] });
-        await postLedgerTransaction(tx, { key: `cl-${v.id}`, kind: 'commission_clearing', vendorId: v.id, reference: null, currency: 'USD', at: monthAgo,
-          lines: [{ account: vendorAccount(v.id, 'pending'), amount: -200000 }, { account: vendorAccount(v.id, 'available'), amount: 200000 }] });
-      });
+      await clearedIncome(a, v.id, 200000, monthAgo);
       const car1 = await vendorVehicle(a, v.id);
       const car2 = await vendorVehicle(a, v.id);
       const [r1, r2] = await Promise.all([

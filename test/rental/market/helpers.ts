@@ -3,8 +3,20 @@ import type { TestApp } from '../../helpers/app.js';
 import { rawBooking, vehicle } from '../helpers.js';
 import { changeStatus } from '../../../src/modules/rental/bookings/service.js';
 import { rows } from '../../../src/platform/db/types.js';
+import { EXTERNAL, vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
+import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 
 export const V2 = '/wp-json/rova-rental/v2';
+
+/** Commission income of `amount` minor units, posted and cleared (available) at `at`, through the ledger function. */
+export async function clearedIncome(t: TestApp, vendorId: number, amount: number, at: string): Promise<void> {
+  await t.platform.transaction(async (tx) => {
+    await postLedgerTransaction(tx, { key: `c-${vendorId}-${at}`, kind: 'commission', vendorId, reference: 'booking:0', currency: 'USD', at, memo: { net: amount },
+      lines: [{ account: EXTERNAL, amount: -amount }, { account: vendorAccount(vendorId, 'pending'), amount }] });
+    await postLedgerTransaction(tx, { key: `cl-${vendorId}-${at}`, kind: 'commission_clearing', vendorId, reference: null, currency: 'USD', at,
+      lines: [{ account: vendorAccount(vendorId, 'pending'), amount: -amount }, { account: vendorAccount(vendorId, 'available'), amount }] });
+  });
+}
 
 /** A vendor user with an API key and an active vendor record. */
 export async function vendor(t: TestApp, f: { commission_rate?: string } = {}): Promise<{ id: number; key: string; h: Record<string, string> }> {

@@ -2,15 +2,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
-import { EXTERNAL, vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
 import { vendorBalances } from '../../../src/modules/rental/ledger/balances.js';
 import { penaltyAmount, penaltyRate, reliabilityScore, scoreLabel } from '../../../src/modules/rental/ledger/penalty.js';
-import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { DEFAULT_MARKETPLACE } from '../../../src/modules/rental/ledger/settings.js';
 import { verifyLedger } from '../../../src/modules/rental/ledger/verify.js';
 import { one, rows } from '../../../src/platform/db/types.js';
 import { V1 } from '../helpers.js';
-import { vendor, vendorVehicle } from './helpers.js';
+import { clearedIncome, vendor, vendorVehicle } from './helpers.js';
 
 describe('penalty and reliability rules (reference §8.11 scenarios 92–93)', () => {
   it('92: rate by withdrawals counted in the window (self-counting): 0 → 0, 1 → 10 %, 2 → 25 %, 5 → 25 %; zero income → zero penalty', () => {
@@ -37,12 +35,7 @@ describe('withdrawal penalty flow', () => {
   it('2000 average income and one prior withdrawal: the next withdrawal costs 25 % = 500 (balance 2000 → 1500); score drops', async () => {
     const v = await vendor(t);
     const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
-    await t.platform.transaction(async (tx) => {
-      await postLedgerTransaction(tx, { key: `c-${v.id}`, kind: 'commission', vendorId: v.id, reference: 'booking:0', currency: 'USD', at: monthAgo, memo: { net: 200000 },
-        lines: [{ account: EXTERNAL, amount: -200000 }, { account: vendorAccount(v.id, 'pending'), amount: 200000 }] });
-      await postLedgerTransaction(tx, { key: `cl-${v.id}`, kind: 'commission_clearing', vendorId: v.id, reference: null, currency: 'USD', at: monthAgo,
-        lines: [{ account: vendorAccount(v.id, 'pending'), amount: -200000 }, { account: vendorAccount(v.id, 'available'), amount: 200000 }] });
-    });
+    await clearedIncome(t, v.id, 200000, monthAgo);
     const old = await vendorVehicle(t, v.id, { lifecycle: 'withdrawn' });
     await t.platform.db.execute(sql`UPDATE vendor_listings SET withdrawn_at = now() - interval '1 month' WHERE vehicle_id = ${old}`);
     const car = await vendorVehicle(t, v.id);
