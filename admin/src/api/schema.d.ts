@@ -2384,7 +2384,7 @@ export interface paths {
         put?: never;
         /**
          * Payout processor callback (Standard Webhooks signature; a repeated webhook-id answers {idempotent:true})
-         * @description Headers webhook-id, webhook-timestamp (±5 min), webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">). paid: hold → paid out; failed: back to available (also after paid). No secret configured → 401.
+         * @description Headers webhook-id, webhook-timestamp (±5 min), webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">). The signed body names its payout (payout_id must equal the URL id, else 400 payout_mismatch) and may give the amount (must equal the payout's, else 400 amount_mismatch). paid: hold → paid out; failed: back to available (also after paid). A repeated webhook-id for the same payout answers {idempotent:true}. No secret configured → 401.
          *
          *     **Public**: no credentials needed.
          */
@@ -13956,12 +13956,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "payout_id": 1,
                  *       "status": "paid",
+                 *       "amount": 25,
                  *       "external_reference": "Example"
                  *     }
                  */
                 "application/json": {
+                    /** @description The payout's amount in currency units; when given it must equal the payout's */
+                    amount?: number;
                     external_reference?: string;
+                    /** @description The payout this callback settles: must equal the id in the URL (the signature covers the body, so it binds the payout) */
+                    payout_id: number;
                     status: "paid" | "failed";
                 };
             };

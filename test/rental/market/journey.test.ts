@@ -45,7 +45,7 @@ describe('marketplace journey over HTTP (the README walk-through)', () => {
     expect((await call({ method: 'GET', url: `${V2}/ledger/summary`, headers: me })).balances).toMatchObject({ pending: 0, available: 204 });
     const payout = (await call({ method: 'POST', url: `${V2}/ledger/payouts`, headers: { ...me, 'idempotency-key': 'journey-1' }, payload: { amount: 150 } })).payout;
     await call({ method: 'POST', url: `${V2}/payouts/${payout.id}/approve`, headers: admin });
-    const body = JSON.stringify({ status: 'paid', external_reference: 'BANK-REF-1' });
+    const body = JSON.stringify({ payout_id: payout.id, status: 'paid', amount: 150, external_reference: 'BANK-REF-1' });
     const at = new Date();
     const paid = await call({ method: 'POST', url: `${V2}/payouts/${payout.id}/callback`, payload: body, headers: { 'content-type': 'application/json', 'webhook-id': 'msg_journey_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign('msg_journey_1', at, body) } });
     expect(paid).toEqual({ payout_id: payout.id, status: 'paid', idempotent: false });

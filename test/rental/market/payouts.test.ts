@@ -34,8 +34,9 @@ describe('v2 ledger and payouts (design §8)', () => {
     }));
   const ask = (h: Record<string, string>, amount: number, key?: string) =>
     t.inject({ method: 'POST', url: `${V2}/ledger/payouts`, headers: { ...h, ...(key ? { 'idempotency-key': key } : {}) }, payload: { amount } });
+  // the processor signs a body that names its payout (payout_id defaults to the URL's)
   const sign = (secret: string, id: number, body: object, msgId = `msg_${Math.random().toString(36).slice(2)}`, at = new Date()) => {
-    const payload = JSON.stringify(body);
+    const payload = JSON.stringify({ payout_id: id, ...body });
     return { headers: { 'content-type': 'application/json', 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(msgId, at, payload) }, payload, url: `${V2}/payouts/${id}/callback` };
   };
   const callback = (secret: string, id: number, body: object, msgId?: string, at?: Date, app = t) => {
@@ -98,6 +99,31 @@ describe('v2 ledger and payouts (design §8)', () => {
     expect(detail.json().data.recent_payouts).toMatchObject([{ id: payout.id, amount: 150, status: 'failed' }]);
   });
 
+  it('a signed callback binds its payout and amount: a paid for one payout cannot settle another; the receipt is per (webhook-id, payout) (issue 19 item 8)', async () => {
+    const v1 = await vendor(t);
+    const v2 = await vendor(t);
+    await fund(v1.id, 500);
+    await fund(v2.id, 500);
+    const p1 = (await ask(v1.h, 200)).json().data.payout.id as number;
+    const p2 = (await ask(v2.h, 300)).json().data.payout.id as number;
+    for (const id of [p1, p2]) expect((await t.inject({ method: 'POST', url: `${V2}/payouts/${id}/approve`, headers: admin })).statusCode).toBe(200);
+    // a genuine, correctly signed "paid" for p1, replayed against p2's URL
+    const s = sign(SECRET, p1, { status: 'paid', amount: 200 }, 'msg_bind_1');
+    const replayed = await t.inject({ method: 'POST', url: `${V2}/payouts/${p2}/callback`, headers: s.headers, payload: s.payload });
+    expect(replayed.statusCode).toBe(400);
+    expect(replayed.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { field: 'payout_id', reason: 'payout_mismatch' } });
+    const wrongAmount = await callback(SECRET, p2, { status: 'paid', amount: 200 }, 'msg_bind_2');
+    expect(wrongAmount.statusCode).toBe(400);
+    expect(wrongAmount.json()).toMatchObject({ details: { field: 'amount', reason: 'amount_mismatch' } });
+    expect((await summary(v2.h)).balances).toMatchObject({ on_hold: 300, total_paid_out: 0 });
+    // the genuine delivery for p1 settles p1 only
+    expect((await t.inject({ method: 'POST', url: s.url, headers: s.headers, payload: s.payload })).json().data).toEqual({ payout_id: p1, status: 'paid', idempotent: false });
+    // the same webhook-id for another payout is another delivery, not a replay
+    expect((await callback(SECRET, p2, { status: 'paid', amount: 300 }, 'msg_bind_1')).json().data).toEqual({ payout_id: p2, status: 'paid', idempotent: false });
+    expect((await summary(v1.h)).balances).toMatchObject({ on_hold: 0, total_paid_out: 200 });
+    expect((await summary(v2.h)).balances).toMatchObject({ on_hold: 0, total_paid_out: 300 });
+  });
+
   it('callbacks: forged, expired, other-secret, missing headers → 401; no secret configured → 401; unknown payout → 404; not approved → 409', async () => {
     const v = await vendor(t);
     await fund(v.id, 500);
@@ -114,6 +140,9 @@ describe('v2 ledger and payouts (design §8)', () => {
     const early = await callback(SECRET, id, { status: 'paid' });
     expect(early.statusCode).toBe(409);
     expect((await callback(SECRET, id, { status: 'maybe' })).statusCode).toBe(400);
+    // a body signed without naming its payout, or with an unknown property, is refused
+    expect((await t.inject({ method: 'POST', url: s.url, headers: s.headers, payload: s.payload.replace(`"payout_id":${id},`, '') })).statusCode).toBe(401);
+    expect((await callback(SECRET, id, { status: 'paid', note: 'x' })).statusCode).toBe(400);
     expect((await summary(v.h)).balances).toMatchObject({ available: 300, on_hold: 200, total_paid_out: 0 });
     // reject releases the hold
     expect((await t.inject({ method: 'POST', url: `${V2}/payouts/${id}/reject`, headers: admin, payload: { reason: '' } })).statusCode).toBe(400);

@@ -62,10 +62,10 @@ export async function nextStatementNumber(db: Db, year: number): Promise<string>
   return `PS-${year}-${String(r!.last).padStart(4, '0')}`;
 }
 
-/** Stores a callback's webhook-id; false when it was seen before. */
+/** Stores a callback's receipt (webhook-id, payout); false when that delivery for that payout was seen before. */
 export async function recordWebhook(db: Db, webhookId: string, payoutId: number, status: string): Promise<boolean> {
   const r = await one(db, sql`INSERT INTO payout_webhook_receipts (webhook_id, payout_id, status) VALUES (${webhookId}, ${payoutId}, ${status})
-    ON CONFLICT (webhook_id) DO NOTHING RETURNING webhook_id`);
+    ON CONFLICT (webhook_id, payout_id) DO NOTHING RETURNING webhook_id`);
   return r !== undefined;
 }
 

@@ -139,11 +139,11 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         tags, summary: 'Payout processor callback (Standard Webhooks signature; a repeated webhook-id answers {idempotent:true})', params: PayoutIdParams, body: CallbackBody,
-        description: 'Headers webhook-id, webhook-timestamp (±5 min), webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">). paid: hold → paid out; failed: back to available (also after paid). No secret configured → 401.',
+        description: 'Headers webhook-id, webhook-timestamp (±5 min), webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">). The signed body names its payout (payout_id must equal the URL id, else 400 payout_mismatch) and may give the amount (must equal the payout\'s, else 400 amount_mismatch). paid: hold → paid out; failed: back to available (also after paid). A repeated webhook-id for the same payout answers {idempotent:true}. No secret configured → 401.',
         response: { 200: RentalEnvelope(CallbackResult), ...rentalErrors(400, 401, 404, 409) },
       },
     }, async (req) => {
-      const r = await processPayoutCallback(p, req.params.id, String(req.headers['webhook-id']), req.body.status, req.body.external_reference ?? null);
+      const r = await processPayoutCallback(p, req.params.id, String(req.headers['webhook-id']), req.body);
       req.auditTarget = `payout:${req.params.id}`;
       return rentalOk(r, r.idempotent ? 'Callback already processed.' : `Payout ${r.status}.`);
     });

@@ -15,7 +15,12 @@ export const PayoutRequestBody = Type.Object({ amount: Type.Number({ description
 export const PayoutIdParams = Type.Object({ id: Id({ description: 'Payout id' }) });
 export const PayoutListQuery = Type.Object({ status: Type.Optional(lit([...PAYOUT_STATUSES, 'all'] as const)), vendor_id: Type.Optional(Id()), ...PagingQuery });
 export const RejectPayoutBody = Type.Object({ reason: Text({ maxLength: 2000 }) });
-export const CallbackBody = Type.Object({ status: lit(['paid', 'failed'] as const), external_reference: Type.Optional(Text({ maxLength: 200 })) });
+export const CallbackBody = Type.Object({
+  payout_id: Id({ description: 'The payout this callback settles: must equal the id in the URL (the signature covers the body, so it binds the payout)' }),
+  status: lit(['paid', 'failed'] as const),
+  amount: Type.Optional(Type.Number({ minimum: 0, maximum: 1e12, description: "The payout's amount in currency units; when given it must equal the payout's" })),
+  external_reference: Type.Optional(Text({ maxLength: 200 })),
+}, { additionalProperties: false });
 export const CallbackResult = Type.Object({ payout_id: Type.Integer(), status: Type.String(), idempotent: Type.Boolean() });
 
 export const SummaryQuery = Type.Object({

@@ -123,9 +123,24 @@ export interface CallbackResult {
  * repeat answers {idempotent:true} and moves nothing. paid: hold → external. failed: hold → available, or after
  * paid external → available (payout_reversal).
  */
-export async function processPayoutCallback(p: Platform, id: number, webhookId: string, status: 'paid' | 'failed', externalRef: string | null): Promise<CallbackResult> {
+export interface SignedCallback {
+  payout_id: number;
+  status: 'paid' | 'failed';
+  amount?: number;
+  external_reference?: string;
+}
+
+export async function processPayoutCallback(p: Platform, id: number, webhookId: string, body: SignedCallback): Promise<CallbackResult> {
+  // The signature covers the body, not the URL: the body must name this payout, or a callback signed for one payout
+  // could be replayed against another's URL.
+  if (body.payout_id !== id) throw new HttpError(400, 'INVALID_PARAMS', `The signed body names payout ${body.payout_id}, not ${id}.`, { field: 'payout_id', reason: 'payout_mismatch' });
+  const { status } = body;
+  const externalRef = body.external_reference ?? null;
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
+    if (body.amount !== undefined && toMinor(body.amount, po.currency) !== Number(po.amount)) {
+      throw new HttpError(400, 'INVALID_PARAMS', `The signed amount ${body.amount} is not payout ${id}'s ${fromMinor(po.amount, po.currency)} ${po.currency}.`, { field: 'amount', reason: 'amount_mismatch' });
+    }
     if (!(await recordWebhook(tx, webhookId, id, status))) return { payout_id: id, status: po.status, idempotent: true };
     const v = Number(po.vendor_id);
     const amount = Number(po.amount);
