@@ -1,3 +1,4 @@
+// @integration: the one-owner foreign key and the vendor money lock are server-side
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
