@@ -43,25 +43,30 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
   const s = journeySettings(p);
   const deadline = new Date(toDate(b.pickup_at).getTime() - s.freeCancelHours * 3_600_000);
   const free = Date.now() < deadline.getTime();
-  const paid = (await paymentsOf(p.db, id)).filter((x) => x.status === 'succeeded');
-  const paidTotal = paid.reduce((a, x) => a.plus(x.amount), new Decimal(0));
-  const fee = free ? new Decimal(0) : cents(paidTotal.times(s.cancelFeePercent).div(100));
-  const refund = paidTotal.minus(fee);
-  // changeStatus emits booking.cancelled with the move
-  const { booking } = await changeStatus(p, id, 'cancelled');
-  const owed = await p.transaction(async (tx) => {
-    const ids: number[] = [];
-    let left = refund;
-    for (const pay of paid) {
-      const part = Decimal.min(left, new Decimal(pay.amount));
-      left = left.minus(part);
-      if (!part.gt(0)) continue;
-      await setPayment(tx, pay.id, { status: part.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: part.toNumber() });
-      const refundId = await owePaymentRefund(tx, { paymentId: pay.id, bookingId: id, amount: part.toFixed(2), currency: pay.currency, reason: 'customer_cancelled' });
-      if (refundId !== null) ids.push(refundId);
-    }
-    await tx.execute(sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`);
-    return ids;
+  let fee = new Decimal(0);
+  let refund = new Decimal(0);
+  const owed: number[] = [];
+  // Decided under the booking lock, in the transaction that cancels: a payment that lands at the same moment
+  // (mark-paid, a Stripe webhook, on any node) is either seen here and refunded, or waits and finds the booking
+  // cancelled (and refunds itself). Reading payments before the lock once let a cancel keep the money.
+  // changeStatus emits booking.cancelled with the move.
+  await changeStatus(p, id, 'cancelled', {
+    within: async (tx, booking) => {
+      const paid = (await paymentsOf(tx, id, true)).filter((x) => x.status === 'succeeded');
+      const paidTotal = paid.reduce((a, x) => a.plus(x.amount), new Decimal(0));
+      fee = free ? new Decimal(0) : cents(paidTotal.times(s.cancelFeePercent).div(100));
+      refund = paidTotal.minus(fee);
+      let left = refund;
+      for (const pay of paid) {
+        const part = Decimal.min(left, new Decimal(pay.amount));
+        left = left.minus(part);
+        if (!part.gt(0)) continue;
+        await setPayment(tx, pay.id, { status: part.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: part.toNumber() });
+        const refundId = await owePaymentRefund(tx, { paymentId: pay.id, bookingId: id, amount: part.toFixed(2), currency: pay.currency, reason: 'customer_cancelled' });
+        if (refundId !== null) owed.push(refundId);
+      }
+      await tx.execute(sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`);
+    },
   });
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
