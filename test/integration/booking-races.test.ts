@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
 import { vehicle } from '../rental/helpers.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
@@ -43,5 +44,7 @@ describe('cancel racing a payment (mark-paid) over two nodes', () => {
     }
     // both orders happened at least once over the rounds (the race was real), or every round cancelled first
     expect([...outcomes.values()].reduce((x, y) => x + y, 0)).toBe(REPEAT);
+    // what `rova verify` checks: the ledger and every booking invariant, clean after the races
+    expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);
   }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorAccount } from '../../src/modules/rental/ledger/accounts.js';
+import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { verifyLedger } from '../../src/modules/rental/ledger/verify.js';
 import { rows } from '../../src/platform/db/types.js';
 import { V1 } from '../rental/helpers.js';
@@ -38,5 +39,6 @@ describe('two withdrawals of one vendor at once (issue 19 item 3)', () => {
       expect(penalties.map((p) => Number(p.amount)), `round ${i}`).toEqual([20000, 50000]);
     }
     expect((await verifyLedger(a.platform.db)).ok).toBe(true);
+    expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);
   }, 180_000);
 });

@@ -10,6 +10,7 @@ import { seedMarketplaceDemo } from './seed/marketplace.js';
 import { readJourneySettings } from './journey/settings.js';
 import { readRentalSettings } from './settings.js';
 import { scheduleClearing } from './ledger/clearing.js';
+import { verifyCommand } from './integrity/cli.js';
 import { ledgerCommand } from './ledger/cli.js';
 
 /** Rental management `rova-rental/v1` and `v2` (options let tests fake health inputs). */
@@ -35,7 +36,7 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       await seedMarketplaceDemo(platform);
     },
     seedBookings,
-    commands: { export: exportCommand, ledger: ledgerCommand },
+    commands: { export: exportCommand, ledger: ledgerCommand, verify: verifyCommand },
   };
 }
 
