@@ -51,6 +51,30 @@ describe('login limits', () => {
     }
   });
 
+  it('good logins do not use up the failure budget: 30 of them from one address, then a wrong one is a 401, not a 429 (issue 19 item 7)', async () => {
+    await t.userWithKey('administrator', ['read'], 'operator1');
+    for (let i = 0; i < 30; i++) expect((await login('operator1', PASSWORD, '198.51.100.70')).statusCode, `login ${i + 1}`).toBe(200);
+    expect((await login('operator1', 'typo', '198.51.100.70')).statusCode).toBe(401);
+  });
+
+  it('changing the password checks the current one under the login limits: 10 wrong → 429 (issue 19 item 7)', async () => {
+    const u = await t.userWithKey('customer', ['read', 'write'], 'changer1');
+    const change = (current: string) => t.inject({ method: 'PUT', url: '/wp-json/rova/v1/auth/password', headers: { 'x-rova-api-key': u.key }, remoteAddress: '198.51.100.71',
+      payload: { current_password: current, new_password: 'a brand new passphrase' } });
+    for (let i = 0; i < 10; i++) {
+      const r = await change(`guess ${i}`);
+      expect(r.statusCode, `guess ${i}`).toBe(401);
+      expect(r.json().message).toBe('The current password is wrong.');
+    }
+    const limited = await change(PASSWORD);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('rova_too_many_logins');
+    // the right password from another address still works
+    const ok = await t.inject({ method: 'PUT', url: '/wp-json/rova/v1/auth/password', headers: { 'x-rova-api-key': u.key }, remoteAddress: '192.0.2.71',
+      payload: { current_password: PASSWORD, new_password: 'a brand new passphrase' } });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
   it('IPv6 clients are limited per /64', async () => {
     const limits = t.platform.auth.loginLimits;
     const saved = { ...limits };

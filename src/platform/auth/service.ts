@@ -179,7 +179,11 @@ export class AuthService {
     tooManyLogins(await this.limits.hit('login-account', account, perAccount, windowSeconds));
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
     if (!user || !ok) throw new HttpError(401, 'rova_invalid_credentials', 'Unknown login or wrong password.');
+    // The limits are budgets for failures: a good login takes its hits back (an operator who logs in often is
+    // never locked out), and clears the pair's failures.
     await this.limits.reset('login-account-address', pair, windowSeconds);
+    await this.limits.giveBack('login-ip', address, windowSeconds);
+    await this.limits.giveBack('login-account', account, windowSeconds);
     const { passwordHash: _ph, createdAt: _c, ...pub } = user;
     return pub;
   }

@@ -19,6 +19,8 @@ export interface Limits {
   hit(bucket: string, key: string, limit: number, windowSeconds: number): Promise<HitResult>;
   /** Undo every counter of a bucket (tests, admin reset). */
   reset(bucket: string, key: string, windowSeconds: number): Promise<void>;
+  /** Takes one hit back (an attempt that turned out not to count, such as a successful login). */
+  giveBack(bucket: string, key: string, windowSeconds: number): Promise<void>;
 }
 
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
@@ -59,6 +61,9 @@ export function createLimits(redis: Redis | null, prefix: string): Limits {
     },
     async reset(bucket, key, windowSeconds) {
       await limiterFor(bucket, windowSeconds).delete(key);
+    },
+    async giveBack(bucket, key, windowSeconds) {
+      await limiterFor(bucket, windowSeconds).reward(key, 1);
     },
   };
 }

@@ -66,6 +66,7 @@ export function createMetrics(dbHandle: DbHandle): Metrics {
         return r;
       },
       reset: (bucket, key, windowSeconds) => limits.reset(bucket, key, windowSeconds),
+      giveBack: (bucket, key, windowSeconds) => limits.giveBack(bucket, key, windowSeconds),
     }),
     jobObserver: (job, outcome, seconds) => {
       jobRuns.inc({ job, outcome });

@@ -134,7 +134,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const n = await changePassword(p, req.auth.user!.id, req.body.current_password, req.body.new_password);
+      const n = await changePassword(p, req, req.auth.user!.id, req.body.current_password, req.body.new_password);
       req.auditTarget = `user:${req.auth.user!.id}`;
       reply.clearCookie('rova_session', { path: '/' });
       return { success: true, sessions_revoked: n };

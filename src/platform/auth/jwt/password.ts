@@ -1,14 +1,24 @@
+import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../context.js';
 import { HttpError } from '../../http/errors.js';
-import { hashPassword, verifyPassword } from '../crypto.js';
-import { findUserById, findUserByLogin, setUserPassword } from '../repo.js';
+import { hashPassword } from '../crypto.js';
+import { findUserById, setUserPassword } from '../repo.js';
 import { jwtSessionsOf } from './sessions.js';
 
-/** Checks the current password, stores the new one and ends every session of the user, in one transaction. */
-export async function changePassword(p: Platform, userId: number, current: string, next: string): Promise<number> {
+/**
+ * Checks the current password under the same limits as a login (a stolen session must not become a password oracle:
+ * 429 once the account's or the address's failure budget is spent), stores the new one and ends every session of the
+ * user, in one transaction.
+ */
+export async function changePassword(p: Platform, req: FastifyRequest, userId: number, current: string, next: string): Promise<number> {
   const u = await findUserById(p.db, userId);
-  const row = u ? await findUserByLogin(p.db, u.login) : undefined;
-  if (!row || !(await verifyPassword(current, row.passwordHash))) throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
+  if (!u) throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
+  try {
+    await p.auth.checkPassword(req, u.login, current);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 401) throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
+    throw err;
+  }
   const hash = await hashPassword(next);
   return p.transaction(async (tx) => {
     await setUserPassword(tx, userId, hash);
