@@ -41,8 +41,12 @@ async function limit(p: Platform, bucket: string, key: string, max: number, wind
   return (await p.limits.hit(bucket, key, max, windowSeconds)).allowed;
 }
 
-function tooMany(): HttpError {
-  return new HttpError(429, 'rova_too_many_requests', 'Too many requests from this address. Try again later.', undefined, { 'Retry-After': '60' });
+/** Counts one attempt per address; over the limit → 429 whose Retry-After is the real wait until the window frees a slot. */
+async function limitAddress(p: Platform, bucket: string, req: FastifyRequest, max: number, windowSeconds: number): Promise<void> {
+  const r = await p.limits.hit(bucket, clientAddress(req), max, windowSeconds);
+  if (r.allowed) return;
+  const wait = Math.max(1, Math.ceil(r.resetMs / 1000));
+  throw new HttpError(429, 'rova_too_many_requests', `Too many requests from this address. Try again in ${wait} s.`, undefined, { 'Retry-After': String(wait) });
 }
 
 async function issueToken(p: Platform, userId: number, purpose: repo.TokenPurpose, ttlMs: number): Promise<string> {
@@ -53,7 +57,7 @@ async function issueToken(p: Platform, userId: number, purpose: repo.TokenPurpos
 
 /** Self-service registration: a customer account (login = e-mail) and a verification mail. */
 export async function register(p: Platform, req: FastifyRequest, input: RegisterInput): Promise<repo.ProfileRow> {
-  if (!(await limit(p, 'register-ip', clientAddress(req), 10, 3600))) throw tooMany();
+  await limitAddress(p, 'register-ip', req, 10, 3600);
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
   const name = [input.first_name?.trim(), input.last_name?.trim()].filter(Boolean).join(' ');
@@ -76,7 +80,7 @@ export async function verifyEmail(p: Platform, token: string): Promise<repo.Prof
  * is sent in the background so the response time does not tell either.
  */
 export async function forgotPassword(p: Platform, req: FastifyRequest, email: string): Promise<void> {
-  if (!(await limit(p, 'forgot-ip', clientAddress(req), 20, 900))) throw tooMany();
+  await limitAddress(p, 'forgot-ip', req, 20, 900);
   const addr = email.trim().toLowerCase();
   const userId = await repo.userIdByEmail(p.db, addr);
   if (userId === undefined) return;
@@ -89,7 +93,7 @@ export async function forgotPassword(p: Platform, req: FastifyRequest, email: st
 
 /** Sets a new password with a reset token (single use); every session of the user ends. */
 export async function resetPassword(p: Platform, req: FastifyRequest, token: string, password: string): Promise<void> {
-  if (!(await limit(p, 'reset-ip', clientAddress(req), 20, 900))) throw tooMany();
+  await limitAddress(p, 'reset-ip', req, 20, 900);
   checkPassword(password);
   const userId = await repo.consumeToken(p.db, 'reset_password', tokenHash(p, token));
   if (userId === undefined) throw badRequest('The reset token is not valid, was already used, or has expired.', 'rova_invalid_token');

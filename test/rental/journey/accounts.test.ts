@@ -86,6 +86,21 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     expect((await t.inject({ method: 'PUT', url: `${R}/profile`, headers: h, payload: { role: 'administrator' } })).statusCode).toBe(400);
   });
 
+  it('the register limit (10 per address per hour): the 11th → 429 whose Retry-After is the real wait, not a fixed minute (issue 19 item 7)', async () => {
+    const from = '198.51.100.123';
+    for (let i = 0; i < 10; i++) {
+      const r = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/register', remoteAddress: from, payload: { email: `limit${i}-${Date.now()}@example.test`, password: 'long enough password' } });
+      expect(r.statusCode, r.body).toBe(201);
+    }
+    const limited = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/register', remoteAddress: from, payload: { email: `limit-x-${Date.now()}@example.test`, password: 'long enough password' } });
+    expect(limited.statusCode).toBe(429);
+    const wait = Number(limited.headers['retry-after']);
+    // the hour's window opened moments ago: the wait is close to an hour, not 60 s
+    expect(wait).toBeGreaterThan(3000);
+    expect(wait).toBeLessThanOrEqual(3600);
+    expect(limited.json().message).toContain(`${wait} s`);
+  });
+
   it('bad input on every account route → 4xx, never 500', async () => {
     const bodies: unknown[] = [{}, [], 'x', { email: 'not-an-email', password: 'x'.repeat(20) }, { email: 'a@b.co', password: 'y'.repeat(300) }, { email: 'a@b.co', password: 'p'.repeat(12), extra: 1 }, { email: 'a\u0000@b.co', password: 'p'.repeat(12) }];
     for (const url of ['/auth/register', '/auth/password/forgot', '/auth/password/reset']) {
