@@ -93,7 +93,7 @@ describe('admin vendors screen', () => {
       .toContain(v.id);
     // Detail: masked IBAN and statistics as the API gives them; the clear IBAN never reaches the page.
     const detail = (await rig.api<{ data: { iban_masked: string; statistics: { reliability_score: number; vehicle_count: number } } }>(`/rova-rental/v1/vendor-management/${v.id}`)).body.data;
-    await page.getByLabel('Status').selectOption('all');
+    await page.getByLabel('Status').selectOption({ label: 'All' });
     await page.getByRole('button', { name: `Details of ${v.display_name}` }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('vendor')).toBe(String(v.id));
     const dlg = page.getByRole('dialog');
