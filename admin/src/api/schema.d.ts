@@ -9741,6 +9741,8 @@ export interface operations {
                             iban_masked: string | null;
                             /** @description The vendor user id */
                             id: number;
+                            /** @description What the vendor owes the platform (a negative available balance; future income settles it first), 0 when nothing */
+                            owed: number;
                             pending_iban_masked: string | null;
                             phone: string;
                             recent_payouts: {
@@ -9764,10 +9766,13 @@ export interface operations {
                             }[];
                             service_areas: string[];
                             statistics: {
+                                /** @description May be below 0: the vendor owes that much (see owed) */
                                 available: number;
                                 completed_bookings: number;
                                 currency: string;
                                 on_hold: number;
+                                /** @description What the vendor owes the platform, 0 when nothing */
+                                owed: number;
                                 penalties: number;
                                 pending: number;
                                 refunded_bookings: number;
@@ -10604,13 +10609,15 @@ export interface operations {
     getRovaRentalV1VendorManagementVendors: {
         parameters: {
             query?: {
+                /** @description true: only vendors who owe the platform (owed > 0) */
+                owing?: boolean;
                 /** @description Page (≥ 1); past the end gives items: [] */
                 page?: number;
                 /** @description Items per page (1–100) */
                 per_page?: number;
                 /** @description Name, login or e-mail contains */
                 search?: string;
-                sort_by?: "name" | "email" | "approved_at" | "vehicle_count" | "reliability_score";
+                sort_by?: "name" | "email" | "approved_at" | "vehicle_count" | "reliability_score" | "owed";
                 sort_order?: "asc" | "desc";
                 /** @description Default active (spec §4: the list of active vendors); all = active and suspended */
                 status?: "active" | "suspended" | "all";
@@ -10636,6 +10643,8 @@ export interface operations {
                                 email: string;
                                 /** @description The vendor user id */
                                 id: number;
+                                /** @description What the vendor owes the platform (a negative available balance; future income settles it first), 0 when nothing */
+                                owed: number;
                                 reliability_score: number;
                                 service_areas: string[];
                                 status: "active" | "suspended";
@@ -11562,6 +11571,8 @@ export interface operations {
                             iban_masked: string | null;
                             /** @description The vendor user id */
                             id: number;
+                            /** @description What the vendor owes the platform (a negative available balance; future income settles it first), 0 when nothing */
+                            owed: number;
                             pending_iban_masked: string | null;
                             phone: string;
                             recent_payouts: {
@@ -11585,10 +11596,13 @@ export interface operations {
                             }[];
                             service_areas: string[];
                             statistics: {
+                                /** @description May be below 0: the vendor owes that much (see owed) */
                                 available: number;
                                 completed_bookings: number;
                                 currency: string;
                                 on_hold: number;
+                                /** @description What the vendor owes the platform, 0 when nothing */
+                                owed: number;
                                 penalties: number;
                                 pending: number;
                                 refunded_bookings: number;
@@ -13127,7 +13141,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Major units (e.g. 150.00); > 0 and ≥ the minimum payout */
+                    /** @description Major units (e.g. 150.00) with at most the currency's decimals; > 0 and ≥ the minimum payout */
                     amount: number;
                 };
             };
@@ -13268,8 +13282,11 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
                             balances: {
+                                /** @description May be below 0 after a refund or penalty of money already paid out: the vendor owes that much, and future income settles it first */
                                 available: number;
                                 on_hold: number;
+                                /** @description What the vendor owes the platform (−available when available < 0), 0 when nothing */
+                                owed: number;
                                 penalties: number;
                                 pending: number;
                                 total_earned: number;

@@ -198,6 +198,68 @@ describe('v2 ledger and payouts (design §8)', () => {
     expect(mine.json().data.total).toBe(1);
   });
 
+  it('a negative available balance is a debt: shown as owed, listed for the admin; a payout it no longer covers cannot be approved or paid (issue 19 item 4)', async () => {
+    const v = await vendor(t);
+    await fund(v.id, 200);
+    const r = await ask(v.h, 150);
+    expect(r.statusCode).toBe(201);
+    const id = r.json().data.payout.id as number;
+    // a penalty after the request takes more than what is left available: the vendor now owes 70
+    const penalty = (major: number) => t.platform.transaction((tx) => postLedgerTransaction(tx, {
+      key: `pen-${v.id}-${Math.random()}`, kind: 'penalty', vendorId: v.id, reference: null, currency: 'USD',
+      lines: [{ account: vendorAccount(v.id, 'available'), amount: -major * 100 }, { account: 'platform:penalties', amount: major * 100 }],
+    }));
+    await penalty(120);
+    expect((await summary(v.h)).balances).toMatchObject({ available: -70, on_hold: 150, owed: 70 });
+    const owing = await t.inject({ method: 'GET', url: `/wp-json/rova-rental/v1/vendor-management/vendors?owing=true&per_page=100`, headers: admin });
+    expect(owing.statusCode).toBe(200);
+    expect(owing.json().data.items).toEqual([expect.objectContaining({ id: v.id, owed: 70 })]);
+    const detail = await t.inject({ method: 'GET', url: `/wp-json/rova-rental/v1/vendor-management/${v.id}`, headers: admin });
+    expect(detail.json().data).toMatchObject({ owed: 70, statistics: { available: -70, owed: 70 } });
+    // nothing more can be requested while the vendor owes
+    const more = await ask(v.h, 100, 'while-owing');
+    expect(more.statusCode).toBe(409);
+    expect(more.json().details.reason).toBe('pending_exists');
+
+    const approve = () => t.inject({ method: 'POST', url: `${V2}/payouts/${id}/approve`, headers: admin });
+    const refused = await approve();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ success: false, error_code: 'STATE_CONFLICT', details: { reason: 'vendor_owes', owed: 70, covered: 80 } });
+    expect(refused.json().message).toMatch(/^Payout \d+ cannot be approved: vendor \d+ owes 70 USD and hold \+ available cover only 80 USD of 150 USD\./);
+    // income settles the debt first: 100 more leaves 30 available, and hold + available cover the payout again
+    await fund(v.id, 100);
+    expect((await summary(v.h)).balances).toMatchObject({ available: 30, owed: 0 });
+    expect((await approve()).statusCode).toBe(200);
+    // between approval and the processor's answer another penalty: paying 150 would pay money the vendor no longer has
+    await penalty(50);
+    const paid = await callback(SECRET, id, { status: 'paid', external_reference: 'BANK-OWE' }, 'msg_owe_1');
+    expect(paid.statusCode).toBe(409);
+    expect(paid.json().details).toMatchObject({ reason: 'vendor_owes', owed: 20, covered: 130 });
+    expect(await rows(t.platform.db, sql`SELECT 1 FROM payout_webhook_receipts WHERE webhook_id = 'msg_owe_1'`)).toEqual([]);
+    expect((await one<{ status: string }>(t.platform.db, sql`SELECT status FROM vendor_payouts WHERE id = ${id}`))!.status).toBe('approved');
+    // the same delivery, retried once the debt is settled, pays
+    await fund(v.id, 20);
+    const retried = await callback(SECRET, id, { status: 'paid', external_reference: 'BANK-OWE' }, 'msg_owe_1');
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().data).toEqual({ payout_id: id, status: 'paid', idempotent: false });
+    expect((await summary(v.h)).balances).toMatchObject({ available: 0, on_hold: 0, owed: 0, total_paid_out: 150 });
+    expect((await t.inject({ method: 'GET', url: `/wp-json/rova-rental/v1/vendor-management/vendors?owing=true&per_page=100`, headers: admin })).json().data.items
+      .map((x: { id: number }) => x.id)).not.toContain(v.id);
+  });
+
+  it('amounts the minor unit cannot hold exactly are refused, never rounded into validity: 99.995 (minimum 100), 100.001, ≥ 2^53 minor units → 400', async () => {
+    const v = await vendor(t);
+    await fund(v.id, 500);
+    const cases: [number, string][] = [[99.995, 'below_minimum'], [99.999999, 'below_minimum'], [100.001, 'invalid_amount'], [2 ** 53 / 100, 'invalid_amount'], [1e300, 'invalid_amount']];
+    for (const [amount, reason] of cases) {
+      const res = await ask(v.h, amount);
+      expect(res.statusCode, String(amount)).toBe(400);
+      expect(res.json(), String(amount)).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { field: 'amount', reason } });
+    }
+    expect(await rows(t.platform.db, sql`SELECT id FROM vendor_payouts WHERE vendor_id = ${v.id}`)).toEqual([]);
+    expect((await ask(v.h, 100.5)).statusCode).toBe(201);
+  });
+
   it('every transaction sums to 0 and verify is clean', async () => {
     expect((await transactionSums(t)).every((x) => x === 0)).toBe(true);
     expect((await verifyLedger(t.platform.db)).ok).toBe(true);

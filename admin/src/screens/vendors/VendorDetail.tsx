@@ -45,6 +45,7 @@ export function VendorDetail({ id }: { id: number }) {
           {row('Available', money(s.available))}
           {row('On hold', money(s.on_hold))}
           {row('Penalties', money(s.penalties))}
+          {s.owed > 0 && row('Owes the platform', money(s.owed))}
         </dl>
       </section>
       <section aria-labelledby="vd-score">

@@ -120,12 +120,13 @@ function Applications() {
 function VendorList() {
   const store = useStore();
   const toast = useToast();
-  const [state, setState] = useTableState(['search', 'status']);
+  const [state, setState] = useTableState(['search', 'status', 'owing']);
   const q = useVendors({
     page: state.page,
     per_page: state.perPage,
     ...(state.sort ? { sort_by: state.sort as VendorQuery['sort_by'], sort_order: state.desc ? 'desc' : 'asc' } : {}),
-    ...(state.filters as Partial<VendorQuery>),
+    ...(state.filters as Omit<Partial<VendorQuery>, 'owing'>),
+    owing: state.filters.owing === 'true' ? true : undefined,
     // The API lists active vendors unless told otherwise (spec §4); operators see every vendor until they filter.
     status: (state.filters.status as VendorQuery['status'] | undefined) || 'all',
   });
@@ -149,6 +150,8 @@ function VendorList() {
     { id: 'reliability_score', header: 'Score', sortable: true, numeric: true, cell: (r) => String(r.reliability_score) },
     { id: 'approved_at', header: 'Approved', sortable: true, cell: (r) => formatDate(r.approved_at, store.timezone) },
     { id: 'status', header: 'Status', cell: (r) => r.status },
+    // a vendor owes when refunds or penalties took more than was left available; their payouts wait until income settles it
+    { id: 'owed', header: 'Owes', sortable: true, numeric: true, cell: (r) => (r.owed > 0 ? <span className="font-semibold text-red-700">{formatMoney(r.owed, store.currency)}</span> : '—') },
     {
       id: 'actions',
       header: 'Actions',
@@ -189,6 +192,10 @@ function VendorList() {
     <>
       <Filters state={state} onState={setState}>
         <StatusSelect state={state} onState={setState} options={['active', 'suspended']} defaultLabel="All" />
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={state.filters.owing === 'true'} onChange={(e) => setState(withFilter(state, 'owing', e.target.checked ? 'true' : ''))} />
+          Owing the platform only
+        </label>
       </Filters>
       <DataTable label="Vendors" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No vendors match." />
       <SlideOver open={openId !== null} onClose={() => setOpen(null)} title={q.data?.items.find((v) => v.id === openId)?.display_name ?? 'Vendor'}>

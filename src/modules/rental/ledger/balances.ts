@@ -13,6 +13,8 @@ export interface VendorBalances {
   total_paid_out: number;
   /** Penalties applied minus reversed. */
   penalties: number;
+  /** What the vendor owes the platform: a negative available balance as a positive amount (0 when none). */
+  owed: number;
 }
 
 /** A vendor's balances from the cached account balances and the entries (one query). */
@@ -31,5 +33,5 @@ export async function vendorBalances(db: Db, vendorId: number): Promise<VendorBa
     FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
     WHERE t.vendor_id = ${vendorId}`);
   const n = (k: string) => Number(r?.[k] ?? 0);
-  return { available: n('available'), pending: n('pending'), on_hold: n('on_hold'), total_earned: n('earned'), total_paid_out: n('paid') - n('reversed'), penalties: n('penalties') };
+  return { owed: Math.max(0, -n('available')), available: n('available'), pending: n('pending'), on_hold: n('on_hold'), total_earned: n('earned'), total_paid_out: n('paid') - n('reversed'), penalties: n('penalties') };
 }

@@ -11,7 +11,7 @@ export const Payout = Type.Object({
   external_reference: Nullable(Type.String()), requested_at: Type.String(), decided_at: Nullable(Type.String()), paid_at: Nullable(Type.String()), failed_at: Nullable(Type.String()),
 });
 
-export const PayoutRequestBody = Type.Object({ amount: Type.Number({ description: 'Major units (e.g. 150.00); > 0 and ≥ the minimum payout' }) }, { additionalProperties: false });
+export const PayoutRequestBody = Type.Object({ amount: Type.Number({ description: "Major units (e.g. 150.00) with at most the currency's decimals; > 0 and ≥ the minimum payout" }) }, { additionalProperties: false });
 export const PayoutIdParams = Type.Object({ id: Id({ description: 'Payout id' }) });
 export const PayoutListQuery = Type.Object({ status: Type.Optional(lit([...PAYOUT_STATUSES, 'all'] as const)), vendor_id: Type.Optional(Id()), ...PagingQuery });
 export const RejectPayoutBody = Type.Object({ reason: Text({ maxLength: 2000 }) });
@@ -33,7 +33,11 @@ export const SummaryQuery = Type.Object({
 const Money = Type.Number();
 export const Summary = Type.Object({
   vendor_id: Type.Integer(), currency: Type.String(), start_date: Type.String(), end_date: Type.String(),
-  balances: Type.Object({ available: Money, pending: Money, on_hold: Money, total_earned: Money, total_paid_out: Money, penalties: Money }),
+  balances: Type.Object({
+    available: Type.Number({ description: 'May be below 0 after a refund or penalty of money already paid out: the vendor owes that much, and future income settles it first' }),
+    pending: Money, on_hold: Money, total_earned: Money, total_paid_out: Money, penalties: Money,
+    owed: Type.Number({ description: 'What the vendor owes the platform (−available when available < 0), 0 when nothing' }),
+  }),
   revenue: Type.Object({ gross: Money, net: Money, previous_gross: Money, growth_pct: Type.Number({ description: 'vs the previous period of the same length' }) }),
   completed_bookings: Type.Integer(), occupancy_pct: Type.Number(), cancellation_rate_pct: Type.Number(),
   daily: Type.Array(Type.Object({ date: Type.String(), gross: Money, net: Money })),

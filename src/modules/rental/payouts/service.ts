@@ -7,7 +7,8 @@ import { HttpError } from '../../../platform/http/errors.js';
 import { EXTERNAL, vendorAccount } from '../ledger/accounts.js';
 import { recordVendorAudit } from '../ledger/audit.js';
 import { lockVendorMoney } from '../ledger/income-repo.js';
-import { fromMinor, toMinor } from '../ledger/money.js';
+import { Decimal } from '../money.js';
+import { fromMinor, minorDigits, toMinor } from '../ledger/money.js';
 import { postLedgerTransaction } from '../ledger/post.js';
 import { balancesOf } from '../ledger/repo.js';
 import { marketplaceSettings, type MarketplaceSettings } from '../ledger/settings.js';
@@ -15,6 +16,38 @@ import { vendorById } from '../vendors/vendors-repo.js';
 import { insertPayout, nextStatementNumber, openPayoutOf, payoutById, payoutByKey, recordWebhook, updatePayout, type PayoutRow } from './repo.js';
 
 const conflict = (message: string, reason: string) => new HttpError(409, 'STATE_CONFLICT', message, { reason });
+
+/**
+ * A payout leaves the platform only while the vendor's money covers it: hold + available ≥ the payout. Available may
+ * fall below 0 after the request (a refund of income already requested, a penalty): then the vendor owes, and paying
+ * the held amount would pay out money the vendor no longer has. Caller holds the vendor's money lock.
+ */
+async function assertPayoutCovered(tx: Db, po: PayoutRow, action: 'approved' | 'paid'): Promise<void> {
+  const v = Number(po.vendor_id);
+  const b = await balancesOf(tx, [vendorAccount(v, 'available'), vendorAccount(v, 'payout_hold')]);
+  const available = b.get(vendorAccount(v, 'available')) ?? 0;
+  const cover = (b.get(vendorAccount(v, 'payout_hold')) ?? 0) + available;
+  if (Number(po.amount) > cover) {
+    const m = (n: number) => `${fromMinor(n, po.currency)} ${po.currency}`;
+    throw new HttpError(409, 'STATE_CONFLICT',
+      `Payout ${po.id} cannot be ${action}: vendor ${v} owes ${m(Math.max(0, -available))} and hold + available cover only ${m(Math.max(0, cover))} of ${m(Number(po.amount))}. Reject it, or wait until new income settles the debt.`,
+      { reason: 'vendor_owes', owed: fromMinor(Math.max(0, -available), po.currency), covered: fromMinor(Math.max(0, cover), po.currency) });
+  }
+}
+
+/** A requested amount in major units → minor units, refusing what would be rounded or cannot be represented exactly. */
+function payoutMinor(amountMajor: number, currency: string, minimumMajor: number): number {
+  const invalid = (message: string, reason: string, extra: Record<string, unknown> = {}) => new HttpError(400, 'INVALID_PARAMS', message, { field: 'amount', reason, ...extra });
+  if (!Number.isFinite(amountMajor) || !(amountMajor > 0)) throw invalid('amount must be greater than 0.', 'invalid_amount');
+  const exact = new Decimal(amountMajor);
+  // compared before any rounding: 99.995 with a minimum of 100 is below it, whatever it would round to
+  if (exact.lt(minimumMajor)) throw invalid(`The minimum payout is ${minimumMajor} ${currency}.`, 'below_minimum', { minimum: minimumMajor });
+  const digits = minorDigits(currency);
+  if (exact.decimalPlaces() > digits) throw invalid(`amount has more decimals than ${currency} allows (${digits}).`, 'invalid_amount');
+  const minor = exact.mul(new Decimal(10).pow(digits));
+  if (!minor.lte(Number.MAX_SAFE_INTEGER)) throw invalid('amount is too large.', 'invalid_amount');
+  return minor.toNumber();
+}
 
 async function lockedPayout(tx: Db, id: number): Promise<PayoutRow> {
   const p = await payoutById(tx, id, true);
@@ -30,15 +63,11 @@ async function lockedPayout(tx: Db, id: number): Promise<PayoutRow> {
 export async function requestPayout(p: Platform, user: AuthUser, amountMajor: number, key: string | null): Promise<{ payout: PayoutRow; replayed: boolean }> {
   const s = await marketplaceSettings(p);
   const currency = p.config.storeCurrency;
-  if (!(amountMajor > 0)) throw new HttpError(400, 'INVALID_PARAMS', 'amount must be greater than 0.', { field: 'amount', reason: 'invalid_amount' });
-  const amount = toMinor(amountMajor, currency);
+  const amount = payoutMinor(amountMajor, currency, s.min_payout);
   const hash = createHash('sha256').update(JSON.stringify({ amount, currency })).digest('hex');
   if (key) {
     const seen = await payoutByKey(p.db, user.id, key);
     if (seen) return replay(seen, hash);
-  }
-  if (amount < toMinor(s.min_payout, currency)) {
-    throw new HttpError(400, 'INVALID_PARAMS', `The minimum payout is ${s.min_payout} ${currency}.`, { field: 'amount', reason: 'below_minimum', minimum: s.min_payout });
   }
   if (s.payout_freeze) throw conflict('Payouts are frozen at the moment; try again later.', 'payout_freeze');
   try {
@@ -84,6 +113,8 @@ export async function approvePayout(p: Platform, admin: AuthUser, id: number): P
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
     if (po.status !== 'requested') throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be approved.`, 'invalid_status');
+    await lockVendorMoney(tx, Number(po.vendor_id));
+    await assertPayoutCovered(tx, po, 'approved');
     const number = await nextStatementNumber(tx, new Date().getUTCFullYear());
     await updatePayout(tx, id, { status: 'approved', statement_number: number, decided_by: admin.id, stamp: 'decided_at' });
     await recordVendorAudit(tx, { vendorId: Number(po.vendor_id), event: 'payout_approved', payoutId: id, adminUserId: admin.id, note: `Payout ${id} approved (statement ${number}).` });
@@ -150,6 +181,7 @@ export async function processPayoutCallback(p: Platform, id: number, webhookId: 
     if (status === 'paid') {
       if (po.status === 'paid') return { payout_id: id, status: 'paid', idempotent: true };
       if (po.status !== 'approved') throw conflict(`Payout ${id} is ${po.status}; only an approved payout can be paid.`, 'invalid_state');
+      await assertPayoutCovered(tx, po, 'paid');
       const t = await move('payout_paid', vendorAccount(v, 'payout_hold'), EXTERNAL);
       await updatePayout(tx, id, { status: 'paid', external_reference: externalRef, stamp: 'paid_at' });
       await recordVendorAudit(tx, { vendorId: v, event: 'payout_paid', payoutId: id, ledgerTxId: Number(t.transaction.id), amount: -amount, note: `Payout ${id} paid${externalRef ? ` (${externalRef})` : ''}.` });

@@ -52,7 +52,7 @@ export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQue
   for (let d = start; d <= end; d = addDays(d, 1)) series.push({ date: d, gross: m(daily.get(d)?.gross ?? 0), net: m(daily.get(d)?.net ?? 0) });
   return {
     vendor_id: vendorId, currency, start_date: start, end_date: end,
-    balances: { available: m(b.available), pending: m(b.pending), on_hold: m(b.on_hold), total_earned: m(b.total_earned), total_paid_out: m(b.total_paid_out), penalties: m(b.penalties) },
+    balances: { available: m(b.available), pending: m(b.pending), on_hold: m(b.on_hold), total_earned: m(b.total_earned), total_paid_out: m(b.total_paid_out), penalties: m(b.penalties), owed: m(b.owed) },
     revenue: { gross: m(cur.gross), net: m(cur.net), previous_gross: m(before.gross), growth_pct: before.gross === 0 ? (cur.gross > 0 ? 100 : 0) : pct(cur.gross - before.gross, before.gross) },
     completed_bookings: cur.completed,
     occupancy_pct: Math.min(100, pct(stats.bookedDays, stats.vehicles * days)),

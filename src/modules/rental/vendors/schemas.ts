@@ -50,12 +50,14 @@ export const ApplyForm = Type.Object({
 export const VendorItem = Type.Object({
   id: Type.Integer({ description: 'The vendor user id' }), display_name: Type.String(), email: Type.String(), city: Type.String(), service_areas: Type.Array(Type.String()),
   status: lit(['active', 'suspended'] as const), approved_at: Nullable(Type.String()), vehicle_count: Type.Integer(), reliability_score: Type.Integer(),
+  owed: Type.Number({ description: 'What the vendor owes the platform (a negative available balance; future income settles it first), 0 when nothing' }),
 });
 
 export const VendorsQuery = Type.Object({
   search: Type.Optional(Text({ maxLength: 200, description: 'Name, login or e-mail contains' })),
   status: Type.Optional(Type.Union(['active', 'suspended', 'all'].map((x) => Type.Literal(x)), { description: 'Default active (spec §4: the list of active vendors); all = active and suspended' })),
-  sort_by: Type.Optional(lit(['name', 'email', 'approved_at', 'vehicle_count', 'reliability_score'] as const)),
+  owing: Type.Optional(Type.Boolean({ description: 'true: only vendors who owe the platform (owed > 0)' })),
+  sort_by: Type.Optional(lit(['name', 'email', 'approved_at', 'vehicle_count', 'reliability_score', 'owed'] as const)),
   sort_order: Type.Optional(lit(['asc', 'desc'] as const)),
   ...PagingQuery,
 });
@@ -69,7 +71,8 @@ export const VendorDetail = Type.Object({
   commission_rate: Nullable(Type.Number()), suspended_at: Nullable(Type.String()),
   documents: Type.Array(DocumentView),
   statistics: Type.Object({
-    available: Type.Number(), pending: Type.Number(), on_hold: Type.Number(), total_earned: Type.Number(), total_paid_out: Type.Number(), penalties: Type.Number(),
+    available: Type.Number({ description: 'May be below 0: the vendor owes that much (see owed)' }), pending: Type.Number(), on_hold: Type.Number(), total_earned: Type.Number(), total_paid_out: Type.Number(), penalties: Type.Number(),
+    owed: Type.Number({ description: 'What the vendor owes the platform, 0 when nothing' }),
     currency: Type.String(), completed_bookings: Type.Integer(), refunded_bookings: Type.Integer(), vehicle_count: Type.Integer(), reliability_score: Type.Integer(),
   }),
   recent_payouts: Type.Array(PayoutBrief),

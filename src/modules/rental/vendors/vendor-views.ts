@@ -10,10 +10,11 @@ import type { VendorRow } from './vendors-repo.js';
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : toDate(v).toISOString());
 
-export function vendorListItem(v: VendorRow) {
+export function vendorListItem(v: VendorRow, currency: string) {
   return {
     id: Number(v.user_id), display_name: v.display_name, email: v.email, city: v.city, service_areas: v.service_areas, status: v.status,
     approved_at: iso(v.approved_at), vehicle_count: Number(v.vehicle_count), reliability_score: v.reliability_score,
+    owed: fromMinor(v.owed, currency),
   };
 }
 
@@ -25,14 +26,14 @@ export function vendorDetailView(
 ) {
   const m = (n: number) => fromMinor(n, currency);
   return {
-    ...vendorListItem(v),
+    ...vendorListItem(v, currency),
     phone: v.phone, account_holder: v.account_holder, tax_office: v.tax_office, tax_number: v.tax_number, bio: v.bio,
     iban_masked: maskStored(secret, v.iban_encrypted), pending_iban_masked: maskStored(secret, v.pending_iban_encrypted),
     commission_rate: v.commission_rate === null ? null : Number(v.commission_rate), suspended_at: iso(v.suspended_at),
     documents: x.documents,
     statistics: {
       available: m(x.balances.available), pending: m(x.balances.pending), on_hold: m(x.balances.on_hold), total_earned: m(x.balances.total_earned),
-      total_paid_out: m(x.balances.total_paid_out), penalties: m(x.balances.penalties), currency,
+      total_paid_out: m(x.balances.total_paid_out), penalties: m(x.balances.penalties), owed: m(x.balances.owed), currency,
       completed_bookings: x.counts.completed, refunded_bookings: x.counts.refunded, vehicle_count: Number(v.vehicle_count), reliability_score: v.reliability_score,
     },
     recent_payouts: x.payouts,

@@ -24,22 +24,29 @@ export interface VendorRow {
   approved_at: string | null;
   suspended_at: string | null;
   vehicle_count: string | number;
+  /** Minor units the vendor owes (a negative available balance), 0 when none. */
+  owed: string | number;
 }
 
+// A vendor whose available balance went below 0 (a refund or penalty after the money was paid out) owes the difference.
+const OWED = sql`greatest(0, -coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.code = 'vendor:' || d.user_id || ':available'), 0))`;
+
 const SELECT = sql`SELECT d.*, coalesce(nullif(u.display_name, ''), u.login) AS display_name, u.email,
-    (SELECT count(*) FROM rental_vehicles v WHERE v.vendor_id = d.user_id)::int AS vehicle_count
+    (SELECT count(*) FROM rental_vehicles v WHERE v.vendor_id = d.user_id)::int AS vehicle_count,
+    ${OWED}::text AS owed
   FROM rental_vendors d JOIN rova_users u ON u.id = d.user_id`;
 
 export async function vendorById(db: Db, userId: number, forUpdate = false): Promise<VendorRow | undefined> {
   return one<VendorRow>(db, sql`${SELECT} WHERE d.user_id = ${userId} ${forUpdate ? sql`FOR UPDATE OF d` : sql``}`);
 }
 
-export const VENDOR_SORTS = { name: sql`display_name`, email: sql`u.email`, approved_at: sql`d.approved_at`, vehicle_count: sql`vehicle_count`, reliability_score: sql`d.reliability_score` } as const;
+export const VENDOR_SORTS = { name: sql`display_name`, email: sql`u.email`, approved_at: sql`d.approved_at`, vehicle_count: sql`vehicle_count`, reliability_score: sql`d.reliability_score`, owed: sql`${OWED}` } as const;
 export type VendorSort = keyof typeof VENDOR_SORTS;
 
-export async function listVendors(db: Db, f: { search?: string; status?: string; sort: VendorSort; order: 'asc' | 'desc' }, limit: number, offset: number): Promise<{ items: VendorRow[]; total: number }> {
+export async function listVendors(db: Db, f: { search?: string; status?: string; owing?: boolean; sort: VendorSort; order: 'asc' | 'desc' }, limit: number, offset: number): Promise<{ items: VendorRow[]; total: number }> {
   const c = [sql`true`];
   if (f.status && f.status !== 'all') c.push(sql`d.status = ${f.status}`);
+  if (f.owing) c.push(sql`${OWED} > 0`);
   if (f.search) c.push(sql`(u.display_name ILIKE ${containsPattern(f.search)} OR u.email ILIKE ${containsPattern(f.search)} OR u.login ILIKE ${containsPattern(f.search)})`);
   const w = sql.join(c, sql` AND `);
   const dir = f.order === 'asc' ? sql`ASC` : sql`DESC`;

@@ -41,8 +41,8 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     const pg = parsePaging(req.query);
     const q = req.query;
-    const r = await listVendors(p.db, { search: q.search, status: q.status ?? 'active', sort: q.sort_by ?? 'name', order: q.sort_order ?? 'asc' }, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map(vendorListItem), r.total, pg), '');
+    const r = await listVendors(p.db, { search: q.search, status: q.status ?? 'active', owing: q.owing, sort: q.sort_by ?? 'name', order: q.sort_order ?? 'asc' }, pg.limit, pg.offset);
+    return rentalOk(pageOf(r.items.map((v) => vendorListItem(v, p.config.storeCurrency)), r.total, pg), '');
   });
 
   app.get(`${VM}/:id`, {
