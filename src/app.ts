@@ -57,6 +57,11 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go: stdout for the server; stderr for CLI commands, whose stdout is their output (a key, a file). */
   logTo?: 'stdout' | 'stderr';
+  /**
+   * false: the platform and the modules' start only, no routes (CLI commands). Compiling every route's schemas is
+   * most of a command's own time, and a command never answers a request.
+   */
+  http?: boolean;
 }
 
 export type { BuiltApp };
@@ -168,6 +173,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   async function configure(): Promise<void> {
     namespaces.register({ name: 'rova/v1', shape: 'wp' });
     for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
+    if (opts.http !== false) await configureHttp();
+    for (const m of modules) await m.start?.(platform);
+    if (config.jobs) scheduleAuditRetention(platform);
+    for (const file of config.extensions) await loadExtension(file, platform);
+    if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
+  }
+
+  async function configureHttp(): Promise<void> {
 
     // Some WooCommerce clients send `Content-Type: application/json` with an empty body on DELETE: treat it as
     // no body (the default parser, with its prototype-poisoning protection, handles everything else).
@@ -264,11 +277,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     }
     registerRestIndex(app, catalogue, namespaces);
     registerProbes(app, platform);
-
-    for (const m of modules) await m.start?.(platform);
-    if (config.jobs) scheduleAuditRetention(platform);
-    for (const file of config.extensions) await loadExtension(file, platform);
-    if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
   }
 }
 

@@ -72,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
     config,
     args: rest,
     // stdout is the command's output (a key, an export file): its log lines and warnings go to stderr
-    open: () => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { logTo: 'stderr' }),
+    open: () => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { logTo: 'stderr', http: false }),
   };
   try {
     return await cmd(ctx);

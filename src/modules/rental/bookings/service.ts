@@ -11,6 +11,8 @@ import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
 import { lockVehicle } from '../vehicles/repo.js';
 import { busyCacheOf } from '../journey/search/busy-cache.js';
+import { deliverRefunds } from '../journey/refunds/service.js';
+import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { bookingById, findOverlap, insertBooking, isOverlapViolation, updateBooking, type BookingRow } from './repo.js';
 import { moveTransfer, transferFields } from './transfer.js';
@@ -199,12 +201,19 @@ export interface StatusChangeOptions {
   by?: CancelActor;
   /** Runs in the same transaction after the move (callers' own audit and bookkeeping). */
   within?: (tx: Db, booking: BookingRow) => Promise<void>;
+  /**
+   * Who decides the money of a move to cancelled/refunded. 'full' (default): everything still paid is refunded, as
+   * an operator's or a vendor's cancel owes the customer; 'caller': the caller's `within` decides (a customer's own
+   * cancel keeps its fee).
+   */
+  refunds?: 'full' | 'caller';
 }
 
 export async function changeStatus(p: Platform, id: number, to: string, opts: StatusChangeOptions = {}): Promise<{ booking: BookingRow; previous: BookingStatus }> {
   if (!isBookingStatus(to)) throw new HttpError(400, 'INVALID_PARAMS', `Unknown status "${to}".`, { field: 'status' });
   const s = rentalSettings(p);
   const expired: BookingRow[] = [];
+  const owed: number[] = [];
   const moved = await p.transaction(async (tx) => {
     const cur = await lockBooking(tx, id, expired);
     const from = cur.status as BookingStatus;
@@ -225,9 +234,14 @@ export async function changeStatus(p: Platform, id: number, to: string, opts: St
     // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
     await onBookingStatusChange(tx, booking, from, to);
     if (opts.within) await opts.within(tx, booking);
-    return { booking, previous: from };
+    if ((to === 'cancelled' || to === 'refunded') && opts.refunds !== 'caller') {
+      owed.push(...await refundEverythingPaid(tx, id, to === 'refunded' ? 'booking_refunded' : opts.by === 'vendor' ? 'vendor_cancelled' : 'operator_cancelled'));
+    }
+    return { booking: owed.length ? (await bookingById(tx, id))! : booking, previous: from };
   }).catch(rethrowOverlap);
   busyCacheOf(p).clear();
+  // owed since the commit above; a provider failure leaves them pending for the journey job to retry
+  await deliverRefunds(p, owed);
   await mailExpired(p, expired);
   return moved;
 }

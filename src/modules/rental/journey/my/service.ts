@@ -51,6 +51,8 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
   // cancelled (and refunds itself). Reading payments before the lock once let a cancel keep the money.
   // changeStatus emits booking.cancelled with the move.
   await changeStatus(p, id, 'cancelled', {
+    by: 'customer',
+    refunds: 'caller',
     within: async (tx, booking) => {
       const paid = (await paymentsOf(tx, id, true)).filter((x) => x.status === 'succeeded');
       const paidTotal = paid.reduce((a, x) => a.plus(x.amount), new Decimal(0));

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
 
-export type RefundReason = 'late_payment_slot_taken' | 'customer_cancelled';
+export type RefundReason = 'late_payment_slot_taken' | 'customer_cancelled' | 'operator_cancelled' | 'vendor_cancelled' | 'booking_refunded';
 
 export interface DueRefund {
   id: number;
