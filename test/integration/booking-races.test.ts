@@ -1,19 +1,35 @@
 import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHoldExpiry } from '../../src/modules/rental/journey/jobs.js';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
 import { vehicle } from '../rental/helpers.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
+import { startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
 
 // Issue 19 item 2: a customer's cancel racing the payment for the same booking, on two nodes of one deployment.
 // Whatever the order, the money is never kept: a cancelled booking has no succeeded payment left unrefunded.
 const V2 = '/wp-json/rova-rental/v2';
 const REPEAT = 20;
+const SK = 'sk_test_rovaRaceFake123';
+const WHSEC = 'whsec_rovaRaceWebhookSecret';
 let n: TwoNodes;
+let fake: Awaited<ReturnType<typeof startStripe>>;
 beforeAll(async () => {
-  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000' });
+  fake = await startStripe({ secretKey: SK });
+  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', BOOKING_PAYMENT_PROVIDERS: 'offline,stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC, STRIPE_API_BASE: fake.url });
 }, 240_000);
-afterAll(async () => n?.close());
+afterAll(async () => {
+  await n?.close();
+  await fake?.close();
+});
+
+/** Succeeded payments of the booking that are neither refunded nor owed a refund (must be none once it is cancelled). */
+const keptMoney = (id: number) => rows<{ id: number }>(n.a.platform.db, sql`SELECT p.id FROM rental_payments p WHERE p.booking_id = ${id} AND p.status = 'succeeded'
+  AND p.refunded_amount < p.amount AND NOT EXISTS (SELECT 1 FROM rental_refunds r WHERE r.payment_id = p.id)`);
+const statusOf = async (id: number) => (await rows<{ status: string }>(n.a.platform.db, sql`SELECT status FROM rental_bookings WHERE id = ${id}`))[0]!.status;
+let year = 2040;
 
 describe('cancel racing a payment (mark-paid) over two nodes', () => {
   it(`${REPEAT} rounds: never cancelled with a succeeded payment that is not refunded`, async () => {
@@ -45,6 +61,90 @@ describe('cancel racing a payment (mark-paid) over two nodes', () => {
     // both orders happened at least once over the rounds (the race was real), or every round cancelled first
     expect([...outcomes.values()].reduce((x, y) => x + y, 0)).toBe(REPEAT);
     // what `rova verify` checks: the ledger and every booking invariant, clean after the races
+    expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);
+  }, 300_000);
+});
+
+describe('every path that moves a booking or its payments, racing over two nodes', () => {
+  it(`${REPEAT} rounds: a Stripe payment_intent.succeeded racing the customer's cancel never leaves the money kept`, async () => {
+    const { a, b } = n;
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < REPEAT; i++) {
+      const v = await vehicle(a);
+      const customer = (await a.userWithKey('customer')).key;
+      year += 1;
+      const created = await a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer },
+        payload: { vehicle_id: v, pickup_date: `${year}-05-01`, return_date: `${year}-05-03`, payment_method: 'stripe', payment_plan: 'full' } });
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json().data.booking.id as number;
+      const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(id))!;
+      const payload = stripeEvent('payment_intent.succeeded', fake.succeed(pi.id));
+      const [cancel, hook] = await Promise.all([
+        a.inject({ method: 'POST', url: `${V2}/my/bookings/${id}/cancel`, headers: { 'x-rova-api-key': customer } }),
+        b.inject({ method: 'POST', url: `${V2}/payments/stripe/webhook`, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }) }, payload }),
+      ]);
+      expect([200, 409]).toContain(cancel.statusCode);
+      expect(hook.statusCode, hook.body).toBe(200);
+      const key = `cancel ${cancel.statusCode} / webhook ${hook.json().data.outcome}`;
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      const st = await statusOf(id);
+      if (st === 'cancelled') expect(await keptMoney(id), `round ${i}: ${key}`).toEqual([]);
+      else expect(st, `round ${i}: ${key}`).toBe('confirmed');
+    }
+    expect([...outcomes.values()].reduce((x, y) => x + y, 0)).toBe(REPEAT);
+    expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);
+  }, 300_000);
+
+  it(`${REPEAT} rounds: an administrator's cancel racing mark-paid ends cancelled with the payment refunded exactly once`, async () => {
+    const { a, b } = n;
+    const admin = (await a.userWithKey('administrator')).key;
+    for (let i = 0; i < REPEAT; i++) {
+      const v = await vehicle(a);
+      const customer = (await a.userWithKey('customer')).key;
+      year += 1;
+      const created = await a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer },
+        payload: { vehicle_id: v, pickup_date: `${year}-05-01`, return_date: `${year}-05-03`, payment_method: 'offline', payment_plan: 'full' } });
+      const id = created.json().data.booking.id as number;
+      const [cancel, paid] = await Promise.all([
+        a.inject({ method: 'POST', url: `/wp-json/rova-rental/v1/bookings/${id}/status`, headers: { 'x-rova-api-key': admin }, payload: { status: 'cancelled' } }),
+        b.inject({ method: 'POST', url: `${V2}/bookings/${id}/mark-paid`, headers: { 'x-rova-api-key': admin } }),
+      ]);
+      expect(cancel.statusCode, cancel.body).toBe(200);
+      expect(paid.statusCode, paid.body).toBe(200);
+      expect(await statusOf(id)).toBe('cancelled');
+      const money = await rows<{ status: string; refunds: number }>(a.platform.db, sql`SELECT p.status, (SELECT count(*)::int FROM rental_refunds r WHERE r.payment_id = p.id) AS refunds
+        FROM rental_payments p WHERE p.booking_id = ${id}`);
+      expect(money, `round ${i}: mark-paid ${paid.json().data.outcome}`).toEqual([{ status: 'refunded', refunds: 1 }]);
+    }
+    expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);
+  }, 300_000);
+
+  it(`${REPEAT} rounds: the expiry job racing mark-paid on a lapsed hold: whichever runs first, the late payment takes its still-free slot back (confirmed, payment succeeded)`, async () => {
+    const { a, b } = n;
+    const admin = (await a.userWithKey('administrator')).key;
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < REPEAT; i++) {
+      const v = await vehicle(a);
+      const customer = (await a.userWithKey('customer')).key;
+      year += 1;
+      const created = await a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer },
+        payload: { vehicle_id: v, pickup_date: `${year}-05-01`, return_date: `${year}-05-03`, payment_method: 'offline', payment_plan: 'full' } });
+      const id = created.json().data.booking.id as number;
+      // the payment deadline has just passed: the job and the late payment meet
+      await a.platform.db.execute(sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 second' WHERE id = ${id}`);
+      const [expired, paid] = await Promise.all([
+        runHoldExpiry(a.platform),
+        b.inject({ method: 'POST', url: `${V2}/bookings/${id}/mark-paid`, headers: { 'x-rova-api-key': admin } }),
+      ]);
+      expect(paid.statusCode, paid.body).toBe(200);
+      const key = `expiry cancelled ${expired} / mark-paid ${paid.json().data.outcome}`;
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      const st = await statusOf(id);
+      // nobody else wanted the slot: the late payment takes it back either way
+      expect(st, `round ${i}: ${key}`).toBe('confirmed');
+      expect(await rows(a.platform.db, sql`SELECT status FROM rental_payments WHERE booking_id = ${id}`), key).toEqual([{ status: 'succeeded' }]);
+    }
+    expect([...outcomes.values()].reduce((x, y) => x + y, 0)).toBe(REPEAT);
     expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);
   }, 300_000);
 });
