@@ -24,6 +24,17 @@ export default class ProfileReporter {
     return `${relative(this.root, mod.moduleId)} ▸ ${hook.name} ▸ ${where}`;
   }
 
+  moduleStarts = new Map();
+  moduleEnds = new Map();
+
+  onTestModuleStart(module) {
+    this.moduleStarts.set(module.moduleId, performance.now() - this.started);
+  }
+
+  onTestModuleEnd(module) {
+    this.moduleEnds.set(module.moduleId, performance.now() - this.started);
+  }
+
   onHookStart(hook) {
     this.hookStarts.set(`${hook.entity.id}:${hook.name}`, performance.now());
   }
@@ -52,6 +63,8 @@ export default class ProfileReporter {
         hooksAndTests: d.duration,
         tests,
         count,
+        startedAt: this.moduleStarts.get(m.moduleId) ?? null,
+        endedAt: this.moduleEnds.get(m.moduleId) ?? null,
       };
     });
     files.sort((a, b) => b.total - a.total);
@@ -62,6 +75,9 @@ export default class ProfileReporter {
     out.push(`  summed over files: import ${fmt(sum(files, (f) => f.import))}, hooks+tests ${fmt(sum(files, (f) => f.hooksAndTests))}, tests alone ${fmt(sum(files, (f) => f.tests))}`);
     out.push('', 'slowest test files (total = import + hooks + tests):');
     for (const f of files.slice(0, 20)) out.push(`${fmt(f.total)}  import ${fmt(f.import)}  tests ${fmt(f.tests)}  ${String(f.count).padStart(4)} tests  ${f.file}`);
+    const tail = files.filter((f) => f.endedAt !== null).sort((a, b) => b.endedAt - a.endedAt).slice(0, 8);
+    out.push('', 'last files to finish (a long file started late makes the tail):');
+    for (const f of tail) out.push(`  started ${fmt(f.startedAt)}  ended ${fmt(f.endedAt)}  ${f.file}`);
     out.push('', 'slowest setup steps (hooks, summed per file and suite):');
     for (const h of hooks.slice(0, 20)) out.push(`${fmt(h.ms)}  ${h.step}`);
     console.log(out.join('\n'));
