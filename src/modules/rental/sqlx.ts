@@ -15,6 +15,19 @@ export function insertParts(fields: Record<string, unknown>): { cols: SQL; vals:
   };
 }
 
+/**
+ * Columns and `(…), (…)` value rows of a multi-row INSERT; every row names the same fields (a bulk seed builds them
+ * from one literal), so a row that differs is a programming error.
+ */
+export function insertManyParts(rows: readonly Record<string, unknown>[]): { cols: SQL; vals: SQL } {
+  const keys = Object.keys(rows[0] ?? {});
+  for (const r of rows) if (Object.keys(r).join() !== keys.join()) throw new Error('insertManyParts: rows must name the same fields');
+  return {
+    cols: sql.join(keys.map((k) => sql.identifier(k)), sql`, `),
+    vals: sql.join(rows.map((r) => sql`(${sql.join(keys.map((k) => value(r[k] ?? null)), sql`, `)})`), sql`, `),
+  };
+}
+
 /** `SET a = …, b = …, updated_at = now()` from an object (undefined fields are skipped). */
 export function setClause(fields: Record<string, unknown>): SQL {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);

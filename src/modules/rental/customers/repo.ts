@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db } from '../../../platform/db/types.js';
-import { insertParts, setClause } from '../sqlx.js';
+import { one, rows as rowsOf, type Db } from '../../../platform/db/types.js';
+import { insertManyParts, insertParts, setClause } from '../sqlx.js';
 
 export interface CustomerRow {
   id: string | number;
@@ -24,6 +24,15 @@ export async function customerByEmail(db: Db, email: string): Promise<CustomerRo
 export async function insertCustomer(db: Db, f: Record<string, unknown>): Promise<CustomerRow> {
   const { cols, vals } = insertParts(f);
   return (await one<CustomerRow>(db, sql`INSERT INTO rental_customers (${cols}) VALUES (${vals}) RETURNING *`))!;
+}
+
+/** Inserts many customers in one statement; returns them in the order given. */
+export async function insertCustomers(db: Db, fs: readonly Record<string, unknown>[]): Promise<CustomerRow[]> {
+  if (!fs.length) return [];
+  const { cols, vals } = insertManyParts(fs);
+  const rows = await rowsOf<CustomerRow>(db, sql`INSERT INTO rental_customers (${cols}) VALUES ${vals} RETURNING *`);
+  const byEmail = new Map(rows.map((r) => [r.email, r]));
+  return fs.map((f) => byEmail.get(String(f.email))!);
 }
 
 export async function updateCustomer(db: Db, id: number, f: Record<string, unknown>): Promise<CustomerRow | undefined> {
