@@ -1,16 +1,49 @@
-import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { one, type Db } from '../db/types.js';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Db } from '../db/types.js';
 import { HttpError } from '../http/errors.js';
+import { commitKey, dropExpiredKey, finishKey, insertRunningKey, purgeExpiredKeys, readKey, releaseKey, settleFailedKey, takeOverAbandonedKey, type KeyRef, type Lease } from './repo.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * How long a request holds its key while it runs (the request timeout). A key still `running` after that belongs to
+ * a request that died (its database failed, its process crashed) or gave up: the next request with it takes over.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-export interface StoredAnswer {
+export interface IdempotentAnswer {
   status: number;
   body: unknown;
+}
+
+export interface StoredAnswer extends IdempotentAnswer {
   replayed: boolean;
 }
+
+/**
+ * The key as the run holds it. A run that commits its effect in a transaction tells the key so inside that
+ * transaction: then "committed but the key not marked" cannot happen, and a request taking over the key after a
+ * crash never does the work twice.
+ */
+export interface IdempotencyClaim {
+  /**
+   * Inside the transaction that commits the run's effect: the key commits with it, with `answer` as the answer to
+   * replay should the rest of the run never finish. When the key was taken over meanwhile (this request outlived its
+   * lease) it throws 409 `idempotency_key_in_flight`, so the transaction rolls back and the effect happens once.
+   */
+  commit(tx: Db, answer: IdempotentAnswer): Promise<void>;
+  /** Inside the transaction that undoes the committed effect again: the key is free, a retry runs afresh. */
+  release(tx: Db): Promise<void>;
+}
+
+export interface IdempotencyOptions {
+  /** The lease (default IDEMPOTENCY_LEASE_MS). */
+  leaseMs?: number;
+}
+
+const NO_KEY: IdempotencyClaim = { commit: async () => undefined, release: async () => undefined };
+
+const inFlight = () => new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key is still being processed.', { reason: 'idempotency_key_in_flight' });
 
 function fingerprint(body: unknown): string {
   const canon = (v: unknown): unknown => (Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canon(x)])) : v);
@@ -20,34 +53,48 @@ function fingerprint(body: unknown): string {
 /**
  * Idempotency-Key (IETF draft semantics): the first request with a key runs and its answer is stored for 24 h;
  * the same key with the same body gets the stored answer; with another body → 422; while the first still runs
- * → 409. Keys are scoped to the caller. A request that fails releases its key, so the client may retry.
+ * → 409. Keys are scoped to the caller.
+ *
+ * A request that fails without committing anything releases its key, so the client may retry. When it cannot (the
+ * database failed, the process died), its lease runs out after `leaseMs` and the next request with the key takes it
+ * over. A run whose effect commits in a transaction marks the key in that transaction (`claim.commit`): a key whose
+ * effect committed is never run again — its later requests get the answer committed with it.
  */
-export async function idempotent(db: Db, scope: string, key: string | undefined, body: unknown, run: () => Promise<{ status: number; body: unknown }>): Promise<StoredAnswer> {
-  if (key === undefined) return { ...(await run()), replayed: false };
+export async function idempotent(db: Db, scope: string, key: string | undefined, body: unknown,
+  run: (claim: IdempotencyClaim) => Promise<IdempotentAnswer>, opts: IdempotencyOptions = {}): Promise<StoredAnswer> {
+  if (key === undefined) return { ...(await run(NO_KEY)), replayed: false };
   if (!KEY.test(key)) throw new HttpError(400, 'INVALID_PARAMS', 'Idempotency-Key must be 1-255 visible ASCII characters.', { field: 'Idempotency-Key' });
-  const fp = fingerprint(body);
-  await db.execute(sql`DELETE FROM rova_idempotent_requests WHERE scope = ${scope} AND key = ${key} AND expires_at <= now()`);
-  const mine = await one<{ key: string }>(db, sql`INSERT INTO rova_idempotent_requests (scope, key, fingerprint, status, expires_at)
-    VALUES (${scope}, ${key}, ${fp}, 'running', ${new Date(Date.now() + IDEMPOTENCY_TTL_MS).toISOString()}) ON CONFLICT DO NOTHING RETURNING key`);
-  if (!mine) {
-    const prior = await one<{ fingerprint: string; status: string; response_status: number | null; response_body: unknown }>(db,
-      sql`SELECT fingerprint, status, response_status, response_body FROM rova_idempotent_requests WHERE scope = ${scope} AND key = ${key}`);
+  const ref: KeyRef = { scope, key };
+  const lease: Lease = { holder: randomUUID(), fingerprint: fingerprint(body), leaseMs: opts.leaseMs ?? IDEMPOTENCY_LEASE_MS, expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS) };
+  await dropExpiredKey(db, ref);
+  if (!(await insertRunningKey(db, ref, lease)) && !(await takeOverAbandonedKey(db, ref, lease))) {
+    const prior = await readKey(db, ref);
     if (!prior) throw new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key just changed state; retry.', { reason: 'idempotency_key_in_flight' });
-    if (prior.fingerprint !== fp) throw new HttpError(422, 'IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was used with a different request body.', { field: 'Idempotency-Key' });
-    if (prior.status !== 'done') throw new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key is still being processed.', { reason: 'idempotency_key_in_flight' });
-    return { status: prior.response_status ?? 200, body: prior.response_body, replayed: true };
+    if (prior.fingerprint !== lease.fingerprint) throw new HttpError(422, 'IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was used with a different request body.', { field: 'Idempotency-Key' });
+    // committed: the effect stands; once its request is past its lease, the answer committed with it is the answer
+    if (prior.status === 'done' || (prior.status === 'committed' && prior.lease_expired)) return { status: prior.response_status ?? 200, body: prior.response_body, replayed: true };
+    throw inFlight();
   }
+  const claim: IdempotencyClaim = {
+    commit: async (tx, answer) => {
+      if (!(await commitKey(tx, ref, lease.holder, answer))) throw inFlight();
+    },
+    release: (tx) => releaseKey(tx, ref, lease.holder),
+  };
+  let answer: IdempotentAnswer;
   try {
-    const r = await run();
-    await db.execute(sql`UPDATE rova_idempotent_requests SET status = 'done', response_status = ${r.status}, response_body = ${JSON.stringify(r.body)}::jsonb
-      WHERE scope = ${scope} AND key = ${key}`);
-    return { ...r, replayed: false };
+    answer = await run(claim);
   } catch (err) {
-    await db.execute(sql`DELETE FROM rova_idempotent_requests WHERE scope = ${scope} AND key = ${key}`).catch(() => undefined);
+    // if the database is gone this fails too: the lease frees the key later (or the committed answer answers)
+    await settleFailedKey(db, ref, lease.holder).catch(() => undefined);
     throw err;
   }
+  // The run succeeded: its answer is the truth even if it cannot be stored now. A key committed with the effect then
+  // replays the answer committed with it; a run that committed nothing through the claim has no such guarantee.
+  await finishKey(db, ref, lease.holder, answer).catch(() => undefined);
+  return { ...answer, replayed: false };
 }
 
 export async function purgeIdempotency(db: Db): Promise<void> {
-  await db.execute(sql`DELETE FROM rova_idempotent_requests WHERE expires_at <= now()`);
+  await purgeExpiredKeys(db);
 }

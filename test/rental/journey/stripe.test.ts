@@ -158,6 +158,23 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     expect((await create(key, body(v, '2033-05-10', '2033-05-12'))).statusCode).toBe(201);
   });
 
+  it('the provider refuses with an Idempotency-Key → 503, and the key is freed with the cancellation: the retry books afresh', async () => {
+    const v = await vehicle(t);
+    const key = await customerKey();
+    const send = () => t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': 'stripe-refused-1' }, payload: body(v, '2033-05-20', '2033-05-22') });
+    fake.failNext(1);
+    expect((await send()).statusCode).toBe(503);
+    const retry = await send();
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.json().data.payment.client_secret).toBeTruthy();
+    const rows = rowsOf<{ status: string }>(await t.platform.db.execute(sql`SELECT status FROM rental_bookings WHERE vehicle_id = ${v} ORDER BY id`));
+    expect(rows.map((r) => r.status)).toEqual(['cancelled', 'pending_payment']);
+    const replay = await send();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toEqual(retry.json());
+  });
+
   it('the README journey with the stripe provider: search → check → register → create → webhook → confirmed → my bookings → cancel with refund', async () => {
     const v = await vehicle(t, { price_per_day: '61.00', name: 'Journey Roadster', category: 'journey' });
     const search = await t.inject({ method: 'GET', url: `${V2}/vehicles/search?pickup_date=2033-06-10&return_date=2033-06-13&category=journey&sort=price_asc&per_page=3` });

@@ -1,5 +1,6 @@
 import { envInt, ConfigError, type Config } from '../../../config.js';
 import type { Platform } from '../../../platform/context.js';
+import { IDEMPOTENCY_LEASE_MS } from '../../../platform/idempotency/store.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 
 export type ProviderName = 'offline' | 'stripe';
@@ -27,6 +28,8 @@ export interface JourneySettings {
   stripe: StripeSettings | null;
   /** Milliseconds GET /vehicles/search reuses which vehicles are held for a window (0 = ask the database each time). */
   searchCacheMs: number;
+  /** Milliseconds a create holds its Idempotency-Key before a retry may take it over (the request timeout). */
+  idempotencyLeaseMs: number;
 }
 
 function readStripe(c: Config, required: boolean): StripeSettings | null {
@@ -69,6 +72,7 @@ export function readJourneySettings(c: Config): JourneySettings {
     paymentProviders: providers,
     stripe: readStripe(c, providers.has('stripe')),
     searchCacheMs: envInt(c, 'BOOKING_SEARCH_CACHE_MS', 1000, 0, 60_000),
+    idempotencyLeaseMs: envInt(c, 'BOOKING_IDEMPOTENCY_LEASE_SECONDS', IDEMPOTENCY_LEASE_MS / 1000, 1, 3600) * 1000,
   };
 }
 

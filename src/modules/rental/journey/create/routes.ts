@@ -4,7 +4,8 @@ import { idempotent } from '../../../../platform/idempotency/store.js';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { CheckFields } from '../check/schema.js';
-import { createCustomerBooking } from './service.js';
+import { journeySettings } from '../settings.js';
+import { createCustomerBooking, type CreatedBooking } from './service.js';
 
 const T = ['rental v2: booking journey'];
 const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max, pattern: '^[^\\u0000]*$' });
@@ -22,7 +23,14 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: { authenticated: true, scope: 'write' } },
     schema: {
       tags: T, summary: 'Book: re-checked and priced on the server, pending_payment holding the slot until the payment deadline (Idempotency-Key honoured)',
-      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
+      description: 'Idempotency-Key (optional, per caller, kept 24 h): the same key and body answer the stored answer with `Idempotent-Replayed: true`; '
+        + 'another body → 422 `IDEMPOTENCY_KEY_MISMATCH`; while the first request runs → 409 `STATE_CONFLICT` (`details.reason: idempotency_key_in_flight`). '
+        + 'The key is stored in the transaction that creates the booking, so a key never yields two bookings. A request that failed before that commit '
+        + 'leaves the key free for a retry: at once, or — when its database connection or process died — once its lease (the request timeout, '
+        + '`BOOKING_IDEMPOTENCY_LEASE_SECONDS`, default 60) has run out. If the booking committed but its request never finished, the key answers, after '
+        + 'the lease, the booking as committed (201, replayed) without the payment start (instructions, client_secret). '
+        + 'When the payment cannot start, the booking is cancelled (503) and the key freed with it.',
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Makes a retry safe: see the description' })) }),
       body: CreateBody,
       response: { 201: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 401, 403, 404, 409, 422, 429, 503) },
     },
@@ -30,10 +38,12 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const auth = req.auth;
     const scope = auth.apiKeyId !== null ? `booking-create:key:${auth.apiKeyId}` : `booking-create:user:${auth.user!.id}`;
     const key = req.headers['idempotency-key'];
-    const r = await idempotent(p.db, scope, typeof key === 'string' ? key : undefined, req.body, async () => {
-      const data = await createCustomerBooking(p, auth, req.body);
-      return { status: 201, body: rentalOk(data, 'Booking created: pay before the deadline to confirm it.') };
-    });
+    const answer = (data: CreatedBooking) => ({ status: 201, body: rentalOk(data, 'Booking created: pay before the deadline to confirm it.') });
+    // the key commits with the booking (and is freed with its cancellation when the payment cannot start)
+    const r = await idempotent(p.db, scope, typeof key === 'string' ? key : undefined, req.body, async (claim) => answer(await createCustomerBooking(p, auth, req.body, {
+      created: (tx, data) => claim.commit(tx, answer(data)),
+      withdrawn: (tx) => claim.release(tx),
+    })), { leaseMs: journeySettings(p).idempotencyLeaseMs });
     const body = r.body as { data?: { booking?: { id?: number } } };
     if (body.data?.booking?.id) req.auditTarget = `booking:${body.data.booking.id}`;
     if (r.replayed) reply.header('Idempotent-Replayed', 'true');

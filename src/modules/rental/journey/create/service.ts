@@ -1,4 +1,5 @@
 import type { Platform } from '../../../../platform/context.js';
+import type { Db } from '../../../../platform/db/types.js';
 import type { AuthContext } from '../../../../platform/auth/types.js';
 import { roleHasCap } from '../../../../platform/auth/roles.js';
 import { profileById } from '../../../../platform/accounts/repo.js';
@@ -52,12 +53,41 @@ async function bookingCustomer(p: Platform, auth: AuthContext, input: CreateInpu
   throw new HttpError(403, 'PERMISSION_DENIED', 'Bookings are made by a signed-in customer, or by a store API key acting for a customer.');
 }
 
+/** What POST /booking/create answers: the booking, the amount due now, and how to pay it. */
+export interface CreatedBooking {
+  booking: ReturnType<typeof bookingView>;
+  amount_due: number;
+  currency: string;
+  payment: { provider: string; instructions?: string; client_secret?: string; checkout_url?: string };
+}
+
+function created(booking: BookingRow, due: number, provider: string, payment: PaymentStart = {}): CreatedBooking {
+  return {
+    booking: bookingView(booking),
+    amount_due: due,
+    currency: booking.currency,
+    payment: { provider, ...(payment.instructions ? { instructions: payment.instructions } : {}), ...(payment.client_secret ? { client_secret: payment.client_secret } : {}), ...(payment.checkout_url ? { checkout_url: payment.checkout_url } : {}) },
+  };
+}
+
+/**
+ * A record the caller keeps in step with the booking (the request's Idempotency-Key): written in the transaction
+ * that creates the booking, removed in the one that cancels it again when its payment cannot start.
+ */
+export interface BookingRecord {
+  /** In the creating transaction; `answer` is the answer as it stands at commit (the payment not started yet). */
+  created(tx: Db, answer: CreatedBooking): Promise<void>;
+  /** In the cancelling transaction, when the payment could not start. */
+  withdrawn(tx: Db): Promise<void>;
+}
+
 /**
  * POST /booking/create (design §8): re-checks and prices on the server, then in ONE transaction the booking
- * (pending_payment, holding its slot until the payment deadline), its order and lines, the payment and the
- * booking.created event. The payment is started with the provider after the commit.
+ * (pending_payment, holding its slot until the payment deadline), its order and lines, the payment, the
+ * booking.created event and the caller's `record`. The payment is started with the provider after the commit; when
+ * it cannot start, the booking is cancelled (and the record withdrawn in that transaction).
  */
-export async function createCustomerBooking(p: Platform, auth: AuthContext, input: CreateInput) {
+export async function createCustomerBooking(p: Platform, auth: AuthContext, input: CreateInput, record?: BookingRecord): Promise<CreatedBooking> {
   const provider = enabledProvider(p, input.payment_method);
   if (!provider) throw new HttpError(400, 'INVALID_PARAMS', `Payment method "${input.payment_method}" is not enabled.`, { field: 'payment_method' });
   const cat = await catalogueOf(p).get();
@@ -78,6 +108,7 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     await insertOrder(tx, { booking_id: Number(b.id), user_id: who.user_id, payment_plan: input.payment_plan, currency: b.currency, total: Number(b.total), amount_due: due }, orderLines(b, input.payment_plan, due));
     paymentId = (await insertPayment(tx, { booking_id: Number(b.id), provider: provider.name, amount: due, currency: b.currency })).id;
     // booking.created is emitted by createBooking, in this same transaction
+    if (record) await record.created(tx, created(b, due, provider.name));
   });
   let payment: PaymentStart;
   try {
@@ -85,15 +116,11 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
   } catch (err) {
     // the provider refused or is unreachable: nothing was charged, so the slot goes back at once
     await setPayment(p.db, paymentId, { status: 'failed' });
-    await changeStatus(p, Number(booking.id), 'cancelled').catch((e: unknown) => p.log.error({ err: e }, 'cancelling a booking whose payment could not start failed'));
+    await changeStatus(p, Number(booking.id), 'cancelled', { ...(record ? { within: (tx) => record.withdrawn(tx) } : {}) })
+      .catch((e: unknown) => p.log.error({ err: e }, 'cancelling a booking whose payment could not start failed'));
     throw err;
   }
   if (payment.external_id) await setPayment(p.db, paymentId, { external_id: payment.external_id });
   await mailBooking(p, 'booking_created', booking, [['Amount due now', `${new Decimal(due).toFixed(2)} ${booking.currency}`], ...(payment.instructions ? [['How to pay', payment.instructions] as [string, string]] : [])]);
-  return {
-    booking: bookingView(booking),
-    amount_due: due,
-    currency: booking.currency,
-    payment: { provider: provider.name, ...(payment.instructions ? { instructions: payment.instructions } : {}), ...(payment.client_secret ? { client_secret: payment.client_secret } : {}), ...(payment.checkout_url ? { checkout_url: payment.checkout_url } : {}) },
-  };
+  return created(booking, due, provider.name, payment);
 }
