@@ -2132,7 +2132,9 @@ export interface paths {
         put?: never;
         /**
          * Book: re-checked and priced on the server, pending_payment holding the slot until the payment deadline (Idempotency-Key honoured)
-         * @description **Needs** any signed-in user; an API key needs the `write` scope.
+         * @description Idempotency-Key (optional, per caller, kept 24 h): the same key and body answer the stored answer with `Idempotent-Replayed: true`; another body → 422 `IDEMPOTENCY_KEY_MISMATCH`; while the first request runs → 409 `STATE_CONFLICT` (`details.reason: idempotency_key_in_flight`). The key is stored in the transaction that creates the booking, so a key never yields two bookings. A request that failed before that commit leaves the key free for a retry: at once, or — when its database connection or process died — once its lease (the request timeout, `BOOKING_IDEMPOTENCY_LEASE_SECONDS`, default 60) has run out. If the booking committed but its request never finished, the key answers, after the lease, the booking as committed (201, replayed) without the payment start (instructions, client_secret). When the payment cannot start, the booking is cancelled (503) and the key freed with it.
+         *
+         *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2BookingCreate"];
         delete?: never;
@@ -12777,6 +12779,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: see the description */
                 "idempotency-key"?: string;
             };
             path?: never;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { one, type Db } from '../db/types.js';
 
 /**
- * rova_idempotent_requests (migrations 0520, 0580). A row is `running` while its request runs, under a lease
+ * rova_idempotent_requests (migrations 0520, 0590). A row is `running` while its request runs, under a lease
  * (`lease_until`) held by `holder`; `committed` once the request's transaction committed its effect together with
  * the answer known at that point; `done` with the final answer.
  */

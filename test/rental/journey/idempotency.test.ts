@@ -12,6 +12,8 @@ import { vehicle } from '../helpers.js';
 const V2 = '/wp-json/rova-rental/v2';
 const IN_FLIGHT = { success: false, error_code: 'STATE_CONFLICT', message: 'A request with this Idempotency-Key is still being processed.', details: { reason: 'idempotency_key_in_flight' } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// a lease runs out by the clock; the tests move the clock for it (no sleeping against a loaded machine's timing)
+const LEASE = 60_000;
 /** A request that stopped where it was (its process died): it never finishes, never frees its key. */
 const never = () => new Promise<never>(() => undefined);
 
@@ -33,6 +35,7 @@ describe('Idempotency-Key lease and commit (PGlite)', () => {
     });
     return answer;
   };
+  const expireLeases = () => t.platform.db.execute(sql`UPDATE rova_idempotent_requests SET lease_until = now() - interval '1 second' WHERE status <> 'done'`);
   const bookingsOf = async (v: number) => (await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE vehicle_id = ${v}`))[0]!.n;
 
   it('a key left running by a request that died: 409 (exact body) while its lease lasts, then the retry books exactly once and the next replays it', async () => {
@@ -46,13 +49,13 @@ describe('Idempotency-Key lease and commit (PGlite)', () => {
     void idempotent(t.platform.db, `booking-create:key:${keyId}`, 'died-1', body, () => {
       started();
       return never();
-    }, { leaseMs: 400 });
+    }, { leaseMs: LEASE });
     await took;
     const live = await create();
     expect(live.statusCode).toBe(409);
     expect(live.json()).toEqual(IN_FLIGHT);
     expect(await bookingsOf(v)).toBe(0);
-    await sleep(500); // the lease ran out
+    await expireLeases(); // the lease ran out
     const retry = await create();
     expect(retry.statusCode, retry.body).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
@@ -75,11 +78,11 @@ describe('Idempotency-Key lease and commit (PGlite)', () => {
       await committing('crash-after-commit')(claim);
       committed();
       return never(); // the process died after the commit, before the key was marked done
-    }, { leaseMs: 400 });
+    }, { leaseMs: LEASE });
     await done;
-    await expect(idempotent(t.platform.db, 'test', 'crash-after-commit', { a: 1 }, second, { leaseMs: 400 })).rejects.toMatchObject({ status: 409, data: { reason: 'idempotency_key_in_flight' } });
-    await sleep(500);
-    expect(await idempotent(t.platform.db, 'test', 'crash-after-commit', { a: 1 }, second, { leaseMs: 400 })).toEqual({ status: 201, body: { label: 'crash-after-commit' }, replayed: true });
+    await expect(idempotent(t.platform.db, 'test', 'crash-after-commit', { a: 1 }, second, { leaseMs: LEASE })).rejects.toMatchObject({ status: 409, data: { reason: 'idempotency_key_in_flight' } });
+    await expireLeases();
+    expect(await idempotent(t.platform.db, 'test', 'crash-after-commit', { a: 1 }, second, { leaseMs: LEASE })).toEqual({ status: 201, body: { label: 'crash-after-commit' }, replayed: true });
     expect(ran).toBe(0);
     expect(await effects('crash-after-commit')).toBe(1);
   });
@@ -93,9 +96,9 @@ describe('Idempotency-Key lease and commit (PGlite)', () => {
       started();
       await gate; // slower than its lease
       return committing('outlived')(claim);
-    }, { leaseMs: 300 });
+    }, { leaseMs: LEASE });
     await took;
-    await sleep(400);
+    await expireLeases();
     expect(await idempotent(t.platform.db, 'test', 'outlived', { a: 1 }, committing('outlived'), { leaseMs: 60_000 })).toEqual({ status: 201, body: { label: 'outlived' }, replayed: false });
     resume();
     await expect(slow).rejects.toMatchObject({ status: 409, data: { reason: 'idempotency_key_in_flight' } });
