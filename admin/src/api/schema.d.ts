@@ -2797,7 +2797,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a customer account (password ≥ 10 characters); sends an e-mail verification link
+         * Create a customer account (password ≥ 10 characters) and mail a verification link; the same 202 answer when the address already has an account (its owner is mailed instead), so the answer does not reveal who is registered
          * @description **Public**: no credentials needed.
          */
         post: operations["postRovaV1AuthRegister"];
@@ -15396,39 +15396,19 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        user: {
-                            created_at: string;
-                            display_name: string;
-                            email: string;
-                            email_verified: boolean;
-                            email_verified_at: string | null;
-                            first_name: string;
-                            id: number;
-                            last_name: string;
-                            login: string;
-                            phone: string;
-                            role: string;
-                        };
+                        message: string;
+                        success: boolean;
                     };
                 };
             };
             /** @description Invalid parameters or body */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WpError"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

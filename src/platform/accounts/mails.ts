@@ -20,6 +20,19 @@ export async function sendVerification(p: Platform, to: string, name: string, to
   });
 }
 
+/** Someone registered with an address that already has an account: its owner learns how to sign in instead. */
+export async function sendAccountExists(p: Platform, to: string, name: string): Promise<void> {
+  const s = mailSettings(p);
+  await mailerOf(p).send({
+    to, template: 'account_exists',
+    ...compose(s, 'You already have an account', `Hello ${name},`, [
+      { p: `Someone (hopefully you) just tried to create an account at ${s.storeName} with this e-mail address, which already has one. No new account was created.` },
+      { p: 'To sign in, use your existing password. Forgot it? Ask for a new one with POST /rova/v1/auth/password/forgot (the "Forgot password" link of the shop).' },
+      { p: 'If this was not you, you can ignore this mail: your account is unchanged.' },
+    ]),
+  });
+}
+
 export async function sendPasswordReset(p: Platform, to: string, name: string, token: string, minutes: number): Promise<void> {
   const s = mailSettings(p);
   await mailerOf(p).send({

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../context.js';
-import { keyedHash, randomToken } from '../auth/crypto.js';
+import { hashPassword, keyedHash, randomToken } from '../auth/crypto.js';
 import { toDateOrNull, toDate } from '../db/types.js';
 import { clientAddress } from '../http/client-ip.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import * as repo from './repo.js';
-import { sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
+import { sendAccountExists, sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
 
 export const MIN_PASSWORD = 10;
 const VERIFY_HOURS = 48;
@@ -55,17 +55,39 @@ async function issueToken(p: Platform, userId: number, purpose: repo.TokenPurpos
   return token;
 }
 
-/** Self-service registration: a customer account (login = e-mail) and a verification mail. */
-export async function register(p: Platform, req: FastifyRequest, input: RegisterInput): Promise<repo.ProfileRow> {
+/**
+ * Self-service registration: a customer account (login = e-mail) and a verification mail. The answer is the same
+ * whether or not the address already has an account — then its owner gets a mail saying how to sign in instead —
+ * and both paths hash the password and send their mail in the background, so neither the body nor the time tells
+ * an outsider which addresses are registered.
+ */
+export async function register(p: Platform, req: FastifyRequest, input: RegisterInput): Promise<void> {
   await limitAddress(p, 'register-ip', req, 10, 3600);
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
   const name = [input.first_name?.trim(), input.last_name?.trim()].filter(Boolean).join(' ');
-  const created = await p.auth.createUser({ login: email, email, role: 'customer', password: input.password, displayName: name || email });
+  const mailLater = (send: () => Promise<void>) => void send().catch((err: unknown) => p.log.warn({ err }, 'registration mail failed'));
+  const ownerOf = async (): Promise<void> => {
+    const userId = await repo.userIdByEmail(p.db, email);
+    const u = userId === undefined ? undefined : await repo.profileById(p.db, userId);
+    // at most 3 such mails per account per hour: registering someone's address again and again must not flood them
+    if (u && (await limit(p, 'register-exists', String(u.id), 3, 3600))) mailLater(() => sendAccountExists(p, u.email, u.display_name));
+  };
+  if ((await repo.userIdByEmail(p.db, email)) !== undefined) {
+    await hashPassword(input.password); // the time a new account takes
+    return ownerOf();
+  }
+  let created: Awaited<ReturnType<typeof p.auth.createUser>>;
+  try {
+    created = await p.auth.createUser({ login: email, email, role: 'customer', password: input.password, displayName: name || email });
+  } catch (err) {
+    // the same address registered at the same moment by another request: it exists now
+    if (err instanceof HttpError && err.status === 409) return ownerOf();
+    throw err;
+  }
   const u = (await repo.updateProfile(p.db, created.id, { first_name: input.first_name?.trim() ?? '', last_name: input.last_name?.trim() ?? '', phone: input.phone?.trim() ?? '' }))!;
   const token = await issueToken(p, u.id, 'verify_email', VERIFY_HOURS * 3_600_000);
-  await sendVerification(p, u.email, u.display_name, token, VERIFY_HOURS);
-  return u;
+  mailLater(() => sendVerification(p, u.email, u.display_name, token, VERIFY_HOURS));
 }
 
 export async function verifyEmail(p: Platform, token: string): Promise<repo.ProfileRow> {

@@ -20,17 +20,16 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/rova/v1/auth/register', {
     config: { auth: 'public' },
     schema: {
-      tags, summary: `Create a customer account (password ≥ ${MIN_PASSWORD} characters); sends an e-mail verification link`, security: [],
+      tags, summary: `Create a customer account (password ≥ ${MIN_PASSWORD} characters) and mail a verification link; the same 202 answer when the address already has an account (its owner is mailed instead), so the answer does not reveal who is registered`, security: [],
       body: Type.Object({
         email: Type.String({ format: 'email', maxLength: 200 }), password: Type.String({ minLength: MIN_PASSWORD, maxLength: 200 }),
         first_name: Type.Optional(Str(100)), last_name: Type.Optional(Str(100)), phone: Type.Optional(Str(50)),
       }, { additionalProperties: false }),
-      response: { 201: Type.Object({ user: Profile }), ...wpErrors(400, 409, 429) },
+      response: { 202: Done, ...wpErrors(400, 429) },
     },
   }, async (req, reply) => {
-    const u = await register(p, req, req.body);
-    req.auditTarget = `user:${u.id}`;
-    return reply.code(201).send({ user: profileView(u) });
+    await register(p, req, req.body);
+    return reply.code(202).send({ success: true, message: 'Check your inbox: a mail to finish the registration is on its way to this address.' });
   });
 
   app.get('/rova/v1/auth/verify-email', {

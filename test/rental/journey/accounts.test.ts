@@ -1,9 +1,11 @@
 // @integration: the register limit is counted in Redis; e-mail uniqueness is a constraint
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { startSmtp } from './smtp.js';
 
 const R = '/wp-json/rova/v1';
+const REGISTERED = { success: true, message: 'Check your inbox: a mail to finish the registration is on its way to this address.' };
 
 describe('customer accounts and e-mail over a real SMTP server', () => {
   let t: TestApp;
@@ -20,10 +22,10 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.inject({ method: 'POST', url: R + url, payload: payload as object, headers });
   const tokenIn = (text: string, path: string) => new RegExp(`${path.replace(/[/.]/g, '\\$&')}\\?token=([A-Za-z0-9_-]+)`).exec(text)?.[1];
 
-  it('register → 201 customer; the verification mail (HTML + text, store name) arrives; the link verifies once', async () => {
+  it('register → 202 (a customer account); the verification mail (HTML + text, store name) arrives; the link verifies once', async () => {
     const r = await post('/auth/register', { email: 'Mia@Example.test', password: 'long enough pw', first_name: 'Mia', last_name: 'Wong', phone: '+90 555' });
-    expect(r.statusCode).toBe(201);
-    expect(r.json().user).toMatchObject({ email: 'mia@example.test', role: 'customer', first_name: 'Mia', last_name: 'Wong', phone: '+90 555', email_verified: false, display_name: 'Mia Wong' });
+    expect(r.statusCode).toBe(202);
+    expect(r.json()).toEqual(REGISTERED);
     const m = await smtp.waitFor((x) => x.to.includes('mia@example.test'));
     expect(m.subject).toBe('[Aegean Cars] Confirm your e-mail address');
     expect(m.from).toBe('cars@example.test');
@@ -33,17 +35,27 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     expect(token).toBeTruthy();
     const v = await t.inject({ method: 'GET', url: `${R}/auth/verify-email?token=${token}` });
     expect(v.statusCode).toBe(200);
-    expect(v.json()).toMatchObject({ verified: true, user: { email: 'mia@example.test', email_verified: true } });
+    expect(v.json()).toMatchObject({ verified: true, user: { email: 'mia@example.test', role: 'customer', first_name: 'Mia', last_name: 'Wong', phone: '+90 555', email_verified: true, display_name: 'Mia Wong' } });
     const again = await t.inject({ method: 'GET', url: `${R}/auth/verify-email?token=${token}` });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ code: 'rova_invalid_token', data: { status: 400 } });
   });
 
-  it('password policy and duplicates: < 10 characters → 400 naming password; same e-mail → 409', async () => {
+  it('password policy; an address that has an account gets the same answer as a new one, its owner a mail, and no second account (issue 19 item 7)', async () => {
     const short = await post('/auth/register', { email: 'short@example.test', password: 'short' });
     expect(short.statusCode).toBe(400);
     expect(short.json().data.params).toHaveProperty('password');
-    expect((await post('/auth/register', { email: 'mia@example.test', password: 'another long pw' })).statusCode).toBe(409);
+    const fresh = await post('/auth/register', { email: 'fresh-one@example.test', password: 'another long pw' });
+    const taken = await post('/auth/register', { email: 'MIA@example.test', password: 'another long pw' });
+    expect([taken.statusCode, taken.json()]).toEqual([fresh.statusCode, fresh.json()]);
+    expect(taken.statusCode).toBe(202);
+    const m = await smtp.waitFor((x) => x.to.includes('mia@example.test') && x.subject.includes('already have an account'));
+    expect(m.decoded).toContain('No new account was created');
+    const n = await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rova_users WHERE email = 'mia@example.test'`);
+    expect((n as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
+    // the owner's password is untouched: the attempt's password does not log in
+    expect((await post('/auth/login', { login: 'mia@example.test', password: 'another long pw' })).statusCode).toBe(401);
+    expect((await post('/auth/login', { login: 'mia@example.test', password: 'long enough pw' })).statusCode).toBe(200);
   });
 
   it('forgot: the same answer whether or not the e-mail exists; reset token is single-use and logs every session out', async () => {
@@ -90,7 +102,7 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     const from = '198.51.100.123';
     for (let i = 0; i < 10; i++) {
       const r = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/register', remoteAddress: from, payload: { email: `limit${i}-${Date.now()}@example.test`, password: 'long enough password' } });
-      expect(r.statusCode, r.body).toBe(201);
+      expect(r.statusCode, r.body).toBe(202);
     }
     const limited = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/register', remoteAddress: from, payload: { email: `limit-x-${Date.now()}@example.test`, password: 'long enough password' } });
     expect(limited.statusCode).toBe(429);
@@ -119,7 +131,7 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
   it('without SMTP_URL mails land in the outbox an admin reads at GET /rova/v1/outbox', async () => {
     const u = await makeApp();
     try {
-      expect((await u.inject({ method: 'POST', url: `${R}/auth/register`, payload: { email: 'box@example.test', password: 'outbox password' } })).statusCode).toBe(201);
+      expect((await u.inject({ method: 'POST', url: `${R}/auth/register`, payload: { email: 'box@example.test', password: 'outbox password' } })).statusCode).toBe(202);
       const admin = await u.userWithKey('administrator');
       const r = await u.inject({ method: 'GET', url: `${R}/outbox?to=box@example.test`, headers: { 'x-rova-api-key': admin.key } });
       expect(r.statusCode).toBe(200);

@@ -184,7 +184,7 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     const check = await t.inject({ method: 'POST', url: `${V2}/booking/check`, payload: { vehicle_id: vid, pickup_date: '2033-06-10', return_date: '2033-06-13' } });
     expect(check.json().data).toMatchObject({ available: true, days: 3 });
     const total = check.json().data.total;
-    expect((await t.inject({ method: 'POST', url: `${R}/auth/register`, payload: { email: 'stripe-reader@example.test', password: 'a long password', first_name: 'Rea' } })).statusCode).toBe(201);
+    expect((await t.inject({ method: 'POST', url: `${R}/auth/register`, payload: { email: 'stripe-reader@example.test', password: 'a long password', first_name: 'Rea' } })).statusCode).toBe(202);
     const login = await t.inject({ method: 'POST', url: `${R}/auth/login`, payload: { login: 'stripe-reader@example.test', password: 'a long password' } });
     const h = { cookie: `rova_session=${login.cookies.find((c) => c.name === 'rova_session')!.value}`, 'x-wp-nonce': login.json().nonce as string };
     const created = await t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { ...h, 'idempotency-key': 'stripe-journey-1' }, payload: body(vid, '2033-06-10', '2033-06-13') });
