@@ -4069,6 +4069,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description anomaly | fragments */
                     kind: unknown;
                     /** @description page path; "" clears */
@@ -4414,6 +4416,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_currency?: unknown;
                     /** @description Array of currency rows (at most 500; duplicates → 400); rows not sent are removed */
                     currencies: unknown;
@@ -4590,6 +4594,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_currency?: unknown;
                     /** @description Array of currency rows (at most 500; duplicates → 400); rows not sent are removed */
                     currencies: unknown;
@@ -4790,6 +4796,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     auto_detect?: unknown;
                     cache_compat?: unknown;
                     /** @description {enabled, show_flags, currencies (max 5)} */
@@ -4913,6 +4921,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Filter of type audit_log (another type → 400) */
                     actor_user_id?: number;
                     /** @description Filter of type vehicles, messages (another type → 400) */
@@ -5190,6 +5200,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Filter of type audit_log (another type → 400) */
                     actor_user_id?: number;
                     /** @description Filter of type vehicles, messages (another type → 400) */
@@ -5479,6 +5491,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     addons?: string[];
                     customer?: {
                         email: string;
@@ -5673,6 +5687,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     notes?: string;
                     /** @description YYYY-MM-DD (store timezone) */
                     pickup_date?: string;
@@ -5774,6 +5790,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     status: string;
                 };
             };
@@ -5951,6 +5969,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     email: string;
                     name: string;
@@ -6136,6 +6156,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     email?: string;
                     name?: string;
@@ -6233,6 +6255,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Non-empty array (≤ 1000) of positive integer customer ids */
                     ids: unknown;
                 };
@@ -6652,6 +6676,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     allow_rental?: boolean;
                     allow_transfer?: boolean;
@@ -6800,6 +6826,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     allow_rental?: boolean;
                     allow_transfer?: boolean;
@@ -7223,6 +7251,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /**
                      * @description Close the thread instead of marking it replied
                      * @default false
@@ -7308,6 +7338,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description pending | replied | closed (a string; anything else → 400 INVALID_PARAMS) */
                     status: unknown;
                 };
@@ -7470,6 +7502,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description One of your own bookings */
                     booking_id?: number;
                     /** @description Thread category */
@@ -7779,6 +7813,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     message: string;
                 };
             };
@@ -7938,6 +7974,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     amount?: number | null;
                     category?: string | null;
                     charge?: ("per_day" | "per_booking") | null;
@@ -8116,6 +8154,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     amount?: number | null;
                     category?: string | null;
                     charge?: ("per_day" | "per_booking") | null;
@@ -8836,6 +8876,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_price?: number;
                     destination: string;
                     destination_location_id?: number | null;
@@ -9004,6 +9046,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_price?: number;
                     destination?: string;
                     destination_location_id?: number | null;
@@ -9264,6 +9308,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     blocked_dates?: string[];
                     brand?: string;
                     category?: string;
@@ -9465,6 +9511,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     blocked_dates?: string[];
                     brand?: string;
                     category?: string;
@@ -10150,6 +10198,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Required (400 when empty) */
                     reason: string;
                 };
@@ -10849,6 +10899,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Optional; trimmed, empty → none */
                     admin_note?: string;
                 } | null;
@@ -10939,6 +10991,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Optional; trimmed, empty → none */
                     admin_note?: string;
                 } | null;
@@ -11029,6 +11083,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Optional; trimmed, empty → none */
                     admin_note?: string;
                 } | null;
@@ -11207,6 +11263,8 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     account_holder: string;
                     bio?: string;
                     city: string;
@@ -11384,6 +11442,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     reason?: string;
                 } | null;
             };
@@ -11468,6 +11528,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     iban: string;
                 };
             };
@@ -11730,6 +11792,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     context_id?: number | null;
                     context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
                     /** @description At least 20 characters (trimmed) */
@@ -12000,6 +12064,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     brand?: string;
                     category?: string;
                     description?: string;
@@ -12184,6 +12250,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     brand?: string;
                     category?: string;
                     description?: string;
@@ -12565,6 +12633,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     reason?: string;
                 };
             };
@@ -12792,6 +12862,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Add-on codes (pricing rules of kind addon) */
                     addons?: string[];
                     customer?: {
@@ -13127,6 +13199,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Major units (e.g. 150.00); > 0 and ≥ the minimum payout */
                     amount: number;
                 };
@@ -13423,6 +13497,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     commission_rate?: number;
                     hold_days?: number;
                     min_payout?: number;
@@ -14044,6 +14120,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     reason: string;
                 };
             };
@@ -14405,6 +14483,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     expires_at?: string | null;
                     /** @description woocommerce: a consumer key/secret pair (ck_…, cs_…) for WooCommerce clients (HTTP Basic over HTTPS, OAuth 1.0a over HTTP) */
                     format?: "rova" | "woocommerce";
@@ -14576,6 +14656,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     name?: string;
                     requests_per_day?: number | null;
                     requests_per_minute: number;
@@ -15192,6 +15274,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     current_password: string;
                     new_password: string;
                 };
@@ -15898,6 +15982,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     display_name?: string;
                     first_name?: string;
                     last_name?: string;
@@ -16047,6 +16133,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     display_name?: string;
                     email: string;
                     login: string;
@@ -16240,6 +16328,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     enabled?: boolean;
                     /** @description event types, `resource.*` or `*` */
@@ -16394,6 +16484,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     enabled?: boolean;
                     /** @description event types, `resource.*` or `*` */
@@ -16771,6 +16863,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @default 86400 */
                     overlap_seconds?: number;
                 };
@@ -16935,6 +17029,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     allow_private_urls: boolean;
                 };
             };
@@ -17210,6 +17306,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -17555,6 +17653,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -17904,6 +18004,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -18262,6 +18364,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -18558,6 +18662,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -18858,6 +18964,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -19028,6 +19136,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     create?: ({
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
@@ -19404,6 +19514,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     has_archives?: boolean;
                     /** @description Required when creating */
                     name?: string;
@@ -19573,6 +19685,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     menu_order?: number;
                     /** @description Required when creating */
@@ -19732,6 +19846,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     menu_order?: number;
                     /** @description Required when creating */
@@ -19900,6 +20016,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     menu_order?: number;
                     /** @description Required when creating */
@@ -19993,6 +20111,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     create?: ({
                         description?: string;
                         menu_order?: number;
@@ -20190,6 +20310,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     has_archives?: boolean;
                     /** @description Required when creating */
                     name?: string;
@@ -20360,6 +20482,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     has_archives?: boolean;
                     /** @description Required when creating */
                     name?: string;
@@ -20454,6 +20578,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     create?: ({
                         has_archives?: boolean;
                         /** @description Required when creating */
@@ -20584,6 +20710,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     create?: ({
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
@@ -21053,6 +21181,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
                     image?: {
@@ -21235,6 +21365,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
                     image?: {
@@ -21426,6 +21558,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
                     image?: {
@@ -21532,6 +21666,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     create?: ({
                         description?: string;
                         display?: "default" | "products" | "subcategories" | "both";
@@ -21778,6 +21914,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     /** @description Required when creating */
                     name?: string;
@@ -21929,6 +22067,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     /** @description Required when creating */
                     name?: string;
@@ -22089,6 +22229,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     /** @description Required when creating */
                     name?: string;
@@ -22177,6 +22319,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     create?: ({
                         description?: string;
                         /** @description Required when creating */
