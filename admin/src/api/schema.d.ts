@@ -4248,8 +4248,6 @@ export interface operations {
                     currency?: unknown;
                     /** @description Array of product or variation ids (at most 50) */
                     product_ids: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4421,8 +4419,6 @@ export interface operations {
                     base_currency?: unknown;
                     /** @description Array of currency rows (at most 500; duplicates → 400); rows not sent are removed */
                     currencies: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4599,8 +4595,6 @@ export interface operations {
                     base_currency?: unknown;
                     /** @description Array of currency rows (at most 500; duplicates → 400); rows not sent are removed */
                     currencies: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4782,7 +4776,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Top-level keys to merge; unknown keys are ignored */
+        /** @description Top-level keys to merge (the values are sanitised, corrections reported as adjustments); any other key → 400 */
         requestBody: {
             content: {
                 /**
@@ -4808,8 +4802,6 @@ export interface operations {
                     rate_update_interval?: unknown;
                     /** @description {show_flag, show_name, show_symbol, show_code, size} */
                     switcher?: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -11243,6 +11235,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Any other field is a 400 INVALID_PARAMS naming it */
         requestBody: {
             content: {
                 /**
@@ -14470,18 +14463,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "user_id": 1,
-                 *       "user": "ops",
-                 *       "name": "Example",
-                 *       "scopes": [
-                 *         "read"
-                 *       ],
-                 *       "expires_at": "2027-07-02T09:00:00Z",
-                 *       "format": "rova"
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
