@@ -17288,6 +17288,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     attributes?: {
@@ -17306,6 +17308,16 @@ export interface operations {
                         name?: string;
                         slug?: string;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -17316,6 +17328,8 @@ export interface operations {
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
                     featured?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     images?: {
                         alt?: string;
                         id?: number;
@@ -17324,7 +17338,19 @@ export interface operations {
                     }[];
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -17344,8 +17370,8 @@ export interface operations {
                         slug?: string;
                     }[];
                     type?: "simple" | "variable";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (variations of the response): accepted and ignored */
+                    readonly variations?: number[];
                 };
             };
         };
@@ -17635,6 +17661,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     attributes?: {
@@ -17653,6 +17681,16 @@ export interface operations {
                         name?: string;
                         slug?: string;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -17663,6 +17701,8 @@ export interface operations {
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
                     featured?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     images?: {
                         alt?: string;
                         id?: number;
@@ -17671,7 +17711,19 @@ export interface operations {
                     }[];
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -17691,8 +17743,8 @@ export interface operations {
                         slug?: string;
                     }[];
                     type?: "simple" | "variable";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (variations of the response): accepted and ignored */
+                    readonly variations?: number[];
                 };
             };
         };
@@ -17986,6 +18038,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     attributes?: {
@@ -18004,6 +18058,16 @@ export interface operations {
                         name?: string;
                         slug?: string;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -18014,6 +18078,8 @@ export interface operations {
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
                     featured?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     images?: {
                         alt?: string;
                         id?: number;
@@ -18022,7 +18088,19 @@ export interface operations {
                     }[];
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -18042,8 +18120,8 @@ export interface operations {
                         slug?: string;
                     }[];
                     type?: "simple" | "variable";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (variations of the response): accepted and ignored */
+                    readonly variations?: number[];
                 };
             };
         };
@@ -18346,6 +18424,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     attributes?: {
@@ -18358,6 +18438,16 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -18367,6 +18457,8 @@ export interface operations {
                     /** @description ISO 8601 date-time in UTC */
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -18375,7 +18467,19 @@ export interface operations {
                     } | null;
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -18390,8 +18494,8 @@ export interface operations {
                     /** @description private = disabled */
                     status?: "publish" | "private";
                     stock_status?: "instock" | "outofstock" | "onbackorder";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (type of the response): accepted and ignored */
+                    readonly type?: string;
                 };
             };
         };
@@ -18644,6 +18748,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     attributes?: {
@@ -18656,6 +18762,16 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -18665,6 +18781,8 @@ export interface operations {
                     /** @description ISO 8601 date-time in UTC */
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -18673,7 +18791,19 @@ export interface operations {
                     } | null;
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -18688,8 +18818,8 @@ export interface operations {
                     /** @description private = disabled */
                     status?: "publish" | "private";
                     stock_status?: "instock" | "outofstock" | "onbackorder";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (type of the response): accepted and ignored */
+                    readonly type?: string;
                 };
             };
         };
@@ -18946,6 +19076,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     attributes?: {
@@ -18958,6 +19090,16 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -18967,6 +19109,8 @@ export interface operations {
                     /** @description ISO 8601 date-time in UTC */
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -18975,7 +19119,19 @@ export interface operations {
                     } | null;
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -18990,8 +19146,8 @@ export interface operations {
                     /** @description private = disabled */
                     status?: "publish" | "private";
                     stock_status?: "instock" | "outofstock" | "onbackorder";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (type of the response): accepted and ignored */
+                    readonly type?: string;
                 };
             };
         };
@@ -19120,7 +19276,9 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    create?: ({
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -19131,6 +19289,16 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -19140,6 +19308,8 @@ export interface operations {
                         /** @description ISO 8601 date-time in UTC */
                         date_on_sale_to_gmt?: string | null;
                         description?: string;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         image?: {
                             alt?: string;
                             id?: number;
@@ -19148,7 +19318,19 @@ export interface operations {
                         } | null;
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -19163,11 +19345,13 @@ export interface operations {
                         /** @description private = disabled */
                         status?: "publish" | "private";
                         stock_status?: "instock" | "outofstock" | "onbackorder";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (type of the response): accepted and ignored */
+                        readonly type?: string;
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -19178,6 +19362,16 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -19196,7 +19390,19 @@ export interface operations {
                         } | null;
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -19211,9 +19417,9 @@ export interface operations {
                         /** @description private = disabled */
                         status?: "publish" | "private";
                         stock_status?: "instock" | "outofstock" | "onbackorder";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (type of the response): accepted and ignored */
+                        readonly type?: string;
+                    }[];
                 };
             };
         };
@@ -19496,9 +19702,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     has_archives?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -19506,8 +19716,6 @@ export interface operations {
                     slug?: string;
                     /** @enum {string} */
                     type?: "select";
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -19667,15 +19875,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     menu_order?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -19828,15 +20040,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     menu_order?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -19998,15 +20214,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     menu_order?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -20095,26 +20315,32 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    create?: ({
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         menu_order?: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         id: number;
                         menu_order?: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };
@@ -20292,9 +20518,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     has_archives?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -20302,8 +20532,6 @@ export interface operations {
                     slug?: string;
                     /** @enum {string} */
                     type?: "select";
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -20464,9 +20692,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
                     has_archives?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -20474,8 +20706,6 @@ export interface operations {
                     slug?: string;
                     /** @enum {string} */
                     type?: "select";
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -20562,8 +20792,12 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    create?: ({
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         has_archives?: boolean;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         /** @description Required when creating */
                         name?: string;
                         order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -20571,11 +20805,11 @@ export interface operations {
                         slug?: string;
                         /** @enum {string} */
                         type?: "select";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         has_archives?: boolean;
                         id: number;
                         /** @description Required when creating */
@@ -20585,9 +20819,7 @@ export interface operations {
                         slug?: string;
                         /** @enum {string} */
                         type?: "select";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };
@@ -20694,7 +20926,9 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    create?: ({
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -20711,6 +20945,16 @@ export interface operations {
                             name?: string;
                             slug?: string;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -20721,6 +20965,8 @@ export interface operations {
                         date_on_sale_to_gmt?: string | null;
                         description?: string;
                         featured?: boolean;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         images?: {
                             alt?: string;
                             id?: number;
@@ -20729,7 +20975,19 @@ export interface operations {
                         }[];
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -20749,11 +21007,13 @@ export interface operations {
                             slug?: string;
                         }[];
                         type?: "simple" | "variable";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (variations of the response): accepted and ignored */
+                        readonly variations?: number[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -20770,6 +21030,16 @@ export interface operations {
                             name?: string;
                             slug?: string;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -20789,7 +21059,19 @@ export interface operations {
                         }[];
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -20809,9 +21091,9 @@ export interface operations {
                             slug?: string;
                         }[];
                         type?: "simple" | "variable";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (variations of the response): accepted and ignored */
+                        readonly variations?: number[];
+                    }[];
                 };
             };
         };
@@ -21163,10 +21445,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -21178,8 +21466,6 @@ export interface operations {
                     name?: string;
                     parent?: number;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -21347,10 +21633,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -21362,8 +21654,6 @@ export interface operations {
                     name?: string;
                     parent?: number;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -21540,10 +21830,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -21555,8 +21851,6 @@ export interface operations {
                     name?: string;
                     parent?: number;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -21650,9 +21944,15 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    create?: ({
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         display?: "default" | "products" | "subcategories" | "both";
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         image?: {
                             alt?: string;
                             id?: number;
@@ -21664,11 +21964,13 @@ export interface operations {
                         name?: string;
                         parent?: number;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         display?: "default" | "products" | "subcategories" | "both";
                         id: number;
@@ -21683,9 +21985,7 @@ export interface operations {
                         name?: string;
                         parent?: number;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };
@@ -21896,14 +22196,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -22049,14 +22353,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -22211,14 +22519,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -22303,24 +22615,30 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    create?: ({
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         id: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };
