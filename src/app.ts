@@ -28,6 +28,7 @@ import { finiteNumbers } from './platform/http/finite-numbers.js';
 import { refuseNulCharacters } from './platform/http/nul-guard.js';
 import { enforceNonceRule, MethodRules } from './platform/http/method-rules.js';
 import { NamespaceRegistry } from './platform/http/namespaces.js';
+import { acceptNonceInBody } from './platform/http/nonce-body.js';
 import { swaggerOptions } from './platform/http/openapi/document.js';
 import { swaggerUiOptions } from './platform/http/openapi/ui.js';
 import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
@@ -211,6 +212,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
     const catalogue = new RouteCatalogue(config.restRoot);
     app.addHook('onRoute', (r) => catalogue.add(r));
+    app.addHook('onRoute', acceptNonceInBody(config.restRoot));
 
     app.decorateRequest('auth', null as unknown as typeof ANONYMOUS);
     app.addHook('onRequest', async (req) => {

@@ -47,10 +47,17 @@ describe('settings', () => {
     const r = await a.get('/settings');
     expect(r.json()).toEqual(DEFAULTS);
   });
-  it('POST merges, ignores unknown keys, corrects invalid values, reports the widget cap', async () => {
+  it('POST refuses an unknown key (400 naming it, nothing saved), merges, corrects invalid values, reports the widget cap', async () => {
+    const unknown = await a.post('/settings', { auto_detect: true, provider_api_key: 'secret' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): provider_api_key',
+      data: { status: 400, params: { provider_api_key: 'unknown field "provider_api_key"' } },
+    });
+    expect((await a.get('/settings')).json()).toEqual(DEFAULTS);
     const r = await a.post('/settings', {
       auto_detect: true,
-      provider_api_key: 'secret',
       switcher: { show_flag: false, size: '"><script>' },
       rate_update_interval: 'weekly',
       product_widget: { enabled: true, currencies: ['EUR', 'TRY', 'GBP', 'JPY', 'CHF', 'SEK', 'eur'] },

@@ -161,3 +161,20 @@ describe('official WooCommerce client over HTTPS (HTTP Basic, self-signed certif
     expect(r.data.data.reason).toBe('invalid_consumer_key');
   });
 });
+
+describe('official WooCommerce client: a read object sent back whole', () => {
+  it('GET a product, change one field, PUT the whole object back (id, permalink, dates, price_html …): 200; an unknown field is a 400 naming it', async () => {
+    const api = woo(httpUrl);
+    const made = await api.post('products', { name: 'Round-trip bike rack', regular_price: '12.50', sku: 'RT-CLIENT-1', images: [{ src: 'https://example.com/rack.png' }] });
+    expect(made.status).toBe(201);
+    const id = made.data.id as number;
+    const read = (await api.get(`products/${id}`)).data as Record<string, unknown>;
+    const put = await api.put(`products/${id}`, { ...read, sale_price: '10.00' });
+    expect(put.status).toBe(200);
+    expect(put.data).toMatchObject({ id, name: 'Round-trip bike rack', sku: 'RT-CLIENT-1', regular_price: '12.50', sale_price: '10.00', price: '10.00', permalink: read.permalink });
+    const bad = await failure(api.put(`products/${id}`, { ...read, stock_quantity: 3 }));
+    expect(bad.status).toBe(400);
+    expect(bad.data).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): stock_quantity', data: { status: 400, params: { stock_quantity: 'unknown field "stock_quantity"' } } });
+    await api.delete(`products/${id}`, { force: true });
+  });
+});

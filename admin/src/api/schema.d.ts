@@ -4071,6 +4071,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description anomaly | fragments */
                     kind: unknown;
                     /** @description page path; "" clears */
@@ -4248,8 +4250,6 @@ export interface operations {
                     currency?: unknown;
                     /** @description Array of product or variation ids (at most 50) */
                     product_ids: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4416,11 +4416,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_currency?: unknown;
                     /** @description Array of currency rows (at most 500; duplicates → 400); rows not sent are removed */
                     currencies: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4592,11 +4592,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_currency?: unknown;
                     /** @description Array of currency rows (at most 500; duplicates → 400); rows not sent are removed */
                     currencies: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4778,7 +4778,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Top-level keys to merge; unknown keys are ignored */
+        /** @description Top-level keys to merge (the values are sanitised, corrections reported as adjustments); any other key → 400 */
         requestBody: {
             content: {
                 /**
@@ -4792,6 +4792,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     auto_detect?: unknown;
                     cache_compat?: unknown;
                     /** @description {enabled, show_flags, currencies (max 5)} */
@@ -4802,8 +4804,6 @@ export interface operations {
                     rate_update_interval?: unknown;
                     /** @description {show_flag, show_name, show_symbol, show_code, size} */
                     switcher?: unknown;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4915,6 +4915,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Filter of type audit_log (another type → 400) */
                     actor_user_id?: number;
                     /** @description Filter of type vehicles, messages (another type → 400) */
@@ -5192,6 +5194,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Filter of type audit_log (another type → 400) */
                     actor_user_id?: number;
                     /** @description Filter of type vehicles, messages (another type → 400) */
@@ -5481,6 +5485,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     addons?: string[];
                     customer?: {
                         email: string;
@@ -5675,6 +5681,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     notes?: string;
                     /** @description YYYY-MM-DD (store timezone) */
                     pickup_date?: string;
@@ -5776,6 +5784,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     status: string;
                 };
             };
@@ -5953,6 +5963,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     email: string;
                     name: string;
@@ -6138,6 +6150,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     email?: string;
                     name?: string;
@@ -6235,6 +6249,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Non-empty array (≤ 1000) of positive integer customer ids */
                     ids: unknown;
                 };
@@ -6654,6 +6670,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     allow_rental?: boolean;
                     allow_transfer?: boolean;
@@ -6802,6 +6820,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     address?: string;
                     allow_rental?: boolean;
                     allow_transfer?: boolean;
@@ -7225,6 +7245,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /**
                      * @description Close the thread instead of marking it replied
                      * @default false
@@ -7310,6 +7332,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description pending | replied | closed (a string; anything else → 400 INVALID_PARAMS) */
                     status: unknown;
                 };
@@ -7472,6 +7496,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description One of your own bookings */
                     booking_id?: number;
                     /** @description Thread category */
@@ -7781,6 +7807,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     message: string;
                 };
             };
@@ -7940,6 +7968,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     amount?: number | null;
                     category?: string | null;
                     charge?: ("per_day" | "per_booking") | null;
@@ -8118,6 +8148,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     amount?: number | null;
                     category?: string | null;
                     charge?: ("per_day" | "per_booking") | null;
@@ -8838,6 +8870,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_price?: number;
                     destination: string;
                     destination_location_id?: number | null;
@@ -9006,6 +9040,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     base_price?: number;
                     destination?: string;
                     destination_location_id?: number | null;
@@ -9266,6 +9302,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     blocked_dates?: string[];
                     brand?: string;
                     category?: string;
@@ -9467,6 +9505,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     blocked_dates?: string[];
                     brand?: string;
                     category?: string;
@@ -10157,6 +10197,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Required (400 when empty) */
                     reason: string;
                 };
@@ -10860,6 +10902,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Optional; trimmed, empty → none */
                     admin_note?: string;
                 } | null;
@@ -10950,6 +10994,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Optional; trimmed, empty → none */
                     admin_note?: string;
                 } | null;
@@ -11040,6 +11086,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Optional; trimmed, empty → none */
                     admin_note?: string;
                 } | null;
@@ -11198,6 +11246,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Any other field is a 400 INVALID_PARAMS naming it */
         requestBody: {
             content: {
                 /**
@@ -11218,6 +11267,8 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     account_holder: string;
                     bio?: string;
                     city: string;
@@ -11395,6 +11446,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     reason?: string;
                 } | null;
             };
@@ -11479,6 +11532,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     iban: string;
                 };
             };
@@ -11746,6 +11801,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     context_id?: number | null;
                     context_type: "booking" | "vehicle" | "vehicle_action" | "penalty" | "general";
                     /** @description At least 20 characters (trimmed) */
@@ -12016,6 +12073,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     brand?: string;
                     category?: string;
                     description?: string;
@@ -12200,6 +12259,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     brand?: string;
                     category?: string;
                     description?: string;
@@ -12581,6 +12642,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     reason?: string;
                 };
             };
@@ -12809,6 +12872,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Add-on codes (pricing rules of kind addon) */
                     addons?: string[];
                     customer?: {
@@ -13144,6 +13209,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @description Major units (e.g. 150.00) with at most the currency's decimals; > 0 and ≥ the minimum payout */
                     amount: number;
                 };
@@ -13443,6 +13510,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     commission_rate?: number;
                     hold_days?: number;
                     min_payout?: number;
@@ -14064,6 +14133,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     reason: string;
                 };
             };
@@ -14412,19 +14483,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "user_id": 1,
-                 *       "user": "ops",
-                 *       "name": "Example",
-                 *       "scopes": [
-                 *         "read"
-                 *       ],
-                 *       "expires_at": "2027-07-02T09:00:00Z",
-                 *       "format": "rova"
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     expires_at?: string | null;
                     /** @description woocommerce: a consumer key/secret pair (ck_…, cs_…) for WooCommerce clients (HTTP Basic over HTTPS, OAuth 1.0a over HTTP) */
                     format?: "rova" | "woocommerce";
@@ -14596,6 +14658,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     name?: string;
                     requests_per_day?: number | null;
                     requests_per_minute: number;
@@ -15212,6 +15276,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     current_password: string;
                     new_password: string;
                 };
@@ -15898,6 +15964,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     display_name?: string;
                     first_name?: string;
                     last_name?: string;
@@ -16047,6 +16115,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     display_name?: string;
                     email: string;
                     login: string;
@@ -16240,6 +16310,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     enabled?: boolean;
                     /** @description event types, `resource.*` or `*` */
@@ -16394,6 +16466,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     description?: string;
                     enabled?: boolean;
                     /** @description event types, `resource.*` or `*` */
@@ -16771,6 +16845,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     /** @default 86400 */
                     overlap_seconds?: number;
                 };
@@ -16935,6 +17011,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     allow_private_urls: boolean;
                 };
             };
@@ -17210,6 +17288,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -17226,6 +17308,16 @@ export interface operations {
                         name?: string;
                         slug?: string;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -17236,6 +17328,8 @@ export interface operations {
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
                     featured?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     images?: {
                         alt?: string;
                         id?: number;
@@ -17244,7 +17338,19 @@ export interface operations {
                     }[];
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -17264,8 +17370,8 @@ export interface operations {
                         slug?: string;
                     }[];
                     type?: "simple" | "variable";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (variations of the response): accepted and ignored */
+                    readonly variations?: number[];
                 };
             };
         };
@@ -17555,6 +17661,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -17571,6 +17681,16 @@ export interface operations {
                         name?: string;
                         slug?: string;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -17581,6 +17701,8 @@ export interface operations {
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
                     featured?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     images?: {
                         alt?: string;
                         id?: number;
@@ -17589,7 +17711,19 @@ export interface operations {
                     }[];
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -17609,8 +17743,8 @@ export interface operations {
                         slug?: string;
                     }[];
                     type?: "simple" | "variable";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (variations of the response): accepted and ignored */
+                    readonly variations?: number[];
                 };
             };
         };
@@ -17904,6 +18038,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -17920,6 +18058,16 @@ export interface operations {
                         name?: string;
                         slug?: string;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -17930,6 +18078,8 @@ export interface operations {
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
                     featured?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     images?: {
                         alt?: string;
                         id?: number;
@@ -17938,7 +18088,19 @@ export interface operations {
                     }[];
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -17958,8 +18120,8 @@ export interface operations {
                         slug?: string;
                     }[];
                     type?: "simple" | "variable";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (variations of the response): accepted and ignored */
+                    readonly variations?: number[];
                 };
             };
         };
@@ -18262,6 +18424,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -18272,6 +18438,16 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -18281,6 +18457,8 @@ export interface operations {
                     /** @description ISO 8601 date-time in UTC */
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -18289,7 +18467,19 @@ export interface operations {
                     } | null;
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -18304,8 +18494,8 @@ export interface operations {
                     /** @description private = disabled */
                     status?: "publish" | "private";
                     stock_status?: "instock" | "outofstock" | "onbackorder";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (type of the response): accepted and ignored */
+                    readonly type?: string;
                 };
             };
         };
@@ -18558,6 +18748,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -18568,6 +18762,16 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -18577,6 +18781,8 @@ export interface operations {
                     /** @description ISO 8601 date-time in UTC */
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -18585,7 +18791,19 @@ export interface operations {
                     } | null;
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -18600,8 +18818,8 @@ export interface operations {
                     /** @description private = disabled */
                     status?: "publish" | "private";
                     stock_status?: "instock" | "outofstock" | "onbackorder";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (type of the response): accepted and ignored */
+                    readonly type?: string;
                 };
             };
         };
@@ -18858,6 +19076,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     attributes?: {
                         /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                         id?: number;
@@ -18868,6 +19090,16 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (currency_code of the response): accepted and ignored */
+                    readonly currency_code?: string;
+                    /** @description Read-only (date_created of the response): accepted and ignored */
+                    readonly date_created?: string;
+                    /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                    readonly date_created_gmt?: string;
+                    /** @description Read-only (date_modified of the response): accepted and ignored */
+                    readonly date_modified?: string;
+                    /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                    readonly date_modified_gmt?: string;
                     /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                     date_on_sale_from?: string | null;
                     /** @description ISO 8601 date-time in UTC */
@@ -18877,6 +19109,8 @@ export interface operations {
                     /** @description ISO 8601 date-time in UTC */
                     date_on_sale_to_gmt?: string | null;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -18885,7 +19119,19 @@ export interface operations {
                     } | null;
                     menu_order?: number;
                     name?: string;
+                    /** @description Read-only (on_sale of the response): accepted and ignored */
+                    readonly on_sale?: boolean;
+                    /** @description Read-only (parent_id of the response): accepted and ignored */
+                    readonly parent_id?: number;
                     password?: string;
+                    /** @description Read-only (permalink of the response): accepted and ignored */
+                    readonly permalink?: string;
+                    /** @description Read-only (price of the response): accepted and ignored */
+                    readonly price?: string;
+                    /** @description Read-only (price_html of the response): accepted and ignored */
+                    readonly price_html?: string;
+                    /** @description Read-only (purchasable of the response): accepted and ignored */
+                    readonly purchasable?: boolean;
                     /** @description Decimal string, "" = none */
                     regular_price?: string;
                     /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -18900,8 +19146,8 @@ export interface operations {
                     /** @description private = disabled */
                     status?: "publish" | "private";
                     stock_status?: "instock" | "outofstock" | "onbackorder";
-                } & {
-                    [key: string]: unknown;
+                    /** @description Read-only (type of the response): accepted and ignored */
+                    readonly type?: string;
                 };
             };
         };
@@ -19028,7 +19274,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    create?: ({
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -19039,6 +19289,16 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -19048,6 +19308,8 @@ export interface operations {
                         /** @description ISO 8601 date-time in UTC */
                         date_on_sale_to_gmt?: string | null;
                         description?: string;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         image?: {
                             alt?: string;
                             id?: number;
@@ -19056,7 +19318,19 @@ export interface operations {
                         } | null;
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -19071,11 +19345,13 @@ export interface operations {
                         /** @description private = disabled */
                         status?: "publish" | "private";
                         stock_status?: "instock" | "outofstock" | "onbackorder";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (type of the response): accepted and ignored */
+                        readonly type?: string;
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -19086,6 +19362,16 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -19104,7 +19390,19 @@ export interface operations {
                         } | null;
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -19119,9 +19417,9 @@ export interface operations {
                         /** @description private = disabled */
                         status?: "publish" | "private";
                         stock_status?: "instock" | "outofstock" | "onbackorder";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (type of the response): accepted and ignored */
+                        readonly type?: string;
+                    }[];
                 };
             };
         };
@@ -19404,7 +19702,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     has_archives?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -19412,8 +19716,6 @@ export interface operations {
                     slug?: string;
                     /** @enum {string} */
                     type?: "select";
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -19573,13 +19875,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     menu_order?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -19732,13 +20040,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     menu_order?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -19900,13 +20214,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     menu_order?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -19993,26 +20313,34 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    create?: ({
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         menu_order?: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         id: number;
                         menu_order?: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };
@@ -20190,7 +20518,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     has_archives?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -20198,8 +20532,6 @@ export interface operations {
                     slug?: string;
                     /** @enum {string} */
                     type?: "select";
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -20360,7 +20692,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
                     has_archives?: boolean;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -20368,8 +20706,6 @@ export interface operations {
                     slug?: string;
                     /** @enum {string} */
                     type?: "select";
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -20454,8 +20790,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    create?: ({
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         has_archives?: boolean;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         /** @description Required when creating */
                         name?: string;
                         order_by?: "menu_order" | "name" | "name_num" | "id";
@@ -20463,11 +20805,11 @@ export interface operations {
                         slug?: string;
                         /** @enum {string} */
                         type?: "select";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         has_archives?: boolean;
                         id: number;
                         /** @description Required when creating */
@@ -20477,9 +20819,7 @@ export interface operations {
                         slug?: string;
                         /** @enum {string} */
                         type?: "select";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };
@@ -20584,7 +20924,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    create?: ({
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -20601,6 +20945,16 @@ export interface operations {
                             name?: string;
                             slug?: string;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -20611,6 +20965,8 @@ export interface operations {
                         date_on_sale_to_gmt?: string | null;
                         description?: string;
                         featured?: boolean;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         images?: {
                             alt?: string;
                             id?: number;
@@ -20619,7 +20975,19 @@ export interface operations {
                         }[];
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -20639,11 +21007,13 @@ export interface operations {
                             slug?: string;
                         }[];
                         type?: "simple" | "variable";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (variations of the response): accepted and ignored */
+                        readonly variations?: number[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
                         attributes?: {
                             /** @description Global attribute id (its name is used), or 0 for a custom attribute named by name */
                             id?: number;
@@ -20660,6 +21030,16 @@ export interface operations {
                             name?: string;
                             slug?: string;
                         }[];
+                        /** @description Read-only (currency_code of the response): accepted and ignored */
+                        readonly currency_code?: string;
+                        /** @description Read-only (date_created of the response): accepted and ignored */
+                        readonly date_created?: string;
+                        /** @description Read-only (date_created_gmt of the response): accepted and ignored */
+                        readonly date_created_gmt?: string;
+                        /** @description Read-only (date_modified of the response): accepted and ignored */
+                        readonly date_modified?: string;
+                        /** @description Read-only (date_modified_gmt of the response): accepted and ignored */
+                        readonly date_modified_gmt?: string;
                         /** @description ISO 8601 date-time (store time zone unless an offset is given), null or "" clears */
                         date_on_sale_from?: string | null;
                         /** @description ISO 8601 date-time in UTC */
@@ -20679,7 +21059,19 @@ export interface operations {
                         }[];
                         menu_order?: number;
                         name?: string;
+                        /** @description Read-only (on_sale of the response): accepted and ignored */
+                        readonly on_sale?: boolean;
+                        /** @description Read-only (parent_id of the response): accepted and ignored */
+                        readonly parent_id?: number;
                         password?: string;
+                        /** @description Read-only (permalink of the response): accepted and ignored */
+                        readonly permalink?: string;
+                        /** @description Read-only (price of the response): accepted and ignored */
+                        readonly price?: string;
+                        /** @description Read-only (price_html of the response): accepted and ignored */
+                        readonly price_html?: string;
+                        /** @description Read-only (purchasable of the response): accepted and ignored */
+                        readonly purchasable?: boolean;
                         /** @description Decimal string, "" = none */
                         regular_price?: string;
                         /** @description Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency */
@@ -20699,9 +21091,9 @@ export interface operations {
                             slug?: string;
                         }[];
                         type?: "simple" | "variable";
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                        /** @description Read-only (variations of the response): accepted and ignored */
+                        readonly variations?: number[];
+                    }[];
                 };
             };
         };
@@ -21053,8 +21445,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -21066,8 +21466,6 @@ export interface operations {
                     name?: string;
                     parent?: number;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -21235,8 +21633,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -21248,8 +21654,6 @@ export interface operations {
                     name?: string;
                     parent?: number;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -21426,8 +21830,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
                     display?: "default" | "products" | "subcategories" | "both";
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     image?: {
                         alt?: string;
                         id?: number;
@@ -21439,8 +21851,6 @@ export interface operations {
                     name?: string;
                     parent?: number;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -21532,9 +21942,17 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    create?: ({
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         display?: "default" | "products" | "subcategories" | "both";
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         image?: {
                             alt?: string;
                             id?: number;
@@ -21546,11 +21964,13 @@ export interface operations {
                         name?: string;
                         parent?: number;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         display?: "default" | "products" | "subcategories" | "both";
                         id: number;
@@ -21565,9 +21985,7 @@ export interface operations {
                         name?: string;
                         parent?: number;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };
@@ -21778,12 +22196,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -21929,12 +22353,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -22089,12 +22519,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                    readonly _links?: unknown;
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Read-only (count of the response): accepted and ignored */
+                    readonly count?: number;
                     description?: string;
+                    /** @description Read-only (id of the response): accepted and ignored */
+                    readonly id?: number;
                     /** @description Required when creating */
                     name?: string;
                     slug?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -22177,24 +22613,32 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    create?: ({
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    create?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
+                        /** @description Read-only (id of the response): accepted and ignored */
+                        readonly id?: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                     delete?: number[];
-                    update?: ({
+                    update?: {
+                        /** @description WordPress hypermedia links (read-only): accepted and ignored */
+                        readonly _links?: unknown;
+                        /** @description Read-only (count of the response): accepted and ignored */
+                        readonly count?: number;
                         description?: string;
                         id: number;
                         /** @description Required when creating */
                         name?: string;
                         slug?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
+                    }[];
                 };
             };
         };

@@ -29,7 +29,7 @@ export const SettingsBody = Type.Object(
     rate_sources: Type.Optional(Type.Unknown({ description: 'ordered source ids; unknown ids → 400' })),
     product_widget: Type.Optional(Type.Unknown({ description: '{enabled, show_flags, currencies (max 5)}' })),
   },
-  { additionalProperties: true, description: 'Top-level keys to merge; unknown keys are ignored' },
+  { additionalProperties: false, description: 'Top-level keys to merge (the values are sanitised, corrections reported as adjustments); any other key → 400' },
 );
 
 export const Adjustment = Type.Object({ code: Type.String(), field: Type.String(), reason: Type.String(), value: Type.Unknown() });
@@ -77,7 +77,7 @@ export const CurrenciesBody = Type.Object(
     currencies: Type.Unknown({ description: 'Array of currency rows (at most 500; duplicates → 400); rows not sent are removed' }),
   },
   {
-    additionalProperties: true,
+    additionalProperties: false,
     examples: [
       {
         currencies: [
@@ -122,7 +122,7 @@ export const ConvertBody = Type.Object(
     currency: Type.Optional(Type.Unknown({ description: 'ISO 4217 code, or null/omitted/"" to detect' })),
     product_ids: Type.Unknown({ description: 'Array of product or variation ids (at most 50)' }),
   },
-  { additionalProperties: true, examples: [{ currency: 'EUR', product_ids: [1, 2, 3] }] },
+  { additionalProperties: false, examples: [{ currency: 'EUR', product_ids: [1, 2, 3] }] },
 );
 
 export const ConvertResult = Type.Object({
@@ -143,6 +143,9 @@ export const NoticeList = Type.Object({
     }),
   ),
 });
-export const NoticeReportBody = Type.Object({ kind: Type.Unknown({ description: 'anomaly | fragments' }), path: Type.Unknown({ description: 'page path; "" clears' }) });
+export const NoticeReportBody = Type.Object(
+  { kind: Type.Unknown({ description: 'anomaly | fragments' }), path: Type.Unknown({ description: 'page path; "" clears' }) },
+  { additionalProperties: false },
+);
 export const NoticeReported = Type.Object({ success: Type.Literal(true), kind: Type.String(), signature: Type.String() });
 export const Snoozed = Type.Object({ success: Type.Literal(true), signature: Type.String() });

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { readOnlyFields } from './read-only.js';
 
-/** TypeBox schemas of the wc/v3 catalogue routes (inputs are checked strictly, without type coercion). */
+/** TypeBox schemas of the wc/v3 catalogue routes (inputs are checked strictly, without type coercion; write bodies are closed). */
 
 const lit = <T extends readonly string[]>(values: T, description?: string) =>
   Type.Union(values.map((v) => Type.Literal(v)), { description });
@@ -15,13 +16,19 @@ const Price = Type.String({ pattern: DECIMAL_PATTERN, description: 'Decimal stri
 const DateIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time (store time zone unless an offset is given), null or "" clears' });
 const DateGmtIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time in UTC' });
 
-const CategoryIn = Type.Object({ id: Id(), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) }, { description: 'A term by id (name and slug are ignored)' });
-const ImageIn = Type.Object({
-  id: Type.Optional(RefId),
-  src: Type.Optional(Type.String({ maxLength: 2000 })),
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  alt: Type.Optional(Type.String({ maxLength: 500 })),
-});
+const CategoryIn = Type.Object(
+  { id: Id(), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false, description: 'A term by id (name and slug are ignored)' },
+);
+const ImageIn = Type.Object(
+  {
+    id: Type.Optional(RefId),
+    src: Type.Optional(Type.String({ maxLength: 2000 })),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    alt: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
 const AttributeIn = Type.Object({
   id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: 'Global attribute id (its name is used), or 0 for a custom attribute named by name' })),
   name: Type.Optional(Type.String({ maxLength: 200 })),
@@ -30,7 +37,7 @@ const AttributeIn = Type.Object({
   variation: Type.Optional(Type.Boolean()),
   option: Type.Optional(Type.String({ maxLength: 200 })),
   options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
-});
+}, { additionalProperties: false });
 const FixedPrices = Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.String({ pattern: DECIMAL_PATTERN }), {
   description: 'Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency',
   additionalProperties: false,
@@ -53,50 +60,6 @@ const common = {
   menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
   rova_fixed_prices: Type.Optional(FixedPrices),
 };
-
-/** Unknown fields are ignored, like WooCommerce. */
-export const ProductIn = Type.Object(
-  {
-    ...common,
-    type: Type.Optional(lit(['simple', 'variable'])),
-    status: Type.Optional(lit(['publish', 'draft', 'pending', 'private', 'future', 'trash'])),
-    catalog_visibility: Type.Optional(lit(['visible', 'catalog', 'search', 'hidden'])),
-    featured: Type.Optional(Type.Boolean()),
-    categories: Type.Optional(Type.Array(CategoryIn, { maxItems: 100 })),
-    tags: Type.Optional(Type.Array(CategoryIn, { maxItems: 100 })),
-    images: Type.Optional(Type.Array(ImageIn, { maxItems: 100 })),
-    attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
-  },
-  { additionalProperties: true },
-);
-
-export const VariationIn = Type.Object(
-  {
-    ...common,
-    status: Type.Optional(lit(['publish', 'private'], 'private = disabled')),
-    image: Type.Optional(Type.Union([ImageIn, Type.Null()])),
-    attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
-  },
-  { additionalProperties: true },
-);
-
-export const VariationBatchIn = Type.Object(
-  {
-    create: Type.Optional(Type.Array(VariationIn)),
-    update: Type.Optional(Type.Array(Type.Object({ ...VariationIn.properties, id: Id() }, { additionalProperties: true }))),
-    delete: Type.Optional(Type.Array(Id())),
-  },
-  { additionalProperties: false },
-);
-
-export const BatchIn = Type.Object(
-  {
-    create: Type.Optional(Type.Array(ProductIn)),
-    update: Type.Optional(Type.Array(Type.Object({ ...ProductIn.properties, id: Id() }, { additionalProperties: true }))),
-    delete: Type.Optional(Type.Array(Id())),
-  },
-  { additionalProperties: false },
-);
 
 const IdList = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })], {
   description: 'Ids: comma-separated (include=1,2) or as a list (include[]=1&include[]=2)',
@@ -217,6 +180,51 @@ export const ProductOut = Type.Object(
 );
 
 export const VariationOut = Type.Object({ ...outCommon, password: Type.String(), image: Nullable(ImageOut) });
+
+const productWritable = {
+  ...common,
+  type: Type.Optional(lit(['simple', 'variable'])),
+  status: Type.Optional(lit(['publish', 'draft', 'pending', 'private', 'future', 'trash'])),
+  catalog_visibility: Type.Optional(lit(['visible', 'catalog', 'search', 'hidden'])),
+  featured: Type.Optional(Type.Boolean()),
+  categories: Type.Optional(Type.Array(CategoryIn, { maxItems: 100 })),
+  tags: Type.Optional(Type.Array(CategoryIn, { maxItems: 100 })),
+  images: Type.Optional(Type.Array(ImageIn, { maxItems: 100 })),
+  attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
+};
+
+/**
+ * The writable fields, plus the response's other fields as read-only (accepted and ignored, so a client can PUT
+ * back what it read, as with WooCommerce); any other field is a 400 naming it.
+ */
+export const ProductIn = Type.Object({ ...readOnlyFields(ProductOut, productWritable), ...productWritable }, { additionalProperties: false });
+
+const variationWritable = {
+  ...common,
+  status: Type.Optional(lit(['publish', 'private'], 'private = disabled')),
+  image: Type.Optional(Type.Union([ImageIn, Type.Null()])),
+  attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
+};
+
+export const VariationIn = Type.Object({ ...readOnlyFields(VariationOut, variationWritable), ...variationWritable }, { additionalProperties: false });
+
+export const VariationBatchIn = Type.Object(
+  {
+    create: Type.Optional(Type.Array(VariationIn)),
+    update: Type.Optional(Type.Array(Type.Object({ ...VariationIn.properties, id: Id() }, { additionalProperties: false }))),
+    delete: Type.Optional(Type.Array(Id())),
+  },
+  { additionalProperties: false },
+);
+
+export const BatchIn = Type.Object(
+  {
+    create: Type.Optional(Type.Array(ProductIn)),
+    update: Type.Optional(Type.Array(Type.Object({ ...ProductIn.properties, id: Id() }, { additionalProperties: false }))),
+    delete: Type.Optional(Type.Array(Id())),
+  },
+  { additionalProperties: false },
+);
 
 export const BatchOut = Type.Object({
   create: Type.Optional(Type.Array(ProductOut)),

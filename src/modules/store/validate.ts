@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Value, ValueErrorType } from '@sinclair/typebox/value';
 import type { FastifySchemaCompiler } from 'fastify';
 import { HttpError } from '../../platform/http/errors.js';
 
@@ -83,6 +83,12 @@ export const strictCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPar
       const bad = unstorableText(data);
       if (!bad) return { value: data };
       return { error: [{ instancePath: bad.path, keyword: 'format', message: bad.why, params: {} }] as Issue[] } as never;
+    }
+    if (first.type === ValueErrorType.ObjectAdditionalProperties) {
+      // said as the platform says it for every other route: the object's path and the field it does not take
+      const at = first.path.lastIndexOf('/');
+      const name = first.path.slice(at + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+      return { error: [{ instancePath: first.path.slice(0, at), keyword: 'additionalProperties', message: 'must NOT have additional properties', params: { additionalProperty: name } }] as Issue[] } as never;
     }
     const issue: Issue = { instancePath: first.path, keyword: 'type', message: describe(first.schema, first.message), params: {} };
     return { error: [issue] } as never;

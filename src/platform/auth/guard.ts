@@ -51,10 +51,14 @@ export function enforcePolicy(req: FastifyRequest, auth: AuthContext, policy: Ro
 /** Declared policy; undeclared REST routes are admin-only, pages outside the REST root (docs, assets) public. */
 export function policyOf(req: FastifyRequest, restRoot: string): RoutePolicy {
   if (req.is404) return 'public';
-  const cfg = req.routeOptions.config as { auth?: RoutePolicy } | undefined;
-  if (cfg?.auth) return cfg.auth;
-  const url = req.routeOptions.url ?? '';
-  return url.startsWith(restRoot + '/') ? DEFAULT_POLICY : 'public';
+  return routePolicy({ url: req.routeOptions.url ?? '', config: req.routeOptions.config }, restRoot);
+}
+
+/** The policy of a route as declared (`config.auth`), before any request: the same rule as policyOf. */
+export function routePolicy(route: { url: string; config?: unknown }, restRoot: string): RoutePolicy {
+  const declared = (route.config as { auth?: RoutePolicy } | undefined)?.auth;
+  if (declared) return declared;
+  return route.url.startsWith(restRoot + '/') ? DEFAULT_POLICY : 'public';
 }
 
 export type { FastifyReply };

@@ -33,6 +33,23 @@ function describe(v: ValidationItem, ctx: string | undefined): string {
   return where ? `${where} ${msg}` : ctx === 'body' && v.keyword === 'type' ? `body ${msg}` : msg;
 }
 
+const GENERIC = new Set(['type', 'anyOf', 'oneOf']);
+
+/**
+ * The errors that explain a failure. In a union (`anyOf`, e.g. an object or null), the branch meant for the value
+ * reports what is wrong with it; the other branches' type mismatches and the union's own error, at the same place
+ * or above, are noise next to it (`{"x":1}` for "object or null" is about the unknown `x`, not about null).
+ */
+function explaining(list: ValidationItem[]): ValidationItem[] {
+  const specific = list.filter((v) => !GENERIC.has(v.keyword ?? '')).map((v) => v.instancePath ?? '');
+  if (specific.length === 0) return list;
+  return list.filter((v) => {
+    if (!GENERIC.has(v.keyword ?? '')) return true;
+    const at = v.instancePath ?? '';
+    return !specific.some((p) => p === at || p.startsWith(`${at}/`));
+  });
+}
+
 /** Turns any thrown error into the namespace's error shape: nothing leaks a stack, nothing becomes a 500 that is the caller's fault. */
 export function installErrorHandling(app: FastifyInstance, namespaces: NamespaceRegistry): void {
   const send = (req: FastifyRequest, reply: FastifyReply, status: number, code: string | undefined, message: string, data?: Record<string, unknown>) => {
@@ -49,10 +66,11 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
     const fe = err as FastifyError & { validation?: ValidationItem[]; validationContext?: string };
     if (fe.validation) {
       const ns = namespaces.forUrl(req.url);
-      const missing = fe.validation.filter((v) => v.keyword === 'required').map(fieldOf);
+      const errors = explaining(fe.validation);
+      const missing = errors.filter((v) => v.keyword === 'required').map(fieldOf);
       const params: Record<string, string> = {};
-      for (const v of fe.validation) params[fieldOf(v)] ??= describe(v, fe.validationContext);
-      if (ns?.shape !== 'rental' && missing.length > 0 && missing.length === fe.validation.length) {
+      for (const v of errors) params[fieldOf(v)] ??= describe(v, fe.validationContext);
+      if (ns?.shape !== 'rental' && missing.length > 0 && missing.length === errors.length) {
         return send(req, reply, 400, 'rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
       }
       const names = Object.keys(params);

@@ -63,7 +63,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
               description: 'woocommerce: a consumer key/secret pair (ck_…, cs_…) for WooCommerce clients (HTTP Basic over HTTPS, OAuth 1.0a over HTTP)',
             }),
           ),
-        }),
+        }, { additionalProperties: false }),
         response: {
           201: Type.Object({
             key: Type.Optional(Type.String({ description: 'The key (format rova)' })),

@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Log in: sets the HttpOnly session cookie and returns a nonce for X-WP-Nonce',
-        body: Type.Object({ login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
+        body: Type.Object({ login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
         response: { 200: Type.Object({ user: User, nonce: Type.String(), expires_at: Type.String() }), ...wpErrors(400, 401, 429) },
       },
     },

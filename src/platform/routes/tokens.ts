@@ -22,6 +22,7 @@ const Session = Type.Object({
 });
 const Jwk = Type.Object({ kty: Type.String(), crv: Type.Optional(Type.String()), x: Type.Optional(Type.String()), kid: Type.String(), alg: Type.String(), use: Type.String() }, { additionalProperties: true });
 const Ok = Type.Object({ success: Type.Boolean() });
+const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 
 /** JWT sessions for mobile apps (`rova/v1/auth/token…`), the JWKS, own sessions, password change. */
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -40,7 +41,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
           login: Type.String({ minLength: 1, maxLength: 200 }),
           password: Type.String({ minLength: 1, maxLength: 200 }),
           device: Type.Optional(Type.String({ maxLength: 200, description: 'shown in the sessions list (default: User-Agent)' })),
-        }),
+        }, { additionalProperties: false }),
         response: { 200: TokenPair, ...wpErrors(400, 401, 429) },
       },
     },
@@ -57,7 +58,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Exchange a refresh token for a new pair (the old refresh token is used up)',
-        body: Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 200 }) }),
+        body: RefreshBody,
         response: { 200: TokenPair, ...wpErrors(400, 401) },
       },
     },
@@ -74,7 +75,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'End the session of a refresh token (its access tokens stop working at once)',
-        body: Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 200 }) }),
+        body: RefreshBody,
         response: { 200: Ok, ...wpErrors(400) },
       },
     },
@@ -129,7 +130,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Change your password; every session (apps and browsers) ends',
-        body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 200 }), new_password: Type.String({ minLength: 8, maxLength: 200 }) }),
+        body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 200 }), new_password: Type.String({ minLength: 8, maxLength: 200 }) }, { additionalProperties: false }),
         response: { 200: Type.Object({ success: Type.Boolean(), sessions_revoked: Type.Integer() }), ...wpErrors(400, 401) },
       },
     },

@@ -47,7 +47,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
           role: Role,
           password: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
           display_name: Type.Optional(Type.String({ maxLength: 200 })),
-        }),
+        }, { additionalProperties: false }),
         response: { 201: User, ...wpErrors(400, 401, 403, 409) },
       },
     },

@@ -97,6 +97,21 @@ describe('vendor applications (design §6)', () => {
     expect((await call({ method: 'GET', url: `${V1}/vendor/application`, headers: h })).statusCode).toBe(404);
   });
 
+  it('the form takes its documented fields only: an unknown text field is a 400 naming it, nothing stored; _wpnonce is allowed', async () => {
+    const h = await customer();
+    for (const [fields, name, why] of [
+      [{ ...APPLY_FIELDS, commission_rate: '0' }, 'commission_rate', 'unknown field "commission_rate"'],
+      [{ ...APPLY_FIELDS, document_id: 'not a file' }, 'document_id', 'document_id must be sent as a file'],
+    ] as const) {
+      const r = await apply(h, fields);
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json()).toEqual({ success: false, error_code: 'INVALID_PARAMS', message: `Invalid parameter(s): ${name}`, details: { params: { [name]: why } } });
+    }
+    expect((await call({ method: 'GET', url: `${V1}/vendor/application`, headers: h })).statusCode).toBe(404);
+    const ok = await apply(h, { ...APPLY_FIELDS, _wpnonce: 'abc123' });
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+
   it('admin: list pending, approve → vendor role + active vendor; deciding again → 409; reject needs a reason; 24 h re-apply rule', async () => {
     const u = await t.userWithKey('customer');
     const h = { 'x-rova-api-key': u.key };

@@ -24,7 +24,7 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return_time: Type.Optional(Text({ description: 'HH:MM, default 10:00' })),
         location_id: Type.Optional(Id()),
         addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 404, 429) },
     },
   }, async (req) => {

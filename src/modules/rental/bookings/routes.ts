@@ -55,7 +55,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Object({
         vehicle_id: Id(),
         customer_id: Type.Optional(Id()),
-        customer: Type.Optional(Type.Object({ name: Text({ minLength: 1, maxLength: 200 }), email: Text({ minLength: 3, maxLength: 200 }), phone: Type.Optional(Text({ maxLength: 50 })) })),
+        customer: Type.Optional(Type.Object({ name: Text({ minLength: 1, maxLength: 200 }), email: Text({ minLength: 3, maxLength: 200 }), phone: Type.Optional(Text({ maxLength: 50 })) }, { additionalProperties: false })),
         kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')], { default: 'rental' })),
         transfer_route_id: Type.Optional(Id({ description: 'Transfers: the route' })),
         passengers: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
@@ -65,7 +65,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         status: Type.Optional(Type.Union(INITIAL_STATUSES.map((s) => Type.Literal(s)))),
         payment_method: Type.Optional(Text({ maxLength: 50 })),
         notes: Type.Optional(Text({ maxLength: 5000 })),
-      }),
+      }, { additionalProperties: false }),
       response: { 201: adminResponses(Booking)[200], ...rentalErrors(400, 401, 403, 404, 409, 429) },
     },
   }, async (req, reply) => {
@@ -80,7 +80,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Object({
         pickup_date: Type.Optional(DateStr), return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr),
         return_time: Type.Optional(TimeStr), notes: Type.Optional(Text({ maxLength: 5000 })),
-      }),
+      }, { additionalProperties: false }),
       response: adminResponses(Booking, 200, 404, 409),
     },
   }, async (req) => rentalOk(bookingView(await editBooking(p, req.params.id, req.body)), 'Booking updated.'));
@@ -88,7 +88,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/bookings/:id/status', {
     schema: {
       tags: T, summary: 'Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)', params: IdParams,
-      body: Type.Object({ status: Text({ minLength: 1, maxLength: 30 }) }),
+      body: Type.Object({ status: Text({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
       response: adminResponses(Type.Object({ booking: Booking, previous_status: Type.String() }), 200, 404, 409),
     },
   }, async (req) => {

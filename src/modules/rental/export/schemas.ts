@@ -35,12 +35,12 @@ export const PreviewBody = Type.Object(
     status: Type.Optional(Type.String({ maxLength: 50, description: `Status of the type — ${statusDoc}` })),
     ...filterFields(),
   },
-  { examples: [{ type: 'bookings', date_from: '2026-01-01', date_to: '2026-12-31', status: 'confirmed' }] },
+  { additionalProperties: false, examples: [{ type: 'bookings', date_from: '2026-01-01', date_to: '2026-12-31', status: 'confirmed' }] },
 );
 
 export const ExportBody = Type.Object(
   { ...PreviewBody.properties, format: lit(FORMATS) },
-  { examples: [{ type: 'bookings', format: 'csv', date_from: '2026-01-01', date_to: '2026-12-31' }] },
+  { additionalProperties: false, examples: [{ type: 'bookings', format: 'csv', date_from: '2026-01-01', date_to: '2026-12-31' }] },
 );
 
 export const PreviewData = Type.Object({

@@ -26,7 +26,7 @@ export function locationView(l: LocationRow) {
   };
 }
 
-const Hours = Type.Object({ open: TimeStr, close: TimeStr });
+const Hours = Type.Object({ open: TimeStr, close: TimeStr }, { additionalProperties: false });
 const Day = Type.Optional(Hours);
 const LocationBody = {
   name: Text({ minLength: 1, maxLength: 200 }),

@@ -14,7 +14,7 @@ export const Payout = Type.Object({
 export const PayoutRequestBody = Type.Object({ amount: Type.Number({ description: "Major units (e.g. 150.00) with at most the currency's decimals; > 0 and ≥ the minimum payout" }) }, { additionalProperties: false });
 export const PayoutIdParams = Type.Object({ id: Id({ description: 'Payout id' }) });
 export const PayoutListQuery = Type.Object({ status: Type.Optional(lit([...PAYOUT_STATUSES, 'all'] as const)), vendor_id: Type.Optional(Id()), ...PagingQuery });
-export const RejectPayoutBody = Type.Object({ reason: Text({ maxLength: 2000 }) });
+export const RejectPayoutBody = Type.Object({ reason: Text({ maxLength: 2000 }) }, { additionalProperties: false });
 export const CallbackBody = Type.Object({
   payout_id: Id({ description: 'The payout this callback settles: must equal the id in the URL (the signature covers the body, so it binds the payout)' }),
   status: lit(['paid', 'failed'] as const),

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/http/errors.js';
+import { NONCE_PARAM } from '../../../platform/http/nonce-body.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { marketplaceSettings } from '../ledger/settings.js';
@@ -19,7 +20,10 @@ const admin = { auth: { cap: 'manage_options' } } as const;
 const tags = ['rental v1: vendor applications'];
 const FIELDS = ['phone', 'city', 'iban', 'account_holder', 'tax_office', 'tax_number', 'bio', 'service_areas', 'terms_accepted', 'terms_version'];
 
-/** Reads the multipart form: known text fields, up to three documents (document_id|license|address) held in memory ≤ 10 MB each. */
+/**
+ * Reads the multipart form: known text fields (any other is a 400; `_wpnonce` is allowed and dropped), up to three
+ * documents (document_id|license|address) held in memory ≤ 10 MB each.
+ */
 async function readApplyForm(req: FastifyRequest): Promise<{ fields: ApplyFields; files: UploadedFile[] }> {
   if (!req.isMultipart()) throw new HttpError(400, 'INVALID_PARAMS', 'Send the application as multipart/form-data.');
   const fields: Record<string, string> = {};
@@ -49,6 +53,11 @@ async function readParts(req: FastifyRequest, fields: Record<string, string>, fi
       files.push({ kind, original_name: name, data });
     } else if (FIELDS.includes(part.fieldname) && typeof part.value === 'string') {
       fields[part.fieldname] = part.value;
+    } else if (part.fieldname !== NONCE_PARAM) {
+      // the form names every field it takes, like a JSON write schema: anything else is a 400 naming it
+      const name = part.fieldname;
+      const why = name.startsWith('document_') ? `${name} must be sent as a file` : `unknown field "${name}"`;
+      throw new HttpError(400, 'INVALID_PARAMS', `Invalid parameter(s): ${name}`, { params: { [name]: why } });
     }
   }
 }

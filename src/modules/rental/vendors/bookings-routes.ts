@@ -15,7 +15,7 @@ export const vendorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['rental v1: vendor vehicles'], params: IdParams,
       summary: 'Cancel a booking of an own vehicle (vendor-initiated: lowers the reliability score; 404 for another vendor\'s booking; 409 when it cannot be cancelled)',
-      body: Type.Optional(Nullable(Type.Object({ reason: Type.Optional(Text({ maxLength: 2000 })) }))),
+      body: Type.Optional(Nullable(Type.Object({ reason: Type.Optional(Text({ maxLength: 2000 })) }, { additionalProperties: false }))),
       response: { 200: RentalEnvelope(Type.Object({ id: Type.Integer(), status: Type.Literal('cancelled'), previous_status: Type.String(), reliability_score: Type.Integer() })), ...rentalErrors(400, 401, 403, 404, 409) },
     },
   }, async (req) => {

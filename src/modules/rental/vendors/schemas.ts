@@ -30,7 +30,7 @@ export const ApplicationsQuery = Type.Object({
   ...PagingQuery,
 });
 
-export const RejectBody = Type.Object({ reason: Text({ maxLength: 2000, description: 'Required (400 when empty)' }) });
+export const RejectBody = Type.Object({ reason: Text({ maxLength: 2000, description: 'Required (400 when empty)' }) }, { additionalProperties: false });
 
 export const Decision = Type.Object({
   id: Type.Integer(), status: lit(['approved', 'rejected'] as const), vendor_id: Type.Optional(Type.Integer()), reason: Type.Optional(Type.String()),
@@ -45,7 +45,7 @@ export const ApplyForm = Type.Object({
   document_id: Type.String({ format: 'binary', description: 'Identity document (required): PDF, JPEG, PNG or WebP by content, ≤ 10 MB' }),
   document_license: Type.Optional(Type.String({ format: 'binary' })),
   document_address: Type.Optional(Type.String({ format: 'binary' })),
-});
+}, { additionalProperties: false, description: 'Any other field is a 400 INVALID_PARAMS naming it' });
 
 export const VendorItem = Type.Object({
   id: Type.Integer({ description: 'The vendor user id' }), display_name: Type.String(), email: Type.String(), city: Type.String(), service_areas: Type.Array(Type.String()),
@@ -95,5 +95,5 @@ export const AuditItem = Type.Object({
 });
 export const AuditQuery = Type.Object({ event_type: Type.Optional(Text({ maxLength: 50, pattern: '^[a-z_]+$' })), ...PagingQuery });
 
-export const IbanBody = Type.Object({ iban: Text({ minLength: 15, maxLength: 42 }) });
+export const IbanBody = Type.Object({ iban: Text({ minLength: 15, maxLength: 42 }) }, { additionalProperties: false });
 export const IbanDecision = Type.Object({ vendor_id: Type.Integer(), status: lit(['approved', 'rejected'] as const) });

@@ -1,4 +1,5 @@
 import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import { readOnlyFields } from '../read-only.js';
 
 /** TypeBox schemas of categories, tags, attributes and attribute terms (WooCommerce v3 shapes). */
 
@@ -37,36 +38,16 @@ const listBase = {
 export const TermListQuery = Type.Object(listBase);
 export const CategoryListQuery = Type.Object({ ...listBase, parent: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: '0: top-level categories' })) });
 
-const Image = Type.Object({
-  id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT })),
-  src: Type.Optional(Type.String({ maxLength: 2000 })),
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  alt: Type.Optional(Type.String({ maxLength: 500 })),
-});
+const Image = Type.Object(
+  {
+    id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT })),
+    src: Type.Optional(Type.String({ maxLength: 2000 })),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    alt: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
 const ImageOut = Type.Object({ id: Type.Integer(), src: Type.String(), name: Type.String(), alt: Type.String() });
-
-const termIn = {
-  name: Type.Optional(Type.String({ maxLength: 200, description: 'Required when creating' })),
-  slug: Type.Optional(Type.String({ maxLength: 200 })),
-  description: Type.Optional(Type.String({ maxLength: 20_000 })),
-};
-const open = <T extends TProperties>(p: T): TObject<T> => Type.Object(p, { additionalProperties: true });
-export const CategoryIn = open({
-  ...termIn,
-  parent: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT })),
-  display: Type.Optional(lit(['default', 'products', 'subcategories', 'both'])),
-  image: Type.Optional(Type.Union([Image, Type.Null()])),
-  menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
-});
-export const TagIn = open(termIn);
-export const AttributeTermIn = open({ ...termIn, menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })) });
-export const AttributeIn = open({
-  name: Type.Optional(Type.String({ maxLength: 200, description: 'Required when creating' })),
-  slug: Type.Optional(Type.String({ maxLength: 200, description: 'Stored without pa_, at most 28 characters' })),
-  type: Type.Optional(lit(['select'])),
-  order_by: Type.Optional(lit(['menu_order', 'name', 'name_num', 'id'])),
-  has_archives: Type.Optional(Type.Boolean()),
-});
 
 const termOut = { id: Type.Integer(), name: Type.String(), slug: Type.String(), description: Type.String(), count: Type.Integer() };
 export const CategoryOut = Type.Object({
@@ -87,11 +68,39 @@ export const AttributeOut = Type.Object({
   has_archives: Type.Boolean(),
 });
 
+const termIn = {
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Required when creating' })),
+  slug: Type.Optional(Type.String({ maxLength: 200 })),
+  description: Type.Optional(Type.String({ maxLength: 20_000 })),
+};
+/**
+ * A write body: the writable fields, plus the response's other fields (`id`, `count`, `_links`) as read-only —
+ * accepted and ignored, so a client can send back what it read, as with WooCommerce; anything else is a 400.
+ */
+const writeBody = <T extends TProperties>(out: TObject, writable: T) =>
+  Type.Object({ ...readOnlyFields(out, writable), ...writable }, { additionalProperties: false });
+export const CategoryIn = writeBody(CategoryOut, {
+  ...termIn,
+  parent: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT })),
+  display: Type.Optional(lit(['default', 'products', 'subcategories', 'both'])),
+  image: Type.Optional(Type.Union([Image, Type.Null()])),
+  menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+});
+export const TagIn = writeBody(TagOut, termIn);
+export const AttributeTermIn = writeBody(AttributeTermOut, { ...termIn, menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })) });
+export const AttributeIn = writeBody(AttributeOut, {
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Required when creating' })),
+  slug: Type.Optional(Type.String({ maxLength: 200, description: 'Stored without pa_, at most 28 characters' })),
+  type: Type.Optional(lit(['select'])),
+  order_by: Type.Optional(lit(['menu_order', 'name', 'name_num', 'id'])),
+  has_archives: Type.Optional(Type.Boolean()),
+});
+
 export function batchIn(item: TObject) {
   return Type.Object(
     {
       create: Type.Optional(Type.Array(item)),
-      update: Type.Optional(Type.Array(Type.Object({ ...item.properties, id: Id() }, { additionalProperties: true }))),
+      update: Type.Optional(Type.Array(Type.Object({ ...item.properties, id: Id() }, { additionalProperties: false }))),
       delete: Type.Optional(Type.Array(Id())),
     },
     { additionalProperties: false },

@@ -1,6 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { DEFAULT_POLICY, requiredScopeFor } from '../../auth/guard.js';
+import { DEFAULT_POLICY, requiredScopeFor, routePolicy } from '../../auth/guard.js';
 import type { RoutePolicy } from '../../auth/types.js';
 import type { NamespaceRegistry } from '../namespaces.js';
 import { VERSION } from '../../../version.js';
@@ -65,13 +65,6 @@ export function swaggerOptions(ctx: OpenApiContext): FastifyDynamicSwaggerOption
     transform: ({ schema, url, route }) => ({ schema: routeSchema(ctx, schema, route), url }),
     transformObject: (d) => ('openapiObject' in d ? (finishDocument(ctx, d.openapiObject as Json) as never) : d.swaggerObject),
   };
-}
-
-/** The route's declared policy; undeclared REST routes are admin-only, pages outside the REST root public (as the guard decides). */
-export function routePolicy(route: Pick<RouteOptions, 'url' | 'config'>, restRoot: string): RoutePolicy {
-  const declared = (route.config as { auth?: RoutePolicy } | undefined)?.auth;
-  if (declared) return declared;
-  return route.url.startsWith(restRoot + '/') ? DEFAULT_POLICY : 'public';
 }
 
 function routeSchema(ctx: OpenApiContext, schema: FastifySchema | undefined, route: RouteOptions): FastifySchema {

@@ -1,4 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
+import { NONCE_PARAM } from '../nonce-body.js';
 
 /**
  * An example value for a request body, derived from its JSON schema (TypeBox or plain), for routes that give
@@ -108,6 +109,8 @@ function objectExample(s: Schema, full: boolean, depth: number): Record<string, 
     if (!isSchema(p)) continue;
     // Optional nested objects make the example long without teaching much; top-level fields are shown.
     if (!required.has(k) && (!full || depth > 1)) continue;
+    // Read-only fields (accepted and ignored) and the nonce (a credential) teach nothing about a write.
+    if (!required.has(k) && (p.readOnly === true || k === NONCE_PARAM)) continue;
     const v = build(p, k, full, depth + 1);
     if (v === undefined) {
       if (required.has(k)) return undefined;

@@ -62,7 +62,7 @@ export const IdParams = Id('Customer id');
 
 export const BulkBody = Type.Object(
   { ids: Type.Unknown({ description: 'Non-empty array (≤ 1000) of positive integer customer ids' }) },
-  { examples: [{ ids: [12, 13] }] },
+  { additionalProperties: false, examples: [{ ids: [12, 13] }] },
 );
 
 export const BulkResult = Type.Object({

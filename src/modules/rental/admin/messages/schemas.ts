@@ -76,14 +76,14 @@ export const MyInboxQuery = Type.Object({
 export const ReplyBody = Type.Object({
   message: Text({ minLength: 1, maxLength: 10_000, description: 'Reply text (plain text; stored as given, rendered escaped by clients)' }),
   close_thread: Type.Optional(Type.Boolean({ default: false, description: 'Close the thread instead of marking it replied' })),
-});
+}, { additionalProperties: false });
 
 export const MyReplyBody = Type.Object({
   message: Text({ minLength: 1, maxLength: 10_000 }),
-});
+}, { additionalProperties: false });
 
 /** `status` is checked in code (service.parseStatus): schema coercion would turn ["closed"] into "closed". */
-export const StatusBody = Type.Object({ status: Type.Unknown({ description: 'pending | replied | closed (a string; anything else → 400 INVALID_PARAMS)' }) });
+export const StatusBody = Type.Object({ status: Type.Unknown({ description: 'pending | replied | closed (a string; anything else → 400 INVALID_PARAMS)' }) }, { additionalProperties: false });
 
 export const NewThreadBody = Type.Object({
   subject: Text({ minLength: 1, maxLength: 200 }),
@@ -91,7 +91,7 @@ export const NewThreadBody = Type.Object({
   category: Type.Optional(CategorySchema),
   priority: Type.Optional(PrioritySchema),
   booking_id: Type.Optional(IdSchema('One of your own bookings')),
-});
+}, { additionalProperties: false });
 
 export const ReplyResult = Type.Object({
   reply_id: Type.Integer(),

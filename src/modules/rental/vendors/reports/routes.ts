@@ -40,8 +40,8 @@ const FileBody = Type.Object({
   context_id: Type.Optional(Nullable(Id({ description: 'Required unless general: your booking or vehicle id, or your penalty ledger transaction id' }))),
   title: Text({ minLength: 1, maxLength: 255 }),
   description: Text({ maxLength: 20000, description: `At least ${MIN_DESCRIPTION} characters (trimmed)` }),
-});
-const NoteBody = Type.Object({ admin_note: Type.Optional(Text({ maxLength: 5000, description: 'Optional; trimmed, empty → none' })) });
+}, { additionalProperties: false });
+const NoteBody = Type.Object({ admin_note: Type.Optional(Text({ maxLength: 5000, description: 'Optional; trimmed, empty → none' })) }, { additionalProperties: false });
 const DecisionSchema = Type.Object({
   id: Type.Integer(), status: lit(['in_review', 'resolved', 'rejected'] as const), resolved_at: Nullable(Type.String()),
   side_effect: lit(['none', 'penalty_waived', 'penalty_applied', 'penalty_reversed'] as const),
