@@ -114,7 +114,8 @@ const help: Record<'seed' | 'user' | 'apikey', CliHelp> = {
   },
   apikey: {
     summary: 'create or revoke an API key; create prints only the new key on stdout',
-    usage: ['apikey create --user LOGIN [--name N] [--scopes read,write] [--expires ISO]', 'apikey revoke <id>'],
+    usage: ['apikey create --user LOGIN [--name N] [--scopes read,write] [--expires ISO] [--woocommerce]', 'apikey revoke <id>'],
+    details: ['--woocommerce: a WooCommerce consumer key and secret instead (prints "ck_… cs_…" on one line).'],
   },
 };
 

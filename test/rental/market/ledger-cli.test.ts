@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
 import { cliCommands } from '../../../src/cli/commands.js';
-import { EXTERNAL, PLATFORM_COMMISSION } from '../../../src/modules/rental/ledger/accounts.js';
+import { EXTERNAL, PLATFORM_COMMISSION, vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
+import { vendorBalances } from '../../../src/modules/rental/ledger/balances.js';
 import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { TEST_PG } from '../../helpers/app.js';
 
@@ -58,5 +59,27 @@ describe.skipIf(TEST_PG)('rova ledger verify (embedded database in DATA_DIR)', (
     expect(bad.stdout).toContain('MISMATCH account platform:commission: cached 99, entries sum 1500\n');
     expect(bad.stdout).toContain('ledger NOT ok');
     expect((await rova(['frobnicate'])).code).toBe(2);
+  });
+
+  it('rova ledger clear: income older than the hold period becomes available now; a second run clears nothing', { timeout: 300_000 }, async () => {
+    let vendorId = 0;
+    await withApp(async (p) => {
+      const u = await p.auth.createUser({ login: 'clear-vendor', email: 'clear-vendor@example.test', role: 'vendor' });
+      vendorId = u.id;
+      await p.db.execute(sql`INSERT INTO rental_vendors (user_id, status, approved_at) VALUES (${u.id}, 'active', now())`);
+      const at = new Date(Date.now() - 30 * 86_400_000).toISOString();
+      await p.transaction((tx) => postLedgerTransaction(tx, {
+        key: 'cli-clear-1', kind: 'commission', vendorId: u.id, reference: 'booking:0', currency: 'USD', at, memo: { net: 4200 },
+        lines: [{ account: EXTERNAL, amount: -4200 }, { account: vendorAccount(u.id, 'pending'), amount: 4200 }],
+      }));
+    });
+    const first = await rova(['clear']);
+    expect(first).toEqual({ code: 0, stdout: 'cleared 1 commission (income older than the hold period is now available)\n' });
+    await withApp(async (p) => {
+      expect(await vendorBalances(p.db, vendorId)).toMatchObject({ pending: 0, available: 4200 });
+    });
+    expect(await rova(['clear'])).toEqual({ code: 0, stdout: 'cleared 0 commissions (income older than the hold period is now available)\n' });
+    expect((await rova(['verify'])).code).toBe(1); // the tampered balance of the test before is still there
+    expect((await rova(['clear', 'now'])).code).toBe(2);
   });
 });

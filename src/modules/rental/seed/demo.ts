@@ -53,6 +53,11 @@ async function seedCatalogue(tx: Db, currency: string): Promise<{ vehicles: Vehi
 }
 
 /** Demo data: 8 locations, 20 vehicles, 3 transfer routes, pricing rules, 60 customers, ~200 bookings. Idempotent, deterministic. */
+/** "Ayşe Yılmaz" → "ayse.yilmaz": accents dropped (not turned into dots), the dotless ı as i. */
+export function emailLocalPart(name: string): string {
+  return name.toLowerCase().replaceAll('ı', 'i').normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^a-z]+/g, '.').replace(/^\.|\.$/g, '');
+}
+
 export async function seedRentalDemo(p: Platform, now = new Date()): Promise<void> {
   const s = rentalSettings(p);
   const done = await one(p.db, sql`SELECT 1 FROM rental_locations WHERE slug = 'ist-airport'`);
@@ -64,7 +69,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
     const people: Record<string, unknown>[] = [];
     for (let i = 0; i < 60; i++) {
       const name = `${rnd.pick(FIRST)} ${rnd.pick(LAST)}`;
-      const email = `${name.toLowerCase().normalize('NFKD').replace(/[^a-z]+/g, '.')}.${i + 1}@example.com`;
+      const email = `${emailLocalPart(name)}.${i + 1}@example.com`;
       people.push({
         name, email, phone: `+90 5${rnd.int(30, 59)} ${rnd.int(100, 999)} ${rnd.int(1000, 9999)}`, address: `${rnd.int(1, 200)} Demo Street`,
         created_at: new Date(now.getTime() - rnd.int(30, 240) * DAY).toISOString(),
