@@ -140,6 +140,13 @@ d('README examples run as written', () => {
   }
 });
 
+describe('README examples leave no files behind in fixed places', () => {
+  it('no code block writes a fixed /tmp path (examples make their own with mktemp)', () => {
+    const fixed = [...README.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? '').split('\n')).filter((l) => /\/tmp\//.test(l));
+    expect(fixed).toEqual([]);
+  });
+});
+
 describe('README links', () => {
   it('every relative link points to a file of this repository; no contract or design files outside it are named', () => {
     const bad: string[] = [];
