@@ -171,3 +171,30 @@ export function problems(r: BlockResult): string[] {
   for (const e of r.errors) p.push(`line ${e.line} of the block failed: ${e.command}`);
   return p;
 }
+
+/** A JavaScript example of the README: its file name (first-line comment `// name.mjs`) and code. */
+export interface ReadmeScript {
+  line: number;
+  file: string;
+  code: string;
+}
+
+/** Every fenced `js` / `mjs` / `javascript` block; each must name its file in a first-line comment. */
+export function readmeScripts(markdown: string): ReadmeScript[] {
+  const lines = markdown.split('\n');
+  const out: ReadmeScript[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const open = FENCE_OPEN.exec(lines[i] ?? '');
+    if (!open) continue;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !FENCE_CLOSE.test(lines[j] ?? ''); j += 1) body.push(lines[j] ?? '');
+    if (['js', 'mjs', 'javascript'].includes((open[2] ?? '').toLowerCase())) {
+      const code = body.join('\n');
+      out.push({ line: i + 1, file: /^\/\/\s*([\w.-]+\.mjs)\b/.exec(code)?.[1] ?? '', code });
+    }
+    i = j;
+  }
+  return out;
+}
+

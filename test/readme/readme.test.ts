@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -7,7 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG } from '../helpers/app.js';
 import { rovaArgs } from '../helpers/rova-process.js';
-import { parseRecords, prelude, problems, readmeBlocks, runnable, type ReadmeBlock } from './blocks.js';
+import { mkdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { Webhook } from 'standardwebhooks';
+import { Filters } from '../../src/platform/hooks.js';
+import { parseRecords, prelude, problems, readmeBlocks, readmeScripts, runnable, type ReadmeBlock } from './blocks.js';
 
 /**
  * The README's curl examples run as written against a fresh demo server: a real `rova serve` process on a free
@@ -138,6 +142,72 @@ d('README examples run as written', () => {
       BLOCK_TIMEOUT_MS + 5_000,
     );
   }
+
+  describe('JavaScript examples run as written', () => {
+    // Each example is written to a file inside the repository (so its imports resolve from node_modules), with the
+    // README's http://127.0.0.1:8080 pointed at the test server, and run the way the README says.
+    const scripts = readmeScripts(README);
+    const jsDir = path.join(ROOT, 'node_modules', '.cache', 'rova-readme-js');
+    const write = (file: string, rewrite: (code: string) => string = (c) => c) => {
+      const s = scripts.find((x) => x.file === file)!;
+      mkdirSync(jsDir, { recursive: true });
+      const target = path.join(jsDir, file);
+      writeFileSync(target, rewrite(s.code.replaceAll('http://127.0.0.1:8080', base)));
+      return target;
+    };
+
+    it('every example names its file (first line `// name.mjs`) and each one is run below', () => {
+      for (const s of scripts) expect(s.file, `README line ${s.line}: the block's first line must be a comment naming its .mjs file`).not.toBe('');
+      expect(scripts.map((s) => s.file).sort()).toEqual(['ext-a.mjs', 'receiver.mjs', 'woo.mjs']);
+    });
+
+    it('woo.mjs: the official WooCommerce client, with the CK/CS the curl examples created, lists a product', async () => {
+      const { output } = await runInShell(900, 'printf "%s %s" "$CK" "$CS"');
+      const [ck, cs] = output.trim().split(' ');
+      expect(ck).toMatch(/^ck_/);
+      const r = spawnSync(process.execPath, [write('woo.mjs')], { env: { PATH: process.env.PATH ?? '', CK: ck!, CS: cs! }, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^\S.* \d+(\.\d+)?\n$/);
+    });
+
+    it('receiver.mjs: accepts a signed delivery (204, logs the event type) and refuses a forged one (400)', async () => {
+      const port = await freePort();
+      const secret = 'whsec_' + randomBytes(24).toString('base64');
+      const file = write('receiver.mjs', (c) => c.replace('.listen(9000,', `.listen(${port},`));
+      const child = spawn(process.execPath, [file], { env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret } });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      try {
+        const body = JSON.stringify({ type: 'booking.created', timestamp: new Date().toISOString(), data: { id: 7, reference: 'RB-TEST' } });
+        const send = async (sign: string) => {
+          const id = `msg_${randomBytes(6).toString('hex')}`;
+          const at = new Date();
+          for (let i = 0; ; i++) {
+            try {
+              return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(sign).sign(id, at, body) } })).status;
+            } catch (err) {
+              if (i > 50) throw err;
+              await new Promise((r) => setTimeout(r, 100)); // still starting
+            }
+          }
+        };
+        expect(await send(secret)).toBe(204);
+        expect(await send('whsec_' + randomBytes(24).toString('base64'))).toBe(400);
+        expect(out).toContain('booking.created');
+      } finally {
+        child.kill();
+      }
+    });
+
+    it('ext-a.mjs: the extension raises the convert limit through the filter the currency service applies', async () => {
+      const mod = (await import(pathToFileURL(write('ext-a.mjs')).href)) as { default: (p: { filters: Filters }) => void };
+      const filters = new Filters();
+      mod.default({ filters });
+      const limited = filters.apply('rova_fx_convert_rate_limit', { limit: 60, windowSeconds: 60 } as never, {} as never) as unknown as { limit: number };
+      expect(limited.limit).toBe(1200);
+    });
+  });
 });
 
 describe('README examples leave no files behind in fixed places', () => {
