@@ -1,6 +1,7 @@
 import { buildApp, seedDemo } from '../app.js';
 import type { Config } from '../config.js';
 import { ensureDemoAdmin, type DemoAdmin } from '../platform/auth/demo-admin.js';
+import { firstAdministrator } from '../platform/auth/repo.js';
 
 /**
  * `rova serve`: listens until SIGTERM or SIGINT, then shuts down gracefully: stops accepting connections
@@ -49,6 +50,9 @@ export async function serve(config: Config): Promise<number> {
     // Shown this once (first start with demo data): the password is stored only as a hash.
     const how = demoAdmin.generatedPassword === null ? 'the password in ROVA_ADMIN_PASSWORD' : `password ${demoAdmin.generatedPassword} (generated; shown only now)`;
     app.log.info(`Admin app: ${base}/admin — log in as "${demoAdmin.login}" with ${how}`);
+  } else if (!(await firstAdministrator(platform.db).catch(() => 'unknown'))) {
+    // an empty production database: nobody can log in yet, and nothing else would say so
+    app.log.warn(`No administrator yet: run "npx rova setup" (or "node dist/main.js setup") to create the first one; the admin app is at ${base}/admin`);
   }
   return -1;
 }

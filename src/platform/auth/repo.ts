@@ -159,3 +159,8 @@ export async function revokeApiKey(db: Db, id: number): Promise<ApiKeyRow | unde
 export async function touchApiKey(db: Db, id: number): Promise<void> {
   await db.execute(sql`UPDATE rova_api_keys SET last_used_at = now() WHERE id = ${id}`);
 }
+
+/** The first administrator's login, if there is one (`rova setup` and the start's hint). */
+export async function firstAdministrator(db: Db): Promise<string | undefined> {
+  return (await one<{ login: string }>(db, sql`SELECT login FROM rova_users WHERE role = 'administrator' ORDER BY id LIMIT 1`))?.login;
+}
