@@ -106,13 +106,15 @@ export async function underLoad(server: RovaServer, adminKey: string, dbUrl: str
   expect(writes.filter((a) => a.status === 201 && !committed.has(a.marker!)).map((a) => a.marker)).toEqual([]); // every 201 is in the database
   expect(writes.filter((a) => a.status !== 201 && committed.has(a.marker!)).map((a) => a.marker)).toEqual([]); // no error answer for a committed write
   // and afterwards the server answers as before (a restarted database may take a moment to accept connections)
-  const until = Date.now() + 15_000;
-  let ready = 0;
-  while (ready !== 200 && Date.now() < until) {
-    ready = (await fetch(`${server.base}/readyz`)).status;
-    if (ready !== 200) await new Promise((r) => setTimeout(r, 250));
+  const until = Date.now() + 30_000;
+  let ready = { status: 0, body: '' };
+  while (ready.status !== 200 && Date.now() < until) {
+    const res = await fetch(`${server.base}/readyz`);
+    ready = { status: res.status, body: await res.text() };
+    if (ready.status !== 200) await new Promise((r) => setTimeout(r, 250));
   }
-  expect(ready).toBe(200);
+  const connections = await query<{ n: number }>(dbUrl, 'SELECT count(*)::int AS n FROM pg_stat_activity').catch((err: unknown) => [{ n: String(err) }]);
+  expect(ready.status, `readyz ${ready.body}; server connections in use: ${JSON.stringify(connections)}\n${server.log().slice(-2000)}`).toBe(200);
   expect((await fetch(`${server.base}/wp-json/rova-rental/v1/locations?per_page=1`)).status).toBe(200);
   return { requests: n };
 }
