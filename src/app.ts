@@ -38,7 +38,7 @@ import { createOptions } from './platform/kv/options.js';
 import { RedisState, resilientRedisOptions } from './platform/kv/redis-state.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
 import { createLimits } from './platform/limits/limiter.js';
-import { loggerOptions } from './platform/http/logging.js';
+import { logEachRequest, loggerOptions } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
 import { registerLandingPage } from './platform/routes/landing.js';
@@ -107,6 +107,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config, opts.logTo),
+    // one line per request instead of Fastify's two (logEachRequest)
+    disableRequestLogging: true,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{8,100}$/.test(given) ? given : randomUUID();
@@ -207,6 +209,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
     }
     installErrorHandling(app, namespaces);
+    logEachRequest(app);
     if (metrics) installMetrics(app, config, metrics);
     new MethodRules(namespaces, config.restRoot, securitySettings(config).strictMethods).install(app);
 

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pretty from 'pino-pretty';
 import type { Config } from '../../config.js';
 
@@ -72,4 +72,21 @@ export function loggerOptions(config: Config, to: 'stdout' | 'stderr' = 'stdout'
       ? { stream: pretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: to === 'stderr' ? 2 : 1, colorize: (to === 'stderr' ? process.stderr : process.stdout).isTTY === true }) }
       : to === 'stderr' ? { stream: process.stderr } : {}),
   };
+}
+
+/**
+ * One log line per request at `info` (method, route pattern, status, duration, request id — the request id is the
+ * line's `reqId`), the details (redacted URL, host, client address) at `debug`. Fastify's own pair of entries per
+ * request (incoming + completed) is switched off with `disableRequestLogging`: at a few requests per second it
+ * drowned everything else. A route's own `logLevel` (the probes: warn) still applies through `req.log`.
+ */
+export function logEachRequest(app: FastifyInstance): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? null;
+    // no route matched (404): the path, without its query (which may carry credentials)
+    const shown = route ?? (req.url.split('?')[0] ?? '');
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    req.log.debug({ req }, 'request details');
+    req.log.info({ method: req.method, route, ...(route ? {} : { path: shown }), status: reply.statusCode, duration_ms: ms }, `${req.method} ${shown} ${reply.statusCode} ${ms} ms`);
+  });
 }
