@@ -27,10 +27,12 @@ export function ensureBuilt() {
   const adminBuilt = existsSync(join(root, 'dist', 'admin', 'index.html')) ? statSync(join(root, 'dist', 'admin', 'index.html')).mtimeMs : 0;
   const adminStale = admin && (!adminBuilt || newest(join(root, 'admin')) > adminBuilt);
   if (!built || adminStale || newest(join(root, 'src')) > built || statSync(join(root, 'package.json')).mtimeMs > built) {
-    process.stderr.write('rova: building…\n');
+    const t0 = Date.now();
+    process.stderr.write('rova: building the server, the browser scripts and the admin app (sources changed or first start)…\n');
     // stdout of the build goes to stderr: `rova apikey create` must print only the key on stdout.
     const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: ['ignore', 2, 'inherit'] });
     if (r.status !== 0) process.exit(r.status ?? 1);
+    process.stderr.write(`rova: built in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }
   return entry;
 }

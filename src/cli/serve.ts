@@ -11,11 +11,15 @@ import { firstAdministrator } from '../platform/auth/repo.js';
  */
 export async function serve(config: Config): Promise<number> {
   const { app, platform, migration } = await buildApp(config);
+  // the first start takes a while: say what it did, step by step
+  if (migration.applied.length) app.log.info(`database ${migration.wasEmpty ? 'created' : 'updated'}: ${migration.applied.length} migration${migration.applied.length === 1 ? '' : 's'} applied`);
   let demoAdmin: DemoAdmin | null = null;
   if (config.demo && migration.wasEmpty && !(await platform.options.get('demo_seeded_at'))) {
+    const t0 = Date.now();
+    app.log.info('seeding the demo data (first start with ROVA_DEMO=1)…');
     await seedDemo(platform);
     demoAdmin = await ensureDemoAdmin(platform);
-    app.log.info('demo data seeded');
+    app.log.info(`demo data seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {

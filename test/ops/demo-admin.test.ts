@@ -62,6 +62,11 @@ describe('demo administrator', () => {
       const m = await waitFor(first, /Admin app: (http:\/\/\S+\/admin) — log in as \\?"admin\\?" with password (\S+) \(generated; shown only now\)/);
       expect(m[1]).toBe(`${base}/admin`);
       const password = m[2]!;
+      // the first start says what it did, step by step, before it is ready
+      const out = first.output();
+      expect(out).toMatch(/database created: \d+ migrations applied/);
+      expect(out.indexOf('seeding the demo data (first start with ROVA_DEMO=1)')).toBeLessThan(out.search(/demo data seeded in \d+\.\d s/));
+      expect(out.search(/demo data seeded in/)).toBeLessThan(out.indexOf('ready at'));
       expect(first.output().split(password).length - 1).toBe(1);
       expect(await login(base, password)).toEqual({ status: 200, role: 'administrator' });
       expect((await login(base, 'admin')).status).toBe(401);
