@@ -6,7 +6,7 @@ import { JobRunner } from '../../src/platform/jobs.js';
 import { SYNC_JOB } from '../../src/modules/fx/admin-service.js';
 import { scheduleRateSync } from '../../src/modules/fx/index.js';
 import { fxRuntime } from '../../src/modules/fx/state.js';
-import { parseEcb, parseExchangeRateApi, snapshotRates } from '../../src/modules/fx/rates/sources.js';
+import { parseEcb, parseExchangeRateApi, snapshotRates, sourceTime } from '../../src/modules/fx/rates/sources.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { adminOf, FIXTURES, serve, type Admin } from './helpers.js';
 
@@ -31,6 +31,16 @@ describe('source parsers', () => {
     expect(() => parseEcb('<html>nope</html>', 'USD')).toThrow();
     expect(() => parseEcb(ECB_XML.replace(/rate='[^']*'/g, "rate='abc'"), 'USD')).toThrow(/no rates/);
   });
+  it("each source's own date: time_last_updated (else date), the ECB Cube time; junk or none → null", () => {
+    expect(sourceTime('exchangerate-api', ERA_JSON)).toBe(1685404802);
+    expect(sourceTime('exchangerate-api', '{"date":"2024-02-29","rates":{}}')).toBe(Date.parse('2024-02-29T00:00:00Z') / 1000);
+    expect(sourceTime('exchangerate-api', '{"date":"yesterday","time_last_updated":-5}')).toBeNull();
+    expect(sourceTime('exchangerate-api', 'not json')).toBeNull();
+    expect(sourceTime('ecb', ECB_XML)).toBe(Date.parse('2022-07-08T00:00:00Z') / 1000);
+    expect(sourceTime('ecb', "<Cube time='2022-13-45'>")).toBeNull();
+    expect(sourceTime('file', ECB_XML)).toBeNull();
+  });
+
   it('ExchangeRate-API JSON: numbers kept, junk skipped, base dropped', () => {
     const r = parseExchangeRateApi(ERA_JSON, 'CNY');
     expect(r.EUR).toBe(0.132);
@@ -106,7 +116,9 @@ describe('POST /rates/sync against local servers', () => {
     const cur = (await a.get('/currencies')).json();
     const by = Object.fromEntries(cur.currencies.map((c: { code: string }) => [c.code, c]));
     expect(by.EUR.rate.value).toBe(body.rates.EUR);
-    expect(by.EUR.rate.updated_at).toBeGreaterThanOrEqual(before);
+    // the rate is as old as the source says (the fixture's time_last_updated, 2023-05-30), not the day of the sync
+    expect(by.EUR.rate.updated_at).toBe(1685404802);
+    expect(cur.stale_rates).toContainEqual({ code: 'EUR', rate_date: '2023-05-30' });
     expect(by.GBP.rate).toEqual({ type: 'manual', value: 0.5, updated_at: null });
     expect(by.JPY.rate.value).toBe(1.4);
     expect(cur.last_sync.base).toBe('USD');
@@ -124,6 +136,8 @@ describe('POST /rates/sync against local servers', () => {
     const e = await a.post('/rates/sync');
     expect(e.json().source).toBe('ecb');
     expect(e.json().rates.EUR).toBeCloseTo(0.983961, 6);
+    const eur = (await a.get('/currencies')).json().currencies.find((c: { code: string }) => c.code === 'EUR');
+    expect(eur.rate.updated_at).toBe(Date.parse('2022-07-08T00:00:00Z') / 1000); // the feed's <Cube time='2022-07-08'>
     await a.post('/settings', { rate_sources: ['exchangerate-api', 'ecb'] });
   });
 

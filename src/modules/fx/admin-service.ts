@@ -76,8 +76,9 @@ export async function syncRates(rt: FxRuntime): Promise<SyncResult> {
     throw new HttpError(502, 'rova_fx_rates_unavailable', 'No exchange-rate source answered; the stored rates were kept.', { attempts: outcome.attempts });
   }
   const now = Math.floor(Date.now() / 1000);
-  // Rates from the bundled file are as old as the file: they keep its date, so they show as stale.
-  const ratesTime = outcome.source === 'file' ? SNAPSHOT_TIME : now;
+  // Rates are as old as their source says (the bundled file: its date), never "now": a feed that stopped updating
+  // shows as stale. A date in the future is read as now.
+  const ratesTime = outcome.source === 'file' ? SNAPSHOT_TIME : Math.min(outcome.time ?? now, now);
   if (outcome.source === 'file') {
     rt.platform.log.warn({ rates_date: SNAPSHOT_DATE }, `no online exchange-rate source answered: using the bundled snapshot of ${SNAPSHOT_DATE} (stale)`);
   }

@@ -78,6 +78,25 @@ export function parseEcb(body: string, base: string): RateMap {
   return out;
 }
 
+/**
+ * The time a source says its rates are from (unix seconds), or null when it does not say: ExchangeRate-API's
+ * `time_last_updated` (else its `date`), the ECB's `<Cube time='YYYY-MM-DD'>`. A sync records this, not the sync's
+ * own time, so a feed that stopped updating shows as stale.
+ */
+export function sourceTime(id: SourceId, body: string): number | null {
+  const day = (d: unknown) => (typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && Number.isFinite(Date.parse(`${d}T00:00:00Z`)) ? Date.parse(`${d}T00:00:00Z`) / 1000 : null);
+  if (id === 'exchangerate-api') {
+    try {
+      const j = JSON.parse(body) as { time_last_updated?: unknown; date?: unknown };
+      return typeof j.time_last_updated === 'number' && Number.isSafeInteger(j.time_last_updated) && j.time_last_updated > 0 ? j.time_last_updated : day(j.date);
+    } catch {
+      return null;
+    }
+  }
+  if (id === 'ecb') return day(/<Cube\s+time\s*=\s*(['"])(\d{4}-\d{2}-\d{2})\1/.exec(body)?.[2]);
+  return null;
+}
+
 /** The bundled snapshot, crossed to the store base. */
 export function snapshotRates(base: string): RateMap {
   const b = positive(SNAPSHOT.rates[base]);
@@ -90,20 +109,27 @@ export function snapshotRates(base: string): RateMap {
   return out;
 }
 
-export async function fetchSource(id: SourceId, base: string, cfg: SourceConfig): Promise<RateMap> {
+/** One source's rates and the time it says they are from (null: it does not say). */
+export async function fetchSource(id: SourceId, base: string, cfg: SourceConfig): Promise<{ rates: RateMap; time: number | null }> {
   switch (id) {
-    case 'exchangerate-api':
-      return parseExchangeRateApi(await get(`${cfg.exchangerateApiUrl.replace(/\/+$/, '')}/latest/${base}`, cfg.timeoutMs), base);
-    case 'ecb':
-      return parseEcb(await get(cfg.ecbUrl, cfg.timeoutMs), base);
+    case 'exchangerate-api': {
+      const body = await get(`${cfg.exchangerateApiUrl.replace(/\/+$/, '')}/latest/${base}`, cfg.timeoutMs);
+      return { rates: parseExchangeRateApi(body, base), time: sourceTime(id, body) };
+    }
+    case 'ecb': {
+      const body = await get(cfg.ecbUrl, cfg.timeoutMs);
+      return { rates: parseEcb(body, base), time: sourceTime(id, body) };
+    }
     case 'file':
-      return snapshotRates(base);
+      return { rates: snapshotRates(base), time: null };
   }
 }
 
 export interface FetchOutcome {
   source: SourceId | null;
   rates: RateMap;
+  /** When the winning source says its rates are from (unix seconds), or null. */
+  time: number | null;
   attempts: { source: SourceId; error: string }[];
 }
 
@@ -112,8 +138,8 @@ export async function fetchRates(order: readonly SourceId[], base: string, cfg: 
   const attempts: FetchOutcome['attempts'] = [];
   for (const id of order) {
     try {
-      const rates = await fetchSource(id, base, cfg);
-      if (Object.keys(rates).length > 0) return { source: id, rates, attempts };
+      const { rates, time } = await fetchSource(id, base, cfg);
+      if (Object.keys(rates).length > 0) return { source: id, rates, time, attempts };
       attempts.push({ source: id, error: `no rates for base ${base}` });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
@@ -125,5 +151,5 @@ export async function fetchRates(order: readonly SourceId[], base: string, cfg: 
       attempts.push({ source: id, error: msg });
     }
   }
-  return { source: null, rates: {}, attempts };
+  return { source: null, rates: {}, time: null, attempts };
 }
