@@ -51,6 +51,7 @@ describe.skipIf(!!TEST_PG)('request log', () => {
       expect(got[1]!.reqId).toBe('trace-abcdef-123');
       expect(run.output()).not.toMatch(/incoming request|request completed|request details/);
       expect(run.output()).not.toContain('SECRETSECRET');
+      expect(run.output()).not.toContain('Deprecation'); // the logger is set up the supported way
     } finally {
       run.child.kill('SIGTERM');
       await run.exited;
