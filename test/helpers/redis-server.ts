@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './ports.js';
 
 /**
  * A real redis-server (Debian package `redis-server`) that a test starts, kills and restarts itself, on its own
@@ -47,17 +48,6 @@ export class RedisServer {
   killNow(): void {
     this.proc?.kill('SIGKILL');
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function ping(port: number): Promise<boolean> {

@@ -172,6 +172,22 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
     expect(ran).toBe(1);
   }, 120_000);
 
+  /**
+   * Sends a request while the holder's lock (taken with `lock`) keeps it waiting, then kills its connection with the
+   * database refusing new ones (so it cannot free its key either), and answers what the request answered.
+   */
+  async function killedWhileWaiting(request: () => ReturnType<TwoNodes['a']['inject']>, lock: [string, unknown[]]) {
+    await holder.query('BEGIN');
+    await holder.query(lock[0], lock[1]);
+    const dying = request();
+    await waitingBackend();
+    const down = await databaseDown();
+    const answer = await dying;
+    await down.restore();
+    await holder.query('ROLLBACK');
+    return answer;
+  }
+
   for (const round of [1, 2]) {
     it(`kill round ${round}: the create's connection killed before its commit (waiting for the vehicle lock) → 503; the retry after the lease books exactly once`, async () => {
       const { a, b } = n;
@@ -179,14 +195,7 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       const { key } = await a.userWithKey('customer');
       const ikey = `kill-before-${round}`;
       const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': ikey }, payload: bodyFor(v) });
-      await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM rental_vehicles WHERE id = $1 FOR UPDATE', [v]);
-      const dying = send(a);
-      await waitingBackend();
-      const down = await databaseDown();
-      const answer = await dying;
-      await down.restore();
-      await holder.query('ROLLBACK');
+      const answer = await killedWhileWaiting(() => send(a), ['SELECT 1 FROM rental_vehicles WHERE id = $1 FOR UPDATE', [v]]);
       expect(answer.statusCode, answer.body).toBe(503);
       expect(await bookingsOf(v)).toEqual([]);
       expect(await keyRow(ikey)).toEqual({ status: 'running', lease_expired: false });
@@ -209,14 +218,8 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       const { key } = await a.userWithKey('customer');
       const ikey = `kill-after-${round}`;
       const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': ikey }, payload: bodyFor(v) });
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE rova_mail_outbox IN EXCLUSIVE MODE');
-      const dying = send(a);
-      await waitingBackend(); // the booking committed; its mail waits for the outbox
-      const down = await databaseDown();
-      const answer = await dying;
-      await down.restore();
-      await holder.query('ROLLBACK');
+      // the booking commits; its mail waits for the outbox
+      const answer = await killedWhileWaiting(() => send(a), ['LOCK TABLE rova_mail_outbox IN EXCLUSIVE MODE', []]);
       // the booking stands, so the request answers it (the mail failed; the key could not be marked done)
       expect(answer.statusCode, answer.body).toBe(201);
       const id = answer.json().data.booking.id as number;

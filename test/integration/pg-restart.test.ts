@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_REDIS } from '../helpers/app.js';
 import { query, startRovaServer, underLoad, type RovaServer } from '../helpers/db-faults.js';
+import { freePort } from '../helpers/ports.js';
 
 // Issue 19 item 5, second half: PostgreSQL restarted (`pg_ctl restart -m fast`) while requests run — every connection
 // is closed and, for a moment, the server refuses new ones ("the database system is shutting down / starting up",
@@ -35,17 +35,6 @@ async function asPostgres(cmd: string, args: string[]): Promise<void> {
 // -l: the postmaster's output goes to a file, not to a pipe that pg_ctl's caller would wait on forever
 const pgCtl = (...args: string[]) => asPostgres(path.join(BIN, 'pg_ctl'), ['-D', data, '-w', '-t', '30', '-l', path.join(dir, 'postgres.log'), ...args]);
 const options = () => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 beforeAll(async () => {
   if (!TEST_REDIS) throw new Error('needs ROVA_TEST_REDIS_URL (npm run test:integration)');

@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { Filters } from '../../src/platform/hooks.js';
 import { parseRecords, prelude, problems, readmeBlocks, readmeScripts, runnable, type ReadmeBlock } from './blocks.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * The README's curl examples run as written against a fresh demo server: a real `rova serve` process on a free
@@ -31,17 +31,6 @@ let shell: ChildProcessWithoutNullStreams | null = null;
 let shellOut = '';
 let base = '';
 const adminKey = `readme-admin-${randomBytes(12).toString('hex')}`;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function waitReady(url: string, ms: number): Promise<void> {
   const until = Date.now() + ms;

@@ -67,22 +67,22 @@ export async function register(p: Platform, req: FastifyRequest, input: Register
   const email = input.email.trim().toLowerCase();
   const name = [input.first_name?.trim(), input.last_name?.trim()].filter(Boolean).join(' ');
   const mailLater = (send: () => Promise<void>) => void send().catch((err: unknown) => p.log.warn({ err }, 'registration mail failed'));
-  const ownerOf = async (): Promise<void> => {
-    const userId = await repo.userIdByEmail(p.db, email);
+  const mailOwner = async (userId: number | undefined): Promise<void> => {
     const u = userId === undefined ? undefined : await repo.profileById(p.db, userId);
     // at most 3 such mails per account per hour: registering someone's address again and again must not flood them
     if (u && (await limit(p, 'register-exists', String(u.id), 3, 3600))) mailLater(() => sendAccountExists(p, u.email, u.display_name));
   };
-  if ((await repo.userIdByEmail(p.db, email)) !== undefined) {
+  const known = await repo.userIdByEmail(p.db, email);
+  if (known !== undefined) {
     await hashPassword(input.password); // the time a new account takes
-    return ownerOf();
+    return mailOwner(known);
   }
   let created: Awaited<ReturnType<typeof p.auth.createUser>>;
   try {
     created = await p.auth.createUser({ login: email, email, role: 'customer', password: input.password, displayName: name || email });
   } catch (err) {
     // the same address registered at the same moment by another request: it exists now
-    if (err instanceof HttpError && err.status === 409) return ownerOf();
+    if (err instanceof HttpError && err.status === 409) return mailOwner(await repo.userIdByEmail(p.db, email));
     throw err;
   }
   const u = (await repo.updateProfile(p.db, created.id, { first_name: input.first_name?.trim() ?? '', last_name: input.last_name?.trim() ?? '', phone: input.phone?.trim() ?? '' }))!;
