@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../../config.js';
+import { isDatabaseUnavailable } from './outage.js';
 import type { Db } from './types.js';
 
 /** Runs a whole SQL script (several statements) inside one transaction, holding a lock against other nodes. */
@@ -91,12 +92,14 @@ async function connectPostgres(url: string): Promise<DbHandle> {
     throw new Error(`cannot connect to PostgreSQL at DATABASE_URL (${redactUrl(url)}): ${reason}`);
   }
   const db = drizzlePg(pool) as unknown as Db;
+  db.transaction = releasingTransaction(pool);
   return {
     kind: 'postgres',
     raw: pool,
     db,
     runScripts: async (fn) => {
       const c = await pool.connect();
+      let broken: Error | undefined;
       try {
         await c.query('BEGIN');
         await fn(
@@ -108,9 +111,10 @@ async function connectPostgres(url: string): Promise<DbHandle> {
         await c.query('COMMIT');
       } catch (err) {
         await c.query('ROLLBACK').catch(() => undefined);
+        broken = isDatabaseUnavailable(err) ? (err instanceof Error ? err : new Error(String(err))) : undefined;
         throw err;
       } finally {
-        c.release();
+        c.release(broken);
       }
     },
     ping: async () => {
@@ -120,6 +124,31 @@ async function connectPostgres(url: string): Promise<DbHandle> {
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+/**
+ * Drizzle's own pool transaction checks a client out and sends BEGIN before its try/finally: when the server has
+ * just closed that connection, BEGIN fails and the client is never released — the pool fills with dead clients and
+ * every later checkout times out. This one checks the client out itself, lets Drizzle run the transaction on that
+ * client alone, and always gives it back; a client whose connection broke is handed back with the error, so the
+ * pool discards it instead of reusing it.
+ */
+function releasingTransaction(pool: pg.Pool): Db['transaction'] {
+  const drizzleOf = new WeakMap<pg.PoolClient, Db>();
+  return (async (fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      let onClient = drizzleOf.get(client);
+      if (!onClient) drizzleOf.set(client, (onClient = drizzlePg(client) as unknown as Db));
+      return await onClient.transaction(fn, config);
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) broken = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }) as Db['transaction'];
 }
 
 /**
