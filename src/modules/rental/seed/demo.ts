@@ -18,7 +18,7 @@ import { prng } from '../../../platform/prng.js';
 
 const DAY = 86_400_000;
 
-async function seedCatalogue(tx: Db, currency: string): Promise<{ vehicles: VehicleRow[]; locIds: number[] }> {
+async function seedCatalogue(tx: Db, currency: string, now: Date): Promise<{ vehicles: VehicleRow[]; locIds: number[] }> {
   const locIds: number[] = [];
   for (const l of DEMO_LOCATIONS) locIds.push(Number((await insertLocation(tx, { ...l, address: `${l.name}, ${l.city}` })).id));
   const vehicles: VehicleRow[] = [];
@@ -31,6 +31,8 @@ async function seedCatalogue(tx: Db, currency: string): Promise<{ vehicles: Vehi
       deposit_percent: category === 'premium' ? '30' : null,
       transfer_max_passengers: service === 'rental' ? null : seats - 1, transfer_max_luggage: service === 'rental' ? null : seats,
       blocked_dates: [],
+      // the fleet was built up over the past year (a vehicle added "now" shows as this month's growth on the dashboard)
+      created_at: new Date(now.getTime() - (200 + i * 9) * DAY).toISOString(),
     }));
   }
   await insertRoute(tx, { origin: 'Istanbul Airport', destination: 'Taksim', origin_location_id: locIds[0], destination_location_id: locIds[2], distance_km: '45', duration_min: 60, pricing: 'fixed', base_price: '60.00' });
@@ -63,7 +65,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
   const done = await one(p.db, sql`SELECT 1 FROM rental_locations WHERE slug = 'ist-airport'`);
   if (done) return;
   await p.transaction(async (tx) => {
-    const { vehicles } = await seedCatalogue(tx, s.currency);
+    const { vehicles } = await seedCatalogue(tx, s.currency, now);
     const rules = await allRules(tx);
     const rnd = prng(20260301);
     const people: Record<string, unknown>[] = [];
@@ -94,7 +96,10 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
         const status: BookingStatus = current ? 'in_progress'
           : past ? (roll < 0.7 ? 'completed' : roll < 0.85 ? 'cancelled' : roll < 0.93 ? 'refunded' : 'no_show')
           : roll < 0.5 ? 'confirmed' : roll < 0.65 ? 'pending_payment' : roll < 0.8 ? 'pending' : roll < 0.9 ? 'draft' : 'cancelled';
-        const created = new Date(Math.min(now.getTime() - 3_600_000, pickup.getTime() - rnd.int(1, 25) * DAY));
+        // booked 1–25 days ahead of pick-up, and never in the future: an upcoming booking was made some time in the past
+        // weeks (clamping them all to "an hour ago" drew a spike of that day's bookings on the dashboard)
+        const ahead = rnd.int(1, 25) * DAY + rnd.int(0, 23) * 3_600_000;
+        const created = new Date(pickup.getTime() - ahead < now.getTime() - 3_600_000 ? pickup.getTime() - ahead : now.getTime() - ahead);
         const addons = !transfer && rnd.next() < 0.3 ? ['child_seat'] : [];
         const q = quote({ id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent }, rules, utcToLocal(pickup, s.timezone).date, days, addons);
         const route = transfer ? rnd.pick(routes.rows) : null;

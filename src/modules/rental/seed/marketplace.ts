@@ -76,6 +76,7 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
           name, slug: `market-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '')}`, category, brand, model, price_per_day: price.toFixed(2),
           seats: category === 'van' ? 7 : 5, doors: 5, transmission: ci % 2 ? 'automatic' : 'manual', fuel_type: 'petrol', service_type: 'rental',
           year: 2021 + ci, features: ['air_conditioning', 'bluetooth'], currency, status: 'active', vendor_id: u.id, blocked_dates: [], location_id: loc ? Number(loc.id) : null,
+          created_at: approved,
         });
         const vehicleId = Number(car.id);
         await tx.execute(sql`INSERT INTO vendor_listings (vehicle_id, vendor_id, lifecycle, created_at) VALUES (${vehicleId}, ${u.id}, 'active', ${approved})`);
