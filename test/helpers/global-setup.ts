@@ -14,22 +14,40 @@ declare module 'vitest' {
   }
 }
 
-/** Runs once per `vitest run`, before any worker starts: the migrated templates the test apps copy. */
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+interface Prepared {
+  pgliteTemplate: string;
+  rovaEntry: string;
+  postgresTemplate: string;
+  drop?: () => Promise<void>;
+}
+
+/** Shared by the run's projects (vitest calls a global setup once per project): one template, dropped once. */
+const shared = globalThis as { rovaTestSetup?: { prepared: Promise<Prepared>; users: number } };
+
+async function prepare(): Promise<Prepared> {
   const started = performance.now();
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const [template, entry] = await Promise.all([pgliteTemplateFile(), transpileForChildren(root)]);
-  project.provide('pgliteTemplate', template);
-  project.provide('rovaEntry', entry);
   const pgUrl = process.env.ROVA_TEST_DATABASE_URL ?? '';
-  let teardown: (() => Promise<void>) | undefined;
-  if (pgUrl) {
-    const tpl = await postgresTemplate(pgUrl);
-    project.provide('postgresTemplate', tpl.name);
-    teardown = tpl.drop;
-  } else {
-    project.provide('postgresTemplate', '');
-  }
+  const tpl = pgUrl ? await postgresTemplate(pgUrl) : undefined;
   if (process.env.ROVA_TEST_PROFILE) console.log(`setup: migrated templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return teardown;
+  return { pgliteTemplate: template, rovaEntry: entry, postgresTemplate: tpl?.name ?? '', drop: tpl?.drop };
+}
+
+/** Runs before any worker starts: the migrated templates the test apps copy. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.rovaTestSetup ??= { prepared: prepare(), users: 0 };
+  const state = shared.rovaTestSetup;
+  state.users += 1;
+  const p = await state.prepared;
+  project.provide('pgliteTemplate', p.pgliteTemplate);
+  project.provide('rovaEntry', p.rovaEntry);
+  project.provide('postgresTemplate', p.postgresTemplate);
+  return async () => {
+    state.users -= 1;
+    if (state.users === 0) {
+      shared.rovaTestSetup = undefined;
+      await p.drop?.();
+    }
+  };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markedForIntegration, testFiles } from '../helpers/suites.js';
+import { markedForIntegration, OWN_PROCESS, testFiles } from '../helpers/suites.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -22,5 +22,11 @@ describe('which suite runs a test file', () => {
     });
     expect(misplaced).toEqual([]);
     for (const [f, why] of marked) expect(why.trim().length, f).toBeGreaterThan(15);
+  });
+
+  it('a file that measures process memory runs in a process of its own (the shared worker carries earlier files\' slack)', () => {
+    const measuring = testFiles(ROOT).filter((f) => /process\.memoryUsage\(/.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(measuring.length).toBeGreaterThan(0);
+    expect(measuring.filter((f) => !OWN_PROCESS.includes(f))).toEqual([]);
   });
 });

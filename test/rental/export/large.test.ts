@@ -1,4 +1,4 @@
-// @integration: streaming uses a server-side cursor on PostgreSQL; memory bounds differ per engine
+// @integration: keyset pages through a PostgreSQL pool and socket; memory bounds differ per engine
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import v8 from 'node:v8';
