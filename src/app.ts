@@ -1,3 +1,4 @@
+import { openStorage } from './platform/storage/index.js';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import Fastify, { LogController } from 'fastify';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redis,
     redisState,
     log: app.log,
+    storage: openStorage(config.storageUrl, db),
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
   if (redis) platform.auth.woo.useReplayCache(createRedisReplayCache(redis, config.redisPrefix));
@@ -156,6 +158,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     authFailures.stop();
     await authFailures.flush().catch((err: unknown) => app.log.error({ err }, 'audit log write failed'));
     await jobs.stop();
+    await platform.storage.close();
     redisState.close();
     await bus.close();
     redis?.disconnect();

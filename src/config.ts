@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
 import { parseMailEnv } from './platform/mail/env.js';
+import { checkStorageUrl } from './platform/storage/index.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -16,6 +17,8 @@ export interface Config {
   /** When true and no databaseUrl, PGlite runs in memory (tests). */
   memoryDb: boolean;
   redisUrl: string | null;
+  /** Where files live (vendor documents, statements): null = the database; `s3://…` or `file:///…` (src/platform/storage). */
+  storageUrl: string | null;
   /** Prefix for every Redis key, so several deployments (or test runs) can share one Redis. */
   redisPrefix: string;
   restRoot: string;
@@ -204,6 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
   }
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  const storageUrl = env.STORAGE_URL?.trim() || null;
+  const storageProblem = storageUrl ? checkStorageUrl(storageUrl) : null;
+  if (storageProblem) throw new ConfigError(storageProblem);
   let restRoot = env.REST_ROOT?.trim() || '/wp-json';
   if (!restRoot.startsWith('/')) restRoot = '/' + restRoot;
   restRoot = restRoot.replace(/\/+$/, '');
@@ -234,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     databaseUrl,
     memoryDb: ephemeral && !databaseUrl,
     redisUrl,
+    storageUrl,
     redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
     restRoot,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

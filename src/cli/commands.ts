@@ -4,6 +4,7 @@ import { modules } from '../modules/index.js';
 import type { CliCommand, CliHelp } from '../modules/types.js';
 import { command } from './command.js';
 import { setupCommand } from './setup.js';
+import { storageCommand } from './storage.js';
 
 function fail(message: string): number {
   process.stderr.write(`rova: ${message}\n`);
@@ -124,5 +125,5 @@ const help: Record<'seed' | 'user' | 'apikey', CliHelp> = {
 export const cliCommands: Record<string, CliCommand> = Object.assign(
   {},
   ...modules.map((m) => m.commands ?? {}),
-  { seed: command(help.seed, seed), user: command(help.user, user), apikey: command(help.apikey, apikey), setup: setupCommand },
+  { seed: command(help.seed, seed), user: command(help.user, user), apikey: command(help.apikey, apikey), setup: setupCommand, storage: storageCommand },
 );

@@ -2,6 +2,7 @@ import { buildApp, seedDemo } from '../app.js';
 import type { Config } from '../config.js';
 import { ensureDemoAdmin, type DemoAdmin } from '../platform/auth/demo-admin.js';
 import { firstAdministrator } from '../platform/auth/repo.js';
+import { legacyUploads } from './legacy-uploads.js';
 
 /**
  * `rova serve`: listens until SIGTERM or SIGINT, then shuts down gracefully: stops accepting connections
@@ -20,6 +21,10 @@ export async function serve(config: Config): Promise<number> {
     await seedDemo(platform);
     demoAdmin = await ensureDemoAdmin(platform);
     app.log.info(`demo data seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const legacy = await legacyUploads(config.dataDir);
+  if (legacy > 0 && platform.storage.kind !== 'file') {
+    app.log.warn(`${legacy} uploaded file${legacy === 1 ? '' : 's'} in ${config.dataDir}/uploads ${legacy === 1 ? 'is' : 'are'} not in the shared storage (${platform.storage.label}) and answer 404 until moved: run "npx rova storage migrate"`);
   }
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -1,3 +1,4 @@
+import type { ObjectStorage } from './storage/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
@@ -30,6 +31,8 @@ export interface Platform {
   /** Up/down state of Redis (health, readiness); `configured: false` without REDIS_URL. */
   redisState: RedisState;
   log: FastifyBaseLogger;
+  /** Files every node can read (vendor documents, statements): STORAGE_URL, the database by default. */
+  storage: ObjectStorage;
   /** Runs fn in one database transaction (multi-row writes must be atomic). */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
 }

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from '../helpers/app.js';
+import { V1 } from '../rental/helpers.js';
+import { APPLY_FIELDS, multipart, PDF } from '../rental/market/helpers.js';
 
 // Two nodes on one PostgreSQL database and one Redis behave as one (ARCHITECTURE.md "Scale-out").
 const dbName = `rova_t_scale_${randomBytes(4).toString('hex')}`;
@@ -16,14 +21,16 @@ beforeAll(async () => {
   await admin.end();
   const u = new URL(TEST_PG);
   u.pathname = '/' + dbName;
-  const env = { DATABASE_URL: u.toString(), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:` };
-  a = await makeApp({ env });
-  b = await makeApp({ env });
+  // one secret, two machines: each node has a DATA_DIR of its own, as on two hosts
+  const env = { DATABASE_URL: u.toString(), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_SECRET: randomBytes(32).toString('hex') };
+  a = await makeApp({ env: { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-node-a-')) } });
+  b = await makeApp({ env: { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-node-b-')) } });
 });
 
 afterAll(async () => {
   await a?.close();
   await b?.close();
+  for (const n of [a, b]) if (n) rmSync(n.platform.config.dataDir, { recursive: true, force: true });
   const admin = new pg.Client({ connectionString: TEST_PG });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -51,6 +58,22 @@ describe('scale-out', () => {
     await a.platform.bus.publish('scale-topic', 'from-a');
     await new Promise((r) => setTimeout(r, 200));
     expect(got).toEqual(['from-a']);
+  });
+
+  it('a vendor document uploaded to one node downloads from the other (shared storage; was a 500 from node-local disk)', async () => {
+    expect(a.platform.config.dataDir).not.toBe(b.platform.config.dataDir);
+    const customer = { 'x-rova-api-key': (await a.userWithKey('customer')).key };
+    const admin = { 'x-rova-api-key': (await a.userWithKey('administrator')).key };
+    const m = multipart(APPLY_FIELDS, [{ field: 'document_id', name: 'passport.pdf', data: PDF }]);
+    const r = await a.inject({ method: 'POST', url: `${V1}/vendor/application`, headers: { ...customer, ...m.headers }, payload: m.payload });
+    expect(r.statusCode, r.body).toBe(201);
+    const url = (r.json().data.documents as { url: string }[])[0]!.url;
+    for (const [node, who] of [[b, admin], [b, customer], [a, admin]] as const) {
+      const dl = await node.inject({ method: 'GET', url, headers: who });
+      expect(dl.statusCode).toBe(200);
+      expect(dl.headers['content-type']).toBe('application/pdf');
+      expect(dl.rawPayload.equals(PDF)).toBe(true);
+    }
   });
 
   it('rate limits are counted across nodes', async () => {

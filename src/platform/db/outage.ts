@@ -14,7 +14,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e; depth++) {
     if (typeof e !== 'object') return false;
-    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    const { code, message, cause, name } = e as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
+    // the file storage's network errors carry the same codes; they are not the database's
+    if (name === 'StorageUnavailableError') return false;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATE.test(code))) return true;
     if (code === '55000' && typeof message === 'string' && NOT_ACCEPTING.test(message)) return true;
     if (typeof message === 'string' && MESSAGES.test(message)) return true;

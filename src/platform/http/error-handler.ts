@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/outage.js';
+import { StorageUnavailableError } from '../storage/types.js';
 import { HttpError } from './errors.js';
 import { errorBody, type NamespaceRegistry } from './namespaces.js';
 
@@ -75,6 +76,12 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
       }
       const names = Object.keys(params);
       return send(req, reply, 400, undefined, `Invalid parameter(s): ${names.join(', ')}`, { params });
+    }
+    // before the database check: an S3 connection refused looks like a database one in the cause chain
+    if (err instanceof StorageUnavailableError) {
+      req.log.warn({ method: req.method, url: req.url.split('?')[0], err: { message: err.message } }, 'file storage unavailable');
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(req, reply, 503, undefined, 'The file storage is unavailable. Try again in a few seconds.');
     }
     if (isDatabaseUnavailable(err)) {
       // Nothing was written (or the transaction rolled back): the same request can be sent again. No audit row

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -42,7 +42,12 @@ describe('vendor applications (design §6)', () => {
     const d = r.json().data;
     expect(d).toMatchObject({ status: 'pending', city: 'Berlin', iban_masked: 'DE** **** 3000', terms_version: '2026-01', service_areas: ['Berlin', 'Potsdam'] });
     expect(d.documents.map((x: { kind: string; mime: string }) => [x.kind, x.mime])).toEqual([['id', 'application/pdf'], ['license', 'image/png']]);
-    expect(readdirSync(path.join(dataDir, 'uploads', 'vendor-documents')).every((f) => /^[0-9a-f]{32}\.(pdf|png)$/.test(f))).toBe(true);
+    const keys: string[] = [];
+    for await (const k of t.platform.storage.keys('vendor-documents/')) keys.push(k);
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    expect(keys.every((k) => /^vendor-documents\/[0-9a-f]{32}\.(pdf|png)$/.test(k))).toBe(true);
+    expect(t.platform.storage.kind).toBe('database'); // the default: every node reads what any node stored
+    expect(existsSync(path.join(dataDir, 'uploads'))).toBe(false);
     const stored = await one<{ iban_encrypted: string }>(t.platform.db, sql`SELECT iban_encrypted FROM vendor_applications WHERE id = ${d.id}`);
     expect(stored!.iban_encrypted).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(stored!.iban_encrypted).not.toContain('3000');

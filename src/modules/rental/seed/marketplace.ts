@@ -59,6 +59,9 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
   const rnd = prng(20260808);
   const ids: number[] = [];
   let penaltyTx = 0;
+  // the applicant's files go to the storage first (as an upload does): the database storage must not wait on the
+  // seed's own open transaction
+  const documents = [await storeDocument(p.storage, PDF), await storeDocument(p.storage, PNG)] as const;
   await p.transaction(async (tx) => {
     const s = await marketplaceSettingsIn(tx);
     const customer = await one<{ id: string; name: string; email: string; phone: string }>(tx, sql`SELECT id, name, email, phone FROM rental_customers ORDER BY id LIMIT 1`);
@@ -127,8 +130,7 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
       account_holder: 'Cappadocia Tours', tax_office: 'Nevsehir Vergi Dairesi', tax_number: '9876543210', bio: 'Jeeps and minibuses around Goreme.',
       service_areas: ['Nevsehir', 'Kayseri'], terms_version: s.terms_version, created_at: new Date(now.getTime() - 2 * DAY).toISOString(),
     });
-    for (const [kind, data, name] of [['id', PDF, 'identity.pdf'], ['license', PNG, 'licence.png']] as const) {
-      const doc = await storeDocument(p.config.dataDir, data);
+    for (const [kind, doc, name] of [['id', documents[0], 'identity.pdf'], ['license', documents[1], 'licence.png']] as const) {
       await insertDocument(tx, { application_id: app!.id, kind, original_name: name, ...doc });
     }
   });

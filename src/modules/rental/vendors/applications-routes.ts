@@ -80,10 +80,10 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: self,
     schema: {
       tags, summary: 'Apply to become a vendor (multipart/form-data with documents)', consumes: ['multipart/form-data'],
-      description: 'Rules: not already a vendor, no other pending application, 24 h after a rejection (409 otherwise). Documents are sniffed by content (PDF/JPEG/PNG/WebP; 400 otherwise, as is a body that is not multipart), ≤ 10 MB each (413), file names with paths or ".." → 400.',
+      description: 'Rules: not already a vendor, no other pending application, 24 h after a rejection (409 otherwise). Documents are sniffed by content (PDF/JPEG/PNG/WebP; 400 otherwise, as is a body that is not multipart), ≤ 10 MB each (413), file names with paths or ".." → 400. Documents go to the shared file storage (STORAGE_URL); while it is unreachable → 503 with Retry-After and nothing is written.',
       // documented shape; the handler parses the stream itself
       ...({ body: ApplyForm } as object),
-      response: { 201: RentalEnvelope(ApplicationDetail), ...rentalErrors(400, 401, 403, 409, 413) },
+      response: { 201: RentalEnvelope(ApplicationDetail), ...rentalErrors(400, 401, 403, 409, 413, 503) },
     },
     validatorCompiler: () => () => true,
   }, async (req, reply) => {
@@ -107,13 +107,14 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: self,
     schema: {
       tags, summary: 'Download an application document (administrators and the applicant only; others get 404)', params: IdParams,
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file (attachment)' }), ...rentalErrors(401, 404) },
+      description: 'From the shared file storage (STORAGE_URL), whichever node stored it. 404 also when the file is missing from the storage (not moved with `rova storage migrate`); 503 with Retry-After while the storage is unreachable.',
+      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The file (attachment)' }), ...rentalErrors(401, 404, 503) },
     },
   }, async (req, reply) => {
     const d = await documentById(p.db, req.params.id);
     const u = req.auth.user!;
     if (!d || (u.role !== 'administrator' && Number(d.user_id) !== u.id)) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Document ${req.params.id} does not exist.`);
-    const data = await readDocument(p.config.dataDir, d.stored_name);
+    const data = await readDocument(p.storage, d.stored_name, Number(d.id));
     return reply.type(d.mime).header('content-disposition', `attachment; filename="document-${d.id}.${d.stored_name.split('.')[1]}"`)
       .header('x-content-type-options', 'nosniff').header('cache-control', 'private, no-store').send(data);
   });

@@ -1,5 +1,3 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
@@ -11,7 +9,7 @@ import {
   applicationById, decideApplication, insertApplication, insertDocument, isVendor, latestApplicationOf, upsertVendorFromApplication, type ApplicationRow,
 } from './applications-repo.js';
 import { encryptIban, parseIban } from './iban.js';
-import { storeDocument, type DocumentKind, type StoredDocument } from './uploads.js';
+import { removeDocument, storeDocument, type DocumentKind, type StoredDocument } from './uploads.js';
 
 export const REAPPLY_COOLDOWN_MS = 24 * 3_600_000;
 
@@ -78,7 +76,7 @@ export async function submitApplication(p: Platform, user: AuthUser, f: ApplyFie
   if (blocker) throw new HttpError(409, 'STATE_CONFLICT', blocker);
   const stored: { file: UploadedFile; doc: StoredDocument }[] = [];
   try {
-    for (const file of files) stored.push({ file, doc: await storeDocument(p.config.dataDir, file.data) });
+    for (const file of files) stored.push({ file, doc: await storeDocument(p.storage, file.data) });
     return await p.transaction(async (tx) => {
       const app = await insertApplication(tx, {
         user_id: user.id, phone, city, iban_encrypted: encryptIban(p.config.secret, iban), account_holder: accountHolder,
@@ -91,7 +89,7 @@ export async function submitApplication(p: Platform, user: AuthUser, f: ApplyFie
       return app;
     });
   } catch (err) {
-    await Promise.all(stored.map(({ doc }) => rm(path.join(p.config.dataDir, 'uploads', 'vendor-documents', doc.stored_name), { force: true })));
+    await Promise.all(stored.map(({ doc }) => removeDocument(p.storage, doc.stored_name).catch(() => undefined)));
     throw err;
   }
 }

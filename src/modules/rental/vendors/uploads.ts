@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { HttpError } from '../../../platform/http/errors.js';
+import type { ObjectStorage } from '../../../platform/storage/index.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_KINDS = ['id', 'license', 'address'] as const;
@@ -39,22 +38,28 @@ export interface StoredDocument {
   sha256: string;
 }
 
-function uploadsDir(dataDir: string): string {
-  return path.join(dataDir, 'uploads', 'vendor-documents');
+/** Storage key of a vendor document: a server-chosen name, never the client's. */
+export function documentKey(storedName: string): string {
+  if (!/^[0-9a-f]{32}\.(pdf|jpg|png|webp)$/.test(storedName)) throw new Error('bad stored document name');
+  return `vendor-documents/${storedName}`;
 }
 
-/** Writes the file under DATA_DIR/uploads with a random server-chosen name. */
-export async function storeDocument(dataDir: string, data: Buffer): Promise<StoredDocument> {
+/** Stores the file under a random server-chosen name, in the shared storage (every node can serve it). */
+export async function storeDocument(storage: ObjectStorage, data: Buffer): Promise<StoredDocument> {
   const type = sniffDocument(data);
   if (!type) throw new HttpError(400, 'INVALID_PARAMS', 'Documents must be PDF, JPEG, PNG or WebP files (checked from the content).', { field: 'documents' });
   const stored = `${randomBytes(16).toString('hex')}.${type.ext}`;
-  const dir = uploadsDir(dataDir);
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, stored), data, { flag: 'wx', mode: 0o600 });
+  await storage.put(documentKey(stored), data, type.mime);
   return { stored_name: stored, mime: type.mime, size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
 }
 
-export async function readDocument(dataDir: string, storedName: string): Promise<Buffer> {
-  if (!/^[0-9a-f]{32}\.(pdf|jpg|png|webp)$/.test(storedName)) throw new Error('bad stored document name');
-  return readFile(path.join(uploadsDir(dataDir), storedName));
+/** The document's bytes; a row whose file is gone (deleted from the bucket, not migrated) is a 404, not a 500. */
+export async function readDocument(storage: ObjectStorage, storedName: string, id: number): Promise<Buffer> {
+  const o = await storage.get(documentKey(storedName));
+  if (!o) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `The file of document ${id} is missing from the storage (${storage.label}); if it was stored by an older Rova, run \`rova storage migrate\`.`);
+  return o.data;
+}
+
+export async function removeDocument(storage: ObjectStorage, storedName: string): Promise<void> {
+  await storage.delete(documentKey(storedName));
 }
