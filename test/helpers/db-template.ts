@@ -44,7 +44,7 @@ export async function pgliteTemplateFile(): Promise<string> {
 export async function postgresTemplate(adminUrl: string): Promise<{ name: string; drop: () => Promise<void> }> {
   const name = `rova_tpl_${templateKey()}_${randomBytes(3).toString('hex')}`;
   const db = await createDatabase(adminUrl, name);
-  const h = await connectDatabase(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: db.url }, { ephemeral: true }));
+  const h = await connectDatabase(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: db.directUrl }, { ephemeral: true }));
   try {
     await migrate(h);
   } finally {

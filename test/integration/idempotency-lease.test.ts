@@ -6,6 +6,7 @@ import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows, type Db } from '../../src/platform/db/types.js';
 import { idempotent, type IdempotencyClaim, type IdempotentAnswer } from '../../src/platform/idempotency/store.js';
 import { TEST_PG } from '../helpers/app.js';
+import { TEST_POOLER } from '../helpers/pg-admin.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 import { vehicle } from '../rental/helpers.js';
 
@@ -13,7 +14,9 @@ import { vehicle } from '../rental/helpers.js';
 // key whose request died (its connection killed, the database refusing it afterwards) is retryable after its lease.
 const V2 = '/wp-json/rova-rental/v2';
 const ROUNDS = 20;
-const LEASE_SECONDS = 3;
+// Through PgBouncer a query that finds the database refusing waits out query_wait_timeout (5 s) before it fails: the
+// lease must outlast that wait, as BOOKING_IDEMPOTENCY_LEASE_SECONDS must in production (README, Connection pooler)
+const LEASE_SECONDS = TEST_POOLER ? 8 : 3;
 const IN_FLIGHT = { success: false, error_code: 'STATE_CONFLICT', message: 'A request with this Idempotency-Key is still being processed.', details: { reason: 'idempotency_key_in_flight' } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const never = () => new Promise<never>(() => undefined);
@@ -30,7 +33,10 @@ beforeAll(async () => {
   n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', BOOKING_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) });
   const url = n.a.config.databaseUrl!;
   dbName = new URL(url).pathname.slice(1);
-  holder = new pg.Client({ connectionString: url });
+  // direct, never through a pooler: its backend (holderPid) must be the one holding the locks, and it must survive
+  const direct = new URL(TEST_PG);
+  direct.pathname = `/${dbName}`;
+  holder = new pg.Client({ connectionString: direct.toString() });
   await holder.connect();
   holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   admin = new pg.Client({ connectionString: TEST_PG });
@@ -185,6 +191,9 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
     const answer = await dying;
     await down.restore();
     await holder.query('ROLLBACK');
+    // Through PgBouncer a failed server login fails every query for server_login_retry (1 s): wait until the nodes'
+    // pool reaches the database again before the test looks (immediate when direct)
+    await waitFor('the database back through the nodes\' pool', () => n.a.platform.db.execute(sql`SELECT 1`).then(() => true, () => undefined));
     return answer;
   }
 

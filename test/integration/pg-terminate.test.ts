@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { TEST_PG, TEST_REDIS } from '../helpers/app.js';
 import { query, startRovaServer, underLoad, type RovaServer } from '../helpers/db-faults.js';
+import { appDatabaseUrl } from '../helpers/pg-admin.js';
 
 // Issue 19 item 5: the server closes connections under a real server process (pg_terminate_backend) while requests
 // run. The process must live, every request must get an answer (2xx, or 503 with Retry-After), and no write that was
@@ -24,7 +25,7 @@ beforeAll(async () => {
   if (!TEST_PG || !TEST_REDIS) throw new Error('needs ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
   const template = inject('postgresTemplate') as string | undefined;
   await query(urlOf('postgres'), template ? `CREATE DATABASE ${dbName} TEMPLATE ${template}` : `CREATE DATABASE ${dbName}`);
-  server = await startRovaServer({ HOME: dataDir, DATA_DIR: dataDir, DATABASE_URL: urlOf(dbName), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_BOOTSTRAP_ADMIN_KEY: ADMIN });
+  server = await startRovaServer({ HOME: dataDir, DATA_DIR: dataDir, DATABASE_URL: appDatabaseUrl(TEST_PG, dbName), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_BOOTSTRAP_ADMIN_KEY: ADMIN });
 }, 120_000);
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from '../helpers/app.js';
+import { appDatabaseUrl } from '../helpers/pg-admin.js';
 import { V1 } from '../rental/helpers.js';
 import { APPLY_FIELDS, multipart, PDF } from '../rental/market/helpers.js';
 
@@ -19,10 +20,8 @@ beforeAll(async () => {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
-  const u = new URL(TEST_PG);
-  u.pathname = '/' + dbName;
   // one secret, two machines: each node has a DATA_DIR of its own, as on two hosts
-  const env = { DATABASE_URL: u.toString(), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_SECRET: randomBytes(32).toString('hex') };
+  const env = { DATABASE_URL: appDatabaseUrl(TEST_PG, dbName), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_SECRET: randomBytes(32).toString('hex') };
   a = await makeApp({ env: { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-node-a-')) } });
   b = await makeApp({ env: { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-node-b-')) } });
 });

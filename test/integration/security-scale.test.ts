@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from '../helpers/app.js';
+import { appDatabaseUrl } from '../helpers/pg-admin.js';
 
 // Two nodes on one PostgreSQL database and one Redis: sessions end and quotas count as on one node.
 const dbName = `rova_t_sec_${randomBytes(4).toString('hex')}`;
@@ -15,10 +16,8 @@ beforeAll(async () => {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
-  const u = new URL(TEST_PG);
-  u.pathname = '/' + dbName;
   // nodes of one deployment share ROVA_SECRET (API-key hashes, sealed signing keys)
-  const env = { DATABASE_URL: u.toString(), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_SECRET: randomBytes(32).toString('hex') };
+  const env = { DATABASE_URL: appDatabaseUrl(TEST_PG, dbName), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_SECRET: randomBytes(32).toString('hex') };
   a = await makeApp({ env });
   b = await makeApp({ env });
   await a.platform.auth.createUser({ login: 'two_nodes', email: 'two@example.test', role: 'customer', password: 'correct horse battery' });

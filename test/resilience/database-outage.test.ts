@@ -58,5 +58,9 @@ describe('database outage', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: '55000' }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('column "x" does not exist'))).toBe(false);
+    // PgBouncer's own errors (transaction pooling): its server connection died, or it has none to give
+    expect(isDatabaseUnavailable(new Error('Failed query: rollback', { cause: Object.assign(new Error('server conn crashed?'), { code: '08P01' }) }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('query_wait_timeout'), { code: '08P01' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('syntax error at or near "x"'), { code: '42601' }))).toBe(false);
   });
 });

@@ -74,7 +74,15 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
 }
 
 async function connectPostgres(url: string): Promise<DbHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000, options: '-c TimeZone=UTC' });
+  const pool = new pg.Pool({
+    connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000,
+    // Dates and instants are computed in UTC whatever the server's default. A SET rather than the startup `options`
+    // parameter: PgBouncer refuses `options` but tracks TimeZone per client, re-applying it on whichever server
+    // connection the client's next transaction gets (transaction pooling). Awaited before the client is handed out.
+    onConnect: async (client) => {
+      await client.query("SET TimeZone TO 'UTC'");
+    },
+  });
   // A connection the server closes (restart, pg_terminate_backend, network) makes its client emit 'error'. The pool
   // listens on idle clients only; a client checked out by a request or a transaction has no listener, and an
   // unheard 'error' event ends the process. Every client gets one: the query in flight rejects on its own, the
