@@ -145,6 +145,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redisState,
     log: app.log,
     storage: openStorage(config.storageUrl, db),
+    lifecycle: { draining: false },
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
   if (redis) platform.auth.woo.useReplayCache(createRedisReplayCache(redis, config.redisPrefix));

@@ -48,6 +48,11 @@ export interface Config {
   metrics: { mode: 'off' | 'public' | 'token'; token: string | null };
   /** How long a graceful shutdown waits for in-flight requests and jobs before it exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * How long SIGTERM keeps serving with /readyz failing before it stops accepting (a load balancer's health check
+   * needs that long to take the node out); 0 for a node without one.
+   */
+  shutdownDrainMs: number;
   /** Extra, module-owned settings read from the environment (e.g. FX_CONVERT_RATE_LIMIT). */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -259,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),
     shutdownTimeoutMs: parseIntSetting('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
+    shutdownDrainMs: parseIntSetting('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 0, 0, 600_000),
     env: { ...env },
   };
 }

@@ -5,10 +5,11 @@ import { firstAdministrator } from '../platform/auth/repo.js';
 import { legacyUploads } from './legacy-uploads.js';
 
 /**
- * `rova serve`: listens until SIGTERM or SIGINT, then shuts down gracefully: stops accepting connections
- * (new requests on kept-alive ones get 503), lets in-flight requests finish, waits for a running job, closes
- * Redis and the database (releasing the embedded database's lock) and exits 0. After SHUTDOWN_TIMEOUT_MS, or
- * on a second signal, it exits 1 at once.
+ * `rova serve`: listens until SIGTERM or SIGINT, then shuts down gracefully: with SHUTDOWN_DRAIN_MS it first fails
+ * /readyz and keeps serving for that long (no new jobs), then stops accepting connections (new requests on
+ * kept-alive ones get 503), lets in-flight requests finish, waits for a running job, hands its job leases back,
+ * closes Redis and the database (releasing the embedded database's lock) and exits 0. After SHUTDOWN_TIMEOUT_MS
+ * (counted from the end of the drain), or on a second signal, it exits 1 at once.
  */
 export async function serve(config: Config): Promise<number> {
   const { app, platform, migration } = await buildApp(config);
@@ -27,13 +28,7 @@ export async function serve(config: Config): Promise<number> {
     app.log.warn(`${legacy} uploaded file${legacy === 1 ? '' : 's'} in ${config.dataDir}/uploads ${legacy === 1 ? 'is' : 'are'} not in the shared storage (${platform.storage.label}) and answer 404 until moved: run "npx rova storage migrate"`);
   }
   let closing = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) {
-      app.log.warn({ signal }, 'second signal: exiting without waiting');
-      process.exit(1);
-    }
-    closing = true;
-    app.log.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining requests and jobs');
+  const stop = () => {
     const timer = setTimeout(() => {
       app.log.error({ timeout_ms: config.shutdownTimeoutMs }, 'graceful shutdown timed out; exiting');
       process.exit(1);
@@ -49,6 +44,27 @@ export async function serve(config: Config): Promise<number> {
         process.exit(1);
       },
     );
+  };
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) {
+      app.log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    closing = true;
+    // Behind a load balancer: /readyz fails first and the node keeps serving (closing each connection after its
+    // response) until the health check has taken it out; only then does it stop accepting.
+    platform.lifecycle.draining = true;
+    if (config.shutdownDrainMs > 0) {
+      app.log.info({ signal, drain_ms: config.shutdownDrainMs }, 'draining: /readyz answers 503, requests are still served; no new jobs');
+      void platform.jobs.stop();
+      setTimeout(() => {
+        app.log.info({ timeout_ms: config.shutdownTimeoutMs }, 'drained; shutting down: finishing requests and jobs');
+        stop();
+      }, config.shutdownDrainMs).unref();
+    } else {
+      app.log.info({ signal, timeout_ms: config.shutdownTimeoutMs }, 'shutting down: draining requests and jobs');
+      stop();
+    }
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

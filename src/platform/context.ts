@@ -33,6 +33,8 @@ export interface Platform {
   log: FastifyBaseLogger;
   /** Files every node can read (vendor documents, statements): STORAGE_URL, the database by default. */
   storage: ObjectStorage;
+  /** Set on SIGTERM: /readyz fails and responses close their connection, so the load balancer moves traffic away. */
+  lifecycle: { draining: boolean };
   /** Runs fn in one database transaction (multi-row writes must be atomic). */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
 }

@@ -51,11 +51,18 @@ export class JobRunner {
       try {
         const interval = await spec.intervalMs();
         if (interval !== null && interval > 0) {
-          const last = this.lastRun.get(spec.name) ?? (await this.lastRunAt(spec.name));
-          if (Date.now() - last >= interval && (await this.acquireLease(`job:${spec.name}`, this.tickMs * 4))) {
-            this.lastRun.set(spec.name, Date.now());
-            await this.recordRun(spec.name);
-            await this.track(spec);
+          const seen = this.lastRun.get(spec.name) ?? (await this.lastRunAt(spec.name));
+          if (Date.now() - seen >= interval && (await this.acquireLease(`job:${spec.name}`, this.tickMs * 4))) {
+            // Under the lease, from the database: another node may have run it since this node last looked (and
+            // handed its lease back on shutdown), and the period is the job's, not the node's.
+            const last = await this.lastRunAt(spec.name);
+            if (Date.now() - last >= interval) {
+              this.lastRun.set(spec.name, Date.now());
+              await this.recordRun(spec.name);
+              await this.track(spec);
+            } else {
+              this.lastRun.set(spec.name, last);
+            }
           }
         }
       } catch (err) {
@@ -97,11 +104,20 @@ export class JobRunner {
       ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
   }
 
-  /** Schedules nothing more and resolves once the runs in progress have finished. */
+  /**
+   * Schedules nothing more, resolves once the runs in progress have finished, and hands this node's leases back so
+   * another node takes the next period at its next tick instead of after the lease runs out (a rolling restart).
+   */
   async stop(): Promise<void> {
+    const first = !this.stopped;
     this.stopped = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     await Promise.all([...this.running]);
+    if (first) {
+      await this.db.execute(sql`DELETE FROM rova_job_leases WHERE holder = ${this.holder}`).catch((err: unknown) => {
+        this.log.warn({ err: { message: (err as Error).message } }, 'job leases not handed back (they expire on their own)');
+      });
+    }
   }
 }

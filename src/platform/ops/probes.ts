@@ -8,9 +8,11 @@ const CHECK_TIMEOUT_MS = 2_000;
 type CheckState = 'ok' | 'failed' | 'skipped';
 const Check = Type.Union([Type.Literal('ok'), Type.Literal('failed'), Type.Literal('skipped')]);
 const Ready = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable'), Type.Literal('draining')], {
+    description: '`draining`: the node received SIGTERM and is finishing its work (SHUTDOWN_DRAIN_MS); take it out of rotation',
+  }),
   checks: Type.Object({ database: Check, redis: Check, migrations: Check }),
-  failed: Type.Array(Type.String(), { description: 'Names of the checks that failed' }),
+  failed: Type.Array(Type.String(), { description: 'Names of the checks that failed (`draining` while shutting down)' }),
 });
 const Live = Type.Object({ status: Type.Literal('ok') });
 
@@ -39,10 +41,15 @@ async function check(fn: () => Promise<unknown>): Promise<CheckState> {
 /**
  * Probes for orchestrators, outside the REST root and public: GET /livez (the process serves requests) and
  * GET /readyz (database answers, Redis answers when REDIS_URL is set, no migration pending) → 200, or 503
- * naming the failed checks. Neither touches the rate limiter or the audit log.
+ * naming the failed checks. Neither touches the rate limiter or the audit log. While the node drains, every
+ * response asks the client to close its connection, so kept-alive clients reconnect through the load balancer.
  */
 export function registerProbes(app: FastifyInstance, platform: Platform, migrations: () => Migration[] = listMigrations): void {
   let expected: Migration[] | null = null;
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (platform.lifecycle.draining) reply.header('connection', 'close');
+    return payload;
+  });
   const schemaBase = { tags: ['operations'], security: [] };
   app.get('/livez', {
     config: { auth: 'public' },
@@ -51,7 +58,11 @@ export function registerProbes(app: FastifyInstance, platform: Platform, migrati
   }, async () => ({ status: 'ok' as const }));
   app.get('/readyz', {
     config: { auth: 'public' },
-    schema: { ...schemaBase, summary: 'Readiness probe: database, Redis (when configured) and migrations', response: { 200: Ready, 503: Ready } },
+    schema: {
+      ...schemaBase, summary: 'Readiness probe: database, Redis (when configured) and migrations',
+      description: 'From SIGTERM on, 503 with status `draining` while the node finishes its work (SHUTDOWN_DRAIN_MS), so a load balancer stops sending before the node stops accepting.',
+      response: { 200: Ready, 503: Ready },
+    },
     logLevel: 'warn',
   }, async (_req, reply) => {
     const { redis, dbHandle } = platform;
@@ -68,7 +79,8 @@ export function registerProbes(app: FastifyInstance, platform: Platform, migrati
         : 'skipped';
     const checks = { database, redis: redisState, migrations: migrationsState };
     const failed = Object.entries(checks).filter(([, v]) => v === 'failed').map(([k]) => k);
-    const body = { status: failed.length ? ('unavailable' as const) : ('ok' as const), checks, failed };
-    return reply.code(failed.length ? 503 : 200).header('Cache-Control', 'no-store').send(body);
+    if (platform.lifecycle.draining) failed.unshift('draining');
+    const status = platform.lifecycle.draining ? ('draining' as const) : failed.length ? ('unavailable' as const) : ('ok' as const);
+    return reply.code(failed.length ? 503 : 200).header('Cache-Control', 'no-store').send({ status, checks, failed });
   });
 }
