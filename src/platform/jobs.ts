@@ -109,15 +109,13 @@ export class JobRunner {
    * another node takes the next period at its next tick instead of after the lease runs out (a rolling restart).
    */
   async stop(): Promise<void> {
-    const first = !this.stopped;
     this.stopped = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     await Promise.all([...this.running]);
-    if (first) {
-      await this.db.execute(sql`DELETE FROM rova_job_leases WHERE holder = ${this.holder}`).catch((err: unknown) => {
-        this.log.warn({ err: { message: (err as Error).message } }, 'job leases not handed back (they expire on their own)');
-      });
-    }
+    // every call: a lease taken meanwhile through acquireLease (the webhook loop, during a drain) goes back too
+    await this.db.execute(sql`DELETE FROM rova_job_leases WHERE holder = ${this.holder}`).catch((err: unknown) => {
+      this.log.warn({ err: { message: (err as Error).message } }, 'job leases not handed back (they expire on their own)');
+    });
   }
 }
