@@ -169,7 +169,9 @@ export interface paths {
         };
         /**
          * Readiness probe: database, Redis (when configured) and migrations
-         * @description **Public**: no credentials needed.
+         * @description From SIGTERM on, 503 with status `draining` while the node finishes its work (SHUTDOWN_DRAIN_MS), so a load balancer stops sending before the node stops accepting.
+         *
+         *     **Public**: no credentials needed.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -1452,7 +1454,9 @@ export interface paths {
         };
         /**
          * Download an application document (administrators and the applicant only; others get 404)
-         * @description **Needs** any signed-in user; an API key needs the `read` scope.
+         * @description From the shared file storage (STORAGE_URL), whichever node stored it. 404 also when the file is missing from the storage (not moved with `rova storage migrate`); 503 with Retry-After while the storage is unreachable.
+         *
+         *     **Needs** any signed-in user; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV1VendorDocumentsById"];
         put?: never;
@@ -1818,7 +1822,7 @@ export interface paths {
         put?: never;
         /**
          * Apply to become a vendor (multipart/form-data with documents)
-         * @description Rules: not already a vendor, no other pending application, 24 h after a rejection (409 otherwise). Documents are sniffed by content (PDF/JPEG/PNG/WebP; 400 otherwise, as is a body that is not multipart), ≤ 10 MB each (413), file names with paths or ".." → 400.
+         * @description Rules: not already a vendor, no other pending application, 24 h after a rejection (409 otherwise). Documents are sniffed by content (PDF/JPEG/PNG/WebP; 400 otherwise, as is a body that is not multipart), ≤ 10 MB each (413), file names with paths or ".." → 400. Documents go to the shared file storage (STORAGE_URL); while it is unreachable → 503 with Retry-After and nothing is written.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -3947,9 +3951,10 @@ export interface operations {
                             migrations: "ok" | "failed" | "skipped";
                             redis: "ok" | "failed" | "skipped";
                         };
-                        /** @description Names of the checks that failed */
+                        /** @description Names of the checks that failed (`draining` while shutting down) */
                         failed: string[];
-                        status: "ok" | "unavailable";
+                        /** @description `draining`: the node received SIGTERM and is finishing its work (SHUTDOWN_DRAIN_MS); take it out of rotation */
+                        status: "ok" | "unavailable" | "draining";
                     };
                 };
             };
@@ -3965,9 +3970,10 @@ export interface operations {
                             migrations: "ok" | "failed" | "skipped";
                             redis: "ok" | "failed" | "skipped";
                         };
-                        /** @description Names of the checks that failed */
+                        /** @description Names of the checks that failed (`draining` while shutting down) */
                         failed: string[];
-                        status: "ok" | "unavailable";
+                        /** @description `draining`: the node received SIGTERM and is finishing its work (SHUTDOWN_DRAIN_MS); take it out of rotation */
+                        status: "ok" | "unavailable" | "draining";
                     };
                 };
             };
@@ -9741,6 +9747,15 @@ export interface operations {
                     "application/json": components["schemas"]["RentalError"];
                 };
             };
+            /** @description Not ready or degraded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
         };
     };
     getRovaRentalV1VendorManagementById: {
@@ -11375,6 +11390,15 @@ export interface operations {
             };
             /** @description Request too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
