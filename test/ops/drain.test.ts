@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_PG } from '../helpers/app.js';
 import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
@@ -10,6 +11,37 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+
+/**
+ * One keep-alive request on a raw socket: its status line, and whether the server closed the socket afterwards
+ * (waiting `linger` ms for it). fetch pools its connections out of sight, so only a socket of our own shows this.
+ */
+function keepAliveGet(base: string, route: string, linger: number): Promise<{ status: string; closedByServer: boolean }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    let data = '';
+    let timer: NodeJS.Timeout | undefined;
+    const sock = net.connect(Number(port), hostname, () => {
+      sock.write(`GET ${route} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
+    });
+    const status = () => data.split('\r\n')[0] ?? '';
+    sock.setEncoding('utf8');
+    sock.on('data', (chunk: string) => {
+      data += chunk;
+      if (!timer && data.includes('\r\n\r\n')) {
+        timer = setTimeout(() => {
+          sock.destroy();
+          resolve({ status: status(), closedByServer: false });
+        }, linger);
+      }
+    });
+    sock.on('end', () => {
+      clearTimeout(timer);
+      resolve({ status: status(), closedByServer: true });
+    });
+    sock.on('error', reject);
+  });
+}
 
 describe.skipIf(!!TEST_PG)('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
   it('/readyz → 503 draining at once, requests still 200 with Connection: close, then exit 0 after the drain', async () => {
@@ -23,6 +55,8 @@ describe.skipIf(!!TEST_PG)('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
       const before = await fetch(`${base}/readyz`);
       expect(before.status).toBe(200);
       expect(await before.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'skipped', migrations: 'ok' }, failed: [] });
+      // the control: before SIGTERM a kept-alive connection stays open after its response
+      expect(await keepAliveGet(base, '/livez', 300)).toEqual({ status: 'HTTP/1.1 200 OK', closedByServer: false });
 
       const signalled = Date.now();
       run.child.kill('SIGTERM');
@@ -47,6 +81,8 @@ describe.skipIf(!!TEST_PG)('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
       expect(api.status).toBe(200);
       expect(api.headers.get('connection')).toBe('close');
       expect(((await api.json()) as { success: boolean }).success).toBe(true);
+      // the server itself ends a kept-alive connection after the response, so the client reconnects via the LB
+      expect(await keepAliveGet(base, '/livez', 1000)).toEqual({ status: 'HTTP/1.1 200 OK', closedByServer: true });
 
       const exit = await run.exited;
       const took = Date.now() - signalled;
