@@ -14,7 +14,8 @@ export function pgbouncerBinary() {
   return which.status === 0 ? which.stdout.trim() : null;
 }
 
-function freePort() {
+/** A TCP port free on 127.0.0.1 right now (also used by the scale test). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);

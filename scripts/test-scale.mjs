@@ -7,13 +7,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { startPgBouncer } from './pgbouncer.mjs';
+import { freePort, startPgBouncer } from './pgbouncer.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pgUrl = process.env.ROVA_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -22,17 +21,6 @@ const SECONDS = Number(process.env.SCALE_SECONDS || 60);
 const HAPROXY = '/usr/sbin/haproxy';
 const say = (m) => console.log(`scale: ${m}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 if (!existsSync(HAPROXY)) throw new Error('haproxy is not installed: apt-get install haproxy');
 if (!existsSync(path.join(root, 'dist/main.js'))) {

@@ -4,3 +4,9 @@ import type { CliCommand, CliContext, CliHelp } from '../modules/types.js';
 export function command(help: CliHelp, run: (ctx: CliContext) => Promise<number>): CliCommand {
   return Object.assign(run, { help });
 }
+
+/** A usage or configuration error: the message on stderr, exit code 2. */
+export function fail(message: string): number {
+  process.stderr.write(`rova: ${message}\n`);
+  return 2;
+}

@@ -2,14 +2,9 @@ import { parseArgs } from 'node:util';
 import { seedDemo } from '../app.js';
 import { modules } from '../modules/index.js';
 import type { CliCommand, CliHelp } from '../modules/types.js';
-import { command } from './command.js';
+import { command, fail } from './command.js';
 import { setupCommand } from './setup.js';
 import { storageCommand } from './storage.js';
-
-function fail(message: string): number {
-  process.stderr.write(`rova: ${message}\n`);
-  return 2;
-}
 
 const seed: CliCommand = async (ctx) => {
   const { values } = parseArgs({ args: ctx.args, options: { demo: { type: 'boolean' }, bookings: { type: 'string' } }, strict: true });

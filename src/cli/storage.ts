@@ -5,12 +5,7 @@ import { parseArgs } from 'node:util';
 import { checkStorageUrl, openStorage, type ObjectStorage } from '../platform/storage/index.js';
 import { migrateStorage } from '../platform/storage/migrate.js';
 import type { CliCommand, CliContext } from '../modules/types.js';
-import { command } from './command.js';
-
-function fail(message: string): number {
-  process.stderr.write(`rova: ${message}\n`);
-  return 2;
-}
+import { command, fail } from './command.js';
 
 /** Where Rova versions before shared storage kept uploads: DATA_DIR/uploads/vendor-documents/<name>. */
 export const legacyUploadsUrl = (dataDir: string) => pathToFileURL(path.join(dataDir, 'uploads')).href;

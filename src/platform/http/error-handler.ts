@@ -77,7 +77,6 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
       const names = Object.keys(params);
       return send(req, reply, 400, undefined, `Invalid parameter(s): ${names.join(', ')}`, { params });
     }
-    // before the database check: an S3 connection refused looks like a database one in the cause chain
     if (err instanceof StorageUnavailableError) {
       req.log.warn({ method: req.method, url: req.url.split('?')[0], err: { message: err.message } }, 'file storage unavailable');
       reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
