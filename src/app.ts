@@ -39,7 +39,7 @@ import { createOptions } from './platform/kv/options.js';
 import { RedisState, resilientRedisOptions } from './platform/kv/redis-state.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
 import { createLimits } from './platform/limits/limiter.js';
-import { logEachRequest, loggerOptions } from './platform/http/logging.js';
+import { logEachRequest, loggerOptions, type LogDestination } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
 import { registerLandingPage } from './platform/routes/landing.js';
@@ -58,7 +58,7 @@ export interface BuildOptions {
   skipMigrate?: boolean;
   logger?: boolean;
   /** Where log lines go: stdout for the server; stderr for CLI commands, whose stdout is their output (a key, a file). */
-  logTo?: 'stdout' | 'stderr';
+  logTo?: LogDestination;
   /**
    * false: the platform and the modules' start only, no routes (CLI commands). Compiling every route's schemas is
    * most of a command's own time, and a command never answers a request.

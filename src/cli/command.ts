@@ -6,7 +6,7 @@ export function command(help: CliHelp, run: (ctx: CliContext) => Promise<number>
 }
 
 /** A usage or configuration error: the message on stderr, exit code 2. */
-export function fail(message: string): number {
-  process.stderr.write(`rova: ${message}\n`);
+export function fail(ctx: CliContext, message: string): number {
+  ctx.io.stderr.write(`rova: ${message}\n`);
   return 2;
 }

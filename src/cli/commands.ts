@@ -8,20 +8,20 @@ import { storageCommand } from './storage.js';
 
 const seed: CliCommand = async (ctx) => {
   const { values } = parseArgs({ args: ctx.args, options: { demo: { type: 'boolean' }, bookings: { type: 'string' } }, strict: true });
-  if (!values.demo && values.bookings === undefined) return fail('seed needs --demo and/or --bookings N');
+  if (!values.demo && values.bookings === undefined) return fail(ctx, 'seed needs --demo and/or --bookings N');
   const { app, platform } = await ctx.open();
   try {
     if (values.demo) {
       await seedDemo(platform);
-      process.stdout.write('demo data seeded\n');
+      ctx.io.stdout.write('demo data seeded\n');
     }
     if (values.bookings !== undefined) {
       const n = Number(values.bookings);
-      if (!Number.isInteger(n) || n < 1 || n > 5_000_000) return fail('--bookings must be an integer 1..5000000');
+      if (!Number.isInteger(n) || n < 1 || n > 5_000_000) return fail(ctx, '--bookings must be an integer 1..5000000');
       const bulk = modules.find((m) => m.seedBookings);
-      if (!bulk?.seedBookings) return fail('the rental module is not installed');
+      if (!bulk?.seedBookings) return fail(ctx, 'the rental module is not installed');
       await bulk.seedBookings(platform, n);
-      process.stdout.write(`${n} bookings added\n`);
+      ctx.io.stdout.write(`${n} bookings added\n`);
     }
     return 0;
   } finally {
@@ -31,7 +31,7 @@ const seed: CliCommand = async (ctx) => {
 
 const user: CliCommand = async (ctx) => {
   const [sub, ...rest] = ctx.args;
-  if (sub !== 'create') return fail('usage: rova user create --login L --email E --role R [--password P]');
+  if (sub !== 'create') return fail(ctx, 'usage: rova user create --login L --email E --role R [--password P]');
   const { values } = parseArgs({
     args: rest,
     options: { login: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
@@ -40,12 +40,12 @@ const user: CliCommand = async (ctx) => {
   const { login, email, role } = values;
   if (!login || !email || !role) {
     const missing = Object.entries({ login, email, role }).filter(([, v]) => !v).map(([k]) => `--${k}`);
-    return fail(`user create: missing ${missing.join(', ')}`);
+    return fail(ctx, `user create: missing ${missing.join(', ')}`);
   }
   const { app, platform } = await ctx.open();
   try {
     const u = await platform.auth.createUser({ login, email, role, password: values.password, displayName: values.name });
-    process.stdout.write(`${u.id}\n`);
+    ctx.io.stdout.write(`${u.id}\n`);
     return 0;
   } finally {
     await app.close();
@@ -60,25 +60,25 @@ const apikey: CliCommand = async (ctx) => {
       options: { user: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, woocommerce: { type: 'boolean' } },
       strict: true,
     });
-    if (!values.user) return fail('apikey create: missing --user <login>');
+    if (!values.user) return fail(ctx, 'apikey create: missing --user <login>');
     let expires: Date | null = null;
     if (values.expires) {
       expires = new Date(values.expires);
-      if (Number.isNaN(expires.getTime())) return fail('--expires must be an ISO date-time');
+      if (Number.isNaN(expires.getTime())) return fail(ctx, '--expires must be an ISO date-time');
     }
     const { app, platform } = await ctx.open();
     try {
       const u = await platform.auth.findUser(values.user);
-      if (!u) return fail(`no user "${values.user}" (create one with: rova user create --login ${values.user} --email … --role …)`);
+      if (!u) return fail(ctx, `no user "${values.user}" (create one with: rova user create --login ${values.user} --email … --role …)`);
       const input = { userId: u.id, name: values.name, scopes: values.scopes?.split(','), expiresAt: expires };
       if (values.woocommerce) {
         // WooCommerce clients take the pair as two settings: `ck_… cs_…` on one line, nothing else on stdout.
         const w = await platform.auth.createWooCommerceKey(input);
-        process.stdout.write(`${w.consumerKey} ${w.consumerSecret}\n`);
+        ctx.io.stdout.write(`${w.consumerKey} ${w.consumerSecret}\n`);
         return 0;
       }
       const r = await platform.auth.createApiKey(input);
-      process.stdout.write(`${r.key}\n`);
+      ctx.io.stdout.write(`${r.key}\n`);
       return 0;
     } finally {
       await app.close();
@@ -86,17 +86,17 @@ const apikey: CliCommand = async (ctx) => {
   }
   if (sub === 'revoke') {
     const id = Number(rest[0]);
-    if (!Number.isInteger(id) || id < 1) return fail('usage: rova apikey revoke <id>');
+    if (!Number.isInteger(id) || id < 1) return fail(ctx, 'usage: rova apikey revoke <id>');
     const { app, platform } = await ctx.open();
     try {
       await platform.auth.revokeApiKey(id);
-      process.stderr.write(`API key ${id} revoked\n`);
+      ctx.io.stderr.write(`API key ${id} revoked\n`);
       return 0;
     } finally {
       await app.close();
     }
   }
-  return fail('usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] [--woocommerce] | rova apikey revoke <id>');
+  return fail(ctx, 'usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] [--woocommerce] | rova apikey revoke <id>');
 };
 
 const help: Record<'seed' | 'user' | 'apikey', CliHelp> = {

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { firstAdministrator } from '../platform/auth/repo.js';
-import type { CliCommand } from '../modules/types.js';
+import type { CliCommand, CliContext, CliIo } from '../modules/types.js';
 import { command } from './command.js';
 
 const MIN_PASSWORD = 10;
@@ -20,32 +20,32 @@ export function adminUrl(config: Config): string {
  * Questions on the terminal, one readline for all of them (answers typed ahead are kept); a secret answer is not
  * echoed: readline echoes through its output stream, which passes nothing on while a secret is typed.
  */
-function terminal() {
+function terminal(io: CliIo) {
   let muted = false;
   const output = new Writable({
     write(chunk: Buffer, _enc, done) {
-      if (!muted) process.stderr.write(chunk);
+      if (!muted) io.stderr.write(chunk);
       done();
     },
   });
-  const rl = createInterface({ input: process.stdin, output, terminal: true });
+  const rl = createInterface({ input: io.stdin, output, terminal: true });
   return {
     async ask(question: string, secret = false): Promise<string> {
-      process.stderr.write(question);
+      io.stderr.write(question);
       muted = secret;
       try {
         return (await rl.question('')).trim();
       } finally {
         muted = false;
-        if (secret) process.stderr.write('\n');
+        if (secret) io.stderr.write('\n');
       }
     },
     close: () => rl.close(),
   };
 }
 
-const fail = (message: string, code = 2) => {
-  process.stderr.write(`rova setup: ${message}\n`);
+const fail = (ctx: CliContext, message: string, code = 2) => {
+  ctx.io.stderr.write(`rova setup: ${message}\n`);
   return code;
 };
 
@@ -66,29 +66,29 @@ export const setupCommand: CliCommand = command({
   let login = values.login ?? env.ROVA_SETUP_LOGIN;
   let email = values.email ?? env.ROVA_SETUP_EMAIL;
   let password = values.password ?? env.ROVA_SETUP_PASSWORD;
-  const interactive = process.stdin.isTTY === true;
+  const interactive = ctx.io.stdin.isTTY === true;
   const missing = Object.entries({ login, email, password }).filter(([, v]) => !v).map(([k]) => k);
   if (missing.length && !interactive) {
-    return fail(`missing ${missing.map((k) => `--${k}`).join(', ')} (no terminal to ask on: pass flags or ROVA_SETUP_${missing.map((k) => k.toUpperCase()).join('/ROVA_SETUP_')})`);
+    return fail(ctx, `missing ${missing.map((k) => `--${k}`).join(', ')} (no terminal to ask on: pass flags or ROVA_SETUP_${missing.map((k) => k.toUpperCase()).join('/ROVA_SETUP_')})`);
   }
   const { app, platform } = await ctx.open();
   try {
     const existing = await firstAdministrator(platform.db);
-    if (existing) return fail(`an administrator exists already ("${existing}"): log in at ${adminUrl(ctx.config)}, or add users there or with rova user create`, 1);
+    if (existing) return fail(ctx, `an administrator exists already ("${existing}"): log in at ${adminUrl(ctx.config)}, or add users there or with rova user create`, 1);
     if (missing.length) {
-      process.stderr.write('Create the first administrator of this Rova installation.\n');
-      const tty = terminal();
+      ctx.io.stderr.write('Create the first administrator of this Rova installation.\n');
+      const tty = terminal(ctx.io);
       try {
         login ||= await tty.ask('Login: ');
         email ||= await tty.ask('E-mail: ');
         while (!password) {
           const first = await tty.ask(`Password (at least ${MIN_PASSWORD} characters): `, true);
           if (first.length < MIN_PASSWORD) {
-            process.stderr.write(`Too short: at least ${MIN_PASSWORD} characters.\n`);
+            ctx.io.stderr.write(`Too short: at least ${MIN_PASSWORD} characters.\n`);
             continue;
           }
           if ((await tty.ask('Password again: ', true)) !== first) {
-            process.stderr.write('The two passwords differ; again.\n');
+            ctx.io.stderr.write('The two passwords differ; again.\n');
             continue;
           }
           password = first;
@@ -97,11 +97,11 @@ export const setupCommand: CliCommand = command({
         tty.close();
       }
     }
-    if (!login || !email || !password) return fail('login, e-mail and password are all needed');
-    if (password.length < MIN_PASSWORD) return fail(`the password must be at least ${MIN_PASSWORD} characters`);
+    if (!login || !email || !password) return fail(ctx, 'login, e-mail and password are all needed');
+    if (password.length < MIN_PASSWORD) return fail(ctx, `the password must be at least ${MIN_PASSWORD} characters`);
     const u = await platform.auth.createUser({ login, email, role: 'administrator', password, displayName: values.name ?? login });
     const url = adminUrl(ctx.config);
-    process.stdout.write([
+    ctx.io.stdout.write([
       `administrator "${u.login}" created`,
       `Admin app: ${url} — log in as "${u.login}" with the password you chose`,
       'Next steps:',

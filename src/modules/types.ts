@@ -24,6 +24,18 @@ export interface CliContext {
   args: string[];
   /** Builds the app without listening (jobs off), for one-shot commands. Close it when done. */
   open(): Promise<BuiltApp>;
+  /** Where the command reads and writes: never process.stdout & co. directly, so a command also runs in-process. */
+  io: CliIo;
+}
+
+/**
+ * A command's streams: the process's own under `rova`, captured ones when a test runs the command in-process.
+ * stdout is the command's output only (a key, an export file); messages and warnings go to stderr.
+ */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** Help text of a CLI command, shown by `rova help`, `rova help <command>` and `rova <command> --help`. */

@@ -8,6 +8,7 @@ import { scheduleRateSync } from '../../src/modules/fx/index.js';
 import { fxRuntime } from '../../src/modules/fx/state.js';
 import { parseEcb, parseExchangeRateApi, snapshotRates, sourceTime } from '../../src/modules/fx/rates/sources.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
+import { capturedIo } from '../helpers/cli.js';
 import { adminOf, FIXTURES, serve, type Admin } from './helpers.js';
 
 const ECB_XML = readFileSync(`${FIXTURES}/ecb-eurofxref-daily-2022-07-08.xml`, 'utf8');
@@ -179,27 +180,23 @@ describe('POST /rates/sync against local servers', () => {
   it('CLI `rova rates sync` syncs through the module command (exit 0), and reports failures (exit 1)', async () => {
     const { fxModule } = await import('../../src/modules/fx/index.js');
     const rates = fxModule.commands!.rates!;
+    const c = capturedIo();
+    const out = () => c.stdout() + c.stderr();
     const ctx = (args: string[]) => ({
       config: t.config,
       args,
+      io: c.io,
       open: async () => ({ ...t, app: { close: async () => undefined } as unknown as TestApp['app'] }),
     });
-    const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    const errWrite = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((c: string) => (out.push(String(c)), true)) as typeof process.stdout.write;
-    process.stderr.write = ((c: string) => (out.push(String(c)), true)) as typeof process.stderr.write;
     try {
       mode = 'ok';
       expect(await rates(ctx(['sync']))).toBe(0);
-      expect(out.join('')).toMatch(/rates from exchangerate-api: \d+ quoted/);
+      expect(out()).toMatch(/rates from exchangerate-api: \d+ quoted/);
       mode = 'error';
       expect(await rates(ctx(['sync']))).toBe(1);
-      expect(out.join('')).toMatch(/exchangerate-api: HTTP 500/);
+      expect(out()).toMatch(/exchangerate-api: HTTP 500/);
       expect(await rates(ctx(['nope']))).toBe(2);
     } finally {
-      process.stdout.write = write;
-      process.stderr.write = errWrite;
       mode = 'ok';
     }
   });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_PG } from '../helpers/app.js';
+import { rovaInProcess } from '../helpers/cli.js';
 import { rovaSync, start, tempDirs } from './spawn.js';
 
 const tmp = tempDirs();
@@ -83,24 +84,27 @@ describe('npm start: signals, logs without credentials, offline exchange rates',
 });
 
 describe('CLI help and version', () => {
-  it('--version, help, help <command>, <command> --help without side effects', () => {
+  it('--version, help, help <command>, <command> --help without side effects', async () => {
     const dataDir = path.join(tmp.make(), 'never-created');
+    // --version is answered by the binary before the app loads: a real process
     const v = rovaSync(['--version'], { DATA_DIR: dataDir });
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(/^rova \d+\.\d+\.\d+\n$/);
-    const h = rovaSync(['help'], { DATA_DIR: dataDir });
+    expect(v.stderr).toBe('');
+    // the rest through the binary's own entry, in-process
+    const h = await rovaInProcess(['help'], { DATA_DIR: dataDir });
     expect(h.code).toBe(0);
     for (const c of ['serve', 'migrate', 'seed --demo', 'user create', 'apikey create', 'apikey revoke', 'rates sync']) expect(h.stdout).toContain(`rova ${c}`);
-    const one = rovaSync(['help', 'rates'], { DATA_DIR: dataDir });
+    const one = await rovaInProcess(['help', 'rates'], { DATA_DIR: dataDir });
     expect(one.stdout).toMatch(/^Usage: rova rates sync\n\nfetch exchange rates now/);
-    const own = rovaSync(['apikey', 'create', '--help'], { DATA_DIR: dataDir, RENTAL_MIN_DAYS: 'abc' });
+    const own = await rovaInProcess(['apikey', 'create', '--help'], { DATA_DIR: dataDir, RENTAL_MIN_DAYS: 'abc' });
     expect(own.code).toBe(0);
     expect(own.stdout).toContain('Usage: rova apikey create --user LOGIN');
     expect(existsSync(dataDir)).toBe(false);
-    const missing = rovaSync(['user', 'create', '--login', 'x'], { DATA_DIR: dataDir });
+    const missing = await rovaInProcess(['user', 'create', '--login', 'x'], { DATA_DIR: dataDir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe('rova: user create: missing --email, --role\n');
-    const unknown = rovaSync(['seed', '--demo', '--colour'], { DATA_DIR: dataDir });
+    const unknown = await rovaInProcess(['seed', '--demo', '--colour'], { DATA_DIR: dataDir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^rova seed: Unknown option '--colour'/);
   }, 300_000);

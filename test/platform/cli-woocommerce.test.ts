@@ -1,32 +1,26 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { TEST_PG } from '../helpers/app.js';
-import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
+import { rovaInProcess } from '../helpers/cli.js';
+import { migratedDataDir } from '../helpers/rova-process.js';
 
 // The command is under test, not the first start: the embedded database comes migrated.
 const dir = migratedDataDir('rova-cli-wc-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function rova(args: string[]) {
-  const r = spawnSync(process.execPath, rovaArgs(...args), {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', DATA_DIR: dir },
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// in-process through the binary's own entry (src/cli/run.ts): the key pair is under test, not the process
+const rova = (args: string[]) => rovaInProcess(args, { DATA_DIR: dir });
 
 const enc = (s: string) => encodeURIComponent(s).replace(/[!*'()]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
 describe('rova apikey create --woocommerce', () => {
   it('prints "ck_… cs_…" on one line and nothing else; the pair signs requests', async () => {
     if (TEST_PG) return; // the CLI runs on the embedded database here
-    expect(rova(['user', 'create', '--login', 'shop', '--email', 'shop@example.test', '--role', 'shop_manager']).code).toBe(0);
-    const k = rova(['apikey', 'create', '--user', 'shop', '--woocommerce', '--scopes', 'read']);
+    expect((await rova(['user', 'create', '--login', 'shop', '--email', 'shop@example.test', '--role', 'shop_manager'])).code).toBe(0);
+    const k = await rova(['apikey', 'create', '--user', 'shop', '--woocommerce', '--scopes', 'read']);
     expect(k.code).toBe(0);
     expect(k.stdout).toMatch(/^ck_[0-9a-f]{40} cs_[0-9a-f]{40}\n$/);
     const [ck, cs] = k.stdout.trim().split(' ') as [string, string];

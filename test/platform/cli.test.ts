@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { TEST_PG } from '../helpers/app.js';
+import { rovaInProcess } from '../helpers/cli.js';
 import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
 
 const dirs: string[] = [];
@@ -89,45 +90,49 @@ describe('rova CLI', () => {
     expect(ok.code).toBe(0);
     expect(existsSync(path.join(d, 'pgdata.lock'))).toBe(false);
   }, 120_000);
-  it('stdout is only the output: warnings (stale exchange rates) go to stderr', () => {
+  it('stdout is only the output: warnings (stale exchange rates) go to stderr', async () => {
     if (TEST_PG) return;
     const d = migratedDataDir('rova-cli-');
     dirs.push(d);
     const env = { DATA_DIR: d, LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
     // the demo currencies carry the bundled 2023 rates: every command warns that they are stale
-    expect(rova(['seed', '--demo'], env).code).toBe(0);
-    expect(rova(['user', 'create', '--login', 'quiet', '--email', 'quiet@example.test', '--role', 'administrator'], env).code).toBe(0);
+    expect((await rovaInProcess(['seed', '--demo'], env)).code).toBe(0);
+    expect((await rovaInProcess(['user', 'create', '--login', 'quiet', '--email', 'quiet@example.test', '--role', 'administrator'], env)).code).toBe(0);
+    // the process's own streams, as a script reads them: one real `rova`
     const k = rova(['apikey', 'create', '--user', 'quiet', '--name', 'ci'], env);
     expect(k.code, k.stderr).toBe(0);
     expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
     expect(k.stderr).toContain('exchange rates are stale');
   }, 120_000);
-  it('unknown command → usage, exit 1', () => {
-    const r = rova(['frobnicate'], { DATA_DIR: tmp() });
+  it('unknown command → usage, exit 1', async () => {
+    const r = await rovaInProcess(['frobnicate'], { DATA_DIR: tmp() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unknown command');
+    expect(r.stderr).toBe('rova: unknown command "frobnicate" (rova help lists them)\n');
   });
-  it('migrate, user create, apikey create (prints only the key), apikey revoke', () => {
+  it('migrate, user create, apikey create (prints only the key), apikey revoke', async () => {
     const d = tmp();
     const env: Record<string, string> = { DATA_DIR: d };
     if (TEST_PG) return; // the CLI runs on the embedded database here; PostgreSQL is covered by the suites
-    const m = rova(['migrate'], env);
+    const m = await rovaInProcess(['migrate'], env);
     expect(m.code).toBe(0);
     expect(m.stdout).toMatch(/applied: 0001_platform\.sql/);
     expect(existsSync(path.join(d, 'pgdata'))).toBe(true);
-    expect(rova(['migrate'], env).stdout).toMatch(/up to date/);
-    const u = rova(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
+    expect((await rovaInProcess(['migrate'], env)).stdout).toMatch(/up to date/);
+    const u = await rovaInProcess(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
     expect(u.code).toBe(0);
-    const dup = rova(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
+    expect(u.stdout).toMatch(/^\d+\n$/);
+    const dup = await rovaInProcess(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toMatch(/already exists/);
-    const k = rova(['apikey', 'create', '--user', 'ops', '--name', 'ci', '--scopes', 'read,write'], env);
+    const k = await rovaInProcess(['apikey', 'create', '--user', 'ops', '--name', 'ci', '--scopes', 'read,write'], env);
     expect(k.code).toBe(0);
     expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
-    const bad = rova(['apikey', 'create', '--user', 'ghost'], env);
+    const bad = await rovaInProcess(['apikey', 'create', '--user', 'ghost'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no user "ghost"/);
-    expect(rova(['apikey', 'revoke', '1'], env).code).toBe(0);
-    expect(rova(['apikey', 'revoke', 'x'], env).code).toBe(2);
+    const revoked = await rovaInProcess(['apikey', 'revoke', '1'], env);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toBe('API key 1 revoked\n');
+    expect((await rovaInProcess(['apikey', 'revoke', 'x'], env)).code).toBe(2);
   }, 180_000);
 });

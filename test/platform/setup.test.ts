@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_PG } from '../helpers/app.js';
+import { rovaInProcess } from '../helpers/cli.js';
 import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
 import { start } from '../ops/spawn.js';
 
@@ -17,15 +18,13 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 const env = (dataDir: string, extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: dataDir, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '8099', ...extra });
-const rova = (args: string[], e: Record<string, string>, input?: string) => {
-  const r = spawnSync(process.execPath, rovaArgs(...args), { env: e, encoding: 'utf8', timeout: 120_000, input });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+// What a command does runs in-process (src/cli/run.ts, the binary's own entry); the terminal and the start stay real
+const rova = (args: string[], e: Record<string, string>, input?: string) => rovaInProcess(args, e, { stdin: input });
 
 describe.skipIf(!!TEST_PG)('rova setup', () => {
-  it('with flags: creates the administrator, prints the admin URL and the next steps on stdout; a second run refuses (exit 1)', () => {
+  it('with flags: creates the administrator, prints the admin URL and the next steps on stdout; a second run refuses (exit 1)', async () => {
     const d = fresh();
-    const r = rova(['setup', '--login', 'owner', '--email', 'owner@example.test', '--password', 'a long enough password'], env(d));
+    const r = await rova(['setup', '--login', 'owner', '--email', 'owner@example.test', '--password', 'a long enough password'], env(d));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n').slice(0, 3)).toEqual([
       'administrator "owner" created',
@@ -34,23 +33,23 @@ describe.skipIf(!!TEST_PG)('rova setup', () => {
     ]);
     expect(r.stdout).toContain('npx rova apikey create --user owner --name ci');
     expect(r.stdout).not.toContain('a long enough password');
-    const again = rova(['setup', '--login', 'second', '--email', 'second@example.test', '--password', 'another long password'], env(d));
+    const again = await rova(['setup', '--login', 'second', '--email', 'second@example.test', '--password', 'another long password'], env(d));
     expect(again.code).toBe(1);
     expect(again.stderr).toBe('rova setup: an administrator exists already ("owner"): log in at http://127.0.0.1:8099/admin, or add users there or with rova user create\n');
     // the account works: an API key for it
-    const k = rova(['apikey', 'create', '--user', 'owner', '--name', 'ci'], env(d));
+    const k = await rova(['apikey', 'create', '--user', 'owner', '--name', 'ci'], env(d));
     expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
   }, 120_000);
 
-  it('from ROVA_SETUP_* without a terminal; missing values or a short password → exit 2 naming them, nothing created', () => {
+  it('from ROVA_SETUP_* without a terminal; missing values or a short password → exit 2 naming them, nothing created', async () => {
     const d = fresh();
-    const none = rova(['setup'], env(d), '');
+    const none = await rova(['setup'], env(d), '');
     expect(none.code).toBe(2);
     expect(none.stderr).toBe('rova setup: missing --login, --email, --password (no terminal to ask on: pass flags or ROVA_SETUP_LOGIN/ROVA_SETUP_EMAIL/ROVA_SETUP_PASSWORD)\n');
-    const short = rova(['setup'], env(d, { ROVA_SETUP_LOGIN: 'ops', ROVA_SETUP_EMAIL: 'ops@example.test', ROVA_SETUP_PASSWORD: 'short' }));
+    const short = await rova(['setup'], env(d, { ROVA_SETUP_LOGIN: 'ops', ROVA_SETUP_EMAIL: 'ops@example.test', ROVA_SETUP_PASSWORD: 'short' }));
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('at least 10 characters');
-    const ok = rova(['setup'], env(d, { ROVA_SETUP_LOGIN: 'ops', ROVA_SETUP_EMAIL: 'ops@example.test', ROVA_SETUP_PASSWORD: 'long enough password', PUBLIC_URL: 'https://cars.example.com/' }));
+    const ok = await rova(['setup'], env(d, { ROVA_SETUP_LOGIN: 'ops', ROVA_SETUP_EMAIL: 'ops@example.test', ROVA_SETUP_PASSWORD: 'long enough password', PUBLIC_URL: 'https://cars.example.com/' }));
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('Admin app: https://cars.example.com/admin — log in as "ops"');
   }, 120_000);

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,8 @@ import { openStorage, StorageUnavailableError, type ObjectStorage } from '../../
 import { migrateStorage } from '../../src/platform/storage/migrate.js';
 import { makeApp, TEST_PG, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/ports.js';
-import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
+import { rovaInProcess } from '../helpers/cli.js';
+import { migratedDataDir } from '../helpers/rova-process.js';
 import { V1 } from '../rental/helpers.js';
 import { APPLY_FIELDS, multipart, PDF, PNG } from '../rental/market/helpers.js';
 
@@ -113,7 +113,7 @@ describe('S3 outages and configuration', () => {
     }
   });
 
-  it('a bad STORAGE_URL stops the start with exit 2 and says what is wrong', () => {
+  it('a bad STORAGE_URL stops the start with exit 2 and says what is wrong', async () => {
     const d = migratedDataDir('rova-storage-cfg-');
     dirs.push(d);
     for (const [url, says] of [
@@ -121,8 +121,8 @@ describe('S3 outages and configuration', () => {
       ['s3://key:secret@bucket', 'no credentials in the URL — set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY'],
       ['s3://bucket?endpont=http://x', 'unknown parameter "endpont"'],
     ] as const) {
-      const r = spawnSync(process.execPath, rovaArgs('storage', 'check'), { env: { PATH: process.env.PATH ?? '', DATA_DIR: d, STORAGE_URL: url, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 60_000 });
-      expect(r.status, url).toBe(2);
+      const r = await rovaInProcess(['storage', 'check'], { DATA_DIR: d, STORAGE_URL: url, LOG_LEVEL: 'warn' });
+      expect(r.code, url).toBe(2);
       expect(r.stderr, url).toContain(says);
       expect(r.stderr, url).not.toContain('secret');
     }
@@ -208,7 +208,7 @@ describe('moving files between storages', () => {
 });
 
 describe.skipIf(!!TEST_PG)('rova storage migrate (CLI, embedded database)', () => {
-  it('moves the files an earlier version left in DATA_DIR/uploads into the database, once', () => {
+  it('moves the files an earlier version left in DATA_DIR/uploads into the database, once', async () => {
     const d = migratedDataDir('rova-storage-cli-');
     dirs.push(d);
     const legacy = path.join(d, 'uploads', 'vendor-documents');
@@ -216,24 +216,23 @@ describe.skipIf(!!TEST_PG)('rova storage migrate (CLI, embedded database)', () =
     const names = ['0123456789abcdef0123456789abcdef.pdf', 'fedcba9876543210fedcba9876543210.png'];
     writeFileSync(path.join(legacy, names[0]!), PDF);
     writeFileSync(path.join(legacy, names[1]!), PNG);
-    const env = { PATH: process.env.PATH ?? '', HOME: d, DATA_DIR: d, LOG_LEVEL: 'warn' };
-    const run = (...args: string[]) => spawnSync(process.execPath, rovaArgs(...args), { env, encoding: 'utf8', timeout: 120_000 });
+    const run = (...args: string[]) => rovaInProcess(args, { HOME: d, DATA_DIR: d, LOG_LEVEL: 'warn' });
 
-    const r = run('storage', 'migrate', '--delete-source');
-    expect(r.status, r.stderr).toBe(0);
+    const r = await run('storage', 'migrate', '--delete-source');
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`copied vendor-documents/${names[0]}\ncopied vendor-documents/${names[1]}\n2 copied, 0 already there, 2 deleted from the source, 0 ignored\n`);
     expect(r.stderr).toContain(`moving files from file://${path.join(d, 'uploads')} to database`);
     expect(readdirSync(legacy)).toEqual([]);
-    const again = run('storage', 'migrate');
+    const again = await run('storage', 'migrate');
     expect(again.stdout).toBe('0 copied, 0 already there, 0 deleted from the source, 0 ignored\n');
-    const check = run('storage', 'check');
-    expect(check.status, check.stderr).toBe(0);
+    const check = await run('storage', 'check');
+    expect(check.code, check.stderr).toBe(0);
     expect(check.stdout).toBe('storage database: write, read back and delete ok\n');
-    const same = run('storage', 'migrate', '--from', 'database');
-    expect(same.status).toBe(2);
+    const same = await run('storage', 'migrate', '--from', 'database');
+    expect(same.code).toBe(2);
     expect(same.stderr).toBe('rova: --from and --to are the same storage (database); STORAGE_URL sets the default --to\n');
-    const usage = run('storage', 'copy');
-    expect(usage.status).toBe(2);
+    const usage = await run('storage', 'copy');
+    expect(usage.code).toBe(2);
     expect(usage.stderr).toBe('rova: usage: rova storage migrate [--from URL] [--to URL] [--delete-source] | rova storage check\n');
   }, 180_000);
 });

@@ -53,9 +53,15 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
+/** Where log lines go: the process's stdout or stderr, or a stream of the caller's. */
+export type LogDestination = 'stdout' | 'stderr' | NodeJS.WritableStream;
+
 /** Fastify's logger options: level, JSON lines or pretty output (local time), credentials redacted. */
-export function loggerOptions(config: Config, to: 'stdout' | 'stderr' = 'stdout'): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config, to: LogDestination = 'stdout'): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
+  // a stream that is not the process's own: a CLI command run in-process, whose stderr the caller captures
+  const own = to === 'stdout' || to === process.stdout ? 1 : to === 'stderr' || to === process.stderr ? 2 : null;
+  const stream = typeof to === 'string' ? null : to;
   return {
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
@@ -69,8 +75,8 @@ export function loggerOptions(config: Config, to: 'stdout' | 'stderr' = 'stdout'
       }),
     },
     ...(config.logFormat === 'pretty'
-      ? { stream: pretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: to === 'stderr' ? 2 : 1, colorize: (to === 'stderr' ? process.stderr : process.stdout).isTTY === true }) }
-      : to === 'stderr' ? { stream: process.stderr } : {}),
+      ? { stream: pretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: own ?? stream ?? 1, colorize: own !== null && (own === 2 ? process.stderr : process.stdout).isTTY === true }) }
+      : own === 1 ? {} : { stream: own === 2 ? process.stderr : stream ?? process.stdout }),
   };
 }
 

@@ -5,30 +5,19 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
-import { cliCommands } from '../../../src/cli/commands.js';
 import { EXTERNAL, PLATFORM_COMMISSION, vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
 import { vendorBalances } from '../../../src/modules/rental/ledger/balances.js';
 import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { TEST_PG } from '../../helpers/app.js';
+import { rovaInProcess } from '../../helpers/cli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rova-ledger-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `rova ledger …` in-process (same code path as the binary, without paying a process start per call). */
 async function rova(args: string[]): Promise<{ code: number; stdout: string }> {
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  const errWrite = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((c: string) => ((out += c), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string) => ((out += c), true)) as typeof process.stderr.write;
-  try {
-    const code = await cliCommands.ledger!({ config, args, open: () => buildApp({ ...config, jobs: false }, { logger: false }) });
-    return { code, stdout: out };
-  } finally {
-    process.stdout.write = write;
-    process.stderr.write = errWrite;
-  }
+  const r = await rovaInProcess(['ledger', ...args], { DATA_DIR: dir });
+  return { code: r.code, stdout: r.stdout + r.stderr };
 }
 
 async function withApp(fn: (p: Awaited<ReturnType<typeof buildApp>>['platform']) => Promise<void>): Promise<void> {

@@ -1,8 +1,8 @@
 import { createWriteStream, openSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { command } from '../../../cli/command.js';
+import type { CliContext } from '../../types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { EXPORT_TYPES } from './registry.js';
 import { parseExportRequest, parseFormat } from './request.js';
@@ -13,12 +13,12 @@ export const EXPORT_USAGE = `usage: rova export <type> --format csv|json|ndjson 
   Writes to stdout unless --out is given (written to FILE.partial, renamed when complete). The run is
   recorded in the export history (user_id null).`;
 
-function fail(message: string): number {
-  process.stderr.write(`rova: ${message}\n${EXPORT_USAGE}\n`);
+function fail(ctx: CliContext, message: string): number {
+  ctx.io.stderr.write(`rova: ${message}\n${EXPORT_USAGE}\n`);
   return 2;
 }
 
-async function writeAll(out: Writable, chunks: AsyncIterable<Buffer>): Promise<void> {
+async function writeAll(out: NodeJS.WritableStream, chunks: AsyncIterable<Buffer>): Promise<void> {
   for await (const c of chunks) if (!out.write(c)) await once(out, 'drain');
 }
 
@@ -39,22 +39,22 @@ export const exportCommand = command(
       options: { format: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, status: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    return fail(ctx, err instanceof Error ? err.message : String(err));
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(EXPORT_USAGE + '\n');
+    ctx.io.stdout.write(EXPORT_USAGE + '\n');
     return 0;
   }
-  if (positionals.length !== 1) return fail('export needs exactly one type');
-  if (!values.format) return fail('export needs --format');
+  if (positionals.length !== 1) return fail(ctx, 'export needs exactly one type');
+  if (!values.format) return fail(ctx, 'export needs --format');
   const input = { type: positionals[0], format: values.format, date_from: values.from, date_to: values.to, status: values.status };
   try {
     // Bad input is refused before the database is opened.
     parseFormat(input.format);
     parseExportRequest(input, ctx.config.storeTimezone);
   } catch (err) {
-    if (err instanceof HttpError) return fail(err.message);
+    if (err instanceof HttpError) return fail(ctx, err.message);
     throw err;
   }
 
@@ -67,16 +67,16 @@ export const exportCommand = command(
     );
     if (!values.out) {
       // A reader that goes away (`| head`) ends the run as failed instead of crashing on EPIPE.
-      process.stdout.on('error', () => undefined);
-      await writeAll(process.stdout, run.body);
-      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      ctx.io.stdout.on('error', () => undefined);
+      await writeAll(ctx.io.stdout, run.body);
+      await new Promise<void>((resolve) => ctx.io.stdout.write('', () => resolve()));
     } else {
       const partial = `${values.out}.partial`;
       let fd: number;
       try {
         fd = openSync(partial, 'w');
       } catch (err) {
-        return fail(`cannot write ${values.out}: ${err instanceof Error ? err.message : String(err)}`);
+        return fail(ctx, `cannot write ${values.out}: ${err instanceof Error ? err.message : String(err)}`);
       }
       const file = createWriteStream('', { fd });
       try {
@@ -89,11 +89,11 @@ export const exportCommand = command(
         rmSync(partial, { force: true });
         throw err;
       }
-      process.stderr.write(`${run.filename} written to ${values.out}\n`);
+      ctx.io.stderr.write(`${run.filename} written to ${values.out}\n`);
     }
     return 0;
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500) return fail(err.message);
+    if (err instanceof HttpError && err.status < 500) return fail(ctx, err.message);
     throw err;
   } finally {
     await app.close();

@@ -13,21 +13,21 @@ export const ledgerCommand = command({
 }, async (ctx) => {
   const [sub] = ctx.args;
   if ((sub !== 'verify' && sub !== 'clear') || ctx.args.length !== 1) {
-    process.stderr.write('rova: usage: rova ledger verify | rova ledger clear\n');
+    ctx.io.stderr.write('rova: usage: rova ledger verify | rova ledger clear\n');
     return 2;
   }
   const { app, platform } = await ctx.open();
   try {
     if (sub === 'clear') {
       const n = await clearMaturedCommissions(platform);
-      process.stdout.write(`cleared ${n} commission${n === 1 ? '' : 's'} (income older than the hold period is now available)\n`);
+      ctx.io.stdout.write(`cleared ${n} commission${n === 1 ? '' : 's'} (income older than the hold period is now available)\n`);
       return 0;
     }
     const v = await verifyLedger(platform.db);
-    for (const m of v.mismatches) process.stdout.write(`MISMATCH account ${m.account}: cached ${m.cached}, entries sum ${m.computed}\n`);
-    for (const u of v.unbalanced) process.stdout.write(`UNBALANCED transaction ${u.transaction_id}: ${u.entries} entries, sum ${u.sum}\n`);
+    for (const m of v.mismatches) ctx.io.stdout.write(`MISMATCH account ${m.account}: cached ${m.cached}, entries sum ${m.computed}\n`);
+    for (const u of v.unbalanced) ctx.io.stdout.write(`UNBALANCED transaction ${u.transaction_id}: ${u.entries} entries, sum ${u.sum}\n`);
     const summary = `${v.accounts} accounts, ${v.transactions} transactions, ${v.entries} entries`;
-    process.stdout.write(v.ok ? `ledger ok: ${summary}, every balance equals the sum of its entries\n` : `ledger NOT ok: ${summary}, ${v.mismatches.length} balance mismatch(es), ${v.unbalanced.length} unbalanced transaction(s)\n`);
+    ctx.io.stdout.write(v.ok ? `ledger ok: ${summary}, every balance equals the sum of its entries\n` : `ledger NOT ok: ${summary}, ${v.mismatches.length} balance mismatch(es), ${v.unbalanced.length} unbalanced transaction(s)\n`);
     return v.ok ? 0 : 1;
   } finally {
     await app.close();
