@@ -39,6 +39,7 @@ import { createOptions } from './platform/kv/options.js';
 import { RedisState, resilientRedisOptions } from './platform/kv/redis-state.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
 import { createLimits } from './platform/limits/limiter.js';
+import { sharedCompilers } from './platform/http/compilers.js';
 import { logEachRequest, loggerOptions, type LogDestination } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // finiteNumbers: coerced "1e309" / "Infinity" (and JSON 1e309) are a 400 on every route, decided once here.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false }, plugins: [finiteNumbers] },
+    schemaController: { compilersFactory: sharedCompilers },
   });
 
   redisState.log = app.log;
