@@ -113,10 +113,13 @@ export function prelude(recordFile: string): string {
 set -o pipefail
 set -E
 ROVA_REC='${recordFile}'
+ROVA_TMP=$(dirname "$ROVA_REC")
 __rova_err() { printf 'ERR\t%s\t%s\n' "$1" "$(printf '%s' "$2" | tr '\n\t' '  ' | head -c 300)" >> "$ROVA_REC"; }
 trap '__rova_err "$LINENO" "$BASH_COMMAND"' ERR
 curl() {
-  local __b __e __rc __code __out='' __a __prev=''
+  # Two processes per call (curl, cat) instead of a dozen helpers: bash builtins do the bookkeeping. The temporary
+  # files are per shell ($BASHPID), so a curl inside $(…) never shares one with its caller.
+  local __b="$ROVA_TMP/body.$BASHPID" __e="$ROVA_TMP/err.$BASHPID" __rc __code='' __out='' __a __prev='' __line __cmd __body=''
   # The wrapper keeps the body to record it, so a caller's own -o/--output gets a copy instead of stdout.
   local -a __args=()
   for __a in "$@"; do
@@ -124,13 +127,17 @@ curl() {
     elif [ "$__a" != -o ] && [ "$__a" != --output ]; then __args+=("$__a"); fi
     __prev=$__a
   done
-  __b=$(mktemp); __e=$(mktemp)
+  : > "$__b"
   __rc=0; command curl -sS -o "$__b" -w '%{stderr}__ROVA_CODE=%{http_code}\n' "${"$"}{__args[@]}" 2>"$__e" || __rc=$?
-  __code=$(sed -n 's/^__ROVA_CODE=//p' "$__e" | tail -n 1); [ -n "$__code" ] || __code=000
-  grep -v '^__ROVA_CODE=' "$__e" >&2 || true
-  if [ -n "$__out" ]; then cp "$__b" "$__out"; else cat "$__b" 2>/dev/null || true; fi
-  printf 'CURL\t%s\t%s\t%s\t%s\t%s\n' "$__rc" "$__code" "$ROVA_EXPECT" "$(printf '%q ' "$@" | head -c 400)" "$(head -c 400 "$__b" | tr '\n\t\r' '   ')" >> "$ROVA_REC"
-  rm -f "$__b" "$__e"
+  while IFS= read -r __line || [ -n "$__line" ]; do
+    case $__line in __ROVA_CODE=*) __code=${"$"}{__line#__ROVA_CODE=} ;; *) printf '%s\n' "$__line" >&2 ;; esac
+  done < "$__e"
+  [ -n "$__code" ] || __code=000
+  if [ -n "$__out" ]; then command cat "$__b" > "$__out"; else command cat "$__b" 2>/dev/null || true; fi
+  printf -v __cmd '%q ' "$@"
+  IFS= read -r -d '' -N 400 __body < "$__b" || true
+  __body=${"$"}{__body//[$'\n\t\r']/ }
+  printf 'CURL\t%s\t%s\t%s\t%s\t%s\n' "$__rc" "$__code" "$ROVA_EXPECT" "${"$"}{__cmd:0:400}" "$__body" >> "$ROVA_REC"
   return 0
 }
 `;
