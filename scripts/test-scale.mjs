@@ -115,13 +115,12 @@ try {
   db = new pg.Client({ connectionString: direct.toString() });
   await db.connect();
   start(1);
-  await ready(1);
-  for (let t = Date.now(); Date.now() - t < 15_000; await sleep(250)) {
-    if ((await db.query("SELECT count(*)::int AS n FROM rova_job_runs")).rows[0].n >= 3) break;
+  for (let t = Date.now(); Date.now() - t < 30_000; await sleep(250)) {
+    if ((await db.query('SELECT count(*)::int AS n FROM rova_job_runs')).rows[0].n >= 3) break;
   }
   start(0);
   start(2);
-  await Promise.all([0, 2].map(ready));
+  await Promise.all([0, 1, 2].map(ready));
   say('3 nodes ready (node 2 first: it holds the job leases)');
 
   const lbPort = await freePort();
