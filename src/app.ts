@@ -129,7 +129,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const rawLimits = createLimits(redis, config.redisPrefix);
   const limits = metrics ? metrics.countLimits(rawLimits) : rawLimits;
   const namespaces = new NamespaceRegistry(config.restRoot);
-  const jobs = new JobRunner(db, app.log);
+  const jobs = new JobRunner(db, app.log, config.jobTickMs);
   if (metrics) jobs.observe(metrics.jobObserver);
   const platform: Platform = {
     config,

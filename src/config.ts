@@ -42,6 +42,8 @@ export interface Config {
   auditArchiveDir: string;
   /** Set by tests to skip background jobs. */
   jobs: boolean;
+  /** ROVA_JOB_TICK_MS: how often a node looks for due jobs; a job's lease lasts 4 ticks (a dead holder's job waits that long). */
+  jobTickMs: number;
   /** LOG_FORMAT: json lines, or pretty (local time, colours); unset = pretty when stdout is a terminal. */
   logFormat: 'json' | 'pretty';
   /** GET /metrics (Prometheus): off (404), public, or token (Authorization: Bearer METRICS_TOKEN). */
@@ -261,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     auditRetentionDays: parseRetentionDays(env.AUDIT_RETENTION_DAYS),
     auditArchiveDir: path.resolve(env.AUDIT_ARCHIVE_DIR?.trim() || path.join(dataDir, 'audit-archive')),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
+    jobTickMs: parseIntSetting('ROVA_JOB_TICK_MS', env.ROVA_JOB_TICK_MS, 30_000, 1_000, 600_000),
     logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),
     shutdownTimeoutMs: parseIntSetting('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),

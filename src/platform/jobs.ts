@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { rows, type Db } from './db/types.js';
@@ -13,12 +14,18 @@ export interface JobSpec {
 /** Told about every job run (metrics). */
 export type JobRunObserver = (job: string, outcome: 'success' | 'failure', seconds: number) => void;
 
+/** Runs kept in rova_job_runs. */
+const RUNS_KEPT_DAYS = 30;
+
 /**
  * Interval jobs that run on one node at a time: before each run a node takes (or renews) a lease row in the
- * database; other nodes skip while the lease is held by someone else and not expired.
+ * database; other nodes skip while the lease is held by someone else and not expired. Every run is recorded in
+ * rova_job_runs (job, runner, process, start, lease, end, outcome).
  */
 export class JobRunner {
   private readonly holder = randomUUID();
+  /** This process, as recorded with each run. */
+  private readonly node = `${hostname()}:${process.pid}`;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly lastRun = new Map<string, number>();
   private stopped = false;
@@ -57,9 +64,10 @@ export class JobRunner {
             // handed its lease back on shutdown), and the period is the job's, not the node's.
             const last = await this.lastRunAt(spec.name);
             if (Date.now() - last >= interval) {
-              this.lastRun.set(spec.name, Date.now());
-              await this.recordRun(spec.name);
-              await this.track(spec);
+              const at = Date.now();
+              this.lastRun.set(spec.name, at);
+              const runId = await this.recordRun(spec.name, at, interval);
+              await this.track(spec, runId);
             } else {
               this.lastRun.set(spec.name, last);
             }
@@ -78,12 +86,12 @@ export class JobRunner {
     this.observer = observer;
   }
 
-  private async track(spec: JobSpec): Promise<void> {
+  private async track(spec: JobSpec, runId: string): Promise<void> {
     const started = performance.now();
     const run = spec.run();
     const settled = run.then(
-      () => this.observer?.(spec.name, 'success', (performance.now() - started) / 1000),
-      () => this.observer?.(spec.name, 'failure', (performance.now() - started) / 1000),
+      () => this.finished(spec.name, runId, 'success', started),
+      () => this.finished(spec.name, runId, 'failure', started),
     );
     this.running.add(settled);
     try {
@@ -98,10 +106,30 @@ export class JobRunner {
     return r[0]?.value.at ?? 0;
   }
 
-  private async recordRun(name: string): Promise<void> {
-    const v = JSON.stringify({ at: Date.now() });
-    await this.db.execute(sql`INSERT INTO rova_options (name, value) VALUES (${'job_last_run:' + name}, ${v}::jsonb)
-      ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
+  /** The run's start, in one statement: the job's last run (what the period is measured from) and its rova_job_runs row. */
+  private async recordRun(name: string, at: number, intervalMs: number): Promise<string> {
+    const v = JSON.stringify({ at });
+    const r = await rows<{ id: string }>(this.db, sql`WITH last AS (
+        INSERT INTO rova_options (name, value) VALUES (${'job_last_run:' + name}, ${v}::jsonb)
+        ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
+      )
+      INSERT INTO rova_job_runs (job, holder, node, interval_ms, started_at, lease_expires_at)
+      VALUES (${name}, ${this.holder}, ${this.node}, ${intervalMs}, to_timestamp(${at}::double precision / 1000),
+        (SELECT expires_at FROM rova_job_leases WHERE name = ${'job:' + name}))
+      RETURNING id::text AS id`);
+    return r[0]!.id;
+  }
+
+  /** The run's end in rova_job_runs (old runs of the job go), then the observer (metrics). */
+  private async finished(name: string, runId: string, outcome: 'success' | 'failure', started: number): Promise<void> {
+    const seconds = (performance.now() - started) / 1000;
+    try {
+      await this.db.execute(sql`UPDATE rova_job_runs SET finished_at = now(), outcome = ${outcome} WHERE id = ${runId}`);
+      await this.db.execute(sql`DELETE FROM rova_job_runs WHERE job = ${name} AND started_at < now() - make_interval(days => ${RUNS_KEPT_DAYS})`);
+    } catch (err) {
+      this.log.warn({ err: { message: (err as Error).message }, job: name }, 'job run end not recorded');
+    }
+    this.observer?.(name, outcome, seconds);
   }
 
   /**
