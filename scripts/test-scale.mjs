@@ -48,7 +48,7 @@ const ADMIN_KEY = `scale-admin-${randomBytes(12).toString('hex')}`;
 const common = {
   PATH: process.env.PATH, HOME: dir, DATA_DIR: dir, REDIS_URL: redisUrl, REDIS_PREFIX: `rova-scale:${dbName}:`,
   ROVA_SECRET: randomBytes(32).toString('hex'), TRUST_PROXY: 'loopback', LOG_FORMAT: 'json', LOG_LEVEL: 'warn',
-  SHUTDOWN_DRAIN_MS: '3000', SHUTDOWN_TIMEOUT_MS: '15000', ROVA_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
+  SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '15000', ROVA_BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
   RENTAL_PUBLIC_RATE_LIMIT: '100000000', RENTAL_WRITE_RATE_LIMIT: '100000000', FX_RATE_LIMIT: '100000000',
   // jobs look every 20 s (default 30): leases of 80 s, longer than the minute job's period, so the SIGKILLed lease
   // holder's lease is what holds its jobs off the other nodes — and the run that follows lands inside the test
