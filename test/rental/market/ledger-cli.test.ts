@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
@@ -10,8 +8,10 @@ import { vendorBalances } from '../../../src/modules/rental/ledger/balances.js';
 import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { TEST_PG } from '../../helpers/app.js';
 import { rovaInProcess } from '../../helpers/cli.js';
+import { migratedDataDir } from '../../helpers/rova-process.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'rova-ledger-'));
+// the command is under test, not the first start: the embedded database comes migrated
+const dir = migratedDataDir('rova-ledger-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `rova ledger …` in-process (same code path as the binary, without paying a process start per call). */
