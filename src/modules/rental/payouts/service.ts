@@ -8,7 +8,7 @@ import { EXTERNAL, vendorAccount } from '../ledger/accounts.js';
 import { recordVendorAudit } from '../ledger/audit.js';
 import { lockVendorMoney } from '../ledger/income-repo.js';
 import { Decimal } from '../money.js';
-import { fromMinor, minorDigits, toMinor } from '../ledger/money.js';
+import { fromMinor, minorDigits, moneyText, toMinor } from '../ledger/money.js';
 import { postLedgerTransaction } from '../ledger/post.js';
 import { balancesOf } from '../ledger/repo.js';
 import { marketplaceSettings, type MarketplaceSettings } from '../ledger/settings.js';
@@ -90,7 +90,7 @@ export async function requestPayout(p: Platform, user: AuthUser, amountMajor: nu
         key: `payout:${payout.id}:hold`, kind: 'payout_hold', vendorId: user.id, reference: `payout:${payout.id}`, currency,
         lines: [{ account: vendorAccount(user.id, 'available'), amount: -amount }, { account: vendorAccount(user.id, 'payout_hold'), amount }],
       });
-      await recordVendorAudit(tx, { vendorId: user.id, event: 'payout_requested', payoutId: Number(payout.id), ledgerTxId: Number(posted.transaction.id), amount: -amount, note: `Payout ${payout.id} requested; ${amount} moved to payout hold.` });
+      await recordVendorAudit(tx, { vendorId: user.id, event: 'payout_requested', payoutId: Number(payout.id), ledgerTxId: Number(posted.transaction.id), amount: -amount, note: `Payout ${payout.id} requested; ${moneyText(amount, currency)} moved to payout hold.` });
       await emitEvent(tx, 'payout.requested', { payout_id: Number(payout.id), vendor_id: user.id, amount: fromMinor(amount, currency), currency });
       return { payout, replayed: false };
     });
@@ -195,7 +195,7 @@ export async function processPayoutCallback(p: Platform, id: number, webhookId: 
       ? await move('payout_reversal', EXTERNAL, vendorAccount(v, 'available'), { after_paid: true })
       : await move('payout_release', vendorAccount(v, 'payout_hold'), vendorAccount(v, 'available'));
     await updatePayout(tx, id, { status: 'failed', external_reference: externalRef, stamp: 'failed_at' });
-    await recordVendorAudit(tx, { vendorId: v, event: 'payout_failed', payoutId: id, ledgerTxId: Number(t.transaction.id), amount, note: `Payout ${id} failed${afterPaid ? ' after it was paid' : ''}; ${amount} back to available.` });
+    await recordVendorAudit(tx, { vendorId: v, event: 'payout_failed', payoutId: id, ledgerTxId: Number(t.transaction.id), amount, note: `Payout ${id} failed${afterPaid ? ' after it was paid' : ''}; ${moneyText(amount, po.currency)} back to available.` });
     await emitEvent(tx, 'payout.failed', { payout_id: id, vendor_id: v, amount: fromMinor(amount, po.currency), currency: po.currency, after_paid: afterPaid });
     return { payout_id: id, status: 'failed', idempotent: false };
   });
