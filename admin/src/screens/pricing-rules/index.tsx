@@ -1,3 +1,4 @@
+import { vehicleSource } from '../../components/pickers';
 import { EntityCrud, type EntityRow, type FieldSpec, type FilterSpec } from '../../components/EntityCrud';
 import type { Column } from '../../components/DataTable';
 import { pricingRulesApi } from './api';
@@ -9,7 +10,7 @@ const FIELDS: FieldSpec[] = [
   { name: 'kind', label: 'Kind', kind: 'select', options: KINDS, required: true },
   { name: 'scope', label: 'Scope', kind: 'select', options: ['global', 'category', 'vehicle'], required: true },
   { name: 'category', label: 'Category', kind: 'text', nullable: true },
-  { name: 'vehicle_id', label: 'Vehicle id', kind: 'number', nullable: true, step: '1' },
+  { name: 'vehicle_id', label: 'Vehicle', kind: 'picker', picker: vehicleSource, nullable: true, hint: 'Vehicle-scoped rules only' },
   { name: 'start_date', label: 'Start date', kind: 'date', nullable: true },
   { name: 'end_date', label: 'End date', kind: 'date', nullable: true },
   { name: 'recurring', label: 'Recurs every year', kind: 'checkbox' },
