@@ -79,7 +79,7 @@ describe('audit log', () => {
     const login = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', headers: { 'x-request-id': 'req-audit-login' }, payload: { login: 'prober', password: 'correct horse battery' } });
     expect(login.statusCode).toBe(200);
     const cookie = login.cookies.find((c) => c.name === 'rova_session')!.value;
-    const probes = [
+    const probes: { id: string; cookies: Record<string, string>; headers: Record<string, string>; status: number }[] = [
       { id: 'req-audit-n001', cookies: {}, headers: {}, status: 401 },
       { id: 'req-audit-n002', cookies: { rova_session: cookie }, headers: {}, status: 200 },
       { id: 'req-audit-n003', cookies: { rova_session: cookie }, headers: { 'x-wp-nonce': 'stale-nonce' }, status: 200 },

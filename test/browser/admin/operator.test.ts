@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminPage, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, startAdminRig, type AdminRig } from './helpers.js';
+import { expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, startAdminRig, type AdminRig } from './helpers.js';
 
 // The operator's daily fixes (issue 22, item 3), each driven the way a person would: clicking, typing into
 // pickers, never typing ids or URLs after the login page.
