@@ -158,8 +158,16 @@ describe('operator fixes', () => {
     const routes = (await rental<{ items: { origin: string; origin_location_id: number | null; destination_location_id: number | null }[] }>(rig, '/rova-rental/v1/transfer-routes?per_page=100')).items;
     expect(routes.find((r) => r.origin === 'Picker Airport')).toMatchObject({ origin_location_id: from.id, destination_location_id: to.id });
 
-    // Pricing rules: a vehicle-scoped rule names its vehicle
+    // Pricing rules: an amount is money in the store's currency (multipliers and percentages stay as they are)
     await nav(page, 'Pricing rules');
+    const store = (await rental<{ currency: string }>(rig, '/rova-rental/v1/dashboard/stats')).currency;
+    const firstRules = (await rental<{ items: { name: string; multiplier: number | null; percent: number | null; amount: number | null }[] }>(rig, '/rova-rental/v1/pricing-rules?per_page=20')).items;
+    expect(firstRules.some((r) => r.multiplier === null && r.percent === null && r.amount !== null), 'a demo rule with an amount').toBe(true);
+    const valueCells = page.getByRole('table', { name: 'Pricing rules' }).locator('tbody tr td:nth-child(4)');
+    await expect.poll(() => valueCells.allTextContents()).toEqual(
+      firstRules.map((r) => (r.multiplier != null ? `× ${r.multiplier}` : r.percent != null ? `${r.percent} %` : r.amount != null ? money(r.amount, store) : '—')),
+    );
+    // a vehicle-scoped rule names its vehicle
     await page.getByRole('button', { name: 'New rule' }).click();
     await dialog.getByLabel('Name').fill('Picker weekend');
     await dialog.getByLabel('Kind').selectOption('weekend');

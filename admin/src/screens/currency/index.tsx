@@ -4,7 +4,7 @@ import { useStore } from '../../api/session';
 import { FormField, applyServerErrors } from '../../components/FormField';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatMoney } from '../../lib/format';
 import { SyncError, useCurrencies, useFxSettings, useRatesPreview, useSaveCurrencies, useSaveSettings, useSyncNow, type CurrencyRow, type Settings } from './api';
 
 const INTERVALS = ['manual', 'hourly', 'twicedaily', 'daily'] as const;
@@ -300,7 +300,7 @@ function Preview() {
   return (
     <section className="card mt-4" aria-labelledby="fx-preview-title">
       <h2 id="fx-preview-title" className="mb-2 font-semibold">
-        Preview ({q.data.sample_amount} {q.data.base_currency})
+        Preview ({formatMoney(q.data.sample_amount, q.data.base_currency)})
       </h2>
       <table className="w-full text-left text-sm" aria-label="Rate preview">
         <thead className="border-b border-slate-200 text-slate-600 dark:border-slate-800 dark:text-slate-400">

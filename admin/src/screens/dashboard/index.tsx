@@ -88,7 +88,7 @@ export default function Dashboard() {
           </div>
           <section className="card mt-4" aria-labelledby="status-title">
             <h2 id="status-title" className="mb-2 font-semibold">
-              Bookings by status
+              Bookings by status, all time
             </h2>
             <StatusChart data={stats.data.status_breakdown} />
           </section>
