@@ -16,6 +16,12 @@ declare module 'fastify' {
     auth?: RoutePolicy;
     /** A POST that only answers a question (convert, availability, preview): not audited as a write. */
     readOnly?: boolean;
+    /**
+     * A session probe (GET /auth/nonce: the admin app asks on every load and every hour whether its cookie still holds a
+     * session): never an audit event, whatever it answers — a cookie sent without its nonce, or no cookie, is the
+     * question being asked, not an authentication failure.
+     */
+    sessionProbe?: boolean;
   }
 }
 export {};

@@ -74,6 +74,37 @@ describe('audit log', () => {
     expect(ids).not.toContain('req-audit-q001');
   });
 
+  it('the admin app\'s session probe (GET /auth/nonce) is never audited: no session, a cookie without its nonce, a stale nonce', async () => {
+    await t.userWithKey('shop_manager', ['read'], 'prober');
+    const login = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', headers: { 'x-request-id': 'req-audit-login' }, payload: { login: 'prober', password: 'correct horse battery' } });
+    expect(login.statusCode).toBe(200);
+    const cookie = login.cookies.find((c) => c.name === 'rova_session')!.value;
+    const probes: { id: string; cookies: Record<string, string>; headers: Record<string, string>; status: number }[] = [
+      { id: 'req-audit-n001', cookies: {}, headers: {}, status: 401 },
+      { id: 'req-audit-n002', cookies: { rova_session: cookie }, headers: {}, status: 200 },
+      { id: 'req-audit-n003', cookies: { rova_session: cookie }, headers: { 'x-wp-nonce': 'stale-nonce' }, status: 200 },
+    ];
+    for (const p of probes) {
+      const r = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/auth/nonce', cookies: p.cookies, headers: { ...p.headers, 'x-request-id': p.id } });
+      expect(r.statusCode, p.id).toBe(p.status);
+    }
+    const log = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?per_page=100', headers: { 'x-rova-api-key': admin } });
+    const rows = log.json() as { request_id: string; route: string }[];
+    expect(rows.filter((e) => e.route === '/wp-json/rova/v1/auth/nonce')).toEqual([]);
+    // the login itself is a write and stays an audit event
+    expect(rows.find((e) => e.request_id === 'req-audit-login')).toMatchObject({ method: 'POST', route: '/wp-json/rova/v1/auth/login', status: 200, outcome: 'success' });
+  });
+
+  it('a read that was answered is not audited even when its credentials did not count; a refused read is', async () => {
+    // a public read with a cookie but no nonce answers as for an anonymous caller: not an event
+    await t.inject({ method: 'GET', url: '/wp-json/rova-rental/v1/locations', cookies: { rova_session: 'not-a-session' }, headers: { 'x-request-id': 'req-audit-r001' } });
+    await t.inject({ method: 'GET', url: '/wp-json/rova/v1/users', cookies: { rova_session: 'not-a-session' }, headers: { 'x-request-id': 'req-audit-r002' } });
+    const log = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?per_page=100', headers: { 'x-rova-api-key': admin } });
+    const ids = (log.json() as { request_id: string }[]).map((e) => e.request_id);
+    expect(ids).not.toContain('req-audit-r001');
+    expect(ids).toContain('req-audit-r002');
+  });
+
   it('is append-only in the database', async () => {
     const cause = async (q: Promise<unknown>) => {
       try {

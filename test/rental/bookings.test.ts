@@ -1,7 +1,8 @@
 // @integration: concurrent bookings race on the exclusion constraint
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
-import { customer, rule, V1, vehicle } from './helpers.js';
+import { sql } from 'drizzle-orm';
+import { customer, location, rule, V1, vehicle } from './helpers.js';
 
 describe('bookings', () => {
   let t: TestApp;
@@ -68,6 +69,34 @@ describe('bookings', () => {
     expect(past.json().data.items).toEqual([]);
     expect((await t.inject({ method: 'GET', url: `${V1}/bookings?per_page=101`, headers: h })).json().error_code).toBe('INVALID_PARAMS');
     expect((await t.inject({ method: 'GET', url: `${V1}/bookings/424242`, headers: h })).json().error_code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('GET one: the vehicle and locations by name, payments and refunds with their amounts; operator bookings have no order lines', async () => {
+    const v = await vehicle(t, { name: 'Detail Clio', price_per_day: '40.00' });
+    const c = await customer(t);
+    const loc = await location(t, { name: 'Detail Airport Desk' });
+    const b = (await create({ vehicle_id: v, customer_id: c, pickup_date: '2030-12-01', return_date: '2030-12-03', status: 'confirmed', location_id: loc })).json().data;
+    const pay = await t.platform.db.execute(sql`INSERT INTO rental_payments (booking_id, provider, amount, currency, status, refunded_amount) VALUES (${b.id}, 'offline', 94.4, ${b.currency}, 'succeeded', 20) RETURNING id::int AS id`);
+    const payId = (pay as unknown as { rows: { id: number }[] }).rows[0]!.id;
+    await t.platform.db.execute(sql`INSERT INTO rental_refunds (payment_id, booking_id, amount, currency, reason) VALUES (${payId}, ${b.id}, 20, ${b.currency}, 'customer_cancelled')`);
+    const r = await t.inject({ method: 'GET', url: `${V1}/bookings/${b.id}`, headers: h });
+    expect(r.statusCode).toBe(200);
+    const d = r.json().data;
+    expect(d).toMatchObject({
+      id: b.id, reference: b.reference, total: b.total,
+      vehicle: { id: v, name: 'Detail Clio' },
+      pickup_location: { id: loc, name: 'Detail Airport Desk' },
+      return_location: { id: loc, name: 'Detail Airport Desk' },
+      lines: [],
+      payments: [{ id: payId, provider: 'offline', amount: 94.4, currency: b.currency, status: 'succeeded', refunded_amount: 20, created_at: expect.any(String) }],
+      refunds: [{ payment_id: payId, amount: 20, currency: b.currency, reason: 'customer_cancelled', status: 'pending', created_at: expect.any(String), done_at: null }],
+    });
+    // the list stays lean: no per-row money records
+    const list = (await t.inject({ method: 'GET', url: `${V1}/bookings?vehicle_id=${v}`, headers: h })).json().data.items;
+    expect(list[0]).not.toHaveProperty('payments');
+    const missing = await t.inject({ method: 'GET', url: `${V1}/bookings/424243`, headers: h });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ success: false, error_code: 'RESOURCE_NOT_FOUND', message: 'Booking 424243 does not exist.' });
   });
 
   it('transfer bookings: route price + tax, held for the route duration, capacity and service type checked', async () => {

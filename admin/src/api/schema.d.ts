@@ -771,7 +771,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One booking
+         * One booking with its vehicle and locations by name, price lines, payments and refunds
          * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV1BookingsById"];
@@ -5611,8 +5611,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
-                        /** @description Booking */
+                        /** @description Booking detail */
                         data?: {
+                            /** @description Order lines of a booking made through the customer journey; empty for operator bookings */
+                            lines: {
+                                amount: number;
+                                code: string | null;
+                                description: string;
+                                kind: string;
+                            }[];
+                            payments: {
+                                amount: number;
+                                created_at: string;
+                                currency: string;
+                                id: number;
+                                provider: string;
+                                refunded_amount: number;
+                                status: string;
+                            }[];
+                            pickup_location: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            refunds: {
+                                amount: number;
+                                created_at: string;
+                                currency: string;
+                                done_at: string | null;
+                                id: number;
+                                payment_id: number;
+                                reason: string;
+                                status: string;
+                            }[];
+                            return_location: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            vehicle: {
+                                id: number;
+                                name: string;
+                            };
+                        } & {
                             [key: string]: unknown;
                         };
                     };

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
+import { Combobox } from './Combobox';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DataTable, useTableState, type Column } from './DataTable';
 import { FormField, applyServerErrors } from './FormField';
@@ -83,6 +84,28 @@ function EntityForm({ fields, initial, submitLabel, onSave }: { fields: FieldSpe
                 {f.label}
               </label>
             </div>
+          );
+        }
+        if (f.kind === 'picker' && f.picker) {
+          const source = f.picker;
+          return (
+            <Controller
+              key={f.name}
+              control={form.control}
+              name={f.name}
+              rules={f.required ? { required: `${f.label} is required` } : {}}
+              render={({ field }) => (
+                <Combobox
+                  label={f.label}
+                  source={source}
+                  value={typeof field.value === 'string' && field.value !== '' ? Number(field.value) : null}
+                  onChange={(id) => field.onChange(id === null ? '' : String(id))}
+                  onBlur={field.onBlur}
+                  error={error}
+                  {...(f.hint ? { hint: f.hint } : {})}
+                />
+              )}
+            />
           );
         }
         return (

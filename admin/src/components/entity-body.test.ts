@@ -17,3 +17,11 @@ describe('toBody', () => {
     expect(toBody(FIELDS, { name: 'x', price: '0', year: '2024', category: 'suv', active: false })).toEqual({ name: 'x', price: 0, year: 2024, category: 'suv', active: false });
   });
 });
+
+describe('toBody with pickers', () => {
+  const PICKED: FieldSpec[] = [{ name: 'location_id', label: 'Location', kind: 'picker', nullable: true }];
+  it('a picked record sends its id as a number; a cleared picker sends null', () => {
+    expect(toBody(PICKED, { location_id: '7' })).toEqual({ location_id: 7 });
+    expect(toBody(PICKED, { location_id: '' })).toEqual({ location_id: null });
+  });
+});

@@ -1,9 +1,13 @@
 // Pure form ↔ body mapping of EntityCrud (kept apart so unit tests need no browser globals).
 
+import type { PickerSource } from './Combobox';
+
 export interface FieldSpec {
   name: string;
   label: string;
-  kind: 'text' | 'number' | 'select' | 'checkbox' | 'date';
+  /** 'picker': a record chosen by name from `picker` (searchable combobox); the body gets its id. */
+  kind: 'text' | 'number' | 'select' | 'checkbox' | 'date' | 'picker';
+  picker?: PickerSource;
   options?: readonly string[];
   required?: boolean;
   /** Empty input sends null (instead of leaving the field out). */
@@ -28,7 +32,7 @@ export function toBody(fields: FieldSpec[], v: Values): Record<string, unknown> 
       if (f.nullable) out[f.name] = null;
       continue;
     }
-    out[f.name] = f.kind === 'number' ? Number(s) : s;
+    out[f.name] = f.kind === 'number' || f.kind === 'picker' ? Number(s) : s;
   }
   return out;
 }

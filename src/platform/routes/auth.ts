@@ -48,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/rova/v1/auth/nonce',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', sessionProbe: true },
       schema: {
         tags,
         summary: 'A fresh nonce for the current session cookie',

@@ -64,16 +64,43 @@ describe('admin bookings', () => {
     await a.context.close();
   });
 
-  it('creates a booking for a customer; a server refusal appears in the form', async () => {
+  it('creates a booking with the customer and the vehicle chosen by name (keyboard in the pickers); a server refusal appears in the form', async () => {
     const customer = (await rental<Page<{ id: number; name: string }>>(rig, '/rova-rental/v1/customers?per_page=1')).items[0]!;
     const a = await openAdmin(rig);
     await loginAs(rig, a, { path: `/bookings/new?customer_id=${customer.id}` });
     const { page } = a;
     await page.getByRole('heading', { name: 'New booking' }).waitFor();
-    expect(await page.getByLabel('Customer ID').inputValue()).toBe(String(customer.id));
-    await page.getByLabel('Vehicle').locator('option:nth-child(2)').waitFor({ state: 'attached' });
-    const vehicleId = await page.getByLabel('Vehicle').locator('option:nth-child(2)').getAttribute('value');
-    await page.getByLabel('Vehicle').selectOption(vehicleId!);
+    // no id to type: the prefilled customer shows by name
+    expect(await page.getByLabel('Customer ID').count()).toBe(0);
+    const cust = page.getByRole('combobox', { name: 'Customer' });
+    await expect.poll(() => cust.inputValue()).toBe(customer.name);
+
+    // the vehicle: typed, the API's search results listed, the wanted one reached with the arrow keys and Enter
+    const target = (await rental<Page<{ id: number; name: string }>>(rig, '/rova-rental/v1/vehicles?per_page=20&status=active')).items.at(-1)!;
+    const q = target.name.split(' ')[0]!;
+    const found = (await rental<Page<{ id: number; name: string }>>(rig, `/rova-rental/v1/vehicles?per_page=10&search=${encodeURIComponent(q)}`)).items;
+    const at = found.findIndex((v) => v.id === target.id);
+    expect(at).toBeGreaterThanOrEqual(0);
+    const veh = page.getByRole('combobox', { name: 'Vehicle' });
+    await veh.fill(q);
+    const list = page.getByRole('listbox', { name: 'Vehicle' });
+    await expect.poll(() => list.getByRole('option').locator('span:first-child').allTextContents()).toEqual(found.map((v) => v.name));
+    expect(await veh.getAttribute('aria-expanded')).toBe('true');
+    for (let i = 0; i < at; i++) await veh.press('ArrowDown');
+    const active = await veh.getAttribute('aria-activedescendant');
+    expect(active).toBe(await list.getByRole('option').nth(at).getAttribute('id'));
+    expect(await list.getByRole('option').nth(at).getAttribute('aria-selected')).toBe('true');
+    await veh.press('Enter');
+    await expect.poll(() => veh.getAttribute('aria-expanded')).toBe('false');
+    expect(await veh.inputValue()).toBe(target.name);
+    // Escape closes an open list and keeps the choice
+    await veh.press('ArrowDown');
+    await expect.poll(() => veh.getAttribute('aria-expanded')).toBe('true');
+    await veh.press('Escape');
+    await expect.poll(() => veh.getAttribute('aria-expanded')).toBe('false');
+    expect(await veh.inputValue()).toBe(target.name);
+    await expectAxeClean(page, 'new booking');
+
     // Return before pick-up: the server says why.
     await page.getByLabel('Pick-up date').fill('2031-06-10');
     await page.getByLabel('Return date').fill('2031-06-05');
@@ -85,9 +112,11 @@ describe('admin bookings', () => {
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     const created = await rental<B & { vehicle_id: number }>(rig, `/rova-rental/v1/bookings/${id}`);
     expect(created.customer_id).toBe(customer.id);
-    expect(created.vehicle_id).toBe(Number(vehicleId));
+    expect(created.vehicle_id).toBe(target.id);
     expect(created.status).toBe('confirmed');
     await page.getByRole('heading', { name: `Booking ${created.reference}` }).waitFor();
+    expect(await page.getByTestId('detail-vehicle').textContent()).toBe(target.name);
+    expectNoPageErrors(a);
     await a.context.close();
   });
 

@@ -57,6 +57,32 @@ describe('admin currency screen', () => {
       .poll(async () => (await rig.api<Currencies>('/rova-fx/v1/currencies')).body.currencies.find((c) => c.code === target.code)?.fee)
       .toEqual({ type: 'percentage', value: 2.5 });
 
+    // A value the API refuses (a negative rounding step is stored as 0 and reported in `adjustments`) is a red
+    // message on that field, never a "saved" toast. Every control is labelled (visible label + the row's code).
+    const saves: { adjustments: { code: string; field: string; reason: string; value: unknown }[] }[] = [];
+    page.on('response', (r) => {
+      if (r.request().method() === 'POST' && r.url().endsWith('/rova-fx/v1/currencies')) void r.json().then((b: (typeof saves)[number]) => saves.push(b));
+    });
+    // the fee's own "saved" toast goes first (a click dismisses it), so any toast after this is the refusal's
+    const toasts = page.getByText(/^(Currencies|Settings) saved/);
+    for (const t of await toasts.all()) await t.click().catch(() => undefined);
+    await expect.poll(() => toasts.count()).toBe(0);
+    const roundingTo = page.getByLabel(`${target.code} rounding to`, { exact: true });
+    expect(await page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: target.code, exact: true }) }).getByText('rounding to', { exact: true }).isVisible()).toBe(true);
+    await roundingTo.fill('-1');
+    await page.getByRole('button', { name: 'Save currencies' }).click();
+    const refused = page.locator(`[data-refused="${target.code} rounding to"]`);
+    await refused.waitFor();
+    await expect.poll(() => saves.length).toBe(1);
+    expect(saves[0]!.adjustments).toEqual([{ code: target.code, field: 'rounding_value', reason: 'negative', value: 0 }]);
+    expect(await refused.textContent()).toBe('Refused: must not be negative (saved as 0).');
+    expect(await refused.getAttribute('class')).toContain('text-red-700');
+    expect(await roundingTo.getAttribute('aria-invalid')).toBe('true');
+    expect(await roundingTo.getAttribute('aria-describedby')).toBe(await refused.getAttribute('id'));
+    expect(await page.getByTestId('currencies-error').textContent()).toBe('One value was refused — see the marked fields.');
+    expect(await toasts.count()).toBe(0);
+    await expectAxeClean(page, 'currency with a refused value');
+
     // Settings round-trip.
     await page.getByLabel('Rate update interval').selectOption('daily');
     await page.getByRole('button', { name: 'Save settings' }).click();

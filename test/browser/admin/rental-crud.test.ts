@@ -56,12 +56,24 @@ describe('admin rental CRUD screens', () => {
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(async () => (await rig.api<{ data: Row }>(`/rova-rental/v1/vehicles/${first.id}`)).body.data.brand).toBe('Rova E2E');
 
-    // A server-side rule shows next to its field: a negative price.
+    // A field the API refuses is a red message on that field (the API's own words for it), never a success toast.
+    const refused = await rig.api<{ success: boolean; details: { params: Record<string, string> } }>('/rova-rental/v1/vehicles', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Bad price', price_per_day: -5, status: 'active', service_type: 'rental' }),
+    });
+    expect(refused.status).toBe(400);
+    const why = refused.body.details.params.price_per_day;
+    expect(why).toBeTruthy();
     await page.getByRole('button', { name: 'New vehicle' }).click();
     await dialog.getByLabel('Name').fill('Bad price');
-    await dialog.getByLabel('Price per day').fill('-5');
+    const priceInput = dialog.getByLabel('Price per day');
+    await priceInput.fill('-5');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.locator('[aria-invalid="true"], [role="alert"]').first().waitFor();
+    await expect.poll(() => priceInput.getAttribute('aria-invalid')).toBe('true');
+    const message = dialog.locator(`[id="${(await priceInput.getAttribute('aria-describedby'))!}"]`);
+    expect(await message.textContent()).toBe(why);
+    expect(await message.getAttribute('class')).toContain('text-red-700');
+    expect(await page.getByText(/^Vehicle created$/).count()).toBe(0);
     await page.keyboard.press('Escape');
 
     await expectAxeClean(page, 'vehicles');

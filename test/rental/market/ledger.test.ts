@@ -103,8 +103,16 @@ describe('ledger core (design §6; reference §8.11 scenarios 84–89)', () => {
     expect(await vendorBalances(t.platform.db, v.id)).toMatchObject({ pending: 0, available: 8500 });
     await changeStatus(t.platform, id, 'refunded');
     expect(await vendorBalances(t.platform.db, v.id)).toMatchObject({ pending: 0, available: 0, total_earned: 0 });
-    const audit = await rows<{ event_type: string }>(t.platform.db, sql`SELECT event_type FROM vendor_audit_log WHERE vendor_id = ${v.id} ORDER BY id`);
+    const audit = await rows<{ event_type: string; note: string }>(t.platform.db, sql`SELECT event_type, note FROM vendor_audit_log WHERE vendor_id = ${v.id} ORDER BY id`);
     expect(audit.map((a) => a.event_type)).toEqual(['commission_applied', 'commission_cleared', 'commission_reversed']);
+    // the notes people read carry money in the currency's format, never minor units
+    const { currency } = (await one<{ currency: string }>(t.platform.db, sql`SELECT currency FROM rental_bookings WHERE id = ${id}`))!;
+    const m = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(n);
+    expect(audit.map((a) => a.note)).toEqual([
+      `Booking ${id} completed: gross ${m(100)}, commission 15 % (global) = ${m(15)}, net ${m(85)} pending.`,
+      `Hold period of 7 day(s) over: ${m(85)} now available.`,
+      `Booking ${id} refunded: commission reversed (${m(85)} taken from available).`,
+    ]);
   });
 
   it('reopening a completed booking reverses from pending; completing again earns once more; operator fleet moves no money', async () => {

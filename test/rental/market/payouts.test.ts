@@ -225,7 +225,7 @@ describe('v2 ledger and payouts (design §8)', () => {
     const refused = await approve();
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ success: false, error_code: 'STATE_CONFLICT', details: { reason: 'vendor_owes', owed: 70, covered: 80 } });
-    expect(refused.json().message).toMatch(/^Payout \d+ cannot be approved: vendor \d+ owes 70 USD and hold \+ available cover only 80 USD of 150 USD\./);
+    expect(refused.json().message).toMatch(/^Payout \d+ cannot be approved: vendor \d+ owes \$70\.00 and hold \+ available cover only \$80\.00 of \$150\.00\./);
     // income settles the debt first: 100 more leaves 30 available, and hold + available cover the payout again
     await fund(v.id, 100);
     expect((await summary(v.h)).balances).toMatchObject({ available: 30, owed: 0 });

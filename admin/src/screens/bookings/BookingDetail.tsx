@@ -7,6 +7,11 @@ import { movesFrom, statusLabel } from '../../lib/bookings';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { useBooking, useMoveStatus } from './api';
 
+const REFUND_REASONS: Record<string, string> = {
+  customer_cancelled: 'Cancelled by the customer',
+  late_payment_slot_taken: 'Paid late; the slot was taken',
+};
+
 export function BookingDetail() {
   const id = Number(useParams().id);
   const store = useStore();
@@ -19,6 +24,8 @@ export function BookingDetail() {
   const money = (n: number) => formatMoney(n, b.currency);
   const rows: [string, string][] = [
     ...(b.days !== null && b.price_per_day !== null ? ([[`${b.days} day(s) × ${money(b.price_per_day)}`, '']] as [string, string][]) : []),
+    // a journey booking's own order lines (rental, each add-on, tax) before the totals
+    ...b.lines.map((l): [string, string] => [l.description, money(l.amount)]),
     ['Net price', money(b.net_price)],
     ['Add-ons', money(b.addons_total)],
     ['Tax', money(b.tax)],
@@ -46,6 +53,12 @@ export function BookingDetail() {
             <dd>
               {b.customer_name} &lt;{b.customer_email}&gt;
             </dd>
+            <dt>Vehicle</dt>
+            <dd data-testid="detail-vehicle">{b.vehicle.name}</dd>
+            <dt>Pick-up location</dt>
+            <dd data-testid="detail-pickup-location">{b.pickup_location?.name ?? '—'}</dd>
+            <dt>Return location</dt>
+            <dd data-testid="detail-return-location">{b.return_location?.name ?? '—'}</dd>
             <dt>Kind</dt>
             <dd>{b.kind === 'transfer' ? `Transfer ${b.transfer_origin ?? ''} → ${b.transfer_destination ?? ''}` : 'Rental'}</dd>
             <dt>Pick-up</dt>
@@ -82,6 +95,68 @@ export function BookingDetail() {
               ))}
             </tbody>
           </table>
+        </section>
+      </div>
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <section className="card" aria-labelledby="b-payments">
+          <h2 id="b-payments" className="mb-2 font-semibold">
+            Payments
+          </h2>
+          {b.payments.length === 0 ? (
+            <p className="text-sm">No payments recorded.</p>
+          ) : (
+            <table className="w-full text-sm" data-testid="payments" aria-labelledby="b-payments">
+              <thead className="text-left text-slate-600 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="py-1 font-normal">Date</th>
+                  <th scope="col" className="py-1 font-normal">Method</th>
+                  <th scope="col" className="py-1 font-normal">Status</th>
+                  <th scope="col" className="py-1 text-right font-normal">Amount</th>
+                  <th scope="col" className="py-1 text-right font-normal">Refunded</th>
+                </tr>
+              </thead>
+              <tbody>
+                {b.payments.map((p) => (
+                  <tr key={p.id} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="py-1">{formatDateTime(p.created_at, store.timezone)}</td>
+                    <td className="py-1">{p.provider}</td>
+                    <td className="py-1">{p.status}</td>
+                    <td className="py-1 text-right tabular-nums">{formatMoney(p.amount, p.currency)}</td>
+                    <td className="py-1 text-right tabular-nums">{formatMoney(p.refunded_amount, p.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+        <section className="card" aria-labelledby="b-refunds">
+          <h2 id="b-refunds" className="mb-2 font-semibold">
+            Refunds
+          </h2>
+          {b.refunds.length === 0 ? (
+            <p className="text-sm">No refunds.</p>
+          ) : (
+            <table className="w-full text-sm" data-testid="refunds" aria-labelledby="b-refunds">
+              <thead className="text-left text-slate-600 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="py-1 font-normal">Date</th>
+                  <th scope="col" className="py-1 font-normal">Reason</th>
+                  <th scope="col" className="py-1 font-normal">Status</th>
+                  <th scope="col" className="py-1 text-right font-normal">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {b.refunds.map((r) => (
+                  <tr key={r.id} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="py-1">{formatDateTime(r.created_at, store.timezone)}</td>
+                    <td className="py-1">{REFUND_REASONS[r.reason] ?? r.reason}</td>
+                    <td className="py-1">{r.status === 'done' ? 'Refunded' : 'Pending'}</td>
+                    <td className="py-1 text-right tabular-nums">{formatMoney(r.amount, r.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </section>
       </div>
       <section className="card mt-4" aria-labelledby="b-moves">

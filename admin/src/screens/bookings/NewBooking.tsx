@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Combobox } from '../../components/Combobox';
 import { applyServerErrors, FormField } from '../../components/FormField';
+import { customerSource, vehicleSource } from '../../components/pickers';
 import { PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
-import { useCreateBooking, useVehicleOptions } from './api';
+import { useCreateBooking } from './api';
 
 interface Values {
   customer_id: string;
@@ -17,15 +19,17 @@ interface Values {
 
 const FIELDS = ['customer_id', 'vehicle_id', 'pickup_date', 'return_date', 'status', 'notes'] as const;
 
-/** `/bookings/new?customer_id=17`: a booking for an existing customer (the customers screen links here). */
+/**
+ * `/bookings/new?customer_id=17&vehicle_id=3`: a booking for an existing customer (the customers screen links here),
+ * the customer and the vehicle chosen by name in searchable pickers.
+ */
 export function NewBooking() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const toast = useToast();
-  const vehicles = useVehicleOptions();
   const create = useCreateBooking();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({ defaultValues: { customer_id: params.get('customer_id') ?? '', vehicle_id: '', pickup_date: '', return_date: '', status: 'confirmed', notes: '' } });
+  const form = useForm<Values>({ defaultValues: { customer_id: params.get('customer_id') ?? '', vehicle_id: params.get('vehicle_id') ?? '', pickup_date: '', return_date: '', status: 'confirmed', notes: '' } });
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
@@ -58,19 +62,38 @@ export function NewBooking() {
             {formError}
           </p>
         )}
-        <FormField label="Customer ID" error={errors.customer_id?.message}>
-          <input className="input w-full" inputMode="numeric" {...form.register('customer_id', { required: 'Customer is required', pattern: { value: /^\d+$/, message: 'A customer id (a number)' } })} />
-        </FormField>
-        <FormField label="Vehicle" error={errors.vehicle_id?.message}>
-          <select className="input w-full" {...form.register('vehicle_id', { required: 'Choose a vehicle' })}>
-            <option value="">Choose…</option>
-            {(vehicles.data ?? []).map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.name}
-              </option>
-            ))}
-          </select>
-        </FormField>
+        <Controller
+          control={form.control}
+          name="customer_id"
+          rules={{ required: 'Choose a customer' }}
+          render={({ field }) => (
+            <Combobox
+              label="Customer"
+              source={customerSource}
+              value={field.value ? Number(field.value) : null}
+              onChange={(id) => field.onChange(id === null ? '' : String(id))}
+              onBlur={field.onBlur}
+              error={errors.customer_id?.message}
+              placeholder="Name or e-mail"
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="vehicle_id"
+          rules={{ required: 'Choose a vehicle' }}
+          render={({ field }) => (
+            <Combobox
+              label="Vehicle"
+              source={vehicleSource}
+              value={field.value ? Number(field.value) : null}
+              onChange={(id) => field.onChange(id === null ? '' : String(id))}
+              onBlur={field.onBlur}
+              error={errors.vehicle_id?.message}
+              placeholder="Vehicle name"
+            />
+          )}
+        />
         <div className="grid gap-x-3 sm:grid-cols-2">
           <FormField label="Pick-up date" error={errors.pickup_date?.message}>
             <input type="date" className="input w-full" {...form.register('pickup_date', { required: 'Pick-up date is required' })} />

@@ -16,20 +16,14 @@ export const useBookings = (q: ListQuery) =>
     placeholderData: keepPreviousData,
   });
 
+type DetailData = NonNullable<paths['/wp-json/rova-rental/v1/bookings/{id}']['get']['responses']['200']['content']['application/json']['data']>;
+/** The detail: the booking's own fields plus the vehicle and locations by name, order lines, payments and refunds. */
+export type BookingDetail = Booking & Pick<DetailData, 'vehicle' | 'pickup_location' | 'return_location' | 'lines' | 'payments' | 'refunds'>;
+
 export const useBooking = (id: number) =>
   useQuery({
     queryKey: ['bookings', 'one', id],
-    queryFn: async () => (await unwrapRental(api.GET('/wp-json/rova-rental/v1/bookings/{id}', { params: { path: { id } } }))) as unknown as Booking,
-  });
-
-export const useVehicleOptions = () =>
-  useQuery({
-    queryKey: ['bookings', 'vehicle-options'],
-    queryFn: async () => {
-      const d = await unwrapRental(api.GET('/wp-json/rova-rental/v1/vehicles', { params: { query: { per_page: 100 } } }));
-      return ((d.items ?? []) as unknown as { id: number; name: string; status?: string }[]).map((v) => ({ id: v.id, name: v.name }));
-    },
-    staleTime: 5 * 60_000,
+    queryFn: async () => (await unwrapRental(api.GET('/wp-json/rova-rental/v1/bookings/{id}', { params: { path: { id } } }))) as unknown as BookingDetail,
   });
 
 export function useMoveStatus(id: number) {

@@ -17,12 +17,17 @@ function DeltaBadge({ d }: { d: Delta }) {
   return (
     <span className={`text-sm ${tone}`} data-testid="delta">
       {d.direction === 'up' ? '▲ ' : d.direction === 'down' ? '▼ ' : ''}
-      {text} <span className="sr-only">vs last month</span>
+      {text} vs last month
     </span>
   );
 }
 
-function Kpi({ id, label, value, delta }: { id: string; label: string; value: string; delta: Delta }) {
+/**
+ * One KPI card. The label says what the number counts (this month, all time, right now); a month-over-month delta
+ * is shown only under a this-month figure, so it compares like with like. `note` is a second, plainly labelled
+ * figure (e.g. the all-time count) without a delta.
+ */
+function Kpi({ id, label, value, delta, note }: { id: string; label: string; value: string; delta?: Delta; note?: string }) {
   return (
     <section className="card" aria-labelledby={`kpi-${id}`} data-kpi={id}>
       <h2 id={`kpi-${id}`} className="text-sm text-slate-600 dark:text-slate-400">
@@ -31,7 +36,12 @@ function Kpi({ id, label, value, delta }: { id: string; label: string; value: st
       <p className="mt-1 text-2xl font-semibold tabular-nums" data-testid="kpi-value">
         {value}
       </p>
-      <DeltaBadge d={delta} />
+      {delta && <DeltaBadge d={delta} />}
+      {note && (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="kpi-note">
+          {note}
+        </p>
+      )}
     </section>
   );
 }
@@ -51,14 +61,34 @@ export default function Dashboard() {
       ) : (
         <>
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
-            <Kpi id="total_bookings" label="Total bookings" value={formatNumber(stats.data.total_bookings)} delta={stats.data.deltas.total_bookings} />
-            <Kpi id="revenue" label="Revenue" value={formatMoney(stats.data.revenue, stats.data.currency)} delta={stats.data.deltas.revenue} />
-            <Kpi id="active_vehicles" label="Active vehicles" value={formatNumber(stats.data.active_vehicles)} delta={stats.data.deltas.active_vehicles} />
+            {/* The API's deltas compare this month with last month: they sit under the this-month figures only. */}
+            <Kpi
+              id="bookings_this_month"
+              label="Bookings this month"
+              value={formatNumber(stats.data.bookings_this_month)}
+              delta={stats.data.deltas.total_bookings}
+              note={`All time: ${formatNumber(stats.data.total_bookings)}`}
+            />
+            <Kpi
+              id="revenue_this_month"
+              label="Revenue this month"
+              value={formatMoney(stats.data.revenue_this_month, stats.data.currency)}
+              delta={stats.data.deltas.revenue}
+              note={`All time: ${formatMoney(stats.data.revenue, stats.data.currency)}`}
+            />
+            {/* Active now vs active vehicles created before this month is not last month's figure: no delta, the
+                difference said in words. */}
+            <Kpi
+              id="active_vehicles"
+              label="Active vehicles now"
+              value={formatNumber(stats.data.active_vehicles)}
+              note={`${formatNumber(Math.max(0, stats.data.active_vehicles - stats.data.active_vehicles_last_month))} added this month`}
+            />
             <Kpi id="customers" label="Customers this month" value={formatNumber(stats.data.customers)} delta={stats.data.deltas.customers} />
           </div>
           <section className="card mt-4" aria-labelledby="status-title">
             <h2 id="status-title" className="mb-2 font-semibold">
-              Bookings by status
+              Bookings by status, all time
             </h2>
             <StatusChart data={stats.data.status_breakdown} />
           </section>

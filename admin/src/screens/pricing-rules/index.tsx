@@ -1,3 +1,6 @@
+import { useStore } from '../../api/session';
+import { formatMoney } from '../../lib/format';
+import { vehicleSource } from '../../components/pickers';
 import { EntityCrud, type EntityRow, type FieldSpec, type FilterSpec } from '../../components/EntityCrud';
 import type { Column } from '../../components/DataTable';
 import { pricingRulesApi } from './api';
@@ -9,7 +12,7 @@ const FIELDS: FieldSpec[] = [
   { name: 'kind', label: 'Kind', kind: 'select', options: KINDS, required: true },
   { name: 'scope', label: 'Scope', kind: 'select', options: ['global', 'category', 'vehicle'], required: true },
   { name: 'category', label: 'Category', kind: 'text', nullable: true },
-  { name: 'vehicle_id', label: 'Vehicle id', kind: 'number', nullable: true, step: '1' },
+  { name: 'vehicle_id', label: 'Vehicle', kind: 'picker', picker: vehicleSource, nullable: true, hint: 'Vehicle-scoped rules only' },
   { name: 'start_date', label: 'Start date', kind: 'date', nullable: true },
   { name: 'end_date', label: 'End date', kind: 'date', nullable: true },
   { name: 'recurring', label: 'Recurs every year', kind: 'checkbox' },
@@ -22,23 +25,25 @@ const FIELDS: FieldSpec[] = [
   { name: 'priority', label: 'Priority', kind: 'number', step: '1' },
   { name: 'is_active', label: 'Active', kind: 'checkbox' },
 ];
-const value = (r: EntityRow) =>
-  r.multiplier != null ? `× ${String(r.multiplier)}` : r.percent != null ? `${String(r.percent)} %` : r.amount != null ? String(r.amount) : '—';
-const COLUMNS: Column<EntityRow>[] = [
+/** A rule's value: a multiplier, a percentage, or an amount of money in the store's currency. */
+const valueOf = (r: EntityRow, currency: string) =>
+  r.multiplier != null ? `× ${String(r.multiplier)}` : r.percent != null ? `${String(r.percent)} %` : r.amount != null ? formatMoney(Number(r.amount), currency) : '—';
+const columnsFor = (currency: string): Column<EntityRow>[] => [
   { id: 'name', header: 'Name', cell: (r) => String(r.name) },
   { id: 'kind', header: 'Kind', cell: (r) => String(r.kind) },
   { id: 'scope', header: 'Scope', cell: (r) => String(r.scope ?? 'global') },
-  { id: 'value', header: 'Value', numeric: true, cell: value },
+  { id: 'value', header: 'Value', numeric: true, cell: (r) => valueOf(r, currency) },
   { id: 'is_active', header: 'Active', cell: (r) => (r.is_active ? 'yes' : 'no') },
 ];
 
 export default function PricingRules() {
+  const store = useStore();
   return (
     <EntityCrud
       screen="pricing-rules"
       title="Pricing rules"
       singular="Rule"
-      columns={COLUMNS}
+      columns={columnsFor(store.currency)}
       filters={FILTERS}
       fields={FIELDS}
       api={pricingRulesApi}

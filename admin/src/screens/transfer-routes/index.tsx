@@ -1,3 +1,4 @@
+import { locationSource } from '../../components/pickers';
 import { useStore } from '../../api/session';
 import { EntityCrud, type EntityRow, type FieldSpec } from '../../components/EntityCrud';
 import type { Column } from '../../components/DataTable';
@@ -7,8 +8,8 @@ import { transferRoutesApi } from './api';
 const FIELDS: FieldSpec[] = [
   { name: 'origin', label: 'Origin', kind: 'text', required: true },
   { name: 'destination', label: 'Destination', kind: 'text', required: true },
-  { name: 'origin_location_id', label: 'Origin location id', kind: 'number', nullable: true, step: '1' },
-  { name: 'destination_location_id', label: 'Destination location id', kind: 'number', nullable: true, step: '1' },
+  { name: 'origin_location_id', label: 'Origin location', kind: 'picker', picker: locationSource, nullable: true },
+  { name: 'destination_location_id', label: 'Destination location', kind: 'picker', picker: locationSource, nullable: true },
   { name: 'pricing', label: 'Pricing', kind: 'select', options: ['fixed', 'calculated'], required: true },
   { name: 'base_price', label: 'Base price', kind: 'number', step: '0.01' },
   { name: 'price_per_km', label: 'Price per km', kind: 'number', step: '0.01' },

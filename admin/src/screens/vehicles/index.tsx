@@ -1,3 +1,4 @@
+import { locationSource } from '../../components/pickers';
 import { useStore } from '../../api/session';
 import { EntityCrud, type EntityRow, type FieldSpec, type FilterSpec } from '../../components/EntityCrud';
 import type { Column } from '../../components/DataTable';
@@ -23,7 +24,7 @@ const FIELDS: FieldSpec[] = [
   { name: 'transmission', label: 'Transmission', kind: 'select', options: ['manual', 'automatic'] },
   { name: 'fuel_type', label: 'Fuel', kind: 'select', options: ['petrol', 'diesel', 'hybrid', 'electric', 'lpg'] },
   { name: 'service_type', label: 'Service', kind: 'select', options: ['rental', 'transfer', 'both'] },
-  { name: 'location_id', label: 'Location id', kind: 'number', nullable: true, step: '1' },
+  { name: 'location_id', label: 'Location', kind: 'picker', picker: locationSource, nullable: true },
   { name: 'deposit_percent', label: 'Deposit %', kind: 'number', nullable: true },
 ];
 

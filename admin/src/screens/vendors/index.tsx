@@ -274,7 +274,9 @@ export default function Vendors() {
       <PageHeader title="Vendors" />
       <nav aria-label="Vendor sections" className="mb-4 flex gap-2 border-b border-slate-200 dark:border-slate-800">
         {TABS.map(([path, label]) => (
-          <NavLink key={path} to={path} className={({ isActive }) => `-mb-px border-b-2 px-3 py-2 ${isActive ? 'border-teal-700 font-semibold text-teal-800 dark:text-teal-300' : 'border-transparent'}`}>
+          // Absolute: inside the screen's splat route a relative `to` resolves against the current tab's URL
+          // (/vendors/applications + "list" = /vendors/applications/list). NavLink sets aria-current="page".
+          <NavLink key={path} to={`/vendors/${path}`} className={({ isActive }) => `-mb-px border-b-2 px-3 py-2 ${isActive ? 'border-teal-700 font-semibold text-teal-800 dark:text-teal-300' : 'border-transparent'}`}>
             {label}
           </NavLink>
         ))}
@@ -284,7 +286,8 @@ export default function Vendors() {
         <Route path="list" element={<VendorList />} />
         <Route path="payouts" element={<Payouts />} />
         <Route path="reports" element={<Reports />} />
-        <Route index element={<Navigate to="applications" replace />} />
+        <Route index element={<Navigate to="/vendors/applications" replace />} />
+        <Route path="*" element={<Navigate to="/vendors/applications" replace />} />
       </Routes>
     </div>
   );

@@ -133,3 +133,74 @@ export function isOverlapViolation(err: unknown): boolean {
   }
   return false;
 }
+
+/** Names of what a booking points at (the vehicle, the pick-up and return locations), for its detail view. */
+export interface BookingRefsRow {
+  vehicle_name: string | null;
+  pickup_location_name: string | null;
+  return_location_name: string | null;
+}
+
+export async function bookingRefs(db: Db, b: BookingRow): Promise<BookingRefsRow> {
+  const r = await one<BookingRefsRow>(
+    db,
+    sql`SELECT (SELECT name FROM rental_vehicles WHERE id = ${b.vehicle_id}) AS vehicle_name,
+               (SELECT name FROM rental_locations WHERE id = ${b.pickup_location_id}) AS pickup_location_name,
+               (SELECT name FROM rental_locations WHERE id = ${b.return_location_id}) AS return_location_name`,
+  );
+  return r ?? { vehicle_name: null, pickup_location_name: null, return_location_name: null };
+}
+
+export interface BookingPaymentRow {
+  id: string | number;
+  provider: string;
+  amount: string;
+  currency: string;
+  status: string;
+  refunded_amount: string;
+  created_at: string;
+}
+
+export async function paymentsOfBooking(db: Db, bookingId: number): Promise<BookingPaymentRow[]> {
+  return rows<BookingPaymentRow>(
+    db,
+    sql`SELECT id, provider, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount, created_at
+        FROM rental_payments WHERE booking_id = ${bookingId} ORDER BY created_at, id`,
+  );
+}
+
+export interface BookingRefundRow {
+  id: string | number;
+  payment_id: string | number;
+  amount: string;
+  currency: string;
+  reason: string;
+  status: string;
+  created_at: string;
+  done_at: string | null;
+}
+
+export async function refundsOfBooking(db: Db, bookingId: number): Promise<BookingRefundRow[]> {
+  return rows<BookingRefundRow>(
+    db,
+    sql`SELECT id, payment_id, amount::text AS amount, currency, reason, status, created_at, done_at
+        FROM rental_refunds WHERE booking_id = ${bookingId} ORDER BY created_at, id`,
+  );
+}
+
+export interface BookingLineRow {
+  kind: string;
+  code: string | null;
+  description: string;
+  amount: string;
+}
+
+/** The order lines of a booking made through the customer journey (none for bookings made by an operator). */
+export async function orderLinesOfBooking(db: Db, bookingId: number): Promise<BookingLineRow[]> {
+  return rows<BookingLineRow>(
+    db,
+    sql`SELECT l.kind, l.code, l.description, l.amount::text AS amount
+        FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id
+        WHERE o.booking_id = ${bookingId} ORDER BY l.id`,
+  );
+}

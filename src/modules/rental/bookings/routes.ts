@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
@@ -6,12 +6,29 @@ import { rentalErrors } from '../../../platform/http/schemas.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, DateStr, IdParams, TimeStr, Id, Text } from '../schemas.js';
 import { isValidDate } from '../time.js';
-import { bookingById, listBookings } from './repo.js';
-import { changeStatus, createBooking, editBooking } from './service.js';
+import { listBookings } from './repo.js';
+import { bookingDetail, changeStatus, createBooking, editBooking } from './service.js';
 import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
 import { bookingView } from './view.js';
 
 const Booking = Type.Object({}, { additionalProperties: true, description: 'Booking' });
+const Named = Type.Object({ id: Type.Integer(), name: Type.String() });
+const Nullable = <S extends TSchema>(s: S) => Type.Union([s, Type.Null()]);
+/** The detail adds names and money records to the booking's own fields (which stay open, as in the list). */
+const BookingDetail = Type.Object({
+  vehicle: Named,
+  pickup_location: Nullable(Named),
+  return_location: Nullable(Named),
+  lines: Type.Array(Type.Object({ kind: Type.String(), code: Nullable(Type.String()), description: Type.String(), amount: Type.Number() }), { description: 'Order lines of a booking made through the customer journey; empty for operator bookings' }),
+  payments: Type.Array(Type.Object({
+    id: Type.Integer(), provider: Type.String(), amount: Type.Number(), currency: Type.String(), status: Type.String(),
+    refunded_amount: Type.Number(), created_at: Type.String(),
+  })),
+  refunds: Type.Array(Type.Object({
+    id: Type.Integer(), payment_id: Type.Integer(), amount: Type.Number(), currency: Type.String(), reason: Type.String(),
+    status: Type.String(), created_at: Type.String(), done_at: Nullable(Type.String()),
+  })),
+}, { additionalProperties: true, description: 'Booking detail' });
 const T = ['rental: bookings'];
 const Status = Type.Union(BOOKING_STATUSES.map((s) => Type.Literal(s)));
 
@@ -42,12 +59,8 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/bookings/:id', {
-    schema: { tags: T, summary: 'One booking', params: IdParams, response: adminResponses(Booking, 200, 404) },
-  }, async (req) => {
-    const b = await bookingById(p.db, req.params.id);
-    if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${req.params.id} does not exist.`);
-    return rentalOk(bookingView(b));
-  });
+    schema: { tags: T, summary: 'One booking with its vehicle and locations by name, price lines, payments and refunds', params: IdParams, response: adminResponses(BookingDetail, 200, 404) },
+  }, async (req) => rentalOk(await bookingDetail(p.db, req.params.id)));
 
   app.post('/bookings', {
     schema: {

@@ -14,7 +14,8 @@ import { busyCacheOf } from '../journey/search/busy-cache.js';
 import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
-import { bookingById, findOverlap, insertBooking, isOverlapViolation, updateBooking, type BookingRow } from './repo.js';
+import { bookingById, bookingRefs, findOverlap, insertBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow } from './repo.js';
+import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
 
@@ -244,4 +245,12 @@ export async function changeStatus(p: Platform, id: number, to: string, opts: St
   await deliverRefunds(p, owed);
   await mailExpired(p, expired);
   return moved;
+}
+
+/** The detail of one booking: the vehicle and locations by name, price lines, payments and refunds; 404 when absent. */
+export async function bookingDetail(db: Db, id: number) {
+  const b = await bookingById(db, id);
+  if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  const [refs, lines, payments, refunds] = await Promise.all([bookingRefs(db, b), orderLinesOfBooking(db, id), paymentsOfBooking(db, id), refundsOfBooking(db, id)]);
+  return bookingDetailView(b, refs, lines, payments, refunds);
 }

@@ -1,6 +1,6 @@
 import { money } from '../money.js';
 import { iso, num } from '../views.js';
-import type { BookingRow } from './repo.js';
+import type { BookingLineRow, BookingPaymentRow, BookingRefsRow, BookingRefundRow, BookingRow } from './repo.js';
 
 /** Booking → API (allow-list). */
 export function bookingView(b: BookingRow) {
@@ -15,5 +15,31 @@ export function bookingView(b: BookingRow) {
     payment_status: b.payment_status, payment_method: b.payment_method,
     payment_deadline: b.payment_deadline === null ? null : iso(b.payment_deadline),
     status: b.status, notes: b.notes, created_at: iso(b.created_at), updated_at: iso(b.updated_at),
+  };
+}
+
+/** One booking with what it points at, its price lines, payments and refunds (GET /bookings/{id}). */
+export function bookingDetailView(
+  b: BookingRow,
+  refs: BookingRefsRow,
+  lines: BookingLineRow[],
+  payments: BookingPaymentRow[],
+  refunds: BookingRefundRow[],
+) {
+  const place = (id: string | number | null, name: string | null) => (id === null ? null : { id: Number(id), name: name ?? `#${id}` });
+  return {
+    ...bookingView(b),
+    vehicle: { id: Number(b.vehicle_id), name: refs.vehicle_name ?? `#${b.vehicle_id}` },
+    pickup_location: place(b.pickup_location_id, refs.pickup_location_name),
+    return_location: place(b.return_location_id, refs.return_location_name),
+    lines: lines.map((l) => ({ kind: l.kind, code: l.code, description: l.description, amount: money(l.amount) })),
+    payments: payments.map((p) => ({
+      id: Number(p.id), provider: p.provider, amount: money(p.amount), currency: p.currency, status: p.status,
+      refunded_amount: money(p.refunded_amount), created_at: iso(p.created_at),
+    })),
+    refunds: refunds.map((r) => ({
+      id: Number(r.id), payment_id: Number(r.payment_id), amount: money(r.amount), currency: r.currency, reason: r.reason,
+      status: r.status, created_at: iso(r.created_at), done_at: r.done_at === null ? null : iso(r.done_at),
+    })),
   };
 }

@@ -1,6 +1,7 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
 import { vendorAccount } from './accounts.js';
+import { moneyText } from './money.js';
 import { recordVendorAudit } from './audit.js';
 import { clearingOf, isRefunded, lockVendorMoney, maturedCommissions } from './income-repo.js';
 import { postLedgerTransaction } from './post.js';
@@ -42,7 +43,7 @@ export async function clearCommission(tx: Db, c: LedgerTxRow, holdDays: number, 
   });
   await recordVendorAudit(tx, {
     vendorId, event: 'commission_cleared', bookingId: (c.memo as { booking_id?: number }).booking_id ?? null, at,
-    ledgerTxId: Number(posted.transaction.id), amount: net, note: `Hold period of ${holdDays} day(s) over: ${net} now available.`,
+    ledgerTxId: Number(posted.transaction.id), amount: net, note: `Hold period of ${holdDays} day(s) over: ${moneyText(net, c.currency)} now available.`,
   });
   return true;
 }

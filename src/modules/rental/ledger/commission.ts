@@ -3,7 +3,7 @@ import type { Db } from '../../../platform/db/types.js';
 import { EXTERNAL, PLATFORM_COMMISSION, vendorAccount } from './accounts.js';
 import { recordVendorAudit } from './audit.js';
 import { bookingMoneyTxs, clearedRevenue30d, clearingOf, commissionContext, lockVendorMoney } from './income-repo.js';
-import { percentOf, toMinor } from './money.js';
+import { moneyText, percentOf, toMinor } from './money.js';
 import { postLedgerTransaction, type PostedLedgerTx } from './post.js';
 import { marketplaceSettingsIn, type MarketplaceSettings } from './settings.js';
 
@@ -67,7 +67,7 @@ export async function applyBookingCommission(tx: Db, b: BookingMoney, at?: strin
   if (!posted.replayed) {
     await recordVendorAudit(tx, {
       vendorId, event: 'commission_applied', bookingId: Number(b.id), ledgerTxId: Number(posted.transaction.id), amount: net, at,
-      note: `Booking ${b.id} completed: gross ${gross}, commission ${rate} % (${source}) = ${commission}, net ${net} (minor units) pending.`,
+      note: `Booking ${b.id} completed: gross ${moneyText(gross, b.currency)}, commission ${rate} % (${source}) = ${moneyText(commission, b.currency)}, net ${moneyText(net, b.currency)} pending.`,
     });
   }
   return posted;
@@ -98,7 +98,7 @@ export async function reverseBookingCommission(tx: Db, b: BookingMoney, reason: 
   if (!posted.replayed) {
     await recordVendorAudit(tx, {
       vendorId, event: 'commission_reversed', bookingId: Number(b.id), ledgerTxId: Number(posted.transaction.id), amount: -memo.net,
-      note: `Booking ${b.id} ${reason}: commission reversed (${memo.net} taken from ${cleared ? 'available' : 'pending'}).`,
+      note: `Booking ${b.id} ${reason}: commission reversed (${moneyText(memo.net, c.currency)} taken from ${cleared ? 'available' : 'pending'}).`,
     });
   }
   return posted;

@@ -26,3 +26,18 @@ export function fromMinor(minor: number | string | bigint, currency: string): nu
 export function percentOf(minor: number, percent: Decimal.Value): number {
   return new Decimal(minor).mul(percent).div(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Integer minor units → money text in the currency's own format ("€179.36", "¥1,200"), for texts people read (the
+ * vendor audit log's notes): never a bare minor-unit number. Exact: Intl formats the decimal string.
+ */
+export function moneyText(minor: number | string | bigint, currency: string): string {
+  let f = moneyFormats.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    moneyFormats.set(currency, f);
+  }
+  return f.format(new Decimal(String(minor)).div(new Decimal(10).pow(minorDigits(currency))).toFixed(minorDigits(currency)) as `${number}`);
+}

@@ -8,7 +8,7 @@ import { EXTERNAL, vendorAccount } from '../ledger/accounts.js';
 import { recordVendorAudit } from '../ledger/audit.js';
 import { lockVendorMoney } from '../ledger/income-repo.js';
 import { Decimal } from '../money.js';
-import { fromMinor, minorDigits, toMinor } from '../ledger/money.js';
+import { fromMinor, minorDigits, moneyText, toMinor } from '../ledger/money.js';
 import { postLedgerTransaction } from '../ledger/post.js';
 import { balancesOf } from '../ledger/repo.js';
 import { marketplaceSettings, type MarketplaceSettings } from '../ledger/settings.js';
@@ -28,7 +28,7 @@ async function assertPayoutCovered(tx: Db, po: PayoutRow, action: 'approved' | '
   const available = b.get(vendorAccount(v, 'available')) ?? 0;
   const cover = (b.get(vendorAccount(v, 'payout_hold')) ?? 0) + available;
   if (Number(po.amount) > cover) {
-    const m = (n: number) => `${fromMinor(n, po.currency)} ${po.currency}`;
+    const m = (n: number) => moneyText(n, po.currency);
     throw new HttpError(409, 'STATE_CONFLICT',
       `Payout ${po.id} cannot be ${action}: vendor ${v} owes ${m(Math.max(0, -available))} and hold + available cover only ${m(Math.max(0, cover))} of ${m(Number(po.amount))}. Reject it, or wait until new income settles the debt.`,
       { reason: 'vendor_owes', owed: fromMinor(Math.max(0, -available), po.currency), covered: fromMinor(Math.max(0, cover), po.currency) });
@@ -41,7 +41,7 @@ function payoutMinor(amountMajor: number, currency: string, minimumMajor: number
   if (!Number.isFinite(amountMajor) || !(amountMajor > 0)) throw invalid('amount must be greater than 0.', 'invalid_amount');
   const exact = new Decimal(amountMajor);
   // compared before any rounding: 99.995 with a minimum of 100 is below it, whatever it would round to
-  if (exact.lt(minimumMajor)) throw invalid(`The minimum payout is ${minimumMajor} ${currency}.`, 'below_minimum', { minimum: minimumMajor });
+  if (exact.lt(minimumMajor)) throw invalid(`The minimum payout is ${moneyText(toMinor(minimumMajor, currency), currency)}.`, 'below_minimum', { minimum: minimumMajor });
   const digits = minorDigits(currency);
   if (exact.decimalPlaces() > digits) throw invalid(`amount has more decimals than ${currency} allows (${digits}).`, 'invalid_amount');
   const minor = exact.mul(new Decimal(10).pow(digits));
@@ -84,13 +84,13 @@ export async function requestPayout(p: Platform, user: AuthUser, amountMajor: nu
       const open = await openPayoutOf(tx, user.id);
       if (open) throw conflict(`Payout ${open.id} is still ${open.status}; one open payout at a time.`, 'pending_exists');
       const available = (await balancesOf(tx, [vendorAccount(user.id, 'available')])).get(vendorAccount(user.id, 'available')) ?? 0;
-      if (amount > available) throw conflict(`The available balance is ${fromMinor(available, currency)} ${currency}.`, 'insufficient_funds');
+      if (amount > available) throw conflict(`The available balance is ${moneyText(available, currency)}.`, 'insufficient_funds');
       const payout = await insertPayout(tx, { vendor_id: user.id, amount, currency, idempotency_key: key, request_hash: hash });
       const posted = await postLedgerTransaction(tx, {
         key: `payout:${payout.id}:hold`, kind: 'payout_hold', vendorId: user.id, reference: `payout:${payout.id}`, currency,
         lines: [{ account: vendorAccount(user.id, 'available'), amount: -amount }, { account: vendorAccount(user.id, 'payout_hold'), amount }],
       });
-      await recordVendorAudit(tx, { vendorId: user.id, event: 'payout_requested', payoutId: Number(payout.id), ledgerTxId: Number(posted.transaction.id), amount: -amount, note: `Payout ${payout.id} requested; ${amount} moved to payout hold.` });
+      await recordVendorAudit(tx, { vendorId: user.id, event: 'payout_requested', payoutId: Number(payout.id), ledgerTxId: Number(posted.transaction.id), amount: -amount, note: `Payout ${payout.id} requested; ${moneyText(amount, currency)} moved to payout hold.` });
       await emitEvent(tx, 'payout.requested', { payout_id: Number(payout.id), vendor_id: user.id, amount: fromMinor(amount, currency), currency });
       return { payout, replayed: false };
     });
@@ -170,7 +170,7 @@ export async function processPayoutCallback(p: Platform, id: number, webhookId: 
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
     if (body.amount !== undefined && toMinor(body.amount, po.currency) !== Number(po.amount)) {
-      throw new HttpError(400, 'INVALID_PARAMS', `The signed amount ${body.amount} is not payout ${id}'s ${fromMinor(po.amount, po.currency)} ${po.currency}.`, { field: 'amount', reason: 'amount_mismatch' });
+      throw new HttpError(400, 'INVALID_PARAMS', `The signed amount ${body.amount} is not payout ${id}'s ${moneyText(po.amount, po.currency)}.`, { field: 'amount', reason: 'amount_mismatch' });
     }
     if (!(await recordWebhook(tx, webhookId, id, status))) return { payout_id: id, status: po.status, idempotent: true };
     const v = Number(po.vendor_id);
@@ -195,7 +195,7 @@ export async function processPayoutCallback(p: Platform, id: number, webhookId: 
       ? await move('payout_reversal', EXTERNAL, vendorAccount(v, 'available'), { after_paid: true })
       : await move('payout_release', vendorAccount(v, 'payout_hold'), vendorAccount(v, 'available'));
     await updatePayout(tx, id, { status: 'failed', external_reference: externalRef, stamp: 'failed_at' });
-    await recordVendorAudit(tx, { vendorId: v, event: 'payout_failed', payoutId: id, ledgerTxId: Number(t.transaction.id), amount, note: `Payout ${id} failed${afterPaid ? ' after it was paid' : ''}; ${amount} back to available.` });
+    await recordVendorAudit(tx, { vendorId: v, event: 'payout_failed', payoutId: id, ledgerTxId: Number(t.transaction.id), amount, note: `Payout ${id} failed${afterPaid ? ' after it was paid' : ''}; ${moneyText(amount, po.currency)} back to available.` });
     await emitEvent(tx, 'payout.failed', { payout_id: id, vendor_id: v, amount: fromMinor(amount, po.currency), currency: po.currency, after_paid: afterPaid });
     return { payout_id: id, status: 'failed', idempotent: false };
   });
