@@ -244,10 +244,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       const auth = req.auth ?? ANONYMOUS;
       const status = reply.statusCode;
       const isWrite = WRITE_METHODS.has(req.method) && req.routeOptions.config?.readOnly !== true;
-      // Reads are audited only when refused (401/403); a read that was answered is not an event, even when the
-      // credentials it carried did not count (a public route answers an anonymous caller). Session probes never are.
+      // the admin app's session probe asks whether its cookie still holds a session: a question, never an event
       if (req.routeOptions.config?.sessionProbe === true) return payload;
-      if (!isWrite && (status < 400 || (status !== 401 && status !== 403 && !auth.failure))) return payload;
+      // A read is an event when refused, or when the credentials it carried failed (someone trying keys or tokens).
+      // A session cookie without its nonce is not such a failure: browsers send the cookie with every request.
+      const failedCredentials = auth.failure !== null && auth.failure !== 'missing_nonce';
+      if (!isWrite && status !== 401 && status !== 403 && !failedCredentials) return payload;
       if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return payload;
       const params = req.params as Record<string, unknown> | undefined;
       const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);

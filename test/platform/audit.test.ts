@@ -95,14 +95,20 @@ describe('audit log', () => {
     expect(rows.find((e) => e.request_id === 'req-audit-login')).toMatchObject({ method: 'POST', route: '/wp-json/rova/v1/auth/login', status: 200, outcome: 'success' });
   });
 
-  it('a read that was answered is not audited even when its credentials did not count; a refused read is', async () => {
-    // a public read with a cookie but no nonce answers as for an anonymous caller: not an event
-    await t.inject({ method: 'GET', url: '/wp-json/rova-rental/v1/locations', cookies: { rova_session: 'not-a-session' }, headers: { 'x-request-id': 'req-audit-r001' } });
-    await t.inject({ method: 'GET', url: '/wp-json/rova/v1/users', cookies: { rova_session: 'not-a-session' }, headers: { 'x-request-id': 'req-audit-r002' } });
+  it('an answered read with a session cookie but no nonce is not audited; a refused read is, and so is a wrong key on a public read', async () => {
+    // browsers send the cookie with every request: on a public read it answers as for an anonymous caller
+    const pub = await t.inject({ method: 'GET', url: '/wp-json/rova-rental/v1/locations', cookies: { rova_session: 'not-a-session' }, headers: { 'x-request-id': 'req-audit-r001' } });
+    expect(pub.statusCode).toBe(200);
+    const refused = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/users', cookies: { rova_session: 'not-a-session' }, headers: { 'x-request-id': 'req-audit-r002' } });
+    expect(refused.statusCode).toBe(401);
+    // a key that does not exist is someone trying keys, answered or not
+    const guess = await t.inject({ method: 'GET', url: '/wp-json/rova-rental/v1/locations', headers: { 'x-rova-api-key': 'rova_not-a-key', 'x-request-id': 'req-audit-r003' } });
+    expect(guess.statusCode).toBe(200);
     const log = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?per_page=100', headers: { 'x-rova-api-key': admin } });
     const ids = (log.json() as { request_id: string }[]).map((e) => e.request_id);
     expect(ids).not.toContain('req-audit-r001');
     expect(ids).toContain('req-audit-r002');
+    expect(ids).toContain('req-audit-r003');
   });
 
   it('is append-only in the database', async () => {
