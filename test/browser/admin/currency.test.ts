@@ -52,7 +52,9 @@ describe('admin currency screen', () => {
     const target = cur.currencies.find((c) => c.code !== cur.base_currency)!;
     await page.getByLabel(`${target.code} fee type`).selectOption('percentage');
     await page.getByLabel(`${target.code} fee`, { exact: true }).fill('2.5');
+    const feeSaved = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/rova-fx/v1/currencies'));
     await page.getByRole('button', { name: 'Save currencies' }).click();
+    await feeSaved;
     await expect
       .poll(async () => (await rig.api<Currencies>('/rova-fx/v1/currencies')).body.currencies.find((c) => c.code === target.code)?.fee)
       .toEqual({ type: 'percentage', value: 2.5 });
@@ -63,8 +65,10 @@ describe('admin currency screen', () => {
     page.on('response', (r) => {
       if (r.request().method() === 'POST' && r.url().endsWith('/rova-fx/v1/currencies')) void r.json().then((b: (typeof saves)[number]) => saves.push(b));
     });
-    // the fee's own "saved" toast goes first (a click dismisses it), so any toast after this is the refusal's
+    // the fee's own "saved" toast goes first (it shows for 5 s once its answer is in; a click dismisses it), so any
+    // toast after this is the refusal's
     const toasts = page.getByText(/^(Currencies|Settings) saved/);
+    await toasts.first().waitFor();
     for (const t of await toasts.all()) await t.click().catch(() => undefined);
     await expect.poll(() => toasts.count()).toBe(0);
     const roundingTo = page.getByLabel(`${target.code} rounding to`, { exact: true });
