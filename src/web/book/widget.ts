@@ -41,6 +41,8 @@ export class BookWidget {
   private readonly alert: HTMLElement;
   private locations: Location[] = [];
   private lastStep: State['step'] | null = null;
+  /** The first render does not move focus (the page just loaded); later step changes focus the step's heading. */
+  private shown = false;
   private auth = { mode: 'signin' as 'signin' | 'register', email: '', password: '', first_name: '', last_name: '', phone: '' };
 
   constructor(
@@ -171,14 +173,13 @@ export class BookWidget {
     this.lastStep = s.step;
     const body = this.step(s);
     this.view.replaceChildren(body);
-    if (stepChanged && !keepFocus && this.lastStepWasShown) {
+    if (stepChanged && !keepFocus && this.shown) {
       body.querySelector<HTMLElement>('h2')?.focus();
     } else if (focusKey) {
       this.view.querySelector<HTMLElement>(`[data-f="${focusKey}"]`)?.focus();
     }
-    this.lastStepWasShown = true;
+    this.shown = true;
   }
-  private lastStepWasShown = false;
 
   private step(s: State): HTMLElement {
     switch (s.step) {
@@ -245,7 +246,7 @@ export class BookWidget {
         h('p', { class: 'meta' }, [c.category, c.seats ? `${c.seats}×` : '', c.transmission ?? '', c.fuel_type ?? ''].filter(Boolean).join(' · ')),
         h('p', { class: 'price', 'data-price': c.total_price, 'data-currency': c.currency }, t('totalFor', { price: money(c.total_price, c.currency), days: c.days })),
         h('p', { class: 'note' }, t('perDay', { price: money(c.price_per_day, c.currency) })),
-        h('button', { type: 'button', 'data-f': `choose-${c.vehicle_id}`, 'aria-label': t('choose', { name: c.name }), on: { click: () => void this.select(c) } }, t('continue')),
+        h('button', { type: 'button', 'data-f': `choose-${c.vehicle_id}`, on: { click: () => void this.select(c) } }, t('choose', { name: c.name })),
       ));
     return h('div', {},
       this.searchForm(s),
@@ -293,9 +294,9 @@ export class BookWidget {
         ? alts.length
           ? h('div', {}, h('p', {}, t('alternatives')), h('ul', { class: 'cards' }, alts.map((a) =>
             h('li', { class: 'card' }, h('h3', {}, a.name), h('p', { class: 'price' }, money(a.total, a.currency)),
-              h('button', { type: 'button', 'data-f': `alt-${a.vehicle_id}`, 'aria-label': t('choose', { name: a.name }), on: { click: () => void this.select({
+              h('button', { type: 'button', 'data-f': `alt-${a.vehicle_id}`, on: { click: () => void this.select({
                 vehicle_id: a.vehicle_id, name: a.name, category: a.category, brand: '', model: '', seats: null, transmission: null, fuel_type: null,
-                days: c.days ?? 0, price_per_day: a.price_per_day, total_price: a.total, currency: a.currency }) } }, t('continue'))))))
+                days: c.days ?? 0, price_per_day: a.price_per_day, total_price: a.total, currency: a.currency }) } }, t('choose', { name: a.name }))))))
           : h('p', {}, t('noAlternatives'))
         : null,
       h('div', { class: 'actions' }, this.backButton(),

@@ -1,0 +1,304 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+
+// The booking widget (/assets/rova-book/book.js) on the demo page /demo/rent, in real Chromium against the
+// real app with demo data. One server and one browser for the file; each test is its own visitor.
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WIDGET = 'div[data-rova-book]';
+const DIALOG = '[data-rova-book-dialog] dialog';
+
+let shop: Shop;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await shop?.close();
+});
+
+interface Tab {
+  page: Page;
+  /** Every request the page sent, as "METHOD path". */
+  requests: string[];
+  /** CSP violations the page reported. */
+  violations: () => Promise<string[]>;
+  /** Host-page events the widget dispatched (type and detail), in order. */
+  events: () => Promise<{ type: string; detail: Record<string, unknown> }[]>;
+}
+
+async function open(path: string): Promise<Tab> {
+  const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': visitorAddress() }, viewport: { width: 1100, height: 900 } });
+  contexts.push(context);
+  await context.addInitScript(() => {
+    const w = window as unknown as { __csp: string[]; __events: { type: string; detail: unknown }[] };
+    w.__csp = [];
+    w.__events = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    for (const type of ['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created', 'rova:error']) {
+      document.addEventListener(type, (e) => w.__events.push({ type, detail: (e as CustomEvent).detail as unknown }));
+    }
+  });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+  await page.goto(shop.origin + path);
+  return {
+    page,
+    requests,
+    violations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
+    events: () => page.evaluate(() => (window as unknown as { __events: { type: string; detail: Record<string, unknown> }[] }).__events),
+  };
+}
+
+/** The accessible name of the focused element, looking through shadow roots. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let a: Element | null = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    if (!(a instanceof HTMLElement)) return '';
+    return (a.getAttribute('aria-label') ?? a.closest('label')?.firstChild?.textContent ?? a.textContent ?? '').trim();
+  });
+}
+
+/** Presses Tab until the focused element's name matches (keyboard only: no clicks). */
+async function tabTo(page: Page, name: string | RegExp, max = 60): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const n = await focused(page);
+    seen.push(n);
+    if (typeof name === 'string' ? n === name : name.test(n)) return;
+  }
+  throw new Error(`Tab never reached ${String(name)}; focus went through: ${seen.join(' | ')}`);
+}
+
+/** axe-core (injected through the DevTools protocol, so the page's CSP does not block it): no serious or critical violation. */
+async function expectAxeClean(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad, `${label}: axe violations\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
+}
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${shop.origin}/wp-json${path}`, { headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+interface SearchAnswer {
+  data: { items: { vehicle_id: number; name: string; total_price: number; currency: string; days: number }[] };
+}
+
+let n = 0;
+function customer(): { first: string; last: string; email: string; password: string } {
+  n += 1;
+  return { first: 'Ayşe', last: `Test${n}`, email: `book-e2e-${n}-${Date.now()}@example.com`, password: 'widget-pass-123' };
+}
+
+describe('booking widget (book.js) in Chromium', () => {
+  it('inline, keyboard only: search → vehicle → register → book (pay at pick-up) → reference; the booking exists; axe clean on every step', async () => {
+    const { page, events } = await open('/demo/rent?rova_pickup=2027-08-02T10:00&rova_return=2027-08-05T10:00');
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').waitFor();
+    expect(await w.locator('input[name=pickup_date]').inputValue()).toBe('2027-08-02');
+    await expectAxeClean(page, 'search');
+
+    await tabTo(page, 'Search');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: /vehicles available/ }).waitFor();
+    await expectAxeClean(page, 'results');
+
+    await tabTo(page, /^Choose /);
+    const chosen = (await focused(page)).replace(/^Choose /, '');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: chosen }).waitFor();
+    await w.locator('table.breakdown').waitFor();
+    await expectAxeClean(page, 'detail');
+
+    await tabTo(page, 'Continue');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Sign in' }).waitFor();
+    await tabTo(page, 'I am new here');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Create an account' }).waitFor();
+    await expectAxeClean(page, 'register');
+    const c = customer();
+    await tabTo(page, 'First name');
+    await page.keyboard.type(c.first);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(c.last);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(c.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(c.password);
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+    await expectAxeClean(page, 'review');
+
+    await tabTo(page, 'Book and pay at pick-up');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    const reference = await w.locator('[data-reference]').textContent();
+    expect(reference).toMatch(/^RB-/);
+    await expectAxeClean(page, 'done');
+
+    const evs = await events();
+    expect(evs.map((e) => e.type)).toEqual(expect.arrayContaining(['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created']));
+    const created = evs.find((e) => e.type === 'rova:booking-created')?.detail as { id: number; reference: string; currency: string };
+    expect(created.reference).toBe(reference);
+    const b = await api<{ data: { reference: string; customer_email: string; payment_method: string; status: string; pickup_at: string } }>(`/rova-rental/v1/bookings/${created.id}`);
+    expect(b.data).toMatchObject({ reference, customer_email: c.email, payment_method: 'offline', status: 'pending_payment' });
+    expect(b.data.pickup_at).toMatch(/^2027-08-02/);
+  });
+
+  it('a double-clicked "Book" makes one booking (one request, one Idempotency-Key); API errors are shown in words', async () => {
+    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-10T10:00&rova_return=2027-08-12T10:00');
+    const keys: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/booking/create')) keys.push(r.headers()['idempotency-key'] ?? '');
+    });
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    const c = customer();
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill('not-the-password');
+    await w.locator('button[data-f=auth-submit]').click();
+    await expect.poll(() => w.locator('[role=alert]').textContent()).toBe('Something went wrong: Unknown login or wrong password.');
+    await w.locator('button[data-f=tab-register]').click();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').dblclick();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(requests.filter((r) => r === 'POST /wp-json/rova-rental/v2/booking/create')).toHaveLength(1);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    const list = await api<{ data: { items: { customer_email: string }[] } }>(`/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`);
+    expect(list.data.items.filter((b) => b.customer_email === c.email)).toHaveLength(1);
+  });
+
+  it('a retry after a lost answer reuses the attempt\'s Idempotency-Key: still one booking', async () => {
+    const { page } = await open('/demo/rent?rova_pickup=2027-08-14T10:00&rova_return=2027-08-16T10:00');
+    const keys: string[] = [];
+    let lost = false;
+    // the first create reaches the server (the booking commits) but its answer never reaches the page
+    await page.route('**/rova-rental/v2/booking/create', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (lost) return route.continue();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    await w.locator('button[data-f=tab-register]').click();
+    const c = customer();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').click();
+    await expect.poll(() => w.locator('[role=alert]').textContent()).toMatch(/cannot be reached/);
+    await w.locator('button[data-f=book]').click();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const list = await api<{ data: { items: { customer_email: string; reference: string }[] } }>(`/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`);
+    const mine = list.data.items.filter((b) => b.customer_email === c.email);
+    expect(mine).toHaveLength(1);
+    expect(await w.locator('[data-reference]').textContent()).toBe(mine[0]!.reference);
+  });
+
+  it('pop-up from a button with prefill (URL + data attributes): focus trapped, Escape closes; Rova.book.open() in Turkish', async () => {
+    const free = await api<SearchAnswer>('/rova-rental/v2/vehicles/search?location_id=1&pickup_date=2027-08-20&return_date=2027-08-22&sort=price_asc&per_page=1');
+    const v = free.data.items[0]!;
+    const { page } = await open(`/demo/rent?rova_vehicle=${v.vehicle_id}&rova_pickup=2027-08-20T10:00&rova_return=2027-08-22T10:00`);
+    await page.locator(WIDGET).locator('h2').first().waitFor();
+    await tabTo(page, 'Book from Istanbul Airport');
+    await page.keyboard.press('Enter');
+    const d = page.locator(DIALOG);
+    await d.locator('h2', { hasText: v.name }).waitFor();
+    expect(await d.evaluate((el) => (el as HTMLDialogElement).open)).toBe(true);
+    await expect.poll(() => d.locator('p.meta').first().textContent()).toContain('20 Aug 2027, 10:00');
+    await d.locator('table.breakdown').waitFor();
+    await expectAxeClean(page, 'dialog');
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
+      expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-rova-book-dialog'))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-rova-book-dialog]').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-rova-book-open'))).toBe(true);
+
+    await page.evaluate(() => (window as unknown as { Rova: { book: { open(o: object): void } } }).Rova.book.open({ lang: 'tr', location: 5 }));
+    await d.locator('button[data-f=search]', { hasText: 'Ara' }).waitFor();
+    expect(await d.locator('select[name=location]').inputValue()).toBe('5');
+    await page.evaluate(() => (window as unknown as { Rova: { book: { close(): void } } }).Rova.book.close());
+    await expect.poll(() => page.locator('[data-rova-book-dialog]').count()).toBe(0);
+  });
+
+  it('German: text, dates and money (prices in the visitor’s currency as the API converts them)', async () => {
+    const q = 'pickup_date=2027-09-01&return_date=2027-09-03&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&currency=EUR&per_page=12';
+    const expected = await api<SearchAnswer>(`/rova-rental/v2/vehicles/search?${q}`);
+    const first = expected.data.items[0]!;
+    expect(first.currency).toBe('EUR');
+    const { page } = await open('/demo/rent?rova_lang=de&currency=EUR&rova_pickup=2027-09-01T10:00&rova_return=2027-09-03T10:00');
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]', { hasText: 'Suchen' }).click();
+    await w.locator('h2', { hasText: /Fahrzeuge verfügbar/ }).waitFor();
+    const money = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(first.total_price);
+    expect(await w.locator('p.price').first().textContent()).toBe(`${money} für ${first.days} Tage`);
+    expect(money).toMatch(/\d,\d{2}\s€$/);
+    await w.locator('ul.cards button').first().click();
+    await w.locator('table.breakdown').waitFor();
+    expect(await w.locator('p.meta').first().textContent()).toBe('01.09.2027, 10:00 – 03.09.2027, 10:00');
+    expect(await w.locator('tr.total th').textContent()).toBe('Gesamt');
+  });
+
+  it('strict CSP (script-src \'self\') and a cacheable page: renders with no violation, the same HTML for everyone', async () => {
+    const a = await fetch(`${shop.origin}/demo/rent`);
+    const html = await a.text();
+    expect(a.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(a.headers.get('cache-control')).toMatch(/public/);
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
+    expect(html).toMatch(/<script src="\/assets\/rova-book\/book\.[A-Za-z0-9_-]+\.js"/);
+    const b = await fetch(`${shop.origin}/demo/rent`);
+    expect(await b.text()).toBe(html);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+
+    const { page, violations } = await open('/demo/rent');
+    await page.locator(WIDGET).locator('select[name=location] option', { hasText: 'Istanbul Airport' }).waitFor({ state: 'attached' });
+    expect(await violations()).toEqual([]);
+    // the CSP is in force: an inline script is refused
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inline = true';
+      document.head.append(s);
+    });
+    expect(await page.evaluate(() => 'inline' in window || '__inline' in window)).toBe(false);
+    await expect.poll(violations).toHaveLength(1);
+    const landing = await (await fetch(`${shop.origin}/`)).text();
+    expect(landing).toContain('href="/demo/rent"');
+  });
+});
