@@ -276,7 +276,7 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(await w.locator('tr.total th').textContent()).toBe('Gesamt');
   });
 
-  it('strict CSP (script-src \'self\') and a cacheable page: renders with no violation, the same HTML for everyone', async () => {
+  it('strict CSP (script-src \'self\') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*', async () => {
     const a = await fetch(`${shop.origin}/demo/rent`);
     const html = await a.text();
     expect(a.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -298,6 +298,13 @@ describe('booking widget (book.js) in Chromium', () => {
     });
     expect(await page.evaluate(() => 'inline' in window || '__inline' in window)).toBe(false);
     await expect.poll(violations).toHaveLength(1);
+    // theming: --rova-* on the mount element or on an ancestor
+    await page.evaluate(() => {
+      document.querySelector<HTMLElement>('[data-rova-book]')?.style.setProperty('--rova-color-primary', 'rgb(185, 28, 28)');
+      document.body.style.setProperty('--rova-radius', '4px');
+    });
+    const look = await page.locator(WIDGET).locator('button[data-f=search]').evaluate((b) => ({ bg: getComputedStyle(b).backgroundColor, radius: getComputedStyle(b).borderTopLeftRadius }));
+    expect(look).toEqual({ bg: 'rgb(185, 28, 28)', radius: '3px' });
     const landing = await (await fetch(`${shop.origin}/`)).text();
     expect(landing).toContain('href="/demo/rent"');
   });
