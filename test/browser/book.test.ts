@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+import { launchChromium, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
 
 // The booking widget (/assets/rova-book/book.js) on the demo page /demo/rent, in real Chromium against the
 // real app with demo data. One server and one browser for the file; each test is its own visitor.
@@ -12,17 +12,21 @@ const WIDGET = 'div[data-rova-book]';
 const DIALOG = '[data-rova-book-dialog] dialog';
 
 let shop: Shop;
+/** A storefront on another origin (allowed by CORS_ORIGINS) that embeds the widget with the README's snippet. */
+let storefront: StorefrontOrigin;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchChromium()]);
+  storefront = await startStorefrontOrigin();
+  [shop, browser] = await Promise.all([startShop({ CORS_ORIGINS: storefront.origin }), launchChromium()]);
 }, 120_000);
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await shop?.close();
+  await storefront?.close();
 });
 
 interface Tab {
@@ -35,8 +39,10 @@ interface Tab {
   events: () => Promise<{ type: string; detail: Record<string, unknown> }[]>;
 }
 
+/** A new visitor on `path` of the shop (or a full URL: then no extra request headers, as a real cross-origin page). */
 async function open(path: string): Promise<Tab> {
-  const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': visitorAddress() }, viewport: { width: 1100, height: 900 } });
+  const cross = /^https?:/.test(path);
+  const context = await browser.newContext({ extraHTTPHeaders: cross ? {} : { 'X-Forwarded-For': visitorAddress() }, viewport: { width: 1100, height: 900 } });
   contexts.push(context);
   await context.addInitScript(() => {
     const w = window as unknown as { __csp: string[]; __events: { type: string; detail: unknown }[] };
@@ -50,7 +56,7 @@ async function open(path: string): Promise<Tab> {
   const page = await context.newPage();
   const requests: string[] = [];
   page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
-  await page.goto(shop.origin + path);
+  await page.goto(cross ? path : shop.origin + path);
   return {
     page,
     requests,
@@ -228,6 +234,31 @@ describe('booking widget (book.js) in Chromium', () => {
     const mine = list.data.items.filter((b) => b.customer_email === c.email);
     expect(mine).toHaveLength(1);
     expect(await w.locator('[data-reference]').textContent()).toBe(mine[0]!.reference);
+  });
+
+  it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
+    storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
+<script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>
+<body><main><h1>Another shop</h1><div data-rova-book data-pickup="2027-08-24T11:00" data-return="2027-08-26T11:00"></div></main></body></html>`;
+    const { page, requests, events } = await open(`${storefront.origin}/rent`);
+    const w = page.locator(WIDGET);
+    await w.locator('select[name=location] option', { hasText: 'Istanbul Airport' }).waitFor({ state: 'attached' });
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    await w.locator('button[data-f=tab-register]').click();
+    const c = customer();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').click();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(requests).toContain('POST /wp-json/rova-rental/v2/booking/create');
+    const created = (await events()).find((e) => e.type === 'rova:booking-created')?.detail as { id: number; reference: string };
+    const b = await api<{ data: { reference: string; customer_email: string } }>(`/rova-rental/v1/bookings/${created.id}`);
+    expect(b.data).toMatchObject({ reference: created.reference, customer_email: c.email });
   });
 
   it('pop-up from a button with prefill (URL + data attributes): focus trapped, Escape closes; Rova.book.open() in Turkish', async () => {
