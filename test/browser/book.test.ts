@@ -40,10 +40,11 @@ interface Tab {
 }
 
 /** A new visitor on `path` of the shop (or a full URL: then no extra request headers, as a real cross-origin page). */
-async function open(path: string): Promise<Tab> {
+async function open(path: string, opts: { currencyCookie?: string } = {}): Promise<Tab> {
   const cross = /^https?:/.test(path);
   const context = await browser.newContext({ extraHTTPHeaders: cross ? {} : { 'X-Forwarded-For': visitorAddress() }, viewport: { width: 1100, height: 900 } });
   contexts.push(context);
+  if (opts.currencyCookie) await context.addCookies([{ name: 'rova_fx_currency', value: opts.currencyCookie, url: shop.origin }]);
   await context.addInitScript(() => {
     const w = window as unknown as { __csp: string[]; __events: { type: string; detail: unknown }[] };
     w.__csp = [];
@@ -172,13 +173,16 @@ describe('booking widget (book.js) in Chromium', () => {
   });
 
   it('a double-clicked "Book" makes one booking (one request, one Idempotency-Key); API errors are shown in words', async () => {
-    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-10T10:00&rova_return=2027-08-12T10:00');
+    // the visitor chose GBP in the currency switcher earlier (its cookie): the search prices are in GBP
+    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-10T10:00&rova_return=2027-08-12T10:00', { currencyCookie: 'GBP' });
     const keys: string[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('/booking/create')) keys.push(r.headers()['idempotency-key'] ?? '');
     });
     const w = page.locator(WIDGET);
     await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards').waitFor();
+    expect(new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency'))))).toEqual(new Set(['GBP']));
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     const c = customer();
@@ -289,7 +293,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await expect.poll(() => page.locator('[data-rova-book-dialog]').count()).toBe(0);
   });
 
-  it('German: text, dates and money (prices in the visitor’s currency as the API converts them)', async () => {
+  it('German: text, dates and money (prices in the visitor’s currency as the API converts them); cursor paging; category and transmission filters', async () => {
     const q = 'pickup_date=2027-09-01&return_date=2027-09-03&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&currency=EUR&per_page=12';
     const expected = await api<SearchAnswer>(`/rova-rental/v2/vehicles/search?${q}`);
     const first = expected.data.items[0]!;
@@ -301,6 +305,19 @@ describe('booking widget (book.js) in Chromium', () => {
     const money = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(first.total_price);
     expect(await w.locator('p.price').first().textContent()).toBe(`${money} für ${first.days} Tage`);
     expect(money).toMatch(/\d,\d{2}\s€$/);
+    // cursor paging: 12 cards, then the rest
+    const all = (expected as unknown as { data: { total: number } }).data.total;
+    expect(all).toBeGreaterThan(12);
+    expect(await w.locator('ul.cards li').count()).toBe(12);
+    await w.locator('button[data-f=more]', { hasText: 'Weitere Fahrzeuge anzeigen' }).click();
+    await expect.poll(() => w.locator('ul.cards li').count()).toBe(Math.min(all, 24));
+    // filters: category (from the facets) and transmission
+    await w.locator('select[name=category]').selectOption('suv');
+    await w.locator('select[name=transmission]').selectOption('automatic');
+    await w.locator('button[data-f=search]').click();
+    const suvs = await api<SearchAnswer & { data: { total: number } }>(`/rova-rental/v2/vehicles/search?${q}&category=suv&transmission=automatic`);
+    await expect.poll(() => w.locator('h2').first().textContent()).toBe(`${suvs.data.total} Fahrzeuge verfügbar`);
+    expect(await w.locator('ul.cards h3').allTextContents()).toEqual(suvs.data.items.map((i) => i.name));
     await w.locator('ul.cards button').first().click();
     await w.locator('table.breakdown').waitFor();
     expect(await w.locator('p.meta').first().textContent()).toBe('01.09.2027, 10:00 – 03.09.2027, 10:00');

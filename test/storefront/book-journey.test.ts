@@ -67,6 +67,9 @@ describe('booking widget journey (state machine)', () => {
     expect(run(s, { type: 'more' })).toBe(s);
     s = run(s, { type: 'results', items: [{ ...card, vehicle_id: 8 }], total: 2, next: null, append: true });
     expect(s.results.map((c) => c.vehicle_id)).toEqual([7, 8]);
+    expect(s.categories).toEqual({}); // kept from the first page when a page has none
+    s = run(s, { type: 'search', query: { ...query, category: 'suv' } }, { type: 'results', items: [], total: 0, next: null, append: false, categories: { suv: 0, economy: 3 } });
+    expect(s).toMatchObject({ results: [], query: { category: 'suv' }, categories: { economy: 3 } });
     expect(run(s, { type: 'more' })).toBe(s);
   });
 

@@ -68,6 +68,7 @@ export class Api {
     const p = new URLSearchParams({ pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime, per_page: String(perPage) });
     if (q.location) p.set('location_id', String(q.location));
     if (q.category) p.set('category', q.category);
+    if (q.transmission === 'manual' || q.transmission === 'automatic') p.set('transmission', q.transmission);
     if (q.sort) p.set('sort', q.sort);
     if (currency) p.set('currency', currency);
     if (cursor) p.set('cursor', cursor);

@@ -16,6 +16,8 @@ export interface Query {
   returnTime: string;
   sort: string;
   category: string;
+  /** '' (any), 'manual' or 'automatic' */
+  transmission: string;
 }
 
 /** One card of GET /v2/vehicles/search. */
@@ -70,6 +72,8 @@ export interface State {
   query: Query;
   results: Card[];
   total: number;
+  /** Category → count of the last search (the category filter's choices). */
+  categories: Record<string, number>;
   nextCursor: string | null;
   vehicle: Card | null;
   check: Check | null;
@@ -83,7 +87,7 @@ export interface State {
 
 export type Action =
   | { type: 'search'; query: Query }
-  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean }
+  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean; categories?: Record<string, number> }
   | { type: 'more' }
   | { type: 'select'; vehicle: Card }
   | { type: 'checked'; check: Check }
@@ -97,7 +101,7 @@ export type Action =
   | { type: 'restart' };
 
 export function initialState(query: Query): State {
-  return { step: 'search', query, results: [], total: 0, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, booking: null, busy: false, error: null };
+  return { step: 'search', query, results: [], total: 0, categories: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, booking: null, busy: false, error: null };
 }
 
 const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', done: 'done' };
@@ -113,7 +117,10 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
     case 'more':
       return s.busy || !s.nextCursor ? s : { ...s, busy: true, error: null };
     case 'results':
-      return { ...s, step: 'results', results: a.append ? [...s.results, ...a.items] : a.items, total: a.total, nextCursor: a.next, busy: false, error: null };
+      return {
+        ...s, step: 'results', results: a.append ? [...s.results, ...a.items] : a.items, total: a.total, nextCursor: a.next,
+        categories: a.categories ?? s.categories, busy: false, error: null,
+      };
     case 'select':
       return { ...s, step: 'detail', vehicle: a.vehicle, check: null, attemptKey: null, busy: true, error: null };
     case 'checked':

@@ -79,6 +79,7 @@ export function queryFrom(o: RawOptions, today: string): Query {
     returnTime: r?.[2] ?? p?.[2] ?? '10:00',
     sort: 'price_asc',
     category: o.category && /^[a-z0-9_-]{1,50}$/i.test(o.category) ? o.category : '',
+    transmission: '',
   };
 }
 

@@ -102,7 +102,7 @@ export class BookWidget {
   private async page(cursor: string | null): Promise<void> {
     try {
       const r = await this.ctx.api.search(this.state.query, this.ctx.currency(), cursor);
-      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null });
+      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category });
       this.live.textContent = r.total === 0 ? this.ctx.i18n.t('noResults') : this.ctx.i18n.t('results', { n: r.total });
     } catch (err) {
       this.fail(err);
@@ -214,13 +214,20 @@ export class BookWidget {
     const input = (name: string, type: string, value: string) => h('input', { name, type, value, required: true, 'data-f': name });
     const sort = h('select', { name: 'sort', 'data-f': 'sort' },
       ([['price_asc', t('sortPriceAsc')], ['price_desc', t('sortPriceDesc')], ['name', t('sortName')], ['year_desc', t('sortNewest')]] as const).map(([v, l]) => h('option', { value: v, selected: q.sort === v }, l)));
+    const cats = Object.keys(s.categories);
+    if (q.category && !cats.includes(q.category)) cats.push(q.category);
+    const category = h('select', { name: 'category', 'data-f': 'category' }, h('option', { value: '' }, t('anyCategory')),
+      cats.sort().map((c) => h('option', { value: c, selected: q.category === c }, c.charAt(0).toUpperCase() + c.slice(1))));
+    const transmission = h('select', { name: 'transmission', 'data-f': 'transmission' },
+      ([['', t('anyTransmission')], ['manual', t('manual')], ['automatic', t('automatic')]] as const).map(([v, l]) => h('option', { value: v, selected: q.transmission === v }, l)));
     const form = h('form', { novalidate: false, on: { submit: (e: Event) => {
       e.preventDefault();
       const f = new FormData(e.target as HTMLFormElement);
       const str = (k: string) => String(f.get(k) ?? '');
       const num = (k: string) => (/^[1-9][0-9]*$/.test(str(k)) ? Number(str(k)) : null);
       void this.search({ location: num('location'), returnLocation: num('return_location'), pickupDate: str('pickup_date'), pickupTime: str('pickup_time') || '10:00',
-        returnDate: str('return_date'), returnTime: str('return_time') || '10:00', sort: str('sort') || 'price_asc', category: q.category });
+        returnDate: str('return_date'), returnTime: str('return_time') || '10:00', sort: str('sort') || 'price_asc', category: str('category'),
+        transmission: str('transmission') });
     } } },
       this.field(t('pickupLocation'), loc('location', q.location, t('anyLocation'))),
       this.field(t('returnLocation'), loc('return_location', q.returnLocation, t('sameLocation'))),
@@ -228,6 +235,8 @@ export class BookWidget {
       this.field(t('pickupTime'), input('pickup_time', 'time', q.pickupTime)),
       this.field(t('returnDate'), input('return_date', 'date', q.returnDate)),
       this.field(t('returnTime'), input('return_time', 'time', q.returnTime)),
+      this.field(t('category'), category),
+      this.field(t('transmission'), transmission),
       this.field(t('sort'), sort),
       h('button', { type: 'submit', 'data-f': 'search', disabled: s.busy }, s.busy ? t('searching') : t('search')),
     );
