@@ -240,6 +240,34 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(await w.locator('[data-reference]').textContent()).toBe(mine[0]!.reference);
   });
 
+  it('a vehicle taken between the search and the choice: the detail says so and offers free alternatives; one opens with its price', async () => {
+    const { page } = await open('/demo/rent?rova_pickup=2027-08-28T10:00&rova_return=2027-08-30T10:00&rova_category=economy');
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    const firstChoice = w.locator('ul.cards button').first();
+    const id = Number((await firstChoice.getAttribute('data-f'))!.replace('choose-', ''));
+    const name = await w.locator('ul.cards h3').first().textContent();
+    // someone else books it meanwhile (a store key acting for a customer)
+    const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+      body: JSON.stringify({ vehicle_id: id, pickup_date: '2027-08-28', return_date: '2027-08-30', payment_method: 'offline', payment_plan: 'full', customer: { name: 'Other Customer', email: 'other@example.com' } }),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    await firstChoice.click();
+    await w.locator('h2', { hasText: name! }).waitFor();
+    await w.locator('.view p', { hasText: 'This vehicle is not free for these dates.' }).waitFor();
+    await w.locator('.view p', { hasText: 'Similar vehicles that are free:' }).waitFor();
+    expect(await w.locator('button[data-f=continue]').count()).toBe(0);
+    const alt = w.locator('button[data-f^=alt-]').first();
+    const altName = (await alt.textContent())!.replace(/^Choose /, '');
+    await expectAxeClean(page, 'taken');
+    await alt.click();
+    await w.locator('h2', { hasText: altName }).waitFor();
+    await w.locator('table.breakdown').waitFor();
+    await w.locator('button[data-f=continue]').waitFor();
+  });
+
   it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
     storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
 <script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>
@@ -324,7 +352,7 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(await w.locator('tr.total th').textContent()).toBe('Gesamt');
   });
 
-  it('strict CSP (script-src \'self\') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*', async () => {
+  it('strict CSP (script-src \'self\') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*; 320 px wide', async () => {
     const a = await fetch(`${shop.origin}/demo/rent`);
     const html = await a.text();
     expect(a.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -353,6 +381,21 @@ describe('booking widget (book.js) in Chromium', () => {
     });
     const look = await page.locator(WIDGET).locator('button[data-f=search]').evaluate((b) => ({ bg: getComputedStyle(b).backgroundColor, radius: getComputedStyle(b).borderTopLeftRadius }));
     expect(look).toEqual({ bg: 'rgb(185, 28, 28)', radius: '3px' });
+    // 320 px wide: the page does not scroll sideways and nothing sticks out of the widget's box
+    await page.setViewportSize({ width: 320, height: 640 });
+    const overflow = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('[data-rova-book]')!.shadowRoot!;
+        const box = root.querySelector('.root')!.getBoundingClientRect();
+        const out = Array.from(root.querySelectorAll('.root *:not(option)'))
+          .filter((e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5)
+          .map((e) => e.tagName + (e.className ? '.' + String(e.className) : ''));
+        return { page: document.documentElement.scrollWidth, out: [...new Set(out)] };
+      });
+    expect(await overflow()).toEqual({ page: 320, out: [] });
+    await page.locator(WIDGET).locator('button[data-f=search]').click();
+    await page.locator(WIDGET).locator('ul.cards').waitFor();
+    expect(await overflow()).toEqual({ page: 320, out: [] });
     const landing = await (await fetch(`${shop.origin}/`)).text();
     expect(landing).toContain('href="/demo/rent"');
   });

@@ -15,13 +15,13 @@ display:block;color:var(--_color-text);font:16px/1.5 var(--_font)}
 *{box-sizing:border-box}
 .root{background:var(--_color-background);border:1px solid var(--_color-border);border-radius:var(--_radius);padding:var(--_space);max-width:100%}
 h2{font-size:1.25rem;margin:0 0 calc(var(--_space)*.75)}h2:focus{outline:none}h3{font-size:1.05rem;margin:0}
-form,.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));gap:calc(var(--_space)*.75);align-items:end}
+form,.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:calc(var(--_space)*.75);align-items:end}
 label{display:flex;flex-direction:column;gap:.25rem;font-size:.9rem;color:var(--_color-muted)}
 input,select{font:inherit;color:var(--_color-text);background:var(--_color-background);border:1px solid var(--_color-border);border-radius:calc(var(--_radius)*.75);padding:.45rem .6rem;min-height:2.5rem;width:100%}
 button{font:inherit;cursor:pointer;border-radius:calc(var(--_radius)*.75);padding:.5rem 1rem;min-height:2.5rem;border:1px solid var(--_color-primary);background:var(--_color-primary);color:var(--_color-on-primary);font-weight:600}
 button.secondary{background:transparent;color:var(--_color-primary)}button[disabled]{opacity:.6;cursor:progress}
 :focus-visible{outline:3px solid var(--_focus);outline-offset:2px}
-ul.cards{list-style:none;margin:var(--_space) 0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:var(--_space)}
+ul.cards{list-style:none;margin:var(--_space) 0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(min(15rem,100%),1fr));gap:var(--_space)}
 .card{background:var(--_color-surface);border:1px solid var(--_color-border);border-radius:var(--_radius);padding:var(--_space);display:flex;flex-direction:column;gap:.35rem}
 .meta,.note{color:var(--_color-muted);font-size:.9rem;margin:0}.price{font-weight:700;font-size:1.1rem;margin:0}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 var(--_space)}td,th{padding:.35rem 0;border-bottom:1px solid var(--_color-border);text-align:left}td:last-child,th:last-child{text-align:right}
