@@ -240,6 +240,33 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(await w.locator('[data-reference]').textContent()).toBe(mine[0]!.reference);
   });
 
+  it('an expired access token is refreshed once and the booking sent again with the same key', async () => {
+    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-18T10:00&rova_return=2027-08-19T10:00');
+    const keys: string[] = [];
+    // the first create answers 401 as for an expired token (without reaching the server)
+    await page.route('**/rova-rental/v2/booking/create', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (keys.length > 1) return route.continue();
+      await route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ code: 'rova_invalid_token', message: 'The access token has expired.' }) });
+    });
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    await w.locator('button[data-f=tab-register]').click();
+    const c = customer();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').click();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/token/refresh')).toHaveLength(1);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it('a vehicle taken between the search and the choice: the detail says so and offers free alternatives; one opens with its price', async () => {
     const { page } = await open('/demo/rent?rova_pickup=2027-08-28T10:00&rova_return=2027-08-30T10:00&rova_category=economy');
     const w = page.locator(WIDGET);

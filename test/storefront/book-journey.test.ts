@@ -52,6 +52,14 @@ describe('booking widget journey (state machine)', () => {
     expect(other.attemptKey).toBeNull();
   });
 
+  it('a session that ended asks for the sign-in again and keeps the choice and the attempt key', () => {
+    const review = run({ ...initialState(query), signedIn: true }, { type: 'select', vehicle: card }, { type: 'checked', check: free }, { type: 'continue' }, { type: 'book' });
+    const out = run(review, { type: 'signed-out', message: 'Log in again.' });
+    expect(out).toMatchObject({ step: 'auth', signedIn: false, busy: false, error: 'Log in again.', vehicle: { vehicle_id: 7 }, attemptKey: review.attemptKey });
+    const back = run(out, { type: 'signing-in' }, { type: 'signed-in' }, { type: 'book' });
+    expect(back).toMatchObject({ step: 'review', busy: true, attemptKey: review.attemptKey });
+  });
+
   it('no booking without a free slot; a taken vehicle stays on the detail with its alternatives', () => {
     const taken: Check = { available: false, reason: 'booked', alternatives: [{ vehicle_id: 9, name: 'Renault Clio', category: 'economy', price_per_day: 33, total: 99, currency: 'USD' }] };
     const s = run({ ...initialState(query), signedIn: true }, { type: 'select', vehicle: card }, { type: 'checked', check: taken });

@@ -24,11 +24,17 @@ export class ApiError extends Error {
   }
 }
 
-/** The customer's session: the access token lives in memory only (never a password, never storage). */
+/** The customer's session: the token pair lives in memory only (never a password, never storage). */
 let accessToken: string | null = null;
+let refreshToken: string | null = null;
 
 export function signedIn(): boolean {
   return accessToken !== null;
+}
+
+interface TokenPair {
+  access_token: string;
+  refresh_token: string;
 }
 
 function messageOf(body: unknown, status: number): string {
@@ -43,12 +49,17 @@ function messageOf(body: unknown, status: number): string {
 export class Api {
   constructor(private readonly root: string) {}
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<T> {
     const h: Record<string, string> = { Accept: 'application/json', ...headers };
     if (body !== undefined) h['Content-Type'] = 'application/json';
-    if (accessToken) h.Authorization = `Bearer ${accessToken}`;
+    const sent = accessToken;
+    if (sent) h.Authorization = `Bearer ${sent}`;
     // credentials omitted: the widget authenticates with its bearer token, never with a cookie session
     const res = await fetch(this.root + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' });
+    if (res.status === 401 && sent && !retried) {
+      // the access token expired (15 min): one refresh, then the same request again (same Idempotency-Key)
+      if (await this.refresh()) return this.call<T>(method, path, body, headers, true);
+    }
     let json: unknown = null;
     try {
       json = await res.json();
@@ -89,8 +100,25 @@ export class Api {
   }
 
   async signIn(email: string, password: string): Promise<void> {
-    const r = await this.call<{ access_token: string }>('POST', '/rova/v1/auth/token', { login: email, password, device: 'Rova booking widget' });
+    const r = await this.call<TokenPair>('POST', '/rova/v1/auth/token', { login: email, password, device: 'Rova booking widget' });
     accessToken = r.access_token;
+    refreshToken = r.refresh_token;
+  }
+
+  /** A new token pair for the refresh token; false (and signed out) when the session is over. */
+  private async refresh(): Promise<boolean> {
+    const token = refreshToken;
+    accessToken = null;
+    refreshToken = null;
+    if (!token) return false;
+    try {
+      const r = await this.call<TokenPair>('POST', '/rova/v1/auth/token/refresh', { refresh_token: token });
+      accessToken = r.access_token;
+      refreshToken = r.refresh_token;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async register(input: { email: string; password: string; first_name: string; last_name: string; phone?: string }): Promise<void> {

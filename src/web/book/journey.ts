@@ -95,6 +95,8 @@ export type Action =
   | { type: 'book' }
   | { type: 'signing-in' }
   | { type: 'signed-in' }
+  /** The session ended (401 after a refresh): sign in again; the choice and the attempt's key are kept. */
+  | { type: 'signed-out'; message: string }
   | { type: 'created'; booking: Booked }
   | { type: 'failed'; message: string }
   | { type: 'back' }
@@ -136,6 +138,8 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
       return s.busy ? s : { ...s, busy: true, error: null };
     case 'signed-in':
       return { ...s, signedIn: true, step: s.step === 'auth' ? 'review' : s.step, busy: false, error: null };
+    case 'signed-out':
+      return { ...s, signedIn: false, step: s.step === 'review' ? 'auth' : s.step, busy: false, error: a.message };
     case 'created':
       return { ...s, step: 'done', booking: a.booking, busy: false, error: null };
     case 'failed':

@@ -158,6 +158,11 @@ export class BookWidget {
       this.dispatch({ type: 'created', booking });
       this.emit('rova:booking-created', { id: booking.id, reference: booking.reference, total: booking.total, currency: booking.currency });
     } catch (err) {
+      if (err instanceof ApiError && err.status === 401 && !signedIn()) {
+        this.dispatch({ type: 'signed-out', message: err.message });
+        this.alert.textContent = this.ctx.i18n.t('error', { message: err.message });
+        return;
+      }
       this.fail(err);
     }
   }
