@@ -53,7 +53,13 @@ const api = new Api(restRoot());
 let locations: ReturnType<Api['locations']> | null = null;
 
 function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): BookWidget {
-  locations ??= api.locations();
+  if (!locations) {
+    const l = api.locations();
+    locations = l;
+    l.catch(() => {
+      if (locations === l) locations = null; // the next widget asks again
+    });
+  }
   const today = new Date().toISOString().slice(0, 10);
   return new BookWidget(target, container, { api, i18n: i18n(langOf(o)), currency: () => visitorCurrency(o), locations }, { query: queryFrom(o, today), vehicle: vehicleFrom(o) });
 }
@@ -80,6 +86,8 @@ function focusables(root: ShadowRoot): HTMLElement[] {
 
 function openDialog(target: HTMLElement | null, o: RawOptions): void {
   close();
+  // focus returns here on close: the pop-up's button, or what had focus when host code called open()
+  const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const host = h('div', { 'data-rova-book-dialog': '' });
   document.body.append(host);
   const root = host.attachShadow({ mode: 'open' });
@@ -106,7 +114,7 @@ function openDialog(target: HTMLElement | null, o: RawOptions): void {
       first.focus();
     }
   });
-  popup = { host, dialog, opener: target };
+  popup = { host, dialog, opener: target ?? before };
   mount(target ?? host, container, o);
   dialog.showModal();
   container.querySelector<HTMLElement>('input, select, button')?.focus();
