@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
+import { launchChromium, saveSettings, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
 
 // The booking widget (/assets/rova-book/book.js) on the demo page /demo/rent, in real Chromium against the
 // real app with demo data. One server and one browser for the file; each test is its own visitor.
@@ -40,9 +40,10 @@ interface Tab {
 }
 
 /** A new visitor on `path` of the shop (or a full URL: then no extra request headers, as a real cross-origin page). */
-async function open(path: string, opts: { currencyCookie?: string } = {}): Promise<Tab> {
+async function open(path: string, opts: { currencyCookie?: string; headers?: Record<string, string> } = {}): Promise<Tab> {
   const cross = /^https?:/.test(path);
-  const context = await browser.newContext({ extraHTTPHeaders: cross ? {} : { 'X-Forwarded-For': visitorAddress() }, viewport: { width: 1100, height: 900 } });
+  const headers = cross ? {} : { 'X-Forwarded-For': visitorAddress(), ...opts.headers };
+  const context = await browser.newContext({ extraHTTPHeaders: headers, viewport: { width: 1100, height: 900 } });
   contexts.push(context);
   if (opts.currencyCookie) await context.addCookies([{ name: 'rova_fx_currency', value: opts.currencyCookie, url: shop.origin }]);
   await context.addInitScript(() => {
@@ -425,5 +426,19 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(await overflow()).toEqual({ page: 320, out: [] });
     const landing = await (await fetch(`${shop.origin}/`)).text();
     expect(landing).toContain('href="/demo/rent"');
+  });
+
+  it('no currency chosen yet: the currency the currency service detects for the visitor (POST /convert, as the converter asks)', async () => {
+    await saveSettings(shop, { auto_detect: true });
+    try {
+      const { page, requests } = await open('/demo/rent?rova_pickup=2027-09-10T10:00&rova_return=2027-09-12T10:00', { headers: { 'CF-IPCountry': 'DE' } });
+      const w = page.locator(WIDGET);
+      await w.locator('button[data-f=search]').click();
+      await w.locator('ul.cards').waitFor();
+      expect(new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency'))))).toEqual(new Set(['EUR']));
+      expect(requests.filter((r) => r === 'POST /wp-json/rova-fx/v1/convert')).toHaveLength(1);
+    } finally {
+      await saveSettings(shop, { auto_detect: false });
+    }
   });
 });

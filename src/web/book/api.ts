@@ -70,6 +70,16 @@ export class Api {
     return json as T;
   }
 
+  /**
+   * The visitor's currency as the currency service detects it (country of the visitor, when the store has
+   * auto-detection on): POST /rova-fx/v1/convert with `currency: null`, as the converter script asks it, with no
+   * product. Null when nothing was detected (then the store's currency).
+   */
+  async detectCurrency(): Promise<string | null> {
+    const r = await this.call<{ currency?: unknown; detected?: unknown }>('POST', '/rova-fx/v1/convert', { currency: null, product_ids: [] });
+    return r.detected === true && typeof r.currency === 'string' && /^[A-Z]{3}$/.test(r.currency) ? r.currency : null;
+  }
+
   async locations(): Promise<Location[]> {
     const r = await this.call<{ data: { items: Location[] } }>('GET', '/rova-rental/v1/locations');
     return r.data.items;

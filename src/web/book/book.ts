@@ -35,14 +35,22 @@ function restRoot(): string {
 
 const CODE = /^[A-Z]{3}$/;
 
-/** The visitor's currency as the fx scripts chose it: options, then ?currency=, then the rova_fx_currency cookie. */
-function visitorCurrency(o: RawOptions): string | null {
+let detected: Promise<string | null> | null = null;
+
+/**
+ * The visitor's currency in the fx scripts' order: the widget's option, then `?currency=`, then the
+ * rova_fx_currency cookie (the switcher's choice), then what the currency service detects (asked once per page).
+ */
+function visitorCurrency(o: RawOptions): Promise<string | null> {
   const pick = (v: string | null | undefined) => {
     const c = (v ?? '').trim().toUpperCase();
     return CODE.test(c) ? c : null;
   };
   const fromCookie = /(?:^|;\s*)rova_fx_currency=([A-Za-z]{3})/.exec(document.cookie)?.[1];
-  return pick(o.currency) ?? pick(new URLSearchParams(location.search).get('currency')) ?? pick(fromCookie);
+  const chosen = pick(o.currency) ?? pick(new URLSearchParams(location.search).get('currency')) ?? pick(fromCookie);
+  if (chosen) return Promise.resolve(chosen);
+  detected ??= api.detectCurrency().catch(() => null);
+  return detected;
 }
 
 function langOf(o: RawOptions): Lang {

@@ -25,7 +25,7 @@ export interface WidgetContext {
   api: Api;
   i18n: I18n;
   /** The visitor's currency for search prices (null: the store's). */
-  currency: () => string | null;
+  currency: () => Promise<string | null>;
   locations: Promise<Location[]>;
 }
 
@@ -94,14 +94,14 @@ export class BookWidget {
 
   async search(query: Query): Promise<void> {
     this.dispatch({ type: 'search', query });
-    this.emit('rova:search', { ...query, currency: this.ctx.currency() });
     this.live.textContent = this.ctx.i18n.t('searching');
+    this.emit('rova:search', { ...query, currency: await this.ctx.currency() });
     await this.page(null);
   }
 
   private async page(cursor: string | null): Promise<void> {
     try {
-      const r = await this.ctx.api.search(this.state.query, this.ctx.currency(), cursor);
+      const r = await this.ctx.api.search(this.state.query, await this.ctx.currency(), cursor);
       this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category });
       this.live.textContent = r.total === 0 ? this.ctx.i18n.t('noResults') : this.ctx.i18n.t('results', { n: r.total });
     } catch (err) {
