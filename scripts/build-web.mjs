@@ -1,4 +1,6 @@
-// Bundles the storefront scripts (src/web → dist/web/) with content-hashed names and a manifest.
+// Bundles the storefront scripts (src/web → dist/web/) with content-hashed names and a manifest:
+// the currency scripts (src/web/*.ts, served under /assets/rova-fx/) and the booking widget
+// (src/web/book/book.ts → book.js, served under /assets/rova-book/).
 // `node scripts/build-web.mjs` writes dist/web/; the server imports buildWeb({write:false}) to build in memory
 // when dist/web is missing (tests, `npm run dev`).
 import { createHash } from 'node:crypto';
@@ -8,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const WEB_ENTRIES = ['converter.ts', 'switcher.ts', 'widget.ts', 'switcher.css', 'widget.css'];
+export const WEB_ENTRIES = ['converter.ts', 'switcher.ts', 'widget.ts', 'switcher.css', 'widget.css', 'book/book.ts'];
+/** min+gzip budgets in bytes: the build fails above them. */
+export const BUDGETS = { 'converter.js': 6 * 1024, 'book.js': 40 * 1024 };
 
 /**
  * @param {{ write?: boolean, outdir?: string }} [opts]
@@ -66,9 +70,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const [logical, f] of Object.entries(files)) {
     console.log(`dist/web/${f.file}  (${logical}) ${f.contents.length} B, ${gzipSync(f.contents, { level: 9 }).length} B gzip`);
   }
-  const conv = files['converter.js'];
-  if (!conv || gzipSync(conv.contents, { level: 9 }).length > 6 * 1024) {
-    console.error('converter.js exceeds the 6 KB min+gzip budget');
-    process.exit(1);
+  for (const [logical, budget] of Object.entries(BUDGETS)) {
+    const f = files[logical];
+    const size = f ? gzipSync(f.contents, { level: 9 }).length : Infinity;
+    if (size > budget) {
+      console.error(`${logical} ${f ? `is ${size} B gzip and exceeds` : 'is missing: cannot check'} the ${budget / 1024} KB min+gzip budget`);
+      process.exit(1);
+    }
+    console.log(`${logical}: ${size} B gzip of ${budget} B budget`);
   }
 }

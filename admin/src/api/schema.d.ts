@@ -40,6 +40,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets/rova-book/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Booking widget script (book.js, or its content-hashed name: cached a year)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getAssetsRovaBookByFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/rova-fx/{file}": {
         parameters: {
             query?: never;
@@ -92,6 +112,26 @@ export interface paths {
          * @description **Public**: no credentials needed.
          */
         get: operations["getAssetsRovaFxConfigJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demo/rent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demo rental page: the booking widget inline and as a pop-up (cacheable, strict CSP)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getDemoRent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3777,6 +3817,44 @@ export interface operations {
             };
         };
     };
+    getAssetsRovaBookByFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+        };
+    };
     getAssetsRovaFxByFile: {
         parameters: {
             query?: never;
@@ -3834,6 +3912,24 @@ export interface operations {
         };
     };
     getAssetsRovaFxConfigJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDemoRent: {
         parameters: {
             query?: never;
             header?: never;

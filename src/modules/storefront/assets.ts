@@ -22,6 +22,13 @@ export interface WebAssets {
 }
 
 export const ASSET_PREFIX = '/assets/rova-fx/';
+/** The booking widget (book.js) is served under its own prefix. */
+export const BOOK_PREFIX = '/assets/rova-book/';
+
+/** book.js and its content-hashed copies belong under BOOK_PREFIX; everything else under ASSET_PREFIX. */
+export function isBookAsset(name: string): boolean {
+  return name === 'book.js';
+}
 
 interface BuiltFile {
   file: string;
@@ -58,7 +65,7 @@ function fromFiles(entries: Iterable<[string, { file: string; hash: string; type
     },
     url(name) {
       const a = byName.get(name);
-      return ASSET_PREFIX + (a ? a.file : name);
+      return (isBookAsset(name) ? BOOK_PREFIX : ASSET_PREFIX) + (a ? a.file : name);
     },
   };
 }

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../platform/http/errors.js';
-import { ASSET_PREFIX, webAssets } from './assets.js';
+import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
+import { rentPage, RENT_PAGE_CSP } from './rent-page.js';
 import { configScript, scriptSafeJson, storefrontConfig } from './config-object.js';
 import { demoCatalogue } from './demo-catalogue.js';
 import { productPage, shopPage } from './demo-page.js';
@@ -46,9 +47,38 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     async (req, reply) => {
       const { file } = req.params as { file: string };
       const found = (await webAssets()).get(file);
-      if (!found) throw notFound(`No storefront asset named ${file}.`);
+      if (!found || isBookAsset(found.asset.name)) throw notFound(`No storefront asset named ${file}.`);
       const { asset, hashed } = found;
       return sendCacheable(req, reply, { body: asset.body, type: asset.type, etag: `"${asset.hash}"`, cacheControl: hashed ? IMMUTABLE : SHORT });
+    },
+  );
+
+  app.get(
+    BOOK_PREFIX + ':file',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Booking widget script (book.js, or its content-hashed name: cached a year)',
+        params: Type.Object({ file: Type.String({ maxLength: 100 }) }),
+      },
+    },
+    async (req, reply) => {
+      const { file } = req.params as { file: string };
+      const found = (await webAssets()).get(file);
+      if (!found || !isBookAsset(found.asset.name)) throw notFound(`No booking widget asset named ${file}.`);
+      const { asset, hashed } = found;
+      return sendCacheable(req, reply, { body: asset.body, type: asset.type, etag: `"${asset.hash}"`, cacheControl: hashed ? IMMUTABLE : SHORT });
+    },
+  );
+
+  app.get(
+    '/demo/rent',
+    { config: { auth: 'public' }, schema: { tags, summary: 'Demo rental page: the booking widget inline and as a pop-up (cacheable, strict CSP)' } },
+    async (req, reply) => {
+      const body = rentPage((await webAssets()).url('book.js'), platform.config.restRoot);
+      reply.header('Content-Security-Policy', RENT_PAGE_CSP);
+      return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
     },
   );
 

@@ -37,6 +37,9 @@ export function registerLandingPage(app: FastifyInstance): void {
       if (app.hasRoute({ method: 'GET', url: '/demo/shop' })) {
         links.push({ href: '/demo/shop', title: 'Demo shop', text: 'A cacheable storefront re-priced in the visitor’s currency' });
       }
+      if (app.hasRoute({ method: 'GET', url: '/demo/rent' })) {
+        links.push({ href: '/demo/rent', title: 'Demo rental page', text: 'The booking widget: search, choose and book a car (one script tag)' });
+      }
       links.push({ href: `${restRoot}/`, title: 'REST index', text: `Namespaces and routes under ${restRoot}` });
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(page(links));
     },

@@ -1,0 +1,151 @@
+/** The v2 rental API and the platform's customer auth, as the widget uses them (fetch, JSON, errors in words). */
+import type { Alternative, Booked, Card, Check, Query } from './journey.js';
+
+export interface Location {
+  id: number;
+  name: string;
+  city: string;
+}
+
+export interface SearchPage {
+  items: Card[];
+  total: number;
+  next_cursor: string | null;
+  facets: { category: Record<string, number> };
+}
+
+/** An answer of the API that is not a success, with the server's own words. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The customer's session: the token pair lives in memory only (never a password, never storage). */
+let accessToken: string | null = null;
+let refreshToken: string | null = null;
+
+export function signedIn(): boolean {
+  return accessToken !== null;
+}
+
+interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+function messageOf(body: unknown, status: number): string {
+  if (body && typeof body === 'object') {
+    const b = body as { message?: unknown; error?: { message?: unknown } };
+    if (typeof b.message === 'string' && b.message) return b.message;
+    if (typeof b.error?.message === 'string') return b.error.message;
+  }
+  return `HTTP ${status}`;
+}
+
+export class Api {
+  constructor(private readonly root: string) {}
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<T> {
+    const h: Record<string, string> = { Accept: 'application/json', ...headers };
+    if (body !== undefined) h['Content-Type'] = 'application/json';
+    const sent = accessToken;
+    if (sent) h.Authorization = `Bearer ${sent}`;
+    // credentials omitted: the widget authenticates with its bearer token, never with a cookie session
+    const res = await fetch(this.root + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' });
+    if (res.status === 401 && sent && !retried) {
+      // the access token expired (15 min): one refresh, then the same request again (same Idempotency-Key)
+      if (await this.refresh()) return this.call<T>(method, path, body, headers, true);
+    }
+    let json: unknown = null;
+    try {
+      json = await res.json();
+    } catch {
+      json = null;
+    }
+    if (!res.ok) throw new ApiError(res.status, messageOf(json, res.status));
+    return json as T;
+  }
+
+  /**
+   * The visitor's currency as the currency service detects it (country of the visitor, when the store has
+   * auto-detection on): POST /rova-fx/v1/convert with `currency: null`, as the converter script asks it, with no
+   * product. Null when nothing was detected (then the store's currency).
+   */
+  async detectCurrency(): Promise<string | null> {
+    const r = await this.call<{ currency?: unknown; detected?: unknown }>('POST', '/rova-fx/v1/convert', { currency: null, product_ids: [] });
+    return r.detected === true && typeof r.currency === 'string' && /^[A-Z]{3}$/.test(r.currency) ? r.currency : null;
+  }
+
+  async locations(): Promise<Location[]> {
+    const r = await this.call<{ data: { items: Location[] } }>('GET', '/rova-rental/v1/locations');
+    return r.data.items;
+  }
+
+  async search(q: Query, currency: string | null, cursor: string | null, perPage = 12): Promise<SearchPage> {
+    const p = new URLSearchParams({ pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime, per_page: String(perPage) });
+    if (q.location) p.set('location_id', String(q.location));
+    if (q.category) p.set('category', q.category);
+    if (q.transmission === 'manual' || q.transmission === 'automatic') p.set('transmission', q.transmission);
+    if (q.sort) p.set('sort', q.sort);
+    if (currency) p.set('currency', currency);
+    if (cursor) p.set('cursor', cursor);
+    const r = await this.call<{ data: SearchPage }>('GET', `/rova-rental/v2/vehicles/search?${p.toString()}`);
+    return r.data;
+  }
+
+  private slot(q: Query, vehicleId: number): Record<string, unknown> {
+    const b: Record<string, unknown> = { vehicle_id: vehicleId, pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime };
+    if (q.location) b.pickup_location_id = q.location;
+    if (q.returnLocation) b.return_location_id = q.returnLocation;
+    return b;
+  }
+
+  async check(q: Query, vehicleId: number): Promise<Check & { alternatives?: Alternative[] }> {
+    const r = await this.call<{ data: Check }>('POST', '/rova-rental/v2/booking/check', this.slot(q, vehicleId));
+    return r.data;
+  }
+
+  async signIn(email: string, password: string): Promise<void> {
+    const r = await this.call<TokenPair>('POST', '/rova/v1/auth/token', { login: email, password, device: 'Rova booking widget' });
+    accessToken = r.access_token;
+    refreshToken = r.refresh_token;
+  }
+
+  /** A new token pair for the refresh token; false (and signed out) when the session is over. */
+  private async refresh(): Promise<boolean> {
+    const token = refreshToken;
+    accessToken = null;
+    refreshToken = null;
+    if (!token) return false;
+    try {
+      const r = await this.call<TokenPair>('POST', '/rova/v1/auth/token/refresh', { refresh_token: token });
+      accessToken = r.access_token;
+      refreshToken = r.refresh_token;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async register(input: { email: string; password: string; first_name: string; last_name: string; phone?: string }): Promise<void> {
+    await this.call<unknown>('POST', '/rova/v1/auth/register', input);
+    await this.signIn(input.email, input.password);
+  }
+
+  /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
+  async create(q: Query, vehicleId: number, key: string): Promise<Booked> {
+    const body = { ...this.slot(q, vehicleId), payment_method: 'offline', payment_plan: 'full' };
+    const r = await this.call<{ data: { booking: { id: number; reference: string; total: number; currency: string }; payment?: { instructions?: string } } }>(
+      'POST',
+      '/rova-rental/v2/booking/create',
+      body,
+      { 'Idempotency-Key': key },
+    );
+    const b = r.data.booking;
+    return { id: b.id, reference: b.reference, total: b.total, currency: b.currency, instructions: r.data.payment?.instructions ?? '' };
+  }
+}

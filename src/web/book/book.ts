@@ -1,0 +1,159 @@
+/**
+ * Rova booking widget (/assets/rova-book/book.js), loaded with one tag:
+ *   <script src="https://rova.example/assets/rova-book/book.js" defer></script>
+ * Mount points: <div data-rova-book> (inline) and <button data-rova-book-open> (pop-up dialog);
+ * host code: window.Rova.book.open(options) / .close(). Options: data attributes, then `?rova_…` URL
+ * parameters, then open() options (later wins). Everything renders in a shadow root; no personal data is
+ * ever read from or written to the page, so the page itself can be cached and shared.
+ */
+import { Api } from './api.js';
+import { h } from './dom.js';
+import { i18n, pickLang, type Lang } from './i18n/index.js';
+import { fromDataset, fromOpen, fromUrl, queryFrom, vehicleFrom, type BookOptions, type RawOptions } from './options.js';
+import { adoptStyles, BookWidget } from './widget.js';
+
+interface RovaBookApi {
+  open(options?: BookOptions): void;
+  close(): void;
+}
+
+declare global {
+  interface Window {
+    Rova?: { book?: RovaBookApi };
+  }
+}
+
+const script = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
+
+/** REST root: the script tag's data-api, else `<script origin>/wp-json`. */
+function restRoot(): string {
+  const own = script?.dataset.api;
+  if (own) return own.replace(/\/+$/, '');
+  const origin = script?.src ? new URL(script.src, location.href).origin : location.origin;
+  return `${origin}/wp-json`;
+}
+
+const CODE = /^[A-Z]{3}$/;
+
+let detected: Promise<string | null> | null = null;
+
+/**
+ * The visitor's currency in the fx scripts' order: the widget's option, then `?currency=`, then the
+ * rova_fx_currency cookie (the switcher's choice), then what the currency service detects (asked once per page).
+ */
+function visitorCurrency(o: RawOptions): Promise<string | null> {
+  const pick = (v: string | null | undefined) => {
+    const c = (v ?? '').trim().toUpperCase();
+    return CODE.test(c) ? c : null;
+  };
+  const fromCookie = /(?:^|;\s*)rova_fx_currency=([A-Za-z]{3})/.exec(document.cookie)?.[1];
+  const chosen = pick(o.currency) ?? pick(new URLSearchParams(location.search).get('currency')) ?? pick(fromCookie);
+  if (chosen) return Promise.resolve(chosen);
+  detected ??= api.detectCurrency().catch(() => null);
+  return detected;
+}
+
+function langOf(o: RawOptions): Lang {
+  return pickLang(o.lang) ?? pickLang(document.documentElement.lang) ?? 'en';
+}
+
+const api = new Api(restRoot());
+let locations: ReturnType<Api['locations']> | null = null;
+
+function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): BookWidget {
+  if (!locations) {
+    const l = api.locations();
+    locations = l;
+    l.catch(() => {
+      if (locations === l) locations = null; // the next widget asks again
+    });
+  }
+  const today = new Date().toISOString().slice(0, 10);
+  return new BookWidget(target, container, { api, i18n: i18n(langOf(o)), currency: () => visitorCurrency(o), locations }, { query: queryFrom(o, today), vehicle: vehicleFrom(o) });
+}
+
+function inline(el: HTMLElement): void {
+  if (el.shadowRoot || el.dataset.rovaBookMounted) return;
+  el.dataset.rovaBookMounted = '';
+  const root = el.attachShadow({ mode: 'open' });
+  adoptStyles(root);
+  const container = h('div');
+  root.append(container);
+  mount(el, container, { ...fromDataset(el.dataset), ...fromUrl(location.search) });
+}
+
+// ── pop-up ──────────────────────────────────────────────────────────────────
+
+let popup: { host: HTMLElement; dialog: HTMLDialogElement; opener: HTMLElement | null } | null = null;
+
+function focusables(root: ShadowRoot): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])')).filter(
+    (e) => !e.hasAttribute('disabled') && e.getClientRects().length > 0,
+  );
+}
+
+function openDialog(target: HTMLElement | null, o: RawOptions): void {
+  close();
+  // focus returns here on close: the pop-up's button, or what had focus when host code called open()
+  const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const host = h('div', { 'data-rova-book-dialog': '' });
+  document.body.append(host);
+  const root = host.attachShadow({ mode: 'open' });
+  adoptStyles(root);
+  const lang = langOf(o);
+  const closeBtn = h('button', { type: 'button', class: 'secondary', on: { click: () => close() } }, i18n(lang).t('close'));
+  const container = h('div');
+  const dialog = h('dialog', { 'aria-label': i18n(lang).t('title') }, h('div', { class: 'dialog-bar' }, closeBtn), container);
+  root.append(dialog);
+  dialog.addEventListener('close', () => close());
+  // focus trap: Tab and Shift+Tab cycle inside the dialog (showModal makes the page inert; this keeps focus off the browser UI too)
+  dialog.addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab') return;
+    const f = focusables(root);
+    const first = f[0];
+    const last = f[f.length - 1];
+    if (!first || !last) return;
+    const active = root.activeElement;
+    if (e.shiftKey && (active === first || !active)) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && active === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  });
+  popup = { host, dialog, opener: target ?? before };
+  mount(target ?? host, container, o);
+  dialog.showModal();
+  container.querySelector<HTMLElement>('input, select, button')?.focus();
+}
+
+function close(): void {
+  const p = popup;
+  if (!p) return;
+  popup = null;
+  if (p.dialog.open) p.dialog.close();
+  p.host.remove();
+  p.opener?.focus();
+}
+
+function scan(): void {
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-rova-book]'))) inline(el);
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-rova-book-open]'))) {
+    if (el.dataset.rovaBookBound !== undefined) continue;
+    el.dataset.rovaBookBound = '';
+    el.addEventListener('click', (e) => {
+      e.preventDefault();
+      openDialog(el, { ...fromDataset(el.dataset), ...fromUrl(location.search) });
+    });
+  }
+}
+
+window.Rova = window.Rova ?? {};
+window.Rova.book = {
+  open: (options) => openDialog(null, { ...fromUrl(location.search), ...fromOpen(options) }),
+  close,
+};
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan, { once: true });
+else scan();

@@ -1,0 +1,20 @@
+/** A tiny element builder: h('button', { type: 'button', on: { click } }, 'Text'). */
+type Child = Node | string | number | null | false | undefined;
+export interface Props {
+  [attr: string]: string | number | boolean | null | undefined | Record<string, (e: Event) => void>;
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...kids: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'on' && v && typeof v === 'object') {
+      for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    } else if (v === true) el.setAttribute(k, '');
+    else if (v !== false && v !== null && v !== undefined && typeof v !== 'object') el.setAttribute(k, String(v));
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === false || kid === undefined) continue;
+    el.append(typeof kid === 'object' ? kid : String(kid));
+  }
+  return el;
+}

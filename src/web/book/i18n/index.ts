@@ -1,0 +1,45 @@
+import { de } from './de.js';
+import { en, type MessageKey, type Messages } from './en.js';
+import { tr } from './tr.js';
+
+export type Lang = 'en' | 'de' | 'tr';
+const ALL: Record<Lang, Messages> = { en, de, tr };
+const LOCALE: Record<Lang, string> = { en: 'en-GB', de: 'de-DE', tr: 'tr-TR' };
+
+/** `de-AT` → `de`; unknown → null. */
+export function pickLang(value: string | null | undefined): Lang | null {
+  const l = (value ?? '').trim().slice(0, 2).toLowerCase();
+  return l === 'en' || l === 'de' || l === 'tr' ? l : null;
+}
+
+export interface I18n {
+  lang: Lang;
+  t(key: MessageKey, vars?: Record<string, string | number>): string;
+  money(amount: number, currency: string): string;
+  date(isoDate: string, time?: string): string;
+}
+
+export function i18n(lang: Lang): I18n {
+  const m = ALL[lang];
+  const locale = LOCALE[lang];
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const money = new Map<string, Intl.NumberFormat>();
+  return {
+    lang,
+    t: (key, vars) => m[key].replace(/\{(\w+)\}/g, (_, k: string) => String(vars?.[k] ?? '')),
+    money(amount, currency) {
+      let f = money.get(currency);
+      if (!f) {
+        try {
+          f = new Intl.NumberFormat(locale, { style: 'currency', currency });
+        } catch {
+          f = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+        }
+        money.set(currency, f);
+      }
+      return f.format(amount);
+    },
+    // the store's wall-clock date and time, shown as written (no conversion to the visitor's zone)
+    date: (isoDate, time = '10:00') => dates.format(new Date(`${isoDate}T${time}:00Z`)),
+  };
+}

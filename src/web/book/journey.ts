@@ -1,0 +1,154 @@
+/**
+ * The booking journey as a pure state machine (no DOM, no fetch): the widget renders `State` and feeds the
+ * answers of the API back as actions. Tested on its own (test/web/book-journey.test.ts).
+ */
+
+export type Step = 'search' | 'results' | 'detail' | 'auth' | 'review' | 'done';
+
+export interface Query {
+  location: number | null;
+  returnLocation: number | null;
+  /** YYYY-MM-DD */
+  pickupDate: string;
+  /** HH:MM */
+  pickupTime: string;
+  returnDate: string;
+  returnTime: string;
+  sort: string;
+  category: string;
+  /** '' (any), 'manual' or 'automatic' */
+  transmission: string;
+}
+
+/** One card of GET /v2/vehicles/search. */
+export interface Card {
+  vehicle_id: number;
+  name: string;
+  category: string;
+  brand: string;
+  model: string;
+  seats: number | null;
+  transmission: string | null;
+  fuel_type: string | null;
+  days: number;
+  price_per_day: number;
+  total_price: number;
+  currency: string;
+}
+
+/** What POST /v2/booking/check answers (the fields the widget shows). */
+export interface Check {
+  available: boolean;
+  reason?: string;
+  days?: number;
+  currency?: string;
+  net_price?: number;
+  tax?: number;
+  total?: number;
+  deposit?: number;
+  alternatives?: Alternative[];
+  breakdown?: { rules?: { name: string; kind: string; amount: number }[]; addons_total?: number; duration_discount?: number };
+}
+
+export interface Alternative {
+  vehicle_id: number;
+  name: string;
+  category: string;
+  price_per_day: number;
+  total: number;
+  currency: string;
+}
+
+export interface Booked {
+  id: number;
+  reference: string;
+  total: number;
+  currency: string;
+  instructions: string;
+}
+
+export interface State {
+  step: Step;
+  query: Query;
+  results: Card[];
+  total: number;
+  /** Category → count of the last search (the category filter's choices). */
+  categories: Record<string, number>;
+  nextCursor: string | null;
+  vehicle: Card | null;
+  check: Check | null;
+  signedIn: boolean;
+  /** Idempotency-Key of the current booking attempt: made once, kept for retries, dropped when the choice changes. */
+  attemptKey: string | null;
+  booking: Booked | null;
+  busy: boolean;
+  error: string | null;
+}
+
+export type Action =
+  | { type: 'search'; query: Query }
+  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean; categories?: Record<string, number> }
+  | { type: 'more' }
+  | { type: 'select'; vehicle: Card }
+  | { type: 'checked'; check: Check }
+  | { type: 'continue' }
+  | { type: 'book' }
+  | { type: 'signing-in' }
+  | { type: 'signed-in' }
+  /** The session ended (401 after a refresh): sign in again; the choice and the attempt's key are kept. */
+  | { type: 'signed-out'; message: string }
+  | { type: 'created'; booking: Booked }
+  | { type: 'failed'; message: string }
+  | { type: 'back' }
+  | { type: 'restart' };
+
+export function initialState(query: Query): State {
+  return { step: 'search', query, results: [], total: 0, categories: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, booking: null, busy: false, error: null };
+}
+
+const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', done: 'done' };
+
+/**
+ * The next state. `newKey` makes an Idempotency-Key (crypto.randomUUID in the browser); it is called only when
+ * a booking attempt starts, so a double click or a retry of the same attempt reuses the key.
+ */
+export function reduce(s: State, a: Action, newKey: () => string): State {
+  switch (a.type) {
+    case 'search':
+      return { ...s, step: 'results', query: a.query, results: [], total: 0, nextCursor: null, vehicle: null, check: null, attemptKey: null, busy: true, error: null };
+    case 'more':
+      return s.busy || !s.nextCursor ? s : { ...s, busy: true, error: null };
+    case 'results':
+      return {
+        ...s, step: 'results', results: a.append ? [...s.results, ...a.items] : a.items, total: a.total, nextCursor: a.next,
+        categories: a.categories ?? s.categories, busy: false, error: null,
+      };
+    case 'select':
+      return { ...s, step: 'detail', vehicle: a.vehicle, check: null, attemptKey: null, busy: true, error: null };
+    case 'checked':
+      return { ...s, step: 'detail', check: a.check, busy: false };
+    case 'continue':
+      if (s.busy || s.step !== 'detail' || !s.check?.available) return s;
+      return { ...s, step: s.signedIn ? 'review' : 'auth', error: null };
+    case 'book':
+      // one request per attempt at a time: a second click while the first is under way changes nothing
+      if (s.busy || s.step !== 'review' || !s.vehicle || !s.check?.available) return s;
+      return { ...s, busy: true, error: null, attemptKey: s.attemptKey ?? newKey() };
+    case 'signing-in':
+      return s.busy ? s : { ...s, busy: true, error: null };
+    case 'signed-in':
+      return { ...s, signedIn: true, step: s.step === 'auth' ? 'review' : s.step, busy: false, error: null };
+    case 'signed-out':
+      return { ...s, signedIn: false, step: s.step === 'review' ? 'auth' : s.step, busy: false, error: a.message };
+    case 'created':
+      return { ...s, step: 'done', booking: a.booking, busy: false, error: null };
+    case 'failed':
+      // the attempt key is kept: retrying the same booking must not make a second one
+      return { ...s, busy: false, error: a.message };
+    case 'back':
+      if (s.busy) return s;
+      return { ...s, step: BACK[s.step], error: null };
+    case 'restart':
+      return { ...initialState(s.query), signedIn: s.signedIn };
+  }
+}

@@ -1,0 +1,369 @@
+/**
+ * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
+ * Renders `State` (journey.ts) and runs the API calls each action asks for.
+ */
+import { ApiError, signedIn, type Api, type Location } from './api.js';
+import { h } from './dom.js';
+import type { I18n } from './i18n/index.js';
+import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
+import { CSS } from './styles.js';
+
+let sheet: CSSStyleSheet | null = null;
+
+/** Styles inside the shadow root: a constructed stylesheet where supported, else a <style> element. */
+export function adoptStyles(root: ShadowRoot): void {
+  try {
+    sheet ??= new CSSStyleSheet();
+    if (sheet.cssRules.length === 0) sheet.replaceSync(CSS);
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    root.append(h('style', {}, CSS));
+  }
+}
+
+export interface WidgetContext {
+  api: Api;
+  i18n: I18n;
+  /** The visitor's currency for search prices (null: the store's). */
+  currency: () => Promise<string | null>;
+  locations: Promise<Location[]>;
+}
+
+export interface WidgetInit {
+  query: Query;
+  vehicle: number | null;
+}
+
+export class BookWidget {
+  state: State;
+  private readonly view: HTMLElement;
+  private readonly live: HTMLElement;
+  private readonly alert: HTMLElement;
+  private locations: Location[] = [];
+  private lastStep: State['step'] | null = null;
+  /** The first render does not move focus (the page just loaded); later step changes focus the step's heading. */
+  private shown = false;
+  private auth = { mode: 'signin' as 'signin' | 'register', email: '', password: '', first_name: '', last_name: '', phone: '' };
+
+  constructor(
+    /** The element events are dispatched on (the inline div, the pop-up button, or the dialog host). */
+    private readonly target: HTMLElement,
+    readonly container: HTMLElement,
+    private readonly ctx: WidgetContext,
+    init: WidgetInit,
+  ) {
+    const { t } = ctx.i18n;
+    this.state = initialState(init.query);
+    this.state.signedIn = signedIn();
+    this.view = h('div', { class: 'view' });
+    this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
+    this.alert = h('div', { class: 'alert', role: 'alert' });
+    container.append(h('section', { class: 'root', part: 'root', 'aria-label': t('title'), lang: ctx.i18n.lang }, this.view, this.live, this.alert));
+    this.render();
+    void ctx.locations.then(
+      (l) => {
+        this.locations = l;
+        if (this.state.step === 'search') this.render(true);
+      },
+      (err: unknown) => this.fail(err),
+    );
+    this.emit('rova:ready', {});
+    if (init.vehicle !== null) void this.preselect(init.vehicle);
+  }
+
+  private emit(type: string, detail: object): void {
+    this.target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private dispatch(a: Action): State {
+    const before = this.state;
+    this.state = reduce(this.state, a, () => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`));
+    if (this.state !== before) this.render();
+    return this.state;
+  }
+
+  private fail(err: unknown): void {
+    const { t } = this.ctx.i18n;
+    const message = err instanceof ApiError ? err.message : t('networkError');
+    this.dispatch({ type: 'failed', message });
+    this.alert.textContent = t('error', { message });
+    this.emit('rova:error', { message, status: err instanceof ApiError ? err.status : 0 });
+  }
+
+  // ── actions that call the API ─────────────────────────────────────────────
+
+  async search(query: Query): Promise<void> {
+    this.dispatch({ type: 'search', query });
+    this.live.textContent = this.ctx.i18n.t('searching');
+    this.emit('rova:search', { ...query, currency: await this.ctx.currency() });
+    await this.page(null);
+  }
+
+  private async page(cursor: string | null): Promise<void> {
+    try {
+      const r = await this.ctx.api.search(this.state.query, await this.ctx.currency(), cursor);
+      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category });
+      this.live.textContent = r.total === 0 ? this.ctx.i18n.t('noResults') : this.ctx.i18n.t('results', { n: r.total });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private async more(): Promise<void> {
+    const cursor = this.state.nextCursor;
+    if (this.dispatch({ type: 'more' }).busy && cursor) await this.page(cursor);
+  }
+
+  async select(vehicle: Card): Promise<void> {
+    this.dispatch({ type: 'select', vehicle });
+    this.emit('rova:select', { vehicle_id: vehicle.vehicle_id, name: vehicle.name });
+    this.live.textContent = this.ctx.i18n.t('checking');
+    try {
+      const check = await this.ctx.api.check(this.state.query, vehicle.vehicle_id);
+      this.dispatch({ type: 'checked', check });
+      this.live.textContent = check.available ? this.ctx.i18n.t('available') : this.ctx.i18n.t('taken');
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** A vehicle named by the options: searched with the options' dates and opened when it is free. */
+  private async preselect(id: number): Promise<void> {
+    await this.search(this.state.query);
+    const card = this.state.results.find((c) => c.vehicle_id === id);
+    if (card) await this.select(card);
+  }
+
+  private async signIn(): Promise<void> {
+    if (this.dispatch({ type: 'signing-in' }).busy !== true) return;
+    const a = this.auth;
+    try {
+      if (a.mode === 'register') await this.ctx.api.register({ email: a.email, password: a.password, first_name: a.first_name, last_name: a.last_name, ...(a.phone ? { phone: a.phone } : {}) });
+      else await this.ctx.api.signIn(a.email, a.password);
+      a.password = '';
+      this.dispatch({ type: 'signed-in' });
+      this.live.textContent = this.ctx.i18n.t('signedInAs');
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private async book(): Promise<void> {
+    const before = this.state;
+    const s = this.dispatch({ type: 'book' });
+    if (s === before || !s.attemptKey || !s.vehicle) return; // a second click while the first runs
+    this.live.textContent = this.ctx.i18n.t('booking');
+    try {
+      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey);
+      this.dispatch({ type: 'created', booking });
+      this.emit('rova:booking-created', { id: booking.id, reference: booking.reference, total: booking.total, currency: booking.currency });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401 && !signedIn()) {
+        this.dispatch({ type: 'signed-out', message: err.message });
+        this.alert.textContent = this.ctx.i18n.t('error', { message: err.message });
+        return;
+      }
+      this.fail(err);
+    }
+  }
+
+  // ── rendering ─────────────────────────────────────────────────────────────
+
+  render(keepFocus = false): void {
+    const s = this.state;
+    const active = this.container.getRootNode() instanceof ShadowRoot ? (this.container.getRootNode() as ShadowRoot).activeElement : null;
+    const focusKey = active instanceof HTMLElement ? active.dataset.f : undefined;
+    if (!s.error) this.alert.textContent = '';
+    const stepChanged = s.step !== this.lastStep;
+    this.lastStep = s.step;
+    const body = this.step(s);
+    this.view.replaceChildren(body);
+    if (stepChanged && !keepFocus && this.shown) {
+      body.querySelector<HTMLElement>('h2')?.focus();
+    } else if (focusKey) {
+      this.view.querySelector<HTMLElement>(`[data-f="${focusKey}"]`)?.focus();
+    }
+    this.shown = true;
+  }
+
+  private step(s: State): HTMLElement {
+    switch (s.step) {
+      case 'search':
+        return this.searchView(s);
+      case 'results':
+        return this.resultsView(s);
+      case 'detail':
+        return this.detailView(s);
+      case 'auth':
+        return this.authView(s);
+      case 'review':
+        return this.reviewView(s);
+      case 'done':
+        return this.doneView(s);
+    }
+  }
+
+  private heading(text: string): HTMLElement {
+    return h('h2', { tabindex: -1 }, text);
+  }
+
+  private field(label: string, control: HTMLElement): HTMLElement {
+    return h('label', {}, label, control);
+  }
+
+  private searchForm(s: State): HTMLElement {
+    const { t } = this.ctx.i18n;
+    const q = s.query;
+    const loc = (name: string, value: number | null, empty: string) =>
+      h('select', { name, 'data-f': name }, h('option', { value: '' }, empty), this.locations.map((l) => h('option', { value: l.id, selected: l.id === value }, l.name)));
+    const input = (name: string, type: string, value: string) => h('input', { name, type, value, required: true, 'data-f': name });
+    const sort = h('select', { name: 'sort', 'data-f': 'sort' },
+      ([['price_asc', t('sortPriceAsc')], ['price_desc', t('sortPriceDesc')], ['name', t('sortName')], ['year_desc', t('sortNewest')]] as const).map(([v, l]) => h('option', { value: v, selected: q.sort === v }, l)));
+    const cats = Object.keys(s.categories);
+    if (q.category && !cats.includes(q.category)) cats.push(q.category);
+    const category = h('select', { name: 'category', 'data-f': 'category' }, h('option', { value: '' }, t('anyCategory')),
+      cats.sort().map((c) => h('option', { value: c, selected: q.category === c }, c.charAt(0).toUpperCase() + c.slice(1))));
+    const transmission = h('select', { name: 'transmission', 'data-f': 'transmission' },
+      ([['', t('anyTransmission')], ['manual', t('manual')], ['automatic', t('automatic')]] as const).map(([v, l]) => h('option', { value: v, selected: q.transmission === v }, l)));
+    const form = h('form', { novalidate: false, on: { submit: (e: Event) => {
+      e.preventDefault();
+      const f = new FormData(e.target as HTMLFormElement);
+      const str = (k: string) => String(f.get(k) ?? '');
+      const num = (k: string) => (/^[1-9][0-9]*$/.test(str(k)) ? Number(str(k)) : null);
+      void this.search({ location: num('location'), returnLocation: num('return_location'), pickupDate: str('pickup_date'), pickupTime: str('pickup_time') || '10:00',
+        returnDate: str('return_date'), returnTime: str('return_time') || '10:00', sort: str('sort') || 'price_asc', category: str('category'),
+        transmission: str('transmission') });
+    } } },
+      this.field(t('pickupLocation'), loc('location', q.location, t('anyLocation'))),
+      this.field(t('returnLocation'), loc('return_location', q.returnLocation, t('sameLocation'))),
+      this.field(t('pickupDate'), input('pickup_date', 'date', q.pickupDate)),
+      this.field(t('pickupTime'), input('pickup_time', 'time', q.pickupTime)),
+      this.field(t('returnDate'), input('return_date', 'date', q.returnDate)),
+      this.field(t('returnTime'), input('return_time', 'time', q.returnTime)),
+      this.field(t('category'), category),
+      this.field(t('transmission'), transmission),
+      this.field(t('sort'), sort),
+      h('button', { type: 'submit', 'data-f': 'search', disabled: s.busy }, s.busy ? t('searching') : t('search')),
+    );
+    return form;
+  }
+
+  private searchView(s: State): HTMLElement {
+    return h('div', {}, this.heading(this.ctx.i18n.t('title')), this.searchForm(s));
+  }
+
+  private resultsView(s: State): HTMLElement {
+    const { t, money } = this.ctx.i18n;
+    const cards = s.results.map((c) =>
+      h('li', { class: 'card' },
+        h('h3', {}, c.name),
+        h('p', { class: 'meta' }, [c.category, c.seats ? `${c.seats}×` : '', c.transmission ?? '', c.fuel_type ?? ''].filter(Boolean).join(' · ')),
+        h('p', { class: 'price', 'data-price': c.total_price, 'data-currency': c.currency }, t('totalFor', { price: money(c.total_price, c.currency), days: c.days })),
+        h('p', { class: 'note' }, t('perDay', { price: money(c.price_per_day, c.currency) })),
+        h('button', { type: 'button', 'data-f': `choose-${c.vehicle_id}`, on: { click: () => void this.select(c) } }, t('choose', { name: c.name })),
+      ));
+    return h('div', {},
+      this.searchForm(s),
+      this.heading(s.busy && s.results.length === 0 ? t('searching') : s.total === 0 ? t('noResults') : t('results', { n: s.total })),
+      cards.length ? h('ul', { class: 'cards' }, cards) : null,
+      s.nextCursor ? h('button', { type: 'button', class: 'secondary', 'data-f': 'more', disabled: s.busy, on: { click: () => void this.more() } }, t('more')) : null,
+    );
+  }
+
+  private period(s: State): string {
+    const { t, date } = this.ctx.i18n;
+    return t('period', { from: date(s.query.pickupDate, s.query.pickupTime), to: date(s.query.returnDate, s.query.returnTime) });
+  }
+
+  private breakdown(s: State): HTMLElement | null {
+    const c = s.check;
+    if (!c?.available || c.currency === undefined) return null;
+    const { t, money } = this.ctx.i18n;
+    const cur = c.currency;
+    const row = (label: string, amount: number, cls?: string) => h('tr', cls ? { class: cls } : {}, h('th', { scope: 'row' }, label), h('td', {}, money(amount, cur)));
+    return h('table', { class: 'breakdown' },
+      h('tbody', {},
+        row(t('rental', { days: c.days ?? 0 }), c.net_price ?? 0),
+        c.tax ? row(t('tax'), c.tax) : null,
+        row(t('total'), c.total ?? 0, 'total'),
+        c.deposit ? row(t('deposit'), c.deposit) : null,
+      ));
+  }
+
+  private backButton(): HTMLElement {
+    return h('button', { type: 'button', class: 'secondary', 'data-f': 'back', on: { click: () => this.dispatch({ type: 'back' }) } }, this.ctx.i18n.t('back'));
+  }
+
+  private detailView(s: State): HTMLElement {
+    const { t, money } = this.ctx.i18n;
+    const v = s.vehicle;
+    const c = s.check;
+    const alts = c && !c.available ? c.alternatives ?? [] : [];
+    return h('div', {},
+      this.heading(v?.name ?? ''),
+      h('p', { class: 'meta' }, this.period(s)),
+      !c ? h('p', {}, t('checking')) : c.available ? h('p', { class: 'ok' }, t('available')) : h('p', {}, t('taken')),
+      this.breakdown(s),
+      c && !c.available
+        ? alts.length
+          ? h('div', {}, h('p', {}, t('alternatives')), h('ul', { class: 'cards' }, alts.map((a) =>
+            h('li', { class: 'card' }, h('h3', {}, a.name), h('p', { class: 'price' }, money(a.total, a.currency)),
+              h('button', { type: 'button', 'data-f': `alt-${a.vehicle_id}`, on: { click: () => void this.select({
+                vehicle_id: a.vehicle_id, name: a.name, category: a.category, brand: '', model: '', seats: null, transmission: null, fuel_type: null,
+                days: c.days ?? 0, price_per_day: a.price_per_day, total_price: a.total, currency: a.currency }) } }, t('choose', { name: a.name }))))))
+          : h('p', {}, t('noAlternatives'))
+        : null,
+      h('div', { class: 'actions' }, this.backButton(),
+        c?.available ? h('button', { type: 'button', 'data-f': 'continue', on: { click: () => this.dispatch({ type: 'continue' }) } }, t('continue')) : null),
+    );
+  }
+
+  private authView(s: State): HTMLElement {
+    const { t } = this.ctx.i18n;
+    const a = this.auth;
+    const reg = a.mode === 'register';
+    const input = (name: 'email' | 'password' | 'first_name' | 'last_name' | 'phone', type: string, label: string, extra: Record<string, string | boolean> = {}) =>
+      this.field(label, h('input', { name, type, value: a[name], 'data-f': `auth-${name}`, ...extra, on: { input: (e: Event) => { a[name] = (e.target as HTMLInputElement).value; } } }));
+    const tab = (mode: 'signin' | 'register', label: string) =>
+      h('button', { type: 'button', 'aria-pressed': String(a.mode === mode), 'data-f': `tab-${mode}`, on: { click: () => { a.mode = mode; this.render(true); } } }, label);
+    return h('div', {},
+      this.heading(reg ? t('register') : t('signIn')),
+      h('div', { class: 'tabs' }, tab('signin', t('haveAccount')), tab('register', t('newCustomer'))),
+      h('form', { on: { submit: (e: Event) => { e.preventDefault(); void this.signIn(); } } },
+        reg ? input('first_name', 'text', t('firstName'), { required: true, autocomplete: 'given-name' }) : null,
+        reg ? input('last_name', 'text', t('lastName'), { required: true, autocomplete: 'family-name' }) : null,
+        input('email', 'email', t('email'), { required: true, autocomplete: 'email' }),
+        input('password', 'password', t('password'), { required: true, minlength: reg ? '8' : '1', autocomplete: reg ? 'new-password' : 'current-password' }),
+        reg ? input('phone', 'tel', t('phone'), { autocomplete: 'tel' }) : null,
+        h('button', { type: 'submit', 'data-f': 'auth-submit', disabled: s.busy }, reg ? t('register') : t('signIn')),
+      ),
+      h('div', { class: 'actions' }, this.backButton()),
+    );
+  }
+
+  private reviewView(s: State): HTMLElement {
+    const { t } = this.ctx.i18n;
+    return h('div', {},
+      this.heading(t('review')),
+      h('h3', {}, s.vehicle?.name ?? ''),
+      h('p', { class: 'meta' }, this.period(s)),
+      this.breakdown(s),
+      h('p', {}, t('payOffline')),
+      h('div', { class: 'actions' }, this.backButton(),
+        h('button', { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } }, s.busy ? t('booking') : t('book'))),
+    );
+  }
+
+  private doneView(s: State): HTMLElement {
+    const { t, money } = this.ctx.i18n;
+    const b = s.booking;
+    return h('div', {},
+      this.heading(t('done')),
+      h('p', {}, t('reference'), ': ', h('span', { class: 'ref', 'data-reference': b?.reference ?? '' }, b?.reference ?? '')),
+      b ? h('p', {}, t('total'), ': ', money(b.total, b.currency)) : null,
+      h('p', {}, t('doneText')),
+      b?.instructions ? h('p', { class: 'note' }, b.instructions) : null,
+      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', 'data-f': 'again', on: { click: () => this.dispatch({ type: 'restart' }) } }, t('again'))),
+    );
+  }
+}

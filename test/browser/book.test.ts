@@ -1,0 +1,444 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, saveSettings, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
+
+// The booking widget (/assets/rova-book/book.js) on the demo page /demo/rent, in real Chromium against the
+// real app with demo data. One server and one browser for the file; each test is its own visitor.
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WIDGET = 'div[data-rova-book]';
+const DIALOG = '[data-rova-book-dialog] dialog';
+
+let shop: Shop;
+/** A storefront on another origin (allowed by CORS_ORIGINS) that embeds the widget with the README's snippet. */
+let storefront: StorefrontOrigin;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  storefront = await startStorefrontOrigin();
+  [shop, browser] = await Promise.all([startShop({ CORS_ORIGINS: storefront.origin }), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await shop?.close();
+  await storefront?.close();
+});
+
+interface Tab {
+  page: Page;
+  /** Every request the page sent, as "METHOD path". */
+  requests: string[];
+  /** CSP violations the page reported. */
+  violations: () => Promise<string[]>;
+  /** Host-page events the widget dispatched (type and detail), in order. */
+  events: () => Promise<{ type: string; detail: Record<string, unknown> }[]>;
+}
+
+/** A new visitor on `path` of the shop (or a full URL: then no extra request headers, as a real cross-origin page). */
+async function open(path: string, opts: { currencyCookie?: string; headers?: Record<string, string> } = {}): Promise<Tab> {
+  const cross = /^https?:/.test(path);
+  const headers = cross ? {} : { 'X-Forwarded-For': visitorAddress(), ...opts.headers };
+  const context = await browser.newContext({ extraHTTPHeaders: headers, viewport: { width: 1100, height: 900 } });
+  contexts.push(context);
+  if (opts.currencyCookie) await context.addCookies([{ name: 'rova_fx_currency', value: opts.currencyCookie, url: shop.origin }]);
+  await context.addInitScript(() => {
+    const w = window as unknown as { __csp: string[]; __events: { type: string; detail: unknown }[] };
+    w.__csp = [];
+    w.__events = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    for (const type of ['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created', 'rova:error']) {
+      document.addEventListener(type, (e) => w.__events.push({ type, detail: (e as CustomEvent).detail as unknown }));
+    }
+  });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+  await page.goto(cross ? path : shop.origin + path);
+  return {
+    page,
+    requests,
+    violations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
+    events: () => page.evaluate(() => (window as unknown as { __events: { type: string; detail: Record<string, unknown> }[] }).__events),
+  };
+}
+
+/** The accessible name of the focused element, looking through shadow roots. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let a: Element | null = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    if (!(a instanceof HTMLElement)) return '';
+    return (a.getAttribute('aria-label') ?? a.closest('label')?.firstChild?.textContent ?? a.textContent ?? '').trim();
+  });
+}
+
+/** Presses Tab until the focused element's name matches (keyboard only: no clicks). */
+async function tabTo(page: Page, name: string | RegExp, max = 60): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const n = await focused(page);
+    seen.push(n);
+    if (typeof name === 'string' ? n === name : name.test(n)) return;
+  }
+  throw new Error(`Tab never reached ${String(name)}; focus went through: ${seen.join(' | ')}`);
+}
+
+/** axe-core (injected through the DevTools protocol, so the page's CSP does not block it): no serious or critical violation. */
+async function expectAxeClean(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad, `${label}: axe violations\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
+}
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${shop.origin}/wp-json${path}`, { headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+interface SearchAnswer {
+  data: { items: { vehicle_id: number; name: string; total_price: number; currency: string; days: number }[] };
+}
+
+let n = 0;
+function customer(): { first: string; last: string; email: string; password: string } {
+  n += 1;
+  return { first: 'Ayşe', last: `Test${n}`, email: `book-e2e-${n}-${Date.now()}@example.com`, password: 'widget-pass-123' };
+}
+
+describe('booking widget (book.js) in Chromium', () => {
+  it('inline, keyboard only: search → vehicle → register → book (pay at pick-up) → reference; the booking exists; axe clean on every step', async () => {
+    const { page, events } = await open('/demo/rent?rova_pickup=2027-08-02T10:00&rova_return=2027-08-05T10:00');
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').waitFor();
+    expect(await w.locator('input[name=pickup_date]').inputValue()).toBe('2027-08-02');
+    await expectAxeClean(page, 'search');
+
+    await tabTo(page, 'Search');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: /vehicles available/ }).waitFor();
+    await expectAxeClean(page, 'results');
+
+    await tabTo(page, /^Choose /);
+    const chosen = (await focused(page)).replace(/^Choose /, '');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: chosen }).waitFor();
+    await w.locator('table.breakdown').waitFor();
+    await expectAxeClean(page, 'detail');
+
+    await tabTo(page, 'Continue');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Sign in' }).waitFor();
+    await tabTo(page, 'I am new here');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Create an account' }).waitFor();
+    await expectAxeClean(page, 'register');
+    const c = customer();
+    await tabTo(page, 'First name');
+    await page.keyboard.type(c.first);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(c.last);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(c.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(c.password);
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+    await expectAxeClean(page, 'review');
+
+    await tabTo(page, 'Book and pay at pick-up');
+    await page.keyboard.press('Enter');
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    const reference = await w.locator('[data-reference]').textContent();
+    expect(reference).toMatch(/^RB-/);
+    await expectAxeClean(page, 'done');
+
+    const evs = await events();
+    expect(evs.map((e) => e.type)).toEqual(expect.arrayContaining(['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created']));
+    const created = evs.find((e) => e.type === 'rova:booking-created')?.detail as { id: number; reference: string; currency: string };
+    expect(created.reference).toBe(reference);
+    const b = await api<{ data: { reference: string; customer_email: string; payment_method: string; status: string; pickup_at: string } }>(`/rova-rental/v1/bookings/${created.id}`);
+    expect(b.data).toMatchObject({ reference, customer_email: c.email, payment_method: 'offline', status: 'pending_payment' });
+    expect(b.data.pickup_at).toMatch(/^2027-08-02/);
+  });
+
+  it('a double-clicked "Book" makes one booking (one request, one Idempotency-Key); API errors are shown in words', async () => {
+    // the visitor chose GBP in the currency switcher earlier (its cookie): the search prices are in GBP
+    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-10T10:00&rova_return=2027-08-12T10:00', { currencyCookie: 'GBP' });
+    const keys: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/booking/create')) keys.push(r.headers()['idempotency-key'] ?? '');
+    });
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards').waitFor();
+    expect(new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency'))))).toEqual(new Set(['GBP']));
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    const c = customer();
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill('not-the-password');
+    await w.locator('button[data-f=auth-submit]').click();
+    await expect.poll(() => w.locator('[role=alert]').textContent()).toBe('Something went wrong: Unknown login or wrong password.');
+    await w.locator('button[data-f=tab-register]').click();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').dblclick();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(requests.filter((r) => r === 'POST /wp-json/rova-rental/v2/booking/create')).toHaveLength(1);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    const list = await api<{ data: { items: { customer_email: string }[] } }>(`/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`);
+    expect(list.data.items.filter((b) => b.customer_email === c.email)).toHaveLength(1);
+  });
+
+  it('a retry after a lost answer reuses the attempt\'s Idempotency-Key: still one booking', async () => {
+    const { page } = await open('/demo/rent?rova_pickup=2027-08-14T10:00&rova_return=2027-08-16T10:00');
+    const keys: string[] = [];
+    let lost = false;
+    // the first create reaches the server (the booking commits) but its answer never reaches the page
+    await page.route('**/rova-rental/v2/booking/create', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (lost) return route.continue();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    await w.locator('button[data-f=tab-register]').click();
+    const c = customer();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').click();
+    await expect.poll(() => w.locator('[role=alert]').textContent()).toMatch(/cannot be reached/);
+    await w.locator('button[data-f=book]').click();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const list = await api<{ data: { items: { customer_email: string; reference: string }[] } }>(`/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`);
+    const mine = list.data.items.filter((b) => b.customer_email === c.email);
+    expect(mine).toHaveLength(1);
+    expect(await w.locator('[data-reference]').textContent()).toBe(mine[0]!.reference);
+  });
+
+  it('an expired access token is refreshed once and the booking sent again with the same key', async () => {
+    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-18T10:00&rova_return=2027-08-19T10:00');
+    const keys: string[] = [];
+    // the first create answers 401 as for an expired token (without reaching the server)
+    await page.route('**/rova-rental/v2/booking/create', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (keys.length > 1) return route.continue();
+      await route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ code: 'rova_invalid_token', message: 'The access token has expired.' }) });
+    });
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    await w.locator('button[data-f=tab-register]').click();
+    const c = customer();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').click();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/token/refresh')).toHaveLength(1);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('a vehicle taken between the search and the choice: the detail says so and offers free alternatives; one opens with its price', async () => {
+    const { page } = await open('/demo/rent?rova_pickup=2027-08-28T10:00&rova_return=2027-08-30T10:00&rova_category=economy');
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    const firstChoice = w.locator('ul.cards button').first();
+    const id = Number((await firstChoice.getAttribute('data-f'))!.replace('choose-', ''));
+    const name = await w.locator('ul.cards h3').first().textContent();
+    // someone else books it meanwhile (a store key acting for a customer)
+    const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+      body: JSON.stringify({ vehicle_id: id, pickup_date: '2027-08-28', return_date: '2027-08-30', payment_method: 'offline', payment_plan: 'full', customer: { name: 'Other Customer', email: 'other@example.com' } }),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    await firstChoice.click();
+    await w.locator('h2', { hasText: name! }).waitFor();
+    await w.locator('.view p', { hasText: 'This vehicle is not free for these dates.' }).waitFor();
+    await w.locator('.view p', { hasText: 'Similar vehicles that are free:' }).waitFor();
+    expect(await w.locator('button[data-f=continue]').count()).toBe(0);
+    const alt = w.locator('button[data-f^=alt-]').first();
+    const altName = (await alt.textContent())!.replace(/^Choose /, '');
+    await expectAxeClean(page, 'taken');
+    await alt.click();
+    await w.locator('h2', { hasText: altName }).waitFor();
+    await w.locator('table.breakdown').waitFor();
+    await w.locator('button[data-f=continue]').waitFor();
+  });
+
+  it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
+    storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
+<script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>
+<body><main><h1>Another shop</h1><div data-rova-book data-pickup="2027-08-24T11:00" data-return="2027-08-26T11:00"></div></main></body></html>`;
+    const { page, requests, events } = await open(`${storefront.origin}/rent`);
+    const w = page.locator(WIDGET);
+    await w.locator('select[name=location] option', { hasText: 'Istanbul Airport' }).waitFor({ state: 'attached' });
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('button[data-f=continue]').click();
+    await w.locator('button[data-f=tab-register]').click();
+    const c = customer();
+    await w.locator('input[name=first_name]').fill(c.first);
+    await w.locator('input[name=last_name]').fill(c.last);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('button[data-f=book]').click();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    expect(requests).toContain('POST /wp-json/rova-rental/v2/booking/create');
+    const created = (await events()).find((e) => e.type === 'rova:booking-created')?.detail as { id: number; reference: string };
+    const b = await api<{ data: { reference: string; customer_email: string } }>(`/rova-rental/v1/bookings/${created.id}`);
+    expect(b.data).toMatchObject({ reference: created.reference, customer_email: c.email });
+  });
+
+  it('pop-up from a button with prefill (URL + data attributes): focus trapped, Escape closes; Rova.book.open() in Turkish', async () => {
+    const free = await api<SearchAnswer>('/rova-rental/v2/vehicles/search?location_id=1&pickup_date=2027-08-20&return_date=2027-08-22&sort=price_asc&per_page=1');
+    const v = free.data.items[0]!;
+    const { page } = await open(`/demo/rent?rova_vehicle=${v.vehicle_id}&rova_pickup=2027-08-20T10:00&rova_return=2027-08-22T10:00`);
+    await page.locator(WIDGET).locator('h2').first().waitFor();
+    await tabTo(page, 'Book from Istanbul Airport');
+    await page.keyboard.press('Enter');
+    const d = page.locator(DIALOG);
+    await d.locator('h2', { hasText: v.name }).waitFor();
+    expect(await d.evaluate((el) => (el as HTMLDialogElement).open)).toBe(true);
+    await expect.poll(() => d.locator('p.meta').first().textContent()).toContain('20 Aug 2027, 10:00');
+    await d.locator('table.breakdown').waitFor();
+    await expectAxeClean(page, 'dialog');
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
+      expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-rova-book-dialog'))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-rova-book-dialog]').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-rova-book-open'))).toBe(true);
+
+    await page.evaluate(() => (window as unknown as { Rova: { book: { open(o: object): void } } }).Rova.book.open({ lang: 'tr', location: 5 }));
+    await d.locator('button[data-f=search]', { hasText: 'Ara' }).waitFor();
+    expect(await d.locator('select[name=location]').inputValue()).toBe('5');
+    await page.evaluate(() => (window as unknown as { Rova: { book: { close(): void } } }).Rova.book.close());
+    await expect.poll(() => page.locator('[data-rova-book-dialog]').count()).toBe(0);
+  });
+
+  it('German: text, dates and money (prices in the visitor’s currency as the API converts them); cursor paging; category and transmission filters', async () => {
+    const q = 'pickup_date=2027-09-01&return_date=2027-09-03&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&currency=EUR&per_page=12';
+    const expected = await api<SearchAnswer>(`/rova-rental/v2/vehicles/search?${q}`);
+    const first = expected.data.items[0]!;
+    expect(first.currency).toBe('EUR');
+    const { page } = await open('/demo/rent?rova_lang=de&currency=EUR&rova_pickup=2027-09-01T10:00&rova_return=2027-09-03T10:00');
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]', { hasText: 'Suchen' }).click();
+    await w.locator('h2', { hasText: /Fahrzeuge verfügbar/ }).waitFor();
+    const money = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(first.total_price);
+    expect(await w.locator('p.price').first().textContent()).toBe(`${money} für ${first.days} Tage`);
+    expect(money).toMatch(/\d,\d{2}\s€$/);
+    // cursor paging: 12 cards, then the rest
+    const all = (expected as unknown as { data: { total: number } }).data.total;
+    expect(all).toBeGreaterThan(12);
+    expect(await w.locator('ul.cards li').count()).toBe(12);
+    await w.locator('button[data-f=more]', { hasText: 'Weitere Fahrzeuge anzeigen' }).click();
+    await expect.poll(() => w.locator('ul.cards li').count()).toBe(Math.min(all, 24));
+    // filters: category (from the facets) and transmission
+    await w.locator('select[name=category]').selectOption('suv');
+    await w.locator('select[name=transmission]').selectOption('automatic');
+    await w.locator('button[data-f=search]').click();
+    const suvs = await api<SearchAnswer & { data: { total: number } }>(`/rova-rental/v2/vehicles/search?${q}&category=suv&transmission=automatic`);
+    await expect.poll(() => w.locator('h2').first().textContent()).toBe(`${suvs.data.total} Fahrzeuge verfügbar`);
+    expect(await w.locator('ul.cards h3').allTextContents()).toEqual(suvs.data.items.map((i) => i.name));
+    await w.locator('ul.cards button').first().click();
+    await w.locator('table.breakdown').waitFor();
+    expect(await w.locator('p.meta').first().textContent()).toBe('01.09.2027, 10:00 – 03.09.2027, 10:00');
+    expect(await w.locator('tr.total th').textContent()).toBe('Gesamt');
+  });
+
+  it('strict CSP (script-src \'self\') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*; 320 px wide', async () => {
+    const a = await fetch(`${shop.origin}/demo/rent`);
+    const html = await a.text();
+    expect(a.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(a.headers.get('cache-control')).toMatch(/public/);
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
+    expect(html).toMatch(/<script src="\/assets\/rova-book\/book\.[A-Za-z0-9_-]+\.js"/);
+    const b = await fetch(`${shop.origin}/demo/rent`);
+    expect(await b.text()).toBe(html);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+
+    const { page, violations } = await open('/demo/rent');
+    await page.locator(WIDGET).locator('select[name=location] option', { hasText: 'Istanbul Airport' }).waitFor({ state: 'attached' });
+    expect(await violations()).toEqual([]);
+    // the CSP is in force: an inline script is refused
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inline = true';
+      document.head.append(s);
+    });
+    expect(await page.evaluate(() => 'inline' in window || '__inline' in window)).toBe(false);
+    await expect.poll(violations).toHaveLength(1);
+    // theming: --rova-* on the mount element or on an ancestor
+    await page.evaluate(() => {
+      document.querySelector<HTMLElement>('[data-rova-book]')?.style.setProperty('--rova-color-primary', 'rgb(185, 28, 28)');
+      document.body.style.setProperty('--rova-radius', '4px');
+    });
+    const look = await page.locator(WIDGET).locator('button[data-f=search]').evaluate((b) => ({ bg: getComputedStyle(b).backgroundColor, radius: getComputedStyle(b).borderTopLeftRadius }));
+    expect(look).toEqual({ bg: 'rgb(185, 28, 28)', radius: '3px' });
+    // 320 px wide: the page does not scroll sideways and nothing sticks out of the widget's box
+    await page.setViewportSize({ width: 320, height: 640 });
+    const overflow = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('[data-rova-book]')!.shadowRoot!;
+        const box = root.querySelector('.root')!.getBoundingClientRect();
+        const out = Array.from(root.querySelectorAll('.root *:not(option)'))
+          .filter((e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5)
+          .map((e) => e.tagName + (e.className ? '.' + String(e.className) : ''));
+        return { page: document.documentElement.scrollWidth, out: [...new Set(out)] };
+      });
+    expect(await overflow()).toEqual({ page: 320, out: [] });
+    await page.locator(WIDGET).locator('button[data-f=search]').click();
+    await page.locator(WIDGET).locator('ul.cards').waitFor();
+    expect(await overflow()).toEqual({ page: 320, out: [] });
+    const landing = await (await fetch(`${shop.origin}/`)).text();
+    expect(landing).toContain('href="/demo/rent"');
+  });
+
+  it('no currency chosen yet: the currency the currency service detects for the visitor (POST /convert, as the converter asks)', async () => {
+    await saveSettings(shop, { auto_detect: true });
+    try {
+      const { page, requests } = await open('/demo/rent?rova_pickup=2027-09-10T10:00&rova_return=2027-09-12T10:00', { headers: { 'CF-IPCountry': 'DE' } });
+      const w = page.locator(WIDGET);
+      await w.locator('button[data-f=search]').click();
+      await w.locator('ul.cards').waitFor();
+      expect(new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency'))))).toEqual(new Set(['EUR']));
+      expect(requests.filter((r) => r === 'POST /wp-json/rova-fx/v1/convert')).toHaveLength(1);
+    } finally {
+      await saveSettings(shop, { auto_detect: false });
+    }
+  });
+});
