@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, saveSettings, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
 
@@ -117,6 +117,19 @@ function customer(): { first: string; last: string; email: string; password: str
   return { first: 'Ayşe', last: `Test${n}`, email: `book-e2e-${n}-${Date.now()}@example.com`, password: 'widget-pass-123' };
 }
 
+type Customer = ReturnType<typeof customer>;
+
+/** Opens the widget's "register" tab, fills it in and sends it, as a visitor would. */
+async function register(w: Locator, c: Customer = customer()): Promise<Customer> {
+  await w.locator('button[data-f=tab-register]').click();
+  await w.locator('input[name=first_name]').fill(c.first);
+  await w.locator('input[name=last_name]').fill(c.last);
+  await w.locator('input[name=email]').fill(c.email);
+  await w.locator('input[name=password]').fill(c.password);
+  await w.locator('button[data-f=auth-submit]').click();
+  return c;
+}
+
 describe('booking widget (book.js) in Chromium', () => {
   it('inline, keyboard only: search → vehicle → register → book (pay at pick-up) → reference; the booking exists; axe clean on every step', async () => {
     const { page, events } = await open('/demo/rent?rova_pickup=2027-08-02T10:00&rova_return=2027-08-05T10:00');
@@ -191,12 +204,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('input[name=password]').fill('not-the-password');
     await w.locator('button[data-f=auth-submit]').click();
     await expect.poll(() => w.locator('[role=alert]').textContent()).toBe('Something went wrong: Unknown login or wrong password.');
-    await w.locator('button[data-f=tab-register]').click();
-    await w.locator('input[name=first_name]').fill(c.first);
-    await w.locator('input[name=last_name]').fill(c.last);
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('input[name=password]').fill(c.password);
-    await w.locator('button[data-f=auth-submit]').click();
+    await register(w, c);
     await w.locator('button[data-f=book]').dblclick();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests.filter((r) => r === 'POST /wp-json/rova-rental/v2/booking/create')).toHaveLength(1);
@@ -222,13 +230,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
-    await w.locator('button[data-f=tab-register]').click();
-    const c = customer();
-    await w.locator('input[name=first_name]').fill(c.first);
-    await w.locator('input[name=last_name]').fill(c.last);
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('input[name=password]').fill(c.password);
-    await w.locator('button[data-f=auth-submit]').click();
+    const c = await register(w);
     await w.locator('button[data-f=book]').click();
     await expect.poll(() => w.locator('[role=alert]').textContent()).toMatch(/cannot be reached/);
     await w.locator('button[data-f=book]').click();
@@ -254,13 +256,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
-    await w.locator('button[data-f=tab-register]').click();
-    const c = customer();
-    await w.locator('input[name=first_name]').fill(c.first);
-    await w.locator('input[name=last_name]').fill(c.last);
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('input[name=password]').fill(c.password);
-    await w.locator('button[data-f=auth-submit]').click();
+    await register(w);
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/token/refresh')).toHaveLength(1);
@@ -306,13 +302,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
-    await w.locator('button[data-f=tab-register]').click();
-    const c = customer();
-    await w.locator('input[name=first_name]').fill(c.first);
-    await w.locator('input[name=last_name]').fill(c.last);
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('input[name=password]').fill(c.password);
-    await w.locator('button[data-f=auth-submit]').click();
+    const c = await register(w);
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests).toContain('POST /wp-json/rova-rental/v2/booking/create');

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { describedBy, FieldNotes } from './FormField';
 import { useDebounced } from './useDebounced';
 
 /** One choice of a picker: the id the API wants, the words a person recognises it by. */
@@ -109,7 +110,7 @@ export function Combobox({ label, source, value, onChange, error, hint, placehol
     }
   };
 
-  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   const expanded = open && (options.length > 0 || results.isFetched);
   return (
     <div className="relative mb-3">
@@ -177,16 +178,7 @@ export function Combobox({ label, source, value, onChange, error, hint, placehol
           </li>
         ))}
       </ul>
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

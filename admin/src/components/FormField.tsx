@@ -13,13 +13,26 @@ interface Props {
 
 export function FormField({ label, error, hint, children }: Props) {
   const id = useId();
-  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="mb-3">
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         {label}
       </label>
-      {cloneElement(children, { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': described })}
+      {cloneElement(children, { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy(id, hint, error) })}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** The ids of a field's hint and error (FieldNotes), for its aria-describedby. */
+export function describedBy(id: string, hint: string | undefined, error: string | undefined): string | undefined {
+  return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+}
+
+/** The hint and the error message under a field, with the ids describedBy names. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string | undefined; error?: string | undefined }) {
+  return (
+    <>
       {hint && (
         <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           {hint}
@@ -30,7 +43,7 @@ export function FormField({ label, error, hint, children }: Props) {
           {error}
         </p>
       )}
-    </div>
+    </>
   );
 }
 
