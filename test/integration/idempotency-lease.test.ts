@@ -72,9 +72,12 @@ async function leaseOver(key: string, leaseMs = LEASE_SECONDS * 1000): Promise<v
   while (!(await keyRow(key))?.lease_expired && Date.now() < until) await sleep(25);
 }
 
-/** The backend of the test database waiting on a lock (a request stopped where the test wants it). */
-const waitingBackend = () => waitFor('a backend waiting on a lock', async () => (await admin.query<{ pid: number }>(
-  "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> $2", [dbName, holderPid])).rows[0]?.pid);
+/**
+ * The backend of the test database waiting on a lock in a statement on `table` (a request stopped where the test
+ * wants it: any other wait, earlier in the request, would be killed before the request claimed its key).
+ */
+const waitingBackend = (table: string) => waitFor(`a backend waiting on a lock on ${table}`, async () => (await admin.query<{ pid: number }>(
+  "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> $2 AND position($3 in query) > 0", [dbName, holderPid, table])).rows[0]?.pid);
 
 /**
  * The database fails under the nodes: every connection but the test's own is killed, and new ones are refused until
@@ -182,11 +185,11 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
    * Sends a request while the holder's lock (taken with `lock`) keeps it waiting, then kills its connection with the
    * database refusing new ones (so it cannot free its key either), and answers what the request answered.
    */
-  async function killedWhileWaiting(request: () => ReturnType<TwoNodes['a']['inject']>, lock: [string, unknown[]]) {
+  async function killedWhileWaiting(request: () => ReturnType<TwoNodes['a']['inject']>, lock: [string, unknown[]], table: string) {
     await holder.query('BEGIN');
     await holder.query(lock[0], lock[1]);
     const dying = request();
-    await waitingBackend();
+    await waitingBackend(table);
     const down = await databaseDown();
     const answer = await dying;
     await down.restore();
@@ -204,7 +207,7 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       const { key } = await a.userWithKey('customer');
       const ikey = `kill-before-${round}`;
       const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': ikey }, payload: bodyFor(v) });
-      const answer = await killedWhileWaiting(() => send(a), ['SELECT 1 FROM rental_vehicles WHERE id = $1 FOR UPDATE', [v]]);
+      const answer = await killedWhileWaiting(() => send(a), ['SELECT 1 FROM rental_vehicles WHERE id = $1 FOR UPDATE', [v]], 'rental_vehicles');
       expect(answer.statusCode, answer.body).toBe(503);
       expect(await bookingsOf(v)).toEqual([]);
       expect(await keyRow(ikey)).toEqual({ status: 'running', lease_expired: false });
@@ -228,7 +231,7 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       const ikey = `kill-after-${round}`;
       const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': ikey }, payload: bodyFor(v) });
       // the booking commits; its mail waits for the outbox
-      const answer = await killedWhileWaiting(() => send(a), ['LOCK TABLE rova_mail_outbox IN EXCLUSIVE MODE', []]);
+      const answer = await killedWhileWaiting(() => send(a), ['LOCK TABLE rova_mail_outbox IN EXCLUSIVE MODE', []], 'rova_mail_outbox');
       // the booking stands, so the request answers it (the mail failed; the key could not be marked done)
       expect(answer.statusCode, answer.body).toBe(201);
       const id = answer.json().data.booking.id as number;
