@@ -150,6 +150,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     lifecycle: { draining: false },
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
   };
+  platform.auth.useKeyCache(bus, config.authCacheSeconds * 1000);
   if (redis) platform.auth.woo.useReplayCache(createRedisReplayCache(redis, config.redisPrefix));
   app.decorate('platform', platform);
   const authFailures = new AuthFailureAudit(

@@ -44,6 +44,8 @@ export interface Config {
   jobs: boolean;
   /** ROVA_JOB_TICK_MS: how often a node looks for due jobs; a job's lease lasts 4 ticks (a dead holder's job waits that long). */
   jobTickMs: number;
+  /** ROVA_AUTH_CACHE_SECONDS: how long a node may answer an API key from memory when it missed the bus's invalidation (0 = no cache). */
+  authCacheSeconds: number;
   /** LOG_FORMAT: json lines, or pretty (local time, colours); unset = pretty when stdout is a terminal. */
   logFormat: 'json' | 'pretty';
   /** GET /metrics (Prometheus): off (404), public, or token (Authorization: Bearer METRICS_TOKEN). */
@@ -264,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     auditArchiveDir: path.resolve(env.AUDIT_ARCHIVE_DIR?.trim() || path.join(dataDir, 'audit-archive')),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     jobTickMs: parseIntSetting('ROVA_JOB_TICK_MS', env.ROVA_JOB_TICK_MS, 30_000, 1_000, 600_000),
+    authCacheSeconds: parseIntSetting('ROVA_AUTH_CACHE_SECONDS', env.ROVA_AUTH_CACHE_SECONDS, 10, 0, 300),
     logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),
     shutdownTimeoutMs: parseIntSetting('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),

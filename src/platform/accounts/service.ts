@@ -137,5 +137,6 @@ export async function editProfile(p: Platform, userId: number, f: { first_name?:
     first_name: f.first_name?.trim(), last_name: f.last_name?.trim(), phone: f.phone?.trim(), display_name: f.display_name?.trim() || undefined,
   });
   if (!u) throw new HttpError(404, 'rova_user_not_found', 'The account no longer exists.');
+  await p.auth.usersChanged();
   return u;
 }

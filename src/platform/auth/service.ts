@@ -8,6 +8,8 @@ import { createNonce, hashPassword, keyedHash, randomToken, verifyNonce, verifyP
 import * as repo from './repo.js';
 import { isRole, type Role } from './roles.js';
 import { WooCommerceAuth } from './woocommerce.js';
+import { ApiKeyCache, AUTH_KEYS_TOPIC } from './key-cache.js';
+import type { InvalidationBus } from '../kv/bus.js';
 import { ANONYMOUS, SCOPES, type AuthContext, type AuthUser, type Scope } from './types.js';
 
 export const SESSION_COOKIE = 'rova_session';
@@ -52,6 +54,8 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export class AuthService {
   private jwtVerifier: JwtVerifier | null = null;
   private readonly lastTouched = new Map<number, number>();
+  private keyCache: ApiKeyCache | null = null;
+  private bus: InvalidationBus | null = null;
 
   constructor(
     private readonly db: Db,
@@ -59,6 +63,22 @@ export class AuthService {
     private readonly limits: Limits,
     readonly loginLimits: LoginLimits = { perAddress: 20, perAccountAddress: 10, perAccount: 100, windowSeconds: 900 },
   ) {}
+
+  /** Keys resolved from memory, emptied on every node through the bus when a key or a user changes (issue 25). */
+  useKeyCache(bus: InvalidationBus, ttlMs: number): void {
+    this.keyCache = new ApiKeyCache(ttlMs);
+    this.keyCache.listen(bus);
+    this.bus = bus;
+  }
+
+  /**
+   * Call after a user's role, profile or existence, or a key, changed — after the commit when the change was made
+   * in a transaction, so no node caches what the transaction replaced.
+   */
+  async usersChanged(): Promise<void> {
+    this.keyCache?.drop();
+    await this.bus?.publish(AUTH_KEYS_TOPIC).catch(() => undefined);
+  }
 
   private wooAuth: WooCommerceAuth | null = null;
 
@@ -109,8 +129,14 @@ export class AuthService {
 
   private async resolveApiKey(key: string): Promise<AuthContext> {
     if (key.length > 512) return { ...ANONYMOUS, failure: 'invalid_api_key' };
-    const row = await repo.findApiKeyByHash(this.db, this.hashKey(key));
-    if (!row) return { ...ANONYMOUS, failure: 'invalid_api_key' };
+    const hash = this.hashKey(key);
+    const readIn = this.keyCache?.current ?? 0;
+    let row = this.keyCache?.get(hash);
+    if (!row) {
+      row = await repo.findApiKeyByHash(this.db, hash);
+      if (!row) return { ...ANONYMOUS, failure: 'invalid_api_key' };
+      this.keyCache?.keep(hash, row, readIn);
+    }
     if (row.revokedAt) return { ...ANONYMOUS, failure: 'revoked_api_key' };
     if (row.expiresAt && toDate(row.expiresAt).getTime() <= Date.now()) return { ...ANONYMOUS, failure: 'expired_api_key' };
     const last = this.lastTouched.get(row.id) ?? 0;
@@ -214,8 +240,10 @@ export class AuthService {
     return pub;
   }
 
+  /** In a transaction (`db` given), the caller calls usersChanged() again after the commit. */
   async setRole(userId: number, role: Role, db = this.db): Promise<void> {
     await repo.updateUserRole(db, userId, role);
+    await this.usersChanged();
   }
 
   async setPassword(userId: number, password: string): Promise<void> {
@@ -247,6 +275,7 @@ export class AuthService {
   async revokeApiKey(id: number): Promise<ApiKeyView> {
     const row = await repo.revokeApiKey(this.db, id);
     if (!row) throw notFound(`API key ${id} not found`, 'rova_api_key_not_found');
+    await this.usersChanged();
     return apiKeyView(row);
   }
 
@@ -258,6 +287,7 @@ export class AuthService {
     const existing = await repo.findApiKeyByHash(this.db, this.hashKey(key));
     if (existing && existing.userId === admin.id) {
       await repo.restoreApiKey(this.db, existing.id, ['read', 'write']);
+      await this.usersChanged();
       return;
     }
     if (existing) throw new Error('ROVA_BOOTSTRAP_ADMIN_KEY is already a key of another user; choose another value');

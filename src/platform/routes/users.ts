@@ -72,6 +72,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       if (req.params.id === req.auth.user!.id) throw badRequest('You cannot delete yourself.', 'rova_cannot_delete_self');
       if (!(await repo.deleteUser(db, req.params.id))) throw notFound(`user ${req.params.id} not found`, 'rova_user_not_found');
+      await auth.usersChanged();
       req.auditTarget = `user:${req.params.id}`;
       return { deleted: true, id: req.params.id };
     },

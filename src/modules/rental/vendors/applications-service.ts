@@ -103,7 +103,7 @@ async function pendingForDecision(tx: Db, id: number): Promise<ApplicationRow> {
 
 /** Approve: the user gets the vendor role and an active vendor record (copied from the application), one transaction. */
 export async function approveApplication(p: Platform, id: number, admin: AuthUser): Promise<{ id: number; status: 'approved'; vendor_id: number }> {
-  return p.transaction(async (tx) => {
+  const approved = await p.transaction(async (tx) => {
     const a = await pendingForDecision(tx, id);
     await decideApplication(tx, id, 'approved', admin.id, null);
     await upsertVendorFromApplication(tx, a);
@@ -112,6 +112,9 @@ export async function approveApplication(p: Platform, id: number, admin: AuthUse
     await emitEvent(tx, 'vendor.application.approved', { application_id: id, vendor_id: Number(a.user_id) });
     return { id, status: 'approved' as const, vendor_id: Number(a.user_id) };
   });
+  // the new role, seen by every node's key cache only once it is committed
+  await p.auth.usersChanged();
+  return approved;
 }
 
 export async function rejectApplication(p: Platform, id: number, admin: AuthUser, reason: string | undefined): Promise<{ id: number; status: 'rejected'; reason: string }> {
