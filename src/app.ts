@@ -12,6 +12,7 @@ import { modules as defaultModules } from './modules/index.js';
 import type { BuiltApp, RovaModule } from './modules/types.js';
 import { AuthFailureAudit } from './platform/audit/auth-failures.js';
 import { appendAudit, type AuditEntry } from './platform/audit/log.js';
+import { AuditWriter } from './platform/audit/writer.js';
 import { scheduleAuditRetention } from './platform/audit/retention.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
 import { createRedisReplayCache } from './platform/auth/replay-cache.js';
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   platform.auth.useKeyCache(bus, config.authCacheSeconds * 1000);
   if (redis) platform.auth.woo.useReplayCache(createRedisReplayCache(redis, config.redisPrefix));
   app.decorate('platform', platform);
+  const auditWriter = new AuditWriter(db);
   const authFailures = new AuthFailureAudit(
     (e) => appendAudit(db, e),
     (err) => app.log.error({ err }, 'audit log write failed'),
@@ -258,7 +260,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       // a failure the route described itself (e.g. a refresh-token reuse that revoked a session) is an incident,
       // always written in full.
       const authFailure = status >= 400 && (status === 401 || status === 403 || auth.failure !== null) && !req.auditDetails;
-      const write = authFailure ? (e: AuditEntry) => authFailures.record(e) : (e: AuditEntry) => appendAudit(db, e);
+      const write = authFailure ? (e: AuditEntry) => authFailures.record(e) : (e: AuditEntry) => auditWriter.append(e);
       try {
         await write({
           requestId: String(req.id),

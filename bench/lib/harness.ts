@@ -29,8 +29,14 @@ export interface ScenarioSpec {
   duration?: number;
   /** Each request picks a random variant (instead of every connection walking the list in order). */
   random?: boolean;
+  /** Each request takes the next variant, shared by all connections: no two requests send the same one. */
+  once?: boolean;
   /** Pass/fail targets printed under the table. */
   targets?: { minRatio?: number; maxP99Ms?: number };
+  /** Runs in the parent before the servers start (e.g. a reference measurement); its lines are printed. */
+  before?(): Promise<{ lines: string[]; figures: Record<string, number> }>;
+  /** Further targets from the app's row, the bare row and `before`'s figures: printed as met/MISSED. */
+  verdicts?(ctx: { app: Row; bare: Row; duration: number; figures: Record<string, number> }): { target: string; met: boolean }[];
 }
 
 interface Ready {
@@ -38,6 +44,7 @@ interface Ready {
   port: number;
   requests: BenchRequest[];
   random?: boolean;
+  once?: boolean;
 }
 type Msg = Ready | { type: 'rss'; rss: number };
 
@@ -60,7 +67,7 @@ function send(msg: Msg): void {
 async function childApp(spec: ScenarioSpec): Promise<void> {
   const { app, requests, close } = await spec.setup();
   await app.listen({ port: 0, host: '127.0.0.1' });
-  send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests, random: spec.random });
+  send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests, random: spec.random, once: spec.once });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
     if (m.type === 'stop') void (close ? close() : app.close()).finally(() => process.exit(0));
@@ -118,11 +125,14 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function load(target: string, port: number, variants: BenchRequest[], connections: number, duration: number, child: ChildProcess, random = false): Promise<Row> {
+async function load(target: string, port: number, variants: BenchRequest[], connections: number, duration: number, child: ChildProcess, pick: Pick<Ready, 'random' | 'once'> = {}): Promise<Row> {
   const url = `http://127.0.0.1:${port}`;
   // autocannon walks `requests` in the same order on every connection: for write scenarios that means 100
-  // connections sending the same body at once, so a random scenario draws a variant per request instead
-  const requests = random ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...variants[Math.floor(Math.random() * variants.length)]! }) }] : variants;
+  // connections sending the same body at once, so a random scenario draws a variant per request and a `once`
+  // scenario hands each request the next unused one
+  let next = 0;
+  const draw = pick.once ? () => variants[next++ % variants.length]! : () => variants[Math.floor(Math.random() * variants.length)]!;
+  const requests = pick.random || pick.once ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...draw() }) }] : variants;
   // Warm-up (JIT, caches) before measuring.
   await autocannon({ url, connections, duration: Math.min(2, duration), requests });
   const r = await autocannon({ url, connections, duration, requests });
@@ -154,25 +164,30 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
   const duration = Number(values.duration ?? spec.duration ?? 10);
   const connections = Number(values.connections ?? spec.connections ?? 50);
   process.stdout.write(`bench ${spec.name}: ${connections} connections, ${duration} s per target\n`);
+  const reference = spec.before ? await spec.before() : { lines: [], figures: {} };
+  for (const line of reference.lines) process.stdout.write(`${line}\n`);
   const app = await start(file, 'app');
   const { requests } = app.ready;
   if (requests.length === 0) throw new Error('the scenario produced no requests');
   // Sample the real answer so the bare route sends a body of the same size.
-  const first = requests[0]!;
+  // (a `once` scenario samples its last variant, which its run reaches only after all the others)
+  const first = app.ready.once ? requests[requests.length - 1]! : requests[0]!;
   const sample = await fetch(`http://127.0.0.1:${app.ready.port}${first.path}`, { method: first.method, headers: first.headers, body: first.body });
   const body = await sample.text();
   if (!sample.ok) throw new Error(`the scenario's first request answered ${sample.status}: ${body.slice(0, 300)}`);
   const bare = await start(file, 'bare', { BENCH_BARE_BODY: body, BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }) });
   try {
     const rows: Row[] = [];
-    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child, app.ready.random));
-    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child, app.ready.random));
+    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child, app.ready));
+    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child, app.ready));
     const table = markdownTable(rows);
     const appRow = rows[1]!;
     const ratio = appRow.reqPerSec / rows[0]!.reqPerSec;
     const notes: string[] = [`response body ${Buffer.byteLength(body)} bytes; ${requests.length} request variants; app answers by status ${JSON.stringify(appRow.statuses)}, errors/timeouts ${appRow.errors}`];
     if (spec.targets?.minRatio !== undefined) notes.push(`target ratio ≥ ${spec.targets.minRatio}: ${ratio >= spec.targets.minRatio ? 'met' : 'MISSED'}`);
     if (spec.targets?.maxP99Ms !== undefined) notes.push(`target p99 ≤ ${spec.targets.maxP99Ms} ms: ${appRow.p99 <= spec.targets.maxP99Ms ? 'met' : 'MISSED'}`);
+    for (const v of spec.verdicts?.({ app: appRow, bare: rows[0]!, duration, figures: reference.figures }) ?? []) notes.push(`target ${v.target}: ${v.met ? 'met' : 'MISSED'}`);
+    notes.push(...reference.lines);
     process.stdout.write(`\n${table}\n\n${notes.join('; ')}\n`);
     const outDir = fileURLToPath(new URL('../results/', import.meta.url));
     mkdirSync(outDir, { recursive: true });

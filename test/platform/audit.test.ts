@@ -1,6 +1,9 @@
 // @integration: the audit log is append-only by trigger
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AuditEntry } from '../../src/platform/audit/log.js';
+import { AuditWriter } from '../../src/platform/audit/writer.js';
+import { rows } from '../../src/platform/db/types.js';
 import { modules } from '../../src/modules/index.js';
 import type { RovaModule } from '../../src/modules/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
@@ -109,6 +112,43 @@ describe('audit log', () => {
     expect(ids).not.toContain('req-audit-r001');
     expect(ids).toContain('req-audit-r002');
     expect(ids).toContain('req-audit-r003');
+  });
+
+  it('concurrent writes share INSERTs (group commit), yet each row is written before its response leaves', async () => {
+    const writer = new AuditWriter(t.platform.db);
+    const spy = vi.spyOn(t.platform.db, 'execute');
+    const entry = (i: number): AuditEntry => ({ requestId: `req-group-${i}`, actorUserId: null, actorLogin: null, authMethod: 'none', apiKeyId: null, ip: null,
+      method: 'POST', route: '/group', path: '/group', target: null, status: 201, outcome: 'success', details: i % 2 ? { n: i } : null });
+    try {
+      await Promise.all(Array.from({ length: 40 }, (_, i) => writer.append(entry(i))));
+      const inserts = spy.mock.calls.length;
+      expect(inserts).toBeGreaterThanOrEqual(1);
+      expect(inserts).toBeLessThan(40);
+    } finally {
+      spy.mockRestore();
+    }
+    const [row] = await rows<{ n: number; details: number }>(t.platform.db, sql`SELECT count(*)::int AS n, count(details)::int AS details FROM rova_audit_log WHERE request_id LIKE 'req-group-%'`);
+    expect(row).toEqual({ n: 40, details: 20 });
+    // over HTTP: 30 writes at once, each finds its own row as soon as it has its answer
+    const answers = await Promise.all(Array.from({ length: 30 }, async (_, i) => {
+      const r = await t.inject({ method: 'POST', url: '/wp-json/probe/v1/change', headers: { 'x-request-id': `req-group-http-${i}` } });
+      const [seen] = await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rova_audit_log WHERE request_id = ${`req-group-http-${i}`}`);
+      return `${r.statusCode}:${seen!.n}`;
+    }));
+    expect(answers).toEqual(Array.from({ length: 30 }, () => '200:1'));
+  });
+
+  it('a failed group write fails every entry of its batch, and the next batch is written', async () => {
+    const writer = new AuditWriter(t.platform.db);
+    const bad = { requestId: 'x'.repeat(10), actorUserId: null, actorLogin: null, authMethod: 'none', apiKeyId: null, ip: null, method: 'POST',
+      route: '/r', path: '/r', target: null, status: 201, outcome: 'nonsense' as AuditEntry['outcome'] };
+    const good = { ...bad, requestId: 'req-after-failure', outcome: 'success' as const };
+    const results = await Promise.allSettled([writer.append(good), writer.append(bad), writer.append(bad)]);
+    // the first write starts alone; the two that queued behind it fail together (CHECK on outcome)
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    await writer.append({ ...good, requestId: 'req-after-failure-2' });
+    const [row] = await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rova_audit_log WHERE request_id LIKE 'req-after-failure%'`);
+    expect(row!.n).toBe(2);
   });
 
   it('is append-only in the database', async () => {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Db } from '../db/types.js';
+import { insertAuditRows } from './writer.js';
 
 export interface AuditEntry {
   requestId: string;
@@ -35,10 +36,7 @@ export interface AuditQuery {
 }
 
 export async function appendAudit(db: Db, e: AuditEntry): Promise<void> {
-  await db.execute(sql`INSERT INTO rova_audit_log
-    (request_id, actor_user_id, actor_login, auth_method, api_key_id, ip, method, route, path, target, status, outcome, details)
-    VALUES (${e.requestId}, ${e.actorUserId}, ${e.actorLogin}, ${e.authMethod}, ${e.apiKeyId}, ${e.ip}, ${e.method},
-      ${e.route}, ${e.path}, ${e.target}, ${e.status}, ${e.outcome}, ${e.details ? JSON.stringify(e.details) : null}::jsonb)`);
+  await insertAuditRows(db, [e]);
 }
 
 export async function queryAudit(db: Db, q: AuditQuery): Promise<{ items: AuditRecord[]; total: number }> {

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
+import type { VehicleRow } from '../vehicles/repo.js';
 
 export interface BookingRow {
   id: string | number;
@@ -111,6 +112,19 @@ export async function releaseLapsedHolds(db: Db, vehicleId?: number): Promise<nu
   const r = await rows(db, sql`UPDATE rental_bookings SET updated_at = updated_at
     WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING id`);
   return r.length;
+}
+
+/**
+ * The vehicle's lock for a new booking, noting in the same round trip whether any of its pending bookings is past
+ * its payment deadline (then the caller sweeps them first). The note is read in this statement's snapshot, taken
+ * before the lock was granted: a booking that lapsed meanwhile only makes the sweep run needlessly, and a hold
+ * created meanwhile has its deadline ahead.
+ */
+export async function lockVehicleForBooking(tx: Db, vehicleId: number): Promise<(VehicleRow & { has_lapsed_holds: boolean }) | undefined> {
+  return one<VehicleRow & { has_lapsed_holds: boolean }>(tx, sql`SELECT v.*, EXISTS (SELECT 1 FROM rental_bookings b
+      WHERE b.vehicle_id = v.id AND b.status IN ('pending_payment', 'pending') AND b.payment_deadline <= now()
+        AND (b.holds_slot OR (b.status = 'pending_payment' AND b.payment_status = 'unpaid'))) AS has_lapsed_holds
+    FROM rental_vehicles v WHERE v.id = ${vehicleId} FOR UPDATE OF v`);
 }
 
 export const EXPIRED_REASON = 'The payment deadline passed before the payment arrived; the booking was cancelled and the vehicle released.';

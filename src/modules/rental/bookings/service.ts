@@ -5,7 +5,7 @@ import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { checkAvailability, parsePeriod, type AvailabilityInput, type AvailabilityResult } from '../availability/service.js';
 import { catalogueOf } from '../catalogue.js';
-import { resolveCustomer } from '../customers/service.js';
+import { customerOfAccount, resolveCustomer, type CustomerAccount } from '../customers/service.js';
 import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
@@ -14,7 +14,7 @@ import { busyCacheOf } from '../journey/search/busy-cache.js';
 import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
-import { bookingById, bookingRefs, findOverlap, insertBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow } from './repo.js';
+import { bookingById, bookingRefs, findOverlap, insertBooking, lockVehicleForBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow } from './repo.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
@@ -27,6 +27,8 @@ export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date
   passengers?: number;
   customer_id?: number;
   customer?: { name: string; email: string; phone?: string };
+  /** v2: the signed-in customer's account (its customer record is found or made in the booking's transaction). */
+  customer_account?: CustomerAccount;
   status?: BookingStatus;
   notes?: string;
   payment_method?: string;
@@ -85,9 +87,10 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
   }
   const expired: BookingRow[] = [];
   const created = await p.transaction(async (tx) => {
-    const vehicle = await lockVehicle(tx, input.vehicle_id);
-    if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
-    expired.push(...await expireLapsedHolds(tx, input.vehicle_id));
+    const locked = await lockVehicleForBooking(tx, input.vehicle_id);
+    if (!locked) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+    const { has_lapsed_holds: lapsed, ...vehicle } = locked;
+    if (lapsed) expired.push(...await expireLapsedHolds(tx, input.vehicle_id));
     let fields: Record<string, unknown>;
     if (period) {
       const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue });
@@ -97,7 +100,7 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     } else {
       fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
     }
-    const customer = await resolveCustomer(tx, input.customer_id, input.customer);
+    const customer = input.customer_account ? await customerOfAccount(tx, input.customer_account) : await resolveCustomer(tx, input.customer_id, input.customer);
     const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
     const booking = await insertBooking(tx, {
       reference: reference(),

@@ -17,6 +17,19 @@ export async function customerById(db: Db, id: number): Promise<CustomerRow | un
   return one<CustomerRow>(db, sql`SELECT * FROM rental_customers WHERE id = ${id}`);
 }
 
+export async function customerByUserId(db: Db, userId: number): Promise<CustomerRow | undefined> {
+  return one<CustomerRow>(db, sql`SELECT * FROM rental_customers WHERE user_id = ${userId} ORDER BY id LIMIT 1`);
+}
+
+/** Links the account to the customer record with its e-mail, else creates one (an account's first booking). */
+export async function linkOrCreateCustomer(db: Db, u: { id: number; email: string; name: string; phone: string }): Promise<CustomerRow> {
+  const byMail = await one<CustomerRow>(db, sql`UPDATE rental_customers SET user_id = ${u.id}, updated_at = now()
+    WHERE lower(email) = lower(${u.email}) AND user_id IS NULL RETURNING *`);
+  if (byMail) return byMail;
+  return (await one<CustomerRow>(db, sql`INSERT INTO rental_customers (name, email, phone, user_id)
+    VALUES (${u.name}, ${u.email}, ${u.phone}, ${u.id}) ON CONFLICT (lower(email)) DO UPDATE SET updated_at = now() RETURNING *`))!;
+}
+
 export async function customerByEmail(db: Db, email: string): Promise<CustomerRow | undefined> {
   return one<CustomerRow>(db, sql`SELECT * FROM rental_customers WHERE lower(email) = lower(${email})`);
 }

@@ -2,7 +2,8 @@ import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { iso, num } from '../views.js';
-import { customerByEmail, customerById, emailTaken, insertCustomer, isForeignKeyViolation, isUniqueViolation, userExists, updateCustomer, upsertCustomerByEmail, type CustomerRow } from './repo.js';
+import { profileById } from '../../../platform/accounts/repo.js';
+import { customerByEmail, customerById, customerByUserId, linkOrCreateCustomer, emailTaken, insertCustomer, isForeignKeyViolation, isUniqueViolation, userExists, updateCustomer, upsertCustomerByEmail, type CustomerRow } from './repo.js';
 
 export interface CustomerInput {
   name?: string;
@@ -52,6 +53,25 @@ export async function editCustomer(p: Platform, id: number, input: CustomerInput
 }
 
 /** The booking's customer: an existing id, or found / created by e-mail (inside the booking transaction). */
+/** A signed-in customer's account, as the booking's customer. */
+export interface CustomerAccount {
+  id: number;
+  email: string;
+  displayName: string;
+}
+
+/**
+ * The rental customer record of a user account, in the booking's transaction: the linked one (one statement, the
+ * usual case), else the record with the account's e-mail (then linked), else a new one named from the profile.
+ */
+export async function customerOfAccount(tx: Db, u: CustomerAccount): Promise<CustomerRow> {
+  const linked = await customerByUserId(tx, u.id);
+  if (linked) return linked;
+  const prof = await profileById(tx, u.id);
+  const name = [prof?.first_name, prof?.last_name].filter(Boolean).join(' ') || u.displayName || u.email;
+  return linkOrCreateCustomer(tx, { id: u.id, email: u.email, name, phone: prof?.phone ?? '' });
+}
+
 export async function resolveCustomer(tx: Db, id: number | undefined, c: { name: string; email: string; phone?: string } | undefined): Promise<CustomerRow> {
   if (id !== undefined) {
     const row = await customerById(tx, id);

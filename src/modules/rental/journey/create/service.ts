@@ -2,19 +2,19 @@ import type { Platform } from '../../../../platform/context.js';
 import type { Db } from '../../../../platform/db/types.js';
 import type { AuthContext } from '../../../../platform/auth/types.js';
 import { roleHasCap } from '../../../../platform/auth/roles.js';
-import { profileById } from '../../../../platform/accounts/repo.js';
 import { HttpError } from '../../../../platform/http/errors.js';
 import type { BookingRow } from '../../bookings/repo.js';
 import { changeStatus, createBooking } from '../../bookings/service.js';
 import { bookingView } from '../../bookings/view.js';
 import { catalogueOf } from '../../catalogue.js';
+import type { CustomerAccount } from '../../customers/service.js';
 import { Decimal } from '../../money.js';
 import type { Quote } from '../../pricing/engine.js';
 import { mailBooking } from '../mails.js';
 import { enabledProvider, type PaymentStart } from '../payments/port.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
-import { customerForUser, insertOrder, insertPayment, setPayment, type OrderLine } from './repo.js';
+import { insertOrderWithPayment, setPayment, type OrderLine } from './repo.js';
 
 export interface CreateInput extends BookingCheckInput {
   payment_method: 'offline' | 'stripe';
@@ -37,14 +37,11 @@ function orderLines(b: BookingRow, plan: 'deposit' | 'full', due: number): Order
 }
 
 /** Who the booking is for: the signed-in customer, or (an API key of store staff) the customer named in the body. */
-async function bookingCustomer(p: Platform, auth: AuthContext, input: CreateInput): Promise<{ customer_id?: number; customer?: CreateInput['customer']; user_id: number | null }> {
+function bookingCustomer(auth: AuthContext, input: CreateInput): { customer_account?: CustomerAccount; customer?: CreateInput['customer']; user_id: number | null } {
   const user = auth.user!;
   if (user.role === 'customer') {
     if (input.customer) throw new HttpError(400, 'INVALID_PARAMS', 'customer is only for an API key acting for a customer.', { field: 'customer' });
-    const prof = await profileById(p.db, user.id);
-    const name = [prof?.first_name, prof?.last_name].filter(Boolean).join(' ') || user.displayName || user.email;
-    const c = await p.transaction((tx) => customerForUser(tx, { id: user.id, email: user.email, name, phone: prof?.phone ?? '' }));
-    return { customer_id: c.id, user_id: user.id };
+    return { customer_account: { id: user.id, email: user.email, displayName: user.displayName }, user_id: user.id };
   }
   if (auth.method === 'api_key' && roleHasCap(user.role, 'manage_store')) {
     if (!input.customer) throw new HttpError(400, 'INVALID_PARAMS', 'An API key acting for a customer must send customer {name, email}.', { field: 'customer' });
@@ -95,18 +92,18 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     const id = input[f];
     if (id !== undefined && !cat.locations.has(id)) throw new HttpError(400, 'INVALID_PARAMS', `Location ${id} does not exist.`, { field: f });
   }
-  const who = await bookingCustomer(p, auth, input);
+  const who = bookingCustomer(auth, input);
   let due = 0;
   let paymentId = 0;
   const booking = await createBooking(p, {
     vehicle_id: input.vehicle_id, pickup_date: input.pickup_date, return_date: input.return_date, pickup_time: input.pickup_time, return_time: input.return_time,
     location_id: input.pickup_location_id, return_location_id: input.return_location_id, addons: input.addons,
-    customer_id: who.customer_id, customer: who.customer, payment_method: input.payment_method, source: 'storefront',
+    customer_account: who.customer_account, customer: who.customer, payment_method: input.payment_method, source: 'storefront',
     hold_minutes: journeySettings(p).holdMinutes,
   }, async (tx, b) => {
     due = amountDue({ total: Number(b.total), deposit: Number(b.deposit) }, input.payment_plan);
-    await insertOrder(tx, { booking_id: Number(b.id), user_id: who.user_id, payment_plan: input.payment_plan, currency: b.currency, total: Number(b.total), amount_due: due }, orderLines(b, input.payment_plan, due));
-    paymentId = (await insertPayment(tx, { booking_id: Number(b.id), provider: provider.name, amount: due, currency: b.currency })).id;
+    paymentId = (await insertOrderWithPayment(tx, { booking_id: Number(b.id), user_id: who.user_id, payment_plan: input.payment_plan, currency: b.currency, total: Number(b.total), amount_due: due },
+      orderLines(b, input.payment_plan, due), { provider: provider.name, amount: due })).id;
     // booking.created is emitted by createBooking, in this same transaction
     if (record) await record.created(tx, created(b, due, provider.name));
   });
