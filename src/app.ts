@@ -13,6 +13,7 @@ import type { BuiltApp, RovaModule } from './modules/types.js';
 import { AuthFailureAudit } from './platform/audit/auth-failures.js';
 import { appendAudit, type AuditEntry } from './platform/audit/log.js';
 import { AuditWriter } from './platform/audit/writer.js';
+import { announceWritesOf, transactionAnnounced } from './platform/db/announce.js';
 import { scheduleAuditRetention } from './platform/audit/retention.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
 import { createRedisReplayCache } from './platform/auth/replay-cache.js';
@@ -132,6 +133,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const namespaces = new NamespaceRegistry(config.restRoot);
   const jobs = new JobRunner(db, app.log, config.jobTickMs);
   if (metrics) jobs.observe(metrics.jobObserver);
+  // committed changes other nodes keep in memory (e.g. the holding index) go out on the bus
+  const announce = (topic: string, keys: readonly string[]) => {
+    bus.publish(topic, keys.join(',')).catch((err: unknown) => app.log.error({ err, topic }, 'bus publish failed'));
+  };
+  announceWritesOf(db, announce);
   const platform: Platform = {
     config,
     db,
@@ -149,7 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: app.log,
     storage: openStorage(config.storageUrl, db),
     lifecycle: { draining: false },
-    transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
+    transaction: (fn) => transactionAnnounced(db, announce, fn),
   };
   platform.auth.useKeyCache(bus, config.authCacheSeconds * 1000);
   if (redis) platform.auth.woo.useReplayCache(createRedisReplayCache(redis, config.redisPrefix));
@@ -161,6 +167,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   authFailures.start();
   app.addHook('onClose', async () => {
+    for (const m of modules) m.stop?.(platform);
     authFailures.stop();
     await authFailures.flush().catch((err: unknown) => app.log.error({ err }, 'audit log write failed'));
     await jobs.stop();

@@ -14,6 +14,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; null means embedded PGlite in `dataDir` (or in memory for tests). */
   databaseUrl: string | null;
+  /** DATABASE_POOL_SIZE: connections this node keeps to PostgreSQL. */
+  databasePoolSize: number;
   /** When true and no databaseUrl, PGlite runs in memory (tests). */
   memoryDb: boolean;
   redisUrl: string | null;
@@ -266,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     auditArchiveDir: path.resolve(env.AUDIT_ARCHIVE_DIR?.trim() || path.join(dataDir, 'audit-archive')),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     jobTickMs: parseIntSetting('ROVA_JOB_TICK_MS', env.ROVA_JOB_TICK_MS, 30_000, 1_000, 600_000),
+    databasePoolSize: parseIntSetting('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 20, 1, 500),
     authCacheSeconds: parseIntSetting('ROVA_AUTH_CACHE_SECONDS', env.ROVA_AUTH_CACHE_SECONDS, 10, 0, 300),
     logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),

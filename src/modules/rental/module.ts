@@ -1,6 +1,8 @@
 import type { RovaModule } from '../types.js';
 import { seedAdminDemo } from './admin/index.js';
+import { holdingIndexOf } from './availability/holding-index.js';
 import { catalogueOf } from './catalogue.js';
+import { busyCacheOf } from './journey/search/busy-cache.js';
 import { exportCommand } from './export/cli.js';
 import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
@@ -28,7 +30,13 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
     },
     start(platform) {
       catalogueOf(platform);
+      const holds = holdingIndexOf(platform);
+      holds.onChange(() => busyCacheOf(platform).clear());
+      holds.start();
       if (platform.config.jobs) scheduleClearing(platform);
+    },
+    stop(platform) {
+      holdingIndexOf(platform).stop();
     },
     async seedDemo(platform) {
       await seedRentalDemo(platform);

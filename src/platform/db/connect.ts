@@ -31,7 +31,7 @@ export interface ConnectOptions {
 }
 
 export async function connectDatabase(config: Config, opts: ConnectOptions = {}): Promise<DbHandle> {
-  if (config.databaseUrl) return connectPostgres(config.databaseUrl);
+  if (config.databaseUrl) return connectPostgres(config.databaseUrl, config.databasePoolSize);
   let dataDir: string | undefined;
   let releaseLock = () => undefined as void;
   if (!config.memoryDb) {
@@ -73,9 +73,9 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
   };
 }
 
-async function connectPostgres(url: string): Promise<DbHandle> {
+async function connectPostgres(url: string, max: number): Promise<DbHandle> {
   const pool = new pg.Pool({
-    connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000,
+    connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000,
     // Dates and instants are computed in UTC whatever the server's default. A SET rather than the startup `options`
     // parameter: PgBouncer refuses `options` but tracks TimeZone per client, re-applying it on whichever server
     // connection the client's next transaction gets (transaction pooling). Awaited before the client is handed out.

@@ -8,6 +8,7 @@ import type { PricingRule } from '../pricing/types.js';
 import { rentalSettings } from '../settings.js';
 import { addDays, isValidDate, isValidTime, localToUtc, rentalDays, WEEKDAY_KEYS } from '../time.js';
 import { findOverlap } from '../bookings/repo.js';
+import { holdingIndexOf } from './holding-index.js';
 import type { VehicleRow } from '../vehicles/repo.js';
 
 export interface AvailabilityInput {
@@ -89,15 +90,22 @@ export function priceOrThrow(v: VehicleRow, rules: readonly PricingRule[], perio
 
 /**
  * The availability decision (design §4), in this order: vehicle status, duration, minimum notice, blocked
- * dates, opening hours, then the overlap query (the only database access; vehicles, locations and rules come
- * from the catalogue cache). `db` may be a transaction holding the vehicle lock: then pass `catalogue`, read
+ * dates, opening hours, then the overlap (vehicles, locations and rules come from the catalogue cache; the
+ * overlap from the holding index when `db` is the platform's handle and the index is sure, else one query). `db` may be a transaction holding the vehicle lock: then pass `catalogue`, read
  * before the transaction began (on PGlite a query outside the open transaction would wait for it).
  */
 export async function checkAvailability(
   p: Platform,
   db: Db,
   input: AvailabilityInput,
-  opts: { excludeBookingId?: number; now?: Date; period?: Period; catalogue?: CatalogueSnapshot } = {},
+  opts: {
+    excludeBookingId?: number;
+    now?: Date;
+    period?: Period;
+    catalogue?: CatalogueSnapshot;
+    /** A "booked" from the index is asked again of the database (a refusal must not rest on a reload in flight). */
+    confirmBooked?: boolean;
+  } = {},
 ): Promise<AvailabilityResult> {
   const s = rentalSettings(p);
   const period = opts.period ?? parsePeriod(p, input);
@@ -113,7 +121,12 @@ export async function checkAvailability(
   const reason = ruleReason(p, cat, vehicle, period, input.location_id, opts.now ?? new Date());
   if (reason) return result(reason);
   const buf = s.bufferMinutes * 60_000;
-  const clash = await findOverlap(db, Number(vehicle.id), new Date(period.pickupAt.getTime() - buf), new Date(period.returnAt.getTime() + buf), opts.excludeBookingId);
+  const from = new Date(period.pickupAt.getTime() - buf);
+  const to = new Date(period.returnAt.getTime() + buf);
+  // outside a transaction the holding index answers (undefined while it cannot); under the vehicle lock, the database
+  let known = db === p.db ? holdingIndexOf(p).overlaps(Number(vehicle.id), from, to, opts.now ?? new Date(), opts.excludeBookingId) : undefined;
+  if (known === true && opts.confirmBooked) known = undefined;
+  const clash = known ?? Boolean(await findOverlap(db, Number(vehicle.id), from, to, opts.excludeBookingId));
   return result(clash ? 'booked' : undefined);
 }
 

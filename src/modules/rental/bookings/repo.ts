@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { announceOnCommit } from '../../../platform/db/announce.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
 import type { VehicleRow } from '../vehicles/repo.js';
@@ -62,9 +63,17 @@ export async function bookingById(db: Db, id: number, forUpdate = false): Promis
   return one<BookingRow>(db, sql`SELECT * FROM rental_bookings WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`);
 }
 
+/**
+ * Bus topic of the holding index (availability/holding-index.ts): every write that can change which slots a vehicle
+ * holds announces the vehicle ids after its commit; "*" = reload everything.
+ */
+export const HOLDS_TOPIC = 'rental.holds';
+
 export async function insertBooking(db: Db, f: Record<string, unknown>): Promise<BookingRow> {
   const { cols, vals } = insertParts(f);
-  return (await one<BookingRow>(db, sql`INSERT INTO rental_bookings (${cols}) VALUES (${vals}) RETURNING *`))!;
+  const b = (await one<BookingRow>(db, sql`INSERT INTO rental_bookings (${cols}) VALUES (${vals}) RETURNING *`))!;
+  announceOnCommit(db, HOLDS_TOPIC, [b.vehicle_id]);
+  return b;
 }
 
 /** Inserts many bookings in one statement (demo data: one round trip instead of hundreds). */
@@ -72,10 +81,14 @@ export async function insertBookings(db: Db, fs: readonly Record<string, unknown
   if (!fs.length) return;
   const { cols, vals } = insertManyParts(fs);
   await db.execute(sql`INSERT INTO rental_bookings (${cols}) VALUES ${vals}`);
+  announceOnCommit(db, HOLDS_TOPIC, new Set(fs.map((f) => String(f.vehicle_id))));
 }
 
+/** (No caller moves a booking to another vehicle; one that did would have to announce the old vehicle too.) */
 export async function updateBooking(db: Db, id: number, f: Record<string, unknown>): Promise<BookingRow | undefined> {
-  return one<BookingRow>(db, sql`UPDATE rental_bookings SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
+  const b = await one<BookingRow>(db, sql`UPDATE rental_bookings SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
+  if (b) announceOnCommit(db, HOLDS_TOPIC, [b.vehicle_id]);
+  return b;
 }
 
 export interface BookingFilter {
@@ -109,8 +122,9 @@ export async function listBookings(db: Db, f: BookingFilter, limit: number, offs
  */
 export async function releaseLapsedHolds(db: Db, vehicleId?: number): Promise<number> {
   const v = vehicleId === undefined ? sql`` : sql`AND vehicle_id = ${vehicleId}`;
-  const r = await rows(db, sql`UPDATE rental_bookings SET updated_at = updated_at
-    WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING id`);
+  const r = await rows<{ vehicle_id: string }>(db, sql`UPDATE rental_bookings SET updated_at = updated_at
+    WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING vehicle_id`);
+  announceOnCommit(db, HOLDS_TOPIC, new Set(r.map((x) => String(x.vehicle_id))));
   return r.length;
 }
 
@@ -135,9 +149,11 @@ export const EXPIRED_REASON = 'The payment deadline passed before the payment ar
  */
 export async function cancelLapsedUnpaid(db: Db, vehicleId?: number): Promise<BookingRow[]> {
   const v = vehicleId === undefined ? sql`` : sql`AND vehicle_id = ${vehicleId}`;
-  return rows<BookingRow>(db, sql`UPDATE rental_bookings SET status = 'cancelled', cancel_reason = 'payment_deadline_passed',
+  const cancelled = await rows<BookingRow>(db, sql`UPDATE rental_bookings SET status = 'cancelled', cancel_reason = 'payment_deadline_passed',
       notes = CASE WHEN notes = '' THEN ${EXPIRED_REASON} ELSE notes || E'\n' || ${EXPIRED_REASON} END, updated_at = now()
     WHERE status = 'pending_payment' AND payment_status = 'unpaid' AND payment_deadline <= now() ${v} RETURNING *`);
+  announceOnCommit(db, HOLDS_TOPIC, new Set(cancelled.map((b) => String(b.vehicle_id))));
+  return cancelled;
 }
 
 /** Is this (driver or Drizzle-wrapped) error the exclusion constraint refusing an overlap (SQLSTATE 23P01)? */

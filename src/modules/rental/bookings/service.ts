@@ -82,7 +82,8 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
   if (period && status !== 'draft') {
     // Fail fast without the vehicle lock when the slot is visibly taken: under a rush for one vehicle the losers
     // answer 409 at once instead of queueing on its row lock (and on the pool). The locked check below decides.
-    const pre = await checkAvailability(p, p.db, { ...input, return_date: period.returnDate }, { period, catalogue });
+    // A slot the holding index sees free costs no query here; one it sees taken is confirmed by the database.
+    const pre = await checkAvailability(p, p.db, { ...input, return_date: period.returnDate }, { period, catalogue, confirmBooked: true });
     if (!pre.available) throw notAvailable(pre);
   }
   const expired: BookingRow[] = [];

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Platform } from '../../../platform/context.js';
+import { announceOnCommit } from '../../../platform/db/announce.js';
 import { one } from '../../../platform/db/types.js';
+import { HOLDS_TOPIC } from '../bookings/repo.js';
 import { seedRentalDemo } from './demo.js';
 
 /**
@@ -31,6 +33,7 @@ export async function seedBookings(p: Platform, count: number): Promise<void> {
           CASE WHEN g.s < 0.7 THEN 'completed' WHEN g.s < 0.9 THEN 'cancelled' WHEN g.s < 0.95 THEN 'refunded' ELSE 'no_show' END,
           'bulk', g.pickup - interval '7 days', g.pickup - interval '7 days'
         FROM g JOIN v ON v.i = g.r1 % v.n JOIN c ON c.i = g.r2 % c.n`);
+      announceOnCommit(tx, HOLDS_TOPIC, ['*']);
     });
   }
 }

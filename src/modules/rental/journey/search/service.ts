@@ -7,6 +7,7 @@ import { Decimal, money } from '../../money.js';
 import { rentalSettings } from '../../settings.js';
 import type { VehicleRow } from '../../vehicles/repo.js';
 import { unavailability } from '../free.js';
+import { holdingIndexOf } from '../../availability/holding-index.js';
 import { busyCacheOf } from './busy-cache.js';
 import { rentalTotal } from './price-memo.js';
 import { compareKeys, decodeCursor, encodeCursor, queryFingerprint, type SortKey } from './cursor.js';
@@ -54,8 +55,11 @@ export async function searchVehicles(p: Platform, q: SearchQuery): Promise<Searc
   const key = JSON.stringify(q);
   const known = cache.answer<SearchAnswer>(key, cat);
   if (known) return known;
+  const holds = holdingIndexOf(p);
+  const version = holds.version;
   const answer = await computeSearch(p, cat, q);
-  cache.remember(key, cat, answer);
+  // a booking announced while it was computed may be missing from it: answer it, but do not keep it
+  if (holds.version === version) cache.remember(key, cat, answer);
   return answer;
 }
 

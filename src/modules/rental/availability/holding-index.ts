@@ -1,0 +1,172 @@
+import type { Platform } from '../../../platform/context.js';
+import { perPlatform } from '../../../platform/per-platform.js';
+import { HOLDS_TOPIC } from '../bookings/repo.js';
+import { rentalSettings } from '../settings.js';
+import { holdIntervals, type HoldInterval } from './repo.js';
+
+/** A full reload this often catches writes no bus message announced (a CLI run against PostgreSQL without Redis). */
+export const FULL_RELOAD_MS = 60_000;
+
+/**
+ * Which slots each vehicle holds, in memory on every node: availability and search answer from it without a
+ * database round trip. Loaded when the module starts; every committed write that changes a vehicle's holds
+ * announces the vehicle on the bus (bookings/repo.ts), and each node reloads that vehicle. From the announcement
+ * until its reload is in, the vehicle is "unsure" and its answers come from the database, so the node that wrote
+ * reads its own write at once and another node lags by the bus's latency only. Cold (not loaded yet, or Redis
+ * away so messages may be missed) = every answer from the database. Decisions under the vehicle lock (create,
+ * change, payment) never use it.
+ */
+export class HoldingIndex {
+  private byVehicle = new Map<number, HoldInterval[]>();
+  private warm = false;
+  /** Reloads in flight per vehicle: while > 0 the vehicle is answered from the database. */
+  private readonly reloading = new Map<number, number>();
+  /** Sequence of the newest load applied per vehicle: a load started earlier never overwrites a later one. */
+  private readonly applied = new Map<number, number>();
+  private seq = 0;
+  private fullApplied = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(private readonly p: Platform) {
+    p.bus.subscribe(HOLDS_TOPIC, (payload) => this.announced(payload));
+  }
+
+  /** Loads the index and keeps a periodic full reload (unref'd: it never holds the process open). */
+  start(): void {
+    if (this.timer) return;
+    void this.reloadAll();
+    this.timer = setInterval(() => void this.reloadAll(), FULL_RELOAD_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Runs after every change the index takes in (e.g. to drop whole-answer caches built on the old state). */
+  onChange(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  get ready(): boolean {
+    return this.warm && (!this.p.redisState.configured || this.p.redisState.up);
+  }
+
+  /**
+   * Does a holding booking of the vehicle (other than `excludeId`) overlap [from, to) at `now`? `undefined`:
+   * the index cannot say (cold, or the vehicle is being reloaded) — ask the database.
+   */
+  overlaps(vehicleId: number, from: Date, to: Date, now: Date, excludeId = 0): boolean | undefined {
+    if (!this.ready || this.reloading.has(vehicleId)) return undefined;
+    return holds(this.byVehicle.get(vehicleId), from.getTime(), to.getTime(), now.getTime(), excludeId);
+  }
+
+  /** Of `ids`, those held in [from, to) (`busy`) and those the database must be asked about (`unsure`); undefined when cold. */
+  busy(ids: readonly number[], from: Date, to: Date, now: Date): { busy: Set<number>; unsure: number[] } | undefined {
+    if (!this.ready) return undefined;
+    const busy = new Set<number>();
+    const unsure: number[] = [];
+    const f = from.getTime();
+    const t = to.getTime();
+    const n = now.getTime();
+    for (const id of ids) {
+      if (this.reloading.has(id)) unsure.push(id);
+      else if (holds(this.byVehicle.get(id), f, t, n, 0)) busy.add(id);
+    }
+    return { busy, unsure };
+  }
+
+  private announced(payload: string): void {
+    if (payload === '*' || payload === '') {
+      // the bus lost messages (Redis came back) or a bulk write: everything from the database until reloaded
+      this.warm = false;
+      void this.reloadAll();
+      return;
+    }
+    const ids = [...new Set(payload.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
+    if (ids.length) void this.reload(ids);
+  }
+
+  private since(): Date {
+    return new Date(Date.now() - 86_400_000 - rentalSettings(this.p).bufferMinutes * 60_000);
+  }
+
+  private async reload(ids: number[]): Promise<void> {
+    const seq = ++this.seq;
+    for (const id of ids) this.reloading.set(id, (this.reloading.get(id) ?? 0) + 1);
+    this.changed();
+    try {
+      const found = await holdIntervals(this.p.db, ids, this.since());
+      const fresh = new Map<number, HoldInterval[]>(ids.map((id) => [id, []]));
+      for (const h of found) fresh.get(h.vehicleId)!.push(h);
+      for (const [id, list] of fresh) this.apply(id, list, seq);
+    } catch (err) {
+      // the vehicle stays answered from the database until a later load succeeds
+      this.p.log.warn({ err, vehicles: ids }, 'holding index: reload failed; these vehicles are answered from the database');
+      this.warm = false;
+      void this.retryAll();
+    } finally {
+      for (const id of ids) {
+        const left = (this.reloading.get(id) ?? 1) - 1;
+        if (left > 0) this.reloading.set(id, left);
+        else this.reloading.delete(id);
+      }
+      this.changed();
+    }
+  }
+
+  private async reloadAll(): Promise<void> {
+    const seq = ++this.seq;
+    try {
+      const found = await holdIntervals(this.p.db, null, this.since());
+      const fresh = new Map<number, HoldInterval[]>();
+      for (const h of found) {
+        let list = fresh.get(h.vehicleId);
+        if (!list) fresh.set(h.vehicleId, (list = []));
+        list.push(h);
+      }
+      for (const id of new Set([...this.byVehicle.keys(), ...fresh.keys()])) this.apply(id, fresh.get(id) ?? [], seq);
+      this.fullApplied = seq;
+      this.warm = true;
+      this.changed();
+    } catch (err) {
+      if (!this.warm) this.p.log.warn({ err }, 'holding index: load failed; availability is answered from the database');
+      void this.retryAll();
+    }
+  }
+
+  private retrying = false;
+  /** After a failed load (database away): try again in a few seconds, once at a time. */
+  private async retryAll(): Promise<void> {
+    if (this.retrying || !this.timer) return;
+    this.retrying = true;
+    await new Promise((r) => setTimeout(r, 5_000).unref());
+    this.retrying = false;
+    if (this.timer) await this.reloadAll();
+  }
+
+  private apply(id: number, list: HoldInterval[], seq: number): void {
+    if ((this.applied.get(id) ?? this.fullApplied) > seq) return;
+    this.applied.set(id, seq);
+    if (list.length) this.byVehicle.set(id, list);
+    else this.byVehicle.delete(id);
+  }
+
+  /** Grows with every change taken in: an answer computed at one version is stale once it differs. */
+  version = 0;
+
+  private changed(): void {
+    this.version++;
+    for (const fn of this.listeners) fn();
+  }
+}
+
+function holds(list: readonly HoldInterval[] | undefined, from: number, to: number, now: number, excludeId: number): boolean {
+  if (!list) return false;
+  for (const h of list) if (h.id !== excludeId && h.from < to && h.to > from && (h.until === null || h.until > now)) return true;
+  return false;
+}
+
+export const holdingIndexOf: (p: Platform) => HoldingIndex = perPlatform((p) => new HoldingIndex(p));

@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { rows, toDate, toDateOrNull, type Db } from '../../../platform/db/types.js';
+
+/** One booking's claim on its vehicle, as the overlap query sees it: [from, to) until `until` (null = for good). */
+export interface HoldInterval {
+  id: number;
+  vehicleId: number;
+  from: number;
+  to: number;
+  /** A pending hold's payment deadline (epoch ms): past it the hold no longer counts (findOverlap's rule). */
+  until: number | null;
+}
+
+/**
+ * The holding bookings of some vehicles (null = all) that end after `since`: the statuses findOverlap and
+ * busyVehicles count, with the deadline for the pending ones.
+ */
+export async function holdIntervals(db: Db, vehicleIds: readonly number[] | null, since: Date): Promise<HoldInterval[]> {
+  const only = vehicleIds === null ? sql`` : sql`AND vehicle_id IN (${sql.join(vehicleIds.map((i) => sql`${i}`), sql`, `)})`;
+  const r = await rows<{ id: string; vehicle_id: string; pickup_at: string; return_at: string; status: string; payment_deadline: string | null }>(db, sql`/* holding index */
+    SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline FROM rental_bookings
+    WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`);
+  return r.map((b) => ({
+    id: Number(b.id),
+    vehicleId: Number(b.vehicle_id),
+    from: toDate(b.pickup_at).getTime(),
+    to: toDate(b.return_at).getTime(),
+    until: b.status === 'pending_payment' || b.status === 'pending' ? (toDateOrNull(b.payment_deadline)?.getTime() ?? null) : null,
+  }));
+}
