@@ -79,9 +79,30 @@ function withinHours(loc: LocationRow | undefined, date: string, time: string, w
   return !!h && time >= h.open && time <= h.close;
 }
 
+/** Quotes per rules list (a catalogue snapshot's): a price depends only on the vehicle's price fields, the start and the days. */
+const quoteMemo = new WeakMap<readonly PricingRule[], Map<string, Quote>>();
+const QUOTE_MEMO_MAX = 20_000;
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+/** The quote for the period (memoised, frozen: callers share it); 400 for an unknown add-on. */
 export function priceOrThrow(v: VehicleRow, rules: readonly PricingRule[], period: Period, addons: readonly string[]): Quote {
+  let memo = quoteMemo.get(rules);
+  if (!memo) quoteMemo.set(rules, (memo = new Map()));
+  const key = `${v.id}|${v.category}|${v.price_per_day}|${v.deposit_percent}|${period.pickupDate}|${period.days}|${addons.join(',')}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
   try {
-    return quote({ id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent }, rules, period.pickupDate, period.days, addons);
+    const q = deepFreeze(quote({ id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent }, rules, period.pickupDate, period.days, addons));
+    if (memo.size >= QUOTE_MEMO_MAX) memo.clear();
+    memo.set(key, q);
+    return q;
   } catch (e) {
     if (e instanceof UnknownAddonError) throw new HttpError(400, 'INVALID_PARAMS', e.message, { field: 'addons', addon: e.code });
     throw e;
