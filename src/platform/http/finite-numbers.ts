@@ -22,6 +22,18 @@ interface AjvLike {
 
 const MAX_DEPTH = 64;
 
+/** Does data hold a non-finite number? (The common answer, no, without building a path per key.) */
+function hasNonFinite(data: unknown, depth = 0): boolean {
+  if (typeof data === 'number') return !Number.isFinite(data);
+  if (data === null || typeof data !== 'object' || depth > MAX_DEPTH) return false;
+  if (Array.isArray(data)) {
+    for (const v of data) if (hasNonFinite(v, depth + 1)) return true;
+    return false;
+  }
+  for (const k in data) if (Object.hasOwn(data, k) && hasNonFinite((data as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
+}
+
 /** JSON pointer of the first non-finite number in data, or null. */
 function nonFinitePath(data: unknown, path = '', depth = 0): string | null {
   if (typeof data === 'number') return Number.isFinite(data) ? null : path;
@@ -43,6 +55,7 @@ export function finiteNumbers<A>(ajv: A): A {
       if (typeof ok !== 'boolean') return ok; // async schemas are not used for requests
       wrapped.errors = validate.errors;
       if (!ok) return false;
+      if (!hasNonFinite(data)) return true;
       const at = nonFinitePath(data);
       if (at === null) return true;
       wrapped.errors = [{ instancePath: at, schemaPath: '#/type', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' }];
