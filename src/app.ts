@@ -67,6 +67,8 @@ export interface BuildOptions {
    * most of a command's own time, and a command never answers a request.
    */
   http?: boolean;
+  /** false: the modules' `start` does not run (CLI commands that need only the platform: users, keys, migrations). */
+  startModules?: boolean;
 }
 
 export type { BuiltApp };
@@ -193,7 +195,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     namespaces.register({ name: 'rova/v1', shape: 'wp' });
     for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
     if (opts.http !== false) await configureHttp();
-    for (const m of modules) await m.start?.(platform);
+    if (opts.startModules !== false) for (const m of modules) await m.start?.(platform);
     if (config.jobs) scheduleAuditRetention(platform);
     for (const file of config.extensions) await loadExtension(file, platform);
     if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);

@@ -42,7 +42,7 @@ const user: CliCommand = async (ctx) => {
     const missing = Object.entries({ login, email, role }).filter(([, v]) => !v).map(([k]) => `--${k}`);
     return fail(ctx, `user create: missing ${missing.join(', ')}`);
   }
-  const { app, platform } = await ctx.open();
+  const { app, platform } = await ctx.open({ platformOnly: true });
   try {
     const u = await platform.auth.createUser({ login, email, role, password: values.password, displayName: values.name });
     ctx.io.stdout.write(`${u.id}\n`);
@@ -66,7 +66,7 @@ const apikey: CliCommand = async (ctx) => {
       expires = new Date(values.expires);
       if (Number.isNaN(expires.getTime())) return fail(ctx, '--expires must be an ISO date-time');
     }
-    const { app, platform } = await ctx.open();
+    const { app, platform } = await ctx.open({ platformOnly: true });
     try {
       const u = await platform.auth.findUser(values.user);
       if (!u) return fail(ctx, `no user "${values.user}" (create one with: rova user create --login ${values.user} --email … --role …)`);
@@ -87,7 +87,7 @@ const apikey: CliCommand = async (ctx) => {
   if (sub === 'revoke') {
     const id = Number(rest[0]);
     if (!Number.isInteger(id) || id < 1) return fail(ctx, 'usage: rova apikey revoke <id>');
-    const { app, platform } = await ctx.open();
+    const { app, platform } = await ctx.open({ platformOnly: true });
     try {
       await platform.auth.revokeApiKey(id);
       ctx.io.stderr.write(`API key ${id} revoked\n`);

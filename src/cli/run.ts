@@ -13,7 +13,7 @@ const builtins: Record<string, CliCommand> = {
     (ctx) => serve(ctx.config),
   ),
   migrate: command({ summary: 'apply pending database migrations', usage: ['migrate'] }, async (ctx) => {
-    const { app, migration } = await ctx.open();
+    const { app, migration } = await ctx.open({ platformOnly: true });
     ctx.io.stdout.write(migration.applied.length ? `applied: ${migration.applied.join(', ')}\n` : 'database is up to date\n');
     await app.close();
     return 0;
@@ -79,7 +79,7 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Prom
     args: rest,
     io,
     // stdout is the command's output (a key, an export file): its log lines and warnings go to stderr
-    open: () => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { logTo: io.stderr, http: false }),
+    open: (o) => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { logTo: io.stderr, http: false, startModules: !o?.platformOnly }),
   };
   try {
     return await cmd(ctx);

@@ -22,8 +22,11 @@ export interface CliContext {
   config: Config;
   /** The arguments after the command name (`rova apikey create --user x` → `['create', '--user', 'x']`). */
   args: string[];
-  /** Builds the app without listening (jobs off), for one-shot commands. Close it when done. */
-  open(): Promise<BuiltApp>;
+  /**
+   * Builds the app without listening (jobs off), for one-shot commands. Close it when done. `platformOnly`: no
+   * module starts (no catalogue, rates or index loads) — for commands that only touch users, keys and the database.
+   */
+  open(opts?: { platformOnly?: boolean }): Promise<BuiltApp>;
   /** Where the command reads and writes: never process.stdout & co. directly, so a command also runs in-process. */
   io: CliIo;
 }

@@ -90,19 +90,25 @@ describe('rova CLI', () => {
     expect(ok.code).toBe(0);
     expect(existsSync(path.join(d, 'pgdata.lock'))).toBe(false);
   }, 120_000);
-  it('stdout is only the output: warnings (stale exchange rates) go to stderr', async () => {
+  it('stdout is only the output: warnings (stale exchange rates) go to stderr; a key command starts no module', async () => {
     if (TEST_PG) return;
     const d = migratedDataDir('rova-cli-');
     dirs.push(d);
     const env = { DATA_DIR: d, LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
-    // the demo currencies carry the bundled 2023 rates: every command warns that they are stale
+    // the demo currencies carry the bundled 2023 rates: every command that starts the modules warns that they are stale
     expect((await rovaInProcess(['seed', '--demo'], env)).code).toBe(0);
     expect((await rovaInProcess(['user', 'create', '--login', 'quiet', '--email', 'quiet@example.test', '--role', 'administrator'], env)).code).toBe(0);
-    // the process's own streams, as a script reads them: one real `rova`
+    // the process's own streams, as a script reads them: real `rova` runs
+    const x = rova(['export', 'vehicles', '--format', 'csv'], env);
+    expect(x.code, x.stderr).toBe(0);
+    expect(x.stdout.split('\n')[0]).toMatch(/^\uFEFF?id,/);
+    expect(x.stdout).not.toContain('stale');
+    expect(x.stderr).toContain('exchange rates are stale');
+    // a key needs only the platform: no module starts, so no rate check and nothing but the key
     const k = rova(['apikey', 'create', '--user', 'quiet', '--name', 'ci'], env);
     expect(k.code, k.stderr).toBe(0);
     expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
-    expect(k.stderr).toContain('exchange rates are stale');
+    expect(k.stderr).not.toContain('exchange rates are stale');
   }, 120_000);
   it('unknown command → usage, exit 1', async () => {
     const r = await rovaInProcess(['frobnicate'], { DATA_DIR: tmp() });

@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Db } from '../db/types.js';
-import { insertAuditRows } from './writer.js';
 
 export interface AuditEntry {
   requestId: string;
@@ -37,6 +36,18 @@ export interface AuditQuery {
 
 export async function appendAudit(db: Db, e: AuditEntry): Promise<void> {
   await insertAuditRows(db, [e]);
+}
+
+/** One multi-row INSERT (the group-commit writer's batches, writer.ts). */
+export async function insertAuditRows(db: Db, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const values = entries.map(
+    (e) => sql`(${e.requestId}, ${e.actorUserId}, ${e.actorLogin}, ${e.authMethod}, ${e.apiKeyId}, ${e.ip}, ${e.method},
+      ${e.route}, ${e.path}, ${e.target}, ${e.status}, ${e.outcome}, ${e.details ? JSON.stringify(e.details) : null}::jsonb)`,
+  );
+  await db.execute(sql`INSERT INTO rova_audit_log
+    (request_id, actor_user_id, actor_login, auth_method, api_key_id, ip, method, route, path, target, status, outcome, details)
+    VALUES ${sql.join(values, sql`, `)}`);
 }
 
 export async function queryAudit(db: Db, q: AuditQuery): Promise<{ items: AuditRecord[]; total: number }> {

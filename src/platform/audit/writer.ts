@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
-import type { AuditEntry } from './log.js';
+import { insertAuditRows, type AuditEntry } from './log.js';
 
 /**
  * Group commit for the audit log: an entry is written before its response leaves (the caller awaits it), but
@@ -39,15 +38,4 @@ export class AuditWriter {
       this.writing = false;
     }
   }
-}
-
-export async function insertAuditRows(db: Db, entries: AuditEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  const values = entries.map(
-    (e) => sql`(${e.requestId}, ${e.actorUserId}, ${e.actorLogin}, ${e.authMethod}, ${e.apiKeyId}, ${e.ip}, ${e.method},
-      ${e.route}, ${e.path}, ${e.target}, ${e.status}, ${e.outcome}, ${e.details ? JSON.stringify(e.details) : null}::jsonb)`,
-  );
-  await db.execute(sql`INSERT INTO rova_audit_log
-    (request_id, actor_user_id, actor_login, auth_method, api_key_id, ip, method, route, path, target, status, outcome, details)
-    VALUES ${sql.join(values, sql`, `)}`);
 }
