@@ -2325,7 +2325,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One of the signed-in customer’s bookings with its order lines and payments (another’s → 404)
+         * One of the signed-in customer’s bookings with its order lines, payments and what cancelling it now would cost (another’s → 404)
          * @description **Needs** any signed-in user; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV2MyBookingsById"];
@@ -13754,9 +13754,12 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
-                            items?: {
+                            items?: ({
+                                /** @description The vehicle’s name (null when it was deleted) */
+                                vehicle_name: string | null;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
+                            })[];
                         };
                     };
                 };
@@ -13819,6 +13822,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description What a cancellation would cost now (the cancel route decides again under the booking lock) */
+                            cancellation: {
+                                /** @description The status allows a customer cancellation (pending_payment, pending, confirmed) */
+                                cancellable: boolean;
+                                currency: string;
+                                /** @description What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline) */
+                                fee: number;
+                                /** @description Cancelling now costs nothing */
+                                free: boolean;
+                                /** @description ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup */
+                                free_cancellation_until: string;
+                                /** @description What would be refunded if cancelled now */
+                                refund: number;
+                            };
+                            /** @description The vehicle’s name (null when it was deleted) */
+                            vehicle_name: string | null;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
