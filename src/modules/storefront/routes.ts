@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../platform/http/errors.js';
 import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
-import { rentPage, RENT_PAGE_CSP } from './rent-page.js';
+import { accountPage, rentPage, RENT_PAGE_CSP } from './rent-page.js';
 import { configScript, scriptSafeJson, storefrontConfig } from './config-object.js';
 import { demoCatalogue } from './demo-catalogue.js';
 import { productPage, shopPage } from './demo-page.js';
@@ -77,6 +77,16 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     { config: { auth: 'public' }, schema: { tags, summary: 'Demo rental page: the booking widget inline and as a pop-up (cacheable, strict CSP)' } },
     async (req, reply) => {
       const body = rentPage((await webAssets()).url('book.js'), platform.config.restRoot);
+      reply.header('Content-Security-Policy', RENT_PAGE_CSP);
+      return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
+    },
+  );
+
+  app.get(
+    '/demo/rent/account',
+    { config: { auth: 'public' }, schema: { tags, summary: 'Demo customer account page: the booking widget in account mode (cacheable, strict CSP)' } },
+    async (req, reply) => {
+      const body = accountPage((await webAssets()).url('book.js'), platform.config.restRoot);
       reply.header('Content-Security-Policy', RENT_PAGE_CSP);
       return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
     },

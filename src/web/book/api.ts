@@ -1,4 +1,5 @@
 /** The v2 rental API and the platform's customer auth, as the widget uses them (fetch, JSON, errors in words). */
+import type { Cancelled, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
 import type { Alternative, Booked, Card, Check, Query } from './journey.js';
 
 export interface Location {
@@ -11,7 +12,13 @@ export interface SearchPage {
   items: Card[];
   total: number;
   next_cursor: string | null;
-  facets: { category: Record<string, number> };
+  facets: { category: Record<string, number>; fuel_type?: Record<string, number> };
+}
+
+/** A currency the store offers (the storefront config object's list: base first). */
+export interface Currency {
+  code: string;
+  name: string;
 }
 
 /** An answer of the API that is not a success, with the server's own words. */
@@ -32,6 +39,12 @@ export function signedIn(): boolean {
   return accessToken !== null;
 }
 
+/** Ends the widget's session on this page (the tokens are forgotten; the server's refresh token expires on its own). */
+export function forget(): void {
+  accessToken = null;
+  refreshToken = null;
+}
+
 interface TokenPair {
   access_token: string;
   refresh_token: string;
@@ -49,7 +62,7 @@ function messageOf(body: unknown, status: number): string {
 export class Api {
   constructor(private readonly root: string) {}
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<T> {
+  private async call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<T> {
     const h: Record<string, string> = { Accept: 'application/json', ...headers };
     if (body !== undefined) h['Content-Type'] = 'application/json';
     const sent = accessToken;
@@ -80,6 +93,14 @@ export class Api {
     return r.detected === true && typeof r.currency === 'string' && /^[A-Z]{3}$/.test(r.currency) ? r.currency : null;
   }
 
+  /** The currencies the fx switcher offers: GET {origin}/assets/rova-fx/config.json (a public, cacheable file). */
+  async currencies(origin: string): Promise<Currency[]> {
+    const res = await fetch(`${origin}/assets/rova-fx/config.json`, { credentials: 'omit', headers: { Accept: 'application/json' } });
+    if (!res.ok) throw new ApiError(res.status, `HTTP ${res.status}`);
+    const cfg = (await res.json()) as { currencies?: { code?: unknown; name?: unknown }[] };
+    return (cfg.currencies ?? []).filter((c) => typeof c.code === 'string' && /^[A-Z]{3}$/.test(c.code)).map((c) => ({ code: String(c.code), name: typeof c.name === 'string' ? c.name : String(c.code) }));
+  }
+
   async locations(): Promise<Location[]> {
     const r = await this.call<{ data: { items: Location[] } }>('GET', '/rova-rental/v1/locations');
     return r.data.items;
@@ -90,6 +111,8 @@ export class Api {
     if (q.location) p.set('location_id', String(q.location));
     if (q.category) p.set('category', q.category);
     if (q.transmission === 'manual' || q.transmission === 'automatic') p.set('transmission', q.transmission);
+    if (q.fuel) p.set('fuel_type', q.fuel);
+    if (q.seats) p.set('seats', String(q.seats));
     if (q.sort) p.set('sort', q.sort);
     if (currency) p.set('currency', currency);
     if (cursor) p.set('cursor', cursor);
@@ -147,5 +170,58 @@ export class Api {
     );
     const b = r.data.booking;
     return { id: b.id, reference: b.reference, total: b.total, currency: b.currency, instructions: r.data.payment?.instructions ?? '' };
+  }
+
+  // ── account mode ──────────────────────────────────────────────────────────
+
+  async myBookings(): Promise<MyBooking[]> {
+    const r = await this.call<{ data: { items: MyBooking[] } }>('GET', '/rova-rental/v2/my/bookings?per_page=100');
+    return r.data.items;
+  }
+
+  async myBooking(id: number): Promise<MyBookingDetail> {
+    const r = await this.call<{ data: MyBookingDetail }>('GET', `/rova-rental/v2/my/bookings/${id}`);
+    return r.data;
+  }
+
+  async cancel(id: number): Promise<Cancelled & { message: string }> {
+    const r = await this.call<{ data: { fee: number; refund: number; booking: { currency: string } }; message: string }>('POST', `/rova-rental/v2/my/bookings/${id}/cancel`);
+    return { fee: r.data.fee, refund: r.data.refund, currency: r.data.booking.currency, message: r.message };
+  }
+
+  async threads(): Promise<ThreadSummary[]> {
+    const r = await this.call<{ data: { items: ThreadSummary[] } }>('GET', '/rova-rental/v1/my/messages?per_page=100');
+    return r.data.items;
+  }
+
+  async thread(id: number): Promise<Thread> {
+    const r = await this.call<{ data: Thread }>('GET', `/rova-rental/v1/my/messages/${id}`);
+    return r.data;
+  }
+
+  async startThread(input: { subject: string; message: string; booking_id?: number }): Promise<Thread> {
+    const r = await this.call<{ data: Thread }>('POST', '/rova-rental/v1/my/messages', input);
+    return r.data;
+  }
+
+  async reply(id: number, message: string): Promise<void> {
+    await this.call<unknown>('POST', `/rova-rental/v1/my/messages/${id}/reply`, { message });
+  }
+
+  async profile(): Promise<Profile> {
+    const r = await this.call<{ user: Profile }>('GET', '/rova/v1/profile');
+    return r.user;
+  }
+
+  async saveProfile(input: { first_name: string; last_name: string; phone: string }): Promise<Profile> {
+    const r = await this.call<{ user: Profile }>('PUT', '/rova/v1/profile', input);
+    return r.user;
+  }
+
+  /** Changes the password; the server ends every session, so the widget signs in again with the new one. */
+  async changePassword(email: string, current: string, next: string): Promise<void> {
+    await this.call<unknown>('PUT', '/rova/v1/auth/password', { current_password: current, new_password: next });
+    forget();
+    await this.signIn(email, next);
   }
 }

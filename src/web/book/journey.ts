@@ -18,6 +18,10 @@ export interface Query {
   category: string;
   /** '' (any), 'manual' or 'automatic' */
   transmission: string;
+  /** '' (any) or a fuel type of the search's facets (petrol, diesel, hybrid, electric, lpg) */
+  fuel: string;
+  /** At least this many seats (0: any) */
+  seats: number;
 }
 
 /** One card of GET /v2/vehicles/search. */
@@ -74,6 +78,8 @@ export interface State {
   total: number;
   /** Category → count of the last search (the category filter's choices). */
   categories: Record<string, number>;
+  /** Fuel type → count of the last search (the fuel filter's choices). */
+  fuels: Record<string, number>;
   nextCursor: string | null;
   vehicle: Card | null;
   check: Check | null;
@@ -87,7 +93,7 @@ export interface State {
 
 export type Action =
   | { type: 'search'; query: Query }
-  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean; categories?: Record<string, number> }
+  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean; categories?: Record<string, number>; fuels?: Record<string, number> }
   | { type: 'more' }
   | { type: 'select'; vehicle: Card }
   | { type: 'checked'; check: Check }
@@ -103,7 +109,7 @@ export type Action =
   | { type: 'restart' };
 
 export function initialState(query: Query): State {
-  return { step: 'search', query, results: [], total: 0, categories: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, booking: null, busy: false, error: null };
+  return { step: 'search', query, results: [], total: 0, categories: {}, fuels: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, booking: null, busy: false, error: null };
 }
 
 const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', done: 'done' };
@@ -121,7 +127,7 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
     case 'results':
       return {
         ...s, step: 'results', results: a.append ? [...s.results, ...a.items] : a.items, total: a.total, nextCursor: a.next,
-        categories: a.categories ?? s.categories, busy: false, error: null,
+        categories: a.categories ?? s.categories, fuels: a.fuels ?? s.fuels, busy: false, error: null,
       };
     case 'select':
       return { ...s, step: 'detail', vehicle: a.vehicle, check: null, attemptKey: null, busy: true, error: null };

@@ -2,8 +2,10 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
-import { ApiError, signedIn, type Api, type Location } from './api.js';
-import { h } from './dom.js';
+import { ApiError, signedIn, type Api, type Currency, type Location } from './api.js';
+import { authForm, newAuth, submitAuth } from './auth-view.js';
+import { field, h, heading } from './dom.js';
+import { emit } from './events.js';
 import type { I18n } from './i18n/index.js';
 import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
 import { CSS } from './styles.js';
@@ -26,6 +28,10 @@ export interface WidgetContext {
   i18n: I18n;
   /** The visitor's currency for search prices (null: the store's). */
   currency: () => Promise<string | null>;
+  /** The currencies the store offers (the fx switcher's list); empty: no switch is shown. */
+  currencies: () => Promise<Currency[]>;
+  /** The visitor picked a currency in the widget: the fx cookie is written and the page told. */
+  pickCurrency: (code: string) => void;
   locations: Promise<Location[]>;
 }
 
@@ -40,10 +46,13 @@ export class BookWidget {
   private readonly live: HTMLElement;
   private readonly alert: HTMLElement;
   private locations: Location[] = [];
+  private currencies: Currency[] = [];
+  /** The currency of the prices shown (the last search's). */
+  private shownCurrency: string | null = null;
   private lastStep: State['step'] | null = null;
   /** The first render does not move focus (the page just loaded); later step changes focus the step's heading. */
   private shown = false;
-  private auth = { mode: 'signin' as 'signin' | 'register', email: '', password: '', first_name: '', last_name: '', phone: '' };
+  private auth = newAuth();
 
   constructor(
     /** The element events are dispatched on (the inline div, the pop-up button, or the dialog host). */
@@ -67,12 +76,24 @@ export class BookWidget {
       },
       (err: unknown) => this.fail(err),
     );
+    void ctx.currencies().then((list) => {
+      this.currencies = list;
+      if (list.length > 1 && (this.state.step === 'search' || this.state.step === 'results')) this.render(true);
+    });
+    void ctx.currency().then((c) => {
+      this.shownCurrency ??= c;
+      if (this.currencies.length > 1) this.render(true);
+    });
+    // a currency picked here, in another widget or in the page's fx switcher: the shown prices follow it
+    document.addEventListener('rova-fx:currency-changed', () => {
+      if (this.state.step === 'results' && !this.state.busy && this.container.isConnected) void this.search(this.state.query);
+    });
     this.emit('rova:ready', {});
     if (init.vehicle !== null) void this.preselect(init.vehicle);
   }
 
   private emit(type: string, detail: object): void {
-    this.target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    emit(this.target, type, detail);
   }
 
   private dispatch(a: Action): State {
@@ -101,8 +122,10 @@ export class BookWidget {
 
   private async page(cursor: string | null): Promise<void> {
     try {
-      const r = await this.ctx.api.search(this.state.query, await this.ctx.currency(), cursor);
-      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category });
+      const currency = await this.ctx.currency();
+      const r = await this.ctx.api.search(this.state.query, currency, cursor);
+      this.shownCurrency = r.items[0]?.currency ?? currency;
+      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category, fuels: r.facets.fuel_type });
       this.live.textContent = r.total === 0 ? this.ctx.i18n.t('noResults') : this.ctx.i18n.t('results', { n: r.total });
     } catch (err) {
       this.fail(err);
@@ -136,11 +159,8 @@ export class BookWidget {
 
   private async signIn(): Promise<void> {
     if (this.dispatch({ type: 'signing-in' }).busy !== true) return;
-    const a = this.auth;
     try {
-      if (a.mode === 'register') await this.ctx.api.register({ email: a.email, password: a.password, first_name: a.first_name, last_name: a.last_name, ...(a.phone ? { phone: a.phone } : {}) });
-      else await this.ctx.api.signIn(a.email, a.password);
-      a.password = '';
+      await submitAuth(this.ctx.api, this.auth);
       this.dispatch({ type: 'signed-in' });
       this.live.textContent = this.ctx.i18n.t('signedInAs');
     } catch (err) {
@@ -204,11 +224,11 @@ export class BookWidget {
   }
 
   private heading(text: string): HTMLElement {
-    return h('h2', { tabindex: -1 }, text);
+    return heading(text);
   }
 
   private field(label: string, control: HTMLElement): HTMLElement {
-    return h('label', {}, label, control);
+    return field(label, control);
   }
 
   private searchForm(s: State): HTMLElement {
@@ -225,6 +245,20 @@ export class BookWidget {
       cats.sort().map((c) => h('option', { value: c, selected: q.category === c }, c.charAt(0).toUpperCase() + c.slice(1))));
     const transmission = h('select', { name: 'transmission', 'data-f': 'transmission' },
       ([['', t('anyTransmission')], ['manual', t('manual')], ['automatic', t('automatic')]] as const).map(([v, l]) => h('option', { value: v, selected: q.transmission === v }, l)));
+    const fuels = Object.keys(s.fuels);
+    if (q.fuel && !fuels.includes(q.fuel)) fuels.push(q.fuel);
+    const fuel = h('select', { name: 'fuel', 'data-f': 'fuel' }, h('option', { value: '' }, t('anyFuel')),
+      fuels.sort().map((f) => h('option', { value: f, selected: q.fuel === f }, `${f.charAt(0).toUpperCase() + f.slice(1)}${s.fuels[f] !== undefined ? ` (${s.fuels[f]})` : ''}`)));
+    const seats = h('select', { name: 'seats', 'data-f': 'seats' }, h('option', { value: '0' }, t('anySeats')),
+      [2, 4, 5, 7, 9].map((n) => h('option', { value: n, selected: q.seats === n }, `${n}+`)));
+    const cur = this.shownCurrency;
+    const currency = this.currencies.length > 1
+      ? this.field(t('currency'), h('select', { name: 'currency', 'data-f': 'currency', on: { change: (e: Event) => {
+        const code = (e.target as HTMLSelectElement).value;
+        this.shownCurrency = code;
+        this.ctx.pickCurrency(code);
+      } } }, this.currencies.map((c) => h('option', { value: c.code, selected: c.code === cur }, `${c.code} – ${c.name}`))))
+      : null;
     const form = h('form', { novalidate: false, on: { submit: (e: Event) => {
       e.preventDefault();
       const f = new FormData(e.target as HTMLFormElement);
@@ -232,7 +266,7 @@ export class BookWidget {
       const num = (k: string) => (/^[1-9][0-9]*$/.test(str(k)) ? Number(str(k)) : null);
       void this.search({ location: num('location'), returnLocation: num('return_location'), pickupDate: str('pickup_date'), pickupTime: str('pickup_time') || '10:00',
         returnDate: str('return_date'), returnTime: str('return_time') || '10:00', sort: str('sort') || 'price_asc', category: str('category'),
-        transmission: str('transmission') });
+        transmission: str('transmission'), fuel: str('fuel'), seats: Number(str('seats')) || 0 });
     } } },
       this.field(t('pickupLocation'), loc('location', q.location, t('anyLocation'))),
       this.field(t('returnLocation'), loc('return_location', q.returnLocation, t('sameLocation'))),
@@ -242,7 +276,10 @@ export class BookWidget {
       this.field(t('returnTime'), input('return_time', 'time', q.returnTime)),
       this.field(t('category'), category),
       this.field(t('transmission'), transmission),
+      this.field(t('fuel'), fuel),
+      this.field(t('seats'), seats),
       this.field(t('sort'), sort),
+      currency,
       h('button', { type: 'submit', 'data-f': 'search', disabled: s.busy }, s.busy ? t('searching') : t('search')),
     );
     return form;
@@ -319,24 +356,8 @@ export class BookWidget {
   }
 
   private authView(s: State): HTMLElement {
-    const { t } = this.ctx.i18n;
-    const a = this.auth;
-    const reg = a.mode === 'register';
-    const input = (name: 'email' | 'password' | 'first_name' | 'last_name' | 'phone', type: string, label: string, extra: Record<string, string | boolean> = {}) =>
-      this.field(label, h('input', { name, type, value: a[name], 'data-f': `auth-${name}`, ...extra, on: { input: (e: Event) => { a[name] = (e.target as HTMLInputElement).value; } } }));
-    const tab = (mode: 'signin' | 'register', label: string) =>
-      h('button', { type: 'button', 'aria-pressed': String(a.mode === mode), 'data-f': `tab-${mode}`, on: { click: () => { a.mode = mode; this.render(true); } } }, label);
     return h('div', {},
-      this.heading(reg ? t('register') : t('signIn')),
-      h('div', { class: 'tabs' }, tab('signin', t('haveAccount')), tab('register', t('newCustomer'))),
-      h('form', { on: { submit: (e: Event) => { e.preventDefault(); void this.signIn(); } } },
-        reg ? input('first_name', 'text', t('firstName'), { required: true, autocomplete: 'given-name' }) : null,
-        reg ? input('last_name', 'text', t('lastName'), { required: true, autocomplete: 'family-name' }) : null,
-        input('email', 'email', t('email'), { required: true, autocomplete: 'email' }),
-        input('password', 'password', t('password'), { required: true, minlength: reg ? '8' : '1', autocomplete: reg ? 'new-password' : 'current-password' }),
-        reg ? input('phone', 'tel', t('phone'), { autocomplete: 'tel' }) : null,
-        h('button', { type: 'submit', 'data-f': 'auth-submit', disabled: s.busy }, reg ? t('register') : t('signIn')),
-      ),
+      authForm(this.ctx.i18n, this.auth, s.busy, () => void this.signIn(), () => this.render(true)),
       h('div', { class: 'actions' }, this.backButton()),
     );
   }
