@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT, customer, DIALOG, expectAxeClean, focused, tabTo, visitors, WIDGET, type Customer } from './book-helpers.js';
+import { ACCOUNT, customer, DIALOG, expectAxeClean, focused, readmeShot, tabTo, visitors, WIDGET, type Customer } from './book-helpers.js';
 import { startCachingProxy } from './caching-proxy.js';
 import { launchChromium, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
 
@@ -137,6 +137,7 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     expect(await w.locator('tr.total td').textContent()).toBe(money(quote.fee, quote.currency));
     expect((await call<{ data: { status: string } }>('GET', `/rova-rental/v2/my/bookings/${near.id}`, { token: c.token })).data.status).toBe('confirmed');
     await expectAxeClean(page, 'cancel');
+    await readmeShot(page, 'book-account-cancel');
     await tabTo(page, `Yes, cancel (fee ${money(quote.fee, quote.currency)})`);
     await page.keyboard.press('Enter');
     await w.locator('p.notice', { hasText: `Booking cancelled. Fee ${money(quote.fee, quote.currency)}, refund ${money(quote.refund, quote.currency)}.` }).waitFor();
@@ -283,8 +284,31 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     const gbp = await expected('GBP');
     expect(gbp.every(([, cur]) => cur === 'GBP')).toBe(true);
     await expect.poll(shown).toEqual(gbp);
+    await readmeShot(page, 'book-journey-results');
     expect(gbp.map((g) => g[0])).not.toEqual(eur.map((e) => e[0]));
     expect((await context.cookies(shop.origin)).find((k) => k.name === 'rova_fx_currency')?.value).toBe('GBP');
+  });
+
+  it('search filters: fuel (choices and counts from the search facets) and seats (at least) ask the API and show its answer', async () => {
+    const q = 'pickup_date=2027-10-11&return_date=2027-10-13&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&per_page=12';
+    const all = await call<{ data: { facets: { fuel_type: Record<string, number> } } }>('GET', `/rova-rental/v2/vehicles/search?${q}`);
+    const fuels = Object.entries(all.data.facets.fuel_type).sort(([a], [b]) => a.localeCompare(b));
+    expect(fuels.length).toBeGreaterThan(1);
+    const { page } = await open('/demo/rent?rova_pickup=2027-10-11T10:00&rova_return=2027-10-13T10:00');
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards').waitFor();
+    const options = await w.locator('select[name=fuel] option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual([['', 'Any fuel'], ...fuels.map(([f, n]) => [f, `${f.charAt(0).toUpperCase()}${f.slice(1)} (${n})`])]);
+    const [fuel] = fuels[0]!;
+    await w.locator('select[name=fuel]').selectOption(fuel);
+    await w.locator('select[name=seats]').selectOption('5');
+    const sent = page.waitForRequest((r) => r.url().includes('/vehicles/search?') && new URL(r.url()).searchParams.get('fuel_type') === fuel && new URL(r.url()).searchParams.get('seats') === '5');
+    await w.locator('button[data-f=search]').click();
+    await sent;
+    const want = await call<{ data: { total: number; items: { name: string }[] } }>('GET', `/rova-rental/v2/vehicles/search?${q}&fuel_type=${fuel}&seats=5`);
+    await expect.poll(() => w.locator('h2').first().textContent()).toBe(want.data.total === 0 ? 'No vehicle is free for these dates. Try other dates or another location.' : `${want.data.total} vehicles available`);
+    expect(await w.locator('ul.cards h3').allTextContents()).toEqual(want.data.items.map((i) => i.name));
   });
 
   it('account at 320 px: nothing sticks out, the page does not scroll sideways', async () => {

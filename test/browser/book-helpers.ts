@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -113,4 +114,11 @@ export async function register(w: Locator, c: Customer = customer()): Promise<Cu
   await w.locator('input[name=password]').fill(c.password);
   await w.locator('button[data-f=auth-submit]').click();
   return c;
+}
+
+/** Screenshot for the README (docs/screenshots/<name>.png): written when missing or when ROVA_SCREENSHOTS=1. */
+export async function readmeShot(page: Page, name: string): Promise<void> {
+  const file = fileURLToPath(new URL(`../../docs/screenshots/${name}.png`, import.meta.url));
+  if (existsSync(file) && process.env.ROVA_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: file, fullPage: false });
 }

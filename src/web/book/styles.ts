@@ -14,7 +14,7 @@ display:block;color:var(--_color-text);font:16px/1.5 var(--_font)}
 --_color-background:var(--rova-color-background,#161a22);--_color-surface:var(--rova-color-surface,#1f2430);--_color-border:var(--rova-color-border,#465066);--_color-error:var(--rova-color-error,#ff8a80);--_color-success:var(--rova-color-success,#7ee2a8)}
 *{box-sizing:border-box}
 .root{background:var(--_color-background);border:1px solid var(--_color-border);border-radius:var(--_radius);padding:var(--_space);max-width:100%}
-h2{font-size:1.25rem;margin:0 0 calc(var(--_space)*.75)}h2:focus{outline:none}h3{font-size:1.05rem;margin:0}
+h2{font-size:1.25rem;margin:0 0 calc(var(--_space)*.75)}form+h2{margin-top:var(--_space)}h2:focus{outline:none}h3{font-size:1.05rem;margin:0}
 form,.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:calc(var(--_space)*.75);align-items:end}
 label{display:flex;flex-direction:column;gap:.25rem;font-size:.9rem;color:var(--_color-muted)}
 textarea{resize:vertical}
