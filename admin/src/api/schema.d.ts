@@ -140,6 +140,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/demo/rent/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demo customer account page: the booking widget in account mode (cacheable, strict CSP)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getDemoRentAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demo/shop": {
         parameters: {
             query?: never;
@@ -2357,6 +2377,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/payments/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a storefront can take payment: the enabled providers and, for card payment, Stripe.js and the publishable key (public)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getRovaRentalV2PaymentsConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/payments/stripe/webhook": {
         parameters: {
             query?: never;
@@ -3930,6 +3970,24 @@ export interface operations {
         };
     };
     getDemoRent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDemoRentAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -13959,6 +14017,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2PaymentsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description The payment_method values POST /booking/create accepts */
+                            providers: ("offline" | "stripe")[];
+                            /** @description Card payment in a browser: null unless stripe is enabled and a publishable key is set */
+                            stripe: {
+                                /** @description Where to load Stripe.js from (ROVA_STRIPE_JS_URL, default https://js.stripe.com/v3/) */
+                                js_url: string;
+                                /** @description STRIPE_PUBLISHABLE_KEY, for Stripe.js */
+                                publishable_key: string;
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description Too many requests (see Retry-After) */

@@ -3,6 +3,17 @@ import { escapeHtml } from '../store/price-html.js';
 /** The demo page's policy: scripts only from this origin (no inline script anywhere), styles inline for the page. */
 export const RENT_PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
 
+/**
+ * The policy with card payment on: Stripe.js's origin may run scripts and frames (the Payment Element is an
+ * iframe), and the page may connect to Stripe's API (Stripe's documented CSP), or to the stand-ins tests use.
+ */
+export function rentPageCsp(stripe: { jsUrl: string; apiOrigin: string } | null): string {
+  if (!stripe) return RENT_PAGE_CSP;
+  const js = new URL(stripe.jsUrl).origin;
+  const frames = js === 'https://js.stripe.com' ? `${js} https://hooks.stripe.com` : js;
+  return RENT_PAGE_CSP.replace("default-src 'self'; script-src 'self'", `default-src 'self'; script-src 'self' ${js}; frame-src ${frames}; connect-src 'self' ${stripe.apiOrigin}`);
+}
+
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2330;background:#f6f7fb}
 header{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.9rem 2rem;background:#fff;border-bottom:1px solid #e3e5ee}

@@ -1,6 +1,6 @@
 /** The v2 rental API and the platform's customer auth, as the widget uses them (fetch, JSON, errors in words). */
 import type { Cancelled, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
-import type { Alternative, Booked, Card, Check, Query } from './journey.js';
+import type { Alternative, Booked, Card, Check, PayMethod, Query } from './journey.js';
 
 export interface Location {
   id: number;
@@ -19,6 +19,12 @@ export interface SearchPage {
 export interface Currency {
   code: string;
   name: string;
+}
+
+/** GET /v2/payments/config: card payment is offered when `stripe` is set. */
+export interface PaymentConfig {
+  providers: PayMethod[];
+  stripe: { publishable_key: string; js_url: string } | null;
 }
 
 /** An answer of the API that is not a success, with the server's own words. */
@@ -160,16 +166,22 @@ export class Api {
   }
 
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
-  async create(q: Query, vehicleId: number, key: string): Promise<Booked> {
-    const body = { ...this.slot(q, vehicleId), payment_method: 'offline', payment_plan: 'full' };
-    const r = await this.call<{ data: { booking: { id: number; reference: string; total: number; currency: string }; payment?: { instructions?: string } } }>(
+  async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
+    const body = { ...this.slot(q, vehicleId), payment_method: method, payment_plan: 'full' };
+    const r = await this.call<{ data: { booking: { id: number; reference: string; total: number; currency: string }; payment?: { instructions?: string; client_secret?: string } } }>(
       'POST',
       '/rova-rental/v2/booking/create',
       body,
       { 'Idempotency-Key': key },
     );
     const b = r.data.booking;
-    return { id: b.id, reference: b.reference, total: b.total, currency: b.currency, instructions: r.data.payment?.instructions ?? '' };
+    const secret = r.data.payment?.client_secret;
+    return { id: b.id, reference: b.reference, total: b.total, currency: b.currency, instructions: r.data.payment?.instructions ?? '', clientSecret: method === 'stripe' && secret ? secret : null, paid: false };
+  }
+
+  async paymentConfig(): Promise<PaymentConfig> {
+    const r = await this.call<{ data: PaymentConfig }>('GET', '/rova-rental/v2/payments/config');
+    return r.data;
   }
 
   // ── account mode ──────────────────────────────────────────────────────────

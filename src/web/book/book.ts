@@ -8,7 +8,7 @@
  * ever read from or written to the page, so the page itself can be cached and shared.
  */
 import { AccountWidget } from './account-widget.js';
-import { Api, type Currency } from './api.js';
+import { Api, type Currency, type PaymentConfig } from './api.js';
 import { h } from './dom.js';
 import { setParentOrigin } from './events.js';
 import { i18n, pickLang, type Lang } from './i18n/index.js';
@@ -45,6 +45,13 @@ let detected: Promise<string | null> | null = null;
 /** The visitor's pick in the widget's (or the page's fx) currency switch: wins over every other source. */
 let picked: string | null = null;
 let currencies: Promise<Currency[]> | null = null;
+let payments: Promise<PaymentConfig | null> | null = null;
+
+/** How the store takes payment (asked once per page; unknown → pay at pick-up only). */
+function paymentConfig(): Promise<PaymentConfig | null> {
+  payments ??= api.paymentConfig().catch(() => null);
+  return payments;
+}
 
 /** The store's offered currencies, as the fx switcher lists them (the storefront config object). */
 function offeredCurrencies(): Promise<Currency[]> {
@@ -106,7 +113,7 @@ function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): Book
   const today = new Date().toISOString().slice(0, 10);
   return new BookWidget(
     target, container,
-    { api, i18n: i18n(langOf(o)), currency: () => visitorCurrency(o), currencies: offeredCurrencies, pickCurrency, locations },
+    { api, i18n: i18n(langOf(o)), currency: () => visitorCurrency(o), currencies: offeredCurrencies, pickCurrency, locations, payments: paymentConfig },
     { query: queryFrom(o, today), vehicle: vehicleFrom(o) },
   );
 }

@@ -3,7 +3,8 @@
  * answers of the API back as actions. Tested on its own (test/web/book-journey.test.ts).
  */
 
-export type Step = 'search' | 'results' | 'detail' | 'auth' | 'review' | 'done';
+export type Step = 'search' | 'results' | 'detail' | 'auth' | 'review' | 'pay' | 'done';
+export type PayMethod = 'offline' | 'stripe';
 
 export interface Query {
   location: number | null;
@@ -69,6 +70,10 @@ export interface Booked {
   total: number;
   currency: string;
   instructions: string;
+  /** Card payment: the PaymentIntent's client secret for Stripe.js (then the `pay` step), else null. */
+  clientSecret: string | null;
+  /** The booking was seen confirmed after the card payment. */
+  paid: boolean;
 }
 
 export interface State {
@@ -86,6 +91,8 @@ export interface State {
   signedIn: boolean;
   /** Idempotency-Key of the current booking attempt: made once, kept for retries, dropped when the choice changes. */
   attemptKey: string | null;
+  /** How the customer pays: at pick-up, or by card (when the store offers it). */
+  payment: PayMethod;
   booking: Booked | null;
   busy: boolean;
   error: string | null;
@@ -104,15 +111,20 @@ export type Action =
   /** The session ended (401 after a refresh): sign in again; the choice and the attempt's key are kept. */
   | { type: 'signed-out'; message: string }
   | { type: 'created'; booking: Booked }
+  /** The payment method changed: a new attempt (another body needs another Idempotency-Key). */
+  | { type: 'pay-with'; method: PayMethod }
+  | { type: 'paying' }
+  /** The booking was seen confirmed after the card payment. */
+  | { type: 'paid' }
   | { type: 'failed'; message: string }
   | { type: 'back' }
   | { type: 'restart' };
 
 export function initialState(query: Query): State {
-  return { step: 'search', query, results: [], total: 0, categories: {}, fuels: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, booking: null, busy: false, error: null };
+  return { step: 'search', query, results: [], total: 0, categories: {}, fuels: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, payment: 'offline', booking: null, busy: false, error: null };
 }
 
-const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', done: 'done' };
+const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', pay: 'pay', done: 'done' };
 
 /**
  * The next state. `newKey` makes an Idempotency-Key (crypto.randomUUID in the browser); it is called only when
@@ -147,7 +159,14 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
     case 'signed-out':
       return { ...s, signedIn: false, step: s.step === 'review' ? 'auth' : s.step, busy: false, error: a.message };
     case 'created':
-      return { ...s, step: 'done', booking: a.booking, busy: false, error: null };
+      return { ...s, step: a.booking.clientSecret ? 'pay' : 'done', booking: a.booking, busy: false, error: null };
+    case 'pay-with':
+      if (s.busy || s.step !== 'review' || s.payment === a.method) return s;
+      return { ...s, payment: a.method, attemptKey: null };
+    case 'paying':
+      return s.busy || s.step !== 'pay' ? s : { ...s, busy: true, error: null };
+    case 'paid':
+      return s.booking ? { ...s, step: 'done', booking: { ...s.booking, paid: true }, busy: false, error: null } : s;
     case 'failed':
       // the attempt key is kept: retrying the same booking must not make a second one
       return { ...s, busy: false, error: a.message };
@@ -155,6 +174,6 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
       if (s.busy) return s;
       return { ...s, step: BACK[s.step], error: null };
     case 'restart':
-      return { ...initialState(s.query), signedIn: s.signedIn };
+      return { ...initialState(s.query), signedIn: s.signedIn, payment: s.payment };
   }
 }

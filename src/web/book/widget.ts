@@ -2,12 +2,13 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
-import { ApiError, signedIn, type Api, type Currency, type Location } from './api.js';
+import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig } from './api.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
 import type { I18n } from './i18n/index.js';
 import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
+import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
 
 let sheet: CSSStyleSheet | null = null;
@@ -33,6 +34,8 @@ export interface WidgetContext {
   /** The visitor picked a currency in the widget: the fx cookie is written and the page told. */
   pickCurrency: (code: string) => void;
   locations: Promise<Location[]>;
+  /** How the store takes payment (card payment offered when `stripe` is set); null when unknown. */
+  payments: () => Promise<PaymentConfig | null>;
 }
 
 export interface WidgetInit {
@@ -49,6 +52,9 @@ export class BookWidget {
   private currencies: Currency[] = [];
   /** The currency of the prices shown (the last search's). */
   private shownCurrency: string | null = null;
+  private payments: PaymentConfig | null = null;
+  /** The mounted Payment Element of the `pay` step. */
+  private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
   private lastStep: State['step'] | null = null;
   /** The first render does not move focus (the page just loaded); later step changes focus the step's heading. */
   private shown = false;
@@ -87,6 +93,10 @@ export class BookWidget {
     // a currency picked here, in another widget or in the page's fx switcher: the shown prices follow it
     document.addEventListener('rova-fx:currency-changed', () => {
       if (this.state.step === 'results' && !this.state.busy && this.container.isConnected) void this.search(this.state.query);
+    });
+    void ctx.payments().then((p) => {
+      this.payments = p;
+      if (p?.stripe && this.state.step === 'review') this.render(true);
     });
     this.emit('rova:ready', {});
     if (init.vehicle !== null) void this.preselect(init.vehicle);
@@ -174,15 +184,57 @@ export class BookWidget {
     if (s === before || !s.attemptKey || !s.vehicle) return; // a second click while the first runs
     this.live.textContent = this.ctx.i18n.t('booking');
     try {
-      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey);
+      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey, s.payment);
       this.dispatch({ type: 'created', booking });
       this.emit('rova:booking-created', { id: booking.id, reference: booking.reference, total: booking.total, currency: booking.currency });
+      if (booking.clientSecret && this.payments?.stripe) {
+        await this.mountCard(this.payments.stripe, booking.clientSecret);
+        this.render(true);
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401 && !signedIn()) {
         this.dispatch({ type: 'signed-out', message: err.message });
         this.alert.textContent = this.ctx.i18n.t('error', { message: err.message });
         return;
       }
+      this.fail(err);
+    }
+  }
+
+  private async mountCard(stripe: NonNullable<PaymentConfig['stripe']>, clientSecret: string): Promise<void> {
+    const host = this.container.getRootNode() instanceof ShadowRoot ? (this.container.getRootNode() as ShadowRoot).host : this.target;
+    this.card?.remove();
+    this.card = await paymentElement(stripe.js_url, stripe.publishable_key, clientSecret, host);
+  }
+
+  /** Confirms the card payment with Stripe.js, then waits (up to 30 s) until the webhook has confirmed the booking. */
+  private async pay(): Promise<void> {
+    const b = this.state.booking;
+    if (!b || !this.card || this.dispatch({ type: 'paying' }).busy !== true) return;
+    const { t } = this.ctx.i18n;
+    this.live.textContent = t('paying');
+    try {
+      const refused = await this.card.confirm();
+      if (refused) {
+        this.dispatch({ type: 'failed', message: refused });
+        this.alert.textContent = t('error', { message: refused });
+        this.emit('rova:error', { message: refused, status: 402 });
+        return;
+      }
+      for (let i = 0; i < 40; i++) {
+        const now = await this.ctx.api.myBooking(b.id);
+        if (now.status === 'confirmed') {
+          this.card.remove();
+          this.card = null;
+          this.dispatch({ type: 'paid' });
+          this.emit('rova:paid', { id: b.id, reference: b.reference, total: b.total, currency: b.currency });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 750));
+      }
+      this.dispatch({ type: 'failed', message: t('payPending') });
+      this.alert.textContent = t('payPending');
+    } catch (err) {
       this.fail(err);
     }
   }
@@ -218,6 +270,8 @@ export class BookWidget {
         return this.authView(s);
       case 'review':
         return this.reviewView(s);
+      case 'pay':
+        return this.payView(s);
       case 'done':
         return this.doneView(s);
     }
@@ -369,9 +423,26 @@ export class BookWidget {
       h('h3', {}, s.vehicle?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       this.breakdown(s),
-      h('p', {}, t('payOffline')),
+      this.payments?.stripe
+        ? h('fieldset', { class: 'pay-with' }, h('legend', {}, t('payment')),
+          ([['offline', t('payOfflineOption')], ['stripe', t('payCardOption')]] as const).map(([m, label]) =>
+            h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'payment', value: m, checked: s.payment === m, 'data-f': `pay-${m}`,
+              on: { change: () => this.dispatch({ type: 'pay-with', method: m }) } }), label)))
+        : h('p', {}, t('payOffline')),
       h('div', { class: 'actions' }, this.backButton(),
-        h('button', { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } }, s.busy ? t('booking') : t('book'))),
+        h('button', { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } }, s.busy ? t('booking') : s.payment === 'stripe' ? t('bookCard') : t('book'))),
+    );
+  }
+
+  private payView(s: State): HTMLElement {
+    const { t, money } = this.ctx.i18n;
+    const b = s.booking!;
+    return h('div', {},
+      this.heading(t('payCardOption')),
+      h('p', {}, t('reference'), ': ', h('span', { class: 'ref', 'data-reference': b.reference }, b.reference)),
+      h('div', { class: 'card-element' }, this.card ? h('slot', { name: this.card.slot }) : null),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', 'data-f': 'pay', 'aria-disabled': String(s.busy), on: { click: () => void this.pay() } }, s.busy ? t('paying') : t('payNow', { total: money(b.total, b.currency) }))),
     );
   }
 
@@ -382,8 +453,8 @@ export class BookWidget {
       this.heading(t('done')),
       h('p', {}, t('reference'), ': ', h('span', { class: 'ref', 'data-reference': b?.reference ?? '' }, b?.reference ?? '')),
       b ? h('p', {}, t('total'), ': ', money(b.total, b.currency)) : null,
-      h('p', {}, t('doneText')),
-      b?.instructions ? h('p', { class: 'note' }, b.instructions) : null,
+      h('p', { class: b?.paid ? 'ok' : '' }, b?.paid ? t('paidText') : t('doneText')),
+      b?.instructions && !b.clientSecret ? h('p', { class: 'note' }, b.instructions) : null,
       h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', 'data-f': 'again', on: { click: () => this.dispatch({ type: 'restart' }) } }, t('again'))),
     );
   }

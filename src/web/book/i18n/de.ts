@@ -125,4 +125,11 @@ export const de: Messages = {
   st_closed: 'Geschlossen',
   vehicle: 'Fahrzeug',
   dates: 'Zeitraum',
+  payOfflineOption: 'Bei Abholung bezahlen',
+  payCardOption: 'Mit Karte bezahlen',
+  bookCard: 'Buchen und mit Karte bezahlen',
+  payNow: '{total} bezahlen',
+  paying: 'Zahlung läuft…',
+  paidText: 'Zahlung erhalten: Ihre Buchung ist bestätigt.',
+  payPending: 'Ihre Zahlung wird bearbeitet; wir senden Ihnen eine E-Mail, sobald die Buchung bestätigt ist.',
 };

@@ -124,6 +124,13 @@ export const en = {
   st_closed: 'Closed',
   vehicle: 'Vehicle',
   dates: 'Dates',
+  payOfflineOption: 'Pay at pick-up',
+  payCardOption: 'Pay by card',
+  bookCard: 'Book and pay by card',
+  payNow: 'Pay {total}',
+  paying: 'Paying…',
+  paidText: 'Payment received: your booking is confirmed.',
+  payPending: 'Your payment is being processed; we will e-mail you when the booking is confirmed.',
 } as const;
 
 export type MessageKey = keyof typeof en;

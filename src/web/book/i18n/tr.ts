@@ -125,4 +125,11 @@ export const tr: Messages = {
   st_closed: 'Kapalı',
   vehicle: 'Araç',
   dates: 'Tarihler',
+  payOfflineOption: 'Teslimde öde',
+  payCardOption: 'Kartla öde',
+  bookCard: 'Rezervasyon yap ve kartla öde',
+  payNow: '{total} öde',
+  paying: 'Ödeniyor…',
+  paidText: 'Ödeme alındı: rezervasyonunuz onaylandı.',
+  payPending: 'Ödemeniz işleniyor; rezervasyon onaylandığında size e-posta göndereceğiz.',
 };
