@@ -4,6 +4,8 @@
  * (test/storefront/book-account.test.ts).
  */
 
+import type { CancelQuoteAnswer, ProfileAnswer, ThreadAnswer, ThreadSummaryAnswer } from './api-types.js';
+
 export type AccountStep = 'signin' | 'bookings' | 'booking' | 'cancel' | 'messages' | 'thread' | 'compose' | 'profile';
 export type AccountTab = 'bookings' | 'messages' | 'profile';
 
@@ -21,14 +23,7 @@ export interface MyBooking {
 }
 
 /** What a cancellation would cost now (GET /v2/my/bookings/{id} → cancellation). */
-export interface CancelQuote {
-  cancellable: boolean;
-  free_cancellation_until: string;
-  free: boolean;
-  fee: number;
-  refund: number;
-  currency: string;
-}
+export type CancelQuote = CancelQuoteAnswer;
 
 export interface MyBookingDetail extends MyBooking {
   days: number;
@@ -43,24 +38,10 @@ export interface Cancelled {
   currency: string;
 }
 
-/** A thread of GET /v1/my/messages. */
-export interface ThreadSummary {
-  id: number;
-  subject: string;
-  preview: string;
-  status: string;
-  booking_id: number | null;
-  unread_count: number;
-  last_message_at: string;
-}
+/** A thread of GET /v1/my/messages (types from /openapi.json). */
+export type ThreadSummary = Pick<ThreadSummaryAnswer, 'id' | 'subject' | 'preview' | 'status' | 'booking_id' | 'unread_count' | 'last_message_at'>;
 
-export interface Message {
-  id: number;
-  sender: 'customer' | 'admin';
-  author_name: string;
-  body: string;
-  created_at: string;
-}
+export type Message = Pick<ThreadAnswer['message'], 'id' | 'sender' | 'author_name' | 'body' | 'created_at'>;
 
 export interface Thread {
   thread: ThreadSummary;
@@ -68,12 +49,7 @@ export interface Thread {
   replies: Message[];
 }
 
-export interface Profile {
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone: string;
-}
+export type Profile = Pick<ProfileAnswer, 'email' | 'first_name' | 'last_name' | 'phone'>;
 
 export interface AccountState {
   step: AccountStep;

@@ -1,4 +1,5 @@
 /** The v2 rental API and the platform's customer auth, as the widget uses them (fetch, JSON, errors in words). */
+import type { CheckBody, CreateBody, NewThreadBody, PasswordBody, PaymentConfigAnswer, ProfileBody, RegisterBody, SearchQuery, TokenAnswer } from './api-types.js';
 import type { Cancelled, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
 import type { Alternative, Booked, Card, Check, PayMethod, Query } from './journey.js';
 
@@ -22,10 +23,7 @@ export interface Currency {
 }
 
 /** GET /v2/payments/config: card payment is offered when `stripe` is set. */
-export interface PaymentConfig {
-  providers: PayMethod[];
-  stripe: { publishable_key: string; js_url: string } | null;
-}
+export type PaymentConfig = PaymentConfigAnswer;
 
 /** An answer of the API that is not a success, with the server's own words. */
 export class ApiError extends Error {
@@ -51,10 +49,7 @@ export function forget(): void {
   refreshToken = null;
 }
 
-interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-}
+type TokenPair = Pick<TokenAnswer, 'access_token' | 'refresh_token'>;
 
 function messageOf(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
@@ -113,21 +108,23 @@ export class Api {
   }
 
   async search(q: Query, currency: string | null, cursor: string | null, perPage = 12): Promise<SearchPage> {
-    const p = new URLSearchParams({ pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime, per_page: String(perPage) });
-    if (q.location) p.set('location_id', String(q.location));
-    if (q.category) p.set('category', q.category);
-    if (q.transmission === 'manual' || q.transmission === 'automatic') p.set('transmission', q.transmission);
-    if (q.fuel) p.set('fuel_type', q.fuel);
-    if (q.seats) p.set('seats', String(q.seats));
-    if (q.sort) p.set('sort', q.sort);
-    if (currency) p.set('currency', currency);
-    if (cursor) p.set('cursor', cursor);
+    // the parameter names are the document's: a renamed one fails the typecheck
+    const params: { [K in keyof SearchQuery]?: string } = { pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime, per_page: String(perPage) };
+    if (q.location) params.location_id = String(q.location);
+    if (q.category) params.category = q.category;
+    if (q.transmission === 'manual' || q.transmission === 'automatic') params.transmission = q.transmission;
+    if (q.fuel) params.fuel_type = q.fuel;
+    if (q.seats) params.seats = String(q.seats);
+    if (q.sort) params.sort = q.sort;
+    if (currency) params.currency = currency;
+    if (cursor) params.cursor = cursor;
+    const p = new URLSearchParams(params as Record<string, string>);
     const r = await this.call<{ data: SearchPage }>('GET', `/rova-rental/v2/vehicles/search?${p.toString()}`);
     return r.data;
   }
 
-  private slot(q: Query, vehicleId: number): Record<string, unknown> {
-    const b: Record<string, unknown> = { vehicle_id: vehicleId, pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime };
+  private slot(q: Query, vehicleId: number): CheckBody {
+    const b: CheckBody = { vehicle_id: vehicleId, pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime };
     if (q.location) b.pickup_location_id = q.location;
     if (q.returnLocation) b.return_location_id = q.returnLocation;
     return b;
@@ -160,14 +157,14 @@ export class Api {
     }
   }
 
-  async register(input: { email: string; password: string; first_name: string; last_name: string; phone?: string }): Promise<void> {
+  async register(input: RegisterBody & { password: string }): Promise<void> {
     await this.call<unknown>('POST', '/rova/v1/auth/register', input);
     await this.signIn(input.email, input.password);
   }
 
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
   async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
-    const body = { ...this.slot(q, vehicleId), payment_method: method, payment_plan: 'full' };
+    const body: CreateBody = { ...this.slot(q, vehicleId), payment_method: method, payment_plan: 'full' };
     const r = await this.call<{ data: { booking: { id: number; reference: string; total: number; currency: string }; payment?: { instructions?: string; client_secret?: string } } }>(
       'POST',
       '/rova-rental/v2/booking/create',
@@ -211,7 +208,7 @@ export class Api {
     return r.data;
   }
 
-  async startThread(input: { subject: string; message: string; booking_id?: number }): Promise<Thread> {
+  async startThread(input: NewThreadBody): Promise<Thread> {
     const r = await this.call<{ data: Thread }>('POST', '/rova-rental/v1/my/messages', input);
     return r.data;
   }
@@ -225,14 +222,15 @@ export class Api {
     return r.user;
   }
 
-  async saveProfile(input: { first_name: string; last_name: string; phone: string }): Promise<Profile> {
+  async saveProfile(input: ProfileBody): Promise<Profile> {
     const r = await this.call<{ user: Profile }>('PUT', '/rova/v1/profile', input);
     return r.user;
   }
 
   /** Changes the password; the server ends every session, so the widget signs in again with the new one. */
   async changePassword(email: string, current: string, next: string): Promise<void> {
-    await this.call<unknown>('PUT', '/rova/v1/auth/password', { current_password: current, new_password: next });
+    const body: PasswordBody = { current_password: current, new_password: next };
+    await this.call<unknown>('PUT', '/rova/v1/auth/password', body);
     forget();
     await this.signIn(email, next);
   }

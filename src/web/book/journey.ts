@@ -3,6 +3,8 @@
  * answers of the API back as actions. Tested on its own (test/web/book-journey.test.ts).
  */
 
+import type { SearchItem } from './api-types.js';
+
 export type Step = 'search' | 'results' | 'detail' | 'auth' | 'review' | 'pay' | 'done';
 export type PayMethod = 'offline' | 'stripe';
 
@@ -25,21 +27,8 @@ export interface Query {
   seats: number;
 }
 
-/** One card of GET /v2/vehicles/search. */
-export interface Card {
-  vehicle_id: number;
-  name: string;
-  category: string;
-  brand: string;
-  model: string;
-  seats: number | null;
-  transmission: string | null;
-  fuel_type: string | null;
-  days: number;
-  price_per_day: number;
-  total_price: number;
-  currency: string;
-}
+/** One card of GET /v2/vehicles/search (the fields the widget shows; types from /openapi.json). */
+export type Card = Pick<SearchItem, 'vehicle_id' | 'name' | 'category' | 'brand' | 'model' | 'seats' | 'transmission' | 'fuel_type' | 'days' | 'price_per_day' | 'total_price' | 'currency'>;
 
 /** What POST /v2/booking/check answers (the fields the widget shows). */
 export interface Check {
