@@ -188,10 +188,10 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     expect(thread.data.replies.map((r) => [r.sender, r.body])).toEqual([['admin', 'Yes, one child seat is added.'], ['customer', 'Thank you!']]);
   });
 
-  it('account: a message about a booking, profile saved, password changed (the widget signs in again with the new one)', async () => {
+  it('account: a message about a booking, profile saved, password changed (the widget signs in again with the new one), a double-clicked cancel cancels once', async () => {
     const c = await account();
     const b = await book(c.token, new Date(Date.UTC(2028, 3, 10, 10)), 2, false);
-    const { page } = await open('/demo/rent/account');
+    const { page, requests } = await open('/demo/rent/account');
     const w = page.locator(ACCOUNT);
     await signIn(page, c);
     await w.locator(`button[data-f=booking-${b.id}]`).click();
@@ -214,7 +214,9 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('input[name=pw-current]').fill('not-the-password');
     await w.locator('input[name=pw-next]').fill('a-new-password-456');
     await w.locator('button[data-f=change-password]').click();
-    await expect.poll(() => w.locator('[role=alert]').textContent()).toMatch(/^Something went wrong: /);
+    await expect.poll(() => w.locator('[role=alert]').textContent()).toBe('Something went wrong: The current password is wrong.');
+    // a wrong password is not a dead session: no token refresh
+    expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/token/refresh')).toEqual([]);
     await w.locator('input[name=pw-current]').fill(c.password);
     await w.locator('input[name=pw-next]').fill('a-new-password-456');
     await w.locator('button[data-f=change-password]').click();
@@ -223,7 +225,14 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await call('POST', '/rova/v1/auth/token', { body: { login: c.email, password: c.password }, status: 401 });
     await call('POST', '/rova/v1/auth/token', { body: { login: c.email, password: 'a-new-password-456' } });
     await w.locator('button[data-f=nav-bookings]').click();
-    await w.locator(`button[data-f=booking-${b.id}]`).waitFor();
+    await w.locator(`button[data-f=booking-${b.id}]`).click();
+    // free before the deadline: nothing was paid, nothing kept; a double click cancels once
+    await w.locator('[data-quote]', { hasText: /^Free cancellation until / }).waitFor();
+    await w.locator('button[data-f=cancel]').click();
+    await w.locator('button[data-f=confirm-cancel]').dblclick();
+    await w.locator('p.notice', { hasText: `Booking cancelled. Fee ${money(0, b.currency)}, refund ${money(0, b.currency)}.` }).waitFor();
+    expect(requests.filter((r) => r === `POST /wp-json/rova-rental/v2/my/bookings/${b.id}/cancel`)).toHaveLength(1);
+    expect(await w.locator('[role=alert]').textContent()).toBe('');
     // signing out forgets the session: the sign-in again
     await w.locator('button[data-f=sign-out]').click();
     await w.locator('input[name=email]').waitFor();

@@ -63,6 +63,13 @@ export class AccountWidget {
     emit(this.target, 'rova:error', { message, status: err instanceof ApiError ? err.status : 0 });
   }
 
+  /** Starts a write: false while another runs (a double click sends one request). */
+  private begin(): boolean {
+    if (this.state.busy) return false;
+    this.dispatch({ type: 'loading' });
+    return true;
+  }
+
   /** Runs one API step: its errors become the alert (or the sign-in when the session is over). */
   private async run(fn: () => Promise<void>): Promise<void> {
     try {
@@ -75,7 +82,7 @@ export class AccountWidget {
   // ── actions that call the API ─────────────────────────────────────────────
 
   private async signIn(): Promise<void> {
-    if (this.dispatch({ type: 'loading' }).busy !== true) return;
+    if (!this.begin()) return;
     const email = this.auth.email;
     await this.run(async () => {
       await submitAuth(this.ctx.api, this.auth);
@@ -117,7 +124,7 @@ export class AccountWidget {
 
   private async confirmCancel(): Promise<void> {
     const b = this.state.booking;
-    if (!b || this.state.step !== 'cancel' || this.dispatch({ type: 'loading' }).busy !== true) return;
+    if (!b || this.state.step !== 'cancel' || !this.begin()) return;
     const { t, money } = this.ctx.i18n;
     await this.run(async () => {
       const r = await this.ctx.api.cancel(b.id);
@@ -137,7 +144,7 @@ export class AccountWidget {
   private async send(): Promise<void> {
     const d = this.draft;
     const about = this.state.about;
-    if (this.dispatch({ type: 'loading' }).busy !== true) return;
+    if (!this.begin()) return;
     await this.run(async () => {
       const thread = await this.ctx.api.startThread({ subject: d.subject, message: d.message, ...(about ? { booking_id: about } : {}) });
       d.subject = '';
@@ -149,7 +156,7 @@ export class AccountWidget {
 
   private async reply(): Promise<void> {
     const th = this.state.thread;
-    if (!th || this.dispatch({ type: 'loading' }).busy !== true) return;
+    if (!th || !this.begin()) return;
     await this.run(async () => {
       await this.ctx.api.reply(th.thread.id, this.draft.reply);
       this.draft.reply = '';
@@ -161,7 +168,7 @@ export class AccountWidget {
   private async saveProfile(form: HTMLFormElement): Promise<void> {
     const f = new FormData(form);
     const str = (k: string) => String(f.get(k) ?? '');
-    if (this.dispatch({ type: 'loading' }).busy !== true) return;
+    if (!this.begin()) return;
     await this.run(async () => {
       const profile = await this.ctx.api.saveProfile({ first_name: str('first_name'), last_name: str('last_name'), phone: str('phone') });
       this.dispatch({ type: 'profile', profile, notice: this.ctx.i18n.t('saved') });
@@ -171,7 +178,7 @@ export class AccountWidget {
 
   private async changePassword(): Promise<void> {
     const profile = this.state.profile;
-    if (!profile || this.dispatch({ type: 'loading' }).busy !== true) return;
+    if (!profile || !this.begin()) return;
     const { current, next } = this.pw;
     this.pw = { current: '', next: '' };
     await this.run(async () => {

@@ -70,15 +70,17 @@ export class Api {
     if (sent) h.Authorization = `Bearer ${sent}`;
     // credentials omitted: the widget authenticates with its bearer token, never with a cookie session
     const res = await fetch(this.root + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' });
-    if (res.status === 401 && sent && !retried) {
-      // the access token expired (15 min): one refresh, then the same request again (same Idempotency-Key)
-      if (await this.refresh()) return this.call<T>(method, path, body, headers, true);
-    }
     let json: unknown = null;
     try {
       json = await res.json();
     } catch {
       json = null;
+    }
+    // a wrong password (the password change's current password) is a 401 too, but not a dead token
+    const wrongPassword = (json as { code?: unknown } | null)?.code === 'rova_invalid_credentials';
+    if (res.status === 401 && sent && !retried && !wrongPassword) {
+      // the access token expired (15 min): one refresh, then the same request again (same Idempotency-Key)
+      if (await this.refresh()) return this.call<T>(method, path, body, headers, true);
     }
     if (!res.ok) throw new ApiError(res.status, messageOf(json, res.status));
     return json as T;

@@ -161,7 +161,8 @@ function openDialog(target: HTMLElement | null, o: RawOptions, opener: HTMLEleme
     const first = f[0];
     const last = f[f.length - 1];
     if (!first || !last) return;
-    const active = root.activeElement;
+    // a slotted light-DOM control (Stripe's Payment Element) has focus outside the shadow root but inside the host
+    const active = root.activeElement ?? (document.activeElement && host.contains(document.activeElement) ? document.activeElement : null);
     if (e.shiftKey && (active === first || !active)) {
       e.preventDefault();
       last.focus();

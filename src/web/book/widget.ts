@@ -82,13 +82,12 @@ export class BookWidget {
       },
       (err: unknown) => this.fail(err),
     );
-    void ctx.currencies().then((list) => {
+    // the switch shows when the store offers several currencies; only then is the visitor's currency needed before a search
+    void ctx.currencies().then(async (list) => {
+      if (list.length < 2) return;
       this.currencies = list;
-      if (list.length > 1 && (this.state.step === 'search' || this.state.step === 'results')) this.render(true);
-    });
-    void ctx.currency().then((c) => {
-      this.shownCurrency ??= c;
-      if (this.currencies.length > 1) this.render(true);
+      this.shownCurrency ??= await ctx.currency();
+      if (this.state.step === 'search' || this.state.step === 'results') this.render(true);
     });
     // a currency picked here, in another widget or in the page's fx switcher: the shown prices follow it
     document.addEventListener('rova-fx:currency-changed', () => {
