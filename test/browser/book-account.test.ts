@@ -336,6 +336,24 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await expectAxeClean(page, 'account 320 px');
   });
 
+  it('account in German (?rova_lang=de): sign-in, tabs, the list and the quote in German, money through Intl', async () => {
+    const c = await account();
+    const b = await book(c.token, new Date(Date.UTC(2028, 6, 3, 10)), 2, false);
+    const { page } = await open('/demo/rent/account?rova_lang=de');
+    const w = page.locator(ACCOUNT);
+    await w.locator('h2', { hasText: 'Anmelden' }).waitFor();
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('h2', { hasText: 'Meine Buchungen' }).waitFor();
+    expect(await w.locator('nav button').allTextContents()).toEqual(['Meine Buchungen', 'Nachrichten', 'Profil', 'Abmelden']);
+    expect(await w.locator('section h3').allTextContents()).toEqual(['Bevorstehend', 'Vergangen']);
+    expect(await w.locator(`[data-booking="${b.id}"] p.price`).textContent()).toBe(new Intl.NumberFormat('de-DE', { style: 'currency', currency: b.currency }).format(b.total));
+    await w.locator(`button[data-f=booking-${b.id}]`).click();
+    await w.locator('[data-quote]', { hasText: /^Kostenlose Stornierung bis / }).waitFor();
+    await expectAxeClean(page, 'account de');
+  });
+
   it('one cached page, two visitors: the proxy serves both the same HTML; each sees only their own bookings (or the sign-in)', async () => {
     const [a, b] = await Promise.all([account(), account()]);
     const [ba, bb] = await Promise.all([book(a.token, new Date(Date.UTC(2028, 5, 5, 10)), 2, false), book(b.token, new Date(Date.UTC(2028, 5, 12, 10)), 2, false)]);
