@@ -233,8 +233,10 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('p.notice', { hasText: `Booking cancelled. Fee ${money(0, b.currency)}, refund ${money(0, b.currency)}.` }).waitFor();
     expect(requests.filter((r) => r === `POST /wp-json/rova-rental/v2/my/bookings/${b.id}/cancel`)).toHaveLength(1);
     expect(await w.locator('[role=alert]').textContent()).toBe('');
-    // signing out forgets the session: the sign-in again
+    // signing out ends the session on the server and forgets it: the sign-in again
+    const revoke = page.waitForResponse((r) => r.url().endsWith('/wp-json/rova/v1/auth/token/revoke'));
     await w.locator('button[data-f=sign-out]').click();
+    expect((await revoke).status()).toBe(200);
     await w.locator('input[name=email]').waitFor();
   });
 

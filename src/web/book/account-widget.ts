@@ -3,7 +3,7 @@
  * my bookings (upcoming / past), a booking's detail, cancel with the fee shown before confirming, messages to the
  * operator (list, thread, reply, new), profile and password. Renders `AccountState` (account.ts).
  */
-import { ApiError, forget, signedIn, type Api } from './api.js';
+import { ApiError, signedIn, type Api } from './api.js';
 import { initialAccount, reduceAccount, splitBookings, type AccountAction, type AccountState, type AccountTab, type MyBooking } from './account.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
@@ -23,7 +23,6 @@ export class AccountWidget {
   private lastStep: string | null = null;
   private shown = false;
   private auth = newAuth();
-  private email = '';
   private draft = { subject: '', message: '', reply: '' };
   private pw = { current: '', next: '' };
 
@@ -83,10 +82,8 @@ export class AccountWidget {
 
   private async signIn(): Promise<void> {
     if (!this.begin()) return;
-    const email = this.auth.email;
     await this.run(async () => {
       await submitAuth(this.ctx.api, this.auth);
-      this.email = email;
       this.dispatch({ type: 'signed-in' });
       this.live.textContent = this.ctx.i18n.t('signedInAs');
       await this.loadBookings();
@@ -94,8 +91,7 @@ export class AccountWidget {
   }
 
   private signOut(): void {
-    forget();
-    this.email = '';
+    void this.ctx.api.signOut();
     this.dispatch({ type: 'signed-out' });
   }
 
@@ -111,9 +107,7 @@ export class AccountWidget {
     if (tab === 'bookings') void this.loadBookings();
     else if (tab === 'messages') void this.run(async () => void this.dispatch({ type: 'threads', items: await api.threads() }));
     else void this.run(async () => {
-      const profile = await api.profile();
-      this.email = profile.email;
-      this.dispatch({ type: 'profile', profile });
+      this.dispatch({ type: 'profile', profile: await api.profile() });
     });
   }
 

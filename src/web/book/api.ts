@@ -159,6 +159,13 @@ export class Api {
     }
   }
 
+  /** Ends the session on the server (its access tokens stop working at once), then forgets the pair; best effort. */
+  async signOut(): Promise<void> {
+    const token = refreshToken;
+    forget();
+    if (token) await this.call<unknown>('POST', '/rova/v1/auth/token/revoke', { refresh_token: token }).catch(() => undefined);
+  }
+
   async register(input: RegisterBody & { password: string }): Promise<void> {
     await this.call<unknown>('POST', '/rova/v1/auth/register', input);
     await this.signIn(input.email, input.password);
