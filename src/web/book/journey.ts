@@ -1,6 +1,6 @@
 /**
  * The booking journey as a pure state machine (no DOM, no fetch): the widget renders `State` and feeds the
- * answers of the API back as actions. Tested on its own (test/web/book-journey.test.ts).
+ * answers of the API back as actions. Tested on its own (test/storefront/book-journey.test.ts).
  */
 
 import type { SearchItem } from './api-types.js';
