@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customer, DIALOG, expectAxeClean, focused, register, tabTo, visitors, WIDGET } from './book-helpers.js';
 import { launchChromium, saveSettings, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
 
 // The booking widget (/assets/rova-book/book.js) on the demo page /demo/rent, in real Chromium against the
 // real app with demo data. One server and one browser for the file; each test is its own visitor.
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WIDGET = 'div[data-rova-book]';
-const DIALOG = '[data-rova-book-dialog] dialog';
 
 let shop: Shop;
 /** A storefront on another origin (allowed by CORS_ORIGINS) that embeds the widget with the README's snippet. */
@@ -29,77 +24,7 @@ afterAll(async () => {
   await storefront?.close();
 });
 
-interface Tab {
-  page: Page;
-  /** Every request the page sent, as "METHOD path". */
-  requests: string[];
-  /** CSP violations the page reported. */
-  violations: () => Promise<string[]>;
-  /** Host-page events the widget dispatched (type and detail), in order. */
-  events: () => Promise<{ type: string; detail: Record<string, unknown> }[]>;
-}
-
-/** A new visitor on `path` of the shop (or a full URL: then no extra request headers, as a real cross-origin page). */
-async function open(path: string, opts: { currencyCookie?: string; headers?: Record<string, string> } = {}): Promise<Tab> {
-  const cross = /^https?:/.test(path);
-  const headers = cross ? {} : { 'X-Forwarded-For': visitorAddress(), ...opts.headers };
-  const context = await browser.newContext({ extraHTTPHeaders: headers, viewport: { width: 1100, height: 900 } });
-  contexts.push(context);
-  if (opts.currencyCookie) await context.addCookies([{ name: 'rova_fx_currency', value: opts.currencyCookie, url: shop.origin }]);
-  await context.addInitScript(() => {
-    const w = window as unknown as { __csp: string[]; __events: { type: string; detail: unknown }[] };
-    w.__csp = [];
-    w.__events = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-    for (const type of ['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created', 'rova:error']) {
-      document.addEventListener(type, (e) => w.__events.push({ type, detail: (e as CustomEvent).detail as unknown }));
-    }
-  });
-  const page = await context.newPage();
-  const requests: string[] = [];
-  page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
-  await page.goto(cross ? path : shop.origin + path);
-  return {
-    page,
-    requests,
-    violations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
-    events: () => page.evaluate(() => (window as unknown as { __events: { type: string; detail: Record<string, unknown> }[] }).__events),
-  };
-}
-
-/** The accessible name of the focused element, looking through shadow roots. */
-function focused(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    let a: Element | null = document.activeElement;
-    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-    if (!(a instanceof HTMLElement)) return '';
-    return (a.getAttribute('aria-label') ?? a.closest('label')?.firstChild?.textContent ?? a.textContent ?? '').trim();
-  });
-}
-
-/** Presses Tab until the focused element's name matches (keyboard only: no clicks). */
-async function tabTo(page: Page, name: string | RegExp, max = 60): Promise<void> {
-  const seen: string[] = [];
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    const n = await focused(page);
-    seen.push(n);
-    if (typeof name === 'string' ? n === name : name.test(n)) return;
-  }
-  throw new Error(`Tab never reached ${String(name)}; focus went through: ${seen.join(' | ')}`);
-}
-
-/** axe-core (injected through the DevTools protocol, so the page's CSP does not block it): no serious or critical violation. */
-async function expectAxeClean(page: Page, label: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } };
-    const r = await w.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
-  });
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad, `${label}: axe violations\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
-}
+const open = visitors(() => ({ shop, browser, contexts }));
 
 async function api<T>(path: string): Promise<T> {
   const res = await fetch(`${shop.origin}/wp-json${path}`, { headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() } });
@@ -109,25 +34,6 @@ async function api<T>(path: string): Promise<T> {
 
 interface SearchAnswer {
   data: { items: { vehicle_id: number; name: string; total_price: number; currency: string; days: number }[] };
-}
-
-let n = 0;
-function customer(): { first: string; last: string; email: string; password: string } {
-  n += 1;
-  return { first: 'Ayşe', last: `Test${n}`, email: `book-e2e-${n}-${Date.now()}@example.com`, password: 'widget-pass-123' };
-}
-
-type Customer = ReturnType<typeof customer>;
-
-/** Opens the widget's "register" tab, fills it in and sends it, as a visitor would. */
-async function register(w: Locator, c: Customer = customer()): Promise<Customer> {
-  await w.locator('button[data-f=tab-register]').click();
-  await w.locator('input[name=first_name]').fill(c.first);
-  await w.locator('input[name=last_name]').fill(c.last);
-  await w.locator('input[name=email]').fill(c.email);
-  await w.locator('input[name=password]').fill(c.password);
-  await w.locator('button[data-f=auth-submit]').click();
-  return c;
 }
 
 describe('booking widget (book.js) in Chromium', () => {

@@ -29,7 +29,7 @@ describe('booking widget journey (state machine)', () => {
     s = run(s, { type: 'book' });
     expect(s.busy).toBe(true);
     expect(s.attemptKey).toMatch(/^key-/);
-    s = run(s, { type: 'created', booking: { id: 1, reference: 'RB-1', total: 123.9, currency: 'USD', instructions: '' } });
+    s = run(s, { type: 'created', booking: { id: 1, reference: 'RB-1', total: 123.9, currency: 'USD', instructions: '', clientSecret: null, paid: false } });
     expect(s).toMatchObject({ step: 'done', booking: { reference: 'RB-1' } });
   });
 
@@ -104,5 +104,33 @@ describe('booking widget options', () => {
     expect(vehicleFrom({ vehicle: '0' })).toBeNull();
     expect(queryFrom({ pickup: '2027-06-05', return: '2027-06-01' }, '2026-11-25').returnDate).toBe('2027-06-06');
     expect(query).toMatchObject({ pickupTime: '09:30', returnTime: '18:00', location: 1 });
+  });
+});
+
+describe('booking widget journey: card payment', () => {
+  const booked = { id: 2, reference: 'RB-2', total: 123.9, currency: 'USD', instructions: '', paid: false };
+  it('a card booking goes to the pay step, then done once paid; changing the method starts a new attempt', () => {
+    let s = run({ ...initialState(query), signedIn: true }, { type: 'select', vehicle: card }, { type: 'checked', check: free }, { type: 'continue' }, { type: 'book' });
+    const offlineKey = s.attemptKey;
+    s = run(s, { type: 'failed', message: 'lost' }, { type: 'pay-with', method: 'stripe' });
+    expect(s).toMatchObject({ payment: 'stripe', attemptKey: null });
+    s = run(s, { type: 'book' });
+    expect(s.attemptKey).not.toBe(offlineKey);
+    s = run(s, { type: 'created', booking: { ...booked, clientSecret: 'pi_1_secret_x' } });
+    expect(s).toMatchObject({ step: 'pay', busy: false });
+    expect(run(s, { type: 'back' }).step).toBe('pay'); // the booking exists: no way back to the review
+    s = run(s, { type: 'paying' });
+    expect(s.busy).toBe(true);
+    expect(run(s, { type: 'paying' })).toBe(s);
+    s = run(s, { type: 'failed', message: 'Your card was declined.' }, { type: 'paying' }, { type: 'paid' });
+    expect(s).toMatchObject({ step: 'done', busy: false, booking: { paid: true } });
+    expect(run(s, { type: 'restart' }).payment).toBe('stripe');
+  });
+
+  it('an offline booking goes straight to done; the method cannot change while a booking request runs', () => {
+    let s = run({ ...initialState(query), signedIn: true }, { type: 'select', vehicle: card }, { type: 'checked', check: free }, { type: 'continue' }, { type: 'book' });
+    expect(run(s, { type: 'pay-with', method: 'stripe' })).toBe(s);
+    s = run(s, { type: 'created', booking: { ...booked, clientSecret: null } });
+    expect(s.step).toBe('done');
   });
 });

@@ -140,6 +140,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/demo/rent/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demo customer account page: the booking widget in account mode (cacheable, strict CSP)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getDemoRentAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demo/shop": {
         parameters: {
             query?: never;
@@ -2325,7 +2345,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One of the signed-in customer’s bookings with its order lines and payments (another’s → 404)
+         * One of the signed-in customer’s bookings with its order lines, payments and what cancelling it now would cost (another’s → 404)
          * @description **Needs** any signed-in user; an API key needs the `read` scope.
          */
         get: operations["getRovaRentalV2MyBookingsById"];
@@ -2351,6 +2371,26 @@ export interface paths {
          * @description **Needs** any signed-in user; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2MyBookingsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/payments/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a storefront can take payment: the enabled providers and, for card payment, Stripe.js and the publishable key (public)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getRovaRentalV2PaymentsConfig"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3930,6 +3970,24 @@ export interface operations {
         };
     };
     getDemoRent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDemoRentAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -13754,9 +13812,12 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
-                            items?: {
+                            items?: ({
+                                /** @description The vehicle’s name (null when it was deleted) */
+                                vehicle_name: string | null;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
+                            })[];
                         };
                     };
                 };
@@ -13819,6 +13880,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description What a cancellation would cost now (the cancel route decides again under the booking lock) */
+                            cancellation: {
+                                /** @description The status allows a customer cancellation (pending_payment, pending, confirmed) */
+                                cancellable: boolean;
+                                currency: string;
+                                /** @description What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline) */
+                                fee: number;
+                                /** @description Cancelling now costs nothing */
+                                free: boolean;
+                                /** @description ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup */
+                                free_cancellation_until: string;
+                                /** @description What would be refunded if cancelled now */
+                                refund: number;
+                            };
+                            /** @description The vehicle’s name (null when it was deleted) */
+                            vehicle_name: string | null;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -13939,6 +14017,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2PaymentsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description The payment_method values POST /booking/create accepts */
+                            providers: ("offline" | "stripe")[];
+                            /** @description Card payment in a browser: null unless stripe is enabled and a publishable key is set */
+                            stripe: {
+                                /** @description Where to load Stripe.js from (ROVA_STRIPE_JS_URL, default https://js.stripe.com/v3/) */
+                                js_url: string;
+                                /** @description STRIPE_PUBLISHABLE_KEY, for Stripe.js */
+                                publishable_key: string;
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description Too many requests (see Retry-After) */

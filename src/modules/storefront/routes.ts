@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../platform/http/errors.js';
 import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
-import { rentPage, RENT_PAGE_CSP } from './rent-page.js';
+import { journeySettings } from '../rental/journey/settings.js';
+import { accountPage, rentPage, rentPageCsp } from './rent-page.js';
 import { configScript, scriptSafeJson, storefrontConfig } from './config-object.js';
 import { demoCatalogue } from './demo-catalogue.js';
 import { productPage, shopPage } from './demo-page.js';
@@ -15,6 +16,12 @@ const tags = ['storefront'];
 /** Root routes: the storefront scripts, their config object, and the demo shop. */
 export const storefrontRoutes: FastifyPluginAsync = async (app) => {
   const platform = app.platform;
+  /** The demo rental pages' CSP: Stripe's origins added when the widget can take card payment. */
+  const rentCsp = (): string => {
+    const j = journeySettings(platform);
+    const st = j.paymentProviders.has('stripe') && j.stripe?.publishableKey ? j.stripe : null;
+    return rentPageCsp(st ? { jsUrl: st.jsUrl, apiOrigin: st.api ? `${st.api.protocol}://${st.api.host.includes(':') ? `[${st.api.host}]` : st.api.host}:${st.api.port}` : 'https://api.stripe.com' } : null);
+  };
 
   app.get(
     ASSET_PREFIX + 'config.js',
@@ -77,7 +84,17 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     { config: { auth: 'public' }, schema: { tags, summary: 'Demo rental page: the booking widget inline and as a pop-up (cacheable, strict CSP)' } },
     async (req, reply) => {
       const body = rentPage((await webAssets()).url('book.js'), platform.config.restRoot);
-      reply.header('Content-Security-Policy', RENT_PAGE_CSP);
+      reply.header('Content-Security-Policy', rentCsp());
+      return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
+    },
+  );
+
+  app.get(
+    '/demo/rent/account',
+    { config: { auth: 'public' }, schema: { tags, summary: 'Demo customer account page: the booking widget in account mode (cacheable, strict CSP)' } },
+    async (req, reply) => {
+      const body = accountPage((await webAssets()).url('book.js'), platform.config.restRoot);
+      reply.header('Content-Security-Policy', rentCsp());
       return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
     },
   );

@@ -40,6 +40,9 @@ export function registerLandingPage(app: FastifyInstance): void {
       if (app.hasRoute({ method: 'GET', url: '/demo/rent' })) {
         links.push({ href: '/demo/rent', title: 'Demo rental page', text: 'The booking widget: search, choose and book a car (one script tag)' });
       }
+      if (app.hasRoute({ method: 'GET', url: '/demo/rent/account' })) {
+        links.push({ href: '/demo/rent/account', title: 'Demo customer account', text: 'The booking widget’s account mode: my bookings, cancel, messages, profile' });
+      }
       links.push({ href: `${restRoot}/`, title: 'REST index', text: `Namespaces and routes under ${restRoot}` });
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(page(links));
     },

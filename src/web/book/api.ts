@@ -1,5 +1,7 @@
 /** The v2 rental API and the platform's customer auth, as the widget uses them (fetch, JSON, errors in words). */
-import type { Alternative, Booked, Card, Check, Query } from './journey.js';
+import type { CheckBody, CreateBody, NewThreadBody, PasswordBody, PaymentConfigAnswer, ProfileBody, RegisterBody, SearchQuery, TokenAnswer } from './api-types.js';
+import type { Cancelled, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
+import type { Alternative, Booked, Card, Check, PayMethod, Query } from './journey.js';
 
 export interface Location {
   id: number;
@@ -11,8 +13,17 @@ export interface SearchPage {
   items: Card[];
   total: number;
   next_cursor: string | null;
-  facets: { category: Record<string, number> };
+  facets: { category: Record<string, number>; fuel_type?: Record<string, number> };
 }
+
+/** A currency the store offers (the storefront config object's list: base first). */
+export interface Currency {
+  code: string;
+  name: string;
+}
+
+/** GET /v2/payments/config: card payment is offered when `stripe` is set. */
+export type PaymentConfig = PaymentConfigAnswer;
 
 /** An answer of the API that is not a success, with the server's own words. */
 export class ApiError extends Error {
@@ -32,10 +43,13 @@ export function signedIn(): boolean {
   return accessToken !== null;
 }
 
-interface TokenPair {
-  access_token: string;
-  refresh_token: string;
+/** Ends the widget's session on this page (the tokens are forgotten; the server's refresh token expires on its own). */
+export function forget(): void {
+  accessToken = null;
+  refreshToken = null;
 }
+
+type TokenPair = Pick<TokenAnswer, 'access_token' | 'refresh_token'>;
 
 function messageOf(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
@@ -49,22 +63,24 @@ function messageOf(body: unknown, status: number): string {
 export class Api {
   constructor(private readonly root: string) {}
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<T> {
+  private async call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<T> {
     const h: Record<string, string> = { Accept: 'application/json', ...headers };
     if (body !== undefined) h['Content-Type'] = 'application/json';
     const sent = accessToken;
     if (sent) h.Authorization = `Bearer ${sent}`;
     // credentials omitted: the widget authenticates with its bearer token, never with a cookie session
     const res = await fetch(this.root + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' });
-    if (res.status === 401 && sent && !retried) {
-      // the access token expired (15 min): one refresh, then the same request again (same Idempotency-Key)
-      if (await this.refresh()) return this.call<T>(method, path, body, headers, true);
-    }
     let json: unknown = null;
     try {
       json = await res.json();
     } catch {
       json = null;
+    }
+    // a wrong password (the password change's current password) is a 401 too, but not a dead token
+    const wrongPassword = (json as { code?: unknown } | null)?.code === 'rova_invalid_credentials';
+    if (res.status === 401 && sent && !retried && !wrongPassword) {
+      // the access token expired (15 min): one refresh, then the same request again (same Idempotency-Key)
+      if (await this.refresh()) return this.call<T>(method, path, body, headers, true);
     }
     if (!res.ok) throw new ApiError(res.status, messageOf(json, res.status));
     return json as T;
@@ -80,25 +96,37 @@ export class Api {
     return r.detected === true && typeof r.currency === 'string' && /^[A-Z]{3}$/.test(r.currency) ? r.currency : null;
   }
 
+  /** The currencies the fx switcher offers: GET {origin}/assets/rova-fx/config.json (a public, cacheable file). */
+  async currencies(origin: string): Promise<Currency[]> {
+    const res = await fetch(`${origin}/assets/rova-fx/config.json`, { credentials: 'omit', headers: { Accept: 'application/json' } });
+    if (!res.ok) throw new ApiError(res.status, `HTTP ${res.status}`);
+    const cfg = (await res.json()) as { currencies?: { code?: unknown; name?: unknown }[] };
+    return (cfg.currencies ?? []).filter((c) => typeof c.code === 'string' && /^[A-Z]{3}$/.test(c.code)).map((c) => ({ code: String(c.code), name: typeof c.name === 'string' ? c.name : String(c.code) }));
+  }
+
   async locations(): Promise<Location[]> {
     const r = await this.call<{ data: { items: Location[] } }>('GET', '/rova-rental/v1/locations');
     return r.data.items;
   }
 
   async search(q: Query, currency: string | null, cursor: string | null, perPage = 12): Promise<SearchPage> {
-    const p = new URLSearchParams({ pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime, per_page: String(perPage) });
-    if (q.location) p.set('location_id', String(q.location));
-    if (q.category) p.set('category', q.category);
-    if (q.transmission === 'manual' || q.transmission === 'automatic') p.set('transmission', q.transmission);
-    if (q.sort) p.set('sort', q.sort);
-    if (currency) p.set('currency', currency);
-    if (cursor) p.set('cursor', cursor);
+    // the parameter names are the document's: a renamed one fails the typecheck
+    const params: { [K in keyof SearchQuery]?: string } = { pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime, per_page: String(perPage) };
+    if (q.location) params.location_id = String(q.location);
+    if (q.category) params.category = q.category;
+    if (q.transmission === 'manual' || q.transmission === 'automatic') params.transmission = q.transmission;
+    if (q.fuel) params.fuel_type = q.fuel;
+    if (q.seats) params.seats = String(q.seats);
+    if (q.sort) params.sort = q.sort;
+    if (currency) params.currency = currency;
+    if (cursor) params.cursor = cursor;
+    const p = new URLSearchParams(params as Record<string, string>);
     const r = await this.call<{ data: SearchPage }>('GET', `/rova-rental/v2/vehicles/search?${p.toString()}`);
     return r.data;
   }
 
-  private slot(q: Query, vehicleId: number): Record<string, unknown> {
-    const b: Record<string, unknown> = { vehicle_id: vehicleId, pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime };
+  private slot(q: Query, vehicleId: number): CheckBody {
+    const b: CheckBody = { vehicle_id: vehicleId, pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime };
     if (q.location) b.pickup_location_id = q.location;
     if (q.returnLocation) b.return_location_id = q.returnLocation;
     return b;
@@ -131,21 +159,88 @@ export class Api {
     }
   }
 
-  async register(input: { email: string; password: string; first_name: string; last_name: string; phone?: string }): Promise<void> {
+  /** Ends the session on the server (its access tokens stop working at once), then forgets the pair; best effort. */
+  async signOut(): Promise<void> {
+    const token = refreshToken;
+    forget();
+    if (token) await this.call<unknown>('POST', '/rova/v1/auth/token/revoke', { refresh_token: token }).catch(() => undefined);
+  }
+
+  async register(input: RegisterBody & { password: string }): Promise<void> {
     await this.call<unknown>('POST', '/rova/v1/auth/register', input);
     await this.signIn(input.email, input.password);
   }
 
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
-  async create(q: Query, vehicleId: number, key: string): Promise<Booked> {
-    const body = { ...this.slot(q, vehicleId), payment_method: 'offline', payment_plan: 'full' };
-    const r = await this.call<{ data: { booking: { id: number; reference: string; total: number; currency: string }; payment?: { instructions?: string } } }>(
+  async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
+    const body: CreateBody = { ...this.slot(q, vehicleId), payment_method: method, payment_plan: 'full' };
+    const r = await this.call<{ data: { booking: { id: number; reference: string; total: number; currency: string }; payment?: { instructions?: string; client_secret?: string } } }>(
       'POST',
       '/rova-rental/v2/booking/create',
       body,
       { 'Idempotency-Key': key },
     );
     const b = r.data.booking;
-    return { id: b.id, reference: b.reference, total: b.total, currency: b.currency, instructions: r.data.payment?.instructions ?? '' };
+    const secret = r.data.payment?.client_secret;
+    return { id: b.id, reference: b.reference, total: b.total, currency: b.currency, instructions: r.data.payment?.instructions ?? '', clientSecret: method === 'stripe' && secret ? secret : null, paid: false };
+  }
+
+  async paymentConfig(): Promise<PaymentConfig> {
+    const r = await this.call<{ data: PaymentConfig }>('GET', '/rova-rental/v2/payments/config');
+    return r.data;
+  }
+
+  // ── account mode ──────────────────────────────────────────────────────────
+
+  async myBookings(): Promise<MyBooking[]> {
+    const r = await this.call<{ data: { items: MyBooking[] } }>('GET', '/rova-rental/v2/my/bookings?per_page=100');
+    return r.data.items;
+  }
+
+  async myBooking(id: number): Promise<MyBookingDetail> {
+    const r = await this.call<{ data: MyBookingDetail }>('GET', `/rova-rental/v2/my/bookings/${id}`);
+    return r.data;
+  }
+
+  async cancel(id: number): Promise<Cancelled & { message: string }> {
+    const r = await this.call<{ data: { fee: number; refund: number; booking: { currency: string } }; message: string }>('POST', `/rova-rental/v2/my/bookings/${id}/cancel`);
+    return { fee: r.data.fee, refund: r.data.refund, currency: r.data.booking.currency, message: r.message };
+  }
+
+  async threads(): Promise<ThreadSummary[]> {
+    const r = await this.call<{ data: { items: ThreadSummary[] } }>('GET', '/rova-rental/v1/my/messages?per_page=100');
+    return r.data.items;
+  }
+
+  async thread(id: number): Promise<Thread> {
+    const r = await this.call<{ data: Thread }>('GET', `/rova-rental/v1/my/messages/${id}`);
+    return r.data;
+  }
+
+  async startThread(input: NewThreadBody): Promise<Thread> {
+    const r = await this.call<{ data: Thread }>('POST', '/rova-rental/v1/my/messages', input);
+    return r.data;
+  }
+
+  async reply(id: number, message: string): Promise<void> {
+    await this.call<unknown>('POST', `/rova-rental/v1/my/messages/${id}/reply`, { message });
+  }
+
+  async profile(): Promise<Profile> {
+    const r = await this.call<{ user: Profile }>('GET', '/rova/v1/profile');
+    return r.user;
+  }
+
+  async saveProfile(input: ProfileBody): Promise<Profile> {
+    const r = await this.call<{ user: Profile }>('PUT', '/rova/v1/profile', input);
+    return r.user;
+  }
+
+  /** Changes the password; the server ends every session, so the widget signs in again with the new one. */
+  async changePassword(email: string, current: string, next: string): Promise<void> {
+    const body: PasswordBody = { current_password: current, new_password: next };
+    await this.call<unknown>('PUT', '/rova/v1/auth/password', body);
+    forget();
+    await this.signIn(email, next);
   }
 }

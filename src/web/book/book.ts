@@ -1,13 +1,16 @@
 /**
  * Rova booking widget (/assets/rova-book/book.js), loaded with one tag:
  *   <script src="https://rova.example/assets/rova-book/book.js" defer></script>
- * Mount points: <div data-rova-book> (inline) and <button data-rova-book-open> (pop-up dialog);
+ * Mount points: <div data-rova-book> (inline), <div data-rova-book="account"> (the customer's account),
+ * <button data-rova-book-open> (pop-up dialog), data-rova-book-floating on the script tag (a floating button);
  * host code: window.Rova.book.open(options) / .close(). Options: data attributes, then `?rova_…` URL
  * parameters, then open() options (later wins). Everything renders in a shadow root; no personal data is
  * ever read from or written to the page, so the page itself can be cached and shared.
  */
-import { Api } from './api.js';
+import { AccountWidget } from './account-widget.js';
+import { Api, type Currency, type PaymentConfig } from './api.js';
 import { h } from './dom.js';
+import { setParentOrigin } from './events.js';
 import { i18n, pickLang, type Lang } from './i18n/index.js';
 import { fromDataset, fromOpen, fromUrl, queryFrom, vehicleFrom, type BookOptions, type RawOptions } from './options.js';
 import { adoptStyles, BookWidget } from './widget.js';
@@ -34,8 +37,41 @@ function restRoot(): string {
 }
 
 const CODE = /^[A-Z]{3}$/;
+const COOKIE = 'rova_fx_currency';
+/** The fx scripts' event: a currency was picked (the cookie is already written). */
+const CURRENCY_CHANGED = 'rova-fx:currency-changed';
 
 let detected: Promise<string | null> | null = null;
+/** The visitor's pick in the widget's (or the page's fx) currency switch: wins over every other source. */
+let picked: string | null = null;
+let currencies: Promise<Currency[]> | null = null;
+let payments: Promise<PaymentConfig | null> | null = null;
+
+/** How the store takes payment (asked once per page; unknown → pay at pick-up only). */
+function paymentConfig(): Promise<PaymentConfig | null> {
+  payments ??= api.paymentConfig().catch(() => null);
+  return payments;
+}
+
+/** The store's offered currencies, as the fx switcher lists them (the storefront config object). */
+function offeredCurrencies(): Promise<Currency[]> {
+  currencies ??= api.currencies(assetOrigin()).catch(() => []);
+  return currencies;
+}
+
+/** Writes the fx scripts' cookie (same attributes as their writer) and tells the page, as their switcher does. */
+function pickCurrency(code: string): void {
+  if (!CODE.test(code)) return;
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${COOKIE}=${code}; path=/; max-age=${30 * 86400}; SameSite=Lax${secure}`;
+  picked = code;
+  document.dispatchEvent(new CustomEvent(CURRENCY_CHANGED, { bubbles: true, detail: { currency: code } }));
+}
+
+document.addEventListener(CURRENCY_CHANGED, (e) => {
+  const c = (e as CustomEvent<{ currency?: unknown }>).detail?.currency;
+  if (typeof c === 'string' && CODE.test(c)) picked = c;
+});
 
 /**
  * The visitor's currency in the fx scripts' order: the widget's option, then `?currency=`, then the
@@ -47,7 +83,7 @@ function visitorCurrency(o: RawOptions): Promise<string | null> {
     return CODE.test(c) ? c : null;
   };
   const fromCookie = /(?:^|;\s*)rova_fx_currency=([A-Za-z]{3})/.exec(document.cookie)?.[1];
-  const chosen = pick(o.currency) ?? pick(new URLSearchParams(location.search).get('currency')) ?? pick(fromCookie);
+  const chosen = pick(picked) ?? pick(o.currency) ?? pick(new URLSearchParams(location.search).get('currency')) ?? pick(fromCookie);
   if (chosen) return Promise.resolve(chosen);
   detected ??= api.detectCurrency().catch(() => null);
   return detected;
@@ -57,7 +93,13 @@ function langOf(o: RawOptions): Lang {
   return pickLang(o.lang) ?? pickLang(document.documentElement.lang) ?? 'en';
 }
 
+/** Origin of the script (its /assets/… files live there). */
+function assetOrigin(): string {
+  return script?.src ? new URL(script.src, location.href).origin : location.origin;
+}
+
 const api = new Api(restRoot());
+setParentOrigin(script?.dataset.parentOrigin);
 let locations: ReturnType<Api['locations']> | null = null;
 
 function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): BookWidget {
@@ -69,7 +111,11 @@ function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): Book
     });
   }
   const today = new Date().toISOString().slice(0, 10);
-  return new BookWidget(target, container, { api, i18n: i18n(langOf(o)), currency: () => visitorCurrency(o), locations }, { query: queryFrom(o, today), vehicle: vehicleFrom(o) });
+  return new BookWidget(
+    target, container,
+    { api, i18n: i18n(langOf(o)), currency: () => visitorCurrency(o), currencies: offeredCurrencies, pickCurrency, locations, payments: paymentConfig },
+    { query: queryFrom(o, today), vehicle: vehicleFrom(o) },
+  );
 }
 
 function inline(el: HTMLElement): void {
@@ -79,7 +125,9 @@ function inline(el: HTMLElement): void {
   adoptStyles(root);
   const container = h('div');
   root.append(container);
-  mount(el, container, { ...fromDataset(el.dataset), ...fromUrl(location.search) });
+  const o = { ...fromDataset(el.dataset), ...fromUrl(location.search) };
+  if (el.dataset.rovaBook === 'account') new AccountWidget(el, container, { api, i18n: i18n(langOf(o)) });
+  else mount(el, container, o);
 }
 
 // ── pop-up ──────────────────────────────────────────────────────────────────
@@ -92,7 +140,7 @@ function focusables(root: ShadowRoot): HTMLElement[] {
   );
 }
 
-function openDialog(target: HTMLElement | null, o: RawOptions): void {
+function openDialog(target: HTMLElement | null, o: RawOptions, opener: HTMLElement | null = target): void {
   close();
   // focus returns here on close: the pop-up's button, or what had focus when host code called open()
   const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -113,7 +161,8 @@ function openDialog(target: HTMLElement | null, o: RawOptions): void {
     const first = f[0];
     const last = f[f.length - 1];
     if (!first || !last) return;
-    const active = root.activeElement;
+    // a slotted light-DOM control (Stripe's Payment Element) has focus outside the shadow root but inside the host
+    const active = root.activeElement ?? (document.activeElement && host.contains(document.activeElement) ? document.activeElement : null);
     if (e.shiftKey && (active === first || !active)) {
       e.preventDefault();
       last.focus();
@@ -122,7 +171,7 @@ function openDialog(target: HTMLElement | null, o: RawOptions): void {
       first.focus();
     }
   });
-  popup = { host, dialog, opener: target ?? before };
+  popup = { host, dialog, opener: opener ?? before };
   mount(target ?? host, container, o);
   dialog.showModal();
   container.querySelector<HTMLElement>('input, select, button')?.focus();
@@ -137,7 +186,28 @@ function close(): void {
   p.opener?.focus();
 }
 
+/**
+ * The floating button (data-rova-book-floating on the script tag; its data-location etc. are the options): a
+ * fixed corner button opening the pop-up, plus a spacer as tall as the button at the end of the page, so the page's
+ * last content can always be scrolled clear of it.
+ */
+function floating(): void {
+  if (!script || script.dataset.rovaBookFloating === undefined || document.querySelector('[data-rova-book-floating-host]')) return;
+  const o = fromDataset(script.dataset);
+  const lang = langOf(o);
+  const host = h('div', { 'data-rova-book-floating-host': '' });
+  const spacer = h('div', { 'data-rova-book-spacer': '', 'aria-hidden': 'true' });
+  const root = host.attachShadow({ mode: 'open' });
+  adoptStyles(root);
+  adoptStyles(spacer.attachShadow({ mode: 'open' }));
+  const label = script.dataset.label || i18n(lang).t('openBooking');
+  const button = h('button', { type: 'button', class: 'floating', part: 'floating', 'aria-haspopup': 'dialog', on: { click: () => openDialog(host, { ...o, ...fromUrl(location.search) }, button) } }, label);
+  root.append(button);
+  document.body.append(spacer, host);
+}
+
 function scan(): void {
+  floating();
   for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-rova-book]'))) inline(el);
   for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-rova-book-open]'))) {
     if (el.dataset.rovaBookBound !== undefined) continue;

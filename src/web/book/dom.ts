@@ -18,3 +18,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
   }
   return el;
 }
+
+/** A step's heading: focused (tabindex -1) when the step changes, so screen readers hear where they are. */
+export function heading(text: string): HTMLElement {
+  return h('h2', { tabindex: -1 }, text);
+}
+
+/** A labelled control (the label wraps it: the control's accessible name is the label's text). */
+export function field(label: string, control: HTMLElement): HTMLElement {
+  return h('label', {}, label, control);
+}

@@ -1,9 +1,12 @@
 /**
  * The booking journey as a pure state machine (no DOM, no fetch): the widget renders `State` and feeds the
- * answers of the API back as actions. Tested on its own (test/web/book-journey.test.ts).
+ * answers of the API back as actions. Tested on its own (test/storefront/book-journey.test.ts).
  */
 
-export type Step = 'search' | 'results' | 'detail' | 'auth' | 'review' | 'done';
+import type { SearchItem } from './api-types.js';
+
+export type Step = 'search' | 'results' | 'detail' | 'auth' | 'review' | 'pay' | 'done';
+export type PayMethod = 'offline' | 'stripe';
 
 export interface Query {
   location: number | null;
@@ -18,23 +21,14 @@ export interface Query {
   category: string;
   /** '' (any), 'manual' or 'automatic' */
   transmission: string;
+  /** '' (any) or a fuel type of the search's facets (petrol, diesel, hybrid, electric, lpg) */
+  fuel: string;
+  /** At least this many seats (0: any) */
+  seats: number;
 }
 
-/** One card of GET /v2/vehicles/search. */
-export interface Card {
-  vehicle_id: number;
-  name: string;
-  category: string;
-  brand: string;
-  model: string;
-  seats: number | null;
-  transmission: string | null;
-  fuel_type: string | null;
-  days: number;
-  price_per_day: number;
-  total_price: number;
-  currency: string;
-}
+/** One card of GET /v2/vehicles/search (the fields the widget shows; types from /openapi.json). */
+export type Card = Pick<SearchItem, 'vehicle_id' | 'name' | 'category' | 'brand' | 'model' | 'seats' | 'transmission' | 'fuel_type' | 'days' | 'price_per_day' | 'total_price' | 'currency'>;
 
 /** What POST /v2/booking/check answers (the fields the widget shows). */
 export interface Check {
@@ -65,6 +59,10 @@ export interface Booked {
   total: number;
   currency: string;
   instructions: string;
+  /** Card payment: the PaymentIntent's client secret for Stripe.js (then the `pay` step), else null. */
+  clientSecret: string | null;
+  /** The booking was seen confirmed after the card payment. */
+  paid: boolean;
 }
 
 export interface State {
@@ -74,12 +72,16 @@ export interface State {
   total: number;
   /** Category → count of the last search (the category filter's choices). */
   categories: Record<string, number>;
+  /** Fuel type → count of the last search (the fuel filter's choices). */
+  fuels: Record<string, number>;
   nextCursor: string | null;
   vehicle: Card | null;
   check: Check | null;
   signedIn: boolean;
   /** Idempotency-Key of the current booking attempt: made once, kept for retries, dropped when the choice changes. */
   attemptKey: string | null;
+  /** How the customer pays: at pick-up, or by card (when the store offers it). */
+  payment: PayMethod;
   booking: Booked | null;
   busy: boolean;
   error: string | null;
@@ -87,7 +89,7 @@ export interface State {
 
 export type Action =
   | { type: 'search'; query: Query }
-  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean; categories?: Record<string, number> }
+  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean; categories?: Record<string, number>; fuels?: Record<string, number> }
   | { type: 'more' }
   | { type: 'select'; vehicle: Card }
   | { type: 'checked'; check: Check }
@@ -98,15 +100,20 @@ export type Action =
   /** The session ended (401 after a refresh): sign in again; the choice and the attempt's key are kept. */
   | { type: 'signed-out'; message: string }
   | { type: 'created'; booking: Booked }
+  /** The payment method changed: a new attempt (another body needs another Idempotency-Key). */
+  | { type: 'pay-with'; method: PayMethod }
+  | { type: 'paying' }
+  /** The booking was seen confirmed after the card payment. */
+  | { type: 'paid' }
   | { type: 'failed'; message: string }
   | { type: 'back' }
   | { type: 'restart' };
 
 export function initialState(query: Query): State {
-  return { step: 'search', query, results: [], total: 0, categories: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, booking: null, busy: false, error: null };
+  return { step: 'search', query, results: [], total: 0, categories: {}, fuels: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, payment: 'offline', booking: null, busy: false, error: null };
 }
 
-const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', done: 'done' };
+const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', pay: 'pay', done: 'done' };
 
 /**
  * The next state. `newKey` makes an Idempotency-Key (crypto.randomUUID in the browser); it is called only when
@@ -121,7 +128,7 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
     case 'results':
       return {
         ...s, step: 'results', results: a.append ? [...s.results, ...a.items] : a.items, total: a.total, nextCursor: a.next,
-        categories: a.categories ?? s.categories, busy: false, error: null,
+        categories: a.categories ?? s.categories, fuels: a.fuels ?? s.fuels, busy: false, error: null,
       };
     case 'select':
       return { ...s, step: 'detail', vehicle: a.vehicle, check: null, attemptKey: null, busy: true, error: null };
@@ -141,7 +148,14 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
     case 'signed-out':
       return { ...s, signedIn: false, step: s.step === 'review' ? 'auth' : s.step, busy: false, error: a.message };
     case 'created':
-      return { ...s, step: 'done', booking: a.booking, busy: false, error: null };
+      return { ...s, step: a.booking.clientSecret ? 'pay' : 'done', booking: a.booking, busy: false, error: null };
+    case 'pay-with':
+      if (s.busy || s.step !== 'review' || s.payment === a.method) return s;
+      return { ...s, payment: a.method, attemptKey: null };
+    case 'paying':
+      return s.busy || s.step !== 'pay' ? s : { ...s, busy: true, error: null };
+    case 'paid':
+      return s.booking ? { ...s, step: 'done', booking: { ...s.booking, paid: true }, busy: false, error: null } : s;
     case 'failed':
       // the attempt key is kept: retrying the same booking must not make a second one
       return { ...s, busy: false, error: a.message };
@@ -149,6 +163,6 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
       if (s.busy) return s;
       return { ...s, step: BACK[s.step], error: null };
     case 'restart':
-      return { ...initialState(s.query), signedIn: s.signedIn };
+      return { ...initialState(s.query), signedIn: s.signedIn, payment: s.payment };
   }
 }

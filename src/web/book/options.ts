@@ -80,6 +80,8 @@ export function queryFrom(o: RawOptions, today: string): Query {
     sort: 'price_asc',
     category: o.category && /^[a-z0-9_-]{1,50}$/i.test(o.category) ? o.category : '',
     transmission: '',
+    fuel: '',
+    seats: 0,
   };
 }
 

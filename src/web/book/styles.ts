@@ -14,10 +14,11 @@ display:block;color:var(--_color-text);font:16px/1.5 var(--_font)}
 --_color-background:var(--rova-color-background,#161a22);--_color-surface:var(--rova-color-surface,#1f2430);--_color-border:var(--rova-color-border,#465066);--_color-error:var(--rova-color-error,#ff8a80);--_color-success:var(--rova-color-success,#7ee2a8)}
 *{box-sizing:border-box}
 .root{background:var(--_color-background);border:1px solid var(--_color-border);border-radius:var(--_radius);padding:var(--_space);max-width:100%}
-h2{font-size:1.25rem;margin:0 0 calc(var(--_space)*.75)}h2:focus{outline:none}h3{font-size:1.05rem;margin:0}
+h2{font-size:1.25rem;margin:0 0 calc(var(--_space)*.75)}form+h2{margin-top:var(--_space)}h2:focus{outline:none}h3{font-size:1.05rem;margin:0}
 form,.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(11rem,100%),1fr));gap:calc(var(--_space)*.75);align-items:end}
 label{display:flex;flex-direction:column;gap:.25rem;font-size:.9rem;color:var(--_color-muted)}
-input,select{font:inherit;color:var(--_color-text);background:var(--_color-background);border:1px solid var(--_color-border);border-radius:calc(var(--_radius)*.75);padding:.45rem .6rem;min-height:2.5rem;width:100%}
+textarea{resize:vertical}
+input,select,textarea{font:inherit;color:var(--_color-text);background:var(--_color-background);border:1px solid var(--_color-border);border-radius:calc(var(--_radius)*.75);padding:.45rem .6rem;min-height:2.5rem;width:100%}
 button{font:inherit;cursor:pointer;border-radius:calc(var(--_radius)*.75);padding:.5rem 1rem;min-height:2.5rem;border:1px solid var(--_color-primary);background:var(--_color-primary);color:var(--_color-on-primary);font-weight:600}
 button.secondary{background:transparent;color:var(--_color-primary)}button[disabled]{opacity:.6;cursor:progress}
 :focus-visible{outline:3px solid var(--_focus);outline-offset:2px}
@@ -31,6 +32,19 @@ tr.total th,tr.total td{font-weight:700}.ok{color:var(--_color-success);font-wei
 .ref{font-size:1.4rem;font-weight:700;letter-spacing:.05em}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .tabs{display:flex;gap:.5rem;margin-bottom:var(--_space)}.tabs button[aria-pressed=false]{background:transparent;color:var(--_color-primary)}
+h3{margin-top:var(--_space)}h4{font-size:1rem;margin:0}.card h3{margin-top:0}
+form.stack{grid-template-columns:1fr}
+nav.tabs{flex-wrap:wrap}nav.tabs button{padding:.4rem .7rem}nav.tabs button[aria-current=page]{background:var(--_color-primary);color:var(--_color-on-primary)}
+.notice{margin:0 0 var(--_space)}
+ol.thread{list-style:none;margin:0 0 var(--_space);padding:0;display:flex;flex-direction:column;gap:.6rem}
+.msg{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.6rem .8rem;background:var(--_color-surface)}.msg.customer{margin-left:min(2rem,8%)}.msg.admin{margin-right:min(2rem,8%)}
+.msg .body{margin:.25rem 0 0;white-space:pre-wrap;overflow-wrap:anywhere}
+:host([data-rova-book-floating-host]){position:fixed;right:max(.75rem,env(safe-area-inset-right));bottom:max(.75rem,env(safe-area-inset-bottom));z-index:2147483000;max-width:calc(100vw - 1.5rem)}
+:host([data-rova-book-spacer]){height:4.5rem}
+button.floating{box-shadow:0 4px 14px rgba(10,14,22,.3);border-radius:999px;padding:.7rem 1.2rem;max-width:100%;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+fieldset.pay-with{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem var(--_space);margin:0 0 var(--_space)}legend{color:var(--_color-muted);font-size:.9rem}
+label.radio{flex-direction:row;align-items:center;gap:.5rem;color:var(--_color-text);min-height:2.25rem}label.radio input{width:auto;min-height:0}
+.card-element{margin:var(--_space) 0}
 dialog{border:none;padding:0;background:transparent;width:min(46rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto}
 dialog::backdrop{background:rgba(10,14,22,.55)}.dialog-bar{display:flex;justify-content:flex-end;margin-bottom:.25rem}
 `;

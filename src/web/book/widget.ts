@@ -2,10 +2,13 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
-import { ApiError, signedIn, type Api, type Location } from './api.js';
-import { h } from './dom.js';
+import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig } from './api.js';
+import { authForm, newAuth, submitAuth } from './auth-view.js';
+import { field, h, heading } from './dom.js';
+import { emit } from './events.js';
 import type { I18n } from './i18n/index.js';
 import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
+import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
 
 let sheet: CSSStyleSheet | null = null;
@@ -26,7 +29,13 @@ export interface WidgetContext {
   i18n: I18n;
   /** The visitor's currency for search prices (null: the store's). */
   currency: () => Promise<string | null>;
+  /** The currencies the store offers (the fx switcher's list); empty: no switch is shown. */
+  currencies: () => Promise<Currency[]>;
+  /** The visitor picked a currency in the widget: the fx cookie is written and the page told. */
+  pickCurrency: (code: string) => void;
   locations: Promise<Location[]>;
+  /** How the store takes payment (card payment offered when `stripe` is set); null when unknown. */
+  payments: () => Promise<PaymentConfig | null>;
 }
 
 export interface WidgetInit {
@@ -40,10 +49,16 @@ export class BookWidget {
   private readonly live: HTMLElement;
   private readonly alert: HTMLElement;
   private locations: Location[] = [];
+  private currencies: Currency[] = [];
+  /** The currency of the prices shown (the last search's). */
+  private shownCurrency: string | null = null;
+  private payments: PaymentConfig | null = null;
+  /** The mounted Payment Element of the `pay` step. */
+  private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
   private lastStep: State['step'] | null = null;
   /** The first render does not move focus (the page just loaded); later step changes focus the step's heading. */
   private shown = false;
-  private auth = { mode: 'signin' as 'signin' | 'register', email: '', password: '', first_name: '', last_name: '', phone: '' };
+  private auth = newAuth();
 
   constructor(
     /** The element events are dispatched on (the inline div, the pop-up button, or the dialog host). */
@@ -67,12 +82,27 @@ export class BookWidget {
       },
       (err: unknown) => this.fail(err),
     );
+    // the switch shows when the store offers several currencies; only then is the visitor's currency needed before a search
+    void ctx.currencies().then(async (list) => {
+      if (list.length < 2) return;
+      this.currencies = list;
+      this.shownCurrency ??= await ctx.currency();
+      if (this.state.step === 'search' || this.state.step === 'results') this.render(true);
+    });
+    // a currency picked here, in another widget or in the page's fx switcher: the shown prices follow it
+    document.addEventListener('rova-fx:currency-changed', () => {
+      if (this.state.step === 'results' && !this.state.busy && this.container.isConnected) void this.search(this.state.query);
+    });
+    void ctx.payments().then((p) => {
+      this.payments = p;
+      if (p?.stripe && this.state.step === 'review') this.render(true);
+    });
     this.emit('rova:ready', {});
     if (init.vehicle !== null) void this.preselect(init.vehicle);
   }
 
   private emit(type: string, detail: object): void {
-    this.target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    emit(this.target, type, detail);
   }
 
   private dispatch(a: Action): State {
@@ -101,8 +131,10 @@ export class BookWidget {
 
   private async page(cursor: string | null): Promise<void> {
     try {
-      const r = await this.ctx.api.search(this.state.query, await this.ctx.currency(), cursor);
-      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category });
+      const currency = await this.ctx.currency();
+      const r = await this.ctx.api.search(this.state.query, currency, cursor);
+      this.shownCurrency = r.items[0]?.currency ?? currency;
+      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category, fuels: r.facets.fuel_type });
       this.live.textContent = r.total === 0 ? this.ctx.i18n.t('noResults') : this.ctx.i18n.t('results', { n: r.total });
     } catch (err) {
       this.fail(err);
@@ -136,11 +168,8 @@ export class BookWidget {
 
   private async signIn(): Promise<void> {
     if (this.dispatch({ type: 'signing-in' }).busy !== true) return;
-    const a = this.auth;
     try {
-      if (a.mode === 'register') await this.ctx.api.register({ email: a.email, password: a.password, first_name: a.first_name, last_name: a.last_name, ...(a.phone ? { phone: a.phone } : {}) });
-      else await this.ctx.api.signIn(a.email, a.password);
-      a.password = '';
+      await submitAuth(this.ctx.api, this.auth);
       this.dispatch({ type: 'signed-in' });
       this.live.textContent = this.ctx.i18n.t('signedInAs');
     } catch (err) {
@@ -154,15 +183,57 @@ export class BookWidget {
     if (s === before || !s.attemptKey || !s.vehicle) return; // a second click while the first runs
     this.live.textContent = this.ctx.i18n.t('booking');
     try {
-      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey);
+      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey, s.payment);
       this.dispatch({ type: 'created', booking });
       this.emit('rova:booking-created', { id: booking.id, reference: booking.reference, total: booking.total, currency: booking.currency });
+      if (booking.clientSecret && this.payments?.stripe) {
+        await this.mountCard(this.payments.stripe, booking.clientSecret);
+        this.render(true);
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401 && !signedIn()) {
         this.dispatch({ type: 'signed-out', message: err.message });
         this.alert.textContent = this.ctx.i18n.t('error', { message: err.message });
         return;
       }
+      this.fail(err);
+    }
+  }
+
+  private async mountCard(stripe: NonNullable<PaymentConfig['stripe']>, clientSecret: string): Promise<void> {
+    const host = this.container.getRootNode() instanceof ShadowRoot ? (this.container.getRootNode() as ShadowRoot).host : this.target;
+    this.card?.remove();
+    this.card = await paymentElement(stripe.js_url, stripe.publishable_key, clientSecret, host);
+  }
+
+  /** Confirms the card payment with Stripe.js, then waits (up to 30 s) until the webhook has confirmed the booking. */
+  private async pay(): Promise<void> {
+    const b = this.state.booking;
+    if (!b || !this.card || this.dispatch({ type: 'paying' }).busy !== true) return;
+    const { t } = this.ctx.i18n;
+    this.live.textContent = t('paying');
+    try {
+      const refused = await this.card.confirm();
+      if (refused) {
+        this.dispatch({ type: 'failed', message: refused });
+        this.alert.textContent = t('error', { message: refused });
+        this.emit('rova:error', { message: refused, status: 402 });
+        return;
+      }
+      for (let i = 0; i < 40; i++) {
+        const now = await this.ctx.api.myBooking(b.id);
+        if (now.status === 'confirmed') {
+          this.card.remove();
+          this.card = null;
+          this.dispatch({ type: 'paid' });
+          this.emit('rova:paid', { id: b.id, reference: b.reference, total: b.total, currency: b.currency });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 750));
+      }
+      this.dispatch({ type: 'failed', message: t('payPending') });
+      this.alert.textContent = t('payPending');
+    } catch (err) {
       this.fail(err);
     }
   }
@@ -198,17 +269,19 @@ export class BookWidget {
         return this.authView(s);
       case 'review':
         return this.reviewView(s);
+      case 'pay':
+        return this.payView(s);
       case 'done':
         return this.doneView(s);
     }
   }
 
   private heading(text: string): HTMLElement {
-    return h('h2', { tabindex: -1 }, text);
+    return heading(text);
   }
 
   private field(label: string, control: HTMLElement): HTMLElement {
-    return h('label', {}, label, control);
+    return field(label, control);
   }
 
   private searchForm(s: State): HTMLElement {
@@ -225,6 +298,20 @@ export class BookWidget {
       cats.sort().map((c) => h('option', { value: c, selected: q.category === c }, c.charAt(0).toUpperCase() + c.slice(1))));
     const transmission = h('select', { name: 'transmission', 'data-f': 'transmission' },
       ([['', t('anyTransmission')], ['manual', t('manual')], ['automatic', t('automatic')]] as const).map(([v, l]) => h('option', { value: v, selected: q.transmission === v }, l)));
+    const fuels = Object.keys(s.fuels);
+    if (q.fuel && !fuels.includes(q.fuel)) fuels.push(q.fuel);
+    const fuel = h('select', { name: 'fuel', 'data-f': 'fuel' }, h('option', { value: '' }, t('anyFuel')),
+      fuels.sort().map((f) => h('option', { value: f, selected: q.fuel === f }, `${f.charAt(0).toUpperCase() + f.slice(1)}${s.fuels[f] !== undefined ? ` (${s.fuels[f]})` : ''}`)));
+    const seats = h('select', { name: 'seats', 'data-f': 'seats' }, h('option', { value: '0' }, t('anySeats')),
+      [2, 4, 5, 7, 9].map((n) => h('option', { value: n, selected: q.seats === n }, `${n}+`)));
+    const cur = this.shownCurrency;
+    const currency = this.currencies.length > 1
+      ? this.field(t('currency'), h('select', { name: 'currency', 'data-f': 'currency', on: { change: (e: Event) => {
+        const code = (e.target as HTMLSelectElement).value;
+        this.shownCurrency = code;
+        this.ctx.pickCurrency(code);
+      } } }, this.currencies.map((c) => h('option', { value: c.code, selected: c.code === cur }, `${c.code} – ${c.name}`))))
+      : null;
     const form = h('form', { novalidate: false, on: { submit: (e: Event) => {
       e.preventDefault();
       const f = new FormData(e.target as HTMLFormElement);
@@ -232,7 +319,7 @@ export class BookWidget {
       const num = (k: string) => (/^[1-9][0-9]*$/.test(str(k)) ? Number(str(k)) : null);
       void this.search({ location: num('location'), returnLocation: num('return_location'), pickupDate: str('pickup_date'), pickupTime: str('pickup_time') || '10:00',
         returnDate: str('return_date'), returnTime: str('return_time') || '10:00', sort: str('sort') || 'price_asc', category: str('category'),
-        transmission: str('transmission') });
+        transmission: str('transmission'), fuel: str('fuel'), seats: Number(str('seats')) || 0 });
     } } },
       this.field(t('pickupLocation'), loc('location', q.location, t('anyLocation'))),
       this.field(t('returnLocation'), loc('return_location', q.returnLocation, t('sameLocation'))),
@@ -242,7 +329,10 @@ export class BookWidget {
       this.field(t('returnTime'), input('return_time', 'time', q.returnTime)),
       this.field(t('category'), category),
       this.field(t('transmission'), transmission),
+      this.field(t('fuel'), fuel),
+      this.field(t('seats'), seats),
       this.field(t('sort'), sort),
+      currency,
       h('button', { type: 'submit', 'data-f': 'search', disabled: s.busy }, s.busy ? t('searching') : t('search')),
     );
     return form;
@@ -319,24 +409,8 @@ export class BookWidget {
   }
 
   private authView(s: State): HTMLElement {
-    const { t } = this.ctx.i18n;
-    const a = this.auth;
-    const reg = a.mode === 'register';
-    const input = (name: 'email' | 'password' | 'first_name' | 'last_name' | 'phone', type: string, label: string, extra: Record<string, string | boolean> = {}) =>
-      this.field(label, h('input', { name, type, value: a[name], 'data-f': `auth-${name}`, ...extra, on: { input: (e: Event) => { a[name] = (e.target as HTMLInputElement).value; } } }));
-    const tab = (mode: 'signin' | 'register', label: string) =>
-      h('button', { type: 'button', 'aria-pressed': String(a.mode === mode), 'data-f': `tab-${mode}`, on: { click: () => { a.mode = mode; this.render(true); } } }, label);
     return h('div', {},
-      this.heading(reg ? t('register') : t('signIn')),
-      h('div', { class: 'tabs' }, tab('signin', t('haveAccount')), tab('register', t('newCustomer'))),
-      h('form', { on: { submit: (e: Event) => { e.preventDefault(); void this.signIn(); } } },
-        reg ? input('first_name', 'text', t('firstName'), { required: true, autocomplete: 'given-name' }) : null,
-        reg ? input('last_name', 'text', t('lastName'), { required: true, autocomplete: 'family-name' }) : null,
-        input('email', 'email', t('email'), { required: true, autocomplete: 'email' }),
-        input('password', 'password', t('password'), { required: true, minlength: reg ? '8' : '1', autocomplete: reg ? 'new-password' : 'current-password' }),
-        reg ? input('phone', 'tel', t('phone'), { autocomplete: 'tel' }) : null,
-        h('button', { type: 'submit', 'data-f': 'auth-submit', disabled: s.busy }, reg ? t('register') : t('signIn')),
-      ),
+      authForm(this.ctx.i18n, this.auth, s.busy, () => void this.signIn(), () => this.render(true)),
       h('div', { class: 'actions' }, this.backButton()),
     );
   }
@@ -348,9 +422,26 @@ export class BookWidget {
       h('h3', {}, s.vehicle?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       this.breakdown(s),
-      h('p', {}, t('payOffline')),
+      this.payments?.stripe
+        ? h('fieldset', { class: 'pay-with' }, h('legend', {}, t('payment')),
+          ([['offline', t('payOfflineOption')], ['stripe', t('payCardOption')]] as const).map(([m, label]) =>
+            h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'payment', value: m, checked: s.payment === m, 'data-f': `pay-${m}`,
+              on: { change: () => this.dispatch({ type: 'pay-with', method: m }) } }), label)))
+        : h('p', {}, t('payOffline')),
       h('div', { class: 'actions' }, this.backButton(),
-        h('button', { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } }, s.busy ? t('booking') : t('book'))),
+        h('button', { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } }, s.busy ? t('booking') : s.payment === 'stripe' ? t('bookCard') : t('book'))),
+    );
+  }
+
+  private payView(s: State): HTMLElement {
+    const { t, money } = this.ctx.i18n;
+    const b = s.booking!;
+    return h('div', {},
+      this.heading(t('payCardOption')),
+      h('p', {}, t('reference'), ': ', h('span', { class: 'ref', 'data-reference': b.reference }, b.reference)),
+      h('div', { class: 'card-element' }, this.card ? h('slot', { name: this.card.slot }) : null),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', 'data-f': 'pay', 'aria-disabled': String(s.busy), on: { click: () => void this.pay() } }, s.busy ? t('paying') : t('payNow', { total: money(b.total, b.currency) }))),
     );
   }
 
@@ -361,8 +452,8 @@ export class BookWidget {
       this.heading(t('done')),
       h('p', {}, t('reference'), ': ', h('span', { class: 'ref', 'data-reference': b?.reference ?? '' }, b?.reference ?? '')),
       b ? h('p', {}, t('total'), ': ', money(b.total, b.currency)) : null,
-      h('p', {}, t('doneText')),
-      b?.instructions ? h('p', { class: 'note' }, b.instructions) : null,
+      h('p', { class: b?.paid ? 'ok' : '' }, b?.paid ? t('paidText') : t('doneText')),
+      b?.instructions && !b.clientSecret ? h('p', { class: 'note' }, b.instructions) : null,
       h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', 'data-f': 'again', on: { click: () => this.dispatch({ type: 'restart' }) } }, t('again'))),
     );
   }

@@ -113,6 +113,12 @@ describe('POST /booking/create, offline payment, my bookings, cancel', () => {
     await t.inject({ method: 'POST', url: `${V2}/bookings/${far.id}/mark-paid`, headers: { 'x-rova-api-key': admin } });
     const list = await t.inject({ method: 'GET', url: `${V2}/my/bookings`, headers: { 'x-rova-api-key': me } });
     expect(list.json().data).toMatchObject({ total: 1, page: 1, per_page: 20 });
+    const vname = (await t.platform.db.execute(sql`SELECT name FROM rental_vehicles WHERE id = ${v}`) as unknown as { rows: { name: string }[] }).rows[0]!.name;
+    expect(list.json().data.items[0]).toMatchObject({ id: far.id, vehicle_name: vname });
+    // the quote before cancelling: free until 24 h before pickup, the whole payment back
+    const quote = (await t.inject({ method: 'GET', url: `${V2}/my/bookings/${far.id}`, headers: { 'x-rova-api-key': me } })).json().data;
+    expect(quote.vehicle_name).toBe(vname);
+    expect(quote.cancellation).toEqual({ cancellable: true, free: true, fee: 0, refund: 220, currency: far.currency, free_cancellation_until: new Date(Date.parse(far.pickup_at) - 24 * 3_600_000).toISOString() });
     expect((await t.inject({ method: 'GET', url: `${V2}/my/bookings/${far.id}`, headers: { 'x-rova-api-key': other } })).statusCode).toBe(404);
     expect((await t.inject({ method: 'POST', url: `${V2}/my/bookings/${far.id}/cancel`, headers: { 'x-rova-api-key': other } })).statusCode).toBe(404);
     const c = await t.inject({ method: 'POST', url: `${V2}/my/bookings/${far.id}/cancel`, headers: { 'x-rova-api-key': me } });
@@ -127,8 +133,14 @@ describe('POST /booking/create, offline payment, my bookings, cancel', () => {
     expect(near.statusCode).toBe(201);
     const nb = near.json().data;
     await t.inject({ method: 'POST', url: `${V2}/bookings/${nb.booking.id}/mark-paid`, headers: { 'x-rova-api-key': admin } });
+    const fee = Math.round(nb.amount_due * 20) / 100;
+    // the quote says what the cancel then does: 20 % kept, the rest refunded
+    const lateQuote = (await t.inject({ method: 'GET', url: `${V2}/my/bookings/${nb.booking.id}`, headers: { 'x-rova-api-key': me } })).json().data.cancellation;
+    expect(lateQuote).toMatchObject({ cancellable: true, free: false, fee, refund: Math.round((nb.amount_due - fee) * 100) / 100 });
     const late = await t.inject({ method: 'POST', url: `${V2}/my/bookings/${nb.booking.id}/cancel`, headers: { 'x-rova-api-key': me } });
-    expect(late.json().data).toMatchObject({ fee: Math.round(nb.amount_due * 20) / 100, booking: { status: 'cancelled', payment_status: 'partially_refunded' } });
+    expect(late.json().data).toMatchObject({ fee, refund: lateQuote.refund, booking: { status: 'cancelled', payment_status: 'partially_refunded' } });
+    const after = (await t.inject({ method: 'GET', url: `${V2}/my/bookings/${nb.booking.id}`, headers: { 'x-rova-api-key': me } })).json().data.cancellation;
+    expect(after.cancellable).toBe(false);
   });
 
   it('cookie + nonce customer can book; staff API key acts for a customer; bad input sweep → 4xx never 500', async () => {

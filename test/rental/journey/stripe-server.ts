@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+/** The Stripe.js stand-in the booking widget's browser tests load (GET /v3/ of this server). */
+const STRIPE_JS = new URL('../../browser/stripe-standin.js', import.meta.url);
 
 export interface StripeCall {
   method: string;
@@ -34,16 +39,22 @@ const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
  * A local HTTP server speaking the few Stripe API calls Rova makes — POST /v1/payment_intents,
  * GET /v1/payment_intents/:id, POST /v1/refunds — with Stripe's JSON shapes, its Idempotency-Key replay and its
  * error envelope; every call is recorded. The real `stripe` SDK is pointed at it (STRIPE_API_BASE).
+ * For browsers (with `publishableKey`): GET /v3/ serves the Stripe.js stand-in, and
+ * POST /v1/payment_intents/:id/confirm (publishable key + client_secret, CORS open like Stripe's) succeeds the
+ * intent — or declines card 4000000000000002 — and then, like Stripe, sends the signed
+ * `payment_intent.succeeded` webhook to the endpoint set by `webhookTo`.
  */
-export async function startStripe(opts: { secretKey: string }) {
+export async function startStripe(opts: { secretKey: string; publishableKey?: string }) {
   const calls: StripeCall[] = [];
   const intents = new Map<string, PaymentIntentJson>();
   const refunds: Record<string, unknown>[] = [];
   const replies = new Map<string, { status: number; body: unknown }>();
   let failNext = 0;
+  let hook: { url: string; secret: string } | null = null;
+  const webhooks: { type: string; status: number }[] = [];
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), 'access-control-allow-origin': '*' });
     res.end(JSON.stringify(body));
   };
   const error = (res: ServerResponse, status: number, type: string, message: string, param?: string) =>
@@ -55,7 +66,28 @@ export async function startStripe(opts: { secretKey: string }) {
     const params = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
     const url = new URL(req.url ?? '/', 'http://x');
     const idem = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'), 'access-control-max-age': '600' });
+      return res.end();
+    }
+    if (req.method === 'GET' && url.pathname === '/v3/' && opts.publishableKey) {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      return res.end(readFileSync(STRIPE_JS));
+    }
     calls.push({ method: req.method ?? '', path: url.pathname, params, authorization: String(req.headers.authorization ?? ''), idempotencyKey: idem });
+    const confirm = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(url.pathname);
+    if (req.method === 'POST' && confirm && opts.publishableKey && req.headers.authorization === `Bearer ${opts.publishableKey}`) {
+      const pi = intents.get(confirm[1]!);
+      if (!pi || params.client_secret !== pi.client_secret) return error(res, 404, 'invalid_request_error', `No such payment_intent: '${confirm[1]}'`, 'intent');
+      if (params['payment_method_data[card][number]'] === '4000000000000002') {
+        send(res, 402, { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } });
+        void notify('payment_intent.payment_failed', fail(pi.id));
+        return;
+      }
+      send(res, 200, succeed(pi.id));
+      void notify('payment_intent.succeeded', pi);
+      return;
+    }
     if (req.headers.authorization !== `Bearer ${opts.secretKey}`) return error(res, 401, 'invalid_request_error', 'Invalid API Key provided.');
     if (failNext > 0) {
       failNext -= 1;
@@ -103,6 +135,29 @@ export async function startStripe(opts: { secretKey: string }) {
     return error(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname}).`);
   }
 
+  function succeed(piId: string): PaymentIntentJson {
+    const pi = intents.get(piId)!;
+    pi.status = 'succeeded';
+    pi.amount_received = pi.amount;
+    pi.last_payment_error = null;
+    pi.latest_charge = id('ch');
+    return pi;
+  }
+  function fail(piId: string): PaymentIntentJson {
+    const pi = intents.get(piId)!;
+    pi.status = 'requires_payment_method';
+    pi.last_payment_error = { code: 'card_declined', message: 'Your card was declined.', type: 'card_error' };
+    return pi;
+  }
+  /** Stripe's side of a confirmation: the signed event to the webhook endpoint (recorded with its answer). */
+  async function notify(type: string, object: PaymentIntentJson): Promise<void> {
+    if (!hook) return;
+    const payload = stripeEvent(type, object);
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: hook.secret });
+    const r = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload }).catch(() => null);
+    webhooks.push({ type, status: r?.status ?? 0 });
+  }
+
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => error(res, 500, 'api_error', String(e)));
   });
@@ -116,19 +171,12 @@ export async function startStripe(opts: { secretKey: string }) {
     /** The next n API calls answer 402 card_error (a provider refusal). */
     failNext(n = 1) { failNext = n; },
     /** What the customer's browser does with the client secret: the intent succeeds (Stripe then sends the webhook). */
-    succeed(piId: string): PaymentIntentJson {
-      const pi = intents.get(piId)!;
-      pi.status = 'succeeded';
-      pi.amount_received = pi.amount;
-      pi.latest_charge = id('ch');
-      return pi;
-    },
-    fail(piId: string): PaymentIntentJson {
-      const pi = intents.get(piId)!;
-      pi.status = 'requires_payment_method';
-      pi.last_payment_error = { code: 'card_declined', message: 'Your card was declined.', type: 'card_error' };
-      return pi;
-    },
+    succeed,
+    fail,
+    /** Where confirmations from browsers send their signed webhook (Rova's endpoint and its whsec_ secret). */
+    webhookTo(url: string, secret: string) { hook = { url, secret }; },
+    /** Webhooks sent, with Rova's answer status. */
+    webhooks,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -51,6 +51,18 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'paypal' }))).toThrow(/BOOKING_PAYMENT_PROVIDERS/);
     expect(readJourneySettings(cfg({})).paymentProviders).toEqual(new Set(['offline']));
     expect([stripeAmount('220.00', 'USD'), stripeAmount('1000', 'JPY'), stripeAmount('1.234', 'KWD'), stripeAmount('0.005', 'EUR')]).toEqual([22000, 1000, 1230, 1]);
+    // the booking widget's card payment: a publishable key and where Stripe.js comes from
+    const ok = { BOOKING_PAYMENT_PROVIDERS: 'offline,stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC };
+    expect(() => readJourneySettings(cfg({ ...ok, STRIPE_PUBLISHABLE_KEY: SK }))).toThrow(/STRIPE_PUBLISHABLE_KEY/);
+    expect(() => readJourneySettings(cfg({ ...ok, ROVA_STRIPE_JS_URL: 'javascript:alert(1)' }))).toThrow(/ROVA_STRIPE_JS_URL/);
+    expect(readJourneySettings(cfg(ok)).stripe).toMatchObject({ publishableKey: null, jsUrl: 'https://js.stripe.com/v3/' });
+    expect(readJourneySettings(cfg({ ...ok, STRIPE_PUBLISHABLE_KEY: 'pk_test_abc', ROVA_STRIPE_JS_URL: 'http://127.0.0.1:9/v3/' })).stripe).toMatchObject({ publishableKey: 'pk_test_abc', jsUrl: 'http://127.0.0.1:9/v3/' });
+  });
+
+  it('GET /payments/config (public): the providers; no card payment for browsers without a publishable key', async () => {
+    const r = await t.inject({ method: 'GET', url: `${V2}/payments/config` });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({ success: true, data: { providers: ['offline', 'stripe'], stripe: null }, message: '' });
   });
 
   it('create → a PaymentIntent for the amount due (minor units, metadata, idempotency key) and its client_secret', async () => {
@@ -247,5 +259,6 @@ describe('stripe not enabled', () => {
     const payload = stripeEvent('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent', metadata: {} });
     const w = await t.inject({ method: 'POST', url: `${V2}/payments/stripe/webhook`, headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }) }, payload });
     expect(w.statusCode).toBe(404);
+    expect((await t.inject({ method: 'GET', url: `${V2}/payments/config` })).json().data).toEqual({ providers: ['offline'], stripe: null });
   });
 });

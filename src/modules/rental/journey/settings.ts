@@ -12,7 +12,13 @@ export interface StripeSettings {
   /** Seconds a webhook's signed timestamp may be off (the SDK's tolerance). */
   webhookToleranceSeconds: number;
   api: { protocol: 'http' | 'https'; host: string; port: number } | null;
+  /** pk_test_…/pk_live_… for Stripe.js in the booking widget; null: the widget offers no card payment. */
+  publishableKey: string | null;
+  /** Where the booking widget loads Stripe.js from (ROVA_STRIPE_JS_URL; a local stand-in in tests). */
+  jsUrl: string;
 }
+
+export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
 /** Settings of the customer journey (environment; see README configuration). */
 export interface JourneySettings {
@@ -51,7 +57,17 @@ function readStripe(c: Config, required: boolean): StripeSettings | null {
     const protocol = u.protocol === 'http:' ? 'http' : 'https';
     api = { protocol, host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443 };
   }
-  return { secretKey: key, webhookSecret: hook, webhookToleranceSeconds: envInt(c, 'STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300, 1, 3600), api };
+  const pk = c.env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
+  if (pk !== null && !/^pk_(test|live)_[A-Za-z0-9_]+$/.test(pk)) throw new ConfigError('STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_test_… or pk_live_…)');
+  const jsUrl = c.env.ROVA_STRIPE_JS_URL?.trim() || STRIPE_JS_URL;
+  let js: URL;
+  try {
+    js = new URL(jsUrl);
+  } catch {
+    throw new ConfigError(`ROVA_STRIPE_JS_URL must be an http(s) URL (got "${jsUrl}")`);
+  }
+  if (js.protocol !== 'https:' && js.protocol !== 'http:') throw new ConfigError(`ROVA_STRIPE_JS_URL must be an http(s) URL (got "${jsUrl}")`);
+  return { secretKey: key, webhookSecret: hook, webhookToleranceSeconds: envInt(c, 'STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300, 1, 3600), api, publishableKey: pk, jsUrl: js.href };
 }
 
 /** Reads and checks the journey's variables (also at start, through the rental module's checkConfig: exit 2). */

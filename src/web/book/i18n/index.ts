@@ -17,6 +17,10 @@ export interface I18n {
   t(key: MessageKey, vars?: Record<string, string | number>): string;
   money(amount: number, currency: string): string;
   date(isoDate: string, time?: string): string;
+  /** An instant (ISO-8601 with zone) in the visitor's time zone, the zone named. */
+  when(iso: string): string;
+  /** A booking or thread status in words (the code itself when unknown). */
+  status(code: string): string;
 }
 
 export function i18n(lang: Lang): I18n {
@@ -24,6 +28,8 @@ export function i18n(lang: Lang): I18n {
   const locale = LOCALE[lang];
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   const money = new Map<string, Intl.NumberFormat>();
+  const instants = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const zone = new Intl.DateTimeFormat(locale, { timeZoneName: 'short' });
   return {
     lang,
     t: (key, vars) => m[key].replace(/\{(\w+)\}/g, (_, k: string) => String(vars?.[k] ?? '')),
@@ -41,5 +47,12 @@ export function i18n(lang: Lang): I18n {
     },
     // the store's wall-clock date and time, shown as written (no conversion to the visitor's zone)
     date: (isoDate, time = '10:00') => dates.format(new Date(`${isoDate}T${time}:00Z`)),
+    when(iso) {
+      const d = new Date(iso);
+      if (Number.isNaN(d.getTime())) return iso;
+      const z = zone.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value;
+      return z ? `${instants.format(d)} ${z}` : instants.format(d);
+    },
+    status: (code) => (`st_${code}` in m ? m[`st_${code}` as MessageKey] : code.replace(/_/g, ' ')),
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Platform } from '../../../../platform/context.js';
 import { one, rows, toDate } from '../../../../platform/db/types.js';
 import { HttpError } from '../../../../platform/http/errors.js';
-import type { BookingRow } from '../../bookings/repo.js';
+import { bookingRefs, type BookingRow } from '../../bookings/repo.js';
 import { changeStatus } from '../../bookings/service.js';
 import { cents, Decimal } from '../../money.js';
 import { orderOf, paymentsOf, setPayment } from '../create/repo.js';
@@ -12,8 +12,8 @@ import { journeySettings } from '../settings.js';
 
 const MINE = (userId: number) => sql`customer_id IN (SELECT id FROM rental_customers WHERE user_id = ${userId})`;
 
-export async function myBookings(p: Platform, userId: number, limit: number, offset: number): Promise<{ items: BookingRow[]; total: number }> {
-  const items = await rows<BookingRow>(p.db, sql`SELECT * FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+export async function myBookings(p: Platform, userId: number, limit: number, offset: number): Promise<{ items: (BookingRow & { vehicle_name: string | null })[]; total: number }> {
+  const items = await rows<BookingRow & { vehicle_name: string | null }>(p.db, sql`SELECT *, (SELECT name FROM rental_vehicles v WHERE v.id = rental_bookings.vehicle_id) AS vehicle_name FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
   const t = await one<{ n: number }>(p.db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE ${MINE(userId)}`);
   return { items, total: t?.n ?? 0 };
 }
@@ -25,10 +25,36 @@ export async function myBooking(p: Platform, userId: number, id: number): Promis
   return b;
 }
 
+const CANCELLABLE = ['pending_payment', 'pending', 'confirmed'];
+
+/** What a customer cancellation would cost now: the same rule cancelMyBooking applies under the booking lock. */
+export interface CancelQuote {
+  cancellable: boolean;
+  free_cancellation_until: string;
+  free: boolean;
+  fee: number;
+  refund: number;
+  currency: string;
+}
+
+/** The cancellation rule, pure: free before the deadline, after it `feePercent` of what was paid is kept. */
+export function cancelTerms(b: Pick<BookingRow, 'status' | 'pickup_at' | 'currency'>, paidTotal: Decimal, s: { freeCancelHours: number; cancelFeePercent: number }, now = Date.now()) {
+  const deadline = new Date(toDate(b.pickup_at).getTime() - s.freeCancelHours * 3_600_000);
+  const free = now < deadline.getTime();
+  const fee = free ? new Decimal(0) : cents(paidTotal.times(s.cancelFeePercent).div(100));
+  return { cancellable: CANCELLABLE.includes(b.status), deadline, free, fee, refund: paidTotal.minus(fee) };
+}
+
 export async function myBookingDetail(p: Platform, userId: number, id: number) {
   const b = await myBooking(p, userId, id);
-  const [order, payments] = await Promise.all([orderOf(p.db, id), paymentsOf(p.db, id)]);
-  return { b, order, payments };
+  const [order, payments, refs] = await Promise.all([orderOf(p.db, id), paymentsOf(p.db, id), bookingRefs(p.db, b)]);
+  const paid = payments.filter((x) => x.status === 'succeeded').reduce((a, x) => a.plus(x.amount), new Decimal(0));
+  const t = cancelTerms(b, paid, journeySettings(p));
+  const cancellation: CancelQuote = {
+    cancellable: t.cancellable, free_cancellation_until: t.deadline.toISOString(), free: t.free,
+    fee: t.fee.toNumber(), refund: t.refund.toNumber(), currency: b.currency,
+  };
+  return { b, order, payments, refs, cancellation };
 }
 
 /**
@@ -37,12 +63,12 @@ export async function myBookingDetail(p: Platform, userId: number, id: number) {
  */
 export async function cancelMyBooking(p: Platform, userId: number, id: number) {
   const b = await myBooking(p, userId, id);
-  if (!['pending_payment', 'pending', 'confirmed'].includes(b.status)) {
+  if (!CANCELLABLE.includes(b.status)) {
     throw new HttpError(409, 'STATE_CONFLICT', `A ${b.status} booking cannot be cancelled.`);
   }
   const s = journeySettings(p);
-  const deadline = new Date(toDate(b.pickup_at).getTime() - s.freeCancelHours * 3_600_000);
-  const free = Date.now() < deadline.getTime();
+  const now = Date.now();
+  const { deadline } = cancelTerms(b, new Decimal(0), s, now);
   let fee = new Decimal(0);
   let refund = new Decimal(0);
   const owed: number[] = [];
@@ -56,8 +82,7 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
     within: async (tx, booking) => {
       const paid = (await paymentsOf(tx, id, true)).filter((x) => x.status === 'succeeded');
       const paidTotal = paid.reduce((a, x) => a.plus(x.amount), new Decimal(0));
-      fee = free ? new Decimal(0) : cents(paidTotal.times(s.cancelFeePercent).div(100));
-      refund = paidTotal.minus(fee);
+      ({ fee, refund } = cancelTerms(b, paidTotal, s, now));
       let left = refund;
       for (const pay of paid) {
         const part = Decimal.min(left, new Decimal(pay.amount));

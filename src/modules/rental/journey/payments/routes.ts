@@ -2,11 +2,28 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { bookingView } from '../../bookings/view.js';
+import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { adminResponses, IdParams } from '../../schemas.js';
-import { settlePayment } from './service.js';
+import { paymentConfig, settlePayment } from './service.js';
+
+const PaymentConfig = Type.Object({
+  providers: Type.Array(Type.Union([Type.Literal('offline'), Type.Literal('stripe')]), { description: 'The payment_method values POST /booking/create accepts' }),
+  stripe: Type.Union([Type.Object({
+    publishable_key: Type.String({ description: 'STRIPE_PUBLISHABLE_KEY, for Stripe.js' }),
+    js_url: Type.String({ description: 'Where to load Stripe.js from (ROVA_STRIPE_JS_URL, default https://js.stripe.com/v3/)' }),
+  }), Type.Null()], { description: 'Card payment in a browser: null unless stripe is enabled and a publishable key is set' }),
+});
 
 export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
+  app.get('/payments/config', {
+    config: { auth: 'public' },
+    schema: {
+      tags: ['rental v2: booking journey'], summary: 'How a storefront can take payment: the enabled providers and, for card payment, Stripe.js and the publishable key (public)', security: [],
+      response: { 200: RentalEnvelope(PaymentConfig), ...rentalErrors(429) },
+    },
+  }, async () => rentalOk(paymentConfig(p)));
+
   app.post('/bookings/:id/mark-paid', {
     config: { auth: { cap: 'manage_options' } },
     schema: {

@@ -10,6 +10,14 @@ import { lockVehicle } from '../../vehicles/repo.js';
 import { paymentsOf, setPayment } from '../create/repo.js';
 import { mailBooking } from '../mails.js';
 import { deliverRefunds, owePaymentRefund } from '../refunds/service.js';
+import { journeySettings, type ProviderName } from '../settings.js';
+
+/** What a storefront needs to offer payment: the providers, and Stripe.js with the publishable key when card payment is possible. */
+export function paymentConfig(p: Platform): { providers: ProviderName[]; stripe: { publishable_key: string; js_url: string } | null } {
+  const s = journeySettings(p);
+  const stripe = s.paymentProviders.has('stripe') && s.stripe?.publishableKey ? { publishable_key: s.stripe.publishableKey, js_url: s.stripe.jsUrl } : null;
+  return { providers: [...s.paymentProviders], stripe };
+}
 
 export type Settlement = 'confirmed' | 'already_settled' | 'refunded_slot_taken';
 

@@ -1,0 +1,165 @@
+/**
+ * The customer's account (data-rova-book="account") as a pure state machine, like journey.ts: no DOM, no fetch.
+ * The widget renders `AccountState` and feeds the API's answers back as actions. Tested on its own
+ * (test/storefront/book-account.test.ts).
+ */
+
+import type { CancelQuoteAnswer, ProfileAnswer, ThreadAnswer, ThreadSummaryAnswer } from './api-types.js';
+
+export type AccountStep = 'signin' | 'bookings' | 'booking' | 'cancel' | 'messages' | 'thread' | 'compose' | 'profile';
+export type AccountTab = 'bookings' | 'messages' | 'profile';
+
+/** An item of GET /v2/my/bookings (the fields the widget shows). */
+export interface MyBooking {
+  id: number;
+  reference: string;
+  vehicle_name: string | null;
+  pickup_at: string;
+  return_at: string;
+  status: string;
+  payment_status: string;
+  total: number;
+  currency: string;
+}
+
+/** What a cancellation would cost now (GET /v2/my/bookings/{id} → cancellation). */
+export type CancelQuote = CancelQuoteAnswer;
+
+export interface MyBookingDetail extends MyBooking {
+  days: number;
+  deposit: number;
+  payment_method: string;
+  cancellation: CancelQuote;
+}
+
+export interface Cancelled {
+  fee: number;
+  refund: number;
+  currency: string;
+}
+
+/** A thread of GET /v1/my/messages (types from /openapi.json). */
+export type ThreadSummary = Pick<ThreadSummaryAnswer, 'id' | 'subject' | 'preview' | 'status' | 'booking_id' | 'unread_count' | 'last_message_at'>;
+
+export type Message = Pick<ThreadAnswer['message'], 'id' | 'sender' | 'author_name' | 'body' | 'created_at'>;
+
+export interface Thread {
+  thread: ThreadSummary;
+  message: Message;
+  replies: Message[];
+}
+
+export type Profile = Pick<ProfileAnswer, 'email' | 'first_name' | 'last_name' | 'phone'>;
+
+export interface AccountState {
+  step: AccountStep;
+  signedIn: boolean;
+  bookings: MyBooking[] | null;
+  booking: MyBookingDetail | null;
+  /** The answer of the last cancellation (shown on the booking once it is cancelled). */
+  cancelled: Cancelled | null;
+  threads: ThreadSummary[] | null;
+  thread: Thread | null;
+  /** The booking a new message is about (compose from a booking), else null. */
+  about: number | null;
+  profile: Profile | null;
+  busy: boolean;
+  error: string | null;
+  /** A success message in words (saved, sent, cancelled), cleared by the next step. */
+  notice: string | null;
+}
+
+export type AccountAction =
+  | { type: 'loading' }
+  | { type: 'signed-in' }
+  /** The session ended (401 after a refresh, or a password change ended it): back to the sign-in. */
+  | { type: 'signed-out'; message?: string }
+  | { type: 'tab'; tab: AccountTab }
+  | { type: 'bookings'; items: MyBooking[] }
+  | { type: 'open-booking' }
+  | { type: 'booking'; booking: MyBookingDetail }
+  | { type: 'ask-cancel' }
+  | { type: 'cancelled'; booking: MyBookingDetail; result: Cancelled; notice: string }
+  | { type: 'threads'; items: ThreadSummary[] }
+  | { type: 'open-thread' }
+  | { type: 'thread'; thread: Thread; notice?: string }
+  | { type: 'compose'; about?: number | null }
+  | { type: 'profile'; profile: Profile; notice?: string }
+  | { type: 'failed'; message: string }
+  | { type: 'back' };
+
+export function initialAccount(signedIn: boolean): AccountState {
+  return {
+    step: signedIn ? 'bookings' : 'signin', signedIn, bookings: null, booking: null, cancelled: null, threads: null, thread: null,
+    about: null, profile: null, busy: signedIn, error: null, notice: null,
+  };
+}
+
+/** Statuses that still lie ahead for the customer; any other (cancelled, completed, no_show, refunded, draft) is past. */
+const ACTIVE = ['pending_payment', 'pending', 'confirmed', 'in_progress'];
+
+/** Upcoming (active and not yet returned; soonest pickup first) and past (latest pickup first). */
+export function splitBookings(items: MyBooking[], now: number): { upcoming: MyBooking[]; past: MyBooking[] } {
+  const upcoming: MyBooking[] = [];
+  const past: MyBooking[] = [];
+  for (const b of items) (ACTIVE.includes(b.status) && Date.parse(b.return_at) >= now ? upcoming : past).push(b);
+  upcoming.sort((a, b) => Date.parse(a.pickup_at) - Date.parse(b.pickup_at) || a.id - b.id);
+  past.sort((a, b) => Date.parse(b.pickup_at) - Date.parse(a.pickup_at) || b.id - a.id);
+  return { upcoming, past };
+}
+
+const BACK: Record<AccountStep, AccountStep> = {
+  signin: 'signin', bookings: 'bookings', booking: 'bookings', cancel: 'booking', messages: 'messages', thread: 'messages', compose: 'messages', profile: 'profile',
+};
+
+/** The next state. Steps that need data start `busy`; the widget loads it and answers with the data action. */
+export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
+  switch (a.type) {
+    case 'loading':
+      return s.busy ? s : { ...s, busy: true, error: null, notice: null };
+    case 'signed-in':
+      return { ...s, signedIn: true, step: 'bookings', bookings: null, busy: true, error: null, notice: null };
+    case 'signed-out':
+      return { ...initialAccount(false), error: a.message ?? null };
+    case 'tab':
+      if (!s.signedIn) return s;
+      return { ...s, step: a.tab, busy: true, error: null, notice: null, booking: a.tab === 'bookings' ? null : s.booking, thread: null, cancelled: null };
+    case 'bookings':
+      return { ...s, step: 'bookings', bookings: a.items, busy: false, error: null };
+    case 'open-booking':
+      return s.busy ? s : { ...s, step: 'booking', booking: null, cancelled: null, busy: true, error: null, notice: null };
+    case 'booking':
+      return { ...s, step: 'booking', booking: a.booking, busy: false, error: null };
+    case 'ask-cancel':
+      // the fee is shown before anything is cancelled: only from a loaded, cancellable booking
+      if (s.busy || s.step !== 'booking' || !s.booking?.cancellation.cancellable) return s;
+      return { ...s, step: 'cancel', error: null, notice: null };
+    case 'cancelled':
+      return {
+        ...s, step: 'booking', booking: a.booking, cancelled: a.result, busy: false, error: null, notice: a.notice,
+        // the list is loaded again when shown
+        bookings: null,
+      };
+    case 'threads':
+      return { ...s, step: 'messages', threads: a.items, busy: false, error: null };
+    case 'open-thread':
+      return s.busy ? s : { ...s, step: 'thread', thread: null, busy: true, error: null, notice: null };
+    case 'thread':
+      return { ...s, step: 'thread', thread: a.thread, busy: false, error: null, notice: a.notice ?? null, threads: a.notice ? null : s.threads };
+    case 'compose':
+      if (!s.signedIn || s.busy) return s;
+      return { ...s, step: 'compose', about: a.about ?? null, error: null, notice: null };
+    case 'profile':
+      return { ...s, step: 'profile', profile: a.profile, busy: false, error: null, notice: a.notice ?? null };
+    case 'failed':
+      return { ...s, busy: false, error: a.message, notice: null };
+    case 'back': {
+      if (s.busy) return s;
+      const step = BACK[s.step];
+      if (step === s.step) return s;
+      // back to a list: loaded again when it is empty (after a cancel or a new message)
+      const reload = (step === 'bookings' && s.bookings === null) || (step === 'messages' && s.threads === null);
+      return { ...s, step, busy: reload, error: null, notice: null, thread: step === 'messages' ? null : s.thread };
+    }
+  }
+}

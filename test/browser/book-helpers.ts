@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { visitorAddress, type Shop } from './harness.js';
+
+// Shared by the booking widget's browser tests (book*.test.ts): a visitor per test, keyboard helpers, axe, and a
+// customer made through the widget's own forms.
+
+export const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+export const WIDGET = 'div[data-rova-book]';
+export const ACCOUNT = 'div[data-rova-book="account"]';
+export const DIALOG = '[data-rova-book-dialog] dialog';
+export const EVENTS = ['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created', 'rova:paid', 'rova:cancelled', 'rova:error'];
+
+export interface Tab {
+  page: Page;
+  context: BrowserContext;
+  /** Every request the page sent, as "METHOD path". */
+  requests: string[];
+  /** CSP violations the page reported. */
+  violations: () => Promise<string[]>;
+  /** Host-page events the widget dispatched (type and detail), in order. */
+  events: () => Promise<{ type: string; detail: Record<string, unknown> }[]>;
+}
+
+export interface OpenOptions {
+  currencyCookie?: string;
+  headers?: Record<string, string>;
+  viewport?: { width: number; height: number };
+  /** Navigate there (default true); false: the page is opened blank, for routes to be set first. */
+  go?: boolean;
+}
+
+/** A new visitor (browser context) on `path` of the shop (or a full URL: then no extra request headers, as a real cross-origin page). */
+export function visitors(env: () => { shop: Shop; browser: Browser; contexts: BrowserContext[] }) {
+  return async function open(path: string, opts: OpenOptions = {}): Promise<Tab> {
+    const { shop, browser, contexts } = env();
+    const cross = /^https?:/.test(path);
+    const headers = cross ? {} : { 'X-Forwarded-For': visitorAddress(), ...opts.headers };
+    const context = await browser.newContext({ extraHTTPHeaders: headers, viewport: opts.viewport ?? { width: 1100, height: 900 } });
+    contexts.push(context);
+    if (opts.currencyCookie) await context.addCookies([{ name: 'rova_fx_currency', value: opts.currencyCookie, url: shop.origin }]);
+    await context.addInitScript((types: string[]) => {
+      const w = window as unknown as { __csp: string[]; __events: { type: string; detail: unknown }[] };
+      w.__csp = [];
+      w.__events = [];
+      document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+      for (const type of types) document.addEventListener(type, (e) => w.__events.push({ type, detail: (e as CustomEvent).detail as unknown }));
+    }, EVENTS);
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    if (opts.go !== false) await page.goto(cross ? path : shop.origin + path);
+    return {
+      page,
+      context,
+      requests,
+      violations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
+      events: () => page.evaluate(() => (window as unknown as { __events: { type: string; detail: Record<string, unknown> }[] }).__events),
+    };
+  };
+}
+
+/** The accessible name of the focused element, looking through shadow roots. */
+export function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let a: Element | null = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    if (!(a instanceof HTMLElement)) return '';
+    return (a.getAttribute('aria-label') ?? a.closest('label')?.firstChild?.textContent ?? a.textContent ?? '').trim();
+  });
+}
+
+/** Presses Tab until the focused element's name matches (keyboard only: no clicks). */
+export async function tabTo(page: Page, name: string | RegExp, max = 60): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const n = await focused(page);
+    seen.push(n);
+    if (typeof name === 'string' ? n === name : name.test(n)) return;
+  }
+  throw new Error(`Tab never reached ${String(name)}; focus went through: ${seen.join(' | ')}`);
+}
+
+/** axe-core (injected through the DevTools protocol, so the page's CSP does not block it): no serious or critical violation. */
+export async function expectAxeClean(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad, `${label}: axe violations\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
+}
+
+let n = 0;
+export function customer(): { first: string; last: string; email: string; password: string } {
+  n += 1;
+  return { first: 'Ayşe', last: `Test${n}`, email: `book-e2e-${n}-${Date.now()}@example.com`, password: 'widget-pass-123' };
+}
+
+export type Customer = ReturnType<typeof customer>;
+
+/** Opens the widget's "register" tab, fills it in and sends it, as a visitor would. */
+export async function register(w: Locator, c: Customer = customer()): Promise<Customer> {
+  await w.locator('button[data-f=tab-register]').click();
+  await w.locator('input[name=first_name]').fill(c.first);
+  await w.locator('input[name=last_name]').fill(c.last);
+  await w.locator('input[name=email]').fill(c.email);
+  await w.locator('input[name=password]').fill(c.password);
+  await w.locator('button[data-f=auth-submit]').click();
+  return c;
+}
+
+/** Screenshot for the README (docs/screenshots/<name>.png): written when missing or when ROVA_SCREENSHOTS=1. */
+export async function readmeShot(page: Page, name: string): Promise<void> {
+  const file = fileURLToPath(new URL(`../../docs/screenshots/${name}.png`, import.meta.url));
+  if (existsSync(file) && process.env.ROVA_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: file, fullPage: false });
+}
