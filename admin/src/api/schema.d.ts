@@ -13828,6 +13828,14 @@ export interface operations {
                                 total_pages: number;
                             };
                             occupancy_pct: number;
+                            /** @description What a payout request is checked against */
+                            payouts: {
+                                /** @description The smallest payout a vendor may request (marketplace setting) */
+                                min_payout: number;
+                                open_payout_id: number | null;
+                                /** @description While true no payout can be requested */
+                                payout_freeze: boolean;
+                            };
                             revenue: {
                                 gross: number;
                                 /** @description vs the previous period of the same length */

@@ -103,6 +103,8 @@ describe('vendor portal reads: own bookings, consequences, payout statements (is
     const r = await t.inject({ method: 'POST', url: `${V2}/ledger/payouts`, headers: { ...v.h, 'idempotency-key': 'statement-1' }, payload: { amount: 150 } });
     expect(r.statusCode).toBe(201);
     const id = r.json().data.payout.id;
+    // the summary carries what a request is checked against, and the payout still open
+    expect((await t.inject({ method: 'GET', url: `${V2}/ledger/summary`, headers: v.h })).json().data.payouts).toEqual({ min_payout: 100, payout_freeze: false, open_payout_id: id });
     const early = await t.inject({ method: 'GET', url: `${V2}/ledger/payouts/${id}/statement`, headers: v.h });
     expect(early.statusCode).toBe(409);
     expect(early.json()).toMatchObject({ error_code: 'STATE_CONFLICT', details: { reason: 'no_statement', status: 'requested' } });
@@ -115,11 +117,12 @@ describe('vendor portal reads: own bookings, consequences, payout statements (is
     expect(pdf.headers['content-disposition']).toBe(`attachment; filename="${approved.statement_number}.pdf"`);
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.rawPayload.subarray(-6).toString()).toContain('%%EOF');
+    const other = await vendor(t);
     const byAdmin = await t.inject({ method: 'GET', url: `${V2}/ledger/payouts/${id}/statement`, headers: admin });
     expect(byAdmin.statusCode).toBe(200);
     expect(byAdmin.headers['content-type']).toBe('application/pdf');
+    expect((await t.inject({ method: 'GET', url: `${V2}/ledger/summary?vendor_id=${other.id}`, headers: admin })).json().data.payouts).toEqual({ min_payout: 100, payout_freeze: false, open_payout_id: null });
 
-    const other = await vendor(t);
     expect((await t.inject({ method: 'GET', url: `${V2}/ledger/payouts/${id}/statement`, headers: other.h })).statusCode).toBe(404);
     const customer = await t.userWithKey('customer');
     expect((await t.inject({ method: 'GET', url: `${V2}/ledger/payouts/${id}/statement`, headers: { 'x-rova-api-key': customer.key } })).statusCode).toBe(403);
