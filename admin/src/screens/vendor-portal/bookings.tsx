@@ -37,7 +37,7 @@ export default function VendorBookings() {
             confirmLabel="Cancel booking"
             trigger={<button type="button" className="btn btn-danger" aria-label={`Cancel booking ${b.reference}`}>Cancel</button>}
             title={`Cancel ${b.reference}?`}
-            description={<Consequence query={{ action: 'cancel' }} intro={`${b.customer_name}'s rental of ${b.vehicle_name} is cancelled and the platform tells the renter. A cancellation by you lowers your reliability score for 6 months.`} />}
+            description={<Consequence query={{ action: 'cancel' }} intro={`${b.customer_name}'s rental of ${b.vehicle_name} is cancelled. A cancellation by you lowers your reliability score for 6 months.`} />}
             onConfirm={async (reason) => {
               await cancel.mutateAsync({ id: b.id, reason: reason.trim() });
               toast('Booking cancelled');
