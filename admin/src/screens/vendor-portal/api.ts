@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, toApiError, unwrapRental } from '../../api/client';
+import { api, unwrapRental } from '../../api/client';
 import type { paths } from '../../api/schema';
 
 // The vendor's own routes only (/v1/vendor/*, /v2/ledger/*): never an operator route (design: Vendor portal).
@@ -59,17 +59,3 @@ export const useRequestPayout = () =>
     unwrapRental(api.POST('/wp-json/rova-rental/v2/ledger/payouts', { params: { header: { 'idempotency-key': a.key } }, body: { amount: a.amount } })));
 export const useFileReport = () => usePortalMutation((b: ReportBody) => unwrapRental(api.POST('/wp-json/rova-rental/v1/vendor/reports', { body: b })));
 export const useIbanChange = () => usePortalMutation((iban: string) => unwrapRental(api.POST('/wp-json/rova-rental/v1/vendor/iban-change', { body: { iban } })));
-
-/** The statement PDF through the client (it carries the nonce), saved under its PS-YYYY-NNNN name. */
-export async function downloadStatement(id: number, number: string): Promise<void> {
-  const r = await api.GET('/wp-json/rova-rental/v2/ledger/payouts/{id}/statement', { params: { path: { id } }, parseAs: 'blob' });
-  if (!r.response.ok || !r.data) throw toApiError(r.response.status, r.error);
-  const url = URL.createObjectURL(r.data as Blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${number}.pdf`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

@@ -3,11 +3,12 @@ import { useStore } from '../../api/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, useTableState, type Column } from '../../components/DataTable';
 import { FormField } from '../../components/FormField';
+import { StatementButton } from '../../components/StatementButton';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { currencyDigits, formatDate, formatMoney } from '../../lib/format';
 import { withFilter } from '../../lib/table-state';
-import { downloadStatement, useRequestPayout, useSummary, useVendorPayouts, type PayoutQuery } from './api';
+import { useRequestPayout, useSummary, useVendorPayouts, type PayoutQuery } from './api';
 import { PAYOUT_WORDS, Section, Stat } from './parts';
 
 type Payout = NonNullable<ReturnType<typeof useVendorPayouts>['data']>['items'][number];
@@ -79,7 +80,6 @@ function RequestPayout() {
 /** /vendor/payouts: request (available and minimum shown, an Idempotency-Key per confirmation), history, statements as PDF. */
 export default function VendorPayouts() {
   const store = useStore();
-  const toast = useToast();
   const [state, setState] = useTableState(['status']);
   const q = useVendorPayouts({ page: state.page, per_page: state.perPage, ...(state.filters.status ? { status: state.filters.status as PayoutQuery['status'] } : {}) });
   const columns: Column<Payout>[] = [
@@ -87,17 +87,7 @@ export default function VendorPayouts() {
     { id: 'amount', header: 'Amount', numeric: true, cell: (p) => formatMoney(p.amount, p.currency) },
     { id: 'requested_at', header: 'Requested', cell: (p) => formatDate(p.requested_at, store.timezone) },
     { id: 'status', header: 'Status', cell: (p) => `${PAYOUT_WORDS[p.status] ?? p.status}${p.rejection_reason ? ` (${p.rejection_reason})` : ''}` },
-    {
-      id: 'statement',
-      header: 'Statement',
-      cell: (p) =>
-        p.statement_number ? (
-          <button type="button" className="btn" aria-label={`Download statement ${p.statement_number} (PDF)`}
-            onClick={() => void downloadStatement(p.id, p.statement_number!).catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'))}>
-            {p.statement_number} (PDF)
-          </button>
-        ) : '—',
-    },
+    { id: 'statement', header: 'Statement', cell: (p) => <StatementButton payout={p} /> },
   ];
   return (
     <div>
