@@ -122,7 +122,15 @@ function VehicleForm({ vehicle, onDone }: { vehicle?: Vehicle; onDone(): void })
   );
 }
 
+/** A withdrawn vehicle can be relisted 7 days after its withdrawal (the server says 409 before): the date, or null when it can. */
+function relistFrom(v: Vehicle): string | null {
+  if (!v.withdrawn_at) return null;
+  const at = new Date(Date.parse(v.withdrawn_at) + 7 * 86_400_000);
+  return at.getTime() > Date.now() ? at.toISOString() : null;
+}
+
 function Actions({ v }: { v: Vehicle }) {
+  const store = useStore();
   const toast = useToast();
   const move = useMoveVehicle();
   const run = async (m: 'pause' | 'resume' | 'withdraw' | 'relist', done: string, reason?: string) => {
@@ -160,7 +168,10 @@ function Actions({ v }: { v: Vehicle }) {
           onConfirm={(reason) => run('withdraw', 'Vehicle withdrawn', reason.trim() || undefined)}
         />
       )}
-      {v.lifecycle === 'withdrawn' && (
+      {v.lifecycle === 'withdrawn' && relistFrom(v) !== null && (
+        <span className="text-sm text-slate-600 dark:text-slate-400">Can be relisted from {formatDate(relistFrom(v), store.timezone)}</span>
+      )}
+      {v.lifecycle === 'withdrawn' && relistFrom(v) === null && (
         <ConfirmDialog
           trigger={<button type="button" className="btn" aria-label={`Relist ${v.name}`}>Relist</button>}
           title={`Relist ${v.name}?`}
