@@ -96,7 +96,7 @@ describe('vendor portal (issue 22)', () => {
     await a.context.close();
   });
 
-  it('vehicles: the API list with status in words; pause shows the score change first; create round-trips to "Under review"', async () => {
+  it('vehicles: the API list with status in words; pause shows the score change first; create round-trips to "Under review", then edit', async () => {
     const a = await openPortal('/vendor/vehicles');
     const { page } = a;
     await page.getByRole('heading', { level: 1, name: 'My vehicles' }).waitFor();
@@ -145,6 +145,18 @@ describe('vendor portal (issue 22)', () => {
     expect(after.total).toBe(list.total + 1);
     expect(after.items.find((v) => v.name === 'Skoda Octavia (Anatolia)')).toMatchObject({ lifecycle: 'pending_review', price_per_day: 57.5, brand: 'Skoda', transmission: 'automatic', fuel_type: 'diesel', year: 2024 });
     await expect.poll(() => table.locator('tbody tr', { hasText: 'Skoda Octavia (Anatolia)' }).locator('[data-lifecycle]').textContent()).toBe('Under review');
+    // edit it: the form opens with its values, the change round-trips
+    const created = after.items.find((v) => v.name === 'Skoda Octavia (Anatolia)')!;
+    await page.getByRole('button', { name: 'Edit Skoda Octavia (Anatolia)' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Skoda Octavia (Anatolia)' });
+    expect(await edit.getByLabel('Price per day (USD)').inputValue()).toBe('57.5');
+    expect(await edit.getByLabel('Fuel').inputValue()).toBe('diesel');
+    await edit.getByLabel('Price per day (USD)').fill('59');
+    await edit.getByLabel('Seats').fill('7');
+    await edit.getByRole('button', { name: 'Save vehicle' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect(await asVendor<{ price_per_day: number; seats: number; name: string }>(`/rova-rental/v1/vendor/vehicles/${created.id}`)).toMatchObject({ price_per_day: 59, seats: 7, name: 'Skoda Octavia (Anatolia)' });
+    await expect.poll(() => table.locator('tbody tr', { hasText: 'Skoda Octavia (Anatolia)' }).textContent()).toContain(usd(59));
     expectNoPageErrors(a);
     await a.context.close();
   });
