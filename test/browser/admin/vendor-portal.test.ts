@@ -233,7 +233,7 @@ describe('vendor portal (issue 22)', () => {
     await a.context.close();
   });
 
-  it('reports: the vendor\'s own reports and one\'s detail with its history; profile: IBAN masked, change requested', async () => {
+  it('reports: the vendor\'s own reports, one\'s detail with its history, a new one filed; profile: IBAN masked, change requested', async () => {
     const a = await openPortal('/vendor/reports');
     const { page } = a;
     await page.getByRole('heading', { level: 1, name: 'My reports' }).waitFor();
@@ -246,6 +246,27 @@ describe('vendor portal (issue 22)', () => {
     await expect.poll(() => page.getByTestId('report-status').textContent()).toBe(detail.status_label);
     await page.getByText(detail.description).waitFor();
     await expectAxeClean(page, 'vendor report');
+    await page.keyboard.press('Escape');
+
+    // file a report about one of its own vehicles: picked by name, never by id
+    await page.getByRole('button', { name: 'New report' }).click();
+    const form = page.getByRole('form', { name: 'New report' });
+    await form.getByLabel('About').selectOption('vehicle');
+    const picker = form.getByRole('combobox', { name: 'Vehicle' });
+    await picker.fill('Corolla');
+    await expect.poll(() => form.getByRole('listbox', { name: 'Vehicle' }).getByRole('option').locator('span:first-child').allTextContents()).toEqual(['Toyota Corolla (Anatolia)']);
+    await picker.press('Enter');
+    await expect.poll(() => picker.inputValue()).toBe('Toyota Corolla (Anatolia)');
+    await form.getByLabel('Title').fill('Wrong category');
+    await form.getByLabel('What happened').fill('The car shows under economy in search results.');
+    await expectAxeClean(page, 'new vendor report');
+    await form.getByRole('button', { name: 'File report' }).click();
+    await page.getByTestId('report-status').waitFor();
+    const mine = await asVendor<{ items: { id: number; title: string; context_type: string; context_id: number; status: string }[]; total: number }>('/rova-rental/v1/vendor/reports?status=all');
+    const corolla = (await asVendor<{ items: Vehicle[] }>('/rova-rental/v1/vendor/vehicles')).items.find((v) => v.name === 'Toyota Corolla (Anatolia)')!;
+    expect(mine.total).toBe(reports.total + 1);
+    expect(mine.items.find((r) => r.title === 'Wrong category')).toMatchObject({ context_type: 'vehicle', context_id: corolla.id, status: 'open' });
+    await expect.poll(() => page.getByTestId('report-status').textContent()).toBe('Open');
     await page.keyboard.press('Escape');
 
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Profile' }).click();
