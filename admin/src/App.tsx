@@ -11,7 +11,7 @@ const LAZY = new Map<string, LazyExoticComponent<ComponentType>>(SCREENS.map((s)
 export function App() {
   const { state, can } = useSession();
   const loc = useLocation();
-  const allowed = useMemo(() => SCREENS.filter((s) => can(s.capability)), [can]);
+  const allowed = useMemo(() => SCREENS.filter((s) => can(s.capability) && !(s.unless ?? []).some(can)), [can]);
 
   if (state.status === 'loading') return <Loading label="Checking your session…" />;
   if (state.status === 'anonymous') {

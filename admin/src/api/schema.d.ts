@@ -1913,6 +1913,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/vendor/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bookings of the calling vendor's own vehicles
+         * @description scope=upcoming (default): pickup from now on, pending or confirmed, soonest first; scope=all: every booking, newest pickup first; status filters either.
+         *
+         *     **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/vendor/bookings/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1927,6 +1949,26 @@ export interface paths {
          * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1VendorBookingsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/consequences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What pausing or withdrawing a vehicle, or cancelling a booking, would cost: the reliability score after it and the withdrawal penalty (nothing is changed)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorConsequences"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2267,6 +2309,28 @@ export interface paths {
          *     **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2LedgerPayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/ledger/payouts/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payout statement PS-YYYY-NNNN as a PDF (the vendor its own, administrators any)
+         * @description Rendered on the server (pdfkit): vendor, account holder, masked IBAN, amount, status and dates. 409 STATE_CONFLICT (details.reason no_statement) while the payout has no statement (requested or rejected); another vendor's payout → 404; other roles → 403.
+         *
+         *     **Needs** any signed-in user; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV2LedgerPayoutsByIdStatement"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11645,6 +11709,80 @@ export interface operations {
             };
         };
     };
+    getRovaRentalV1VendorBookings: {
+        parameters: {
+            query?: {
+                /** @description Page (≥ 1); past the end gives items: [] */
+                page?: number;
+                /** @description Items per page (1–100) */
+                per_page?: number;
+                scope?: "upcoming" | "all";
+                status?: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: components["schemas"]["RentalPage"] & {
+                            items?: {
+                                /** @description Whether POST /vendor/bookings/{id}/cancel can still cancel it */
+                                can_cancel: boolean;
+                                cancelled_by: string | null;
+                                currency: string;
+                                /** @description The renter's name (no contact data: the platform talks to its customers) */
+                                customer_name: string;
+                                days: number;
+                                id: number;
+                                pickup_at: string;
+                                reference: string;
+                                return_at: string;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                total: number;
+                                vehicle_id: number;
+                                vehicle_name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
     postRovaRentalV1VendorBookingsByIdCancel: {
         parameters: {
             query?: never;
@@ -11725,6 +11863,81 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorConsequences: {
+        parameters: {
+            query: {
+                action: "pause" | "withdraw" | "cancel";
+                /** @description The vehicle to withdraw (required for withdraw) */
+                vehicle_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            action: string;
+                            currency: string;
+                            /** @description Withdrawal penalty taken from available (0 for pause and cancel) */
+                            penalty: number;
+                            /** @description An open vehicle_action report about the vehicle defers the penalty until it is decided */
+                            penalty_deferred: boolean;
+                            penalty_rate_percent: number;
+                            /** @description The score now */
+                            reliability_score: number;
+                            /** @description The score the action would leave */
+                            reliability_score_after: number;
+                            vehicle_id: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13535,6 +13748,74 @@ export interface operations {
             };
         };
     };
+    getRovaRentalV2LedgerPayoutsByIdStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payout id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/pdf (attachment PS-YYYY-NNNN.pdf) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
     getRovaRentalV2LedgerSummary: {
         parameters: {
             query?: {
@@ -13605,6 +13886,14 @@ export interface operations {
                                 total_pages: number;
                             };
                             occupancy_pct: number;
+                            /** @description What a payout request is checked against */
+                            payouts: {
+                                /** @description The smallest payout a vendor may request (marketplace setting) */
+                                min_payout: number;
+                                open_payout_id: number | null;
+                                /** @description While true no payout can be requested */
+                                payout_freeze: boolean;
+                            };
                             revenue: {
                                 gross: number;
                                 /** @description vs the previous period of the same length */

@@ -6,6 +6,8 @@ export interface Screen {
   label: string;
   /** Shown (in the navigation and as a route) only to users with this capability; the server still decides. */
   capability: string;
+  /** Hidden from users holding any of these (e.g. "Become a vendor": not for operators nor vendors). */
+  unless?: string[];
   /** The screen's lazy chunk: `admin/src/screens/<name>/index.tsx` with a default export. */
   load: () => Promise<{ default: ComponentType }>;
 }
@@ -26,4 +28,13 @@ export const SCREENS: Screen[] = [
   { path: 'catalogue', label: 'Catalogue', capability: 'manage_options', load: () => import('./catalogue') },
   { path: 'vendors', label: 'Vendors', capability: 'manage_options', load: () => import('./vendors') },
   { path: 'export', label: 'Export', capability: 'manage_options', load: () => import('./export') },
+  // Vendor portal (/admin/vendor/…): a vendor sees only these; every number from the vendor's own routes
+  { path: 'vendor/dashboard', label: 'Dashboard', capability: 'manage_vendor_account', load: () => import('./vendor-portal/dashboard') },
+  { path: 'vendor/vehicles', label: 'My vehicles', capability: 'manage_vendor_account', load: () => import('./vendor-portal/vehicles') },
+  { path: 'vendor/bookings', label: 'Bookings', capability: 'manage_vendor_account', load: () => import('./vendor-portal/bookings') },
+  { path: 'vendor/payouts', label: 'Payouts', capability: 'manage_vendor_account', load: () => import('./vendor-portal/payouts') },
+  { path: 'vendor/reports', label: 'Reports', capability: 'manage_vendor_account', load: () => import('./vendor-portal/reports') },
+  { path: 'vendor/profile', label: 'Profile', capability: 'manage_vendor_account', load: () => import('./vendor-portal/profile') },
+  // A signed-in customer (any user who is neither operator nor vendor) applies here
+  { path: 'become-vendor', label: 'Become a vendor', capability: 'read', unless: ['manage_options', 'manage_vendor_account'], load: () => import('./become-vendor') },
 ];

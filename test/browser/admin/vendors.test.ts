@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +136,15 @@ describe('admin vendors screen', () => {
         .poll(async () => (await rig.api<Page_<{ id: number; status: string }>>('/rova-rental/v2/payouts?status=all&per_page=100')).body.data.items.find((p) => p.id === req!.id)?.status)
         .toBe('approved');
       await page.getByRole('button', { name: `Approve payout ${req!.id}` }).waitFor({ state: 'detached' });
+      // the approved payout's statement: the PDF the vendor downloads too
+      const approved = (await rig.api<Page_<{ id: number; statement_number: string | null }>>('/rova-rental/v2/payouts?status=all&per_page=100')).body.data.items.find((p) => p.id === req!.id)!;
+      expect(approved.statement_number).toMatch(/^PS-\d{4}-\d{4}$/);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: `Download statement ${approved.statement_number} (PDF)` }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`${approved.statement_number}.pdf`);
+      expect(readFileSync(await download.path()).subarray(0, 5).toString()).toBe('%PDF-');
     }
     await expectAxeClean(page, 'payouts');
     await screenshot(page, 'vendor-payouts');

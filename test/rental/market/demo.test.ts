@@ -5,6 +5,7 @@ import { rentalModule } from '../../../src/modules/rental/module.js';
 import { verifyLedger } from '../../../src/modules/rental/ledger/verify.js';
 import { one, rows } from '../../../src/platform/db/types.js';
 import { V1 } from '../helpers.js';
+import { DEMO_VENDOR_LOGIN, DEMO_VENDOR_PASSWORD } from '../../../src/modules/rental/seed/marketplace.js';
 
 describe('marketplace demo data (issue 8 item 8)', () => {
   let t: TestApp;
@@ -37,8 +38,12 @@ describe('marketplace demo data (issue 8 item 8)', () => {
     const b = await one<{ n: number; vendors: number; oldest: boolean; statuses: number }>(t.platform.db, sql`SELECT count(*)::int AS n, count(DISTINCT v.vendor_id)::int AS vendors,
       min(b.pickup_at) < now() - interval '300 days' AS oldest, count(DISTINCT b.status)::int AS statuses
       FROM rental_bookings b JOIN rental_vehicles v ON v.id = b.vehicle_id WHERE b.source = 'marketplace-demo'`);
-    expect(b).toMatchObject({ vendors: 2, oldest: true, statuses: 1 });
+    expect(b).toMatchObject({ vendors: 2, oldest: true, statuses: 2 });
     expect(b!.n).toBeGreaterThanOrEqual(20);
+    // every booking completed but one: Anatolia's upcoming confirmed rental (the vendor portal shows it)
+    const open = await rows<{ status: string; login: string; ahead: boolean }>(t.platform.db, sql`SELECT b.status, u.login, b.pickup_at > now() AS ahead
+      FROM rental_bookings b JOIN rental_vehicles v ON v.id = b.vehicle_id JOIN rova_users u ON u.id = v.vendor_id WHERE b.source = 'marketplace-demo' AND b.status <> 'completed'`);
+    expect(open).toEqual([{ status: 'confirmed', login: 'demo-vendor-anatolia', ahead: true }]);
     const hidden = await rows<{ status: string; hidden_by_suspension: boolean }>(t.platform.db, sql`SELECT v.status, l.hidden_by_suspension FROM rental_vehicles v
       JOIN vendor_listings l ON l.vehicle_id = v.id JOIN rova_users u ON u.id = v.vendor_id WHERE u.login = 'demo-vendor-aegean'`);
     expect(hidden).toEqual([{ status: 'inactive', hidden_by_suspension: true }]);
@@ -62,5 +67,18 @@ describe('marketplace demo data (issue 8 item 8)', () => {
       expect(d.statistics.completed_bookings, login).toBeGreaterThanOrEqual(9);
       expect(d.iban_masked, login).toMatch(/^[A-Z]{2}\*\* \*\*\*\* \d{4}$/);
     }
+  });
+
+  it('the demo vendor logs in (demo-vendor-anatolia / demo-vendor-2026) and reads its own portal', async () => {
+    const login = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login: DEMO_VENDOR_LOGIN, password: DEMO_VENDOR_PASSWORD } });
+    expect(login.statusCode).toBe(200);
+    const cookie = login.headers['set-cookie'];
+    const h = { cookie: (Array.isArray(cookie) ? cookie : [String(cookie)]).map((c) => c.split(';')[0]).join('; '), 'x-wp-nonce': login.json().nonce };
+    const me = (await t.inject({ method: 'GET', url: '/wp-json/rova/v1/auth/me', headers: h })).json();
+    expect(me.capabilities).toContain('manage_vendor_account');
+    const upcoming = (await t.inject({ method: 'GET', url: `${V1}/vendor/bookings`, headers: h })).json().data;
+    expect(upcoming.total).toBe(1);
+    const summary = (await t.inject({ method: 'GET', url: '/wp-json/rova-rental/v2/ledger/summary', headers: h })).json().data;
+    expect(summary.balances.available).toBeGreaterThanOrEqual(100);
   });
 });

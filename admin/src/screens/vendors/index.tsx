@@ -9,6 +9,7 @@ import { formatDate, formatMoney } from '../../lib/format';
 import { withFilter, type TableState } from '../../lib/table-state';
 import { TextDialog } from '../../components/TextDialog';
 import { SlideOver } from '../../components/SlideOver';
+import { StatementButton } from '../../components/StatementButton';
 import { VendorDetail } from './VendorDetail';
 import { Reports } from './Reports';
 import {
@@ -219,6 +220,7 @@ function Payouts() {
     { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatMoney(r.amount, r.currency) },
     { id: 'requested_at', header: 'Requested', cell: (r) => formatDate(r.requested_at, store.timezone) },
     { id: 'status', header: 'Status', cell: (r) => r.status + (r.rejection_reason ? ` (${r.rejection_reason})` : '') },
+    { id: 'statement', header: 'Statement', cell: (r) => <StatementButton payout={r} /> },
     {
       id: 'actions',
       header: 'Actions',

@@ -14,6 +14,7 @@ import {
   CallbackBody, CallbackResult, Payout, PayoutIdParams, PayoutListQuery, PayoutRequestBody, RejectPayoutBody, Settings, SettingsBody, Summary, SummaryQuery,
 } from './schemas.js';
 import { approvePayout, processPayoutCallback, rejectPayout, requestPayout } from './service.js';
+import { payoutStatement } from './statement.js';
 import { ledgerSummary } from './summary.js';
 import { payoutView } from './views.js';
 import { rotateWebhookSecret, verifyWebhook, webhookSecrets } from './webhook.js';
@@ -71,6 +72,19 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const pg = parsePaging(req.query);
     const r = await listPayouts(p.db, { status: req.query.status, vendor_id: req.auth.user!.id }, pg.limit, pg.offset);
     return rentalOk(pageOf(r.items.map(payoutView), r.total, pg), '');
+  });
+
+  app.get('/ledger/payouts/:id/statement', {
+    config: vendorOrAdmin,
+    schema: {
+      tags, summary: 'The payout statement PS-YYYY-NNNN as a PDF (the vendor its own, administrators any)', params: PayoutIdParams,
+      description: 'Rendered on the server (pdfkit): vendor, account holder, masked IBAN, amount, status and dates. 409 STATE_CONFLICT (details.reason no_statement) while the payout has no statement (requested or rejected); another vendor\'s payout → 404; other roles → 403.',
+      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf (attachment PS-YYYY-NNNN.pdf)' }), ...rentalErrors(400, 401, 403, 404, 409) },
+    },
+  }, async (req, reply) => {
+    const s = await payoutStatement(p, req.auth.user!, req.params.id);
+    return reply.type('application/pdf').header('content-disposition', `attachment; filename="${s.number}.pdf"`)
+      .header('x-content-type-options', 'nosniff').header('cache-control', 'private, no-store').send(s.pdf);
   });
 
   app.get('/payouts', {

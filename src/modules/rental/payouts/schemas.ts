@@ -39,6 +39,11 @@ export const Summary = Type.Object({
     owed: Type.Number({ description: 'What the vendor owes the platform (−available when available < 0), 0 when nothing' }),
   }),
   revenue: Type.Object({ gross: Money, net: Money, previous_gross: Money, growth_pct: Type.Number({ description: 'vs the previous period of the same length' }) }),
+  payouts: Type.Object({
+    min_payout: Type.Number({ description: 'The smallest payout a vendor may request (marketplace setting)' }),
+    payout_freeze: Type.Boolean({ description: 'While true no payout can be requested' }),
+    open_payout_id: Nullable(Type.Integer({ description: 'The requested or approved payout still open (one at a time), else null' })),
+  }, { description: 'What a payout request is checked against' }),
   completed_bookings: Type.Integer(), occupancy_pct: Type.Number(), cancellation_rate_pct: Type.Number(),
   daily: Type.Array(Type.Object({ date: Type.String(), gross: Money, net: Money })),
   entries: PageSchema(Type.Object({ id: Type.Integer(), transaction_id: Type.Integer(), kind: Type.String(), account: Type.String({ description: 'pending | available | payout_hold' }), amount: Money, reference: Nullable(Type.String()), created_at: Type.String() })),

@@ -3,6 +3,8 @@ import type { Platform } from '../../../platform/context.js';
 import { toDate } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { vendorBalances } from '../ledger/balances.js';
+import { marketplaceSettings } from '../ledger/settings.js';
+import { openPayoutOf } from './repo.js';
 import { fromMinor } from '../ledger/money.js';
 import { pageOf, type PageRequest } from '../paging.js';
 import { addDays, isValidDate, localToUtc, utcToLocal } from '../time.js';
@@ -40,8 +42,9 @@ export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQue
   const range = { from: localToUtc(start, '00:00', tz), to: localToUtc(addDays(end, 1), '00:00', tz) };
   const prevStart = addDays(start, -days);
   const prev = { from: localToUtc(prevStart, '00:00', tz), to: range.from };
-  const [b, cur, before, daily, stats] = await Promise.all([
+  const [b, cur, before, daily, stats, settings, open] = await Promise.all([
     vendorBalances(p.db, vendorId), incomeIn(p.db, vendorId, range), incomeIn(p.db, vendorId, prev), dailyIncome(p.db, vendorId, range, tz), bookingStats(p.db, vendorId, range),
+    marketplaceSettings(p), openPayoutOf(p.db, vendorId),
   ]);
   const filter: EntryFilter = {
     kind: q.kind, from: q.entries_from ? localToUtc(q.entries_from, '00:00', tz) : undefined, to: q.entries_to ? localToUtc(addDays(q.entries_to, 1), '00:00', tz) : undefined,
@@ -54,6 +57,7 @@ export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQue
     vendor_id: vendorId, currency, start_date: start, end_date: end,
     balances: { available: m(b.available), pending: m(b.pending), on_hold: m(b.on_hold), total_earned: m(b.total_earned), total_paid_out: m(b.total_paid_out), penalties: m(b.penalties), owed: m(b.owed) },
     revenue: { gross: m(cur.gross), net: m(cur.net), previous_gross: m(before.gross), growth_pct: before.gross === 0 ? (cur.gross > 0 ? 100 : 0) : pct(cur.gross - before.gross, before.gross) },
+    payouts: { min_payout: settings.min_payout, payout_freeze: settings.payout_freeze, open_payout_id: open ? Number(open.id) : null },
     completed_bookings: cur.completed,
     occupancy_pct: Math.min(100, pct(stats.bookedDays, stats.vehicles * days)),
     cancellation_rate_pct: pct(stats.cancelled, stats.total),

@@ -23,6 +23,10 @@ import { prng } from '../../../platform/prng.js';
 
 const DAY = 86_400_000;
 
+/** The demo vendor login (README "Vendor portal"): Anatolia Cars signs in to the admin app's vendor portal with it. */
+export const DEMO_VENDOR_LOGIN = 'demo-vendor-anatolia';
+export const DEMO_VENDOR_PASSWORD = 'demo-vendor-2026';
+
 interface DemoVendor {
   login: string;
   name: string;
@@ -33,7 +37,7 @@ interface DemoVendor {
 }
 
 const VENDORS: DemoVendor[] = [
-  { login: 'demo-vendor-anatolia', name: 'Anatolia Cars', city: 'Antalya', iban: 'TR330006100519786457841326', status: 'active',
+  { login: DEMO_VENDOR_LOGIN, name: 'Anatolia Cars', city: 'Antalya', iban: 'TR330006100519786457841326', status: 'active',
     cars: [['Renault Clio (Anatolia)', 'economy', 'Renault', 'Clio', 38], ['Toyota Corolla (Anatolia)', 'compact', 'Toyota', 'Corolla', 52], ['Fiat Doblo (Anatolia)', 'van', 'Fiat', 'Doblo', 61]] },
   { login: 'demo-vendor-bosphorus', name: 'Bosphorus Rent', city: 'Istanbul', iban: 'DE89370400440532013000', status: 'active',
     cars: [['VW Passat (Bosphorus)', 'midsize', 'Volkswagen', 'Passat', 74], ['Hyundai Tucson (Bosphorus)', 'suv', 'Hyundai', 'Tucson', 89]] },
@@ -54,7 +58,10 @@ const asUser = (id: number, login: string, name: string): AuthUser => ({ id, log
  * its documents. Bookings are `source = 'marketplace-demo'`; vehicle slugs start with `market-`. Idempotent.
  */
 export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promise<void> {
-  if (await one(p.db, sql`SELECT 1 FROM rova_users WHERE login = ${VENDORS[0]!.login}`)) return;
+  if (await one(p.db, sql`SELECT 1 FROM rova_users WHERE login = ${VENDORS[0]!.login}`)) {
+    await ensureDemoVendorLogin(p);
+    return;
+  }
   const currency = p.config.storeCurrency;
   const rnd = prng(20260808);
   const ids: number[] = [];
@@ -111,6 +118,21 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
       }
     }
     const [anatolia, , aegean] = ids as [number, number, number];
+    // an upcoming confirmed rental of Anatolia's first car (the vendor portal's dashboard and bookings show it)
+    const clio = await one<{ id: string; price_per_day: string }>(tx, sql`SELECT id, price_per_day FROM rental_vehicles WHERE vendor_id = ${anatolia} ORDER BY id LIMIT 1`);
+    if (clio && customer) {
+      const pickup = new Date(Math.floor(now.getTime() / DAY) * DAY + 12 * DAY + 10 * 3_600_000);
+      const days = 3;
+      const net = Number(clio.price_per_day) * days;
+      const tax = Math.round(net * 18) / 100;
+      await insertBooking(tx, {
+        reference: `RB-MKT${String(clio.id).padStart(3, '0')}NEXT`, vehicle_id: Number(clio.id), customer_id: Number(customer.id), customer_name: customer.name,
+        customer_email: customer.email, customer_phone: customer.phone, kind: 'rental', pickup_at: pickup.toISOString(), return_at: new Date(pickup.getTime() + days * DAY).toISOString(),
+        days, price_per_day: Number(clio.price_per_day).toFixed(2), net_price: net.toFixed(2), addons_total: '0', tax: tax.toFixed(2), total: (net + tax).toFixed(2),
+        deposit: '0', remaining: '0', currency, addons: [], breakdown: null, payment_status: 'paid', payment_method: 'card', payment_deadline: null, status: 'confirmed',
+        source: 'marketplace-demo', created_at: new Date(now.getTime() - DAY).toISOString(), updated_at: new Date(now.getTime() - DAY).toISOString(),
+      });
+    }
     // Anatolia withdraws its van: the first withdrawal in 12 months costs 10 % of the monthly average income
     const van = await one<{ id: string }>(tx, sql`SELECT id FROM rental_vehicles WHERE vendor_id = ${anatolia} AND category = 'van'`);
     const vanId = Number(van!.id);
@@ -144,4 +166,11 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
   }
   await requestPayout(p, asUser(bosphorus, VENDORS[1]!.login, VENDORS[1]!.name), 250, 'demo-payout-1');
   await catalogueChanged(p);
+  await ensureDemoVendorLogin(p);
+}
+
+/** Gives Anatolia Cars a password (DEMO_VENDOR_PASSWORD) unless it has one: also on a database seeded before it existed. */
+async function ensureDemoVendorLogin(p: Platform): Promise<void> {
+  const u = await one<{ id: string }>(p.db, sql`SELECT id::text FROM rova_users WHERE login = ${DEMO_VENDOR_LOGIN} AND password_hash IS NULL`);
+  if (u) await p.auth.setPassword(Number(u.id), DEMO_VENDOR_PASSWORD);
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { applicationRoutes } from './applications-routes.js';
 import { vendorBookingRoutes } from './bookings-routes.js';
+import { vendorPortalRoutes } from './portal-routes.js';
 import { vendorReportRoutes } from './reports/routes.js';
 import { vendorRoutes } from './vendors-routes.js';
 import { vendorVehicleRoutes } from './vehicles-routes.js';
@@ -15,4 +16,5 @@ export const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   await app.register(vendorVehicleRoutes);
   await app.register(vendorReportRoutes);
   await app.register(vendorBookingRoutes);
+  await app.register(vendorPortalRoutes);
 };
