@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importWordPress, type ImportTarget } from '../../src/modules/import/wordpress/service.js';
+import { openMysqlSource, type WpSource } from '../../src/modules/import/wordpress/source.js';
+import type { ImportReport } from '../../src/modules/import/wordpress/report.js';
+import { rows, type Db } from '../../src/platform/db/types.js';
+import { fxRuntime } from '../../src/modules/fx/state.js';
+import { makeApp, TEST_PG, type TestApp } from '../helpers/app.js';
+import { rovaInProcess } from '../helpers/cli.js';
+import * as F from '../fixtures/wordpress/fixture.js';
+
+// `rova import wordpress` against a real MariaDB holding the fixture site (test/fixtures/wordpress), into PostgreSQL
+// (this suite's database) and, through the CLI, into PGlite.
+const MYSQL = process.env.ROVA_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/';
+const DB = `wp_imp_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+let wpUrl = '';
+let t: TestApp;
+let source: WpSource;
+let first: ImportReport;
+
+const target = (app: TestApp): ImportTarget => ({ db: app.platform.db, transaction: (f) => app.platform.transaction(f), secret: app.config.secret });
+const wpKeys = F.WP_KEYS;
+
+/** Every table the import writes, as sorted text: equal snapshots = nothing changed. */
+async function snapshot(db: Db): Promise<Record<string, string[]>> {
+  const tables = ['rova_products', 'rova_product_terms', 'rova_product_attributes', 'rova_product_term_links', 'rova_fx_currencies', 'rova_options', 'rova_users',
+    'rental_customers', 'rental_locations', 'rental_transfer_routes', 'rental_vehicles', 'rental_vendors', 'vendor_listings', 'rental_bookings', 'rental_orders',
+    'rental_order_lines', 'rental_payments', 'rental_messages', 'ledger_transactions', 'ledger_entries', 'ledger_accounts', 'vendor_reports', 'import_id_map'];
+  const out: Record<string, string[]> = {};
+  for (const tb of tables) {
+    const r = await rows<{ j: string }>(db, sql`SELECT (to_jsonb(x) - 'imported_at' - 'iban_encrypted')::text AS j FROM ${sql.identifier(tb)} x`);
+    out[tb] = r.map((x) => x.j).sort();
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  wpUrl = await F.buildWordPressFixture(MYSQL, DB);
+  source = await openMysqlSource(wpUrl, 'wp_');
+  t = await makeApp({ env: { STORE_CURRENCY: 'EUR' } });
+  // a Rova user that already holds id 7 (a WordPress customer's id): that customer gets another id
+  await t.platform.db.execute(sql`INSERT INTO rova_users (id, login, email, role) VALUES (7, 'rova_first', 'first@rova.test', 'customer')`);
+  first = await importWordPress(target(t), source, { wpKeys });
+  await fxRuntime(t.platform).changed(); // what the command does after an import
+}, 240_000);
+
+afterAll(async () => {
+  await source?.close();
+  await t?.close();
+  await F.dropWordPressFixture(MYSQL, DB);
+});
+
+const rep = (entity: string) => first.entities.find((e) => e.entity === entity)!;
+
+describe('catalogue', () => {
+  it('products keep their ids and every field', async () => {
+    const got = await rows<Record<string, unknown>>(t.platform.db, sql`SELECT id::int, type, name, slug, status, sku, description, short_description, regular_price::text,
+      sale_price::text, date_on_sale_from, date_on_sale_to, catalog_visibility, stock_status, featured, menu_order, pre_trash_status FROM rova_products WHERE parent_id IS NULL ORDER BY id`);
+    expect(got.map((p) => p.id)).toEqual(F.PRODUCTS.map((p) => p.id));
+    for (const p of F.PRODUCTS) {
+      const g = got.find((x) => x.id === p.id)!;
+      expect({ ...g, date_on_sale_from: g.date_on_sale_from ? new Date(String(g.date_on_sale_from).replace(' ', 'T').replace(/\+00$/, 'Z')).getTime() / 1000 : null,
+        date_on_sale_to: g.date_on_sale_to ? new Date(String(g.date_on_sale_to).replace(' ', 'T').replace(/\+00$/, 'Z')).getTime() / 1000 : null }, `product ${p.id}`).toEqual({
+        id: p.id, type: p.type, name: p.name, slug: p.slug, status: p.status, sku: p.sku, description: p.description, short_description: p.short,
+        regular_price: p.regular || null, sale_price: p.sale || null, date_on_sale_from: p.saleFrom, date_on_sale_to: p.saleTo, catalog_visibility: p.visibility,
+        stock_status: p.stock, featured: p.featured, menu_order: p.menuOrder, pre_trash_status: p.trashedFrom ?? null,
+      });
+    }
+    expect(rep('products').skipped).toEqual([{ id: String(F.AUTO_DRAFT_ID), reason: 'auto-draft (never saved)' }]);
+  });
+
+  it('categories, tags and attribute terms keep their ids; products link to them', async () => {
+    const terms = await rows<{ id: number; taxonomy: string; name: string; slug: string; parent_id: number | null; description: string; menu_order: number }>(t.platform.db,
+      sql`SELECT id::int, taxonomy, name, slug, parent_id::int, description, menu_order FROM rova_product_terms WHERE taxonomy <> 'attribute' ORDER BY id`);
+    expect(terms).toEqual(F.TERMS.map((x) => ({ id: x.id, taxonomy: x.taxonomy, name: x.name, slug: x.slug, parent_id: x.parent || null, description: x.description, menu_order: x.order ?? 0 })));
+    const attrs = await rows(t.platform.db, sql`SELECT id::int, name, slug, order_by, has_archives FROM rova_product_attributes ORDER BY id`);
+    expect(attrs).toEqual(F.ATTRIBUTES.map((a) => ({ id: a.id, name: a.label, slug: a.name, order_by: a.orderby, has_archives: a.public === 1 })));
+    const aterms = await rows(t.platform.db, sql`SELECT id::int, attribute_id::int, name, slug FROM rova_product_terms WHERE taxonomy = 'attribute' ORDER BY id`);
+    expect(aterms).toEqual(F.ATTRIBUTES.flatMap((a) => a.terms.map((x) => ({ id: x.id, attribute_id: a.id, name: x.name, slug: x.slug }))));
+    const links = await rows<{ product_id: number; terms: number[] }>(t.platform.db, sql`SELECT product_id::int, array_agg(term_id::int ORDER BY term_id) AS terms FROM rova_product_term_links GROUP BY product_id`);
+    for (const p of F.PRODUCTS) {
+      const want = [...p.categories, ...p.tags, ...(F.PRODUCT_ATTRIBUTE_TERMS[p.id] ?? [])].sort((a, b) => a - b);
+      expect(links.find((l) => l.product_id === p.id)?.terms ?? [], `product ${p.id}`).toEqual(want);
+    }
+  });
+
+  it('the variable product and its variations through wc/v3', async () => {
+    const key = (await t.userWithKey('administrator', ['read'])).key;
+    const parent = (await t.inject({ method: 'GET', url: '/wp-json/wc/v3/products/150', headers: { 'x-rova-api-key': key } })).json();
+    expect(parent.type).toBe('variable');
+    expect(parent.attributes).toEqual([
+      { id: 1, name: 'Color', position: 0, visible: true, variation: true, options: ['Red', 'Blue', '黒'] },
+      { id: 2, name: 'Size', position: 1, visible: true, variation: true, options: ['S', 'M'] },
+      { id: 0, name: 'Material', position: 2, visible: true, variation: false, options: ['Plastic', 'Fabric'] },
+    ]);
+    const vars = (await t.inject({ method: 'GET', url: '/wp-json/wc/v3/products/150/variations?orderby=id&order=asc', headers: { 'x-rova-api-key': key } })).json() as Record<string, unknown>[];
+    expect(vars.map((v) => [v.id, v.sku, v.regular_price, v.sale_price, v.stock_status, v.status, v.attributes])).toEqual(F.VARIATIONS.map((v) => [
+      v.id, v.sku, v.regular, v.sale, v.stock, v.status,
+      Object.entries(v.attrs).map(([tax, slug]) => {
+        const a = F.ATTRIBUTES.find((x) => `pa_${x.name}` === tax)!;
+        return { id: a.id, name: a.label, option: a.terms.find((x) => x.slug === slug)!.name };
+      }),
+    ]));
+  });
+
+  it('POST /rova-fx/v1/convert answers the prices the original rules give (rate × (1 + fee), then rounding)', async () => {
+    const r = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/convert', payload: { currency: 'EUR', product_ids: [100, 101, 102] } });
+    expect(r.statusCode, r.body).toBe(200);
+    const p = r.json().prices as Record<string, string>;
+    // EUR: 0.9 + 2 % = 0.918, rounded to the nearest 0.50, shown "1.234,50 €"
+    expect(p['100']).toContain('92,00');    // regular 100 → 91.80 → 92.00
+    expect(p['100']).toContain('73,50');    // sale 80 (scheduled, running) → 73.44 → 73.50
+    expect(p['101']).toContain('36,50');    // 40 → 36.72 → 36.50
+    expect(p['101']).toContain('32,50');    // sale 35.50 → 32.589 → 32.50
+    expect(p['102']).toContain('32,00&nbsp;<span class="woocommerce-Price-currencySymbol">€</span>'); // 35 → 32.13 → 32.00, symbol right, a space
+  });
+});
+
+describe('currency settings and currencies', () => {
+  it('base, settings and rows as the plugin held them (legacy keys and bad rows left out)', async () => {
+    const o = await rows<{ name: string; value: unknown }>(t.platform.db, sql`SELECT name, value FROM rova_options WHERE name IN ('store_currency', 'rova_fx_settings') ORDER BY name`);
+    expect(o[1]).toEqual({ name: 'store_currency', value: 'USD' });
+    expect(o[0]!.value).toEqual({ auto_detect: true, cache_compat: false, switcher: F.FX_SETTINGS.switcher, rate_update_interval: 'daily', rate_sources: ['exchangerate-api', 'ecb'], product_widget: F.FX_SETTINGS.product_widget });
+    const c = await rows<{ code: string; data: Record<string, unknown> }>(t.platform.db, sql`SELECT code, data FROM rova_fx_currencies ORDER BY position`);
+    expect(c.map((x) => x.code)).toEqual(['EUR', 'TRY', 'JPY']);
+    expect(c[0]!.data).toEqual({ code: 'EUR', enabled: true, rate: { type: 'manual', value: 0.9, updated_at: null }, fee: { type: 'percentage', value: 2 }, rounding: { type: 'nearest', value: 0.5, subtract: 0 }, format: F.FX_CURRENCIES.currencies[0]!.format });
+    expect(c[1]!.data).toMatchObject({ rate: { type: 'auto', value: 32.5, updated_at: 1767225600 }, fee: { type: 'fixed', value: 1 }, rounding: { type: 'up', value: 1, subtract: 0.01 } });
+    expect(c[2]!.data).toMatchObject({ enabled: false, format: { decimals: 0, symbol: '¥' } });
+    expect(rep('currency').skipped).toEqual([{ id: 'currency gbp', reason: 'not an upper-case ISO 4217 code (the plugin drops such rows too)' }]);
+    expect(rep('currency').warnings).toEqual(['mhmcs_settings: legacy keys not carried over: provider, provider_api_key']);
+  });
+});
+
+describe('users and customers', () => {
+  it('users keep their ids where free, roles mapped, every field', async () => {
+    const got = await rows<Record<string, unknown>>(t.platform.db, sql`SELECT m.old_id::int AS wp, u.id::int, u.login, u.email, u.display_name, u.role, u.first_name, u.last_name, u.phone
+      FROM import_id_map m JOIN rova_users u ON u.id = m.new_id WHERE m.source_table = 'users' ORDER BY m.old_id::int`);
+    const role = (r: string[]) => (r.includes('administrator') ? 'administrator' : r.includes('shop_manager') ? 'shop_manager' : r.includes('rentiva_vendor') ? 'vendor' : 'customer');
+    expect(got).toEqual(F.USERS.map((u) => ({
+      wp: u.id, id: u.id === 7 ? got.find((g) => g.wp === 7)!.id : u.id, login: u.login, email: u.email, display_name: u.name,
+      role: u.id === 6 ? 'vendor' : role(u.roles), first_name: u.name.split(' ')[0], last_name: u.name.split(' ').slice(1).join(' '), phone: u.phone ?? '',
+    })));
+    expect(got.find((g) => g.wp === 7)!.id).toBeGreaterThan(40);
+    expect(rep('users').skipped).toEqual([{ id: '40', reason: 'no valid e-mail address (""); Rova needs one to sign in and to reset a password' }]);
+    expect(rep('users').warnings).toContain('user 3 (editor): role editor has no Rova equivalent, imported as customer');
+  });
+
+  it.each([['manager', 'Manager-pass', '$P$'], ['admin', 'Admin-pass-2025', '$wp$2y$'], ['customer07', 'Customer-pass-7', '$wp$2y$'], ['customer01', 'Customer-pass-1', '$P$']])(
+    'login %s with its WordPress password (%#: %s) works and re-hashes to scrypt', async (login, password, prefix) => {
+      const hash = async () => (await rows<{ h: string }>(t.platform.db, sql`SELECT password_hash AS h FROM rova_users WHERE login = ${login}`))[0]!.h;
+      expect((await hash()).startsWith(prefix)).toBe(true);
+      const bad = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login, password: password + 'x' } });
+      expect(bad.statusCode).toBe(401);
+      const ok = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login, password } });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect((await hash()).startsWith('scrypt$')).toBe(true);
+      const again = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login, password } });
+      expect(again.statusCode).toBe(200);
+    });
+
+  it('customers: users with the customer role or bookings, and guests who booked', async () => {
+    const got = await rows<{ email: string; name: string; phone: string; address: string; login: string | null }>(t.platform.db,
+      sql`SELECT c.email, c.name, c.phone, c.address, u.login FROM rental_customers c LEFT JOIN rova_users u ON u.id = c.user_id`);
+    got.sort((a, b) => a.email.localeCompare(b.email));
+    const users = F.USERS.filter((u) => u.id !== 1 && (u.roles.includes('customer') || u.phone || u.address || F.BOOKINGS.some((b) => b.email === u.email)))
+      .map((u) => ({ email: u.email, name: u.name, phone: u.phone ?? '', address: u.address ?? '', login: u.login }));
+    const guests = [...new Map([...F.BOOKINGS, F.BOOKING_WITHOUT_STATUS].filter((b) => b.userId === 0).map((b) => [b.email, { email: b.email, name: b.name, phone: b.phone, address: '', login: null }])).values()];
+    expect(got).toEqual([...users, ...guests].sort((a, b) => a.email.localeCompare(b.email)));
+  });
+});
+
+describe('re-running and dry runs', () => {
+  it('a second run changes nothing (same rows, all counted as updated)', async () => {
+    const before = await snapshot(t.platform.db);
+    const again = await importWordPress(target(t), source, { wpKeys });
+    expect(again.entities.every((e) => e.created === 0), JSON.stringify(again.entities.map((e) => [e.entity, e.created]))).toBe(true);
+    expect(await snapshot(t.platform.db)).toEqual(before);
+  });
+
+  it('--dry-run writes nothing and reports the counts a real run would', async () => {
+    const fresh = await makeApp();
+    try {
+      const before = await snapshot(fresh.platform.db);
+      const dry = await importWordPress(target(fresh), source, { dryRun: true, wpKeys });
+      expect(dry.dryRun).toBe(true);
+      expect(dry.entities.find((e) => e.entity === 'products')!.created).toBe(F.PRODUCTS.length);
+      expect(await snapshot(fresh.platform.db)).toEqual(before);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('the command', () => {
+  it('imports into PGlite (DATA_DIR) with a plain-line progress and a closing report; a re-run creates nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rova-wp-'));
+    try {
+      const env = { DATA_DIR: dir, ROVA_SECRET: 'x'.repeat(32), WP_AUTH_KEY: wpKeys.authKey, WP_SECURE_AUTH_SALT: wpKeys.secureAuthSalt };
+      const r = await rovaInProcess(['import', 'wordpress', '--from', wpUrl, '--only', 'categories,tags,attributes,products,variations,currency'], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`products: ${F.PRODUCTS.length} created, 0 updated, 1 skipped\n`);
+      expect(r.stdout).toMatch(new RegExp(`products\\s+${F.PRODUCTS.length + 1}\\s+${F.PRODUCTS.length}\\s+0\\s+1\\s+0`));
+      expect(r.stdout).toContain(`products ${F.AUTO_DRAFT_ID}: auto-draft (never saved)`);
+      const again = await rovaInProcess(['import', 'wordpress', '--from', wpUrl, '--only', 'products'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`products: 0 created, ${F.PRODUCTS.length} updated, 1 skipped\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('user errors: unreachable server, wrong database, unknown entity — one clear line, no stack', async () => {
+    const env = { DATA_DIR: '/nonexistent-not-used' };
+    const down = await rovaInProcess(['import', 'wordpress', '--from', 'mysql://root@127.0.0.1:1/wp'], env);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toBe('rova: cannot reach the WordPress database at mysql://root@127.0.0.1:1/wp (ECONNREFUSED): check the host and port, and that MySQL/MariaDB accepts connections from here\n');
+    const nodb = await rovaInProcess(['import', 'wordpress', '--from', `${MYSQL}no_such_wp_db_${randomBytes(3).toString('hex')}`], env);
+    expect(nodb.stderr).toMatch(/^rova: the database in .* does not exist: check its name \(wp-config.php DB_NAME\)\n$/);
+    const prefix = await rovaInProcess(['import', 'wordpress', '--from', wpUrl, '--prefix', 'nope_'], env);
+    expect(prefix.stderr).toMatch(/^rova: no WordPress tables with prefix "nope_" in .*: check --prefix/);
+    const only = await rovaInProcess(['import', 'wordpress', '--from', wpUrl, '--only', 'products,planes'], env);
+    expect(only.code).toBe(2);
+    expect(only.stderr).toMatch(/^rova: --only: unknown entity planes; known: attributes, categories, /);
+  });
+});
+
+void TEST_PG;
