@@ -1,4 +1,4 @@
 import type { Entity } from './report.js';
-import type { Step } from './service.js';
+import type { Step } from './context.js';
 
 export const rentalSteps: Partial<Record<Entity, Step>> = {};

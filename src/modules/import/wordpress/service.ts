@@ -1,75 +1,15 @@
 import type { Db } from '../../../platform/db/types.js';
 import { OPT_BASE, OPT_SETTINGS } from '../../fx/state.js';
+import { SourceCache, type ImportOptions, type ImportTarget, type Step, type StepContext } from './context.js';
 import { mapCurrency } from './map-currency.js';
-import { mapAttributes, mapProducts, mapTerms, type AttributeRow } from './map-products.js';
-import { mapCustomers, mapUsers, type UserRow } from './map-users.js';
+import { mapProducts, mapTerms } from './map-products.js';
+import { mapCustomers, mapUsers } from './map-users.js';
 import * as repo from './repo.js';
-import { ENTITIES, Notes, type Entity, type EntityReport, type ImportReport, type LedgerBalanceCheck } from './report.js';
-import type { WpPost, WpSource, WpTerm, WpUser } from './source.js';
+import { ENTITIES, Notes, type Entity, type EntityReport, type ImportReport } from './report.js';
+import type { WpSource, WpTerm } from './source.js';
 import { rentalSteps } from './service-rental.js';
 
-/** Where the import writes: the app's database (PGlite or PostgreSQL) and the secret Rova seals IBANs with. */
-export interface ImportTarget {
-  db: Db;
-  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
-  secret: string;
-}
-
-export interface ImportOptions {
-  /** Only these entities (default: all). */
-  only?: readonly Entity[];
-  /** Run everything in one transaction and roll it back: counts and warnings, nothing written. */
-  dryRun?: boolean;
-  /** WordPress's AUTH_KEY and SECURE_AUTH_SALT (wp-config.php): the rental plugin sealed vendor IBANs with them. */
-  wpKeys?: { authKey: string; secureAuthSalt: string } | null;
-  /** Called as records of an entity are written (done of total). */
-  progress?: (entity: Entity, done: number, total: number) => void;
-}
-
-/** What one entity's step works with; it fills `rep` (created, updated) and `notes`. */
-export interface StepContext {
-  tx: Db;
-  source: WpSource;
-  notes: Notes;
-  rep: EntityReport;
-  opts: ImportOptions;
-  target: ImportTarget;
-  cache: SourceCache;
-  /** Per-vendor balance checks (the ledger step fills it). */
-  ledger: LedgerBalanceCheck[];
-  tick(done: number, total: number): void;
-}
-
-/** WordPress reads shared by several entities, read once per run. */
-export class SourceCache {
-  private readonly memo = new Map<string, Promise<unknown>>();
-  constructor(private readonly source: WpSource) {}
-  private once<T>(key: string, f: () => Promise<T>): Promise<T> {
-    let p = this.memo.get(key) as Promise<T> | undefined;
-    if (!p) this.memo.set(key, (p = f()));
-    return p;
-  }
-  posts(type: string): Promise<WpPost[]> {
-    return this.once(`posts:${type}`, () => this.source.posts([type]));
-  }
-  users(): Promise<WpUser[]> {
-    return this.once('users', () => this.source.users());
-  }
-  catalogueTerms(): Promise<WpTerm[]> {
-    return this.once('terms', async () => {
-      const attrs = await this.source.attributeTaxonomies();
-      return this.source.terms(['product_cat', 'product_tag', 'product_type', 'product_visibility', ...attrs.map((a) => `pa_${a.name}`)]);
-    });
-  }
-  attributes(notes: Notes): Promise<AttributeRow[]> {
-    return this.once('attributes', async () => mapAttributes(await this.source.attributeTaxonomies(), notes));
-  }
-  userRows(): Promise<UserRow[]> {
-    return this.once('userRows', async () => mapUsers(await this.users(), this.source.prefix, new Notes()));
-  }
-}
-
-export type Step = (c: StepContext) => Promise<void>;
+export type { ImportOptions, ImportTarget } from './context.js';
 
 class DryRunRollback extends Error {}
 
