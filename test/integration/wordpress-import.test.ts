@@ -9,6 +9,9 @@ import { openMysqlSource, type WpSource } from '../../src/modules/import/wordpre
 import type { ImportReport } from '../../src/modules/import/wordpress/report.js';
 import { rows, type Db } from '../../src/platform/db/types.js';
 import { fxRuntime } from '../../src/modules/fx/state.js';
+import { vendorBalances } from '../../src/modules/rental/ledger/balances.js';
+import { verifyLedger } from '../../src/modules/rental/ledger/verify.js';
+import { decryptIban } from '../../src/modules/rental/vendors/iban.js';
 import { makeApp, TEST_PG, type TestApp } from '../helpers/app.js';
 import { rovaInProcess } from '../helpers/cli.js';
 import * as F from '../fixtures/wordpress/fixture.js';
@@ -170,6 +173,112 @@ describe('users and customers', () => {
       .map((u) => ({ email: u.email, name: u.name, phone: u.phone ?? '', address: u.address ?? '', login: u.login }));
     const guests = [...new Map([...F.BOOKINGS, F.BOOKING_WITHOUT_STATUS].filter((b) => b.userId === 0).map((b) => [b.email, { email: b.email, name: b.name, phone: b.phone, address: '', login: null }])).values()];
     expect(got).toEqual([...users, ...guests].sort((a, b) => a.email.localeCompare(b.email)));
+  });
+});
+
+describe('rental data', () => {
+  it('locations and transfer routes keep their ids and fields', async () => {
+    const locs = await rows(t.platform.db, sql`SELECT id::int, name, city, type, priority, is_active, allow_rental, allow_transfer FROM rental_locations ORDER BY id`);
+    expect(locs).toEqual(F.LOCATIONS.map((l) => ({ id: l.id, name: l.name, city: l.city, type: l.type === 'marina' ? 'port' : l.type, priority: l.priority,
+      is_active: l.is_active === 1, allow_rental: l.allow_rental === 1, allow_transfer: l.allow_transfer === 1 })));
+    expect(rep('locations').warnings).toEqual(['location 6: type "marina" is not a Rova location type, imported as port']);
+    const routes = await rows(t.platform.db, sql`SELECT id::int, origin_location_id::int AS o, destination_location_id::int AS d, origin, destination, distance_km::float AS km,
+      duration_min, pricing, base_price::text, price_per_km::text, min_price::text FROM rental_transfer_routes ORDER BY id`);
+    const name = (id: number) => F.LOCATIONS.find((l) => l.id === id)!.name;
+    expect(routes).toEqual(F.ROUTES.map((r) => ({ id: r.id, o: r.origin_id, d: r.destination_id, origin: name(r.origin_id), destination: name(r.destination_id), km: r.distance_km,
+      duration_min: r.duration_min, pricing: r.pricing_method, base_price: r.pricing_method === 'fixed' ? r.base_price : '0.00',
+      price_per_km: r.pricing_method === 'calculated' ? r.base_price : '0.00', min_price: r.min_price })));
+  });
+
+  it('vehicles: post meta field by field, owners and listings; the trashed one skipped', async () => {
+    const got = await rows<Record<string, unknown>>(t.platform.db, sql`SELECT v.id::int, v.name, v.status, v.vendor_id::int, v.price_per_day::text, v.deposit_percent::text, v.currency,
+      v.category, v.brand, v.model, v.year, v.seats, v.doors, v.transmission, v.fuel_type, v.features, v.location_id::int, v.service_type, v.blocked_dates,
+      l.lifecycle, l.commission_rate::text AS listing_rate FROM rental_vehicles v LEFT JOIN vendor_listings l ON l.vehicle_id = v.id ORDER BY v.id`);
+    const vendorIds = new Set(F.VENDORS.map((v) => v.userId));
+    expect(got).toEqual(F.VEHICLES.map((v) => ({
+      id: v.id, name: v.name, status: v.status === 'publish' ? v.vstatus : 'inactive', vendor_id: vendorIds.has(v.author) ? v.author : null, price_per_day: v.price,
+      deposit_percent: v.deposit ? Number(v.deposit.replace('%', '')).toFixed(2) : null, currency: 'USD', category: v.category, brand: v.brand, model: v.model,
+      year: Number(v.year), seats: Number(v.seats), doors: Number(v.doors), transmission: v.transmission, fuel_type: v.fuel === 'gas' ? 'petrol' : v.fuel,
+      features: v.features, location_id: v.location, service_type: v.service, blocked_dates: v.blocked,
+      lifecycle: vendorIds.has(v.author) ? v.lifecycle : null, listing_rate: vendorIds.has(v.author) && v.commission ? Number(v.commission).toFixed(2) : null,
+    })));
+    expect(rep('vehicles').skipped).toEqual([{ id: String(F.TRASHED_VEHICLE_ID), reason: 'in the WordPress trash' }]);
+    expect(rep('vehicles').warnings).toEqual(['vehicle 304: fuel type "gas" is not known, imported as petrol']);
+  });
+
+  it('vendors: profile, status, commission override, payout freeze; IBAN sealed with ROVA_SECRET', async () => {
+    const got = await rows<Record<string, unknown> & { iban_encrypted: string }>(t.platform.db, sql`SELECT user_id::int, status, commission_rate::text, payout_freeze, city, account_holder,
+      tax_office, tax_number, bio, service_areas, reliability_score, iban_encrypted FROM rental_vendors ORDER BY user_id`);
+    expect(got.map(({ iban_encrypted: _i, ...v }) => v)).toEqual(F.VENDORS.map((v) => ({ user_id: v.userId, status: v.status, commission_rate: v.commission ? Number(v.commission).toFixed(2) : null,
+      payout_freeze: v.freeze === true, city: v.city, account_holder: v.holder, tax_office: v.taxOffice, tax_number: v.taxNumber, bio: v.bio, service_areas: v.areas, reliability_score: v.score })));
+    for (const [i, v] of F.VENDORS.entries()) {
+      expect(got[i]!.iban_encrypted.startsWith('v1.')).toBe(true);
+      expect(decryptIban(t.config.secret, got[i]!.iban_encrypted)).toBe(v.iban);
+    }
+    expect(JSON.stringify(first)).not.toContain(F.VENDORS[0]!.iban);
+    expect(rep('vendors').warnings).toEqual([expect.stringMatching(/^vendor 5 score history: meta value does not parse as PHP serialized data/)]);
+  });
+
+  it('bookings: ids, references, every status, price lines and payments as recorded', async () => {
+    const got = await rows<Record<string, unknown>>(t.platform.db, sql`SELECT b.id::int, b.reference, b.status, b.vehicle_id::int, b.pickup_at, b.return_at, b.days, b.total::text,
+      b.deposit::text, b.remaining::text, b.addons_total::text, b.payment_status, b.payment_method, b.customer_email, b.customer_name, b.kind, b.transfer_route_id::int,
+      c.email AS customer, o.payment_plan, o.total::text AS order_total,
+      (SELECT json_agg(json_build_array(kind, amount::text) ORDER BY id) FROM rental_order_lines WHERE order_id = o.id) AS lines,
+      (SELECT json_agg(json_build_array(provider, amount::text, status, refunded_amount::text)) FROM rental_payments WHERE booking_id = b.id) AS payments
+      FROM rental_bookings b LEFT JOIN rental_customers c ON c.id = b.customer_id LEFT JOIN rental_orders o ON o.booking_id = b.id ORDER BY b.id`);
+    const all = [...F.BOOKINGS, F.BOOKING_WITHOUT_STATUS];
+    expect(got.map((g) => g.id)).toEqual(all.map((b) => b.id));
+    const iso = (s: string) => new Date(s.replace(' ', 'T') + ':00Z').getTime();
+    for (const b of all) {
+      const g = got.find((x) => x.id === b.id)!;
+      const paid = b.paymentStatus === 'paid' || b.paymentStatus === 'refunded' || b.paymentStatus === 'partially_refunded';
+      const amount = b.paymentType === 'deposit' ? b.deposit : b.total;
+      const addons = b.addons.length ? [['addon', (5 * b.days).toFixed(2)], ['addon', '20.00']] : [];
+      expect({ ...g, pickup_at: new Date(String(g.pickup_at).replace(' ', 'T').replace(/\+00$/, 'Z')).getTime(), return_at: new Date(String(g.return_at).replace(' ', 'T').replace(/\+00$/, 'Z')).getTime() }, `booking ${b.id}`).toEqual({
+        id: b.id, reference: String(b.orderId ?? b.id), status: b.status || 'pending', vehicle_id: b.vehicle, pickup_at: iso(b.pickup), return_at: iso(b.dropoff), days: b.days,
+        total: b.total, deposit: b.deposit, remaining: b.remaining, addons_total: b.addons.length ? (5 * b.days + 20).toFixed(2) : '0.00',
+        payment_status: { paid: b.paymentType === 'deposit' ? 'deposit_paid' : 'paid', pending: 'unpaid', cancelled: 'unpaid', refunded: 'refunded', partially_refunded: 'partially_refunded' }[b.paymentStatus],
+        payment_method: b.paymentMethod, customer_email: b.email, customer_name: b.name, kind: b.transfer ? 'transfer' : 'rental', transfer_route_id: b.transfer ? 1 : null,
+        customer: b.email, payment_plan: b.paymentType, order_total: b.total,
+        lines: [['rental', (Number(b.total) - (b.addons.length ? 5 * b.days + 20 : 0)).toFixed(2)], ...addons],
+        payments: paid ? [[b.paymentMethod === 'stripe' ? 'stripe' : 'offline', amount, b.paymentStatus === 'refunded' ? 'refunded' : 'succeeded',
+          b.paymentStatus === 'refunded' ? amount : b.refunded ?? '0.00']] : null,
+      });
+    }
+    expect(new Set(got.map((g) => g.status))).toEqual(new Set(F.STATUSES));
+    expect(rep('bookings').skipped).toEqual([{ id: String(F.TRASHED_BOOKING_ID), reason: 'in the WordPress trash' }]);
+    expect(rep('bookings').warnings).toEqual(['booking 499: status "" is missing; read as pending, as the original does']);
+  });
+
+  it('messages: threads, replies, statuses mapped', async () => {
+    const got = await rows(t.platform.db, sql`SELECT id::int, thread_id::int, parent_id::int, sender, subject, body, status, priority, category, booking_id::int, is_read, customer_email
+      FROM rental_messages ORDER BY id`);
+    expect(got).toEqual(F.MESSAGES.map((m) => ({ id: m.id, thread_id: m.thread, parent_id: m.parent || null, sender: m.type === 'admin_to_customer' ? 'admin' : 'customer',
+      subject: m.subject, body: m.body, status: m.parent ? null : ({ answered: 'replied', pending: 'pending', closed: 'closed' } as Record<string, string>)[m.status],
+      priority: m.parent ? null : m.priority, category: m.parent ? null : m.category === 'suggestion' ? 'other' : m.category, booking_id: m.parent ? null : m.booking || null,
+      is_read: m.read === 1, customer_email: m.email })));
+  });
+
+  it('ledger: balanced double entry, verify clean, per-vendor balances equal the original\'s', async () => {
+    expect((await verifyLedger(t.platform.db)).ok).toBe(true);
+    for (const v of F.VENDORS) {
+      const b = await vendorBalances(t.platform.db, v.userId);
+      const o = F.originalBalances(v.userId);
+      expect({ available: (b.available / 100).toFixed(2), pending: (b.pending / 100).toFixed(2) }, `vendor ${v.userId}`).toEqual(o);
+    }
+    expect(first.ledger.map((x) => [x.vendorId, x.matches])).toEqual([[4, true], [5, true], [6, true]]);
+    expect(rep('ledger').skipped).toEqual([{ id: F.LEDGER[14]!.uuid, reason: 'void row (counts in no balance of the original)' }]);
+    const kinds = await rows<{ kind: string; n: number }>(t.platform.db, sql`SELECT kind, count(*)::int AS n FROM ledger_transactions GROUP BY kind ORDER BY kind`);
+    expect(kinds).toEqual([{ kind: 'commission', n: 7 }, { kind: 'commission_clearing', n: 5 }, { kind: 'commission_refund', n: 2 }, { kind: 'payout_hold', n: 2 }, { kind: 'payout_paid', n: 2 },
+      { kind: 'payout_reversal', n: 1 }, { kind: 'penalty', n: 2 }, { kind: 'penalty_reversal', n: 1 }]);
+  });
+
+  it('vendor reports, a penalty appeal pointing at the imported penalty', async () => {
+    const got = await rows<Record<string, unknown>>(t.platform.db, sql`SELECT r.vendor_id::int, r.context_type, r.context_id::int, r.title, r.description, r.status, r.admin_note,
+      r.admin_user_id::int, x.idempotency_key FROM vendor_reports r LEFT JOIN ledger_transactions x ON r.context_type = 'penalty' AND x.id = r.context_id ORDER BY r.created_at`);
+    expect(got).toEqual(F.VENDOR_REPORTS.map((r) => ({ vendor_id: r.vendor, context_type: r.context_type, context_id: r.context_type === 'penalty' ? expect.any(Number) : r.context_id === null ? null : Number(r.context_id),
+      title: r.title, description: r.description, status: r.status, admin_note: r.admin_note, admin_user_id: r.admin_user_id,
+      idempotency_key: r.context_type === 'penalty' ? `wordpress:ledger:${r.context_id}` : null })));
   });
 });
 
