@@ -120,6 +120,7 @@ export function mapCustomers(users: UserRow[], wpUsers: WpUser[], bookings: WpPo
     }
     seen.add(email);
     const known = rowByEmail.get(email);
+    if (known && (known.wpId === 1 || known.login === 'admin')) continue; // never a customer, whatever it booked
     const name = b.meta.get('_mhm_customer_name') || [b.meta.get('_mhm_customer_first_name'), b.meta.get('_mhm_customer_last_name')].filter(Boolean).join(' ') || b.meta.get('_mhm_contact_name') || email;
     out.push({
       key: known ? `user:${known.wpId}` : `email:${email}`, wpUserId: known?.wpId ?? null, name, email,
