@@ -74,7 +74,7 @@ describe('currency', () => {
     expect(r.base).toBe('GBP'); // no woocommerce_currency: the plugin's stored base is the fallback
     expect(r.settings).toMatchObject({ auto_detect: true, cache_compat: true });
     expect(r.rows!.map((x) => [x.code, x.rate])).toEqual([['EUR', { type: 'manual', value: 0.9, updated_at: null }]]);
-    expect(n.skipped.map((s) => s.id)).toEqual(['currency EUR', 'currency GBP', 'currency xx']);
+    expect(n.skipped.map((s) => s.id)).toEqual(['EUR', 'GBP', 'xx']);
     expect(n.warnings).toEqual(['mhmcs_settings: legacy keys not carried over: provider_api_key']);
   });
 

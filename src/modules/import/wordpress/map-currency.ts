@@ -55,15 +55,15 @@ export function mapCurrency(input: { wcCurrency: string | null; settings: string
     for (const item of list) {
       const code = isObj(item) ? item.code : undefined;
       if (!isObj(item) || typeof code !== 'string' || !/^[A-Z]{3}$/.test(code)) {
-        notes.skip(`currency ${isObj(item) ? String(item.code) : '?'}`, 'not an upper-case ISO 4217 code (the plugin drops such rows too)');
+        notes.skip(isObj(item) ? String(item.code) : '?', 'not an upper-case ISO 4217 code (the plugin drops such rows too)');
         continue;
       }
       if (code === base) {
-        notes.skip(`currency ${code}`, 'the base currency is never a row');
+        notes.skip(code, 'the base currency is never a row');
         continue;
       }
       if (seen.has(code)) {
-        notes.skip(`currency ${code}`, 'duplicate row (the plugin reads the first)');
+        notes.skip(code, 'duplicate row (the plugin reads the first)');
         continue;
       }
       seen.add(code);

@@ -33,6 +33,8 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
       c.tick(i + 1, list.length);
     }
     await repo.bumpSequence(c.tx, 'rova_product_attributes');
+    // the attributes' terms come with them (counted in the same row of the report)
+    await termsStep(c, 'attribute');
   },
   categories: (c) => termsStep(c, 'product_cat'),
   tags: (c) => termsStep(c, 'product_tag'),
@@ -62,13 +64,12 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
   },
 };
 
-async function termsStep(c: StepContext, taxonomy: 'product_cat' | 'product_tag'): Promise<void> {
+async function termsStep(c: StepContext, taxonomy: 'product_cat' | 'product_tag' | 'attribute'): Promise<void> {
   const attrs = await c.cache.attributes(new Notes());
-  // attribute terms come in with the categories step (they need the attributes first)
-  const wanted = (t: WpTerm) => t.taxonomy === taxonomy || (taxonomy === 'product_cat' && t.taxonomy.startsWith('pa_'));
+  const wanted = (t: WpTerm) => (taxonomy === 'attribute' ? t.taxonomy.startsWith('pa_') : t.taxonomy === taxonomy);
   const all = (await c.cache.catalogueTerms()).filter(wanted);
   const rows = mapTerms(all, attrs, c.notes);
-  c.rep.read = all.length;
+  c.rep.read += all.length;
   const written = new Set<number>();
   for (const [i, t] of rows.entries()) {
     const claim = await repo.claimId(c.tx, 'rova_product_terms', 'terms', t.id, true);
