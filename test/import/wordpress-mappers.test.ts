@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mapBookings, mapMessages } from '../../src/modules/import/wordpress/map-bookings.js';
 import { mapCurrency } from '../../src/modules/import/wordpress/map-currency.js';
 import { mapAttributes, mapProducts, mapTerms } from '../../src/modules/import/wordpress/map-products.js';
+import { mapPricing } from '../../src/modules/import/wordpress/map-pricing.js';
 import { mapLocations, mapRoutes, mapVehicles } from '../../src/modules/import/wordpress/map-rental.js';
 import { mapCustomers, mapUsers } from '../../src/modules/import/wordpress/map-users.js';
 import { openWpIban, originalBalances, planLedgerRow } from '../../src/modules/import/wordpress/map-vendors.js';
@@ -155,6 +156,28 @@ describe('rental', () => {
     ], new Notes());
     expect(rows.map((r) => [r.id, r.threadId, r.parentId, r.sender, r.status, r.priority, r.category, r.bookingId])).toEqual([
       [20, 20, null, 'customer', 'pending', 'urgent', 'other', 4], [21, 20, 20, 'admin', null, null, null, null],
+    ]);
+  });
+});
+
+describe('pricing settings', () => {
+  it('weekend and tax rules, the active global policy, tiers; a tax-inclusive shop and seasons are reported', () => {
+    const n = new Notes();
+    const opts: Record<string, string> = {
+      mhm_rentiva_vehicle_weekend_multiplier: '1.2', mhm_rentiva_vehicle_tax_rate: 'abc', mhm_rentiva_vehicle_tax_inclusive: '1', mhm_rentiva_vehicle_seasonal_pricing: '1',
+      mhm_rentiva_commission_tiers: phpSerialize([{ min: 100, discount: 1 }, { threshold: 500, discount: -3 }]), mhm_rentiva_global_payout_freeze: 'yes',
+    };
+    const r = mapPricing((k) => opts[k] ?? null, [
+      { id: 1, global_rate: '20.00', vendor_id: null, effective_from: '2024-01-01', effective_to: null },
+      { id: 2, global_rate: '11.00', vendor_id: 4, effective_from: '2025-01-01', effective_to: null },
+      { id: 3, global_rate: '14.00', vendor_id: null, effective_from: '2025-06-01', effective_to: null },
+    ], n);
+    expect(r.rules).toEqual([{ key: 'mhm_rentiva_vehicle_weekend_multiplier', name: 'Weekend (from WordPress)', kind: 'weekend', multiplier: '1.2', percent: null }]);
+    expect(r.marketplace).toEqual({ commission_rate: 14, tiers: [{ min: 500, discount: 3 }, { min: 100, discount: 1 }], payout_freeze: true });
+    expect(n.warnings).toEqual([
+      'option mhm_rentiva_vehicle_tax_rate: "abc" is not a price, left empty',
+      'prices were tax-inclusive in WordPress; Rova adds the tax rule on top of the net price: check vehicle prices or the tax rule',
+      'seasonal pricing was on in WordPress: its seasons are not imported; add season rules in Rova',
     ]);
   });
 });

@@ -12,6 +12,7 @@ import { rows, type Db } from '../../src/platform/db/types.js';
 import { fxRuntime } from '../../src/modules/fx/state.js';
 import { vendorBalances } from '../../src/modules/rental/ledger/balances.js';
 import { verifyLedger } from '../../src/modules/rental/ledger/verify.js';
+import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { decryptIban } from '../../src/modules/rental/vendors/iban.js';
 import { makeApp, TEST_PG, type TestApp } from '../helpers/app.js';
 import { rovaInProcess } from '../helpers/cli.js';
@@ -32,7 +33,7 @@ const wpKeys = F.WP_KEYS;
 /** Every table the import writes, as sorted text: equal snapshots = nothing changed. */
 async function snapshot(db: Db): Promise<Record<string, string[]>> {
   const tables = ['rova_products', 'rova_product_terms', 'rova_product_attributes', 'rova_product_term_links', 'rova_fx_currencies', 'rova_options', 'rova_users',
-    'rental_customers', 'rental_locations', 'rental_transfer_routes', 'rental_vehicles', 'rental_vendors', 'vendor_listings', 'rental_bookings', 'rental_orders',
+    'rental_customers', 'rental_locations', 'rental_pricing_rules', 'rental_transfer_routes', 'rental_vehicles', 'rental_vendors', 'vendor_listings', 'rental_bookings', 'rental_orders',
     'rental_order_lines', 'rental_payments', 'rental_messages', 'ledger_transactions', 'ledger_entries', 'ledger_accounts', 'vendor_reports', 'import_id_map'];
   const out: Record<string, string[]> = {};
   for (const tb of tables) {
@@ -192,6 +193,16 @@ describe('rental data', () => {
       price_per_km: r.pricing_method === 'calculated' ? r.base_price : '0.00', min_price: r.min_price })));
   });
 
+  it('pricing settings: weekend and tax rules, the active commission policy, tiers, payout minimum', async () => {
+    const rules = await rows(t.platform.db, sql`SELECT name, kind, scope, multiplier::text, percent::text, is_active FROM rental_pricing_rules ORDER BY id`);
+    expect(rules).toEqual([
+      { name: 'Weekend (from WordPress)', kind: 'weekend', scope: 'global', multiplier: '1.2500', percent: null, is_active: true },
+      { name: 'Tax (from WordPress)', kind: 'tax', scope: 'global', multiplier: null, percent: '18.000', is_active: true },
+    ]);
+    const m = await rows<{ value: Record<string, unknown> }>(t.platform.db, sql`SELECT value FROM rova_options WHERE name = 'marketplace_settings'`);
+    expect(m[0]!.value).toEqual({ commission_rate: 12.5, tiers: [{ min: 20000, discount: 5 }, { min: 8000, discount: 2 }], min_payout: 250, payout_freeze: false });
+  });
+
   it('vehicles: post meta field by field, owners and listings; the trashed one skipped', async () => {
     const got = await rows<Record<string, unknown>>(t.platform.db, sql`SELECT v.id::int, v.name, v.status, v.vendor_id::int, v.price_per_day::text, v.deposit_percent::text, v.currency,
       v.category, v.brand, v.model, v.year, v.seats, v.doors, v.transmission, v.fuel_type, v.features, v.location_id::int, v.service_type, v.blocked_dates,
@@ -263,6 +274,7 @@ describe('rental data', () => {
 
   it('ledger: balanced double entry, verify clean, per-vendor balances equal the original\'s', async () => {
     expect((await verifyLedger(t.platform.db)).ok).toBe(true);
+    expect((await verifyIntegrity(t.platform.db)).findings).toEqual([]);
     for (const v of F.VENDORS) {
       const b = await vendorBalances(t.platform.db, v.userId);
       const o = F.originalBalances(v.userId);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import type { BookingLine, BookingPayment, BookingRow, MessageRow } from './map-bookings.js';
+import type { PricingRuleRow } from './map-pricing.js';
 import type { LocationRow, RouteRow, VehicleRow } from './map-rental.js';
 import type { ReportRow, VendorRow } from './map-vendors.js';
 
@@ -147,4 +148,16 @@ export async function upsertVendorReport(db: Db, id: number, r: ReportRow, vendo
 export async function openReportHeld(db: Db, id: number, vendorId: number, contextType: string, contextId: number | null): Promise<boolean> {
   return (await one(db, sql`SELECT 1 FROM vendor_reports WHERE vendor_id = ${vendorId} AND context_type = ${contextType} AND coalesce(context_id, 0) = ${contextId ?? 0}
     AND status IN ('open', 'in_review') AND id <> ${id}`)) !== undefined;
+}
+
+export async function upsertPricingRule(db: Db, id: number, r: PricingRuleRow): Promise<void> {
+  await db.execute(sql`INSERT INTO rental_pricing_rules (id, name, kind, scope, multiplier, percent, is_active, created_at, updated_at)
+    VALUES (${id}, ${r.name}, ${r.kind}, 'global', ${r.multiplier}, ${r.percent}, true, now(), now())
+    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, kind = EXCLUDED.kind, multiplier = EXCLUDED.multiplier, percent = EXCLUDED.percent
+    WHERE (rental_pricing_rules.name, rental_pricing_rules.kind, rental_pricing_rules.multiplier, rental_pricing_rules.percent)
+      IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.kind, EXCLUDED.multiplier, EXCLUDED.percent)`);
+}
+
+export async function marketplaceOption(db: Db): Promise<Record<string, unknown>> {
+  return (await one<{ value: Record<string, unknown> }>(db, sql`SELECT value FROM rova_options WHERE name = 'marketplace_settings'`))?.value ?? {};
 }

@@ -6,7 +6,7 @@ const SOURCE = 'wordpress';
 
 /** Rova tables the import writes rows into with chosen ids (checked names only: they go into SQL text). */
 export type IdTable = 'rova_products' | 'rova_product_terms' | 'rova_product_attributes' | 'rova_users' | 'rental_customers' | 'rental_locations'
-  | 'rental_transfer_routes' | 'rental_vehicles' | 'rental_bookings' | 'rental_messages' | 'vendor_reports';
+  | 'rental_transfer_routes' | 'rental_pricing_rules' | 'rental_vehicles' | 'rental_bookings' | 'rental_messages' | 'vendor_reports';
 
 export type Claim = { id: number; existed: boolean } | { conflict: string };
 

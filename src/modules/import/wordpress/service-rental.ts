@@ -5,6 +5,7 @@ import { postLedgerTransaction } from '../../rental/ledger/post.js';
 import { decryptIban, encryptIban } from '../../rental/vendors/iban.js';
 import type { Step, StepContext } from './context.js';
 import { mapBookings, mapMessages, type AddonInfo } from './map-bookings.js';
+import { mapPricing } from './map-pricing.js';
 import { mapLocations, mapRoutes, mapVehicles } from './map-rental.js';
 import { mapVendorReports, mapVendors, originalBalances, planLedgerRow } from './map-vendors.js';
 import * as repo from './repo.js';
@@ -80,6 +81,29 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       c.tick(i + 1, rows.length);
     }
     await repo.bumpSequence(c.tx, 'rental_transfer_routes');
+  },
+
+  async pricing(c) {
+    const names = ['mhm_rentiva_vehicle_weekend_multiplier', 'mhm_rentiva_vehicle_tax_rate', 'mhm_rentiva_vehicle_tax_inclusive', 'mhm_rentiva_vehicle_seasonal_pricing',
+      'mhm_rentiva_commission_tiers', 'mhm_min_payout_amount', 'mhm_rentiva_global_payout_freeze'];
+    const values = new Map<string, string | null>();
+    for (const n of names) values.set(n, await c.source.option(n));
+    const m = mapPricing((n) => values.get(n) ?? null, await c.source.table('mhm_rentiva_commission_policy'), c.notes);
+    c.rep.read = m.rules.length + Object.keys(m.marketplace).length;
+    for (const r of m.rules) {
+      const claim = await repo.claimId(c.tx, 'rental_pricing_rules', 'options', 0, false);
+      const before = await mapped(c, 'options', r.key);
+      const id = before ?? ('id' in claim ? claim.id : 0);
+      await rrepo.upsertPricingRule(c.tx, id, r);
+      await repo.remember(c.tx, 'options', r.key, id);
+      c.rep[before !== undefined ? 'updated' : 'created']++;
+    }
+    await repo.bumpSequence(c.tx, 'rental_pricing_rules');
+    if (Object.keys(m.marketplace).length) {
+      const current = await rrepo.marketplaceOption(c.tx);
+      await repo.setOption(c.tx, 'marketplace_settings', { ...current, ...m.marketplace });
+      c.rep.updated += Object.keys(m.marketplace).length;
+    }
   },
 
   async vehicles(c) {
