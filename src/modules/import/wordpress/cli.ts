@@ -9,7 +9,7 @@ import { describeUrl, openMysqlSource, SourceError, type WpSource } from './sour
 const USAGE = 'usage: rova import wordpress --from mysql://user:pass@host:3306/db [--prefix wp_] [--dry-run] [--only products,variations,…]';
 
 /** A bar on a terminal, one line per entity otherwise. */
-function progressWriter(ctx: CliContext) {
+export function progressWriter(ctx: Pick<CliContext, 'io'>) {
   const out = ctx.io.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   const tty = out.isTTY === true;
   let last = '';
