@@ -1,11 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { progressWriter } from '../../src/modules/import/wordpress/cli.js';
 import { rovaInProcess } from '../helpers/cli.js';
 
 // `rova import wordpress` argument handling (nothing here reaches a database) and its progress output.
 
-const env = { DATA_DIR: '/nonexistent-rova-import-test' };
+// the configuration is read (and DATA_DIR made) before a command runs: a directory of our own, removed afterwards
+const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-import-cli-')) };
+afterAll(() => rmSync(env.DATA_DIR, { recursive: true, force: true }));
 
 describe('rova import wordpress: arguments', () => {
   it('help names the entities and the IBAN keys', async () => {

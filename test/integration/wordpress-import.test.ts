@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { importWordPress, type ImportTarget } from '../../src/modules/import/wordpress/service.js';
 import { openMysqlSource, type WpSource } from '../../src/modules/import/wordpress/source.js';
 import type { ImportReport } from '../../src/modules/import/wordpress/report.js';
@@ -344,7 +344,8 @@ describe('the command', () => {
   }, 240_000);
 
   it('user errors: unreachable server, wrong database, unknown entity — one clear line, no stack', async () => {
-    const env = { DATA_DIR: '/nonexistent-not-used' };
+    const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-wp-errors-')) };
+    onTestFinished(() => rmSync(env.DATA_DIR, { recursive: true, force: true }));
     const down = await rovaInProcess(['import', 'wordpress', '--from', 'mysql://root@127.0.0.1:1/wp'], env);
     expect(down.code).toBe(1);
     expect(down.stderr).toBe('rova: cannot reach the WordPress database at mysql://root@127.0.0.1:1/wp (ECONNREFUSED): check the host and port, and that MySQL/MariaDB accepts connections from here\n');
