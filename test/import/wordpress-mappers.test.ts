@@ -14,7 +14,7 @@ import { sealWpIban, WP_KEYS } from '../fixtures/wordpress/fixture.js';
 // The pure mappers of `rova import wordpress` (no database): WordPress rows in, Rova rows and notes out.
 
 const post = (id: number, type: string, meta: Record<string, string> = {}, extra: Partial<WpPost> = {}): WpPost => ({
-  id, author: 1, type, status: 'publish', title: `T${id}`, content: '', excerpt: '', name: `p-${id}`, password: '', parent: 0, menuOrder: 0,
+  id, author: 1, type, status: 'publish', title: `T${id}`, content: '', excerpt: '', name: `p-${id}`, password: '', parent: 0, menuOrder: 0, guid: '',
   dateGmt: '2025-01-02 03:04:05', modifiedGmt: '2025-01-03 00:00:00', meta: new Map(Object.entries(meta)), ...extra,
 });
 const term = (termId: number, taxonomy: string, slug: string, name = slug, extra: Partial<WpTerm> = {}): WpTerm => ({
@@ -46,22 +46,25 @@ describe('catalogue', () => {
     const n = new Notes();
     const product = post(10, 'product', {
       _product_attributes: phpSerialize({ pa_color: { name: 'pa_color', value: '', position: 0, is_visible: 1, is_variation: 1, is_taxonomy: 1 } }),
-      _regular_price: '10', _stock_status: 'instock',
+      _regular_price: '10', _stock_status: 'instock', _thumbnail_id: '30', _product_image_gallery: '31,30,99',
     });
     const simple = post(11, 'product', { _regular_price: '12,50', _sale_price: 'cheap', _sale_price_dates_from: '1767225600', _sale_price_dates_to: '2026-02-01', _stock_status: 'weird' });
     const variation = post(12, 'product_variation', { attribute_pa_color: 'blue', _regular_price: '9.99', _sku: 'V1' }, { parent: 10, status: 'private' });
     const orphan = post(13, 'product_variation', {}, { parent: 77 });
     const links = new Map([[10, [1, 5, 7, 8]], [11, [2]]]);
-    const rows = mapProducts({ products: [product, simple, post(14, 'product', {}, { status: 'auto-draft' })], variations: [variation, orphan], links, terms, attributes: attrs }, n);
+    const attachments = new Map([[30, post(30, 'attachment', { _wp_attachment_image_alt: 'Ön' }, { guid: 'https://shop.test/wp-content/uploads/a.jpg', title: 'A' })],
+      [31, post(31, 'attachment', {}, { guid: 'https://shop.test/wp-content/uploads/b.jpg', title: 'B' })]]);
+    const rows = mapProducts({ products: [product, simple, post(14, 'product', {}, { status: 'auto-draft' })], variations: [variation, orphan], links, terms, attributes: attrs, attachments }, n);
     expect(rows.map((r) => [r.id, r.type, r.regularPrice, r.salePrice, r.catalogVisibility, r.stockStatus])).toEqual([
       [10, 'variable', null, null, 'visible', 'instock'], [11, 'simple', '12.50', null, 'catalog', 'instock'], [12, 'variation', '9.99', null, 'visible', 'instock'],
     ]);
     expect(rows[0]!.attributes).toEqual([{ id: 3, name: 'Renk', position: 0, visible: true, variation: true, options: ['Kırmızı', 'Mavi'] }]);
     expect(rows[0]!.termIds).toEqual([5, 7, 8]);
+    expect(rows[0]!.images).toEqual([{ id: 30, src: 'https://shop.test/wp-content/uploads/a.jpg', name: 'A', alt: 'Ön' }, { id: 31, src: 'https://shop.test/wp-content/uploads/b.jpg', name: 'B', alt: '' }]);
     expect([rows[1]!.saleFrom, rows[1]!.saleTo]).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
     expect(rows[2]).toMatchObject({ parentId: 10, status: 'private', sku: 'V1', attributes: [{ id: 3, name: 'Renk', option: 'Mavi' }], dateCreated: '2025-01-02T03:04:05.000Z' });
     expect(n.skipped).toEqual([{ id: '14', reason: 'auto-draft (never saved)' }, { id: '13', reason: 'its parent product 77 is not imported' }]);
-    expect(n.warnings).toEqual(['product 11: stock status "weird" is not known, imported as instock', 'product 11 sale price: "cheap" is not a price, left empty']);
+    expect(n.warnings).toEqual(['product 10: image 99 is not an attachment with a URL, left out', 'product 11: stock status "weird" is not known, imported as instock', 'product 11 sale price: "cheap" is not a price, left empty']);
   });
 });
 

@@ -104,6 +104,14 @@ describe('catalogue', () => {
       { id: 0, name: 'Material', position: 2, visible: true, variation: false, options: ['Plastic', 'Fabric'] },
     ]);
     const vars = (await t.inject({ method: 'GET', url: '/wp-json/wc/v3/products/150/variations?orderby=id&order=asc', headers: { 'x-rova-api-key': key } })).json() as Record<string, unknown>[];
+    const img = (id: number) => {
+      const a = F.ATTACHMENTS.find((x) => x.id === id)!;
+      return { id, src: a.url, name: a.title, alt: a.alt };
+    };
+    const egea = (await t.inject({ method: 'GET', url: '/wp-json/wc/v3/products/100', headers: { 'x-rova-api-key': key } })).json();
+    expect(egea.images).toEqual([img(700), img(701)]);
+    expect(vars.find((v) => v.id === 152)!.image).toEqual(img(702));
+    expect(vars.find((v) => v.id === 151)!.image).toBeNull();
     expect(vars.map((v) => [v.id, v.sku, v.regular_price, v.sale_price, v.stock_status, v.status, v.attributes])).toEqual(F.VARIATIONS.map((v) => [
       v.id, v.sku, v.regular, v.sale, v.stock, v.status,
       Object.entries(v.attrs).map(([tax, slug]) => {

@@ -34,6 +34,13 @@ export interface ProductAttribute {
   options?: string[];
 }
 
+export interface ProductImage {
+  id: number;
+  src: string;
+  name: string;
+  alt: string;
+}
+
 export interface ProductRow {
   id: number;
   parentId: number | null;
@@ -53,6 +60,8 @@ export interface ProductRow {
   stockStatus: 'instock' | 'outofstock' | 'onbackorder';
   featured: boolean;
   attributes: ProductAttribute[];
+  /** The featured image, then the gallery: the files stay where WordPress keeps them (their URLs). */
+  images: ProductImage[];
   menuOrder: number;
   preTrashStatus: string | null;
   dateCreated: string;
@@ -127,6 +136,22 @@ export interface CatalogueInput {
   links: Map<number, number[]>;
   terms: WpTerm[];
   attributes: AttributeRow[];
+  /** Attachment posts by id (product images). */
+  attachments?: Map<number, WpPost>;
+}
+
+function images(p: WpPost, attachments: Map<number, WpPost> | undefined, notes: Notes, what: string): ProductImage[] {
+  const ids = [p.meta.get('_thumbnail_id') ?? '', ...(p.meta.get('_product_image_gallery') ?? '').split(',')].map((x) => Number(x.trim())).filter((n) => Number.isInteger(n) && n > 0);
+  const out: ProductImage[] = [];
+  for (const id of [...new Set(ids)]) {
+    const a = attachments?.get(id);
+    if (!a || !a.guid) {
+      notes.warn(`${what}: image ${id} is not an attachment with a URL, left out`);
+      continue;
+    }
+    out.push({ id, src: a.guid, name: a.title, alt: a.meta.get('_wp_attachment_image_alt') ?? '' });
+  }
+  return out;
 }
 
 function common(p: WpPost, notes: Notes, what: string) {
@@ -188,6 +213,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
     const row: ProductRow = {
       id: p.id, parentId: null, type: typeTerm, name: p.title, slug: p.name || `product-${p.id}`, status: p.status, password: p.password,
       description: p.content, shortDescription: p.excerpt, catalogVisibility: visibility(slugs), featured: slugs.has('featured'), attributes,
+      images: images(p, input.attachments, notes, what),
       preTrashStatus: p.status === 'trash' ? (p.meta.get('_wp_trash_meta_status') ?? 'draft') : null,
       termIds: linked.filter((t) => t.taxonomy === 'product_cat' || t.taxonomy === 'product_tag' || attrByTaxonomy.has(t.taxonomy)).map((t) => t.termId),
       ...common(p, notes, what),
@@ -227,6 +253,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
     out.push({
       id: v.id, parentId: v.parent, type: 'variation', name: v.title, slug: v.name || `${parent.row.slug}-${v.id}`, status: v.status, password: '',
       description: v.meta.get('_variation_description') ?? '', shortDescription: '', catalogVisibility: 'visible', featured: false, attributes, preTrashStatus: null, termIds: [],
+      images: images(v, input.attachments, notes, what),
       ...common(v, notes, what),
     });
   }

@@ -96,13 +96,15 @@ async function termsStep(c: StepContext, taxonomy: 'product_cat' | 'product_tag'
 }
 
 async function productsStep(c: StepContext, variations: boolean): Promise<void> {
-  const [products, vars, terms, attributes] = await Promise.all([c.cache.posts('product'), c.cache.posts('product_variation'), c.cache.catalogueTerms(), c.cache.attributes(new Notes())]);
+  const [products, vars, terms, attributes, attachmentPosts] = await Promise.all([c.cache.posts('product'), c.cache.posts('product_variation'), c.cache.catalogueTerms(),
+    c.cache.attributes(new Notes()), c.cache.posts('attachment')]);
+  const attachments = new Map(attachmentPosts.map((a) => [a.id, a]));
   const links = await c.source.termLinks([...new Set(terms.map((t) => t.taxonomy))]);
   // both passes map everything (a variation needs its parent's row); each reports and writes only its own records
   const mine = variations ? vars : products;
   const noteFor = (id: number) => (mine.some((p) => p.id === id) ? c.notes : new Notes());
   const rowNotes = new Notes();
-  const rows = mapProducts({ products, variations: vars, links, terms, attributes }, rowNotes);
+  const rows = mapProducts({ products, variations: vars, links, terms, attributes, attachments }, rowNotes);
   for (const s of rowNotes.skipped) noteFor(Number(s.id)).skip(s.id, s.reason);
   for (const w of rowNotes.warnings) {
     const id = Number(/^(?:product|variation) (\d+)/.exec(w)?.[1] ?? NaN);

@@ -13,6 +13,8 @@ export interface WpPost {
   password: string;
   parent: number;
   menuOrder: number;
+  /** The post's GUID (for an attachment: the file's URL). */
+  guid: string;
   /** "YYYY-MM-DD HH:MM:SS" in UTC (post_date_gmt, else post_date). */
   dateGmt: string;
   modifiedGmt: string;
@@ -125,14 +127,14 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
   return {
     prefix,
     async posts(types) {
-      const rows = await q(`SELECT ID, post_author, post_type, post_status, post_title, post_content, post_excerpt, post_name, post_password, post_parent, menu_order,
+      const rows = await q(`SELECT ID, post_author, post_type, post_status, post_title, post_content, post_excerpt, post_name, post_password, post_parent, menu_order, guid,
         post_date, post_date_gmt, post_modified, post_modified_gmt FROM ${t('posts')} WHERE post_type IN (?) ORDER BY ID`, [types]);
       const meta = metaMap(await q(`SELECT m.post_id, m.meta_key, m.meta_value FROM ${t('postmeta')} m JOIN ${t('posts')} p ON p.ID = m.post_id
         WHERE p.post_type IN (?) ORDER BY m.meta_id`, [types]), 'post_id');
       return rows.map((r) => ({
         id: Number(r.ID), author: Number(r.post_author), type: String(r.post_type), status: String(r.post_status), title: String(r.post_title ?? ''),
         content: String(r.post_content ?? ''), excerpt: String(r.post_excerpt ?? ''), name: String(r.post_name ?? ''), password: String(r.post_password ?? ''),
-        parent: Number(r.post_parent), menuOrder: Number(r.menu_order), dateGmt: gmt(r.post_date_gmt, r.post_date), modifiedGmt: gmt(r.post_modified_gmt, r.post_modified),
+        parent: Number(r.post_parent), menuOrder: Number(r.menu_order), guid: String(r.guid ?? ''), dateGmt: gmt(r.post_date_gmt, r.post_date), modifiedGmt: gmt(r.post_modified_gmt, r.post_modified),
         meta: meta.get(Number(r.ID)) ?? new Map(),
       }));
     },
