@@ -386,6 +386,17 @@ describe('a ledger the original cannot balance the same way', () => {
       expect(led.skipped).toContainEqual({ id: 'odd-negative-credit', reason: 'cleared commission_credit with amount -40.00 does not fit the original\'s rules (sign or status)' });
       expect(led.warnings).toContain('vendor 6: balances differ from the original (available 50.00 → 90.00, pending 0.00 → 0.00)');
       expect((await verifyLedger(fresh.platform.db)).ok).toBe(true);
+      // a row edited in WordPress after its import is not booked again: reported, the ledger stays as it was
+      const c2 = await mysql.createConnection({ uri: wpUrl });
+      try {
+        await c2.query(`UPDATE wp_mhm_rentiva_ledger SET amount = 95.00 WHERE transaction_uuid = ?`, [F.LEDGER[15]!.uuid]);
+      } finally {
+        await c2.end();
+      }
+      const again = await importWordPress(target(fresh), source, { wpKeys, only: ['ledger'] });
+      expect(again.entities[0]!.skipped).toContainEqual({ id: F.LEDGER[15]!.uuid, reason: 'changed in WordPress since it was imported; the ledger is append-only: post a correction in Rova' });
+      expect(again.ledger.find((b) => b.vendorId === 6)!.rova.available).toBe('90.00');
+      expect((await verifyLedger(fresh.platform.db)).ok).toBe(true);
     } finally {
       await fresh.close();
     }

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { command, fail } from '../../../cli/command.js';
 import type { CliContext } from '../../types.js';
 import { fxRuntime } from '../../fx/state.js';
+import { CATALOGUE_TOPIC as RENTAL_CATALOGUE } from '../../rental/catalogue.js';
+import { CATALOGUE_TOPIC as STORE_CATALOGUE } from '../../store/service.js';
 import { ENTITIES, type Entity, type ImportReport } from './report.js';
 import { importWordPress } from './service.js';
 import { describeUrl, openMysqlSource, SourceError, type WpSource } from './source.js';
@@ -92,7 +94,12 @@ export const importCommand = command(
         progress: (entity, done, total) => progress.tick(entity, done, total),
       });
       for (const e of report.entities) progress.end(`${e.entity}: ${e.created} created, ${e.updated} updated, ${e.skipped.length} skipped`);
-      if (!report.dryRun) await fxRuntime(platform).changed();
+      if (!report.dryRun) {
+        // running nodes drop what they cached of the catalogue, the vehicles and the currencies
+        await platform.bus.publish(STORE_CATALOGUE, 'changed');
+        await platform.bus.publish(RENTAL_CATALOGUE, '');
+        await fxRuntime(platform).changed();
+      }
       ctx.io.stdout.write(formatReport(report) + '\n');
       return report.ledger.some((b) => !b.matches) ? 1 : 0;
     } catch (err) {

@@ -1,3 +1,4 @@
+import { HttpError } from '../../../platform/http/errors.js';
 import { isOverlapViolation } from '../../rental/bookings/repo.js';
 import { vendorAccount } from '../../rental/ledger/accounts.js';
 import { fromMinor } from '../../rental/ledger/money.js';
@@ -255,12 +256,23 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       let anyNew = false;
       const plans = planLedgerRow(r, c.notes);
       if (!plans.length) continue;
+      let changed = false;
       for (const p of plans) {
-        const posted = await postLedgerTransaction(c.tx, {
-          key: p.key, kind: p.kind, vendorId, reference: p.reference, currency: p.currency, at: p.at, memo: p.memo,
-          lines: p.lines.map((l) => ({ account: l.account.replace(/^vendor:0:/, `vendor:${vendorId}:`), amount: l.amount })),
-        });
-        if (!posted.replayed) anyNew = true;
+        try {
+          const posted = await postLedgerTransaction(c.tx, {
+            key: p.key, kind: p.kind, vendorId, reference: p.reference, currency: p.currency, at: p.at, memo: p.memo,
+            lines: p.lines.map((l) => ({ account: l.account.replace(/^vendor:0:/, `vendor:${vendorId}:`), amount: l.amount })),
+          });
+          if (!posted.replayed) anyNew = true;
+        } catch (err) {
+          // the key exists with other lines: the WordPress row changed after it was imported (nothing was written)
+          if (!(err instanceof HttpError) || err.status !== 409) throw err;
+          changed = true;
+        }
+      }
+      if (changed) {
+        c.notes.skip(String(r.transaction_uuid ?? r.id), 'changed in WordPress since it was imported; the ledger is append-only: post a correction in Rova');
+        continue;
       }
       c.rep[anyNew ? 'created' : 'updated']++;
       c.tick(i + 1, list.length);
