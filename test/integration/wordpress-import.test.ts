@@ -312,6 +312,26 @@ describe('re-running and dry runs', () => {
     expect(await snapshot(t.platform.db)).toEqual(before);
   });
 
+  it('a run that stops half-way (the source goes away) keeps what it finished; the same command again completes it', async () => {
+    const fresh = await makeApp();
+    try {
+      const failing: WpSource = { ...source, posts: async (types) => {
+        if (types.includes('mhm_message')) throw new Error('Connection lost: The server closed the connection.');
+        return source.posts(types);
+      } };
+      await expect(importWordPress(target(fresh), failing, { wpKeys })).rejects.toThrow('Connection lost');
+      const count = async (table: string) => (await rows<{ n: number }>(fresh.platform.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n;
+      expect([await count('rova_products'), await count('rental_bookings'), await count('rental_messages')]).toEqual([F.PRODUCTS.length + F.VARIATIONS.length, F.BOOKINGS.length + 1, 0]);
+      const rest = await importWordPress(target(fresh), source, { wpKeys });
+      const created = Object.fromEntries(rest.entities.map((e) => [e.entity, e.created]));
+      expect(created).toMatchObject({ products: 0, variations: 0, users: 0, bookings: 0, messages: F.MESSAGES.length, ledger: F.LEDGER.length - 1, vendor_reports: F.VENDOR_REPORTS.length });
+      expect([await count('rova_products'), await count('rental_bookings'), await count('rental_messages')]).toEqual([F.PRODUCTS.length + F.VARIATIONS.length, F.BOOKINGS.length + 1, F.MESSAGES.length]);
+      expect((await verifyLedger(fresh.platform.db)).ok).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('--dry-run writes nothing and reports the counts a real run would', async () => {
     const fresh = await makeApp();
     try {
