@@ -315,9 +315,9 @@ describe('re-running and dry runs', () => {
   it('a run that stops half-way (the source goes away) keeps what it finished; the same command again completes it', async () => {
     const fresh = await makeApp();
     try {
-      const failing: WpSource = { ...source, posts: async (types) => {
+      const failing: WpSource = { ...source, posts: async (types, metaKeys) => {
         if (types.includes('mhm_message')) throw new Error('Connection lost: The server closed the connection.');
-        return source.posts(types);
+        return source.posts(types, metaKeys);
       } };
       await expect(importWordPress(target(fresh), failing, { wpKeys })).rejects.toThrow('Connection lost');
       const count = async (table: string) => (await rows<{ n: number }>(fresh.platform.db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]!.n;

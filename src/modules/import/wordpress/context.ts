@@ -46,7 +46,8 @@ export class SourceCache {
     return p;
   }
   posts(type: string): Promise<WpPost[]> {
-    return this.once(`posts:${type}`, () => this.source.posts([type]));
+    // attachments: only the alt text (their other meta holds large serialized image metadata)
+    return this.once(`posts:${type}`, () => this.source.posts([type], type === 'attachment' ? ['_wp_attachment_image_alt'] : undefined));
   }
   users(): Promise<WpUser[]> {
     return this.once('users', () => this.source.users());

@@ -56,7 +56,8 @@ export type SqlRow = Record<string, string | number | null>;
 /** What the import reads; the MySQL implementation below, or a stub in tests of the mappers. */
 export interface WpSource {
   readonly prefix: string;
-  posts(types: string[]): Promise<WpPost[]>;
+  /** Posts of these types with their meta (only `metaKeys` when given: attachments carry large metadata blobs). */
+  posts(types: string[], metaKeys?: string[]): Promise<WpPost[]>;
   users(): Promise<WpUser[]>;
   terms(taxonomies: string[]): Promise<WpTerm[]>;
   /** term_id per object id, for the given taxonomies. */
@@ -126,11 +127,12 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
   }
   return {
     prefix,
-    async posts(types) {
+    async posts(types, metaKeys) {
       const rows = await q(`SELECT ID, post_author, post_type, post_status, post_title, post_content, post_excerpt, post_name, post_password, post_parent, menu_order, guid,
         post_date, post_date_gmt, post_modified, post_modified_gmt FROM ${t('posts')} WHERE post_type IN (?) ORDER BY ID`, [types]);
-      const meta = metaMap(await q(`SELECT m.post_id, m.meta_key, m.meta_value FROM ${t('postmeta')} m JOIN ${t('posts')} p ON p.ID = m.post_id
-        WHERE p.post_type IN (?) ORDER BY m.meta_id`, [types]), 'post_id');
+      const keys = metaKeys ? ' AND m.meta_key IN (?)' : '';
+      const meta = metaKeys?.length === 0 ? new Map<number, Map<string, string>>() : metaMap(await q(`SELECT m.post_id, m.meta_key, m.meta_value FROM ${t('postmeta')} m
+        JOIN ${t('posts')} p ON p.ID = m.post_id WHERE p.post_type IN (?)${keys} ORDER BY m.meta_id`, metaKeys ? [types, metaKeys] : [types]), 'post_id');
       return rows.map((r) => ({
         id: Number(r.ID), author: Number(r.post_author), type: String(r.post_type), status: String(r.post_status), title: String(r.post_title ?? ''),
         content: String(r.post_content ?? ''), excerpt: String(r.post_excerpt ?? ''), name: String(r.post_name ?? ''), password: String(r.post_password ?? ''),
