@@ -131,6 +131,15 @@ describe('catalogue', () => {
     expect(p['101']).toContain('36,50');    // 40 → 36.72 → 36.50
     expect(p['101']).toContain('32,50');    // sale 35.50 → 32.589 → 32.50
     expect(p['102']).toContain('32,00&nbsp;<span class="woocommerce-Price-currencySymbol">€</span>'); // 35 → 32.13 → 32.00, symbol right, a space
+    // TRY: 32.5 + fixed fee 1 = 33.5, rounded up to whole lira minus 0.01, shown "₺1.172,99"
+    const tr = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/convert', payload: { currency: 'TRY', product_ids: [102, 101] } });
+    const q = tr.json().prices as Record<string, string>;
+    expect(q['102']).toBe('<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">₺</span>1.172,99</bdi></span>'); // 1172.50 → 1173 − 0.01
+    expect(q['101']).toContain('₺</span>1.339,99'); // 40 → 1340 → 1340 − 0.01
+    expect(q['101']).toContain('₺</span>1.189,99'); // sale 35.50 → 1189.25 → 1190 − 0.01
+    // JPY is disabled in the plugin: not offered
+    const jp = await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/convert', payload: { currency: 'JPY', product_ids: [102] } });
+    expect(jp.json().currency).toBe('USD');
   });
 });
 
