@@ -360,6 +360,11 @@ describe('the command', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rova-wp-'));
     try {
       const env = { DATA_DIR: dir, ROVA_SECRET: 'x'.repeat(32), WP_AUTH_KEY: wpKeys.authKey, WP_SECURE_AUTH_SALT: wpKeys.secureAuthSalt };
+      // a dry run first: the same report, and the real run after it still creates everything (nothing was written)
+      const dry = await rovaInProcess(['import', 'wordpress', '--from', wpUrl, '--dry-run'], env);
+      expect(dry.code, dry.stderr + dry.stdout).toBe(0);
+      expect(dry.stdout.startsWith('Dry run: nothing was written.\n')).toBe(true);
+      expect(dry.stderr).toContain(`bookings: ${F.BOOKINGS.length + 1} created, 0 updated, 1 skipped\n`);
       const r = await rovaInProcess(['import', 'wordpress', '--from', wpUrl], env);
       expect(r.code, r.stderr + r.stdout).toBe(0);
       expect(r.stderr).toContain(`products: ${F.PRODUCTS.length} created, 0 updated, 1 skipped\n`);
