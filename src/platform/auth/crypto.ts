@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { checkWordPressPassword, isWordPressHash } from './wordpress-hash.js';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
@@ -16,6 +17,8 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  // Users imported from WordPress keep their hashes until their first login (then needsRehash → Rova's scheme).
+  if (stored !== null && isWordPressHash(stored)) return checkWordPressPassword(password, stored);
   // Unknown users still pay for one scrypt so timing does not reveal whether a login exists.
   const parts = (stored ?? DUMMY_HASH).split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
@@ -28,6 +31,11 @@ export async function verifyPassword(password: string, stored: string | null): P
     maxmem: 64 * 1024 * 1024,
   });
   return stored !== null && key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A stored hash that is not Rova's current scheme (an imported WordPress hash): re-hash it after a good login. */
+export function needsRehash(stored: string | null): boolean {
+  return stored !== null && !stored.startsWith(`scrypt$${N}$${R}$${P}$`);
 }
 
 const DUMMY_HASH = `scrypt$${N}$${R}$${P}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEYLEN).toString('base64url')}`;

@@ -4,7 +4,7 @@ import { HttpError, badRequest, conflict, notFound } from '../http/errors.js';
 import { clientAddress } from '../http/client-ip.js';
 import { addressKey } from '../limits/address-key.js';
 import type { HitResult, Limits } from '../limits/limiter.js';
-import { createNonce, hashPassword, keyedHash, randomToken, verifyNonce, verifyPassword } from './crypto.js';
+import { createNonce, hashPassword, keyedHash, needsRehash, randomToken, verifyNonce, verifyPassword } from './crypto.js';
 import * as repo from './repo.js';
 import { isRole, type Role } from './roles.js';
 import { WooCommerceAuth } from './woocommerce.js';
@@ -205,6 +205,8 @@ export class AuthService {
     tooManyLogins(await this.limits.hit('login-account', account, perAccount, windowSeconds));
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
     if (!user || !ok) throw new HttpError(401, 'rova_invalid_credentials', 'Unknown login or wrong password.');
+    // an imported WordPress hash (phpass, bcrypt) becomes Rova's scrypt on the first good login
+    if (needsRehash(user.passwordHash)) await repo.setUserPassword(this.db, user.id, await hashPassword(password));
     // The limits are budgets for failures: a good login takes its hits back (an operator who logs in often is
     // never locked out), and clears the pair's failures.
     await this.limits.reset('login-account-address', pair, windowSeconds);

@@ -1,0 +1,113 @@
+import { parseArgs } from 'node:util';
+import { command, fail } from '../../../cli/command.js';
+import type { CliContext } from '../../types.js';
+import { fxRuntime } from '../../fx/state.js';
+import { CATALOGUE_TOPIC as RENTAL_CATALOGUE } from '../../rental/catalogue.js';
+import { CATALOGUE_TOPIC as STORE_CATALOGUE } from '../../store/service.js';
+import { ENTITIES, type Entity, type ImportReport } from './report.js';
+import { importWordPress } from './service.js';
+import { describeUrl, openMysqlSource, SourceError, type WpSource } from './source.js';
+
+const USAGE = 'usage: rova import wordpress --from mysql://user:pass@host:3306/db [--prefix wp_] [--dry-run] [--only products,variations,…]';
+
+/** A bar on a terminal, one line per entity otherwise. */
+export function progressWriter(ctx: Pick<CliContext, 'io'>) {
+  const out = ctx.io.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  const tty = out.isTTY === true;
+  let last = '';
+  return {
+    tick(entity: Entity, done: number, total: number) {
+      if (!tty) return;
+      const width = 30;
+      const filled = total ? Math.round((done / total) * width) : width;
+      out.write(`\r${entity.padEnd(15)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+      last = entity;
+    },
+    end(line: string) {
+      out.write(tty && last ? `\r\x1b[K${line}\n` : `${line}\n`);
+      last = '';
+    },
+  };
+}
+
+export function formatReport(r: ImportReport): string {
+  const lines: string[] = [r.dryRun ? 'Dry run: nothing was written.' : 'Import finished.'];
+  lines.push('', `${'entity'.padEnd(15)} ${'read'.padStart(6)} ${'created'.padStart(8)} ${'updated'.padStart(8)} ${'skipped'.padStart(8)} ${'warnings'.padStart(9)}`);
+  for (const e of r.entities) {
+    lines.push(`${e.entity.padEnd(15)} ${String(e.read).padStart(6)} ${String(e.created).padStart(8)} ${String(e.updated).padStart(8)} ${String(e.skipped.length).padStart(8)} ${String(e.warnings.length).padStart(9)}`);
+  }
+  const skipped = r.entities.flatMap((e) => e.skipped.map((s) => `  ${e.entity} ${s.id}: ${s.reason}`));
+  if (skipped.length) lines.push('', 'Skipped:', ...skipped);
+  const warnings = r.entities.flatMap((e) => e.warnings.map((w) => `  ${e.entity}: ${w}`));
+  if (warnings.length) lines.push('', 'Warnings:', ...warnings);
+  if (r.ledger.length) {
+    lines.push('', 'Vendor balances (original → Rova):');
+    for (const b of r.ledger) {
+      lines.push(`  vendor ${b.vendorId} ${b.currency}: available ${b.original.available} → ${b.rova.available}, pending ${b.original.pending} → ${b.rova.pending}${b.matches ? '' : '  MISMATCH'}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export const importCommand = command(
+  {
+    summary: 'import a WordPress + WooCommerce site (catalogue, currencies, users, rental data) from its MySQL database',
+    usage: ['import wordpress --from mysql://user:pass@host:3306/db [--prefix wp_] [--dry-run] [--only ENTITY,…]'],
+    details: [
+      `Entities (in order): ${ENTITIES.join(', ')}.`,
+      'Ids the storefront knows stay the same (products, variations, terms, vehicles, bookings); re-running updates in place.',
+      '--dry-run reads and maps everything in a transaction that is rolled back: counts and warnings, nothing written.',
+      'Vendor IBANs: set WP_AUTH_KEY and WP_SECURE_AUTH_SALT (from wp-config.php) to carry them over, sealed with ROVA_SECRET.',
+      'See README, "Moving from WordPress".',
+    ],
+  },
+  async (ctx) => {
+    const [sub, ...rest] = ctx.args;
+    if (sub !== 'wordpress') return fail(ctx, USAGE);
+    const { values } = parseArgs({ args: rest, options: { from: { type: 'string' }, prefix: { type: 'string' }, 'dry-run': { type: 'boolean' }, only: { type: 'string' } }, strict: true });
+    if (!values.from) return fail(ctx, `import wordpress: missing --from\n${USAGE}`);
+    let only: Entity[] | undefined;
+    if (values.only !== undefined) {
+      const names = values.only.split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = names.filter((n) => !(ENTITIES as readonly string[]).includes(n));
+      if (unknown.length || !names.length) return fail(ctx, `--only: unknown entit${unknown.length === 1 ? 'y' : 'ies'} ${unknown.join(', ') || '(none given)'}; known: ${ENTITIES.join(', ')}`);
+      only = names as Entity[];
+    }
+    const env = ctx.config.env;
+    const wpKeys = env.WP_AUTH_KEY && env.WP_SECURE_AUTH_SALT ? { authKey: env.WP_AUTH_KEY, secureAuthSalt: env.WP_SECURE_AUTH_SALT } : null;
+    let source: WpSource;
+    try {
+      source = await openMysqlSource(values.from, values.prefix ?? 'wp_');
+    } catch (err) {
+      if (err instanceof SourceError) {
+        ctx.io.stderr.write(`rova: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    }
+    const progress = progressWriter(ctx);
+    const { app, platform } = await ctx.open();
+    try {
+      ctx.io.stderr.write(`importing from ${describeUrl(values.from)}${values['dry-run'] ? ' (dry run)' : ''}\n`);
+      const report = await importWordPress({ db: platform.db, transaction: (f) => platform.transaction(f), secret: platform.config.secret }, source, {
+        only, dryRun: values['dry-run'] === true, wpKeys,
+        progress: (entity, done, total) => progress.tick(entity, done, total),
+      });
+      for (const e of report.entities) progress.end(`${e.entity}: ${e.created} created, ${e.updated} updated, ${e.skipped.length} skipped`);
+      if (!report.dryRun) {
+        // running nodes drop what they cached of the catalogue, the vehicles and the currencies
+        await platform.bus.publish(STORE_CATALOGUE, 'changed');
+        await platform.bus.publish(RENTAL_CATALOGUE, '');
+        await fxRuntime(platform).changed();
+      }
+      ctx.io.stdout.write(formatReport(report) + '\n');
+      return report.ledger.some((b) => !b.matches) ? 1 : 0;
+    } catch (err) {
+      ctx.io.stderr.write(`rova: import stopped: ${(err as Error).message}\nWhat was imported before stays; run the same command again to go on.\n`);
+      return 1;
+    } finally {
+      await source.close();
+      await app.close();
+    }
+  },
+);

@@ -1,0 +1,77 @@
+import { sanitiseCurrencies, isObj } from '../../fx/sanitise.js';
+import { withDefaults } from '../../fx/settings.js';
+import type { CurrencyRow, FxSettings } from '../../fx/types.js';
+import type { Notes } from './report.js';
+import { maybeUnserialize, type PhpValue } from './php-unserialize.js';
+
+/** MHM Currency Switcher options (`mhmcs_settings`, `mhmcs_currencies`) → Rova's currency settings and rows (pure). */
+
+export interface CurrencyImport {
+  base: string | null;
+  settings: FxSettings | null;
+  rows: CurrencyRow[] | null;
+}
+
+/** An option value: PHP-serialized (update_option with an array), a JSON string, or nothing. */
+function optionValue(raw: string | null, name: string, notes: Notes): unknown {
+  if (raw === null || raw.trim() === '') return undefined;
+  const php = maybeUnserialize(raw);
+  if (!php.ok) {
+    notes.warn(`option ${name}: does not parse as PHP serialized data (${php.error}); not imported`);
+    return undefined;
+  }
+  let v: PhpValue | unknown = php.value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      notes.warn(`option ${name}: neither PHP serialized data nor JSON; not imported`);
+      return undefined;
+    }
+  }
+  return v;
+}
+
+const LEGACY = ['provider', 'provider_api_key', 'cache_duration', 'round_prices', 'multilingual_mapping', 'payment_restrictions', 'delete_all_data'];
+
+export function mapCurrency(input: { wcCurrency: string | null; settings: string | null; currencies: string | null }, notes: Notes): CurrencyImport {
+  const optBase = (input.wcCurrency ?? '').trim().toUpperCase();
+  const stored = optionValue(input.currencies, 'mhmcs_currencies', notes);
+  const storedBase = isObj(stored) && typeof stored.base_currency === 'string' ? stored.base_currency : '';
+  // the plugin reads the live woocommerce_currency first; its stored base_currency is only a fallback
+  const base = /^[A-Z]{3}$/.test(optBase) ? optBase : /^[A-Z]{3}$/.test(storedBase) ? storedBase : null;
+  let settings: FxSettings | null = null;
+  const s = optionValue(input.settings, 'mhmcs_settings', notes);
+  if (isObj(s)) {
+    const dropped = Object.keys(s).filter((k) => LEGACY.includes(k));
+    if (dropped.length) notes.warn(`mhmcs_settings: legacy keys not carried over: ${dropped.join(', ')}`);
+    settings = withDefaults(s);
+  } else if (s !== undefined) notes.warn('mhmcs_settings is not an array; not imported');
+  let rows: CurrencyRow[] | null = null;
+  if (isObj(stored)) {
+    const list = Array.isArray(stored.currencies) ? stored.currencies : isObj(stored.currencies) ? Object.values(stored.currencies) : [];
+    const seen = new Set<string>();
+    const keep: Record<string, unknown>[] = [];
+    for (const item of list) {
+      const code = isObj(item) ? item.code : undefined;
+      if (!isObj(item) || typeof code !== 'string' || !/^[A-Z]{3}$/.test(code)) {
+        notes.skip(isObj(item) ? String(item.code) : '?', 'not an upper-case ISO 4217 code (the plugin drops such rows too)');
+        continue;
+      }
+      if (code === base) {
+        notes.skip(code, 'the base currency is never a row');
+        continue;
+      }
+      if (seen.has(code)) {
+        notes.skip(code, 'duplicate row (the plugin reads the first)');
+        continue;
+      }
+      seen.add(code);
+      keep.push(item);
+    }
+    const r = sanitiseCurrencies({ currencies: keep }, base ?? 'USD');
+    for (const a of r.adjustments) notes.warn(`currency ${a.code}: ${a.field} ${a.reason} → ${JSON.stringify(a.value)}`);
+    rows = r.rows;
+  } else if (stored !== undefined) notes.warn('mhmcs_currencies is not an object; not imported');
+  return { base, settings, rows };
+}

@@ -1,0 +1,261 @@
+import type { Notes } from './report.js';
+import type { WpAttributeTaxonomy, WpPost, WpTerm } from './source.js';
+import { decimalOrNull, gmtIso, isRecord, phpMeta } from './values.js';
+
+/** WooCommerce catalogue → Rova rows (pure). Ids are WordPress's own: term ids, attribute ids, post ids. */
+
+export interface TermRow {
+  id: number;
+  taxonomy: 'product_cat' | 'product_tag' | 'attribute';
+  attributeId: number | null;
+  parentId: number | null;
+  name: string;
+  slug: string;
+  description: string;
+  display: 'default' | 'products' | 'subcategories' | 'both';
+  menuOrder: number;
+}
+
+export interface AttributeRow {
+  id: number;
+  name: string;
+  slug: string;
+  orderBy: 'menu_order' | 'name' | 'name_num' | 'id';
+  hasArchives: boolean;
+}
+
+export interface ProductAttribute {
+  id: number;
+  name: string;
+  position?: number;
+  visible?: boolean;
+  variation?: boolean;
+  option?: string;
+  options?: string[];
+}
+
+export interface ProductImage {
+  id: number;
+  src: string;
+  name: string;
+  alt: string;
+}
+
+export interface ProductRow {
+  id: number;
+  parentId: number | null;
+  type: 'simple' | 'variable' | 'variation';
+  name: string;
+  slug: string;
+  status: string;
+  password: string;
+  sku: string;
+  description: string;
+  shortDescription: string;
+  regularPrice: string | null;
+  salePrice: string | null;
+  saleFrom: string | null;
+  saleTo: string | null;
+  catalogVisibility: 'visible' | 'catalog' | 'search' | 'hidden';
+  stockStatus: 'instock' | 'outofstock' | 'onbackorder';
+  featured: boolean;
+  attributes: ProductAttribute[];
+  /** The featured image, then the gallery: the files stay where WordPress keeps them (their URLs). */
+  images: ProductImage[];
+  menuOrder: number;
+  preTrashStatus: string | null;
+  dateCreated: string;
+  dateModified: string;
+  /** product_cat, product_tag and attribute term ids to link. */
+  termIds: number[];
+}
+
+const DISPLAY = ['default', 'products', 'subcategories', 'both'] as const;
+const ORDER_BY = ['menu_order', 'name', 'name_num', 'id'] as const;
+const STATUSES = ['publish', 'draft', 'pending', 'private', 'future', 'trash'];
+const STOCK = ['instock', 'outofstock', 'onbackorder'] as const;
+
+export function mapAttributes(list: WpAttributeTaxonomy[], notes: Notes): AttributeRow[] {
+  return list.map((a) => {
+    const orderBy = (ORDER_BY as readonly string[]).includes(a.orderby) ? (a.orderby as AttributeRow['orderBy']) : 'menu_order';
+    if (orderBy !== a.orderby) notes.warn(`attribute ${a.id} (${a.name}): order "${a.orderby}" is not known, imported as menu_order`);
+    if (a.type !== 'select') notes.warn(`attribute ${a.id} (${a.name}): type "${a.type}" imported as select`);
+    return { id: a.id, name: a.label || a.name, slug: a.name.replace(/^pa_/, '').slice(0, 28), orderBy, hasArchives: a.public };
+  });
+}
+
+export function mapTerms(terms: WpTerm[], attributes: AttributeRow[], notes: Notes): TermRow[] {
+  const bySlug = new Map(attributes.map((a) => [`pa_${a.slug}`, a.id]));
+  const ids = new Set(terms.map((t) => t.termId));
+  const out: TermRow[] = [];
+  for (const t of terms) {
+    let taxonomy: TermRow['taxonomy'];
+    let attributeId: number | null = null;
+    if (t.taxonomy === 'product_cat' || t.taxonomy === 'product_tag') taxonomy = t.taxonomy;
+    else if (bySlug.has(t.taxonomy)) {
+      taxonomy = 'attribute';
+      attributeId = bySlug.get(t.taxonomy)!;
+    } else {
+      notes.skip(t.termId, `taxonomy ${t.taxonomy} has no attribute row in woocommerce_attribute_taxonomies`);
+      continue;
+    }
+    const displayRaw = t.meta.get('display_type') ?? '';
+    const display = (DISPLAY as readonly string[]).includes(displayRaw) ? (displayRaw as TermRow['display']) : 'default';
+    if (t.parent && !ids.has(t.parent)) notes.warn(`term ${t.termId} (${t.name}): parent ${t.parent} not found, imported at the top level`);
+    out.push({
+      id: t.termId, taxonomy, attributeId, parentId: taxonomy === 'product_cat' && t.parent && ids.has(t.parent) ? t.parent : null,
+      name: t.name, slug: t.slug, description: t.description, display, menuOrder: Number(t.meta.get('order') ?? 0) || 0,
+    });
+  }
+  return out;
+}
+
+/** Sale dates: WooCommerce 3+ keeps Unix timestamps; older stores kept "Y-m-d". */
+function saleDate(v: string | undefined, what: string, notes: Notes): string | null {
+  const s = (v ?? '').trim();
+  if (!s) return null;
+  if (/^\d{1,12}$/.test(s)) return new Date(Number(s) * 1000).toISOString();
+  const d = new Date(/^\d{4}-\d\d-\d\d$/.test(s) ? `${s}T00:00:00Z` : s);
+  if (Number.isNaN(d.getTime())) {
+    notes.warn(`${what}: sale date "${v}" does not parse, left empty`);
+    return null;
+  }
+  return d.toISOString();
+}
+
+function visibility(termSlugs: Set<string>): ProductRow['catalogVisibility'] {
+  const noCatalog = termSlugs.has('exclude-from-catalog');
+  const noSearch = termSlugs.has('exclude-from-search');
+  return noCatalog && noSearch ? 'hidden' : noCatalog ? 'search' : noSearch ? 'catalog' : 'visible';
+}
+
+export interface CatalogueInput {
+  products: WpPost[];
+  variations: WpPost[];
+  /** object id → term ids, every taxonomy the catalogue uses (product_type, product_visibility, product_cat, …). */
+  links: Map<number, number[]>;
+  terms: WpTerm[];
+  attributes: AttributeRow[];
+  /** Attachment posts by id (product images). */
+  attachments?: Map<number, WpPost>;
+}
+
+function images(p: WpPost, attachments: Map<number, WpPost> | undefined, notes: Notes, what: string): ProductImage[] {
+  const ids = [p.meta.get('_thumbnail_id') ?? '', ...(p.meta.get('_product_image_gallery') ?? '').split(',')].map((x) => Number(x.trim())).filter((n) => Number.isInteger(n) && n > 0);
+  const out: ProductImage[] = [];
+  for (const id of [...new Set(ids)]) {
+    const a = attachments?.get(id);
+    if (!a || !a.guid) {
+      notes.warn(`${what}: image ${id} is not an attachment with a URL, left out`);
+      continue;
+    }
+    out.push({ id, src: a.guid, name: a.title, alt: a.meta.get('_wp_attachment_image_alt') ?? '' });
+  }
+  return out;
+}
+
+function common(p: WpPost, notes: Notes, what: string) {
+  const stockRaw = p.meta.get('_stock_status') ?? 'instock';
+  const stockStatus = (STOCK as readonly string[]).includes(stockRaw) ? (stockRaw as ProductRow['stockStatus']) : 'instock';
+  if (stockRaw !== stockStatus) notes.warn(`${what}: stock status "${stockRaw}" is not known, imported as instock`);
+  const created = gmtIso(p.dateGmt) ?? new Date(0).toISOString();
+  return {
+    sku: (p.meta.get('_sku') ?? '').trim(),
+    regularPrice: decimalOrNull(p.meta.get('_regular_price'), `${what} regular price`, notes),
+    salePrice: decimalOrNull(p.meta.get('_sale_price'), `${what} sale price`, notes),
+    saleFrom: saleDate(p.meta.get('_sale_price_dates_from'), what, notes),
+    saleTo: saleDate(p.meta.get('_sale_price_dates_to'), what, notes),
+    stockStatus, menuOrder: p.menuOrder, dateCreated: created, dateModified: gmtIso(p.modifiedGmt) ?? created,
+  };
+}
+
+export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
+  const termById = new Map(input.terms.map((t) => [t.termId, t]));
+  const attrByTaxonomy = new Map(input.attributes.map((a) => [`pa_${a.slug}`, a]));
+  const out: ProductRow[] = [];
+  const parents = new Map<number, { row: ProductRow; order: Map<string, number> }>();
+  for (const p of input.products) {
+    const what = `product ${p.id}`;
+    if (!STATUSES.includes(p.status)) {
+      notes.skip(p.id, p.status === 'auto-draft' ? 'auto-draft (never saved)' : `post status "${p.status}" is not a product status`);
+      continue;
+    }
+    const linked = (input.links.get(p.id) ?? []).map((id) => termById.get(id)).filter((t): t is WpTerm => t !== undefined);
+    const typeTerm = linked.find((t) => t.taxonomy === 'product_type')?.slug ?? 'simple';
+    if (typeTerm !== 'simple' && typeTerm !== 'variable') {
+      notes.skip(p.id, `product type "${typeTerm}" is not supported (simple and variable are)`);
+      continue;
+    }
+    const slugs = new Set(linked.filter((t) => t.taxonomy === 'product_visibility').map((t) => t.slug));
+    const raw = phpMeta(p.meta.get('_product_attributes'), what, notes);
+    const attributes: ProductAttribute[] = [];
+    const order = new Map<string, number>();
+    if (isRecord(raw)) {
+      const entries = Object.entries(raw).filter((e): e is [string, Record<string, never>] => isRecord(e[1]));
+      entries.sort((a, b) => Number(a[1].position ?? 0) - Number(b[1].position ?? 0));
+      for (const [key, a] of entries) {
+        const base = { position: Number(a.position ?? 0), visible: Number(a.is_visible ?? 0) === 1, variation: Number(a.is_variation ?? 0) === 1 };
+        order.set(key, base.position);
+        if (Number(a.is_taxonomy ?? 0) === 1) {
+          const g = attrByTaxonomy.get(key);
+          if (!g) {
+            notes.warn(`${what}: attribute ${key} is not a global attribute, left out`);
+            continue;
+          }
+          const options = linked.filter((t) => t.taxonomy === key).map((t) => t.name);
+          attributes.push({ id: g.id, name: g.name, ...base, options });
+        } else {
+          const options = String(a.value ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+          attributes.push({ id: 0, name: String(a.name ?? key), ...base, options });
+        }
+      }
+    }
+    const row: ProductRow = {
+      id: p.id, parentId: null, type: typeTerm, name: p.title, slug: p.name || `product-${p.id}`, status: p.status, password: p.password,
+      description: p.content, shortDescription: p.excerpt, catalogVisibility: visibility(slugs), featured: slugs.has('featured'), attributes,
+      images: images(p, input.attachments, notes, what),
+      preTrashStatus: p.status === 'trash' ? (p.meta.get('_wp_trash_meta_status') ?? 'draft') : null,
+      termIds: linked.filter((t) => t.taxonomy === 'product_cat' || t.taxonomy === 'product_tag' || attrByTaxonomy.has(t.taxonomy)).map((t) => t.termId),
+      ...common(p, notes, what),
+    };
+    if (row.type === 'variable' && (row.regularPrice !== null || row.salePrice !== null)) {
+      row.regularPrice = null;
+      row.salePrice = null;
+    }
+    out.push(row);
+    parents.set(p.id, { row, order });
+  }
+  for (const v of input.variations) {
+    const what = `variation ${v.id}`;
+    const parent = parents.get(v.parent);
+    if (!parent || parent.row.type !== 'variable') {
+      notes.skip(v.id, parent ? `its parent ${v.parent} is not a variable product` : `its parent product ${v.parent} is not imported`);
+      continue;
+    }
+    if (v.status !== 'publish' && v.status !== 'private') {
+      notes.skip(v.id, `variation status "${v.status}" (only publish and private variations exist in Rova)`);
+      continue;
+    }
+    const attributes: ProductAttribute[] = [];
+    for (const [key, value] of v.meta) {
+      if (!key.startsWith('attribute_')) continue;
+      const tax = key.slice('attribute_'.length);
+      const g = attrByTaxonomy.get(tax);
+      if (g) {
+        const term = input.terms.find((t) => t.taxonomy === tax && t.slug === value);
+        attributes.push({ id: g.id, name: g.name, option: term?.name ?? value });
+      } else {
+        const custom = parent.row.attributes.find((a) => a.id === 0 && a.name.toLowerCase() === tax);
+        attributes.push({ id: 0, name: custom?.name ?? tax, option: value });
+      }
+    }
+    attributes.sort((a, b) => (parent.order.get(`pa_${input.attributes.find((x) => x.id === a.id)?.slug}`) ?? 99) - (parent.order.get(`pa_${input.attributes.find((x) => x.id === b.id)?.slug}`) ?? 99));
+    out.push({
+      id: v.id, parentId: v.parent, type: 'variation', name: v.title, slug: v.name || `${parent.row.slug}-${v.id}`, status: v.status, password: '',
+      description: v.meta.get('_variation_description') ?? '', shortDescription: '', catalogVisibility: 'visible', featured: false, attributes, preTrashStatus: null, termIds: [],
+      images: images(v, input.attachments, notes, what),
+      ...common(v, notes, what),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,120 @@
+import { slugify } from '../../store/slug.js';
+import type { Notes } from './report.js';
+import type { SqlRow, WpPost } from './source.js';
+import { decimalOrNull, gmtIso, intOrNull, isRecord, phpMeta, stringList } from './values.js';
+
+/** MHM Rentiva locations, transfer routes and vehicles → Rova rows (pure). Ids are WordPress's own. */
+
+const LOCATION_TYPES = ['airport', 'hotel', 'port', 'station', 'city_center', 'office', 'other'];
+const TYPE_ALIASES: Record<string, string> = { train: 'station', marina: 'port', city: 'city_center', centre: 'city_center' };
+
+export interface LocationRow {
+  id: number; name: string; slug: string; type: string; city: string; priority: number;
+  isActive: boolean; allowRental: boolean; allowTransfer: boolean; createdAt: string;
+}
+
+const flag = (v: unknown, fallback: boolean) => (v === null || v === undefined ? fallback : Number(v) === 1);
+const sqlDate = (v: unknown) => gmtIso(String(v ?? '')) ?? new Date(0).toISOString();
+
+export function mapLocations(list: SqlRow[], notes: Notes): LocationRow[] {
+  const slugs = new Set<string>();
+  return list.map((r) => {
+    const id = Number(r.id);
+    const raw = String(r.type ?? 'other');
+    let type = LOCATION_TYPES.includes(raw) ? raw : (TYPE_ALIASES[raw] ?? 'other');
+    if (type !== raw) notes.warn(`location ${id}: type "${raw}" is not a Rova location type, imported as ${type}`);
+    if (!LOCATION_TYPES.includes(type)) type = 'other';
+    const name = String(r.name ?? '').trim() || `Location ${id}`;
+    let slug = slugify(name) || `location-${id}`;
+    if (slugs.has(slug)) slug = `${slug}-${id}`;
+    slugs.add(slug);
+    return {
+      id, name, slug, type, city: String(r.city ?? ''), priority: Number(r.priority ?? 0) || 0, isActive: flag(r.is_active, true),
+      allowRental: flag(r.allow_rental, true), allowTransfer: flag(r.allow_transfer, true), createdAt: sqlDate(r.created_at),
+    };
+  });
+}
+
+export interface RouteRow {
+  id: number; originId: number | null; destinationId: number | null; origin: string; destination: string; distanceKm: string; durationMin: number;
+  pricing: 'fixed' | 'calculated'; basePrice: string; pricePerKm: string; minPrice: string; createdAt: string;
+}
+
+/** The original prices a calculated route at distance × base_price (floored at min_price); Rova at base + distance × per-km. */
+export function mapRoutes(list: SqlRow[], locations: Map<number, string>, notes: Notes): RouteRow[] {
+  const out: RouteRow[] = [];
+  for (const r of list) {
+    const id = Number(r.id);
+    const o = Number(r.origin_id);
+    const d = Number(r.destination_id);
+    if (!locations.has(o) || !locations.has(d)) {
+      notes.skip(id, `origin ${o} or destination ${d} is not an imported location`);
+      continue;
+    }
+    const pricing = r.pricing_method === 'calculated' ? 'calculated' : 'fixed';
+    const base = decimalOrNull(String(r.base_price ?? '0'), `route ${id} base price`, notes) ?? '0';
+    if (Number(r.max_price ?? 0) > 0) notes.warn(`route ${id}: vendor ceiling max_price ${String(r.max_price)} has no Rova equivalent, not imported`);
+    out.push({
+      id, originId: o, destinationId: d, origin: locations.get(o)!, destination: locations.get(d)!, distanceKm: String(Number(r.distance_km ?? 0)),
+      durationMin: Number(r.duration_min ?? 0) || 0, pricing, basePrice: pricing === 'fixed' ? base : '0', pricePerKm: pricing === 'calculated' ? base : '0',
+      minPrice: decimalOrNull(String(r.min_price ?? '0'), `route ${id} min price`, notes) ?? '0', createdAt: sqlDate(r.created_at),
+    });
+  }
+  return out;
+}
+
+export interface VehicleRow {
+  id: number; name: string; slug: string; status: 'active' | 'inactive' | 'maintenance'; authorId: number; pricePerDay: string; depositPercent: string | null;
+  category: string; brand: string; model: string; year: number | null; seats: number | null; doors: number | null; transmission: 'manual' | 'automatic';
+  fuelType: string; features: string[]; description: string; locationId: number | null; serviceType: 'rental' | 'transfer' | 'both';
+  transferMaxPassengers: number | null; transferMaxLuggage: number | null; blockedDates: string[]; createdAt: string; updatedAt: string;
+  /** Marketplace listing state (vendor-owned vehicles only). */
+  lifecycle: string; commissionRate: string | null;
+}
+
+const FUELS: Record<string, string> = { petrol: 'petrol', gasoline: 'petrol', benzin: 'petrol', diesel: 'diesel', dizel: 'diesel', hybrid: 'hybrid', electric: 'electric', ev: 'electric', lpg: 'lpg' };
+const LIFECYCLES = ['pending_review', 'active', 'paused', 'expired', 'withdrawn'];
+
+export function mapVehicles(posts: WpPost[], categories: Map<number, string>, notes: Notes): VehicleRow[] {
+  const out: VehicleRow[] = [];
+  for (const p of posts) {
+    const what = `vehicle ${p.id}`;
+    if (p.status === 'trash' || p.status === 'auto-draft') {
+      notes.skip(p.id, p.status === 'trash' ? 'in the WordPress trash' : 'auto-draft (never saved)');
+      continue;
+    }
+    const m = p.meta;
+    const price = decimalOrNull(m.get('_mhm_rentiva_price_per_day'), `${what} price per day`, notes) ?? '0';
+    const depRaw = (m.get('_mhm_rentiva_deposit') ?? '').replace('%', '').trim();
+    const deposit = depRaw === '' || depRaw === '0' ? null : decimalOrNull(depRaw, `${what} deposit`, notes);
+    const vstatus = m.get('_mhm_vehicle_status') ?? 'active';
+    let status: VehicleRow['status'] = vstatus === 'inactive' || vstatus === 'maintenance' ? vstatus : 'active';
+    if (p.status !== 'publish') status = status === 'maintenance' ? 'maintenance' : 'inactive';
+    const tr = (m.get('_mhm_rentiva_transmission') ?? 'manual').toLowerCase();
+    const transmission = tr === 'automatic' || tr === 'auto' ? 'automatic' : 'manual';
+    if (tr !== transmission && tr !== 'auto') notes.warn(`${what}: transmission "${tr}" imported as manual`);
+    const fuelRaw = (m.get('_mhm_rentiva_fuel_type') ?? 'petrol').toLowerCase();
+    const fuelType = FUELS[fuelRaw] ?? 'petrol';
+    if (!FUELS[fuelRaw]) notes.warn(`${what}: fuel type "${fuelRaw}" is not known, imported as petrol`);
+    const svc = m.get('_mhm_vehicle_service_type') ?? m.get('_rentiva_vehicle_service_type') ?? 'rental';
+    const serviceType = svc === 'transfer' || svc === 'both' ? svc : 'rental';
+    const blockedRaw = phpMeta(m.get('_mhm_vehicle_blocked_dates') ?? m.get('_mhm_blocked_dates'), what, notes);
+    const blocked = (Array.isArray(blockedRaw) ? blockedRaw : isRecord(blockedRaw) ? Object.values(blockedRaw) : [])
+      .map((x) => (isRecord(x) ? String(x.date ?? '') : String(x))).filter((d) => /^\d{4}-\d\d-\d\d$/.test(d));
+    const lifeRaw = m.get('_mhm_vehicle_lifecycle_status') ?? '';
+    const lifecycle = LIFECYCLES.includes(lifeRaw) ? lifeRaw : p.status === 'publish' ? 'active' : p.status === 'pending' ? 'pending_review' : 'withdrawn';
+    const created = gmtIso(p.dateGmt) ?? new Date(0).toISOString();
+    out.push({
+      id: p.id, name: p.title || `Vehicle ${p.id}`, slug: p.name || slugify(p.title) || `vehicle-${p.id}`, status, authorId: p.author, pricePerDay: price, depositPercent: deposit,
+      category: categories.get(p.id) ?? 'economy', brand: m.get('_mhm_rentiva_brand') ?? '', model: m.get('_mhm_rentiva_model') ?? '',
+      year: intOrNull(m.get('_mhm_rentiva_year') ?? m.get('_mhm_rentiva_model_year')), seats: intOrNull(m.get('_mhm_rentiva_seats')), doors: intOrNull(m.get('_mhm_rentiva_doors')),
+      transmission, fuelType, features: stringList(phpMeta(m.get('_mhm_rentiva_features'), what, notes)), description: p.content,
+      locationId: intOrNull(m.get('_mhm_rentiva_location_id')) || null, serviceType,
+      transferMaxPassengers: intOrNull(m.get('_mhm_transfer_max_pax') ?? m.get('_rentiva_transfer_max_pax')),
+      transferMaxLuggage: intOrNull(m.get('_mhm_transfer_max_luggage_score') ?? m.get('_rentiva_transfer_max_luggage_score')),
+      blockedDates: [...new Set(blocked)].sort(), createdAt: created, updatedAt: gmtIso(p.modifiedGmt) ?? created, lifecycle,
+      commissionRate: decimalOrNull(m.get('_mhm_vendor_commission_rate'), `${what} commission rate`, notes),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,331 @@
+import { HttpError } from '../../../platform/http/errors.js';
+import { isOverlapViolation } from '../../rental/bookings/repo.js';
+import { vendorAccount } from '../../rental/ledger/accounts.js';
+import { fromMinor } from '../../rental/ledger/money.js';
+import { postLedgerTransaction } from '../../rental/ledger/post.js';
+import { decryptIban, encryptIban } from '../../rental/vendors/iban.js';
+import type { Step, StepContext } from './context.js';
+import { mapBookings, mapMessages, type AddonInfo } from './map-bookings.js';
+import { mapPricing } from './map-pricing.js';
+import { mapLocations, mapRoutes, mapVehicles } from './map-rental.js';
+import { mapVendorReports, mapVendors, originalBalances, planLedgerRow } from './map-vendors.js';
+import * as repo from './repo.js';
+import * as rrepo from './repo-rental.js';
+import { Notes, type Entity } from './report.js';
+import type { SqlRow } from './source.js';
+
+/** The rental plugin's data, entity by entity (see service.ts for the order and the transactions). */
+
+async function pluginTable(c: StepContext, names: string[]): Promise<SqlRow[] | null> {
+  for (const n of names) {
+    const r = await c.source.table(n);
+    if (r) return r;
+  }
+  c.notes.warn(`no ${c.source.prefix}${names[0]} table: nothing to import`);
+  return null;
+}
+
+async function storeCurrency(c: StepContext): Promise<string> {
+  const wc = (await c.source.option('woocommerce_currency'))?.trim().toUpperCase() ?? '';
+  return /^[A-Z]{3}$/.test(wc) ? wc : 'TRY';
+}
+
+/** The WordPress user ids of vendors (role rentiva_vendor or the vendor status meta). */
+async function vendorIds(c: StepContext): Promise<Set<number>> {
+  return new Set(mapVendors(await c.cache.users(), c.source.prefix, null, new Notes()).map((v) => v.wpUserId));
+}
+
+const mapped = (c: StepContext, table: string, id: number | string | null | undefined) =>
+  id === null || id === undefined || id === 0 || id === '' ? Promise.resolve(undefined) : repo.mappedId(c.tx, table, id);
+
+export const rentalSteps: Partial<Record<Entity, Step>> = {
+  async locations(c) {
+    const list = await pluginTable(c, ['rentiva_transfer_locations', 'mhm_rentiva_transfer_locations']);
+    if (!list) return;
+    const rows = mapLocations(list, c.notes);
+    c.rep.read = list.length;
+    for (const [i, l] of rows.entries()) {
+      const claim = await repo.claimId(c.tx, 'rental_locations', 'rentiva_transfer_locations', l.id, true);
+      if ('conflict' in claim) {
+        c.notes.skip(l.id, claim.conflict);
+        continue;
+      }
+      if (await repo.heldByOther(c.tx, 'rental_locations', 'slug', l.slug, l.id)) l.slug = `${l.slug}-${l.id}`;
+      await rrepo.upsertLocation(c.tx, l);
+      await repo.remember(c.tx, 'rentiva_transfer_locations', l.id, l.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, rows.length);
+    }
+    await repo.bumpSequence(c.tx, 'rental_locations');
+  },
+
+  async routes(c) {
+    const list = await pluginTable(c, ['rentiva_transfer_routes', 'mhm_rentiva_transfer_routes']);
+    if (!list) return;
+    const names = new Map<number, string>();
+    for (const r of list) {
+      for (const id of [Number(r.origin_id), Number(r.destination_id)]) {
+        if ((await mapped(c, 'rentiva_transfer_locations', id)) !== undefined) names.set(id, (await rrepo.locationName(c.tx, id)) ?? '');
+      }
+    }
+    const rows = mapRoutes(list, names, c.notes);
+    c.rep.read = list.length;
+    for (const [i, r] of rows.entries()) {
+      const claim = await repo.claimId(c.tx, 'rental_transfer_routes', 'rentiva_transfer_routes', r.id, true);
+      if ('conflict' in claim) {
+        c.notes.skip(r.id, claim.conflict);
+        continue;
+      }
+      await rrepo.upsertRoute(c.tx, r);
+      await repo.remember(c.tx, 'rentiva_transfer_routes', r.id, r.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, rows.length);
+    }
+    await repo.bumpSequence(c.tx, 'rental_transfer_routes');
+  },
+
+  async pricing(c) {
+    const names = ['mhm_rentiva_vehicle_weekend_multiplier', 'mhm_rentiva_vehicle_tax_rate', 'mhm_rentiva_vehicle_tax_inclusive', 'mhm_rentiva_vehicle_seasonal_pricing',
+      'mhm_rentiva_commission_tiers', 'mhm_min_payout_amount', 'mhm_rentiva_global_payout_freeze'];
+    const values = new Map<string, string | null>();
+    for (const n of names) values.set(n, await c.source.option(n));
+    const m = mapPricing((n) => values.get(n) ?? null, await c.source.table('mhm_rentiva_commission_policy'), c.notes);
+    c.rep.read = m.rules.length + Object.keys(m.marketplace).length;
+    for (const r of m.rules) {
+      const claim = await repo.claimId(c.tx, 'rental_pricing_rules', 'options', 0, false);
+      const before = await mapped(c, 'options', r.key);
+      const id = before ?? ('id' in claim ? claim.id : 0);
+      await rrepo.upsertPricingRule(c.tx, id, r);
+      await repo.remember(c.tx, 'options', r.key, id);
+      c.rep[before !== undefined ? 'updated' : 'created']++;
+    }
+    await repo.bumpSequence(c.tx, 'rental_pricing_rules');
+    if (Object.keys(m.marketplace).length) {
+      const current = await rrepo.marketplaceOption(c.tx);
+      await repo.setOption(c.tx, 'marketplace_settings', { ...current, ...m.marketplace });
+      c.rep.updated += Object.keys(m.marketplace).length;
+    }
+  },
+
+  async vehicles(c) {
+    const posts = await c.cache.posts('vehicle');
+    const terms = await c.source.terms(['vehicle_category']);
+    const links = await c.source.termLinks(['vehicle_category']);
+    const slugOf = new Map(terms.map((t) => [t.termId, t.slug]));
+    const categories = new Map<number, string>();
+    for (const [obj, ids] of links) if (slugOf.has(ids[0]!)) categories.set(obj, slugOf.get(ids[0]!)!);
+    const rows = mapVehicles(posts, categories, c.notes);
+    const vendors = await vendorIds(c);
+    const currency = await storeCurrency(c);
+    c.rep.read = posts.length;
+    for (const [i, v] of rows.entries()) {
+      const claim = await repo.claimId(c.tx, 'rental_vehicles', 'posts:vehicle', v.id, true);
+      if ('conflict' in claim) {
+        c.notes.skip(v.id, claim.conflict);
+        continue;
+      }
+      const vendorId = vendors.has(v.authorId) ? ((await mapped(c, 'users', v.authorId)) ?? null) : null;
+      if (vendors.has(v.authorId) && vendorId === null) c.notes.warn(`vehicle ${v.id}: its vendor (user ${v.authorId}) is not imported; imported as an operator vehicle`);
+      const locationId = (await mapped(c, 'rentiva_transfer_locations', v.locationId)) ?? null;
+      if (v.locationId !== null && locationId === null) c.notes.warn(`vehicle ${v.id}: location ${v.locationId} is not imported; left without a location`);
+      if (await repo.heldByOther(c.tx, 'rental_vehicles', 'slug', v.slug, v.id)) v.slug = `${v.slug}-${v.id}`;
+      await rrepo.upsertVehicle(c.tx, v, vendorId, locationId, currency);
+      if (vendorId !== null) await rrepo.upsertListing(c.tx, v.id, vendorId, v);
+      await repo.remember(c.tx, 'posts:vehicle', v.id, v.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, rows.length);
+    }
+    await repo.bumpSequence(c.tx, 'rental_vehicles');
+  },
+
+  async vendors(c) {
+    const users = await c.cache.users();
+    const rows = mapVendors(users, c.source.prefix, c.opts.wpKeys ?? null, c.notes);
+    c.rep.read = rows.length;
+    for (const [i, v] of rows.entries()) {
+      const userId = await mapped(c, 'users', v.wpUserId);
+      if (userId === undefined) {
+        c.notes.skip(v.wpUserId, 'the vendor user is not imported');
+        continue;
+      }
+      // the IBAN sealed on an earlier run stays as it is when it holds the same IBAN (sealing draws a new IV)
+      let sealed: string | null = null;
+      if (v.iban !== null) {
+        const before = await rrepo.vendorIbanOf(c.tx, userId);
+        let same = false;
+        try {
+          same = before !== null && decryptIban(c.target.secret, before) === v.iban;
+        } catch {
+          same = false;
+        }
+        sealed = same ? before : encryptIban(c.target.secret, v.iban);
+      } else sealed = await rrepo.vendorIbanOf(c.tx, userId);
+      const existed = await rrepo.upsertVendor(c.tx, userId, v, sealed);
+      c.rep[existed ? 'updated' : 'created']++;
+      c.tick(i + 1, rows.length);
+    }
+  },
+
+  async bookings(c) {
+    const [posts, addonPosts, users] = await Promise.all([c.cache.posts('vehicle_booking'), c.cache.posts('vehicle_addon'), c.cache.userRows()]);
+    const addons = new Map<number, AddonInfo>(addonPosts.map((a) => [a.id, { id: a.id, title: a.title, price: a.meta.get('addon_price') ?? '0', pricing: a.meta.get('addon_pricing_type') ?? 'per_booking' }]));
+    const rows = mapBookings(posts, addons, c.notes);
+    const currency = await storeCurrency(c);
+    const userByEmail = new Map(users.map((u) => [u.email, u.wpId]));
+    c.rep.read = posts.length;
+    for (const [i, b] of rows.entries()) {
+      const claim = await repo.claimId(c.tx, 'rental_bookings', 'posts:vehicle_booking', b.id, true);
+      if ('conflict' in claim) {
+        c.notes.skip(b.id, claim.conflict);
+        continue;
+      }
+      const vehicleId = await mapped(c, 'posts:vehicle', b.vehicleId);
+      if (vehicleId === undefined) {
+        c.notes.skip(b.id, `its vehicle ${b.vehicleId} is not imported`);
+        continue;
+      }
+      const wpUser = b.wpUserId ?? userByEmail.get(b.customerEmail) ?? null;
+      const customerId = (wpUser !== null ? await mapped(c, 'customers', `user:${wpUser}`) : undefined) ?? (await mapped(c, 'customers', `email:${b.customerEmail}`)) ?? null;
+      const userId = wpUser !== null ? ((await mapped(c, 'users', wpUser)) ?? null) : null;
+      let routeId: number | null = null;
+      let origin: string | null = null;
+      let destination: string | null = null;
+      if (b.kind === 'transfer' && b.transferOriginId && b.transferDestinationId) {
+        routeId = await rrepo.routeBetween(c.tx, b.transferOriginId, b.transferDestinationId);
+        origin = await rrepo.locationName(c.tx, b.transferOriginId);
+        destination = await rrepo.locationName(c.tx, b.transferDestinationId);
+      }
+      const pickupLocationId = (await mapped(c, 'rentiva_transfer_locations', b.pickupLocationId)) ?? null;
+      const vehicle = (await c.cache.posts('vehicle')).find((p) => p.id === b.vehicleId);
+      const pricePerDay = vehicle?.meta.get('_mhm_rentiva_price_per_day')?.trim() || '0';
+      try {
+        await c.tx.transaction(async (sp) => {
+          await rrepo.upsertBooking(sp, b, { customerId, routeId, origin, destination, pickupLocationId, pricePerDay: /^\d+(\.\d+)?$/.test(pricePerDay) ? pricePerDay : '0', currency });
+          await rrepo.putOrder(sp, b.id, userId, b, currency, b.lines, b.payment);
+        });
+      } catch (err) {
+        if (!isOverlapViolation(err)) throw err;
+        c.notes.skip(b.id, `overlaps another holding booking of vehicle ${b.vehicleId} (Rova refuses double bookings)`);
+        continue;
+      }
+      await repo.remember(c.tx, 'posts:vehicle_booking', b.id, b.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, rows.length);
+    }
+    await repo.bumpSequence(c.tx, 'rental_bookings');
+  },
+
+  async messages(c) {
+    const posts = await c.cache.posts('mhm_message');
+    const rows = mapMessages(posts, c.notes);
+    const users = await c.cache.userRows();
+    const userByEmail = new Map(users.map((u) => [u.email, u.wpId]));
+    c.rep.read = posts.length;
+    for (const [i, m] of rows.entries()) {
+      const claim = await repo.claimId(c.tx, 'rental_messages', 'posts:mhm_message', m.id, true);
+      if ('conflict' in claim) {
+        c.notes.skip(m.id, claim.conflict);
+        continue;
+      }
+      const wpUser = userByEmail.get(m.customerEmail);
+      const customerId = (wpUser !== undefined ? await mapped(c, 'customers', `user:${wpUser}`) : undefined) ?? (await mapped(c, 'customers', `email:${m.customerEmail}`)) ?? null;
+      const authorId = (await mapped(c, 'users', m.authorWpId)) ?? null;
+      const bookingId = (await mapped(c, 'posts:vehicle_booking', m.bookingId)) ?? null;
+      if (m.bookingId !== null && bookingId === null) c.notes.warn(`message ${m.id}: booking ${m.bookingId} is not imported; no booking link`);
+      await rrepo.upsertMessage(c.tx, m, { customerId, authorId, bookingId });
+      await repo.remember(c.tx, 'posts:mhm_message', m.id, m.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, rows.length);
+    }
+    await repo.bumpSequence(c.tx, 'rental_messages');
+  },
+
+  async ledger(c) {
+    const list = await pluginTable(c, ['mhm_rentiva_ledger']);
+    if (!list) return;
+    c.rep.read = list.length;
+    const vendors = new Map<number, number>();
+    for (const [i, r] of list.entries()) {
+      const wpVendor = Number(r.vendor_id);
+      const vendorId = await mapped(c, 'users', wpVendor);
+      if (vendorId === undefined) {
+        c.notes.skip(String(r.transaction_uuid ?? r.id), `vendor ${wpVendor} is not imported`);
+        continue;
+      }
+      vendors.set(wpVendor, vendorId);
+      let anyNew = false;
+      const plans = planLedgerRow(r, c.notes);
+      if (!plans.length) continue;
+      let changed = false;
+      for (const p of plans) {
+        try {
+          const posted = await postLedgerTransaction(c.tx, {
+            key: p.key, kind: p.kind, vendorId, reference: p.reference, currency: p.currency, at: p.at, memo: p.memo,
+            lines: p.lines.map((l) => ({ account: l.account.replace(/^vendor:0:/, `vendor:${vendorId}:`), amount: l.amount })),
+          });
+          if (!posted.replayed) anyNew = true;
+        } catch (err) {
+          // the key exists with other lines: the WordPress row changed after it was imported (nothing was written)
+          if (!(err instanceof HttpError) || err.status !== 409) throw err;
+          changed = true;
+        }
+      }
+      if (changed) {
+        c.notes.skip(String(r.transaction_uuid ?? r.id), 'changed in WordPress since it was imported; the ledger is append-only: post a correction in Rova');
+        continue;
+      }
+      c.rep[anyNew ? 'created' : 'updated']++;
+      c.tick(i + 1, list.length);
+    }
+    for (const [wpVendor, vendorId] of vendors) {
+      const byCurrency = originalBalances(list.filter((r) => Number(r.vendor_id) === wpVendor));
+      if (byCurrency.size > 1) c.notes.warn(`vendor ${wpVendor}: ledger rows in several currencies (${[...byCurrency.keys()].join(', ')}); Rova keeps one balance per vendor account`);
+      for (const [currency, orig] of byCurrency) {
+        const available = await rrepo.accountBalance(c.tx, vendorAccount(vendorId, 'available'));
+        const pending = await rrepo.accountBalance(c.tx, vendorAccount(vendorId, 'pending'));
+        const text = (n: number) => fromMinor(n, currency).toFixed(2);
+        const check = {
+          vendorId, currency, original: { available: text(orig.available), pending: text(orig.pending) }, rova: { available: text(available), pending: text(pending) },
+          matches: orig.available === available && orig.pending === pending,
+        };
+        c.ledger.push(check);
+        if (!check.matches) c.notes.warn(`vendor ${wpVendor}: balances differ from the original (available ${check.original.available} → ${check.rova.available}, pending ${check.original.pending} → ${check.rova.pending})`);
+      }
+    }
+  },
+
+  async vendor_reports(c) {
+    const list = await pluginTable(c, ['mhm_rentiva_vendor_reports']);
+    if (!list) return;
+    const rows = mapVendorReports(list, c.notes);
+    c.rep.read = list.length;
+    const maxId = Math.max(0, ...rows.map((r) => r.id));
+    for (const [i, r] of rows.entries()) {
+      const vendorId = await mapped(c, 'users', r.wpVendorId);
+      if (vendorId === undefined) {
+        c.notes.skip(r.id, `vendor ${r.wpVendorId} is not imported`);
+        continue;
+      }
+      let contextId: number | null = null;
+      if (r.contextType === 'booking') contextId = (await mapped(c, 'posts:vehicle_booking', r.contextId)) ?? null;
+      else if (r.contextType === 'vehicle' || r.contextType === 'vehicle_action') contextId = (await mapped(c, 'posts:vehicle', r.contextId)) ?? null;
+      else if (r.contextType === 'penalty') contextId = r.contextId ? await rrepo.ledgerTxIdByKey(c.tx, `wordpress:ledger:${r.contextId}`) : null;
+      if (r.contextType !== 'general' && contextId === null) {
+        c.notes.skip(r.id, `its ${r.contextType} ${r.contextId ?? ''} is not imported`);
+        continue;
+      }
+      const claim = await repo.claimId(c.tx, 'vendor_reports', 'mhm_rentiva_vendor_reports', r.id, false, maxId);
+      if ('conflict' in claim) continue;
+      if ((r.status === 'open' || r.status === 'in_review') && (await rrepo.openReportHeld(c.tx, claim.id, vendorId, r.contextType, contextId))) {
+        c.notes.skip(r.id, 'another open report of this vendor on the same subject exists (Rova allows one)');
+        continue;
+      }
+      const adminId = (await mapped(c, 'users', r.adminWpId)) ?? null;
+      await rrepo.upsertVendorReport(c.tx, claim.id, r, vendorId, contextId, adminId);
+      await repo.remember(c.tx, 'mhm_rentiva_vendor_reports', r.id, claim.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, rows.length);
+    }
+    await repo.bumpSequence(c.tx, 'vendor_reports');
+  },
+};

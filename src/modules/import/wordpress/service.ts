@@ -1,0 +1,231 @@
+import type { Db } from '../../../platform/db/types.js';
+import { OPT_BASE, OPT_SETTINGS } from '../../fx/state.js';
+import { SourceCache, type ImportOptions, type ImportTarget, type Step, type StepContext } from './context.js';
+import { mapCurrency } from './map-currency.js';
+import { mapProducts, mapTerms } from './map-products.js';
+import { mapCustomers, mapUsers } from './map-users.js';
+import * as repo from './repo.js';
+import { ENTITIES, Notes, type Entity, type EntityReport, type ImportReport } from './report.js';
+import type { WpSource, WpTerm } from './source.js';
+import { rentalSteps } from './service-rental.js';
+
+export type { ImportOptions, ImportTarget } from './context.js';
+
+class DryRunRollback extends Error {}
+
+const catalogueSteps: Partial<Record<Entity, Step>> = {
+  async attributes(c) {
+    const list = await c.cache.attributes(c.notes);
+    c.rep.read = list.length;
+    for (const [i, a] of list.entries()) {
+      const claim = await repo.claimId(c.tx, 'rova_product_attributes', 'woocommerce_attribute_taxonomies', a.id, true);
+      if ('conflict' in claim) {
+        c.notes.skip(a.id, claim.conflict);
+        continue;
+      }
+      if (await repo.heldByOther(c.tx, 'rova_product_attributes', 'slug', a.slug, a.id)) {
+        c.notes.skip(a.id, `attribute slug pa_${a.slug} is already used in Rova`);
+        continue;
+      }
+      await repo.upsertAttribute(c.tx, a);
+      await repo.remember(c.tx, 'woocommerce_attribute_taxonomies', a.id, a.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, list.length);
+    }
+    await repo.bumpSequence(c.tx, 'rova_product_attributes');
+    // the attributes' terms come with them (counted in the same row of the report)
+    await termsStep(c, 'attribute');
+  },
+  categories: (c) => termsStep(c, 'product_cat'),
+  tags: (c) => termsStep(c, 'product_tag'),
+  async products(c) {
+    await productsStep(c, false);
+  },
+  async variations(c) {
+    await productsStep(c, true);
+  },
+  async currency(c) {
+    const [wc, settings, currencies] = await Promise.all([c.source.option('woocommerce_currency'), c.source.option('mhmcs_settings'), c.source.option('mhmcs_currencies')]);
+    const m = mapCurrency({ wcCurrency: wc, settings, currencies }, c.notes);
+    c.rep.read = (m.base ? 1 : 0) + (m.settings ? 1 : 0) + (m.rows?.length ?? 0);
+    if (m.base) {
+      await repo.setOption(c.tx, OPT_BASE, m.base);
+      c.rep.updated++;
+    } else c.notes.warn('woocommerce_currency is not set: the store currency stays as it is');
+    if (m.settings) {
+      await repo.setOption(c.tx, OPT_SETTINGS, m.settings);
+      c.rep.updated++;
+    }
+    if (m.rows) {
+      const before = await repo.currencyCodes(c.tx);
+      await repo.putCurrencies(c.tx, m.rows.map((r) => ({ code: r.code, data: r })));
+      for (const r of m.rows) c.rep[before.has(r.code) ? 'updated' : 'created']++;
+    }
+  },
+};
+
+async function termsStep(c: StepContext, taxonomy: 'product_cat' | 'product_tag' | 'attribute'): Promise<void> {
+  const attrs = await c.cache.attributes(new Notes());
+  const wanted = (t: WpTerm) => (taxonomy === 'attribute' ? t.taxonomy.startsWith('pa_') : t.taxonomy === taxonomy);
+  const all = (await c.cache.catalogueTerms()).filter(wanted);
+  const rows = mapTerms(all, attrs, c.notes);
+  c.rep.read += all.length;
+  const written = new Set<number>();
+  for (const [i, t] of rows.entries()) {
+    const claim = await repo.claimId(c.tx, 'rova_product_terms', 'terms', t.id, true);
+    if ('conflict' in claim) {
+      c.notes.skip(t.id, claim.conflict);
+      continue;
+    }
+    if (t.attributeId !== null && (await repo.mappedId(c.tx, 'woocommerce_attribute_taxonomies', t.attributeId)) === undefined) {
+      c.notes.skip(t.id, `its attribute ${t.attributeId} is not imported`);
+      continue;
+    }
+    if (await repo.termSlugHeld(c.tx, t)) {
+      c.notes.skip(t.id, `slug "${t.slug}" is already used in Rova by another term of ${t.taxonomy}`);
+      continue;
+    }
+    await repo.upsertTerm(c.tx, t);
+    await repo.remember(c.tx, 'terms', t.id, t.id);
+    written.add(t.id);
+    c.rep[claim.existed ? 'updated' : 'created']++;
+    c.tick(i + 1, rows.length);
+  }
+  for (const t of rows) if (written.has(t.id)) await repo.setTermParent(c.tx, t.id, t.parentId !== null && written.has(t.parentId) ? t.parentId : null);
+  await repo.bumpSequence(c.tx, 'rova_product_terms');
+}
+
+async function productsStep(c: StepContext, variations: boolean): Promise<void> {
+  const [products, vars, terms, attributes, attachmentPosts] = await Promise.all([c.cache.posts('product'), c.cache.posts('product_variation'), c.cache.catalogueTerms(),
+    c.cache.attributes(new Notes()), c.cache.posts('attachment')]);
+  const attachments = new Map(attachmentPosts.map((a) => [a.id, a]));
+  const links = await c.source.termLinks([...new Set(terms.map((t) => t.taxonomy))]);
+  // both passes map everything (a variation needs its parent's row); each reports and writes only its own records
+  const mine = variations ? vars : products;
+  const noteFor = (id: number) => (mine.some((p) => p.id === id) ? c.notes : new Notes());
+  const rowNotes = new Notes();
+  const rows = mapProducts({ products, variations: vars, links, terms, attributes, attachments }, rowNotes);
+  for (const s of rowNotes.skipped) noteFor(Number(s.id)).skip(s.id, s.reason);
+  for (const w of rowNotes.warnings) {
+    const id = Number(/^(?:product|variation) (\d+)/.exec(w)?.[1] ?? NaN);
+    if (Number.isNaN(id) ? !variations : mine.some((p) => p.id === id)) c.notes.warn(w);
+  }
+  const list = rows.filter((r) => (r.type === 'variation') === variations);
+  c.rep.read = mine.length;
+  for (const [i, p] of list.entries()) {
+    const claim = await repo.claimId(c.tx, 'rova_products', `posts:${variations ? 'product_variation' : 'product'}`, p.id, true);
+    if ('conflict' in claim) {
+      c.notes.skip(p.id, claim.conflict);
+      continue;
+    }
+    if (p.parentId !== null && (await repo.mappedId(c.tx, 'posts:product', p.parentId)) === undefined) {
+      c.notes.skip(p.id, `its parent product ${p.parentId} is not imported`);
+      continue;
+    }
+    if (await repo.heldByOther(c.tx, 'rova_products', 'slug', p.slug, p.id)) {
+      const slug = `${p.slug}-${p.id}`;
+      c.notes.warn(`${variations ? 'variation' : 'product'} ${p.id}: slug "${p.slug}" is taken in Rova, imported as "${slug}"`);
+      p.slug = slug;
+    }
+    if (p.sku && (await repo.heldByOther(c.tx, 'rova_products', 'sku', p.sku, p.id))) {
+      c.notes.warn(`${variations ? 'variation' : 'product'} ${p.id}: SKU "${p.sku}" is already used in Rova, imported without a SKU`);
+      p.sku = '';
+    }
+    await repo.upsertProduct(c.tx, p);
+    await repo.setProductTerms(c.tx, p.id, p.termIds);
+    await repo.remember(c.tx, `posts:${variations ? 'product_variation' : 'product'}`, p.id, p.id);
+    c.rep[claim.existed ? 'updated' : 'created']++;
+    c.tick(i + 1, list.length);
+  }
+  await repo.bumpSequence(c.tx, 'rova_products');
+}
+
+const peopleSteps: Partial<Record<Entity, Step>> = {
+  async users(c) {
+    const wp = await c.cache.users();
+    const list = mapUsers(wp, c.source.prefix, c.notes);
+    c.rep.read = wp.length;
+    const maxId = Math.max(0, ...wp.map((u) => u.id));
+    for (const [i, u] of list.entries()) {
+      const claim = await repo.claimId(c.tx, 'rova_users', 'users', u.wpId, false, maxId);
+      if ('conflict' in claim) continue;
+      const other = await repo.userHolding(c.tx, u.login, u.email, claim.id);
+      if (other) {
+        c.notes.skip(u.wpId, `Rova user ${other.id} (${other.login}) already has this login or e-mail; left as it is`);
+        continue;
+      }
+      if (claim.id !== u.wpId) c.notes.warn(`user ${u.wpId} (${u.login}): id ${u.wpId} is taken in Rova, imported as user ${claim.id}`);
+      await repo.upsertUser(c.tx, { ...u, id: claim.id });
+      await repo.remember(c.tx, 'users', u.wpId, claim.id);
+      c.rep[claim.existed ? 'updated' : 'created']++;
+      c.tick(i + 1, list.length);
+    }
+    await repo.bumpSequence(c.tx, 'rova_users');
+  },
+  async customers(c) {
+    const [wp, rows, bookings] = await Promise.all([c.cache.users(), c.cache.userRows(), c.cache.posts('vehicle_booking')]);
+    const list = mapCustomers(rows, wp, bookings, c.notes);
+    c.rep.read = list.length;
+    const maxId = Math.max(0, ...wp.map((u) => u.id));
+    for (const [i, cu] of list.entries()) {
+      const mapKey = cu.key;
+      let id = await repo.mappedId(c.tx, 'customers', mapKey);
+      const existed = id !== undefined;
+      const userId = cu.wpUserId === null ? null : ((await repo.mappedId(c.tx, 'users', cu.wpUserId)) ?? null);
+      if (cu.wpUserId !== null && userId === null) c.notes.warn(`customer ${cu.email}: WordPress user ${cu.wpUserId} is not imported; the customer has no account link`);
+      if (id === undefined) {
+        const sameEmail = await repo.customerByEmail(c.tx, cu.email);
+        if (sameEmail !== undefined) {
+          c.notes.skip(mapKey, `Rova customer ${sameEmail} already has e-mail ${cu.email}; left as it is`);
+          continue;
+        }
+        const claim = await repo.claimId(c.tx, 'rental_customers', 'customers', cu.wpUserId ?? 0, false, maxId);
+        if ('conflict' in claim) continue;
+        id = claim.id;
+      }
+      await repo.upsertCustomer(c.tx, { id, name: cu.name, email: cu.email, phone: cu.phone, address: cu.address, userId, createdAt: cu.createdAt });
+      await repo.remember(c.tx, 'customers', mapKey, id);
+      c.rep[existed ? 'updated' : 'created']++;
+      c.tick(i + 1, list.length);
+    }
+    await repo.bumpSequence(c.tx, 'rental_customers');
+  },
+};
+
+const STEPS: Partial<Record<Entity, Step>> = { ...catalogueSteps, ...peopleSteps, ...rentalSteps };
+
+/** `rova import wordpress`: every entity in its own transaction (an interrupted run resumes where it stopped). */
+export async function importWordPress(target: ImportTarget, source: WpSource, opts: ImportOptions = {}): Promise<ImportReport> {
+  const only = new Set<Entity>(opts.only ?? ENTITIES);
+  const report: ImportReport = { dryRun: opts.dryRun === true, entities: [], ledger: [] };
+  const cache = new SourceCache(source);
+  const runAll = async (inTx: (f: (tx: Db) => Promise<void>) => Promise<void>) => {
+    for (const entity of ENTITIES) {
+      const step = STEPS[entity];
+      if (!only.has(entity) || !step) continue;
+      const notes = new Notes();
+      const rep: EntityReport = { entity, read: 0, created: 0, updated: 0, skipped: notes.skipped, warnings: notes.warnings };
+      await inTx(async (tx) => {
+        rep.created = 0;
+        rep.updated = 0;
+        notes.skipped.length = 0;
+        notes.warnings.length = 0;
+        await step({ tx, source, notes, rep, opts, target, cache, tick: (d, t) => opts.progress?.(entity, d, t), ledger: report.ledger });
+      });
+      report.entities.push(rep);
+    }
+  };
+  if (opts.dryRun) {
+    try {
+      await target.transaction(async (outer) => {
+        await runAll((f) => outer.transaction(f));
+        throw new DryRunRollback();
+      });
+    } catch (err) {
+      if (!(err instanceof DryRunRollback)) throw err;
+    }
+  } else {
+    await runAll((f) => target.transaction(f));
+  }
+  return report;
+}
