@@ -1,0 +1,232 @@
+import type { Page as PwPage } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, dayHeading, periodLabel, shiftAnchor, todayIn, windowOf, windowTitle, type View } from '../../../admin/src/screens/planner/dates.js';
+import { MOBILE, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, screenshot, startAdminRig, usd, type AdminRig } from './helpers.js';
+
+// The store runs in Europe/Istanbul: the planner's days are that zone's days whatever the browser's.
+const TZ = 'Europe/Istanbul';
+let rig: AdminRig;
+beforeAll(async () => {
+  rig = await startAdminRig({ STORE_TIMEZONE: TZ });
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+interface PB {
+  id: number;
+  reference: string;
+  vehicle_id: number;
+  status: string;
+  pickup_at: string;
+  return_at: string;
+  holds_slot: boolean;
+  hold_expires_at: string | null;
+}
+interface PV {
+  id: number;
+  name: string;
+  category: string;
+  status: string;
+  vendor_id: number | null;
+}
+interface Planner {
+  vehicles: PV[];
+  vehicles_total: number;
+  bookings: PB[];
+  filters: { locations: { id: number; name: string }[]; categories: string[]; vendors: { id: number; name: string }[] };
+}
+const CLOSED = ['cancelled', 'refunded', 'no_show'];
+
+async function plannerApi(view: View, anchor: string, filters = '') {
+  const w = windowOf(view, anchor);
+  return { ...w, data: await rental<Planner>(rig, `/rova-rental/v1/admin/planner?from=${w.from}&to=${w.to}${filters}`) };
+}
+
+/** The rendered bars, as [booking id, accessible name], by id. */
+async function bars(page: PwPage): Promise<[number, string][]> {
+  const got = await page.getByTestId('planner-bar').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-booking-id')), e.getAttribute('aria-label') ?? ''] as [number, string]));
+  return got.sort((a, b) => a[0] - b[0]);
+}
+
+/** What the bars must be: the API's bookings for the window (closed ones only when shown), each named in words. */
+function expected(d: Planner, showClosed = false): [number, string][] {
+  const names = new Map(d.vehicles.map((v) => [v.id, v.name]));
+  return d.bookings
+    .filter((b) => showClosed || !CLOSED.includes(b.status))
+    .map((b): [number, string] => [b.id, `Booking ${b.reference} ${names.get(b.vehicle_id)} ${periodLabel(Date.parse(b.pickup_at), Date.parse(b.return_at), TZ)}, ${b.status.replace('_', ' ')}`])
+    .sort((a, b) => a[0] - b[0]);
+}
+
+async function expectBarsMatch(page: PwPage, view: View, anchor: string, d: Planner, showClosed = false) {
+  const title = windowTitle(view, windowOf(view, anchor).from, windowOf(view, anchor).to);
+  await page.getByTestId('planner-title').filter({ hasText: title }).waitFor();
+  const want = expected(d, showClosed);
+  // the summary of this answer (no "Updating…": the request for this window and these filters has come back)
+  const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+  await expect.poll(() => page.getByTestId('planner-summary').textContent(), { timeout: 10_000 }).toBe(`${n(d.vehicles_total, 'vehicle')} · ${n(want.length, 'booking')} in ${title} · days in ${TZ}`);
+  await expect.poll(async () => (await bars(page)).map(([id]) => id), { timeout: 10_000 }).toEqual(want.map(([id]) => id));
+  const got = await bars(page);
+  // accessible name: "Booking RB-… <vehicle> 3–5 June, confirmed" (+ ", hold until …" for a live hold)
+  got.forEach(([id, name], i) => expect(name.startsWith(want[i]![1]), `${id}: "${name}" should start "${want[i]![1]}"`).toBe(true));
+  expect(await page.getByTestId('planner-row').count()).toBe(d.vehicles.length);
+}
+
+describe('admin fleet planner', () => {
+  it('renders the API window (one request per window), navigates week/month by clicking, filters, and a bar opens the booking', async () => {
+    const a = await openAdmin(rig);
+    const { page } = a;
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.endsWith('/rova-rental/v1/admin/planner')) calls.push(r.url());
+    });
+    await loginAs(rig, a, { path: '/' });
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
+    await page.getByRole('heading', { name: 'Planner', level: 1 }).waitFor();
+
+    const today = todayIn(TZ, new Date());
+    let anchor = today;
+    let w = await plannerApi('week', anchor);
+    await expectBarsMatch(page, 'week', anchor, w.data);
+    expect(calls).toHaveLength(1);
+    expect(new URL(calls[0]!).searchParams.toString()).toBe(`from=${w.from}&to=${w.to}`);
+    // the week has 7 day columns per vehicle, today's marked
+    expect(await page.getByTestId('planner-row').first().getByTestId('planner-cell').count()).toBe(7);
+    await expectAxeClean(page, 'planner week');
+    await screenshot(page, 'planner');
+
+    await page.getByRole('button', { name: 'Next week' }).click();
+    anchor = shiftAnchor('week', anchor, 1);
+    w = await plannerApi('week', anchor);
+    await expectBarsMatch(page, 'week', anchor, w.data);
+    expect(calls).toHaveLength(2);
+
+    await page.getByRole('button', { name: 'Month', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Month', exact: true }).getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true');
+    let m = await plannerApi('month', anchor);
+    await expectBarsMatch(page, 'month', anchor, m.data);
+    expect(calls).toHaveLength(3);
+    expect(await page.getByTestId('planner-row').first().getByTestId('planner-cell').count()).toBe(Number(m.to.slice(8)));
+
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    anchor = shiftAnchor('month', anchor, -1);
+    m = await plannerApi('month', anchor);
+    await expectBarsMatch(page, 'month', anchor, m.data);
+    expect(calls).toHaveLength(4);
+    await page.getByRole('button', { name: 'Today' }).click();
+    anchor = today;
+    m = await plannerApi('month', anchor);
+    await expectBarsMatch(page, 'month', anchor, m.data);
+    await expectAxeClean(page, 'planner month');
+
+    // cancelled, refunded and no-show only when asked for (no new request: same window)
+    const before = calls.length;
+    await page.getByLabel('Show cancelled, refunded and no-show').check();
+    await expectBarsMatch(page, 'month', anchor, m.data, true);
+    expect(m.data.bookings.some((b) => CLOSED.includes(b.status))).toBe(true);
+    expect(calls).toHaveLength(before);
+    await page.getByLabel('Show cancelled, refunded and no-show').uncheck();
+
+    // filters: the choices come from the same answer; each filter is one request whose answer the grid shows
+    const category = m.data.filters.categories.find((c) => m.data.vehicles.some((v) => v.category === c && m.data.bookings.some((b) => b.vehicle_id === v.id && !CLOSED.includes(b.status))))!;
+    await page.getByLabel('Category').selectOption(category);
+    const byCat = await plannerApi('month', anchor, `&category=${category}`);
+    expect(byCat.data.vehicles.every((v) => v.category === category)).toBe(true);
+    await expectBarsMatch(page, 'month', anchor, byCat.data);
+    expect(new URL(page.url()).searchParams.get('category')).toBe(category);
+    await page.getByLabel('Category').selectOption('');
+    const vendor = m.data.filters.vendors[0]!;
+    await page.getByLabel('Vendor').selectOption(String(vendor.id));
+    const byVendor = await plannerApi('month', anchor, `&vendor=${vendor.id}`);
+    expect(byVendor.data.vehicles.length).toBeGreaterThan(0);
+    expect(byVendor.data.vehicles.every((v) => v.vendor_id === vendor.id)).toBe(true);
+    await expectBarsMatch(page, 'month', anchor, byVendor.data);
+    await page.getByLabel('Vendor').selectOption('');
+    const location = m.data.filters.locations[0]!;
+    await page.getByLabel('Location').selectOption(String(location.id));
+    const byLoc = await plannerApi('month', anchor, `&location=${location.id}`);
+    await expectBarsMatch(page, 'month', anchor, byLoc.data);
+    expect(await page.getByTestId('planner-grid').locator('section h2').allTextContents()).toEqual([`${location.name} (${byLoc.data.vehicles.length})`]);
+    await page.getByLabel('Location').selectOption('');
+    await expectBarsMatch(page, 'month', anchor, m.data);
+
+    // a bar is a link to the booking's detail (the bookings screen's route), reached by keyboard
+    const target = m.data.bookings.find((b) => b.status === 'confirmed') ?? m.data.bookings.find((b) => !CLOSED.includes(b.status))!;
+    const bar = page.locator(`[data-testid="planner-bar"][data-booking-id="${target.id}"]`);
+    await bar.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Booking ${target.reference}` }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/admin/bookings/${target.id}`);
+    expectNoPageErrors(a);
+    await a.context.close();
+  }, 180_000);
+
+  it('an empty day cell opens the new-booking form prefilled and priced by the API; saved, the new bar appears', async () => {
+    // next week (clear of the minimum notice): an active vehicle with nothing booked that week
+    const anchor = shiftAnchor('week', todayIn(TZ, new Date()), 1);
+    const w = await plannerApi('week', anchor);
+    const vehicle = w.data.vehicles.find((v) => v.status === 'active' && !w.data.bookings.some((b) => b.vehicle_id === v.id))!;
+    expect(vehicle).toBeDefined();
+    const day = addDays(w.from, 2);
+    const quote = await rental<{ available: boolean; total: number; days: number }>(rig, '/rova-rental/v1/availability', {
+      method: 'POST',
+      body: JSON.stringify({ vehicle_id: vehicle.id, pickup_date: day, return_date: addDays(day, 1) }),
+    });
+    expect(quote.available).toBe(true);
+    const customer = (await rental<{ items: { id: number; name: string }[] }>(rig, '/rova-rental/v1/customers?per_page=1')).items[0]!;
+
+    const a = await openAdmin(rig);
+    const { page } = a;
+    await loginAs(rig, a, { path: '/' });
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
+    await page.getByTestId('planner-summary').waitFor();
+    await page.getByRole('button', { name: 'Next week' }).click();
+    await page.getByTestId('planner-title').filter({ hasText: windowTitle('week', w.from, w.to) }).waitFor();
+    await page.getByRole('link', { name: `New booking: ${vehicle.name}, ${dayHeading(day).long}` }).click();
+
+    await page.getByRole('heading', { name: 'New booking' }).waitFor();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Vehicle' }).inputValue()).toBe(vehicle.name);
+    expect(await page.getByLabel('Pick-up date').inputValue()).toBe(day);
+    expect(await page.getByLabel('Return date').inputValue()).toBe(addDays(day, 1));
+    // the price from the API before saving
+    await expect.poll(() => page.getByTestId('quote-total').textContent(), { timeout: 10_000 }).toBe(usd(quote.total));
+    expect(await page.getByTestId('quote-availability').textContent()).toBe('Available for these dates.');
+    await expectAxeClean(page, 'new booking from the planner');
+
+    const cust = page.getByRole('combobox', { name: 'Customer' });
+    await cust.fill(customer.name);
+    await page.getByRole('listbox', { name: 'Customer' }).getByRole('option').filter({ hasText: customer.name }).first().click();
+    await page.getByRole('button', { name: 'Create booking' }).click();
+
+    // back on the planner, same window, with the new bar
+    await page.getByTestId('planner-title').filter({ hasText: windowTitle('week', w.from, w.to) }).waitFor();
+    const after = await plannerApi('week', anchor);
+    const created = after.data.bookings.find((b) => b.vehicle_id === vehicle.id)!;
+    expect(created).toBeDefined();
+    const full = await rental<{ customer_id: number; total: number; status: string; vehicle_id: number }>(rig, `/rova-rental/v1/bookings/${created.id}`);
+    expect(full).toMatchObject({ customer_id: customer.id, total: quote.total, status: 'confirmed', vehicle_id: vehicle.id });
+    await page.locator(`[data-testid="planner-bar"][data-booking-id="${created.id}"]`).waitFor();
+    await expectBarsMatch(page, 'week', anchor, after.data);
+    expect(await page.locator(`[data-testid="planner-bar"][data-booking-id="${created.id}"]`).getAttribute('aria-label')).toBe(
+      `Booking ${created.reference} ${vehicle.name} ${periodLabel(Date.parse(created.pickup_at), Date.parse(created.return_at), TZ)}, confirmed`,
+    );
+    expectNoPageErrors(a);
+    await a.context.close();
+  });
+
+  it('phone width: the grid scrolls sideways inside its region, axe clean', async () => {
+    const a = await openAdmin(rig, MOBILE);
+    const { page } = a;
+    await loginAs(rig, a, { path: '/' });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
+    await page.getByTestId('planner-summary').waitFor();
+    const region = page.getByRole('region', { name: /^Planner / });
+    const [scroll, client, pageWidth] = await region.evaluate((el) => [el.scrollWidth, el.clientWidth, document.documentElement.scrollWidth]);
+    expect(scroll).toBeGreaterThan(client);
+    expect(pageWidth).toBeLessThanOrEqual(390);
+    await expectAxeClean(page, 'planner mobile');
+    expectNoPageErrors(a);
+    await a.context.close();
+  });
+});
