@@ -768,7 +768,7 @@ export interface paths {
         };
         /**
          * Fleet planner: vehicles and the bookings overlapping a window of days, in one answer
-         * @description from/to: YYYY-MM-DD in the store time zone, inclusive, at most 62 days. Vehicles are filtered by location, category and vendor, ordered by location then name, at most `limit` (default 200; the rest counted in vehicles_more). Bookings: every non-draft booking of those vehicles whose period overlaps the window, with its hold state, the payment deadline of a pending hold and the buffer the availability engine keeps. Bad date or parameter → 400 INVALID_PARAMS; from after to or a window too long → 400 INVALID_DATE_RANGE.
+         * @description from/to: YYYY-MM-DD in the store time zone, inclusive, at most 62 days. Vehicles are filtered by location, category and vendor, ordered by location then name, at most `limit` (default 200; the rest counted in vehicles_more). Bookings: every non-draft booking of those vehicles whose period overlaps the window (cancelled, refunded and no-show only with closed=true), with its hold state, the payment deadline of a pending hold and the buffer the availability engine keeps. Bad date or parameter → 400 INVALID_PARAMS; from after to or a window too long → 400 INVALID_DATE_RANGE.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
@@ -5423,6 +5423,8 @@ export interface operations {
             query: {
                 /** @description Only vehicles of this category */
                 category?: string;
+                /** @description Also cancelled, refunded and no-show bookings (default: without them) */
+                closed?: boolean;
                 /** @description YYYY-MM-DD (store timezone) */
                 from: string;
                 /** @description Vehicles per answer */
@@ -5448,7 +5450,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
-                            /** @description Bookings of the listed vehicles overlapping the window (drafts excluded), by vehicle then pickup */
+                            /** @description Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true */
                             bookings: {
                                 /** @description Gap the availability engine keeps before the pickup and after the return */
                                 buffer_minutes: number;

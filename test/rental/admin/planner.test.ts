@@ -85,10 +85,6 @@ describe('GET /admin/planner', () => {
             pickup_at: '2027-03-29T12:00:00.000Z', return_at: '2027-03-31T12:00:00.000Z', holds_slot: true, hold_expires_at: '2099-01-01T00:00:00.000Z', buffer_minutes: 60,
           },
           {
-            id: ids['P-LAST-MINUTE'], reference: 'P-LAST-MINUTE', vehicle_id: ids.polo, kind: 'rental', status: 'cancelled', customer_name: 'Ada L',
-            pickup_at: '2027-03-29T21:59:00.000Z', return_at: '2027-03-30T10:00:00.000Z', holds_slot: false, hold_expires_at: null, buffer_minutes: 60,
-          },
-          {
             id: ids['P-SUV'], reference: 'P-SUV', vehicle_id: ids.bmw, kind: 'rental', status: 'in_progress', customer_name: 'Ada L',
             pickup_at: '2027-03-20T10:00:00.000Z', return_at: '2027-04-20T10:00:00.000Z', holds_slot: true, hold_expires_at: null, buffer_minutes: 60,
           },
@@ -120,14 +116,16 @@ describe('GET /admin/planner', () => {
   it('filters by location, category and vendor; the filter choices stay whole', async () => {
     const byLoc = (await get(`?from=2027-03-27&to=2027-03-29&location=${ids.loc_ber}`)).json().data;
     expect(byLoc.vehicles.map((v: { id: number }) => v.id)).toEqual([ids.golf, ids.polo]);
-    expect(byLoc.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-IN-START', 'P-HOLD', 'P-LAST-MINUTE']);
+    expect(byLoc.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-IN-START', 'P-HOLD']);
     expect(byLoc.filters.categories).toEqual(['compact', 'economy', 'suv', 'van']);
     const byCat = (await get('?from=2027-03-27&to=2027-03-29&category=suv')).json().data;
     expect(byCat.vehicles.map((v: { id: number }) => v.id)).toEqual([ids.bmw]);
     expect(byCat.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-SUV']);
     const byVendor = (await get(`?from=2027-03-27&to=2027-03-29&vendor=${vendorId}&category=economy&location=${ids.loc_ber}`)).json().data;
     expect(byVendor.vehicles.map((v: { id: number }) => v.id)).toEqual([ids.polo]);
-    expect(byVendor.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-LAST-MINUTE']);
+    expect(byVendor.bookings).toEqual([]);
+    const byVendorClosed = (await get(`?from=2027-03-27&to=2027-03-29&vendor=${vendorId}&closed=true`)).json().data;
+    expect(byVendorClosed.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-LAST-MINUTE']);
     const none = (await get('?from=2027-03-27&to=2027-03-29&category=limousine')).json().data;
     expect([none.vehicles, none.vehicles_total, none.vehicles_more, none.bookings]).toEqual([[], 0, 0, []]);
   });
@@ -136,7 +134,18 @@ describe('GET /admin/planner', () => {
     const d = (await get('?from=2027-03-27&to=2027-03-29&limit=2')).json().data;
     expect(d.vehicles.map((v: { id: number }) => v.id)).toEqual([ids.golf, ids.polo]);
     expect([d.vehicles_total, d.vehicles_more]).toEqual([4, 2]);
-    expect(d.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-IN-START', 'P-HOLD', 'P-LAST-MINUTE']);
+    expect(d.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-IN-START', 'P-HOLD']);
+  });
+
+  it('closed=true adds cancelled, refunded and no-show bookings (a minute inside the window counts); never drafts', async () => {
+    const d = (await get('?from=2027-03-27&to=2027-03-29&closed=true')).json().data;
+    expect(d.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-IN-START', 'P-HOLD', 'P-LAST-MINUTE', 'P-SUV']);
+    expect(d.bookings[2]).toEqual({
+      id: ids['P-LAST-MINUTE'], reference: 'P-LAST-MINUTE', vehicle_id: ids.polo, kind: 'rental', status: 'cancelled', customer_name: 'Ada L',
+      pickup_at: '2027-03-29T21:59:00.000Z', return_at: '2027-03-30T10:00:00.000Z', holds_slot: false, hold_expires_at: null, buffer_minutes: 60,
+    });
+    const off = (await get('?from=2027-03-27&to=2027-03-29&closed=false')).json().data;
+    expect(off.bookings.map((b: { reference: string }) => b.reference)).toEqual(['P-IN-START', 'P-HOLD', 'P-SUV']);
   });
 
   it.each([
@@ -153,6 +162,7 @@ describe('GET /admin/planner', () => {
     ['?from=2027-03-27&to=2027-03-29&category=', 'INVALID_PARAMS'],
     ['?from=2027-03-27&to=2027-03-29&category=a%00b', 'INVALID_PARAMS'],
     ['?from=2027-03-27&to=2027-03-29&limit=501', 'INVALID_PARAMS'],
+    ['?from=2027-03-27&to=2027-03-29&closed=maybe', 'INVALID_PARAMS'],
   ])('GET %s → 400 %s', async (qs, code) => {
     const r = await get(qs);
     expect(r.statusCode, r.body).toBe(400);

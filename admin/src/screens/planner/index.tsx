@@ -6,7 +6,7 @@ import { usePlanner, type PlannerBooking, type PlannerVehicle } from './api';
 import { addDays, dayStarts, daysBetween, shiftAnchor, todayIn, windowOf, windowTitle, type View } from './dates';
 import { byVehicle } from './layout';
 import { BUFFER_STYLE, Timeline } from './Timeline';
-import { CLOSED, LEGEND, LOOK_CLASS } from './status';
+import { LEGEND, LOOK_CLASS } from './status';
 
 const FILTERS = ['location', 'category', 'vendor'] as const;
 const YMD = /^\d{4}-\d{2}-\d{2}$/;
@@ -33,6 +33,7 @@ export default function Planner() {
     ...(f.location ? { location: Number(f.location) } : {}),
     ...(f.category ? { category: f.category } : {}),
     ...(f.vendor ? { vendor: Number(f.vendor) } : {}),
+    ...(showClosed ? { closed: true } : {}),
   });
   // From the address bar, not the rendered params: two quick changes (clear one filter, set another) must both stay.
   const set = (changes: Record<string, string | null>) => {
@@ -46,14 +47,14 @@ export default function Planner() {
   const days = useMemo(() => daysBetween(from, to), [from, to]);
   const starts = useMemo(() => dayStarts(days, store.timezone), [days, store.timezone]);
   const data = q.data;
-  const bookings = useMemo(() => byVehicle((data?.bookings ?? []).filter((b) => showClosed || !CLOSED.has(b.status))), [data, showClosed]);
+  const bookings = useMemo(() => byVehicle(data?.bookings ?? []), [data]);
   const here = `/planner?${params.toString()}`;
   const bookingHref = (b: PlannerBooking) => `/bookings/${b.id}`;
   const newHref = (v: PlannerVehicle, day: string) =>
     `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`;
   const unit = view === 'week' ? 'week' : 'month';
   const title = windowTitle(view, from, to);
-  const shown = data ? data.bookings.filter((b) => showClosed || !CLOSED.has(b.status)).length : 0;
+  const shown = data?.bookings.length ?? 0;
   return (
     <div>
       <PageHeader

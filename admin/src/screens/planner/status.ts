@@ -4,9 +4,6 @@ import { statusLabel } from '../../lib/bookings';
 
 export type Look = 'confirmed' | 'in_progress' | 'hold' | 'lapsed' | 'completed' | 'closed';
 
-/** Cancelled, refunded and no-show bookings: hidden unless asked for. */
-export const CLOSED = new Set(['cancelled', 'refunded', 'no_show']);
-
 export function lookOf(b: { status: string; holds_slot: boolean }): Look {
   if (b.status === 'confirmed') return 'confirmed';
   if (b.status === 'in_progress') return 'in_progress';

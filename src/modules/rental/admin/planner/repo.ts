@@ -53,11 +53,14 @@ export interface PlannerBookingRow {
   buffer_minutes: number;
 }
 
+/** Statuses a planner never draws (draft), and those it draws only when asked (closed). */
+const CLOSED = ['cancelled', 'refunded', 'no_show'];
+
 /**
- * Non-draft bookings of these vehicles whose period overlaps [from, to): one query on the
- * (vehicle_id, pickup_at, return_at, status) index.
+ * Bookings of these vehicles whose period overlaps [from, to), drafts never, closed ones (cancelled, refunded,
+ * no-show) only when asked: one query on the (vehicle_id, pickup_at, return_at, status) index.
  */
-export async function bookingsOverlapping(db: Db, vehicleIds: readonly number[], from: Date, to: Date): Promise<PlannerBookingRow[]> {
+export async function bookingsOverlapping(db: Db, vehicleIds: readonly number[], from: Date, to: Date, closed: boolean): Promise<PlannerBookingRow[]> {
   if (!vehicleIds.length) return [];
   return rows<PlannerBookingRow>(
     db,
@@ -68,7 +71,7 @@ export async function bookingsOverlapping(db: Db, vehicleIds: readonly number[],
         LEFT JOIN rental_customers c ON c.id = b.customer_id
         WHERE b.vehicle_id = ANY(${`{${vehicleIds.join(',')}}`}::bigint[])
           AND b.pickup_at < ${to.toISOString()}::timestamptz AND b.return_at > ${from.toISOString()}::timestamptz
-          AND b.status <> 'draft'
+          AND b.status <> 'draft' ${closed ? sql`` : sql`AND b.status <> ALL(${`{${CLOSED.join(',')}}`}::text[])`}
         ORDER BY b.vehicle_id, b.pickup_at, b.id`,
   );
 }

@@ -18,7 +18,7 @@ export const plannerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           `from/to: YYYY-MM-DD in the store time zone, inclusive, at most ${MAX_WINDOW_DAYS} days. Vehicles are filtered by location, category and vendor, ` +
           'ordered by location then name, at most `limit` (default 200; the rest counted in vehicles_more). Bookings: every non-draft booking of those ' +
-          'vehicles whose period overlaps the window, with its hold state, the payment deadline of a pending hold and the buffer the availability engine keeps. ' +
+          'vehicles whose period overlaps the window (cancelled, refunded and no-show only with closed=true), with its hold state, the payment deadline of a pending hold and the buffer the availability engine keeps. ' +
           'Bad date or parameter → 400 INVALID_PARAMS; from after to or a window too long → 400 INVALID_DATE_RANGE.',
         querystring: PlannerQuery,
         response: { 200: RentalEnvelope(PlannerAnswer), ...rentalErrors(400, 401, 403) },

@@ -13,6 +13,7 @@ export const PlannerQuery = Type.Object({
   location: Type.Optional(Id({ description: 'Only vehicles at this location' })),
   category: Type.Optional(Text({ minLength: 1, maxLength: 100, description: 'Only vehicles of this category' })),
   vendor: Type.Optional(Id({ description: "Only this vendor's vehicles (its user id)" })),
+  closed: Type.Optional(Type.Boolean({ default: false, description: 'Also cancelled, refunded and no-show bookings (default: without them)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_VEHICLE_LIMIT, default: DEFAULT_VEHICLE_LIMIT, description: 'Vehicles per answer' })),
 });
 
@@ -55,7 +56,9 @@ export const PlannerAnswer = Type.Object({
   vehicles: Type.Array(PlannerVehicle, { description: 'Matching vehicles ordered by location name then vehicle name, at most `limit`' }),
   vehicles_total: Type.Integer({ description: 'All vehicles matching the filters' }),
   vehicles_more: Type.Integer({ description: 'Matching vehicles not in this answer (vehicles_total − vehicles.length)' }),
-  bookings: Type.Array(PlannerBooking, { description: 'Bookings of the listed vehicles overlapping the window (drafts excluded), by vehicle then pickup' }),
+  bookings: Type.Array(PlannerBooking, {
+    description: 'Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true',
+  }),
   filters: Type.Object(
     {
       locations: Type.Array(Option),

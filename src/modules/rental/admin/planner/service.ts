@@ -18,6 +18,7 @@ export interface PlannerInput {
   location?: number;
   category?: string;
   vendor?: number;
+  closed?: boolean;
   limit?: number;
 }
 
@@ -46,6 +47,7 @@ export async function planner(ctx: PlannerContext, q: PlannerInput) {
     vehicles.map((v) => v.id),
     w.start,
     w.end,
+    q.closed ?? false,
   );
   const total = vehicles[0]?.total ?? 0;
   return {
