@@ -1,5 +1,5 @@
-import { memo, useMemo } from 'react';
-import { Link } from 'react-router';
+import { memo, useMemo, type MouseEvent } from 'react';
+import { useHref, useNavigate } from 'react-router';
 import type { PlannerBooking, PlannerVehicle } from './api';
 import { dateTimeIn, dayHeading, periodLabel } from './dates';
 import { layoutRow, type Bar } from './layout';
@@ -23,8 +23,18 @@ export interface TimelineProps {
 }
 
 /** Vehicles × days: a sticky vehicle column, day headings, one row per vehicle grouped by location. */
-export function Timeline(p: TimelineProps) {
+export const Timeline = memo(function Timeline(p: TimelineProps) {
   const width = p.days.length * p.colW;
+  // Thousands of cells and bars: plain links (a real href: open in a new tab works), one click handler for all of
+  // them that routes inside the app — a router <Link> each would cost more than the drawing.
+  const base = useHref('/').replace(/\/$/, '');
+  const navigate = useNavigate();
+  const onClick = (e: MouseEvent) => {
+    const a = (e.target as Element).closest<HTMLAnchorElement>('a[data-to]');
+    if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    void navigate(a.dataset.to!);
+  };
   const headings = useMemo(() => p.days.map((d) => dayHeading(d)), [p.days]);
   const groups = useMemo(() => {
     const out: { name: string; vehicles: PlannerVehicle[] }[] = [];
@@ -37,7 +47,8 @@ export function Timeline(p: TimelineProps) {
     return out;
   }, [p.vehicles]);
   return (
-    <div className="text-sm" style={{ width: LABEL_W + width }} data-testid="planner-grid">
+    // delegation only: the links themselves take Enter (a link's click event)
+    <div className="text-sm" style={{ width: LABEL_W + width }} data-testid="planner-grid" onClick={onClick}>
       <div className="sticky top-0 z-20 flex border-b border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-900" aria-hidden="true">
         <div className="sticky left-0 z-30 shrink-0 bg-white p-2 font-medium dark:bg-slate-900" style={{ width: LABEL_W }}>
           Vehicle
@@ -64,22 +75,22 @@ export function Timeline(p: TimelineProps) {
           </h2>
           <ul>
             {g.vehicles.map((v) => (
-              <VehicleRow key={v.id} {...p} headings={headings} vehicle={v} rowBookings={p.bookings.get(v.id) ?? EMPTY} width={width} />
+              <VehicleRow key={v.id} {...p} base={base} headings={headings} vehicle={v} rowBookings={p.bookings.get(v.id) ?? EMPTY} width={width} />
             ))}
           </ul>
         </section>
       ))}
     </div>
   );
-}
+});
 
 const EMPTY: PlannerBooking[] = [];
 /** Buffers: hatched in the current text colour, lighter than any bar. */
 export const BUFFER_STYLE = { backgroundImage: 'repeating-linear-gradient(135deg, currentColor 0 2px, transparent 2px 5px)' } as const;
 
-type RowProps = TimelineProps & { vehicle: PlannerVehicle; rowBookings: PlannerBooking[]; width: number; headings: ReturnType<typeof dayHeading>[] };
+type RowProps = TimelineProps & { vehicle: PlannerVehicle; rowBookings: PlannerBooking[]; width: number; headings: ReturnType<typeof dayHeading>[]; base: string };
 
-const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, headings, days, starts, today, colW, timezone, bookingHref, newHref }: RowProps) {
+const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, headings, base, days, starts, today, colW, timezone, bookingHref, newHref }: RowProps) {
   const { bars, lanes } = useMemo(() => layoutRow(rowBookings, starts), [rowBookings, starts]);
   const height = lanes * LANE_H + PAD * 2;
   const detail = [v.category, v.vendor_name, v.status !== 'active' ? (v.status === 'maintenance' ? 'Maintenance' : 'Inactive') : null].filter(Boolean).join(' · ');
@@ -93,9 +104,10 @@ const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, he
       </div>
       <div className="relative shrink-0" style={{ width, height }}>
         {days.map((d, i) => (
-          <Link
+          <a
             key={d}
-            to={newHref(v, d)}
+            href={base + newHref(v, d)}
+            data-to={newHref(v, d)}
             className={`absolute top-0 h-full border-l border-slate-200 hover:bg-teal-50 focus-visible:z-10 dark:border-slate-800 dark:hover:bg-teal-950 ${d === today ? 'bg-teal-50/60 dark:bg-teal-950/40' : ''}`}
             style={{ left: i * colW, width: colW }}
             aria-label={`New booking: ${v.name}, ${headings[i]!.long}`}
@@ -104,14 +116,14 @@ const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, he
           />
         ))}
         {bars.map((b) => (
-          <BarView key={b.booking.id} bar={b} vehicle={v} colW={colW} timezone={timezone} href={bookingHref(b.booking)} />
+          <BarView key={b.booking.id} bar={b} vehicle={v} colW={colW} timezone={timezone} href={bookingHref(b.booking)} base={base} />
         ))}
       </div>
     </li>
   );
 });
 
-function BarView({ bar, vehicle, colW, timezone, href }: { bar: Bar<PlannerBooking>; vehicle: PlannerVehicle; colW: number; timezone: string; href: string }) {
+function BarView({ bar, vehicle, colW, timezone, href, base }: { bar: Bar<PlannerBooking>; vehicle: PlannerVehicle; colW: number; timezone: string; href: string; base: string }) {
   const b = bar.booking;
   const look = lookOf(b);
   const top = PAD + bar.lane * LANE_H;
@@ -131,8 +143,9 @@ function BarView({ bar, vehicle, colW, timezone, href }: { bar: Bar<PlannerBooki
           style={{ ...BUFFER_STYLE, left: bar.bufferStart * colW, width: Math.max(w, (bar.bufferEnd - bar.bufferStart) * colW), top: top + 2, height: LANE_H - 4 }}
         />
       )}
-      <Link
-        to={href}
+      <a
+        href={base + href}
+        data-to={href}
         aria-label={name}
         title={`${name}\n${b.customer_name}\n${dateTimeIn(from, timezone)} → ${dateTimeIn(to, timezone)}${b.holds_slot && b.buffer_minutes ? `\nBuffer ${b.buffer_minutes} min before and after` : ''}`}
         data-testid="planner-bar"
@@ -142,7 +155,7 @@ function BarView({ bar, vehicle, colW, timezone, href }: { bar: Bar<PlannerBooki
         style={{ left, width: w, top: top + 3, height: LANE_H - 6 }}
       >
         <span className="truncate">{b.reference}</span>
-      </Link>
+      </a>
     </>
   );
 }

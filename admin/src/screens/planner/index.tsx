@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
 import { Empty, ErrorState, Loading, PageHeader } from '../../components/State';
@@ -16,6 +16,8 @@ const YMD = /^\d{4}-\d{2}-\d{2}$/;
  * calendar. One request per window (GET /admin/planner); a bar links to the booking, an empty day cell to a new
  * booking for that vehicle and day.
  */
+const bookingHref = (b: PlannerBooking) => `/bookings/${b.id}`;
+
 export default function Planner() {
   const store = useStore();
   const [params, setParams] = useSearchParams();
@@ -44,14 +46,18 @@ export default function Planner() {
     }
     setParams(n);
   };
-  const days = useMemo(() => daysBetween(from, to), [from, to]);
-  const starts = useMemo(() => dayStarts(days, store.timezone), [days, store.timezone]);
   const data = q.data;
+  // The grid draws the answer's own window: while the next window loads, the previous one stays as it was (no
+  // re-layout of thousands of bars against days they were not fetched for).
+  const days = useMemo(() => (data ? daysBetween(data.from, data.to) : []), [data?.from, data?.to]);
+  const starts = useMemo(() => dayStarts(days, store.timezone), [days, store.timezone]);
   const bookings = useMemo(() => byVehicle(data?.bookings ?? []), [data]);
-  const here = `/planner?${params.toString()}`;
-  const bookingHref = (b: PlannerBooking) => `/bookings/${b.id}`;
-  const newHref = (v: PlannerVehicle, day: string) =>
-    `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`;
+  // "back" from a new booking: the view this answer was asked for (the address at the time it arrived)
+  const here = useMemo(() => `/planner${window.location.search}`, [data]);
+  const newHref = useCallback(
+    (v: PlannerVehicle, day: string) => `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`,
+    [here],
+  );
   const unit = view === 'week' ? 'week' : 'month';
   const title = windowTitle(view, from, to);
   const shown = data?.bookings.length ?? 0;
@@ -151,7 +157,7 @@ export default function Planner() {
               days={days}
               starts={starts}
               today={today}
-              colW={view === 'week' ? 112 : 44}
+              colW={days.length <= 7 ? 112 : 44}
               timezone={data.timezone}
               vehicles={data.vehicles}
               bookings={bookings}
