@@ -1,6 +1,6 @@
 import type { Page as PwPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayHeading, periodLabel, shiftAnchor, todayIn, windowOf, windowTitle, type View } from '../../../admin/src/screens/planner/dates.js';
+import { addDays, dateTimeIn, dayHeading, periodLabel, shiftAnchor, shortDateTime, todayIn, windowOf, windowTitle, type View } from '../../../admin/src/screens/planner/dates.js';
 import { MOBILE, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, screenshot, startAdminRig, usd, type AdminRig } from './helpers.js';
 
 // The store runs in Europe/Istanbul: the planner's days are that zone's days whatever the browser's.
@@ -164,7 +164,7 @@ describe('admin fleet planner', () => {
     await a.context.close();
   }, 180_000);
 
-  it('an empty day cell opens the new-booking form prefilled and priced by the API; saved, the new bar appears', async () => {
+  it('an empty day cell opens the new-booking form prefilled and priced by the API; saved (a pending-payment hold), the new bar appears with its deadline and buffer', async () => {
     // next week (clear of the minimum notice): an active vehicle with nothing booked that week
     const anchor = shiftAnchor('week', todayIn(TZ, new Date()), 1);
     const w = await plannerApi('week', anchor);
@@ -185,7 +185,17 @@ describe('admin fleet planner', () => {
     await page.getByTestId('planner-summary').waitFor();
     await page.getByRole('button', { name: 'Next week' }).click();
     await page.getByTestId('planner-title').filter({ hasText: windowTitle('week', w.from, w.to) }).waitFor();
-    await page.getByRole('link', { name: `New booking: ${vehicle.name}, ${dayHeading(day).long}` }).click();
+    // by keyboard: one day cell per row is in the tab order; arrows move between days and vehicles, Enter opens
+    const cell = (d: string) => page.getByRole('link', { name: `New booking: ${vehicle.name}, ${dayHeading(d).long}` });
+    expect(await cell(w.from).getAttribute('tabindex')).toBe('0');
+    expect(await cell(day).getAttribute('tabindex')).toBe('-1');
+    await cell(w.from).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => [document.activeElement?.getAttribute('data-day'), document.activeElement?.getAttribute('aria-label')])).toEqual([day, `New booking: ${vehicle.name}, ${dayHeading(day).long}`]);
+    await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: 'New booking' }).waitFor();
     await expect.poll(() => page.getByRole('combobox', { name: 'Vehicle' }).inputValue()).toBe(vehicle.name);
@@ -199,6 +209,7 @@ describe('admin fleet planner', () => {
     const cust = page.getByRole('combobox', { name: 'Customer' });
     await cust.fill(customer.name);
     await page.getByRole('listbox', { name: 'Customer' }).getByRole('option').filter({ hasText: customer.name }).first().click();
+    await page.getByLabel('Status').selectOption('pending_payment');
     await page.getByRole('button', { name: 'Create booking' }).click();
 
     // back on the planner, same window, with the new bar
@@ -207,12 +218,22 @@ describe('admin fleet planner', () => {
     const created = after.data.bookings.find((b) => b.vehicle_id === vehicle.id)!;
     expect(created).toBeDefined();
     const full = await rental<{ customer_id: number; total: number; status: string; vehicle_id: number }>(rig, `/rova-rental/v1/bookings/${created.id}`);
-    expect(full).toMatchObject({ customer_id: customer.id, total: quote.total, status: 'confirmed', vehicle_id: vehicle.id });
-    await page.locator(`[data-testid="planner-bar"][data-booking-id="${created.id}"]`).waitFor();
+    expect(full).toMatchObject({ customer_id: customer.id, total: quote.total, status: 'pending_payment', vehicle_id: vehicle.id });
+    expect(created.holds_slot).toBe(true);
+    const deadline = Date.parse(created.hold_expires_at!);
+    expect(deadline).toBeGreaterThan(Date.now());
+    const bar = page.locator(`[data-testid="planner-bar"][data-booking-id="${created.id}"]`);
+    await bar.waitFor();
     await expectBarsMatch(page, 'week', anchor, after.data);
-    expect(await page.locator(`[data-testid="planner-bar"][data-booking-id="${created.id}"]`).getAttribute('aria-label')).toBe(
-      `Booking ${created.reference} ${vehicle.name} ${periodLabel(Date.parse(created.pickup_at), Date.parse(created.return_at), TZ)}, confirmed`,
+    // a hold: named with its deadline, which is also written on the bar; the buffer drawn around it
+    expect(await bar.getAttribute('aria-label')).toBe(
+      `Booking ${created.reference} ${vehicle.name} ${periodLabel(Date.parse(created.pickup_at), Date.parse(created.return_at), TZ)}, pending payment, hold until ${dateTimeIn(deadline, TZ, 'en-US')}`,
     );
+    expect(await page.locator(`[data-testid="planner-hold-until"][data-booking-id="${created.id}"]`).textContent()).toBe(`until ${shortDateTime(deadline, TZ, Date.now())}`);
+    const [barBox, bufferBox] = await Promise.all([bar.boundingBox(), page.locator(`[data-testid="planner-buffer"][data-booking-id="${created.id}"]`).boundingBox()]);
+    // 60 minutes each side of a day 112 px wide: ≈ 4.7 px
+    expect(barBox!.x - bufferBox!.x).toBeCloseTo(112 / 24, 0);
+    expect(bufferBox!.x + bufferBox!.width - (barBox!.x + barBox!.width)).toBeCloseTo(112 / 24, 0);
     expectNoPageErrors(a);
     await a.context.close();
   });

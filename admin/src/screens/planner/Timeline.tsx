@@ -1,7 +1,7 @@
-import { memo, useMemo, type MouseEvent } from 'react';
+import { memo, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import { useHref, useNavigate } from 'react-router';
 import type { PlannerBooking, PlannerVehicle } from './api';
-import { dateTimeIn, dayHeading, periodLabel } from './dates';
+import { dateTimeIn, dayHeading, periodLabel, shortDateTime } from './dates';
 import { layoutRow, type Bar } from './layout';
 import { LOOK_CLASS, lookOf, statusWords } from './status';
 
@@ -29,6 +29,25 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
   // them that routes inside the app — a router <Link> each would cost more than the drawing.
   const base = useHref('/').replace(/\/$/, '');
   const navigate = useNavigate();
+  // Day cells: one per row in the tab order (today, else the first day); arrow keys move between days and vehicles.
+  const focusDay = p.days.includes(p.today) ? p.today : p.days[0];
+  const onKeyDown = (e: KeyboardEvent) => {
+    const cell = (e.target as Element).closest<HTMLElement>('[data-testid="planner-cell"]');
+    if (!cell) return;
+    const day = cell.dataset.day!;
+    let next: HTMLElement | null | undefined;
+    const row = cell.closest('[data-testid="planner-row"]');
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const i = p.days.indexOf(day) + (e.key === 'ArrowLeft' ? -1 : 1);
+      if (i >= 0 && i < p.days.length) next = row?.querySelector<HTMLElement>(`[data-testid="planner-cell"][data-day="${p.days[i]}"]`);
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      const rows = [...(e.currentTarget as HTMLElement).querySelectorAll('[data-testid="planner-row"]')];
+      const r = rows[rows.indexOf(row!) + (e.key === 'ArrowUp' ? -1 : 1)];
+      next = r?.querySelector<HTMLElement>(`[data-testid="planner-cell"][data-day="${day}"]`);
+    } else return;
+    e.preventDefault();
+    next?.focus();
+  };
   const onClick = (e: MouseEvent) => {
     const a = (e.target as Element).closest<HTMLAnchorElement>('a[data-to]');
     if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -47,8 +66,8 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
     return out;
   }, [p.vehicles]);
   return (
-    // delegation only: the links themselves take Enter (a link's click event)
-    <div className="text-sm" style={{ width: LABEL_W + width }} data-testid="planner-grid" onClick={onClick}>
+    // delegation only: the links themselves take Enter (a link's click event); arrows move between cells
+    <div className="text-sm" style={{ width: LABEL_W + width }} data-testid="planner-grid" onClick={onClick} onKeyDown={onKeyDown}>
       <div className="sticky top-0 z-20 flex border-b border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-900" aria-hidden="true">
         <div className="sticky left-0 z-30 shrink-0 bg-white p-2 font-medium dark:bg-slate-900" style={{ width: LABEL_W }}>
           Vehicle
@@ -75,7 +94,7 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
           </h2>
           <ul>
             {g.vehicles.map((v) => (
-              <VehicleRow key={v.id} {...p} base={base} headings={headings} vehicle={v} rowBookings={p.bookings.get(v.id) ?? EMPTY} width={width} />
+              <VehicleRow key={v.id} {...p} focusDay={focusDay} base={base} headings={headings} vehicle={v} rowBookings={p.bookings.get(v.id) ?? EMPTY} width={width} />
             ))}
           </ul>
         </section>
@@ -88,9 +107,9 @@ const EMPTY: PlannerBooking[] = [];
 /** Buffers: hatched in the current text colour, lighter than any bar. */
 export const BUFFER_STYLE = { backgroundImage: 'repeating-linear-gradient(135deg, currentColor 0 2px, transparent 2px 5px)' } as const;
 
-type RowProps = TimelineProps & { vehicle: PlannerVehicle; rowBookings: PlannerBooking[]; width: number; headings: ReturnType<typeof dayHeading>[]; base: string };
+type RowProps = TimelineProps & { vehicle: PlannerVehicle; rowBookings: PlannerBooking[]; width: number; headings: ReturnType<typeof dayHeading>[]; base: string; focusDay: string | undefined };
 
-const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, headings, base, days, starts, today, colW, timezone, bookingHref, newHref }: RowProps) {
+const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, headings, base, focusDay, days, starts, today, colW, timezone, bookingHref, newHref }: RowProps) {
   const { bars, lanes } = useMemo(() => layoutRow(rowBookings, starts), [rowBookings, starts]);
   const height = lanes * LANE_H + PAD * 2;
   const detail = [v.category, v.vendor_name, v.status !== 'active' ? (v.status === 'maintenance' ? 'Maintenance' : 'Inactive') : null].filter(Boolean).join(' · ');
@@ -108,6 +127,7 @@ const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, he
             key={d}
             href={base + newHref(v, d)}
             data-to={newHref(v, d)}
+            tabIndex={d === focusDay ? 0 : -1}
             className={`absolute top-0 h-full border-l border-slate-200 hover:bg-teal-50 focus-visible:z-10 dark:border-slate-800 dark:hover:bg-teal-950 ${d === today ? 'bg-teal-50/60 dark:bg-teal-950/40' : ''}`}
             style={{ left: i * colW, width: colW }}
             aria-label={`New booking: ${v.name}, ${headings[i]!.long}`}
@@ -139,6 +159,7 @@ function BarView({ bar, vehicle, colW, timezone, href, base }: { bar: Bar<Planne
         <div
           aria-hidden="true"
           data-testid="planner-buffer"
+          data-booking-id={b.id}
           className="absolute rounded-sm text-slate-400 dark:text-slate-500"
           style={{ ...BUFFER_STYLE, left: bar.bufferStart * colW, width: Math.max(w, (bar.bufferEnd - bar.bufferStart) * colW), top: top + 2, height: LANE_H - 4 }}
         />
@@ -156,6 +177,18 @@ function BarView({ bar, vehicle, colW, timezone, href, base }: { bar: Bar<Planne
       >
         <span className="truncate">{b.reference}</span>
       </a>
+      {look === 'hold' && b.hold_expires_at && (
+        // the deadline, visible on the bar (its words are in the link's name too)
+        <span
+          aria-hidden="true"
+          data-testid="planner-hold-until"
+          data-booking-id={b.id}
+          className="pointer-events-none absolute z-[6] whitespace-nowrap rounded bg-white/90 px-1 text-[10px] leading-4 text-amber-950 dark:bg-slate-900/90 dark:text-amber-100"
+          style={{ left: left + w - 2, top: top + 7, transform: 'translateX(-100%)' }}
+        >
+          until {shortDateTime(Date.parse(b.hold_expires_at), timezone, Date.now())}
+        </span>
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnOf, dateIn, dayCount, dayHeading, dayStarts, daysBetween, hoursInDay, mondayOf, offsetAt, periodLabel, shiftAnchor, startOfDay, windowOf, windowTitle } from './dates';
+import { columnOf, dateIn, shortDateTime, dayCount, dayHeading, dayStarts, daysBetween, hoursInDay, mondayOf, offsetAt, periodLabel, shiftAnchor, startOfDay, windowOf, windowTitle } from './dates';
 import { layoutRow } from './layout';
 
 const H = 3_600_000;
@@ -68,6 +68,13 @@ describe('days in the store time zone across DST (Europe/Berlin)', () => {
     const starts = dayStarts(['2027-10-31'], tz);
     expect(starts).toEqual([at('2027-10-30T22:00:00Z'), at('2027-10-31T23:00:00Z')]);
     expect(columnOf(at('2027-10-31T11:00:00Z'), starts)).toBeCloseTo(13 / 25, 10); // 12:00 CET = 13 hours in
+  });
+
+  it('a hold deadline in few characters, in store-local time', () => {
+    const now = at('2027-03-28T09:00:00Z');
+    expect(shortDateTime(at('2027-03-28T12:30:00Z'), tz, now)).toBe('14:30'); // CEST
+    expect(shortDateTime(at('2027-03-27T22:30:00Z'), tz, now)).toBe('27 Mar 23:30'); // CET, the day before
+    expect(shortDateTime(at('2027-03-28T22:30:00Z'), tz, now)).toBe('29 Mar 00:30');
   });
 
   it('a period label is in store-local dates', () => {

@@ -124,6 +124,13 @@ export function dateIn(ms: number, timeZone: string): string {
   return dateFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 }
 
+/** A deadline in few characters: "14:30" on the same store-local day as `nowMs`, else "26 Nov 14:30". */
+export function shortDateTime(ms: number, timeZone: string, nowMs: number, locale = 'en-GB'): string {
+  const time = dateFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(ms));
+  if (dateIn(ms, timeZone) === dateIn(nowMs, timeZone)) return time;
+  return `${dateFormat(locale, { timeZone, day: 'numeric', month: 'short' }).format(new Date(ms))} ${time}`;
+}
+
 /** "25 Nov 2026, 14:30" in `timeZone`. */
 export function dateTimeIn(ms: number, timeZone: string, locale?: string): string {
   return dateFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
