@@ -149,7 +149,7 @@ describe('admin fleet planner', () => {
     await page.getByLabel('Location').selectOption(String(location.id));
     const byLoc = await plannerApi('month', anchor, `&location=${location.id}`);
     await expectBarsMatch(page, 'month', anchor, byLoc.data);
-    expect(await page.getByTestId('planner-grid').locator('section h2').allTextContents()).toEqual([`${location.name} (${byLoc.data.vehicles.length})`]);
+    expect(await page.getByTestId('planner-grid').locator('h2').allTextContents()).toEqual([`${location.name} (${byLoc.data.vehicles.length})`]);
     await page.getByLabel('Location').selectOption('');
     await expectBarsMatch(page, 'month', anchor, m.data);
 

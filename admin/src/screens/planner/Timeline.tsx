@@ -1,13 +1,21 @@
-import { memo, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useEffect, useMemo, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { useHref, useNavigate } from 'react-router';
 import type { PlannerBooking, PlannerVehicle } from './api';
 import { dateTimeIn, dayHeading, periodLabel, shortDateTime } from './dates';
-import { layoutRow, type Bar } from './layout';
+import { layoutRow, type Bar, type RowLayout } from './layout';
+import { visibleSlice } from './virtual';
 import { LOOK_CLASS, lookOf, statusWords } from './status';
 
 export const LABEL_W = 176;
 const LANE_H = 30;
 const PAD = 6;
+const GROUP_H = 24;
+/** Row height: its lanes of bars, at least the two lines of the vehicle's label. */
+const rowHeight = (lanes: number) => Math.max(46, lanes * LANE_H + PAD * 2);
+/** Above this many rows only those near the visible part of the scroll region are drawn. */
+export const VIRTUAL_FROM = 60;
+const OVERSCAN_PX = 600;
+const HEADER_H = 46;
 
 export interface TimelineProps {
   days: string[];
@@ -20,7 +28,11 @@ export interface TimelineProps {
   /** Link to a booking's detail, and to a new booking from an empty day cell. */
   bookingHref: (b: PlannerBooking) => string;
   newHref: (v: PlannerVehicle, day: string) => string;
+  /** The scroll region around the grid (rows are drawn for its visible part when there are many). */
+  scrollRef: RefObject<HTMLDivElement | null>;
 }
+
+type Item = { kind: 'group'; key: string; name: string; count: number; height: number } | { kind: 'row'; key: string; vehicle: PlannerVehicle; layout: RowLayout<PlannerBooking>; height: number };
 
 /** Vehicles × days: a sticky vehicle column, day headings, one row per vehicle grouped by location. */
 export const Timeline = memo(function Timeline(p: TimelineProps) {
@@ -55,16 +67,48 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
     void navigate(a.dataset.to!);
   };
   const headings = useMemo(() => p.days.map((d) => dayHeading(d)), [p.days]);
-  const groups = useMemo(() => {
-    const out: { name: string; vehicles: PlannerVehicle[] }[] = [];
+  // Location headings and vehicle rows, each with its height (rows: their lanes of bars), in order.
+  const { items, offsets } = useMemo(() => {
+    const out: Item[] = [];
+    let group: Extract<Item, { kind: 'group' }> | null = null;
     for (const v of p.vehicles) {
       const name = v.location_name ?? 'No location';
-      const last = out[out.length - 1];
-      if (last && last.name === name) last.vehicles.push(v);
-      else out.push({ name, vehicles: [v] });
+      if (!group || group.name !== name) {
+        group = { kind: 'group', key: `g-${out.length}`, name, count: 0, height: GROUP_H };
+        out.push(group);
+      }
+      group.count += 1;
+      const layout = layoutRow(p.bookings.get(v.id) ?? EMPTY, p.starts);
+      out.push({ kind: 'row', key: `v-${v.id}`, vehicle: v, layout, height: rowHeight(layout.lanes) });
     }
-    return out;
-  }, [p.vehicles]);
+    const offs = [0];
+    for (const it of out) offs.push(offs[offs.length - 1]! + it.height);
+    return { items: out, offsets: offs };
+  }, [p.vehicles, p.bookings, p.starts]);
+  const virtual = items.length > VIRTUAL_FROM;
+  const [view, setView] = useState({ top: 0, height: 1000 });
+  useEffect(() => {
+    const el = p.scrollRef.current;
+    if (!virtual || !el) return;
+    let frame = 0;
+    const read = () => {
+      frame = 0;
+      setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+    };
+    const onScroll = () => {
+      if (!frame) frame = requestAnimationFrame(read);
+    };
+    read();
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const ro = new ResizeObserver(onScroll);
+    ro.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      ro.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [virtual, p.scrollRef]);
+  const [first, last] = virtual ? visibleSlice(offsets, view.top - HEADER_H - OVERSCAN_PX, view.top - HEADER_H + view.height + OVERSCAN_PX) : [0, items.length];
   return (
     // delegation only: the links themselves take Enter (a link's click event); arrows move between cells
     <div className="text-sm" style={{ width: LABEL_W + width }} data-testid="planner-grid" onClick={onClick} onKeyDown={onKeyDown}>
@@ -87,18 +131,21 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
           );
         })}
       </div>
-      {groups.map((g, gi) => (
-        <section key={g.name} aria-labelledby={`planner-group-${gi}`}>
-          <h2 id={`planner-group-${gi}`} className="sticky left-0 bg-slate-100 px-2 py-1 text-xs font-semibold uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-200" style={{ width: LABEL_W + width }}>
-            {g.name} <span className="font-normal">({g.vehicles.length})</span>
+      {first > 0 && <div aria-hidden="true" style={{ height: offsets[first] }} />}
+      {items.slice(first, last).map((it) =>
+        it.kind === 'group' ? (
+          <h2
+            key={it.key}
+            className="sticky left-0 bg-slate-100 px-2 text-xs font-semibold uppercase leading-6 tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+            style={{ width: LABEL_W + width, height: it.height }}
+          >
+            {it.name} <span className="font-normal">({it.count})</span>
           </h2>
-          <ul>
-            {g.vehicles.map((v) => (
-              <VehicleRow key={v.id} {...p} focusDay={focusDay} base={base} headings={headings} vehicle={v} rowBookings={p.bookings.get(v.id) ?? EMPTY} width={width} />
-            ))}
-          </ul>
-        </section>
-      ))}
+        ) : (
+          <VehicleRow key={it.key} {...p} focusDay={focusDay} base={base} headings={headings} vehicle={it.vehicle} layout={it.layout} height={it.height} width={width} />
+        ),
+      )}
+      {last < items.length && <div aria-hidden="true" style={{ height: offsets[items.length]! - offsets[last]! }} />}
     </div>
   );
 });
@@ -107,21 +154,27 @@ const EMPTY: PlannerBooking[] = [];
 /** Buffers: hatched in the current text colour, lighter than any bar. */
 export const BUFFER_STYLE = { backgroundImage: 'repeating-linear-gradient(135deg, currentColor 0 2px, transparent 2px 5px)' } as const;
 
-type RowProps = TimelineProps & { vehicle: PlannerVehicle; rowBookings: PlannerBooking[]; width: number; headings: ReturnType<typeof dayHeading>[]; base: string; focusDay: string | undefined };
+type RowProps = TimelineProps & {
+  vehicle: PlannerVehicle;
+  layout: RowLayout<PlannerBooking>;
+  height: number;
+  width: number;
+  headings: ReturnType<typeof dayHeading>[];
+  base: string;
+  focusDay: string | undefined;
+};
 
-const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, headings, base, focusDay, days, starts, today, colW, timezone, bookingHref, newHref }: RowProps) {
-  const { bars, lanes } = useMemo(() => layoutRow(rowBookings, starts), [rowBookings, starts]);
-  const height = lanes * LANE_H + PAD * 2;
+const VehicleRow = memo(function VehicleRow({ vehicle: v, layout: { bars }, height, width, headings, base, focusDay, days, today, colW, timezone, bookingHref, newHref }: RowProps) {
   const detail = [v.category, v.vendor_name, v.status !== 'active' ? (v.status === 'maintenance' ? 'Maintenance' : 'Inactive') : null].filter(Boolean).join(' · ');
   return (
-    <li className="flex border-b border-slate-200 dark:border-slate-800" data-testid="planner-row" data-vehicle-id={v.id}>
+    <div className="flex border-b border-slate-200 dark:border-slate-800" style={{ height }} data-testid="planner-row" data-vehicle-id={v.id}>
       <div className="sticky left-0 z-10 shrink-0 truncate bg-white px-2 py-1 dark:bg-slate-900" style={{ width: LABEL_W }}>
         <div className="truncate font-medium" title={v.name}>
           {v.name}
         </div>
         <div className="truncate text-xs text-slate-600 dark:text-slate-400">{detail}</div>
       </div>
-      <div className="relative shrink-0" style={{ width, height }}>
+      <div className="relative h-full shrink-0" style={{ width }}>
         {days.map((d, i) => (
           <a
             key={d}
@@ -139,7 +192,7 @@ const VehicleRow = memo(function VehicleRow({ vehicle: v, rowBookings, width, he
           <BarView key={b.booking.id} bar={b} vehicle={v} colW={colW} timezone={timezone} href={bookingHref(b.booking)} base={base} />
         ))}
       </div>
-    </li>
+    </div>
   );
 });
 

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
 import { Empty, ErrorState, Loading, PageHeader } from '../../components/State';
@@ -36,6 +36,8 @@ export default function Planner() {
     ...(f.category ? { category: f.category } : {}),
     ...(f.vendor ? { vendor: Number(f.vendor) } : {}),
     ...(showClosed ? { closed: true } : {}),
+    // the most the API gives at once: rows beyond the visible part are not drawn, so 500 vehicles stay smooth
+    limit: 500,
   });
   // From the address bar, not the rendered params: two quick changes (clear one filter, set another) must both stay.
   const set = (changes: Record<string, string | null>) => {
@@ -47,6 +49,7 @@ export default function Planner() {
     setParams(n);
   };
   const data = q.data;
+  const scrollRef = useRef<HTMLDivElement>(null);
   // The grid draws the answer's own window: while the next window loads, the previous one stays as it was (no
   // re-layout of thousands of bars against days they were not fetched for).
   const days = useMemo(() => (data ? daysBetween(data.from, data.to) : []), [data?.from, data?.to]);
@@ -152,7 +155,7 @@ export default function Planner() {
               Showing the first {data.vehicles.length} vehicles: {data.vehicles_more} more. Narrow the list with the filters.
             </p>
           )}
-          <div role="region" aria-label={`Planner ${title}`} tabIndex={0} className="max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <div ref={scrollRef} role="region" aria-label={`Planner ${title}`} tabIndex={0} className="max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
             <Timeline
               days={days}
               starts={starts}
@@ -163,6 +166,7 @@ export default function Planner() {
               bookings={bookings}
               bookingHref={bookingHref}
               newHref={newHref}
+              scrollRef={scrollRef}
             />
           </div>
         </>
