@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Page as PwPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dateTimeIn, dayHeading, periodLabel, shiftAnchor, shortDateTime, todayIn, windowOf, windowTitle, type View } from '../../../admin/src/screens/planner/dates.js';
@@ -88,7 +89,7 @@ describe('admin fleet planner', () => {
     let w = await plannerApi('week', anchor);
     await expectBarsMatch(page, 'week', anchor, w.data);
     expect(calls).toHaveLength(1);
-    expect(new URL(calls[0]!).searchParams.toString()).toBe(`from=${w.from}&to=${w.to}`);
+    expect(new URL(calls[0]!).searchParams.toString()).toBe(`from=${w.from}&to=${w.to}&limit=500`);
     // the week has 7 day columns per vehicle, today's marked
     expect(await page.getByTestId('planner-row').first().getByTestId('planner-cell').count()).toBe(7);
     await expectAxeClean(page, 'planner week');
@@ -250,6 +251,35 @@ describe('admin fleet planner', () => {
     expect(scroll).toBeGreaterThan(client);
     expect(pageWidth).toBeLessThanOrEqual(390);
     await expectAxeClean(page, 'planner mobile');
+    expectNoPageErrors(a);
+    await a.context.close();
+  });
+
+  it('a large fleet: 100 more vehicles, only the rows near the visible part are drawn; scrolling draws the rest', async () => {
+    const db = rig.shop.t.platform.db;
+    await db.execute(sql`INSERT INTO rental_locations (name, slug) VALUES ('Zz Depot', 'zz-depot')`);
+    await db.execute(sql`INSERT INTO rental_vehicles (name, slug, status, price_per_day, category, location_id)
+      SELECT 'Depot car ' || lpad(g::text, 3, '0'), 'depot-car-' || g, 'active', 40, 'economy', (SELECT id FROM rental_locations WHERE slug = 'zz-depot')
+      FROM generate_series(1, 100) g`);
+    const w = await plannerApi('week', todayIn(TZ, new Date()), '&limit=500');
+    expect(w.data.vehicles_total).toBeGreaterThan(120);
+    const a = await openAdmin(rig);
+    const { page } = a;
+    await loginAs(rig, a, { path: '/' });
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
+    await page.getByTestId('planner-summary').filter({ hasText: `${w.data.vehicles_total} vehicles` }).waitFor();
+    const drawn = await page.getByTestId('planner-row').count();
+    expect(drawn).toBeGreaterThan(5);
+    expect(drawn).toBeLessThan(w.data.vehicles_total);
+    expect(await page.getByText('Depot car 100').count()).toBe(0);
+    // the scroll region is as tall as all rows: scrolled to the end, the last rows are drawn
+    await page.getByRole('region', { name: /^Planner / }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.getByText('Depot car 100').waitFor();
+    const rows = page.getByTestId('planner-row');
+    expect(await rows.last().getAttribute('data-vehicle-id')).toBe(String(w.data.vehicles.at(-1)!.id));
+    expect(await rows.first().getAttribute('data-vehicle-id')).not.toBe(String(w.data.vehicles[0]!.id));
+    expect(await page.getByTestId('planner-row').count()).toBeLessThan(w.data.vehicles_total);
+    await expectAxeClean(page, 'planner large fleet');
     expectNoPageErrors(a);
     await a.context.close();
   });
