@@ -779,6 +779,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/admin/planner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fleet planner: vehicles and the bookings overlapping a window of days, in one answer
+         * @description from/to: YYYY-MM-DD in the store time zone, inclusive, at most 62 days. Vehicles are filtered by location, category and vendor, ordered by location then name, at most `limit` (default 200; the rest counted in vehicles_more). Bookings: every non-draft booking of those vehicles whose period overlaps the window (cancelled, refunded and no-show only with closed=true), with its hold state, the payment deadline of a pending hold and the buffer the availability engine keeps. Bad date or parameter → 400 INVALID_PARAMS; from after to or a window too long → 400 INVALID_DATE_RANGE.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1AdminPlanner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/availability": {
         parameters: {
             query?: never;
@@ -5509,6 +5531,129 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1AdminPlanner: {
+        parameters: {
+            query: {
+                /** @description Only vehicles of this category */
+                category?: string;
+                /** @description Also cancelled, refunded and no-show bookings (default: without them) */
+                closed?: boolean;
+                /** @description YYYY-MM-DD (store timezone) */
+                from: string;
+                /** @description Vehicles per answer */
+                limit?: number;
+                /** @description Only vehicles at this location */
+                location?: number;
+                /** @description YYYY-MM-DD (store timezone) */
+                to: string;
+                /** @description Only this vendor's vehicles (its user id) */
+                vendor?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true */
+                            bookings: {
+                                /** @description Gap the availability engine keeps before the pickup and after the return */
+                                buffer_minutes: number;
+                                customer_name: string;
+                                hold_expires_at: string | null;
+                                /** @description The booking holds the vehicle now (confirmed, in progress, or a pending hold before its deadline) */
+                                holds_slot: boolean;
+                                id: number;
+                                /** @description rental | transfer */
+                                kind: string;
+                                /** @description ISO-8601 UTC */
+                                pickup_at: string;
+                                reference: string;
+                                /** @description ISO-8601 UTC */
+                                return_at: string;
+                                status: string;
+                                vehicle_id: number;
+                            }[];
+                            /** @description RENTAL_BUFFER_MINUTES: the gap kept before and after every holding booking */
+                            buffer_minutes: number;
+                            /** @description The values the filters can take (every vehicle, not just this window) */
+                            filters: {
+                                categories: string[];
+                                locations: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                                vendors: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                            };
+                            /** @description First day, YYYY-MM-DD (store time zone) */
+                            from: string;
+                            timezone: string;
+                            /** @description Last day, inclusive */
+                            to: string;
+                            /** @description Matching vehicles ordered by location name then vehicle name, at most `limit` */
+                            vehicles: {
+                                category: string;
+                                id: number;
+                                location_id: number | null;
+                                location_name: string | null;
+                                name: string;
+                                /** @description active | inactive | maintenance */
+                                status: string;
+                                vendor_id: number | null;
+                                vendor_name: string | null;
+                            }[];
+                            /** @description Matching vehicles not in this answer (vehicles_total − vehicles.length) */
+                            vehicles_more: number;
+                            /** @description All vehicles matching the filters */
+                            vehicles_total: number;
+                            /** @description End of `to` (start of the next day) in the store time zone, ISO-8601 UTC */
+                            window_end: string;
+                            /** @description Start of `from` in the store time zone, ISO-8601 UTC */
+                            window_start: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ export const SCREENS: Screen[] = [
   { path: 'dashboard', label: 'Dashboard', capability: 'manage_options', load: () => import('./dashboard') },
   { path: 'reports', label: 'Reports', capability: 'manage_options', load: () => import('./reports') },
   { path: 'bookings', label: 'Bookings', capability: 'manage_options', load: () => import('./bookings') },
+  { path: 'planner', label: 'Planner', capability: 'manage_options', load: () => import('./planner') },
   { path: 'customers', label: 'Customers', capability: 'manage_options', load: () => import('./customers') },
   { path: 'messages', label: 'Messages', capability: 'manage_options', load: () => import('./messages') },
   { path: 'system', label: 'System', capability: 'manage_options', load: () => import('./system') },

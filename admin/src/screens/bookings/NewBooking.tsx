@@ -7,6 +7,7 @@ import { customerSource, vehicleSource } from '../../components/pickers';
 import { PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { useCreateBooking } from './api';
+import { PriceQuote } from './PriceQuote';
 
 interface Values {
   customer_id: string;
@@ -20,8 +21,9 @@ interface Values {
 const FIELDS = ['customer_id', 'vehicle_id', 'pickup_date', 'return_date', 'status', 'notes'] as const;
 
 /**
- * `/bookings/new?customer_id=17&vehicle_id=3`: a booking for an existing customer (the customers screen links here),
- * the customer and the vehicle chosen by name in searchable pickers.
+ * `/bookings/new?customer_id=17&vehicle_id=3&pickup_date=…&return_date=…&back=/planner?…`: a booking for an existing
+ * customer (the customers screen and the planner link here), the customer and the vehicle chosen by name in searchable
+ * pickers, priced by the API before saving. With `back` (an admin path), saving returns there.
  */
 export function NewBooking() {
   const [params] = useSearchParams();
@@ -29,7 +31,18 @@ export function NewBooking() {
   const toast = useToast();
   const create = useCreateBooking();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({ defaultValues: { customer_id: params.get('customer_id') ?? '', vehicle_id: params.get('vehicle_id') ?? '', pickup_date: '', return_date: '', status: 'confirmed', notes: '' } });
+  const back = params.get('back')?.startsWith('/') && !params.get('back')?.startsWith('//') ? params.get('back')! : null;
+  const form = useForm<Values>({
+    defaultValues: {
+      customer_id: params.get('customer_id') ?? '',
+      vehicle_id: params.get('vehicle_id') ?? '',
+      pickup_date: params.get('pickup_date') ?? '',
+      return_date: params.get('return_date') ?? '',
+      status: 'confirmed',
+      notes: '',
+    },
+  });
+  const [vehicleId, pickupDate, returnDate] = form.watch(['vehicle_id', 'pickup_date', 'return_date']);
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
@@ -43,7 +56,7 @@ export function NewBooking() {
         ...(v.notes ? { notes: v.notes } : {}),
       });
       toast(`Booking ${b.reference} created`);
-      navigate(`/bookings/${b.id}`);
+      navigate(back ?? `/bookings/${b.id}`);
     } catch (e) {
       setFormError(applyServerErrors(e, form.setError, FIELDS));
     }
@@ -51,8 +64,8 @@ export function NewBooking() {
   return (
     <div className="max-w-xl">
       <p className="mb-2 text-sm">
-        <Link to="/bookings" className="underline">
-          ← Bookings
+        <Link to={back ?? '/bookings'} className="underline">
+          ← {back?.startsWith('/planner') ? 'Planner' : 'Bookings'}
         </Link>
       </p>
       <PageHeader title="New booking" />
@@ -113,6 +126,7 @@ export function NewBooking() {
         <FormField label="Notes" error={errors.notes?.message}>
           <textarea className="input w-full" rows={3} {...form.register('notes')} />
         </FormField>
+        <PriceQuote vehicleId={vehicleId} pickupDate={pickupDate} returnDate={returnDate} />
         <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
           {form.formState.isSubmitting ? 'Creating…' : 'Create booking'}
         </button>

@@ -30,7 +30,7 @@ export function useMoveStatus(id: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (status: string) => unwrapRental(api.POST('/wp-json/rova-rental/v1/bookings/{id}/status', { params: { path: { id } }, body: { status } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['bookings'] }).then(() => qc.invalidateQueries({ queryKey: ['dashboard'] })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['bookings'] }).then(() => Promise.all([qc.invalidateQueries({ queryKey: ['dashboard'] }), qc.invalidateQueries({ queryKey: ['planner'] })])),
   });
 }
 
@@ -38,6 +38,27 @@ export function useCreateBooking() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (body: CreateBody) => (await unwrapRental(api.POST('/wp-json/rova-rental/v1/bookings', { body }))) as unknown as Booking,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['bookings'] }),
+    // the planner shows bookings too
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: ['bookings'] }), qc.invalidateQueries({ queryKey: ['planner'] })]),
   });
 }
+
+/** The availability engine's answer for a vehicle and dates (POST /availability): free or why not, and the price. */
+export interface Quote {
+  available: boolean;
+  reason?: string;
+  days: number;
+  net_price: number;
+  tax: number;
+  total: number;
+  deposit: number;
+  currency: string;
+}
+
+export const useQuote = (body: { vehicle_id: number; pickup_date: string; return_date: string } | null) =>
+  useQuery({
+    queryKey: ['bookings', 'quote', body],
+    enabled: body !== null,
+    retry: false,
+    queryFn: async () => (await unwrapRental(api.POST('/wp-json/rova-rental/v1/availability', { body: body! }))) as unknown as Quote,
+  });

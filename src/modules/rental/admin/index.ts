@@ -3,6 +3,7 @@ import type { Platform } from '../../../platform/context.js';
 import { exportRoutes } from '../export/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { plannerRoutes } from './planner/routes.js';
 import { myMessageRoutes } from './messages/my-routes.js';
 import { messageRoutes } from './messages/routes.js';
 import { reportRoutes } from './reports/routes.js';
@@ -10,7 +11,7 @@ import { seedMessages } from './seed.js';
 
 /**
  * Admin read models and customer features of rova-rental/v1: dashboard, reports, customers (list, detail,
- * bulk delete), messages (admin inbox and the customer side under /my/messages), data export.
+ * bulk delete), fleet planner, messages (admin inbox and the customer side under /my/messages), data export.
  * Registered by the rental module inside its plugin scope (paths carry the namespace).
  */
 export const adminRoutes: FastifyPluginAsync = async (app) => {
@@ -20,6 +21,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
   await app.register(messageRoutes);
   await app.register(myMessageRoutes);
   await app.register(exportRoutes);
+  await app.register(plannerRoutes);
 };
 
 /** Demo message threads and customer logins for existing demo customers (deterministic, idempotent). */

@@ -1,0 +1,194 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useStore } from '../../api/session';
+import { Empty, ErrorState, Loading, PageHeader } from '../../components/State';
+import { usePlanner, type PlannerBooking, type PlannerVehicle } from './api';
+import { addDays, dayStarts, daysBetween, shiftAnchor, todayIn, windowOf, windowTitle, type View } from './dates';
+import { byVehicle } from './layout';
+import { BUFFER_STYLE, Timeline } from './Timeline';
+import { LEGEND, LOOK_CLASS } from './status';
+
+const FILTERS = ['location', 'category', 'vendor'] as const;
+const YMD = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `/planner?view=week|month&date=YYYY-MM-DD&location=&category=&vendor=&closed=1`: vehicles × days of the store
+ * calendar. One request per window (GET /admin/planner); a bar links to the booking, an empty day cell to a new
+ * booking for that vehicle and day.
+ */
+const bookingHref = (b: PlannerBooking) => `/bookings/${b.id}`;
+
+export default function Planner() {
+  const store = useStore();
+  const [params, setParams] = useSearchParams();
+  const today = todayIn(store.timezone, new Date());
+  const view: View = params.get('view') === 'month' ? 'month' : 'week';
+  const date = params.get('date');
+  const anchor = date && YMD.test(date) ? date : today;
+  const { from, to } = windowOf(view, anchor);
+  // the box answers at once (its own state); the URL follows so a reload or a shared link shows the same view
+  const [showClosed, setShowClosed] = useState(params.get('closed') === '1');
+  const f = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const q = usePlanner({
+    from,
+    to,
+    ...(f.location ? { location: Number(f.location) } : {}),
+    ...(f.category ? { category: f.category } : {}),
+    ...(f.vendor ? { vendor: Number(f.vendor) } : {}),
+    ...(showClosed ? { closed: true } : {}),
+    // the most the API gives at once: rows beyond the visible part are not drawn, so 500 vehicles stay smooth
+    limit: 500,
+  });
+  // From the address bar, not the rendered params: two quick changes (clear one filter, set another) must both stay.
+  const set = (changes: Record<string, string | null>) => {
+    const n = new URLSearchParams(window.location.search);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === '') n.delete(k);
+      else n.set(k, v);
+    }
+    setParams(n);
+  };
+  const data = q.data;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The grid draws the answer's own window: while the next window loads, the previous one stays as it was (no
+  // re-layout of thousands of bars against days they were not fetched for).
+  const days = useMemo(() => (data ? daysBetween(data.from, data.to) : []), [data?.from, data?.to]);
+  const starts = useMemo(() => dayStarts(days, store.timezone), [days, store.timezone]);
+  const bookings = useMemo(() => byVehicle(data?.bookings ?? []), [data]);
+  // "back" from a new booking: the view this answer was asked for (the address at the time it arrived)
+  const here = useMemo(() => `/planner${window.location.search}`, [data]);
+  const newHref = useCallback(
+    (v: PlannerVehicle, day: string) => `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`,
+    [here],
+  );
+  const unit = view === 'week' ? 'week' : 'month';
+  const title = windowTitle(view, from, to);
+  const shown = data?.bookings.length ?? 0;
+  return (
+    <div>
+      <PageHeader
+        title="Planner"
+        actions={
+          <Link to="/bookings/new" className="btn btn-primary">
+            New booking
+          </Link>
+        }
+      />
+      <div className="mb-3 flex flex-wrap items-center gap-2">
+        <div role="group" aria-label="View" className="inline-flex">
+          {(['week', 'month'] as const).map((v) => (
+            <button key={v} type="button" className={`btn ${view === v ? 'btn-primary' : ''}`} aria-pressed={view === v} onClick={() => set({ view: v === 'week' ? null : v })}>
+              {v === 'week' ? 'Week' : 'Month'}
+            </button>
+          ))}
+        </div>
+        <button type="button" className="btn" onClick={() => set({ date: shiftAnchor(view, anchor, -1) })}>
+          <span aria-hidden="true">←</span> Previous {unit}
+        </button>
+        <button type="button" className="btn" onClick={() => set({ date: null })}>
+          Today
+        </button>
+        <button type="button" className="btn" onClick={() => set({ date: shiftAnchor(view, anchor, 1) })}>
+          Next {unit} <span aria-hidden="true">→</span>
+        </button>
+        <h2 className="ml-1 text-lg font-semibold" aria-live="polite" data-testid="planner-title">
+          {title}
+        </h2>
+      </div>
+      <div className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label="Filter the planner">
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 font-medium">Location</span>
+          <select className="input" value={f.location} onChange={(e) => set({ location: e.target.value })}>
+            <option value="">All locations</option>
+            {data?.filters.locations.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 font-medium">Category</span>
+          <select className="input" value={f.category} onChange={(e) => set({ category: e.target.value })}>
+            <option value="">All categories</option>
+            {data?.filters.categories.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 font-medium">Vendor</span>
+          <select className="input" value={f.vendor} onChange={(e) => set({ vendor: e.target.value })}>
+            <option value="">All vendors and own fleet</option>
+            {data?.filters.vendors.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 self-end pb-2 text-sm">
+          <input type="checkbox" checked={showClosed} onChange={(e) => {
+              setShowClosed(e.target.checked);
+              set({ closed: e.target.checked ? '1' : null });
+            }} />
+          Show cancelled, refunded and no-show
+        </label>
+      </div>
+      <Legend bufferMinutes={data?.buffer_minutes ?? 0} />
+      {q.error ? (
+        <ErrorState error={q.error} onRetry={() => void q.refetch()} />
+      ) : !data ? (
+        <Loading label="Loading the planner…" />
+      ) : data.vehicles.length === 0 ? (
+        <Empty>No vehicles match these filters.</Empty>
+      ) : (
+        <>
+          <p className="mb-2 text-sm text-slate-700 dark:text-slate-300" data-testid="planner-summary" aria-live="polite">
+            {data.vehicles_total} vehicle{data.vehicles_total === 1 ? '' : 's'} · {shown} booking{shown === 1 ? '' : 's'} in {title} · days in {data.timezone}
+            {q.isFetching && <span className="ml-2">Updating…</span>}
+          </p>
+          {data.vehicles_more > 0 && (
+            <p role="status" className="mb-2 rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50">
+              Showing the first {data.vehicles.length} vehicles: {data.vehicles_more} more. Narrow the list with the filters.
+            </p>
+          )}
+          <div ref={scrollRef} role="region" aria-label={`Planner ${title}`} tabIndex={0} className="max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+            <Timeline
+              days={days}
+              starts={starts}
+              today={today}
+              colW={days.length <= 7 ? 112 : 44}
+              timezone={data.timezone}
+              vehicles={data.vehicles}
+              bookings={bookings}
+              bookingHref={bookingHref}
+              newHref={newHref}
+              scrollRef={scrollRef}
+            />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function Legend({ bufferMinutes }: { bufferMinutes: number }) {
+  return (
+    <ul aria-label="Legend" className="mb-3 flex flex-wrap gap-x-4 gap-y-1 text-xs">
+      {LEGEND.map((l) => (
+        <li key={l.look} className="flex items-center gap-1">
+          <span aria-hidden="true" className={`inline-block h-3 w-6 rounded-sm border ${LOOK_CLASS[l.look]}`} />
+          {l.label}
+        </li>
+      ))}
+      <li className="flex items-center gap-1">
+        <span aria-hidden="true" className="inline-block h-3 w-6 rounded-sm text-slate-400 dark:text-slate-500" style={BUFFER_STYLE} />
+        Buffer: {bufferMinutes} min kept before and after a booking that holds the vehicle
+      </li>
+      <li>An empty day opens a new booking for that vehicle.</li>
+    </ul>
+  );
+}
