@@ -20,7 +20,19 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 export function localTime(iso: string, timezone: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-GB', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' }).format(d) + ` (${timezone})`;
+  return formatterFor(timezone).format(d) + ` (${timezone})`;
+}
+
+// Building an Intl.DateTimeFormat costs far more than formatting with one (a booking mail formats several times).
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, dateStyle: 'medium', timeStyle: 'short' });
+    if (formatters.size > 100) formatters.clear();
+    formatters.set(timezone, f);
+  }
+  return f;
 }
 
 export function compose(ctx: MailContext, subject: string, greeting: string, blocks: Block[]): MailContent {

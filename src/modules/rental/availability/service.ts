@@ -126,6 +126,11 @@ export async function checkAvailability(
     catalogue?: CatalogueSnapshot;
     /** A "booked" from the index is asked again of the database (a refusal must not rest on a reload in flight). */
     confirmBooked?: boolean;
+    /**
+     * The caller inserts a slot-holding booking next, in this transaction: the exclusion constraint (migration 0500)
+     * refuses an overlap there, so no overlap query is sent (a refusal surfaces as 23P01 → 409 "booked").
+     */
+    overlapByConstraint?: boolean;
   } = {},
 ): Promise<AvailabilityResult> {
   const s = rentalSettings(p);
@@ -141,6 +146,7 @@ export async function checkAvailability(
 
   const reason = ruleReason(p, cat, vehicle, period, input.location_id, opts.now ?? new Date());
   if (reason) return result(reason);
+  if (opts.overlapByConstraint) return result();
   const buf = s.bufferMinutes * 60_000;
   const from = new Date(period.pickupAt.getTime() - buf);
   const to = new Date(period.returnAt.getTime() + buf);

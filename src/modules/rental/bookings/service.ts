@@ -94,7 +94,7 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     if (lapsed) expired.push(...await expireLapsedHolds(tx, input.vehicle_id));
     let fields: Record<string, unknown>;
     if (period) {
-      const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue });
+      const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue, overlapByConstraint: BLOCKING.includes(status) });
       if (!r.available && status !== 'draft') throw notAvailable(r);
       const loc = input.location_id ?? r.vehicle.location_id ?? null;
       fields = { kind: 'rental', pickup_location_id: loc, return_location_id: input.return_location_id ?? loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
