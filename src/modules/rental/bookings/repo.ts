@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { announceOnCommit } from '../../../platform/db/announce.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
+import type { CustomerRow } from '../customers/repo.js';
 import type { VehicleRow } from '../vehicles/repo.js';
 
 export interface BookingRow {
@@ -134,10 +135,17 @@ export async function releaseLapsedHolds(db: Db, vehicleId?: number): Promise<nu
  * before the lock was granted: a booking that lapsed meanwhile only makes the sweep run needlessly, and a hold
  * created meanwhile has its deadline ahead.
  */
-export async function lockVehicleForBooking(tx: Db, vehicleId: number): Promise<(VehicleRow & { has_lapsed_holds: boolean }) | undefined> {
-  return one<VehicleRow & { has_lapsed_holds: boolean }>(tx, sql`SELECT v.*, EXISTS (SELECT 1 FROM rental_bookings b
+export async function lockVehicleForBooking(
+  tx: Db,
+  vehicleId: number,
+  accountId: number | null = null,
+): Promise<(VehicleRow & { has_lapsed_holds: boolean; linked_customer: CustomerRow | null }) | undefined> {
+  // the booking account's customer record rides along (one round trip less for a customer's booking)
+  const linked = accountId === null ? sql`NULL::jsonb` : sql`(SELECT to_jsonb(c) FROM rental_customers c WHERE c.user_id = ${accountId} ORDER BY c.id LIMIT 1)`;
+  return one<VehicleRow & { has_lapsed_holds: boolean; linked_customer: CustomerRow | null }>(tx, sql`SELECT v.*, EXISTS (SELECT 1 FROM rental_bookings b
       WHERE b.vehicle_id = v.id AND b.status IN ('pending_payment', 'pending') AND b.payment_deadline <= now()
-        AND (b.holds_slot OR (b.status = 'pending_payment' AND b.payment_status = 'unpaid'))) AS has_lapsed_holds
+        AND (b.holds_slot OR (b.status = 'pending_payment' AND b.payment_status = 'unpaid'))) AS has_lapsed_holds,
+      ${linked} AS linked_customer
     FROM rental_vehicles v WHERE v.id = ${vehicleId} FOR UPDATE OF v`);
 }
 

@@ -88,9 +88,9 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
   }
   const expired: BookingRow[] = [];
   const created = await p.transaction(async (tx) => {
-    const locked = await lockVehicleForBooking(tx, input.vehicle_id);
+    const locked = await lockVehicleForBooking(tx, input.vehicle_id, input.customer_account?.id ?? null);
     if (!locked) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
-    const { has_lapsed_holds: lapsed, ...vehicle } = locked;
+    const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
     if (lapsed) expired.push(...await expireLapsedHolds(tx, input.vehicle_id));
     let fields: Record<string, unknown>;
     if (period) {
@@ -101,7 +101,9 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     } else {
       fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
     }
-    const customer = input.customer_account ? await customerOfAccount(tx, input.customer_account) : await resolveCustomer(tx, input.customer_id, input.customer);
+    const customer = input.customer_account
+      ? (linked ?? (await customerOfAccount(tx, input.customer_account)))
+      : await resolveCustomer(tx, input.customer_id, input.customer);
     const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
     const booking = await insertBooking(tx, {
       reference: reference(),
