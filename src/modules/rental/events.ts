@@ -1,5 +1,5 @@
 import { toDate, type Db } from '../../platform/db/types.js';
-import { emitEvent } from '../../platform/events/emit.js';
+import { emitEvent, outboxEvent, type OutboxEvent } from '../../platform/events/emit.js';
 import { registerEventTypes } from '../../platform/events/registry.js';
 import type { BookingRow } from './bookings/repo.js';
 
@@ -40,6 +40,11 @@ function bookingData(b: BookingRow): Record<string, unknown> {
 
 export async function emitBookingCreated(tx: Db, b: BookingRow): Promise<void> {
   await emitEvent(tx, 'booking.created', bookingData(b));
+}
+
+/** `booking.created` for a caller that writes it in one of its own statements (the v2 create's order CTE). */
+export function bookingCreatedEvent(b: BookingRow): OutboxEvent {
+  return outboxEvent('booking.created', bookingData(b));
 }
 
 export async function emitBookingStatus(tx: Db, b: BookingRow, previous: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { emitBookingCreated, emitBookingStatus } from '../events.js';
+import type { OutboxEvent } from '../../../platform/events/emit.js';
+import { bookingCreatedEvent, emitBookingCreated, emitBookingStatus } from '../events.js';
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
@@ -38,8 +39,11 @@ export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date
   return_location_id?: number;
 }
 
-/** Runs inside the booking's transaction, after the insert (v2: order lines, payment, events). */
-export type WithinBooking = (tx: Db, booking: BookingRow) => Promise<void>;
+/**
+ * Runs inside the booking's transaction, after the insert (v2: order lines, payment). It must write `events` (the
+ * booking's `booking.created`) in this transaction — in one of its own statements, so they cost no round trip.
+ */
+export type WithinBooking = (tx: Db, booking: BookingRow, events: readonly OutboxEvent[]) => Promise<void>;
 
 export const BOOKINGS_TOPIC = 'rental:bookings';
 
@@ -121,8 +125,8 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
       source: input.source ?? 'api',
       buffer_minutes: s.bufferMinutes,
     });
-    await emitBookingCreated(tx, booking);
-    if (within) await within(tx, booking);
+    if (within) await within(tx, booking, [bookingCreatedEvent(booking)]);
+    else await emitBookingCreated(tx, booking);
     return booking;
   }).catch(rethrowOverlap);
   busyCacheOf(p).clear();

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
+import { insertEvents, type OutboxEvent } from '../../../../platform/events/emit.js';
 
 export interface OrderLine {
   kind: 'rental' | 'addon' | 'tax' | 'deposit' | 'full';
@@ -22,17 +23,20 @@ export interface PaymentRow {
 const PAY = sql`id::int AS id, booking_id::int AS booking_id, provider, external_id, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount`;
 
 /**
- * The order, its lines (in the given order) and the payment due now, in one statement: the create path's writes
- * after the booking row cost one round trip, not one per line.
+ * The order, its lines (in the given order), the payment due now and the booking's outbox events, in one
+ * statement: the create path's writes after the booking row cost one round trip, not one per line.
  */
 export async function insertOrderWithPayment(
   db: Db,
   o: { booking_id: number; user_id: number | null; payment_plan: string; currency: string; total: number; amount_due: number },
   lines: readonly OrderLine[],
   pay: { provider: string; amount: number },
+  events: readonly OutboxEvent[] = [],
 ): Promise<PaymentRow> {
   const values = sql.join(lines.map((l, i) => sql`(${i}::int, ${l.kind}::text, ${l.code}::text, ${l.description}::text, ${l.amount}::numeric)`), sql`, `);
-  return (await one<PaymentRow>(db, sql`WITH o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
+  // the booking's outbox events ride along (a data-modifying CTE runs whether or not it is referenced)
+  const ev = events.length ? sql`ev AS (${insertEvents(events)}), ` : sql``;
+  return (await one<PaymentRow>(db, sql`WITH ${ev}o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
       VALUES (${o.booking_id}, ${o.user_id}, ${o.payment_plan}, ${o.currency}, ${o.total}, ${o.amount_due}) RETURNING id),
     l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
       SELECT o.id, x.kind, x.code, x.description, x.amount FROM o, (VALUES ${values}) AS x(ord, kind, code, description, amount) ORDER BY x.ord)

@@ -100,11 +100,11 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     location_id: input.pickup_location_id, return_location_id: input.return_location_id, addons: input.addons,
     customer_account: who.customer_account, customer: who.customer, payment_method: input.payment_method, source: 'storefront',
     hold_minutes: journeySettings(p).holdMinutes,
-  }, async (tx, b) => {
+  }, async (tx, b, events) => {
     due = amountDue({ total: Number(b.total), deposit: Number(b.deposit) }, input.payment_plan);
+    // booking.created (events) is written by this same statement, in the booking's transaction
     paymentId = (await insertOrderWithPayment(tx, { booking_id: Number(b.id), user_id: who.user_id, payment_plan: input.payment_plan, currency: b.currency, total: Number(b.total), amount_due: due },
-      orderLines(b, input.payment_plan, due), { provider: provider.name, amount: due })).id;
-    // booking.created is emitted by createBooking, in this same transaction
+      orderLines(b, input.payment_plan, due), { provider: provider.name, amount: due }, events)).id;
     if (record) await record.created(tx, created(b, due, provider.name));
   });
   let payment: PaymentStart;
