@@ -86,6 +86,11 @@ const waitingBackend = (table: string) => waitFor(`a backend waiting on a lock o
 async function databaseDown(): Promise<{ killed: number; restore: () => Promise<void> }> {
   await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
   const r = await admin.query<{ n: number }>('SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid]);
+  // pg_terminate_backend only signals: wait until the backends are gone, so every pooled connection has been told
+  // (a query sent meanwhile on a connection still being terminated fails with 57P01, which is the test's doing)
+  await waitFor('the killed backends to end', async () =>
+    (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid])).rows[0]!.n === 0 ? true : undefined);
+  await sleep(50);
   return { killed: r.rows[0]?.n ?? 0, restore: async () => void (await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`)) };
 }
 
@@ -162,6 +167,7 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       await db.execute(sql`SELECT pg_sleep(30)`);
       return { status: 201, body: { never: true } };
     }, { leaseMs: LEASE_SECONDS * 1000 });
+    failed.catch(() => undefined); // it rejects while the database is taken down; the expectation below reads it
     await waitFor('the run to be in its query', async () => ((await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%'", [pid])).rowCount ? true : undefined));
     down = await databaseDown();
     expect(down.killed).toBeGreaterThan(0);
