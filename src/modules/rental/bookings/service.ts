@@ -11,7 +11,6 @@ import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
 import { lockVehicle } from '../vehicles/repo.js';
-import { busyCacheOf } from '../journey/search/busy-cache.js';
 import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
@@ -129,7 +128,6 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     else await emitBookingCreated(tx, booking);
     return booking;
   }).catch(rethrowOverlap);
-  busyCacheOf(p).clear();
   await mailExpired(p, expired);
   return created;
 }
@@ -250,7 +248,6 @@ export async function changeStatus(p: Platform, id: number, to: string, opts: St
     }
     return { booking: owed.length ? (await bookingById(tx, id))! : booking, previous: from };
   }).catch(rethrowOverlap);
-  busyCacheOf(p).clear();
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
   await mailExpired(p, expired);

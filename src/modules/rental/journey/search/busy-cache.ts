@@ -17,7 +17,7 @@ class BusyCache {
   private readonly answers = new Map<string, { at: number; snapshot: object; answer: unknown }>();
   constructor(private readonly p: Platform) {}
 
-  /** This node just wrote a booking: forget everything (other nodes catch up within the TTL). */
+  /** The holding index took in a change (a booking written on any node, through the bus): forget everything. */
   clear(): void {
     this.entries.clear();
     this.answers.clear();
