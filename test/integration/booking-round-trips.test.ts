@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { rows } from '../../src/platform/db/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vehicle } from '../rental/helpers.js';
+import { statementsDuring } from '../helpers/statements.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 
 // The README ("Performance") promises at most this many statements for one POST /v2/booking/create by a
@@ -16,23 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await n?.close();
 });
-
-/** Every statement text the node sends to PostgreSQL while `fn` runs. */
-async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
-  const orig = pg.Client.prototype.query;
-  const seen: string[] = [];
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0];
-    seen.push((typeof q === 'string' ? q : (q as { text: string }).text).replace(/\s+/g, ' ').trim());
-    return (orig as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof orig;
-  try {
-    await fn();
-  } finally {
-    pg.Client.prototype.query = orig;
-  }
-  return seen;
-}
 
 describe('round trips of a booking', () => {
   it(`POST /v2/booking/create sends at most ${PROMISED} statements, one transaction, no lapsed-hold sweep and no re-read of what it wrote`, async () => {

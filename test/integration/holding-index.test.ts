@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdingIndexOf } from '../../src/modules/rental/availability/holding-index.js';
 import { vehicle } from '../rental/helpers.js';
+import { statementsDuring } from '../helpers/statements.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 
 // README "Performance": a booking written on one node is seen by another node's availability within the bus's
@@ -36,23 +36,6 @@ async function msUntil(node: TwoNodes['a'], v: number, from: string, to: string,
     await new Promise((r) => setTimeout(r, 1));
   }
   return Infinity;
-}
-
-/** Statements this process sends to PostgreSQL while `fn` runs. */
-async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
-  const orig = pg.Client.prototype.query;
-  const seen: string[] = [];
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0];
-    seen.push(typeof q === 'string' ? q : (q as { text: string }).text);
-    return (orig as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof orig;
-  try {
-    await fn();
-  } finally {
-    pg.Client.prototype.query = orig;
-  }
-  return seen;
 }
 
 describe('holding index across two nodes', () => {
