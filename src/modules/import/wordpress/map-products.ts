@@ -1,3 +1,4 @@
+import type { Attribute } from '../../store/types.js';
 import type { Notes } from './report.js';
 import type { WpAttributeTaxonomy, WpPost, WpTerm } from './source.js';
 import { decimalOrNull, gmtIso, isRecord, phpMeta } from './values.js';
@@ -24,15 +25,6 @@ export interface AttributeRow {
   hasArchives: boolean;
 }
 
-export interface ProductAttribute {
-  id: number;
-  name: string;
-  position?: number;
-  visible?: boolean;
-  variation?: boolean;
-  option?: string;
-  options?: string[];
-}
 
 export interface ProductImage {
   id: number;
@@ -59,7 +51,7 @@ export interface ProductRow {
   catalogVisibility: 'visible' | 'catalog' | 'search' | 'hidden';
   stockStatus: 'instock' | 'outofstock' | 'onbackorder';
   featured: boolean;
-  attributes: ProductAttribute[];
+  attributes: Attribute[];
   /** The featured image, then the gallery: the files stay where WordPress keeps them (their URLs). */
   images: ProductImage[];
   menuOrder: number;
@@ -188,7 +180,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
     }
     const slugs = new Set(linked.filter((t) => t.taxonomy === 'product_visibility').map((t) => t.slug));
     const raw = phpMeta(p.meta.get('_product_attributes'), what, notes);
-    const attributes: ProductAttribute[] = [];
+    const attributes: Attribute[] = [];
     const order = new Map<string, number>();
     if (isRecord(raw)) {
       const entries = Object.entries(raw).filter((e): e is [string, Record<string, never>] => isRecord(e[1]));
@@ -236,7 +228,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       notes.skip(v.id, `variation status "${v.status}" (only publish and private variations exist in Rova)`);
       continue;
     }
-    const attributes: ProductAttribute[] = [];
+    const attributes: Attribute[] = [];
     for (const [key, value] of v.meta) {
       if (!key.startsWith('attribute_')) continue;
       const tax = key.slice('attribute_'.length);
