@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Platform } from '../context.js';
-import { GroupCommit } from '../db/group-commit.js';
 import { one, rows, type Db } from '../db/types.js';
 import { perPlatform } from '../per-platform.js';
 import { mailSettings } from './settings.js';
@@ -19,16 +18,12 @@ export interface OutgoingMail extends MailContent {
  */
 export class Mailer {
   private transport: Transporter | null = null;
-  /** Stored mails of concurrent requests share one INSERT (still written before the caller goes on). */
-  private readonly outbox: GroupCommit<StoredMail>;
-  constructor(private readonly p: Platform) {
-    this.outbox = new GroupCommit((mails) => storeMails(p.db, mails));
-  }
+  constructor(private readonly p: Platform) {}
 
   async send(m: OutgoingMail): Promise<void> {
     const s = mailSettings(this.p);
     if (!s.smtpUrl) {
-      await this.outbox.append({ m, status: 'stored', error: null });
+      await storeMail(this.p.db, m, 'stored', null);
       return;
     }
     this.transport ??= nodemailer.createTransport(s.smtpUrl);
@@ -37,7 +32,7 @@ export class Mailer {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.p.log.warn({ template: m.template, reason }, 'mail not sent');
-      await this.outbox.append({ m, status: 'failed', error: reason.slice(0, 500) }).catch(() => undefined);
+      await storeMail(this.p.db, m, 'failed', reason.slice(0, 500)).catch(() => undefined);
     }
   }
 
@@ -49,16 +44,11 @@ export class Mailer {
 
 export const mailerOf = perPlatform((p) => new Mailer(p));
 
-interface StoredMail {
-  m: OutgoingMail;
-  status: 'stored' | 'failed';
-  error: string | null;
-}
-
-async function storeMails(db: Db, mails: readonly StoredMail[]): Promise<void> {
-  const values = mails.map(({ m, status, error }) => sql`(${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${status}, ${error})`);
+// One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch
+// could carry another request's mail into the next write; see idempotency-lease.test.ts, "killed after its commit").
+async function storeMail(db: Db, m: OutgoingMail, status: 'stored' | 'failed', error: string | null): Promise<void> {
   await db.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
-    VALUES ${sql.join(values, sql`, `)}`);
+    VALUES (${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${status}, ${error})`);
 }
 
 export interface OutboxRow {
