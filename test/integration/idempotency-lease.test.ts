@@ -85,13 +85,20 @@ const waitingBackend = (table: string) => waitFor(`a backend waiting on a lock o
  */
 async function databaseDown(): Promise<{ killed: number; restore: () => Promise<void> }> {
   await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
-  const r = await admin.query<{ n: number }>('SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid]);
-  // pg_terminate_backend only signals: wait until the backends are gone, so every pooled connection has been told
-  // (a query sent meanwhile on a connection still being terminated fails with 57P01, which is the test's doing)
-  await waitFor('the killed backends to end', async () =>
-    (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid])).rows[0]!.n === 0 ? true : undefined);
-  await sleep(50);
-  return { killed: r.rows[0]?.n ?? 0, restore: async () => void (await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`)) };
+  const terminate = async () => (await admin.query<{ n: number }>('SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid])).rows[0]?.n ?? 0;
+  const killed = await terminate();
+  // pg_terminate_backend only signals, and a connection whose login was under way when connections were refused
+  // (a node's pool growing for a background query, e.g. a holding-index reload) can still complete: terminate again
+  // until none is left for 10 looks in a row, so the database is really down for the nodes and every pooled
+  // connection has been told
+  let quiet = 0;
+  await waitFor('every backend of the database to end', async () => {
+    quiet = (await terminate()) === 0 && (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid])).rows[0]!.n === 0 ? quiet + 1 : 0;
+    if (quiet >= 10) return true;
+    await sleep(20);
+    return undefined;
+  });
+  return { killed, restore: async () => void (await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`)) };
 }
 
 describe('Idempotency-Key over two nodes on PostgreSQL', () => {
