@@ -138,3 +138,54 @@ describe('every path that moves a booking or its payments, racing over two nodes
     expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);
   }, 300_000);
 });
+
+describe('the one-statement booking racing the paths that free or take its slot, over two nodes', () => {
+  const body = (v: number, y: number) => ({ vehicle_id: v, pickup_date: `${y}-05-02`, return_date: `${y}-05-04`, payment_method: 'offline', payment_plan: 'deposit' });
+  const holders = (v: number) => rows<{ id: number }>(n.a.platform.db, sql`SELECT id::int AS id FROM rental_bookings WHERE vehicle_id = ${v} AND holds_slot AND status <> 'cancelled'`);
+
+  it(`${REPEAT} rounds: two customers on two nodes book the same slot at once → exactly one 201, one 409 booked, one holder`, async () => {
+    for (let i = 0; i < REPEAT; i++) {
+      const v = await vehicle(n.a);
+      // each customer has booked once already, so both take the one-statement path
+      const [c1, c2] = [(await n.a.userWithKey('customer')).key, (await n.b.userWithKey('customer')).key];
+      year += 1;
+      for (const [node, c, y] of [[n.a, c1, year + 500], [n.b, c2, year + 600]] as const) {
+        expect((await node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': c }, payload: body(v, y) })).statusCode).toBe(201);
+      }
+      const rs = await Promise.all([
+        n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': c1 }, payload: body(v, year) }),
+        n.b.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': c2 }, payload: body(v, year) }),
+      ]);
+      expect(rs.map((r) => r.statusCode).sort(), `round ${i}`).toEqual([201, 409]);
+      expect(rs.find((r) => r.statusCode === 409)!.json()).toMatchObject({ success: false, error_code: 'VEHICLE_NOT_AVAILABLE', details: { reason: 'booked' } });
+      const won = Number(rs.find((r) => r.statusCode === 201)!.json().data.booking.id);
+      const inSlot = await rows<{ id: number }>(n.a.platform.db, sql`SELECT id::int AS id FROM rental_bookings WHERE vehicle_id = ${v} AND holds_slot AND pickup_at < ${`${year}-05-05`}::timestamptz AND return_at > ${`${year}-05-01`}::timestamptz`);
+      expect(inSlot, `round ${i}`).toEqual([{ id: won }]);
+    }
+  }, 300_000);
+
+  it(`${REPEAT} rounds: a new booking racing the cancel of the booking holding its slot → never two holders; once the cancel committed, the slot is free`, async () => {
+    const outcomes = new Map<number, number>();
+    for (let i = 0; i < REPEAT; i++) {
+      const { id, customer } = await freshBooking('offline');
+      const [b0] = await rows<{ vehicle_id: number }>(n.a.platform.db, sql`SELECT vehicle_id::int AS vehicle_id FROM rental_bookings WHERE id = ${id}`);
+      const other = (await n.b.userWithKey('customer')).key;
+      expect((await n.b.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': other }, payload: body(b0!.vehicle_id, year + 700) })).statusCode).toBe(201);
+      const [cancel, again] = await Promise.all([
+        n.a.inject({ method: 'POST', url: `${V2}/my/bookings/${id}/cancel`, headers: { 'x-rova-api-key': customer } }),
+        n.b.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': other }, payload: { ...body(b0!.vehicle_id, year), pickup_date: `${year}-05-01`, return_date: `${year}-05-03` } }),
+      ]);
+      expect(cancel.statusCode, cancel.body).toBe(200);
+      expect([201, 409], again.body).toContain(again.statusCode);
+      outcomes.set(again.statusCode, (outcomes.get(again.statusCode) ?? 0) + 1);
+      const h = (await holders(b0!.vehicle_id)).map((x) => x.id);
+      if (again.statusCode === 201) expect(h).toContain(Number(again.json().data.booking.id));
+      expect(h).not.toContain(id);
+      // after the cancel has committed, the slot is free: a third booking of it is decided by what is there now
+      const third = await n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer }, payload: { ...body(b0!.vehicle_id, year), pickup_date: `${year}-05-01`, return_date: `${year}-05-03` } });
+      expect(third.statusCode, `round ${i}`).toBe(again.statusCode === 201 ? 409 : 201);
+    }
+    expect([...outcomes.values()].reduce((x, y) => x + y, 0)).toBe(REPEAT);
+    expect((await verifyIntegrity(n.a.platform.db)).findings).toEqual([]);
+  }, 300_000);
+});

@@ -26,6 +26,8 @@ export interface StoredAnswer extends IdempotentAnswer {
  * crash never does the work twice.
  */
 export interface IdempotencyClaim {
+  /** False when the request sent no key: commit and release do nothing, so a run may skip making room for them. */
+  readonly keyed: boolean;
   /**
    * Inside the transaction that commits the run's effect: the key commits with it, with `answer` as the answer to
    * replay should the rest of the run never finish. When the key was taken over meanwhile (this request outlived its
@@ -41,7 +43,7 @@ export interface IdempotencyOptions {
   leaseMs?: number;
 }
 
-const NO_KEY: IdempotencyClaim = { commit: async () => undefined, release: async () => undefined };
+const NO_KEY: IdempotencyClaim = { keyed: false, commit: async () => undefined, release: async () => undefined };
 
 const inFlight = () => new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key is still being processed.', { reason: 'idempotency_key_in_flight' });
 
@@ -76,6 +78,7 @@ export async function idempotent(db: Db, scope: string, key: string | undefined,
     throw inFlight();
   }
   const claim: IdempotencyClaim = {
+    keyed: true,
     commit: async (tx, answer) => {
       if (!(await commitKey(tx, ref, lease.holder, answer))) throw inFlight();
     },

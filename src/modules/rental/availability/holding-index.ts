@@ -93,10 +93,41 @@ export class HoldingIndex {
     return new Date(Date.now() - 86_400_000 - rentalSettings(this.p).bufferMinutes * 60_000);
   }
 
-  private async reload(ids: number[]): Promise<void> {
-    const seq = ++this.seq;
-    for (const id of ids) this.reloading.set(id, (this.reloading.get(id) ?? 0) + 1);
+  /** Announced vehicles waiting for the next batched reload, with how many announcements each carries. */
+  private readonly queued = new Map<number, number>();
+  private draining = false;
+
+  /**
+   * The vehicles are unsure from now on (answered from the database) until a reload that started after this
+   * announcement is in. Announcements that arrive while a reload is in flight share the next one: one query for many
+   * bookings under load instead of one each.
+   */
+  private reload(ids: number[]): void {
+    for (const id of ids) {
+      this.reloading.set(id, (this.reloading.get(id) ?? 0) + 1);
+      this.queued.set(id, (this.queued.get(id) ?? 0) + 1);
+    }
     this.changed();
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.queued.size) {
+        const batch = new Map(this.queued);
+        this.queued.clear();
+        await this.reloadBatch(batch);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async reloadBatch(batch: Map<number, number>): Promise<void> {
+    const seq = ++this.seq;
+    const ids = [...batch.keys()];
     try {
       const found = await holdIntervals(this.p.db, ids, this.since());
       const fresh = new Map<number, HoldInterval[]>(ids.map((id) => [id, []]));
@@ -108,8 +139,8 @@ export class HoldingIndex {
       this.warm = false;
       void this.retryAll();
     } finally {
-      for (const id of ids) {
-        const left = (this.reloading.get(id) ?? 1) - 1;
+      for (const [id, n] of batch) {
+        const left = (this.reloading.get(id) ?? n) - n;
         if (left > 0) this.reloading.set(id, left);
         else this.reloading.delete(id);
       }

@@ -16,7 +16,7 @@ export interface HoldInterval {
  * busyVehicles count, with the deadline for the pending ones.
  */
 export async function holdIntervals(db: Db, vehicleIds: readonly number[] | null, since: Date): Promise<HoldInterval[]> {
-  const only = vehicleIds === null ? sql`` : sql`AND vehicle_id IN (${sql.join(vehicleIds.map((i) => sql`${i}`), sql`, `)})`;
+  const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${`{${vehicleIds.map((i) => Math.trunc(i)).join(',')}}`}::bigint[])`;
   const r = await rows<{ id: string; vehicle_id: string; pickup_at: string; return_at: string; status: string; payment_deadline: string | null }>(db, sql`/* holding index */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline FROM rental_bookings
     WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`);

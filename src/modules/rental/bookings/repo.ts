@@ -77,6 +77,55 @@ export async function insertBooking(db: Db, f: Record<string, unknown>): Promise
   return b;
 }
 
+/** The caller's writes that ride in the booking's own statement: CTEs reading the new booking as `b`, and the columns they answer. */
+export interface WritesWithBooking {
+  ctes: SQL;
+  /** What they answer, by name: expressions over the CTEs (`(SELECT id FROM pay)`), handed to `answered`. */
+  columns: Record<string, SQL>;
+  answered(values: Record<string, unknown>): void;
+}
+
+export type BookedAtOnce =
+  | { booking: BookingRow }
+  /** Nothing was written: the vehicle is gone, the account has no customer record yet, or a hold of the vehicle lapsed. */
+  | { fallback: 'no_vehicle' | 'no_customer' | 'lapsed_holds' };
+
+/**
+ * A customer's slot-holding booking in ONE statement — a single statement is its own transaction, so there is no
+ * BEGIN or COMMIT to send: the vehicle's row lock (as every booking write takes first), the account's customer
+ * record, the lapsed-hold note, the booking INSERT (the exclusion constraint refuses an overlap: 23P01), then the
+ * caller's writes that reference it (order, lines, payment, outbox events), all or nothing. When the vehicle is gone,
+ * the account has no customer record yet or a hold of the vehicle lapsed (it must be swept first), nothing is
+ * written and the caller takes the transactional path. The lapsed-hold note is read in the statement's snapshot,
+ * as `lockVehicleForBooking`'s is.
+ */
+export async function bookVehicleAtOnce(
+  db: Db,
+  a: { vehicleId: number; accountId: number; fields: Record<string, unknown>; writes: WritesWithBooking },
+): Promise<BookedAtOnce> {
+  const { cols, vals } = insertParts(a.fields);
+  const names = Object.keys(a.writes.columns);
+  // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
+  const extra = names.length ? sql`jsonb_build_object(${sql.join(names.map((n) => sql`${n}::text, ${a.writes.columns[n]!}`), sql`, `)})` : sql`NULL::jsonb`;
+  const r = await one<BookingRow & { has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, sql`WITH
+    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ${a.vehicleId} FOR UPDATE OF v),
+    c AS (SELECT c.id, c.name, c.email, c.phone FROM rental_customers c WHERE c.user_id = ${a.accountId} ORDER BY c.id LIMIT 1),
+    lapsed AS (SELECT EXISTS (SELECT 1 FROM rental_bookings x
+      WHERE x.vehicle_id = ${a.vehicleId} AND x.status IN ('pending_payment', 'pending') AND x.payment_deadline <= now()
+        AND (x.holds_slot OR (x.status = 'pending_payment' AND x.payment_status = 'unpaid'))) AS yes),
+    b AS (INSERT INTO rental_bookings (customer_id, customer_name, customer_email, customer_phone, ${cols})
+      SELECT c.id, c.name, c.email, c.phone, ${vals} FROM v, c, lapsed WHERE NOT lapsed.yes RETURNING *),
+    ${a.writes.ctes}
+    SELECT EXISTS (SELECT 1 FROM v) AS has_vehicle, EXISTS (SELECT 1 FROM c) AS has_customer, (SELECT yes FROM lapsed) AS has_lapsed_holds,
+      b.id IS NOT NULL AS booked, ${extra} AS answers, b.*
+    FROM (SELECT 1) AS one LEFT JOIN b ON true`);
+  if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.has_customer ? 'no_customer' : 'lapsed_holds' };
+  const { has_vehicle: _v, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
+  announceOnCommit(db, HOLDS_TOPIC, [booking.vehicle_id]);
+  a.writes.answered(answers ?? {});
+  return { booking };
+}
+
 /** Inserts many bookings in one statement (demo data: one round trip instead of hundreds). */
 export async function insertBookings(db: Db, fs: readonly Record<string, unknown>[]): Promise<void> {
   if (!fs.length) return;

@@ -4,7 +4,7 @@ import { bookingCreatedEvent, emitBookingCreated, emitBookingStatus } from '../e
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
-import { checkAvailability, parsePeriod, type AvailabilityInput, type AvailabilityResult } from '../availability/service.js';
+import { checkAvailability, parsePeriod, type AvailabilityInput, type AvailabilityResult, type Period } from '../availability/service.js';
 import { catalogueOf } from '../catalogue.js';
 import { customerOfAccount, resolveCustomer, type CustomerAccount } from '../customers/service.js';
 import { rentalSettings } from '../settings.js';
@@ -14,7 +14,7 @@ import { lockVehicle } from '../vehicles/repo.js';
 import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
-import { bookingById, bookingRefs, findOverlap, insertBooking, lockVehicleForBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow } from './repo.js';
+import { bookVehicleAtOnce, bookingById, bookingRefs, findOverlap, insertBooking, lockVehicleForBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow, type WritesWithBooking } from './repo.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
@@ -75,8 +75,7 @@ function priceFields(r: AvailabilityResult) {
  * UPDATE), so two requests for the same slot are serialised and the second sees the first's booking →
  * 409 VEHICLE_NOT_AVAILABLE. Works the same on PGlite and PostgreSQL. v2 /booking/create reuses it.
  */
-export async function createBooking(p: Platform, input: CreateBookingInput, within?: WithinBooking): Promise<BookingRow> {
-  const s = rentalSettings(p);
+export async function createBooking(p: Platform, input: CreateBookingInput, within?: WithinBooking, atOnce?: WritesAtOnce): Promise<BookingRow> {
   const status = input.status ?? 'pending_payment';
   const transfer = input.kind === 'transfer';
   if (!transfer && input.return_date === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
@@ -88,6 +87,10 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     // A slot the holding index sees free costs no query here; one it sees taken is confirmed by the database.
     const pre = await checkAvailability(p, p.db, { ...input, return_date: period.returnDate }, { period, catalogue, confirmBooked: true });
     if (!pre.available) throw notAvailable(pre);
+    if (atOnce && input.customer_account && !transfer && BLOCKING.includes(status)) {
+      const made = await createInOneStatement(p, { ...input, customer_account: input.customer_account }, period, pre, status, atOnce);
+      if (made) return made;
+    }
   }
   const expired: BookingRow[] = [];
   const created = await p.transaction(async (tx) => {
@@ -99,15 +102,13 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
     if (period) {
       const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue, overlapByConstraint: BLOCKING.includes(status) });
       if (!r.available && status !== 'draft') throw notAvailable(r);
-      const loc = input.location_id ?? r.vehicle.location_id ?? null;
-      fields = { kind: 'rental', pickup_location_id: loc, return_location_id: input.return_location_id ?? loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
+      fields = rentalFields(input, period, r);
     } else {
       fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
     }
     const customer = input.customer_account
       ? (linked ?? (await customerOfAccount(tx, input.customer_account)))
       : await resolveCustomer(tx, input.customer_id, input.customer);
-    const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
     const booking = await insertBooking(tx, {
       reference: reference(),
       vehicle_id: input.vehicle_id,
@@ -116,13 +117,7 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
       customer_email: customer.email,
       customer_phone: customer.phone,
       ...fields,
-      currency: s.currency,
-      payment_method: input.payment_method ?? null,
-      payment_deadline: deadline,
-      status,
-      notes: input.notes ?? '',
-      source: input.source ?? 'api',
-      buffer_minutes: s.bufferMinutes,
+      ...bookingTerms(p, input, status),
     });
     if (within) await within(tx, booking, [bookingCreatedEvent(booking)]);
     else await emitBookingCreated(tx, booking);
@@ -130,6 +125,51 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
   }).catch(rethrowOverlap);
   await mailExpired(p, expired);
   return created;
+}
+
+/**
+ * The caller's writes for a customer's new booking, made in the booking's own statement (`bookVehicleAtOnce`):
+ * built before the booking exists from its draft (priced fields, id and customer not known yet) and the
+ * `booking.created` event drafted from it, which the statement completes. Without them, or when the one-statement
+ * path does not apply, createBooking runs its transaction and `within`.
+ */
+export type WritesAtOnce = (draft: BookingRow, events: { list: readonly OutboxEvent[]; draft: true }) => WritesWithBooking;
+
+function rentalFields(input: CreateBookingInput, period: Period, r: AvailabilityResult): Record<string, unknown> {
+  const loc = input.location_id ?? r.vehicle.location_id ?? null;
+  return { kind: 'rental', pickup_location_id: loc, return_location_id: input.return_location_id ?? loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
+}
+
+/** The fields of a new booking that follow from the request and the settings, not from its customer or its price. */
+function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus): Record<string, unknown> {
+  const s = rentalSettings(p);
+  const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
+  return {
+    currency: s.currency,
+    payment_method: input.payment_method ?? null,
+    payment_deadline: deadline,
+    status,
+    notes: input.notes ?? '',
+    source: input.source ?? 'api',
+    buffer_minutes: s.bufferMinutes,
+  };
+}
+
+/**
+ * A signed-in customer's rental in one statement (no BEGIN/COMMIT round trips): `r` is the pre-check's decision of the
+ * rules from the catalogue (the transactional path decides them the same way), the overlap is the exclusion constraint's.
+ * Undefined when it does not apply (no customer record yet, a lapsed hold to sweep): the caller runs the transaction.
+ */
+async function createInOneStatement(p: Platform, input: CreateBookingInput & { customer_account: CustomerAccount }, period: Period,
+  r: AvailabilityResult, status: BookingStatus, atOnce: WritesAtOnce): Promise<BookingRow | undefined> {
+  const fields = { reference: reference(), vehicle_id: input.vehicle_id, ...rentalFields(input, period, r), ...bookingTerms(p, input, status) };
+  const now = new Date().toISOString();
+  const draft = { ...fields, id: 0, customer_id: 0, customer_name: '', customer_email: '', customer_phone: '', created_at: now, updated_at: now } as unknown as BookingRow;
+  const made = await bookVehicleAtOnce(p.db, { vehicleId: input.vehicle_id, accountId: input.customer_account.id, fields, writes: atOnce(draft, { list: [bookingCreatedEvent(draft)], draft: true }) })
+    .catch(rethrowOverlap);
+  if ('booking' in made) return made.booking;
+  if (made.fallback === 'no_vehicle') throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+  return undefined;
 }
 
 export interface UpdateBookingInput {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
-import { insertEvents, type OutboxEvent } from '../../../../platform/events/emit.js';
+import type { OutboxEvent } from '../../../../platform/events/emit.js';
+import type { WritesWithBooking } from '../../bookings/repo.js';
 
 export interface OrderLine {
   kind: 'rental' | 'addon' | 'tax' | 'deposit' | 'full';
@@ -23,25 +24,49 @@ export interface PaymentRow {
 const PAY = sql`id::int AS id, booking_id::int AS booking_id, provider, external_id, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount`;
 
 /**
- * The order, its lines (in the given order), the payment due now and the booking's outbox events, in one
- * statement: the create path's writes after the booking row cost one round trip, not one per line.
+ * The order, its lines (in the given order), the payment due now and the booking's outbox events as CTEs of the
+ * booking's own statement, reading the booking as `b` (`bookVehicleAtOnce`); the payment answers as `payment_id`.
+ * Events built before the booking existed (`draft`) get the booking's id, customer and total (as the database
+ * stores it) patched in by the statement. `answered` gets the payment's id.
  */
+export function orderWrites(
+  o: { user_id: number | null; payment_plan: string; currency: string; total: number; amount_due: number },
+  lines: readonly OrderLine[],
+  pay: { provider: string; amount: number },
+  events: { list: readonly OutboxEvent[]; draft: boolean },
+  answered: (payment: { id: number }) => void = () => undefined,
+): WritesWithBooking {
+  const values = sql.join(lines.map((l, i) => sql`(${i}::int, ${l.kind}::text, ${l.code}::text, ${l.description}::text, ${l.amount}::numeric)`), sql`, `);
+  const payload = (e: OutboxEvent) => (events.draft
+    ? sql`jsonb_set(jsonb_set(jsonb_set(${e.payload}::jsonb, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))`
+    : sql`${e.payload}::jsonb`);
+  // a data-modifying CTE runs whether or not it is referenced
+  const ev = events.list.length
+    ? sql`ev AS (INSERT INTO rova_events (event_id, type, payload) ${sql.join(events.list.map((e) => sql`SELECT ${e.eventId}, ${e.type}, ${payload(e)} FROM b`), sql` UNION ALL `)}), `
+    : sql``;
+  return {
+    ctes: sql`${ev}o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
+      SELECT b.id, ${o.user_id}::bigint, ${o.payment_plan}::text, ${o.currency}::text, ${o.total}::numeric, ${o.amount_due}::numeric FROM b RETURNING id),
+    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
+      SELECT o.id, x.kind, x.code, x.description, x.amount FROM o, (VALUES ${values}) AS x(ord, kind, code, description, amount) ORDER BY x.ord),
+    pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
+      SELECT b.id, ${pay.provider}::text, ${pay.amount}::numeric, ${o.currency}::text FROM b RETURNING id)`,
+    columns: { payment_id: sql`(SELECT id FROM pay)` },
+    answered: (v) => answered({ id: Number(v.payment_id) }),
+  };
+}
+
+/** The same writes for a booking written by an earlier statement of the caller's transaction: one round trip. */
 export async function insertOrderWithPayment(
   db: Db,
   o: { booking_id: number; user_id: number | null; payment_plan: string; currency: string; total: number; amount_due: number },
   lines: readonly OrderLine[],
   pay: { provider: string; amount: number },
   events: readonly OutboxEvent[] = [],
-): Promise<PaymentRow> {
-  const values = sql.join(lines.map((l, i) => sql`(${i}::int, ${l.kind}::text, ${l.code}::text, ${l.description}::text, ${l.amount}::numeric)`), sql`, `);
-  // the booking's outbox events ride along (a data-modifying CTE runs whether or not it is referenced)
-  const ev = events.length ? sql`ev AS (${insertEvents(events)}), ` : sql``;
-  return (await one<PaymentRow>(db, sql`WITH ${ev}o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
-      VALUES (${o.booking_id}, ${o.user_id}, ${o.payment_plan}, ${o.currency}, ${o.total}, ${o.amount_due}) RETURNING id),
-    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
-      SELECT o.id, x.kind, x.code, x.description, x.amount FROM o, (VALUES ${values}) AS x(ord, kind, code, description, amount) ORDER BY x.ord)
-    INSERT INTO rental_payments (booking_id, provider, amount, currency)
-    VALUES (${o.booking_id}, ${pay.provider}, ${pay.amount}, ${o.currency}) RETURNING ${PAY}`))!;
+): Promise<{ id: number }> {
+  const w = orderWrites(o, lines, pay, { list: events, draft: false });
+  const r = await one<{ id: number }>(db, sql`WITH b AS (SELECT ${o.booking_id}::bigint AS id), ${w.ctes} SELECT id::int AS id FROM pay`);
+  return { id: r!.id };
 }
 
 export async function orderOf(db: Db, bookingId: number): Promise<{ id: number; user_id: number | null; payment_plan: string; amount_due: string; lines: OrderLine[] } | undefined> {

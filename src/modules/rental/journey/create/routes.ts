@@ -40,10 +40,10 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const key = req.headers['idempotency-key'];
     const answer = (data: CreatedBooking) => ({ status: 201, body: rentalOk(data, 'Booking created: pay before the deadline to confirm it.') });
     // the key commits with the booking (and is freed with its cancellation when the payment cannot start)
-    const r = await idempotent(p.db, scope, typeof key === 'string' ? key : undefined, req.body, async (claim) => answer(await createCustomerBooking(p, auth, req.body, {
+    const r = await idempotent(p.db, scope, typeof key === 'string' ? key : undefined, req.body, async (claim) => answer(await createCustomerBooking(p, auth, req.body, claim.keyed ? {
       created: (tx, data) => claim.commit(tx, answer(data)),
       withdrawn: (tx) => claim.release(tx),
-    })), { leaseMs: journeySettings(p).idempotencyLeaseMs });
+    } : undefined)), { leaseMs: journeySettings(p).idempotencyLeaseMs });
     const body = r.body as { data?: { booking?: { id?: number } } };
     if (body.data?.booking?.id) req.auditTarget = `booking:${body.data.booking.id}`;
     if (r.replayed) reply.header('Idempotent-Replayed', 'true');

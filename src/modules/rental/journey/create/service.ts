@@ -14,7 +14,7 @@ import { mailBooking } from '../mails.js';
 import { enabledProvider, type PaymentStart } from '../payments/port.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
-import { insertOrderWithPayment, setPayment, type OrderLine } from './repo.js';
+import { insertOrderWithPayment, orderWrites, setPayment, type OrderLine } from './repo.js';
 
 export interface CreateInput extends BookingCheckInput {
   payment_method: 'offline' | 'stripe';
@@ -106,6 +106,11 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     paymentId = (await insertOrderWithPayment(tx, { booking_id: Number(b.id), user_id: who.user_id, payment_plan: input.payment_plan, currency: b.currency, total: Number(b.total), amount_due: due },
       orderLines(b, input.payment_plan, due), { provider: provider.name, amount: due }, events)).id;
     if (record) await record.created(tx, created(b, due, provider.name));
+  }, record ? undefined : (draft, events) => {
+    // no record to keep in step (no Idempotency-Key): the order, lines, payment and event ride in the booking's statement
+    due = amountDue({ total: Number(draft.total), deposit: Number(draft.deposit) }, input.payment_plan);
+    return orderWrites({ user_id: who.user_id, payment_plan: input.payment_plan, currency: draft.currency, total: Number(draft.total), amount_due: due },
+      orderLines(draft, input.payment_plan, due), { provider: provider.name, amount: due }, events, (payment) => { paymentId = payment.id; });
   });
   let payment: PaymentStart;
   try {
