@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Platform } from '../context.js';
 import { one, rows, type Db } from '../db/types.js';
@@ -43,6 +43,24 @@ export class Mailer {
 }
 
 export const mailerOf = perPlatform((p) => new Mailer(p));
+
+/** Where a mail composed before its recipient's name is known puts the name (see `storedMailWith`). */
+export const RECIPIENT_NAME = '\uE000recipient\uE000';
+
+/**
+ * The outbox INSERT of a mail whose recipient the caller's statement reads (a CTE over `from`, whose rows give `to`
+ * and `name` as SQL): RECIPIENT_NAME is replaced by the name — HTML-escaped in the HTML body, as the templates escape
+ * — so the mail is stored with the write that causes it, in the same statement. Undefined when mail goes over SMTP
+ * (it is sent after the write, not stored).
+ */
+export function storedMailWith(p: Platform, m: Omit<OutgoingMail, 'to'>, r: { from: SQL; to: SQL; name: SQL }): SQL | undefined {
+  if (mailSettings(p).smtpUrl) return undefined;
+  const html = sql`replace(replace(replace(replace(replace(${r.name}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
+  return sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
+    SELECT ${r.to}, ${m.subject}::text, replace(${m.text}::text, ${RECIPIENT_NAME}::text, ${r.name}), replace(${m.html}::text, ${RECIPIENT_NAME}::text, ${html}),
+      ${m.template}::text, 'stored', NULL FROM ${r.from}`;
+}
+
 
 // One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch
 // could carry another request's mail into the next write; see idempotency-lease.test.ts, "killed after its commit").

@@ -1,5 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
-import { mailerOf } from '../../../platform/mail/mailer.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { mailerOf, RECIPIENT_NAME, storedMailWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
 import type { BookingRow } from '../bookings/repo.js';
@@ -14,13 +15,28 @@ const SUBJECT: Record<BookingMail, string> = {
   payment_received: 'Payment received',
 };
 
-/** A booking mail to its customer (store name, times in the store timezone). Never fails the caller. */
-export async function mailBooking(p: Platform, kind: BookingMail, b: BookingRow, extra: [string, string][] = []): Promise<void> {
-  if (!b.customer_email) return;
+/** A booking mail's content, greeting `name` (the customer's, or RECIPIENT_NAME when the statement fills it in). */
+function bookingMail(p: Platform, kind: BookingMail, b: BookingRow, name: string, extra: [string, string][]): Omit<OutgoingMail, 'to'> {
   const s = mailSettings(p);
   const rows: [string, string][] = [
     ['Reference', b.reference], ['Pickup', localTime(iso(b.pickup_at), s.timezone)], ['Return', localTime(iso(b.return_at), s.timezone)],
     ['Total', `${Number(b.total).toFixed(2)} ${b.currency}`], ['Status', b.status], ...extra,
   ];
-  await mailerOf(p).send({ to: b.customer_email, template: kind, ...compose(s, `${SUBJECT[kind]} — ${b.reference}`, `Hello ${b.customer_name || 'there'},`, [{ rows }]) }).catch((err: unknown) => p.log.warn({ err }, 'booking mail failed'));
+  return { template: kind, ...compose(s, `${SUBJECT[kind]} — ${b.reference}`, `Hello ${name},`, [{ rows }]) };
+}
+
+/** A booking mail to its customer (store name, times in the store timezone). Never fails the caller. */
+export async function mailBooking(p: Platform, kind: BookingMail, b: BookingRow, extra: [string, string][] = []): Promise<void> {
+  if (!b.customer_email) return;
+  await mailerOf(p).send({ to: b.customer_email, ...bookingMail(p, kind, b, b.customer_name || 'there', extra) }).catch((err: unknown) => p.log.warn({ err }, 'booking mail failed'));
+}
+
+/**
+ * The same mail as a write of the booking's own statement (the booking is `b` there, its customer read in it): the
+ * mail costs no statement of its own. Undefined when mail goes over SMTP (then `mailBooking` after the write).
+ */
+export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): SQL | undefined {
+  return storedMailWith(p, bookingMail(p, kind, draft, RECIPIENT_NAME, extra), {
+    from: sql`b WHERE b.customer_email <> ''`, to: sql`b.customer_email`, name: sql`COALESCE(NULLIF(b.customer_name, ''), 'there')`,
+  });
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Platform } from '../../../../platform/context.js';
 import type { Db } from '../../../../platform/db/types.js';
 import type { AuthContext } from '../../../../platform/auth/types.js';
@@ -10,7 +11,7 @@ import { catalogueOf } from '../../catalogue.js';
 import type { CustomerAccount } from '../../customers/service.js';
 import { Decimal } from '../../money.js';
 import type { Quote } from '../../pricing/engine.js';
-import { mailBooking } from '../mails.js';
+import { bookingMailWithBooking, mailBooking } from '../mails.js';
 import { enabledProvider, type PaymentStart } from '../payments/port.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
@@ -34,6 +35,11 @@ function orderLines(b: BookingRow, plan: 'deposit' | 'full', due: number): Order
   lines.push({ kind: 'tax', code: null, description: 'Tax', amount: Number(b.tax) });
   lines.push({ kind: plan, code: null, description: plan === 'deposit' ? 'Deposit due now' : 'Full amount due now', amount: due });
   return lines;
+}
+
+/** The booking_created mail's lines after the booking's own: what is due now and how to pay it. */
+function createdMailRows(due: number, currency: string, payment: PaymentStart): [string, string][] {
+  return [['Amount due now', `${new Decimal(due).toFixed(2)} ${currency}`], ...(payment.instructions ? [['How to pay', payment.instructions] as [string, string]] : [])];
 }
 
 /** Who the booking is for: the signed-in customer, or (an API key of store staff) the customer named in the body. */
@@ -95,6 +101,8 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
   const who = bookingCustomer(auth, input);
   let due = 0;
   let paymentId = 0;
+  /** Set when the booking's statement also wrote its mail: the payment's start, known before. */
+  let startedWithMail: PaymentStart | undefined;
   const booking = await createBooking(p, {
     vehicle_id: input.vehicle_id, pickup_date: input.pickup_date, return_date: input.return_date, pickup_time: input.pickup_time, return_time: input.return_time,
     location_id: input.pickup_location_id, return_location_id: input.return_location_id, addons: input.addons,
@@ -109,9 +117,15 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
   }, record ? undefined : (draft, events) => {
     // no record to keep in step (no Idempotency-Key): the order, lines, payment and event ride in the booking's statement
     due = amountDue({ total: Number(draft.total), deposit: Number(draft.deposit) }, input.payment_plan);
-    return orderWrites({ user_id: who.user_id, payment_plan: input.payment_plan, currency: draft.currency, total: Number(draft.total), amount_due: due },
+    const w = orderWrites({ user_id: who.user_id, payment_plan: input.payment_plan, currency: draft.currency, total: Number(draft.total), amount_due: due },
       orderLines(draft, input.payment_plan, due), { provider: provider.name, amount: due }, events, (payment) => { paymentId = payment.id; });
+    // a payment start known beforehand (offline) cannot fail, so the booking mail is written with the booking too
+    const start = provider.startKnown?.(p, { reference: draft.reference, amount: due, currency: draft.currency });
+    const mail = start && bookingMailWithBooking(p, 'booking_created', draft, createdMailRows(due, draft.currency, start));
+    if (!start || !mail) return w;
+    return { ctes: sql`${w.ctes}, mail AS (${mail})`, columns: w.columns, answered: (v) => { w.answered(v); startedWithMail = start; } };
   });
+  if (startedWithMail) return created(booking, due, provider.name, startedWithMail);
   let payment: PaymentStart;
   try {
     payment = await provider.start(p, { id: paymentId, bookingId: Number(booking.id), reference: booking.reference, amount: due, currency: booking.currency });
@@ -123,6 +137,6 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     throw err;
   }
   if (payment.external_id) await setPayment(p.db, paymentId, { external_id: payment.external_id });
-  await mailBooking(p, 'booking_created', booking, [['Amount due now', `${new Decimal(due).toFixed(2)} ${booking.currency}`], ...(payment.instructions ? [['How to pay', payment.instructions] as [string, string]] : [])]);
+  await mailBooking(p, 'booking_created', booking, createdMailRows(due, booking.currency, payment));
   return created(booking, due, provider.name, payment);
 }

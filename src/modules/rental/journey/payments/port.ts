@@ -8,6 +8,9 @@ export type { PaymentProvider, PaymentRequest, PaymentStart } from './provider.j
 export const offlineProvider: PaymentProvider = {
   name: 'offline',
   async start(p, b) {
+    return this.startKnown!(p, b);
+  },
+  startKnown(p, b) {
     return { instructions: `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${b.amount.toFixed(2)} ${b.currency}.` };
   },
   async refund() {

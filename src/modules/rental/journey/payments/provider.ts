@@ -22,6 +22,11 @@ export interface PaymentRequest {
 export interface PaymentProvider {
   name: ProviderName;
   start(p: Platform, b: PaymentRequest): Promise<PaymentStart>;
+  /**
+   * For a provider whose start needs nothing from outside and cannot fail (offline: instructions only): the start,
+   * known before the payment row exists (so the booking mail can be written with the booking).
+   */
+  startKnown?(p: Platform, b: Omit<PaymentRequest, 'id' | 'bookingId'>): PaymentStart;
   /** Refunds `amount` of a payment; offline refunds are paid out by the staff (recorded only). */
   refund(p: Platform, payment: { id: number; external_id: string | null }, amount: number, currency: string): Promise<void>;
 }
