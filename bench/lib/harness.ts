@@ -1,13 +1,13 @@
 /**
  * Load-test harness: runs a scenario's real app and a bare Fastify route answering a same-size JSON body, each
  * in its own child process on a real socket, drives both with autocannon in the same run, and prints a
- * markdown table (req/s, p50, p99, RSS, ratio to bare).
+ * markdown table (req/s, p50, p99, RSS, ratio to bare, CPU per request of the server and of a local PostgreSQL).
  *
  * A scenario file calls `runScenario(spec, import.meta.url)`; the same file runs as parent (load generator)
  * and, forked with BENCH_CHILD=app|bare, as the server under test.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -46,7 +46,7 @@ interface Ready {
   random?: boolean;
   once?: boolean;
 }
-type Msg = Ready | { type: 'rss'; rss: number };
+type Msg = Ready | { type: 'rss'; rss: number } | { type: 'cpu'; us: number };
 
 export interface Row {
   target: string;
@@ -58,6 +58,10 @@ export interface Row {
   errors: number;
   /** Answers by HTTP status (what the non-2xx were). */
   statuses: Record<string, number>;
+  /** CPU time the server process spent per answered request in the measured run (µs): steadier than req/s on a busy machine. */
+  cpuUsPerReq: number;
+  /** The same for the local PostgreSQL server's processes (µs), when one runs on this machine (Linux /proc). */
+  dbCpuUsPerReq: number | null;
 }
 
 function send(msg: Msg): void {
@@ -70,6 +74,7 @@ async function childApp(spec: ScenarioSpec): Promise<void> {
   send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests, random: spec.random, once: spec.once });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
+    if (m.type === 'cpu') send({ type: 'cpu', us: cpuUs() });
     if (m.type === 'stop') void (close ? close() : app.close()).finally(() => process.exit(0));
   });
 }
@@ -83,6 +88,7 @@ async function childBare(): Promise<void> {
   send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests: [] });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
+    if (m.type === 'cpu') send({ type: 'cpu', us: cpuUs() });
     if (m.type === 'stop') void app.close().finally(() => process.exit(0));
   });
 }
@@ -99,17 +105,46 @@ function start(file: string, role: 'app' | 'bare', env: Record<string, string> =
   });
 }
 
-function rssOf(child: ChildProcess): Promise<number> {
+function cpuUs(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+function ask<K extends 'rss' | 'cpu'>(child: ChildProcess, type: K): Promise<number> {
   return new Promise((resolve) => {
     const on = (m: Msg) => {
-      if (m.type === 'rss') {
+      if (m.type === type) {
         child.off('message', on);
-        resolve(m.rss);
+        resolve(m.type === 'rss' ? m.rss : m.type === 'cpu' ? m.us : 0);
       }
     };
     child.on('message', on);
-    child.send({ type: 'rss' });
+    child.send({ type });
   });
+}
+
+/** CPU time (µs) of every `postgres` process on this machine so far, or null where /proc cannot tell. */
+function postgresCpuUs(): number | null {
+  try {
+    const tick = 1e6 / 100; // USER_HZ is 100 on Linux
+    let total = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const f = stat.slice(close + 2).split(' ');
+      total += (Number(f[11]) + Number(f[12])) * tick;
+    }
+    return total > 0 ? total : null;
+  } catch {
+    return null;
+  }
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -137,13 +172,18 @@ async function load(target: string, port: number, variants: BenchRequest[], conn
   const requests = pick.random || pick.once ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...draw() }) }] : variants;
   // Warm-up (JIT, caches) before measuring.
   await autocannon({ url, connections, duration: Math.min(2, duration), requests });
+  const [cpu0, db0] = [await ask(child, 'cpu'), postgresCpuUs()];
   const r = await autocannon({ url, connections, duration, requests });
+  const [cpu1, db1] = [await ask(child, 'cpu'), postgresCpuUs()];
+  const answered = Math.max(1, r.requests.total);
   return {
     target,
     reqPerSec: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    rssMb: (await rssOf(child)) / 1048576,
+    rssMb: (await ask(child, 'rss')) / 1048576,
+    cpuUsPerReq: (cpu1 - cpu0) / answered,
+    dbCpuUsPerReq: db0 !== null && db1 !== null ? (db1 - db0) / answered : null,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
     statuses: Object.fromEntries(Object.entries((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
@@ -152,10 +192,10 @@ async function load(target: string, port: number, variants: BenchRequest[], conn
 
 export function markdownTable(rows: Row[]): string {
   const bare = rows[0]!;
-  const lines = ['| target | req/s | p50 (ms) | p99 (ms) | RSS (MB) | ratio to bare | non-2xx |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = ['| target | req/s | p50 (ms) | p99 (ms) | RSS (MB) | ratio to bare | non-2xx | server CPU µs/req | PostgreSQL CPU µs/req |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const r of rows) {
     lines.push(
-      `| ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.rssMb.toFixed(0)} | ${(r.reqPerSec / bare.reqPerSec).toFixed(2)} | ${r.non2xx + r.errors} |`,
+      `| ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.rssMb.toFixed(0)} | ${(r.reqPerSec / bare.reqPerSec).toFixed(2)} | ${r.non2xx + r.errors} | ${Math.round(r.cpuUsPerReq)} | ${r.dbCpuUsPerReq === null ? '–' : Math.round(r.dbCpuUsPerReq)} |`,
     );
   }
   return lines.join('\n');

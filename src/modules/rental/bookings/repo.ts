@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { announceOnCommit } from '../../../platform/db/announce.js';
+import { rowsPrepared } from '../../../platform/db/prepared.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
 import type { CustomerRow } from '../customers/repo.js';
@@ -107,7 +108,7 @@ export async function bookVehicleAtOnce(
   const names = Object.keys(a.writes.columns);
   // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
   const extra = names.length ? sql`jsonb_build_object(${sql.join(names.map((n) => sql`${n}::text, ${a.writes.columns[n]!}`), sql`, `)})` : sql`NULL::jsonb`;
-  const r = await one<BookingRow & { has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, sql`WITH
+  const [r] = await rowsPrepared<BookingRow & { has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, sql`WITH
     v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ${a.vehicleId} FOR UPDATE OF v),
     c AS (SELECT c.id, c.name, c.email, c.phone FROM rental_customers c WHERE c.user_id = ${a.accountId} ORDER BY c.id LIMIT 1),
     lapsed AS (SELECT EXISTS (SELECT 1 FROM rental_bookings x
