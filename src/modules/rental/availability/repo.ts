@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { rows, toDate, toDateOrNull, type Db } from '../../../platform/db/types.js';
+import { rowsPrepared } from '../../../platform/db/prepared.js';
+import { toDate, toDateOrNull, type Db } from '../../../platform/db/types.js';
 
 /** One booking's claim on its vehicle, as the overlap query sees it: [from, to) until `until` (null = for good). */
 export interface HoldInterval {
@@ -17,7 +18,7 @@ export interface HoldInterval {
  */
 export async function holdIntervals(db: Db, vehicleIds: readonly number[] | null, since: Date): Promise<HoldInterval[]> {
   const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${`{${vehicleIds.map((i) => Math.trunc(i)).join(',')}}`}::bigint[])`;
-  const r = await rows<{ id: string; vehicle_id: string; pickup_at: string; return_at: string; status: string; payment_deadline: string | null }>(db, sql`/* holding index */
+  const r = await rowsPrepared<{ id: string; vehicle_id: string; pickup_at: string; return_at: string; status: string; payment_deadline: string | null }>(db, sql`/* holding index */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline FROM rental_bookings
     WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`);
   return r.map((b) => ({

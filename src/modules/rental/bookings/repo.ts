@@ -52,13 +52,14 @@ export interface BookingRow {
  * Uses the (vehicle_id, pickup_at, return_at, status) index.
  */
 export async function findOverlap(db: Db, vehicleId: number, from: Date, to: Date, excludeId = 0): Promise<{ id: string } | undefined> {
-  return one<{ id: string }>(db, sql`SELECT id FROM rental_bookings
+  // a hot read (the create pre-check's confirmation of a "booked"): prepared once per connection outside a transaction
+  return (await rowsPrepared<{ id: string }>(db, sql`SELECT id FROM rental_bookings
     WHERE vehicle_id = ${vehicleId} AND pickup_at < ${to.toISOString()}::timestamptz AND return_at > ${from.toISOString()}::timestamptz
       AND id <> ${excludeId}
       AND status IN ('pending_payment', 'pending', 'confirmed', 'in_progress')
       AND (status IN ('confirmed', 'in_progress')
            OR (status IN ('pending_payment', 'pending') AND (payment_deadline IS NULL OR payment_deadline > now())))
-    LIMIT 1`);
+    LIMIT 1`))[0];
 }
 
 export async function bookingById(db: Db, id: number, forUpdate = false): Promise<BookingRow | undefined> {
