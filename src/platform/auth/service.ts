@@ -54,6 +54,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export class AuthService {
   private jwtVerifier: JwtVerifier | null = null;
   private readonly lastTouched = new Map<number, number>();
+  private readonly keyLookups = new Map<string, Promise<Awaited<ReturnType<typeof repo.findApiKeyByHash>>>>();
   private keyCache: ApiKeyCache | null = null;
   private bus: InvalidationBus | null = null;
 
@@ -133,7 +134,15 @@ export class AuthService {
     const readIn = this.keyCache?.current ?? 0;
     let row = this.keyCache?.get(hash);
     if (!row) {
-      row = await repo.findApiKeyByHash(this.db, hash);
+      // concurrent requests with a key the cache does not hold (yet, or since its TTL ran out) share one lookup; one
+      // that starts after an invalidation never joins a lookup begun before it (it could read the key unrevoked)
+      const shared = `${readIn}:${hash}`;
+      let lookup = this.keyLookups.get(shared);
+      if (!lookup) {
+        lookup = repo.findApiKeyByHash(this.db, hash).finally(() => this.keyLookups.delete(shared));
+        this.keyLookups.set(shared, lookup);
+      }
+      row = await lookup;
       if (!row) return { ...ANONYMOUS, failure: 'invalid_api_key' };
       this.keyCache?.keep(hash, row, readIn);
     }
