@@ -4,6 +4,7 @@ import { clientAddress } from '../../platform/http/client-ip.js';
 import { catalogueView } from '../store/catalogue-view.js';
 import { detectCurrency, normaliseCode } from './detect.js';
 import type { GeoLookup } from './geo.js';
+import { ConvertAnswers } from './convert-cache.js';
 import type { ConvertLimit, FxRuntime } from './state.js';
 
 export const MAX_PRODUCT_IDS = 50;
@@ -52,7 +53,7 @@ export function parseConvertBody(body: unknown): ConvertRequest {
   return { currency, ids: [...seen] };
 }
 
-export type ConvertOutcome = { limited: true; retryAfter: number } | { limited: false; json: string };
+export type ConvertOutcome = { limited: true; retryAfter: number } | { limited: false; body: Buffer };
 
 /** Counts the request against the caller's address; true when it is over the limit. */
 export async function overLimit(rt: FxRuntime, req: FastifyRequest): Promise<number | null> {
@@ -65,7 +66,11 @@ export async function overLimit(rt: FxRuntime, req: FastifyRequest): Promise<num
   return hit.allowed ? null : w;
 }
 
-/** POST /convert after validation: limiter, currency resolution, price HTML from the in-memory catalogue. */
+/**
+ * POST /convert after validation: limiter, currency resolution, price HTML from the in-memory catalogue. The
+ * answer (UTF-8 bytes) is kept in `rt.answers` until a currency, settings or catalogue change, or the next sale
+ * window opening or closing among its products (convert-cache.ts).
+ */
 export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyRequest, input: ConvertRequest): Promise<ConvertOutcome> {
   const retryAfter = await overLimit(rt, req);
   if (retryAfter !== null) return { limited: true, retryAfter };
@@ -79,12 +84,19 @@ export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyR
   const pricing = requested && requested !== snap.base ? snap.offered.get(requested) ?? null : null;
   const currency = pricing ? (requested as string) : snap.base;
   const view = catalogueView(rt.platform);
-  await view.load();
-  const now = new Date();
+  if (view.loaded() === null) await view.load();
+  const catalogue = view.loaded();
+  const now = Date.now();
+  const key = ConvertAnswers.key(currency, detected, input.ids);
+  const known = catalogue === null ? null : rt.answers.get(key, snap, catalogue, now);
+  if (known !== null) return { limited: false, body: known };
+  const at = new Date(now);
   const parts: string[] = [];
   for (const id of input.ids) {
-    const json = view.priceJson(id, pricing, now);
+    const json = view.priceJson(id, pricing, at);
     if (json !== null) parts.push(`"${id}":${json}`);
   }
-  return { limited: false, json: `{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}` };
+  const body = Buffer.from(`{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}`);
+  if (catalogue !== null) rt.answers.set(key, { body, fx: snap, catalogue, until: view.nextSaleChange(input.ids, now) });
+  return { limited: false, body };
 }

@@ -36,7 +36,7 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
         if (out.limited) {
           return reply.code(429).header('Retry-After', String(out.retryAfter)).type('application/json; charset=utf-8').send(RATE_LIMITED_BODY);
         }
-        return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(out.json);
+        return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(out.body);
       },
     );
 
