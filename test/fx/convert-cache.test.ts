@@ -158,40 +158,83 @@ describe('POST /convert answer cache', () => {
   });
 });
 
+describe('POST /convert with the same body text again (its parsed body is shared)', () => {
+  const raw = (payload: string) => t.inject({ method: 'POST', url: `${FX}/convert`, headers: { 'content-type': 'application/json' }, payload });
+
+  it('refusals are refused every time: NUL characters, a non-finite number, prototype keys, unknown fields, bad types', async () => {
+    for (const body of [
+      '{"currency":"EUR","product_ids":["1\\u0000"]}',
+      '{"currency":"EUR","product_ids":[1e309]}',
+      '{"currency":"EUR","product_ids":[1],"__proto__":{"x":1}}',
+      '{"currency":"EUR","product_ids":[1],"extra":true}',
+      '{"currency":12,"product_ids":[1]}',
+      '{"currency":"EUR"}',
+    ]) {
+      const first = await raw(body);
+      expect(first.statusCode, body).toBe(400);
+      const again = await raw(body);
+      expect(again.statusCode, body).toBe(400);
+      expect(again.body).toBe(first.body);
+    }
+  });
+
+  it('an accepted body gives the same answer each time, and each request still counts against the limit', async () => {
+    const p = await product(t, a.key, { name: 'Repeated', regular_price: '10' });
+    const limited = await makeApp({ env: { FX_CONVERT_RATE_LIMIT: '3' } });
+    try {
+      const body = JSON.stringify({ currency: null, product_ids: [p, String(p), 'x'] });
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await limited.inject({ method: 'POST', url: `${FX}/convert`, headers: { 'content-type': 'application/json' }, payload: body })).statusCode);
+      expect(codes).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+    const body = JSON.stringify({ currency: ' eur ', product_ids: [p, String(p), 'x'] });
+    const first = await raw(body);
+    expect(first.json()).toEqual({ currency: 'EUR', detected: false, prices: { [p]: amount('20.00', 'CURX') } });
+    expect((await raw(body)).body).toBe(first.body);
+  });
+});
+
 describe('ConvertAnswers bounds', () => {
   const fx = {};
   const cat = {};
   const answer = (bytes: number) => ({ body: Buffer.alloc(bytes, 'x'), fx, catalogue: cat, until: Infinity });
 
-  it('keeps at most maxEntries answers, the least recently used go first', () => {
-    const c = new ConvertAnswers(3, 1 << 20);
-    for (const k of ['a', 'b', 'c']) c.set(k, answer(10));
-    expect(c.get('a', fx, cat, 0)).not.toBeNull(); // a is now the most recently used
-    c.set('d', answer(10));
+  it('keeps at most maxEntries answers; the least recently used ids go first, with all their currencies', () => {
+    const c = new ConvertAnswers(4, 1 << 20);
+    for (const k of ['1', '2', '3']) c.set(k, 'EUR', answer(10));
+    c.set('1', 'JPY', answer(10));
+    for (const k of ['2', '3']) expect(c.get(k, 'EUR', fx, cat, 0)).not.toBeNull(); // 1 is now the least recently used
+    c.set('4', 'EUR', answer(10));
     expect(c.size).toBe(3);
-    expect(c.get('b', fx, cat, 0)).toBeNull();
-    for (const k of ['a', 'c', 'd']) expect(c.get(k, fx, cat, 0), k).not.toBeNull();
+    expect(c.get('1', 'EUR', fx, cat, 0)).toBeNull();
+    expect(c.get('1', 'JPY', fx, cat, 0)).toBeNull();
+    for (const k of ['2', '3', '4']) expect(c.get(k, 'EUR', fx, cat, 0), k).not.toBeNull();
+    expect(c.get('2', 'USD', fx, cat, 0)).toBeNull();
   });
 
   it('keeps at most maxBytes of answers; an answer larger than the budget is not kept', () => {
     const c = new ConvertAnswers(100, 1000);
-    for (let i = 0; i < 10; i++) c.set(`k${i}`, answer(300));
+    for (let i = 0; i < 10; i++) c.set(`${i}`, 'EUR', answer(250));
     expect(c.bytes).toBeLessThanOrEqual(1000);
     expect(c.size).toBe(3);
-    c.set('huge', answer(2000));
-    expect(c.get('huge', fx, cat, 0)).toBeNull();
+    c.set('huge', 'EUR', answer(2000));
+    expect(c.get('huge', 'EUR', fx, cat, 0)).toBeNull();
+    expect(c.size).toBe(3);
+    c.set('9', 'EUR', answer(250)); // replacing an answer counts it once
     expect(c.size).toBe(3);
   });
 
   it('an answer built from another snapshot or catalogue, or past its time, is not served (and is dropped)', () => {
     const c = new ConvertAnswers();
-    c.set('k', { ...answer(10), until: 1000 });
-    expect(c.get('k', {}, cat, 0)).toBeNull();
-    c.set('k', { ...answer(10), until: 1000 });
-    expect(c.get('k', fx, {}, 0)).toBeNull();
-    c.set('k', { ...answer(10), until: 1000 });
-    expect(c.get('k', fx, cat, 999)).not.toBeNull();
-    expect(c.get('k', fx, cat, 1000)).toBeNull();
+    c.set('1', 'EUR', { ...answer(10), until: 1000 });
+    expect(c.get('1', 'EUR', {}, cat, 0)).toBeNull();
+    c.set('1', 'EUR', { ...answer(10), until: 1000 });
+    expect(c.get('1', 'EUR', fx, {}, 0)).toBeNull();
+    c.set('1', 'EUR', { ...answer(10), until: 1000 });
+    expect(c.get('1', 'EUR', fx, cat, 999)).not.toBeNull();
+    expect(c.get('1', 'EUR', fx, cat, 1000)).toBeNull();
     expect(c.size).toBe(0);
     expect(c.bytes).toBe(0);
   });

@@ -1,6 +1,6 @@
 /**
- * Finished answers of POST /convert (the JSON as bytes, ready for the socket), per (currency, detected, ids in
- * request order). Storefront pages ask for the same few batches over and over; building one means 50 lookups,
+ * Finished answers of POST /convert (the JSON as bytes, ready for the socket), per (ids in request order,
+ * currency, detected). Storefront pages ask for the same few batches over and over; building one means 50 lookups,
  * 50 string joins and a UTF-8 encoding of ~10 KB, so a repeated batch is served from here.
  *
  * An answer is reused only while everything it was built from is unchanged:
@@ -28,7 +28,12 @@ export const ANSWER_CACHE_ENTRIES = 2_000;
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class ConvertAnswers {
-  private readonly entries = new Map<string, CachedAnswer>();
+  /**
+   * ids (joined) → `${currency}|${detected}` → answer. Two levels so that the long part of the key is the string
+   * parseConvertBody made once per distinct body (its hash is computed once), not a new string per request.
+   */
+  private readonly byIds = new Map<string, Map<string, CachedAnswer>>();
+  private count = 0;
   private used = 0;
 
   constructor(
@@ -36,47 +41,61 @@ export class ConvertAnswers {
     readonly maxBytes = ANSWER_CACHE_BYTES,
   ) {}
 
-  static key(currency: string, detected: boolean, ids: readonly number[]): string {
-    return `${currency}|${detected ? 1 : 0}|${ids.join(',')}`;
+  static variant(currency: string, detected: boolean): string {
+    return detected ? `${currency}|1` : currency;
   }
 
-  /** The answer for `key` if it was built from `fx` and `catalogue` and no sale window has moved since (`now` in epoch ms). */
-  get(key: string, fx: object, catalogue: object, now: number): Buffer | null {
-    const e = this.entries.get(key);
-    if (e === undefined) return null;
+  /**
+   * The answer for the ids (the request's ids in their order, joined with commas) and variant if it was built from
+   * `fx` and `catalogue` and no sale window has moved since (`now` in epoch ms).
+   */
+  get(ids: string, variant: string, fx: object, catalogue: object, now: number): Buffer | null {
+    const group = this.byIds.get(ids);
+    const e = group?.get(variant);
+    if (group === undefined || e === undefined) return null;
     if (e.fx !== fx || e.catalogue !== catalogue || now >= e.until) {
-      this.drop(key, e);
+      this.drop(ids, group, variant, e);
       return null;
     }
     // most recently used last (Map keeps insertion order)
-    this.entries.delete(key);
-    this.entries.set(key, e);
+    this.byIds.delete(ids);
+    this.byIds.set(ids, group);
     return e.body;
   }
 
-  set(key: string, answer: CachedAnswer): void {
-    const size = answer.body.byteLength + key.length;
-    if (size > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old) this.drop(key, old);
-    this.entries.set(key, answer);
-    this.used += size;
-    for (const [k, e] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.used <= this.maxBytes) break;
-      this.drop(k, e);
+  set(ids: string, variant: string, answer: CachedAnswer): void {
+    if (this.sizeOf(ids, answer) > this.maxBytes) return;
+    const group = this.byIds.get(ids) ?? new Map<string, CachedAnswer>();
+    const old = group.get(variant);
+    if (old) this.drop(ids, group, variant, old);
+    group.set(variant, answer);
+    this.count += 1;
+    this.used += this.sizeOf(ids, answer);
+    this.byIds.delete(ids);
+    this.byIds.set(ids, group);
+    // least recently used ids first (all their variants)
+    for (const [k, g] of this.byIds) {
+      if (this.count <= this.maxEntries && this.used <= this.maxBytes) break;
+      for (const [v, e] of g) this.drop(k, g, v, e);
     }
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.count;
   }
 
   get bytes(): number {
     return this.used;
   }
 
-  private drop(key: string, e: CachedAnswer): void {
-    this.entries.delete(key);
-    this.used -= e.body.byteLength + key.length;
+  private sizeOf(ids: string, e: CachedAnswer): number {
+    return e.body.byteLength + ids.length + 64;
+  }
+
+  private drop(ids: string, group: Map<string, CachedAnswer>, variant: string, e: CachedAnswer): void {
+    group.delete(variant);
+    if (group.size === 0) this.byIds.delete(ids);
+    this.count -= 1;
+    this.used -= this.sizeOf(ids, e);
   }
 }

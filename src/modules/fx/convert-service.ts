@@ -22,13 +22,30 @@ export interface ConvertRequest {
   /** Requested code (trimmed, upper-cased; '' when it was not a 3-letter code), or null = detect. */
   currency: string | null;
   ids: number[];
+  /** The ids as the answer cache's key part (convert-cache.ts). */
+  idsKey: string;
 }
 
 const invalid = (param: string, message: string, extra?: Record<string, unknown>) =>
   new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: message }, ...(extra ?? {}) });
 
-/** Validates the body (design §5). These 400s come before the rate limiter. */
+/** Valid requests of the bodies the route's parser hands out frozen and shared (one per distinct body text). */
+const parsedBodies = new WeakMap<object, ConvertRequest>();
+
+/**
+ * Validates the body (design §5). These 400s come before the rate limiter. A frozen body (the same object for
+ * every request with the same text, see routes.ts) is validated once.
+ */
 export function parseConvertBody(body: unknown): ConvertRequest {
+  const shared = typeof body === 'object' && body !== null && Object.isFrozen(body);
+  const known = shared ? parsedBodies.get(body) : undefined;
+  if (known !== undefined) return known;
+  const input = validateConvertBody(body);
+  if (shared) parsedBodies.set(body, Object.freeze(input));
+  return input;
+}
+
+function validateConvertBody(body: unknown): ConvertRequest {
   const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const ids = b.product_ids;
   if (ids === undefined || ids === null) {
@@ -50,7 +67,8 @@ export function parseConvertBody(body: unknown): ConvertRequest {
   }
   let currency: string | null = null;
   if (typeof c === 'string' && c.trim() !== '') currency = normaliseCode(c) ?? '';
-  return { currency, ids: [...seen] };
+  const unique = [...seen];
+  return { currency, ids: unique, idsKey: unique.join(',') };
 }
 
 export type ConvertOutcome = { limited: true; retryAfter: number } | { limited: false; body: Buffer };
@@ -87,8 +105,8 @@ export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyR
   if (view.loaded() === null) await view.load();
   const catalogue = view.loaded();
   const now = Date.now();
-  const key = ConvertAnswers.key(currency, detected, input.ids);
-  const known = catalogue === null ? null : rt.answers.get(key, snap, catalogue, now);
+  const variant = ConvertAnswers.variant(currency, detected);
+  const known = catalogue === null ? null : rt.answers.get(input.idsKey, variant, snap, catalogue, now);
   if (known !== null) return { limited: false, body: known };
   const at = new Date(now);
   const parts: string[] = [];
@@ -97,6 +115,6 @@ export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyR
     if (json !== null) parts.push(`"${id}":${json}`);
   }
   const body = Buffer.from(`{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}`);
-  if (catalogue !== null) rt.answers.set(key, { body, fx: snap, catalogue, until: view.nextSaleChange(input.ids, now) });
+  if (catalogue !== null) rt.answers.set(input.idsKey, variant, { body, fx: snap, catalogue, until: view.nextSaleChange(input.ids, now) });
   return { limited: false, body };
 }

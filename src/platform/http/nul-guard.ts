@@ -43,6 +43,9 @@ function badText(value: unknown, name: string, depth = 0): Found | null {
   return null;
 }
 
+/** Frozen bodies (shared by identical requests, json-body.ts) already found clean: they cannot change. */
+const cleanBodies = new WeakSet<object>();
+
 /**
  * Platform rule for every text parameter: PostgreSQL text and jsonb cannot hold U+0000, and a lone UTF-16
  * surrogate (JSON allows the escape `"\ud800"`) is no Unicode text at all, so either in a path parameter, query
@@ -50,8 +53,13 @@ function badText(value: unknown, name: string, depth = 0): Found | null {
  * Runs as a preValidation hook after authentication (401/403 first, then 400, as for schema validation).
  */
 export async function refuseNulCharacters(req: FastifyRequest): Promise<void> {
-  const hit = badText(req.params, '') ?? badText(req.query, '') ?? badText(req.body, 'body');
-  if (hit === null) return;
+  const body = req.body;
+  const frozen = typeof body === 'object' && body !== null && Object.isFrozen(body);
+  const hit = badText(req.params, '') ?? badText(req.query, '') ?? (frozen && cleanBodies.has(body) ? null : badText(body, 'body'));
+  if (hit === null) {
+    if (frozen) cleanBodies.add(body);
+    return;
+  }
   const field = hit.field || 'body';
   throw new HttpError(400, undefined, `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must not contain ${hit.problem}` } });
 }
