@@ -27,6 +27,7 @@ import type { Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
+import { useJsonBodies } from './platform/http/json-body.js';
 import { finiteNumbers } from './platform/http/finite-numbers.js';
 import { refuseNulCharacters } from './platform/http/nul-guard.js';
 import { enforceNonceRule, MethodRules } from './platform/http/method-rules.js';
@@ -203,15 +204,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   async function configureHttp(): Promise<void> {
 
-    // Some WooCommerce clients send `Content-Type: application/json` with an empty body on DELETE: treat it as
-    // no body (the default parser, with its prototype-poisoning protection, handles everything else).
-    const jsonParser = app.getDefaultJsonParser('error', 'error');
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') return done(null, undefined);
-      return jsonParser(req, text, done);
-    });
+    useJsonBodies(app);
     await app.register(cookie);
     if (config.corsOrigins.length > 0) {
       // Storefronts on another origin call /convert and the public rental reads with keys or none; cookies
@@ -236,11 +229,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     app.addHook('onRoute', acceptNonceInBody(config.restRoot));
 
     app.decorateRequest('auth', null as unknown as typeof ANONYMOUS);
-    app.addHook('onRequest', async (req) => {
+    // one synchronous hook for both (every request passes here: no promise, no extra hook step)
+    app.addHook('onRequest', (req, reply, done) => {
       req.auth = ANONYMOUS;
-    });
-    app.addHook('onRequest', async (req, reply) => {
       reply.header('X-Request-Id', req.id);
+      done();
     });
     // Body is parsed by now, so a `_wpnonce` body parameter counts; validation runs after the permission check.
     app.addHook('preValidation', async (req, reply) => {

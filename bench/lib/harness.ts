@@ -94,8 +94,10 @@ async function childBare(): Promise<void> {
 }
 
 function start(file: string, role: 'app' | 'bare', env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  // BENCH_CPU_PROF=1: the app child writes a V8 CPU profile (open it in Chrome DevTools) into bench/results/
-  const prof = role === 'app' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('../results/', import.meta.url))}`] : [];
+  // BENCH_CPU_PROF=1: the app child writes a V8 CPU profile (open it in Chrome DevTools) into bench/results/;
+  // BENCH_CPU_PROF=all: the bare route's child too (its file is the one written first), to compare the two
+  const profiled = process.env.BENCH_CPU_PROF === 'all' || (role === 'app' && !!process.env.BENCH_CPU_PROF);
+  const prof = profiled ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('../results/', import.meta.url))}`] : [];
   const child = fork(file, [], { execArgv: ['--import', 'tsx', ...prof], env: { ...process.env, ...env, BENCH_CHILD: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));

@@ -1,7 +1,7 @@
 // @integration: two nodes share limits and see rate changes through the Redis bus
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, TEST_PG, TEST_REDIS, type TestApp } from '../helpers/app.js';
-import { adminOf, FX, row } from './helpers.js';
+import { adminOf, FX, product, row } from './helpers.js';
 
 // Two nodes on one PostgreSQL database and one Redis: a change on one node reaches the other's in-memory view.
 describe.skipIf(!TEST_PG || !TEST_REDIS)('two nodes (PostgreSQL + Redis)', () => {
@@ -53,5 +53,30 @@ describe.skipIf(!TEST_PG || !TEST_REDIS)('two nodes (PostgreSQL + Redis)', () =>
     }
     expect(seen).toEqual({ currency: 'EUR', detected: true, prices: {} });
     await a.post('/settings', { auto_detect: false });
+  });
+
+  it('answers node 2 keeps for a repeated batch follow a price edit and a rate change made on node 1', async () => {
+    const a = await adminOf(n1, 'administrator');
+    await a.post('/currencies', { currencies: [row('EUR', 2)] });
+    const p = await product(n1, a.key, { name: 'Shared', regular_price: '10' });
+    let poll = 0;
+    const price = async () =>
+      (await n2.inject({ method: 'POST', url: `${FX}/convert`, payload: { currency: 'EUR', product_ids: [p] }, remoteAddress: `198.51.102.${++poll}` })).json().prices[p] as string | undefined;
+    const within = async (want: string) => {
+      const deadline = Date.now() + 1000;
+      let seen = await price();
+      while (Date.now() < deadline && !seen?.includes(want)) {
+        await new Promise((r) => setTimeout(r, 20));
+        seen = await price();
+      }
+      return seen;
+    };
+    expect(await within('20.00')).toContain('20.00');
+    expect(await price()).toContain('20.00'); // now served from node 2's answer cache
+    const edit = await n1.inject({ method: 'PUT', url: `/wp-json/wc/v3/products/${p}`, headers: { 'x-rova-api-key': a.key }, payload: { regular_price: '11' } });
+    expect(edit.statusCode).toBe(200);
+    expect(await within('22.00')).toContain('22.00');
+    await a.post('/currencies', { currencies: [row('EUR', 3)] });
+    expect(await within('33.00')).toContain('33.00');
   });
 });

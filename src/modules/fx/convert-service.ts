@@ -4,6 +4,7 @@ import { clientAddress } from '../../platform/http/client-ip.js';
 import { catalogueView } from '../store/catalogue-view.js';
 import { detectCurrency, normaliseCode } from './detect.js';
 import type { GeoLookup } from './geo.js';
+import { ConvertAnswers } from './convert-cache.js';
 import type { ConvertLimit, FxRuntime } from './state.js';
 
 export const MAX_PRODUCT_IDS = 50;
@@ -21,13 +22,30 @@ export interface ConvertRequest {
   /** Requested code (trimmed, upper-cased; '' when it was not a 3-letter code), or null = detect. */
   currency: string | null;
   ids: number[];
+  /** The ids as the answer cache's key part (convert-cache.ts). */
+  idsKey: string;
 }
 
 const invalid = (param: string, message: string, extra?: Record<string, unknown>) =>
   new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: message }, ...(extra ?? {}) });
 
-/** Validates the body (design §5). These 400s come before the rate limiter. */
+/** Valid requests of the bodies the route's parser hands out frozen and shared (one per distinct body text). */
+const parsedBodies = new WeakMap<object, ConvertRequest>();
+
+/**
+ * Validates the body (design §5). These 400s come before the rate limiter. A frozen body (the same object for
+ * every request with the same text, see routes.ts) is validated once.
+ */
 export function parseConvertBody(body: unknown): ConvertRequest {
+  const shared = typeof body === 'object' && body !== null && Object.isFrozen(body);
+  const known = shared ? parsedBodies.get(body) : undefined;
+  if (known !== undefined) return known;
+  const input = validateConvertBody(body);
+  if (shared) parsedBodies.set(body, Object.freeze(input));
+  return input;
+}
+
+function validateConvertBody(body: unknown): ConvertRequest {
   const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const ids = b.product_ids;
   if (ids === undefined || ids === null) {
@@ -49,10 +67,11 @@ export function parseConvertBody(body: unknown): ConvertRequest {
   }
   let currency: string | null = null;
   if (typeof c === 'string' && c.trim() !== '') currency = normaliseCode(c) ?? '';
-  return { currency, ids: [...seen] };
+  const unique = [...seen];
+  return { currency, ids: unique, idsKey: unique.join(',') };
 }
 
-export type ConvertOutcome = { limited: true; retryAfter: number } | { limited: false; json: string };
+export type ConvertOutcome = { limited: true; retryAfter: number } | { limited: false; body: Buffer };
 
 /** Counts the request against the caller's address; true when it is over the limit. */
 export async function overLimit(rt: FxRuntime, req: FastifyRequest): Promise<number | null> {
@@ -65,7 +84,11 @@ export async function overLimit(rt: FxRuntime, req: FastifyRequest): Promise<num
   return hit.allowed ? null : w;
 }
 
-/** POST /convert after validation: limiter, currency resolution, price HTML from the in-memory catalogue. */
+/**
+ * POST /convert after validation: limiter, currency resolution, price HTML from the in-memory catalogue. The
+ * answer (UTF-8 bytes) is kept in `rt.answers` until a currency, settings or catalogue change, or the next sale
+ * window opening or closing among its products (convert-cache.ts).
+ */
 export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyRequest, input: ConvertRequest): Promise<ConvertOutcome> {
   const retryAfter = await overLimit(rt, req);
   if (retryAfter !== null) return { limited: true, retryAfter };
@@ -79,12 +102,19 @@ export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyR
   const pricing = requested && requested !== snap.base ? snap.offered.get(requested) ?? null : null;
   const currency = pricing ? (requested as string) : snap.base;
   const view = catalogueView(rt.platform);
-  await view.load();
-  const now = new Date();
+  if (view.loaded() === null) await view.load();
+  const catalogue = view.loaded();
+  const now = Date.now();
+  const variant = ConvertAnswers.variant(currency, detected);
+  const known = catalogue === null ? null : rt.answers.get(input.idsKey, variant, snap, catalogue, now);
+  if (known !== null) return { limited: false, body: known };
+  const at = new Date(now);
   const parts: string[] = [];
   for (const id of input.ids) {
-    const json = view.priceJson(id, pricing, now);
+    const json = view.priceJson(id, pricing, at);
     if (json !== null) parts.push(`"${id}":${json}`);
   }
-  return { limited: false, json: `{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}` };
+  const body = Buffer.from(`{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}`);
+  if (catalogue !== null) rt.answers.set(input.idsKey, variant, { body, fx: snap, catalogue, until: view.nextSaleChange(input.ids, now) });
+  return { limited: false, body };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Platform } from '../../platform/context.js';
+import { useMemoisedJsonBodies } from '../../platform/http/json-body.js';
 import { wpErrors } from '../../platform/http/schemas.js';
 import * as admin from './admin-service.js';
 import { convertPrices, parseConvertBody, RATE_LIMITED_BODY } from './convert-service.js';
@@ -16,29 +17,38 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
   return async (app) => {
     const rt = () => fxRuntime(app.platform);
 
-    app.post(
-      `${NS}/convert`,
-      {
-        config: { auth: 'public', readOnly: true },
-        schema: {
-          tags,
-          summary: 'Price products in the visitor currency (public, rate-limited per address)',
-          description:
-            'Returns price HTML of public products only, in the requested (or detected) currency. 200 carries Cache-Control: no-store; 429 carries Retry-After.',
-          security: [],
-          body: S.ConvertBody,
-          response: { 200: S.ConvertResult, 429: S.RateLimited, ...wpErrors(400) },
+    // POST /convert in a scope of its own: storefront pages send the same few bodies over and over, so its JSON
+    // bodies are parsed once per distinct text (frozen, shared; parseConvertBody keeps its result per body object)
+    await app.register(async (scope) => {
+      useMemoisedJsonBodies(scope, { entries: 1_000, maxLength: 4_096 });
+      scope.post(
+        `${NS}/convert`,
+        {
+          config: { auth: 'public', readOnly: true },
+          schema: {
+            tags,
+            summary: 'Price products in the visitor currency (public, rate-limited per address)',
+            description:
+              'Returns price HTML of public products only, in the requested (or detected) currency. 200 carries Cache-Control: no-store; 429 carries Retry-After.',
+            security: [],
+            body: S.ConvertBody,
+            response: { 200: S.ConvertResult, 429: S.RateLimited, ...wpErrors(400) },
+          },
         },
-      },
-      async (req, reply) => {
-        const input = parseConvertBody(req.body);
-        const out = await convertPrices(rt(), geoFor(app.platform), req, input);
-        if (out.limited) {
-          return reply.code(429).header('Retry-After', String(out.retryAfter)).type('application/json; charset=utf-8').send(RATE_LIMITED_BODY);
-        }
-        return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(out.json);
-      },
-    );
+        async (req, reply) => {
+          const input = parseConvertBody(req.body);
+          const out = await convertPrices(rt(), geoFor(app.platform), req, input);
+          // the body is returned, not `reply.send()`ed: an async handler that returns the reply makes Fastify wait for
+          // the response to finish through the reply's `then` (an end-of-stream listener per request)
+          if (out.limited) {
+            reply.code(429).header('Retry-After', String(out.retryAfter)).type('application/json; charset=utf-8');
+            return RATE_LIMITED_BODY;
+          }
+          reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8');
+          return out.body;
+        },
+      );
+    });
 
     app.get(
       `${NS}/settings`,

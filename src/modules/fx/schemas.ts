@@ -117,6 +117,10 @@ export const Preview = Type.Object({
   ),
 });
 
+/**
+ * No defaults, no coercible types: the route's parser hands every request with the same body text one shared,
+ * frozen object (routes.ts), which validation must not write to.
+ */
 export const ConvertBody = Type.Object(
   {
     currency: Type.Optional(Type.Unknown({ description: 'ISO 4217 code, or null/omitted/"" to detect' })),

@@ -5,6 +5,7 @@ import { envInt, ConfigError, type Config } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
 import type { CurrencyFormat, CurrencyPort, PricingCurrency } from '../store/currency-port.js';
 import { intlFormat } from '../store/pricing.js';
+import { ConvertAnswers } from './convert-cache.js';
 import { convertAmount, isUsable, rowFormat } from './money.js';
 import { loadCurrencies, readOptions } from './repo.js';
 import { DEFAULT_ECB_URL, DEFAULT_EXCHANGERATE_API_URL, type SourceConfig } from './rates/sources.js';
@@ -120,6 +121,8 @@ export class FxRuntime implements CurrencyPort {
   readonly convertLimit: ConvertLimit;
   readonly sources: SourceConfig;
   readonly geoHeaders: string[];
+  /** Finished POST /convert answers, each valid for the snapshot and catalogue it was built from (convert-cache.ts). */
+  readonly answers = new ConvertAnswers();
   private gen = 0;
   private applied = 0;
 

@@ -32,6 +32,17 @@ export interface CatalogueView {
   priceJson(id: number, currency: PricingCurrency | null, now?: Date): string | null;
   /** Drops the loaded data (next load() reloads). */
   invalidate(): void;
+  /**
+   * Identity of the loaded catalogue: a new object after every reload, null while none is loaded. An answer built
+   * from this view holds for as long as `loaded()` returns the same object (and no sale window opens or closes).
+   */
+  loaded(): object | null;
+  /**
+   * The first instant (ms since the epoch) after `now` at which a sale window that prices one of `ids` opens or
+   * closes (for a variable product: the windows of its priced variations), i.e. when their price HTML may change
+   * with time alone; Infinity when none lies ahead. Call after load().
+   */
+  nextSaleChange(ids: Iterable<number>, now: number): number;
 }
 
 /** Sale facts that do not depend on time, worked out once per load (decimal comparison off the hot path). */
@@ -98,6 +109,30 @@ class View implements CatalogueView {
     this.generation += 1;
     this.state = null;
     this.loading = null;
+  }
+
+  loaded(): object | null {
+    return this.state;
+  }
+
+  nextSaleChange(ids: Iterable<number>, now: number): number {
+    const s = this.state;
+    let next = Infinity;
+    if (!s) return next;
+    const consider = (rec: ProductRecord) => {
+      const w = s.sale.get(rec.id);
+      if (w === undefined || !w.eligible) return;
+      // on sale while from ≤ t ≤ to: it starts at `from` and ends 1 ms after `to`
+      if (w.from > now && w.from < next) next = w.from;
+      if (w.to + 1 > now && w.to + 1 < next) next = w.to + 1;
+    };
+    for (const id of ids) {
+      const r = s.byId.get(id);
+      if (!r) continue;
+      if (r.type === 'variable') for (const kid of s.publicChildren.get(r.id) ?? []) consider(kid);
+      else consider(r);
+    }
+    return next;
   }
 
   priceHtml(id: number, currency: PricingCurrency | null, now: Date = new Date()): string | null {

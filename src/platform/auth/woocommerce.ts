@@ -77,6 +77,8 @@ export class WooCommerceAuth {
     const rawQuery = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     // most requests carry no WooCommerce credentials: skip decoding their query string
     const query = rawQuery && /(consumer|oauth)(_|%5f)/i.test(rawQuery) ? parseQuery(rawQuery) : [];
+    // the common case, no credentials at all: nothing more to look at
+    if (authz === '' && query.length === 0) return null;
     const last = (name: string) => query.filter(([k]) => k === name).at(-1)?.[1];
 
     let basic: { ck: string; cs: string } | null = null;

@@ -45,6 +45,9 @@ function nonFinitePath(data: unknown, path = '', depth = 0): string | null {
   return null;
 }
 
+/** Frozen request parts (bodies shared by identical requests, json-body.ts) already found finite: they cannot change. */
+const allFinite = new WeakSet<object>();
+
 export function finiteNumbers<A>(ajv: A): A {
   const target = ajv as unknown as AjvLike;
   const compile = target.compile.bind(target);
@@ -55,7 +58,11 @@ export function finiteNumbers<A>(ajv: A): A {
       if (typeof ok !== 'boolean') return ok; // async schemas are not used for requests
       wrapped.errors = validate.errors;
       if (!ok) return false;
-      if (!hasNonFinite(data)) return true;
+      if (typeof data === 'object' && data !== null && allFinite.has(data)) return true;
+      if (!hasNonFinite(data)) {
+        if (typeof data === 'object' && data !== null && Object.isFrozen(data)) allFinite.add(data);
+        return true;
+      }
       const at = nonFinitePath(data);
       if (at === null) return true;
       wrapped.errors = [{ instancePath: at, schemaPath: '#/type', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' }];

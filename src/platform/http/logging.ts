@@ -87,12 +87,13 @@ export function loggerOptions(config: Config, to: LogDestination = 'stdout'): Fa
  * drowned everything else. A route's own `logLevel` (the probes: warn) still applies through `req.log`.
  */
 export function logEachRequest(app: FastifyInstance): void {
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? null;
     // no route matched (404): the path, without its query (which may carry credentials)
     const shown = route ?? (req.url.split('?')[0] ?? '');
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     req.log.debug({ req }, 'request details');
     req.log.info({ method: req.method, route, ...(route ? {} : { path: shown }), status: reply.statusCode, duration_ms: ms }, `${req.method} ${shown} ${reply.statusCode} ${ms} ms`);
+    done();
   });
 }

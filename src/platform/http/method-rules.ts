@@ -34,20 +34,22 @@ export class MethodRules {
 
   install(app: FastifyInstance): void {
     app.addHook('onRoute', (r) => this.add(r));
-    app.addHook('onRequest', async (req, reply) => {
+    // synchronous (callback) hook: it runs on every request and almost always lets it through at once
+    app.addHook('onRequest', (req, reply, done) => {
       const ns = this.namespaces.forUrl(req.url);
-      if (!ns || !(ns.strictMethods || this.everywhere)) return;
+      if (!ns || !(ns.strictMethods || this.everywhere)) return done();
       const accepted = !ns.allowedMethods || ns.allowedMethods.includes(req.method) || req.method === 'HEAD' || req.method === 'OPTIONS';
-      if (!req.is404 && accepted) return; // the common case: a served route, an accepted method (no pattern scan)
+      if (!req.is404 && accepted) return done(); // the common case: a served route, an accepted method (no pattern scan)
       const allowed = this.allowFor(req.url, ns);
-      if (allowed === null) return; // unknown path: the 404 stays a 404
+      if (allowed === null) return done(); // unknown path: the 404 stays a 404
       if (req.is404 && req.method === 'OPTIONS') {
-        await reply.header('Allow', allowed).code(204).send();
-        return reply;
+        reply.header('Allow', allowed).code(204).send(); // answered here: done() is not called
+        return;
       }
       if (req.is404 || !accepted) {
-        throw new HttpError(405, undefined, `${req.method} is not allowed here; this path serves ${allowed}.`, { allow: allowed.split(', ') }, { Allow: allowed });
+        return done(new HttpError(405, undefined, `${req.method} is not allowed here; this path serves ${allowed}.`, { allow: allowed.split(', ') }, { Allow: allowed }));
       }
+      done();
     });
   }
 

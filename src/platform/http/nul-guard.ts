@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { HttpError } from './errors.js';
 
 const NUL = '\u0000';
@@ -43,15 +43,28 @@ function badText(value: unknown, name: string, depth = 0): Found | null {
   return null;
 }
 
+/** Frozen bodies (shared by identical requests, json-body.ts) already found clean: they cannot change. */
+const cleanBodies = new WeakSet<object>();
+
 /**
  * Platform rule for every text parameter: PostgreSQL text and jsonb cannot hold U+0000, and a lone UTF-16
  * surrogate (JSON allows the escape `"\ud800"`) is no Unicode text at all, so either in a path parameter, query
  * parameter or JSON body is a 400 naming the parameter, never a database error.
- * Runs as a preValidation hook after authentication (401/403 first, then 400, as for schema validation).
+ * Runs as a preValidation hook after authentication (401/403 first, then 400, as for schema validation);
+ * a synchronous (callback) hook, as it runs on every request.
  */
-export async function refuseNulCharacters(req: FastifyRequest): Promise<void> {
-  const hit = badText(req.params, '') ?? badText(req.query, '') ?? badText(req.body, 'body');
-  if (hit === null) return;
+export function refuseNulCharacters(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  done(nulProblem(req) ?? undefined);
+}
+
+function nulProblem(req: FastifyRequest): HttpError | null {
+  const body = req.body;
+  const frozen = typeof body === 'object' && body !== null && Object.isFrozen(body);
+  const hit = badText(req.params, '') ?? badText(req.query, '') ?? (frozen && cleanBodies.has(body) ? null : badText(body, 'body'));
+  if (hit === null) {
+    if (frozen) cleanBodies.add(body);
+    return null;
+  }
   const field = hit.field || 'body';
-  throw new HttpError(400, undefined, `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must not contain ${hit.problem}` } });
+  return new HttpError(400, undefined, `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must not contain ${hit.problem}` } });
 }

@@ -46,9 +46,9 @@ async function check(fn: () => Promise<unknown>): Promise<CheckState> {
  */
 export function registerProbes(app: FastifyInstance, platform: Platform, migrations: () => Migration[] = listMigrations): void {
   let expected: Migration[] | null = null;
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (platform.lifecycle.draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   const schemaBase = { tags: ['operations'], security: [] };
   app.get('/livez', {
