@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
+import { asSql } from './statement.js';
 import { rows, type Db } from './types.js';
 
 // Result types Drizzle's node-postgres driver keeps as PostgreSQL text (timestamps, dates, intervals and their arrays):
@@ -39,13 +40,24 @@ export async function rowsPrepared<T>(db: Db, query: SQL): Promise<T[]> {
   const pool = session?.client;
   if (!named || !dialect || !(pool instanceof pg.Pool)) return rows<T>(db, query);
   const built = dialect.sqlToQuery(query);
+  return runNamed<T>(pool, built.sql, built.params, () => rows<T>(db, query));
+}
+
+/** The same for a statement built as text (`StatementText`): on PGlite or in a transaction, through Drizzle. */
+export async function rowsPreparedText<T>(db: Db, text: string, params: readonly unknown[]): Promise<T[]> {
+  const pool = (db as unknown as DrizzleParts).session?.client;
+  if (!named || !(pool instanceof pg.Pool)) return rows<T>(db, asSql(text, params));
+  return runNamed<T>(pool, text, params, () => rows<T>(db, asSql(text, params)));
+}
+
+async function runNamed<T>(pool: pg.Pool, text: string, values: readonly unknown[], unnamed: () => Promise<T[]>): Promise<T[]> {
   try {
-    return (await pool.query({ name: nameOf(built.sql), text: built.sql, values: built.params, types })).rows as T[];
+    return (await pool.query({ name: nameOf(text), text, values: values as unknown[], types })).rows as T[];
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code !== '26000' && code !== '42P05') throw err;
     named = false;
     process.emitWarning('PostgreSQL (or a pooler in front of it) refused a named prepared statement; statements are sent unnamed from now on.', { code: 'ROVA_UNNAMED_STATEMENTS' });
-    return rows<T>(db, query);
+    return unnamed();
   }
 }

@@ -1,6 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Platform } from '../context.js';
+import type { StatementText } from '../db/statement.js';
 import { one, rows, type Db } from '../db/types.js';
 import { perPlatform } from '../per-platform.js';
 import { mailSettings } from './settings.js';
@@ -53,12 +54,15 @@ export const RECIPIENT_NAME = '\uE000recipient\uE000';
  * — so the mail is stored with the write that causes it, in the same statement. Undefined when mail goes over SMTP
  * (it is sent after the write, not stored).
  */
-export function storedMailWith(p: Platform, m: Omit<OutgoingMail, 'to'>, r: { from: SQL; to: SQL; name: SQL }): SQL | undefined {
+export function storedMailWith(p: Platform, m: Omit<OutgoingMail, 'to'>, r: { from: string; to: string; name: string }): ((s: StatementText) => string) | undefined {
   if (mailSettings(p).smtpUrl) return undefined;
-  const html = sql`replace(replace(replace(replace(replace(${r.name}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
-  return sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
-    SELECT ${r.to}, ${m.subject}::text, replace(${m.text}::text, ${RECIPIENT_NAME}::text, ${r.name}), replace(${m.html}::text, ${RECIPIENT_NAME}::text, ${html}),
-      ${m.template}::text, 'stored', NULL FROM ${r.from}`;
+  const html = `replace(replace(replace(replace(replace(${r.name}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
+  return (s) => {
+    const token = s.param(RECIPIENT_NAME);
+    return `INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
+    SELECT ${r.to}, ${s.param(m.subject)}::text, replace(${s.param(m.text)}::text, ${token}::text, ${r.name}), replace(${s.param(m.html)}::text, ${token}::text, ${html}),
+      ${s.param(m.template)}::text, 'stored', NULL FROM ${r.from}`;
+  };
 }
 
 

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { announceOnCommit } from '../../../platform/db/announce.js';
-import { rowsPrepared } from '../../../platform/db/prepared.js';
+import { rowsPrepared, rowsPreparedText } from '../../../platform/db/prepared.js';
+import { ident, StatementText } from '../../../platform/db/statement.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
 import type { CustomerRow } from '../customers/repo.js';
@@ -79,11 +80,14 @@ export async function insertBooking(db: Db, f: Record<string, unknown>): Promise
   return b;
 }
 
-/** The caller's writes that ride in the booking's own statement: CTEs reading the new booking as `b`, and the columns they answer. */
+/**
+ * The caller's writes that ride in the booking's own statement: CTEs reading the new booking as `b` (written into
+ * the statement's text, their values as its parameters), and the columns they answer.
+ */
 export interface WritesWithBooking {
-  ctes: SQL;
-  /** What they answer, by name: expressions over the CTEs (`(SELECT id FROM pay)`), handed to `answered`. */
-  columns: Record<string, SQL>;
+  ctes(s: StatementText): string;
+  /** What they answer, by name: SQL expressions over the CTEs (`(SELECT id FROM pay)`), handed to `answered`. */
+  columns: Record<string, string>;
   answered(values: Record<string, unknown>): void;
 }
 
@@ -105,22 +109,28 @@ export async function bookVehicleAtOnce(
   db: Db,
   a: { vehicleId: number; accountId: number; fields: Record<string, unknown>; writes: WritesWithBooking },
 ): Promise<BookedAtOnce> {
-  const { cols, vals } = insertParts(a.fields);
-  const names = Object.keys(a.writes.columns);
+  const s = new StatementText();
+  const fields = Object.entries(a.fields).filter(([, v]) => v !== undefined);
+  const vehicle = s.param(a.vehicleId);
+  const account = s.param(a.accountId);
+  const cols = fields.map(([k]) => ident(k)).join(', ');
+  const vals = fields.map(([, v]) => s.param(v)).join(', ');
+  const writes = a.writes.ctes(s);
   // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
-  const extra = names.length ? sql`jsonb_build_object(${sql.join(names.map((n) => sql`${n}::text, ${a.writes.columns[n]!}`), sql`, `)})` : sql`NULL::jsonb`;
-  const [r] = await rowsPrepared<BookingRow & { has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, sql`WITH
-    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ${a.vehicleId} FOR UPDATE OF v),
-    c AS (SELECT c.id, c.name, c.email, c.phone FROM rental_customers c WHERE c.user_id = ${a.accountId} ORDER BY c.id LIMIT 1),
+  const names = Object.entries(a.writes.columns);
+  const extra = names.length ? `jsonb_build_object(${names.map(([n, e]) => `${s.param(n)}::text, ${e}`).join(', ')})` : 'NULL::jsonb';
+  const [r] = await rowsPreparedText<BookingRow & { has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, `WITH
+    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ${vehicle} FOR UPDATE OF v),
+    c AS (SELECT c.id, c.name, c.email, c.phone FROM rental_customers c WHERE c.user_id = ${account} ORDER BY c.id LIMIT 1),
     lapsed AS (SELECT EXISTS (SELECT 1 FROM rental_bookings x
-      WHERE x.vehicle_id = ${a.vehicleId} AND x.status IN ('pending_payment', 'pending') AND x.payment_deadline <= now()
+      WHERE x.vehicle_id = ${vehicle} AND x.status IN ('pending_payment', 'pending') AND x.payment_deadline <= now()
         AND (x.holds_slot OR (x.status = 'pending_payment' AND x.payment_status = 'unpaid'))) AS yes),
     b AS (INSERT INTO rental_bookings (customer_id, customer_name, customer_email, customer_phone, ${cols})
       SELECT c.id, c.name, c.email, c.phone, ${vals} FROM v, c, lapsed WHERE NOT lapsed.yes RETURNING *),
-    ${a.writes.ctes}
+    ${writes}
     SELECT EXISTS (SELECT 1 FROM v) AS has_vehicle, EXISTS (SELECT 1 FROM c) AS has_customer, (SELECT yes FROM lapsed) AS has_lapsed_holds,
       b.id IS NOT NULL AS booked, ${extra} AS answers, b.*
-    FROM (SELECT 1) AS one LEFT JOIN b ON true`);
+    FROM (SELECT 1) AS one LEFT JOIN b ON true`, s.params);
   if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.has_customer ? 'no_customer' : 'lapsed_holds' };
   const { has_vehicle: _v, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
   announceOnCommit(db, HOLDS_TOPIC, [booking.vehicle_id]);

@@ -1,5 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
-import { sql, type SQL } from 'drizzle-orm';
+import type { StatementText } from '../../../platform/db/statement.js';
 import { mailerOf, RECIPIENT_NAME, storedMailWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
@@ -35,8 +35,8 @@ export async function mailBooking(p: Platform, kind: BookingMail, b: BookingRow,
  * The same mail as a write of the booking's own statement (the booking is `b` there, its customer read in it): the
  * mail costs no statement of its own. Undefined when mail goes over SMTP (then `mailBooking` after the write).
  */
-export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): SQL | undefined {
+export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): ((s: StatementText) => string) | undefined {
   return storedMailWith(p, bookingMail(p, kind, draft, RECIPIENT_NAME, extra), {
-    from: sql`b WHERE b.customer_email <> ''`, to: sql`b.customer_email`, name: sql`COALESCE(NULLIF(b.customer_name, ''), 'there')`,
+    from: "b WHERE b.customer_email <> ''", to: 'b.customer_email', name: "COALESCE(NULLIF(b.customer_name, ''), 'there')",
   });
 }

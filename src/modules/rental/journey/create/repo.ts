@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
 import type { OutboxEvent } from '../../../../platform/events/emit.js';
 import type { WritesWithBooking } from '../../bookings/repo.js';
+import { rowsPreparedText } from '../../../../platform/db/prepared.js';
+import { StatementText } from '../../../../platform/db/statement.js';
 
 export interface OrderLine {
   kind: 'rental' | 'addon' | 'tax' | 'deposit' | 'full';
@@ -36,22 +38,24 @@ export function orderWrites(
   events: { list: readonly OutboxEvent[]; draft: boolean },
   answered: (payment: { id: number }) => void = () => undefined,
 ): WritesWithBooking {
-  const values = sql.join(lines.map((l, i) => sql`(${i}::int, ${l.kind}::text, ${l.code}::text, ${l.description}::text, ${l.amount}::numeric)`), sql`, `);
-  const payload = (e: OutboxEvent) => (events.draft
-    ? sql`jsonb_set(jsonb_set(jsonb_set(${e.payload}::jsonb, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))`
-    : sql`${e.payload}::jsonb`);
-  // a data-modifying CTE runs whether or not it is referenced
-  const ev = events.list.length
-    ? sql`ev AS (INSERT INTO rova_events (event_id, type, payload) ${sql.join(events.list.map((e) => sql`SELECT ${e.eventId}, ${e.type}, ${payload(e)} FROM b`), sql` UNION ALL `)}), `
-    : sql``;
   return {
-    ctes: sql`${ev}o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
-      SELECT b.id, ${o.user_id}::bigint, ${o.payment_plan}::text, ${o.currency}::text, ${o.total}::numeric, ${o.amount_due}::numeric FROM b RETURNING id),
+    ctes: (s) => {
+      const values = lines.map((l, i) => `(${s.param(i)}::int, ${s.param(l.kind)}::text, ${s.param(l.code)}::text, ${s.param(l.description)}::text, ${s.param(l.amount)}::numeric)`).join(', ');
+      const payload = (e: OutboxEvent) => (events.draft
+        ? `jsonb_set(jsonb_set(jsonb_set(${s.param(e.payload)}::jsonb, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))`
+        : `${s.param(e.payload)}::jsonb`);
+      // a data-modifying CTE runs whether or not it is referenced
+      const ev = events.list.length
+        ? `ev AS (INSERT INTO rova_events (event_id, type, payload) ${events.list.map((e) => `SELECT ${s.param(e.eventId)}::text, ${s.param(e.type)}::text, ${payload(e)} FROM b`).join(' UNION ALL ')}), `
+        : '';
+      return `${ev}o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
+      SELECT b.id, ${s.param(o.user_id)}::bigint, ${s.param(o.payment_plan)}::text, ${s.param(o.currency)}::text, ${s.param(o.total)}::numeric, ${s.param(o.amount_due)}::numeric FROM b RETURNING id),
     l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
       SELECT o.id, x.kind, x.code, x.description, x.amount FROM o, (VALUES ${values}) AS x(ord, kind, code, description, amount) ORDER BY x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
-      SELECT b.id, ${pay.provider}::text, ${pay.amount}::numeric, ${o.currency}::text FROM b RETURNING id)`,
-    columns: { payment_id: sql`(SELECT id FROM pay)` },
+      SELECT b.id, ${s.param(pay.provider)}::text, ${s.param(pay.amount)}::numeric, ${s.param(o.currency)}::text FROM b RETURNING id)`;
+    },
+    columns: { payment_id: '(SELECT id FROM pay)' },
     answered: (v) => answered({ id: Number(v.payment_id) }),
   };
 }
@@ -64,8 +68,10 @@ export async function insertOrderWithPayment(
   pay: { provider: string; amount: number },
   events: readonly OutboxEvent[] = [],
 ): Promise<{ id: number }> {
-  const w = orderWrites(o, lines, pay, { list: events, draft: false });
-  const r = await one<{ id: number }>(db, sql`WITH b AS (SELECT ${o.booking_id}::bigint AS id), ${w.ctes} SELECT id::int AS id FROM pay`);
+  const s = new StatementText();
+  const booking = s.param(o.booking_id);
+  const ctes = orderWrites(o, lines, pay, { list: events, draft: false }).ctes(s);
+  const [r] = await rowsPreparedText<{ id: number }>(db, `WITH b AS (SELECT ${booking}::bigint AS id), ${ctes} SELECT id::int AS id FROM pay`, s.params);
   return { id: r!.id };
 }
 
