@@ -7,6 +7,7 @@ import { rows, type Db } from '../../src/platform/db/types.js';
 import { idempotent, type IdempotencyClaim, type IdempotentAnswer } from '../../src/platform/idempotency/store.js';
 import { TEST_PG } from '../helpers/app.js';
 import { TEST_POOLER } from '../helpers/pg-admin.js';
+import { cuttableProxy, type CuttableProxy } from '../helpers/tcp-cut.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 import { vehicle } from '../rental/helpers.js';
 
@@ -28,9 +29,12 @@ let holder: pg.Client;
 let holderPid = 0;
 /** On the server's `postgres` database: ALTER DATABASE, pg_terminate_backend. */
 let admin: pg.Client;
+/** Node a reaches the database through it: cutting it is node a losing the database, whatever was connecting. */
+let proxy: CuttableProxy;
 
 beforeAll(async () => {
-  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', BOOKING_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) });
+  proxy = await cuttableProxy();
+  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', BOOKING_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) }, { routeA: (url) => proxy.route(url) });
   const url = n.a.config.databaseUrl!;
   dbName = new URL(url).pathname.slice(1);
   // direct, never through a pooler: its backend (holderPid) must be the one holding the locks, and it must survive
@@ -48,6 +52,7 @@ afterAll(async () => {
   await holder?.end().catch(() => undefined);
   await admin?.end().catch(() => undefined);
   await n?.close();
+  await proxy?.close();
 });
 
 const bookingsOf = async (v: number) => rows<{ id: number; status: string }>(n.a.platform.db, sql`SELECT id::int AS id, status FROM rental_bookings WHERE vehicle_id = ${v} ORDER BY id`);
@@ -195,17 +200,18 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
   }, 120_000);
 
   /**
-   * Sends a request while the holder's lock (taken with `lock`) keeps it waiting, then kills its connection with the
-   * database refusing new ones (so it cannot free its key either), and answers what the request answered.
+   * Sends a request to node a while the holder's lock (taken with `lock`) keeps it waiting, then cuts node a off the
+   * database (every connection dies and none can be made, so it cannot free or finish its key either), and answers
+   * what the request answered. The backend left waiting ends once the lock is gone and it finds its client gone.
    */
   async function killedWhileWaiting(request: () => ReturnType<TwoNodes['a']['inject']>, lock: [string, unknown[]], table: string) {
     await holder.query('BEGIN');
     await holder.query(lock[0], lock[1]);
     const dying = request();
     await waitingBackend(table);
-    const down = await databaseDown();
+    expect(proxy.cut()).toBeGreaterThan(0);
     const answer = await dying;
-    await down.restore();
+    proxy.restore();
     await holder.query('ROLLBACK');
     // Through PgBouncer a failed server login fails every query for server_login_retry (1 s): wait until the nodes'
     // pool reaches the database again before the test looks (immediate when direct)
