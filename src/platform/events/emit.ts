@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { asSql, StatementText } from '../db/statement.js';
 import type { Db } from '../db/types.js';
 
 /** An event type, `<resource>.<happening>` (e.g. `booking.created`, `payout.paid`). */
@@ -12,7 +12,8 @@ export type EventType = `${string}.${string}`;
  */
 export async function emitEvent(tx: Db, type: EventType, data: Record<string, unknown>): Promise<string> {
   const e = outboxEvent(type, data);
-  await tx.execute(insertEvents([e]));
+  const s = new StatementText();
+  await tx.execute(asSql(insertEvents(s, [e]), s.params));
   return e.eventId;
 }
 
@@ -27,8 +28,17 @@ export function outboxEvent(type: EventType, data: Record<string, unknown>): Out
   return { eventId: `evt_${randomUUID().replace(/-/g, '')}`, type, payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }) };
 }
 
-/** The INSERT of events into the outbox: a statement of its own, or the body of a CTE in the caller's statement. */
-export function insertEvents(events: readonly OutboxEvent[]): SQL {
-  return sql`INSERT INTO rova_events (event_id, type, payload)
-    VALUES ${sql.join(events.map((e) => sql`(${e.eventId}, ${e.type}, ${e.payload}::jsonb)`), sql`, `)}`;
+/**
+ * The outbox INSERT of `events`, as text of a statement built with `s`: emitEvent's own, or a CTE of the caller's
+ * statement. With `from`, each event is selected from the caller's rows (`from.rows`), and `from.payload` may
+ * complete the payload in SQL from them (a booking's id, written by the same statement).
+ */
+export function insertEvents(s: StatementText, events: readonly OutboxEvent[], from?: { rows: string; payload?: (json: string) => string }): string {
+  const select = (e: OutboxEvent) => {
+    const id = s.param(e.eventId);
+    const type = s.param(e.type);
+    const json = `${s.param(e.payload)}::jsonb`;
+    return `SELECT ${id}::text, ${type}::text, ${from?.payload ? from.payload(json) : json}${from ? ` FROM ${from.rows}` : ''}`;
+  };
+  return `INSERT INTO rova_events (event_id, type, payload) ${events.map(select).join(' UNION ALL ')}`;
 }

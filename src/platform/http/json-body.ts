@@ -1,4 +1,5 @@
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
+import { deepFreeze } from '../deep-freeze.js';
 
 /**
  * The application/json parser of every route: Fastify's own (prototype-poisoning protection: `__proto__` or
@@ -20,14 +21,6 @@ export interface JsonMemoLimits {
   entries: number;
   /** Longer bodies are parsed every time. */
   maxLength: number;
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-  }
-  return v;
 }
 
 /**

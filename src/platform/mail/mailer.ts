@@ -65,7 +65,6 @@ export function storedMailWith(p: Platform, m: Omit<OutgoingMail, 'to'>, r: { fr
   };
 }
 
-
 // One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch
 // could carry another request's mail into the next write; see idempotency-lease.test.ts, "killed after its commit").
 async function storeMail(db: Db, m: OutgoingMail, status: 'stored' | 'failed', error: string | null): Promise<void> {

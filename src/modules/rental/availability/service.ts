@@ -10,6 +10,7 @@ import { addDays, isValidDate, isValidTime, localToUtc, rentalDays, WEEKDAY_KEYS
 import { findOverlap } from '../bookings/repo.js';
 import { holdingIndexOf } from './holding-index.js';
 import type { VehicleRow } from '../vehicles/repo.js';
+import { deepFreeze } from '../../../platform/deep-freeze.js';
 
 export interface AvailabilityInput {
   vehicle_id: number;
@@ -82,14 +83,6 @@ function withinHours(loc: LocationRow | undefined, date: string, time: string, w
 /** Quotes per rules list (a catalogue snapshot's): a price depends only on the vehicle's price fields, the start and the days. */
 const quoteMemo = new WeakMap<readonly PricingRule[], Map<string, Quote>>();
 const QUOTE_MEMO_MAX = 20_000;
-
-function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o)) deepFreeze(v);
-  }
-  return o;
-}
 
 /** The quote for the period (memoised, frozen: callers share it); 400 for an unknown add-on. */
 export function priceOrThrow(v: VehicleRow, rules: readonly PricingRule[], period: Period, addons: readonly string[]): Quote {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
-import type { OutboxEvent } from '../../../../platform/events/emit.js';
+import { insertEvents, type OutboxEvent } from '../../../../platform/events/emit.js';
 import type { WritesWithBooking } from '../../bookings/repo.js';
 import { rowsPreparedText } from '../../../../platform/db/prepared.js';
 import { StatementText } from '../../../../platform/db/statement.js';
@@ -41,13 +41,10 @@ export function orderWrites(
   return {
     ctes: (s) => {
       const values = lines.map((l, i) => `(${s.param(i)}::int, ${s.param(l.kind)}::text, ${s.param(l.code)}::text, ${s.param(l.description)}::text, ${s.param(l.amount)}::numeric)`).join(', ');
-      const payload = (e: OutboxEvent) => (events.draft
-        ? `jsonb_set(jsonb_set(jsonb_set(${s.param(e.payload)}::jsonb, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))`
-        : `${s.param(e.payload)}::jsonb`);
+      // a drafted payload gets the booking's id, customer and total as the statement writes them
+      const completed = (json: string) => `jsonb_set(jsonb_set(jsonb_set(${json}, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))`;
       // a data-modifying CTE runs whether or not it is referenced
-      const ev = events.list.length
-        ? `ev AS (INSERT INTO rova_events (event_id, type, payload) ${events.list.map((e) => `SELECT ${s.param(e.eventId)}::text, ${s.param(e.type)}::text, ${payload(e)} FROM b`).join(' UNION ALL ')}), `
-        : '';
+      const ev = events.list.length ? `ev AS (${insertEvents(s, events.list, { rows: 'b', ...(events.draft ? { payload: completed } : {}) })}), ` : '';
       return `${ev}o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
       SELECT b.id, ${s.param(o.user_id)}::bigint, ${s.param(o.payment_plan)}::text, ${s.param(o.currency)}::text, ${s.param(o.total)}::numeric, ${s.param(o.amount_due)}::numeric FROM b RETURNING id),
     l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)

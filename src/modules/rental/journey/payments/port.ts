@@ -5,14 +5,17 @@ import { stripeProvider } from './stripe.js';
 
 export type { PaymentProvider, PaymentRequest, PaymentStart } from './provider.js';
 
+/** Offline payment: instructions only, known before the payment exists. */
+const offlineStart: NonNullable<PaymentProvider['startKnown']> = (p, b) => ({
+  instructions: `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${b.amount.toFixed(2)} ${b.currency}.`,
+});
+
 export const offlineProvider: PaymentProvider = {
   name: 'offline',
   async start(p, b) {
-    return this.startKnown!(p, b);
+    return offlineStart(p, b);
   },
-  startKnown(p, b) {
-    return { instructions: `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${b.amount.toFixed(2)} ${b.currency}.` };
-  },
+  startKnown: offlineStart,
   async refund() {
     // nothing to call: the refund is handed over in person or by bank transfer
   },
