@@ -7,6 +7,7 @@
  * and, forked with BENCH_CHILD=app|bare, as the server under test.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -46,7 +47,7 @@ interface Ready {
   random?: boolean;
   once?: boolean;
 }
-type Msg = Ready | { type: 'rss'; rss: number } | { type: 'cpu'; us: number };
+type Msg = Ready | { type: 'rss'; rss: number } | { type: 'cpu'; us: number } | { type: 'profile-start' | 'profile-stop'; us: number };
 
 export interface Row {
   target: string;
@@ -72,9 +73,13 @@ async function childApp(spec: ScenarioSpec): Promise<void> {
   const { app, requests, close } = await spec.setup();
   await app.listen({ port: 0, host: '127.0.0.1' });
   send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests, random: spec.random, once: spec.once });
+  // process.send serialised the list synchronously; emptied, the server under test does not carry the variants
+  // (600,000 bodies in booking-throughput, ~430 MB) in its heap, where every major GC would mark them
+  requests.length = 0;
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
     if (m.type === 'cpu') send({ type: 'cpu', us: cpuUs() });
+    if (m.type === 'profile-start' || m.type === 'profile-stop') void profile(m.type, `${spec.name}-app`);
     if (m.type === 'stop') void (close ? close() : app.close()).finally(() => process.exit(0));
   });
 }
@@ -89,16 +94,40 @@ async function childBare(): Promise<void> {
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
     if (m.type === 'cpu') send({ type: 'cpu', us: cpuUs() });
+    if (m.type === 'profile-start' || m.type === 'profile-stop') void profile(m.type, `${process.env.BENCH_NAME ?? 'bench'}-bare`);
     if (m.type === 'stop') void app.close().finally(() => process.exit(0));
   });
 }
 
+let profiler: Session | null = null;
+
+/**
+ * BENCH_CPU_PROF: the V8 CPU profile of the measured run only (not the set-up, not the warm-up), written to
+ * bench/results/<scenario>-app.cpuprofile (open it in Chrome DevTools); BENCH_CPU_PROF=all: the bare route's too.
+ */
+async function profile(step: 'profile-start' | 'profile-stop', name: string): Promise<void> {
+  if (step === 'profile-start') {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  } else if (profiler) {
+    const { profile: p } = await profiler.post('Profiler.stop');
+    profiler.disconnect();
+    profiler = null;
+    const outDir = fileURLToPath(new URL('../results/', import.meta.url));
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(`${outDir}${name}.cpuprofile`, JSON.stringify(p));
+  }
+  send({ type: step, us: 0 });
+}
+
+function profiled(role: 'app' | 'bare'): boolean {
+  return process.env.BENCH_CPU_PROF === 'all' || (role === 'app' && !!process.env.BENCH_CPU_PROF);
+}
+
 function start(file: string, role: 'app' | 'bare', env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  // BENCH_CPU_PROF=1: the app child writes a V8 CPU profile (open it in Chrome DevTools) into bench/results/;
-  // BENCH_CPU_PROF=all: the bare route's child too (its file is the one written first), to compare the two
-  const profiled = process.env.BENCH_CPU_PROF === 'all' || (role === 'app' && !!process.env.BENCH_CPU_PROF);
-  const prof = profiled ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('../results/', import.meta.url))}`] : [];
-  const child = fork(file, [], { execArgv: ['--import', 'tsx', ...prof], env: { ...process.env, ...env, BENCH_CHILD: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env, BENCH_CHILD: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
     child.on('message', (m: Msg) => {
@@ -112,7 +141,7 @@ function cpuUs(): number {
   return u.user + u.system;
 }
 
-function ask<K extends 'rss' | 'cpu'>(child: ChildProcess, type: K): Promise<number> {
+function ask<K extends 'rss' | 'cpu' | 'profile-start' | 'profile-stop'>(child: ChildProcess, type: K): Promise<number> {
   return new Promise((resolve) => {
     const on = (m: Msg) => {
       if (m.type === type) {
@@ -164,7 +193,7 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function load(target: string, port: number, variants: BenchRequest[], connections: number, duration: number, child: ChildProcess, pick: Pick<Ready, 'random' | 'once'> = {}): Promise<Row> {
+async function load(target: string, port: number, variants: BenchRequest[], connections: number, duration: number, child: ChildProcess, pick: Pick<Ready, 'random' | 'once'> = {}, prof = false): Promise<Row> {
   const url = `http://127.0.0.1:${port}`;
   // autocannon walks `requests` in the same order on every connection: for write scenarios that means 100
   // connections sending the same body at once, so a random scenario draws a variant per request and a `once`
@@ -174,9 +203,11 @@ async function load(target: string, port: number, variants: BenchRequest[], conn
   const requests = pick.random || pick.once ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...draw() }) }] : variants;
   // Warm-up (JIT, caches) before measuring.
   await autocannon({ url, connections, duration: Math.min(2, duration), requests });
+  if (prof) await ask(child, 'profile-start');
   const [cpu0, db0] = [await ask(child, 'cpu'), postgresCpuUs()];
   const r = await autocannon({ url, connections, duration, requests });
   const [cpu1, db1] = [await ask(child, 'cpu'), postgresCpuUs()];
+  if (prof) await ask(child, 'profile-stop');
   const answered = Math.max(1, r.requests.total);
   return {
     target,
@@ -219,11 +250,11 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
   const sample = await fetch(`http://127.0.0.1:${app.ready.port}${first.path}`, { method: first.method, headers: first.headers, body: first.body });
   const body = await sample.text();
   if (!sample.ok) throw new Error(`the scenario's first request answered ${sample.status}: ${body.slice(0, 300)}`);
-  const bare = await start(file, 'bare', { BENCH_BARE_BODY: body, BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }) });
+  const bare = await start(file, 'bare', { BENCH_NAME: spec.name, BENCH_BARE_BODY: body, BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }) });
   try {
     const rows: Row[] = [];
-    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child, app.ready));
-    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child, app.ready));
+    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child, app.ready, profiled('bare')));
+    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child, app.ready, profiled('app')));
     const table = markdownTable(rows);
     const appRow = rows[1]!;
     const ratio = appRow.reqPerSec / rows[0]!.reqPerSec;

@@ -1,5 +1,5 @@
 // @integration: availability is an overlap query over time ranges in SQL
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { avail, location, rawBooking, rule, vehicle } from './helpers.js';
 
@@ -133,6 +133,37 @@ describe('POST /availability (UTC store)', () => {
       const r = await avail(t, { vehicle_id: vid, pickup_date: p, return_date: rd });
       expect(r.statusCode).toBe(400);
       expect(r.json().error_code).toBe('INVALID_DATE_RANGE');
+    }
+  });
+
+  it('a repeated question gets the kept answer until a booking of that vehicle changes it (not another vehicle\'s)', async () => {
+    const v = await vehicle(t);
+    const other = await vehicle(t);
+    const body = { vehicle_id: v, pickup_date: '2030-09-02', return_date: '2030-09-04' };
+    const first = await avail(t, body);
+    expect(first.json().data.available).toBe(true);
+    expect((await avail(t, body)).body).toBe(first.body);
+    await rawBooking(t, other, '2030-09-03T10:00:00Z', '2030-09-05T10:00:00Z', 'confirmed');
+    expect((await avail(t, body)).body).toBe(first.body);
+    await rawBooking(t, v, '2030-09-03T10:00:00Z', '2030-09-05T10:00:00Z', 'confirmed');
+    expect((await avail(t, body)).json().data).toMatchObject({ available: false, reason: 'booked' });
+  });
+
+  it('the clock alone makes a kept answer wrong for less than BOOKING_SEARCH_CACHE_MS (1 s): minimum notice', async () => {
+    const v = await vehicle(t);
+    const pickup = Date.parse('2031-01-07T10:00:00Z');
+    const body = { vehicle_id: v, pickup_date: '2031-01-07', return_date: '2031-01-09' };
+    vi.useFakeTimers({ toFake: ['Date'], now: pickup - 300 });
+    try {
+      expect((await avail(t, body)).json().data.available).toBe(true);
+      // the pickup has passed, 400 ms after the answer: the kept answer still stands
+      vi.setSystemTime(pickup + 100);
+      expect((await avail(t, body)).json().data.available).toBe(true);
+      // 1 s after it, it is computed again
+      vi.setSystemTime(pickup + 700);
+      expect((await avail(t, body)).json().data).toMatchObject({ available: false, reason: 'min_notice' });
+    } finally {
+      vi.useRealTimers();
     }
   });
 

@@ -63,6 +63,16 @@ export class HoldingIndex {
     return holds(this.byVehicle.get(vehicleId), from.getTime(), to.getTime(), now.getTime(), excludeId);
   }
 
+  /**
+   * What the index holds for the vehicle, as a token: the same object for as long as the vehicle's answers from the
+   * index cannot change (except by the clock: a payment deadline passing); `undefined` while the index cannot
+   * answer for it (cold, or the vehicle is being reloaded). Answer caches keep it and compare.
+   */
+  stateOf(vehicleId: number): object | undefined {
+    if (!this.ready || this.reloading.has(vehicleId)) return undefined;
+    return this.byVehicle.get(vehicleId) ?? NO_HOLDS;
+  }
+
   /** Of `ids`, those held in [from, to) (`busy`) and those the database must be asked about (`unsure`); undefined when cold. */
   busy(ids: readonly number[], from: Date, to: Date, now: Date): { busy: Set<number>; unsure: number[] } | undefined {
     if (!this.ready) return undefined;
@@ -193,6 +203,9 @@ export class HoldingIndex {
     for (const fn of this.listeners) fn();
   }
 }
+
+/** The state of every vehicle without holds (an empty list is never stored). */
+const NO_HOLDS: readonly HoldInterval[] = Object.freeze([]);
 
 function holds(list: readonly HoldInterval[] | undefined, from: number, to: number, now: number, excludeId: number): boolean {
   if (!list) return false;

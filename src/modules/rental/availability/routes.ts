@@ -4,7 +4,8 @@ import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 import { Id, Text } from '../schemas.js';
-import { availabilityView, checkAvailability } from './service.js';
+import { sendJsonOnce } from '../../../platform/http/json-once.js';
+import { availabilityAnswersOf } from './answers.js';
 
 export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -27,8 +28,8 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }, { additionalProperties: false }),
       response: { 200: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 404, 429) },
     },
-  }, async (req) => {
-    const r = await checkAvailability(p, p.db, req.body);
-    return rentalOk(availabilityView(p, r), r.available ? 'The vehicle is available.' : `The vehicle is not available (${r.reason}).`);
+  }, async (req, reply) => {
+    const a = await availabilityAnswersOf(p).answer(req.body);
+    return sendJsonOnce(reply, a, () => rentalOk(a.data, a.message));
   });
 };

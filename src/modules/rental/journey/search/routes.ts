@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
+import { sendJsonOnce } from '../../../../platform/http/json-once.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { publicReadLimit } from '../../http/rate-limits.js';
 import { PagingQuery } from '../../paging.js';
@@ -49,7 +50,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }, { additionalProperties: false }),
       response: { 200: RentalEnvelope(SearchResult), ...rentalErrors(400, 429) },
     },
-  }, async (req) => {
-    return rentalOk(await searchVehicles(p, { ...req.query, page: req.query.page ?? 1, per_page: req.query.per_page ?? 20 }));
+  }, async (req, reply) => {
+    // a repeated search gets the answer object computed before (busy-cache.ts), so its bytes too
+    const answer = await searchVehicles(p, { ...req.query, page: req.query.page ?? 1, per_page: req.query.per_page ?? 20 });
+    return sendJsonOnce(reply, answer, () => rentalOk(answer));
   });
 };

@@ -1,0 +1,63 @@
+import type { Platform } from '../../../platform/context.js';
+import { deepFreeze } from '../../../platform/deep-freeze.js';
+import { perPlatform } from '../../../platform/per-platform.js';
+import { catalogueOf } from '../catalogue.js';
+import { journeySettings } from '../journey/settings.js';
+import { holdingIndexOf } from './holding-index.js';
+import { availabilityView, checkAvailability, type AvailabilityInput } from './service.js';
+
+const MAX_ENTRIES = 5_000;
+
+export interface AvailabilityAnswer {
+  data: ReturnType<typeof availabilityView>;
+  message: string;
+}
+
+interface Kept {
+  answer: AvailabilityAnswer;
+  catalogue: object;
+  holds: object;
+  at: number;
+}
+
+/**
+ * Finished POST /availability answers (frozen, so the route can send their bytes again: json-once.ts), per
+ * request. An answer is reused only while all it was built from is unchanged:
+ * - the catalogue snapshot (vehicle, prices, rules, locations and their hours): any catalogue write, any node;
+ * - the vehicle's holds in the holding index: any booking write of that vehicle, on any node, once the bus has
+ *   carried it (the same freshness as the index itself); never while the index is cold or reloading the vehicle;
+ * - the clock: at most BOOKING_SEARCH_CACHE_MS (1 s; 0 = off), for the rules that move with time alone (minimum
+ *   notice, a payment deadline passing).
+ * Nothing is invalidated by hand: a stale answer no longer matches. /booking/create decides on the database anyway.
+ */
+class AvailabilityAnswers {
+  private readonly kept = new Map<string, Kept>();
+  constructor(private readonly p: Platform) {}
+
+  async answer(input: AvailabilityInput): Promise<AvailabilityAnswer> {
+    const ttl = journeySettings(this.p).searchCacheMs;
+    const cat = await catalogueOf(this.p).get();
+    const index = holdingIndexOf(this.p);
+    const holds = index.stateOf(input.vehicle_id);
+    const key = ttl > 0 && holds !== undefined ? keyOf(input) : null;
+    const now = Date.now();
+    if (key !== null) {
+      const hit = this.kept.get(key);
+      if (hit && hit.catalogue === cat && hit.holds === holds && now - hit.at < ttl) return hit.answer;
+    }
+    const r = await checkAvailability(this.p, this.p.db, input, { catalogue: cat, now: new Date(now) });
+    const answer = deepFreeze({ data: availabilityView(this.p, r), message: r.available ? 'The vehicle is available.' : `The vehicle is not available (${r.reason}).` });
+    // a change taken in while it was computed may be missing from it: answer it, but do not keep it
+    if (key !== null && holds !== undefined && index.stateOf(input.vehicle_id) === holds) {
+      if (this.kept.size >= MAX_ENTRIES) this.kept.delete(this.kept.keys().next().value as string);
+      this.kept.set(key, { answer, catalogue: cat, holds, at: now });
+    }
+    return answer;
+  }
+}
+
+function keyOf(i: AvailabilityInput): string {
+  return JSON.stringify([i.vehicle_id, i.pickup_date, i.return_date, i.pickup_time ?? null, i.return_time ?? null, i.location_id ?? null, i.addons ?? null]);
+}
+
+export const availabilityAnswersOf: (p: Platform) => AvailabilityAnswers = perPlatform((p) => new AvailabilityAnswers(p));
