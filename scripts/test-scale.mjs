@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { freePort, startPgBouncer } from './pgbouncer.mjs';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pgUrl = process.env.ROVA_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -96,7 +97,7 @@ try {
   /** Every process a node ran as: pid → { node (1-3), how it ended }; job runs name the process (host:pid). */
   const incarnations = new Map();
   const start = (i) => {
-    const child = spawn(process.execPath, [path.join(root, 'dist/main.js'), 'serve'], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'dist/main.js'), 'serve'], {
       env: { ...common, DATABASE_URL: pooled.toString(), PORT: String(ports[i]), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'],
     });
     child.stderr.on('data', () => undefined);

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -127,7 +128,8 @@ function profiled(role: 'app' | 'bare'): boolean {
 }
 
 function start(file: string, role: 'app' | 'bare', env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env, BENCH_CHILD: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // both servers with the V8 flags `npm start` gives the real one
+  const child = fork(file, [], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], env: { ...process.env, ...env, BENCH_CHILD: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
     child.on('message', (m: Msg) => {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 
 // The files of deploy/ are what the README's "Running several nodes" tells an operator to install: each is checked by
 // the tool that will read it.
@@ -39,5 +40,13 @@ describe('deploy/', () => {
     const stopSec = Number(/^TimeoutStopSec=(\d+)/m.exec(unit)![1]);
     const timeout = Number(/^SHUTDOWN_TIMEOUT_MS=(\d+)/m.exec(env)![1]);
     expect(stopSec * 1000).toBeGreaterThan(drain + timeout);
+  });
+
+  it('npm start and rova@.service run the server with the V8 flags of scripts/server-flags.mjs (the benches use them too)', () => {
+    expect(SERVER_NODE_FLAGS.length).toBeGreaterThan(0);
+    const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+    expect(start).toBe(`exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
+    const unit = readFileSync(path.join(DEPLOY, 'rova@.service'), 'utf8');
+    expect(/^ExecStart=(.*)$/m.exec(unit)![1]).toBe(`/usr/bin/node ${SERVER_NODE_FLAGS.join(' ')} /opt/rova/dist/main.js serve`);
   });
 });
