@@ -7,6 +7,7 @@ import { rows } from '../../src/platform/db/types.js';
 import { modules } from '../../src/modules/index.js';
 import type { RovaModule } from '../../src/modules/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
+import { statementsDuring } from '../helpers/statements.js';
 
 const probe: RovaModule = {
   name: 'probe',
@@ -116,12 +117,15 @@ describe('audit log', () => {
 
   it('concurrent writes share INSERTs (group commit), yet each row is written before its response leaves', async () => {
     const writer = new AuditWriter(t.platform.db);
+    // INSERTs sent: through Drizzle (PGlite), or straight to the pg pool as a prepared statement (PostgreSQL)
     const spy = vi.spyOn(t.platform.db, 'execute');
     const entry = (i: number): AuditEntry => ({ requestId: `req-group-${i}`, actorUserId: null, actorLogin: null, authMethod: 'none', apiKeyId: null, ip: null,
       method: 'POST', route: '/group', path: '/group', target: null, status: 201, outcome: 'success', details: i % 2 ? { n: i } : null });
     try {
-      await Promise.all(Array.from({ length: 40 }, (_, i) => writer.append(entry(i))));
-      const inserts = spy.mock.calls.length;
+      const sent = await statementsDuring(async () => {
+        await Promise.all(Array.from({ length: 40 }, (_, i) => writer.append(entry(i))));
+      });
+      const inserts = spy.mock.calls.length + sent.filter((q) => q.startsWith('INSERT INTO rova_audit_log')).length;
       expect(inserts).toBeGreaterThanOrEqual(1);
       expect(inserts).toBeLessThan(40);
     } finally {
@@ -136,6 +140,29 @@ describe('audit log', () => {
       return `${r.statusCode}:${seen!.n}`;
     }));
     expect(answers).toEqual(Array.from({ length: 30 }, () => '200:1'));
+  });
+
+  it('a NUL or an unpaired surrogate (a path refused by the NUL guard) is stored as U+FFFD and fails no batch', async () => {
+    const writer = new AuditWriter(t.platform.db);
+    const base: AuditEntry = { requestId: 'req-odd-0', actorUserId: null, actorLogin: null, authMethod: 'none', apiKeyId: null, ip: null, method: 'POST',
+      route: '/r/:id', path: '/r/x', target: 'x', status: 400, outcome: 'failure', details: null };
+    await Promise.all([
+      writer.append(base),
+      writer.append({ ...base, requestId: 'req-odd-1', target: 'a\u0000b', path: '/r/a\u0000b' }),
+      writer.append({ ...base, requestId: 'req-odd-2', target: 'c\ud800', details: { note: 'd\udc00\u0000' } }),
+    ]);
+    const got = await rows<{ request_id: string; target: string; path: string; details: unknown }>(t.platform.db,
+      sql`SELECT request_id, target, path, details FROM rova_audit_log WHERE request_id LIKE 'req-odd-%' ORDER BY request_id`);
+    expect(got).toEqual([
+      { request_id: 'req-odd-0', target: 'x', path: '/r/x', details: null },
+      { request_id: 'req-odd-1', target: 'a\uFFFDb', path: '/r/a\uFFFDb', details: null },
+      { request_id: 'req-odd-2', target: 'c\uFFFD', path: '/r/x', details: { note: 'd\uFFFD\uFFFD' } },
+    ]);
+    // and over HTTP: a NUL in a path parameter of a write is a 400, audited
+    const r = await t.inject({ method: 'POST', url: '/wp-json/rova-rental/v2/my/bookings/%00/cancel', headers: { 'x-rova-api-key': admin, 'x-request-id': 'req-odd-http' } });
+    expect(r.statusCode).toBe(400);
+    const [row] = await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rova_audit_log WHERE request_id = 'req-odd-http'`);
+    expect(row!.n).toBe(1);
   });
 
   it('a failed group write fails every entry of its batch, and the next batch is written', async () => {

@@ -1,4 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { rowsPreparedText } from '../db/prepared.js';
+import { LONE_SURROGATES } from '../http/nul-guard.js';
 import { rows, type Db } from '../db/types.js';
 
 export interface AuditEntry {
@@ -38,16 +40,37 @@ export async function appendAudit(db: Db, e: AuditEntry): Promise<void> {
   await insertAuditRows(db, [e]);
 }
 
-/** One multi-row INSERT (the group-commit writer's batches, writer.ts). */
+/**
+ * The group-commit writer's batches (writer.ts) as ONE statement whose text is the same for any number of rows
+ * (the rows travel as one JSON array): the database parses and plans it once per connection, and no statement
+ * tree is built per row. The same text runs on PGlite.
+ */
+const INSERT_AUDIT_ROWS = `INSERT INTO rova_audit_log
+  (request_id, actor_user_id, actor_login, auth_method, api_key_id, ip, method, route, path, target, status, outcome, details)
+  SELECT request_id, actor_user_id, actor_login, auth_method, api_key_id, ip, method, route, path, target, status, outcome, details
+  FROM jsonb_to_recordset($1::jsonb) AS r(request_id text, actor_user_id bigint, actor_login text, auth_method text, api_key_id bigint,
+    ip text, method text, route text, path text, target text, status int, outcome text, details jsonb)`;
+
+/**
+ * Text as PostgreSQL can store it: a request refused for a NUL or an unpaired surrogate in its path (nul-guard.ts)
+ * is still audited, with U+FFFD in their place, and cannot make the batch it shares with other requests fail.
+ */
+function storable(v: string | null): string | null {
+  return v === null ? null : v.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD');
+}
+
+function storableJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (_k, v: unknown) => (typeof v === 'string' ? storable(v) : v));
+}
+
 export async function insertAuditRows(db: Db, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  const values = entries.map(
-    (e) => sql`(${e.requestId}, ${e.actorUserId}, ${e.actorLogin}, ${e.authMethod}, ${e.apiKeyId}, ${e.ip}, ${e.method},
-      ${e.route}, ${e.path}, ${e.target}, ${e.status}, ${e.outcome}, ${e.details ? JSON.stringify(e.details) : null}::jsonb)`,
-  );
-  await db.execute(sql`INSERT INTO rova_audit_log
-    (request_id, actor_user_id, actor_login, auth_method, api_key_id, ip, method, route, path, target, status, outcome, details)
-    VALUES ${sql.join(values, sql`, `)}`);
+  const json = JSON.stringify(entries.map((e) => ({
+    request_id: storable(e.requestId), actor_user_id: e.actorUserId, actor_login: storable(e.actorLogin), auth_method: e.authMethod,
+    api_key_id: e.apiKeyId, ip: storable(e.ip), method: e.method, route: storable(e.route), path: storable(e.path), target: storable(e.target),
+    status: e.status, outcome: e.outcome, details: e.details ? storableJson(e.details) : null,
+  })));
+  await rowsPreparedText(db, INSERT_AUDIT_ROWS, [json]);
 }
 
 export async function queryAudit(db: Db, q: AuditQuery): Promise<{ items: AuditRecord[]; total: number }> {

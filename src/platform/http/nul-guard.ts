@@ -5,7 +5,7 @@ const NUL = '\u0000';
 const MAX_DEPTH = 64;
 // A high surrogate not followed by a low one, or a low one not preceded by a high one: not Unicode text.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+export const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 type Problem = 'a NUL character' | 'an unpaired UTF-16 surrogate (not valid Unicode text)';
 interface Found {
