@@ -77,11 +77,16 @@ async function childApp(spec: ScenarioSpec): Promise<void> {
   // process.send serialised the list synchronously; emptied, the server under test does not carry the variants
   // (600,000 bodies in booking-throughput, ~430 MB) in its heap, where every major GC would mark them
   requests.length = 0;
+  answerParent(`${spec.name}-app`, () => (close ? close() : app.close()));
+}
+
+/** A server child's side of the parent's questions: memory, CPU time, the profile of the measured run, stop. */
+function answerParent(profileName: string, close: () => Promise<unknown>): void {
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
     if (m.type === 'cpu') send({ type: 'cpu', us: cpuUs() });
-    if (m.type === 'profile-start' || m.type === 'profile-stop') void profile(m.type, `${spec.name}-app`);
-    if (m.type === 'stop') void (close ? close() : app.close()).finally(() => process.exit(0));
+    if (m.type === 'profile-start' || m.type === 'profile-stop') void profile(m.type, profileName);
+    if (m.type === 'stop') void close().finally(() => process.exit(0));
   });
 }
 
@@ -92,12 +97,7 @@ async function childBare(): Promise<void> {
   app.all('/*', async (_req, reply) => reply.headers(headers).type('application/json; charset=utf-8').send(body));
   await app.listen({ port: 0, host: '127.0.0.1' });
   send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests: [] });
-  process.on('message', (m: { type: string }) => {
-    if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
-    if (m.type === 'cpu') send({ type: 'cpu', us: cpuUs() });
-    if (m.type === 'profile-start' || m.type === 'profile-stop') void profile(m.type, `${process.env.BENCH_NAME ?? 'bench'}-bare`);
-    if (m.type === 'stop') void app.close().finally(() => process.exit(0));
-  });
+  answerParent(`${process.env.BENCH_NAME ?? 'bench'}-bare`, () => app.close());
 }
 
 let profiler: Session | null = null;

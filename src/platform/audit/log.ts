@@ -52,24 +52,18 @@ const INSERT_AUDIT_ROWS = `INSERT INTO rova_audit_log
     ip text, method text, route text, path text, target text, status int, outcome text, details jsonb)`;
 
 /**
- * Text as PostgreSQL can store it: a request refused for a NUL or an unpaired surrogate in its path (nul-guard.ts)
- * is still audited, with U+FFFD in their place, and cannot make the batch it shares with other requests fail.
+ * Text as PostgreSQL can store it, for every string of the batch (columns and `details` alike): a request refused
+ * for a NUL or an unpaired surrogate in its path (nul-guard.ts) is still audited, with U+FFFD in their place, and
+ * cannot make the batch it shares with other requests fail.
  */
-function storable(v: string | null): string | null {
-  return v === null ? null : v.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD');
-}
-
-function storableJson(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value), (_k, v: unknown) => (typeof v === 'string' ? storable(v) : v));
-}
+const storable = (_key: string, v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD') : v);
 
 export async function insertAuditRows(db: Db, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const json = JSON.stringify(entries.map((e) => ({
-    request_id: storable(e.requestId), actor_user_id: e.actorUserId, actor_login: storable(e.actorLogin), auth_method: e.authMethod,
-    api_key_id: e.apiKeyId, ip: storable(e.ip), method: e.method, route: storable(e.route), path: storable(e.path), target: storable(e.target),
-    status: e.status, outcome: e.outcome, details: e.details ? storableJson(e.details) : null,
-  })));
+    request_id: e.requestId, actor_user_id: e.actorUserId, actor_login: e.actorLogin, auth_method: e.authMethod, api_key_id: e.apiKeyId,
+    ip: e.ip, method: e.method, route: e.route, path: e.path, target: e.target, status: e.status, outcome: e.outcome, details: e.details ?? null,
+  })), storable);
   await rowsPreparedText(db, INSERT_AUDIT_ROWS, [json]);
 }
 

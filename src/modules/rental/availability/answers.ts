@@ -1,5 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
 import { deepFreeze } from '../../../platform/deep-freeze.js';
+import { KeptAnswers } from '../../../platform/kept-answers.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { catalogueOf } from '../catalogue.js';
 import { journeySettings } from '../journey/settings.js';
@@ -13,13 +14,6 @@ export interface AvailabilityAnswer {
   message: string;
 }
 
-interface Kept {
-  answer: AvailabilityAnswer;
-  catalogue: object;
-  holds: object;
-  at: number;
-}
-
 /**
  * Finished POST /availability answers (frozen, so the route can send their bytes again: json-once.ts), per
  * request. An answer is reused only while all it was built from is unchanged:
@@ -31,7 +25,7 @@ interface Kept {
  * Nothing is invalidated by hand: a stale answer no longer matches. /booking/create decides on the database anyway.
  */
 class AvailabilityAnswers {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new KeptAnswers<AvailabilityAnswer>(MAX_ENTRIES);
   constructor(private readonly p: Platform) {}
 
   async answer(input: AvailabilityInput): Promise<AvailabilityAnswer> {
@@ -41,17 +35,12 @@ class AvailabilityAnswers {
     const holds = index.stateOf(input.vehicle_id);
     const key = ttl > 0 && holds !== undefined ? keyOf(input) : null;
     const now = Date.now();
-    if (key !== null) {
-      const hit = this.kept.get(key);
-      if (hit && hit.catalogue === cat && hit.holds === holds && now - hit.at < ttl) return hit.answer;
-    }
+    const hit = key === null ? undefined : this.kept.get(key, [cat, holds], now, ttl);
+    if (hit) return hit;
     const r = await checkAvailability(this.p, this.p.db, input, { catalogue: cat, now: new Date(now) });
     const answer = deepFreeze({ data: availabilityView(this.p, r), message: r.available ? 'The vehicle is available.' : `The vehicle is not available (${r.reason}).` });
     // a change taken in while it was computed may be missing from it: answer it, but do not keep it
-    if (key !== null && holds !== undefined && index.stateOf(input.vehicle_id) === holds) {
-      if (this.kept.size >= MAX_ENTRIES) this.kept.delete(this.kept.keys().next().value as string);
-      this.kept.set(key, { answer, catalogue: cat, holds, at: now });
-    }
+    if (key !== null && index.stateOf(input.vehicle_id) === holds) this.kept.keep(key, [cat, holds], answer, now);
     return answer;
   }
 }

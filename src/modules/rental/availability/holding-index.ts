@@ -59,8 +59,8 @@ export class HoldingIndex {
    * the index cannot say (cold, or the vehicle is being reloaded) — ask the database.
    */
   overlaps(vehicleId: number, from: Date, to: Date, now: Date, excludeId = 0): boolean | undefined {
-    if (!this.ready || this.reloading.has(vehicleId)) return undefined;
-    return holds(this.byVehicle.get(vehicleId), from.getTime(), to.getTime(), now.getTime(), excludeId);
+    const list = this.stateOf(vehicleId);
+    return list === undefined ? undefined : holds(list, from.getTime(), to.getTime(), now.getTime(), excludeId);
   }
 
   /**
@@ -68,7 +68,7 @@ export class HoldingIndex {
    * index cannot change (except by the clock: a payment deadline passing); `undefined` while the index cannot
    * answer for it (cold, or the vehicle is being reloaded). Answer caches keep it and compare.
    */
-  stateOf(vehicleId: number): object | undefined {
+  stateOf(vehicleId: number): readonly HoldInterval[] | undefined {
     if (!this.ready || this.reloading.has(vehicleId)) return undefined;
     return this.byVehicle.get(vehicleId) ?? NO_HOLDS;
   }
@@ -82,8 +82,9 @@ export class HoldingIndex {
     const t = to.getTime();
     const n = now.getTime();
     for (const id of ids) {
-      if (this.reloading.has(id)) unsure.push(id);
-      else if (holds(this.byVehicle.get(id), f, t, n, 0)) busy.add(id);
+      const list = this.stateOf(id);
+      if (list === undefined) unsure.push(id);
+      else if (holds(list, f, t, n, 0)) busy.add(id);
     }
     return { busy, unsure };
   }
@@ -207,8 +208,7 @@ export class HoldingIndex {
 /** The state of every vehicle without holds (an empty list is never stored). */
 const NO_HOLDS: readonly HoldInterval[] = Object.freeze([]);
 
-function holds(list: readonly HoldInterval[] | undefined, from: number, to: number, now: number, excludeId: number): boolean {
-  if (!list) return false;
+function holds(list: readonly HoldInterval[], from: number, to: number, now: number, excludeId: number): boolean {
   for (const h of list) if (h.id !== excludeId && h.from < to && h.to > from && (h.until === null || h.until > now)) return true;
   return false;
 }

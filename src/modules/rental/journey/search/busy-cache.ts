@@ -1,4 +1,5 @@
 import type { Platform } from '../../../../platform/context.js';
+import { KeptAnswers } from '../../../../platform/kept-answers.js';
 import { perPlatform } from '../../../../platform/per-platform.js';
 import { busyVehicles } from '../repo.js';
 import { journeySettings } from '../settings.js';
@@ -14,7 +15,7 @@ const MAX_ENTRIES = 5000;
 class BusyCache {
   private readonly entries = new Map<string, { at: number; busy: Promise<Set<number>> }>();
   /** Whole search answers, valid for one catalogue snapshot and the same TTL (a storefront repeats its queries). */
-  private readonly answers = new Map<string, { at: number; snapshot: object; answer: unknown }>();
+  private readonly answers = new KeptAnswers<unknown>(MAX_ENTRIES);
   constructor(private readonly p: Platform) {}
 
   /** The holding index took in a change (a booking written on any node, through the bus): forget everything. */
@@ -25,15 +26,12 @@ class BusyCache {
 
   /** A search answer computed within the TTL for the same query over the same catalogue snapshot, if any. */
   answer<T>(key: string, snapshot: object): T | undefined {
-    const hit = this.answers.get(key);
-    if (!hit || hit.snapshot !== snapshot || Date.now() - hit.at >= journeySettings(this.p).searchCacheMs) return undefined;
-    return hit.answer as T;
+    return this.answers.get(key, [snapshot], Date.now(), journeySettings(this.p).searchCacheMs) as T | undefined;
   }
 
   remember(key: string, snapshot: object, answer: unknown): void {
     if (journeySettings(this.p).searchCacheMs === 0) return;
-    if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
-    this.answers.set(key, { at: Date.now(), snapshot, answer });
+    this.answers.keep(key, [snapshot], answer, Date.now());
   }
 
   get(from: Date, to: Date): Promise<Set<number>> {
