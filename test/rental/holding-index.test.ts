@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdingIndexOf } from '../../src/modules/rental/availability/holding-index.js';
-import { HOLDS_TOPIC, insertBooking } from '../../src/modules/rental/bookings/repo.js';
+import { HOLDS_TOPIC, cancelLapsedUnpaid, insertBooking, insertBookings, updateBooking } from '../../src/modules/rental/bookings/repo.js';
+import { holdIntervals } from '../../src/modules/rental/availability/repo.js';
 import type { Db } from '../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { avail, rawBooking, vehicle } from './helpers.js';
@@ -47,23 +48,69 @@ describe('holding index', () => {
     const seen: string[] = [];
     const off = t.platform.bus.subscribe(HOLDS_TOPIC, (m) => seen.push(m));
     try {
+      let id = 0;
       await t.platform.transaction(async (tx) => {
         await tx.execute(sql`SELECT 1`);
-        await rawBookingIn(tx, v, 'confirmed');
+        id = await rawBookingIn(tx, v, 'confirmed');
         expect(seen, 'not before the commit').toEqual([]);
       });
-      expect(seen).toEqual([String(v)]);
+      expect(seen, 'the booking, as vehicle:booking').toEqual([`${v}:${id}`]);
       await t.platform.transaction(async (tx) => {
         await rawBookingIn(tx, v, 'confirmed', '2032-06-10T10:00:00Z');
         throw new Error('roll back');
       }).catch(() => undefined);
-      expect(seen).toEqual([String(v)]);
+      expect(seen).toEqual([`${v}:${id}`]);
     } finally {
       off();
     }
     await settled(v);
     expect(idx.overlaps(v, at('2032-03-11T00:00:00Z'), at('2032-03-11T01:00:00Z'), new Date())).toBe(true);
     expect(idx.overlaps(v, at('2032-06-11T00:00:00Z'), at('2032-06-11T01:00:00Z'), new Date())).toBe(false);
+  });
+
+  it('an announced booking is read alone and put in place of what the list held for it: the list ends as a whole reload reads it', async () => {
+    const v = await vehicle(t);
+    const other = await vehicle(t);
+    const idx = holdingIndexOf(t.platform);
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await rawBooking(t, v, `2034-0${i + 1}-10T10:00:00Z`, `2034-0${i + 1}-12T10:00:00Z`, i % 2 ? 'pending_payment' : 'confirmed', i % 2 ? { payment_deadline: '2033-12-01T00:00:00Z' } : {}));
+    const seen: string[] = [];
+    const off = t.platform.bus.subscribe(HOLDS_TOPIC, (m) => seen.push(m));
+    try {
+      await updateBooking(t.platform.db, ids[0]!, { status: 'cancelled' });
+      await updateBooking(t.platform.db, ids[2]!, { pickup_at: '2034-07-01T10:00:00Z', return_at: '2034-07-03T10:00:00Z' });
+      await t.platform.db.execute(sql`UPDATE rental_bookings SET payment_deadline = '2000-01-01T00:00:00Z' WHERE id = ${ids[1]!}`);
+      expect(await cancelLapsedUnpaid(t.platform.db, v)).toHaveLength(1);
+      await insertBookings(t.platform.db, [{ reference: `HI-bulk-${Date.now()}`, vehicle_id: other, pickup_at: '2034-09-10T10:00:00Z', return_at: '2034-09-12T10:00:00Z', days: 2, status: 'confirmed' }]);
+    } finally {
+      off();
+    }
+    expect(seen, 'one booking each, and a bulk insert names the vehicle').toEqual([`${v}:${ids[0]}`, `${v}:${ids[2]}`, `${v}:${ids[1]}`, String(other)]);
+    await settled(v);
+    const sorted = (l: readonly { id: number }[]) => [...l].sort((a, b) => a.id - b.id);
+    const whole = await holdIntervals(t.platform.db, [v], new Date(Date.now() - 2 * 86_400_000));
+    expect(whole.map((h) => h.id), 'cancelled and lapsed left out').toHaveLength(4);
+    expect(sorted(idx.stateOf(v)!)).toEqual(sorted(whole));
+    expect(idx.overlaps(v, at('2034-07-02T00:00:00Z'), at('2034-07-02T01:00:00Z'), new Date()), 'moved to July').toBe(true);
+    expect(idx.overlaps(v, at('2034-03-11T00:00:00Z'), at('2034-03-11T01:00:00Z'), new Date()), 'not in March any more').toBe(false);
+    await settled(other);
+    expect(idx.overlaps(other, at('2034-09-11T00:00:00Z'), at('2034-09-11T01:00:00Z'), new Date()), 'the bulk insert, reloaded whole').toBe(true);
+  });
+
+  it('while cold, an announced booking reloads its vehicle whole (a list not loaded whole cannot take one booking)', async () => {
+    const v = await vehicle(t);
+    const idx = holdingIndexOf(t.platform);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await rawBooking(t, v, `2035-0${i + 1}-10T10:00:00Z`, `2035-0${i + 1}-12T10:00:00Z`, 'confirmed'));
+    await settled(v);
+    // the index forgets the vehicle and goes cold, as after a failed load
+    (idx as unknown as { byVehicle: Map<number, unknown> }).byVehicle.delete(v);
+    (idx as unknown as { warm: boolean }).warm = false;
+    await t.platform.bus.publish(HOLDS_TOPIC, `${v}:${ids[1]}`);
+    const until = Date.now() + 5_000;
+    while ((idx as unknown as { reloading: Map<number, number> }).reloading.has(v) && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+    (idx as unknown as { warm: boolean }).warm = true;
+    expect(idx.stateOf(v)!.map((h) => h.id).sort((a, b) => a - b)).toEqual(ids);
   });
 
   it('"*" (the bus lost messages) makes it cold until reloaded; cold, availability asks the database and answers the same', async () => {
@@ -85,8 +132,8 @@ describe('holding index', () => {
 });
 
 let n = 0;
-async function rawBookingIn(tx: Db, v: number, status: string, pickup = '2032-03-10T10:00:00Z'): Promise<void> {
+async function rawBookingIn(tx: Db, v: number, status: string, pickup = '2032-03-10T10:00:00Z'): Promise<number> {
   n += 1;
   const ret = new Date(new Date(pickup).getTime() + 2 * 86_400_000).toISOString();
-  await insertBooking(tx, { reference: `HI-${n}-${Date.now()}`, vehicle_id: v, pickup_at: pickup, return_at: ret, days: 2, status });
+  return Number((await insertBooking(tx, { reference: `HI-${n}-${Date.now()}`, vehicle_id: v, pickup_at: pickup, return_at: ret, days: 2, status })).id);
 }

@@ -2,7 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { HOLDS_TOPIC } from '../bookings/repo.js';
 import { rentalSettings } from '../settings.js';
-import { holdIntervals, type HoldInterval } from './repo.js';
+import { bookingHolds, holdIntervals, type HoldInterval } from './repo.js';
 
 /** A full reload this often catches writes no bus message announced (a CLI run against PostgreSQL without Redis). */
 export const FULL_RELOAD_MS = 60_000;
@@ -10,7 +10,8 @@ export const FULL_RELOAD_MS = 60_000;
 /**
  * Which slots each vehicle holds, in memory on every node: availability and search answer from it without a
  * database round trip. Loaded when the module starts; every committed write that changes a vehicle's holds
- * announces the vehicle on the bus (bookings/repo.ts), and each node reloads that vehicle. From the announcement
+ * announces it on the bus (bookings/repo.ts: the booking, or the whole vehicle), and each node re-reads that booking
+ * (or reloads the vehicle). From the announcement
  * until its reload is in, the vehicle is "unsure" and its answers come from the database, so the node that wrote
  * reads its own write at once and another node lags by the bus's latency only. Cold (not loaded yet, or Redis
  * away so messages may be missed) = every answer from the database. Decisions under the vehicle lock (create,
@@ -96,27 +97,43 @@ export class HoldingIndex {
       void this.reloadAll();
       return;
     }
-    const ids = [...new Set(payload.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))];
-    if (ids.length) void this.reload(ids);
+    const asks = new Map<number, Ask>();
+    for (const part of payload.split(',')) {
+      const [v, b] = part.split(':');
+      const vehicle = Number(v);
+      if (!isId(vehicle)) continue;
+      const booking = b === undefined ? NaN : Number(b);
+      const ask = asks.get(vehicle);
+      if (!isId(booking)) asks.set(vehicle, 'all');
+      else if (ask === undefined) asks.set(vehicle, new Set([booking]));
+      else if (ask !== 'all') ask.add(booking);
+    }
+    if (asks.size) this.reload(asks);
   }
 
   private since(): Date {
     return new Date(Date.now() - 86_400_000 - rentalSettings(this.p).bufferMinutes * 60_000);
   }
 
-  /** Announced vehicles waiting for the next batched reload, with how many announcements each carries. */
-  private readonly queued = new Map<number, number>();
+  /** Announced vehicles waiting for the next batched load: how many announcements each carries, and what they ask. */
+  private readonly queued = new Map<number, { n: number; ask: Ask }>();
   private draining = false;
 
   /**
-   * The vehicles are unsure from now on (answered from the database) until a reload that started after this
-   * announcement is in. Announcements that arrive while a reload is in flight share the next one: one query for many
+   * The vehicles are unsure from now on (answered from the database) until a load that started after this
+   * announcement is in. Announcements that arrive while a load is in flight share the next one: one query for many
    * bookings under load instead of one each.
    */
-  private reload(ids: number[]): void {
-    for (const id of ids) {
+  private reload(asks: ReadonlyMap<number, Ask>): void {
+    for (const [id, ask] of asks) {
       this.reloading.set(id, (this.reloading.get(id) ?? 0) + 1);
-      this.queued.set(id, (this.queued.get(id) ?? 0) + 1);
+      const q = this.queued.get(id);
+      if (!q) this.queued.set(id, { n: 1, ask: ask === 'all' ? 'all' : new Set(ask) });
+      else {
+        q.n += 1;
+        if (ask === 'all') q.ask = 'all';
+        else if (q.ask !== 'all') for (const b of ask) q.ask.add(b);
+      }
     }
     this.changed();
     void this.drain();
@@ -129,28 +146,57 @@ export class HoldingIndex {
       while (this.queued.size) {
         const batch = new Map(this.queued);
         this.queued.clear();
-        await this.reloadBatch(batch);
+        await this.loadBatch(batch);
       }
     } finally {
       this.draining = false;
     }
   }
 
-  private async reloadBatch(batch: Map<number, number>): Promise<void> {
+  /**
+   * One batch of announcements: vehicles asked for whole are reloaded; for the rest only the announced bookings are
+   * read (by id, whatever their status) and put in place of what the vehicle's list held for them, so the cost of an
+   * announcement does not grow with how many bookings the vehicle already has.
+   */
+  private async loadBatch(batch: Map<number, { n: number; ask: Ask }>): Promise<void> {
     const seq = ++this.seq;
-    const ids = [...batch.keys()];
+    const whole: number[] = [];
+    const some = new Map<number, Set<number>>();
+    // a booking read alone can only be put into a list that was loaded whole: while cold (not loaded yet, a failed
+    // load, lost messages) every vehicle of the batch is reloaded whole, and a full load started later overwrites
+    const merge = this.warm;
+    for (const [id, q] of batch) {
+      if (q.ask === 'all' || !merge) whole.push(id);
+      else some.set(id, q.ask);
+    }
     try {
-      const found = await holdIntervals(this.p.db, ids, this.since());
-      const fresh = new Map<number, HoldInterval[]>(ids.map((id) => [id, []]));
+      const since = this.since();
+      const [found, read] = await Promise.all([
+        whole.length ? holdIntervals(this.p.db, whole, since) : [],
+        some.size ? bookingHolds(this.p.db, [...some.values()].flatMap((s) => [...s]), since) : [],
+      ]);
+      const fresh = new Map<number, HoldInterval[]>(whole.map((id) => [id, []]));
       for (const h of found) fresh.get(h.vehicleId)!.push(h);
       for (const [id, list] of fresh) this.apply(id, list, seq);
+      const moved = new Set<number>();
+      for (const [id, bookings] of some) {
+        const list = (this.byVehicle.get(id) ?? []).filter((h) => !bookings.has(h.id));
+        for (const h of read) {
+          if (!bookings.has(h.id)) continue;
+          // no caller moves a booking to another vehicle; one that did gets that vehicle reloaded whole
+          if (h.vehicleId !== id) moved.add(h.vehicleId);
+          else if (h.holding) list.push({ id: h.id, vehicleId: h.vehicleId, from: h.from, to: h.to, until: h.until });
+        }
+        this.apply(id, list, seq);
+      }
+      if (moved.size) this.reload(new Map([...moved].map((id) => [id, 'all'])));
     } catch (err) {
       // the vehicle stays answered from the database until a later load succeeds
-      this.p.log.warn({ err, vehicles: ids }, 'holding index: reload failed; these vehicles are answered from the database');
+      this.p.log.warn({ err, vehicles: [...batch.keys()] }, 'holding index: reload failed; these vehicles are answered from the database');
       this.warm = false;
       void this.retryAll();
     } finally {
-      for (const [id, n] of batch) {
+      for (const [id, { n }] of batch) {
         const left = (this.reloading.get(id) ?? n) - n;
         if (left > 0) this.reloading.set(id, left);
         else this.reloading.delete(id);
@@ -203,6 +249,13 @@ export class HoldingIndex {
     this.version++;
     for (const fn of this.listeners) fn();
   }
+}
+
+/** What an announcement asks about a vehicle: a reload of all its bookings, or a fresh read of these ones. */
+type Ask = 'all' | Set<number>;
+
+function isId(n: number): boolean {
+  return Number.isSafeInteger(n) && n > 0;
 }
 
 /** The state of every vehicle without holds (an empty list is never stored). */

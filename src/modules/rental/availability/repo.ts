@@ -17,15 +17,37 @@ export interface HoldInterval {
  * busyVehicles count, with the deadline for the pending ones.
  */
 export async function holdIntervals(db: Db, vehicleIds: readonly number[] | null, since: Date): Promise<HoldInterval[]> {
-  const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${`{${vehicleIds.map((i) => Math.trunc(i)).join(',')}}`}::bigint[])`;
-  const r = await rowsPrepared<{ id: string; vehicle_id: string; pickup_at: string; return_at: string; status: string; payment_deadline: string | null }>(db, sql`/* holding index */
+  const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${idArray(vehicleIds)}::bigint[])`;
+  const r = await rowsPrepared<HoldRow>(db, sql`/* holding index */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline FROM rental_bookings
     WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`);
-  return r.map((b) => ({
+  return r.map(holdInterval);
+}
+
+/**
+ * Some bookings as they stand now, whatever their status (a cancelled one holds nothing): `holding` says whether
+ * holdIntervals would list it. A booking that no longer exists is simply absent.
+ */
+export async function bookingHolds(db: Db, bookingIds: readonly number[], since: Date): Promise<(HoldInterval & { holding: boolean })[]> {
+  const r = await rowsPrepared<HoldRow & { holding: boolean }>(db, sql`/* holding index */ /* announced bookings */
+    SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline,
+      status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz AS holding
+    FROM rental_bookings WHERE id = ANY(${idArray(bookingIds)}::bigint[])`);
+  return r.map((b) => ({ ...holdInterval(b), holding: b.holding }));
+}
+
+interface HoldRow { id: string; vehicle_id: string; pickup_at: string; return_at: string; status: string; payment_deadline: string | null }
+
+function holdInterval(b: HoldRow): HoldInterval {
+  return {
     id: Number(b.id),
     vehicleId: Number(b.vehicle_id),
     from: toDate(b.pickup_at).getTime(),
     to: toDate(b.return_at).getTime(),
     until: b.status === 'pending_payment' || b.status === 'pending' ? (toDateOrNull(b.payment_deadline)?.getTime() ?? null) : null,
-  }));
+  };
+}
+
+function idArray(ids: readonly number[]): string {
+  return `{${ids.map((i) => Math.trunc(i)).join(',')}}`;
 }

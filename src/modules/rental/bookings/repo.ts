@@ -69,14 +69,19 @@ export async function bookingById(db: Db, id: number, forUpdate = false): Promis
 
 /**
  * Bus topic of the holding index (availability/holding-index.ts): every write that can change which slots a vehicle
- * holds announces the vehicle ids after its commit; "*" = reload everything.
+ * holds announces, after its commit, each booking it changed as "vehicle:booking" (`holdKey`), or a whole vehicle as
+ * "vehicle"; "*" = reload everything.
  */
 export const HOLDS_TOPIC = 'rental.holds';
+
+export function holdKey(b: { vehicle_id: number | string; id: number | string }): string {
+  return `${b.vehicle_id}:${b.id}`;
+}
 
 export async function insertBooking(db: Db, f: Record<string, unknown>): Promise<BookingRow> {
   const { cols, vals } = insertParts(f);
   const b = (await one<BookingRow>(db, sql`INSERT INTO rental_bookings (${cols}) VALUES (${vals}) RETURNING *`))!;
-  announceOnCommit(db, HOLDS_TOPIC, [b.vehicle_id]);
+  announceOnCommit(db, HOLDS_TOPIC, [holdKey(b)]);
   return b;
 }
 
@@ -133,7 +138,7 @@ export async function bookVehicleAtOnce(
     FROM (SELECT 1) AS one LEFT JOIN b ON true`, s.params);
   if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.has_customer ? 'no_customer' : 'lapsed_holds' };
   const { has_vehicle: _v, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
-  announceOnCommit(db, HOLDS_TOPIC, [booking.vehicle_id]);
+  announceOnCommit(db, HOLDS_TOPIC, [holdKey(booking)]);
   a.writes.answered(answers ?? {});
   return { booking };
 }
@@ -149,7 +154,7 @@ export async function insertBookings(db: Db, fs: readonly Record<string, unknown
 /** (No caller moves a booking to another vehicle; one that did would have to announce the old vehicle too.) */
 export async function updateBooking(db: Db, id: number, f: Record<string, unknown>): Promise<BookingRow | undefined> {
   const b = await one<BookingRow>(db, sql`UPDATE rental_bookings SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
-  if (b) announceOnCommit(db, HOLDS_TOPIC, [b.vehicle_id]);
+  if (b) announceOnCommit(db, HOLDS_TOPIC, [holdKey(b)]);
   return b;
 }
 
@@ -184,9 +189,9 @@ export async function listBookings(db: Db, f: BookingFilter, limit: number, offs
  */
 export async function releaseLapsedHolds(db: Db, vehicleId?: number): Promise<number> {
   const v = vehicleId === undefined ? sql`` : sql`AND vehicle_id = ${vehicleId}`;
-  const r = await rows<{ vehicle_id: string }>(db, sql`UPDATE rental_bookings SET updated_at = updated_at
-    WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING vehicle_id`);
-  announceOnCommit(db, HOLDS_TOPIC, new Set(r.map((x) => String(x.vehicle_id))));
+  const r = await rows<{ vehicle_id: string; id: string }>(db, sql`UPDATE rental_bookings SET updated_at = updated_at
+    WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING vehicle_id, id`);
+  announceOnCommit(db, HOLDS_TOPIC, r.map(holdKey));
   return r.length;
 }
 
@@ -221,7 +226,7 @@ export async function cancelLapsedUnpaid(db: Db, vehicleId?: number): Promise<Bo
   const cancelled = await rows<BookingRow>(db, sql`UPDATE rental_bookings SET status = 'cancelled', cancel_reason = 'payment_deadline_passed',
       notes = CASE WHEN notes = '' THEN ${EXPIRED_REASON} ELSE notes || E'\n' || ${EXPIRED_REASON} END, updated_at = now()
     WHERE status = 'pending_payment' AND payment_status = 'unpaid' AND payment_deadline <= now() ${v} RETURNING *`);
-  announceOnCommit(db, HOLDS_TOPIC, new Set(cancelled.map((b) => String(b.vehicle_id))));
+  announceOnCommit(db, HOLDS_TOPIC, cancelled.map(holdKey));
   return cancelled;
 }
 
