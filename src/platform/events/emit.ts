@@ -13,11 +13,11 @@ export type EventType = `${string}.${string}`;
 export async function emitEvent(tx: Db, type: EventType, data: Record<string, unknown>): Promise<string> {
   const e = outboxEvent(type, data);
   const s = new StatementText();
-  await tx.execute(asSql(insertEvents(s, [e]), s.params));
+  await tx.execute(asSql(insertEvent(s, e), s.params));
   return e.eventId;
 }
 
-/** An event ready for the outbox, for a caller that writes it inside one of its own statements (a CTE). */
+/** An event ready for the outbox, for a caller that writes it inside one of its own statements (a CTE; see journey/create/repo.ts). */
 export interface OutboxEvent {
   eventId: string;
   type: EventType;
@@ -28,17 +28,7 @@ export function outboxEvent(type: EventType, data: Record<string, unknown>): Out
   return { eventId: `evt_${randomUUID().replace(/-/g, '')}`, type, payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }) };
 }
 
-/**
- * The outbox INSERT of `events`, as text of a statement built with `s`: emitEvent's own, or a CTE of the caller's
- * statement. With `from`, each event is selected from the caller's rows (`from.rows`), and `from.payload` may
- * complete the payload in SQL from them (a booking's id, written by the same statement).
- */
-export function insertEvents(s: StatementText, events: readonly OutboxEvent[], from?: { rows: string; payload?: (json: string) => string }): string {
-  const select = (e: OutboxEvent) => {
-    const id = s.param(e.eventId);
-    const type = s.param(e.type);
-    const json = `${s.param(e.payload)}::jsonb`;
-    return `SELECT ${id}::text, ${type}::text, ${from?.payload ? from.payload(json) : json}${from ? ` FROM ${from.rows}` : ''}`;
-  };
-  return `INSERT INTO rova_events (event_id, type, payload) ${events.map(select).join(' UNION ALL ')}`;
+/** The outbox INSERT of one event, as text of a statement built with `s`. */
+function insertEvent(s: StatementText, e: OutboxEvent): string {
+  return `INSERT INTO rova_events (event_id, type, payload) VALUES (${s.param(e.eventId)}::text, ${s.param(e.type)}::text, ${s.param(e.payload)}::jsonb)`;
 }

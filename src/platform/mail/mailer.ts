@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Platform } from '../context.js';
-import type { StatementText } from '../db/statement.js';
 import { one, rows, type Db } from '../db/types.js';
 import { perPlatform } from '../per-platform.js';
 import { mailSettings } from './settings.js';
@@ -49,20 +48,24 @@ export const mailerOf = perPlatform((p) => new Mailer(p));
 export const RECIPIENT_NAME = '\uE000recipient\uE000';
 
 /**
- * The outbox INSERT of a mail whose recipient the caller's statement reads (a CTE over `from`, whose rows give `to`
- * and `name` as SQL): RECIPIENT_NAME is replaced by the name — HTML-escaped in the HTML body, as the templates escape
- * — so the mail is stored with the write that causes it, in the same statement. Undefined when mail goes over SMTP
- * (it is sent after the write, not stored).
+ * The outbox INSERT of mails whose recipients the caller's statement reads, as a CTE's body: `from` gives one row per
+ * mail, with the mail itself as a jsonb SQL expression (`mail`: subject, text, html, template; see `storedMailData`)
+ * and its recipient's address and name as SQL (`to`, `name`). RECIPIENT_NAME in the mail is replaced by the name —
+ * HTML-escaped in the HTML body, as the templates escape — so the mail is stored with the write that causes it, in the
+ * same statement. Undefined when mail goes over SMTP (it is sent after the write, not stored).
  */
-export function storedMailWith(p: Platform, m: Omit<OutgoingMail, 'to'>, r: { from: string; to: string; name: string }): ((s: StatementText) => string) | undefined {
+export function storedMailsWith(p: Platform, r: { from: string; mail: string; to: string; name: string }): string | undefined {
   if (mailSettings(p).smtpUrl) return undefined;
   const html = `replace(replace(replace(replace(replace(${r.name}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
-  return (s) => {
-    const token = s.param(RECIPIENT_NAME);
-    return `INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
-    SELECT ${r.to}, ${s.param(m.subject)}::text, replace(${s.param(m.text)}::text, ${token}::text, ${r.name}), replace(${s.param(m.html)}::text, ${token}::text, ${html}),
-      ${s.param(m.template)}::text, 'stored', NULL FROM ${r.from}`;
-  };
+  const token = `'${RECIPIENT_NAME}'::text`;
+  return `INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
+    SELECT ${r.to}, ${r.mail}->>'subject', replace(${r.mail}->>'text', ${token}, ${r.name}), replace(${r.mail}->>'html', ${token}, ${html}),
+      ${r.mail}->>'template', 'stored', NULL FROM ${r.from}`;
+}
+
+/** A mail as `storedMailsWith` reads it. */
+export function storedMailData(m: Omit<OutgoingMail, 'to'>): { subject: string; text: string; html: string; template: string } {
+  return { subject: m.subject, text: m.text, html: m.html, template: m.template };
 }
 
 // One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { announceOnCommit } from '../../../platform/db/announce.js';
 import { rowsPrepared, rowsPreparedText } from '../../../platform/db/prepared.js';
-import { ident, StatementText } from '../../../platform/db/statement.js';
+import { ident } from '../../../platform/db/statement.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
 import type { CustomerRow } from '../customers/repo.js';
@@ -86,61 +86,94 @@ export async function insertBooking(db: Db, f: Record<string, unknown>): Promise
 }
 
 /**
- * The caller's writes that ride in the booking's own statement: CTEs reading the new booking as `b` (written into
- * the statement's text, their values as its parameters), and the columns they answer.
+ * The caller's writes that ride in the bookings' own statement, for every booking of a batch at once: CTEs that read
+ * the new bookings as `b` and each booking's own data as `i.x` (jsonb; join `i ON i.ref = b.reference`). The text is
+ * the same for every booking of its kind (it is the statement's shape, prepared once per connection); what differs
+ * between bookings is only `data`.
  */
-export interface WritesWithBooking {
-  ctes(s: StatementText): string;
-  /** What they answer, by name: SQL expressions over the CTEs (`(SELECT id FROM pay)`), handed to `answered`. */
+export interface WritesWithBookings {
+  ctes: string;
+  /** This booking's part of `i.x`. */
+  data: Record<string, unknown>;
+  /** What it answers, by name: SQL expressions over the CTEs and this booking's row `b` (`(SELECT id FROM pay WHERE pay.booking_id = b.id)`). */
   columns: Record<string, string>;
   answered(values: Record<string, unknown>): void;
 }
 
+/** One customer's booking for `bookVehiclesAtOnce`. */
+export interface BookingAtOnce {
+  vehicleId: number;
+  accountId: number;
+  /** The booking's columns (the customer's are read in the statement); an undefined one takes its column default. */
+  fields: Record<string, unknown>;
+  writes: WritesWithBookings;
+}
+
 export type BookedAtOnce =
   | { booking: BookingRow }
-  /** Nothing was written: the vehicle is gone, the account has no customer record yet, or a hold of the vehicle lapsed. */
-  | { fallback: 'no_vehicle' | 'no_customer' | 'lapsed_holds' };
+  /**
+   * Nothing was written for it: the vehicle is gone, the account has no customer record yet, a hold of the vehicle
+   * lapsed (it must be swept first), or the insert met a conflict (an overlapping holding booking: the transaction
+   * under the vehicle lock decides and answers it), or PostgreSQL refused the whole statement (nothing of it was
+   * written; each booking is decided alone).
+   */
+  | { fallback: 'no_vehicle' | 'no_customer' | 'lapsed_holds' | 'conflict' | 'refused' };
+
+/** Bookings of one statement share its text: the same booking columns and the same writes. */
+export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
+  return `${Object.keys(b.fields).filter((k) => b.fields[k] !== undefined).join(',')}|${Object.keys(b.writes.columns).join(',')}|${b.writes.ctes}`;
+}
 
 /**
- * A customer's slot-holding booking in ONE statement — a single statement is its own transaction, so there is no
- * BEGIN or COMMIT to send: the vehicle's row lock (as every booking write takes first), the account's customer
- * record, the lapsed-hold note, the booking INSERT (the exclusion constraint refuses an overlap: 23P01), then the
- * caller's writes that reference it (order, lines, payment, outbox events), all or nothing. When the vehicle is gone,
- * the account has no customer record yet or a hold of the vehicle lapsed (it must be swept first), nothing is
- * written and the caller takes the transactional path. The lapsed-hold note is read in the statement's snapshot,
- * as `lockVehicleForBooking`'s is.
+ * Customers' slot-holding bookings in ONE statement — a single statement is its own transaction, so there is no
+ * BEGIN or COMMIT to send. For the batch (at most one booking per vehicle, all of one shape): the vehicles' row locks
+ * in id order (as every booking write takes its vehicle's first; in one order, so batches on several nodes cannot
+ * deadlock), each account's customer record, the lapsed-hold note, the bookings INSERT — where the exclusion
+ * constraint finds an overlap, that booking is skipped (ON CONFLICT DO NOTHING) and the others go on — then the
+ * caller's writes that reference them (order, lines, payment, outbox events), all or nothing. A booking that was not
+ * written says why, and its caller takes the transactional path. The lapsed-hold note is read in the statement's
+ * snapshot, as `lockVehicleForBooking`'s is. Answers in the order of `items`.
  */
-export async function bookVehicleAtOnce(
-  db: Db,
-  a: { vehicleId: number; accountId: number; fields: Record<string, unknown>; writes: WritesWithBooking },
-): Promise<BookedAtOnce> {
-  const s = new StatementText();
-  const fields = Object.entries(a.fields).filter(([, v]) => v !== undefined);
-  const vehicle = s.param(a.vehicleId);
-  const account = s.param(a.accountId);
-  const cols = fields.map(([k]) => ident(k)).join(', ');
-  const vals = fields.map(([, v]) => s.param(v)).join(', ');
-  const writes = a.writes.ctes(s);
+export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]): Promise<BookedAtOnce[]> {
+  const first = items[0];
+  if (!first) return [];
+  const cols = Object.keys(first.fields).filter((k) => first.fields[k] !== undefined);
+  const names = Object.entries(first.writes.columns);
+  const input = items.map((b, k) => ({
+    k, vehicle_id: b.vehicleId, account_id: b.accountId, ref: b.fields.reference,
+    f: Object.fromEntries(cols.map((c) => [c, b.fields[c]])), x: b.writes.data,
+  }));
   // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
-  const names = Object.entries(a.writes.columns);
-  const extra = names.length ? `jsonb_build_object(${names.map(([n, e]) => `${s.param(n)}::text, ${e}`).join(', ')})` : 'NULL::jsonb';
-  const [r] = await rowsPreparedText<BookingRow & { has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, `WITH
-    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ${vehicle} FOR UPDATE OF v),
-    c AS (SELECT c.id, c.name, c.email, c.phone FROM rental_customers c WHERE c.user_id = ${account} ORDER BY c.id LIMIT 1),
-    lapsed AS (SELECT EXISTS (SELECT 1 FROM rental_bookings x
-      WHERE x.vehicle_id = ${vehicle} AND x.status IN ('pending_payment', 'pending') AND x.payment_deadline <= now()
-        AND (x.holds_slot OR (x.status = 'pending_payment' AND x.payment_status = 'unpaid'))) AS yes),
-    b AS (INSERT INTO rental_bookings (customer_id, customer_name, customer_email, customer_phone, ${cols})
-      SELECT c.id, c.name, c.email, c.phone, ${vals} FROM v, c, lapsed WHERE NOT lapsed.yes RETURNING *),
-    ${writes}
-    SELECT EXISTS (SELECT 1 FROM v) AS has_vehicle, EXISTS (SELECT 1 FROM c) AS has_customer, (SELECT yes FROM lapsed) AS has_lapsed_holds,
+  const extra = names.length ? `jsonb_build_object(${names.map(([n, e]) => `'${n.replace(/'/g, "''")}'::text, ${e}`).join(', ')})` : 'NULL::jsonb';
+  const found = await rowsPreparedText<BookingRow & { k: number; has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, `WITH
+    i AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(k int, vehicle_id bigint, account_id bigint, ref text, f jsonb, x jsonb)),
+    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id IN (SELECT vehicle_id FROM i) ORDER BY v.id FOR UPDATE OF v),
+    c AS (SELECT DISTINCT ON (c.user_id) c.user_id, c.id, c.name, c.email, c.phone FROM rental_customers c
+      WHERE c.user_id IN (SELECT account_id FROM i) ORDER BY c.user_id, c.id),
+    lapsed AS (SELECT DISTINCT x.vehicle_id FROM rental_bookings x
+      WHERE x.vehicle_id IN (SELECT vehicle_id FROM i) AND x.status IN ('pending_payment', 'pending') AND x.payment_deadline <= now()
+        AND (x.holds_slot OR (x.status = 'pending_payment' AND x.payment_status = 'unpaid'))),
+    b AS (INSERT INTO rental_bookings (customer_id, customer_name, customer_email, customer_phone, ${cols.map(ident).join(', ')})
+      SELECT c.id, c.name, c.email, c.phone, ${cols.map((n) => `r.${ident(n)}`).join(', ')}
+      FROM i JOIN v ON v.id = i.vehicle_id JOIN c ON c.user_id = i.account_id CROSS JOIN LATERAL jsonb_populate_record(NULL::rental_bookings, i.f) AS r
+      WHERE NOT EXISTS (SELECT 1 FROM lapsed WHERE lapsed.vehicle_id = i.vehicle_id)
+      ORDER BY i.k
+      ON CONFLICT DO NOTHING RETURNING *),
+    ${first.writes.ctes}
+    SELECT i.k, v.id IS NOT NULL AS has_vehicle, c.id IS NOT NULL AS has_customer, lapsed.vehicle_id IS NOT NULL AS has_lapsed_holds,
       b.id IS NOT NULL AS booked, ${extra} AS answers, b.*
-    FROM (SELECT 1) AS one LEFT JOIN b ON true`, s.params);
-  if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.has_customer ? 'no_customer' : 'lapsed_holds' };
-  const { has_vehicle: _v, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
-  announceOnCommit(db, HOLDS_TOPIC, [holdKey(booking)]);
-  a.writes.answered(answers ?? {});
-  return { booking };
+    FROM i LEFT JOIN v ON v.id = i.vehicle_id LEFT JOIN c ON c.user_id = i.account_id LEFT JOIN lapsed ON lapsed.vehicle_id = i.vehicle_id
+      LEFT JOIN b ON b.reference = i.ref
+    ORDER BY i.k`, [JSON.stringify(input)]);
+  const byK = new Map(found.map((r) => [Number(r.k), r]));
+  return items.map((item, k): BookedAtOnce => {
+    const r = byK.get(k);
+    if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.has_customer ? 'no_customer' : r.has_lapsed_holds ? 'lapsed_holds' : 'conflict' };
+    const { k: _k, has_vehicle: _v, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
+    announceOnCommit(db, HOLDS_TOPIC, [holdKey(booking)]);
+    item.writes.answered(answers ?? {});
+    return { booking };
+  });
 }
 
 /** Inserts many bookings in one statement (demo data: one round trip instead of hundreds). */

@@ -14,7 +14,8 @@ import { lockVehicle } from '../vehicles/repo.js';
 import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
-import { bookVehicleAtOnce, bookingById, bookingRefs, findOverlap, insertBooking, lockVehicleForBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow, type WritesWithBooking } from './repo.js';
+import { bookingById, bookingRefs, findOverlap, insertBooking, lockVehicleForBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow, type WritesWithBookings } from './repo.js';
+import { bookingsAtOnceOf } from './at-once.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
@@ -128,12 +129,12 @@ export async function createBooking(p: Platform, input: CreateBookingInput, with
 }
 
 /**
- * The caller's writes for a customer's new booking, made in the booking's own statement (`bookVehicleAtOnce`):
+ * The caller's writes for a customer's new booking, made in the booking's own statement (`bookVehiclesAtOnce`):
  * built before the booking exists from its draft (priced fields, id and customer not known yet) and the
  * `booking.created` event drafted from it, which the statement completes. Without them, or when the one-statement
  * path does not apply, createBooking runs its transaction and `within`.
  */
-export type WritesAtOnce = (draft: BookingRow, events: { list: readonly OutboxEvent[]; draft: true }) => WritesWithBooking;
+export type WritesAtOnce = (draft: BookingRow, events: readonly OutboxEvent[]) => WritesWithBookings;
 
 function rentalFields(input: CreateBookingInput, period: Period, r: AvailabilityResult): Record<string, unknown> {
   const loc = input.location_id ?? r.vehicle.location_id ?? null;
@@ -156,17 +157,18 @@ function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingSta
 }
 
 /**
- * A signed-in customer's rental in one statement (no BEGIN/COMMIT round trips): `r` is the pre-check's decision of the
- * rules from the catalogue (the transactional path decides them the same way), the overlap is the exclusion constraint's.
- * Undefined when it does not apply (no customer record yet, a lapsed hold to sweep): the caller runs the transaction.
+ * A signed-in customer's rental in one statement (no BEGIN/COMMIT round trips), shared with the other customers'
+ * bookings that arrive meanwhile (`BookingsAtOnce`): `r` is the pre-check's decision of the rules from the catalogue
+ * (the transactional path decides them the same way). Undefined when it does not apply (no customer record yet, a
+ * lapsed hold to sweep, an overlap the exclusion constraint found, the statement refused): the caller runs the
+ * transaction, which decides it under the vehicle lock.
  */
 async function createInOneStatement(p: Platform, input: CreateBookingInput & { customer_account: CustomerAccount }, period: Period,
   r: AvailabilityResult, status: BookingStatus, atOnce: WritesAtOnce): Promise<BookingRow | undefined> {
   const fields = { reference: reference(), vehicle_id: input.vehicle_id, ...rentalFields(input, period, r), ...bookingTerms(p, input, status) };
   const now = new Date().toISOString();
   const draft = { ...fields, id: 0, customer_id: 0, customer_name: '', customer_email: '', customer_phone: '', created_at: now, updated_at: now } as unknown as BookingRow;
-  const made = await bookVehicleAtOnce(p.db, { vehicleId: input.vehicle_id, accountId: input.customer_account.id, fields, writes: atOnce(draft, { list: [bookingCreatedEvent(draft)], draft: true }) })
-    .catch(rethrowOverlap);
+  const made = await bookingsAtOnceOf(p).book({ vehicleId: input.vehicle_id, accountId: input.customer_account.id, fields, writes: atOnce(draft, [bookingCreatedEvent(draft)]) });
   if ('booking' in made) return made.booking;
   if (made.fallback === 'no_vehicle') throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
   return undefined;

@@ -1,6 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
-import type { StatementText } from '../../../platform/db/statement.js';
-import { mailerOf, RECIPIENT_NAME, storedMailWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
+import { mailerOf, RECIPIENT_NAME, storedMailData, storedMailsWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
 import type { BookingRow } from '../bookings/repo.js';
@@ -32,11 +31,13 @@ export async function mailBooking(p: Platform, kind: BookingMail, b: BookingRow,
 }
 
 /**
- * The same mail as a write of the booking's own statement (the booking is `b` there, its customer read in it): the
- * mail costs no statement of its own. Undefined when mail goes over SMTP (then `mailBooking` after the write).
+ * The same mail as a write of the bookings' own statement (`bookVehiclesAtOnce`: the bookings are `b`, their data
+ * `i.x`, this mail `i.x->'mail'`; the customer is read in it): the mail costs no statement of its own. Undefined when
+ * mail goes over SMTP (then `mailBooking` after the write).
  */
-export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): ((s: StatementText) => string) | undefined {
-  return storedMailWith(p, bookingMail(p, kind, draft, RECIPIENT_NAME, extra), {
-    from: "b WHERE b.customer_email <> ''", to: 'b.customer_email', name: "COALESCE(NULLIF(b.customer_name, ''), 'there')",
+export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): { cte: string; data: ReturnType<typeof storedMailData> } | undefined {
+  const cte = storedMailsWith(p, {
+    from: "b JOIN i ON i.ref = b.reference WHERE b.customer_email <> '' ORDER BY i.k", mail: "(i.x->'mail')", to: 'b.customer_email', name: "COALESCE(NULLIF(b.customer_name, ''), 'there')",
   });
+  return cte === undefined ? undefined : { cte: `mail AS (${cte})`, data: storedMailData(bookingMail(p, kind, draft, RECIPIENT_NAME, extra)) };
 }

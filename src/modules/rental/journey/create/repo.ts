@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
-import { insertEvents, type OutboxEvent } from '../../../../platform/events/emit.js';
-import type { WritesWithBooking } from '../../bookings/repo.js';
+import type { OutboxEvent } from '../../../../platform/events/emit.js';
+import type { WritesWithBookings } from '../../bookings/repo.js';
 import { rowsPreparedText } from '../../../../platform/db/prepared.js';
-import { StatementText } from '../../../../platform/db/statement.js';
 
 export interface OrderLine {
   kind: 'rental' | 'addon' | 'tax' | 'deposit' | 'full';
@@ -27,32 +26,49 @@ const PAY = sql`id::int AS id, booking_id::int AS booking_id, provider, external
 
 /**
  * The order, its lines (in the given order), the payment due now and the booking's outbox events as CTEs of the
- * booking's own statement, reading the booking as `b` (`bookVehicleAtOnce`); the payment answers as `payment_id`.
- * Events built before the booking existed (`draft`) get the booking's id, customer and total (as the database
- * stores it) patched in by the statement. `answered` gets the payment's id.
+ * bookings' own statement, for every booking of its batch (`bookVehiclesAtOnce`: the new bookings are `b`, each one's
+ * data `i.x`, joined on `i.ref = b.reference`). Events built before the booking existed (`draft`) get the booking's
+ * id, customer and total (as the database stores it) patched in by the statement.
  */
+const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
+      SELECT e.j->>'event_id', e.j->>'type', CASE WHEN (i.x->>'draft')::boolean
+          THEN jsonb_set(jsonb_set(jsonb_set((e.j->>'payload')::jsonb, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))
+          ELSE (e.j->>'payload')::jsonb END
+      FROM b JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'events') WITH ORDINALITY AS e(j, ord) ORDER BY i.k, e.ord),
+    o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
+      SELECT b.id, (i.x#>>'{order,user_id}')::bigint, i.x#>>'{order,payment_plan}', i.x#>>'{order,currency}', (i.x#>>'{order,total}')::numeric, (i.x#>>'{order,amount_due}')::numeric
+      FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
+    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
+      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric
+      FROM o JOIN b ON b.id = o.booking_id JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'lines') WITH ORDINALITY AS x(j, ord)
+      ORDER BY i.k, x.ord),
+    pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
+      SELECT b.id, i.x#>>'{pay,provider}', (i.x#>>'{pay,amount}')::numeric, i.x#>>'{order,currency}' FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id)`;
+
+interface OrderOfBooking { user_id: number | null; payment_plan: string; currency: string; total: number; amount_due: number }
+
+function orderData(o: OrderOfBooking, lines: readonly OrderLine[], pay: { provider: string; amount: number }, events: { list: readonly OutboxEvent[]; draft: boolean }): Record<string, unknown> {
+  return {
+    draft: events.draft,
+    events: events.list.map((e) => ({ event_id: e.eventId, type: e.type, payload: e.payload })),
+    order: o,
+    lines: lines.map((l) => ({ kind: l.kind, code: l.code, description: l.description, amount: l.amount })),
+    pay,
+  };
+}
+
+/** The writes of a customer's new booking made by the booking's own statement; the payment answers as `payment_id`. */
 export function orderWrites(
-  o: { user_id: number | null; payment_plan: string; currency: string; total: number; amount_due: number },
+  o: OrderOfBooking,
   lines: readonly OrderLine[],
   pay: { provider: string; amount: number },
-  events: { list: readonly OutboxEvent[]; draft: boolean },
-  answered: (payment: { id: number }) => void = () => undefined,
-): WritesWithBooking {
+  events: readonly OutboxEvent[],
+  answered: (payment: { id: number }) => void,
+): WritesWithBookings {
   return {
-    ctes: (s) => {
-      const values = lines.map((l, i) => `(${s.param(i)}::int, ${s.param(l.kind)}::text, ${s.param(l.code)}::text, ${s.param(l.description)}::text, ${s.param(l.amount)}::numeric)`).join(', ');
-      // a drafted payload gets the booking's id, customer and total as the statement writes them
-      const completed = (json: string) => `jsonb_set(jsonb_set(jsonb_set(${json}, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))`;
-      // a data-modifying CTE runs whether or not it is referenced
-      const ev = events.list.length ? `ev AS (${insertEvents(s, events.list, { rows: 'b', ...(events.draft ? { payload: completed } : {}) })}), ` : '';
-      return `${ev}o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
-      SELECT b.id, ${s.param(o.user_id)}::bigint, ${s.param(o.payment_plan)}::text, ${s.param(o.currency)}::text, ${s.param(o.total)}::numeric, ${s.param(o.amount_due)}::numeric FROM b RETURNING id),
-    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
-      SELECT o.id, x.kind, x.code, x.description, x.amount FROM o, (VALUES ${values}) AS x(ord, kind, code, description, amount) ORDER BY x.ord),
-    pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
-      SELECT b.id, ${s.param(pay.provider)}::text, ${s.param(pay.amount)}::numeric, ${s.param(o.currency)}::text FROM b RETURNING id)`;
-    },
-    columns: { payment_id: '(SELECT id FROM pay)' },
+    ctes: ORDER_WRITES,
+    data: orderData(o, lines, pay, { list: events, draft: true }),
+    columns: { payment_id: '(SELECT pay.id FROM pay WHERE pay.booking_id = b.id)' },
     answered: (v) => answered({ id: Number(v.payment_id) }),
   };
 }
@@ -60,15 +76,17 @@ export function orderWrites(
 /** The same writes for a booking written by an earlier statement of the caller's transaction: one round trip. */
 export async function insertOrderWithPayment(
   db: Db,
-  o: { booking_id: number; user_id: number | null; payment_plan: string; currency: string; total: number; amount_due: number },
+  o: OrderOfBooking & { booking_id: number },
   lines: readonly OrderLine[],
   pay: { provider: string; amount: number },
   events: readonly OutboxEvent[] = [],
 ): Promise<{ id: number }> {
-  const s = new StatementText();
-  const booking = s.param(o.booking_id);
-  const ctes = orderWrites(o, lines, pay, { list: events, draft: false }).ctes(s);
-  const [r] = await rowsPreparedText<{ id: number }>(db, `WITH b AS (SELECT ${booking}::bigint AS id), ${ctes} SELECT id::int AS id FROM pay`, s.params);
+  const { booking_id: bookingId, ...order } = o;
+  const [r] = await rowsPreparedText<{ id: number }>(db, `WITH
+    b AS (SELECT $1::bigint AS id, 'b'::text AS reference, NULL::bigint AS customer_id, NULL::numeric AS total),
+    i AS (SELECT 0 AS k, 'b'::text AS ref, $2::jsonb AS x),
+    ${ORDER_WRITES}
+    SELECT id::int AS id FROM pay`, [bookingId, JSON.stringify(orderData(order, lines, pay, { list: events, draft: false }))]);
   return { id: r!.id };
 }
 

@@ -122,7 +122,7 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     const start = provider.startKnown?.(p, { reference: draft.reference, amount: due, currency: draft.currency });
     const mail = start && bookingMailWithBooking(p, 'booking_created', draft, createdMailRows(due, draft.currency, start));
     if (!start || !mail) return w;
-    return { ctes: (s) => `${w.ctes(s)}, mail AS (${mail(s)})`, columns: w.columns, answered: (v) => { w.answered(v); startedWithMail = start; } };
+    return { ctes: `${w.ctes}, ${mail.cte}`, data: { ...w.data, mail: mail.data }, columns: w.columns, answered: (v) => { w.answered(v); startedWithMail = start; } };
   });
   if (startedWithMail) return created(booking, due, provider.name, startedWithMail);
   let payment: PaymentStart;

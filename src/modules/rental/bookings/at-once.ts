@@ -1,0 +1,92 @@
+import type { Platform } from '../../../platform/context.js';
+import { perPlatform } from '../../../platform/per-platform.js';
+import { bookVehiclesAtOnce, shapeOfBookingAtOnce, type BookedAtOnce, type BookingAtOnce } from './repo.js';
+
+/** Statements of bookings in flight at once per node; the requests that arrive meanwhile wait and go in the next. */
+export const BOOKING_FLIGHTS = 2;
+/** Most bookings in one statement. */
+export const BOOKING_BATCH = 32;
+
+/**
+ * Customers' bookings written together: a booking that arrives while fewer than BOOKING_FLIGHTS statements are in
+ * flight goes at once (alone, when the node is quiet: no added wait), and those that arrive meanwhile share the
+ * next statement. Under load PostgreSQL then runs one statement, one commit and one round trip for many bookings:
+ * the executor start, plan check, commit and socket work a booking statement costs are paid per batch, not per
+ * booking. A batch holds one booking per vehicle (a second one for the same vehicle waits for the next batch, where
+ * the first one's row is visible) and bookings of one shape (`shapeOfBookingAtOnce`). Order is kept: the oldest
+ * waiting booking always goes in the next batch.
+ */
+export class BookingsAtOnce {
+  private queue: Waiting[] = [];
+  private flights = 0;
+
+  constructor(private readonly p: Platform) {}
+
+  book(item: BookingAtOnce): Promise<BookedAtOnce> {
+    return new Promise<BookedAtOnce>((resolve, reject) => {
+      this.queue.push({ item, shape: shapeOfBookingAtOnce(item), resolve, reject });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    while (this.flights < BOOKING_FLIGHTS && this.queue.length) {
+      const batch = this.take();
+      this.flights += 1;
+      void this.write(batch).finally(() => {
+        this.flights -= 1;
+        this.next();
+      });
+    }
+  }
+
+  private take(): Waiting[] {
+    const shape = this.queue[0]!.shape;
+    const vehicles = new Set<number>();
+    const batch: Waiting[] = [];
+    const rest: Waiting[] = [];
+    for (const w of this.queue) {
+      if (batch.length < BOOKING_BATCH && w.shape === shape && !vehicles.has(w.item.vehicleId)) {
+        vehicles.add(w.item.vehicleId);
+        batch.push(w);
+      } else rest.push(w);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async write(batch: Waiting[]): Promise<void> {
+    try {
+      const made = await bookVehiclesAtOnce(this.p.db, batch.map((w) => w.item));
+      batch.forEach((w, i) => w.resolve(made[i]!));
+    } catch (err) {
+      // PostgreSQL refused the statement, so nothing of it was written: each booking goes the transactional way,
+      // which decides it alone (one bad booking must not fail the others). A lost connection may have committed, so
+      // that error is every booking's answer, as it would be alone.
+      if (rolledBack(err)) for (const w of batch) w.resolve({ fallback: 'refused' });
+      else for (const w of batch) w.reject(err);
+    }
+  }
+}
+
+interface Waiting {
+  item: BookingAtOnce;
+  shape: string;
+  resolve(made: BookedAtOnce): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Did PostgreSQL answer with an error that means the statement's transaction rolled back: bad data (class 22), a
+ * constraint (23), a deadlock or serialization failure (40), a lock not available (55)? Not a lost connection, an
+ * operator's intervention (57) or an internal error, after which the commit may or may not have happened.
+ */
+function rolledBack(err: unknown): boolean {
+  for (let e = err, i = 0; e && typeof e === 'object' && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(22|23|40|55)[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  return false;
+}
+
+export const bookingsAtOnceOf: (p: Platform) => BookingsAtOnce = perPlatform((p) => new BookingsAtOnce(p));
