@@ -96,6 +96,35 @@ describe('round trips of a booking', () => {
     expect(o.mail.html_body).toContain('<p>Hello &lt;b&gt;&quot;O&#39;Brien&quot; &amp; Co&lt;/b&gt;,</p>');
   }, 60_000);
 
+  it('customers booking at once on two nodes share statements: 60 creates over 20 vehicles, one of each two overlapping slots booked, every booking with its own order, payment, event and mail', async () => {
+    const vs = await Promise.all(Array.from({ length: 20 }, () => vehicle(n.a)));
+    const keys = await Promise.all(Array.from({ length: 6 }, () => n.a.userWithKey('customer')));
+    const book = (node: typeof n.a, key: string, v: number, from: string, to: string) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key },
+      payload: { vehicle_id: v, pickup_date: from, return_date: to, payment_method: 'offline', payment_plan: 'deposit' } });
+    // each account's first booking makes its customer record
+    for (const [i, k] of keys.entries()) expect((await book(n.a, k.key, vs[i]!, '2049-01-01', '2049-01-02')).statusCode).toBe(201);
+    const slots = [['2049-03-01', '2049-03-04'], ['2049-03-03', '2049-03-06'], ['2049-03-10', '2049-03-12']] as const;
+    const asks = vs.flatMap((v, i) => slots.map(([from, to], j) => ({ v, from, to, node: (i + j) % 2 ? n.b : n.a, key: keys[(i + j) % keys.length]!.key })));
+    let answers: { status: number; body: { data?: { booking: { id: number; vehicle_id: number; pickup_at: string } }; details?: { reason?: string } } }[] = [];
+    const seen = await statementsDuring(async () => {
+      answers = (await Promise.all(asks.map((a) => book(a.node, a.key, a.v, a.from, a.to)))).map((r) => ({ status: r.statusCode, body: r.json() }));
+    });
+    expect(answers.filter((a) => a.status === 201), 'the third slot always, one of the two overlapping ones').toHaveLength(40);
+    for (const a of answers.filter((x) => x.status !== 201)) expect([a.status, a.body.details?.reason]).toEqual([409, 'booked']);
+    const statements = seen.filter((x) => x.startsWith('WITH i AS (SELECT * FROM jsonb_to_recordset'));
+    expect(statements.length, 'bookings shared statements').toBeLessThan(40);
+    const ids = answers.flatMap((a) => (a.status === 201 ? [Number(a.body.data!.booking.id)] : []));
+    const [check] = await rows<{ overlapping: number; orders: number; lines: number; payments: number; events: number; mails: number }>(n.a.platform.db, sql`SELECT
+        (SELECT count(*)::int FROM rental_bookings x JOIN rental_bookings y ON x.vehicle_id = y.vehicle_id AND x.id < y.id AND x.holds_slot AND y.holds_slot AND x.slot && y.slot
+          WHERE x.vehicle_id = ANY(${`{${vs.join(',')}}`}::bigint[])) AS overlapping,
+        (SELECT count(*)::int FROM rental_orders WHERE booking_id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS orders,
+        (SELECT count(*)::int FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id WHERE o.booking_id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS lines,
+        (SELECT count(*)::int FROM rental_payments WHERE booking_id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS payments,
+        (SELECT count(*)::int FROM rova_events WHERE type = 'booking.created' AND (payload->'data'->>'id')::bigint = ANY(${`{${ids.join(',')}}`}::bigint[])) AS events,
+        (SELECT count(*)::int FROM rova_mail_outbox m JOIN rental_bookings b ON m.subject LIKE '%' || b.reference WHERE b.id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS mails`);
+    expect(check).toEqual({ overlapping: 0, orders: 40, lines: 120, payments: 40, events: 40, mails: 40 });
+  }, 120_000);
+
   it(`with an Idempotency-Key the booking and its key commit in one transaction: at most ${PROMISED_WITH_KEY} statements`, async () => {
     const v = await vehicle(n.a);
     const customer = (await n.a.userWithKey('customer')).key;
