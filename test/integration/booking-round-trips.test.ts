@@ -125,6 +125,40 @@ describe('round trips of a booking', () => {
     expect(check).toEqual({ overlapping: 0, orders: 40, lines: 120, payments: 40, events: 40, mails: 40 });
   }, 120_000);
 
+  it("transactions holding vehicles' locks hold up those vehicles' bookings only: the others booked meanwhile, on the same node, answer at once", async () => {
+    const vs = await Promise.all(Array.from({ length: 8 }, () => vehicle(n.a)));
+    const { key } = await n.a.userWithKey('customer');
+    const book = (v: number, y: number) => n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key },
+      payload: { vehicle_id: v, pickup_date: `${y}-08-01`, return_date: `${y}-08-03`, payment_method: 'offline', payment_plan: 'deposit' } });
+    expect((await book(vs[0]!, 2050)).statusCode).toBe(201);
+    // node b's transaction holds the locks of two vehicles (as many as a node has booking statements in flight) until released
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => { locked = r; });
+    const holder = n.b.platform.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT id FROM rental_vehicles WHERE id IN (${vs[1]!}, ${vs[2]!}) FOR UPDATE`);
+      locked();
+      await gate;
+    });
+    await isLocked;
+    let held = 0;
+    const waiting = [vs[1]!, vs[2]!].map((v) => book(v, 2051).then((r) => {
+      held += 1;
+      return r.statusCode;
+    }));
+    try {
+      // many bookings of the other vehicles, several statements' worth, while the lock is held
+      const others = await Promise.all(vs.slice(3).flatMap((v) => [book(v, 2052), book(v, 2053), book(v, 2054)]));
+      expect(others.map((r) => r.statusCode)).toEqual(others.map(() => 201));
+      expect(held, 'the locked vehicles still wait').toBe(0);
+    } finally {
+      release();
+      await holder;
+    }
+    expect(await Promise.all(waiting)).toEqual([201, 201]);
+  }, 60_000);
+
   it(`with an Idempotency-Key the booking and its key commit in one transaction: at most ${PROMISED_WITH_KEY} statements`, async () => {
     const v = await vehicle(n.a);
     const customer = (await n.a.userWithKey('customer')).key;

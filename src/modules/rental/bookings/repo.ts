@@ -112,12 +112,13 @@ export interface BookingAtOnce {
 export type BookedAtOnce =
   | { booking: BookingRow }
   /**
-   * Nothing was written for it: the vehicle is gone, the account has no customer record yet, a hold of the vehicle
-   * lapsed (it must be swept first), or the insert met a conflict (an overlapping holding booking: the transaction
+   * Nothing was written for it: the vehicle is gone, another transaction holds the vehicle's lock (the statement never
+   * waits for one: a long transaction on one vehicle must not hold up the bookings of the others), the account has no
+   * customer record yet, a hold of the vehicle lapsed (it must be swept first), or the insert met a conflict (an overlapping holding booking: the transaction
    * under the vehicle lock decides and answers it), or PostgreSQL refused the whole statement (nothing of it was
    * written; each booking is decided alone).
    */
-  | { fallback: 'no_vehicle' | 'no_customer' | 'lapsed_holds' | 'conflict' | 'refused' };
+  | { fallback: 'no_vehicle' | 'busy' | 'no_customer' | 'lapsed_holds' | 'conflict' | 'refused' };
 
 /** Bookings of one statement share its text: the same booking columns and the same writes. */
 export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
@@ -127,8 +128,8 @@ export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
 /**
  * Customers' slot-holding bookings in ONE statement — a single statement is its own transaction, so there is no
  * BEGIN or COMMIT to send. For the batch (at most one booking per vehicle, all of one shape): the vehicles' row locks
- * in id order (as every booking write takes its vehicle's first; in one order, so batches on several nodes cannot
- * deadlock), each account's customer record, the lapsed-hold note, the bookings INSERT — where the exclusion
+ * (as every booking write takes its vehicle's first), skipping a vehicle whose lock another transaction holds — that
+ * booking goes the transactional way and waits there —, each account's customer record, the lapsed-hold note, the bookings INSERT — where the exclusion
  * constraint finds an overlap, that booking is skipped (ON CONFLICT DO NOTHING) and the others go on — then the
  * caller's writes that reference them (order, lines, payment, outbox events), all or nothing. A booking that was not
  * written says why, and its caller takes the transactional path. The lapsed-hold note is read in the statement's
@@ -145,9 +146,10 @@ export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]
   }));
   // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
   const extra = names.length ? `jsonb_build_object(${names.map(([n, e]) => `'${n.replace(/'/g, "''")}'::text, ${e}`).join(', ')})` : 'NULL::jsonb';
-  const found = await rowsPreparedText<BookingRow & { k: number; has_vehicle: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, `WITH
+  const found = await rowsPreparedText<BookingRow & { k: number; has_vehicle: boolean; locked: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, `WITH
     i AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(k int, vehicle_id bigint, account_id bigint, ref text, f jsonb, x jsonb)),
-    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id IN (SELECT vehicle_id FROM i) ORDER BY v.id FOR UPDATE OF v),
+    known AS (SELECT v.id FROM rental_vehicles v WHERE v.id IN (SELECT vehicle_id FROM i)),
+    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id IN (SELECT vehicle_id FROM i) ORDER BY v.id FOR UPDATE OF v SKIP LOCKED),
     c AS (SELECT DISTINCT ON (c.user_id) c.user_id, c.id, c.name, c.email, c.phone FROM rental_customers c
       WHERE c.user_id IN (SELECT account_id FROM i) ORDER BY c.user_id, c.id),
     lapsed AS (SELECT DISTINCT x.vehicle_id FROM rental_bookings x
@@ -160,16 +162,17 @@ export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]
       ORDER BY i.k
       ON CONFLICT DO NOTHING RETURNING *),
     ${first.writes.ctes}
-    SELECT i.k, v.id IS NOT NULL AS has_vehicle, c.id IS NOT NULL AS has_customer, lapsed.vehicle_id IS NOT NULL AS has_lapsed_holds,
+    SELECT i.k, known.id IS NOT NULL AS has_vehicle, v.id IS NOT NULL AS locked, c.id IS NOT NULL AS has_customer, lapsed.vehicle_id IS NOT NULL AS has_lapsed_holds,
       b.id IS NOT NULL AS booked, ${extra} AS answers, b.*
-    FROM i LEFT JOIN v ON v.id = i.vehicle_id LEFT JOIN c ON c.user_id = i.account_id LEFT JOIN lapsed ON lapsed.vehicle_id = i.vehicle_id
+    FROM i LEFT JOIN known ON known.id = i.vehicle_id LEFT JOIN v ON v.id = i.vehicle_id LEFT JOIN c ON c.user_id = i.account_id
+      LEFT JOIN lapsed ON lapsed.vehicle_id = i.vehicle_id
       LEFT JOIN b ON b.reference = i.ref
     ORDER BY i.k`, [JSON.stringify(input)]);
   const byK = new Map(found.map((r) => [Number(r.k), r]));
   return items.map((item, k): BookedAtOnce => {
     const r = byK.get(k);
-    if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.has_customer ? 'no_customer' : r.has_lapsed_holds ? 'lapsed_holds' : 'conflict' };
-    const { k: _k, has_vehicle: _v, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
+    if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.locked ? 'busy' : !r.has_customer ? 'no_customer' : r.has_lapsed_holds ? 'lapsed_holds' : 'conflict' };
+    const { k: _k, has_vehicle: _v, locked: _lk, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
     announceOnCommit(db, HOLDS_TOPIC, [holdKey(booking)]);
     item.writes.answered(answers ?? {});
     return { booking };
