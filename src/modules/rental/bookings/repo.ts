@@ -112,11 +112,11 @@ export interface BookingAtOnce {
 export type BookedAtOnce =
   | { booking: BookingRow }
   /**
-   * Nothing was written for it: the vehicle is gone, another transaction holds the vehicle's lock (the statement never
-   * waits for one: a long transaction on one vehicle must not hold up the bookings of the others), the account has no
-   * customer record yet, a hold of the vehicle lapsed (it must be swept first), or the insert met a conflict (an overlapping holding booking: the transaction
-   * under the vehicle lock decides and answers it), or PostgreSQL refused the whole statement (nothing of it was
-   * written; each booking is decided alone).
+   * Nothing was written for it: the vehicle is gone; another transaction holds the vehicle's lock (the statement
+   * never waits for one: a long transaction on one vehicle must not hold up the bookings of the others); the account
+   * has no customer record yet; a hold of the vehicle lapsed (it must be swept first); the insert met a conflict (an
+   * overlapping holding booking: the transaction under the vehicle lock decides and answers it); or PostgreSQL
+   * refused the whole statement (nothing of it was written; each booking is decided alone).
    */
   | { fallback: 'no_vehicle' | 'busy' | 'no_customer' | 'lapsed_holds' | 'conflict' | 'refused' };
 
@@ -127,17 +127,22 @@ export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
 
 /**
  * Customers' slot-holding bookings in ONE statement — a single statement is its own transaction, so there is no
- * BEGIN or COMMIT to send. For the batch (at most one booking per vehicle, all of one shape): the vehicles' row locks
- * (as every booking write takes its vehicle's first), skipping a vehicle whose lock another transaction holds — that
- * booking goes the transactional way and waits there —, each account's customer record, the lapsed-hold note, the bookings INSERT — where the exclusion
- * constraint finds an overlap, that booking is skipped (ON CONFLICT DO NOTHING) and the others go on — then the
- * caller's writes that reference them (order, lines, payment, outbox events), all or nothing. A booking that was not
- * written says why, and its caller takes the transactional path. The lapsed-hold note is read in the statement's
- * snapshot, as `lockVehicleForBooking`'s is. Answers in the order of `items`.
+ * BEGIN or COMMIT to send. For the batch (at most one booking per vehicle, all of one shape):
+ * - the vehicles' row locks, as every booking write takes its vehicle's first, skipping a vehicle whose lock another
+ *   transaction holds (that booking goes the transactional way and waits there);
+ * - each account's customer record and the lapsed-hold note, read in the statement's snapshot as
+ *   `lockVehicleForBooking` reads it;
+ * - the bookings INSERT: where the exclusion constraint finds an overlap, that booking is skipped (ON CONFLICT DO
+ *   NOTHING) and the others go on;
+ * - the caller's writes that reference them (order, lines, payment, outbox events), all or nothing.
+ * A booking that was not written says why, and its caller takes the transactional path. Answers in the order of
+ * `items`; the bookings written are announced to the holding index in one message.
  */
 export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]): Promise<BookedAtOnce[]> {
   const first = items[0];
   if (!first) return [];
+  const shape = shapeOfBookingAtOnce(first);
+  if (items.some((b) => shapeOfBookingAtOnce(b) !== shape)) throw new Error('bookVehiclesAtOnce: every booking of a statement must have the same columns and writes');
   const cols = Object.keys(first.fields).filter((k) => first.fields[k] !== undefined);
   const names = Object.entries(first.writes.columns);
   const input = items.map((b, k) => ({
@@ -169,14 +174,15 @@ export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]
       LEFT JOIN b ON b.reference = i.ref
     ORDER BY i.k`, [JSON.stringify(input), ids(items.map((b) => b.vehicleId)), ids(items.map((b) => b.accountId))]);
   const byK = new Map(found.map((r) => [Number(r.k), r]));
-  return items.map((item, k): BookedAtOnce => {
+  const made = items.map((item, k): BookedAtOnce => {
     const r = byK.get(k);
     if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.locked ? 'busy' : !r.has_customer ? 'no_customer' : r.has_lapsed_holds ? 'lapsed_holds' : 'conflict' };
     const { k: _k, has_vehicle: _v, locked: _lk, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
-    announceOnCommit(db, HOLDS_TOPIC, [holdKey(booking)]);
     item.writes.answered(answers ?? {});
     return { booking };
   });
+  announceOnCommit(db, HOLDS_TOPIC, made.flatMap((m) => ('booking' in m ? [holdKey(m.booking)] : [])));
+  return made;
 }
 
 /** A bigint[] parameter: each id is looked up by its index (the batch's planned statement never scans a table). */
