@@ -6,6 +6,11 @@ function value(v: unknown): SQL {
   return sql`${v}`;
 }
 
+/** Ids as one `bigint[]` parameter's text (`= ANY($n::bigint[])`, `unnest`), each once. */
+export function bigintArray(ids: readonly number[]): string {
+  return `{${[...new Set(ids.map((i) => Math.trunc(i)))].join(',')}}`;
+}
+
 /** `INSERT` column list and values from an object (undefined fields are skipped). */
 export function insertParts(fields: Record<string, unknown>): { cols: SQL; vals: SQL } {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);

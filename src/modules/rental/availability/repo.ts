@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsPrepared } from '../../../platform/db/prepared.js';
 import { toDate, toDateOrNull, type Db } from '../../../platform/db/types.js';
+import { bigintArray } from '../sqlx.js';
 
 /** One booking's claim on its vehicle, as the overlap query sees it: [from, to) until `until` (null = for good). */
 export interface HoldInterval {
@@ -17,7 +18,7 @@ export interface HoldInterval {
  * busyVehicles count, with the deadline for the pending ones.
  */
 export async function holdIntervals(db: Db, vehicleIds: readonly number[] | null, since: Date): Promise<HoldInterval[]> {
-  const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${idArray(vehicleIds)}::bigint[])`;
+  const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${bigintArray(vehicleIds)}::bigint[])`;
   const r = await rowsPrepared<HoldRow>(db, sql`/* holding index */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline FROM rental_bookings
     WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`);
@@ -32,7 +33,7 @@ export async function bookingHolds(db: Db, bookingIds: readonly number[], since:
   const r = await rowsPrepared<HoldRow & { holding: boolean }>(db, sql`/* holding index */ /* announced bookings */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline,
       status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz AS holding
-    FROM rental_bookings WHERE id = ANY(${idArray(bookingIds)}::bigint[])`);
+    FROM rental_bookings WHERE id = ANY(${bigintArray(bookingIds)}::bigint[])`);
   return r.map((b) => ({ ...holdInterval(b), holding: b.holding }));
 }
 
@@ -46,8 +47,4 @@ function holdInterval(b: HoldRow): HoldInterval {
     to: toDate(b.return_at).getTime(),
     until: b.status === 'pending_payment' || b.status === 'pending' ? (toDateOrNull(b.payment_deadline)?.getTime() ?? null) : null,
   };
-}
-
-function idArray(ids: readonly number[]): string {
-  return `{${ids.map((i) => Math.trunc(i)).join(',')}}`;
 }

@@ -1,4 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
+import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { bookVehiclesAtOnce, shapeOfBookingAtOnce, type BookedAtOnce, type BookingAtOnce } from './repo.js';
 
@@ -82,11 +83,7 @@ interface Waiting {
  * operator's intervention (57) or an internal error, after which the commit may or may not have happened.
  */
 function rolledBack(err: unknown): boolean {
-  for (let e = err, i = 0; e && typeof e === 'object' && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(22|23|40|55)[0-9A-Z]{3}$/.test(code)) return true;
-  }
-  return false;
+  return /^(22|23|40|55)/.test(sqlStateOf(err) ?? '');
 }
 
 export const bookingsAtOnceOf: (p: Platform) => BookingsAtOnce = perPlatform((p) => new BookingsAtOnce(p));

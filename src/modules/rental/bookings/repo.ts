@@ -1,9 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { announceOnCommit } from '../../../platform/db/announce.js';
 import { rowsPrepared, rowsPreparedText } from '../../../platform/db/prepared.js';
+import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { ident } from '../../../platform/db/statement.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
-import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
+import { bigintArray, insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
 import type { CustomerRow } from '../customers/repo.js';
 import type { VehicleRow } from '../vehicles/repo.js';
 
@@ -172,7 +173,7 @@ export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]
     FROM i LEFT JOIN known ON known.id = i.vehicle_id LEFT JOIN v ON v.id = i.vehicle_id LEFT JOIN c ON c.user_id = i.account_id
       LEFT JOIN lapsed ON lapsed.vehicle_id = i.vehicle_id
       LEFT JOIN b ON b.reference = i.ref
-    ORDER BY i.k`, [JSON.stringify(input), ids(items.map((b) => b.vehicleId)), ids(items.map((b) => b.accountId))]);
+    ORDER BY i.k`, [JSON.stringify(input), bigintArray(items.map((b) => b.vehicleId)), bigintArray(items.map((b) => b.accountId))]);
   const byK = new Map(found.map((r) => [Number(r.k), r]));
   const made = items.map((item, k): BookedAtOnce => {
     const r = byK.get(k);
@@ -183,11 +184,6 @@ export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]
   });
   announceOnCommit(db, HOLDS_TOPIC, made.flatMap((m) => ('booking' in m ? [holdKey(m.booking)] : [])));
   return made;
-}
-
-/** A bigint[] parameter: each id is looked up by its index (the batch's planned statement never scans a table). */
-function ids(list: readonly number[]): string {
-  return `{${[...new Set(list.map((i) => Math.trunc(i)))].join(',')}}`;
 }
 
 /** Inserts many bookings in one statement (demo data: one round trip instead of hundreds). */
@@ -279,10 +275,7 @@ export async function cancelLapsedUnpaid(db: Db, vehicleId?: number): Promise<Bo
 
 /** Is this (driver or Drizzle-wrapped) error the exclusion constraint refusing an overlap (SQLSTATE 23P01)? */
 export function isOverlapViolation(err: unknown): boolean {
-  for (let e = err, i = 0; e && typeof e === 'object' && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if ((e as { code?: unknown }).code === '23P01') return true;
-  }
-  return false;
+  return sqlStateOf(err) === '23P01';
 }
 
 /** Names of what a booking points at (the vehicle, the pick-up and return locations), for its detail view. */

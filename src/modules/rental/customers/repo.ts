@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { one, rows as rowsOf, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause } from '../sqlx.js';
 
@@ -63,18 +64,10 @@ export async function upsertCustomerByEmail(db: Db, f: { name: string; email: st
   return ins ?? (await customerByEmail(db, f.email))!;
 }
 
-function sqlState(e: unknown): string | undefined {
-  for (let x: unknown = e; x && typeof x === 'object'; x = (x as { cause?: unknown }).cause) {
-    const code = (x as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
-
 /** A unique-constraint violation (SQLSTATE 23505) from either driver. */
-export const isUniqueViolation = (e: unknown): boolean => sqlState(e) === '23505';
+export const isUniqueViolation = (e: unknown): boolean => sqlStateOf(e) === '23505';
 /** A foreign-key violation (SQLSTATE 23503) from either driver. */
-export const isForeignKeyViolation = (e: unknown): boolean => sqlState(e) === '23503';
+export const isForeignKeyViolation = (e: unknown): boolean => sqlStateOf(e) === '23503';
 
 export async function userExists(db: Db, id: number): Promise<boolean> {
   return (await one(db, sql`SELECT 1 FROM rova_users WHERE id = ${id}`)) !== undefined;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Db } from '../../../../platform/db/types.js';
-import { whereAll } from '../../sqlx.js';
+import { bigintArray, whereAll } from '../../sqlx.js';
 
 export interface VehicleFilter {
   location?: number;
@@ -69,7 +69,7 @@ export async function bookingsOverlapping(db: Db, vehicleIds: readonly number[],
                b.payment_deadline, b.buffer_minutes
         FROM rental_bookings b
         LEFT JOIN rental_customers c ON c.id = b.customer_id
-        WHERE b.vehicle_id = ANY(${`{${vehicleIds.join(',')}}`}::bigint[])
+        WHERE b.vehicle_id = ANY(${bigintArray(vehicleIds)}::bigint[])
           AND b.pickup_at < ${to.toISOString()}::timestamptz AND b.return_at > ${from.toISOString()}::timestamptz
           AND b.status <> 'draft' ${closed ? sql`` : sql`AND b.status <> ALL(${`{${CLOSED.join(',')}}`}::text[])`}
         ORDER BY b.vehicle_id, b.pickup_at, b.id`,
