@@ -49,7 +49,7 @@ export const RECIPIENT_NAME = '\uE000recipient\uE000';
 
 /**
  * The outbox INSERT of mails whose recipients the caller's statement reads, as a CTE's body: `from` gives one row per
- * mail, with the mail itself as a jsonb SQL expression (`mail`: subject, text, html, template; see `storedMailData`)
+ * mail, with the mail itself as a jsonb SQL expression (`mail`: an `Omit<OutgoingMail, 'to'>`: subject, text, html, template)
  * and its recipient's address and name as SQL (`to`, `name`). RECIPIENT_NAME in the mail is replaced by the name —
  * HTML-escaped in the HTML body, as the templates escape — so the mail is stored with the write that causes it, in the
  * same statement. Undefined when mail goes over SMTP (it is sent after the write, not stored).
@@ -61,11 +61,6 @@ export function storedMailsWith(p: Platform, r: { from: string; mail: string; to
   return `INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
     SELECT ${r.to}, ${r.mail}->>'subject', replace(${r.mail}->>'text', ${token}, ${r.name}), replace(${r.mail}->>'html', ${token}, ${html}),
       ${r.mail}->>'template', 'stored', NULL FROM ${r.from}`;
-}
-
-/** A mail as `storedMailsWith` reads it. */
-export function storedMailData(m: Omit<OutgoingMail, 'to'>): { subject: string; text: string; html: string; template: string } {
-  return { subject: m.subject, text: m.text, html: m.html, template: m.template };
 }
 
 // One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch

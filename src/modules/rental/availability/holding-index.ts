@@ -11,11 +11,10 @@ export const FULL_RELOAD_MS = 60_000;
  * Which slots each vehicle holds, in memory on every node: availability and search answer from it without a
  * database round trip. Loaded when the module starts; every committed write that changes a vehicle's holds
  * announces it on the bus (bookings/repo.ts: the booking, or the whole vehicle), and each node re-reads that booking
- * (or reloads the vehicle). From the announcement
- * until its reload is in, the vehicle is "unsure" and its answers come from the database, so the node that wrote
- * reads its own write at once and another node lags by the bus's latency only. Cold (not loaded yet, or Redis
- * away so messages may be missed) = every answer from the database. Decisions under the vehicle lock (create,
- * change, payment) never use it.
+ * (or reloads the vehicle). From the announcement until that read is in, the vehicle is "unsure" and its answers
+ * come from the database, so the node that wrote reads its own write at once and another node lags by the bus's
+ * latency only. Cold (not loaded yet, or Redis away so messages may be missed) = every answer from the database.
+ * Decisions under the vehicle lock (create, change, payment) never use it.
  */
 export class HoldingIndex {
   private byVehicle = new Map<number, HoldInterval[]>();
@@ -178,14 +177,15 @@ export class HoldingIndex {
       const fresh = new Map<number, HoldInterval[]>(whole.map((id) => [id, []]));
       for (const h of found) fresh.get(h.vehicleId)!.push(h);
       for (const [id, list] of fresh) this.apply(id, list, seq);
+      const readById = new Map(read.map((h) => [h.id, h]));
       const moved = new Set<number>();
       for (const [id, bookings] of some) {
         const list = (this.byVehicle.get(id) ?? []).filter((h) => !bookings.has(h.id));
-        for (const h of read) {
-          if (!bookings.has(h.id)) continue;
+        for (const bookingId of bookings) {
+          const h = readById.get(bookingId);
           // no caller moves a booking to another vehicle; one that did gets that vehicle reloaded whole
-          if (h.vehicleId !== id) moved.add(h.vehicleId);
-          else if (h.holding) list.push({ id: h.id, vehicleId: h.vehicleId, from: h.from, to: h.to, until: h.until });
+          if (h && h.vehicleId !== id) moved.add(h.vehicleId);
+          else if (h?.holding) list.push({ id: h.id, vehicleId: h.vehicleId, from: h.from, to: h.to, until: h.until });
         }
         this.apply(id, list, seq);
       }

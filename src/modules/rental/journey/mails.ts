@@ -1,5 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
-import { mailerOf, RECIPIENT_NAME, storedMailData, storedMailsWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
+import { mailerOf, RECIPIENT_NAME, storedMailsWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
 import type { BookingRow } from '../bookings/repo.js';
@@ -35,9 +35,9 @@ export async function mailBooking(p: Platform, kind: BookingMail, b: BookingRow,
  * `i.x`, this mail `i.x->'mail'`; the customer is read in it): the mail costs no statement of its own. Undefined when
  * mail goes over SMTP (then `mailBooking` after the write).
  */
-export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): { cte: string; data: ReturnType<typeof storedMailData> } | undefined {
+export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): { cte: string; data: Omit<OutgoingMail, 'to'> } | undefined {
   const cte = storedMailsWith(p, {
     from: "b JOIN i ON i.ref = b.reference WHERE b.customer_email <> '' ORDER BY i.k", mail: "(i.x->'mail')", to: 'b.customer_email', name: "COALESCE(NULLIF(b.customer_name, ''), 'there')",
   });
-  return cte === undefined ? undefined : { cte: `mail AS (${cte})`, data: storedMailData(bookingMail(p, kind, draft, RECIPIENT_NAME, extra)) };
+  return cte === undefined ? undefined : { cte: `mail AS (${cte})`, data: bookingMail(p, kind, draft, RECIPIENT_NAME, extra) };
 }
