@@ -31,7 +31,7 @@ const PAY = sql`id::int AS id, booking_id::int AS booking_id, provider, external
  * id, customer and total (as the database stores it) patched in by the statement.
  */
 const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
-      SELECT e.j->>'event_id', e.j->>'type', CASE WHEN (i.x->>'draft')::boolean
+      SELECT e.j->>'eventId', e.j->>'type', CASE WHEN (i.x->>'draft')::boolean
           THEN jsonb_set(jsonb_set(jsonb_set((e.j->>'payload')::jsonb, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))
           ELSE (e.j->>'payload')::jsonb END
       FROM b JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'events') WITH ORDINALITY AS e(j, ord) ORDER BY i.k, e.ord),
@@ -50,9 +50,10 @@ interface OrderOfBooking { user_id: number | null; payment_plan: string; currenc
 function orderData(o: OrderOfBooking, lines: readonly OrderLine[], pay: { provider: string; amount: number }, events: { list: readonly OutboxEvent[]; draft: boolean }): Record<string, unknown> {
   return {
     draft: events.draft,
-    events: events.list.map((e) => ({ event_id: e.eventId, type: e.type, payload: e.payload })),
+    // the events and lines go as they are: the statement reads their fields by these names
+    events: events.list,
     order: o,
-    lines: lines.map((l) => ({ kind: l.kind, code: l.code, description: l.description, amount: l.amount })),
+    lines,
     pay,
   };
 }
