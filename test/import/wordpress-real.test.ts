@@ -85,7 +85,7 @@ beforeAll(async () => {
   process.stderr.write(`wordpress-real: rova import wordpress took ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   // the app as `rova serve` starts it on the same DATA_DIR, scheduled jobs on (a tick a second)
   built = await buildApp(loadConfig({ ...env, ROVA_JOBS: 'true', ROVA_JOB_TICK_MS: '1000', LOG_LEVEL: 'silent' }), { logger: false });
-  await waitForJobs(['ledger-clearing', 'rental-hold-expiry', 'rova_fx_rates_sync']);
+  await waitForJobs(['ledger-clearing', 'rental-hold-expiry', 'rova_fx_rates_sync', 'audit-retention']);
   const admin = await rows<{ id: number }>(db(), sql`SELECT id::int FROM rova_users WHERE login = 'admin'`);
   adminH = await keyFor(admin[0]!.id);
 }, 600_000);
@@ -149,7 +149,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
 
     it('the scheduled jobs ran on the imported data', () => {
-      expect(jobsRan).toEqual(expect.arrayContaining(['ledger-clearing', 'rental-hold-expiry', 'rova_fx_rates_sync']));
+      expect(jobsRan).toEqual(['audit-retention', 'ledger-clearing', 'rental-hold-expiry', 'rova_fx_rates_sync']);
     });
   });
 
@@ -281,6 +281,17 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
       expect(locs).toEqual(s.locations.map((l) => ({ id: l.id, name: l.name, city: l.city, type: l.type, priority: l.priority })));
       const routes = await rows<Record<string, unknown>>(db(), sql`SELECT id::int, pricing, base_price::text, price_per_km::text, min_price::text FROM rental_transfer_routes ORDER BY id`);
       expect(routes).toEqual(s.routes.map((r) => ({ id: r.id, pricing: r.pricing, base_price: r.pricing === 'fixed' ? r.base : '0.00', price_per_km: r.pricing === 'calculated' ? r.base : '0.00', min_price: r.min })));
+    });
+
+    it('pricing options and the commission policy: weekend and tax rules, marketplace settings', async () => {
+      const rules = await rows(db(), sql`SELECT kind, scope, multiplier::text, percent::text, is_active FROM rental_pricing_rules ORDER BY id`);
+      expect(rules).toEqual([
+        { kind: 'weekend', scope: 'global', multiplier: '1.2000', percent: null, is_active: true },
+        { kind: 'tax', scope: 'global', multiplier: null, percent: '20.000', is_active: true },
+      ]);
+      const m = await rows<{ value: Record<string, unknown> }>(db(), sql`SELECT value FROM rova_options WHERE name = 'marketplace_settings'`);
+      expect(m[0]!.value).toMatchObject({ commission_rate: 15, tiers: [{ min: 100000, discount: 3 }], min_payout: 500, payout_freeze: false });
+      expect(importRun.stdout).toContain('pricing: prices were tax-inclusive in WordPress'); // mhm_rentiva_vehicle_tax_inclusive = 1
     });
 
     it('vehicles: prices in lira, owners, categories, features, locations', async () => {
