@@ -28,6 +28,8 @@ export interface CuttableProxy {
    * not knowing). Resolves with the number of connections cut, once it happened.
    */
   cutAt(match: (m: ClientMessage) => boolean, at: CutAt): Promise<number>;
+  /** Forgets a `cutAt` that has not happened (it then never resolves). */
+  disarm(): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -124,6 +126,9 @@ export async function cuttableProxy(): Promise<CuttableProxy> {
       return new Promise<number>((done) => {
         armed = { match, at, done };
       });
+    },
+    disarm() {
+      armed = null;
     },
     restore() {
       down = false;
