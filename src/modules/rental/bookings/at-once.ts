@@ -14,9 +14,9 @@ export const BOOKING_BATCH = 32;
  * flight goes at once (alone, when the node is quiet: no added wait), and those that arrive meanwhile share the
  * next statement. Under load PostgreSQL then runs one statement and one commit for many bookings (BEGIN, the
  * statement and COMMIT: three round trips per batch): the executor start, plan check, commit and socket work a
- * booking statement costs are paid per batch, not per booking. A batch holds one booking per vehicle (a second one for the same vehicle waits for the next batch, where
- * the first one's row is visible) and bookings of one shape (`shapeOfBookingAtOnce`). Order is kept: the oldest
- * waiting booking always goes in the next batch.
+ * booking statement costs are paid per batch, not per booking. A batch holds one booking per vehicle (a second one
+ * for the same vehicle waits for the next batch, where the first one's row is visible) and bookings of one shape
+ * (`shapeOfBookingAtOnce`). Order is kept: the oldest waiting booking always goes in the next batch.
  */
 export class BookingsAtOnce {
   private queue: Waiting[] = [];
