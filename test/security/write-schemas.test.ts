@@ -298,7 +298,7 @@ describe('wc/v3: WooCommerce clients send back what they read', () => {
     const p = await ok('POST', '/products', { name: 'Ignored fields', regular_price: '10.00' }, 201);
     const put = await ok('PUT', `/products/${p.id}`, { id: 1, price: '1.00', permalink: 'https://evil.example/', date_created: '2001-01-01T00:00:00', name: 'Renamed' });
     expect(put).toMatchObject({ id: p.id, price: '10.00', permalink: p.permalink, date_created: p.date_created, name: 'Renamed' });
-    for (const field of ['regular_prize', 'meta_data', 'manage_stock']) {
+    for (const field of ['regular_prize', 'meta_data', 'low_stock_amount']) {
       const r = await wc('PUT', `/products/${p.id}`, { [field]: 1 });
       expect(r.statusCode).toBe(400);
       expect(r.json()).toEqual(expectedError('/wp-json/wc/v3', field));

@@ -106,6 +106,14 @@ async function lifecycle(api: Client, tag: string): Promise<void> {
   expect(updated.status).toBe(200);
   expect(updated.data).toMatchObject({ id: aId, sale_price: '25.00', price: '25.00', on_sale: true });
 
+  // stock fields as WooCommerce shapes them (issue 34.7)
+  const stocked = await api.put(`products/${aId}`, { manage_stock: true, stock_quantity: 0, backorders: 'notify' });
+  expect(stocked.data).toMatchObject({ manage_stock: true, stock_quantity: 0, backorders: 'notify', backorders_allowed: true, backordered: true, stock_status: 'onbackorder' });
+  expect((await api.get(`products/${aId}`)).data).toMatchObject({ manage_stock: true, stock_quantity: 0, backorders: 'notify', stock_status: 'onbackorder' });
+  const refused = await failure(api.put(`products/${aId}`, { backorders: 'later' }));
+  expect(refused.status).toBe(400);
+  expect(refused.data).toMatchObject({ code: 'rest_invalid_param', data: { params: { backorders: expect.any(String) } } });
+
   const batch = await api.post('products/batch', { create: [{ name: `${tag} snow chains`, regular_price: '15' }], update: [{ id: bId, regular_price: '11' }], delete: [aId] });
   expect(batch.status).toBe(200);
   expect(batch.data.create[0]).toMatchObject({ name: `${tag} snow chains`, regular_price: '15' });
@@ -172,9 +180,9 @@ describe('official WooCommerce client: a read object sent back whole', () => {
     const put = await api.put(`products/${id}`, { ...read, sale_price: '10.00' });
     expect(put.status).toBe(200);
     expect(put.data).toMatchObject({ id, name: 'Round-trip bike rack', sku: 'RT-CLIENT-1', regular_price: '12.50', sale_price: '10.00', price: '10.00', permalink: read.permalink });
-    const bad = await failure(api.put(`products/${id}`, { ...read, stock_quantity: 3 }));
+    const bad = await failure(api.put(`products/${id}`, { ...read, low_stock_amount: 3 }));
     expect(bad.status).toBe(400);
-    expect(bad.data).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): stock_quantity', data: { status: 400, params: { stock_quantity: 'unknown field "stock_quantity"' } } });
+    expect(bad.data).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): low_stock_amount', data: { status: 400, params: { low_stock_amount: 'unknown field "low_stock_amount"' } } });
     await api.delete(`products/${id}`, { force: true });
   });
 });

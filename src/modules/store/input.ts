@@ -1,6 +1,6 @@
 import { HttpError } from '../../platform/http/errors.js';
 import { parseDateInput } from './dates.js';
-import type { Attribute, Image, ProductPatch, ProductStatus, RecordType } from './types.js';
+import type { Attribute, Backorders, Image, ProductPatch, ProductStatus, RecordType } from './types.js';
 import { slugify } from './slug.js';
 
 /** Turns a validated wc/v3 body into a patch of domain fields (only the fields the body names). */
@@ -60,6 +60,9 @@ export function toPatch(body: ProductBody, tz: string, variation: boolean): Prod
   if (to !== undefined) p.saleTo = to;
   if (!variation && body.catalog_visibility !== undefined) p.catalogVisibility = str(body.catalog_visibility);
   if (body.stock_status !== undefined) p.stockStatus = str(body.stock_status);
+  if (typeof body.manage_stock === 'boolean') p.manageStock = body.manage_stock;
+  if (typeof body.stock_quantity === 'number' || body.stock_quantity === null) p.stockQuantity = body.stock_quantity;
+  if (body.backorders !== undefined) p.backorders = body.backorders as Backorders;
   if (!variation && Array.isArray(body.categories)) p.categoryIds = [...new Set(body.categories.map((c: Record<string, unknown>) => Number(c.id)))];
   if (!variation && Array.isArray(body.tags)) p.tagIds = [...new Set(body.tags.map((c: Record<string, unknown>) => Number(c.id)))];
   if (!variation && typeof body.featured === 'boolean') p.featured = body.featured;

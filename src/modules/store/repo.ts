@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, toDate, toDateOrNull, type Db } from '../../platform/db/types.js';
-import type { Attribute, Category, Image, ProductPatch, ProductRecord, ProductStatus, RecordType } from './types.js';
+import type { Attribute, Backorders, Category, Image, ProductPatch, ProductRecord, ProductStatus, RecordType } from './types.js';
 
 /** SQL of the catalogue table `rova_products`. */
 
@@ -21,6 +21,9 @@ interface Row {
   date_on_sale_to: unknown;
   catalog_visibility: string;
   stock_status: string;
+  manage_stock: boolean;
+  stock_quantity: number | null;
+  backorders: string;
   featured: boolean;
   categories: unknown;
   tags: unknown;
@@ -56,6 +59,9 @@ function toRecord(r: Row): ProductRecord {
     saleTo: toDateOrNull(r.date_on_sale_to),
     catalogVisibility: r.catalog_visibility,
     stockStatus: r.stock_status,
+    manageStock: r.manage_stock === true,
+    stockQuantity: r.stock_quantity === null ? null : Number(r.stock_quantity),
+    backorders: r.backorders as Backorders,
     featured: r.featured === true,
     categories: json<Category[]>(r.categories, []),
     tags: json<Category[]>(r.tags, []),
@@ -248,6 +254,9 @@ function assignments(p: ProductPatch): SQL[] {
   if (p.saleTo !== undefined) a.push(sql`date_on_sale_to = ${p.saleTo?.toISOString() ?? null}::timestamptz`);
   if (p.catalogVisibility !== undefined) a.push(sql`catalog_visibility = ${p.catalogVisibility}`);
   if (p.stockStatus !== undefined) a.push(sql`stock_status = ${p.stockStatus}`);
+  if (p.manageStock !== undefined) a.push(sql`manage_stock = ${p.manageStock}`);
+  if (p.stockQuantity !== undefined) a.push(sql`stock_quantity = ${p.stockQuantity}`);
+  if (p.backorders !== undefined) a.push(sql`backorders = ${p.backorders}`);
   if (p.featured !== undefined) a.push(sql`featured = ${p.featured}`);
   if (p.images !== undefined) a.push(sql`images = ${JSON.stringify(p.images)}::jsonb`);
   if (p.attributes !== undefined) a.push(sql`attributes = ${JSON.stringify(p.attributes)}::jsonb`);

@@ -5,6 +5,7 @@ import { readOnlyFields } from './read-only.js';
 
 const lit = <T extends readonly string[]>(values: T, description?: string) =>
   Type.Union(values.map((v) => Type.Literal(v)), { description });
+const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
 
 /** Ids and counters stay within exact JS integers (and PostgreSQL bigint): larger values are a 400, not a 500. */
 const MAX_INT = Number.MAX_SAFE_INTEGER;
@@ -56,7 +57,11 @@ const common = {
   date_on_sale_from_gmt: Type.Optional(DateGmtIn),
   date_on_sale_to: Type.Optional(DateIn),
   date_on_sale_to_gmt: Type.Optional(DateGmtIn),
-  stock_status: Type.Optional(lit(['instock', 'outofstock', 'onbackorder'])),
+  stock_status: Type.Optional(lit(['instock', 'outofstock', 'onbackorder'], 'Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does)')),
+  manage_stock: Type.Optional(Type.Boolean({ description: 'Stock management at product level' })),
+  // null as WooCommerce answers it for unmanaged stock: clients send the object they read back
+  stock_quantity: Type.Optional(Nullable(Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647, description: 'Stock quantity (kept only while manage_stock is on; null = none)' }))),
+  backorders: Type.Optional(lit(['no', 'notify', 'yes'], 'If managing stock, whether backorders are allowed (no while manage_stock is off)')),
   menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
   rova_fixed_prices: Type.Optional(FixedPrices),
 };
@@ -121,7 +126,6 @@ export const WriteQuery = Type.Object({ _fields: Fields });
 export const IdParams = Type.Object({ id: Id('Product id') });
 export const VariationParams = Type.Object({ id: Id('Product id'), vid: Id('Variation id') });
 
-const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
 const CategoryOut = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
 const ImageOut = Type.Object({ id: Type.Integer(), src: Type.String(), name: Type.String(), alt: Type.String() });
 const AttributeOut = Type.Object({
@@ -158,7 +162,12 @@ const outCommon = {
   price_html: Type.String(),
   on_sale: Type.Boolean(),
   purchasable: Type.Boolean(),
-  stock_status: Type.String(),
+  manage_stock: Type.Boolean(),
+  stock_quantity: Nullable(Type.Integer()),
+  backorders: lit(['no', 'notify', 'yes']),
+  backorders_allowed: Type.Boolean(),
+  backordered: Type.Boolean(),
+  stock_status: lit(['instock', 'outofstock', 'onbackorder']),
   parent_id: Type.Integer(),
   menu_order: Type.Integer(),
   attributes: Type.Array(AttributeOut),

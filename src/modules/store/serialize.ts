@@ -4,6 +4,7 @@ import { renderPriceHtml } from './price-html.js';
 import { priceRange, priceRecord } from './pricing.js';
 import { pricesParent } from './public.js';
 import { slugify } from './slug.js';
+import { stockWire } from './stock.js';
 import type { ProductRecord } from './types.js';
 
 /** Explicit mapping of catalogue records to the WooCommerce v3 wire shape (allow-list). */
@@ -80,7 +81,7 @@ function common(r: ProductRecord, ctx: WireContext): Wire {
     sku: r.sku,
     ...dates(r, ctx.tz),
     ...prices(r, ctx),
-    stock_status: r.stockStatus,
+    ...stockWire(r),
     parent_id: r.parentId ?? 0,
     menu_order: r.menuOrder,
     attributes: r.attributes,

@@ -8,6 +8,7 @@ import { baseFormat, requestedCurrency } from './pricing.js';
 import * as repo from './repo.js';
 import { productWire, variationWire, type Wire, type WireContext } from './serialize.js';
 import { dedupeSlug, slugify } from './slug.js';
+import { NO_STOCK_MANAGEMENT, stockAfter, touchesStock } from './stock.js';
 import type { ProductPatch, ProductRecord } from './types.js';
 
 /** The catalogue's rules: reads (with `?currency=`), writes in one transaction each, trash, batch. */
@@ -124,6 +125,7 @@ export function variationSlug(parentSlug: string, name: string): string {
 
 async function createIn(db: Db, tz: string, body: ProductBody, parent: ProductRecord | null): Promise<number> {
   const patch = toPatch(body, tz, parent !== null);
+  if (touchesStock(patch)) Object.assign(patch, stockAfter(NO_STOCK_MANAGEMENT, patch, parent === null && patch.type === 'variable'));
   await checkSku(db, patch.sku);
   await checkProductTaxonomies(db, patch, parent !== null);
   if (parent) {
@@ -144,6 +146,7 @@ async function createIn(db: Db, tz: string, body: ProductBody, parent: ProductRe
 
 async function updateIn(db: Db, tz: string, current: ProductRecord, body: ProductBody): Promise<void> {
   const patch = toPatch(body, tz, current.type === 'variation');
+  if (touchesStock(patch)) Object.assign(patch, stockAfter(current, patch, (patch.type ?? current.type) === 'variable'));
   await checkSku(db, patch.sku, current.id);
   await checkProductTaxonomies(db, patch, current.type === 'variation');
   await saveProductTerms(db, current.id, patch);

@@ -4,6 +4,8 @@ export const STATUSES = ['publish', 'draft', 'pending', 'private', 'future', 'tr
 export const VARIATION_STATUSES = ['publish', 'private'] as const;
 export const CATALOG_VISIBILITIES = ['visible', 'catalog', 'search', 'hidden'] as const;
 export const STOCK_STATUSES = ['instock', 'outofstock', 'onbackorder'] as const;
+export const BACKORDERS = ['no', 'notify', 'yes'] as const;
+export type Backorders = (typeof BACKORDERS)[number];
 
 export type RecordType = 'simple' | 'variable' | 'variation';
 export type ProductStatus = (typeof STATUSES)[number];
@@ -47,6 +49,10 @@ export interface ProductRecord {
   saleTo: Date | null;
   catalogVisibility: string;
   stockStatus: string;
+  /** WooCommerce's stock management (store/stock.ts): a quantity only while managed. */
+  manageStock: boolean;
+  stockQuantity: number | null;
+  backorders: Backorders;
   featured: boolean;
   /** Terms of the product_cat and product_tag taxonomies (kept in the link table, shown as WooCommerce does). */
   categories: Category[];
@@ -79,6 +85,9 @@ export interface ProductPatch {
   saleTo?: Date | null;
   catalogVisibility?: string;
   stockStatus?: string;
+  manageStock?: boolean;
+  stockQuantity?: number | null;
+  backorders?: Backorders;
   featured?: boolean;
   /** Term ids; written to the link table, not to a column. */
   categoryIds?: number[];

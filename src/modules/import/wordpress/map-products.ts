@@ -1,6 +1,7 @@
-import type { Attribute } from '../../store/types.js';
+import type { Attribute, Backorders } from '../../store/types.js';
 import type { Notes } from './report.js';
 import type { WpAttributeTaxonomy, WpPost, WpTerm } from './source.js';
+import { withStock } from './map-stock.js';
 import { decimalOrNull, gmtIso, isRecord, phpMeta } from './values.js';
 
 /** WooCommerce catalogue → Rova rows (pure). Ids are WordPress's own: term ids, attribute ids, post ids. */
@@ -50,6 +51,8 @@ export interface ProductRow {
   saleTo: string | null;
   catalogVisibility: 'visible' | 'catalog' | 'search' | 'hidden';
   stockStatus: 'instock' | 'outofstock' | 'onbackorder';
+  /** `_manage_stock`, `_stock`, `_backorders` (map-stock.ts). */
+  manageStock: boolean; stockQuantity: number | null; backorders: Backorders;
   featured: boolean;
   attributes: Attribute[];
   /** The featured image, then the gallery: the files stay where WordPress keeps them (their URLs). */
@@ -208,7 +211,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       images: images(p, input.attachments, notes, what),
       preTrashStatus: p.status === 'trash' ? (p.meta.get('_wp_trash_meta_status') ?? 'draft') : null,
       termIds: linked.filter((t) => t.taxonomy === 'product_cat' || t.taxonomy === 'product_tag' || attrByTaxonomy.has(t.taxonomy)).map((t) => t.termId),
-      ...common(p, notes, what),
+      ...withStock(common(p, notes, what), p.meta, typeTerm === 'variable', what, notes),
     };
     if (row.type === 'variable' && (row.regularPrice !== null || row.salePrice !== null)) {
       row.regularPrice = null;
@@ -246,7 +249,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       id: v.id, parentId: v.parent, type: 'variation', name: v.title, slug: v.name || `${parent.row.slug}-${v.id}`, status: v.status, password: '',
       description: v.meta.get('_variation_description') ?? '', shortDescription: '', catalogVisibility: 'visible', featured: false, attributes, preTrashStatus: null, termIds: [],
       images: images(v, input.attachments, notes, what),
-      ...common(v, notes, what),
+      ...withStock(common(v, notes, what), v.meta, false, what, notes),
     });
   }
   return out;
