@@ -355,7 +355,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for store currency from DB
+  // waiting for WooCommerce details (the woocommerce_price_* settings)
   describe.skip('the shop\'s price format (waiting for: WooCommerce details — woocommerce_currency_pos and separators)', () => {
     it('wc/v3 prices render as WooCommerce shows them: 999,90 ₺ (right_space, "." thousands, "," decimals)', async () => {
       const p = await get(`/products/${src.site.products.kask.id}`);
