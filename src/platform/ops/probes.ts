@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../context.js';
 import { listMigrations, pendingMigrations, type Migration } from '../db/migrate.js';
+import { busStalled } from '../kv/bus.js';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -69,11 +70,11 @@ export function registerProbes(app: FastifyInstance, platform: Platform, migrati
     },
     logLevel: 'warn',
   }, async (_req, reply) => {
-    const { redis, dbHandle } = platform;
-    const [database, redisState] = await Promise.all([
-      check(() => dbHandle.ping()),
-      redis ? check(() => redis.ping()) : Promise.resolve<CheckState>('skipped'),
-    ]);
+    const { dbHandle } = platform;
+    const database = await check(() => dbHandle.ping());
+    // Redis as the node already knows it (connections ready, bus heartbeats on time): never waited for here
+    const redisState: CheckState = !platform.redisState.configured ? 'skipped'
+      : platform.redisState.up && !busStalled(platform.bus.link.state()) ? 'ok' : 'failed';
     const migrationsState: CheckState =
       database === 'ok'
         ? await check(async () => {
