@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { isDatabaseUnavailable } from './outage.js';
+import { scrubQueryErrors } from './query-errors.js';
 import type { Db } from './types.js';
 
 /** Runs a whole SQL script (several statements) inside one transaction, holding a lock against other nodes. */
@@ -21,6 +22,9 @@ export interface DbHandle {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+// no error of a statement carries its parameters (a row's values) into a log or a message
+scrubQueryErrors();
 
 // pg returns int8/numeric as strings by default; keep numeric as string (exact decimals), bigint counts as numbers.
 pg.types.setTypeParser(20, (v: string) => Number(v));
