@@ -253,7 +253,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
     }
     // a trashed post's name is "<slug>__trashed"; WordPress keeps the slug it gets back on restore in _wp_desired_post_slug
     const desired = p.status === 'trash' ? (p.meta.get('_wp_desired_post_slug') ?? '').trim() : '';
-    const slug = desired || (p.status === 'trash' ? p.name.replace(/__trashed(-\d+)?$/, '') : p.name) || `product-${p.id}`;
+    const slug = desired || p.name || `product-${p.id}`;
     const row: ProductRow = {
       id: p.id, parentId: null, type: typeTerm, name: p.title, slug, status: p.status, password: p.password,
       description: p.content, shortDescription: p.excerpt, catalogVisibility: visibility(slugs), featured: slugs.has('featured'), attributes,

@@ -279,32 +279,24 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     const rows = mapVendorReports(list, c.notes);
     c.rep.read = list.length;
     const maxId = Math.max(0, ...rows.map((r) => r.id));
-    for (const [i, r] of rows.entries()) {
+    await importRows(c, rows, (r) => r.id, async (r, tx) => {
       const vendorId = await mapped(c, 'users', r.wpVendorId);
-      if (vendorId === undefined) {
-        c.notes.skip(r.id, `vendor ${r.wpVendorId} is not imported`);
-        continue;
-      }
+      if (vendorId === undefined) return skip(c, r.id, `vendor ${r.wpVendorId} is not imported`);
       let contextId: number | null = null;
       if (r.contextType === 'booking') contextId = (await mapped(c, 'posts:vehicle_booking', r.contextId)) ?? null;
       else if (r.contextType === 'vehicle' || r.contextType === 'vehicle_action') contextId = (await mapped(c, 'posts:vehicle', r.contextId)) ?? null;
-      else if (r.contextType === 'penalty') contextId = r.contextId ? await rrepo.ledgerTxIdByKey(c.tx, `wordpress:ledger:${r.contextId}`) : null;
-      if (r.contextType !== 'general' && contextId === null) {
-        c.notes.skip(r.id, `its ${r.contextType} ${r.contextId ?? ''} is not imported`);
-        continue;
-      }
-      const claim = await repo.claimId(c.tx, 'vendor_reports', 'mhm_rentiva_vendor_reports', r.id, false, maxId);
-      if ('conflict' in claim) continue;
-      if ((r.status === 'open' || r.status === 'in_review') && (await rrepo.openReportHeld(c.tx, claim.id, vendorId, r.contextType, contextId))) {
-        c.notes.skip(r.id, 'another open report of this vendor on the same subject exists (Rova allows one)');
-        continue;
+      else if (r.contextType === 'penalty') contextId = r.contextId ? await rrepo.ledgerTxIdByKey(tx, `wordpress:ledger:${r.contextId}`) : null;
+      if (r.contextType !== 'general' && contextId === null) return skip(c, r.id, `its ${r.contextType} ${r.contextId ?? ''} is not imported`);
+      const claim = await repo.claimId(tx, 'vendor_reports', 'mhm_rentiva_vendor_reports', r.id, false, maxId);
+      if ('conflict' in claim) return null;
+      if ((r.status === 'open' || r.status === 'in_review') && (await rrepo.openReportHeld(tx, claim.id, vendorId, r.contextType, contextId))) {
+        return skip(c, r.id, 'another open report of this vendor on the same subject exists (Rova allows one)');
       }
       const adminId = (await mapped(c, 'users', r.adminWpId)) ?? null;
-      await rrepo.upsertVendorReport(c.tx, claim.id, r, vendorId, contextId, adminId);
-      await repo.remember(c.tx, 'mhm_rentiva_vendor_reports', r.id, claim.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+      await rrepo.upsertVendorReport(tx, claim.id, r, vendorId, contextId, adminId);
+      await repo.remember(tx, 'mhm_rentiva_vendor_reports', r.id, claim.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'vendor_reports');
   },
 };
