@@ -55,7 +55,7 @@ export function formatReport(r: ImportReport): string {
   const values = r.entities.flatMap((e) => e.values.map((v) => `  ${e.entity} ${v.id} ${v.key}: ${v.reason}`));
   if (values.length) lines.push('', 'Values not read as they stood:', ...values);
   const left = r.notImported.filter((n) => n.count > 0);
-  if (left.length) lines.push('', 'Not imported (README, "Not imported"):', ...left.map((n) => `  ${String(n.count).padStart(6)}  ${n.what}`));
+  if (left.length) lines.push('', 'Not imported:', ...left.map((n) => `  ${String(n.count).padStart(6)}  ${n.what}`));
   if (r.ledger.length) {
     lines.push('', 'Vendor balances (original → Rova):');
     for (const b of r.ledger) {
