@@ -33,6 +33,6 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const r = await settlePayment(p, req.params.id, {});
-    return rentalOk({ outcome: r.outcome, booking: bookingView(r.booking) }, r.outcome === 'confirmed' ? 'Payment recorded; booking confirmed.' : r.outcome === 'already_settled' ? 'The payment was already recorded.' : 'The slot was taken: payment refunded and booking cancelled.');
+    return rentalOk({ outcome: r.outcome, booking: bookingView(r.booking) }, r.outcome === 'confirmed' ? 'Payment recorded; booking confirmed.' : r.outcome === 'balance_paid' ? 'Payment of the amount due recorded.' : r.outcome === 'already_settled' ? 'The payment was already recorded.' : 'The slot was taken: payment refunded and booking cancelled.');
   });
 };
