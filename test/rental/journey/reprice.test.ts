@@ -183,10 +183,13 @@ describe('a date change racing a payment or a cancel on the same booking (both a
       const m = await money(id);
       expect(m.booking).toMatchObject({ status: 'cancelled', payment_status: 'refunded' });
       expect(m.payments).toEqual([expect.objectContaining({ status: 'refunded', amount: '400.00', refunded_amount: '400.00' })]);
-      expect(m.refunds.reduce((a, x) => a + Number(x.amount), 0)).toBe(400);
+      // shortened first: 300 back for the days dropped, the rest with the cancel; else the cancel gave back all 400
+      expect(m.refunds.map((x) => [x.reason, x.amount])).toEqual(edit.statusCode === 200
+        ? [['booking_repriced', '300.00'], ['customer_cancelled', '100.00']]
+        : [['customer_cancelled', '400.00']]);
     }
     await clean();
-    expect(outcomes.size).toBeGreaterThan(0);
+    expect([...outcomes].every((o) => o === '200' || o === '409')).toBe(true);
   }, 240_000);
 
   it('20 rounds: changing the dates of an unpaid booking while its offline payment is marked paid → paid exactly the final total', async () => {
