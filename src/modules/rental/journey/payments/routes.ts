@@ -28,6 +28,8 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: { cap: 'manage_options' } },
     schema: {
       tags: ['rental v2: booking journey'], summary: 'Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)',
+      description: 'outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); '
+        + '`already_settled`; `refunded_slot_taken`.',
       params: IdParams,
       response: adminResponses(Type.Object({ outcome: Type.String(), booking: Type.Object({}, { additionalProperties: true }) }), 200, 404, 409),
     },
