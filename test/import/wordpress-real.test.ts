@@ -478,8 +478,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for cleared-twice income & verify
-  describe.skip('money after the jobs ran (waiting for: cleared-twice income)', () => {
+  describe('money after the jobs ran', () => {
     it('every vendor balance equals what WordPress\'s ledger gives (available = cleared + reserved, pending = pending commissions)', async () => {
       const wpBal = await wpq<{ vendor_id: number; available: string; pending: string }>(`SELECT vendor_id,
           CAST(SUM(CASE WHEN status IN ('cleared','reserved') THEN amount ELSE 0 END) AS CHAR) AS available,
