@@ -7,7 +7,8 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
-import { envInt, type Config } from './config.js';
+import { envInt, isTimeZone, type Config } from './config.js';
+import { sql } from 'drizzle-orm';
 import { modules as defaultModules } from './modules/index.js';
 import type { BuiltApp, RovaModule } from './modules/types.js';
 import { AuthFailureAudit } from './platform/audit/auth-failures.js';
@@ -23,7 +24,7 @@ import type { Platform } from './platform/context.js';
 import { connectDatabase, type ConnectOptions, type DbHandle } from './platform/db/connect.js';
 import { migrate } from './platform/db/migrate.js';
 import { isDatabaseUnavailable } from './platform/db/outage.js';
-import type { Db } from './platform/db/types.js';
+import { one, type Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
@@ -82,12 +83,23 @@ function trustProxyOption(v: Config['trustProxy']): boolean | string[] | ((addr:
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * STORE_TIMEZONE when set; otherwise the store's stored zone (option store_timezone, which `rova import wordpress`
+ * takes from the WordPress site), else UTC.
+ */
+async function withStoredTimezone(config: Config, db: Db): Promise<Config> {
+  if (config.env.STORE_TIMEZONE?.trim()) return config;
+  const r = await one<{ value: unknown }>(db, sql`SELECT value FROM rova_options WHERE name = 'store_timezone'`);
+  return typeof r?.value === 'string' && isTimeZone(r.value) && r.value !== config.storeTimezone ? { ...config, storeTimezone: r.value } : config;
+}
+
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const modules = opts.modules ?? defaultModules;
   // Module settings are checked before anything connects: a bad RENTAL_* or FX_* value stops the start.
   for (const m of modules) m.checkConfig?.(config);
   const dbHandle = opts.dbHandle ?? (await connectDatabase(config, opts.connect));
   const migration = opts.skipMigrate ? { applied: [], wasEmpty: false } : await migrate(dbHandle);
+  config = await withStoredTimezone(config, dbHandle.db);
 
   let redis: Redis | null = null;
   let redisSub: Redis | null = null;

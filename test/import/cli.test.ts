@@ -17,7 +17,7 @@ describe('rova import wordpress: arguments', () => {
     const r = await rovaInProcess(['help', 'import'], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('import wordpress --from mysql://user:pass@host:3306/db [--prefix wp_] [--dry-run] [--only ENTITY,…]');
-    expect(r.stdout).toContain('Entities (in order): attributes, categories, tags, products, variations, currency, users, customers, locations, routes, pricing, vehicles, vendors, bookings, messages, ledger, vendor_reports.');
+    expect(r.stdout).toContain('Entities (in order): settings, attributes, categories, tags, products, variations, currency, users, customers, locations, routes, pricing, vehicles, vendors, bookings, messages, ledger, vendor_reports.');
     expect(r.stdout).toContain('WP_AUTH_KEY and WP_SECURE_AUTH_SALT');
   });
 
@@ -29,7 +29,7 @@ describe('rova import wordpress: arguments', () => {
     [['import', 'wordpress', '--from', 'postgres://x@y/z'], 1, 'rova: --from must be a mysql:// URL (got postgres://…)\n'],
     [['import', 'wordpress', '--from', 'mysql://root@127.0.0.1:3306'], 1, 'rova: --from names no database: add it as the path, e.g. mysql://user@host:3306/wordpress\n'],
     [['import', 'wordpress', '--from', 'mysql://root@h/db', '--prefix', 'wp-'], 1, 'rova: --prefix may hold only letters, digits and _ (got "wp-")\n'],
-    [['import', 'wordpress', '--from', 'mysql://root@h/db', '--only', ''], 2, 'rova: --only: unknown entities (none given); known: attributes, categories, tags, products, variations, currency, users, customers, locations, routes, pricing, vehicles, vendors, bookings, messages, ledger, vendor_reports\n'],
+    [['import', 'wordpress', '--from', 'mysql://root@h/db', '--only', ''], 2, 'rova: --only: unknown entities (none given); known: settings, attributes, categories, tags, products, variations, currency, users, customers, locations, routes, pricing, vehicles, vendors, bookings, messages, ledger, vendor_reports\n'],
   ])('%j → exit %i, one clear line', async (args, code, stderr) => {
     const r = await rovaInProcess(args, env);
     expect([r.code, r.stderr, r.stdout]).toEqual([code, stderr, '']);

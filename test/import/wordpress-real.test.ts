@@ -347,7 +347,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   // ---- checks of the issue's items other changes fix; each block says which (describe.skip until it is merged) ----
 
   // waiting for the not-imported list
-  describe.skip('the report lists what it did not import (waiting for: not-imported list)', () => {
+  describe('the report lists what it did not import (waiting for: not-imported list)', () => {
     it('the payout requests (mhm_payout posts) and the add-on catalogue', () => {
       const notImported = /\nNot imported[^\n]*:\n([\s\S]*?)(\n\n|$)/.exec(importRun.stdout)?.[1] ?? '';
       expect(notImported, importRun.stdout).toMatch(/^ +3 +.*\(mhm_payout\)/m);
@@ -356,7 +356,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   });
 
   // waiting for WooCommerce details (the woocommerce_price_* settings)
-  describe.skip('the shop\'s price format (waiting for: WooCommerce details — woocommerce_currency_pos and separators)', () => {
+  describe('the shop\'s price format (waiting for: WooCommerce details — woocommerce_currency_pos and separators)', () => {
     it('wc/v3 prices render as WooCommerce shows them: 999,90 ₺ (right_space, "." thousands, "," decimals)', async () => {
       const p = await get(`/products/${src.site.products.kask.id}`);
       expect(p.price_html).toContain('999,90&nbsp;<span class="woocommerce-Price-currencySymbol">₺</span>');
@@ -381,7 +381,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   });
 
   // waiting for the time zone
-  describe.skip('times written in Istanbul time (waiting for: time zone)', () => {
+  describe('times written in Istanbul time (waiting for: time zone)', () => {
     it('the vendor approval time, written with current_time(\'mysql\'), is the same instant', async () => {
       const got = await rows<{ user_id: number; approved_at: string }>(db(), sql`SELECT user_id::int, approved_at FROM rental_vendors ORDER BY user_id`);
       expect(got.map((g) => [g.user_id, iso(g.approved_at)])).toEqual(Object.values(src.site.vendors).map((v) => [v.id, gmtIso(v.approved_gmt)]));
@@ -417,7 +417,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   });
 
   // waiting for WooCommerce details (wc_get_attribute_taxonomies orders by attribute_name)
-  describe.skip('the attribute list in WooCommerce\'s order (waiting for: WooCommerce details)', () => {
+  describe('the attribute list in WooCommerce\'s order (waiting for: WooCommerce details)', () => {
     it('attributes listed as WooCommerce lists them (by attribute_name), with their order_by', async () => {
       const a = src.site.attributes;
       const list = (await get('/products/attributes')) as Record<string, unknown>[];
@@ -426,7 +426,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   });
 
   // waiting for WooCommerce details
-  describe.skip('WooCommerce details (waiting for: WooCommerce details)', () => {
+  describe('WooCommerce details (waiting for: WooCommerce details)', () => {
     it('an attribute ordered by name lists its options by name (Alüminyum before Karbon)', async () => {
       const s = src.site;
       const p = await get(`/products/${s.products.variable.id}`);
@@ -450,7 +450,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   });
 
   // waiting for fixed prices
-  describe.skip('per-product fixed prices of the currency plugin (waiting for: fixed prices)', () => {
+  describe('per-product fixed prices of the currency plugin (waiting for: fixed prices)', () => {
     it('a fixed price wins over the rate, for products and variations', async () => {
       const s = src.site;
       const eur = await conv('EUR', [s.products.kask.id]);
@@ -463,7 +463,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   });
 
   // waiting for JSON blocked dates
-  describe.skip('blocked dates (waiting for: JSON blocked dates)', () => {
+  describe('blocked dates (waiting for: JSON blocked dates)', () => {
     it('saved as JSON text by the admin screen and as a PHP array: both come in', async () => {
       const s = src.site;
       const raw = await wpq<{ meta_value: string }>('SELECT meta_value FROM wp_postmeta WHERE post_id = ? AND meta_key = ?', [s.vehicles.egea.id, '_mhm_vehicle_blocked_dates']);
@@ -474,7 +474,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
   });
 
   // waiting for pre-4.36 add-ons
-  describe.skip('add-ons of 4.33 (waiting for: pre-4.36 add-ons)', () => {
+  describe('add-ons of 4.33 (waiting for: pre-4.36 add-ons)', () => {
     it('an add-on with only addon_price is charged per day: price × days', async () => {
       const b = src.site.bookings.addons;
       const lines = await rows<{ kind: string; amount: string }>(db(), sql`SELECT l.kind, l.amount::text FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id
@@ -520,7 +520,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
 
 describe.skipIf(missing !== null)('the same database, second site', () => {
   // waiting for 6.x sites (and robustness: a site without WooCommerce products stops the import with an SQL error today)
-  describe.skip('a 6.x-shaped site: post types mhmrentiva_*, meta _mhmrentiva_* (waiting for: 6.x sites)', () => {
+  describe('a 6.x-shaped site: post types mhmrentiva_*, meta _mhmrentiva_* (waiting for: 6.x sites)', () => {
     let t: TestApp;
     let report: ImportReport;
 

@@ -16,6 +16,15 @@ export const OPT_SETTINGS = 'rova_fx_settings';
 /** The store's base currency (a store setting, initialised from STORE_CURRENCY on first start). */
 export const OPT_BASE = 'store_currency';
 export const OPT_LAST_SYNC = 'rova_fx_last_sync';
+/** The shop's own price format for its base currency (WooCommerce's currency position, separators, decimals), when set. */
+export const OPT_PRICE_FORMAT = 'store_price_format';
+
+export interface StorePriceFormat {
+  position: CurrencyFormat['position'];
+  decimals: number;
+  decimal_sep: string;
+  thousand_sep: string;
+}
 export const TOPIC = 'rova_fx';
 
 /** Everything the hot paths need, immutable once built. */
@@ -35,8 +44,12 @@ export interface ConvertLimit {
   window: number;
 }
 
-/** The base currency is never a row: its format is the Intl default the store uses without the service. */
-export const baseFormat = (code: string): CurrencyFormat => intlFormat(code);
+/** The base currency is never a row: its format is the shop's price format when one is set, else the Intl default. */
+export function baseFormat(code: string, shop?: StorePriceFormat | null): CurrencyFormat {
+  const intl = intlFormat(code);
+  if (!shop) return intl;
+  return { ...intl, position: shop.position, decimals: shop.decimals, decimalSep: shop.decimal_sep, thousandSep: shop.thousand_sep };
+}
 
 const MEMO_LIMIT = 10_000;
 
@@ -67,11 +80,11 @@ export function pricingFor(row: CurrencyRow): PricingCurrency {
   };
 }
 
-export function buildSnapshot(base: string, settings: FxSettings, rows: CurrencyRow[], lastSync: LastSync | null): FxSnapshot {
+export function buildSnapshot(base: string, settings: FxSettings, rows: CurrencyRow[], lastSync: LastSync | null, shopFormat: StorePriceFormat | null = null): FxSnapshot {
   const visible = rows.filter((r) => r.code !== base);
   const offered = new Map<string, PricingCurrency>();
   for (const r of visible) if (r.enabled && isUsable(r)) offered.set(r.code, pricingFor(r));
-  return { base, baseFormat: baseFormat(base), settings, rows: visible, byCode: new Map(visible.map((r) => [r.code, r])), offered, lastSync };
+  return { base, baseFormat: baseFormat(base, shopFormat), settings, rows: visible, byCode: new Map(visible.map((r) => [r.code, r])), offered, lastSync };
 }
 
 export interface FxEnv {
@@ -139,10 +152,11 @@ export class FxRuntime implements CurrencyPort {
   async refresh(): Promise<void> {
     const gen = ++this.gen;
     const { db } = this.platform;
-    const [opts, rows] = await Promise.all([readOptions(db, [OPT_BASE, OPT_SETTINGS, OPT_LAST_SYNC]), loadCurrencies(db)]);
+    const [opts, rows] = await Promise.all([readOptions(db, [OPT_BASE, OPT_SETTINGS, OPT_LAST_SYNC, OPT_PRICE_FORMAT]), loadCurrencies(db)]);
     const base = opts.get(OPT_BASE);
     const lastSync = (opts.get(OPT_LAST_SYNC) as LastSync | undefined) ?? null;
-    const snap = buildSnapshot(typeof base === 'string' ? base : this.platform.config.storeCurrency, withDefaults(opts.get(OPT_SETTINGS)), rows, lastSync);
+    const snap = buildSnapshot(typeof base === 'string' ? base : this.platform.config.storeCurrency, withDefaults(opts.get(OPT_SETTINGS)), rows, lastSync,
+      (opts.get(OPT_PRICE_FORMAT) as StorePriceFormat | undefined) ?? null);
     if (gen >= this.applied) {
       this.applied = gen;
       this.snapshot = snap;

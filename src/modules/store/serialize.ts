@@ -28,7 +28,7 @@ function permalinkPath(r: ProductRecord, ctx: WireContext): string {
   const parent = r.parentId !== null ? ctx.parents.get(r.parentId) : undefined;
   const q = r.attributes
     .filter((a) => a.option)
-    .map((a) => `attribute_${a.id > 0 ? 'pa_' : ''}${slugify(a.name)}=${encodeURIComponent(a.id > 0 ? slugify(a.option!) : a.option!)}`)
+    .map((a) => `attribute_${a.id > 0 ? 'pa_' : ''}${slugify(a.name)}=${encodeURIComponent(a.id > 0 ? (a.slug ?? slugify(a.option!)) : a.option!)}`)
     .join('&');
   return `/product/${parent?.slug ?? r.slug}/${q ? `?${q}` : ''}`;
 }
@@ -83,7 +83,7 @@ function common(r: ProductRecord, ctx: WireContext): Wire {
     stock_status: r.stockStatus,
     parent_id: r.parentId ?? 0,
     menu_order: r.menuOrder,
-    attributes: r.attributes,
+    attributes: r.attributes.map(({ slug: _slug, ...a }) => a),
     rova_fixed_prices: r.fixedPrices,
   };
 }

@@ -27,6 +27,8 @@ export interface Attribute {
   variation?: boolean;
   option?: string;
   options?: string[];
+  /** A variation's global-attribute choice: the term's slug when it is known (the permalink's value; never sent). */
+  slug?: string;
 }
 
 export interface ProductRecord {

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import { CommitOutcomeUnknownError, commitOutcome, transactionIdOf } from './outcome.js';
 import { isDatabaseUnavailable } from './outage.js';
+import { scrubQueryErrors } from './query-errors.js';
 import type { Db } from './types.js';
 
 /** Runs a whole SQL script (several statements) inside one transaction, holding a lock against other nodes. */
@@ -22,6 +23,9 @@ export interface DbHandle {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+// no error of a statement carries its parameters (a row's values) into a log or a message
+scrubQueryErrors();
 
 // pg returns int8/numeric as strings by default; keep numeric as string (exact decimals), bigint counts as numbers.
 pg.types.setTypeParser(20, (v: string) => Number(v));

@@ -30,8 +30,20 @@ export function progressWriter(ctx: Pick<CliContext, 'io'>) {
   };
 }
 
+/**
+ * What the command says when the run stops: the error's message only (a statement's error carries its text, never
+ * its parameters: platform/db/query-errors.ts), and what was kept: nothing in a dry run.
+ */
+export function stopMessage(err: unknown, dryRun: boolean): string {
+  const after = dryRun ? 'Dry run: nothing was written.' : 'What was imported before stays; run the same command again to go on.';
+  return `rova: import stopped: ${err instanceof Error ? err.message : String(err)}\n${after}\n`;
+}
+
 export function formatReport(r: ImportReport): string {
   const lines: string[] = [r.dryRun ? 'Dry run: nothing was written.' : 'Import finished.'];
+  if (r.site) {
+    lines.push(`Read: MHM Rentiva ${r.site.pluginVersion ?? '(no version stored: read as 4.x before 4.36)'} (${r.site.pluginGeneration}.x names), site time zone ${r.site.timeZone}.`);
+  }
   lines.push('', `${'entity'.padEnd(15)} ${'read'.padStart(6)} ${'created'.padStart(8)} ${'updated'.padStart(8)} ${'skipped'.padStart(8)} ${'warnings'.padStart(9)}`);
   for (const e of r.entities) {
     lines.push(`${e.entity.padEnd(15)} ${String(e.read).padStart(6)} ${String(e.created).padStart(8)} ${String(e.updated).padStart(8)} ${String(e.skipped.length).padStart(8)} ${String(e.warnings.length).padStart(9)}`);
@@ -40,6 +52,10 @@ export function formatReport(r: ImportReport): string {
   if (skipped.length) lines.push('', 'Skipped:', ...skipped);
   const warnings = r.entities.flatMap((e) => e.warnings.map((w) => `  ${e.entity}: ${w}`));
   if (warnings.length) lines.push('', 'Warnings:', ...warnings);
+  const values = r.entities.flatMap((e) => e.values.map((v) => `  ${e.entity} ${v.id} ${v.key}: ${v.reason}`));
+  if (values.length) lines.push('', 'Values not read as they stood:', ...values);
+  const left = r.notImported.filter((n) => n.count > 0);
+  if (left.length) lines.push('', 'Not imported:', ...left.map((n) => `  ${String(n.count).padStart(6)}  ${n.what}`));
   if (r.ledger.length) {
     lines.push('', 'Vendor balances (original → Rova):');
     for (const b of r.ledger) {
@@ -103,7 +119,7 @@ export const importCommand = command(
       ctx.io.stdout.write(formatReport(report) + '\n');
       return report.ledger.some((b) => !b.matches) ? 1 : 0;
     } catch (err) {
-      ctx.io.stderr.write(`rova: import stopped: ${(err as Error).message}\nWhat was imported before stays; run the same command again to go on.\n`);
+      ctx.io.stderr.write(stopMessage(err, values['dry-run'] === true));
       return 1;
     } finally {
       await source.close();

@@ -2,7 +2,27 @@ import type { Db } from '../../../platform/db/types.js';
 import { mapAttributes, type AttributeRow } from './map-products.js';
 import { mapUsers, type UserRow } from './map-users.js';
 import { Notes, type Entity, type EntityReport, type LedgerBalanceCheck } from './report.js';
+import { pluginVersion, siteZone, type PluginVersion, type SiteZone } from './site.js';
 import type { WpPost, WpSource, WpTerm, WpUser } from './source.js';
+
+/** The rental plugin's post types, 4.x name → the 6.0.0 prefix rename's name(s). */
+const RENAMED_TYPES: Record<string, string[]> = {
+  vehicle: ['mhmrentiva_vehicle'], vehicle_booking: ['mhmrentiva_booking'], mhm_message: ['mhmrentiva_message'], vehicle_addon: ['mhmrentiva_addon', 'mhmrentiva_vehicle_addon'],
+};
+
+/**
+ * 6.x meta keys under their 4.x names: the rename turned both `_mhm_*` and `_mhm_rentiva_*` into `_mhmrentiva_*`, so
+ * each renamed key is offered under both old spellings (the mappers read the 4.x names; a 4.x key present wins).
+ */
+export function metaAs4x(meta: Map<string, string>): Map<string, string> {
+  const out = new Map(meta);
+  for (const [k, v] of meta) {
+    if (!k.startsWith('_mhmrentiva_')) continue;
+    const rest = k.slice('_mhmrentiva_'.length);
+    for (const old of [`_mhm_${rest}`, `_mhm_rentiva_${rest}`]) if (!out.has(old)) out.set(old, v);
+  }
+  return out;
+}
 
 /** Where the import writes: the app's database (PGlite or PostgreSQL) and the secret Rova seals IBANs with. */
 export interface ImportTarget {
@@ -46,8 +66,26 @@ export class SourceCache {
     return p;
   }
   posts(type: string): Promise<WpPost[]> {
-    // attachments: only the alt text (their other meta holds large serialized image metadata)
-    return this.once(`posts:${type}`, () => this.source.posts([type], type === 'attachment' ? ['_wp_attachment_image_alt'] : undefined));
+    const renamed = RENAMED_TYPES[type] ?? [];
+    return this.once(`posts:${type}`, async () => {
+      // attachments: only the alt text (their other meta holds large serialized image metadata)
+      const list = await this.source.posts([type, ...renamed], type === 'attachment' ? ['_wp_attachment_image_alt'] : undefined);
+      return list.map((p) => (renamed.includes(p.type) ? { ...p, type, meta: metaAs4x(p.meta) } : p));
+    });
+  }
+  /** How many posts of these types the site holds (what the import leaves out is counted in the report). */
+  countPosts(types: string[]): Promise<number> {
+    return this.once(`count:${types.join(',')}`, async () => (await this.source.posts(types, [])).length);
+  }
+  zone(notes: Notes): Promise<SiteZone> {
+    return this.once('zone', async () => siteZone(await this.source.option('timezone_string'), await this.source.option('gmt_offset'), notes));
+  }
+  plugin(): Promise<PluginVersion> {
+    return this.once('plugin', async () => {
+      const [v6, v4, posts6] = await Promise.all([this.source.option('mhmrentiva_plugin_version'), this.source.option('mhm_rentiva_plugin_version'),
+        this.countPosts(['mhmrentiva_vehicle', 'mhmrentiva_booking'])]);
+      return pluginVersion(v6, v4, posts6 > 0);
+    });
   }
   users(): Promise<WpUser[]> {
     return this.once('users', () => this.source.users());

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { Notes } from './report.js';
 import type { WpPost } from './source.js';
+import { siteLocalIso, UTC_ZONE, type SiteZone } from './site.js';
 import { decimalOrNull, gmtIso, intOrNull, phpMeta, stringList } from './values.js';
 
 /** MHM Rentiva bookings (with their price lines and payments) and messages → Rova rows (pure). */
@@ -20,19 +21,41 @@ export interface BookingRow {
   status: string; createdAt: string; updatedAt: string; plan: 'deposit' | 'full'; lines: BookingLine[]; payment: BookingPayment | null;
 }
 
-function instant(m: Map<string, string>, tsKey: string, dateKeys: string[], timeKeys: string[], endOfDay: boolean): string | null {
+/** Latest instant JavaScript dates (and so Rova) hold: ±8.64e15 ms; PostgreSQL's timestamptz ends at year 294276. */
+const MAX_UNIX_SECONDS = 8_640_000_000_000;
+
+/**
+ * The booking's start or end: the Unix timestamp the plugin stores (UTC), else its date and time fields, which the
+ * plugin wrote on the site's clock (`timezone_string` / `gmt_offset`). A timestamp outside the date range is an error.
+ */
+function instant(m: Map<string, string>, tsKey: string, dateKeys: string[], timeKeys: string[], endOfDay: boolean, zone: SiteZone): string | null {
   const ts = intOrNull(m.get(tsKey));
-  if (ts !== null && ts > 0) return new Date(ts * 1000).toISOString();
+  if (ts !== null && ts > 0) {
+    if (ts > MAX_UNIX_SECONDS) throw new BadValue(tsKey, `timestamp ${String(ts).slice(0, 20)} is beyond the range of dates`);
+    return new Date(ts * 1000).toISOString();
+  }
   const date = dateKeys.map((k) => m.get(k)).find((v) => v && /^\d{4}-\d\d-\d\d$/.test(v.trim()));
   if (!date) return null;
   const time = timeKeys.map((k) => m.get(k)).find((v) => v && /^\d\d:\d\d(:\d\d)?$/.test(v.trim())) ?? (endOfDay ? '23:59:59' : '00:00');
-  const d = new Date(`${date.trim()}T${time.trim().length === 5 ? `${time.trim()}:00` : time.trim()}Z`);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return siteLocalIso(date, time, zone);
+}
+
+/** A value that makes the record unimportable (the record is skipped with this reason; the rest goes on). */
+export class BadValue extends Error {
+  constructor(readonly key: string, readonly why: string) {
+    super(`${key}: ${why}`);
+  }
+}
+
+export interface BookingSite {
+  zone: SiteZone;
+  /** Plugin versions before 4.36 charged every add-on per day (they store only addon_price). */
+  addonsAlwaysPerDay: boolean;
 }
 
 const money = (v: string | null | undefined) => new Decimal(v ?? '0');
 
-export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, notes: Notes): BookingRow[] {
+export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, notes: Notes, site: BookingSite = { zone: UTC_ZONE, addonsAlwaysPerDay: false }): BookingRow[] {
   const out: BookingRow[] = [];
   const refs = new Set<string>();
   for (const p of posts) {
@@ -47,8 +70,16 @@ export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, not
       notes.skip(p.id, 'no vehicle (_mhm_vehicle_id)');
       continue;
     }
-    const pickupAt = instant(m, '_mhm_start_ts', ['_mhm_pickup_date'], ['_mhm_pickup_time', '_mhm_start_time'], false);
-    const returnAt = instant(m, '_mhm_end_ts', ['_mhm_dropoff_date', '_mhm_return_date', '_mhm_end_date'], ['_mhm_dropoff_time', '_mhm_end_time'], true);
+    let pickupAt: string | null;
+    let returnAt: string | null;
+    try {
+      pickupAt = instant(m, '_mhm_start_ts', ['_mhm_pickup_date'], ['_mhm_pickup_time', '_mhm_start_time'], false, site.zone);
+      returnAt = instant(m, '_mhm_end_ts', ['_mhm_dropoff_date', '_mhm_return_date', '_mhm_end_date'], ['_mhm_dropoff_time', '_mhm_end_time'], true, site.zone);
+    } catch (err) {
+      if (!(err instanceof BadValue)) throw err;
+      notes.skip(p.id, err.message);
+      continue;
+    }
     if (!pickupAt || !returnAt || returnAt <= pickupAt) {
       notes.skip(p.id, 'pickup and return dates missing or not in order');
       continue;
@@ -60,13 +91,15 @@ export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, not
     const days = Math.max(1, intOrNull(m.get('_mhm_rental_days')) ?? Math.ceil((Date.parse(returnAt) - Date.parse(pickupAt)) / 86_400_000));
     const addonRows: BookingRow['addons'] = [];
     const lines: BookingLine[] = [];
-    for (const idText of stringList(phpMeta(m.get('_mhm_selected_addons'), what, notes))) {
+    for (const idText of stringList(phpMeta(m.get('_mhm_selected_addons'), { id: p.id, key: '_mhm_selected_addons' }, notes))) {
       const a = addons.get(Number(idText));
       if (!a) {
         notes.warn(`${what}: add-on ${idText} not found, left out of the price lines`);
         continue;
       }
-      const amount = money(a.price).mul(a.pricing === 'per_day' ? days : 1);
+      const perDay = site.addonsAlwaysPerDay || a.pricing === 'per_day';
+      if (!site.addonsAlwaysPerDay && a.pricing === 'per_passenger') notes.warn(`${what}: add-on ${a.id} is priced per passenger; the passenger count is not stored, priced once`);
+      const amount = money(a.price).mul(perDay ? days : 1);
       addonRows.push({ code: `wp-addon-${a.id}`, name: a.title, amount: amount.toNumber() });
       lines.push({ kind: 'addon', code: `wp-addon-${a.id}`, description: a.title, amount: amount.toFixed(2) });
     }

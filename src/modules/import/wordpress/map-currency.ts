@@ -1,5 +1,6 @@
 import { sanitiseCurrencies, isObj } from '../../fx/sanitise.js';
 import { withDefaults } from '../../fx/settings.js';
+import type { StorePriceFormat } from '../../fx/state.js';
 import type { CurrencyRow, FxSettings } from '../../fx/types.js';
 import type { Notes } from './report.js';
 import { maybeUnserialize, type PhpValue } from './php-unserialize.js';
@@ -74,4 +75,39 @@ export function mapCurrency(input: { wcCurrency: string | null; settings: string
     rows = r.rows;
   } else if (stored !== undefined) notes.warn('mhmcs_currencies is not an object; not imported');
   return { base, settings, rows };
+}
+
+export interface PriceFormatOptions {
+  position: string | null;
+  decimalSep: string | null;
+  thousandSep: string | null;
+  decimals: string | null;
+}
+
+const POSITIONS = ['left', 'right', 'left_space', 'right_space'] as const;
+
+/**
+ * WooCommerce's price format (woocommerce_currency_pos, _price_decimal_sep, _price_thousand_sep, _price_num_decimals)
+ * → the store's price format; null when the shop never set any of them (Rova keeps its defaults). Defaults for a
+ * missing one are WooCommerce's: left, ".", ",", 2.
+ */
+export function mapPriceFormat(o: PriceFormatOptions, notes: Notes): StorePriceFormat | null {
+  if (o.position === null && o.decimalSep === null && o.thousandSep === null && o.decimals === null) return null;
+  const pos = (o.position ?? 'left').trim();
+  const position = (POSITIONS as readonly string[]).includes(pos) ? (pos as StorePriceFormat['position']) : 'left';
+  if (position !== pos) notes.value('options', 'woocommerce_currency_pos', `"${pos.slice(0, 40)}" is not a currency position; read as left`);
+  const raw = (o.decimals ?? '2').trim();
+  let decimals = /^\d{1,2}$/.test(raw) ? Number(raw) : 2;
+  if (String(decimals) !== raw) notes.value('options', 'woocommerce_price_num_decimals', `"${raw.slice(0, 40)}" is not a number of decimals; read as 2`);
+  if (decimals > 8) decimals = 8;
+  // WooCommerce reads the separators unescaped and unsanitised; a long one is no separator
+  const sep = (v: string | null, fallback: string, key: string) => {
+    if (v === null) return fallback;
+    if (v.length > 8) {
+      notes.value('options', key, `"${v.slice(0, 20)}…" is too long for a separator; read as "${fallback}"`);
+      return fallback;
+    }
+    return v;
+  };
+  return { position, decimals, decimal_sep: sep(o.decimalSep, '.', 'woocommerce_price_decimal_sep'), thousand_sep: sep(o.thousandSep, ',', 'woocommerce_price_thousand_sep') };
 }

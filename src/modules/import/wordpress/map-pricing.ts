@@ -45,7 +45,7 @@ export function mapPricing(option: OptionReader, policies: SqlRow[] | null, note
   }
   const tiersRaw = option('mhm_rentiva_commission_tiers');
   if (tiersRaw !== null) {
-    const v = phpMeta(tiersRaw, 'option mhm_rentiva_commission_tiers', notes);
+    const v = phpMeta(tiersRaw, { id: 'options', key: 'mhm_rentiva_commission_tiers' }, notes);
     const list = Array.isArray(v) ? v : isRecord(v) ? Object.values(v) : [];
     const tiers: CommissionTier[] = [];
     for (const t of list) {

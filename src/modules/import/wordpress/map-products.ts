@@ -2,6 +2,7 @@ import type { Attribute } from '../../store/types.js';
 import type { Notes } from './report.js';
 import type { WpAttributeTaxonomy, WpPost, WpTerm } from './source.js';
 import { decimalOrNull, gmtIso, isRecord, phpMeta } from './values.js';
+import { sanitizeTitle } from './wp-text.js';
 
 /** WooCommerce catalogue → Rova rows (pure). Ids are WordPress's own: term ids, attribute ids, post ids. */
 
@@ -56,6 +57,8 @@ export interface ProductRow {
   images: ProductImage[];
   menuOrder: number;
   preTrashStatus: string | null;
+  /** The currency plugin's per-product fixed prices (`_mhmcs_fixed_prices`), e.g. {EUR: "149.99"}. */
+  fixedPrices: Record<string, string>;
   dateCreated: string;
   dateModified: string;
   /** product_cat, product_tag and attribute term ids to link. */
@@ -146,6 +149,48 @@ function images(p: WpPost, attachments: Map<number, WpPost> | undefined, notes: 
   return out;
 }
 
+/** `_mhmcs_fixed_prices`: JSON {"EUR":"149.99"} (or a PHP array); codes ^[A-Z]{3}$, amounts with "," read as "."; what does not fit is reported. */
+function fixedPrices(p: WpPost, notes: Notes): Record<string, string> {
+  const key = '_mhmcs_fixed_prices';
+  const raw = p.meta.get(key);
+  if (raw === undefined || raw.trim() === '') return {};
+  let v: unknown;
+  if (/^\s*\{/.test(raw)) {
+    try {
+      v = JSON.parse(raw) as unknown;
+    } catch {
+      notes.value(p.id, key, 'looks like JSON but does not parse; no fixed prices imported');
+      return {};
+    }
+  } else v = phpMeta(raw, { id: p.id, key }, notes);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    if (v !== undefined) notes.value(p.id, key, 'is not a currency → price map; no fixed prices imported');
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const [code, amount] of Object.entries(v as Record<string, unknown>)) {
+    const text = String(amount ?? '').trim().replace(',', '.');
+    if (!/^[A-Z]{3}$/.test(code) || !/^\d+(\.\d+)?$/.test(text)) {
+      notes.value(p.id, key, `entry ${code.slice(0, 10)} = "${text.slice(0, 20)}" is not a currency code and a price; left out`);
+      continue;
+    }
+    out[code] = text;
+  }
+  return out;
+}
+
+/** Terms of a global attribute in the attribute's order (woocommerce_attribute_taxonomies.attribute_orderby). */
+function orderedTerms(terms: WpTerm[], a: AttributeRow): WpTerm[] {
+  const order = (t: WpTerm) => Number(t.meta.get('order') ?? t.meta.get(`order_pa_${a.slug}`) ?? 0) || 0;
+  const byName = (x: WpTerm, y: WpTerm) => x.name.localeCompare(y.name, undefined, { sensitivity: 'base' });
+  const sorted = [...terms];
+  if (a.orderBy === 'id') sorted.sort((x, y) => x.termId - y.termId);
+  else if (a.orderBy === 'name') sorted.sort(byName);
+  else if (a.orderBy === 'name_num') sorted.sort((x, y) => (Number.parseFloat(x.name) || 0) - (Number.parseFloat(y.name) || 0) || byName(x, y));
+  else sorted.sort((x, y) => order(x) - order(y) || byName(x, y));
+  return sorted;
+}
+
 function common(p: WpPost, notes: Notes, what: string) {
   const stockRaw = p.meta.get('_stock_status') ?? 'instock';
   const stockStatus = (STOCK as readonly string[]).includes(stockRaw) ? (stockRaw as ProductRow['stockStatus']) : 'instock';
@@ -157,7 +202,7 @@ function common(p: WpPost, notes: Notes, what: string) {
     salePrice: decimalOrNull(p.meta.get('_sale_price'), `${what} sale price`, notes),
     saleFrom: saleDate(p.meta.get('_sale_price_dates_from'), what, notes),
     saleTo: saleDate(p.meta.get('_sale_price_dates_to'), what, notes),
-    stockStatus, menuOrder: p.menuOrder, dateCreated: created, dateModified: gmtIso(p.modifiedGmt) ?? created,
+    stockStatus, menuOrder: p.menuOrder, fixedPrices: fixedPrices(p, notes), dateCreated: created, dateModified: gmtIso(p.modifiedGmt) ?? created,
   };
 }
 
@@ -165,7 +210,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
   const termById = new Map(input.terms.map((t) => [t.termId, t]));
   const attrByTaxonomy = new Map(input.attributes.map((a) => [`pa_${a.slug}`, a]));
   const out: ProductRow[] = [];
-  const parents = new Map<number, { row: ProductRow; order: Map<string, number> }>();
+  const parents = new Map<number, { row: ProductRow; order: Map<string, number>; customNames: Map<string, string> }>();
   for (const p of input.products) {
     const what = `product ${p.id}`;
     if (!STATUSES.includes(p.status)) {
@@ -179,9 +224,10 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       continue;
     }
     const slugs = new Set(linked.filter((t) => t.taxonomy === 'product_visibility').map((t) => t.slug));
-    const raw = phpMeta(p.meta.get('_product_attributes'), what, notes);
+    const raw = phpMeta(p.meta.get('_product_attributes'), { id: p.id, key: '_product_attributes' }, notes);
     const attributes: Attribute[] = [];
     const order = new Map<string, number>();
+    const customNames = new Map<string, string>();
     if (isRecord(raw)) {
       const entries = Object.entries(raw).filter((e): e is [string, Record<string, never>] => isRecord(e[1]));
       entries.sort((a, b) => Number(a[1].position ?? 0) - Number(b[1].position ?? 0));
@@ -194,16 +240,22 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
             notes.warn(`${what}: attribute ${key} is not a global attribute, left out`);
             continue;
           }
-          const options = linked.filter((t) => t.taxonomy === key).map((t) => t.name);
+          const options = orderedTerms(linked.filter((t) => t.taxonomy === key), g).map((t) => t.name);
           attributes.push({ id: g.id, name: g.name, ...base, options });
         } else {
           const options = String(a.value ?? '').split('|').map((s) => s.trim()).filter(Boolean);
-          attributes.push({ id: 0, name: String(a.name ?? key), ...base, options });
+          // the key is sanitize_title of the name ("vizor"); the name is what the shop shows ("Vizör")
+          const name = String(a.name ?? key);
+          customNames.set(key, name);
+          attributes.push({ id: 0, name, ...base, options });
         }
       }
     }
+    // a trashed post's name is "<slug>__trashed"; WordPress keeps the slug it gets back on restore in _wp_desired_post_slug
+    const desired = p.status === 'trash' ? (p.meta.get('_wp_desired_post_slug') ?? '').trim() : '';
+    const slug = desired || p.name || `product-${p.id}`;
     const row: ProductRow = {
-      id: p.id, parentId: null, type: typeTerm, name: p.title, slug: p.name || `product-${p.id}`, status: p.status, password: p.password,
+      id: p.id, parentId: null, type: typeTerm, name: p.title, slug, status: p.status, password: p.password,
       description: p.content, shortDescription: p.excerpt, catalogVisibility: visibility(slugs), featured: slugs.has('featured'), attributes,
       images: images(p, input.attachments, notes, what),
       preTrashStatus: p.status === 'trash' ? (p.meta.get('_wp_trash_meta_status') ?? 'draft') : null,
@@ -215,7 +267,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       row.salePrice = null;
     }
     out.push(row);
-    parents.set(p.id, { row, order });
+    parents.set(p.id, { row, order, customNames });
   }
   for (const v of input.variations) {
     const what = `variation ${v.id}`;
@@ -234,14 +286,18 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       const tax = key.slice('attribute_'.length);
       const g = attrByTaxonomy.get(tax);
       if (g) {
+        // the meta holds the term's slug ("kirmizi"); the option shown is the term's name, the slug stays for links
         const term = input.terms.find((t) => t.taxonomy === tax && t.slug === value);
-        attributes.push({ id: g.id, name: g.name, option: term?.name ?? value });
+        if (!term && value !== '') notes.value(v.id, key, `no term "${value.slice(0, 40)}" in ${tax}; kept as written`);
+        attributes.push({ id: g.id, name: g.name, option: term?.name ?? value, ...(value !== '' ? { slug: value } : {}) });
       } else {
-        const custom = parent.row.attributes.find((a) => a.id === 0 && a.name.toLowerCase() === tax);
-        attributes.push({ id: 0, name: custom?.name ?? tax, option: value });
+        const name = parent.customNames.get(tax) ?? parent.row.attributes.find((a) => a.id === 0 && sanitizeTitle(a.name) === tax)?.name;
+        if (name === undefined) notes.value(v.id, key, `the parent has no custom attribute "${tax}"; named by its key`);
+        attributes.push({ id: 0, name: name ?? tax, option: value });
       }
     }
-    attributes.sort((a, b) => (parent.order.get(`pa_${input.attributes.find((x) => x.id === a.id)?.slug}`) ?? 99) - (parent.order.get(`pa_${input.attributes.find((x) => x.id === b.id)?.slug}`) ?? 99));
+    const keyOf = (a: Attribute) => (a.id > 0 ? `pa_${input.attributes.find((x) => x.id === a.id)?.slug}` : sanitizeTitle(a.name));
+    attributes.sort((a, b) => (parent.order.get(keyOf(a)) ?? 99) - (parent.order.get(keyOf(b)) ?? 99));
     out.push({
       id: v.id, parentId: v.parent, type: 'variation', name: v.title, slug: v.name || `${parent.row.slug}-${v.id}`, status: v.status, password: '',
       description: v.meta.get('_variation_description') ?? '', shortDescription: '', catalogVisibility: 'visible', featured: false, attributes, preTrashStatus: null, termIds: [],

@@ -1,7 +1,7 @@
 import { slugify } from '../../store/slug.js';
 import type { Notes } from './report.js';
 import type { SqlRow, WpPost } from './source.js';
-import { decimalOrNull, gmtIso, intOrNull, isRecord, phpMeta, stringList } from './values.js';
+import { decimalOrNull, gmtIso, intOrNull, isRecord, listMeta, phpMeta, stringList } from './values.js';
 
 /** MHM Rentiva locations, transfer routes and vehicles → Rova rows (pure). Ids are WordPress's own. */
 
@@ -73,6 +73,7 @@ export interface VehicleRow {
 }
 
 const FUELS: Record<string, string> = { petrol: 'petrol', gasoline: 'petrol', benzin: 'petrol', diesel: 'diesel', dizel: 'diesel', hybrid: 'hybrid', electric: 'electric', ev: 'electric', lpg: 'lpg' };
+const BLOCKED_KEYS = ['_mhm_vehicle_blocked_dates', '_mhm_blocked_dates', '_mhm_rentiva_blocked_dates'];
 const LIFECYCLES = ['pending_review', 'active', 'paused', 'expired', 'withdrawn'];
 
 export function mapVehicles(posts: WpPost[], categories: Map<number, string>, notes: Notes): VehicleRow[] {
@@ -98,9 +99,15 @@ export function mapVehicles(posts: WpPost[], categories: Map<number, string>, no
     if (!FUELS[fuelRaw]) notes.warn(`${what}: fuel type "${fuelRaw}" is not known, imported as petrol`);
     const svc = m.get('_mhm_vehicle_service_type') ?? m.get('_rentiva_vehicle_service_type') ?? 'rental';
     const serviceType = svc === 'transfer' || svc === 'both' ? svc : 'rental';
-    const blockedRaw = phpMeta(m.get('_mhm_vehicle_blocked_dates') ?? m.get('_mhm_blocked_dates'), what, notes);
-    const blocked = (Array.isArray(blockedRaw) ? blockedRaw : isRecord(blockedRaw) ? Object.values(blockedRaw) : [])
-      .map((x) => (isRecord(x) ? String(x.date ?? '') : String(x))).filter((d) => /^\d{4}-\d\d-\d\d$/.test(d));
+    // the meta box saves JSON text under _mhm_blocked_dates; older code and the cancellation blocker store PHP arrays
+    const blocked: string[] = [];
+    for (const key of BLOCKED_KEYS) {
+      for (const x of listMeta(m.get(key), { id: p.id, key }, notes)) {
+        const d = isRecord(x) ? String(x.date ?? '') : String(x);
+        if (/^\d{4}-\d\d-\d\d$/.test(d)) blocked.push(d);
+        else notes.value(p.id, key, `entry "${d.slice(0, 40)}" is not a YYYY-MM-DD date; left out`);
+      }
+    }
     const lifeRaw = m.get('_mhm_vehicle_lifecycle_status') ?? '';
     const lifecycle = LIFECYCLES.includes(lifeRaw) ? lifeRaw : p.status === 'publish' ? 'active' : p.status === 'pending' ? 'pending_review' : 'withdrawn';
     const created = gmtIso(p.dateGmt) ?? new Date(0).toISOString();
@@ -108,7 +115,7 @@ export function mapVehicles(posts: WpPost[], categories: Map<number, string>, no
       id: p.id, name: p.title || `Vehicle ${p.id}`, slug: p.name || slugify(p.title) || `vehicle-${p.id}`, status, authorId: p.author, pricePerDay: price, depositPercent: deposit,
       category: categories.get(p.id) ?? 'economy', brand: m.get('_mhm_rentiva_brand') ?? '', model: m.get('_mhm_rentiva_model') ?? '',
       year: intOrNull(m.get('_mhm_rentiva_year') ?? m.get('_mhm_rentiva_model_year')), seats: intOrNull(m.get('_mhm_rentiva_seats')), doors: intOrNull(m.get('_mhm_rentiva_doors')),
-      transmission, fuelType, features: stringList(phpMeta(m.get('_mhm_rentiva_features'), what, notes)), description: p.content,
+      transmission, fuelType, features: stringList(phpMeta(m.get('_mhm_rentiva_features'), { id: p.id, key: '_mhm_rentiva_features' }, notes)), description: p.content,
       locationId: intOrNull(m.get('_mhm_rentiva_location_id')) || null, serviceType,
       transferMaxPassengers: intOrNull(m.get('_mhm_transfer_max_pax') ?? m.get('_rentiva_transfer_max_pax')),
       transferMaxLuggage: intOrNull(m.get('_mhm_transfer_max_luggage_score') ?? m.get('_rentiva_transfer_max_luggage_score')),

@@ -2,6 +2,7 @@ import { isWordPressHash } from '../../../platform/auth/wordpress-hash.js';
 import type { Notes } from './report.js';
 import type { WpPost, WpUser } from './source.js';
 import { gmtIso, isRecord, phpMeta } from './values.js';
+import { sanitizeUser } from './wp-text.js';
 
 /** WordPress users → Rova users, and the rental plugin's (derived) customers → Rova customers (pure). */
 
@@ -27,7 +28,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The WordPress roles of a user (`{prefix}capabilities`: a serialized role → true map). */
 export function wpRoles(u: WpUser, prefix: string, notes: Notes): string[] {
-  const caps = phpMeta(u.meta.get(`${prefix}capabilities`), `user ${u.id} capabilities`, notes);
+  const caps = phpMeta(u.meta.get(`${prefix}capabilities`), { id: u.id, key: `${prefix}capabilities` }, notes);
   return isRecord(caps) ? Object.entries(caps).filter(([, v]) => v === true || v === 1 || v === '1').map(([k]) => k) : [];
 }
 
@@ -55,6 +56,13 @@ export function mapUsers(users: WpUser[], prefix: string, notes: Notes): UserRow
       notes.skip(u.id, `e-mail ${email} already belongs to an earlier user`);
       continue;
     }
+    // WordPress stores logins through sanitize_user; one written around it (accents, tags) is read as WordPress would have stored it
+    const login = sanitizeUser(u.login);
+    if (login === '') {
+      notes.skip(u.id, 'the login has no letter WordPress keeps (sanitize_user leaves it empty)');
+      continue;
+    }
+    if (login !== u.login) notes.value(u.id, 'user_login', `sanitised the way WordPress does: imported as "${login}"`);
     emails.add(email);
     const roles = wpRoles(u, prefix, notes);
     const role = roleOf(roles, u.meta.get('_rentiva_vendor_status'), notes, what);
@@ -64,7 +72,7 @@ export function mapUsers(users: WpUser[], prefix: string, notes: Notes): UserRow
       passwordHash = null;
     }
     out.push({
-      wpId: u.id, login: u.login.trim(), email, displayName: u.displayName.trim() || u.login, role, wpRoles: roles, passwordHash,
+      wpId: u.id, login, email, displayName: u.displayName.trim() || u.login, role, wpRoles: roles, passwordHash,
       firstName: u.meta.get('first_name') ?? '', lastName: u.meta.get('last_name') ?? '',
       phone: u.meta.get('mhm_rentiva_phone') ?? u.meta.get('mhmrentiva_phone') ?? u.meta.get('billing_phone') ?? '',
       createdAt: gmtIso(u.registered) ?? new Date(0).toISOString(),

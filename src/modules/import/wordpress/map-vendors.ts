@@ -3,6 +3,7 @@ import { parseIban } from '../../rental/vendors/iban.js';
 import { EXTERNAL, PLATFORM_COMMISSION, PLATFORM_PENALTIES, vendorAccount, type LedgerKind } from '../../rental/ledger/accounts.js';
 import { toMinor } from '../../rental/ledger/money.js';
 import type { Notes } from './report.js';
+import { siteMysqlIso, UTC_ZONE, type SiteZone } from './site.js';
 import type { SqlRow, WpUser } from './source.js';
 import { decimalOrNull, gmtIso, intOrNull, phpMeta, stringList } from './values.js';
 
@@ -27,7 +28,8 @@ export function openWpIban(stored: string, keys: { authKey: string; secureAuthSa
   }
 }
 
-export function mapVendors(users: WpUser[], prefix: string, keys: { authKey: string; secureAuthSalt: string } | null, notes: Notes): VendorRow[] {
+/** `zone`: the site's; the plugin writes approval times with current_time('mysql'), on the site's clock. */
+export function mapVendors(users: WpUser[], prefix: string, keys: { authKey: string; secureAuthSalt: string } | null, notes: Notes, zone: SiteZone = UTC_ZONE): VendorRow[] {
   const out: VendorRow[] = [];
   for (const u of users) {
     const m = u.meta;
@@ -45,14 +47,14 @@ export function mapVendors(users: WpUser[], prefix: string, keys: { authKey: str
         if (iban === null) notes.warn(`${what}: IBAN does not open with the given WordPress keys or is not a valid IBAN; not carried over`);
       }
     }
-    phpMeta(m.get('_rentiva_vendor_score_history'), `${what} score history`, notes);
+    phpMeta(m.get('_rentiva_vendor_score_history'), { id: u.id, key: '_rentiva_vendor_score_history' }, notes);
     const score = intOrNull(m.get('_rentiva_vendor_reliability_score'));
     out.push({
       wpUserId: u.id, status: statusMeta === 'suspended' ? 'suspended' : 'active',
       commissionRate: decimalOrNull(m.get('_mhm_vendor_commission_rate'), `${what} commission rate`, notes), payoutFreeze: m.get('_mhm_vendor_payout_freeze') === '1' || m.get('_mhm_vendor_payout_freeze') === 'yes',
-      approvedAt: gmtIso(m.get('_rentiva_vendor_approved_at') ?? ''), phone: m.get('_rentiva_vendor_phone') ?? '', city: m.get('_rentiva_vendor_city') ?? '', iban,
+      approvedAt: siteMysqlIso(m.get('_rentiva_vendor_approved_at'), zone), phone: m.get('_rentiva_vendor_phone') ?? '', city: m.get('_rentiva_vendor_city') ?? '', iban,
       accountHolder: m.get('_rentiva_vendor_account_holder') ?? '', taxOffice: m.get('_rentiva_vendor_tax_office') ?? '', taxNumber: m.get('_rentiva_vendor_tax_number') ?? '',
-      bio: m.get('_rentiva_vendor_bio') ?? '', serviceAreas: stringList(phpMeta(m.get('_rentiva_vendor_service_areas'), `${what} service areas`, notes)),
+      bio: m.get('_rentiva_vendor_bio') ?? '', serviceAreas: stringList(phpMeta(m.get('_rentiva_vendor_service_areas'), { id: u.id, key: '_rentiva_vendor_service_areas' }, notes)),
       reliabilityScore: score === null ? 100 : Math.min(100, Math.max(0, score)),
     });
   }

@@ -79,14 +79,14 @@ export async function termSlugHeld(db: Db, t: TermRow): Promise<boolean> {
 export async function upsertProduct(db: Db, p: ProductRow): Promise<void> {
   const attrs = JSON.stringify(p.attributes);
   await db.execute(sql`INSERT INTO rova_products (id, parent_id, type, name, slug, status, password, sku, description, short_description, regular_price, sale_price,
-      date_on_sale_from, date_on_sale_to, catalog_visibility, stock_status, featured, attributes, images, menu_order, pre_trash_status, date_created, date_modified)
+      date_on_sale_from, date_on_sale_to, catalog_visibility, stock_status, featured, attributes, images, menu_order, pre_trash_status, rova_fixed_prices, date_created, date_modified)
     VALUES (${p.id}, ${p.parentId}, ${p.type}, ${p.name}, ${p.slug}, ${p.status}, ${p.password}, ${p.sku}, ${p.description}, ${p.shortDescription}, ${p.regularPrice}, ${p.salePrice},
-      ${p.saleFrom}, ${p.saleTo}, ${p.catalogVisibility}, ${p.stockStatus}, ${p.featured}, ${attrs}::jsonb, ${JSON.stringify(p.images)}::jsonb, ${p.menuOrder}, ${p.preTrashStatus}, ${p.dateCreated}, ${p.dateModified})
+      ${p.saleFrom}, ${p.saleTo}, ${p.catalogVisibility}, ${p.stockStatus}, ${p.featured}, ${attrs}::jsonb, ${JSON.stringify(p.images)}::jsonb, ${p.menuOrder}, ${p.preTrashStatus}, ${JSON.stringify(p.fixedPrices)}::jsonb, ${p.dateCreated}, ${p.dateModified})
     ON CONFLICT (id) DO UPDATE SET parent_id = EXCLUDED.parent_id, type = EXCLUDED.type, name = EXCLUDED.name, slug = EXCLUDED.slug, status = EXCLUDED.status,
       password = EXCLUDED.password, sku = EXCLUDED.sku, description = EXCLUDED.description, short_description = EXCLUDED.short_description,
       regular_price = EXCLUDED.regular_price, sale_price = EXCLUDED.sale_price, date_on_sale_from = EXCLUDED.date_on_sale_from, date_on_sale_to = EXCLUDED.date_on_sale_to,
       catalog_visibility = EXCLUDED.catalog_visibility, stock_status = EXCLUDED.stock_status, featured = EXCLUDED.featured, attributes = EXCLUDED.attributes, images = EXCLUDED.images,
-      menu_order = EXCLUDED.menu_order, pre_trash_status = EXCLUDED.pre_trash_status, date_created = EXCLUDED.date_created, date_modified = EXCLUDED.date_modified`);
+      menu_order = EXCLUDED.menu_order, pre_trash_status = EXCLUDED.pre_trash_status, rova_fixed_prices = EXCLUDED.rova_fixed_prices, date_created = EXCLUDED.date_created, date_modified = EXCLUDED.date_modified`);
 }
 
 /** The product's term links become exactly `termIds` (those that exist in Rova). */

@@ -12,6 +12,8 @@ import { mapVendorReports, mapVendors, originalBalances, planLedgerRow } from '.
 import * as repo from './repo.js';
 import * as rrepo from './repo-rental.js';
 import { Notes, type Entity } from './report.js';
+import { importRows, skip } from './rows.js';
+import { versionBefore } from './site.js';
 import type { SqlRow } from './source.js';
 
 /** The rental plugin's data, entity by entity (see service.ts for the order and the transactions). */
@@ -44,18 +46,14 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     if (!list) return;
     const rows = mapLocations(list, c.notes);
     c.rep.read = list.length;
-    for (const [i, l] of rows.entries()) {
-      const claim = await repo.claimId(c.tx, 'rental_locations', 'rentiva_transfer_locations', l.id, true);
-      if ('conflict' in claim) {
-        c.notes.skip(l.id, claim.conflict);
-        continue;
-      }
-      if (await repo.heldByOther(c.tx, 'rental_locations', 'slug', l.slug, l.id)) l.slug = `${l.slug}-${l.id}`;
-      await rrepo.upsertLocation(c.tx, l);
-      await repo.remember(c.tx, 'rentiva_transfer_locations', l.id, l.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+    await importRows(c, rows, (l) => l.id, async (l, tx) => {
+      const claim = await repo.claimId(tx, 'rental_locations', 'rentiva_transfer_locations', l.id, true);
+      if ('conflict' in claim) return skip(c, l.id, claim.conflict);
+      if (await repo.heldByOther(tx, 'rental_locations', 'slug', l.slug, l.id)) l.slug = `${l.slug}-${l.id}`;
+      await rrepo.upsertLocation(tx, l);
+      await repo.remember(tx, 'rentiva_transfer_locations', l.id, l.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rental_locations');
   },
 
@@ -70,17 +68,13 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     }
     const rows = mapRoutes(list, names, c.notes);
     c.rep.read = list.length;
-    for (const [i, r] of rows.entries()) {
-      const claim = await repo.claimId(c.tx, 'rental_transfer_routes', 'rentiva_transfer_routes', r.id, true);
-      if ('conflict' in claim) {
-        c.notes.skip(r.id, claim.conflict);
-        continue;
-      }
-      await rrepo.upsertRoute(c.tx, r);
-      await repo.remember(c.tx, 'rentiva_transfer_routes', r.id, r.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+    await importRows(c, rows, (r) => r.id, async (r, tx) => {
+      const claim = await repo.claimId(tx, 'rental_transfer_routes', 'rentiva_transfer_routes', r.id, true);
+      if ('conflict' in claim) return skip(c, r.id, claim.conflict);
+      await rrepo.upsertRoute(tx, r);
+      await repo.remember(tx, 'rentiva_transfer_routes', r.id, r.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rental_transfer_routes');
   },
 
@@ -118,40 +112,33 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     const vendors = await vendorIds(c);
     const currency = await storeCurrency(c);
     c.rep.read = posts.length;
-    for (const [i, v] of rows.entries()) {
-      const claim = await repo.claimId(c.tx, 'rental_vehicles', 'posts:vehicle', v.id, true);
-      if ('conflict' in claim) {
-        c.notes.skip(v.id, claim.conflict);
-        continue;
-      }
+    await importRows(c, rows, (v) => v.id, async (v, tx) => {
+      const claim = await repo.claimId(tx, 'rental_vehicles', 'posts:vehicle', v.id, true);
+      if ('conflict' in claim) return skip(c, v.id, claim.conflict);
       const vendorId = vendors.has(v.authorId) ? ((await mapped(c, 'users', v.authorId)) ?? null) : null;
       if (vendors.has(v.authorId) && vendorId === null) c.notes.warn(`vehicle ${v.id}: its vendor (user ${v.authorId}) is not imported; imported as an operator vehicle`);
       const locationId = (await mapped(c, 'rentiva_transfer_locations', v.locationId)) ?? null;
       if (v.locationId !== null && locationId === null) c.notes.warn(`vehicle ${v.id}: location ${v.locationId} is not imported; left without a location`);
-      if (await repo.heldByOther(c.tx, 'rental_vehicles', 'slug', v.slug, v.id)) v.slug = `${v.slug}-${v.id}`;
-      await rrepo.upsertVehicle(c.tx, v, vendorId, locationId, currency);
-      if (vendorId !== null) await rrepo.upsertListing(c.tx, v.id, vendorId, v);
-      await repo.remember(c.tx, 'posts:vehicle', v.id, v.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+      if (await repo.heldByOther(tx, 'rental_vehicles', 'slug', v.slug, v.id)) v.slug = `${v.slug}-${v.id}`;
+      await rrepo.upsertVehicle(tx, v, vendorId, locationId, currency);
+      if (vendorId !== null) await rrepo.upsertListing(tx, v.id, vendorId, v);
+      await repo.remember(tx, 'posts:vehicle', v.id, v.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rental_vehicles');
   },
 
   async vendors(c) {
     const users = await c.cache.users();
-    const rows = mapVendors(users, c.source.prefix, c.opts.wpKeys ?? null, c.notes);
+    const rows = mapVendors(users, c.source.prefix, c.opts.wpKeys ?? null, c.notes, await c.cache.zone(new Notes()));
     c.rep.read = rows.length;
-    for (const [i, v] of rows.entries()) {
+    await importRows(c, rows, (v) => v.wpUserId, async (v, tx) => {
       const userId = await mapped(c, 'users', v.wpUserId);
-      if (userId === undefined) {
-        c.notes.skip(v.wpUserId, 'the vendor user is not imported');
-        continue;
-      }
+      if (userId === undefined) return skip(c, v.wpUserId, 'the vendor user is not imported');
       // the IBAN sealed on an earlier run stays as it is when it holds the same IBAN (sealing draws a new IV)
       let sealed: string | null = null;
       if (v.iban !== null) {
-        const before = await rrepo.vendorIbanOf(c.tx, userId);
+        const before = await rrepo.vendorIbanOf(tx, userId);
         let same = false;
         try {
           same = before !== null && decryptIban(c.target.secret, before) === v.iban;
@@ -159,31 +146,29 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
           same = false;
         }
         sealed = same ? before : encryptIban(c.target.secret, v.iban);
-      } else sealed = await rrepo.vendorIbanOf(c.tx, userId);
-      const existed = await rrepo.upsertVendor(c.tx, userId, v, sealed);
-      c.rep[existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+      } else sealed = await rrepo.vendorIbanOf(tx, userId);
+      return (await rrepo.upsertVendor(tx, userId, v, sealed)) ? 'updated' : 'created';
+    });
   },
 
   async bookings(c) {
     const [posts, addonPosts, users] = await Promise.all([c.cache.posts('vehicle_booking'), c.cache.posts('vehicle_addon'), c.cache.userRows()]);
-    const addons = new Map<number, AddonInfo>(addonPosts.map((a) => [a.id, { id: a.id, title: a.title, price: a.meta.get('addon_price') ?? '0', pricing: a.meta.get('addon_pricing_type') ?? 'per_booking' }]));
-    const rows = mapBookings(posts, addons, c.notes);
+    const plugin = await c.cache.plugin();
+    // before 4.36 the plugin charged every add-on per day (it stored only addon_price); a site without a version is older still
+    const addonsAlwaysPerDay = plugin.version === null || versionBefore(plugin.version, '4.36');
+    const addons = new Map<number, AddonInfo>(addonPosts.map((a) => [a.id, {
+      id: a.id, title: a.title, price: a.meta.get('addon_price') ?? a.meta.get('_mhm_addon_price') ?? '0',
+      pricing: a.meta.get('_mhm_addon_pricing_type') ?? a.meta.get('addon_pricing_type') ?? 'per_day',
+    }]));
+    const rows = mapBookings(posts, addons, c.notes, { zone: await c.cache.zone(new Notes()), addonsAlwaysPerDay });
     const currency = await storeCurrency(c);
     const userByEmail = new Map(users.map((u) => [u.email, u.wpId]));
     c.rep.read = posts.length;
-    for (const [i, b] of rows.entries()) {
-      const claim = await repo.claimId(c.tx, 'rental_bookings', 'posts:vehicle_booking', b.id, true);
-      if ('conflict' in claim) {
-        c.notes.skip(b.id, claim.conflict);
-        continue;
-      }
+    await importRows(c, rows, (b) => b.id, async (b, tx) => {
+      const claim = await repo.claimId(tx, 'rental_bookings', 'posts:vehicle_booking', b.id, true);
+      if ('conflict' in claim) return skip(c, b.id, claim.conflict);
       const vehicleId = await mapped(c, 'posts:vehicle', b.vehicleId);
-      if (vehicleId === undefined) {
-        c.notes.skip(b.id, `its vehicle ${b.vehicleId} is not imported`);
-        continue;
-      }
+      if (vehicleId === undefined) return skip(c, b.id, `its vehicle ${b.vehicleId} is not imported`);
       const wpUser = b.wpUserId ?? userByEmail.get(b.customerEmail) ?? null;
       const customerId = (wpUser !== null ? await mapped(c, 'customers', `user:${wpUser}`) : undefined) ?? (await mapped(c, 'customers', `email:${b.customerEmail}`)) ?? null;
       const userId = wpUser !== null ? ((await mapped(c, 'users', wpUser)) ?? null) : null;
@@ -191,27 +176,25 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       let origin: string | null = null;
       let destination: string | null = null;
       if (b.kind === 'transfer' && b.transferOriginId && b.transferDestinationId) {
-        routeId = await rrepo.routeBetween(c.tx, b.transferOriginId, b.transferDestinationId);
-        origin = await rrepo.locationName(c.tx, b.transferOriginId);
-        destination = await rrepo.locationName(c.tx, b.transferDestinationId);
+        routeId = await rrepo.routeBetween(tx, b.transferOriginId, b.transferDestinationId);
+        origin = await rrepo.locationName(tx, b.transferOriginId);
+        destination = await rrepo.locationName(tx, b.transferDestinationId);
       }
       const pickupLocationId = (await mapped(c, 'rentiva_transfer_locations', b.pickupLocationId)) ?? null;
       const vehicle = (await c.cache.posts('vehicle')).find((p) => p.id === b.vehicleId);
       const pricePerDay = vehicle?.meta.get('_mhm_rentiva_price_per_day')?.trim() || '0';
       try {
-        await c.tx.transaction(async (sp) => {
+        await tx.transaction(async (sp) => {
           await rrepo.upsertBooking(sp, b, { customerId, routeId, origin, destination, pickupLocationId, pricePerDay: /^\d+(\.\d+)?$/.test(pricePerDay) ? pricePerDay : '0', currency });
           await rrepo.putOrder(sp, b.id, userId, b, currency, b.lines, b.payment);
         });
       } catch (err) {
         if (!isOverlapViolation(err)) throw err;
-        c.notes.skip(b.id, `overlaps another holding booking of vehicle ${b.vehicleId} (Rova refuses double bookings)`);
-        continue;
+        return skip(c, b.id, `overlaps another holding booking of vehicle ${b.vehicleId} (Rova refuses double bookings)`);
       }
-      await repo.remember(c.tx, 'posts:vehicle_booking', b.id, b.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+      await repo.remember(tx, 'posts:vehicle_booking', b.id, b.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rental_bookings');
   },
 
@@ -221,22 +204,18 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     const users = await c.cache.userRows();
     const userByEmail = new Map(users.map((u) => [u.email, u.wpId]));
     c.rep.read = posts.length;
-    for (const [i, m] of rows.entries()) {
-      const claim = await repo.claimId(c.tx, 'rental_messages', 'posts:mhm_message', m.id, true);
-      if ('conflict' in claim) {
-        c.notes.skip(m.id, claim.conflict);
-        continue;
-      }
+    await importRows(c, rows, (m) => m.id, async (m, tx) => {
+      const claim = await repo.claimId(tx, 'rental_messages', 'posts:mhm_message', m.id, true);
+      if ('conflict' in claim) return skip(c, m.id, claim.conflict);
       const wpUser = userByEmail.get(m.customerEmail);
       const customerId = (wpUser !== undefined ? await mapped(c, 'customers', `user:${wpUser}`) : undefined) ?? (await mapped(c, 'customers', `email:${m.customerEmail}`)) ?? null;
       const authorId = (await mapped(c, 'users', m.authorWpId)) ?? null;
       const bookingId = (await mapped(c, 'posts:vehicle_booking', m.bookingId)) ?? null;
       if (m.bookingId !== null && bookingId === null) c.notes.warn(`message ${m.id}: booking ${m.bookingId} is not imported; no booking link`);
-      await rrepo.upsertMessage(c.tx, m, { customerId, authorId, bookingId });
-      await repo.remember(c.tx, 'posts:mhm_message', m.id, m.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+      await rrepo.upsertMessage(tx, m, { customerId, authorId, bookingId });
+      await repo.remember(tx, 'posts:mhm_message', m.id, m.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rental_messages');
   },
 
@@ -315,32 +294,24 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     const rows = mapVendorReports(list, c.notes);
     c.rep.read = list.length;
     const maxId = Math.max(0, ...rows.map((r) => r.id));
-    for (const [i, r] of rows.entries()) {
+    await importRows(c, rows, (r) => r.id, async (r, tx) => {
       const vendorId = await mapped(c, 'users', r.wpVendorId);
-      if (vendorId === undefined) {
-        c.notes.skip(r.id, `vendor ${r.wpVendorId} is not imported`);
-        continue;
-      }
+      if (vendorId === undefined) return skip(c, r.id, `vendor ${r.wpVendorId} is not imported`);
       let contextId: number | null = null;
       if (r.contextType === 'booking') contextId = (await mapped(c, 'posts:vehicle_booking', r.contextId)) ?? null;
       else if (r.contextType === 'vehicle' || r.contextType === 'vehicle_action') contextId = (await mapped(c, 'posts:vehicle', r.contextId)) ?? null;
-      else if (r.contextType === 'penalty') contextId = r.contextId ? await rrepo.ledgerTxIdByKey(c.tx, `wordpress:ledger:${r.contextId}`) : null;
-      if (r.contextType !== 'general' && contextId === null) {
-        c.notes.skip(r.id, `its ${r.contextType} ${r.contextId ?? ''} is not imported`);
-        continue;
-      }
-      const claim = await repo.claimId(c.tx, 'vendor_reports', 'mhm_rentiva_vendor_reports', r.id, false, maxId);
-      if ('conflict' in claim) continue;
-      if ((r.status === 'open' || r.status === 'in_review') && (await rrepo.openReportHeld(c.tx, claim.id, vendorId, r.contextType, contextId))) {
-        c.notes.skip(r.id, 'another open report of this vendor on the same subject exists (Rova allows one)');
-        continue;
+      else if (r.contextType === 'penalty') contextId = r.contextId ? await rrepo.ledgerTxIdByKey(tx, `wordpress:ledger:${r.contextId}`) : null;
+      if (r.contextType !== 'general' && contextId === null) return skip(c, r.id, `its ${r.contextType} ${r.contextId ?? ''} is not imported`);
+      const claim = await repo.claimId(tx, 'vendor_reports', 'mhm_rentiva_vendor_reports', r.id, false, maxId);
+      if ('conflict' in claim) return null;
+      if ((r.status === 'open' || r.status === 'in_review') && (await rrepo.openReportHeld(tx, claim.id, vendorId, r.contextType, contextId))) {
+        return skip(c, r.id, 'another open report of this vendor on the same subject exists (Rova allows one)');
       }
       const adminId = (await mapped(c, 'users', r.adminWpId)) ?? null;
-      await rrepo.upsertVendorReport(c.tx, claim.id, r, vendorId, contextId, adminId);
-      await repo.remember(c.tx, 'mhm_rentiva_vendor_reports', r.id, claim.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, rows.length);
-    }
+      await rrepo.upsertVendorReport(tx, claim.id, r, vendorId, contextId, adminId);
+      await repo.remember(tx, 'mhm_rentiva_vendor_reports', r.id, claim.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'vendor_reports');
   },
 };

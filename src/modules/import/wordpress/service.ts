@@ -1,37 +1,51 @@
 import type { Db } from '../../../platform/db/types.js';
-import { OPT_BASE, OPT_SETTINGS } from '../../fx/state.js';
+import { OPT_BASE, OPT_PRICE_FORMAT, OPT_SETTINGS } from '../../fx/state.js';
 import { SourceCache, type ImportOptions, type ImportTarget, type Step, type StepContext } from './context.js';
-import { mapCurrency } from './map-currency.js';
+import { mapCurrency, mapPriceFormat } from './map-currency.js';
+import { countNotImported } from './not-imported.js';
 import { mapProducts, mapTerms } from './map-products.js';
 import { mapCustomers, mapUsers } from './map-users.js';
 import * as repo from './repo.js';
 import { ENTITIES, Notes, type Entity, type EntityReport, type ImportReport } from './report.js';
 import type { WpSource, WpTerm } from './source.js';
+import { importRows, skip } from './rows.js';
 import { rentalSteps } from './service-rental.js';
 
 export type { ImportOptions, ImportTarget } from './context.js';
 
 class DryRunRollback extends Error {}
 
+/** The store's time zone when STORE_TIMEZONE is not set (read at start, see app.ts). */
+export const OPT_TIMEZONE = 'store_timezone';
+
 const catalogueSteps: Partial<Record<Entity, Step>> = {
+  /** The site's time zone and the shop's price format become the store's. */
+  async settings(c) {
+    const zone = await c.cache.zone(c.notes);
+    c.rep.read = 2;
+    if (zone.zone !== null) {
+      await repo.setOption(c.tx, OPT_TIMEZONE, zone.zone);
+      c.rep.updated++;
+    } else c.notes.warn(`the site's time zone ${zone.label} has no IANA name; set STORE_TIMEZONE (site-local times were read at ${zone.label})`);
+    const [position, decimalSep, thousandSep, decimals] = await Promise.all(['woocommerce_currency_pos', 'woocommerce_price_decimal_sep', 'woocommerce_price_thousand_sep',
+      'woocommerce_price_num_decimals'].map((n) => c.source.option(n)));
+    const format = mapPriceFormat({ position: position ?? null, decimalSep: decimalSep ?? null, thousandSep: thousandSep ?? null, decimals: decimals ?? null }, c.notes);
+    if (format) {
+      await repo.setOption(c.tx, OPT_PRICE_FORMAT, format);
+      c.rep.updated++;
+    }
+  },
   async attributes(c) {
     const list = await c.cache.attributes(c.notes);
     c.rep.read = list.length;
-    for (const [i, a] of list.entries()) {
-      const claim = await repo.claimId(c.tx, 'rova_product_attributes', 'woocommerce_attribute_taxonomies', a.id, true);
-      if ('conflict' in claim) {
-        c.notes.skip(a.id, claim.conflict);
-        continue;
-      }
-      if (await repo.heldByOther(c.tx, 'rova_product_attributes', 'slug', a.slug, a.id)) {
-        c.notes.skip(a.id, `attribute slug pa_${a.slug} is already used in Rova`);
-        continue;
-      }
-      await repo.upsertAttribute(c.tx, a);
-      await repo.remember(c.tx, 'woocommerce_attribute_taxonomies', a.id, a.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, list.length);
-    }
+    await importRows(c, list, (a) => a.id, async (a, tx) => {
+      const claim = await repo.claimId(tx, 'rova_product_attributes', 'woocommerce_attribute_taxonomies', a.id, true);
+      if ('conflict' in claim) return skip(c, a.id, claim.conflict);
+      if (await repo.heldByOther(tx, 'rova_product_attributes', 'slug', a.slug, a.id)) return skip(c, a.id, `attribute slug pa_${a.slug} is already used in Rova`);
+      await repo.upsertAttribute(tx, a);
+      await repo.remember(tx, 'woocommerce_attribute_taxonomies', a.id, a.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rova_product_attributes');
     // the attributes' terms come with them (counted in the same row of the report)
     await termsStep(c, 'attribute');
@@ -71,26 +85,16 @@ async function termsStep(c: StepContext, taxonomy: 'product_cat' | 'product_tag'
   const rows = mapTerms(all, attrs, c.notes);
   c.rep.read += all.length;
   const written = new Set<number>();
-  for (const [i, t] of rows.entries()) {
-    const claim = await repo.claimId(c.tx, 'rova_product_terms', 'terms', t.id, true);
-    if ('conflict' in claim) {
-      c.notes.skip(t.id, claim.conflict);
-      continue;
-    }
-    if (t.attributeId !== null && (await repo.mappedId(c.tx, 'woocommerce_attribute_taxonomies', t.attributeId)) === undefined) {
-      c.notes.skip(t.id, `its attribute ${t.attributeId} is not imported`);
-      continue;
-    }
-    if (await repo.termSlugHeld(c.tx, t)) {
-      c.notes.skip(t.id, `slug "${t.slug}" is already used in Rova by another term of ${t.taxonomy}`);
-      continue;
-    }
-    await repo.upsertTerm(c.tx, t);
-    await repo.remember(c.tx, 'terms', t.id, t.id);
+  await importRows(c, rows, (t) => t.id, async (t, tx) => {
+    const claim = await repo.claimId(tx, 'rova_product_terms', 'terms', t.id, true);
+    if ('conflict' in claim) return skip(c, t.id, claim.conflict);
+    if (t.attributeId !== null && (await repo.mappedId(tx, 'woocommerce_attribute_taxonomies', t.attributeId)) === undefined) return skip(c, t.id, `its attribute ${t.attributeId} is not imported`);
+    if (await repo.termSlugHeld(tx, t)) return skip(c, t.id, `slug "${t.slug}" is already used in Rova by another term of ${t.taxonomy}`);
+    await repo.upsertTerm(tx, t);
+    await repo.remember(tx, 'terms', t.id, t.id);
     written.add(t.id);
-    c.rep[claim.existed ? 'updated' : 'created']++;
-    c.tick(i + 1, rows.length);
-  }
+    return claim.existed ? 'updated' : 'created';
+  });
   for (const t of rows) if (written.has(t.id)) await repo.setTermParent(c.tx, t.id, t.parentId !== null && written.has(t.parentId) ? t.parentId : null);
   await repo.bumpSequence(c.tx, 'rova_product_terms');
 }
@@ -106,37 +110,31 @@ async function productsStep(c: StepContext, variations: boolean): Promise<void> 
   const rowNotes = new Notes();
   const rows = mapProducts({ products, variations: vars, links, terms, attributes, attachments }, rowNotes);
   for (const s of rowNotes.skipped) noteFor(Number(s.id)).skip(s.id, s.reason);
+  for (const v of rowNotes.values) noteFor(Number(v.id)).value(v.id, v.key, v.reason);
   for (const w of rowNotes.warnings) {
     const id = Number(/^(?:product|variation) (\d+)/.exec(w)?.[1] ?? NaN);
     if (Number.isNaN(id) ? !variations : mine.some((p) => p.id === id)) c.notes.warn(w);
   }
   const list = rows.filter((r) => (r.type === 'variation') === variations);
   c.rep.read = mine.length;
-  for (const [i, p] of list.entries()) {
-    const claim = await repo.claimId(c.tx, 'rova_products', `posts:${variations ? 'product_variation' : 'product'}`, p.id, true);
-    if ('conflict' in claim) {
-      c.notes.skip(p.id, claim.conflict);
-      continue;
-    }
-    if (p.parentId !== null && (await repo.mappedId(c.tx, 'posts:product', p.parentId)) === undefined) {
-      c.notes.skip(p.id, `its parent product ${p.parentId} is not imported`);
-      continue;
-    }
-    if (await repo.heldByOther(c.tx, 'rova_products', 'slug', p.slug, p.id)) {
+  await importRows(c, list, (p) => p.id, async (p, tx) => {
+    const claim = await repo.claimId(tx, 'rova_products', `posts:${variations ? 'product_variation' : 'product'}`, p.id, true);
+    if ('conflict' in claim) return skip(c, p.id, claim.conflict);
+    if (p.parentId !== null && (await repo.mappedId(tx, 'posts:product', p.parentId)) === undefined) return skip(c, p.id, `its parent product ${p.parentId} is not imported`);
+    if (await repo.heldByOther(tx, 'rova_products', 'slug', p.slug, p.id)) {
       const slug = `${p.slug}-${p.id}`;
       c.notes.warn(`${variations ? 'variation' : 'product'} ${p.id}: slug "${p.slug}" is taken in Rova, imported as "${slug}"`);
       p.slug = slug;
     }
-    if (p.sku && (await repo.heldByOther(c.tx, 'rova_products', 'sku', p.sku, p.id))) {
+    if (p.sku && (await repo.heldByOther(tx, 'rova_products', 'sku', p.sku, p.id))) {
       c.notes.warn(`${variations ? 'variation' : 'product'} ${p.id}: SKU "${p.sku}" is already used in Rova, imported without a SKU`);
       p.sku = '';
     }
-    await repo.upsertProduct(c.tx, p);
-    await repo.setProductTerms(c.tx, p.id, p.termIds);
-    await repo.remember(c.tx, `posts:${variations ? 'product_variation' : 'product'}`, p.id, p.id);
-    c.rep[claim.existed ? 'updated' : 'created']++;
-    c.tick(i + 1, list.length);
-  }
+    await repo.upsertProduct(tx, p);
+    await repo.setProductTerms(tx, p.id, p.termIds);
+    await repo.remember(tx, `posts:${variations ? 'product_variation' : 'product'}`, p.id, p.id);
+    return claim.existed ? 'updated' : 'created';
+  });
   await repo.bumpSequence(c.tx, 'rova_products');
 }
 
@@ -146,20 +144,16 @@ const peopleSteps: Partial<Record<Entity, Step>> = {
     const list = mapUsers(wp, c.source.prefix, c.notes);
     c.rep.read = wp.length;
     const maxId = Math.max(0, ...wp.map((u) => u.id));
-    for (const [i, u] of list.entries()) {
-      const claim = await repo.claimId(c.tx, 'rova_users', 'users', u.wpId, false, maxId);
-      if ('conflict' in claim) continue;
-      const other = await repo.userHolding(c.tx, u.login, u.email, claim.id);
-      if (other) {
-        c.notes.skip(u.wpId, `Rova user ${other.id} (${other.login}) already has this login or e-mail; left as it is`);
-        continue;
-      }
+    await importRows(c, list, (u) => u.wpId, async (u, tx) => {
+      const claim = await repo.claimId(tx, 'rova_users', 'users', u.wpId, false, maxId);
+      if ('conflict' in claim) return null;
+      const other = await repo.userHolding(tx, u.login, u.email, claim.id);
+      if (other) return skip(c, u.wpId, `Rova user ${other.id} (${other.login}) already has this login or e-mail; left as it is`);
       if (claim.id !== u.wpId) c.notes.warn(`user ${u.wpId} (${u.login}): id ${u.wpId} is taken in Rova, imported as user ${claim.id}`);
-      await repo.upsertUser(c.tx, { ...u, id: claim.id });
-      await repo.remember(c.tx, 'users', u.wpId, claim.id);
-      c.rep[claim.existed ? 'updated' : 'created']++;
-      c.tick(i + 1, list.length);
-    }
+      await repo.upsertUser(tx, { ...u, id: claim.id });
+      await repo.remember(tx, 'users', u.wpId, claim.id);
+      return claim.existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rova_users');
   },
   async customers(c) {
@@ -167,27 +161,23 @@ const peopleSteps: Partial<Record<Entity, Step>> = {
     const list = mapCustomers(rows, wp, bookings, c.notes);
     c.rep.read = list.length;
     const maxId = Math.max(0, ...wp.map((u) => u.id));
-    for (const [i, cu] of list.entries()) {
+    await importRows(c, list, (cu) => cu.key, async (cu, tx) => {
       const mapKey = cu.key;
-      let id = await repo.mappedId(c.tx, 'customers', mapKey);
+      let id = await repo.mappedId(tx, 'customers', mapKey);
       const existed = id !== undefined;
-      const userId = cu.wpUserId === null ? null : ((await repo.mappedId(c.tx, 'users', cu.wpUserId)) ?? null);
+      const userId = cu.wpUserId === null ? null : ((await repo.mappedId(tx, 'users', cu.wpUserId)) ?? null);
       if (cu.wpUserId !== null && userId === null) c.notes.warn(`customer ${cu.email}: WordPress user ${cu.wpUserId} is not imported; the customer has no account link`);
       if (id === undefined) {
-        const sameEmail = await repo.customerByEmail(c.tx, cu.email);
-        if (sameEmail !== undefined) {
-          c.notes.skip(mapKey, `Rova customer ${sameEmail} already has e-mail ${cu.email}; left as it is`);
-          continue;
-        }
-        const claim = await repo.claimId(c.tx, 'rental_customers', 'customers', cu.wpUserId ?? 0, false, maxId);
-        if ('conflict' in claim) continue;
+        const sameEmail = await repo.customerByEmail(tx, cu.email);
+        if (sameEmail !== undefined) return skip(c, mapKey, `Rova customer ${sameEmail} already has e-mail ${cu.email}; left as it is`);
+        const claim = await repo.claimId(tx, 'rental_customers', 'customers', cu.wpUserId ?? 0, false, maxId);
+        if ('conflict' in claim) return null;
         id = claim.id;
       }
-      await repo.upsertCustomer(c.tx, { id, name: cu.name, email: cu.email, phone: cu.phone, address: cu.address, userId, createdAt: cu.createdAt });
-      await repo.remember(c.tx, 'customers', mapKey, id);
-      c.rep[existed ? 'updated' : 'created']++;
-      c.tick(i + 1, list.length);
-    }
+      await repo.upsertCustomer(tx, { id, name: cu.name, email: cu.email, phone: cu.phone, address: cu.address, userId, createdAt: cu.createdAt });
+      await repo.remember(tx, 'customers', mapKey, id);
+      return existed ? 'updated' : 'created';
+    });
     await repo.bumpSequence(c.tx, 'rental_customers');
   },
 };
@@ -197,19 +187,22 @@ const STEPS: Partial<Record<Entity, Step>> = { ...catalogueSteps, ...peopleSteps
 /** `rova import wordpress`: every entity in its own transaction (an interrupted run resumes where it stopped). */
 export async function importWordPress(target: ImportTarget, source: WpSource, opts: ImportOptions = {}): Promise<ImportReport> {
   const only = new Set<Entity>(opts.only ?? ENTITIES);
-  const report: ImportReport = { dryRun: opts.dryRun === true, entities: [], ledger: [] };
+  const report: ImportReport = { dryRun: opts.dryRun === true, site: null, notImported: [], entities: [], ledger: [] };
   const cache = new SourceCache(source);
+  const [plugin, zone] = await Promise.all([cache.plugin(), cache.zone(new Notes())]);
+  report.site = { pluginVersion: plugin.version, pluginGeneration: plugin.generation, timeZone: zone.label };
   const runAll = async (inTx: (f: (tx: Db) => Promise<void>) => Promise<void>) => {
     for (const entity of ENTITIES) {
       const step = STEPS[entity];
       if (!only.has(entity) || !step) continue;
       const notes = new Notes();
-      const rep: EntityReport = { entity, read: 0, created: 0, updated: 0, skipped: notes.skipped, warnings: notes.warnings };
+      const rep: EntityReport = { entity, read: 0, created: 0, updated: 0, skipped: notes.skipped, warnings: notes.warnings, values: notes.values };
       await inTx(async (tx) => {
         rep.created = 0;
         rep.updated = 0;
         notes.skipped.length = 0;
         notes.warnings.length = 0;
+        notes.values.length = 0;
         await step({ tx, source, notes, rep, opts, target, cache, tick: (d, t) => opts.progress?.(entity, d, t), ledger: report.ledger });
       });
       report.entities.push(rep);
@@ -227,5 +220,6 @@ export async function importWordPress(target: ImportTarget, source: WpSource, op
   } else {
     await runAll((f) => target.transaction(f));
   }
+  report.notImported = await countNotImported(source, cache);
   return report;
 }

@@ -149,6 +149,7 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
       }));
     },
     async terms(taxonomies) {
+      if (!taxonomies.length) return []; // `IN ()` is not SQL
       const rows = await q(`SELECT t.term_id, tt.term_taxonomy_id, tt.taxonomy, t.name, t.slug, tt.description, tt.parent FROM ${t('terms')} t
         JOIN ${t('term_taxonomy')} tt ON tt.term_id = t.term_id WHERE tt.taxonomy IN (?) ORDER BY t.term_id`, [taxonomies]);
       const meta = tables.has(`${prefix}termmeta`) ? metaMap(await q(`SELECT term_id, meta_key, meta_value FROM ${t('termmeta')} ORDER BY meta_id`), 'term_id') : new Map<number, Map<string, string>>();
@@ -158,6 +159,7 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
       }));
     },
     async termLinks(taxonomies) {
+      if (!taxonomies.length) return new Map();
       const rows = await q(`SELECT r.object_id, tt.term_id FROM ${t('term_relationships')} r JOIN ${t('term_taxonomy')} tt ON tt.term_taxonomy_id = r.term_taxonomy_id
         WHERE tt.taxonomy IN (?) ORDER BY r.object_id, r.term_order, tt.term_id`, [taxonomies]);
       const by = new Map<number, number[]>();

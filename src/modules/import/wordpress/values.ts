@@ -19,13 +19,50 @@ export function intOrNull(v: string | undefined): number | null {
   return /^-?\d{1,15}$/.test(s) ? Number(s) : null;
 }
 
-/** A meta value that PHP serialized (arrays), parsed; a value that does not parse is reported and read as `fallback`. */
-export function phpMeta(v: string | undefined, what: string, notes: Notes): PhpValue | undefined {
+/** Where a value comes from: the WordPress record's id and the meta key (or option, column). */
+export interface ValueAt {
+  id: number | string;
+  key: string;
+}
+
+/** A meta value that PHP serialized (arrays), parsed; a value that does not parse is reported (id, key, reason) and left out. */
+export function phpMeta(v: string | undefined, at: ValueAt, notes: Notes): PhpValue | undefined {
   if (v === undefined) return undefined;
   const r = maybeUnserialize(v);
   if (r.ok) return r.value;
-  notes.warn(`${what}: meta value does not parse as PHP serialized data (${r.error}); ignored`);
+  notes.value(at.id, at.key, `does not parse as PHP serialized data (${r.error}); left out`);
   return undefined;
+}
+
+/**
+ * A list meta value as either writer stored it: PHP serialized (update_post_meta with an array) or JSON text (the
+ * plugin's admin screens save some lists with wp_json_encode). Unreadable → reported and read as nothing.
+ */
+export function listMeta(v: string | undefined, at: ValueAt, notes: Notes): PhpValue[] {
+  if (v === undefined || v.trim() === '') return [];
+  const s = v.trim();
+  let parsed: unknown;
+  if (s.startsWith('[') || s.startsWith('{')) {
+    try {
+      parsed = JSON.parse(s) as unknown;
+    } catch {
+      notes.value(at.id, at.key, 'looks like JSON but does not parse; left out');
+      return [];
+    }
+  } else {
+    const r = maybeUnserialize(s);
+    if (!r.ok) {
+      notes.value(at.id, at.key, `neither JSON nor PHP serialized data (${r.error}); left out`);
+      return [];
+    }
+    parsed = r.value;
+    // a JSON text stored inside a serialized string (update_post_meta of wp_json_encode output through maybe_serialize)
+    if (typeof parsed === 'string' && /^\s*[[{]/.test(parsed)) return listMeta(parsed, at, notes);
+  }
+  if (Array.isArray(parsed)) return parsed as PhpValue[];
+  if (parsed !== null && typeof parsed === 'object') return Object.values(parsed as Record<string, PhpValue>);
+  notes.value(at.id, at.key, `holds ${typeof parsed === 'string' ? 'a single text' : String(parsed)}, not a list; left out`);
+  return [];
 }
 
 /** A PHP array of strings (a list or the values of a record). */

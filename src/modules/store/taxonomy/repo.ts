@@ -195,8 +195,9 @@ const toAttribute = (r: AttributeRow): AttributeRecord => ({
   hasArchives: r.has_archives,
 });
 
+/** In WooCommerce's order: by attribute_name, the slug (wc_get_attribute_taxonomies). */
 export async function listAttributes(db: Db): Promise<AttributeRecord[]> {
-  return (await rows<AttributeRow>(db, sql`SELECT * FROM rova_product_attributes ORDER BY name, id`)).map(toAttribute);
+  return (await rows<AttributeRow>(db, sql`SELECT * FROM rova_product_attributes ORDER BY slug, id`)).map(toAttribute);
 }
 
 export async function findAttribute(db: Db, id: number): Promise<AttributeRecord | undefined> {
