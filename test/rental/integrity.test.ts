@@ -25,9 +25,11 @@ describe('rova verify: the ledger and the booking invariants (issue 19)', () => 
     const r = await verifyIntegrity(t.platform.db);
     expect(r.ok).toBe(false);
     // the stray refund names the payment: this payment now counts as owed, so only the stray refund is reported
-    expect(r.findings).toEqual([`refund ${refund.rows[0]!.id} is not tied to a payment of its booking`]);
+    // (issue 37) the booking received 100 and says unpaid: payments minus refunds break its payment_status too
+    const saysUnpaid = `booking ${kept}: payments minus refunds are 100.00 USD, but payment_status unpaid says 0 (total 100.00)`;
+    expect(r.findings).toEqual([`refund ${refund.rows[0]!.id} is not tied to a payment of its booking`, saysUnpaid]);
     await t.platform.db.execute(sql`DELETE FROM rental_refunds WHERE id = ${refund.rows[0]!.id}`);
-    expect((await verifyIntegrity(t.platform.db)).findings).toEqual([`booking ${kept}: cancelled or refunded, but payment ${payId} succeeded and is neither refunded nor owed`]);
+    expect((await verifyIntegrity(t.platform.db)).findings).toEqual([`booking ${kept}: cancelled or refunded, but payment ${payId} succeeded and is neither refunded nor owed`, saysUnpaid]);
     await t.platform.db.execute(sql`UPDATE rental_payments SET status = 'refunded', refunded_amount = amount WHERE id = ${payId}`);
     expect(await verifyIntegrity(t.platform.db)).toMatchObject({ ok: true, findings: [] });
   });

@@ -8,6 +8,7 @@ registerEventTypes({
   'booking.confirmed': 'A booking moved to confirmed',
   'booking.cancelled': 'A booking was cancelled',
   'booking.completed': 'A booking was completed (vehicle returned)',
+  'booking.repriced': "A booking's price changed (new dates): its previous and new total, what was refunded and what is now due",
   'message.created': 'A customer or an administrator wrote a message',
   'payment.succeeded': 'A booking payment was received (the booking is confirmed)',
   'payment.failed': 'A provider reported a failed payment attempt (the booking keeps waiting until its payment deadline)',

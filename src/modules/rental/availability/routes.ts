@@ -6,6 +6,7 @@ import { publicReadLimit } from '../http/rate-limits.js';
 import { Id, Text } from '../schemas.js';
 import { sendJsonOnce } from '../../../platform/http/json-once.js';
 import { availabilityAnswersOf } from './answers.js';
+import { AMOUNT_BOUND_DOC } from '../bookings/amount-bound.js';
 
 export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -15,6 +16,7 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['rental: public'],
       summary: 'Is a vehicle free for these dates, and what does it cost (public)',
+      description: AMOUNT_BOUND_DOC,
       security: [],
       body: Type.Object({
         vehicle_id: Id(),

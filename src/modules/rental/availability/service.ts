@@ -11,6 +11,7 @@ import { findOverlap } from '../bookings/repo.js';
 import { holdingIndexOf } from './holding-index.js';
 import type { VehicleRow } from '../vehicles/repo.js';
 import { deepFreeze } from '../../../platform/deep-freeze.js';
+import { assertBookingAmountsFit } from '../bookings/amount-bound.js';
 
 export interface AvailabilityInput {
   vehicle_id: number;
@@ -135,6 +136,8 @@ export async function checkAvailability(
     throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.location_id} does not exist.`, { field: 'location_id' });
   }
   const q = priceOrThrow(vehicle, cat.rules, period, input.addons ?? []);
+  // a price the booking's columns cannot hold is refused (400 naming it) before any answer or write
+  assertBookingAmountsFit(q);
   const result = (reason?: UnavailableReason): AvailabilityResult => ({ available: !reason, ...(reason ? { reason } : {}), vehicle, period, quote: q });
 
   const reason = ruleReason(p, cat, vehicle, period, input.location_id, opts.now ?? new Date());

@@ -10,6 +10,7 @@ import { listBookings } from './repo.js';
 import { bookingDetail, changeStatus, createBooking, editBooking } from './service.js';
 import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
 import { bookingView } from './view.js';
+import { AMOUNT_BOUND_DOC } from './amount-bound.js';
 
 const Booking = Type.Object({}, { additionalProperties: true, description: 'Booking' });
 const Named = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -64,7 +65,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/bookings', {
     schema: {
-      tags: T, summary: 'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)',
+      tags: T, summary: 'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)', description: AMOUNT_BOUND_DOC,
       body: Type.Object({
         vehicle_id: Id(),
         customer_id: Type.Optional(Id()),
@@ -90,6 +91,11 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/bookings/:id', {
     schema: {
       tags: T, summary: 'Change the dates (re-priced, re-checked for overlap) or notes of a booking', params: IdParams,
+      description: 'New dates re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid '
+        + 'beyond the new total is refunded (reason `booking_repriced`; through the payment\'s provider after commit, recorded for offline payments), '
+        + 'and a fully paid booking that now costs more owes the difference (`payment_status` `partially_paid`, a pending payment of the difference '
+        + 'with the same provider: Stripe gets a PaymentIntent, offline is settled by mark-paid). Event `booking.repriced`. Completed, cancelled, '
+        + 'no-show and refunded bookings keep their dates (409). ' + AMOUNT_BOUND_DOC,
       body: Type.Object({
         pickup_date: Type.Optional(DateStr), return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr),
         return_time: Type.Optional(TimeStr), notes: Type.Optional(Text({ maxLength: 5000 })),

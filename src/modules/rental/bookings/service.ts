@@ -10,10 +10,12 @@ import { customerOfAccount, resolveCustomer, type CustomerAccount } from '../cus
 import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
-import { lockVehicle } from '../vehicles/repo.js';
 import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
+import { lockBooking } from './lock.js';
+import { repriceBooking, type MoneyBalance } from './reprice.js';
+import { startDuePayments } from '../journey/payments/due.js';
 import { bookingById, bookingRefs, findOverlap, insertBooking, lockVehicleForBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow, type WritesWithBookings } from './repo.js';
 import { bookingsAtOnceOf } from './at-once.js';
 import { bookingDetailView } from './view.js';
@@ -184,11 +186,16 @@ export interface UpdateBookingInput {
 
 const FROZEN: readonly string[] = ['completed', 'cancelled', 'no_show', 'refunded'];
 
-/** Changes dates (re-priced, re-checked for overlap excluding itself, under the vehicle lock) and/or notes. */
+/**
+ * Changes dates and/or notes. New dates of a rental are re-checked for overlap (excluding itself) and re-priced under
+ * the booking's lock, and the price change settles its money (repriceBooking: the overpaid part refunded, an amount
+ * due asked for); the refunds are delivered and the due payments started after commit.
+ */
 export async function editBooking(p: Platform, id: number, input: UpdateBookingInput): Promise<BookingRow> {
   const s = rentalSettings(p);
   const catalogue = await catalogueOf(p).get();
   const expired: BookingRow[] = [];
+  const settled: MoneyBalance[] = [];
   const edited = await p.transaction(async (tx): Promise<BookingRow> => {
     const cur = await lockBooking(tx, id, expired);
     const datesChange = ['pickup_date', 'return_date', 'pickup_time', 'return_time'].some((k) => input[k as keyof UpdateBookingInput] !== undefined);
@@ -208,29 +215,20 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
     const period = parsePeriod(p, merged);
     const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
     if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
-    return (await updateBooking(tx, id, {
+    const repriced = await repriceBooking(tx, cur, {
       pickup_at: period.pickupAt.toISOString(),
       return_at: period.returnAt.toISOString(),
       ...priceFields(r),
       notes: input.notes,
-    }))!;
+    });
+    settled.push(repriced.money);
+    return repriced.booking;
   }).catch(rethrowOverlap);
+  // owed or due since the commit above; a provider failure leaves them pending (refunds: the journey job retries)
+  await deliverRefunds(p, settled.flatMap((m) => m.refundIds));
+  await startDuePayments(p, settled.flatMap((m) => m.duePaymentIds));
   await mailExpired(p, expired);
   return edited;
-}
-
-/**
- * Locks a booking for a change: first its vehicle, then the booking row (the order createBooking uses too, so
- * concurrent writes on one vehicle serialise instead of deadlocking). 404 when it does not exist.
- */
-async function lockBooking(tx: Db, id: number, expired: BookingRow[]): Promise<BookingRow> {
-  const seen = await bookingById(tx, id);
-  if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
-  await lockVehicle(tx, Number(seen.vehicle_id));
-  expired.push(...await expireLapsedHolds(tx, Number(seen.vehicle_id)));
-  const cur = await bookingById(tx, id, true);
-  if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
-  return cur;
 }
 
 /** Does the booking hold its vehicle now? (pending ones only until their payment deadline.) */

@@ -2,6 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { cents, Decimal } from '../money.js';
+import { assertBookingAmountsFit } from './amount-bound.js';
 import { rulesFor } from '../pricing/engine.js';
 import type { PricingRule } from '../pricing/types.js';
 import { rentalSettings } from '../settings.js';
@@ -45,6 +46,7 @@ export async function transferFields(p: Platform, tx: Db, v: VehicleRow, rules: 
   const taxRule = rulesFor(rules, 'tax', { id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent })[0];
   const tax = cents(price.times(taxRule?.percent ?? '0').div(100));
   const total = price.plus(tax);
+  assertBookingAmountsFit({ total, tax, price_per_day: price });
   return {
     kind: 'transfer', transfer_route_id: Number(route.id), transfer_origin: route.origin, transfer_destination: route.destination,
     passengers: i.passengers ?? null, pickup_location_id: route.origin_location_id, return_location_id: route.destination_location_id,

@@ -1,5 +1,6 @@
 import type { Db } from '../../../platform/db/types.js';
 import { verifyLedger } from '../ledger/verify.js';
+import { paidBalanceMismatches } from './paid-balance.js';
 import { bookingsKeepingMoney, overlappingHolders, strayRefunds } from './repo.js';
 
 export interface IntegrityReport {
@@ -12,7 +13,8 @@ export interface IntegrityReport {
 /**
  * Everything `rova verify` checks: the ledger (every balance equals its entries, every transaction sums to 0) and the
  * booking invariants no race may break: no cancelled or refunded booking keeps a succeeded payment unrefunded and
- * unowed, no two bookings hold one vehicle at once, every refund belongs to a payment of its booking.
+ * unowed, no two bookings hold one vehicle at once, every refund belongs to a payment of its booking, every booking's
+ * payments minus refunds are what its payment_status says is paid (paid-balance.ts).
  */
 export async function verifyIntegrity(db: Db): Promise<IntegrityReport> {
   const ledger = await verifyLedger(db);
@@ -26,6 +28,7 @@ export async function verifyIntegrity(db: Db): Promise<IntegrityReport> {
     ...kept.map((k) => `booking ${k.booking_id}: cancelled or refunded, but payment ${k.payment_id} succeeded and is neither refunded nor owed`),
     ...overlaps.map((o) => `bookings ${o.a} and ${o.b} both hold vehicle ${o.vehicle_id} over overlapping times`),
     ...stray.map((s) => `refund ${s.refund_id} is not tied to a payment of its booking`),
+    ...(await paidBalanceMismatches(db)),
   ];
   const summary = `${ledger.accounts} accounts, ${ledger.transactions} transactions, ${ledger.entries} entries; bookings: ${kept.length} keeping money, ${overlaps.length} overlapping, ${stray.length} stray refunds`;
   return { ok: findings.length === 0, findings, summary };

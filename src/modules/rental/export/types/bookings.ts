@@ -3,7 +3,7 @@ import { BOOKING_STATUSES } from '../../bookings/status.js';
 import { Id, lit } from '../../schemas.js';
 import { col, defineExportType } from '../type.js';
 
-export const PAYMENT_STATUSES = ['unpaid', 'deposit_paid', 'paid', 'refunded', 'partially_refunded', 'failed'] as const;
+export const PAYMENT_STATUSES = ['unpaid', 'deposit_paid', 'partially_paid', 'paid', 'refunded', 'partially_refunded', 'failed'] as const;
 
 /** Every booking, rentals and transfers; the date range applies to the creation date. */
 export const bookingsExport = defineExportType({

@@ -5,6 +5,7 @@ import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.
 import { publicReadLimit } from '../../http/rate-limits.js';
 import { BookingCheckBody, publishedCheckSchema } from './schema.js';
 import { bookingCheck } from './service.js';
+import { AMOUNT_BOUND_DOC } from '../../bookings/amount-bound.js';
 
 const T = ['rental v2: booking journey'];
 
@@ -24,6 +25,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     onRequest: publicReadLimit,
     schema: {
       tags: T, summary: 'Is the vehicle free, the full price breakdown, and up to 3 alternatives when it is not (public)', security: [],
+      description: `${AMOUNT_BOUND_DOC} Alternatives whose price would not fit are left out.`,
       body: BookingCheckBody,
       response: { 200: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 404, 429) },
     },

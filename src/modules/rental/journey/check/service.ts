@@ -1,6 +1,7 @@
 import type { Platform } from '../../../../platform/context.js';
 import { HttpError } from '../../../../platform/http/errors.js';
 import { availabilityView, checkAvailability, parsePeriod, priceOrThrow, type AvailabilityResult } from '../../availability/service.js';
+import { bookingAmountsFit } from '../../bookings/amount-bound.js';
 import { catalogueOf } from '../../catalogue.js';
 import { rentalSettings } from '../../settings.js';
 import { unavailability } from '../free.js';
@@ -41,7 +42,9 @@ export async function alternativesFor(p: Platform, r: AvailabilityResult, input:
     if (why.has(Number(v.id))) continue;
     let total: number;
     try {
-      total = priceOrThrow(v, cat.rules, period, input.addons ?? []).total;
+      const q = priceOrThrow(v, cat.rules, period, input.addons ?? []);
+      if (!bookingAmountsFit(q)) continue; // could not be booked (amounts past the booking's columns)
+      total = q.total;
     } catch {
       continue; // an add-on this vehicle does not offer
     }

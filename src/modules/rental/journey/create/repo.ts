@@ -108,7 +108,32 @@ export async function paymentsOf(db: Db, bookingId: number, forUpdate = false): 
   return rows<PaymentRow>(db, sql`SELECT ${PAY} FROM rental_payments WHERE booking_id = ${bookingId} ORDER BY id ${forUpdate ? sql`FOR UPDATE` : sql``}`);
 }
 
-export async function setPayment(db: Db, id: number, f: { status?: string; external_id?: string; refunded_amount?: number }): Promise<void> {
+export async function setPayment(db: Db, id: number, f: { status?: string; external_id?: string; refunded_amount?: number | string; amount?: string }): Promise<void> {
   await db.execute(sql`UPDATE rental_payments SET status = COALESCE(${f.status ?? null}, status), external_id = COALESCE(${f.external_id ?? null}, external_id),
-    refunded_amount = COALESCE(${f.refunded_amount ?? null}, refunded_amount), updated_at = now() WHERE id = ${id}`);
+    refunded_amount = COALESCE(${f.refunded_amount ?? null}::numeric, refunded_amount), amount = COALESCE(${f.amount ?? null}::numeric, amount), updated_at = now() WHERE id = ${id}`);
+}
+
+/** A pending payment of an amount due on an existing booking (its provider starts it after commit). */
+export async function insertPendingPayment(db: Db, p: { bookingId: number; provider: string; amount: string; currency: string }): Promise<number> {
+  const r = await one<{ id: number }>(db, sql`INSERT INTO rental_payments (booking_id, provider, amount, currency)
+    VALUES (${p.bookingId}, ${p.provider}, ${p.amount}, ${p.currency}) RETURNING id::int AS id`);
+  return r!.id;
+}
+
+/** Pending payments of these ids not started with their provider yet, with their booking's reference. */
+export async function unstartedPayments(db: Db, ids: readonly number[]) {
+  return rows<{ id: number; booking_id: number; provider: string; amount: string; currency: string; reference: string }>(db,
+    sql`SELECT x.id::int AS id, x.booking_id::int AS booking_id, x.provider, x.amount::text AS amount, x.currency, b.reference
+      FROM rental_payments x JOIN rental_bookings b ON b.id = x.booking_id
+      WHERE x.id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)}) AND x.status = 'pending' AND x.external_id IS NULL ORDER BY x.id`);
+}
+
+/** The order's payment plan (undefined: an operator's booking, which has no order). */
+export async function orderPlanOf(db: Db, bookingId: number): Promise<'deposit' | 'full' | undefined> {
+  return (await one<{ payment_plan: 'deposit' | 'full' }>(db, sql`SELECT payment_plan FROM rental_orders WHERE booking_id = ${bookingId}`))?.payment_plan;
+}
+
+/** The order follows its booking's price: its total, and what is asked of the customer now. */
+export async function setOrderAmounts(db: Db, bookingId: number, total: string, amountDue: string): Promise<void> {
+  await db.execute(sql`UPDATE rental_orders SET total = ${total}, amount_due = ${amountDue} WHERE booking_id = ${bookingId}`);
 }

@@ -6,6 +6,7 @@ import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.
 import { CheckFields } from '../check/schema.js';
 import { journeySettings } from '../settings.js';
 import { createCustomerBooking, type CreatedBooking } from './service.js';
+import { AMOUNT_BOUND_DOC } from '../../bookings/amount-bound.js';
 
 const T = ['rental v2: booking journey'];
 const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max, pattern: '^[^\\u0000]*$' });
@@ -29,7 +30,7 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'leaves the key free for a retry: at once, or — when its database connection or process died — once its lease (the request timeout, '
         + '`BOOKING_IDEMPOTENCY_LEASE_SECONDS`, default 60) has run out. If the booking committed but its request never finished, the key answers, after '
         + 'the lease, the booking as committed (201, replayed) without the payment start (instructions, client_secret). '
-        + 'When the payment cannot start, the booking is cancelled (503) and the key freed with it.',
+        + 'When the payment cannot start, the booking is cancelled (503) and the key freed with it. ' + AMOUNT_BOUND_DOC,
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Makes a retry safe: see the description' })) }),
       body: CreateBody,
       response: { 201: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 401, 403, 404, 409, 422, 429, 503) },

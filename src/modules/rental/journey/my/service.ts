@@ -48,7 +48,7 @@ export function cancelTerms(b: Pick<BookingRow, 'status' | 'pickup_at' | 'curren
 export async function myBookingDetail(p: Platform, userId: number, id: number) {
   const b = await myBooking(p, userId, id);
   const [order, payments, refs] = await Promise.all([orderOf(p.db, id), paymentsOf(p.db, id), bookingRefs(p.db, b)]);
-  const paid = payments.filter((x) => x.status === 'succeeded').reduce((a, x) => a.plus(x.amount), new Decimal(0));
+  const paid = payments.filter((x) => x.status === 'succeeded').reduce((a, x) => a.plus(x.amount).minus(x.refunded_amount), new Decimal(0));
   const t = cancelTerms(b, paid, journeySettings(p));
   const cancellation: CancelQuote = {
     cancellable: t.cancellable, free_cancellation_until: t.deadline.toISOString(), free: t.free,
@@ -80,15 +80,18 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
     by: 'customer',
     refunds: 'caller',
     within: async (tx, booking) => {
+      // what each payment still holds: a re-priced booking may have had part of a payment refunded already
       const paid = (await paymentsOf(tx, id, true)).filter((x) => x.status === 'succeeded');
-      const paidTotal = paid.reduce((a, x) => a.plus(x.amount), new Decimal(0));
+      const held = (x: (typeof paid)[number]) => new Decimal(x.amount).minus(x.refunded_amount);
+      const paidTotal = paid.reduce((a, x) => a.plus(held(x)), new Decimal(0));
       ({ fee, refund } = cancelTerms(b, paidTotal, s, now));
       let left = refund;
       for (const pay of paid) {
-        const part = Decimal.min(left, new Decimal(pay.amount));
+        const part = Decimal.min(left, held(pay));
         left = left.minus(part);
         if (!part.gt(0)) continue;
-        await setPayment(tx, pay.id, { status: part.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: part.toNumber() });
+        const refunded = new Decimal(pay.refunded_amount).plus(part);
+        await setPayment(tx, pay.id, { status: refunded.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: refunded.toFixed(2) });
         const refundId = await owePaymentRefund(tx, { paymentId: pay.id, bookingId: id, amount: part.toFixed(2), currency: pay.currency, reason: 'customer_cancelled' });
         if (refundId !== null) owed.push(refundId);
       }

@@ -27,6 +27,10 @@ export interface PaymentProvider {
    * known before the payment row exists (so the booking mail can be written with the booking).
    */
   startKnown?(p: Platform, b: Omit<PaymentRequest, 'id' | 'bookingId'>): PaymentStart;
-  /** Refunds `amount` of a payment; offline refunds are paid out by the staff (recorded only). */
-  refund(p: Platform, payment: { id: number; external_id: string | null }, amount: number, currency: string): Promise<void>;
+  /**
+   * Refunds `amount` of a payment; offline refunds are paid out by the staff (recorded only). `key`: the refund's own
+   * idempotency key, for refunds of which one payment may owe the same amount twice (re-pricing); else the provider's
+   * default per payment and amount.
+   */
+  refund(p: Platform, payment: { id: number; external_id: string | null }, amount: number, currency: string, key?: string): Promise<void>;
 }

@@ -28,11 +28,13 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: { cap: 'manage_options' } },
     schema: {
       tags: ['rental v2: booking journey'], summary: 'Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)',
+      description: 'outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); '
+        + '`already_settled`; `refunded_slot_taken`.',
       params: IdParams,
       response: adminResponses(Type.Object({ outcome: Type.String(), booking: Type.Object({}, { additionalProperties: true }) }), 200, 404, 409),
     },
   }, async (req) => {
     const r = await settlePayment(p, req.params.id, {});
-    return rentalOk({ outcome: r.outcome, booking: bookingView(r.booking) }, r.outcome === 'confirmed' ? 'Payment recorded; booking confirmed.' : r.outcome === 'already_settled' ? 'The payment was already recorded.' : 'The slot was taken: payment refunded and booking cancelled.');
+    return rentalOk({ outcome: r.outcome, booking: bookingView(r.booking) }, r.outcome === 'confirmed' ? 'Payment recorded; booking confirmed.' : r.outcome === 'balance_paid' ? 'Payment of the amount due recorded.' : r.outcome === 'already_settled' ? 'The payment was already recorded.' : 'The slot was taken: payment refunded and booking cancelled.');
   });
 };

@@ -59,11 +59,11 @@ export const stripeProvider: PaymentProvider = {
       throw providerError(p, err, 'start the payment');
     }
   },
-  async refund(p, payment, amount, currency) {
+  async refund(p, payment, amount, currency, key) {
     if (!payment.external_id) return; // never started with Stripe: nothing was charged
     try {
       await stripeClient(p).refunds.create({ payment_intent: payment.external_id, amount: stripeAmount(amount, currency), metadata: { payment_id: String(payment.id) } },
-        { idempotencyKey: `rova-refund-${payment.id}-${stripeAmount(amount, currency)}` });
+        { idempotencyKey: key ?? `rova-refund-${payment.id}-${stripeAmount(amount, currency)}` });
     } catch (err) {
       throw providerError(p, err, 'refund the payment');
     }

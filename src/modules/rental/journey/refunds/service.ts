@@ -19,7 +19,9 @@ export async function deliverRefunds(p: Platform, ids: readonly number[] | null)
   for (const r of await claimDueRefunds(p.db, ids, backoff)) {
     const provider = providerFor(r.provider);
     try {
-      await provider?.refund(p, { id: r.payment_id, external_id: r.external_id }, Number(r.amount), r.currency);
+      // a payment re-priced down twice by the same amount owes two refunds: each is keyed by its own row
+      const key = r.reason === 'booking_repriced' ? `rova-refund-r${r.id}` : undefined;
+      await provider?.refund(p, { id: r.payment_id, external_id: r.external_id }, Number(r.amount), r.currency, key);
       await markRefundDone(p.db, r.id);
       delivered += 1;
     } catch (err) {
