@@ -99,8 +99,10 @@ describe('catalogue', () => {
     const parent = (await t.inject({ method: 'GET', url: '/wp-json/wc/v3/products/150', headers: { 'x-rova-api-key': key } })).json();
     expect(parent.type).toBe('variable');
     expect(parent.attributes).toEqual([
-      { id: 1, name: 'Color', position: 0, visible: true, variation: true, options: ['Red', 'Blue', '黒'] },
-      { id: 2, name: 'Size', position: 1, visible: true, variation: true, options: ['S', 'M'] },
+      // the attribute's order_by, as WooCommerce lists terms: Color by menu_order (no `order` meta: ties by name, as
+      // wc_terms_clauses orders them), Size by name
+      { id: 1, name: 'Color', position: 0, visible: true, variation: true, options: ['Blue', 'Red', '黒'] },
+      { id: 2, name: 'Size', position: 1, visible: true, variation: true, options: ['M', 'S'] },
       { id: 0, name: 'Material', position: 2, visible: true, variation: false, options: ['Plastic', 'Fabric'] },
     ]);
     const vars = (await t.inject({ method: 'GET', url: '/wp-json/wc/v3/products/150/variations?orderby=id&order=asc', headers: { 'x-rova-api-key': key } })).json() as Record<string, unknown>[];

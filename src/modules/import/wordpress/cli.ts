@@ -42,7 +42,7 @@ export function stopMessage(err: unknown, dryRun: boolean): string {
 export function formatReport(r: ImportReport): string {
   const lines: string[] = [r.dryRun ? 'Dry run: nothing was written.' : 'Import finished.'];
   if (r.site) {
-    lines.push(`Read: MHM Rentiva ${r.site.pluginVersion ?? '(no version stored: read as 4.x before 4.36)'} (${r.site.pluginGeneration}.x names), site time zone ${r.site.timeZone}.`);
+    lines.push(`Read: MHM Rentiva ${r.site.pluginVersion ?? '(no version stored: add-ons priced by their stored pricing type, per day where none)'} (${r.site.pluginGeneration}.x names), site time zone ${r.site.timeZone}.`);
   }
   lines.push('', `${'entity'.padEnd(15)} ${'read'.padStart(6)} ${'created'.padStart(8)} ${'updated'.padStart(8)} ${'skipped'.padStart(8)} ${'warnings'.padStart(9)}`);
   for (const e of r.entities) {

@@ -154,8 +154,9 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
   async bookings(c) {
     const [posts, addonPosts, users] = await Promise.all([c.cache.posts('vehicle_booking'), c.cache.posts('vehicle_addon'), c.cache.userRows()]);
     const plugin = await c.cache.plugin();
-    // before 4.36 the plugin charged every add-on per day (it stored only addon_price); a site without a version is older still
-    const addonsAlwaysPerDay = plugin.version === null || versionBefore(plugin.version, '4.36');
+    // before 4.36 the plugin charged every add-on per day (it stored only addon_price); a site that stored no version is
+    // read by what its add-ons hold: a stored pricing type exists only from 4.36 on, and a missing one means per day
+    const addonsAlwaysPerDay = plugin.version !== null && versionBefore(plugin.version, '4.36');
     const addons = new Map<number, AddonInfo>(addonPosts.map((a) => [a.id, {
       id: a.id, title: a.title, price: a.meta.get('addon_price') ?? a.meta.get('_mhm_addon_price') ?? '0',
       pricing: a.meta.get('_mhm_addon_pricing_type') ?? a.meta.get('addon_pricing_type') ?? 'per_day',
