@@ -50,6 +50,7 @@ import { registerLandingPage } from './platform/routes/landing.js';
 import { registerAdminApp } from './platform/routes/admin-app.js';
 import { enforceQuota } from './platform/limits/quotas.js';
 import { securitySettings } from './platform/security-settings.js';
+import { establishStoreCurrency, StoreCurrency } from './platform/store-currency.js';
 import './platform/fastify-augment.js';
 
 export interface BuildOptions {
@@ -88,6 +89,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   for (const m of modules) m.checkConfig?.(config);
   const dbHandle = opts.dbHandle ?? (await connectDatabase(config, opts.connect));
   const migration = opts.skipMigrate ? { applied: [], wasEmpty: false } : await migrate(dbHandle);
+  let storeCurrency: string;
+  try {
+    storeCurrency = await establishStoreCurrency(dbHandle.db, config);
+  } catch (err) {
+    if (!opts.keepDb) await dbHandle.close();
+    throw err;
+  }
 
   let redis: Redis | null = null;
   let redisSub: Redis | null = null;
@@ -143,6 +151,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   announceWritesOf(db, announce);
   const platform: Platform = {
     config,
+    storeCurrency: new StoreCurrency(db, bus, storeCurrency, (err) => app.log.error({ err }, 'store currency reload failed')),
     db,
     dbHandle,
     options: createOptions(db, bus),
