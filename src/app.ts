@@ -27,6 +27,7 @@ import type { Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
+import { protectHtmlPages } from './platform/http/html-security.js';
 import { useJsonBodies } from './platform/http/json-body.js';
 import { finiteNumbers } from './platform/http/finite-numbers.js';
 import { refuseNulCharacters } from './platform/http/nul-guard.js';
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
     }
     installErrorHandling(app, namespaces);
+    protectHtmlPages(app);
     logEachRequest(app);
     if (metrics) installMetrics(app, config, metrics);
     new MethodRules(namespaces, config.restRoot, securitySettings(config).strictMethods).install(app);
