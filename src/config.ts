@@ -16,6 +16,11 @@ export interface Config {
   databaseUrl: string | null;
   /** DATABASE_POOL_SIZE: connections this node keeps to PostgreSQL. */
   databasePoolSize: number;
+  /**
+   * DATABASE_COMMIT_OUTCOME_WAIT_MS: how long a transaction whose COMMIT answer was lost (the connection died) waits for
+   * PostgreSQL to say whether it committed, before the request answers 503 with the outcome unknown.
+   */
+  databaseCommitOutcomeWaitMs: number;
   /** When true and no databaseUrl, PGlite runs in memory (tests). */
   memoryDb: boolean;
   redisUrl: string | null;
@@ -273,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     jobTickMs: parseIntSetting('ROVA_JOB_TICK_MS', env.ROVA_JOB_TICK_MS, 30_000, 1_000, 600_000),
     databasePoolSize: parseIntSetting('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 20, 1, 500),
+    databaseCommitOutcomeWaitMs: parseIntSetting('DATABASE_COMMIT_OUTCOME_WAIT_MS', env.DATABASE_COMMIT_OUTCOME_WAIT_MS, 10_000, 0, 120_000),
     authCacheSeconds: parseIntSetting('ROVA_AUTH_CACHE_SECONDS', env.ROVA_AUTH_CACHE_SECONDS, 10, 0, 300),
     logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),

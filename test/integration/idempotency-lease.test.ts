@@ -34,7 +34,7 @@ let proxy: CuttableProxy;
 
 beforeAll(async () => {
   proxy = await cuttableProxy();
-  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', BOOKING_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS) }, { routeA: (url) => proxy.route(url) });
+  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', BOOKING_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS), DATABASE_COMMIT_OUTCOME_WAIT_MS: '1000' }, { routeA: (url) => proxy.route(url) });
   const url = n.a.config.databaseUrl!;
   dbName = new URL(url).pathname.slice(1);
   // direct, never through a pooler: its backend (holderPid) must be the one holding the locks, and it must survive
@@ -243,18 +243,26 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       expect((await bookingsOf(v)).map((x) => x.id)).toEqual([retry.json().data.booking.id]);
     }, 120_000);
 
-    it(`kill round ${round}: the create's connection killed after its commit (the booking mail waiting) → the key answers that booking after the lease, never a second one`, async () => {
+    it(`kill round ${round}: the create's connection killed at its COMMIT's answer and node a off the database past its outcome wait → 503; the key answers that booking after the lease, never a second one`, async () => {
       const { a, b } = n;
       const v = await vehicle(a);
       const { key } = await a.userWithKey('customer');
       const ikey = `kill-after-${round}`;
       const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': ikey }, payload: bodyFor(v) });
-      // the booking commits; its mail waits for the outbox
-      const answer = await killedWhileWaiting(() => send(a), ['LOCK TABLE rova_mail_outbox IN EXCLUSIVE MODE', []], 'rova_mail_outbox');
-      // the booking stands, so the request answers it (the mail failed; the key could not be marked done)
-      expect(answer.statusCode, answer.body).toBe(201);
-      const id = answer.json().data.booking.id as number;
-      expect((await bookingsOf(v)).map((x) => x.id)).toEqual([id]);
+      // the booking's transaction commits and its answer is lost with every connection of node a, which cannot ask
+      // the database what became of it within DATABASE_COMMIT_OUTCOME_WAIT_MS, nor mark its key done
+      let order = false;
+      const cut = proxy.cutAt((m) => {
+        if (m.type === 'B' && m.body.toString('latin1').includes('"pay":')) order = true;
+        return order && m.type === 'Q' && /^commit\b/i.test(m.body.toString('latin1'));
+      }, { when: 'answer', partition: true });
+      const answer = await send(a);
+      expect(await cut).toBeGreaterThan(0);
+      proxy.restore();
+      await waitFor('the database back through the nodes\' pool', () => n.a.platform.db.execute(sql`SELECT 1`).then(() => true, () => undefined));
+      expect(answer.statusCode, answer.body).toBe(503);
+      const [booking] = await bookingsOf(v);
+      expect(booking, 'the booking committed').toBeDefined();
       expect(await keyRow(ikey)).toEqual({ status: 'committed', lease_expired: false });
       const early = await send(b);
       expect(early.statusCode).toBe(409);
@@ -264,8 +272,9 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       expect(retry.statusCode, retry.body).toBe(201);
       expect(retry.headers['idempotent-replayed']).toBe('true');
       // the answer committed with the booking: the booking as created, the payment not yet started
-      expect(retry.json()).toEqual({ ...answer.json(), data: { ...answer.json().data, payment: { provider: 'offline' } } });
-      expect((await bookingsOf(v)).map((x) => x.id)).toEqual([id]);
+      expect(retry.json().data).toMatchObject({ booking: { id: booking!.id, status: 'pending_payment' }, payment: { provider: 'offline' } });
+      expect(retry.json().data.payment).toEqual({ provider: 'offline' });
+      expect((await bookingsOf(v)).map((x) => x.id)).toEqual([booking!.id]);
     }, 120_000);
   }
 

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../../config.js';
+import { CommitOutcomeUnknownError, commitOutcome, transactionIdOf } from './outcome.js';
 import { isDatabaseUnavailable } from './outage.js';
 import type { Db } from './types.js';
 
@@ -31,7 +32,7 @@ export interface ConnectOptions {
 }
 
 export async function connectDatabase(config: Config, opts: ConnectOptions = {}): Promise<DbHandle> {
-  if (config.databaseUrl) return connectPostgres(config.databaseUrl, config.databasePoolSize);
+  if (config.databaseUrl) return connectPostgres(config.databaseUrl, config.databasePoolSize, config.databaseCommitOutcomeWaitMs);
   let dataDir: string | undefined;
   let releaseLock = () => undefined as void;
   if (!config.memoryDb) {
@@ -73,7 +74,7 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
   };
 }
 
-async function connectPostgres(url: string, max: number): Promise<DbHandle> {
+async function connectPostgres(url: string, max: number, commitOutcomeWaitMs: number): Promise<DbHandle> {
   const pool = new pg.Pool({
     connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000,
     // Dates and instants are computed in UTC whatever the server's default. A SET rather than the startup `options`
@@ -100,7 +101,7 @@ async function connectPostgres(url: string, max: number): Promise<DbHandle> {
     throw new Error(`cannot connect to PostgreSQL at DATABASE_URL (${redactUrl(url)}): ${reason}`);
   }
   const db = drizzlePg(pool) as unknown as Db;
-  db.transaction = releasingTransaction(pool);
+  db.transaction = releasingTransaction(pool, commitOutcomeWaitMs);
   return {
     kind: 'postgres',
     raw: pool,
@@ -140,21 +141,43 @@ async function connectPostgres(url: string, max: number): Promise<DbHandle> {
  * every later checkout times out. This one checks the client out itself, lets Drizzle run the transaction on that
  * client alone, and always gives it back; a client whose connection broke is handed back with the error, so the
  * pool discards it instead of reusing it.
+ *
+ * Every transaction of the app goes through here, so this is also where a lost COMMIT answer is resolved: the
+ * transaction's id is read before the COMMIT (none for a transaction that changed nothing), and when the connection
+ * dies with the COMMIT sent, another connection asks PostgreSQL whether it committed (`commitOutcome`, at most
+ * DATABASE_COMMIT_OUTCOME_WAIT_MS). Committed: the transaction's result is returned as if the answer had come.
+ * Aborted: the connection's error (503, nothing written). Still unknown: CommitOutcomeUnknownError (503).
  */
-function releasingTransaction(pool: pg.Pool): Db['transaction'] {
+function releasingTransaction(pool: pg.Pool, commitOutcomeWaitMs: number): Db['transaction'] {
   const drizzleOf = new WeakMap<pg.PoolClient, Db>();
   return (async (fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
     const client = await pool.connect();
-    let broken: Error | undefined;
+    let released = false;
+    const release = (broken?: Error) => {
+      if (!released) client.release(broken);
+      released = true;
+    };
+    /** Set once `fn` is done and its id read: from here on only the COMMIT is left. */
+    let done: { result: unknown; xid: string | null } | undefined;
     try {
       let onClient = drizzleOf.get(client);
       if (!onClient) drizzleOf.set(client, (onClient = drizzlePg(client) as unknown as Db));
-      return await onClient.transaction(fn, config);
+      return await onClient.transaction(async (tx) => {
+        const result = await fn(tx);
+        done = { result, xid: await transactionIdOf(tx, client) };
+        return result;
+      }, config);
     } catch (err) {
-      if (isDatabaseUnavailable(err)) broken = err instanceof Error ? err : new Error(String(err));
-      throw err;
+      if (!isDatabaseUnavailable(err)) throw err;
+      release(err instanceof Error ? err : new Error(String(err)));
+      if (!done) throw err; // lost before the COMMIT was sent: PostgreSQL rolls the transaction back
+      // the COMMIT was sent and its answer lost; a transaction that changed nothing has nothing to lose
+      if (done.xid === null) return done.result;
+      const outcome = await commitOutcome(pool, done.xid, commitOutcomeWaitMs);
+      if (outcome === 'committed') return done.result;
+      throw outcome === 'aborted' ? err : new CommitOutcomeUnknownError(err);
     } finally {
-      client.release(broken);
+      release();
     }
   }) as Db['transaction'];
 }

@@ -50,14 +50,40 @@ export async function rowsPreparedText<T>(db: Db, text: string, params: readonly
   return runNamed<T>(pool, text, params, () => rows<T>(db, asSql(text, params)));
 }
 
+/**
+ * The same in a transaction on PostgreSQL (its connection is the transaction's): named on that connection. A refusal
+ * by a pooler aborts the transaction, so it cannot be retried in it: the error is thrown (see `preparedStatementRefused`)
+ * and the caller runs its transaction again — unnamed from then on, as everywhere.
+ */
+export async function rowsPreparedInTransaction<T>(tx: Db, text: string, params: readonly unknown[]): Promise<T[]> {
+  const client = (tx as unknown as DrizzleParts).session?.client;
+  if (!named || !(client instanceof pg.Client)) return rows<T>(tx, asSql(text, params));
+  try {
+    return (await client.query({ name: nameOf(text), text, values: params as unknown[], types })).rows as T[];
+  } catch (err) {
+    if (preparedStatementRefused(err)) unnamedFromNowOn();
+    throw err;
+  }
+}
+
+/** A pooler that cannot keep named statements refused one (SQLSTATE 26000 or 42P05): the statement did not run. */
+export function preparedStatementRefused(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '26000' || code === '42P05';
+}
+
+function unnamedFromNowOn(): void {
+  if (!named) return;
+  named = false;
+  process.emitWarning('PostgreSQL (or a pooler in front of it) refused a named prepared statement; statements are sent unnamed from now on.', { code: 'ROVA_UNNAMED_STATEMENTS' });
+}
+
 async function runNamed<T>(pool: pg.Pool, text: string, values: readonly unknown[], unnamed: () => Promise<T[]>): Promise<T[]> {
   try {
     return (await pool.query({ name: nameOf(text), text, values: values as unknown[], types })).rows as T[];
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code !== '26000' && code !== '42P05') throw err;
-    named = false;
-    process.emitWarning('PostgreSQL (or a pooler in front of it) refused a named prepared statement; statements are sent unnamed from now on.', { code: 'ROVA_UNNAMED_STATEMENTS' });
+    if (!preparedStatementRefused(err)) throw err;
+    unnamedFromNowOn();
     return unnamed();
   }
 }

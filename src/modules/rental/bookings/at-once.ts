@@ -1,4 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
+import { preparedStatementRefused } from '../../../platform/db/prepared.js';
 import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { bookVehiclesAtOnce, shapeOfBookingAtOnce, type BookedAtOnce, type BookingAtOnce } from './repo.js';
@@ -11,11 +12,11 @@ export const BOOKING_BATCH = 32;
 /**
  * Customers' bookings written together: a booking that arrives while fewer than BOOKING_FLIGHTS statements are in
  * flight goes at once (alone, when the node is quiet: no added wait), and those that arrive meanwhile share the
- * next statement. Under load PostgreSQL then runs one statement, one commit and one round trip for many bookings:
- * the executor start, plan check, commit and socket work a booking statement costs are paid per batch, not per
- * booking. A batch holds one booking per vehicle (a second one for the same vehicle waits for the next batch, where
- * the first one's row is visible) and bookings of one shape (`shapeOfBookingAtOnce`). Order is kept: the oldest
- * waiting booking always goes in the next batch.
+ * next statement. Under load PostgreSQL then runs one statement and one commit for many bookings (BEGIN, the
+ * statement and COMMIT: three round trips per batch): the executor start, plan check, commit and socket work a
+ * booking statement costs are paid per batch, not per booking. A batch holds one booking per vehicle (a second one
+ * for the same vehicle waits for the next batch, where the first one's row is visible) and bookings of one shape
+ * (`shapeOfBookingAtOnce`). Order is kept: the oldest waiting booking always goes in the next batch.
  */
 export class BookingsAtOnce {
   private queue: Waiting[] = [];
@@ -57,13 +58,17 @@ export class BookingsAtOnce {
   }
 
   private async write(batch: Waiting[]): Promise<void> {
+    const items = batch.map((w) => w.item);
     try {
-      const made = await bookVehiclesAtOnce(this.p.db, batch.map((w) => w.item));
+      const made = await this.p.transaction((tx) => bookVehiclesAtOnce(tx, items))
+        // a pooler that cannot keep named statements refused this one in the transaction: again, unnamed from now on
+        .catch((err: unknown) => (preparedStatementRefused(err) ? this.p.transaction((tx) => bookVehiclesAtOnce(tx, items)) : Promise.reject(err)));
       batch.forEach((w, i) => w.resolve(made[i]!));
     } catch (err) {
       // PostgreSQL refused the statement, so nothing of it was written: each booking goes the transactional way,
-      // which decides it alone (one bad booking must not fail the others). A lost connection may have committed, so
-      // that error is every booking's answer, as it would be alone.
+      // which decides it alone (one bad booking must not fail the others). A lost connection is every booking's
+      // answer, as it would be alone: before the COMMIT nothing was written (503); a COMMIT whose answer was lost
+      // came back above as committed when it was, so what arrives here did not commit or is not known to (503).
       if (rolledBack(err)) for (const w of batch) w.resolve({ fallback: 'refused' });
       else for (const w of batch) w.reject(err);
     }

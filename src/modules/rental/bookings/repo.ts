@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { announceOnCommit } from '../../../platform/db/announce.js';
-import { rowsPrepared, rowsPreparedText } from '../../../platform/db/prepared.js';
+import { TRANSACTION_ID_COLUMN, transactionIdKnown } from '../../../platform/db/outcome.js';
+import { rowsPrepared, rowsPreparedInTransaction } from '../../../platform/db/prepared.js';
 import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { ident } from '../../../platform/db/statement.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
@@ -127,8 +128,10 @@ export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
 }
 
 /**
- * Customers' slot-holding bookings in ONE statement — a single statement is its own transaction, so there is no
- * BEGIN or COMMIT to send. For the batch (at most one booking per vehicle, all of one shape):
+ * Customers' slot-holding bookings in ONE statement, run in the caller's transaction `tx` (which has nothing else to
+ * do: BEGIN, this statement, COMMIT). Not autocommit: the statement's answer then comes before the COMMIT, and the
+ * transaction's id it reads lets a COMMIT whose answer is lost be resolved (platform/db/outcome.ts) — every booking
+ * of the batch answered as committed, or none. For the batch (at most one booking per vehicle, all of one shape):
  * - the vehicles' row locks, as every booking write takes its vehicle's first, skipping a vehicle whose lock another
  *   transaction holds (that booking goes the transactional way and waits there);
  * - each account's customer record and the lapsed-hold note, read in the statement's snapshot as
@@ -139,7 +142,7 @@ export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
  * A booking that was not written says why, and its caller takes the transactional path. Answers in the order of
  * `items`; the bookings written are announced to the holding index in one message.
  */
-export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]): Promise<BookedAtOnce[]> {
+export async function bookVehiclesAtOnce(tx: Db, items: readonly BookingAtOnce[]): Promise<BookedAtOnce[]> {
   const first = items[0];
   if (!first) return [];
   const shape = shapeOfBookingAtOnce(first);
@@ -152,7 +155,7 @@ export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]
   }));
   // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
   const extra = names.length ? `jsonb_build_object(${names.map(([n, e]) => `'${n.replace(/'/g, "''")}'::text, ${e}`).join(', ')})` : 'NULL::jsonb';
-  const found = await rowsPreparedText<BookingRow & { k: number; has_vehicle: boolean; locked: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null }>(db, `WITH
+  const found = await rowsPreparedInTransaction<BookingRow & { k: number; has_vehicle: boolean; locked: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null; commit_xid: string }>(tx, `WITH
     i AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(k int, vehicle_id bigint, account_id bigint, ref text, f jsonb, x jsonb)),
     known AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ANY($2::bigint[])),
     v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ANY($2::bigint[]) ORDER BY v.id FOR UPDATE OF v SKIP LOCKED),
@@ -169,20 +172,21 @@ export async function bookVehiclesAtOnce(db: Db, items: readonly BookingAtOnce[]
       ON CONFLICT DO NOTHING RETURNING *),
     ${first.writes.ctes}
     SELECT i.k, known.id IS NOT NULL AS has_vehicle, v.id IS NOT NULL AS locked, c.id IS NOT NULL AS has_customer, lapsed.vehicle_id IS NOT NULL AS has_lapsed_holds,
-      b.id IS NOT NULL AS booked, ${extra} AS answers, b.*
+      b.id IS NOT NULL AS booked, ${extra} AS answers, ${TRANSACTION_ID_COLUMN} AS commit_xid, b.*
     FROM i LEFT JOIN known ON known.id = i.vehicle_id LEFT JOIN v ON v.id = i.vehicle_id LEFT JOIN c ON c.user_id = i.account_id
       LEFT JOIN lapsed ON lapsed.vehicle_id = i.vehicle_id
       LEFT JOIN b ON b.reference = i.ref
     ORDER BY i.k`, [JSON.stringify(input), bigintArray(items.map((b) => b.vehicleId)), bigintArray(items.map((b) => b.accountId))]);
+  if (found[0]) transactionIdKnown(tx, found[0].commit_xid);
   const byK = new Map(found.map((r) => [Number(r.k), r]));
   const made = items.map((item, k): BookedAtOnce => {
     const r = byK.get(k);
     if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.locked ? 'busy' : !r.has_customer ? 'no_customer' : r.has_lapsed_holds ? 'lapsed_holds' : 'conflict' };
-    const { k: _k, has_vehicle: _v, locked: _lk, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, ...booking } = r;
+    const { k: _k, has_vehicle: _v, locked: _lk, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, commit_xid: _x, ...booking } = r;
     item.writes.answered(answers ?? {});
     return { booking };
   });
-  announceOnCommit(db, HOLDS_TOPIC, made.flatMap((m) => ('booking' in m ? [holdKey(m.booking)] : [])));
+  announceOnCommit(tx, HOLDS_TOPIC, made.flatMap((m) => ('booking' in m ? [holdKey(m.booking)] : [])));
   return made;
 }
 

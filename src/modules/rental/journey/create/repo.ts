@@ -74,20 +74,25 @@ export function orderWrites(
   };
 }
 
-/** The same writes for a booking written by an earlier statement of the caller's transaction: one round trip. */
+/**
+ * The same writes for a booking written by an earlier statement of the caller's transaction: one round trip. With
+ * `mail` (`bookingMailWithBooking`) the booking mail is stored by the same statement, in that transaction.
+ */
 export async function insertOrderWithPayment(
   db: Db,
   o: OrderOfBooking & { booking_id: number },
   lines: readonly OrderLine[],
   pay: { provider: string; amount: number },
   events: readonly OutboxEvent[] = [],
+  mail?: { booking: { customer_email: string; customer_name: string }; cte: string; data: object },
 ): Promise<{ id: number }> {
   const { booking_id: bookingId, ...order } = o;
+  const data = orderData(order, lines, pay, { list: events, draft: false });
   const [r] = await rowsPreparedText<{ id: number }>(db, `WITH
-    b AS (SELECT $1::bigint AS id, 'b'::text AS reference, NULL::bigint AS customer_id, NULL::numeric AS total),
+    b AS (SELECT $1::bigint AS id, 'b'::text AS reference, NULL::bigint AS customer_id, NULL::numeric AS total, $3::text AS customer_email, $4::text AS customer_name),
     i AS (SELECT 0 AS k, 'b'::text AS ref, $2::jsonb AS x),
-    ${ORDER_WRITES}
-    SELECT id::int AS id FROM pay`, [bookingId, JSON.stringify(orderData(order, lines, pay, { list: events, draft: false }))]);
+    ${ORDER_WRITES}${mail ? `, ${mail.cte}` : ''}
+    SELECT id::int AS id FROM pay`, [bookingId, JSON.stringify(mail ? { ...data, mail: mail.data } : data), mail?.booking.customer_email ?? '', mail?.booking.customer_name ?? '']);
   return { id: r!.id };
 }
 

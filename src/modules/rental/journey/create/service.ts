@@ -100,7 +100,7 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
   const who = bookingCustomer(auth, input);
   let due = 0;
   let paymentId = 0;
-  /** Set when the booking's statement also wrote its mail: the payment's start, known before. */
+  /** Set when the booking's transaction also wrote its mail: the payment's start, known before. */
   let startedWithMail: PaymentStart | undefined;
   const booking = await createBooking(p, {
     vehicle_id: input.vehicle_id, pickup_date: input.pickup_date, return_date: input.return_date, pickup_time: input.pickup_time, return_time: input.return_time,
@@ -109,10 +109,14 @@ export async function createCustomerBooking(p: Platform, auth: AuthContext, inpu
     hold_minutes: journeySettings(p).holdMinutes,
   }, async (tx, b, events) => {
     due = amountDue({ total: Number(b.total), deposit: Number(b.deposit) }, input.payment_plan);
-    // booking.created (events) is written by this same statement, in the booking's transaction
+    // booking.created (events) and, as on the one-statement path, the booking mail are written by this same
+    // statement, in the booking's transaction: a connection lost after the commit cannot lose the mail
+    const start = provider.startKnown?.(p, { reference: b.reference, amount: due, currency: b.currency });
+    const mail = start && bookingMailWithBooking(p, 'booking_created', b, createdMailRows(due, b.currency, start));
     paymentId = (await insertOrderWithPayment(tx, { booking_id: Number(b.id), user_id: who.user_id, payment_plan: input.payment_plan, currency: b.currency, total: Number(b.total), amount_due: due },
-      orderLines(b, input.payment_plan, due), { provider: provider.name, amount: due }, events)).id;
+      orderLines(b, input.payment_plan, due), { provider: provider.name, amount: due }, events, mail && { ...mail, booking: b })).id;
     if (record) await record.created(tx, created(b, due, provider.name));
+    startedWithMail = mail ? start : undefined;
   }, record ? undefined : (draft, events) => {
     // no record to keep in step (no Idempotency-Key): the order, lines, payment and event ride in the booking's statement
     due = amountDue({ total: Number(draft.total), deposit: Number(draft.deposit) }, input.payment_plan);
