@@ -28,6 +28,7 @@ export class JobRunner {
   private readonly node = `${hostname()}:${process.pid}`;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly lastRun = new Map<string, number>();
+  private readonly names: string[] = [];
   private stopped = false;
   /** Runs in progress: stop() waits for them so a shutdown never cuts a job's writes off. */
   private readonly running = new Set<Promise<void>>();
@@ -52,7 +53,13 @@ export class JobRunner {
     return r[0]?.holder === this.holder;
   }
 
+  /** The names of the jobs scheduled on this node (what a start runs; tests wait for each). */
+  scheduled(): string[] {
+    return [...this.names];
+  }
+
   schedule(spec: JobSpec): void {
+    this.names.push(spec.name);
     const tick = async () => {
       if (this.stopped) return;
       try {

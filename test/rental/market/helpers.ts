@@ -11,9 +11,9 @@ export const V2 = '/wp-json/rova-rental/v2';
 /** Commission income of `amount` minor units, posted and cleared (available) at `at`, through the ledger function. */
 export async function clearedIncome(t: TestApp, vendorId: number, amount: number, at: string): Promise<void> {
   await t.platform.transaction(async (tx) => {
-    await postLedgerTransaction(tx, { key: `c-${vendorId}-${at}`, kind: 'commission', vendorId, reference: 'booking:0', currency: 'USD', at, memo: { net: amount },
+    const credit = await postLedgerTransaction(tx, { key: `c-${vendorId}-${at}`, kind: 'commission', vendorId, reference: 'booking:0', currency: 'USD', at, memo: { net: amount },
       lines: [{ account: EXTERNAL, amount: -amount }, { account: vendorAccount(vendorId, 'pending'), amount }] });
-    await postLedgerTransaction(tx, { key: `cl-${vendorId}-${at}`, kind: 'commission_clearing', vendorId, reference: null, currency: 'USD', at,
+    await postLedgerTransaction(tx, { key: `cl-${vendorId}-${at}`, kind: 'commission_clearing', vendorId, reference: null, currency: 'USD', at, settles: Number(credit.transaction.id),
       lines: [{ account: vendorAccount(vendorId, 'pending'), amount: -amount }, { account: vendorAccount(vendorId, 'available'), amount }] });
   });
 }

@@ -29,8 +29,8 @@ describe('ledger core (design §6; reference §8.11 scenarios 84–89)', () => {
   });
   afterAll(async () => t?.close());
 
-  const post = (key: string, vendorId: number, lines: { account: string; amount: number }[], kind: 'commission' | 'payout_paid' | 'commission_clearing' = 'commission') =>
-    t.platform.transaction((tx) => postLedgerTransaction(tx, { key, kind, vendorId, reference: `test:${key}`, currency: 'USD', lines }));
+  const post = (key: string, vendorId: number, lines: { account: string; amount: number }[], kind: 'commission' | 'payout_paid' | 'commission_clearing' = 'commission', settles?: number) =>
+    t.platform.transaction((tx) => postLedgerTransaction(tx, { key, kind, vendorId, reference: `test:${key}`, currency: 'USD', lines, settles }));
   const earn = (key: string, vendorId: number, net: number, to: 'pending' | 'available' = 'available') =>
     post(key, vendorId, [{ account: EXTERNAL, amount: -net }, { account: vendorAccount(vendorId, to), amount: net }]);
 
@@ -79,8 +79,8 @@ describe('ledger core (design §6; reference §8.11 scenarios 84–89)', () => {
     const b = await vendor(t, { commission_rate: '8' });
     const byVendor = await completedBooking(t, await vendorVehicle(t, b.id), '2000.00');
     const c = await vendor(t);
-    await post(`k89-${c.id}`, c.id, [{ account: vendorAccount(c.id, 'pending'), amount: -500000 }, { account: vendorAccount(c.id, 'available'), amount: 500000 }], 'commission_clearing');
-    await post(`k89b-${c.id}`, c.id, [{ account: EXTERNAL, amount: -500000 }, { account: vendorAccount(c.id, 'pending'), amount: 500000 }]);
+    const earned = await post(`k89b-${c.id}`, c.id, [{ account: EXTERNAL, amount: -500000 }, { account: vendorAccount(c.id, 'pending'), amount: 500000 }]);
+    await post(`k89-${c.id}`, c.id, [{ account: vendorAccount(c.id, 'pending'), amount: -500000 }, { account: vendorAccount(c.id, 'available'), amount: 500000 }], 'commission_clearing', Number(earned.transaction.id));
     const byTier = await completedBooking(t, await vendorVehicle(t, c.id), '500.00');
     const d = await vendor(t);
     const byGlobal = await completedBooking(t, await vendorVehicle(t, d.id), '200.00');

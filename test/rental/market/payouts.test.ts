@@ -3,11 +3,11 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
-import { EXTERNAL, vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
+import { vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
 import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { verifyLedger } from '../../../src/modules/rental/ledger/verify.js';
 import { one, rows } from '../../../src/platform/db/types.js';
-import { completedBooking, transactionSums, V2, vendor, vendorVehicle } from './helpers.js';
+import { clearedIncome, completedBooking, transactionSums, V2, vendor, vendorVehicle } from './helpers.js';
 
 const SECRET = 'whsec_' + Buffer.from('payout-processor-test-secret-0123456789').toString('base64');
 const OTHER = 'whsec_' + Buffer.from('someone-else-entirely-different-secret!!').toString('base64');
@@ -26,12 +26,9 @@ describe('v2 ledger and payouts (design §8)', () => {
     await bare?.close();
   });
 
-  /** Gives the vendor `major` of available money (as if cleared commissions). */
-  const fund = async (vendorId: number, major: number) =>
-    t.platform.transaction((tx) => postLedgerTransaction(tx, {
-      key: `fund-${vendorId}-${Math.random()}`, kind: 'commission_clearing', vendorId, reference: null, currency: 'USD',
-      lines: [{ account: EXTERNAL, amount: -major * 100 }, { account: vendorAccount(vendorId, 'available'), amount: major * 100 }],
-    }));
+  /** Gives the vendor `major` of available money: a commission and its clearing (each call a millisecond apart: its own keys). */
+  let funded = 0;
+  const fund = async (vendorId: number, major: number) => clearedIncome(t, vendorId, major * 100, new Date(Date.now() - ++funded).toISOString());
   const ask = (h: Record<string, string>, amount: number, key?: string) =>
     t.inject({ method: 'POST', url: `${V2}/ledger/payouts`, headers: { ...h, ...(key ? { 'idempotency-key': key } : {}) }, payload: { amount } });
   // the processor signs a body that names its payout (payout_id defaults to the URL's)

@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
-import { EXTERNAL, vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
-import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { rawBooking, V1 } from '../helpers.js';
 import { clearedIncome, V2, vendor, vendorVehicle } from './helpers.js';
 
@@ -96,10 +94,7 @@ describe('vendor portal reads: own bookings, consequences, payout statements (is
 
   it('GET /ledger/payouts/{id}/statement: a PDF named by its PS-YYYY-NNNN for the vendor and an administrator; 409 before approval; another vendor 404', async () => {
     const v = await vendor(t);
-    await t.platform.transaction((tx) => postLedgerTransaction(tx, {
-      key: `fund-${v.id}`, kind: 'commission_clearing', vendorId: v.id, reference: null, currency: 'USD',
-      lines: [{ account: EXTERNAL, amount: -50_000 }, { account: vendorAccount(v.id, 'available'), amount: 50_000 }],
-    }));
+    await clearedIncome(t, v.id, 50_000, new Date().toISOString());
     const r = await t.inject({ method: 'POST', url: `${V2}/ledger/payouts`, headers: { ...v.h, 'idempotency-key': 'statement-1' }, payload: { amount: 150 } });
     expect(r.statusCode).toBe(201);
     const id = r.json().data.payout.id;

@@ -32,9 +32,9 @@ describe('vendor reports (design §6, reference §8.8)', () => {
   async function income(vendorId: number): Promise<void> {
     const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
     await t.platform.transaction(async (tx) => {
-      await postLedgerTransaction(tx, { key: `c-${vendorId}`, kind: 'commission', vendorId, reference: 'booking:0', currency: 'USD', at: monthAgo,
+      const credit = await postLedgerTransaction(tx, { key: `c-${vendorId}`, kind: 'commission', vendorId, reference: 'booking:0', currency: 'USD', at: monthAgo,
         lines: [{ account: EXTERNAL, amount: -200000 }, { account: vendorAccount(vendorId, 'pending'), amount: 200000 }] });
-      await postLedgerTransaction(tx, { key: `cl-${vendorId}`, kind: 'commission_clearing', vendorId, reference: null, currency: 'USD', at: monthAgo,
+      await postLedgerTransaction(tx, { key: `cl-${vendorId}`, kind: 'commission_clearing', vendorId, reference: null, currency: 'USD', at: monthAgo, settles: Number(credit.transaction.id),
         lines: [{ account: vendorAccount(vendorId, 'pending'), amount: -200000 }, { account: vendorAccount(vendorId, 'available'), amount: 200000 }] });
     });
   }

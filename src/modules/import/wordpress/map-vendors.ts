@@ -63,6 +63,13 @@ export interface PlannedTx {
   key: string; kind: LedgerKind; wpVendorId: number; reference: string | null; currency: string; at: string;
   /** Vendor account codes use the placeholder vendor id 0, replaced by the Rova id when written. */
   lines: { account: string; amount: number }[]; memo: Record<string, unknown>;
+  /**
+   * What a clearing or a refund settles (links.ts): a clearing, the credit planned under that key; a refund, the
+   * credit of the same vendor and booking still pending (`live` false) or cleared (`live` true), found when written.
+   */
+  settles?: { creditKey: string } | { refundOf: { booking: number | null; net: number; live: boolean } };
+  /** A credit WordPress still holds as pending: its hold period in Rova starts at the import, not at the booking. */
+  holdFromImport?: boolean;
 }
 
 const V = (bucket: 'pending' | 'available' | 'payout_hold') => vendorAccount(0, bucket);
@@ -110,17 +117,17 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
       if (amount < 0) break;
       const g = gross !== null && commission !== null && gross - commission === amount ? gross : amount;
       const c = g - amount;
-      const out: PlannedTx[] = [{ ...base, key, kind: 'commission', memo: { ...memo, gross: g, commission: c, net: amount },
+      const out: PlannedTx[] = [{ ...base, key, kind: 'commission', memo: { ...memo, gross: g, commission: c, net: amount }, holdFromImport: !live,
         lines: [{ account: EXTERNAL, amount: -g }, { account: V('pending'), amount }, ...(c ? [{ account: PLATFORM_COMMISSION, amount: c }] : [])] }];
       if (gross !== null && g !== gross) notes.warn(`ledger ${id}: gross ${String(r.gross_amount)} − commission ${String(r.commission_amount)} ≠ amount ${String(r.amount)}; imported as net only`);
-      if (live) out.push({ ...base, key: `${key}:clearing`, kind: 'commission_clearing', memo: { wp_uuid: id, net: amount }, lines: [{ account: V('pending'), amount: -amount }, { account: V('available'), amount }] });
+      if (live) out.push({ ...base, key: `${key}:clearing`, kind: 'commission_clearing', memo: { wp_uuid: id, net: amount }, settles: { creditKey: key }, lines: [{ account: V('pending'), amount: -amount }, { account: V('available'), amount }] });
       return out;
     }
     case 'commission_refund': {
       if (amount > 0) break;
       const from = live ? V('available') : V('pending');
       const c = commission ?? 0;
-      return [{ ...base, key, kind: 'commission_refund', memo: { ...memo, from: live ? 'available' : 'pending' },
+      return [{ ...base, key, kind: 'commission_refund', memo: { ...memo, from: live ? 'available' : 'pending' }, settles: { refundOf: { booking, net: abs, live } },
         lines: [{ account: from, amount: -abs }, ...(c ? [{ account: PLATFORM_COMMISSION, amount: -c }] : []), { account: EXTERNAL, amount: abs + c }] }];
     }
     case 'payout_debit': {

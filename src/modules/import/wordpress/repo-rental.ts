@@ -132,6 +132,22 @@ export async function ledgerTxIdByKey(db: Db, key: string): Promise<number | nul
   return r ? Number(r.id) : null;
 }
 
+/**
+ * The imported income credit a WordPress refund row refunds: same vendor, currency and booking (or both without
+ * one), cleared when the refund came from available (`live`), still pending otherwise, not refunded yet; the one
+ * of the refund's amount first, then the latest before the refund.
+ */
+export async function creditRefundable(db: Db, vendorId: number, currency: string, r: { booking: number | null; net: number; live: boolean }, at: string): Promise<number | null> {
+  const cleared = sql`EXISTS (SELECT 1 FROM ledger_transactions k WHERE k.kind = 'commission_clearing' AND k.settles_tx_id = c.id)`;
+  const row = await one<{ id: string }>(db, sql`SELECT c.id::text FROM ledger_transactions c
+    WHERE c.kind = 'commission' AND c.vendor_id = ${vendorId} AND c.currency = ${currency} AND c.idempotency_key LIKE 'wordpress:ledger:%'
+      AND (c.memo->>'booking_id') IS NOT DISTINCT FROM ${r.booking === null ? null : String(r.booking)}
+      AND ${r.live ? cleared : sql`NOT ${cleared}`}
+      AND NOT EXISTS (SELECT 1 FROM ledger_transactions x WHERE x.kind = 'commission_refund' AND x.settles_tx_id = c.id)
+    ORDER BY ((c.memo->>'net')::bigint = ${r.net}) DESC, (c.created_at <= ${at}::timestamptz) DESC, c.created_at DESC, c.id DESC LIMIT 1`);
+  return row ? Number(row.id) : null;
+}
+
 export async function accountBalance(db: Db, code: string): Promise<number> {
   const r = await one<{ balance: string }>(db, sql`SELECT balance::text FROM ledger_accounts WHERE code = ${code}`);
   return r ? Number(r.balance) : 0;

@@ -1,11 +1,11 @@
 import { HttpError } from '../../../platform/http/errors.js';
 import { DEFAULT_STORE_CURRENCY, readStoreCurrency } from '../../../platform/store-currency.js';
 import { isOverlapViolation } from '../../rental/bookings/repo.js';
-import { vendorAccount } from '../../rental/ledger/accounts.js';
 import { fromMinor } from '../../rental/ledger/money.js';
 import { postLedgerTransaction } from '../../rental/ledger/post.js';
 import { decryptIban, encryptIban } from '../../rental/vendors/iban.js';
 import type { Step, StepContext } from './context.js';
+import { balancesBeforeAndAfterJobs, linkedMovement } from './ledger-links.js';
 import { mapBookings, mapMessages, type AddonInfo } from './map-bookings.js';
 import { mapPricing } from './map-pricing.js';
 import { mapLocations, mapRoutes, mapVehicles } from './map-rental.js';
@@ -252,7 +252,10 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     if (!list) return;
     c.rep.read = list.length;
     const vendors = new Map<number, number>();
-    for (const [i, r] of list.entries()) {
+    const startedAt = new Date().toISOString();
+    // refunds after the credits they refund (they are linked to them when written)
+    const ordered = [...list.filter((r) => String(r.type) !== 'commission_refund'), ...list.filter((r) => String(r.type) === 'commission_refund')];
+    for (const [i, r] of ordered.entries()) {
       const wpVendor = Number(r.vendor_id);
       const vendorId = await mapped(c, 'users', wpVendor);
       if (vendorId === undefined) {
@@ -264,18 +267,25 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       const plans = planLedgerRow(r, c.notes);
       if (!plans.length) continue;
       let changed = false;
+      let unlinked: string | null = null;
       for (const p of plans) {
+        const movement = await linkedMovement(c.tx, p, vendorId, startedAt);
+        if ('unlinked' in movement) {
+          unlinked = movement.unlinked;
+          break;
+        }
         try {
-          const posted = await postLedgerTransaction(c.tx, {
-            key: p.key, kind: p.kind, vendorId, reference: p.reference, currency: p.currency, at: p.at, memo: p.memo,
-            lines: p.lines.map((l) => ({ account: l.account.replace(/^vendor:0:/, `vendor:${vendorId}:`), amount: l.amount })),
-          });
+          const posted = await postLedgerTransaction(c.tx, movement);
           if (!posted.replayed) anyNew = true;
         } catch (err) {
           // the key exists with other lines: the WordPress row changed after it was imported (nothing was written)
           if (!(err instanceof HttpError) || err.status !== 409) throw err;
           changed = true;
         }
+      }
+      if (unlinked !== null) {
+        c.notes.skip(String(r.transaction_uuid ?? r.id), unlinked);
+        continue;
       }
       if (changed) {
         c.notes.skip(String(r.transaction_uuid ?? r.id), 'changed in WordPress since it was imported; the ledger is append-only: post a correction in Rova');
@@ -284,19 +294,24 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       c.rep[anyNew ? 'created' : 'updated']++;
       c.tick(i + 1, list.length);
     }
+    // compared as the vendor will see them once Rova runs: after a (rolled back) pass of the scheduled jobs too
+    const { before, after } = await balancesBeforeAndAfterJobs(c.tx, [...vendors.values()]);
     for (const [wpVendor, vendorId] of vendors) {
       const byCurrency = originalBalances(list.filter((r) => Number(r.vendor_id) === wpVendor));
       if (byCurrency.size > 1) c.notes.warn(`vendor ${wpVendor}: ledger rows in several currencies (${[...byCurrency.keys()].join(', ')}); Rova keeps one balance per vendor account`);
       for (const [currency, orig] of byCurrency) {
-        const available = await rrepo.accountBalance(c.tx, vendorAccount(vendorId, 'available'));
-        const pending = await rrepo.accountBalance(c.tx, vendorAccount(vendorId, 'pending'));
+        const now = before.get(vendorId)!;
+        const later = after.get(vendorId)!;
         const text = (n: number) => fromMinor(n, currency).toFixed(2);
         const check = {
-          vendorId, currency, original: { available: text(orig.available), pending: text(orig.pending) }, rova: { available: text(available), pending: text(pending) },
-          matches: orig.available === available && orig.pending === pending,
+          vendorId, currency, original: { available: text(orig.available), pending: text(orig.pending) }, rova: { available: text(later.available), pending: text(later.pending) },
+          matches: orig.available === now.available && orig.pending === now.pending && now.available === later.available && now.pending === later.pending,
         };
         c.ledger.push(check);
-        if (!check.matches) c.notes.warn(`vendor ${wpVendor}: balances differ from the original (available ${check.original.available} → ${check.rova.available}, pending ${check.original.pending} → ${check.rova.pending})`);
+        if (now.available !== later.available || now.pending !== later.pending) {
+          c.notes.warn(`vendor ${wpVendor}: the scheduled jobs would change its balances (available ${text(now.available)} → ${text(later.available)}, pending ${text(now.pending)} → ${text(later.pending)})`);
+        }
+        if (orig.available !== now.available || orig.pending !== now.pending) c.notes.warn(`vendor ${wpVendor}: balances differ from the original (available ${check.original.available} → ${text(now.available)}, pending ${check.original.pending} → ${text(now.pending)})`);
       }
     }
   },

@@ -1,9 +1,9 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
-import { vendorAccount } from './accounts.js';
 import { moneyText } from './money.js';
 import { recordVendorAudit } from './audit.js';
 import { clearingOf, isRefunded, lockVendorMoney, maturedCommissions } from './income-repo.js';
+import { clearingMovement } from './links.js';
 import { postLedgerTransaction } from './post.js';
 import type { LedgerTxRow } from './repo.js';
 import { marketplaceSettings } from './settings.js';
@@ -15,12 +15,20 @@ import { marketplaceSettings } from './settings.js';
  */
 export async function clearMaturedCommissions(p: Platform, now = new Date(), batch = 500): Promise<number> {
   const s = await marketplaceSettings(p);
-  const before = new Date(now.getTime() - s.hold_days * 86_400_000);
+  return clearMaturedIn(p.db, (fn) => p.transaction(fn), s.hold_days, now, batch);
+}
+
+/**
+ * The clearing job's pass over one database handle: `inTx` runs each commission's clearing in its own
+ * transaction (the WordPress import passes savepoints of its own transaction to dry-run the job).
+ */
+export async function clearMaturedIn(db: Db, inTx: (fn: (tx: Db) => Promise<boolean>) => Promise<boolean>, holdDays: number, now = new Date(), batch = 500): Promise<number> {
+  const before = new Date(now.getTime() - holdDays * 86_400_000);
   let cleared = 0;
   for (;;) {
-    const due = await maturedCommissions(p.db, before, batch);
+    const due = await maturedCommissions(db, before, batch);
     for (const c of due) {
-      const done = await p.transaction(async (tx) => clearCommission(tx, c, s.hold_days));
+      const done = await inTx(async (tx) => clearCommission(tx, c, holdDays));
       if (done) cleared += 1;
     }
     if (due.length < batch) return cleared;
@@ -36,13 +44,10 @@ export async function clearCommission(tx: Db, c: LedgerTxRow, holdDays: number, 
   const net = Number((c.memo as { net?: number }).net ?? 0);
   await lockVendorMoney(tx, vendorId);
   if ((await clearingOf(tx, Number(c.id))) || (await isRefunded(tx, Number(c.id)))) return false;
-  const posted = await postLedgerTransaction(tx, {
-    key: `clearing:ledger_tx:${c.id}`, kind: 'commission_clearing', vendorId, reference: `ledger_tx:${c.id}`, currency: c.currency, at,
-    lines: [{ account: vendorAccount(vendorId, 'pending'), amount: -net }, { account: vendorAccount(vendorId, 'available'), amount: net }],
-    memo: { booking_id: (c.memo as { booking_id?: number }).booking_id ?? null, commission_tx_id: String(c.id) },
-  });
+  const bookingId = (c.memo as { booking_id?: number }).booking_id ?? null;
+  const posted = await postLedgerTransaction(tx, { key: `clearing:ledger_tx:${c.id}`, at, ...clearingMovement({ id: Number(c.id), vendorId, net, currency: c.currency, bookingId }) });
   await recordVendorAudit(tx, {
-    vendorId, event: 'commission_cleared', bookingId: (c.memo as { booking_id?: number }).booking_id ?? null, at,
+    vendorId, event: 'commission_cleared', bookingId, at,
     ledgerTxId: Number(posted.transaction.id), amount: net, note: `Hold period of ${holdDays} day(s) over: ${moneyText(net, c.currency)} now available.`,
   });
   return true;

@@ -26,8 +26,9 @@ export const ledgerCommand = command({
     const v = await verifyLedger(platform.db);
     for (const m of v.mismatches) ctx.io.stdout.write(`MISMATCH account ${m.account}: cached ${m.cached}, entries sum ${m.computed}\n`);
     for (const u of v.unbalanced) ctx.io.stdout.write(`UNBALANCED transaction ${u.transaction_id}: ${u.entries} entries, sum ${u.sum}\n`);
+    for (const b of v.breaches) ctx.io.stdout.write(`BREACH ${b.rule}: ${b.message}\n`);
     const summary = `${v.accounts} accounts, ${v.transactions} transactions, ${v.entries} entries`;
-    ctx.io.stdout.write(v.ok ? `ledger ok: ${summary}, every balance equals the sum of its entries\n` : `ledger NOT ok: ${summary}, ${v.mismatches.length} balance mismatch(es), ${v.unbalanced.length} unbalanced transaction(s)\n`);
+    ctx.io.stdout.write(v.ok ? `ledger ok: ${summary}, every balance equals the sum of its entries\n` : `ledger NOT ok: ${summary}, ${v.mismatches.length} balance mismatch(es), ${v.unbalanced.length} unbalanced transaction(s), ${v.breaches.length} breach(es) of the ledger's meaning\n`);
     return v.ok ? 0 : 1;
   } finally {
     await app.close();

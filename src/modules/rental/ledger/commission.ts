@@ -91,7 +91,7 @@ export async function reverseBookingCommission(tx: Db, b: BookingMoney, reason: 
   const from = vendorAccount(vendorId, cleared ? 'available' : 'pending');
   const posted = await postLedgerTransaction(tx, {
     key: `commission_refund:booking:${b.id}:${prior.length + 1}`,
-    kind: 'commission_refund', vendorId, reference: `booking:${b.id}`, currency: c.currency,
+    kind: 'commission_refund', vendorId, reference: `booking:${b.id}`, currency: c.currency, settles: Number(c.id),
     lines: [{ account: from, amount: -memo.net }, { account: PLATFORM_COMMISSION, amount: -memo.commission }, { account: EXTERNAL, amount: memo.gross }],
     memo: { booking_id: Number(b.id), commission_tx_id: String(c.id), reason, from: cleared ? 'available' : 'pending' },
   });

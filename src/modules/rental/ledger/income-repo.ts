@@ -40,20 +40,26 @@ export async function bookingMoneyTxs(db: Db, bookingId: number): Promise<Ledger
     AND kind IN ('commission', 'commission_refund') ORDER BY id`);
 }
 
+/** The clearing of a commission (links.ts: the clearing names it in settles_tx_id). */
 export async function clearingOf(db: Db, commissionTxId: number): Promise<LedgerTxRow | undefined> {
-  return one<LedgerTxRow>(db, sql`SELECT * FROM ledger_transactions WHERE kind = 'commission_clearing' AND reference = ${'ledger_tx:' + commissionTxId}`);
+  return one<LedgerTxRow>(db, sql`SELECT * FROM ledger_transactions WHERE kind = 'commission_clearing' AND settles_tx_id = ${commissionTxId}`);
 }
 
-/** Commission transactions older than `before` that are neither cleared nor refunded (oldest first). */
+/**
+ * Commission transactions whose hold started before `before` that are neither cleared nor refunded (oldest
+ * first). The hold starts at the credit, or at `memo.hold_from` when it says otherwise (income imported as
+ * pending: its hold starts at the import).
+ */
 export async function maturedCommissions(db: Db, before: Date, limit: number): Promise<LedgerTxRow[]> {
   return rows<LedgerTxRow>(db, sql`SELECT c.* FROM ledger_transactions c
     WHERE c.kind = 'commission' AND c.created_at <= ${before.toISOString()} AND (c.memo->>'net')::bigint > 0
-      AND NOT EXISTS (SELECT 1 FROM ledger_transactions k WHERE k.kind = 'commission_clearing' AND k.reference = 'ledger_tx:' || c.id)
-      AND NOT EXISTS (SELECT 1 FROM ledger_transactions r WHERE r.kind = 'commission_refund' AND r.memo->>'commission_tx_id' = c.id::text)
+      AND coalesce((c.memo->>'hold_from')::timestamptz, c.created_at) <= ${before.toISOString()}
+      AND NOT EXISTS (SELECT 1 FROM ledger_transactions k WHERE k.settles_tx_id = c.id AND k.kind IN ('commission_clearing', 'commission_refund'))
     ORDER BY c.created_at, c.id LIMIT ${limit}`);
 }
 
+/** Whether a refund names the commission (links.ts). */
 export async function isRefunded(db: Db, commissionTxId: number): Promise<boolean> {
-  const r = await one<{ x: number }>(db, sql`SELECT 1 AS x FROM ledger_transactions WHERE kind = 'commission_refund' AND memo->>'commission_tx_id' = ${String(commissionTxId)}`);
+  const r = await one<{ x: number }>(db, sql`SELECT 1 AS x FROM ledger_transactions WHERE kind = 'commission_refund' AND settles_tx_id = ${commissionTxId}`);
   return r !== undefined;
 }

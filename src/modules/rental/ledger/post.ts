@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { isAccountCode, type LedgerKind } from './accounts.js';
+import { SETTLING_KINDS } from './links.js';
 import { entriesOfTx, insertEntry, insertTx, lockAccounts, txByKey, type EntryRow, type LedgerTxRow } from './repo.js';
 
 export interface LedgerLine {
@@ -20,6 +21,11 @@ export interface PostLedgerInput {
   currency: string;
   lines: LedgerLine[];
   memo?: Record<string, unknown>;
+  /**
+   * The commission transaction a clearing or a commission refund acts on (required for those two kinds, see
+   * links.ts). Not part of the request hash: rows written before the link existed replay as they are.
+   */
+  settles?: number;
   /** Back-dated instant (demo data, tests); default now. */
   at?: string;
 }
@@ -61,10 +67,12 @@ export async function postLedgerTransaction(tx: Db, input: PostLedgerInput): Pro
   const hash = requestHash(input, lines);
   const existing = await txByKey(tx, input.key);
   if (existing) return replay(tx, existing, hash);
+  // only clearings and commission refunds settle a credit; one that names none is what `rova verify` reports
+  if (input.settles !== undefined && !SETTLING_KINDS.has(input.kind)) throw new Error(`ledger transaction ${input.key}: a ${input.kind} settles no credit`);
   const accounts = await lockAccounts(tx, lines.map((l) => l.account), input.currency);
   const created = await insertTx(tx, {
     idempotency_key: input.key, request_hash: hash, kind: input.kind, vendor_id: input.vendorId, reference: input.reference,
-    memo: input.memo ?? {}, currency: input.currency, created_at: input.at,
+    memo: input.memo ?? {}, currency: input.currency, settles_tx_id: input.settles ?? null, created_at: input.at,
   });
   // a concurrent writer committed the same key between our check and insert
   if (!created) return replay(tx, (await txByKey(tx, input.key))!, hash);

@@ -11,6 +11,8 @@ export interface LedgerTxRow {
   reference: string | null;
   memo: Record<string, unknown>;
   currency: string;
+  /** The commission transaction this clearing or refund acts on (links.ts); null for every other kind. */
+  settles_tx_id: string | number | null;
   created_at: string;
 }
 
@@ -32,9 +34,9 @@ export async function txById(db: Db, id: number): Promise<LedgerTxRow | undefine
 
 /** Inserts the transaction unless its key exists (then undefined: a concurrent or earlier writer won). */
 export async function insertTx(db: Db, t: Omit<LedgerTxRow, 'id' | 'created_at'> & { created_at?: string }): Promise<LedgerTxRow | undefined> {
-  return one<LedgerTxRow>(db, sql`INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, vendor_id, reference, memo, currency, created_at)
+  return one<LedgerTxRow>(db, sql`INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, vendor_id, reference, memo, currency, settles_tx_id, created_at)
     VALUES (${t.idempotency_key}, ${t.request_hash}, ${t.kind}, ${t.vendor_id}, ${t.reference}, ${JSON.stringify(t.memo)}::jsonb, ${t.currency},
-            coalesce(${t.created_at ?? null}::timestamptz, now()))
+            ${t.settles_tx_id}, coalesce(${t.created_at ?? null}::timestamptz, now()))
     ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`);
 }
 
