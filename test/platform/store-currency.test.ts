@@ -53,10 +53,12 @@ describe.skipIf(!!TEST_PG)('the store currency (issue 34 item 2)', () => {
     const v = await vendor(t);
     await vendorVehicle(t, v.id);
     // 500 TRY of cleared commission income, as the store's money is recorded
-    await t.platform.transaction((tx) => postLedgerTransaction(tx, {
-      key: `fund-${v.id}`, kind: 'commission_clearing', vendorId: v.id, reference: null, currency: 'TRY',
-      lines: [{ account: EXTERNAL, amount: -50_000 }, { account: vendorAccount(v.id, 'available'), amount: 50_000 }],
-    }));
+    await t.platform.transaction(async (tx) => {
+      const credit = await postLedgerTransaction(tx, { key: `c-${v.id}`, kind: 'commission', vendorId: v.id, reference: 'booking:0', currency: 'TRY', memo: { net: 50_000 },
+        lines: [{ account: EXTERNAL, amount: -50_000 }, { account: vendorAccount(v.id, 'pending'), amount: 50_000 }] });
+      await postLedgerTransaction(tx, { key: `cl-${v.id}`, kind: 'commission_clearing', vendorId: v.id, reference: null, currency: 'TRY', settles: Number(credit.transaction.id),
+        lines: [{ account: vendorAccount(v.id, 'pending'), amount: -50_000 }, { account: vendorAccount(v.id, 'available'), amount: 50_000 }] });
+    });
 
     const payout = await t.inject({ method: 'POST', url: `${V2}/ledger/payouts`, headers: { ...v.h, 'idempotency-key': 'try-1' }, payload: { amount: 300 } });
     expect(payout.statusCode, payout.body).toBe(201);
