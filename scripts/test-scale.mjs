@@ -6,6 +6,10 @@
 // deliveries go to a local receiver. The checks: see the end of this file (and README, "The scale test").
 // Needs: PostgreSQL and Redis (ROVA_TEST_DATABASE_URL / ROVA_TEST_REDIS_URL, defaults as test:integration), Debian's
 // pgbouncer and haproxy, a build (`npm run build`). SCALE_SECONDS (default 60) sets the length of the load.
+// Every wait is bounded: a node not ready within SCALE_READY_TIMEOUT_S (default 120) after a start, or one that exits
+// on its own, fails the run at once with the last lines of its stderr and stdout; the whole run is stopped after
+// SCALE_SECONDS + 15 minutes whatever happens. SCALE_BREAK_RESTART=1 starts the SIGKILLed node again with a Redis
+// that refuses connections (it cannot start): the run must fail quickly with its stderr (test/integration/scale-bounded.test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { freePort, startPgBouncer } from './pgbouncer.mjs';
+import { freeServerPort } from './ports.mjs';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,6 +33,10 @@ const JOB_TICK_MS = 20_000;
 /** Requests per minute of the quota plan each burst exhausts, and how many requests a burst sends. */
 const QUOTA = 100;
 const BURST = 150;
+const READY_TIMEOUT_MS = Number(process.env.SCALE_READY_TIMEOUT_S || 120) * 1000;
+const BREAK_RESTART = process.env.SCALE_BREAK_RESTART === '1';
+/** How long a node may take to exit after SIGTERM: the drain, the shutdown timeout, and some slack. */
+const EXIT_TIMEOUT_MS = 5_000 + 15_000 + 10_000;
 const began = Date.now();
 const say = (m) => console.log(`scale: ${((Date.now() - began) / 1000).toFixed(0)} s: ${m}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -56,7 +65,7 @@ const common = {
   ROVA_JOB_TICK_MS: String(JOB_TICK_MS),
 };
 const cli = (args, env = {}) => {
-  const r = spawnSync(process.execPath, [path.join(root, 'dist/main.js'), ...args], { env: { ...common, DATABASE_URL: direct.toString(), ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(root, 'dist/main.js'), ...args], { env: { ...common, DATABASE_URL: direct.toString(), ...env }, encoding: 'utf8', timeout: 600_000 });
   if (r.status !== 0) throw new Error(`rova ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
   return r.stdout.trim();
 };
@@ -66,8 +75,35 @@ let haproxy;
 let db;
 const receivers = [];
 const nodes = [];
+/** The last lines a node wrote, for the report when it exits or does not become ready. */
+const TAIL_LINES = 30;
+const keepTail = (lines) => {
+  let partial = '';
+  return (chunk) => {
+    const parts = (partial + chunk.toString('utf8')).split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts.filter((l) => l.trim()));
+    if (lines.length > TAIL_LINES) lines.splice(0, lines.length - TAIL_LINES);
+  };
+};
+const tailOf = (n) => `  last lines of its stderr:\n${n.life.stderr.map((l) => `    ${l}`).join('\n') || '    (nothing)'}`
+  + `\n  last lines of its stdout (log):\n${n.life.stdout.slice(-10).map((l) => `    ${l.slice(0, 400)}`).join('\n') || '    (nothing)'}`;
+/** Nodes that exited without being told to: each fails the run with its report. */
+const unexpectedExits = [];
+// the bound on the whole run: whatever hangs, the run ends, says where it was and fails
+const watchdog = setTimeout(() => {
+  console.error(`\nscale: FAILED\n- the run did not finish within ${SECONDS} s + 15 min; nodes:\n${nodes.map((n, i) => `node ${i + 1}: ${n?.life.end}\n${n ? tailOf(n) : ''}`).join('\n')}`);
+  for (const n of nodes) n?.child?.kill('SIGKILL');
+  haproxy?.kill('SIGKILL');
+  process.exit(1);
+}, (SECONDS + 900) * 1000);
+watchdog.unref();
 const cleanup = async () => {
-  for (const n of nodes) n.child?.kill('SIGKILL');
+  for (const n of nodes) {
+    if (!n) continue;
+    n.life.told = true;
+    n.child.kill('SIGKILL');
+  }
   for (const r of receivers) r.close();
   haproxy?.kill('SIGKILL');
   await db?.end().catch(() => undefined);
@@ -93,21 +129,50 @@ try {
   const pooled = new URL(pooler.url);
   pooled.pathname = `/${dbName}`;
 
-  const ports = [await freePort(), await freePort(), await freePort()];
+  // below the ephemeral range: a node's port freed by a kill or a restart cannot be taken meanwhile as the local port
+  // of one of the thousands of outgoing connections the load makes (the restarted node then exited with EADDRINUSE,
+  // and this test, which discarded its stderr, waited for it forever)
+  const ports = [await freeServerPort(), await freeServerPort(), await freeServerPort()];
   /** Every process a node ran as: pid → { node (1-3), how it ended }; job runs name the process (host:pid). */
   const incarnations = new Map();
-  const start = (i) => {
+  const start = (i, env = {}) => {
     const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'dist/main.js'), 'serve'], {
-      env: { ...common, DATABASE_URL: pooled.toString(), PORT: String(ports[i]), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...common, DATABASE_URL: pooled.toString(), PORT: String(ports[i]), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stderr.on('data', () => undefined);
-    const life = { node: i + 1, end: 'running' };
+    const life = { node: i + 1, end: 'running', told: false, stderr: [], stdout: [] };
+    child.stderr.on('data', keepTail(life.stderr));
+    child.stdout.on('data', keepTail(life.stdout));
     incarnations.set(child.pid, life);
-    nodes[i] = { child, port: ports[i], exited: new Promise((r) => child.once('exit', (code, signal) => { life.end = signal ?? `exit ${code}`; r({ code, signal }); })) };
+    const n = { child, life, port: ports[i] };
+    n.exited = new Promise((r) => child.once('exit', (code, signal) => {
+      life.end = signal ?? `exit ${code}`;
+      if (!life.told) unexpectedExits.push(`node ${i + 1} (pid ${child.pid}) exited on its own (${life.end})\n${tailOf(n)}`);
+      r({ code, signal });
+    }));
+    nodes[i] = n;
   };
+  /** Stops node i with the signal and waits (bounded) until it is gone. */
+  const stopNode = async (i, signal) => {
+    const n = nodes[i];
+    n.life.told = true;
+    n.child.kill(signal);
+    const exit = await Promise.race([n.exited, sleep(EXIT_TIMEOUT_MS).then(() => null)]);
+    if (exit) return exit;
+    n.child.kill('SIGKILL');
+    throw new Error(`node ${i + 1} did not exit within ${EXIT_TIMEOUT_MS / 1000} s of ${signal}\n${tailOf(n)}`);
+  };
+  /** Resolves once node i answers /readyz 200; throws (with its stderr) when it exits first or takes too long. */
   const ready = async (i) => {
+    const n = nodes[i];
+    const t0 = Date.now();
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${ports[i]}/readyz`).then((r) => r.status === 200, () => false);
+      if (n.life.end !== 'running') throw new Error(`node ${i + 1} exited (${n.life.end}) before it was ready\n${tailOf(n)}`);
+      if (Date.now() - t0 > READY_TIMEOUT_MS) {
+        n.life.told = true;
+        n.child.kill('SIGKILL');
+        throw new Error(`node ${i + 1} not ready within ${READY_TIMEOUT_MS / 1000} s of its start\n${tailOf(n)}`);
+      }
+      const ok = await fetch(`http://127.0.0.1:${ports[i]}/readyz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status === 200, () => false);
       if (ok) return;
       await sleep(200);
     }
@@ -136,9 +201,8 @@ try {
   writeFileSync(path.join(dir, 'haproxy.cfg'), cfg);
   haproxy = spawn(HAPROXY, ['-f', path.join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
   const LB = `http://127.0.0.1:${lbPort}`;
-  for (;;) {
-    if (await fetch(`${LB}/readyz`).then((r) => r.ok, () => false)) break;
-    await sleep(200);
+  for (const t = Date.now(); !(await fetch(`${LB}/readyz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false)); await sleep(200)) {
+    if (Date.now() - t > 30_000) throw new Error('HAProxy did not answer /readyz within 30 s');
   }
   await sleep(2500); // every node marked up (rise 2)
 
@@ -154,12 +218,12 @@ try {
   await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
   receivers.push(receiver);
   const adminHeaders = { 'content-type': 'application/json', 'x-rova-api-key': ADMIN_KEY };
-  const allow = await fetch(`${LB}/wp-json/rova/v1/webhooks/settings`, { method: 'PUT', headers: adminHeaders, body: JSON.stringify({ allow_private_urls: true }) });
-  const hook = await fetch(`${LB}/wp-json/rova/v1/webhooks`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/rova`, events: ['booking.created'] }) });
+  const allow = await fetch(`${LB}/wp-json/rova/v1/webhooks/settings`, { method: 'PUT', signal: AbortSignal.timeout(30_000), headers: adminHeaders, body: JSON.stringify({ allow_private_urls: true }) });
+  const hook = await fetch(`${LB}/wp-json/rova/v1/webhooks`, { method: 'POST', signal: AbortSignal.timeout(30_000), headers: adminHeaders, body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/rova`, events: ['booking.created'] }) });
   if (!allow.ok || !hook.ok) throw new Error(`webhook setup: ${allow.status} ${hook.status} ${await hook.text()}`);
   // 8 customers and the vendors, each with an API key (through the load balancer: quicker than 18 CLI runs)
   const setup = async (url, body) => {
-    const r = await fetch(`${LB}/wp-json/rova/v1/${url}`, { method: 'POST', headers: adminHeaders, body: JSON.stringify(body) });
+    const r = await fetch(`${LB}/wp-json/rova/v1/${url}`, { method: 'POST', signal: AbortSignal.timeout(30_000), headers: adminHeaders, body: JSON.stringify(body) });
     if (r.status !== 201) throw new Error(`POST ${url}: ${r.status} ${await r.text()}`);
     return r.json();
   };
@@ -168,10 +232,13 @@ try {
     return (await setup('api-keys', { user_id: u.id, name: 'scale', scopes: ['read', 'write'] })).key;
   }));
   for (const v of vendors) v.key = (await setup('api-keys', { user: v.login, name: 'scale', scopes: ['read', 'write'] })).key;
+  // a customer whose client sends its writes without an Idempotency-Key (bookings and messages, once each)
+  const noKeyUser = await setup('users', { login: 'scale-nokey', email: 'scale-nokey@example.test', role: 'customer', password: 'scale test password' });
+  const noKey = (await setup('api-keys', { user_id: noKeyUser.id, name: 'scale', scopes: ['read', 'write'] })).key;
   say(`${vehicles.length} bookable vehicles, ${customers.length} customers, ${vendors.length} vendors; load for ${SECONDS} s`);
   const hookedAt = (await db.query('SELECT now() AS t')).rows[0].t; // events from here on go to the receiver
   // the payment processor that settles approved payouts: signed callbacks (Standard Webhooks) with a secret of its own
-  const secret = await fetch(`${LB}/wp-json/rova-rental/v2/payouts/webhook-secret`, { method: 'POST', headers: adminHeaders });
+  const secret = await fetch(`${LB}/wp-json/rova-rental/v2/payouts/webhook-secret`, { method: 'POST', signal: AbortSignal.timeout(30_000), headers: adminHeaders });
   if (secret.status !== 201) throw new Error(`payout webhook secret: ${secret.status} ${await secret.text()}`);
   const processor = new Webhook((await secret.json()).data.secret);
   const ledgerFrom = (await db.query('SELECT coalesce(max(id), 0)::int AS id FROM ledger_entries')).rows[0].id;
@@ -325,13 +392,34 @@ try {
     await sleep(1000);
   };
 
+  // writes without an Idempotency-Key, sent once each: a booking on a slot nobody else asks for (from 2036 on, the
+  // keyed bookings stay before 2035) and a message with a body of its own. Nothing may be played again behind the
+  // client's back: no booking answered 409 for a slot this customer holds, no message stored twice.
+  const unkeyed = { bookings: [], messages: [] };
+  let unkeyedSeq = 0;
+  const bookUnkeyed = async () => {
+    const i = unkeyedSeq++;
+    const slot = { vehicle_id: pick(vehicles), pickup_date: day(1830 + 2 * i), return_date: day(1831 + 2 * i) };
+    const r = await call('booking create (no key)', `${LB}/wp-json/rova-rental/v2/booking/create`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rova-api-key': noKey },
+      body: JSON.stringify({ ...slot, payment_method: 'offline', payment_plan: 'deposit' }) });
+    unkeyed.bookings.push({ ...slot, status: r.status });
+  };
+  const messageUnkeyed = async () => {
+    const body = `scale message ${unkeyedSeq++}`;
+    const r = await call('message (no key)', `${LB}/wp-json/rova-rental/v1/my/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rova-api-key': noKey },
+      body: JSON.stringify({ subject: 'Scale', message: body }) });
+    unkeyed.messages.push({ body, status: r.status });
+  };
+
   const t0 = Date.now();
   const until = t0 + SECONDS * 1000;
   const elapsed = () => ((Date.now() - t0) / 1000).toFixed(0);
   let faultsDone = false;
+  /** Why the faults stopped early (a node that did not come back): the load stops too, and the run fails with it. */
+  let chaosError = null;
   // the load lasts SCALE_SECONDS and at least until the last restarted node is back in rotation
   const worker = async (fn) => {
-    while (Date.now() < until || !faultsDone) await fn();
+    while (!chaosError && !unexpectedExits.length && (Date.now() < until || !faultsDone)) await fn();
   };
   const load = Promise.all([
     ...Array.from({ length: 6 }, () => worker(bookOnce)),
@@ -340,6 +428,8 @@ try {
     ...vendors.flatMap((v) => [worker(() => payoutOnce(v)), worker(() => payoutOnce(v))]),
     worker(settle),
     worker(quotaBurst),
+    worker(bookUnkeyed),
+    worker(messageUnkeyed),
   ]);
 
   // --- faults: one node SIGKILLed and brought back, then a rolling restart of every node ----------------------
@@ -349,11 +439,10 @@ try {
     await at(SECONDS * 0.2);
     phase = 'kill';
     killWindow.from = Date.now();
-    nodes[1].child.kill('SIGKILL');
+    await stopNode(1, 'SIGKILL');
     events.push(`${elapsed()} s: node 2 SIGKILLed`);
-    await nodes[1].exited;
     await sleep(3000);
-    start(1);
+    start(1, BREAK_RESTART ? { REDIS_URL: 'redis://127.0.0.1:1' } : {});
     await ready(1);
     await sleep(2500);
     killWindow.to = Date.now();
@@ -362,8 +451,7 @@ try {
     await at(SECONDS * 0.45);
     phase = 'rolling restart';
     for (const i of [0, 1, 2]) {
-      nodes[i].child.kill('SIGTERM');
-      const exit = await nodes[i].exited;
+      const exit = await stopNode(i, 'SIGTERM');
       events.push(`${elapsed()} s: node ${i + 1} stopped (exit ${exit.code})`);
       start(i);
       await ready(i);
@@ -371,9 +459,14 @@ try {
     }
     events.push(`${elapsed()} s: rolling restart done`);
     phase = 'after';
+  })().catch((err) => {
+    chaosError = err;
+  }).finally(() => {
     faultsDone = true;
-  })();
+  });
   await Promise.all([load, chaos]);
+  if (chaosError) throw chaosError;
+  if (unexpectedExits.length) throw new Error(unexpectedExits.join('\n'));
   const loadSeconds = (Date.now() - t0) / 1000;
   say('load over: checking');
 
@@ -399,6 +492,21 @@ try {
       AND a.holds_slot AND b.holds_slot AND a.pickup_at < b.return_at AND b.pickup_at < a.return_at`)).rows[0].n;
   if (doubles) failures.push(`${doubles} pairs of bookings overlap on one vehicle`);
   for (const [kind, u] of unexpected) for (const [status, body] of u) failures.push(`${kind}: answered ${status}: ${body}`);
+
+  // writes without a key: nothing played again (HAProxy retries only a request whose connection failed)
+  const held = new Set((await check.query(`SELECT b.vehicle_id::int AS v, to_char(b.pickup_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d FROM rental_bookings b
+      JOIN rental_customers c ON c.id = b.customer_id WHERE c.user_id = $1 AND b.holds_slot`, [noKeyUser.id])).rows.map((r) => `${r.v}:${r.d}`));
+  const toldTakenOwn = unkeyed.bookings.filter((b) => b.status === 409 && held.has(`${b.vehicle_id}:${b.pickup_date}`));
+  if (toldTakenOwn.length) failures.push(`${toldTakenOwn.length} bookings without a key answered 409 for a slot the same customer holds (the request was played again)`);
+  const unkeyedLost = unkeyed.bookings.filter((b) => b.status === 201 && !held.has(`${b.vehicle_id}:${b.pickup_date}`));
+  if (unkeyedLost.length) failures.push(`${unkeyedLost.length} bookings without a key answered 201 are missing`);
+  const storedMessages = new Map((await check.query('SELECT body, count(*)::int AS n FROM rental_messages WHERE body = ANY($1::text[]) GROUP BY body', [unkeyed.messages.map((m) => m.body)])).rows.map((r) => [r.body, r.n]));
+  const messageDoubles = unkeyed.messages.filter((m) => (storedMessages.get(m.body) ?? 0) > 1);
+  if (messageDoubles.length) failures.push(`${messageDoubles.length} messages sent once without a key are stored more than once`);
+  const messageLost = unkeyed.messages.filter((m) => m.status === 201 && storedMessages.get(m.body) !== 1);
+  if (messageLost.length) failures.push(`${messageLost.length} messages answered 201 are not stored exactly once`);
+  const unkeyedLine = `writes without a key: ${unkeyed.bookings.length} bookings (${unkeyed.bookings.filter((b) => b.status === 201).length} × 201, ${toldTakenOwn.length} told 409 for their own slot), `
+    + `${unkeyed.messages.length} messages (${unkeyed.messages.filter((m) => m.status === 201).length} × 201, ${messageDoubles.length} stored twice); duplicates: ${toldTakenOwn.length + messageDoubles.length}`;
 
   // payouts: every payout answered 201 (or 200, the replay a retry got) exists once under its key; a key answered 409
   // or given up on committed nothing; every answered key replayed now gives the same payout
@@ -502,9 +610,10 @@ try {
   if (verify.status !== 0) failures.push(`rova verify: exit ${verify.status}: ${verify.stdout}${verify.stderr}`);
   const rollingErrors = phaseErrors.get('rolling restart') ?? 0;
   if (rollingErrors) failures.push(`${rollingErrors} errors at the load balancer during the rolling restart`);
+  for (const e of unexpectedExits) failures.push(e);
 
   // per-node share from HAProxy's statistics (requests each server answered)
-  const csv = await fetch(`http://127.0.0.1:${statsPort}/stats;csv`).then((r) => r.text(), () => '');
+  const csv = await fetch(`http://127.0.0.1:${statsPort}/stats;csv`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.text(), () => '');
   const share = csv.split('\n').filter((l) => l.startsWith('rova_nodes,node')).map((l) => { const f = l.split(','); return `${f[1]} ${f[7]}`; });
 
   // --- table --------------------------------------------------------------------------------------------------
@@ -521,6 +630,7 @@ try {
   console.log(`\nbookings: ${created.length} created (${bookings.size} keys; ${gaveUp.length} given up after retries); errors by phase: ${[...phaseErrors].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
   for (const [cause, sample] of errorSamples) console.log(`first ${cause}: ${sample}`);
   console.log(webhookLine);
+  console.log(unkeyedLine);
   const reasons = new Map();
   for (const p of payouts) { const k = p.status === 409 ? `409 ${p.reason}` : String(p.status); reasons.set(k, (reasons.get(k) ?? 0) + 1); }
   console.log(`payouts: ${payouts.length} keys → ${[...reasons].sort().map(([k, v]) => `${v} × ${k}`).join(', ')}; decided ${Object.entries(decided).map(([k, v]) => `${v} ${k}`).join(', ')}; `
@@ -544,6 +654,11 @@ try {
     console.log('\nscale: 0 double bookings, every 201 booking and payout exists (payouts once, replays give the same one), no write committed and answered with an error, '
       + 'no vendor balance below 0, quotas exact across nodes, every job at most once per period (the killed holder\'s only after its lease), every booking.created delivered, rova verify clean, 0 errors in the rolling restart');
   }
+} catch (err) {
+  // a node that exited or never became ready, a setup step that failed: say what, with the node's own words
+  console.error(`\nscale: FAILED\n- ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
 } finally {
+  clearTimeout(watchdog);
   await cleanup();
 }

@@ -139,7 +139,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   redisState.log = app.log;
   const db: Db = dbHandle.db;
-  const metrics = config.metrics.mode === 'off' ? null : createMetrics(dbHandle);
+  const metrics = config.metrics.mode === 'off' ? null : createMetrics(dbHandle, { redis: redisState, bus: bus.link });
   const rawLimits = createLimits(redis, config.redisPrefix);
   const limits = metrics ? metrics.countLimits(rawLimits) : rawLimits;
   const namespaces = new NamespaceRegistry(config.restRoot);

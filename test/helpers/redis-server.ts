@@ -39,9 +39,22 @@ export class RedisServer {
     const p = this.proc;
     this.proc = null;
     if (!p || p.exitCode !== null) return;
+    p.kill('SIGCONT'); // a paused server dies only once it runs again
     const gone = new Promise<void>((r) => p.once('exit', () => r()));
     p.kill('SIGKILL');
     await gone;
+  }
+
+  /**
+   * SIGSTOP: a hung Redis — connections stay open, nothing is answered (what a stuck server, or a long
+   * `DEBUG SLEEP`, looks like to clients). `resume()` (SIGCONT) lets it carry on where it stopped.
+   */
+  pause(): void {
+    this.proc?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.proc?.kill('SIGCONT');
   }
 
   /** Kills at once without waiting (from inside a synchronous callback). */

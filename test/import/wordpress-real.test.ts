@@ -355,8 +355,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for store currency from DB
-  describe.skip('the store currency everywhere, in the shop\'s price format (waiting for: store currency from DB)', () => {
+  // waiting for WooCommerce details (the woocommerce_price_* settings)
+  describe.skip('the shop\'s price format (waiting for: WooCommerce details — woocommerce_currency_pos and separators)', () => {
     it('wc/v3 prices render as WooCommerce shows them: 999,90 ₺ (right_space, "." thousands, "," decimals)', async () => {
       const p = await get(`/products/${src.site.products.kask.id}`);
       expect(p.price_html).toContain('999,90&nbsp;<span class="woocommerce-Price-currencySymbol">₺</span>');
@@ -364,7 +364,10 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
       const z = await get(`/products/${src.site.products.zincir.id}`);
       expect(z.price_html).toBe('<span class="woocommerce-Price-amount amount"><bdi>12.500,00&nbsp;<span class="woocommerce-Price-currencySymbol">₺</span></bdi></span>');
     });
+  });
 
+  // waiting for store currency from DB
+  describe.skip('the store currency in the vendors\' ledger summaries and payouts (waiting for: store currency from DB)', () => {
     it('the vendors\' ledger summaries and the payouts are in TRY', async () => {
       for (const v of Object.values(src.site.vendors)) {
         const r = await call({ method: 'GET', url: `${API}/rova-rental/v2/ledger/summary`, headers: await keyFor(v.id, ['read']) });
@@ -413,14 +416,17 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for WooCommerce details
-  describe.skip('WooCommerce details (waiting for: WooCommerce details)', () => {
+  // waiting for WooCommerce details (wc_get_attribute_taxonomies orders by attribute_name)
+  describe.skip('the attribute list in WooCommerce\'s order (waiting for: WooCommerce details)', () => {
     it('attributes listed as WooCommerce lists them (by attribute_name), with their order_by', async () => {
       const a = src.site.attributes;
       const list = (await get('/products/attributes')) as Record<string, unknown>[];
       expect(list.map((x) => [x.id, x.name, x.slug, x.order_by])).toEqual([[a.color.id, 'Renk', 'pa_color', 'menu_order'], [a.malzeme.id, 'Malzeme', 'pa_malzeme', 'name']]);
     });
+  });
 
+  // waiting for WooCommerce details
+  describe.skip('WooCommerce details (waiting for: WooCommerce details)', () => {
     it('an attribute ordered by name lists its options by name (Alüminyum before Karbon)', async () => {
       const s = src.site;
       const p = await get(`/products/${s.products.variable.id}`);
@@ -478,8 +484,7 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for cleared-twice income & verify
-  describe.skip('money after the jobs ran (waiting for: cleared-twice income)', () => {
+  describe('money after the jobs ran', () => {
     it('every vendor balance equals what WordPress\'s ledger gives (available = cleared + reserved, pending = pending commissions)', async () => {
       const wpBal = await wpq<{ vendor_id: number; available: string; pending: string }>(`SELECT vendor_id,
           CAST(SUM(CASE WHEN status IN ('cleared','reserved') THEN amount ELSE 0 END) AS CHAR) AS available,

@@ -5,6 +5,7 @@ import { platformModule } from '../../src/platform/module.js';
 import { createRentalModule } from '../../src/modules/rental/module.js';
 import { listMigrations } from '../../src/platform/db/migrate.js';
 import { VERSION } from '../../src/version.js';
+import { holdingIndexOf } from '../../src/modules/rental/availability/holding-index.js';
 import { V1 } from './helpers.js';
 
 describe('GET /health', () => {
@@ -17,9 +18,10 @@ describe('GET /health', () => {
   it('200 {status: ok, version} when the database answers and nothing is pending', { timeout: 90_000 }, async () => {
     const t = await makeApp();
     apps.push(t);
+    await expect.poll(() => holdingIndexOf(t.platform).ready, { timeout: 20_000 }).toBe(true);
     const r = await t.inject({ method: 'GET', url: `${V1}/health` });
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({ success: true, data: { status: 'ok', version: '4.52.0', rova_version: VERSION }, message: '' });
+    expect(r.json()).toEqual({ success: true, data: { status: 'ok', version: '4.52.0', rova_version: VERSION, availability_from: 'index' }, message: '' });
   });
 
   it('503 degraded when a migration is pending', async () => {

@@ -5,6 +5,37 @@ import type { RedisState } from './redis-state.js';
 
 export type BusHandler = (payload: string) => void;
 
+/** How often each node publishes its heartbeat on the bus. */
+export const HEARTBEAT_MS = 100;
+/**
+ * The stated bound: while this node's own heartbeat and every other node's arrive within it, announcements flow
+ * (a node's announcements and heartbeats share one channel and Redis keeps their order, so a heartbeat that arrived
+ * proves every announcement its node published before it arrived too). Past it, what a node keeps from announcements
+ * may be stale: the holding index answers from the database.
+ */
+export const HEARTBEAT_BOUND_MS = 250;
+/** A node not heard for this long is taken as gone (killed without a goodbye): its silence no longer holds others back. */
+export const PEER_GONE_MS = 30_000;
+
+/** Whether announcements from every node demonstrably reach this one (heartbeats within HEARTBEAT_BOUND_MS). */
+export interface BusLink {
+  flowing(): boolean;
+  /**
+   * When announcements last flowed again after a gap (ms since epoch, 0 if never): state built from announcements
+   * before then may have missed some, and must be reloaded from the database.
+   */
+  resumedAt(): number;
+  /** Runs each time announcements flow again after a gap. */
+  onResumed(fn: () => void): void;
+  /** For /health and the metrics: the nodes heard (this one included) and the oldest heartbeat's age. */
+  state(): { flowing: boolean; nodes: number; oldestHeartbeatMs: number };
+}
+
+/** The bus was flowing once and is not now (not merely starting: this node's first heartbeat not back yet). */
+export function busStalled(s: ReturnType<BusLink['state']>): boolean {
+  return !s.flowing && s.oldestHeartbeatMs >= 0;
+}
+
 /**
  * Cache-invalidation bus. Publishing runs local handlers at once; with Redis the message also reaches every
  * other node (their handlers run when it arrives, within milliseconds).
@@ -13,12 +44,22 @@ export interface InvalidationBus {
   publish(topic: string, payload?: string): Promise<void>;
   subscribe(topic: string, handler: BusHandler): () => void;
   close(): Promise<void>;
+  link: BusLink;
 }
+
+/** One process: every announcement is a function call, nothing can be missed. */
+const LOCAL_LINK: BusLink = {
+  flowing: () => true,
+  resumedAt: () => 0,
+  onResumed: () => undefined,
+  state: () => ({ flowing: true, nodes: 1, oldestHeartbeatMs: 0 }),
+};
 
 export function createMemoryBus(): InvalidationBus {
   const ee = new EventEmitter();
   ee.setMaxListeners(0);
   return {
+    link: LOCAL_LINK,
     async publish(topic, payload = '') {
       ee.emit(topic, payload);
     },
@@ -47,10 +88,13 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
   const local = createMemoryBus();
   const topics = new Set<string>();
   const pending = new Map<string, { topic: string; payload: string }>();
+  const heartbeats = new Heartbeats(nodeId);
   sub.on('message', (ch: string, raw: string) => {
     if (ch !== channel) return;
     try {
-      const msg = JSON.parse(raw) as { node: string; topic: string; payload: string };
+      const msg = JSON.parse(raw) as { node: string; topic: string; payload: string; hb?: 1; bye?: 1 };
+      if (msg.hb) return heartbeats.heard(msg.node, Date.now());
+      if (msg.bye) return heartbeats.left(msg.node);
       if (msg.node === nodeId) return;
       void local.publish(msg.topic, msg.payload);
     } catch {
@@ -80,6 +124,13 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
     if (batch.length && pending.size === 0) state.log.info({ messages: batch.length }, 'invalidation messages held during the Redis outage were sent');
   };
   pub.on('ready', () => void flush());
+  // this node's own heartbeat came back after a gap: what it could not send meanwhile goes out now
+  heartbeats.onOwnResumed(() => void flush());
+  const beat = setInterval(() => {
+    heartbeats.sweep(Date.now());
+    pub.publish(channel, JSON.stringify({ node: nodeId, hb: 1 })).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  beat.unref();
   state.onRecovered(() => {
     // Subscribe again before dropping, so nothing published after the drop can be missed.
     void sub
@@ -93,6 +144,7 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
   });
 
   return {
+    link: heartbeats,
     async publish(topic, payload = '') {
       await local.publish(topic, payload);
       await send(topic, payload);
@@ -102,8 +154,78 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
       return local.subscribe(topic, handler);
     },
     async close() {
+      clearInterval(beat);
+      // a goodbye, after every announcement of this node: the others stop waiting for its heartbeat at once
+      if (pub.status === 'ready') await pub.publish(channel, JSON.stringify({ node: nodeId, bye: 1 })).catch(() => undefined);
       await sub.unsubscribe(channel).catch(() => undefined);
       await local.close();
     },
   };
+}
+
+/**
+ * Every node's last heartbeat as this node received it (arrival time on this node's clock, so clocks need not
+ * agree). Flowing: this node's own heartbeat (published and received back through Redis) and every other node's
+ * arrived within HEARTBEAT_BOUND_MS. A heartbeat arriving after a longer silence ends a gap; a node silent for
+ * PEER_GONE_MS is forgotten (that ends a gap too: the others trust again after reloading).
+ */
+class Heartbeats implements BusLink {
+  private readonly last = new Map<string, number>();
+  private resumed = 0;
+  private readonly listeners: (() => void)[] = [];
+  private readonly ownListeners: (() => void)[] = [];
+
+  constructor(private readonly self: string) {}
+
+  heard(node: string, at: number): void {
+    const before = this.last.get(node);
+    this.last.set(node, at);
+    if (before !== undefined && at - before > HEARTBEAT_BOUND_MS) {
+      if (node === this.self) for (const fn of this.ownListeners) fn();
+      this.gapEnded(at);
+    }
+  }
+
+  left(node: string): void {
+    if (node !== this.self) this.last.delete(node);
+  }
+
+  sweep(now: number): void {
+    for (const [node, at] of this.last) {
+      if (node !== this.self && now - at > PEER_GONE_MS) {
+        this.last.delete(node);
+        this.gapEnded(now);
+      }
+    }
+  }
+
+  private gapEnded(at: number): void {
+    this.resumed = Math.max(this.resumed, at);
+    for (const fn of this.listeners) fn();
+  }
+
+  onOwnResumed(fn: () => void): void {
+    this.ownListeners.push(fn);
+  }
+
+  flowing(): boolean {
+    const now = Date.now();
+    if (!this.last.has(this.self)) return false;
+    for (const at of this.last.values()) if (now - at > HEARTBEAT_BOUND_MS) return false;
+    return true;
+  }
+
+  resumedAt(): number {
+    return this.resumed;
+  }
+
+  onResumed(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  state(): { flowing: boolean; nodes: number; oldestHeartbeatMs: number } {
+    const now = Date.now();
+    const oldest = this.last.has(this.self) ? Math.max(0, ...[...this.last.values()].map((at) => now - at)) : -1;
+    return { flowing: this.flowing(), nodes: this.last.size, oldestHeartbeatMs: oldest };
+  }
 }

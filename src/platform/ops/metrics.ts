@@ -7,6 +7,8 @@ import type { Config } from '../../config.js';
 import type { DbHandle } from '../db/connect.js';
 import type { JobRunObserver } from '../jobs.js';
 import type { Limits } from '../limits/limiter.js';
+import type { BusLink } from '../kv/bus.js';
+import type { RedisHealth } from '../kv/redis-state.js';
 
 /** The app's Prometheus registry (one per app, so tests and several apps in one process do not mix counts). */
 export interface Metrics {
@@ -16,7 +18,13 @@ export interface Metrics {
   jobObserver: JobRunObserver;
 }
 
-export function createMetrics(dbHandle: DbHandle): Metrics {
+/** What the Redis and bus gauges read (the app's RedisState and the bus's heartbeat link). */
+export interface SharedDependencies {
+  redis: { health(): RedisHealth };
+  bus: BusLink;
+}
+
+export function createMetrics(dbHandle: DbHandle, shared?: SharedDependencies): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'rova_' });
   const limiterHits = new Counter({
@@ -56,6 +64,35 @@ export function createMetrics(dbHandle: DbHandle): Metrics {
       }
     },
   });
+  if (shared) {
+    // Redis is not part of readiness (every node shares it): these say when it is away or the bus is late
+    new Gauge({
+      name: 'rova_redis_up',
+      help: '1 while the Redis connections are ready, 0 while Redis is away (-1: REDIS_URL not set)',
+      registers: [registry],
+      collect() {
+        const h = shared.redis.health();
+        this.set(h.configured ? (h.up ? 1 : 0) : -1);
+      },
+    });
+    new Gauge({
+      name: 'rova_bus_flowing',
+      help: '1 while every node\'s bus heartbeat (this one\'s through Redis included) arrived within 250 ms: announcements flow and the holding index answers from memory; 0: answers come from the database',
+      registers: [registry],
+      collect() {
+        this.set(shared.bus.state().flowing ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'rova_bus_heartbeat_age_seconds',
+      help: 'Age of the oldest last heartbeat among the nodes heard on the bus (-1 before this node heard its own)',
+      registers: [registry],
+      collect() {
+        const ms = shared.bus.state().oldestHeartbeatMs;
+        this.set(ms < 0 ? -1 : ms / 1000);
+      },
+    });
+  }
   return {
     registry,
     countLimits: (limits) => ({

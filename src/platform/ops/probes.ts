@@ -12,7 +12,10 @@ const Ready = Type.Object({
     description: '`draining`: the node received SIGTERM and is finishing its work (SHUTDOWN_DRAIN_MS); take it out of rotation',
   }),
   checks: Type.Object({ database: Check, redis: Check, migrations: Check }),
-  failed: Type.Array(Type.String(), { description: 'Names of the checks that failed (`draining` while shutting down)' }),
+  failed: Type.Array(Type.String(), {
+    description: 'Names of the checks that make the node unready (`database`, `migrations`; `draining` while shutting down). '
+      + 'A failed `redis` check is reported in `checks` only: every node shares Redis and works without it',
+  }),
 });
 const Live = Type.Object({ status: Type.Literal('ok') });
 
@@ -40,8 +43,9 @@ async function check(fn: () => Promise<unknown>): Promise<CheckState> {
 
 /**
  * Probes for orchestrators, outside the REST root and public: GET /livez (the process serves requests) and
- * GET /readyz (database answers, Redis answers when REDIS_URL is set, no migration pending) → 200, or 503
- * naming the failed checks. Neither touches the rate limiter or the audit log. While the node drains, every
+ * GET /readyz (database answers, no migration pending) → 200, or 503 naming the failed checks. Redis is checked and
+ * reported but never makes the node unready: every node shares it, so a Redis outage would take every node out of
+ * the load balancer at once, though each keeps answering without it (GET /health and the metrics report it). Neither touches the rate limiter or the audit log. While the node drains, every
  * response asks the client to close its connection, so kept-alive clients reconnect through the load balancer.
  */
 export function registerProbes(app: FastifyInstance, platform: Platform, migrations: () => Migration[] = listMigrations): void {
@@ -59,17 +63,17 @@ export function registerProbes(app: FastifyInstance, platform: Platform, migrati
   app.get('/readyz', {
     config: { auth: 'public' },
     schema: {
-      ...schemaBase, summary: 'Readiness probe: database, Redis (when configured) and migrations',
+      ...schemaBase, summary: 'Readiness probe: database and migrations (Redis reported, never unready for it)',
       description: 'From SIGTERM on, 503 with status `draining` while the node finishes its work (SHUTDOWN_DRAIN_MS), so a load balancer stops sending before the node stops accepting.',
       response: { 200: Ready, 503: Ready },
     },
     logLevel: 'warn',
   }, async (_req, reply) => {
-    const { redis, dbHandle } = platform;
-    const [database, redisState] = await Promise.all([
-      check(() => dbHandle.ping()),
-      redis ? check(() => redis.ping()) : Promise.resolve<CheckState>('skipped'),
-    ]);
+    const { dbHandle } = platform;
+    const database = await check(() => dbHandle.ping());
+    // Redis as the node already knows it (its connections ready), never waited for here; a hung Redis (connections
+    // open, heartbeats late) is GET /health's `bus` and the metric rova_bus_flowing
+    const redisState: CheckState = !platform.redisState.configured ? 'skipped' : platform.redisState.up ? 'ok' : 'failed';
     const migrationsState: CheckState =
       database === 'ok'
         ? await check(async () => {
@@ -78,7 +82,7 @@ export function registerProbes(app: FastifyInstance, platform: Platform, migrati
           })
         : 'skipped';
     const checks = { database, redis: redisState, migrations: migrationsState };
-    const failed = Object.entries(checks).filter(([, v]) => v === 'failed').map(([k]) => k);
+    const failed = Object.entries(checks).filter(([k, v]) => v === 'failed' && k !== 'redis').map(([k]) => k);
     if (platform.lifecycle.draining) failed.unshift('draining');
     const status = platform.lifecycle.draining ? ('draining' as const) : failed.length ? ('unavailable' as const) : ('ok' as const);
     return reply.code(failed.length ? 503 : 200).header('Cache-Control', 'no-store').send({ status, checks, failed });

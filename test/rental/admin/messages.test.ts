@@ -118,6 +118,37 @@ describe('customer side', () => {
   });
 });
 
+describe('a message sent again is stored once (no Idempotency-Key: the same author\u2019s identical last message within 60 s is the answer)', () => {
+  const count = async (where: string, id: number) =>
+    (await one<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rental_messages WHERE ${sql.raw(where)} = ${id}`))!.n;
+
+  it('a new thread, a customer reply and an admin reply, each sent twice in a row and twice at once', async () => {
+    const dave = await t.userWithKey('customer', ['read', 'write'], 'dave');
+    const body = { subject: 'Late return', message: 'Can I return the car at 22:00?' };
+    const first = await ok('POST', '/my/messages', dave.key, body, 201);
+    const again = await ok('POST', '/my/messages', dave.key, body, 201);
+    expect(again).toEqual(first);
+    const both = await Promise.all([1, 2].map(() => ok('POST', '/my/messages', dave.key, { ...body, subject: 'Early pickup' }, 201)));
+    expect(both[1].thread.id).toBe(both[0].thread.id);
+    expect(await count('customer_id', first.thread.customer_id)).toBe(2); // two threads, one per subject
+
+    const thread = first.thread.id as number;
+    const replies = await Promise.all([1, 2].map(() => ok('POST', `/my/messages/${thread}/reply`, dave.key, { message: 'And a child seat.' }, 201)));
+    expect(replies[1].reply_id).toBe(replies[0].reply_id);
+    const repeat = await ok('POST', `/my/messages/${thread}/reply`, dave.key, { message: 'And a child seat.' }, 201);
+    expect(repeat).toMatchObject({ reply_id: replies[0].reply_id, thread_id: thread, status: 'pending', previous_status: 'pending' });
+    const adminReplies = await Promise.all([1, 2].map(() => ok('POST', `/messages/${thread}/reply`, admin, { message: 'Yes, both fine.' }, 201)));
+    expect(adminReplies[1].reply_id).toBe(adminReplies[0].reply_id);
+    expect(await count('thread_id', thread)).toBe(3);
+
+    // something else, or the same text answering another message, is a new message
+    const other = await ok('POST', `/my/messages/${thread}/reply`, dave.key, { message: 'Thanks.' }, 201);
+    const thanksAgain = await ok('POST', `/my/messages/${other.reply_id}/reply`, dave.key, { message: 'Thanks.' }, 201);
+    expect(thanksAgain.reply_id).not.toBe(other.reply_id);
+    expect(await count('thread_id', thread)).toBe(5);
+  });
+});
+
 describe('admin inbox', () => {
   let ids: Record<string, number> = {};
   beforeAll(async () => {

@@ -14,6 +14,9 @@ export const FULL_RELOAD_MS = 60_000;
  * (or reloads the vehicle). From the announcement until that read is in, the vehicle is "unsure" and its answers
  * come from the database, so the node that wrote reads its own write at once and another node lags by the bus's
  * latency only. Cold (not loaded yet, or Redis away so messages may be missed) = every answer from the database.
+ * The index trusts itself only while announcements demonstrably flow: every node's heartbeat (this one's included,
+ * through Redis) arrived within HEARTBEAT_BOUND_MS. A hung Redis, or one node's stalled link, stops them: from the
+ * bound on, answers come from the database; once they flow again, the index reloads whole and trusts what it loaded.
  * Decisions under the vehicle lock (create, change, payment) never use it.
  */
 export class HoldingIndex {
@@ -25,11 +28,17 @@ export class HoldingIndex {
   private readonly applied = new Map<number, number>();
   private seq = 0;
   private fullApplied = 0;
+  /** When the newest full load that succeeded started (ms since epoch): it holds every write committed before. */
+  private loadedFrom = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly listeners: (() => void)[] = [];
 
   constructor(private readonly p: Platform) {
     p.bus.subscribe(HOLDS_TOPIC, (payload) => this.announced(payload));
+    // announcements flow again after a gap (Redis hung, a node's link stalled, a node gone): reload whole
+    p.bus.link.onResumed(() => {
+      if (this.timer) void this.reloadAll();
+    });
   }
 
   /** Loads the index and keeps a periodic full reload (unref'd: it never holds the process open). */
@@ -51,7 +60,12 @@ export class HoldingIndex {
   }
 
   get ready(): boolean {
-    return this.warm && (!this.p.redisState.configured || this.p.redisState.up);
+    return this.warm && (!this.p.redisState.configured || this.p.redisState.up) && this.p.bus.link.flowing() && this.loadedFrom >= this.p.bus.link.resumedAt();
+  }
+
+  /** For /health and the metrics: `index` while answers come from memory, `database` otherwise (cold, or the bus stalled). */
+  get answersFrom(): 'index' | 'database' {
+    return this.ready ? 'index' : 'database';
   }
 
   /**
@@ -205,8 +219,28 @@ export class HoldingIndex {
     }
   }
 
-  private async reloadAll(): Promise<void> {
+  private fullLoad: Promise<void> | null = null;
+  private fullAgain = false;
+
+  /** One full load at a time; asked for while one runs, another follows it (it must start after the asking). */
+  private reloadAll(): Promise<void> {
+    if (this.fullLoad) {
+      this.fullAgain = true;
+      return this.fullLoad;
+    }
+    this.fullLoad = this.loadAll().finally(() => {
+      this.fullLoad = null;
+      if (this.fullAgain) {
+        this.fullAgain = false;
+        void this.reloadAll();
+      }
+    });
+    return this.fullLoad;
+  }
+
+  private async loadAll(): Promise<void> {
     const seq = ++this.seq;
+    const startedAt = Date.now();
     try {
       const found = await holdIntervals(this.p.db, null, this.since());
       const fresh = new Map<number, HoldInterval[]>();
@@ -217,6 +251,7 @@ export class HoldingIndex {
       }
       for (const id of new Set([...this.byVehicle.keys(), ...fresh.keys()])) this.apply(id, fresh.get(id) ?? [], seq);
       this.fullApplied = seq;
+      this.loadedFrom = Math.max(this.loadedFrom, startedAt);
       this.warm = true;
       this.changed();
     } catch (err) {

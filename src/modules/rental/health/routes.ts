@@ -5,6 +5,8 @@ import { listMigrations, pendingMigrations, type Migration } from '../../../plat
 import { rows } from '../../../platform/db/types.js';
 import { RentalEnvelope } from '../../../platform/http/schemas.js';
 import { RENTAL_API_LEVEL, VERSION } from '../../../version.js';
+import { busStalled } from '../../../platform/kv/bus.js';
+import { holdingIndexOf } from '../availability/holding-index.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 
 export interface HealthOptions {
@@ -17,9 +19,16 @@ const Health = Type.Object({
   version: Type.String({ description: 'The rental plugin API level Rova is compatible with (feature detection), e.g. 4.52.0' }),
   rova_version: Type.String({ description: "Rova's own release" }),
   failed: Type.Optional(Type.Array(Type.String())),
+  availability_from: Type.Union([Type.Literal('index'), Type.Literal('database')], {
+    description: 'Where availability and search answers come from: `index` (memory, kept fresh by announcements from every node) '
+      + 'or `database` (the index is loading, or announcements do not demonstrably flow: Redis away or hung, a node\'s link stalled)',
+  }),
 });
 
-/** GET /health: database reachable, rental tables present, no pending migration, Redis up when configured → 200 ok, else 503 degraded. */
+/**
+ * GET /health: database reachable, rental tables present, no pending migration, Redis up when configured and the
+ * bus flowing (every node's heartbeat within the bound) → 200 ok, else 503 degraded naming what failed.
+ */
 export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
   return async (app) => {
     const p = app.platform;
@@ -50,10 +59,13 @@ export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
       }
       // Redis away: the service still answers (per-node limits, caches dropped on return) but is degraded.
       if (p.redisState.configured && !p.redisState.up) failed.push('redis');
+      // Redis connected but announcements late (hung, or a node's link stalled): availability comes from the database
+      else if (busStalled(p.bus.link.state())) failed.push('bus');
+      const availability_from = holdingIndexOf(p).answersFrom;
       if (failed.length) {
-        return reply.code(503).send({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: RENTAL_API_LEVEL, rova_version: VERSION, failed }, message: `Degraded: ${failed.join(', ')} check failed.` });
+        return reply.code(503).send({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: RENTAL_API_LEVEL, rova_version: VERSION, failed, availability_from }, message: `Degraded: ${failed.join(', ')} check failed.` });
       }
-      return { success: true as const, data: { status: 'ok', version: RENTAL_API_LEVEL, rova_version: VERSION }, message: '' };
+      return { success: true as const, data: { status: 'ok', version: RENTAL_API_LEVEL, rova_version: VERSION, availability_from }, message: '' };
     });
   };
 }

@@ -148,6 +148,34 @@ export async function insertMessage(db: Db, m: NewMessage): Promise<number> {
   return r!.id;
 }
 
+/**
+ * Namespace of the advisory locks that serialise one author's messages, so two copies of one message sent at once
+ * cannot both miss each other in `repeatedMessage`.
+ */
+const MESSAGE_AUTHOR_LOCK = 727_037;
+
+export async function lockAuthor(tx: Db, authorUserId: number): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${MESSAGE_AUTHOR_LOCK}, ${authorUserId % 2_147_483_647}::int)`);
+}
+
+/**
+ * The author's newest message of the last `windowSeconds` in a thread (`threadId`), or among the customer's thread
+ * starters (`customerId`), when it says exactly this: the same body, and the same subject (a starter) or the same
+ * message answered (`parentId`, a reply). That is the message a client sent again.
+ */
+export async function repeatedMessage(db: Db, m: { authorUserId: number; sender: 'customer' | 'admin'; where: { threadId: number } | { customerId: number };
+  parentId: number | null; subject: string; body: string }, windowSeconds: number): Promise<{ id: number; thread_id: number } | undefined> {
+  const scope = 'threadId' in m.where ? sql`thread_id = ${m.where.threadId}` : sql`customer_id = ${m.where.customerId} AND parent_id IS NULL`;
+  const last = await one<{ id: number; thread_id: number; parent_id: number | null; subject: string; body: string }>(
+    db,
+    sql`SELECT id::int AS id, thread_id::int AS thread_id, parent_id::int AS parent_id, subject, body FROM rental_messages
+        WHERE ${scope} AND author_user_id = ${m.authorUserId} AND sender = ${m.sender} AND created_at > now() - make_interval(secs => ${windowSeconds})
+        ORDER BY created_at DESC, id DESC LIMIT 1`,
+  );
+  if (!last || last.body !== m.body || last.subject !== m.subject || last.parent_id !== m.parentId) return undefined;
+  return { id: last.id, thread_id: last.thread_id };
+}
+
 export async function setThreadStatus(db: Db, threadId: number, status: MessageStatus): Promise<MessageStatus | undefined> {
   const r = await one<{ previous: MessageStatus }>(
     db,

@@ -16,6 +16,13 @@ import { messageView, threadSummary } from './views.js';
 
 type Tx = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
 
+/**
+ * A message identical to its author's last one (same thread and message answered, or same subject for a new thread)
+ * within this many seconds is the same message sent again — a client retrying after a lost answer, or a double click —
+ * and is answered with the stored one instead of being stored twice. Messages carry no Idempotency-Key.
+ */
+export const MESSAGE_REPEAT_WINDOW_SECONDS = 60;
+
 export const notFoundError = (message = 'Message not found.') => new HttpError(404, 'RESOURCE_NOT_FOUND', message);
 const notFound = () => notFoundError();
 
@@ -85,9 +92,12 @@ export interface ReplyResult {
 export async function adminReply(transaction: Tx, messageId: number, author: AuthUser, text: string, closeThread: boolean): Promise<ReplyResult> {
   if (text.trim() === '') throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
   return transaction(async (tx) => {
+    await repo.lockAuthor(tx, author.id);
     const threadId = await resolveThread(tx, messageId);
     const head = await repo.getThread(tx, threadId, 'admin');
     if (!head) throw notFound();
+    const repeated = await repo.repeatedMessage(tx, { authorUserId: author.id, sender: 'admin', where: { threadId }, parentId: messageId, subject: replySubject(head.subject), body: text }, MESSAGE_REPEAT_WINDOW_SECONDS);
+    if (repeated) return { reply_id: repeated.id, thread_id: threadId, status: head.status, previous_status: head.status };
     const status: MessageStatus = closeThread ? 'closed' : 'replied';
     const replyId = await repo.insertMessage(tx, {
       threadId,
@@ -149,6 +159,9 @@ export async function startThread(transaction: Tx, customer: CustomerIdentity, u
     throw badRequest('subject and message must not be blank.', 'INVALID_PARAMS', { params: { [subject === '' ? 'subject' : 'message']: 'must not be blank' } });
   }
   const id = await transaction(async (tx) => {
+    await repo.lockAuthor(tx, user.id);
+    const repeated = await repo.repeatedMessage(tx, { authorUserId: user.id, sender: 'customer', where: { customerId: customer.id }, parentId: null, subject, body }, MESSAGE_REPEAT_WINDOW_SECONDS);
+    if (repeated) return repeated.id;
     if (input.booking_id !== undefined && !(await repo.bookingBelongsTo(tx, input.booking_id, customer.id))) {
       throw badRequest('booking_id is not one of your bookings.', 'INVALID_PARAMS', { params: { booking_id: 'not one of your bookings' } });
     }
@@ -180,9 +193,12 @@ export async function customerReply(transaction: Tx, customer: CustomerIdentity,
   const body = text.trim();
   if (body === '') throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
   return transaction(async (tx) => {
+    await repo.lockAuthor(tx, user.id);
     const threadId = await resolveThread(tx, messageId, customer);
     const head = await repo.getThread(tx, threadId, 'customer');
     if (!head) throw notFound();
+    const repeated = await repo.repeatedMessage(tx, { authorUserId: user.id, sender: 'customer', where: { threadId }, parentId: messageId, subject: replySubject(head.subject), body }, MESSAGE_REPEAT_WINDOW_SECONDS);
+    if (repeated) return { reply_id: repeated.id, thread_id: threadId, status: head.status, previous_status: head.status };
     const replyId = await repo.insertMessage(tx, {
       threadId,
       parentId: messageId,
