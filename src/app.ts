@@ -28,6 +28,7 @@ import { one, type Db } from './platform/db/types.js';
 import { Filters } from './platform/hooks.js';
 import { clientAddress } from './platform/http/client-ip.js';
 import { installErrorHandling } from './platform/http/error-handler.js';
+import { protectHtmlPages } from './platform/http/html-security.js';
 import { useJsonBodies } from './platform/http/json-body.js';
 import { finiteNumbers } from './platform/http/finite-numbers.js';
 import { refuseNulCharacters } from './platform/http/nul-guard.js';
@@ -51,6 +52,7 @@ import { registerLandingPage } from './platform/routes/landing.js';
 import { registerAdminApp } from './platform/routes/admin-app.js';
 import { enforceQuota } from './platform/limits/quotas.js';
 import { securitySettings } from './platform/security-settings.js';
+import { establishStoreCurrency, StoreCurrency } from './platform/store-currency.js';
 import './platform/fastify-augment.js';
 
 export interface BuildOptions {
@@ -100,6 +102,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const dbHandle = opts.dbHandle ?? (await connectDatabase(config, opts.connect));
   const migration = opts.skipMigrate ? { applied: [], wasEmpty: false } : await migrate(dbHandle);
   config = await withStoredTimezone(config, dbHandle.db);
+  let storeCurrency: string;
+  try {
+    storeCurrency = await establishStoreCurrency(dbHandle.db, config);
+  } catch (err) {
+    if (!opts.keepDb) await dbHandle.close();
+    throw err;
+  }
 
   let redis: Redis | null = null;
   let redisSub: Redis | null = null;
@@ -155,6 +164,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   announceWritesOf(db, announce);
   const platform: Platform = {
     config,
+    storeCurrency: new StoreCurrency(db, bus, storeCurrency, (err) => app.log.error({ err }, 'store currency reload failed')),
     db,
     dbHandle,
     options: createOptions(db, bus),
@@ -232,6 +242,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
     }
     installErrorHandling(app, namespaces);
+    protectHtmlPages(app);
     logEachRequest(app);
     if (metrics) installMetrics(app, config, metrics);
     new MethodRules(namespaces, config.restRoot, securitySettings(config).strictMethods).install(app);

@@ -32,7 +32,11 @@ export interface Config {
   /** Fastify/proxy-addr trust value: false, a hop count, or a list of addresses/CIDRs/names. */
   trustProxy: false | number | string[];
   secret: string;
-  storeCurrency: string;
+  /**
+   * STORE_CURRENCY as set (upper-cased), null when unset. Only the first start uses it, to write the store's currency
+   * into the database; afterwards it must agree with the stored one (`platform.storeCurrency` is what modules read).
+   */
+  storeCurrencyEnv: string | null;
   storeTimezone: string;
   logLevel: LogLevel;
   bootstrapAdminKey: string | null;
@@ -232,8 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
   if (restRoot === '' || !/^\/[A-Za-z0-9/_-]*$/.test(restRoot)) {
     throw new ConfigError(`REST_ROOT must be a path such as /wp-json (got "${env.REST_ROOT}")`);
   }
-  const storeCurrency = (env.STORE_CURRENCY?.trim() || 'USD').toUpperCase();
-  if (!isCurrencyCode(storeCurrency)) throw new ConfigError(`STORE_CURRENCY must be an ISO 4217 code such as USD (got "${env.STORE_CURRENCY}")`);
+  const storeCurrencyEnv = env.STORE_CURRENCY?.trim().toUpperCase() || null;
+  if (storeCurrencyEnv !== null && !isCurrencyCode(storeCurrencyEnv)) throw new ConfigError(`STORE_CURRENCY must be an ISO 4217 code such as USD (got "${env.STORE_CURRENCY}")`);
   const storeTimezone = env.STORE_TIMEZONE?.trim() || 'UTC';
   if (!isTimeZone(storeTimezone)) throw new ConfigError(`STORE_TIMEZONE must be an IANA time zone such as Europe/Istanbul (got "${storeTimezone}")`);
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
@@ -261,7 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     restRoot,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     secret: loadOrCreateSecret(dataDir, env.ROVA_SECRET, !ephemeral),
-    storeCurrency,
+    storeCurrencyEnv,
     storeTimezone,
     logLevel,
     bootstrapAdminKey,

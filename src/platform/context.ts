@@ -13,10 +13,13 @@ import type { Options } from './kv/options.js';
 import type { RedisState } from './kv/redis-state.js';
 import type { Transients } from './kv/transients.js';
 import type { Limits } from './limits/limiter.js';
+import type { StoreCurrency } from './store-currency.js';
 
 /** Everything a module gets from the platform. One instance per running app. */
 export interface Platform {
   config: Config;
+  /** The store's currency, the database's fact kept in memory (never STORE_CURRENCY: see store-currency.ts). */
+  storeCurrency: StoreCurrency;
   db: Db;
   dbHandle: DbHandle;
   options: Options;

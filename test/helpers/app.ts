@@ -65,6 +65,14 @@ export interface MakeAppOptions {
   modules?: RovaModule[];
   /** Start with the demo data (as `seedDemo` leaves it); seeded once per worker and settings, then copied. */
   demo?: boolean;
+  /** Start on this embedded database (a restart: `dataDirDump(app)` of an earlier app) instead of the migrated template. */
+  fromDump?: Blob;
+}
+
+/** The embedded database of a running app, for `makeApp({ fromDump })` (PGlite only). */
+export async function dataDirDump(t: BuiltApp): Promise<Blob> {
+  const raw = t.platform.dbHandle.raw as { dumpDataDir(c?: 'none' | 'gzip'): Promise<Blob> };
+  return new DumpBlob(new Uint8Array(await (await raw.dumpDataDir('none')).arrayBuffer()));
 }
 
 interface SeededTemplate {
@@ -121,7 +129,7 @@ export async function makeApp(opts: MakeAppOptions = {}): Promise<TestApp> {
     built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: tpl.dump }, logger: false });
   } else if (!env.DATABASE_URL) {
     config = loadConfig(env, { ephemeral: true });
-    built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: await pgliteTemplate() }, logger: false });
+    built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: opts.fromDump ?? (await pgliteTemplate()) }, logger: false });
   } else {
     config = loadConfig(env, { ephemeral: true });
     built = await buildApp(config, { modules: opts.modules, logger: false });

@@ -50,7 +50,9 @@ beforeAll(async () => {
   // a Rova user that already holds id 7 (a WordPress customer's id): that customer gets another id
   await t.platform.db.execute(sql`INSERT INTO rova_users (id, login, email, role) VALUES (7, 'rova_first', 'first@rova.test', 'customer')`);
   first = await importWordPress(target(t), source, { wpKeys });
-  await fxRuntime(t.platform).changed(); // what the command does after an import
+  // what the command does after an import
+  await t.platform.storeCurrency.changed();
+  await fxRuntime(t.platform).changed();
 }, 240_000);
 
 afterAll(async () => {
@@ -157,6 +159,18 @@ describe('currency settings and currencies', () => {
     expect(c[2]!.data).toMatchObject({ enabled: false, format: { decimals: 0, symbol: '¥' } });
     expect(rep('currency').skipped).toEqual([{ id: 'gbp', reason: 'not an upper-case ISO 4217 code (the plugin drops such rows too)' }]);
     expect(rep('currency').warnings).toEqual(['mhmcs_settings: legacy keys not carried over: provider, provider_api_key']);
+  });
+
+  it('the shop currency becomes the store currency every module reads (issue 34 item 2); STORE_CURRENCY=EUR no longer starts', async () => {
+    expect(t.config.storeCurrencyEnv).toBe('EUR');
+    expect(t.platform.storeCurrency.code).toBe('USD');
+    const admin = { 'x-rova-api-key': (await t.userWithKey('administrator')).key };
+    expect((await t.inject({ method: 'GET', url: '/wp-json/rova-rental/v1/dashboard/stats', headers: admin })).json().data).toMatchObject({ currency: 'USD' });
+    expect((await t.inject({ method: 'GET', url: '/wp-json/rova/v1/auth/me', headers: admin })).json().store).toMatchObject({ currency: 'USD' });
+    if (TEST_PG) {
+      await expect(makeApp({ env: { DATABASE_URL: t.config.databaseUrl!, STORE_CURRENCY: 'EUR' } })).rejects.toThrow(
+        "STORE_CURRENCY is EUR, but this store's currency is USD (stored in the database by its first start or the WordPress import; every amount is in it).");
+    }
   });
 });
 
@@ -379,6 +393,10 @@ describe('the command', () => {
       expect(r.stdout + r.stderr).not.toContain(F.VENDORS[0]!.iban);
       const verify = await rovaInProcess(['ledger', 'verify'], env);
       expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+      // the import set the store currency to the shop's: a start that asks for another one is refused
+      const other = await rovaInProcess(['ledger', 'verify'], { ...env, STORE_CURRENCY: 'EUR' });
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain("rova: configuration error: STORE_CURRENCY is EUR, but this store's currency is USD");
       const again = await rovaInProcess(['import', 'wordpress', '--from', wpUrl, '--only', 'products,bookings'], env);
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).toContain(`products: 0 created, ${F.PRODUCTS.length} updated, 1 skipped\n`);

@@ -30,7 +30,7 @@ function rova(args: string[], env: Record<string, string>) {
 describe('configuration', () => {
   it('defaults', () => {
     const c = loadConfig({}, { ephemeral: true });
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', restRoot: '/wp-json', storeCurrency: 'USD', storeTimezone: 'UTC', trustProxy: false, demo: false, databaseUrl: null, redisUrl: null });
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', restRoot: '/wp-json', storeCurrencyEnv: null, storeTimezone: 'UTC', trustProxy: false, demo: false, databaseUrl: null, redisUrl: null });
     expect(c.secret).toMatch(/^[0-9a-f]{64}$/);
   });
   it.each([
@@ -56,7 +56,7 @@ describe('configuration', () => {
     const c = loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback', REST_ROOT: 'api/', STORE_CURRENCY: 'eur' }, { ephemeral: true });
     expect(c.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'loopback']);
     expect(c.restRoot).toBe('/api');
-    expect(c.storeCurrency).toBe('EUR');
+    expect(c.storeCurrencyEnv).toBe('EUR');
     expect(loadConfig({ TRUST_PROXY: '2' }, { ephemeral: true }).trustProxy).toBe(2);
   });
   it('generates ROVA_SECRET once and keeps it in DATA_DIR (mode 600)', () => {

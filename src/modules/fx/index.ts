@@ -9,7 +9,7 @@ import { fxRoutes } from './routes.js';
 import { seedFxDemo } from './seed.js';
 import { INTERVAL_MS } from './settings.js';
 import { staleRates } from './staleness.js';
-import { fxRuntime, OPT_BASE, readFxEnv, TOPIC, type FxRuntime } from './state.js';
+import { fxRuntime, readFxEnv, TOPIC, type FxRuntime } from './state.js';
 
 const geoFor = perPlatform((p) => new GeoLookup(p));
 
@@ -37,7 +37,6 @@ export const fxModule: RovaModule = {
   checkConfig: readFxEnv,
   async start(platform) {
     const rt = fxRuntime(platform);
-    if ((await platform.options.get<string>(OPT_BASE)) === undefined) await platform.options.set(OPT_BASE, platform.config.storeCurrency);
     platform.bus.subscribe(TOPIC, () => {
       rt.refresh().catch((err: unknown) => platform.log.error({ err }, 'currency view reload failed'));
     });

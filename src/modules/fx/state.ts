@@ -3,6 +3,7 @@ import { Decimal } from 'decimal.js';
 import { existsSync } from 'node:fs';
 import { envInt, ConfigError, type Config } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
+import { OPT_STORE_CURRENCY } from '../../platform/store-currency.js';
 import type { CurrencyFormat, CurrencyPort, PricingCurrency } from '../store/currency-port.js';
 import { intlFormat } from '../store/pricing.js';
 import { ConvertAnswers } from './convert-cache.js';
@@ -13,8 +14,8 @@ import { withDefaults } from './settings.js';
 import type { CurrencyRow, FxSettings, LastSync } from './types.js';
 
 export const OPT_SETTINGS = 'rova_fx_settings';
-/** The store's base currency (a store setting, initialised from STORE_CURRENCY on first start). */
-export const OPT_BASE = 'store_currency';
+/** The store's base currency: the store currency the platform keeps (src/platform/store-currency.ts). */
+export const OPT_BASE = OPT_STORE_CURRENCY;
 export const OPT_LAST_SYNC = 'rova_fx_last_sync';
 /** The shop's own price format for its base currency (WooCommerce's currency position, separators, decimals), when set. */
 export const OPT_PRICE_FORMAT = 'store_price_format';
@@ -141,7 +142,7 @@ export class FxRuntime implements CurrencyPort {
 
   constructor(readonly platform: Platform) {
     const cfg = platform.config;
-    this.snapshot = buildSnapshot(cfg.storeCurrency, withDefaults(undefined), [], null);
+    this.snapshot = buildSnapshot(platform.storeCurrency.code, withDefaults(undefined), [], null);
     const env = readFxEnv(cfg);
     this.convertLimit = env.convertLimit;
     this.sources = env.sources;
@@ -155,7 +156,7 @@ export class FxRuntime implements CurrencyPort {
     const [opts, rows] = await Promise.all([readOptions(db, [OPT_BASE, OPT_SETTINGS, OPT_LAST_SYNC, OPT_PRICE_FORMAT]), loadCurrencies(db)]);
     const base = opts.get(OPT_BASE);
     const lastSync = (opts.get(OPT_LAST_SYNC) as LastSync | undefined) ?? null;
-    const snap = buildSnapshot(typeof base === 'string' ? base : this.platform.config.storeCurrency, withDefaults(opts.get(OPT_SETTINGS)), rows, lastSync,
+    const snap = buildSnapshot(typeof base === 'string' ? base : this.platform.storeCurrency.code, withDefaults(opts.get(OPT_SETTINGS)), rows, lastSync,
       (opts.get(OPT_PRICE_FORMAT) as StorePriceFormat | undefined) ?? null);
     if (gen >= this.applied) {
       this.applied = gen;

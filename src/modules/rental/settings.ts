@@ -14,7 +14,6 @@ export interface RentalSettings {
   maxDays: number;
   defaultTime: string;
   timezone: string;
-  currency: string;
 }
 
 /** Reads and validates the RENTAL_* settings (also run at start, so a bad value stops the process, not a request). */
@@ -30,7 +29,6 @@ export function readRentalSettings(c: Config): RentalSettings {
     maxDays: envInt(c, 'RENTAL_MAX_DAYS', 30, 1),
     defaultTime: '10:00',
     timezone: c.storeTimezone,
-    currency: c.storeCurrency,
   };
   if (s.minDays > s.maxDays) throw new ConfigError(`RENTAL_MIN_DAYS (${s.minDays}) must not exceed RENTAL_MAX_DAYS (${s.maxDays})`);
   return s;

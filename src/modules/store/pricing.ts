@@ -74,7 +74,7 @@ export function intlFormat(code: string): CurrencyFormat {
 
 /** The base (store) currency's format: the currency port's, else Intl defaults for STORE_CURRENCY. */
 export function baseFormat(platform: Platform): CurrencyFormat {
-  return currencyPort(platform)?.base() ?? intlFormat(platform.config.storeCurrency);
+  return currencyPort(platform)?.base() ?? intlFormat(platform.storeCurrency.code);
 }
 
 /** `?currency=CODE` → the pricing currency when the currency service offers it (never the base), else null. */

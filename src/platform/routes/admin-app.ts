@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { cspWithInlineScripts } from '../http/html-security.js';
 
 // src/platform/routes or dist/platform/routes: the repository root is three levels up either way.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -26,12 +27,16 @@ const page = { tags: ['pages'], produces: ['text/html'], response: { 200: { desc
  * new build is picked up on the next load. Read from disk per request: a rebuild needs no restart.
  */
 export function registerAdminApp(app: FastifyInstance): void {
+  let policy = { html: '', csp: '' };
   const sendIndex = async (reply: FastifyReply) => {
     const file = path.join(ADMIN_DIST, 'index.html');
     if (!existsSync(file)) {
       return reply.code(404).type('text/plain; charset=utf-8').header('Cache-Control', 'no-cache').send('The admin app is not built: run `npm run build`.');
     }
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(await readFile(file));
+    const html = await readFile(file, 'utf8');
+    // its inline theme script is allowed by hash; nothing else inline runs, and no other origin may frame it
+    if (html !== policy.html) policy = { html, csp: cspWithInlineScripts(html) };
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Content-Security-Policy', policy.csp).send(html);
   };
   app.get('/admin', { config: { auth: 'public' }, schema: { ...page, summary: 'The admin app (single-page app; index.html, not cached)' } }, (_req, reply) => sendIndex(reply));
   app.get<{ Params: { '*': string } }>(

@@ -104,13 +104,13 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const user = req.auth.user!;
-      const { storeCurrency, storeTimezone } = app.platform.config;
+      const { storeTimezone } = app.platform.config;
       return {
         user: toUser(user),
         method: req.auth.method,
         scopes: req.auth.scopes ? [...req.auth.scopes] : null,
         capabilities: isRole(user.role) ? [...capsOf(user.role)].sort() : [],
-        store: { name: mailSettings(app.platform).storeName, currency: storeCurrency, timezone: storeTimezone },
+        store: { name: mailSettings(app.platform).storeName, currency: app.platform.storeCurrency.code, timezone: storeTimezone },
       };
     },
   );

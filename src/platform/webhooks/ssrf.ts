@@ -2,12 +2,15 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
+/** Global unicast (RFC 4291 2000::/3): the only IPv6 block a public host can sit in, apart from the IPv4 forms below. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 /**
  * The IPv4 address an IPv6 address carries, for the forms a client can use to reach an IPv4 host: IPv4-mapped
  * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks), 6to4 (2002:AABB:CCDD::/16)
- * and Teredo (2001::/32, client address stored inverted in the last 32 bits).
+ * and Teredo (2001::/32, client address stored inverted in the last 32 bits). `null` when the address is none of them.
  */
-function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] {
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] | null {
   const p = v6.parts;
   const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
   const range = v6.range();
@@ -15,22 +18,27 @@ function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] {
   if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return [v4(p[6]!, p[7]!)];
   if (range === '6to4') return [v4(p[1]!, p[2]!)];
   if (range === 'teredo') return [v4(p[2]!, p[3]!), v4(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
-  return [];
+  return null;
 }
 
 /**
- * Whether an address is anything but a public unicast one (loopback, private, link-local, CGNAT, unspecified,
- * multicast, reserved, documentation, NAT64, …), by ipaddr.js's range classification. IPv6 forms that carry an IPv4
- * address are judged by that IPv4 address. Anything that does not parse counts as private.
+ * Whether an address is anything but a public unicast one, by ipaddr.js's range classification. IPv4: every special
+ * range (loopback, private, link-local, CGNAT, unspecified, broadcast, multicast, reserved, documentation, …). IPv6:
+ * the forms that carry an IPv4 address are judged by that address; every other address must be plain `unicast` inside
+ * global unicast 2000::/3, which refuses the whole reserved ::/8 (IPv4-translated ::ffff:0:a.b.c.d and the unnamed
+ * ::ffff:0:0/96-style spellings included), 100::/64 discard, NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (whatever IPv4 they
+ * embed), unique-local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8, documentation
+ * 2001:db8::/32 and 3fff::/20, the IETF protocol block 2001::/23 (benchmarking, ORCHID, AMT, AS112, …) and SRv6 5f00::/16.
+ * Anything that does not parse counts as private.
  */
 export function isPrivateAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return true;
   const addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6') {
-    const inner = embeddedIPv4(addr as ipaddr.IPv6);
-    if (inner.length) return inner.some((v4) => v4.range() !== 'unicast');
-  }
-  return addr.range() !== 'unicast';
+  if (addr.kind() === 'ipv4') return addr.range() !== 'unicast';
+  const v6 = addr as ipaddr.IPv6;
+  const inner = embeddedIPv4(v6);
+  if (inner) return inner.some((v4) => v4.range() !== 'unicast');
+  return v6.range() !== 'unicast' || !v6.match(GLOBAL_UNICAST);
 }
 
 export class SsrfError extends Error {}

@@ -111,7 +111,9 @@ export const importCommand = command(
       });
       for (const e of report.entities) progress.end(`${e.entity}: ${e.created} created, ${e.updated} updated, ${e.skipped.length} skipped`);
       if (!report.dryRun) {
-        // running nodes drop what they cached of the catalogue, the vehicles and the currencies
+        // running nodes drop what they cached of the catalogue, the vehicles and the currencies, and read the
+        // store's currency again
+        await platform.storeCurrency.changed();
         await platform.bus.publish(STORE_CATALOGUE, 'changed');
         await platform.bus.publish(RENTAL_CATALOGUE, '');
         await fxRuntime(platform).changed();

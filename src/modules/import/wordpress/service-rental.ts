@@ -1,4 +1,5 @@
 import { HttpError } from '../../../platform/http/errors.js';
+import { DEFAULT_STORE_CURRENCY, readStoreCurrency } from '../../../platform/store-currency.js';
 import { isOverlapViolation } from '../../rental/bookings/repo.js';
 import { fromMinor } from '../../rental/ledger/money.js';
 import { postLedgerTransaction } from '../../rental/ledger/post.js';
@@ -27,9 +28,15 @@ async function pluginTable(c: StepContext, names: string[]): Promise<SqlRow[] | 
   return null;
 }
 
+/**
+ * The store's currency as the import leaves it (the currency step, run before, sets it to woocommerce_currency):
+ * vehicles and bookings are recorded in it, as everything else the store holds.
+ */
 async function storeCurrency(c: StepContext): Promise<string> {
+  const store = (await readStoreCurrency(c.tx)) ?? DEFAULT_STORE_CURRENCY;
   const wc = (await c.source.option('woocommerce_currency'))?.trim().toUpperCase() ?? '';
-  return /^[A-Z]{3}$/.test(wc) ? wc : 'TRY';
+  if (/^[A-Z]{3}$/.test(wc) && wc !== store) c.notes.warn(`the shop's currency is ${wc} but the store's is ${store}: amounts are recorded in ${store} (import the currency entity first)`);
+  return store;
 }
 
 /** The WordPress user ids of vendors (role rentiva_vendor or the vendor status meta). */

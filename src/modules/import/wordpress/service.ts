@@ -1,3 +1,4 @@
+import { isCurrencyCode } from '../../../config.js';
 import type { Db } from '../../../platform/db/types.js';
 import { OPT_BASE, OPT_PRICE_FORMAT, OPT_SETTINGS } from '../../fx/state.js';
 import { SourceCache, type ImportOptions, type ImportTarget, type Step, type StepContext } from './context.js';
@@ -62,10 +63,12 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
     const [wc, settings, currencies] = await Promise.all([c.source.option('woocommerce_currency'), c.source.option('mhmcs_settings'), c.source.option('mhmcs_currencies')]);
     const m = mapCurrency({ wcCurrency: wc, settings, currencies }, c.notes);
     c.rep.read = (m.base ? 1 : 0) + (m.settings ? 1 : 0) + (m.rows?.length ?? 0);
-    if (m.base) {
+    // the store's currency (what every module records amounts in) becomes the shop's; running nodes reload it
+    // after the import (import cli: storeCurrency.changed())
+    if (m.base && isCurrencyCode(m.base)) {
       await repo.setOption(c.tx, OPT_BASE, m.base);
       c.rep.updated++;
-    } else c.notes.warn('woocommerce_currency is not set: the store currency stays as it is');
+    } else c.notes.warn(m.base ? `woocommerce_currency ${m.base} is not an ISO 4217 code: the store currency stays as it is` : 'woocommerce_currency is not set: the store currency stays as it is');
     if (m.settings) {
       await repo.setOption(c.tx, OPT_SETTINGS, m.settings);
       c.rep.updated++;

@@ -188,7 +188,7 @@ export function availabilityView(p: Platform, r: AvailabilityResult) {
     days: q.days,
     price_per_day: q.price_per_day,
     net_price: q.net_price,
-    currency: rentalSettings(p).currency,
+    currency: p.storeCurrency.code,
     breakdown: q.breakdown,
     tax_rate: q.tax_rate,
     tax: q.tax,

@@ -148,7 +148,7 @@ function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingSta
   const s = rentalSettings(p);
   const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
   return {
-    currency: s.currency,
+    currency: p.storeCurrency.code,
     payment_method: input.payment_method ?? null,
     payment_deadline: deadline,
     status,

@@ -62,7 +62,7 @@ async function lockedPayout(tx: Db, id: number): Promise<PayoutRow> {
  */
 export async function requestPayout(p: Platform, user: AuthUser, amountMajor: number, key: string | null): Promise<{ payout: PayoutRow; replayed: boolean }> {
   const s = await marketplaceSettings(p);
-  const currency = p.config.storeCurrency;
+  const currency = p.storeCurrency.code;
   const amount = payoutMinor(amountMajor, currency, s.min_payout);
   const hash = createHash('sha256').update(JSON.stringify({ amount, currency })).digest('hex');
   if (key) {

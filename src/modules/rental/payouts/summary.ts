@@ -29,7 +29,7 @@ function pct(part: number, whole: number): number {
 /** GET /ledger/summary (design §8): balances, revenue and growth, occupancy, cancellations, daily series, entries. */
 export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQuery, pg: PageRequest) {
   const tz = p.config.storeTimezone;
-  const currency = p.config.storeCurrency;
+  const currency = p.storeCurrency.code;
   const today = utcToLocal(new Date(), tz).date;
   const end = q.end_date ?? today;
   const start = q.start_date ?? addDays(end, -29);

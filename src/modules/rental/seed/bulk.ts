@@ -12,7 +12,7 @@ import { seedRentalDemo } from './demo.js';
  */
 export async function seedBookings(p: Platform, count: number): Promise<void> {
   if (!(await one(p.db, sql`SELECT 1 FROM rental_vehicles LIMIT 1`)) || !(await one(p.db, sql`SELECT 1 FROM rental_customers LIMIT 1`))) await seedRentalDemo(p);
-  const currency = p.config.storeCurrency;
+  const currency = p.storeCurrency.code;
   for (let done = 0; done < count; done += 50_000) {
     const n = Math.min(50_000, count - done);
     await p.transaction(async (tx) => {

@@ -65,7 +65,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
   const done = await one(p.db, sql`SELECT 1 FROM rental_locations WHERE slug = 'ist-airport'`);
   if (done) return;
   await p.transaction(async (tx) => {
-    const { vehicles } = await seedCatalogue(tx, s.currency, now);
+    const { vehicles } = await seedCatalogue(tx, p.storeCurrency.code, now);
     const rules = await allRules(tx);
     const rnd = prng(20260301);
     const people: Record<string, unknown>[] = [];
@@ -115,7 +115,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
           price_per_day: route ? price.toFixed(2) : String(q.price_per_day), net_price: route ? price.toFixed(2) : String(q.net_price),
           addons_total: route ? '0' : String(q.addons_total), tax: String(tax),
           total: route ? (price + tax).toFixed(2) : String(q.total), deposit: route ? '0' : String(q.deposit),
-          remaining: route ? (price + tax).toFixed(2) : String(q.remaining), currency: s.currency,
+          remaining: route ? (price + tax).toFixed(2) : String(q.remaining), currency: p.storeCurrency.code,
           addons: route ? [] : q.breakdown.addons, breakdown: route ? null : q.breakdown,
           payment_status: ['completed', 'in_progress'].includes(status) ? 'paid' : status === 'refunded' ? 'refunded' : status === 'confirmed' ? 'deposit_paid' : 'unpaid',
           payment_method: rnd.pick(['card', 'bank_transfer', 'cash', 'paypal']),

@@ -62,7 +62,7 @@ export async function seedMarketplaceDemo(p: Platform, now = new Date()): Promis
     await ensureDemoVendorLogin(p);
     return;
   }
-  const currency = p.config.storeCurrency;
+  const currency = p.storeCurrency.code;
   const rnd = prng(20260808);
   const ids: number[] = [];
   let penaltyTx = 0;

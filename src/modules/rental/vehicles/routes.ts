@@ -83,7 +83,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req, reply) => {
     const slug = req.body.slug ?? (await freeVehicleSlug(p.db, slugOf(req.body.name)));
     if (await slugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-    const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.config.storeCurrency }).catch(fkError);
+    const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.storeCurrency.code }).catch(fkError);
     await catalogueChanged(p);
     req.auditTarget = `vehicle:${v.id}`;
     return reply.code(201).send(rentalOk(vehicleView(v), 'Vehicle created.'));

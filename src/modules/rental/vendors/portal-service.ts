@@ -48,7 +48,7 @@ export type ConsequenceAction = 'pause' | 'withdraw' | 'cancel';
 export async function actionConsequences(p: Platform, user: AuthUser, action: ConsequenceAction, vehicleId: number | undefined) {
   const v = await ownVendor(p, user);
   const s = await marketplaceSettings(p);
-  const currency = p.config.storeCurrency;
+  const currency = p.storeCurrency.code;
   if (action === 'withdraw') {
     if (vehicleId === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'vehicle_id is required for a withdrawal.', { field: 'vehicle_id' });
     if (!(await ownListing(p.db, user.id, vehicleId))) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${vehicleId} does not exist.`);

@@ -82,7 +82,7 @@ export async function createVendorVehicle(p: Platform, user: AuthUser, b: Vehicl
     await activeVendor(tx, user);
     await checkLocation(tx, b);
     const slug = `${b.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'vehicle'}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-    const v = await insertVehicle(tx, { ...fields(b), slug, status: 'inactive', vendor_id: user.id, currency: p.config.storeCurrency });
+    const v = await insertVehicle(tx, { ...fields(b), slug, status: 'inactive', vendor_id: user.id, currency: p.storeCurrency.code });
     await insertListing(tx, Number(v.id), user.id);
     await recordVendorAudit(tx, { vendorId: user.id, event: 'vehicle_submitted', vehicleId: Number(v.id), note: `Vehicle "${b.name}" submitted for review.` });
     return Number(v.id);
@@ -147,7 +147,7 @@ async function chargeWithdrawal(p: Platform, tx: Db, vendorId: number, vehicleId
     await recordVendorAudit(tx, { vendorId, event: 'penalty_deferred', vehicleId, amount: amount === 0 ? null : -amount, note: `Withdrawal penalty for vehicle ${vehicleId} deferred: an appeal is open.` });
     return;
   }
-  await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.config.storeCurrency, new Date().toISOString());
+  await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.storeCurrency.code, new Date().toISOString());
 }
 
 /** Admin approves a pending listing: it becomes active and bookable. */

@@ -24,7 +24,7 @@ const tags = ['rental v1: vendor management'];
 async function detail(p: Platform, id: number) {
   const v = await vendorById(p.db, id);
   if (!v) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor ${id} does not exist.`);
-  const currency = p.config.storeCurrency;
+  const currency = p.storeCurrency.code;
   const docs = v.application_id === null ? [] : await documentsOf(p.db, Number(v.application_id));
   return vendorDetailView(v, p.config.secret, currency, {
     balances: await vendorBalances(p.db, id), counts: await bookingCounts(p.db, id), vehicles: await vendorVehicles(p.db, id),
@@ -42,7 +42,7 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const pg = parsePaging(req.query);
     const q = req.query;
     const r = await listVendors(p.db, { search: q.search, status: q.status ?? 'active', owing: q.owing, sort: q.sort_by ?? 'name', order: q.sort_order ?? 'asc' }, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map((v) => vendorListItem(v, p.config.storeCurrency)), r.total, pg), '');
+    return rentalOk(pageOf(r.items.map((v) => vendorListItem(v, p.storeCurrency.code)), r.total, pg), '');
   });
 
   app.get(`${VM}/:id`, {
@@ -67,7 +67,7 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!(await vendorById(p.db, req.params.id))) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor ${req.params.id} does not exist.`);
     const pg = parsePaging(req.query);
     const r = await listVendorAudit(p.db, req.params.id, req.query.event_type, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map((a) => auditView(a, p.config.storeCurrency)), r.total, pg), '');
+    return rentalOk(pageOf(r.items.map((a) => auditView(a, p.storeCurrency.code)), r.total, pg), '');
   });
 
   app.post(`${VM}/:id/iban-change/approve`, {

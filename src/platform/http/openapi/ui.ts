@@ -11,6 +11,10 @@ const ROVA_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="150" heigh
 export function swaggerUiOptions(): FastifySwaggerUiOptions {
   return {
     routePrefix: '/docs',
+    // its inline scripts by hash (the plugin's list); no upgrade-insecure-requests: a plain-HTTP server's own files
+    // must load. frame-ancestors 'self' is in it (src/platform/http/html-security.ts checks every HTML page).
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '').replace(' validator.swagger.io', ''),
     uiConfig: { docExpansion: 'list', deepLinking: true, displayOperationId: false, persistAuthorization: false },
     logo: { type: 'image/svg+xml', content: Buffer.from(ROVA_LOGO_SVG), href: '/', target: '_self' },
     theme: {

@@ -10,7 +10,8 @@ const tags = ['rental v1: customers'];
 
 /** GET /customers, GET /customers/{id} (integer ids only, so /customers/bulk never matches it), DELETE /customers/bulk. */
 export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app.platform;
+  const { db } = app.platform;
+  // read at each request: the WordPress import may change the store's currency while the app runs
 
   app.get(
     '/rova-rental/v1/customers',
@@ -23,7 +24,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RentalEnvelope(PageSchema(CustomerItem)), ...rentalErrors(400, 401, 403) },
       },
     },
-    async (req) => rentalOk(await service.list(db, config.storeCurrency, req.query), ''),
+    async (req) => rentalOk(await service.list(db, app.platform.storeCurrency.code, req.query), ''),
   );
 
   app.get(
@@ -37,7 +38,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RentalEnvelope(CustomerDetail), ...rentalErrors(400, 401, 403, 404) },
       },
     },
-    async (req) => rentalOk(await service.detail(db, config.storeCurrency, req.params.id), ''),
+    async (req) => rentalOk(await service.detail(db, app.platform.storeCurrency.code, req.params.id), ''),
   );
 
   app.delete(

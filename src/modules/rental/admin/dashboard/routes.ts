@@ -25,7 +25,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RentalEnvelope(DashboardStats), ...rentalErrors(401, 403) },
       },
     },
-    async () => rentalOk(await service.stats({ db, timezone: config.storeTimezone, currency: config.storeCurrency, now: new Date() }), ''),
+    async () => rentalOk(await service.stats({ db, timezone: config.storeTimezone, currency: app.platform.storeCurrency.code, now: new Date() }), ''),
   );
 
   app.get(

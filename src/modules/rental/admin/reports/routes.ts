@@ -13,7 +13,7 @@ const RANGE_DOC =
 /** GET /reports/overview|revenue|bookings|vehicles|customers. */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.platform;
-  const ctx = () => ({ db, timezone: config.storeTimezone, currency: config.storeCurrency, now: new Date() });
+  const ctx = () => ({ db, timezone: config.storeTimezone, currency: app.platform.storeCurrency.code, now: new Date() });
 
   const add = (name: service.ReportName, summary: string, data: TSchema, run: (c: service.ReportContext, q: service.RangeInput) => Promise<unknown>) =>
     app.get(

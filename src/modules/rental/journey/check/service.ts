@@ -3,7 +3,6 @@ import { HttpError } from '../../../../platform/http/errors.js';
 import { availabilityView, checkAvailability, parsePeriod, priceOrThrow, type AvailabilityResult } from '../../availability/service.js';
 import { bookingAmountsFit } from '../../bookings/amount-bound.js';
 import { catalogueOf } from '../../catalogue.js';
-import { rentalSettings } from '../../settings.js';
 import { unavailability } from '../free.js';
 import type { BookingCheckInput } from './schema.js';
 
@@ -36,7 +35,7 @@ export async function alternativesFor(p: Platform, r: AvailabilityResult, input:
   const period = parsePeriod(p, input);
   const same = [...cat.vehicles.values()].filter((v) => Number(v.id) !== Number(r.vehicle.id) && v.category === r.vehicle.category && v.service_type !== 'transfer');
   const why = await unavailability(p, p.db, cat, same, period, input.pickup_location_id);
-  const currency = rentalSettings(p).currency;
+  const currency = p.storeCurrency.code;
   const out: Alternative[] = [];
   for (const v of same) {
     if (why.has(Number(v.id))) continue;

@@ -4,7 +4,6 @@ import { currencyPort } from '../../../store/currency-port.js';
 import { parsePeriod } from '../../availability/service.js';
 import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
 import { Decimal, money } from '../../money.js';
-import { rentalSettings } from '../../settings.js';
 import type { VehicleRow } from '../../vehicles/repo.js';
 import { unavailability } from '../free.js';
 import { holdingIndexOf } from '../../availability/holding-index.js';
@@ -130,7 +129,7 @@ async function computeSearch(p: Platform, cat: CatalogueSnapshot, q: SearchQuery
   };
   const sortKey = keyOf[q.sort ?? 'relevance'];
   const keyed = list.map((v) => ({ v, k: sortKey(v) })).sort((a, b) => compareKeys(a.k, b.k));
-  const base = rentalSettings(p).currency;
+  const base = p.storeCurrency.code;
   const wanted = q.currency?.trim().toUpperCase();
   const conv = wanted && wanted !== base ? currencyPort(p)?.resolve(wanted) ?? null : null;
   const currency = conv ? conv.format.code : base;

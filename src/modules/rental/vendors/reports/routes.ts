@@ -129,7 +129,7 @@ export const vendorReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       req.auditTarget = `vendor_report:${req.params.id}`;
       const note = (req.body as { admin_note?: string } | null | undefined)?.admin_note?.trim() || null;
       const d = await decideReport(p, req.auth.user!, req.params.id, m.to, note);
-      return rentalOk({ ...d, penalty_amount: d.penalty_amount === null ? null : fromMinor(d.penalty_amount, p.config.storeCurrency), currency: p.config.storeCurrency }, m.done);
+      return rentalOk({ ...d, penalty_amount: d.penalty_amount === null ? null : fromMinor(d.penalty_amount, p.storeCurrency.code), currency: p.storeCurrency.code }, m.done);
     });
   }
 };

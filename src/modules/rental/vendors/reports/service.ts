@@ -158,7 +158,7 @@ async function applyDeferred(p: Platform, tx: Db, vendorId: number, vehicleId: n
   const w = await withdrawalState(tx, vehicleId);
   if (!w || w.lifecycle !== 'withdrawn' || w.deferred_penalty === null || w.penalty_tx_id !== null || w.withdrawn_at === null) return NONE;
   const amount = Number(w.deferred_penalty);
-  const posted = await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.config.storeCurrency, toDate(w.withdrawn_at).toISOString());
+  const posted = await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.storeCurrency.code, toDate(w.withdrawn_at).toISOString());
   await clearDeferredPenalty(tx, vehicleId);
   await rescore(tx, vendorId, 'withdraw', vehicleId);
   return posted ? { side_effect: 'penalty_applied', penalty_amount: amount, ledger_tx_id: Number(posted.transaction.id) } : NONE;
