@@ -344,10 +344,10 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // ---- checks of the issue's items other changes fix; each block says which (describe.skip until it is merged) ----
+  // ---- checks of the issue's items other changes fix; each block says which (all merged) ----
 
-  // waiting for the not-imported list
-  describe('the report lists what it did not import (waiting for: not-imported list)', () => {
+  // issue 34: the not-imported list
+  describe('the report lists what it did not import (not-imported list)', () => {
     it('the payout requests (mhm_payout posts) and the add-on catalogue', () => {
       const notImported = /\nNot imported[^\n]*:\n([\s\S]*?)(\n\n|$)/.exec(importRun.stdout)?.[1] ?? '';
       expect(notImported, importRun.stdout).toMatch(/^ +3 +.*\(mhm_payout\)/m);
@@ -355,8 +355,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for WooCommerce details (the woocommerce_price_* settings)
-  describe('the shop\'s price format (waiting for: WooCommerce details — woocommerce_currency_pos and separators)', () => {
+  // issue 34: WooCommerce details (the woocommerce_price_* settings)
+  describe('the shop\'s price format (WooCommerce details — woocommerce_currency_pos and separators)', () => {
     it('wc/v3 prices render as WooCommerce shows them: 999,90 ₺ (right_space, "." thousands, "," decimals)', async () => {
       const p = await get(`/products/${src.site.products.kask.id}`);
       expect(p.price_html).toContain('999,90&nbsp;<span class="woocommerce-Price-currencySymbol">₺</span>');
@@ -366,8 +366,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for store currency from DB
-  describe.skip('the store currency in the vendors\' ledger summaries and payouts (waiting for: store currency from DB)', () => {
+  // issue 34: store currency from DB
+  describe('the store currency in the vendors\' ledger summaries and payouts (store currency from DB)', () => {
     it('the vendors\' ledger summaries and the payouts are in TRY', async () => {
       for (const v of Object.values(src.site.vendors)) {
         const r = await call({ method: 'GET', url: `${API}/rova-rental/v2/ledger/summary`, headers: await keyFor(v.id, ['read']) });
@@ -380,8 +380,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for the time zone
-  describe('times written in Istanbul time (waiting for: time zone)', () => {
+  // issue 34: the time zone
+  describe('times written in Istanbul time (time zone)', () => {
     it('the vendor approval time, written with current_time(\'mysql\'), is the same instant', async () => {
       const got = await rows<{ user_id: number; approved_at: string }>(db(), sql`SELECT user_id::int, approved_at FROM rental_vendors ORDER BY user_id`);
       expect(got.map((g) => [g.user_id, iso(g.approved_at)])).toEqual(Object.values(src.site.vendors).map((v) => [v.id, gmtIso(v.approved_gmt)]));
@@ -401,8 +401,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for stock
-  describe.skip('stock (waiting for: stock)', () => {
+  // issue 34: stock
+  describe('stock (manage_stock, stock_quantity, backorders)', () => {
     it('manage_stock, stock_quantity, backorders and stock_status as WooCommerce stored them', async () => {
       const s = src.site;
       const stock = (p: Record<string, unknown>) => [p.manage_stock, p.stock_quantity, p.backorders, p.stock_status];
@@ -416,8 +416,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for WooCommerce details (wc_get_attribute_taxonomies orders by attribute_name)
-  describe('the attribute list in WooCommerce\'s order (waiting for: WooCommerce details)', () => {
+  // issue 34: WooCommerce details (wc_get_attribute_taxonomies orders by attribute_name)
+  describe('the attribute list in WooCommerce\'s order (WooCommerce details)', () => {
     it('attributes listed as WooCommerce lists them (by attribute_name), with their order_by', async () => {
       const a = src.site.attributes;
       const list = (await get('/products/attributes')) as Record<string, unknown>[];
@@ -425,8 +425,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for WooCommerce details
-  describe('WooCommerce details (waiting for: WooCommerce details)', () => {
+  // issue 34: WooCommerce details
+  describe('WooCommerce details (WooCommerce details)', () => {
     it('an attribute ordered by name lists its options by name (Alüminyum before Karbon)', async () => {
       const s = src.site;
       const p = await get(`/products/${s.products.variable.id}`);
@@ -449,8 +449,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for fixed prices
-  describe('per-product fixed prices of the currency plugin (waiting for: fixed prices)', () => {
+  // issue 34: fixed prices
+  describe('per-product fixed prices of the currency plugin (fixed prices)', () => {
     it('a fixed price wins over the rate, for products and variations', async () => {
       const s = src.site;
       const eur = await conv('EUR', [s.products.kask.id]);
@@ -462,8 +462,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for JSON blocked dates
-  describe('blocked dates (waiting for: JSON blocked dates)', () => {
+  // issue 34: JSON blocked dates
+  describe('blocked dates (JSON blocked dates)', () => {
     it('saved as JSON text by the admin screen and as a PHP array: both come in', async () => {
       const s = src.site;
       const raw = await wpq<{ meta_value: string }>('SELECT meta_value FROM wp_postmeta WHERE post_id = ? AND meta_key = ?', [s.vehicles.egea.id, '_mhm_vehicle_blocked_dates']);
@@ -473,8 +473,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
   });
 
-  // waiting for pre-4.36 add-ons
-  describe('add-ons of 4.33 (waiting for: pre-4.36 add-ons)', () => {
+  // issue 34: pre-4.36 add-ons
+  describe('add-ons of 4.33 (pre-4.36 add-ons)', () => {
     it('an add-on with only addon_price is charged per day: price × days', async () => {
       const b = src.site.bookings.addons;
       const lines = await rows<{ kind: string; amount: string }>(db(), sql`SELECT l.kind, l.amount::text FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id
@@ -519,8 +519,8 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
 });
 
 describe.skipIf(missing !== null)('the same database, second site', () => {
-  // waiting for 6.x sites (and robustness: a site without WooCommerce products stops the import with an SQL error today)
-  describe('a 6.x-shaped site: post types mhmrentiva_*, meta _mhmrentiva_* (waiting for: 6.x sites)', () => {
+  // issue 34: 6.x sites (and robustness: a site without WooCommerce products stops the import with an SQL error today)
+  describe('a 6.x-shaped site: post types mhmrentiva_*, meta _mhmrentiva_* (6.x sites)', () => {
     let t: TestApp;
     let report: ImportReport;
 
