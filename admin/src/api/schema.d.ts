@@ -228,7 +228,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness probe: database, Redis (when configured) and migrations
+         * Readiness probe: database and migrations (Redis reported, never unready for it)
          * @description From SIGTERM on, 503 with status `draining` while the node finishes its work (SHUTDOWN_DRAIN_MS), so a load balancer stops sending before the node stops accepting.
          *
          *     **Public**: no credentials needed.
@@ -518,7 +518,7 @@ export interface paths {
          *     | `id` | integer | Booking id |
          *     | `reference` | text | Booking reference |
          *     | `status` | text | Status (draft, pending_payment, pending, confirmed, in_progress, completed, cancelled, no_show, refunded) |
-         *     | `payment_status` | text | Payment status (unpaid, deposit_paid, paid, refunded, partially_refunded, failed) |
+         *     | `payment_status` | text | Payment status (unpaid, deposit_paid, partially_paid, paid, refunded, partially_refunded, failed) |
          *     | `payment_method` | text, nullable | Payment method |
          *     | `kind` | text | rental or transfer |
          *     | `vehicle_id` | integer | Vehicle id |
@@ -812,7 +812,9 @@ export interface paths {
         put?: never;
         /**
          * Is a vehicle free for these dates, and what does it cost (public)
-         * @description **Public**: no credentials needed.
+         * @description A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
+         *
+         *     **Public**: no credentials needed.
          */
         post: operations["postRovaRentalV1Availability"];
         delete?: never;
@@ -836,7 +838,9 @@ export interface paths {
         put?: never;
         /**
          * Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)
-         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         * @description A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1Bookings"];
         delete?: never;
@@ -859,7 +863,9 @@ export interface paths {
         get: operations["getRovaRentalV1BookingsById"];
         /**
          * Change the dates (re-priced, re-checked for overlap) or notes of a booking
-         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         * @description New dates re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid beyond the new total is refunded (reason `booking_repriced`; through the payment's provider after commit, recorded for offline payments), and a fully paid booking that now costs more owes the difference (`payment_status` `partially_paid`, a pending payment of the difference with the same provider: Stripe gets a PaymentIntent, offline is settled by mark-paid). Event `booking.repriced`. Completed, cancelled, no-show and refunded bookings keep their dates (409). A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         put: operations["putRovaRentalV1BookingsById"];
         post?: never;
@@ -2240,7 +2246,9 @@ export interface paths {
         put?: never;
         /**
          * Is the vehicle free, the full price breakdown, and up to 3 alternatives when it is not (public)
-         * @description **Public**: no credentials needed.
+         * @description A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written. Alternatives whose price would not fit are left out.
+         *
+         *     **Public**: no credentials needed.
          */
         post: operations["postRovaRentalV2BookingCheck"];
         delete?: never;
@@ -2260,7 +2268,7 @@ export interface paths {
         put?: never;
         /**
          * Book: re-checked and priced on the server, pending_payment holding the slot until the payment deadline (Idempotency-Key honoured)
-         * @description Idempotency-Key (optional, per caller, kept 24 h): the same key and body answer the stored answer with `Idempotent-Replayed: true`; another body → 422 `IDEMPOTENCY_KEY_MISMATCH`; while the first request runs → 409 `STATE_CONFLICT` (`details.reason: idempotency_key_in_flight`). The key is stored in the transaction that creates the booking, so a key never yields two bookings. A request that failed before that commit leaves the key free for a retry: at once, or — when its database connection or process died — once its lease (the request timeout, `BOOKING_IDEMPOTENCY_LEASE_SECONDS`, default 60) has run out. If the booking committed but its request never finished, the key answers, after the lease, the booking as committed (201, replayed) without the payment start (instructions, client_secret). When the payment cannot start, the booking is cancelled (503) and the key freed with it.
+         * @description Idempotency-Key (optional, per caller, kept 24 h): the same key and body answer the stored answer with `Idempotent-Replayed: true`; another body → 422 `IDEMPOTENCY_KEY_MISMATCH`; while the first request runs → 409 `STATE_CONFLICT` (`details.reason: idempotency_key_in_flight`). The key is stored in the transaction that creates the booking, so a key never yields two bookings. A request that failed before that commit leaves the key free for a retry: at once, or — when its database connection or process died — once its lease (the request timeout, `BOOKING_IDEMPOTENCY_LEASE_SECONDS`, default 60) has run out. If the booking committed but its request never finished, the key answers, after the lease, the booking as committed (201, replayed) without the payment start (instructions, client_secret). When the payment cannot start, the booking is cancelled (503) and the key freed with it. A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -2282,7 +2290,9 @@ export interface paths {
         put?: never;
         /**
          * Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)
-         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         * @description outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); `already_settled`; `refunded_slot_taken`.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2BookingsByIdMarkPaid"];
         delete?: never;
@@ -2494,7 +2504,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe webhook (signed): payment_intent.succeeded → booking confirmed (or refunded + cancelled when the slot was taken); payment_failed → recorded, booking waits for its deadline
-         * @description Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged, stale or future (beyond the tolerance) signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance; a signed event without a string id, a type or a data.object → 400 malformed_event; nothing changes. A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.
+         * @description Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged, stale or future (beyond the tolerance) signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance; a signed event without a string id, a type or a data.object → 400 malformed_event; nothing changes. payment_intent.succeeded for the payment of an amount due (a booking re-priced up after it was paid) answers outcome "balance_paid" (payment_status back to paid). A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.
          *
          *     **Public**: no credentials needed.
          */
@@ -4191,7 +4201,7 @@ export interface operations {
                             migrations: "ok" | "failed" | "skipped";
                             redis: "ok" | "failed" | "skipped";
                         };
-                        /** @description Names of the checks that failed (`draining` while shutting down) */
+                        /** @description Names of the checks that make the node unready (`database`, `migrations`; `draining` while shutting down). A failed `redis` check is reported in `checks` only: every node shares Redis and works without it */
                         failed: string[];
                         /** @description `draining`: the node received SIGTERM and is finishing its work (SHUTDOWN_DRAIN_MS); take it out of rotation */
                         status: "ok" | "unavailable" | "draining";
@@ -4210,7 +4220,7 @@ export interface operations {
                             migrations: "ok" | "failed" | "skipped";
                             redis: "ok" | "failed" | "skipped";
                         };
-                        /** @description Names of the checks that failed (`draining` while shutting down) */
+                        /** @description Names of the checks that make the node unready (`database`, `migrations`; `draining` while shutting down). A failed `redis` check is reported in `checks` only: every node shares Redis and works without it */
                         failed: string[];
                         /** @description `draining`: the node received SIGTERM and is finishing its work (SHUTDOWN_DRAIN_MS); take it out of rotation */
                         status: "ok" | "unavailable" | "draining";
@@ -5181,7 +5191,7 @@ export interface operations {
                     /** @description Filter of type audit_log (another type → 400) */
                     method?: "POST" | "PUT" | "PATCH" | "DELETE" | "GET";
                     /** @description Filter of type bookings, transfers (another type → 400) */
-                    payment_status?: "unpaid" | "deposit_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                    payment_status?: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
                     /** @description Filter of type messages (another type → 400) */
                     priority?: "low" | "normal" | "high" | "urgent";
                     /** @description Filter of type messages (another type → 400) */
@@ -5459,7 +5469,7 @@ export interface operations {
                     /** @description Filter of type audit_log (another type → 400) */
                     method?: "POST" | "PUT" | "PATCH" | "DELETE" | "GET";
                     /** @description Filter of type bookings, transfers (another type → 400) */
-                    payment_status?: "unpaid" | "deposit_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                    payment_status?: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
                     /** @description Filter of type messages (another type → 400) */
                     priority?: "low" | "normal" | "high" | "urgent";
                     /** @description Filter of type messages (another type → 400) */
@@ -6966,6 +6976,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description Where availability and search answers come from: `index` (memory, kept fresh by announcements from every node) or `database` (the index is loading, or announcements do not demonstrably flow: Redis away or hung, a node's link stalled) */
+                            availability_from: "index" | "database";
                             failed?: string[];
                             /** @description Rova's own release */
                             rova_version: string;
@@ -6984,6 +6996,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Where availability and search answers come from: `index` (memory, kept fresh by announcements from every node) or `database` (the index is loading, or announcements do not demonstrably flow: Redis away or hung, a node's link stalled) */
+                            availability_from: "index" | "database";
                             failed?: string[];
                             /** @description Rova's own release */
                             rova_version: string;
@@ -14541,7 +14555,7 @@ export interface operations {
                         data?: {
                             booking_id: number | null;
                             event_id: string;
-                            outcome: "confirmed" | "already_settled" | "refunded_slot_taken" | "duplicate" | "payment_failed_recorded" | "ignored";
+                            outcome: "confirmed" | "balance_paid" | "already_settled" | "refunded_slot_taken" | "duplicate" | "payment_failed_recorded" | "ignored";
                             type: string;
                         };
                     };
@@ -17869,6 +17883,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         catalog_visibility: string;
                         categories: {
                             id: number;
@@ -17893,6 +17910,7 @@ export interface operations {
                             name: string;
                             src: string;
                         }[];
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -17911,7 +17929,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         tags: {
                             id: number;
                             name: string;
@@ -17975,6 +17994,9 @@ export interface operations {
                  *       "date_on_sale_to": "2027-07-09",
                  *       "date_on_sale_to_gmt": "2027-07-02",
                  *       "stock_status": "instock",
+                 *       "manage_stock": true,
+                 *       "stock_quantity": 1,
+                 *       "backorders": "no",
                  *       "menu_order": 1,
                  *       "rova_fixed_prices": {},
                  *       "type": "simple",
@@ -18014,6 +18036,12 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (backordered of the response): accepted and ignored */
+                    readonly backordered?: boolean;
+                    /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                    backorders?: "no" | "notify" | "yes";
+                    /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                    readonly backorders_allowed?: boolean;
                     catalog_visibility?: "visible" | "catalog" | "search" | "hidden";
                     categories?: {
                         id: number;
@@ -18048,6 +18076,8 @@ export interface operations {
                         name?: string;
                         src?: string;
                     }[];
+                    /** @description Stock management at product level */
+                    manage_stock?: boolean;
                     menu_order?: number;
                     name?: string;
                     /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -18075,6 +18105,8 @@ export interface operations {
                     sku?: string;
                     slug?: string;
                     status?: "publish" | "draft" | "pending" | "private" | "future" | "trash";
+                    stock_quantity?: number | null;
+                    /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                     stock_status?: "instock" | "outofstock" | "onbackorder";
                     tags?: {
                         id: number;
@@ -18104,6 +18136,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         catalog_visibility: string;
                         categories: {
                             id: number;
@@ -18128,6 +18163,7 @@ export interface operations {
                             name: string;
                             src: string;
                         }[];
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -18146,7 +18182,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         tags: {
                             id: number;
                             name: string;
@@ -18230,6 +18267,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         catalog_visibility: string;
                         categories: {
                             id: number;
@@ -18254,6 +18294,7 @@ export interface operations {
                             name: string;
                             src: string;
                         }[];
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -18272,7 +18313,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         tags: {
                             id: number;
                             name: string;
@@ -18348,6 +18390,9 @@ export interface operations {
                  *       "date_on_sale_to": "2027-07-09",
                  *       "date_on_sale_to_gmt": "2027-07-02",
                  *       "stock_status": "instock",
+                 *       "manage_stock": true,
+                 *       "stock_quantity": 1,
+                 *       "backorders": "no",
                  *       "menu_order": 1,
                  *       "rova_fixed_prices": {},
                  *       "type": "simple",
@@ -18387,6 +18432,12 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (backordered of the response): accepted and ignored */
+                    readonly backordered?: boolean;
+                    /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                    backorders?: "no" | "notify" | "yes";
+                    /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                    readonly backorders_allowed?: boolean;
                     catalog_visibility?: "visible" | "catalog" | "search" | "hidden";
                     categories?: {
                         id: number;
@@ -18421,6 +18472,8 @@ export interface operations {
                         name?: string;
                         src?: string;
                     }[];
+                    /** @description Stock management at product level */
+                    manage_stock?: boolean;
                     menu_order?: number;
                     name?: string;
                     /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -18448,6 +18501,8 @@ export interface operations {
                     sku?: string;
                     slug?: string;
                     status?: "publish" | "draft" | "pending" | "private" | "future" | "trash";
+                    stock_quantity?: number | null;
+                    /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                     stock_status?: "instock" | "outofstock" | "onbackorder";
                     tags?: {
                         id: number;
@@ -18477,6 +18532,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         catalog_visibility: string;
                         categories: {
                             id: number;
@@ -18501,6 +18559,7 @@ export interface operations {
                             name: string;
                             src: string;
                         }[];
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -18519,7 +18578,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         tags: {
                             id: number;
                             name: string;
@@ -18598,6 +18658,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         catalog_visibility: string;
                         categories: {
                             id: number;
@@ -18622,6 +18685,7 @@ export interface operations {
                             name: string;
                             src: string;
                         }[];
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -18640,7 +18704,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         tags: {
                             id: number;
                             name: string;
@@ -18725,6 +18790,9 @@ export interface operations {
                  *       "date_on_sale_to": "2027-07-09",
                  *       "date_on_sale_to_gmt": "2027-07-02",
                  *       "stock_status": "instock",
+                 *       "manage_stock": true,
+                 *       "stock_quantity": 1,
+                 *       "backorders": "no",
                  *       "menu_order": 1,
                  *       "rova_fixed_prices": {},
                  *       "type": "simple",
@@ -18764,6 +18832,12 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (backordered of the response): accepted and ignored */
+                    readonly backordered?: boolean;
+                    /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                    backorders?: "no" | "notify" | "yes";
+                    /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                    readonly backorders_allowed?: boolean;
                     catalog_visibility?: "visible" | "catalog" | "search" | "hidden";
                     categories?: {
                         id: number;
@@ -18798,6 +18872,8 @@ export interface operations {
                         name?: string;
                         src?: string;
                     }[];
+                    /** @description Stock management at product level */
+                    manage_stock?: boolean;
                     menu_order?: number;
                     name?: string;
                     /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -18825,6 +18901,8 @@ export interface operations {
                     sku?: string;
                     slug?: string;
                     status?: "publish" | "draft" | "pending" | "private" | "future" | "trash";
+                    stock_quantity?: number | null;
+                    /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                     stock_status?: "instock" | "outofstock" | "onbackorder";
                     tags?: {
                         id: number;
@@ -18854,6 +18932,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         catalog_visibility: string;
                         categories: {
                             id: number;
@@ -18878,6 +18959,7 @@ export interface operations {
                             name: string;
                             src: string;
                         }[];
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -18896,7 +18978,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         tags: {
                             id: number;
                             name: string;
@@ -19021,6 +19104,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         currency_code?: string;
                         date_created: string;
                         date_created_gmt: string;
@@ -19038,6 +19124,7 @@ export interface operations {
                             name: string;
                             src: string;
                         } | null;
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -19056,7 +19143,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         type: string;
                     }[];
                 };
@@ -19126,6 +19214,9 @@ export interface operations {
                  *       "date_on_sale_to": "2027-07-09",
                  *       "date_on_sale_to_gmt": "2027-07-02",
                  *       "stock_status": "instock",
+                 *       "manage_stock": true,
+                 *       "stock_quantity": 1,
+                 *       "backorders": "no",
                  *       "menu_order": 1,
                  *       "rova_fixed_prices": {},
                  *       "status": "publish",
@@ -19150,6 +19241,12 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (backordered of the response): accepted and ignored */
+                    readonly backordered?: boolean;
+                    /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                    backorders?: "no" | "notify" | "yes";
+                    /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                    readonly backorders_allowed?: boolean;
                     /** @description Read-only (currency_code of the response): accepted and ignored */
                     readonly currency_code?: string;
                     /** @description Read-only (date_created of the response): accepted and ignored */
@@ -19177,6 +19274,8 @@ export interface operations {
                         name?: string;
                         src?: string;
                     } | null;
+                    /** @description Stock management at product level */
+                    manage_stock?: boolean;
                     menu_order?: number;
                     name?: string;
                     /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -19205,6 +19304,8 @@ export interface operations {
                     slug?: string;
                     /** @description private = disabled */
                     status?: "publish" | "private";
+                    stock_quantity?: number | null;
+                    /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                     stock_status?: "instock" | "outofstock" | "onbackorder";
                     /** @description Read-only (type of the response): accepted and ignored */
                     readonly type?: string;
@@ -19228,6 +19329,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         currency_code?: string;
                         date_created: string;
                         date_created_gmt: string;
@@ -19245,6 +19349,7 @@ export interface operations {
                             name: string;
                             src: string;
                         } | null;
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -19263,7 +19368,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         type: string;
                     };
                 };
@@ -19343,6 +19449,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         currency_code?: string;
                         date_created: string;
                         date_created_gmt: string;
@@ -19360,6 +19469,7 @@ export interface operations {
                             name: string;
                             src: string;
                         } | null;
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -19378,7 +19488,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         type: string;
                     };
                 };
@@ -19450,6 +19561,9 @@ export interface operations {
                  *       "date_on_sale_to": "2027-07-09",
                  *       "date_on_sale_to_gmt": "2027-07-02",
                  *       "stock_status": "instock",
+                 *       "manage_stock": true,
+                 *       "stock_quantity": 1,
+                 *       "backorders": "no",
                  *       "menu_order": 1,
                  *       "rova_fixed_prices": {},
                  *       "status": "publish",
@@ -19474,6 +19588,12 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (backordered of the response): accepted and ignored */
+                    readonly backordered?: boolean;
+                    /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                    backorders?: "no" | "notify" | "yes";
+                    /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                    readonly backorders_allowed?: boolean;
                     /** @description Read-only (currency_code of the response): accepted and ignored */
                     readonly currency_code?: string;
                     /** @description Read-only (date_created of the response): accepted and ignored */
@@ -19501,6 +19621,8 @@ export interface operations {
                         name?: string;
                         src?: string;
                     } | null;
+                    /** @description Stock management at product level */
+                    manage_stock?: boolean;
                     menu_order?: number;
                     name?: string;
                     /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -19529,6 +19651,8 @@ export interface operations {
                     slug?: string;
                     /** @description private = disabled */
                     status?: "publish" | "private";
+                    stock_quantity?: number | null;
+                    /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                     stock_status?: "instock" | "outofstock" | "onbackorder";
                     /** @description Read-only (type of the response): accepted and ignored */
                     readonly type?: string;
@@ -19552,6 +19676,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         currency_code?: string;
                         date_created: string;
                         date_created_gmt: string;
@@ -19569,6 +19696,7 @@ export interface operations {
                             name: string;
                             src: string;
                         } | null;
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -19587,7 +19715,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         type: string;
                     };
                 };
@@ -19662,6 +19791,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         currency_code?: string;
                         date_created: string;
                         date_created_gmt: string;
@@ -19679,6 +19811,7 @@ export interface operations {
                             name: string;
                             src: string;
                         } | null;
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -19697,7 +19830,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         type: string;
                     };
                 };
@@ -19778,6 +19912,9 @@ export interface operations {
                  *       "date_on_sale_to": "2027-07-09",
                  *       "date_on_sale_to_gmt": "2027-07-02",
                  *       "stock_status": "instock",
+                 *       "manage_stock": true,
+                 *       "stock_quantity": 1,
+                 *       "backorders": "no",
                  *       "menu_order": 1,
                  *       "rova_fixed_prices": {},
                  *       "status": "publish",
@@ -19802,6 +19939,12 @@ export interface operations {
                         variation?: boolean;
                         visible?: boolean;
                     }[];
+                    /** @description Read-only (backordered of the response): accepted and ignored */
+                    readonly backordered?: boolean;
+                    /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                    backorders?: "no" | "notify" | "yes";
+                    /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                    readonly backorders_allowed?: boolean;
                     /** @description Read-only (currency_code of the response): accepted and ignored */
                     readonly currency_code?: string;
                     /** @description Read-only (date_created of the response): accepted and ignored */
@@ -19829,6 +19972,8 @@ export interface operations {
                         name?: string;
                         src?: string;
                     } | null;
+                    /** @description Stock management at product level */
+                    manage_stock?: boolean;
                     menu_order?: number;
                     name?: string;
                     /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -19857,6 +20002,8 @@ export interface operations {
                     slug?: string;
                     /** @description private = disabled */
                     status?: "publish" | "private";
+                    stock_quantity?: number | null;
+                    /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                     stock_status?: "instock" | "outofstock" | "onbackorder";
                     /** @description Read-only (type of the response): accepted and ignored */
                     readonly type?: string;
@@ -19880,6 +20027,9 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        backordered: boolean;
+                        backorders: "no" | "notify" | "yes";
+                        backorders_allowed: boolean;
                         currency_code?: string;
                         date_created: string;
                         date_created_gmt: string;
@@ -19897,6 +20047,7 @@ export interface operations {
                             name: string;
                             src: string;
                         } | null;
+                        manage_stock: boolean;
                         menu_order: number;
                         name: string;
                         on_sale: boolean;
@@ -19915,7 +20066,8 @@ export interface operations {
                         sku: string;
                         slug: string;
                         status: string;
-                        stock_status: string;
+                        stock_quantity: number | null;
+                        stock_status: "instock" | "outofstock" | "onbackorder";
                         type: string;
                     };
                 };
@@ -20001,6 +20153,12 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (backordered of the response): accepted and ignored */
+                        readonly backordered?: boolean;
+                        /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                        backorders?: "no" | "notify" | "yes";
+                        /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                        readonly backorders_allowed?: boolean;
                         /** @description Read-only (currency_code of the response): accepted and ignored */
                         readonly currency_code?: string;
                         /** @description Read-only (date_created of the response): accepted and ignored */
@@ -20028,6 +20186,8 @@ export interface operations {
                             name?: string;
                             src?: string;
                         } | null;
+                        /** @description Stock management at product level */
+                        manage_stock?: boolean;
                         menu_order?: number;
                         name?: string;
                         /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -20056,6 +20216,8 @@ export interface operations {
                         slug?: string;
                         /** @description private = disabled */
                         status?: "publish" | "private";
+                        stock_quantity?: number | null;
+                        /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                         stock_status?: "instock" | "outofstock" | "onbackorder";
                         /** @description Read-only (type of the response): accepted and ignored */
                         readonly type?: string;
@@ -20074,6 +20236,12 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (backordered of the response): accepted and ignored */
+                        readonly backordered?: boolean;
+                        /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                        backorders?: "no" | "notify" | "yes";
+                        /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                        readonly backorders_allowed?: boolean;
                         /** @description Read-only (currency_code of the response): accepted and ignored */
                         readonly currency_code?: string;
                         /** @description Read-only (date_created of the response): accepted and ignored */
@@ -20100,6 +20268,8 @@ export interface operations {
                             name?: string;
                             src?: string;
                         } | null;
+                        /** @description Stock management at product level */
+                        manage_stock?: boolean;
                         menu_order?: number;
                         name?: string;
                         /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -20128,6 +20298,8 @@ export interface operations {
                         slug?: string;
                         /** @description private = disabled */
                         status?: "publish" | "private";
+                        stock_quantity?: number | null;
+                        /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                         stock_status?: "instock" | "outofstock" | "onbackorder";
                         /** @description Read-only (type of the response): accepted and ignored */
                         readonly type?: string;
@@ -20153,6 +20325,9 @@ export interface operations {
                                 variation?: boolean;
                                 visible?: boolean;
                             }[];
+                            backordered: boolean;
+                            backorders: "no" | "notify" | "yes";
+                            backorders_allowed: boolean;
                             currency_code?: string;
                             date_created: string;
                             date_created_gmt: string;
@@ -20170,6 +20345,7 @@ export interface operations {
                                 name: string;
                                 src: string;
                             } | null;
+                            manage_stock: boolean;
                             menu_order: number;
                             name: string;
                             on_sale: boolean;
@@ -20188,7 +20364,8 @@ export interface operations {
                             sku: string;
                             slug: string;
                             status: string;
-                            stock_status: string;
+                            stock_quantity: number | null;
+                            stock_status: "instock" | "outofstock" | "onbackorder";
                             type: string;
                         }[];
                         delete?: {
@@ -20201,6 +20378,9 @@ export interface operations {
                                 variation?: boolean;
                                 visible?: boolean;
                             }[];
+                            backordered: boolean;
+                            backorders: "no" | "notify" | "yes";
+                            backorders_allowed: boolean;
                             currency_code?: string;
                             date_created: string;
                             date_created_gmt: string;
@@ -20218,6 +20398,7 @@ export interface operations {
                                 name: string;
                                 src: string;
                             } | null;
+                            manage_stock: boolean;
                             menu_order: number;
                             name: string;
                             on_sale: boolean;
@@ -20236,7 +20417,8 @@ export interface operations {
                             sku: string;
                             slug: string;
                             status: string;
-                            stock_status: string;
+                            stock_quantity: number | null;
+                            stock_status: "instock" | "outofstock" | "onbackorder";
                             type: string;
                         }[];
                         update?: {
@@ -20249,6 +20431,9 @@ export interface operations {
                                 variation?: boolean;
                                 visible?: boolean;
                             }[];
+                            backordered: boolean;
+                            backorders: "no" | "notify" | "yes";
+                            backorders_allowed: boolean;
                             currency_code?: string;
                             date_created: string;
                             date_created_gmt: string;
@@ -20266,6 +20451,7 @@ export interface operations {
                                 name: string;
                                 src: string;
                             } | null;
+                            manage_stock: boolean;
                             menu_order: number;
                             name: string;
                             on_sale: boolean;
@@ -20284,7 +20470,8 @@ export interface operations {
                             sku: string;
                             slug: string;
                             status: string;
-                            stock_status: string;
+                            stock_quantity: number | null;
+                            stock_status: "instock" | "outofstock" | "onbackorder";
                             type: string;
                         }[];
                     };
@@ -21651,6 +21838,12 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (backordered of the response): accepted and ignored */
+                        readonly backordered?: boolean;
+                        /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                        backorders?: "no" | "notify" | "yes";
+                        /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                        readonly backorders_allowed?: boolean;
                         catalog_visibility?: "visible" | "catalog" | "search" | "hidden";
                         categories?: {
                             id: number;
@@ -21685,6 +21878,8 @@ export interface operations {
                             name?: string;
                             src?: string;
                         }[];
+                        /** @description Stock management at product level */
+                        manage_stock?: boolean;
                         menu_order?: number;
                         name?: string;
                         /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -21712,6 +21907,8 @@ export interface operations {
                         sku?: string;
                         slug?: string;
                         status?: "publish" | "draft" | "pending" | "private" | "future" | "trash";
+                        stock_quantity?: number | null;
+                        /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                         stock_status?: "instock" | "outofstock" | "onbackorder";
                         tags?: {
                             id: number;
@@ -21736,6 +21933,12 @@ export interface operations {
                             variation?: boolean;
                             visible?: boolean;
                         }[];
+                        /** @description Read-only (backordered of the response): accepted and ignored */
+                        readonly backordered?: boolean;
+                        /** @description If managing stock, whether backorders are allowed (no while manage_stock is off) */
+                        backorders?: "no" | "notify" | "yes";
+                        /** @description Read-only (backorders_allowed of the response): accepted and ignored */
+                        readonly backorders_allowed?: boolean;
                         catalog_visibility?: "visible" | "catalog" | "search" | "hidden";
                         categories?: {
                             id: number;
@@ -21769,6 +21972,8 @@ export interface operations {
                             name?: string;
                             src?: string;
                         }[];
+                        /** @description Stock management at product level */
+                        manage_stock?: boolean;
                         menu_order?: number;
                         name?: string;
                         /** @description Read-only (on_sale of the response): accepted and ignored */
@@ -21796,6 +22001,8 @@ export interface operations {
                         sku?: string;
                         slug?: string;
                         status?: "publish" | "draft" | "pending" | "private" | "future" | "trash";
+                        stock_quantity?: number | null;
+                        /** @description Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does) */
                         stock_status?: "instock" | "outofstock" | "onbackorder";
                         tags?: {
                             id: number;
@@ -21827,6 +22034,9 @@ export interface operations {
                                 variation?: boolean;
                                 visible?: boolean;
                             }[];
+                            backordered: boolean;
+                            backorders: "no" | "notify" | "yes";
+                            backorders_allowed: boolean;
                             catalog_visibility: string;
                             categories: {
                                 id: number;
@@ -21851,6 +22061,7 @@ export interface operations {
                                 name: string;
                                 src: string;
                             }[];
+                            manage_stock: boolean;
                             menu_order: number;
                             name: string;
                             on_sale: boolean;
@@ -21869,7 +22080,8 @@ export interface operations {
                             sku: string;
                             slug: string;
                             status: string;
-                            stock_status: string;
+                            stock_quantity: number | null;
+                            stock_status: "instock" | "outofstock" | "onbackorder";
                             tags: {
                                 id: number;
                                 name: string;
@@ -21888,6 +22100,9 @@ export interface operations {
                                 variation?: boolean;
                                 visible?: boolean;
                             }[];
+                            backordered: boolean;
+                            backorders: "no" | "notify" | "yes";
+                            backorders_allowed: boolean;
                             catalog_visibility: string;
                             categories: {
                                 id: number;
@@ -21912,6 +22127,7 @@ export interface operations {
                                 name: string;
                                 src: string;
                             }[];
+                            manage_stock: boolean;
                             menu_order: number;
                             name: string;
                             on_sale: boolean;
@@ -21930,7 +22146,8 @@ export interface operations {
                             sku: string;
                             slug: string;
                             status: string;
-                            stock_status: string;
+                            stock_quantity: number | null;
+                            stock_status: "instock" | "outofstock" | "onbackorder";
                             tags: {
                                 id: number;
                                 name: string;
@@ -21949,6 +22166,9 @@ export interface operations {
                                 variation?: boolean;
                                 visible?: boolean;
                             }[];
+                            backordered: boolean;
+                            backorders: "no" | "notify" | "yes";
+                            backorders_allowed: boolean;
                             catalog_visibility: string;
                             categories: {
                                 id: number;
@@ -21973,6 +22193,7 @@ export interface operations {
                                 name: string;
                                 src: string;
                             }[];
+                            manage_stock: boolean;
                             menu_order: number;
                             name: string;
                             on_sale: boolean;
@@ -21991,7 +22212,8 @@ export interface operations {
                             sku: string;
                             slug: string;
                             status: string;
-                            stock_status: string;
+                            stock_quantity: number | null;
+                            stock_status: "instock" | "outofstock" | "onbackorder";
                             tags: {
                                 id: number;
                                 name: string;

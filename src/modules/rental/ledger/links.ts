@@ -5,10 +5,9 @@ import type { PostLedgerInput } from './post.js';
  * The one way the ledger says "this income is cleared" and "this refund refunds that credit": the clearing or the
  * refund names the commission transaction in `settles_tx_id` (migration 0665; at most one of each per credit).
  * The clearing job, the booking refund path, the WordPress import and `rova verify` all go through here and
- * income-repo.ts's queries of that column, so a credit one writer cleared is cleared for every other.
+ * income-repo.ts's queries of that column, so a credit one writer cleared is cleared for every other. The kinds that may
+ * settle a credit are post.ts's SETTLING_KINDS (kept there: post.ts must not import this file, which imports its types).
  */
-export const SETTLING_KINDS: ReadonlySet<string> = new Set(['commission_clearing', 'commission_refund']);
-
 /** The commission (income credit) a clearing acts on. */
 export interface IncomeCredit {
   id: number;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { isAccountCode, type LedgerKind } from './accounts.js';
-import { SETTLING_KINDS } from './links.js';
 import { entriesOfTx, insertEntry, insertTx, lockAccounts, txByKey, type EntryRow, type LedgerTxRow } from './repo.js';
 
 export interface LedgerLine {
@@ -11,6 +10,9 @@ export interface LedgerLine {
   /** Signed integer minor units (debit/credit by sign); the lines of one transaction sum to 0. */
   amount: number;
 }
+
+/** The transaction kinds that settle one income credit (`settles`, links.ts): a clearing and a commission refund. */
+export const SETTLING_KINDS: ReadonlySet<string> = new Set(['commission_clearing', 'commission_refund']);
 
 export interface PostLedgerInput {
   /** Unique per money movement: a retry with the same key and the same request answers the original. */
