@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PEER_GONE_MS } from '../../src/platform/kv/bus.js';
 import { makeApp, TEST_PG } from '../helpers/app.js';
 import { hasHaproxy, startBalancer, type Balancer } from '../helpers/haproxy.js';
 import { createDatabase } from '../helpers/pg-admin.js';
@@ -182,7 +183,9 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
     const deadline = Date.now() + 20_000;
     while ((await balancer!.up()).length < 2 && Date.now() < deadline) await sleep(200);
     expect(await balancer!.up()).toEqual(['node1', 'node2']);
-    await expect.poll(async () => (await health(1)).data.availability_from, { timeout: 10_000 }).toBe('index');
+    // node a was SIGKILLed in the test before (no goodbye): node b keeps waiting for its last heartbeat and answers from
+    // the database until it forgets the dead node (PEER_GONE_MS) — only then is its index trusted again
+    await expect.poll(async () => (await health(1)).data.availability_from, { timeout: PEER_GONE_MS + 15_000, interval: 500 }).toBe('index');
 
     const statuses = new Map<number, number>();
     let stop = false;

@@ -93,7 +93,7 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
     if (ch !== channel) return;
     try {
       const msg = JSON.parse(raw) as { node: string; topic: string; payload: string; hb?: 1; bye?: 1 };
-      if (msg.hb) return heartbeats.heard(msg.node, Date.now());
+      if (msg.hb) return heartbeats.heard(msg.node, performance.now());
       if (msg.bye) return heartbeats.left(msg.node);
       if (msg.node === nodeId) return;
       void local.publish(msg.topic, msg.payload);
@@ -127,7 +127,7 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
   // this node's own heartbeat came back after a gap: what it could not send meanwhile goes out now
   heartbeats.onOwnResumed(() => void flush());
   const beat = setInterval(() => {
-    heartbeats.sweep(Date.now());
+    heartbeats.sweep(performance.now());
     pub.publish(channel, JSON.stringify({ node: nodeId, hb: 1 })).catch(() => undefined);
   }, HEARTBEAT_MS);
   beat.unref();
@@ -164,8 +164,8 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
 }
 
 /**
- * Every node's last heartbeat as this node received it (arrival time on this node's clock, so clocks need not
- * agree). Flowing: this node's own heartbeat (published and received back through Redis) and every other node's
+ * Every node's last heartbeat as this node received it (arrival time on this node's monotonic clock,
+ * `performance.now()`: clocks need not agree, and a wall-clock step neither fakes nor hides a gap). Flowing: this node's own heartbeat (published and received back through Redis) and every other node's
  * arrived within HEARTBEAT_BOUND_MS. A heartbeat arriving after a longer silence ends a gap; a node silent for
  * PEER_GONE_MS is forgotten (that ends a gap too: the others trust again after reloading).
  */
@@ -209,7 +209,7 @@ class Heartbeats implements BusLink {
   }
 
   flowing(): boolean {
-    const now = Date.now();
+    const now = performance.now();
     if (!this.last.has(this.self)) return false;
     for (const at of this.last.values()) if (now - at > HEARTBEAT_BOUND_MS) return false;
     return true;
@@ -224,7 +224,7 @@ class Heartbeats implements BusLink {
   }
 
   state(): { flowing: boolean; nodes: number; oldestHeartbeatMs: number } {
-    const now = Date.now();
+    const now = performance.now();
     const oldest = this.last.has(this.self) ? Math.max(0, ...[...this.last.values()].map((at) => now - at)) : -1;
     return { flowing: this.flowing(), nodes: this.last.size, oldestHeartbeatMs: oldest };
   }

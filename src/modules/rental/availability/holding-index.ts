@@ -240,7 +240,8 @@ export class HoldingIndex {
 
   private async loadAll(): Promise<void> {
     const seq = ++this.seq;
-    const startedAt = Date.now();
+    // the bus link's clock (monotonic), which resumedAt() is read on
+    const startedAt = performance.now();
     try {
       const found = await holdIntervals(this.p.db, null, this.since());
       const fresh = new Map<number, HoldInterval[]>();
