@@ -72,7 +72,8 @@ export async function loginAs(rig: AdminRig, a: AdminPage, opts: { path?: string
 
 /** axe-core in the page: fails on any serious or critical violation (listing rule, impact and the first targets). */
 export async function expectAxeClean(page: Page, label: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  // injected through the DevTools protocol (as book-helpers.ts does): the admin app's CSP refuses inline script tags
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const w = window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } };
     const r = await w.axe.run(document, { resultTypes: ['violations'] });
