@@ -1,7 +1,7 @@
 import { vendorAccount } from './accounts.js';
 import type { PostLedgerInput } from './post.js';
 
-/**
+/*
  * The one way the ledger says "this income is cleared" and "this refund refunds that credit": the clearing or the
  * refund names the commission transaction in `settles_tx_id` (migration 0665; at most one of each per credit).
  * The clearing job, the booking refund path, the WordPress import and `rova verify` all go through here and
