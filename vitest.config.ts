@@ -11,7 +11,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       // One process per worker for all its files: src is evaluated once per worker, not once per file.
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts', 'admin/src/**/*.test.ts'], exclude: ['test/integration/**', 'test/browser/**', 'node_modules/**', ...OWN_PROCESS], isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts', 'admin/src/**/*.test.ts'],
+          exclude: ['test/integration/**', 'test/browser/**', 'node_modules/**', ...OWN_PROCESS],
+          isolate: false,
+        },
+      },
       { extends: true, test: { name: 'own-process', include: OWN_PROCESS, isolate: true } },
     ],
   },

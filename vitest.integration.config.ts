@@ -16,8 +16,23 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts', ...markedForIntegration(root).keys()], exclude: ['test/browser/**', 'node_modules/**', ...OWN_PROCESS], isolate: false } },
-      { extends: true, test: { name: 'own-process', include: OWN_PROCESS.filter((f) => markedForIntegration(root).has(f)), isolate: true } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', ...markedForIntegration(root).keys()],
+          exclude: ['test/browser/**', 'node_modules/**', ...OWN_PROCESS],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-process',
+          include: OWN_PROCESS.filter((f) => markedForIntegration(root).has(f)),
+          isolate: true,
+        },
+      },
     ],
   },
 });

@@ -19,19 +19,29 @@ await runScenario(
       const { loadConfig } = await import('../src/config.js');
       const { rentalModule } = await import('../src/modules/rental/module.js');
       const config = loadConfig(
-        { LOG_LEVEL: 'silent', STORE_CURRENCY: 'EUR', STORE_TIMEZONE: 'Europe/Istanbul', RENTAL_PUBLIC_RATE_LIMIT: '1000000000', ...(pg ? { DATABASE_URL: process.env.BENCH_DATABASE_URL! } : {}) },
+        {
+          LOG_LEVEL: 'silent',
+          STORE_CURRENCY: 'EUR',
+          STORE_TIMEZONE: 'Europe/Istanbul',
+          RENTAL_PUBLIC_RATE_LIMIT: '1000000000',
+          ...(pg ? { DATABASE_URL: process.env.BENCH_DATABASE_URL! } : {}),
+        },
         { ephemeral: true },
       );
       const { app, platform } = await buildApp(config, { logger: false });
       await seedDemo(platform);
       await rentalModule.seedBookings!(platform, 20_000);
-      const list = (await app.inject({ method: 'GET', url: '/wp-json/rova-rental/v1/locations' })).json() as { success: boolean };
+      const list = (await app.inject({ method: 'GET', url: '/wp-json/rova-rental/v1/locations' })).json() as {
+        success: boolean;
+      };
       if (!list.success) throw new Error('locations failed');
       const { rows } = await import('../src/platform/db/types.js');
       const { sql } = await import('drizzle-orm');
-      const ids = (await rows<{ id: string }>(platform.db, sql`SELECT id FROM rental_vehicles WHERE status = 'active' ORDER BY id`)).map((r) => Number(r.id));
+      const ids = (
+        await rows<{ id: string }>(platform.db, sql`SELECT id FROM rental_vehicles WHERE status = 'active' ORDER BY id`)
+      ).map((r) => Number(r.id));
       let seed = 42;
-      const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
       const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
       const requests: BenchRequest[] = [];
       for (let i = 0; i < 500; i++) {
@@ -41,7 +51,12 @@ await runScenario(
           method: 'POST',
           path: '/wp-json/rova-rental/v1/availability',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ vehicle_id: ids[Math.floor(rnd() * ids.length)], pickup_date: day(start), return_date: day(start + len), ...(i % 3 === 0 ? { addons: ['child_seat'] } : {}) }),
+          body: JSON.stringify({
+            vehicle_id: ids[Math.floor(rnd() * ids.length)],
+            pickup_date: day(start),
+            return_date: day(start + len),
+            ...(i % 3 === 0 ? { addons: ['child_seat'] } : {}),
+          }),
         });
       }
       return { app, requests };

@@ -16,14 +16,25 @@ await runScenario(
     duration: 10,
     random: true,
     targets: { maxP99Ms: 150 },
-    verdicts: ({ app }) => [{ target: `every answer a 201 or a 409 (201: ${app.statuses['201'] ?? 0}, 409: ${app.statuses['409'] ?? 0})`, met: Object.keys(app.statuses).every((s) => s === '201' || s === '409') && app.errors === 0 }],
+    verdicts: ({ app }) => [
+      {
+        target: `every answer a 201 or a 409 (201: ${app.statuses['201'] ?? 0}, 409: ${app.statuses['409'] ?? 0})`,
+        met: Object.keys(app.statuses).every((s) => s === '201' || s === '409') && app.errors === 0,
+      },
+    ],
     async setup() {
       const b = await bookingBench(20);
       let seed = 7;
       const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
       const requests: BenchRequest[] = [];
       for (let i = 0; i < 5000; i++) {
-        requests.push(b.create(b.vehicleIds[Math.floor(rnd() * b.vehicleIds.length)]!, 100 + Math.floor(rnd() * 200), 1 + Math.floor(rnd() * 5)));
+        requests.push(
+          b.create(
+            b.vehicleIds[Math.floor(rnd() * b.vehicleIds.length)]!,
+            100 + Math.floor(rnd() * 200),
+            1 + Math.floor(rnd() * 5),
+          ),
+        );
       }
       return { app: b.app, requests, close: b.close };
     },

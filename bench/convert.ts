@@ -26,15 +26,28 @@ await runScenario(
       const { buildApp, seedDemo } = await import('../src/app.js');
       const { loadConfig } = await import('../src/config.js');
       const config = loadConfig(
-        { LOG_LEVEL: 'silent', STORE_CURRENCY: 'USD', STORE_TIMEZONE: 'UTC', FX_CONVERT_RATE_LIMIT: '1000000000', ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}) },
+        {
+          LOG_LEVEL: 'silent',
+          STORE_CURRENCY: 'USD',
+          STORE_TIMEZONE: 'UTC',
+          FX_CONVERT_RATE_LIMIT: '1000000000',
+          ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+        },
         { ephemeral: true },
       );
       const { app, platform } = await buildApp(config, { logger: false });
       await seedDemo(platform);
-      const admin = await platform.auth.createUser({ login: 'bench', email: 'bench@example.test', role: 'administrator', password: 'correct horse battery' });
+      const admin = await platform.auth.createUser({
+        login: 'bench',
+        email: 'bench@example.test',
+        role: 'administrator',
+        password: 'correct horse battery',
+      });
       const { key } = await platform.auth.createApiKey({ userId: admin.id, scopes: ['read', 'write'], name: 'bench' });
       const headers = { 'x-rova-api-key': key };
-      const list = (await app.inject({ method: 'GET', url: '/wp-json/wc/v3/products?per_page=100', headers })).json() as WireProduct[];
+      const list = (
+        await app.inject({ method: 'GET', url: '/wp-json/wc/v3/products?per_page=100', headers })
+      ).json() as WireProduct[];
       const pub = list.filter((p) => p.status === 'publish' && !p.password && p.price !== '');
       const simple = pub.filter((p) => p.type === 'simple' && !p.on_sale).map((p) => p.id);
       const sale = pub.filter((p) => p.type === 'simple' && p.on_sale).map((p) => p.id);
@@ -46,13 +59,47 @@ await runScenario(
         n += 1;
         const kind = n % 3;
         if (kind === 0) {
-          simple.push((await app.inject({ method: 'POST', url: '/wp-json/wc/v3/products', headers, payload: { name: `Bench simple ${n}`, regular_price: `${10 + n}.50` } })).json().id);
+          simple.push(
+            (
+              await app.inject({
+                method: 'POST',
+                url: '/wp-json/wc/v3/products',
+                headers,
+                payload: { name: `Bench simple ${n}`, regular_price: `${10 + n}.50` },
+              })
+            ).json().id,
+          );
         } else if (kind === 1) {
-          sale.push((await app.inject({ method: 'POST', url: '/wp-json/wc/v3/products', headers, payload: { name: `Bench sale ${n}`, regular_price: `${40 + n}`, sale_price: `${30 + n}.99` } })).json().id);
+          sale.push(
+            (
+              await app.inject({
+                method: 'POST',
+                url: '/wp-json/wc/v3/products',
+                headers,
+                payload: { name: `Bench sale ${n}`, regular_price: `${40 + n}`, sale_price: `${30 + n}.99` },
+              })
+            ).json().id,
+          );
         } else {
-          const v = (await app.inject({ method: 'POST', url: '/wp-json/wc/v3/products', headers, payload: { name: `Bench variable ${n}`, type: 'variable' } })).json();
+          const v = (
+            await app.inject({
+              method: 'POST',
+              url: '/wp-json/wc/v3/products',
+              headers,
+              payload: { name: `Bench variable ${n}`, type: 'variable' },
+            })
+          ).json();
           for (const price of ['12.00', '18.00', '24.00']) {
-            variations.push((await app.inject({ method: 'POST', url: `/wp-json/wc/v3/products/${v.id}/variations`, headers, payload: { regular_price: price } })).json().id);
+            variations.push(
+              (
+                await app.inject({
+                  method: 'POST',
+                  url: `/wp-json/wc/v3/products/${v.id}/variations`,
+                  headers,
+                  payload: { regular_price: price },
+                })
+              ).json().id,
+            );
           }
           variable.push(v);
         }

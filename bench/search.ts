@@ -18,7 +18,13 @@ await runScenario(
       const { loadConfig } = await import('../src/config.js');
       const { rentalModule } = await import('../src/modules/rental/module.js');
       const config = loadConfig(
-        { LOG_LEVEL: 'silent', STORE_CURRENCY: 'EUR', STORE_TIMEZONE: 'Europe/Istanbul', RENTAL_PUBLIC_RATE_LIMIT: '1000000000', ...(pg ? { DATABASE_URL: process.env.BENCH_DATABASE_URL! } : {}) },
+        {
+          LOG_LEVEL: 'silent',
+          STORE_CURRENCY: 'EUR',
+          STORE_TIMEZONE: 'Europe/Istanbul',
+          RENTAL_PUBLIC_RATE_LIMIT: '1000000000',
+          ...(pg ? { DATABASE_URL: process.env.BENCH_DATABASE_URL! } : {}),
+        },
         { ephemeral: true },
       );
       const { app, platform } = await buildApp(config, { logger: false });
@@ -30,7 +36,10 @@ await runScenario(
       for (let i = 0; i < 200; i++) {
         const start = 1 + (i % 90);
         const sort = ['relevance', 'price_asc', 'price_desc', 'name', 'year_desc'][i % 5];
-        requests.push({ method: 'GET', path: `/wp-json/rova-rental/v2/vehicles/search?pickup_date=${day(start)}&return_date=${day(start + 1 + (i % 7))}&sort=${sort}&currency=${currencies[i % 4]}` });
+        requests.push({
+          method: 'GET',
+          path: `/wp-json/rova-rental/v2/vehicles/search?pickup_date=${day(start)}&return_date=${day(start + 1 + (i % 7))}&sort=${sort}&currency=${currencies[i % 4]}`,
+        });
       }
       return { app, requests };
     },

@@ -35,10 +35,15 @@ export async function buildAdmin({ quiet = false } = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { files, shellGzip } = await buildAdmin();
-  for (const f of files) console.log(`dist/admin/assets/${f.file}  ${kb(f.bytes)}, ${kb(f.gzip)} gzip${f.firstLoad ? '  (first load)' : ''}`);
+  for (const f of files)
+    console.log(
+      `dist/admin/assets/${f.file}  ${kb(f.bytes)}, ${kb(f.gzip)} gzip${f.firstLoad ? '  (first load)' : ''}`,
+    );
   console.log(`admin shell first-load JS: ${kb(shellGzip)} gzip (budget ${kb(SHELL_BUDGET)})`);
   if (shellGzip > SHELL_BUDGET) {
-    console.error(`admin shell first-load JS ${kb(shellGzip)} gzip exceeds the ${kb(SHELL_BUDGET)} budget: move code into lazy screen chunks`);
+    console.error(
+      `admin shell first-load JS ${kb(shellGzip)} gzip exceeds the ${kb(SHELL_BUDGET)} budget: move code into lazy screen chunks`,
+    );
     process.exit(1);
   }
 }

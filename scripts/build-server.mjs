@@ -18,7 +18,9 @@ function sources(dir, out = []) {
 /** Transpiles `root`/src into `outdir` (its earlier server files removed first); returns the entry (`outdir`/main.js). */
 export async function buildServer(root, outdir, { sourcemap = true } = {}) {
   // the browser scripts and the admin app are built into the same directory by their own steps
-  if (existsSync(outdir)) for (const e of readdirSync(outdir)) if (e !== 'web' && e !== 'admin') rmSync(path.join(outdir, e), { recursive: true, force: true });
+  if (existsSync(outdir))
+    for (const e of readdirSync(outdir))
+      if (e !== 'web' && e !== 'admin') rmSync(path.join(outdir, e), { recursive: true, force: true });
   await build({
     entryPoints: sources(path.join(root, 'src')),
     outdir,

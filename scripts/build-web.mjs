@@ -58,7 +58,13 @@ export async function buildWeb(opts = {}) {
     const manifest = {};
     for (const [logical, f] of Object.entries(files)) {
       writeFileSync(path.join(outdir, f.file), f.contents);
-      manifest[logical] = { file: f.file, hash: f.hash, type: f.type, bytes: f.contents.length, gzip: gzipSync(f.contents, { level: 9 }).length };
+      manifest[logical] = {
+        file: f.file,
+        hash: f.hash,
+        type: f.type,
+        bytes: f.contents.length,
+        gzip: gzipSync(f.contents, { level: 9 }).length,
+      };
     }
     writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   }
@@ -68,13 +74,17 @@ export async function buildWeb(opts = {}) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { files } = await buildWeb({ write: true });
   for (const [logical, f] of Object.entries(files)) {
-    console.log(`dist/web/${f.file}  (${logical}) ${f.contents.length} B, ${gzipSync(f.contents, { level: 9 }).length} B gzip`);
+    console.log(
+      `dist/web/${f.file}  (${logical}) ${f.contents.length} B, ${gzipSync(f.contents, { level: 9 }).length} B gzip`,
+    );
   }
   for (const [logical, budget] of Object.entries(BUDGETS)) {
     const f = files[logical];
     const size = f ? gzipSync(f.contents, { level: 9 }).length : Infinity;
     if (size > budget) {
-      console.error(`${logical} ${f ? `is ${size} B gzip and exceeds` : 'is missing: cannot check'} the ${budget / 1024} KB min+gzip budget`);
+      console.error(
+        `${logical} ${f ? `is ${size} B gzip and exceeds` : 'is missing: cannot check'} the ${budget / 1024} KB min+gzip budget`,
+      );
       process.exit(1);
     }
     console.log(`${logical}: ${size} B gzip of ${budget} B budget`);

@@ -8,7 +8,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const apiPort = process.env.PORT ?? '8080';
 process.env.ROVA_API_ORIGIN ??= `http://127.0.0.1:${apiPort}`;
 
-const api = spawn(process.execPath, ['--watch', '--import', 'tsx', 'src/main.ts', 'serve'], { cwd: root, stdio: 'inherit', env: process.env });
+const api = spawn(process.execPath, ['--watch', '--import', 'tsx', 'src/main.ts', 'serve'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
 
 const { createServer } = await import('vite');
 const vite = await createServer({ configFile: root + 'admin/vite.config.ts' });

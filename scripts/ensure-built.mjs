@@ -24,11 +24,20 @@ export function ensureBuilt() {
   if (built && !existsSync(join(root, 'src'))) return entry;
   // The admin app counts too: its sources (admin/) against its own output.
   const admin = existsSync(join(root, 'admin', 'index.html'));
-  const adminBuilt = existsSync(join(root, 'dist', 'admin', 'index.html')) ? statSync(join(root, 'dist', 'admin', 'index.html')).mtimeMs : 0;
+  const adminBuilt = existsSync(join(root, 'dist', 'admin', 'index.html'))
+    ? statSync(join(root, 'dist', 'admin', 'index.html')).mtimeMs
+    : 0;
   const adminStale = admin && (!adminBuilt || newest(join(root, 'admin')) > adminBuilt);
-  if (!built || adminStale || newest(join(root, 'src')) > built || statSync(join(root, 'package.json')).mtimeMs > built) {
+  if (
+    !built ||
+    adminStale ||
+    newest(join(root, 'src')) > built ||
+    statSync(join(root, 'package.json')).mtimeMs > built
+  ) {
     const t0 = Date.now();
-    process.stderr.write('rova: building the server, the browser scripts and the admin app (sources changed or first start)…\n');
+    process.stderr.write(
+      'rova: building the server, the browser scripts and the admin app (sources changed or first start)…\n',
+    );
     // stdout of the build goes to stderr: `rova apikey create` must print only the key on stdout.
     const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: ['ignore', 2, 'inherit'] });
     if (r.status !== 0) process.exit(r.status ?? 1);

@@ -18,9 +18,13 @@ await app.close();
 const dir = mkdtempSync(join(tmpdir(), 'rova-openapi-'));
 const file = join(dir, 'openapi.json');
 writeFileSync(file, JSON.stringify(JSON.parse(doc.body), null, 2)); // pretty: Redocly then points at readable lines
-const r = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(root, 'redocly.yaml')], {
-  stdio: 'inherit',
-  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-});
+const r = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(root, 'redocly.yaml')],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  },
+);
 rmSync(dir, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -46,7 +46,8 @@ async function waitForPort(port, deadline) {
  */
 export async function startPgBouncer(serverUrl, { poolSize = 10, maxServerConnections = 50 } = {}) {
   const bin = pgbouncerBinary();
-  if (!bin) throw new Error('pgbouncer is not installed: apt-get install pgbouncer (Debian), or run without --pgbouncer');
+  if (!bin)
+    throw new Error('pgbouncer is not installed: apt-get install pgbouncer (Debian), or run without --pgbouncer');
   const server = new URL(serverUrl);
   const user = decodeURIComponent(server.username || 'postgres');
   const password = decodeURIComponent(server.password || '');
@@ -54,34 +55,37 @@ export async function startPgBouncer(serverUrl, { poolSize = 10, maxServerConnec
   const dir = mkdtempSync(path.join(tmpdir(), 'rova-pgbouncer-'));
   const ini = path.join(dir, 'pgbouncer.ini');
   writeFileSync(path.join(dir, 'userlist.txt'), `"${user}" "${password.replace(/"/g, '""')}"\n`, { mode: 0o600 });
-  writeFileSync(ini, [
-    '[databases]',
-    `* = host=${server.hostname} port=${server.port || 5432}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    // the test server trusts local connections; with a password, PgBouncer checks it and logs in with it
-    `auth_type = ${password ? 'scram-sha-256' : 'trust'}`,
-    `auth_file = ${path.join(dir, 'userlist.txt')}`,
-    'pool_mode = transaction',
-    'max_client_conn = 4000',
-    `default_pool_size = ${poolSize}`,
-    // every test app has a database of its own: without a cap across them, each keeps its server connections and
-    // PostgreSQL's max_connections runs out; at the cap PgBouncer closes idle ones of other databases
-    `max_user_connections = ${maxServerConnections}`,
-    'server_idle_timeout = 5',
-    // while PostgreSQL refuses connections a client's query waits in PgBouncer's queue: 5 s, then an error Rova
-    // answers with 503 (the default, 120 s, holds every request that long); retry the login each second after
-    'query_wait_timeout = 5',
-    'server_login_retry = 1',
-    // node-postgres sends no extra_float_digits, but psql-like clients do
-    'ignore_startup_parameters = extra_float_digits',
-    'server_check_delay = 0',
-    `logfile = ${path.join(dir, 'pgbouncer.log')}`,
-    `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    ini,
+    [
+      '[databases]',
+      `* = host=${server.hostname} port=${server.port || 5432}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      // the test server trusts local connections; with a password, PgBouncer checks it and logs in with it
+      `auth_type = ${password ? 'scram-sha-256' : 'trust'}`,
+      `auth_file = ${path.join(dir, 'userlist.txt')}`,
+      'pool_mode = transaction',
+      'max_client_conn = 4000',
+      `default_pool_size = ${poolSize}`,
+      // every test app has a database of its own: without a cap across them, each keeps its server connections and
+      // PostgreSQL's max_connections runs out; at the cap PgBouncer closes idle ones of other databases
+      `max_user_connections = ${maxServerConnections}`,
+      'server_idle_timeout = 5',
+      // while PostgreSQL refuses connections a client's query waits in PgBouncer's queue: 5 s, then an error Rova
+      // answers with 503 (the default, 120 s, holds every request that long); retry the login each second after
+      'query_wait_timeout = 5',
+      'server_login_retry = 1',
+      // node-postgres sends no extra_float_digits, but psql-like clients do
+      'ignore_startup_parameters = extra_float_digits',
+      'server_check_delay = 0',
+      `logfile = ${path.join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
+      '',
+    ].join('\n'),
+  );
   const root = process.getuid?.() === 0;
   if (root) {
     const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -97,12 +101,21 @@ export async function startPgBouncer(serverUrl, { poolSize = 10, maxServerConnec
   const errFd = openSync(errFile, 'w');
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', errFd] });
   closeSync(errFd);
-  const stderr = () => { try { return readFileSync(errFile, 'utf8'); } catch { return ''; } };
+  const stderr = () => {
+    try {
+      return readFileSync(errFile, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    await Promise.race([waitForPort(port, Date.now() + 10_000), exited.then((code) => {
-      throw new Error(`pgbouncer exited (${code}): ${stderr()}`);
-    })]);
+    await Promise.race([
+      waitForPort(port, Date.now() + 10_000),
+      exited.then((code) => {
+        throw new Error(`pgbouncer exited (${code}): ${stderr()}`);
+      }),
+    ]);
   } catch (err) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

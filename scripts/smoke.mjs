@@ -33,7 +33,11 @@ const check = (name, ok, detail = '') => {
 };
 
 console.log(`smoke on node ${process.version}`);
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'scripts/start.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'scripts/start.mjs')], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let log = '';
 server.stdout.on('data', (b) => (log += b));
 server.stderr.on('data', (b) => (log += b));
@@ -62,11 +66,31 @@ try {
   const ready = await get('/readyz');
   check('GET /readyz → 200', ready.status === 200, `${ready.status} ${ready.body.slice(0, 200)}`);
   const requests = [
-    ['wc/v3', '/wp-json/wc/v3/products?per_page=1', { 'x-rova-api-key': adminKey }, (b) => Array.isArray(JSON.parse(b))],
-    ['rova-fx/v1', '/wp-json/rova-fx/v1/currencies', { 'x-rova-api-key': adminKey }, (b) => 'currencies' in JSON.parse(b)],
+    [
+      'wc/v3',
+      '/wp-json/wc/v3/products?per_page=1',
+      { 'x-rova-api-key': adminKey },
+      (b) => Array.isArray(JSON.parse(b)),
+    ],
+    [
+      'rova-fx/v1',
+      '/wp-json/rova-fx/v1/currencies',
+      { 'x-rova-api-key': adminKey },
+      (b) => 'currencies' in JSON.parse(b),
+    ],
     ['rova-rental/v1', '/wp-json/rova-rental/v1/health', {}, (b) => JSON.parse(b).success === true],
-    ['rova-rental/v2', '/wp-json/rova-rental/v2/vehicles/search?pickup_date=2030-01-10&return_date=2030-01-12', {}, (b) => JSON.parse(b).success === true],
-    ['rova/v1', '/wp-json/rova/v1/webhooks/event-types', { 'x-rova-api-key': adminKey }, (b) => JSON.parse(b).length > 0],
+    [
+      'rova-rental/v2',
+      '/wp-json/rova-rental/v2/vehicles/search?pickup_date=2030-01-10&return_date=2030-01-12',
+      {},
+      (b) => JSON.parse(b).success === true,
+    ],
+    [
+      'rova/v1',
+      '/wp-json/rova/v1/webhooks/event-types',
+      { 'x-rova-api-key': adminKey },
+      (b) => JSON.parse(b).length > 0,
+    ],
   ];
   for (const [ns, url, headers, shape] of requests) {
     const r = await get(url, headers);
@@ -81,11 +105,21 @@ try {
   server.kill('SIGTERM');
   check('SIGTERM → exit 0', (await exited) === 0, log.slice(-1000));
 
-  const cli = (args) => spawnSync(process.execPath, [path.join(root, 'scripts/rova.mjs'), ...args], { cwd: root, env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 120_000 });
+  const cli = (args) =>
+    spawnSync(process.execPath, [path.join(root, 'scripts/rova.mjs'), ...args], {
+      cwd: root,
+      env: { ...env, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
   const v = cli(['--version']);
   check('rova --version', v.status === 0 && /^rova \d+\.\d+\.\d+/.test(v.stdout), v.stderr);
   const k = cli(['apikey', 'create', '--user', 'admin', '--name', 'smoke', '--scopes', 'read']);
-  check('rova apikey create (only the key on stdout)', k.status === 0 && /^rova_[A-Za-z0-9_-]{40,}\n$/.test(k.stdout), `${k.status} ${k.stdout} ${k.stderr}`);
+  check(
+    'rova apikey create (only the key on stdout)',
+    k.status === 0 && /^rova_[A-Za-z0-9_-]{40,}\n$/.test(k.stdout),
+    `${k.status} ${k.stdout} ${k.stderr}`,
+  );
   const l = cli(['ledger', 'verify']);
   check('rova ledger verify', l.status === 0, `${l.status} ${l.stdout} ${l.stderr}`);
 } catch (err) {

@@ -23,9 +23,14 @@ function reachable(url, fallbackPort) {
   });
 }
 
-for (const [name, url, port] of [['PostgreSQL', pgUrl, 5432], ['Redis', redisUrl, 6379]]) {
+for (const [name, url, port] of [
+  ['PostgreSQL', pgUrl, 5432],
+  ['Redis', redisUrl, 6379],
+]) {
   if (!(await reachable(url, port))) {
-    console.error(`test:integration: ${name} is not reachable at ${url.replace(/:[^:@/]*@/, ':***@')} — start it or set ROVA_TEST_${name === 'Redis' ? 'REDIS' : 'DATABASE'}_URL`);
+    console.error(
+      `test:integration: ${name} is not reachable at ${url.replace(/:[^:@/]*@/, ':***@')} — start it or set ROVA_TEST_${name === 'Redis' ? 'REDIS' : 'DATABASE'}_URL`,
+    );
     process.exit(1);
   }
 }
@@ -38,6 +43,16 @@ if (pooled) {
   env.ROVA_TEST_POOLER_URL = pooler.url;
   console.log(`test:integration: apps connect through PgBouncer (transaction mode) at 127.0.0.1:${pooler.port}`);
 }
-const r = spawnSync(process.execPath, [root + 'node_modules/vitest/vitest.mjs', 'run', '--config', root + 'vitest.integration.config.ts', ...args.filter((a) => a !== '--pgbouncer')], { stdio: 'inherit', env, cwd: root });
+const r = spawnSync(
+  process.execPath,
+  [
+    root + 'node_modules/vitest/vitest.mjs',
+    'run',
+    '--config',
+    root + 'vitest.integration.config.ts',
+    ...args.filter((a) => a !== '--pgbouncer'),
+  ],
+  { stdio: 'inherit', env, cwd: root },
+);
 if (pooler) await pooler.stop();
 process.exit(r.status ?? 1);

@@ -72,10 +72,18 @@ export default class ProfileReporter {
     const sum = (xs, f) => xs.reduce((s, x) => s + f(x), 0);
     const out = [];
     out.push('', `test profile: ${files.length} files, ${sum(files, (f) => f.count)} tests, wall ${fmt(wall)}`);
-    out.push(`  summed over files: import ${fmt(sum(files, (f) => f.import))}, hooks+tests ${fmt(sum(files, (f) => f.hooksAndTests))}, tests alone ${fmt(sum(files, (f) => f.tests))}`);
+    out.push(
+      `  summed over files: import ${fmt(sum(files, (f) => f.import))}, hooks+tests ${fmt(sum(files, (f) => f.hooksAndTests))}, tests alone ${fmt(sum(files, (f) => f.tests))}`,
+    );
     out.push('', 'slowest test files (total = import + hooks + tests):');
-    for (const f of files.slice(0, 20)) out.push(`${fmt(f.total)}  import ${fmt(f.import)}  tests ${fmt(f.tests)}  ${String(f.count).padStart(4)} tests  ${f.file}`);
-    const tail = files.filter((f) => f.endedAt !== null).sort((a, b) => b.endedAt - a.endedAt).slice(0, 8);
+    for (const f of files.slice(0, 20))
+      out.push(
+        `${fmt(f.total)}  import ${fmt(f.import)}  tests ${fmt(f.tests)}  ${String(f.count).padStart(4)} tests  ${f.file}`,
+      );
+    const tail = files
+      .filter((f) => f.endedAt !== null)
+      .sort((a, b) => b.endedAt - a.endedAt)
+      .slice(0, 8);
     out.push('', 'last files to finish (a long file started late makes the tail):');
     for (const f of tail) out.push(`  started ${fmt(f.startedAt)}  ended ${fmt(f.endedAt)}  ${f.file}`);
     out.push('', 'slowest setup steps (hooks, summed per file and suite):');

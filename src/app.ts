@@ -92,7 +92,9 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 async function withStoredTimezone(config: Config, db: Db): Promise<Config> {
   if (config.env.STORE_TIMEZONE?.trim()) return config;
   const r = await one<{ value: unknown }>(db, sql`SELECT value FROM rova_options WHERE name = 'store_timezone'`);
-  return typeof r?.value === 'string' && isTimeZone(r.value) && r.value !== config.storeTimezone ? { ...config, storeTimezone: r.value } : config;
+  return typeof r?.value === 'string' && isTimeZone(r.value) && r.value !== config.storeTimezone
+    ? { ...config, storeTimezone: r.value }
+    : config;
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
@@ -145,7 +147,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // finiteNumbers: coerced "1e309" / "Infinity" (and JSON 1e309) are a 400 on every route, decided once here.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false }, plugins: [finiteNumbers] },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+      plugins: [finiteNumbers],
+    },
     schemaController: { compilersFactory: sharedCompilers },
   });
 
@@ -164,7 +169,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   announceWritesOf(db, announce);
   const platform: Platform = {
     config,
-    storeCurrency: new StoreCurrency(db, bus, storeCurrency, (err) => app.log.error({ err }, 'store currency reload failed')),
+    storeCurrency: new StoreCurrency(db, bus, storeCurrency, (err) =>
+      app.log.error({ err }, 'store currency reload failed'),
+    ),
     db,
     dbHandle,
     options: createOptions(db, bus),
@@ -225,7 +232,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }
 
   async function configureHttp(): Promise<void> {
-
     useJsonBodies(app);
     await app.register(cookie);
     if (config.corsOrigins.length > 0) {
@@ -237,7 +243,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         credentials: false,
         methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
         allowedHeaders: ['Content-Type', 'X-Rova-API-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
-        exposedHeaders: ['X-Request-Id', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Allow', 'Content-Disposition', 'X-Rova-Export-Id'],
+        exposedHeaders: [
+          'X-Request-Id',
+          'X-WP-Total',
+          'X-WP-TotalPages',
+          'Link',
+          'Retry-After',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+          'RateLimit',
+          'RateLimit-Policy',
+          'Allow',
+          'Content-Disposition',
+          'X-Rova-Export-Id',
+        ],
         maxAge: 600,
       });
     }
@@ -280,11 +300,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (!isWrite && status !== 401 && status !== 403 && !failedCredentials) return payload;
       if (!req.url.startsWith(config.restRoot + '/') && !isWrite) return payload;
       const params = req.params as Record<string, unknown> | undefined;
-      const target = req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
+      const target =
+        req.auditTarget ?? (params && (params.id ?? params.vid) !== undefined ? String(params.id ?? params.vid) : null);
       // Authentication failures go through the collapser (counted per address and minute beyond the first few);
       // a failure the route described itself (e.g. a refresh-token reuse that revoked a session) is an incident,
       // always written in full.
-      const authFailure = status >= 400 && (status === 401 || status === 403 || auth.failure !== null) && !req.auditDetails;
+      const authFailure =
+        status >= 400 && (status === 401 || status === 403 || auth.failure !== null) && !req.auditDetails;
       const write = authFailure ? (e: AuditEntry) => authFailures.record(e) : (e: AuditEntry) => auditWriter.append(e);
       try {
         await write({
@@ -300,10 +322,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           target,
           status,
           outcome: status === 401 || status === 403 ? 'denied' : status < 400 ? 'success' : 'failure',
-          details: auth.failure || req.auditDetails ? { ...(req.auditDetails ?? {}), ...(auth.failure ? { auth_failure: auth.failure } : {}) } : null,
+          details:
+            auth.failure || req.auditDetails
+              ? { ...(req.auditDetails ?? {}), ...(auth.failure ? { auth_failure: auth.failure } : {}) }
+              : null,
         });
       } catch (err) {
-        if (isDatabaseUnavailable(err)) req.log.warn({ method: req.method, route: req.routeOptions.url, status }, 'audit row not written: database unavailable');
+        if (isDatabaseUnavailable(err))
+          req.log.warn(
+            { method: req.method, route: req.routeOptions.url, status },
+            'audit row not written: database unavailable',
+          );
         else req.log.error({ err }, 'audit log write failed');
       }
       return payload;
@@ -328,7 +357,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 async function loadExtension(file: string, platform: Platform): Promise<void> {
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown; register?: unknown };
   const fn = typeof mod.default === 'function' ? mod.default : mod.register;
-  if (typeof fn !== 'function') throw new Error(`ROVA_EXTENSIONS: ${file} must export a default function (platform) => void`);
+  if (typeof fn !== 'function')
+    throw new Error(`ROVA_EXTENSIONS: ${file} must export a default function (platform) => void`);
   await (fn as (p: Platform) => unknown)(platform);
   platform.log.info({ file }, 'extension loaded');
 }

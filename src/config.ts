@@ -87,7 +87,8 @@ function parseBool(name: string, raw: string | undefined, fallback: boolean): bo
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 8080;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`PORT must be an integer 0-65535 (got "${raw}")`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`PORT must be an integer 0-65535 (got "${raw}")`);
   return n;
 }
 
@@ -100,16 +101,24 @@ function parseLogFormat(raw: string | undefined, isTty: boolean): Config['logFor
 
 function parseMetrics(mode: string | undefined, token: string | undefined): Config['metrics'] {
   const t = token?.trim() || null;
-  if (t !== null && t.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 24`)');
+  if (t !== null && t.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 24`)');
   const m = mode?.trim().toLowerCase() || (t ? 'token' : 'off');
-  if (m !== 'off' && m !== 'public' && m !== 'token') throw new ConfigError(`METRICS must be off, public or token (got "${mode}")`);
-  if (m === 'token' && !t) throw new ConfigError('METRICS is token but METRICS_TOKEN is not set (at least 16 characters)');
+  if (m !== 'off' && m !== 'public' && m !== 'token')
+    throw new ConfigError(`METRICS must be off, public or token (got "${mode}")`);
+  if (m === 'token' && !t)
+    throw new ConfigError('METRICS is token but METRICS_TOKEN is not set (at least 16 characters)');
   return { mode: m, token: m === 'token' ? t : null };
 }
 
 function parseHost(raw: string | undefined): string {
   const v = raw?.trim() || '127.0.0.1';
-  if (isIP(v) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(v)) {
+  if (
+    isIP(v) === 0 &&
+    !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(
+      v,
+    )
+  ) {
     throw new ConfigError(`HOST must be an IP address or a host name such as 0.0.0.0 or localhost (got "${raw}")`);
   }
   return v;
@@ -117,12 +126,19 @@ function parseHost(raw: string | undefined): string {
 
 function parseRedisPrefix(raw: string | undefined): string {
   const v = raw?.trim() || 'rova:';
-  if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(v)) throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits or :_.-{} (got "${raw}")`);
+  if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(v))
+    throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits or :_.-{} (got "${raw}")`);
   return v;
 }
 
 /** Integer environment setting in [min, max]; the one message shape for every numeric variable. */
-export function parseIntSetting(name: string, raw: string | undefined, fallback: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+export function parseIntSetting(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min = Number.MIN_SAFE_INTEGER,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw.trim());
   if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
@@ -137,9 +153,14 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   const v = raw.trim();
   if (/^\d+$/.test(v)) return Number(v);
   if (/^(true|yes|on)$/i.test(v)) {
-    throw new ConfigError('TRUST_PROXY must list the proxies to trust (addresses, CIDRs, "loopback", or a hop count), not "true"');
+    throw new ConfigError(
+      'TRUST_PROXY must list the proxies to trust (addresses, CIDRs, "loopback", or a hop count), not "true"',
+    );
   }
-  const parts = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const p of parts) {
     const addr = p.includes('/') ? p.slice(0, p.indexOf('/')) : p;
     if (!['loopback', 'linklocal', 'uniquelocal'].includes(p) && isIP(addr) === 0) {
@@ -165,7 +186,10 @@ export function isTimeZone(tz: string): boolean {
 
 function parseCorsOrigins(raw: string | undefined): string[] {
   if (!raw || raw.trim() === '') return [];
-  const list = raw.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
   for (const o of list) {
     if (o === '*') continue;
     let u: URL;
@@ -174,21 +198,28 @@ function parseCorsOrigins(raw: string | undefined): string[] {
     } catch {
       throw new ConfigError(`CORS_ORIGINS entry "${o}" must be an origin such as https://shop.example.com, or *`);
     }
-    if (u.origin !== o) throw new ConfigError(`CORS_ORIGINS entry "${o}" must be an origin only (scheme://host[:port]), e.g. ${u.origin}`);
+    if (u.origin !== o)
+      throw new ConfigError(
+        `CORS_ORIGINS entry "${o}" must be an origin only (scheme://host[:port]), e.g. ${u.origin}`,
+      );
   }
   return list;
 }
 
 function parseExtensions(raw: string | undefined): string[] {
   if (!raw || raw.trim() === '') return [];
-  const files = raw.split(',').map((s) => path.resolve(s.trim())).filter(Boolean);
+  const files = raw
+    .split(',')
+    .map((s) => path.resolve(s.trim()))
+    .filter(Boolean);
   for (const f of files) if (!existsSync(f)) throw new ConfigError(`ROVA_EXTENSIONS: file not found: ${f}`);
   return files;
 }
 
 function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: boolean): string {
   if (raw !== undefined && raw !== '') {
-    if (raw.length < 32) throw new ConfigError('ROVA_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)');
+    if (raw.length < 32)
+      throw new ConfigError('ROVA_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)');
     return raw;
   }
   if (!persist) return randomBytes(32).toString('hex');
@@ -206,7 +237,8 @@ function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: b
 function parseRetentionDays(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 365;
   const n = Number(raw.trim());
-  if (!Number.isInteger(n) || n < 1 || n > 36_500) throw new ConfigError(`AUDIT_RETENTION_DAYS must be a whole number of days, 1-36500 (got "${raw}")`);
+  if (!Number.isInteger(n) || n < 1 || n > 36_500)
+    throw new ConfigError(`AUDIT_RETENTION_DAYS must be a whole number of days, 1-36500 (got "${raw}")`);
   return n;
 }
 
@@ -226,7 +258,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
   const redisUrl = env.REDIS_URL?.trim() || null;
-  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   const storageUrl = env.STORAGE_URL?.trim() || null;
   const storageProblem = storageUrl ? checkStorageUrl(storageUrl) : null;
   if (storageProblem) throw new ConfigError(storageProblem);
@@ -237,20 +270,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     throw new ConfigError(`REST_ROOT must be a path such as /wp-json (got "${env.REST_ROOT}")`);
   }
   const storeCurrencyEnv = env.STORE_CURRENCY?.trim().toUpperCase() || null;
-  if (storeCurrencyEnv !== null && !isCurrencyCode(storeCurrencyEnv)) throw new ConfigError(`STORE_CURRENCY must be an ISO 4217 code such as USD (got "${env.STORE_CURRENCY}")`);
+  if (storeCurrencyEnv !== null && !isCurrencyCode(storeCurrencyEnv))
+    throw new ConfigError(`STORE_CURRENCY must be an ISO 4217 code such as USD (got "${env.STORE_CURRENCY}")`);
   const storeTimezone = env.STORE_TIMEZONE?.trim() || 'UTC';
-  if (!isTimeZone(storeTimezone)) throw new ConfigError(`STORE_TIMEZONE must be an IANA time zone such as Europe/Istanbul (got "${storeTimezone}")`);
+  if (!isTimeZone(storeTimezone))
+    throw new ConfigError(`STORE_TIMEZONE must be an IANA time zone such as Europe/Istanbul (got "${storeTimezone}")`);
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
   const bootstrapAdminKey = env.ROVA_BOOTSTRAP_ADMIN_KEY?.trim() || null;
   if (bootstrapAdminKey !== null && bootstrapAdminKey.length < 16) {
     throw new ConfigError('ROVA_BOOTSTRAP_ADMIN_KEY must be at least 16 characters');
   }
   for (const w of (env.ROVA_PAYOUT_WEBHOOK_SECRET ?? '').split(/\s+/).filter(Boolean)) {
-    if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(w)) throw new ConfigError('ROVA_PAYOUT_WEBHOOK_SECRET must be one or more space-separated whsec_<base64> secrets');
+    if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(w))
+      throw new ConfigError('ROVA_PAYOUT_WEBHOOK_SECRET must be one or more space-separated whsec_<base64> secrets');
   }
   const adminPassword = env.ROVA_ADMIN_PASSWORD || null;
-  if (adminPassword !== null && (adminPassword.length < 8 || adminPassword.length > 200)) throw new ConfigError('ROVA_ADMIN_PASSWORD must be 8-200 characters');
+  if (adminPassword !== null && (adminPassword.length < 8 || adminPassword.length > 200))
+    throw new ConfigError('ROVA_ADMIN_PASSWORD must be 8-200 characters');
   parseMailEnv(env);
   const ephemeral = opts.ephemeral === true;
   return {
@@ -278,7 +316,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     jobTickMs: parseIntSetting('ROVA_JOB_TICK_MS', env.ROVA_JOB_TICK_MS, 30_000, 1_000, 600_000),
     databasePoolSize: parseIntSetting('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 20, 1, 500),
-    databaseCommitOutcomeWaitMs: parseIntSetting('DATABASE_COMMIT_OUTCOME_WAIT_MS', env.DATABASE_COMMIT_OUTCOME_WAIT_MS, 10_000, 0, 120_000),
+    databaseCommitOutcomeWaitMs: parseIntSetting(
+      'DATABASE_COMMIT_OUTCOME_WAIT_MS',
+      env.DATABASE_COMMIT_OUTCOME_WAIT_MS,
+      10_000,
+      0,
+      120_000,
+    ),
     authCacheSeconds: parseIntSetting('ROVA_AUTH_CACHE_SECONDS', env.ROVA_AUTH_CACHE_SECONDS, 10, 0, 300),
     logFormat: parseLogFormat(env.LOG_FORMAT, opts.isTty ?? process.stdout.isTTY === true),
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),
@@ -289,6 +333,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
 }
 
 /** Integer setting from the environment, for module-owned settings. */
-export function envInt(config: Config, name: string, fallback: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+export function envInt(
+  config: Config,
+  name: string,
+  fallback: number,
+  min = Number.MIN_SAFE_INTEGER,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   return parseIntSetting(name, config.env[name], fallback, min, max);
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /**
  * The rental plugin's API level Rova answers as (spec §9: "the health result reports the plugin version"; the

@@ -17,7 +17,13 @@ export function App() {
   if (state.status === 'anonymous') {
     if (loc.pathname === '/login') return <Login />;
     const next = loc.pathname + loc.search;
-    return <Navigate to={`/login${next !== '/' ? `?next=${encodeURIComponent(next)}` : ''}`} replace state={{ expired: state.expired }} />;
+    return (
+      <Navigate
+        to={`/login${next !== '/' ? `?next=${encodeURIComponent(next)}` : ''}`}
+        replace
+        state={{ expired: state.expired }}
+      />
+    );
   }
   if (allowed.length === 0) return <NoAccess />;
   return (

@@ -38,7 +38,12 @@ export interface ScenarioSpec {
   /** Runs in the parent before the servers start (e.g. a reference measurement); its lines are printed. */
   before?(): Promise<{ lines: string[]; figures: Record<string, number> }>;
   /** Further targets from the app's row, the bare row and `before`'s figures: printed as met/MISSED. */
-  verdicts?(ctx: { app: Row; bare: Row; duration: number; figures: Record<string, number> }): { target: string; met: boolean }[];
+  verdicts?(ctx: {
+    app: Row;
+    bare: Row;
+    duration: number;
+    figures: Record<string, number>;
+  }): { target: string; met: boolean }[];
 }
 
 interface Ready {
@@ -48,7 +53,11 @@ interface Ready {
   random?: boolean;
   once?: boolean;
 }
-type Msg = Ready | { type: 'rss'; rss: number } | { type: 'cpu'; us: number } | { type: 'profile-start' | 'profile-stop'; us: number };
+type Msg =
+  | Ready
+  | { type: 'rss'; rss: number }
+  | { type: 'cpu'; us: number }
+  | { type: 'profile-start' | 'profile-stop'; us: number };
 
 export interface Row {
   target: string;
@@ -73,7 +82,13 @@ function send(msg: Msg): void {
 async function childApp(spec: ScenarioSpec): Promise<void> {
   const { app, requests, close } = await spec.setup();
   await app.listen({ port: 0, host: '127.0.0.1' });
-  send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests, random: spec.random, once: spec.once });
+  send({
+    type: 'ready',
+    port: (app.server.address() as { port: number }).port,
+    requests,
+    random: spec.random,
+    once: spec.once,
+  });
   // process.send serialised the list synchronously; emptied, the server under test does not carry the variants
   // (600,000 bodies in booking-throughput, ~430 MB) in its heap, where every major GC would mark them
   requests.length = 0;
@@ -127,9 +142,17 @@ function profiled(role: 'app' | 'bare'): boolean {
   return process.env.BENCH_CPU_PROF === 'all' || (role === 'app' && !!process.env.BENCH_CPU_PROF);
 }
 
-function start(file: string, role: 'app' | 'bare', env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
+function start(
+  file: string,
+  role: 'app' | 'bare',
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ready: Ready }> {
   // both servers with the V8 flags `npm start` gives the real one
-  const child = fork(file, [], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], env: { ...process.env, ...env, BENCH_CHILD: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(file, [], {
+    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
+    env: { ...process.env, ...env, BENCH_CHILD: role },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
     child.on('message', (m: Msg) => {
@@ -143,7 +166,10 @@ function cpuUs(): number {
   return u.user + u.system;
 }
 
-function ask<K extends 'rss' | 'cpu' | 'profile-start' | 'profile-stop'>(child: ChildProcess, type: K): Promise<number> {
+function ask<K extends 'rss' | 'cpu' | 'profile-start' | 'profile-stop'>(
+  child: ChildProcess,
+  type: K,
+): Promise<number> {
   return new Promise((resolve) => {
     const on = (m: Msg) => {
       if (m.type === type) {
@@ -195,14 +221,26 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function load(target: string, port: number, variants: BenchRequest[], connections: number, duration: number, child: ChildProcess, pick: Pick<Ready, 'random' | 'once'> = {}, prof = false): Promise<Row> {
+async function load(
+  target: string,
+  port: number,
+  variants: BenchRequest[],
+  connections: number,
+  duration: number,
+  child: ChildProcess,
+  pick: Pick<Ready, 'random' | 'once'> = {},
+  prof = false,
+): Promise<Row> {
   const url = `http://127.0.0.1:${port}`;
   // autocannon walks `requests` in the same order on every connection: for write scenarios that means 100
   // connections sending the same body at once, so a random scenario draws a variant per request and a `once`
   // scenario hands each request the next unused one
   let next = 0;
-  const draw = pick.once ? () => variants[next++ % variants.length]! : () => variants[Math.floor(Math.random() * variants.length)]!;
-  const requests = pick.random || pick.once ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...draw() }) }] : variants;
+  const draw = pick.once
+    ? () => variants[next++ % variants.length]!
+    : () => variants[Math.floor(Math.random() * variants.length)]!;
+  const requests =
+    pick.random || pick.once ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...draw() }) }] : variants;
   // Warm-up (JIT, caches) before measuring.
   await autocannon({ url, connections, duration: Math.min(2, duration), requests });
   if (prof) await ask(child, 'profile-start');
@@ -221,13 +259,20 @@ async function load(target: string, port: number, variants: BenchRequest[], conn
     dbCpuUsPerReq: db0 !== null && db1 !== null ? (db1 - db0) / answered : null,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
-    statuses: Object.fromEntries(Object.entries((r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
+    statuses: Object.fromEntries(
+      Object.entries(
+        (r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {},
+      ).map(([k, v]) => [k, v.count]),
+    ),
   };
 }
 
 export function markdownTable(rows: Row[]): string {
   const bare = rows[0]!;
-  const lines = ['| target | req/s | p50 (ms) | p99 (ms) | RSS (MB) | ratio to bare | non-2xx | server CPU µs/req | PostgreSQL CPU µs/req |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| target | req/s | p50 (ms) | p99 (ms) | RSS (MB) | ratio to bare | non-2xx | server CPU µs/req | PostgreSQL CPU µs/req |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
     lines.push(
       `| ${r.target} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.rssMb.toFixed(0)} | ${(r.reqPerSec / bare.reqPerSec).toFixed(2)} | ${r.non2xx + r.errors} | ${Math.round(r.cpuUsPerReq)} | ${r.dbCpuUsPerReq === null ? '–' : Math.round(r.dbCpuUsPerReq)} |`,
@@ -237,7 +282,10 @@ export function markdownTable(rows: Row[]): string {
 }
 
 async function parent(spec: ScenarioSpec, file: string): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: 'string' }, connections: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    options: { duration: { type: 'string' }, connections: { type: 'string' } },
+    strict: true,
+  });
   const duration = Number(values.duration ?? spec.duration ?? 10);
   const connections = Number(values.connections ?? spec.connections ?? 50);
   process.stdout.write(`bench ${spec.name}: ${connections} connections, ${duration} s per target\n`);
@@ -249,27 +297,65 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
   // Sample the real answer so the bare route sends a body of the same size.
   // (a `once` scenario samples its last variant, which its run reaches only after all the others)
   const first = app.ready.once ? requests[requests.length - 1]! : requests[0]!;
-  const sample = await fetch(`http://127.0.0.1:${app.ready.port}${first.path}`, { method: first.method, headers: first.headers, body: first.body });
+  const sample = await fetch(`http://127.0.0.1:${app.ready.port}${first.path}`, {
+    method: first.method,
+    headers: first.headers,
+    body: first.body,
+  });
   const body = await sample.text();
   if (!sample.ok) throw new Error(`the scenario's first request answered ${sample.status}: ${body.slice(0, 300)}`);
-  const bare = await start(file, 'bare', { BENCH_NAME: spec.name, BENCH_BARE_BODY: body, BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }) });
+  const bare = await start(file, 'bare', {
+    BENCH_NAME: spec.name,
+    BENCH_BARE_BODY: body,
+    BENCH_BARE_HEADERS: JSON.stringify({ 'cache-control': sample.headers.get('cache-control') ?? 'no-store' }),
+  });
   try {
     const rows: Row[] = [];
-    rows.push(await load('bare Fastify route (same-size JSON)', bare.ready.port, requests, connections, duration, bare.child, app.ready, profiled('bare')));
-    rows.push(await load(`${spec.name} (real app)`, app.ready.port, requests, connections, duration, app.child, app.ready, profiled('app')));
+    rows.push(
+      await load(
+        'bare Fastify route (same-size JSON)',
+        bare.ready.port,
+        requests,
+        connections,
+        duration,
+        bare.child,
+        app.ready,
+        profiled('bare'),
+      ),
+    );
+    rows.push(
+      await load(
+        `${spec.name} (real app)`,
+        app.ready.port,
+        requests,
+        connections,
+        duration,
+        app.child,
+        app.ready,
+        profiled('app'),
+      ),
+    );
     const table = markdownTable(rows);
     const appRow = rows[1]!;
     const ratio = appRow.reqPerSec / rows[0]!.reqPerSec;
-    const notes: string[] = [`response body ${Buffer.byteLength(body)} bytes; ${requests.length} request variants; app answers by status ${JSON.stringify(appRow.statuses)}, errors/timeouts ${appRow.errors}`];
-    if (spec.targets?.minRatio !== undefined) notes.push(`target ratio ≥ ${spec.targets.minRatio}: ${ratio >= spec.targets.minRatio ? 'met' : 'MISSED'}`);
-    if (spec.targets?.maxP99Ms !== undefined) notes.push(`target p99 ≤ ${spec.targets.maxP99Ms} ms: ${appRow.p99 <= spec.targets.maxP99Ms ? 'met' : 'MISSED'}`);
-    for (const v of spec.verdicts?.({ app: appRow, bare: rows[0]!, duration, figures: reference.figures }) ?? []) notes.push(`target ${v.target}: ${v.met ? 'met' : 'MISSED'}`);
+    const notes: string[] = [
+      `response body ${Buffer.byteLength(body)} bytes; ${requests.length} request variants; app answers by status ${JSON.stringify(appRow.statuses)}, errors/timeouts ${appRow.errors}`,
+    ];
+    if (spec.targets?.minRatio !== undefined)
+      notes.push(`target ratio ≥ ${spec.targets.minRatio}: ${ratio >= spec.targets.minRatio ? 'met' : 'MISSED'}`);
+    if (spec.targets?.maxP99Ms !== undefined)
+      notes.push(`target p99 ≤ ${spec.targets.maxP99Ms} ms: ${appRow.p99 <= spec.targets.maxP99Ms ? 'met' : 'MISSED'}`);
+    for (const v of spec.verdicts?.({ app: appRow, bare: rows[0]!, duration, figures: reference.figures }) ?? [])
+      notes.push(`target ${v.target}: ${v.met ? 'met' : 'MISSED'}`);
     notes.push(...reference.lines);
     process.stdout.write(`\n${table}\n\n${notes.join('; ')}\n`);
     const outDir = fileURLToPath(new URL('../results/', import.meta.url));
     mkdirSync(outDir, { recursive: true });
     writeFileSync(`${outDir}${spec.name}.md`, `${table}\n\n${notes.join('; ')}\n`);
-    writeFileSync(`${outDir}${spec.name}.json`, JSON.stringify({ at: new Date().toISOString(), connections, duration, rows, notes }, null, 2));
+    writeFileSync(
+      `${outDir}${spec.name}.json`,
+      JSON.stringify({ at: new Date().toISOString(), connections, duration, rows, notes }, null, 2),
+    );
   } finally {
     await stop(bare.child);
     await stop(app.child);

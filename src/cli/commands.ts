@@ -7,7 +7,11 @@ import { setupCommand } from './setup.js';
 import { storageCommand } from './storage.js';
 
 const seed: CliCommand = async (ctx) => {
-  const { values } = parseArgs({ args: ctx.args, options: { demo: { type: 'boolean' }, bookings: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: ctx.args,
+    options: { demo: { type: 'boolean' }, bookings: { type: 'string' } },
+    strict: true,
+  });
   if (!values.demo && values.bookings === undefined) return fail(ctx, 'seed needs --demo and/or --bookings N');
   const { app, platform } = await ctx.open();
   try {
@@ -34,17 +38,31 @@ const user: CliCommand = async (ctx) => {
   if (sub !== 'create') return fail(ctx, 'usage: rova user create --login L --email E --role R [--password P]');
   const { values } = parseArgs({
     args: rest,
-    options: { login: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+    options: {
+      login: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+    },
     strict: true,
   });
   const { login, email, role } = values;
   if (!login || !email || !role) {
-    const missing = Object.entries({ login, email, role }).filter(([, v]) => !v).map(([k]) => `--${k}`);
+    const missing = Object.entries({ login, email, role })
+      .filter(([, v]) => !v)
+      .map(([k]) => `--${k}`);
     return fail(ctx, `user create: missing ${missing.join(', ')}`);
   }
   const { app, platform } = await ctx.open({ platformOnly: true });
   try {
-    const u = await platform.auth.createUser({ login, email, role, password: values.password, displayName: values.name });
+    const u = await platform.auth.createUser({
+      login,
+      email,
+      role,
+      password: values.password,
+      displayName: values.name,
+    });
     ctx.io.stdout.write(`${u.id}\n`);
     return 0;
   } finally {
@@ -57,7 +75,13 @@ const apikey: CliCommand = async (ctx) => {
   if (sub === 'create') {
     const { values } = parseArgs({
       args: rest,
-      options: { user: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' }, woocommerce: { type: 'boolean' } },
+      options: {
+        user: { type: 'string' },
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        expires: { type: 'string' },
+        woocommerce: { type: 'boolean' },
+      },
       strict: true,
     });
     if (!values.user) return fail(ctx, 'apikey create: missing --user <login>');
@@ -69,7 +93,11 @@ const apikey: CliCommand = async (ctx) => {
     const { app, platform } = await ctx.open({ platformOnly: true });
     try {
       const u = await platform.auth.findUser(values.user);
-      if (!u) return fail(ctx, `no user "${values.user}" (create one with: rova user create --login ${values.user} --email … --role …)`);
+      if (!u)
+        return fail(
+          ctx,
+          `no user "${values.user}" (create one with: rova user create --login ${values.user} --email … --role …)`,
+        );
       const input = { userId: u.id, name: values.name, scopes: values.scopes?.split(','), expiresAt: expires };
       if (values.woocommerce) {
         // WooCommerce clients take the pair as two settings: `ck_… cs_…` on one line, nothing else on stdout.
@@ -96,7 +124,10 @@ const apikey: CliCommand = async (ctx) => {
       await app.close();
     }
   }
-  return fail(ctx, 'usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] [--woocommerce] | rova apikey revoke <id>');
+  return fail(
+    ctx,
+    'usage: rova apikey create --user LOGIN [--name N] [--scopes read,write] [--woocommerce] | rova apikey revoke <id>',
+  );
 };
 
 const help: Record<'seed' | 'user' | 'apikey', CliHelp> = {
@@ -111,14 +142,19 @@ const help: Record<'seed' | 'user' | 'apikey', CliHelp> = {
   },
   apikey: {
     summary: 'create or revoke an API key; create prints only the new key on stdout',
-    usage: ['apikey create --user LOGIN [--name N] [--scopes read,write] [--expires ISO] [--woocommerce]', 'apikey revoke <id>'],
+    usage: [
+      'apikey create --user LOGIN [--name N] [--scopes read,write] [--expires ISO] [--woocommerce]',
+      'apikey revoke <id>',
+    ],
     details: ['--woocommerce: a WooCommerce consumer key and secret instead (prints "ck_… cs_…" on one line).'],
   },
 };
 
 /** Every CLI command of the modules and the platform, by name; help comes from each definition. */
-export const cliCommands: Record<string, CliCommand> = Object.assign(
-  {},
-  ...modules.map((m) => m.commands ?? {}),
-  { seed: command(help.seed, seed), user: command(help.user, user), apikey: command(help.apikey, apikey), setup: setupCommand, storage: storageCommand },
-);
+export const cliCommands: Record<string, CliCommand> = Object.assign({}, ...modules.map((m) => m.commands ?? {}), {
+  seed: command(help.seed, seed),
+  user: command(help.user, user),
+  apikey: command(help.apikey, apikey),
+  setup: setupCommand,
+  storage: storageCommand,
+});

@@ -14,7 +14,7 @@ export function overview(commands: Record<string, CliCommand>): string {
   }
   lines.push(
     '',
-    '  rova help [command]     this text, or one command\'s help (also: rova <command> --help)',
+    "  rova help [command]     this text, or one command's help (also: rova <command> --help)",
     '  rova --version          the version',
     '',
     'Configuration comes from the environment (README.md, "Configuration"). Exit codes: 0 ok, 1 failure or',

@@ -9,12 +9,18 @@ import { serve } from './serve.js';
 
 const builtins: Record<string, CliCommand> = {
   serve: command(
-    { summary: 'start the HTTP server (migrates first; seeds demo data when ROVA_DEMO=1 and the database is new)', usage: ['serve'], details: ['Stops gracefully on SIGTERM or SIGINT (see README, "Operations").'] },
+    {
+      summary: 'start the HTTP server (migrates first; seeds demo data when ROVA_DEMO=1 and the database is new)',
+      usage: ['serve'],
+      details: ['Stops gracefully on SIGTERM or SIGINT (see README, "Operations").'],
+    },
     (ctx) => serve(ctx.config),
   ),
   migrate: command({ summary: 'apply pending database migrations', usage: ['migrate'] }, async (ctx) => {
     const { app, migration } = await ctx.open({ platformOnly: true });
-    ctx.io.stdout.write(migration.applied.length ? `applied: ${migration.applied.join(', ')}\n` : 'database is up to date\n');
+    ctx.io.stdout.write(
+      migration.applied.length ? `applied: ${migration.applied.join(', ')}\n` : 'database is up to date\n',
+    );
     await app.close();
     return 0;
   }),
@@ -79,7 +85,11 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Prom
     args: rest,
     io,
     // stdout is the command's output (a key, an export file): its log lines and warnings go to stderr
-    open: (o) => buildApp({ ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { logTo: io.stderr, http: false, startModules: !o?.platformOnly }),
+    open: (o) =>
+      buildApp(
+        { ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
+        { logTo: io.stderr, http: false, startModules: !o?.platformOnly },
+      ),
   };
   try {
     return await cmd(ctx);

@@ -14,7 +14,10 @@ import { legacyUploads } from './legacy-uploads.js';
 export async function serve(config: Config): Promise<number> {
   const { app, platform, migration } = await buildApp(config);
   // the first start takes a while: say what it did, step by step
-  if (migration.applied.length) app.log.info(`database ${migration.wasEmpty ? 'created' : 'updated'}: ${migration.applied.length} migration${migration.applied.length === 1 ? '' : 's'} applied`);
+  if (migration.applied.length)
+    app.log.info(
+      `database ${migration.wasEmpty ? 'created' : 'updated'}: ${migration.applied.length} migration${migration.applied.length === 1 ? '' : 's'} applied`,
+    );
   let demoAdmin: DemoAdmin | null = null;
   if (config.demo && migration.wasEmpty && !(await platform.options.get('demo_seeded_at'))) {
     const t0 = Date.now();
@@ -25,7 +28,9 @@ export async function serve(config: Config): Promise<number> {
   }
   const legacy = await legacyUploads(config.dataDir);
   if (legacy > 0 && platform.storage.kind !== 'file') {
-    app.log.warn(`${legacy} uploaded file${legacy === 1 ? '' : 's'} in ${config.dataDir}/uploads ${legacy === 1 ? 'is' : 'are'} not in the shared storage (${platform.storage.label}) and answer 404 until moved: run "npx rova storage migrate"`);
+    app.log.warn(
+      `${legacy} uploaded file${legacy === 1 ? '' : 's'} in ${config.dataDir}/uploads ${legacy === 1 ? 'is' : 'are'} not in the shared storage (${platform.storage.label}) and answer 404 until moved: run "npx rova storage migrate"`,
+    );
   }
   let closing = false;
   const stop = () => {
@@ -55,7 +60,10 @@ export async function serve(config: Config): Promise<number> {
     // response) until the health check has taken it out; only then does it stop accepting.
     platform.lifecycle.draining = true;
     if (config.shutdownDrainMs > 0) {
-      app.log.info({ signal, drain_ms: config.shutdownDrainMs }, 'draining: /readyz answers 503, requests are still served; no new jobs');
+      app.log.info(
+        { signal, drain_ms: config.shutdownDrainMs },
+        'draining: /readyz answers 503, requests are still served; no new jobs',
+      );
       void platform.jobs.stop();
       setTimeout(() => {
         app.log.info({ timeout_ms: config.shutdownTimeoutMs }, 'drained; shutting down: finishing requests and jobs');
@@ -73,11 +81,16 @@ export async function serve(config: Config): Promise<number> {
   app.log.info(`Rova ${config.restRoot}/ ready at ${base}${config.restRoot}/ — API docs at ${base}/docs`);
   if (demoAdmin) {
     // Shown this once (first start with demo data): the password is stored only as a hash.
-    const how = demoAdmin.generatedPassword === null ? 'the password in ROVA_ADMIN_PASSWORD' : `password ${demoAdmin.generatedPassword} (generated; shown only now)`;
+    const how =
+      demoAdmin.generatedPassword === null
+        ? 'the password in ROVA_ADMIN_PASSWORD'
+        : `password ${demoAdmin.generatedPassword} (generated; shown only now)`;
     app.log.info(`Admin app: ${base}/admin — log in as "${demoAdmin.login}" with ${how}`);
   } else if (!(await firstAdministrator(platform.db).catch(() => 'unknown'))) {
     // an empty production database: nobody can log in yet, and nothing else would say so
-    app.log.warn(`No administrator yet: run "npx rova setup" (or "node dist/main.js setup") to create the first one; the admin app is at ${base}/admin`);
+    app.log.warn(
+      `No administrator yet: run "npx rova setup" (or "node dist/main.js setup") to create the first one; the admin app is at ${base}/admin`,
+    );
   }
   return -1;
 }

@@ -13,31 +13,46 @@ export const legacyUploadsUrl = (dataDir: string) => pathToFileURL(path.join(dat
 const USAGE = 'usage: rova storage migrate [--from URL] [--to URL] [--delete-source] | rova storage check';
 
 async function migrate(ctx: CliContext, args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { from: { type: 'string' }, to: { type: 'string' }, 'delete-source': { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { from: { type: 'string' }, to: { type: 'string' }, 'delete-source': { type: 'boolean' } },
+    strict: true,
+  });
   const fromUrl = values.from ?? legacyUploadsUrl(ctx.config.dataDir);
-  for (const [flag, url] of [['--from', fromUrl], ['--to', values.to]] as const) {
+  for (const [flag, url] of [
+    ['--from', fromUrl],
+    ['--to', values.to],
+  ] as const) {
     const problem = url === undefined ? null : checkStorageUrl(url);
     if (problem) return fail(ctx, `${flag}: ${problem.replace(/^STORAGE_URL:? ?/, '')}`);
   }
   const toUrl = values.to ?? ctx.config.storageUrl ?? 'database';
-  if (fromUrl.trim() === toUrl.trim()) return fail(ctx, `--from and --to are the same storage (${toUrl}); STORAGE_URL sets the default --to`);
+  if (fromUrl.trim() === toUrl.trim())
+    return fail(ctx, `--from and --to are the same storage (${toUrl}); STORAGE_URL sets the default --to`);
   const { app, platform } = await ctx.open();
   let from: ObjectStorage | undefined;
   let to: ObjectStorage | undefined;
   try {
     from = openStorage(fromUrl, platform.db);
     to = values.to === undefined ? platform.storage : openStorage(values.to, platform.db);
-    if (from.label === to.label) return fail(ctx, `--from and --to are the same storage (${to.label}); STORAGE_URL sets the default --to`);
-    ctx.io.stderr.write(`moving files from ${from.label} to ${to.label}${values['delete-source'] ? ' (deleting each source file once its copy reads back)' : ''}\n`);
+    if (from.label === to.label)
+      return fail(ctx, `--from and --to are the same storage (${to.label}); STORAGE_URL sets the default --to`);
+    ctx.io.stderr.write(
+      `moving files from ${from.label} to ${to.label}${values['delete-source'] ? ' (deleting each source file once its copy reads back)' : ''}\n`,
+    );
     const r = await migrateStorage(from, to, {
       deleteSource: values['delete-source'] === true,
       onObject: (key, action) => ctx.io.stdout.write(`${action} ${key}\n`),
     });
     for (const name of r.ignored) ctx.io.stderr.write(`rova: left alone (not a file Rova stored): ${name}\n`);
-    ctx.io.stdout.write(`${r.copied} copied, ${r.unchanged} already there, ${r.deleted} deleted from the source, ${r.ignored.length} ignored\n`);
+    ctx.io.stdout.write(
+      `${r.copied} copied, ${r.unchanged} already there, ${r.deleted} deleted from the source, ${r.ignored.length} ignored\n`,
+    );
     return 0;
   } catch (err) {
-    ctx.io.stderr.write(`rova: storage migrate stopped: ${(err as Error).message}\nWhat was copied stays copied; run the same command again to go on.\n`);
+    ctx.io.stderr.write(
+      `rova: storage migrate stopped: ${(err as Error).message}\nWhat was copied stays copied; run the same command again to go on.\n`,
+    );
     return 1;
   } finally {
     if (from && from !== platform.storage) await from.close();
@@ -62,7 +77,9 @@ async function check(ctx: CliContext): Promise<number> {
     ctx.io.stdout.write(`storage ${platform.storage.label}: write, read back and delete ok\n`);
     return 0;
   } catch (err) {
-    ctx.io.stderr.write(`rova: storage ${platform.storage.label} failed: ${(err as Error).message}\nCheck STORAGE_URL and, for S3, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY.\n`);
+    ctx.io.stderr.write(
+      `rova: storage ${platform.storage.label} failed: ${(err as Error).message}\nCheck STORAGE_URL and, for S3, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY.\n`,
+    );
     return 1;
   } finally {
     await app.close();

@@ -7,4 +7,11 @@ import { storefrontModule } from './storefront/index.js';
 import type { RovaModule } from './types.js';
 
 /** Every module, in start and seed order (later modules may use earlier ones' data). */
-export const modules: RovaModule[] = [platformModule, storeModule, fxModule, rentalModule, storefrontModule, importModule];
+export const modules: RovaModule[] = [
+  platformModule,
+  storeModule,
+  fxModule,
+  rentalModule,
+  storefrontModule,
+  importModule,
+];

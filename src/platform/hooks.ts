@@ -31,7 +31,11 @@ export class Filters {
     this.entries.set(name, list);
     return () => {
       const l = this.entries.get(name);
-      if (l) this.entries.set(name, l.filter((e) => e !== entry));
+      if (l)
+        this.entries.set(
+          name,
+          l.filter((e) => e !== entry),
+        );
     };
   }
 

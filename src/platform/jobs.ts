@@ -109,21 +109,27 @@ export class JobRunner {
   }
 
   private async lastRunAt(name: string): Promise<number> {
-    const r = await rows<{ value: { at: number } }>(this.db, sql`SELECT value FROM rova_options WHERE name = ${'job_last_run:' + name}`);
+    const r = await rows<{ value: { at: number } }>(
+      this.db,
+      sql`SELECT value FROM rova_options WHERE name = ${'job_last_run:' + name}`,
+    );
     return r[0]?.value.at ?? 0;
   }
 
   /** The run's start, in one statement: the job's last run (what the period is measured from) and its rova_job_runs row. */
   private async recordRun(name: string, at: number, intervalMs: number): Promise<string> {
     const v = JSON.stringify({ at });
-    const r = await rows<{ id: string }>(this.db, sql`WITH last AS (
+    const r = await rows<{ id: string }>(
+      this.db,
+      sql`WITH last AS (
         INSERT INTO rova_options (name, value) VALUES (${'job_last_run:' + name}, ${v}::jsonb)
         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
       )
       INSERT INTO rova_job_runs (job, holder, node, interval_ms, started_at, lease_expires_at)
       VALUES (${name}, ${this.holder}, ${this.node}, ${intervalMs}, to_timestamp(${at}::double precision / 1000),
         (SELECT expires_at FROM rova_job_leases WHERE name = ${'job:' + name}))
-      RETURNING id::text AS id`);
+      RETURNING id::text AS id`,
+    );
     return r[0]!.id;
   }
 
@@ -131,8 +137,12 @@ export class JobRunner {
   private async finished(name: string, runId: string, outcome: 'success' | 'failure', started: number): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     try {
-      await this.db.execute(sql`UPDATE rova_job_runs SET finished_at = now(), outcome = ${outcome} WHERE id = ${runId}`);
-      await this.db.execute(sql`DELETE FROM rova_job_runs WHERE job = ${name} AND started_at < now() - make_interval(days => ${RUNS_KEPT_DAYS})`);
+      await this.db.execute(
+        sql`UPDATE rova_job_runs SET finished_at = now(), outcome = ${outcome} WHERE id = ${runId}`,
+      );
+      await this.db.execute(
+        sql`DELETE FROM rova_job_runs WHERE job = ${name} AND started_at < now() - make_interval(days => ${RUNS_KEPT_DAYS})`,
+      );
     } catch (err) {
       this.log.warn({ err: { message: (err as Error).message }, job: name }, 'job run end not recorded');
     }
@@ -150,7 +160,10 @@ export class JobRunner {
     await Promise.all([...this.running]);
     // every call: a lease taken meanwhile through acquireLease (the webhook loop, during a drain) goes back too
     await this.db.execute(sql`DELETE FROM rova_job_leases WHERE holder = ${this.holder}`).catch((err: unknown) => {
-      this.log.warn({ err: { message: (err as Error).message } }, 'job leases not handed back (they expire on their own)');
+      this.log.warn(
+        { err: { message: (err as Error).message } },
+        'job leases not handed back (they expire on their own)',
+      );
     });
   }
 }

@@ -10,12 +10,19 @@ export class KeptAnswers<T> {
   /** The answer kept for `key` if built from the same `basis` less than `ttlMs` before `now` (epoch ms). */
   get(key: string, basis: readonly unknown[], now: number, ttlMs: number): T | undefined {
     const hit = this.kept.get(key);
-    if (hit === undefined || now - hit.at >= ttlMs || hit.basis.length !== basis.length || hit.basis.some((b, i) => b !== basis[i])) return undefined;
+    if (
+      hit === undefined ||
+      now - hit.at >= ttlMs ||
+      hit.basis.length !== basis.length ||
+      hit.basis.some((b, i) => b !== basis[i])
+    )
+      return undefined;
     return hit.answer;
   }
 
   keep(key: string, basis: readonly unknown[], answer: T, at: number): void {
-    if (!this.kept.has(key) && this.kept.size >= this.maxEntries) this.kept.delete(this.kept.keys().next().value as string);
+    if (!this.kept.has(key) && this.kept.size >= this.maxEntries)
+      this.kept.delete(this.kept.keys().next().value as string);
     this.kept.set(key, { answer, basis, at });
   }
 

@@ -15,10 +15,12 @@ export function securitySettings(config: Pick<Config, 'env'>): SecuritySettings 
   const ttl = envInt(c, 'JWT_ACCESS_TTL_SECONDS', 900, 60);
   if (ttl > 86_400) throw new ConfigError(`JWT_ACCESS_TTL_SECONDS must be at most 86400 (got "${ttl}")`);
   const audience = config.env.JWT_AUDIENCE?.trim() || 'rova';
-  if (!/^[\x21-\x7e]{1,200}$/.test(audience)) throw new ConfigError('JWT_AUDIENCE must be 1-200 printable characters without spaces');
+  if (!/^[\x21-\x7e]{1,200}$/.test(audience))
+    throw new ConfigError('JWT_AUDIENCE must be 1-200 printable characters without spaces');
   const strictRaw = config.env.ROVA_STRICT_METHODS?.trim().toLowerCase() ?? '';
   let strictMethods = false;
   if (['1', 'true', 'yes', 'on'].includes(strictRaw)) strictMethods = true;
-  else if (!['', '0', 'false', 'no', 'off'].includes(strictRaw)) throw new ConfigError(`ROVA_STRICT_METHODS must be true or false (got "${config.env.ROVA_STRICT_METHODS}")`);
+  else if (!['', '0', 'false', 'no', 'off'].includes(strictRaw))
+    throw new ConfigError(`ROVA_STRICT_METHODS must be true or false (got "${config.env.ROVA_STRICT_METHODS}")`);
   return { accessTtlSeconds: ttl, audience, strictMethods };
 }

@@ -32,11 +32,15 @@ export async function establishStoreCurrency(db: Db, config: Pick<Config, 'store
     stored = await readStoreCurrency(db);
   }
   if (stored === undefined || !isCurrencyCode(stored)) {
-    throw new ConfigError(`the store currency in the database (option ${OPT_STORE_CURRENCY}) is ${JSON.stringify(stored ?? null)}, not an ISO 4217 code; set it to the currency the store's amounts are in (e.g. rova_options value "EUR")`);
+    throw new ConfigError(
+      `the store currency in the database (option ${OPT_STORE_CURRENCY}) is ${JSON.stringify(stored ?? null)}, not an ISO 4217 code; set it to the currency the store's amounts are in (e.g. rova_options value "EUR")`,
+    );
   }
   if (wanted !== null && wanted !== stored) {
-    throw new ConfigError(`STORE_CURRENCY is ${wanted}, but this store's currency is ${stored} (stored in the database by its first start or the WordPress import; every amount is in it). ` +
-      `Remove STORE_CURRENCY from the environment (or set it to ${stored}); a store's currency cannot be changed by a setting.`);
+    throw new ConfigError(
+      `STORE_CURRENCY is ${wanted}, but this store's currency is ${stored} (stored in the database by its first start or the WordPress import; every amount is in it). ` +
+        `Remove STORE_CURRENCY from the environment (or set it to ${stored}); a store's currency cannot be changed by a setting.`,
+    );
   }
   return stored;
 }

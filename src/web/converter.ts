@@ -2,7 +2,15 @@
  * Client converter (cache compatibility mode): re-prices `.rova-fx-price[data-rova-fx-product]` markers of a
  * cached base-currency page in the visitor's currency through POST /convert. Behaviour: design/currency.md §8.
  */
-import { EVENT_CHANGED, EVENT_RESOLVED, offered, readConfig, readCookie, writeCookie, type RovaFxConfig } from './config.js';
+import {
+  EVENT_CHANGED,
+  EVENT_RESOLVED,
+  offered,
+  readConfig,
+  readCookie,
+  writeCookie,
+  type RovaFxConfig,
+} from './config.js';
 
 const MARKER = '.rova-fx-price[data-rova-fx-product]';
 const ID = /^[1-9][0-9]*$/;
@@ -95,7 +103,12 @@ export function startConverter(cfg: RovaFxConfig): { run(): void } {
     }
   }
 
-  function apply(groups: Map<string, Element[]>, ids: string[], sent: string | null, answer: ConvertAnswer | null): void {
+  function apply(
+    groups: Map<string, Element[]>,
+    ids: string[],
+    sent: string | null,
+    answer: ConvertAnswer | null,
+  ): void {
     const ok = answer !== null && sent === wanted && answer.currency !== cfg.base;
     for (const id of ids) {
       const html = ok ? answer.prices[id] : undefined;
@@ -109,7 +122,8 @@ export function startConverter(cfg: RovaFxConfig): { run(): void } {
         s.currency = answer?.currency ?? null;
       }
     }
-    if (ok) document.dispatchEvent(new CustomEvent(EVENT_RESOLVED, { bubbles: true, detail: { currency: answer.currency } }));
+    if (ok)
+      document.dispatchEvent(new CustomEvent(EVENT_RESOLVED, { bubbles: true, detail: { currency: answer.currency } }));
   }
 
   async function post(ids: string[], currency: string | null): Promise<ConvertAnswer | null> {
@@ -122,7 +136,12 @@ export function startConverter(cfg: RovaFxConfig): { run(): void } {
       });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const body = (await res.json()) as Partial<ConvertAnswer>;
-      if (typeof body.currency !== 'string' || !CODE.test(body.currency) || !body.prices || typeof body.prices !== 'object') {
+      if (
+        typeof body.currency !== 'string' ||
+        !CODE.test(body.currency) ||
+        !body.prices ||
+        typeof body.prices !== 'object'
+      ) {
         throw new Error('unexpected answer');
       }
       return { currency: body.currency, detected: body.detected === true, prices: body.prices };
@@ -132,12 +151,17 @@ export function startConverter(cfg: RovaFxConfig): { run(): void } {
     }
   }
 
-  async function send(groups: Map<string, Element[]>, ids: string[], currency: string | null): Promise<ConvertAnswer | null> {
+  async function send(
+    groups: Map<string, Element[]>,
+    ids: string[],
+    currency: string | null,
+  ): Promise<ConvertAnswer | null> {
     const answer = await post(ids, currency);
     if (currency === null && answer && wanted === null) {
       detectedHere = answer.currency;
       // The cookie is written only for a detect request the server answered with detected === true.
-      if (answer.detected === true && offered(cfg, answer.currency) === answer.currency) writeCookie(cfg, answer.currency);
+      if (answer.detected === true && offered(cfg, answer.currency) === answer.currency)
+        writeCookie(cfg, answer.currency);
     }
     apply(groups, ids, currency, answer);
     return answer;
@@ -175,10 +199,13 @@ export function startConverter(cfg: RovaFxConfig): { run(): void } {
     const [first, ...rest] = batches;
     void send(groups, first ?? [], null).then((answer) => {
       const resolved = answer?.currency ?? null;
-      for (const b of rest) for (const id of b) for (const el of groups.get(id) ?? []) {
-        const s = states.get(el);
-        if (s && s.pending === null) s.pending = resolved && resolved !== cfg.base && wanted === null ? resolved : undefined;
-      }
+      for (const b of rest)
+        for (const id of b)
+          for (const el of groups.get(id) ?? []) {
+            const s = states.get(el);
+            if (s && s.pending === null)
+              s.pending = resolved && resolved !== cfg.base && wanted === null ? resolved : undefined;
+          }
       if (!resolved || resolved === cfg.base || wanted !== null) return;
       wanted = resolved;
       for (const b of rest) void send(groups, b, resolved);

@@ -2,7 +2,16 @@
  * Currency switcher: fills every `[data-rova-fx-switcher]` element with a button + ARIA listbox of the base and
  * the enabled currencies. A pick writes the visitor cookie and re-prices the page in place (no reload).
  */
-import { EVENT_CHANGED, EVENT_RESOLVED, offered, readConfig, readCookie, writeCookie, type RovaFxConfig, type RovaFxCurrency } from './config.js';
+import {
+  EVENT_CHANGED,
+  EVENT_RESOLVED,
+  offered,
+  readConfig,
+  readCookie,
+  writeCookie,
+  type RovaFxConfig,
+  type RovaFxCurrency,
+} from './config.js';
 
 let uid = 0;
 
@@ -29,7 +38,11 @@ function label(cfg: RovaFxConfig, c: RovaFxCurrency): DocumentFragment {
 }
 
 function current(cfg: RovaFxConfig): string {
-  return offered(cfg, readCookie(cfg.cookie.name)) ?? offered(cfg, new URLSearchParams(location.search).get(cfg.urlParam)) ?? cfg.base;
+  return (
+    offered(cfg, readCookie(cfg.cookie.name)) ??
+    offered(cfg, new URLSearchParams(location.search).get(cfg.urlParam)) ??
+    cfg.base
+  );
 }
 
 interface SwitcherHandle {
@@ -110,7 +123,13 @@ function mount(host: HTMLElement, cfg: RovaFxConfig, all: SwitcherHandle[]): Swi
     list.hidden = false;
     host.classList.add('rova-fx-open');
     button.setAttribute('aria-expanded', 'true');
-    setActive(at ?? Math.max(0, options.findIndex((o) => o.dataset.currency === selected)));
+    setActive(
+      at ??
+        Math.max(
+          0,
+          options.findIndex((o) => o.dataset.currency === selected),
+        ),
+    );
     list.focus();
   }
 

@@ -44,7 +44,13 @@ async function prices(cfg: RovaFxConfig, currency: string, ids: number[]): Promi
   return all;
 }
 
-function render(cfg: RovaFxConfig, el: HTMLElement, id: string, codes: string[], byCode: Map<string, Record<string, unknown>>): void {
+function render(
+  cfg: RovaFxConfig,
+  el: HTMLElement,
+  id: string,
+  codes: string[],
+  byCode: Map<string, Record<string, unknown>>,
+): void {
   const showFlags = el.dataset.showFlags ? el.dataset.showFlags !== 'false' : cfg.widget.show_flags;
   const list = document.createElement('ul');
   list.className = 'rova-fx-product-prices';

@@ -1,8 +1,26 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT, customer, DIALOG, expectAxeClean, focused, readmeShot, tabTo, visitors, WIDGET, type Customer } from './book-helpers.js';
+import {
+  ACCOUNT,
+  customer,
+  DIALOG,
+  expectAxeClean,
+  focused,
+  readmeShot,
+  tabTo,
+  visitors,
+  WIDGET,
+  type Customer,
+} from './book-helpers.js';
 import { startCachingProxy } from './caching-proxy.js';
-import { launchChromium, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
+import {
+  launchChromium,
+  startShop,
+  startStorefrontOrigin,
+  visitorAddress,
+  type Shop,
+  type StorefrontOrigin,
+} from './harness.js';
 
 // The booking widget's account mode (/demo/rent/account), the floating button, the currency switch and the host
 // page API (postMessage from an iframe), in real Chromium against the real app with demo data.
@@ -29,15 +47,25 @@ afterAll(async () => {
 
 const open = visitors(() => ({ shop, browser, contexts }));
 
-async function call<T>(method: string, path: string, opts: { body?: unknown; token?: string; admin?: boolean; status?: number } = {}): Promise<T> {
+async function call<T>(
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; admin?: boolean; status?: number } = {},
+): Promise<T> {
   const headers: Record<string, string> = { 'x-forwarded-for': visitorAddress() };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.admin) headers['x-rova-api-key'] = shop.adminKey;
   if (method === 'POST' && path.endsWith('/booking/create')) headers['idempotency-key'] = crypto.randomUUID();
-  const res = await fetch(`${shop.origin}/wp-json${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${shop.origin}/wp-json${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
-  expect(res.status, `${method} ${path}: ${text}`).toBe(opts.status ?? (method === 'POST' ? (path.includes('/auth/') ? 200 : 201) : 200));
+  expect(res.status, `${method} ${path}: ${text}`).toBe(
+    opts.status ?? (method === 'POST' ? (path.includes('/auth/') ? 200 : 201) : 200),
+  );
   return JSON.parse(text) as T;
 }
 
@@ -51,8 +79,13 @@ interface Booking {
 /** A registered customer (through the API) and their access token. */
 async function account(): Promise<Customer & { token: string }> {
   const c = customer();
-  await call('POST', '/rova/v1/auth/register', { body: { email: c.email, password: c.password, first_name: c.first, last_name: c.last }, status: 202 });
-  const t = await call<{ access_token: string }>('POST', '/rova/v1/auth/token', { body: { login: c.email, password: c.password } });
+  await call('POST', '/rova/v1/auth/register', {
+    body: { email: c.email, password: c.password, first_name: c.first, last_name: c.last },
+    status: 202,
+  });
+  const t = await call<{ access_token: string }>('POST', '/rova/v1/auth/token', {
+    body: { login: c.email, password: c.password },
+  });
   return { ...c, token: t.access_token };
 }
 
@@ -64,7 +97,15 @@ async function book(token: string, pickup: Date, days: number, paid: boolean): P
   const time = pickup.toISOString().slice(11, 16);
   const q = `pickup_date=${day(pickup)}&return_date=${day(ret)}&pickup_time=${encodeURIComponent(time)}&return_time=${encodeURIComponent(time)}&sort=price_asc&per_page=1`;
   const free = await call<{ data: { items: { vehicle_id: number }[] } }>('GET', `/rova-rental/v2/vehicles/search?${q}`);
-  const body = { vehicle_id: free.data.items[0]!.vehicle_id, pickup_date: day(pickup), return_date: day(ret), pickup_time: time, return_time: time, payment_method: 'offline', payment_plan: 'full' };
+  const body = {
+    vehicle_id: free.data.items[0]!.vehicle_id,
+    pickup_date: day(pickup),
+    return_date: day(ret),
+    pickup_time: time,
+    return_time: time,
+    payment_method: 'offline',
+    payment_plan: 'full',
+  };
   const r = await call<{ data: { booking: Booking } }>('POST', '/rova-rental/v2/booking/create', { body, token });
   if (paid) await call('POST', `/rova-rental/v2/bookings/${r.data.booking.id}/mark-paid`, { admin: true, status: 200 });
   return r.data.booking;
@@ -95,13 +136,16 @@ function overflow(page: Page, selector: string) {
     const root = document.querySelector(sel)!.shadowRoot!;
     const box = root.querySelector('.root')!.getBoundingClientRect();
     const out = Array.from(root.querySelectorAll('.root *:not(option)'))
-      .filter((e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5)
+      .filter(
+        (e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5,
+      )
       .map((e) => e.tagName + (e.className ? '.' + String(e.className) : ''));
     return { page: document.documentElement.scrollWidth, out: [...new Set(out)] };
   }, selector);
 }
 
-const money = (amount: number, currency: string) => new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
+const money = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
 
 describe('booking widget: account mode, floating button, currency switch, postMessage (Chromium)', () => {
   it('account, keyboard: sign in → upcoming/past → detail → cancel with the fee shown first → past; messages: new, thread, reply; axe on every step', async () => {
@@ -110,7 +154,13 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     // pickup in about 3 hours: inside the 24 h before it, a cancellation keeps 20 % of what was paid
     const soon = new Date(Math.ceil((Date.now() + 3 * 3_600_000) / 3_600_000) * 3_600_000);
     const near = await book(c.token, soon, 2, true);
-    const quote = (await call<{ data: { cancellation: { fee: number; refund: number; free: boolean; currency: string } } }>('GET', `/rova-rental/v2/my/bookings/${near.id}`, { token: c.token })).data.cancellation;
+    const quote = (
+      await call<{ data: { cancellation: { fee: number; refund: number; free: boolean; currency: string } } }>(
+        'GET',
+        `/rova-rental/v2/my/bookings/${near.id}`,
+        { token: c.token },
+      )
+    ).data.cancellation;
     expect(quote.free).toBe(false);
     expect(quote.fee).toBeGreaterThan(0);
 
@@ -119,7 +169,8 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('h2', { hasText: 'Sign in' }).waitFor();
     await expectAxeClean(page, 'sign in');
     await signInByKeyboard(page, c);
-    const upcoming = () => w.locator('section.upcoming [data-booking]').evaluateAll((els) => els.map((e) => e.getAttribute('data-booking')));
+    const upcoming = () =>
+      w.locator('section.upcoming [data-booking]').evaluateAll((els) => els.map((e) => e.getAttribute('data-booking')));
     await expect.poll(upcoming).toEqual([String(near.id), String(far.id)]); // soonest first
     expect(await w.locator('section.past p.note').textContent()).toBe('No bookings here.');
     await expectAxeClean(page, 'bookings');
@@ -135,21 +186,44 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('h2', { hasText: `Cancel booking ${near.reference}?` }).waitFor();
     // the fee is on the screen and on the button before anything is cancelled
     expect(await w.locator('tr.total td').textContent()).toBe(money(quote.fee, quote.currency));
-    expect((await call<{ data: { status: string } }>('GET', `/rova-rental/v2/my/bookings/${near.id}`, { token: c.token })).data.status).toBe('confirmed');
+    expect(
+      (await call<{ data: { status: string } }>('GET', `/rova-rental/v2/my/bookings/${near.id}`, { token: c.token }))
+        .data.status,
+    ).toBe('confirmed');
     await expectAxeClean(page, 'cancel');
     await readmeShot(page, 'book-account-cancel');
     await tabTo(page, `Yes, cancel (fee ${money(quote.fee, quote.currency)})`);
     await page.keyboard.press('Enter');
-    await w.locator('p.notice', { hasText: `Booking cancelled. Fee ${money(quote.fee, quote.currency)}, refund ${money(quote.refund, quote.currency)}.` }).waitFor();
-    const after = (await call<{ data: { status: string; payment_status: string } }>('GET', `/rova-rental/v2/my/bookings/${near.id}`, { token: c.token })).data;
+    await w
+      .locator('p.notice', {
+        hasText: `Booking cancelled. Fee ${money(quote.fee, quote.currency)}, refund ${money(quote.refund, quote.currency)}.`,
+      })
+      .waitFor();
+    const after = (
+      await call<{ data: { status: string; payment_status: string } }>(
+        'GET',
+        `/rova-rental/v2/my/bookings/${near.id}`,
+        { token: c.token },
+      )
+    ).data;
     expect(after).toMatchObject({ status: 'cancelled', payment_status: 'partially_refunded' });
     const cancelled = (await events()).find((e) => e.type === 'rova:cancelled')?.detail;
-    expect(cancelled).toEqual({ id: near.id, reference: near.reference, fee: quote.fee, refund: quote.refund, currency: quote.currency });
+    expect(cancelled).toEqual({
+      id: near.id,
+      reference: near.reference,
+      fee: quote.fee,
+      refund: quote.refund,
+      currency: quote.currency,
+    });
     await expectAxeClean(page, 'cancelled');
     await tabTo(page, 'Back');
     await page.keyboard.press('Enter');
     await expect.poll(upcoming).toEqual([String(far.id)]);
-    expect(await w.locator('section.past [data-booking]').evaluateAll((els) => els.map((e) => e.getAttribute('data-booking')))).toEqual([String(near.id)]);
+    expect(
+      await w
+        .locator('section.past [data-booking]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-booking'))),
+    ).toEqual([String(near.id)]);
 
     // messages: a new thread by keyboard
     await tabTo(page, 'Messages');
@@ -169,10 +243,17 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await page.keyboard.press('Enter');
     await w.locator('h2', { hasText: 'Child seat' }).waitFor();
     await w.locator('p.notice', { hasText: 'Message sent.' }).waitFor();
-    const inbox = await call<{ data: { items: { id: number; subject: string; customer_email: string }[] } }>('GET', `/rova-rental/v1/messages?search=${encodeURIComponent(c.email)}`, { admin: true });
+    const inbox = await call<{ data: { items: { id: number; subject: string; customer_email: string }[] } }>(
+      'GET',
+      `/rova-rental/v1/messages?search=${encodeURIComponent(c.email)}`,
+      { admin: true },
+    );
     expect(inbox.data.items.map((i) => [i.subject, i.customer_email])).toEqual([['Child seat', c.email]]);
     const threadId = inbox.data.items[0]!.id;
-    await call('POST', `/rova-rental/v1/messages/${threadId}/reply`, { admin: true, body: { message: 'Yes, one child seat is added.' } });
+    await call('POST', `/rova-rental/v1/messages/${threadId}/reply`, {
+      admin: true,
+      body: { message: 'Yes, one child seat is added.' },
+    });
     await tabTo(page, 'Back');
     await page.keyboard.press('Enter');
     await tabTo(page, 'Open Child seat');
@@ -184,8 +265,15 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await tabTo(page, 'Send reply');
     await page.keyboard.press('Enter');
     await w.locator('.msg.customer .body', { hasText: 'Thank you!' }).waitFor();
-    const thread = await call<{ data: { replies: { sender: string; body: string }[] } }>('GET', `/rova-rental/v1/messages/${threadId}`, { admin: true });
-    expect(thread.data.replies.map((r) => [r.sender, r.body])).toEqual([['admin', 'Yes, one child seat is added.'], ['customer', 'Thank you!']]);
+    const thread = await call<{ data: { replies: { sender: string; body: string }[] } }>(
+      'GET',
+      `/rova-rental/v1/messages/${threadId}`,
+      { admin: true },
+    );
+    expect(thread.data.replies.map((r) => [r.sender, r.body])).toEqual([
+      ['admin', 'Yes, one child seat is added.'],
+      ['customer', 'Thank you!'],
+    ]);
   });
 
   it('account: a message about a booking, profile saved, password changed (the widget signs in again with the new one), a double-clicked cancel cancels once', async () => {
@@ -201,20 +289,28 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('textarea[name=message]').fill('Can I pick it up an hour later?');
     await w.locator('button[data-f=send]').click();
     await w.locator('p.notice', { hasText: 'Message sent.' }).waitFor();
-    const inbox = await call<{ data: { items: { booking_id: number | null }[] } }>('GET', '/rova-rental/v1/my/messages', { token: c.token });
+    const inbox = await call<{ data: { items: { booking_id: number | null }[] } }>(
+      'GET',
+      '/rova-rental/v1/my/messages',
+      { token: c.token },
+    );
     expect(inbox.data.items.map((i) => i.booking_id)).toEqual([b.id]);
 
     await w.locator('button[data-f=nav-profile]').click();
     await w.locator('input[name=phone]').fill('+90 555 000 11 22');
     await w.locator('button[data-f=save-profile]').click();
     await w.locator('p.notice', { hasText: 'Saved.' }).waitFor();
-    expect((await call<{ user: { phone: string } }>('GET', '/rova/v1/profile', { token: c.token })).user.phone).toBe('+90 555 000 11 22');
+    expect((await call<{ user: { phone: string } }>('GET', '/rova/v1/profile', { token: c.token })).user.phone).toBe(
+      '+90 555 000 11 22',
+    );
     await expectAxeClean(page, 'profile');
 
     await w.locator('input[name=pw-current]').fill('not-the-password');
     await w.locator('input[name=pw-next]').fill('a-new-password-456');
     await w.locator('button[data-f=change-password]').click();
-    await expect.poll(() => w.locator('[role=alert]').textContent()).toBe('Something went wrong: The current password is wrong.');
+    await expect
+      .poll(() => w.locator('[role=alert]').textContent())
+      .toBe('Something went wrong: The current password is wrong.');
     // a wrong password is not a dead session: no token refresh
     expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/token/refresh')).toEqual([]);
     await w.locator('input[name=pw-current]').fill(c.password);
@@ -230,7 +326,11 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('[data-quote]', { hasText: /^Free cancellation until / }).waitFor();
     await w.locator('button[data-f=cancel]').click();
     await w.locator('button[data-f=confirm-cancel]').dblclick();
-    await w.locator('p.notice', { hasText: `Booking cancelled. Fee ${money(0, b.currency)}, refund ${money(0, b.currency)}.` }).waitFor();
+    await w
+      .locator('p.notice', {
+        hasText: `Booking cancelled. Fee ${money(0, b.currency)}, refund ${money(0, b.currency)}.`,
+      })
+      .waitFor();
     expect(requests.filter((r) => r === `POST /wp-json/rova-rental/v2/my/bookings/${b.id}/cancel`)).toHaveLength(1);
     expect(await w.locator('[role=alert]').textContent()).toBe('');
     // signing out ends the session on the server and forgets it: the sign-in again
@@ -259,11 +359,23 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await page.setViewportSize({ width: 320, height: 640 });
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const clash = await page.evaluate(() => {
-      const b = document.querySelector('[data-rova-book-floating-host]')!.shadowRoot!.querySelector('button')!.getBoundingClientRect();
-      const hit = (r: DOMRect) => r.width > 0 && r.height > 0 && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
-      const inWidget = Array.from(document.querySelector('[data-rova-book]')!.shadowRoot!.querySelectorAll('button, input, select, a, h2, h3, p')).filter((e) => hit(e.getBoundingClientRect()));
-      const inPage = Array.from(document.querySelectorAll('main *, header *')).filter((e) => hit(e.getBoundingClientRect()));
-      return { width: b.width, scroll: document.documentElement.scrollWidth, covered: [...inWidget, ...inPage].map((e) => e.tagName) };
+      const b = document
+        .querySelector('[data-rova-book-floating-host]')!
+        .shadowRoot!.querySelector('button')!
+        .getBoundingClientRect();
+      const hit = (r: DOMRect) =>
+        r.width > 0 && r.height > 0 && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+      const inWidget = Array.from(
+        document.querySelector('[data-rova-book]')!.shadowRoot!.querySelectorAll('button, input, select, a, h2, h3, p'),
+      ).filter((e) => hit(e.getBoundingClientRect()));
+      const inPage = Array.from(document.querySelectorAll('main *, header *')).filter((e) =>
+        hit(e.getBoundingClientRect()),
+      );
+      return {
+        width: b.width,
+        scroll: document.documentElement.scrollWidth,
+        covered: [...inWidget, ...inPage].map((e) => e.tagName),
+      };
     });
     expect(clash.covered).toEqual([]);
     expect(clash.scroll).toBe(320);
@@ -277,16 +389,31 @@ describe('booking widget: account mode, floating button, currency switch, postMe
   });
 
   it('currency switch inside the widget: every shown price becomes the search API’s figure in the new currency; the fx cookie is written', async () => {
-    const q = 'pickup_date=2027-10-04&return_date=2027-10-07&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&per_page=12';
-    const { page, context } = await open('/demo/rent?currency=EUR&rova_pickup=2027-10-04T10:00&rova_return=2027-10-07T10:00');
+    const q =
+      'pickup_date=2027-10-04&return_date=2027-10-07&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&per_page=12';
+    const { page, context } = await open(
+      '/demo/rent?currency=EUR&rova_pickup=2027-10-04T10:00&rova_return=2027-10-07T10:00',
+    );
     const w = page.locator(WIDGET);
     await w.locator('select[name=currency] option[value=GBP]').waitFor({ state: 'attached' });
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards').waitFor();
-    const shown = () => w.locator('p.price').evaluateAll((ps) => ps.map((p) => [p.getAttribute('data-price'), p.getAttribute('data-currency'), p.textContent]));
+    const shown = () =>
+      w
+        .locator('p.price')
+        .evaluateAll((ps) =>
+          ps.map((p) => [p.getAttribute('data-price'), p.getAttribute('data-currency'), p.textContent]),
+        );
     const expected = async (cur: string) => {
-      const r = await call<{ data: { items: { total_price: number; currency: string; days: number }[] } }>('GET', `/rova-rental/v2/vehicles/search?${q}&currency=${cur}`);
-      return r.data.items.map((i) => [String(i.total_price), i.currency, `${money(i.total_price, i.currency)} for ${i.days} days`]);
+      const r = await call<{ data: { items: { total_price: number; currency: string; days: number }[] } }>(
+        'GET',
+        `/rova-rental/v2/vehicles/search?${q}&currency=${cur}`,
+      );
+      return r.data.items.map((i) => [
+        String(i.total_price),
+        i.currency,
+        `${money(i.total_price, i.currency)} for ${i.days} days`,
+      ]);
     };
     const eur = await expected('EUR');
     expect(await shown()).toEqual(eur);
@@ -301,24 +428,47 @@ describe('booking widget: account mode, floating button, currency switch, postMe
   });
 
   it('search filters: fuel (choices and counts from the search facets) and seats (at least) ask the API and show its answer', async () => {
-    const q = 'pickup_date=2027-10-11&return_date=2027-10-13&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&per_page=12';
-    const all = await call<{ data: { facets: { fuel_type: Record<string, number> } } }>('GET', `/rova-rental/v2/vehicles/search?${q}`);
+    const q =
+      'pickup_date=2027-10-11&return_date=2027-10-13&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&per_page=12';
+    const all = await call<{ data: { facets: { fuel_type: Record<string, number> } } }>(
+      'GET',
+      `/rova-rental/v2/vehicles/search?${q}`,
+    );
     const fuels = Object.entries(all.data.facets.fuel_type).sort(([a], [b]) => a.localeCompare(b));
     expect(fuels.length).toBeGreaterThan(1);
     const { page } = await open('/demo/rent?rova_pickup=2027-10-11T10:00&rova_return=2027-10-13T10:00');
     const w = page.locator(WIDGET);
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards').waitFor();
-    const options = await w.locator('select[name=fuel] option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
-    expect(options).toEqual([['', 'Any fuel'], ...fuels.map(([f, n]) => [f, `${f.charAt(0).toUpperCase()}${f.slice(1)} (${n})`])]);
+    const options = await w
+      .locator('select[name=fuel] option')
+      .evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual([
+      ['', 'Any fuel'],
+      ...fuels.map(([f, n]) => [f, `${f.charAt(0).toUpperCase()}${f.slice(1)} (${n})`]),
+    ]);
     const [fuel] = fuels[0]!;
     await w.locator('select[name=fuel]').selectOption(fuel);
     await w.locator('select[name=seats]').selectOption('5');
-    const sent = page.waitForRequest((r) => r.url().includes('/vehicles/search?') && new URL(r.url()).searchParams.get('fuel_type') === fuel && new URL(r.url()).searchParams.get('seats') === '5');
+    const sent = page.waitForRequest(
+      (r) =>
+        r.url().includes('/vehicles/search?') &&
+        new URL(r.url()).searchParams.get('fuel_type') === fuel &&
+        new URL(r.url()).searchParams.get('seats') === '5',
+    );
     await w.locator('button[data-f=search]').click();
     await sent;
-    const want = await call<{ data: { total: number; items: { name: string }[] } }>('GET', `/rova-rental/v2/vehicles/search?${q}&fuel_type=${fuel}&seats=5`);
-    await expect.poll(() => w.locator('h2').first().textContent()).toBe(want.data.total === 0 ? 'No vehicle is free for these dates. Try other dates or another location.' : `${want.data.total} vehicles available`);
+    const want = await call<{ data: { total: number; items: { name: string }[] } }>(
+      'GET',
+      `/rova-rental/v2/vehicles/search?${q}&fuel_type=${fuel}&seats=5`,
+    );
+    await expect
+      .poll(() => w.locator('h2').first().textContent())
+      .toBe(
+        want.data.total === 0
+          ? 'No vehicle is free for these dates. Try other dates or another location.'
+          : `${want.data.total} vehicles available`,
+      );
     expect(await w.locator('ul.cards h3').allTextContents()).toEqual(want.data.items.map((i) => i.name));
   });
 
@@ -348,9 +498,16 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('input[name=password]').fill(c.password);
     await w.locator('button[data-f=auth-submit]').click();
     await w.locator('h2', { hasText: 'Meine Buchungen' }).waitFor();
-    expect(await w.locator('nav button').allTextContents()).toEqual(['Meine Buchungen', 'Nachrichten', 'Profil', 'Abmelden']);
+    expect(await w.locator('nav button').allTextContents()).toEqual([
+      'Meine Buchungen',
+      'Nachrichten',
+      'Profil',
+      'Abmelden',
+    ]);
     expect(await w.locator('section h3').allTextContents()).toEqual(['Bevorstehend', 'Vergangen']);
-    expect(await w.locator(`[data-booking="${b.id}"] p.price`).textContent()).toBe(new Intl.NumberFormat('de-DE', { style: 'currency', currency: b.currency }).format(b.total));
+    expect(await w.locator(`[data-booking="${b.id}"] p.price`).textContent()).toBe(
+      new Intl.NumberFormat('de-DE', { style: 'currency', currency: b.currency }).format(b.total),
+    );
     await w.locator(`button[data-f=booking-${b.id}]`).click();
     await w.locator('[data-quote]', { hasText: /^Kostenlose Stornierung bis / }).waitFor();
     await expectAxeClean(page, 'account de');
@@ -358,12 +515,19 @@ describe('booking widget: account mode, floating button, currency switch, postMe
 
   it('one cached page, two visitors: the proxy serves both the same HTML; each sees only their own bookings (or the sign-in)', async () => {
     const [a, b] = await Promise.all([account(), account()]);
-    const [ba, bb] = await Promise.all([book(a.token, new Date(Date.UTC(2028, 5, 5, 10)), 2, false), book(b.token, new Date(Date.UTC(2028, 5, 12, 10)), 2, false)]);
+    const [ba, bb] = await Promise.all([
+      book(a.token, new Date(Date.UTC(2028, 5, 5, 10)), 2, false),
+      book(b.token, new Date(Date.UTC(2028, 5, 12, 10)), 2, false),
+    ]);
     const proxy = await startCachingProxy(shop.origin);
     try {
       const va = await open(`${proxy.origin}/demo/rent/account`);
       await signIn(va.page, a);
-      const refs = (p: Page) => p.locator(ACCOUNT).locator('[data-booking] p.meta').evaluateAll((ps) => ps.map((x) => x.textContent ?? ''));
+      const refs = (p: Page) =>
+        p
+          .locator(ACCOUNT)
+          .locator('[data-booking] p.meta')
+          .evaluateAll((ps) => ps.map((x) => x.textContent ?? ''));
       await expect.poll(async () => (await refs(va.page)).join(' ')).toContain(ba.reference);
       const vb = await open(`${proxy.origin}/demo/rent/account`);
       await vb.page.locator(ACCOUNT).locator('input[name=email]').waitFor();
@@ -410,14 +574,25 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     const frame = page.frameLocator('iframe').locator(WIDGET);
     await frame.locator('button[data-f=search]').click();
     await frame.locator('ul.cards').waitFor();
-    const posted = () => page.evaluate(() => (window as unknown as { __posted: { origin: string; data: { source: string; type: string; detail: Record<string, unknown> } }[] }).__posted);
+    const posted = () =>
+      page.evaluate(
+        () =>
+          (
+            window as unknown as {
+              __posted: { origin: string; data: { source: string; type: string; detail: Record<string, unknown> } }[];
+            }
+          ).__posted,
+      );
     await expect.poll(async () => (await posted()).map((p) => p.data.type)).toEqual(['rova:ready', 'rova:search']);
     const [ready, search] = await posted();
     expect(ready).toEqual({ origin: framed.origin, data: { source: 'rova-book', type: 'rova:ready', detail: {} } });
     expect(search!.data.detail).toMatchObject({ pickupDate: '2027-11-02', returnDate: '2027-11-04' });
 
     // the same frame naming another parent: the browser delivers nothing to this one
-    framed.html = framed.html.replace(`data-parent-origin="${parent.origin}"`, 'data-parent-origin="https://elsewhere.example"');
+    framed.html = framed.html.replace(
+      `data-parent-origin="${parent.origin}"`,
+      'data-parent-origin="https://elsewhere.example"',
+    );
     await page.evaluate(() => {
       (window as unknown as { __posted: unknown[] }).__posted.length = 0;
       document.querySelector('iframe')!.src += '?again';

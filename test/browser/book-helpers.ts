@@ -12,7 +12,15 @@ export const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export const WIDGET = 'div[data-rova-book]';
 export const ACCOUNT = 'div[data-rova-book="account"]';
 export const DIALOG = '[data-rova-book-dialog] dialog';
-export const EVENTS = ['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created', 'rova:paid', 'rova:cancelled', 'rova:error'];
+export const EVENTS = [
+  'rova:ready',
+  'rova:search',
+  'rova:select',
+  'rova:booking-created',
+  'rova:paid',
+  'rova:cancelled',
+  'rova:error',
+];
 
 export interface Tab {
   page: Page;
@@ -39,15 +47,22 @@ export function visitors(env: () => { shop: Shop; browser: Browser; contexts: Br
     const { shop, browser, contexts } = env();
     const cross = /^https?:/.test(path);
     const headers = cross ? {} : { 'X-Forwarded-For': visitorAddress(), ...opts.headers };
-    const context = await browser.newContext({ extraHTTPHeaders: headers, viewport: opts.viewport ?? { width: 1100, height: 900 } });
+    const context = await browser.newContext({
+      extraHTTPHeaders: headers,
+      viewport: opts.viewport ?? { width: 1100, height: 900 },
+    });
     contexts.push(context);
-    if (opts.currencyCookie) await context.addCookies([{ name: 'rova_fx_currency', value: opts.currencyCookie, url: shop.origin }]);
+    if (opts.currencyCookie)
+      await context.addCookies([{ name: 'rova_fx_currency', value: opts.currencyCookie, url: shop.origin }]);
     await context.addInitScript((types: string[]) => {
       const w = window as unknown as { __csp: string[]; __events: { type: string; detail: unknown }[] };
       w.__csp = [];
       w.__events = [];
-      document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-      for (const type of types) document.addEventListener(type, (e) => w.__events.push({ type, detail: (e as CustomEvent).detail as unknown }));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+      for (const type of types)
+        document.addEventListener(type, (e) => w.__events.push({ type, detail: (e as CustomEvent).detail as unknown }));
     }, EVENTS);
     const page = await context.newPage();
     const requests: string[] = [];
@@ -58,7 +73,10 @@ export function visitors(env: () => { shop: Shop; browser: Browser; contexts: Br
       context,
       requests,
       violations: () => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp),
-      events: () => page.evaluate(() => (window as unknown as { __events: { type: string; detail: Record<string, unknown> }[] }).__events),
+      events: () =>
+        page.evaluate(
+          () => (window as unknown as { __events: { type: string; detail: Record<string, unknown> }[] }).__events,
+        ),
     };
   };
 }
@@ -89,9 +107,20 @@ export async function tabTo(page: Page, name: string | RegExp, max = 60): Promis
 export async function expectAxeClean(page: Page, label: string): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } };
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          o: object,
+        ): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }>;
+      };
+    };
     const r = await w.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+    }));
   });
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad, `${label}: axe violations\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
@@ -100,7 +129,12 @@ export async function expectAxeClean(page: Page, label: string): Promise<void> {
 let n = 0;
 export function customer(): { first: string; last: string; email: string; password: string } {
   n += 1;
-  return { first: 'Ayşe', last: `Test${n}`, email: `book-e2e-${n}-${Date.now()}@example.com`, password: 'widget-pass-123' };
+  return {
+    first: 'Ayşe',
+    last: `Test${n}`,
+    email: `book-e2e-${n}-${Date.now()}@example.com`,
+    password: 'widget-pass-123',
+  };
 }
 
 export type Customer = ReturnType<typeof customer>;

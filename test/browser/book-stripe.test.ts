@@ -21,8 +21,12 @@ beforeAll(async () => {
   fake = await startStripe({ secretKey: SK, publishableKey: PK });
   [shop, browser] = await Promise.all([
     startShop({
-      BOOKING_PAYMENT_PROVIDERS: 'offline,stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC, STRIPE_API_BASE: fake.url,
-      STRIPE_PUBLISHABLE_KEY: PK, ROVA_STRIPE_JS_URL: `${fake.url}/v3/`,
+      BOOKING_PAYMENT_PROVIDERS: 'offline,stripe',
+      STRIPE_SECRET_KEY: SK,
+      STRIPE_WEBHOOK_SECRET: WHSEC,
+      STRIPE_API_BASE: fake.url,
+      STRIPE_PUBLISHABLE_KEY: PK,
+      ROVA_STRIPE_JS_URL: `${fake.url}/v3/`,
     }),
     launchChromium(),
   ]);
@@ -44,7 +48,9 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
     expect(csp).toContain(`script-src 'self' ${fake.url};`);
     expect(csp).toContain(`frame-src ${fake.url};`);
     expect(csp).toContain(`connect-src 'self' ${fake.url};`);
-    const { page, events, violations } = await open('/demo/rent?rova_pickup=2027-12-06T10:00&rova_return=2027-12-08T10:00');
+    const { page, events, violations } = await open(
+      '/demo/rent?rova_pickup=2027-12-06T10:00&rova_return=2027-12-08T10:00',
+    );
     const w = page.locator(WIDGET);
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards button').first().click();
@@ -61,14 +67,21 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
     // the stand-in's Payment Element, in the light DOM shown through the widget's slot
     const cardField = page.getByLabel('Card number');
     await cardField.waitFor();
-    const created = (await events()).find((e) => e.type === 'rova:booking-created')!.detail as { id: number; reference: string; total: number; currency: string };
+    const created = (await events()).find((e) => e.type === 'rova:booking-created')!.detail as {
+      id: number;
+      reference: string;
+      total: number;
+      currency: string;
+    };
     const intent = [...fake.intents.values()].find((pi) => pi.metadata.booking_id === String(created.id))!;
     expect(intent.status).toBe('requires_payment_method');
     await expectAxeClean(page, 'pay');
 
     await cardField.fill('4000 0000 0000 0002');
     await w.locator('button[data-f=pay]').click();
-    await expect.poll(() => w.locator('[role=alert]').textContent()).toBe('Something went wrong: Your card was declined.');
+    await expect
+      .poll(() => w.locator('[role=alert]').textContent())
+      .toBe('Something went wrong: Your card was declined.');
     await cardField.fill('4242 4242 4242 4242');
     await w.locator('button[data-f=pay]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
@@ -76,10 +89,21 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
     expect(await page.getByLabel('Card number').count()).toBe(0);
 
     const paid = (await events()).filter((e) => e.type === 'rova:paid');
-    expect(paid.map((e) => e.detail)).toEqual([{ id: created.id, reference: created.reference, total: created.total, currency: created.currency }]);
-    expect(fake.webhooks.map((h) => [h.type, h.status])).toEqual([['payment_intent.payment_failed', 200], ['payment_intent.succeeded', 200]]);
-    const b = await fetch(`${shop.origin}/wp-json/rova-rental/v1/bookings/${created.id}`, { headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() } });
-    expect((await b.json()).data).toMatchObject({ status: 'confirmed', payment_method: 'stripe', customer_email: c.email });
+    expect(paid.map((e) => e.detail)).toEqual([
+      { id: created.id, reference: created.reference, total: created.total, currency: created.currency },
+    ]);
+    expect(fake.webhooks.map((h) => [h.type, h.status])).toEqual([
+      ['payment_intent.payment_failed', 200],
+      ['payment_intent.succeeded', 200],
+    ]);
+    const b = await fetch(`${shop.origin}/wp-json/rova-rental/v1/bookings/${created.id}`, {
+      headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+    });
+    expect((await b.json()).data).toMatchObject({
+      status: 'confirmed',
+      payment_method: 'stripe',
+      customer_email: c.email,
+    });
     expect(await violations()).toEqual([]);
   });
 });

@@ -1,7 +1,15 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customer, DIALOG, expectAxeClean, focused, register, tabTo, visitors, WIDGET } from './book-helpers.js';
-import { launchChromium, saveSettings, startShop, startStorefrontOrigin, visitorAddress, type Shop, type StorefrontOrigin } from './harness.js';
+import {
+  launchChromium,
+  saveSettings,
+  startShop,
+  startStorefrontOrigin,
+  visitorAddress,
+  type Shop,
+  type StorefrontOrigin,
+} from './harness.js';
 
 // The booking widget (/assets/rova-book/book.js) on the demo page /demo/rent, in real Chromium against the
 // real app with demo data. One server and one browser for the file; each test is its own visitor.
@@ -27,7 +35,9 @@ afterAll(async () => {
 const open = visitors(() => ({ shop, browser, contexts }));
 
 async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${shop.origin}/wp-json${path}`, { headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() } });
+  const res = await fetch(`${shop.origin}/wp-json${path}`, {
+    headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+  });
   expect(res.status, path).toBe(200);
   return (await res.json()) as T;
 }
@@ -84,17 +94,32 @@ describe('booking widget (book.js) in Chromium', () => {
     await expectAxeClean(page, 'done');
 
     const evs = await events();
-    expect(evs.map((e) => e.type)).toEqual(expect.arrayContaining(['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created']));
-    const created = evs.find((e) => e.type === 'rova:booking-created')?.detail as { id: number; reference: string; currency: string };
+    expect(evs.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['rova:ready', 'rova:search', 'rova:select', 'rova:booking-created']),
+    );
+    const created = evs.find((e) => e.type === 'rova:booking-created')?.detail as {
+      id: number;
+      reference: string;
+      currency: string;
+    };
     expect(created.reference).toBe(reference);
-    const b = await api<{ data: { reference: string; customer_email: string; payment_method: string; status: string; pickup_at: string } }>(`/rova-rental/v1/bookings/${created.id}`);
-    expect(b.data).toMatchObject({ reference, customer_email: c.email, payment_method: 'offline', status: 'pending_payment' });
+    const b = await api<{
+      data: { reference: string; customer_email: string; payment_method: string; status: string; pickup_at: string };
+    }>(`/rova-rental/v1/bookings/${created.id}`);
+    expect(b.data).toMatchObject({
+      reference,
+      customer_email: c.email,
+      payment_method: 'offline',
+      status: 'pending_payment',
+    });
     expect(b.data.pickup_at).toMatch(/^2027-08-02/);
   });
 
   it('a double-clicked "Book" makes one booking (one request, one Idempotency-Key); API errors are shown in words', async () => {
     // the visitor chose GBP in the currency switcher earlier (its cookie): the search prices are in GBP
-    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-10T10:00&rova_return=2027-08-12T10:00', { currencyCookie: 'GBP' });
+    const { page, requests } = await open('/demo/rent?rova_pickup=2027-08-10T10:00&rova_return=2027-08-12T10:00', {
+      currencyCookie: 'GBP',
+    });
     const keys: string[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('/booking/create')) keys.push(r.headers()['idempotency-key'] ?? '');
@@ -102,25 +127,31 @@ describe('booking widget (book.js) in Chromium', () => {
     const w = page.locator(WIDGET);
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards').waitFor();
-    expect(new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency'))))).toEqual(new Set(['GBP']));
+    expect(
+      new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency')))),
+    ).toEqual(new Set(['GBP']));
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     const c = customer();
     await w.locator('input[name=email]').fill(c.email);
     await w.locator('input[name=password]').fill('not-the-password');
     await w.locator('button[data-f=auth-submit]').click();
-    await expect.poll(() => w.locator('[role=alert]').textContent()).toBe('Something went wrong: Unknown login or wrong password.');
+    await expect
+      .poll(() => w.locator('[role=alert]').textContent())
+      .toBe('Something went wrong: Unknown login or wrong password.');
     await register(w, c);
     await w.locator('button[data-f=book]').dblclick();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests.filter((r) => r === 'POST /wp-json/rova-rental/v2/booking/create')).toHaveLength(1);
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
-    const list = await api<{ data: { items: { customer_email: string }[] } }>(`/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`);
+    const list = await api<{ data: { items: { customer_email: string }[] } }>(
+      `/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`,
+    );
     expect(list.data.items.filter((b) => b.customer_email === c.email)).toHaveLength(1);
   });
 
-  it('a retry after a lost answer reuses the attempt\'s Idempotency-Key: still one booking', async () => {
+  it("a retry after a lost answer reuses the attempt's Idempotency-Key: still one booking", async () => {
     const { page } = await open('/demo/rent?rova_pickup=2027-08-14T10:00&rova_return=2027-08-16T10:00');
     const keys: string[] = [];
     let lost = false;
@@ -143,7 +174,9 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
-    const list = await api<{ data: { items: { customer_email: string; reference: string }[] } }>(`/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`);
+    const list = await api<{ data: { items: { customer_email: string; reference: string }[] } }>(
+      `/rova-rental/v1/bookings?search=${encodeURIComponent(c.email)}`,
+    );
     const mine = list.data.items.filter((b) => b.customer_email === c.email);
     expect(mine).toHaveLength(1);
     expect(await w.locator('[data-reference]').textContent()).toBe(mine[0]!.reference);
@@ -156,7 +189,11 @@ describe('booking widget (book.js) in Chromium', () => {
     await page.route('**/rova-rental/v2/booking/create', async (route) => {
       keys.push(route.request().headers()['idempotency-key'] ?? '');
       if (keys.length > 1) return route.continue();
-      await route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ code: 'rova_invalid_token', message: 'The access token has expired.' }) });
+      await route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'rova_invalid_token', message: 'The access token has expired.' }),
+      });
     });
     const w = page.locator(WIDGET);
     await w.locator('button[data-f=search]').click();
@@ -171,7 +208,9 @@ describe('booking widget (book.js) in Chromium', () => {
   });
 
   it('a vehicle taken between the search and the choice: the detail says so and offers free alternatives; one opens with its price', async () => {
-    const { page } = await open('/demo/rent?rova_pickup=2027-08-28T10:00&rova_return=2027-08-30T10:00&rova_category=economy');
+    const { page } = await open(
+      '/demo/rent?rova_pickup=2027-08-28T10:00&rova_return=2027-08-30T10:00&rova_category=economy',
+    );
     const w = page.locator(WIDGET);
     await w.locator('button[data-f=search]').click();
     const firstChoice = w.locator('ul.cards button').first();
@@ -180,8 +219,19 @@ describe('booking widget (book.js) in Chromium', () => {
     // someone else books it meanwhile (a store key acting for a customer)
     const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/create`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
-      body: JSON.stringify({ vehicle_id: id, pickup_date: '2027-08-28', return_date: '2027-08-30', payment_method: 'offline', payment_plan: 'full', customer: { name: 'Other Customer', email: 'other@example.com' } }),
+      headers: {
+        'content-type': 'application/json',
+        'x-rova-api-key': shop.adminKey,
+        'x-forwarded-for': visitorAddress(),
+      },
+      body: JSON.stringify({
+        vehicle_id: id,
+        pickup_date: '2027-08-28',
+        return_date: '2027-08-30',
+        payment_method: 'offline',
+        payment_plan: 'full',
+        customer: { name: 'Other Customer', email: 'other@example.com' },
+      }),
     });
     expect(res.status, await res.clone().text()).toBe(201);
     await firstChoice.click();
@@ -212,15 +262,24 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests).toContain('POST /wp-json/rova-rental/v2/booking/create');
-    const created = (await events()).find((e) => e.type === 'rova:booking-created')?.detail as { id: number; reference: string };
-    const b = await api<{ data: { reference: string; customer_email: string } }>(`/rova-rental/v1/bookings/${created.id}`);
+    const created = (await events()).find((e) => e.type === 'rova:booking-created')?.detail as {
+      id: number;
+      reference: string;
+    };
+    const b = await api<{ data: { reference: string; customer_email: string } }>(
+      `/rova-rental/v1/bookings/${created.id}`,
+    );
     expect(b.data).toMatchObject({ reference: created.reference, customer_email: c.email });
   });
 
   it('pop-up from a button with prefill (URL + data attributes): focus trapped, Escape closes; Rova.book.open() in Turkish', async () => {
-    const free = await api<SearchAnswer>('/rova-rental/v2/vehicles/search?location_id=1&pickup_date=2027-08-20&return_date=2027-08-22&sort=price_asc&per_page=1');
+    const free = await api<SearchAnswer>(
+      '/rova-rental/v2/vehicles/search?location_id=1&pickup_date=2027-08-20&return_date=2027-08-22&sort=price_asc&per_page=1',
+    );
     const v = free.data.items[0]!;
-    const { page } = await open(`/demo/rent?rova_vehicle=${v.vehicle_id}&rova_pickup=2027-08-20T10:00&rova_return=2027-08-22T10:00`);
+    const { page } = await open(
+      `/demo/rent?rova_vehicle=${v.vehicle_id}&rova_pickup=2027-08-20T10:00&rova_return=2027-08-22T10:00`,
+    );
     await page.locator(WIDGET).locator('h2').first().waitFor();
     await tabTo(page, 'Book from Istanbul Airport');
     await page.keyboard.press('Enter');
@@ -238,7 +297,9 @@ describe('booking widget (book.js) in Chromium', () => {
     await expect.poll(() => page.locator('[data-rova-book-dialog]').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-rova-book-open'))).toBe(true);
 
-    await page.evaluate(() => (window as unknown as { Rova: { book: { open(o: object): void } } }).Rova.book.open({ lang: 'tr', location: 5 }));
+    await page.evaluate(() =>
+      (window as unknown as { Rova: { book: { open(o: object): void } } }).Rova.book.open({ lang: 'tr', location: 5 }),
+    );
     await d.locator('button[data-f=search]', { hasText: 'Ara' }).waitFor();
     expect(await d.locator('select[name=location]').inputValue()).toBe('5');
     await page.evaluate(() => (window as unknown as { Rova: { book: { close(): void } } }).Rova.book.close());
@@ -246,11 +307,14 @@ describe('booking widget (book.js) in Chromium', () => {
   });
 
   it('German: text, dates and money (prices in the visitor’s currency as the API converts them); cursor paging; category and transmission filters', async () => {
-    const q = 'pickup_date=2027-09-01&return_date=2027-09-03&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&currency=EUR&per_page=12';
+    const q =
+      'pickup_date=2027-09-01&return_date=2027-09-03&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&currency=EUR&per_page=12';
     const expected = await api<SearchAnswer>(`/rova-rental/v2/vehicles/search?${q}`);
     const first = expected.data.items[0]!;
     expect(first.currency).toBe('EUR');
-    const { page } = await open('/demo/rent?rova_lang=de&currency=EUR&rova_pickup=2027-09-01T10:00&rova_return=2027-09-03T10:00');
+    const { page } = await open(
+      '/demo/rent?rova_lang=de&currency=EUR&rova_pickup=2027-09-01T10:00&rova_return=2027-09-03T10:00',
+    );
     const w = page.locator(WIDGET);
     await w.locator('button[data-f=search]', { hasText: 'Suchen' }).click();
     await w.locator('h2', { hasText: /Fahrzeuge verfügbar/ }).waitFor();
@@ -267,7 +331,9 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('select[name=category]').selectOption('suv');
     await w.locator('select[name=transmission]').selectOption('automatic');
     await w.locator('button[data-f=search]').click();
-    const suvs = await api<SearchAnswer & { data: { total: number } }>(`/rova-rental/v2/vehicles/search?${q}&category=suv&transmission=automatic`);
+    const suvs = await api<SearchAnswer & { data: { total: number } }>(
+      `/rova-rental/v2/vehicles/search?${q}&category=suv&transmission=automatic`,
+    );
     await expect.poll(() => w.locator('h2').first().textContent()).toBe(`${suvs.data.total} Fahrzeuge verfügbar`);
     expect(await w.locator('ul.cards h3').allTextContents()).toEqual(suvs.data.items.map((i) => i.name));
     await w.locator('ul.cards button').first().click();
@@ -276,7 +342,7 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(await w.locator('tr.total th').textContent()).toBe('Gesamt');
   });
 
-  it('strict CSP (script-src \'self\') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*; 320 px wide', async () => {
+  it("strict CSP (script-src 'self') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*; 320 px wide", async () => {
     const a = await fetch(`${shop.origin}/demo/rent`);
     const html = await a.text();
     expect(a.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -288,7 +354,10 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
 
     const { page, violations } = await open('/demo/rent');
-    await page.locator(WIDGET).locator('select[name=location] option', { hasText: 'Istanbul Airport' }).waitFor({ state: 'attached' });
+    await page
+      .locator(WIDGET)
+      .locator('select[name=location] option', { hasText: 'Istanbul Airport' })
+      .waitFor({ state: 'attached' });
     expect(await violations()).toEqual([]);
     // the CSP is in force: an inline script is refused
     await page.evaluate(() => {
@@ -300,10 +369,15 @@ describe('booking widget (book.js) in Chromium', () => {
     await expect.poll(violations).toHaveLength(1);
     // theming: --rova-* on the mount element or on an ancestor
     await page.evaluate(() => {
-      document.querySelector<HTMLElement>('[data-rova-book]')?.style.setProperty('--rova-color-primary', 'rgb(185, 28, 28)');
+      document
+        .querySelector<HTMLElement>('[data-rova-book]')
+        ?.style.setProperty('--rova-color-primary', 'rgb(185, 28, 28)');
       document.body.style.setProperty('--rova-radius', '4px');
     });
-    const look = await page.locator(WIDGET).locator('button[data-f=search]').evaluate((b) => ({ bg: getComputedStyle(b).backgroundColor, radius: getComputedStyle(b).borderTopLeftRadius }));
+    const look = await page
+      .locator(WIDGET)
+      .locator('button[data-f=search]')
+      .evaluate((b) => ({ bg: getComputedStyle(b).backgroundColor, radius: getComputedStyle(b).borderTopLeftRadius }));
     expect(look).toEqual({ bg: 'rgb(185, 28, 28)', radius: '3px' });
     // 320 px wide: the page does not scroll sideways and nothing sticks out of the widget's box
     await page.setViewportSize({ width: 320, height: 640 });
@@ -312,7 +386,9 @@ describe('booking widget (book.js) in Chromium', () => {
         const root = document.querySelector('[data-rova-book]')!.shadowRoot!;
         const box = root.querySelector('.root')!.getBoundingClientRect();
         const out = Array.from(root.querySelectorAll('.root *:not(option)'))
-          .filter((e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5)
+          .filter(
+            (e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5,
+          )
           .map((e) => e.tagName + (e.className ? '.' + String(e.className) : ''));
         return { page: document.documentElement.scrollWidth, out: [...new Set(out)] };
       });
@@ -327,11 +403,15 @@ describe('booking widget (book.js) in Chromium', () => {
   it('no currency chosen yet: the currency the currency service detects for the visitor (POST /convert, as the converter asks)', async () => {
     await saveSettings(shop, { auto_detect: true });
     try {
-      const { page, requests } = await open('/demo/rent?rova_pickup=2027-09-10T10:00&rova_return=2027-09-12T10:00', { headers: { 'CF-IPCountry': 'DE' } });
+      const { page, requests } = await open('/demo/rent?rova_pickup=2027-09-10T10:00&rova_return=2027-09-12T10:00', {
+        headers: { 'CF-IPCountry': 'DE' },
+      });
       const w = page.locator(WIDGET);
       await w.locator('button[data-f=search]').click();
       await w.locator('ul.cards').waitFor();
-      expect(new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency'))))).toEqual(new Set(['EUR']));
+      expect(
+        new Set(await w.locator('p.price').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-currency')))),
+      ).toEqual(new Set(['EUR']));
       expect(requests.filter((r) => r === 'POST /wp-json/rova-fx/v1/convert')).toHaveLength(1);
     } finally {
       await saveSettings(shop, { auto_detect: false });

@@ -25,7 +25,10 @@ interface Entry {
 
 function freshness(cacheControl: string | undefined): number {
   if (!cacheControl) return 0;
-  const d = cacheControl.toLowerCase().split(',').map((s) => s.trim());
+  const d = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim());
   if (!d.includes('public') || d.includes('private') || d.includes('no-store') || d.includes('no-cache')) return 0;
   const get = (name: string): number | null => {
     const hit = d.find((x) => x.startsWith(name + '='));
@@ -39,15 +42,22 @@ export async function startCachingProxy(upstream: string): Promise<CachingProxy>
   const cache = new Map<string, Entry[]>();
   const hits: string[] = [];
   const misses: string[] = [];
-  const varyKey = (req: http.IncomingMessage, vary: string[]): string => vary.map((h) => `${h}=${String(req.headers[h] ?? '')}`).join('&');
+  const varyKey = (req: http.IncomingMessage, vary: string[]): string =>
+    vary.map((h) => `${h}=${String(req.headers[h] ?? '')}`).join('&');
 
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (req.method === 'GET') {
-      const entry = (cache.get(url) ?? []).find((e) => e.varyValues === varyKey(req, e.vary) && Date.now() - e.storedAt < e.ttl * 1000);
+      const entry = (cache.get(url) ?? []).find(
+        (e) => e.varyValues === varyKey(req, e.vary) && Date.now() - e.storedAt < e.ttl * 1000,
+      );
       if (entry) {
         hits.push(url);
-        res.writeHead(entry.status, { ...entry.headers, 'x-cache': 'HIT', age: String(Math.floor((Date.now() - entry.storedAt) / 1000)) });
+        res.writeHead(entry.status, {
+          ...entry.headers,
+          'x-cache': 'HIT',
+          age: String(Math.floor((Date.now() - entry.storedAt) / 1000)),
+        });
         res.end(entry.body);
         return;
       }
@@ -68,7 +78,12 @@ export async function startCachingProxy(upstream: string): Promise<CachingProxy>
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean);
-        const storable = req.method === 'GET' && upRes.statusCode === 200 && ttl > 0 && !upRes.headers['set-cookie'] && !vary.includes('*');
+        const storable =
+          req.method === 'GET' &&
+          upRes.statusCode === 200 &&
+          ttl > 0 &&
+          !upRes.headers['set-cookie'] &&
+          !vary.includes('*');
         if (storable) {
           const list = cache.get(url) ?? [];
           list.push({ status: 200, headers: h, body, storedAt: Date.now(), ttl, vary, varyValues: varyKey(req, vary) });

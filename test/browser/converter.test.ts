@@ -128,7 +128,9 @@ describe('demo shop + converter in Chromium', () => {
     await v.page.evaluate((l) => {
       const box = document.createElement('div');
       box.id = 'late';
-      box.innerHTML = l.map((id) => `<span class="rova-fx-price" data-rova-fx-product="${id}">$0.00</span>`).join('') + `<span class="rova-fx-price" data-rova-fx-product="${l[0]}">$0.00</span>`;
+      box.innerHTML =
+        l.map((id) => `<span class="rova-fx-price" data-rova-fx-product="${id}">$0.00</span>`).join('') +
+        `<span class="rova-fx-price" data-rova-fx-product="${l[0]}">$0.00</span>`;
       document.body.append(box);
       document.body.append(document.createElement('p')); // unrelated mutation
     }, late);
@@ -148,7 +150,11 @@ describe('demo shop + converter in Chromium', () => {
     await v.page.exposeFunction('__recordStyle', (s: string) => styles.push(s));
     await v.page.addInitScript(() => {
       new MutationObserver((records) => {
-        for (const r of records) if (r.attributeName === 'style') (window as unknown as { __recordStyle(s: string): void }).__recordStyle((r.target as HTMLElement).style.cssText);
+        for (const r of records)
+          if (r.attributeName === 'style')
+            (window as unknown as { __recordStyle(s: string): void }).__recordStyle(
+              (r.target as HTMLElement).style.cssText,
+            );
       }).observe(document, { attributes: true, subtree: true, attributeFilter: ['style'] });
     });
     await v.page.goto(`${t.shop.origin}/demo/shop`);
@@ -161,7 +167,11 @@ describe('demo shop + converter in Chromium', () => {
     await w.page.exposeFunction('__recordStyle', (s: string) => animated.push(s));
     await w.page.addInitScript(() => {
       new MutationObserver((records) => {
-        for (const r of records) if (r.attributeName === 'style') (window as unknown as { __recordStyle(s: string): void }).__recordStyle((r.target as HTMLElement).style.cssText);
+        for (const r of records)
+          if (r.attributeName === 'style')
+            (window as unknown as { __recordStyle(s: string): void }).__recordStyle(
+              (r.target as HTMLElement).style.cssText,
+            );
       }).observe(document, { attributes: true, subtree: true, attributeFilter: ['style'] });
     });
     await w.page.goto(`${t.shop.origin}/demo/shop`);
@@ -203,7 +213,15 @@ describe('auto-detect', () => {
     await t.expectPricesIn(v.page, 'EUR');
     const cookies = await v.context.cookies(origin);
     expect(cookies).toHaveLength(1);
-    expect(cookies[0]).toMatchObject({ name: 'rova_fx_currency', value: 'EUR', domain: 'shop.test', path: '/', sameSite: 'Lax', secure: true, httpOnly: false });
+    expect(cookies[0]).toMatchObject({
+      name: 'rova_fx_currency',
+      value: 'EUR',
+      domain: 'shop.test',
+      path: '/',
+      sameSite: 'Lax',
+      secure: true,
+      httpOnly: false,
+    });
   });
 
   it('demo shop with a detected country: converted and remembered', async () => {

@@ -17,7 +17,9 @@ describe('switcher', () => {
     const list = v.page.locator('.rova-fx-switcher [role=listbox]');
     expect(await button.getAttribute('aria-haspopup')).toBe('listbox');
     expect(await button.getAttribute('aria-expanded')).toBe('false');
-    const options = await v.page.$$eval('.rova-fx-switcher [role=option]', (els) => els.map((e) => e.getAttribute('data-currency')));
+    const options = await v.page.$$eval('.rova-fx-switcher [role=option]', (els) =>
+      els.map((e) => e.getAttribute('data-currency')),
+    );
     expect(options).toEqual(['USD', 'EUR', 'GBP', 'JPY', 'TRY']);
     const selectedFlags = (): Promise<(string | null)[]> =>
       v.page.$$eval('.rova-fx-switcher [role=option]', (els) => els.map((e) => e.getAttribute('aria-selected')));
@@ -36,7 +38,8 @@ describe('switcher', () => {
     expect(await button.getAttribute('aria-expanded')).toBe('true');
     expect(await list.isVisible()).toBe(true);
     await expect.poll(() => v.page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('listbox');
-    const optionId = (code: string): Promise<string | null> => v.page.locator(`[role=option][data-currency=${code}]`).getAttribute('id');
+    const optionId = (code: string): Promise<string | null> =>
+      v.page.locator(`[role=option][data-currency=${code}]`).getAttribute('id');
     // Opened on the selected option (the base); ↓ moves the active descendant.
     expect(await list.getAttribute('aria-activedescendant')).toBe(await optionId('USD'));
     await v.page.keyboard.press('ArrowDown');
@@ -52,7 +55,9 @@ describe('switcher', () => {
 
     await v.page.keyboard.press('Enter');
     await v.page.keyboard.press('End');
-    expect(await list.getAttribute('aria-activedescendant')).toBe(await v.page.locator('[role=option][data-currency=TRY]').getAttribute('id'));
+    expect(await list.getAttribute('aria-activedescendant')).toBe(
+      await v.page.locator('[role=option][data-currency=TRY]').getAttribute('id'),
+    );
     await v.page.keyboard.press('Home');
     await v.page.keyboard.press('ArrowDown');
     await v.page.keyboard.press('Enter');
@@ -61,7 +66,14 @@ describe('switcher', () => {
     expect(v.calls.map((c) => c.body.currency)).toEqual(['EUR']);
     await t.expectPricesIn(v.page, 'EUR');
     const [cookie] = await v.context.cookies();
-    expect(cookie).toMatchObject({ name: 'rova_fx_currency', value: 'EUR', path: '/', sameSite: 'Lax', secure: false, httpOnly: false });
+    expect(cookie).toMatchObject({
+      name: 'rova_fx_currency',
+      value: 'EUR',
+      path: '/',
+      sameSite: 'Lax',
+      secure: false,
+      httpOnly: false,
+    });
     const days = ((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
@@ -104,11 +116,14 @@ ${t.ids.map((id) => `<p><span class="rova-fx-price" data-rova-fx-product="${id}"
     await v.context.addCookies([{ name: 'rova_fx_currency', value: 'GBP', url: t.storefront.origin }]);
     const allowOrigin: (string | undefined)[] = [];
     v.page.on('response', (r) => {
-      if (r.request().method() === 'POST' && r.url() === endpoint) allowOrigin.push(r.headers()['access-control-allow-origin']);
+      if (r.request().method() === 'POST' && r.url() === endpoint)
+        allowOrigin.push(r.headers()['access-control-allow-origin']);
     });
     await v.page.goto(`${t.storefront.origin}/product-list`);
     await settle(v.page);
-    expect(await v.page.evaluate(() => (window as unknown as { rovaFx: { endpoint: string; base: string } }).rovaFx)).toMatchObject({ endpoint, base: 'USD' });
+    expect(
+      await v.page.evaluate(() => (window as unknown as { rovaFx: { endpoint: string; base: string } }).rovaFx),
+    ).toMatchObject({ endpoint, base: 'USD' });
     expect(v.calls.map((c) => [c.body, c.status])).toEqual([[{ currency: 'GBP', product_ids: t.ids }, 200]]);
     expect(allowOrigin).toEqual([t.storefront.origin]);
     const gbp = await normalise(v.page, await serverPrices(t.shop.origin, 'GBP', t.ids));
@@ -157,12 +172,23 @@ describe('switcher on https', () => {
     await t.expectPricesIn(v.page, 'TRY');
     const cookies = await v.context.cookies(origin);
     expect(cookies).toHaveLength(1);
-    expect(cookies[0]).toMatchObject({ name: 'rova_fx_currency', value: 'TRY', path: '/', sameSite: 'Lax', secure: true, httpOnly: false });
+    expect(cookies[0]).toMatchObject({
+      name: 'rova_fx_currency',
+      value: 'TRY',
+      path: '/',
+      sameSite: 'Lax',
+      secure: true,
+      httpOnly: false,
+    });
   });
 });
 
 describe('product widget', () => {
-  beforeAll(async () => saveSettings(t.shop, { product_widget: { enabled: true, show_flags: true, currencies: ['EUR', 'USD', 'GBP', 'JPY'] } }));
+  beforeAll(async () =>
+    saveSettings(t.shop, {
+      product_widget: { enabled: true, show_flags: true, currencies: ['EUR', 'USD', 'GBP', 'JPY'] },
+    }),
+  );
   afterAll(async () => saveSettings(t.shop, { product_widget: { enabled: false } }));
 
   it('shows the product price in the configured currencies (base left out); the page price stays in the base', async () => {
@@ -176,10 +202,18 @@ describe('product widget', () => {
       { currency: 'JPY', product_ids: [id] },
     ]);
     const items = await v.page.$$eval('.rova-fx-widget .rova-fx-product-price', (els) =>
-      els.map((e) => ({ currency: e.getAttribute('data-currency'), html: e.querySelector('.rova-fx-amount')?.innerHTML, flag: e.querySelector('.rova-fx-flag')?.textContent })),
+      els.map((e) => ({
+        currency: e.getAttribute('data-currency'),
+        html: e.querySelector('.rova-fx-amount')?.innerHTML,
+        flag: e.querySelector('.rova-fx-flag')?.textContent,
+      })),
     );
     const expected: { currency: string; html: string | undefined; flag: string }[] = [];
-    for (const [code, flag] of [['EUR', '🇪🇺'], ['GBP', '🇬🇧'], ['JPY', '🇯🇵']] as const) {
+    for (const [code, flag] of [
+      ['EUR', '🇪🇺'],
+      ['GBP', '🇬🇧'],
+      ['JPY', '🇯🇵'],
+    ] as const) {
       const html = (await normalise(v.page, await serverPrices(t.shop.origin, code, [id])))[String(id)];
       expected.push({ currency: code, html, flag });
     }
@@ -196,7 +230,10 @@ describe('product widget', () => {
     await v.page.locator('.rova-fx-switcher .rova-fx-selected').click();
     expect(await v.page.getAttribute('.rova-fx-switcher .rova-fx-selected', 'aria-expanded')).toBe('true');
     await v.page.keyboard.press('ArrowDown');
-    await v.page.screenshot({ path: SCREENSHOTS + 'demo-switcher-open.png', clip: { x: 0, y: 0, width: 1100, height: 420 } });
+    await v.page.screenshot({
+      path: SCREENSHOTS + 'demo-switcher-open.png',
+      clip: { x: 0, y: 0, width: 1100, height: 420 },
+    });
     await v.page.keyboard.press('Escape');
   });
 });

@@ -103,7 +103,9 @@ export function useBrowserShop(): BrowserShop {
     const body = `<!doctype html><html><head>${cfg}
 <script src="/assets/rova-fx/converter.js" defer></script></head><body>
 ${pageIds.map((id) => `<p><span class="rova-fx-price" data-rova-fx-product="${id}">$${id}.00</span></p>`).join('\n')}</body></html>`;
-    await v.page.route(`${f.shop.origin}/test/synthetic`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body }));
+    await v.page.route(`${f.shop.origin}/test/synthetic`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body }),
+    );
     await v.page.goto(`${f.shop.origin}/test/synthetic`);
     await settle(v.page);
     return pageIds;

@@ -1,6 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page, type Request } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { makeApp, type TestApp } from '../helpers/app.js';
 
 export const CHROMIUM = process.env.ROVA_CHROMIUM ?? '/usr/bin/chromium';
@@ -8,7 +15,16 @@ export const CHROMIUM = process.env.ROVA_CHROMIUM ?? '/usr/bin/chromium';
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -142,7 +158,11 @@ export async function settle(page: Page, quietMs = 500): Promise<void> {
 /** Marker id → innerHTML, in DOM order. */
 export function markers(page: Page): Promise<{ id: string; html: string; style: string }[]> {
   return page.$$eval('.rova-fx-price[data-rova-fx-product]', (els) =>
-    els.map((e) => ({ id: e.getAttribute('data-rova-fx-product') ?? '', html: e.innerHTML, style: (e as HTMLElement).style.cssText })),
+    els.map((e) => ({
+      id: e.getAttribute('data-rova-fx-product') ?? '',
+      html: e.innerHTML,
+      style: (e as HTMLElement).style.cssText,
+    })),
   );
 }
 

@@ -45,7 +45,10 @@
         var els = o && o.elements;
         var secret = els && els._clientSecret;
         var id = String(secret || '').split('_secret_')[0];
-        var body = new URLSearchParams({ client_secret: secret || '', 'payment_method_data[card][number]': els ? els._card() : '' });
+        var body = new URLSearchParams({
+          client_secret: secret || '',
+          'payment_method_data[card][number]': els ? els._card() : '',
+        });
         return fetch(api + '/v1/payment_intents/' + encodeURIComponent(id) + '/confirm', {
           method: 'POST',
           headers: { Authorization: 'Bearer ' + publishableKey, 'Content-Type': 'application/x-www-form-urlencoded' },

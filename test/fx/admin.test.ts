@@ -71,7 +71,9 @@ describe('settings', () => {
       switcher: { ...DEFAULTS.switcher, show_flag: false, size: 'medium' },
       product_widget: { enabled: true, show_flags: true, currencies: ['EUR', 'TRY', 'GBP', 'JPY', 'CHF'] },
     });
-    expect(body.adjustments).toEqual([{ code: '', field: 'product_widget.currencies', reason: 'widget_currencies_too_many', value: 5 }]);
+    expect(body.adjustments).toEqual([
+      { code: '', field: 'product_widget.currencies', reason: 'widget_currencies_too_many', value: 5 },
+    ]);
     expect(body.next_sync).toBeNull();
     expect(body.settings).not.toHaveProperty('provider_api_key');
     const again = await a.get('/settings');
@@ -102,23 +104,49 @@ describe('settings', () => {
     await a.post('/settings', { rate_sources: ['exchangerate-api', 'ecb'] });
   });
   it('a body that is not an object → 400', async () => {
-    const r = await t.inject({ method: 'POST', url: `${FX}/settings`, headers: { 'x-rova-api-key': a.key, 'content-type': 'application/json' }, payload: '[1]' });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${FX}/settings`,
+      headers: { 'x-rova-api-key': a.key, 'content-type': 'application/json' },
+      payload: '[1]',
+    });
     expect(r.statusCode).toBe(400);
   });
 });
 
 describe('currencies', () => {
   it('GET on a fresh store: base from STORE_CURRENCY, no rows, no sync', async () => {
-    expect((await a.get('/currencies')).json()).toEqual({ base_currency: 'USD', currencies: [], last_sync: null, next_sync: null, stale_rates: [] });
+    expect((await a.get('/currencies')).json()).toEqual({
+      base_currency: 'USD',
+      currencies: [],
+      last_sync: null,
+      next_sync: null,
+      stale_rates: [],
+    });
   });
 
   it('saves sanitised rows with defaults and reports adjustments', async () => {
     const r = await a.post('/currencies', {
       currencies: [
-        row('EUR', 0.92, { fee: { type: 'percent', value: 2 }, format: { symbol: '<script>€', thousand_sep: '.', decimal_sep: '.' } }),
+        row('EUR', 0.92, {
+          fee: { type: 'percent', value: 2 },
+          format: { symbol: '<script>€', thousand_sep: '.', decimal_sep: '.' },
+        }),
         { code: 'JPY', enabled: true, rate: { type: 'AUTO', value: ' 150.5 ', updated_at: '-42' } },
-        { code: 'KWD', enabled: false, rate: { value: 'abc' }, rounding: { type: 'up', value: -1, subtract: 0.01 }, format: { position: 'middle', decimals: 40 } },
-        { code: 'GBP', enabled: 1, rate: { value: -2 }, fee: { type: 'none', value: 5 }, format: { decimals: 'abc', thousand_sep: ',;' } },
+        {
+          code: 'KWD',
+          enabled: false,
+          rate: { value: 'abc' },
+          rounding: { type: 'up', value: -1, subtract: 0.01 },
+          format: { position: 'middle', decimals: 40 },
+        },
+        {
+          code: 'GBP',
+          enabled: 1,
+          rate: { value: -2 },
+          fee: { type: 'none', value: 5 },
+          format: { decimals: 'abc', thousand_sep: ',;' },
+        },
         { code: 'usd', enabled: true },
         { code: 'USD', enabled: true },
         { code: 'ZZZ', enabled: true },
@@ -200,7 +228,12 @@ describe('currencies', () => {
 
   it('structural errors → 400 and nothing changes', async () => {
     const before = (await a.get('/currencies')).json();
-    for (const payload of [{}, { currencies: 'EUR' }, { currencies: { code: 'EUR' } }, { currencies: [row('EUR', 1), row('EUR', 2)] }]) {
+    for (const payload of [
+      {},
+      { currencies: 'EUR' },
+      { currencies: { code: 'EUR' } },
+      { currencies: [row('EUR', 1), row('EUR', 2)] },
+    ]) {
       const r = await a.post('/currencies', payload);
       expect(r.statusCode, JSON.stringify(payload)).toBe(400);
       expect(['rest_invalid_param', 'rest_missing_callback_param']).toContain(r.json().code);
@@ -213,7 +246,9 @@ describe('currencies', () => {
   });
 
   it('500 rows are accepted structurally (codes limited by ISO, so duplicates would fail first)', async () => {
-    const codes = Intl.supportedValuesOf('currency').filter((c) => c !== 'USD').slice(0, 150);
+    const codes = Intl.supportedValuesOf('currency')
+      .filter((c) => c !== 'USD')
+      .slice(0, 150);
     const r = await a.post('/currencies', { currencies: codes.map((c) => row(c, 1)) });
     expect(r.statusCode).toBe(200);
     expect(r.json().currencies).toHaveLength(150);
@@ -221,21 +256,32 @@ describe('currencies', () => {
   });
 
   it('exactly 500 rows pass the cap (rows without an ISO code are dropped silently), 501 do not', async () => {
-    const codes = Intl.supportedValuesOf('currency').filter((c) => c !== 'USD').slice(0, 100);
+    const codes = Intl.supportedValuesOf('currency')
+      .filter((c) => c !== 'USD')
+      .slice(0, 100);
     const junk = (n: number) => Array.from({ length: n }, (_, i) => ({ code: `Q${i}`, enabled: true }));
     const ok = await a.post('/currencies', { currencies: [...codes.map((c) => row(c, 1)), ...junk(400)] });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().currencies).toHaveLength(100);
     const over = await a.post('/currencies', { currencies: [...codes.map((c) => row(c, 1)), ...junk(401)] });
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { currencies: 'At most 500 rows.' } } });
+    expect(over.json()).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { status: 400, params: { currencies: 'At most 500 rows.' } },
+    });
     expect((await a.get('/currencies')).json().currencies).toHaveLength(100);
     await a.post('/currencies', { currencies: [] });
   });
 
   it('non-finite numbers are reported as not_finite and stored as 0', async () => {
     const r = await a.post('/currencies', {
-      currencies: [row('EUR', 0.9, { rate: { type: 'manual', value: '1e999' }, fee: { type: 'fixed', value: '-1e400' }, rounding: { type: 'up', value: '9e999' } })],
+      currencies: [
+        row('EUR', 0.9, {
+          rate: { type: 'manual', value: '1e999' },
+          fee: { type: 'fixed', value: '-1e400' },
+          rounding: { type: 'up', value: '9e999' },
+        }),
+      ],
     });
     expect(r.statusCode).toBe(200);
     const [eur] = r.json().currencies;
@@ -267,11 +313,56 @@ describe('rates preview', () => {
       base_currency: 'USD',
       sample_amount: 100,
       rates: [
-        { code: 'EUR', raw_rate: 0.5, effective_rate: 0.5, usable: true, sample_from: '$100.00', sample_to: '€50.00', rate_date: null, stale: false },
-        { code: 'GBP', raw_rate: 0, effective_rate: 2, usable: false, sample_from: '$100.00', sample_to: '', rate_date: null, stale: false },
-        { code: 'TRY', raw_rate: 30, effective_rate: 0, usable: false, sample_from: '$100.00', sample_to: '', rate_date: null, stale: false },
-        { code: 'JPY', raw_rate: 150.456, effective_rate: 150.456, usable: true, sample_from: '$100.00', sample_to: '¥15,046', rate_date: null, stale: false },
-        { code: 'KWD', raw_rate: 0.30712, effective_rate: 0.30712, usable: true, sample_from: '$100.00', sample_to: 'KWD30.490', rate_date: null, stale: false },
+        {
+          code: 'EUR',
+          raw_rate: 0.5,
+          effective_rate: 0.5,
+          usable: true,
+          sample_from: '$100.00',
+          sample_to: '€50.00',
+          rate_date: null,
+          stale: false,
+        },
+        {
+          code: 'GBP',
+          raw_rate: 0,
+          effective_rate: 2,
+          usable: false,
+          sample_from: '$100.00',
+          sample_to: '',
+          rate_date: null,
+          stale: false,
+        },
+        {
+          code: 'TRY',
+          raw_rate: 30,
+          effective_rate: 0,
+          usable: false,
+          sample_from: '$100.00',
+          sample_to: '',
+          rate_date: null,
+          stale: false,
+        },
+        {
+          code: 'JPY',
+          raw_rate: 150.456,
+          effective_rate: 150.456,
+          usable: true,
+          sample_from: '$100.00',
+          sample_to: '¥15,046',
+          rate_date: null,
+          stale: false,
+        },
+        {
+          code: 'KWD',
+          raw_rate: 0.30712,
+          effective_rate: 0.30712,
+          usable: true,
+          sample_from: '$100.00',
+          sample_to: 'KWD30.490',
+          rate_date: null,
+          stale: false,
+        },
       ],
     });
     expect((await a.get('/currencies')).json()).toEqual(stored);
@@ -283,7 +374,9 @@ describe('rates preview', () => {
     expect(r.statusCode).toBe(400);
     const same = await a.post('/rates/preview', { base_currency: 'USD', currencies: [row('EUR', 0.5)] });
     expect(same.statusCode).toBe(200);
-    expect((await a.post('/rates/preview', { base_currency: ' usd ', currencies: [row('EUR', 0.5)] })).statusCode).toBe(200);
+    expect((await a.post('/rates/preview', { base_currency: ' usd ', currencies: [row('EUR', 0.5)] })).statusCode).toBe(
+      200,
+    );
     for (const base_currency of [123, 'US', ['USD']]) {
       const bad = await a.post('/rates/preview', { base_currency, currencies: [row('EUR', 0.5)] });
       expect(bad.statusCode, JSON.stringify(base_currency)).toBe(400);

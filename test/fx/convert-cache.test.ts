@@ -10,7 +10,8 @@ import { adminOf, FIXTURES, FX, product, row, serve, variation, type Admin } fro
 // change in between: a cache that missed that change would answer the first body again.
 
 const ERA_JSON = readFileSync(`${FIXTURES}/exchangerate-api-v4-latest-CNY-2023-05-30.json`, 'utf8');
-const amount = (n: string, sym: string) => `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">${sym}</span>${n}</bdi></span>`;
+const amount = (n: string, sym: string) =>
+  `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">${sym}</span>${n}</bdi></span>`;
 const CURX = { symbol: 'CURX', decimals: 2, decimal_sep: '.', thousand_sep: ',', position: 'left' };
 const sleepUntil = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms - Date.now())));
 /** An instant on a whole second at least `ahead` ms from now (the product API keeps sale dates to the second). */
@@ -34,7 +35,9 @@ const wc = (method: 'PUT' | 'POST', url: string, payload: Record<string, unknown
 beforeAll(async () => {
   era = await serve((_req, res) => {
     const j = JSON.parse(ERA_JSON) as Record<string, unknown>;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...j, base: 'USD', rates: { EUR: eraRate } }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ ...j, base: 'USD', rates: { EUR: eraRate } }));
   });
   t = await makeApp({ env: { FX_CONVERT_RATE_LIMIT: '100000', FX_EXCHANGERATE_API_URL: `${era.url}/v4` } });
   a = await adminOf(t, 'administrator');
@@ -55,11 +58,19 @@ describe('POST /convert answer cache', () => {
     const before = answers.size;
     expect(await convert('EUR', [p1, p2])).toBe(first);
     expect(answers.size).toBe(before);
-    expect(first).toBe(`{"currency":"EUR","detected":false,"prices":{"${p1}":${JSON.stringify(amount('20.00', 'CURX'))},"${p2}":${JSON.stringify(amount('40.00', 'CURX'))}}}`);
+    expect(first).toBe(
+      `{"currency":"EUR","detected":false,"prices":{"${p1}":${JSON.stringify(amount('20.00', 'CURX'))},"${p2}":${JSON.stringify(amount('40.00', 'CURX'))}}}`,
+    );
     // another order, another currency, a base request: answers of their own
-    expect(await convert('EUR', [p2, p1])).toBe(`{"currency":"EUR","detected":false,"prices":{"${p2}":${JSON.stringify(amount('40.00', 'CURX'))},"${p1}":${JSON.stringify(amount('20.00', 'CURX'))}}}`);
+    expect(await convert('EUR', [p2, p1])).toBe(
+      `{"currency":"EUR","detected":false,"prices":{"${p2}":${JSON.stringify(amount('40.00', 'CURX'))},"${p1}":${JSON.stringify(amount('20.00', 'CURX'))}}}`,
+    );
     expect(JSON.parse(await convert('JPY', [p1])).prices[p1]).toBe(amount('1,500', '¥'));
-    expect(JSON.parse(await convert('ZZZ', [p1]))).toEqual({ currency: 'USD', detected: false, prices: { [p1]: amount('10.00', '$') } });
+    expect(JSON.parse(await convert('ZZZ', [p1]))).toEqual({
+      currency: 'USD',
+      detected: false,
+      prices: { [p1]: amount('10.00', '$') },
+    });
   });
 
   it('a product price edit, a fixed price, a status change and a variation edit change the answer', async () => {
@@ -69,7 +80,11 @@ describe('POST /convert answer cache', () => {
     await variation(t, a.key, v, { regular_price: '9' });
     const ids = [p, v, v1];
     const prices = async () => JSON.parse(await convert('EUR', ids)).prices as Record<string, string>;
-    expect(await prices()).toEqual({ [p]: amount('20.00', 'CURX'), [v]: `${amount('10.00', 'CURX')} &ndash; ${amount('18.00', 'CURX')}`, [v1]: amount('10.00', 'CURX') });
+    expect(await prices()).toEqual({
+      [p]: amount('20.00', 'CURX'),
+      [v]: `${amount('10.00', 'CURX')} &ndash; ${amount('18.00', 'CURX')}`,
+      [v1]: amount('10.00', 'CURX'),
+    });
     await wc('PUT', `/products/${p}`, { regular_price: '12' });
     expect((await prices())[p]).toBe(amount('24.00', 'CURX'));
     await wc('PUT', `/products/${p}`, { rova_fixed_prices: { EUR: '99.99' } });
@@ -86,23 +101,44 @@ describe('POST /convert answer cache', () => {
     const p = await product(t, a.key, { name: 'Fees', regular_price: '10' });
     const eur = async () => JSON.parse(await convert('EUR', [p])).prices[p] as string;
     expect(await eur()).toBe(amount('20.00', 'CURX'));
-    await a.post('/currencies', { currencies: [row('EUR', 2, { format: CURX, fee: { type: 'percentage', value: 10 } }), row('JPY', 150)] });
+    await a.post('/currencies', {
+      currencies: [row('EUR', 2, { format: CURX, fee: { type: 'percentage', value: 10 } }), row('JPY', 150)],
+    });
     expect(await eur()).toBe(amount('22.00', 'CURX'));
-    await a.post('/currencies', { currencies: [row('EUR', 2, { format: CURX, fee: { type: 'percentage', value: 10 }, rounding: { type: 'up', value: 5, subtract: 0.01 } }), row('JPY', 150)] });
+    await a.post('/currencies', {
+      currencies: [
+        row('EUR', 2, {
+          format: CURX,
+          fee: { type: 'percentage', value: 10 },
+          rounding: { type: 'up', value: 5, subtract: 0.01 },
+        }),
+        row('JPY', 150),
+      ],
+    });
     expect(await eur()).toBe(amount('24.99', 'CURX'));
-    await a.post('/currencies', { currencies: [row('EUR', 2, { format: { ...CURX, symbol: '€', position: 'right' } }), row('JPY', 150)] });
-    expect(await eur()).toBe('<span class="woocommerce-Price-amount amount"><bdi>20.00<span class="woocommerce-Price-currencySymbol">€</span></bdi></span>');
+    await a.post('/currencies', {
+      currencies: [row('EUR', 2, { format: { ...CURX, symbol: '€', position: 'right' } }), row('JPY', 150)],
+    });
+    expect(await eur()).toBe(
+      '<span class="woocommerce-Price-amount amount"><bdi>20.00<span class="woocommerce-Price-currencySymbol">€</span></bdi></span>',
+    );
     await a.post('/currencies', { currencies: [row('EUR', 3, { format: CURX }), row('JPY', 150)] });
     expect(await eur()).toBe(amount('30.00', 'CURX'));
     // a currency switched off: the same request now answers in the base currency
     await a.post('/currencies', { currencies: [row('EUR', 3, { format: CURX, enabled: false }), row('JPY', 150)] });
-    expect(JSON.parse(await convert('EUR', [p]))).toEqual({ currency: 'USD', detected: false, prices: { [p]: amount('10.00', '$') } });
+    expect(JSON.parse(await convert('EUR', [p]))).toEqual({
+      currency: 'USD',
+      detected: false,
+      prices: { [p]: amount('10.00', '$') },
+    });
     await a.post('/currencies', { currencies: [row('EUR', 2, { format: CURX }), row('JPY', 150)] });
   });
 
   it('a rate sync changes the answer', async () => {
     const p = await product(t, a.key, { name: 'Synced', regular_price: '100' });
-    await a.post('/currencies', { currencies: [{ ...row('EUR', 0.9, { format: CURX }), rate: { type: 'auto', value: 0.9 } }, row('JPY', 150)] });
+    await a.post('/currencies', {
+      currencies: [{ ...row('EUR', 0.9, { format: CURX }), rate: { type: 'auto', value: 0.9 } }, row('JPY', 150)],
+    });
     const eur = async () => JSON.parse(await convert('EUR', [p])).prices[p] as string;
     expect(await eur()).toBe(amount('90.00', 'CURX'));
     eraRate = 0.95;
@@ -116,7 +152,10 @@ describe('POST /convert answer cache', () => {
   it('a sale window opening and closing between two identical requests changes the answer (simple and variable)', async () => {
     const from = wholeSecondAhead(1500);
     const to = from + 1000; // on sale while from ≤ t ≤ to (to inclusive, to the millisecond)
-    const window = { date_on_sale_from_gmt: new Date(from).toISOString().slice(0, 19), date_on_sale_to_gmt: new Date(to).toISOString().slice(0, 19) };
+    const window = {
+      date_on_sale_from_gmt: new Date(from).toISOString().slice(0, 19),
+      date_on_sale_to_gmt: new Date(to).toISOString().slice(0, 19),
+    };
     const p = await product(t, a.key, { name: 'Flash sale', regular_price: '10', sale_price: '8', ...window });
     const v = await product(t, a.key, { name: 'Flash variable', type: 'variable' });
     await variation(t, a.key, v, { regular_price: '10', sale_price: '6', ...window });
@@ -143,10 +182,25 @@ describe('POST /convert answer cache', () => {
   it('knows when the next sale window among a batch opens or closes', async () => {
     const from = Date.parse('2031-01-01T00:00:00Z');
     const to = Date.parse('2031-02-01T00:00:00Z');
-    const p = await product(t, a.key, { name: 'Later', regular_price: '10', sale_price: '8', date_on_sale_from_gmt: '2031-01-01T00:00:00', date_on_sale_to_gmt: '2031-02-01T00:00:00' });
-    const notCheaper = await product(t, a.key, { name: 'Never on sale', regular_price: '10', sale_price: '12', date_on_sale_from_gmt: '2030-01-01T00:00:00' });
+    const p = await product(t, a.key, {
+      name: 'Later',
+      regular_price: '10',
+      sale_price: '8',
+      date_on_sale_from_gmt: '2031-01-01T00:00:00',
+      date_on_sale_to_gmt: '2031-02-01T00:00:00',
+    });
+    const notCheaper = await product(t, a.key, {
+      name: 'Never on sale',
+      regular_price: '10',
+      sale_price: '12',
+      date_on_sale_from_gmt: '2030-01-01T00:00:00',
+    });
     const v = await product(t, a.key, { name: 'Variable later', type: 'variable' });
-    await variation(t, a.key, v, { regular_price: '10', sale_price: '7', date_on_sale_from_gmt: '2032-01-01T00:00:00' });
+    await variation(t, a.key, v, {
+      regular_price: '10',
+      sale_price: '7',
+      date_on_sale_from_gmt: '2032-01-01T00:00:00',
+    });
     const plain = await product(t, a.key, { name: 'Plain', regular_price: '10' });
     const view = catalogueView(t.platform);
     await view.load();
@@ -159,7 +213,8 @@ describe('POST /convert answer cache', () => {
 });
 
 describe('POST /convert with the same body text again (its parsed body is shared)', () => {
-  const raw = (payload: string) => t.inject({ method: 'POST', url: `${FX}/convert`, headers: { 'content-type': 'application/json' }, payload });
+  const raw = (payload: string) =>
+    t.inject({ method: 'POST', url: `${FX}/convert`, headers: { 'content-type': 'application/json' }, payload });
 
   it('refusals are refused every time: NUL characters, a non-finite number, prototype keys, unknown fields, bad types', async () => {
     for (const body of [
@@ -184,7 +239,17 @@ describe('POST /convert with the same body text again (its parsed body is shared
     try {
       const body = JSON.stringify({ currency: null, product_ids: [p, String(p), 'x'] });
       const codes: number[] = [];
-      for (let i = 0; i < 4; i++) codes.push((await limited.inject({ method: 'POST', url: `${FX}/convert`, headers: { 'content-type': 'application/json' }, payload: body })).statusCode);
+      for (let i = 0; i < 4; i++)
+        codes.push(
+          (
+            await limited.inject({
+              method: 'POST',
+              url: `${FX}/convert`,
+              headers: { 'content-type': 'application/json' },
+              payload: body,
+            })
+          ).statusCode,
+        );
       expect(codes).toEqual([200, 200, 200, 429]);
     } finally {
       await limited.close();

@@ -6,10 +6,36 @@ import { adminOf, FX, product, row, variation, type Admin } from './helpers.js';
 
 let t: TestApp;
 let a: Admin;
-const id = { p100: 0, p55: 0, sale: 0, fixed: 0, big: 0, noPrice: 0, draft: 0, private: 0, pending: 0, password: 0, trash: 0, variable: 0, v50: 0, v100: 0, v15: 0, draftParent: 0, vOfDraft: 0, pwParent: 0, vOfPw: 0 };
+const id = {
+  p100: 0,
+  p55: 0,
+  sale: 0,
+  fixed: 0,
+  big: 0,
+  noPrice: 0,
+  draft: 0,
+  private: 0,
+  pending: 0,
+  password: 0,
+  trash: 0,
+  variable: 0,
+  v50: 0,
+  v100: 0,
+  v15: 0,
+  draftParent: 0,
+  vOfDraft: 0,
+  pwParent: 0,
+  vOfPw: 0,
+};
 
 const convert = (payload: unknown, headers: Record<string, string> = {}, remoteAddress?: string) =>
-  t.inject({ method: 'POST', url: `${FX}/convert`, payload: payload as Record<string, unknown>, headers, ...(remoteAddress ? { remoteAddress } : {}) });
+  t.inject({
+    method: 'POST',
+    url: `${FX}/convert`,
+    payload: payload as Record<string, unknown>,
+    headers,
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
 
 const CURX = { symbol: 'CURX', decimals: 2, decimal_sep: '.', thousand_sep: ',', position: 'left' };
 
@@ -44,7 +70,10 @@ beforeAll(async () => {
       row('KWD', 0.30712),
       row('GBP', 0.8, { enabled: false }),
       row('CHF', 0),
-      row('TRY', 30, { rounding: { type: 'nearest', value: 1, subtract: 0.01 }, format: { position: 'right_space', decimal_sep: ',', thousand_sep: '.' } }),
+      row('TRY', 30, {
+        rounding: { type: 'nearest', value: 1, subtract: 0.01 },
+        format: { position: 'right_space', decimal_sep: ',', thousand_sep: '.' },
+      }),
     ],
   });
   expect(r.statusCode).toBe(200);
@@ -62,8 +91,10 @@ describe('POST /convert: shape and prices', () => {
     expect(body.currency).toBe('EUR');
     expect(body.detected).toBe(false);
     expect(body.prices).toEqual({
-      [id.p100]: '<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">CURX</span>200.00</bdi></span>',
-      [id.p55]: '<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">CURX</span>110.00</bdi></span>',
+      [id.p100]:
+        '<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">CURX</span>200.00</bdi></span>',
+      [id.p55]:
+        '<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">CURX</span>110.00</bdi></span>',
     });
     expect(r.body).not.toContain('rova-fx-price');
   });
@@ -107,7 +138,18 @@ describe('POST /convert: shape and prices', () => {
   });
 
   it('hidden products of every kind are omitted silently, and their amounts appear nowhere', async () => {
-    const hidden = [id.draft, id.private, id.pending, id.password, id.trash, id.v15, id.vOfDraft, id.vOfPw, id.noPrice, 987654];
+    const hidden = [
+      id.draft,
+      id.private,
+      id.pending,
+      id.password,
+      id.trash,
+      id.v15,
+      id.vOfDraft,
+      id.vOfPw,
+      id.noPrice,
+      987654,
+    ];
     const r = await convert({ currency: 'EUR', product_ids: [id.p100, ...hidden, id.v100] });
     expect(r.statusCode).toBe(200);
     expect(Object.keys(r.json().prices)).toEqual([String(id.p100), String(id.v100)]);
@@ -138,7 +180,11 @@ describe('POST /convert: input rules', () => {
     for (const payload of [{ currency: 'EUR' }, { currency: 'EUR', product_ids: null }]) {
       const r = await convert(payload);
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): product_ids', data: { status: 400, params: ['product_ids'] } });
+      expect(r.json()).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): product_ids',
+        data: { status: 400, params: ['product_ids'] },
+      });
     }
   });
 
@@ -158,7 +204,10 @@ describe('POST /convert: input rules', () => {
   });
 
   it('junk ids dropped silently, numeric strings accepted, duplicates collapse', async () => {
-    const r = await convert({ currency: 'EUR', product_ids: [id.p55, 'abc', '', null, -5, 0, [1], 42.5, { x: 1 }, true, String(id.p100), id.p55, id.p55] });
+    const r = await convert({
+      currency: 'EUR',
+      product_ids: [id.p55, 'abc', '', null, -5, 0, [1], 42.5, { x: 1 }, true, String(id.p100), id.p55, id.p55],
+    });
     expect(r.statusCode).toBe(200);
     expect(Object.keys(r.json().prices).sort()).toEqual([String(id.p55), String(id.p100)].sort());
     // JSON objects keep the order they were written in; JSON.parse would re-sort integer keys, so read the text.
@@ -180,24 +229,44 @@ describe('POST /convert: input rules', () => {
       expect(r.json(), c).toEqual({
         currency: 'USD',
         detected: false,
-        prices: { [id.p100]: '<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>100.00</bdi></span>' },
+        prices: {
+          [id.p100]:
+            '<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>100.00</bdi></span>',
+        },
       });
     }
   });
 
   it('a body that is not JSON object → 400, no 500', async () => {
-    const r = await t.inject({ method: 'POST', url: `${FX}/convert`, headers: { 'content-type': 'application/json' }, payload: '[1,2]' });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${FX}/convert`,
+      headers: { 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
     expect(r.statusCode).toBe(400);
-    const bad = await t.inject({ method: 'POST', url: `${FX}/convert`, headers: { 'content-type': 'application/json' }, payload: '{"product_ids":' });
+    const bad = await t.inject({
+      method: 'POST',
+      url: `${FX}/convert`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"product_ids":',
+    });
     expect(bad.statusCode).toBe(400);
   });
 
   it('writes nothing: no cookie, no change to currencies or settings, no audit row', async () => {
     const before = (await a.get('/currencies')).json();
-    const r = await convert({ currency: null, product_ids: [id.p100] }, { cookie: 'rova_fx_currency=EUR', 'x-request-id': 'fx-convert-probe-1' });
+    const r = await convert(
+      { currency: null, product_ids: [id.p100] },
+      { cookie: 'rova_fx_currency=EUR', 'x-request-id': 'fx-convert-probe-1' },
+    );
     expect(r.headers['set-cookie']).toBeUndefined();
     expect((await a.get('/currencies')).json()).toEqual(before);
-    const log = await t.inject({ method: 'GET', url: '/wp-json/rova/v1/audit-log?route=convert', headers: { 'x-rova-api-key': a.key } });
+    const log = await t.inject({
+      method: 'GET',
+      url: '/wp-json/rova/v1/audit-log?route=convert',
+      headers: { 'x-rova-api-key': a.key },
+    });
     expect(log.statusCode).toBe(200);
     expect(log.json().map((e: { request_id: string }) => e.request_id)).not.toContain('fx-convert-probe-1');
   });
@@ -218,7 +287,11 @@ describe('POST /convert: detection', () => {
   });
 
   it('auto_detect off: no geolocation; null/omitted/"" → base, detected false', async () => {
-    for (const payload of [{ product_ids: [id.p100] }, { currency: null, product_ids: [id.p100] }, { currency: '', product_ids: [id.p100] }]) {
+    for (const payload of [
+      { product_ids: [id.p100] },
+      { currency: null, product_ids: [id.p100] },
+      { currency: '', product_ids: [id.p100] },
+    ]) {
       const r = await convert(payload, { 'cf-ipcountry': 'DE' }, knownIp);
       expect(r.json().currency).toBe('USD');
       expect(r.json().detected).toBe(false);
@@ -252,8 +325,14 @@ describe('POST /convert: detection', () => {
     });
 
     it('explicit currency → detected false and no geolocation', async () => {
-      expect((await convert({ currency: 'JPY', product_ids: [] }, { 'cf-ipcountry': 'DE' })).json()).toMatchObject({ currency: 'JPY', detected: false });
-      expect((await convert({ currency: '€€€€', product_ids: [] }, { 'cf-ipcountry': 'DE' })).json()).toMatchObject({ currency: 'USD', detected: false });
+      expect((await convert({ currency: 'JPY', product_ids: [] }, { 'cf-ipcountry': 'DE' })).json()).toMatchObject({
+        currency: 'JPY',
+        detected: false,
+      });
+      expect((await convert({ currency: '€€€€', product_ids: [] }, { 'cf-ipcountry': 'DE' })).json()).toMatchObject({
+        currency: 'USD',
+        detected: false,
+      });
     });
 
     it('header XX / T1 / junk fall through to the MMDB, which finds the socket address', async () => {
@@ -275,11 +354,21 @@ describe('POST /convert: detection', () => {
     });
 
     it('a country of the base currency is a detection', async () => {
-      expect((await convert({ product_ids: [] }, { 'cf-ipcountry': 'US' })).json()).toMatchObject({ currency: 'USD', detected: true });
+      expect((await convert({ product_ids: [] }, { 'cf-ipcountry': 'US' })).json()).toMatchObject({
+        currency: 'USD',
+        detected: true,
+      });
     });
 
     it('crawlers skip geolocation', async () => {
-      const r = await convert({ product_ids: [] }, { 'cf-ipcountry': 'DE', 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }, knownIp);
+      const r = await convert(
+        { product_ids: [] },
+        {
+          'cf-ipcountry': 'DE',
+          'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+        },
+        knownIp,
+      );
       expect(r.json()).toMatchObject({ currency: 'USD', detected: false });
     });
 
@@ -306,9 +395,15 @@ describe('detection through a trusted proxy on a real socket', () => {
 
   it('X-Forwarded-For from 127.0.0.1 is geolocated with the local database; CDN headers are off', async () => {
     const reader = await maxmind.open(geoDbPath({})!);
-    const de = ['2.160.0.1', '5.1.1.1', '46.114.0.1', '80.128.0.1', '91.0.0.1', '217.0.0.1', '84.128.0.1'].find((ip) => (reader.get(ip) as { country_code?: string } | null)?.country_code === 'DE')!;
+    const de = ['2.160.0.1', '5.1.1.1', '46.114.0.1', '80.128.0.1', '91.0.0.1', '217.0.0.1', '84.128.0.1'].find(
+      (ip) => (reader.get(ip) as { country_code?: string } | null)?.country_code === 'DE',
+    )!;
     const post = (headers: Record<string, string>) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ product_ids: [] }) }).then((r) => r.json());
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ product_ids: [] }),
+      }).then((r) => r.json());
     expect(await post({ 'x-forwarded-for': de })).toEqual({ currency: 'EUR', detected: true, prices: {} });
     expect(await post({ 'x-forwarded-for': '8.8.8.8' })).toEqual({ currency: 'USD', detected: true, prices: {} }); // US → the base
     expect(await post({ 'x-forwarded-for': '1.1.1.1' })).toEqual({ currency: 'USD', detected: false, prices: {} }); // AU → AUD, not offered

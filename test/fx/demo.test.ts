@@ -30,11 +30,25 @@ describe('demo seed', () => {
   });
 
   it('the seeded catalogue converts, fixed prices included', async () => {
-    const list = (await t.inject({ method: 'GET', url: '/wp-json/wc/v3/products?per_page=100&search=Full%20protection', headers: { 'x-rova-api-key': a.key } })).json();
+    const list = (
+      await t.inject({
+        method: 'GET',
+        url: '/wp-json/wc/v3/products?per_page=100&search=Full%20protection',
+        headers: { 'x-rova-api-key': a.key },
+      })
+    ).json();
     const fixed = list.find((p: { name: string }) => p.name === 'Full protection');
-    const r = await t.inject({ method: 'POST', url: `${FX}/convert`, payload: { currency: 'EUR', product_ids: [fixed.id] } });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${FX}/convert`,
+      payload: { currency: 'EUR', product_ids: [fixed.id] },
+    });
     expect(r.json().prices[fixed.id]).toContain('139.00');
-    const gbp = await t.inject({ method: 'POST', url: `${FX}/convert`, payload: { currency: 'GBP', product_ids: [fixed.id] } });
+    const gbp = await t.inject({
+      method: 'POST',
+      url: `${FX}/convert`,
+      payload: { currency: 'GBP', product_ids: [fixed.id] },
+    });
     expect(gbp.json().currency).toBe('GBP');
     expect(gbp.json().prices[fixed.id]).toContain('£');
   });

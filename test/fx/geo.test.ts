@@ -65,6 +65,10 @@ describe('POST /convert with GEOIP_DB set', () => {
   it('geolocates with the configured file only; the CDN header still comes first', async () => {
     expect((await convert(DE_V6)).json()).toEqual({ currency: 'EUR', detected: true, prices: {} });
     expect((await convert(DE_V4)).json()).toEqual({ currency: 'USD', detected: false, prices: {} });
-    expect((await convert(DE_V4, { 'cf-ipcountry': 'FR' })).json()).toEqual({ currency: 'EUR', detected: true, prices: {} });
+    expect((await convert(DE_V4, { 'cf-ipcountry': 'FR' })).json()).toEqual({
+      currency: 'EUR',
+      detected: true,
+      prices: {},
+    });
   });
 });

@@ -20,7 +20,9 @@ export async function adminOf(t: TestApp, role: 'administrator' | 'shop_manager'
     userId: u.userId,
     get: (path) => t.inject({ method: 'GET', url: FX + path, headers }),
     post: (path, payload) =>
-      payload === undefined ? t.inject({ method: 'POST', url: FX + path, headers }) : t.inject({ method: 'POST', url: FX + path, headers, payload: payload as Record<string, unknown> }),
+      payload === undefined
+        ? t.inject({ method: 'POST', url: FX + path, headers })
+        : t.inject({ method: 'POST', url: FX + path, headers, payload: payload as Record<string, unknown> }),
   };
 }
 
@@ -32,7 +34,9 @@ export function row(code: string, value: number, extra: Record<string, unknown> 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A local HTTP server standing in for a rate source. */
-export async function serve(handler: Handler): Promise<{ url: string; server: Server; hits: string[]; close(): Promise<void> }> {
+export async function serve(
+  handler: Handler,
+): Promise<{ url: string; server: Server; hits: string[]; close(): Promise<void> }> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -54,13 +58,29 @@ export async function serve(handler: Handler): Promise<{ url: string; server: Se
 
 /** Creates a product through wc/v3 and returns its id. */
 export async function product(t: TestApp, key: string, body: Record<string, unknown>): Promise<number> {
-  const r = await t.inject({ method: 'POST', url: '/wp-json/wc/v3/products', headers: { 'x-rova-api-key': key }, payload: body });
+  const r = await t.inject({
+    method: 'POST',
+    url: '/wp-json/wc/v3/products',
+    headers: { 'x-rova-api-key': key },
+    payload: body,
+  });
   if (r.statusCode !== 201 && r.statusCode !== 200) throw new Error(`product create failed: ${r.statusCode} ${r.body}`);
   return r.json().id as number;
 }
 
-export async function variation(t: TestApp, key: string, parent: number, body: Record<string, unknown>): Promise<number> {
-  const r = await t.inject({ method: 'POST', url: `/wp-json/wc/v3/products/${parent}/variations`, headers: { 'x-rova-api-key': key }, payload: body });
-  if (r.statusCode !== 201 && r.statusCode !== 200) throw new Error(`variation create failed: ${r.statusCode} ${r.body}`);
+export async function variation(
+  t: TestApp,
+  key: string,
+  parent: number,
+  body: Record<string, unknown>,
+): Promise<number> {
+  const r = await t.inject({
+    method: 'POST',
+    url: `/wp-json/wc/v3/products/${parent}/variations`,
+    headers: { 'x-rova-api-key': key },
+    payload: body,
+  });
+  if (r.statusCode !== 201 && r.statusCode !== 200)
+    throw new Error(`variation create failed: ${r.statusCode} ${r.body}`);
   return r.json().id as number;
 }

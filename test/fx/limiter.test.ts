@@ -3,11 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { FX } from './helpers.js';
 
-const BODY = { code: 'rova_fx_rate_limited', message: 'Too many currency conversion requests. Please try again shortly.' };
+const BODY = {
+  code: 'rova_fx_rate_limited',
+  message: 'Too many currency conversion requests. Please try again shortly.',
+};
 
 function poster(t: TestApp) {
-  return (remoteAddress = '203.0.113.7', headers: Record<string, string> = {}, payload: Record<string, unknown> = { product_ids: [] }) =>
-    t.inject({ method: 'POST', url: `${FX}/convert`, payload, headers, remoteAddress });
+  return (
+    remoteAddress = '203.0.113.7',
+    headers: Record<string, string> = {},
+    payload: Record<string, unknown> = { product_ids: [] },
+  ) => t.inject({ method: 'POST', url: `${FX}/convert`, payload, headers, remoteAddress });
 }
 
 describe('default limit: 120 per 60 s per address', () => {
@@ -53,7 +59,11 @@ describe('default limit: 120 per 60 s per address', () => {
     const post = poster(t);
     const addr = '192.0.2.10';
     for (let i = 1; i <= 120; i++) {
-      const r = await post(addr, { 'x-forwarded-for': `10.0.${Math.floor(i / 250)}.${i % 250}`, 'x-real-ip': 'not-an-ip', 'cf-connecting-ip': `10.9.9.${i}` });
+      const r = await post(addr, {
+        'x-forwarded-for': `10.0.${Math.floor(i / 250)}.${i % 250}`,
+        'x-real-ip': 'not-an-ip',
+        'cf-connecting-ip': `10.9.9.${i}`,
+      });
       expect(r.statusCode).toBe(200);
     }
     expect((await post(addr, { 'x-forwarded-for': '10.77.0.1' })).statusCode).toBe(429);
@@ -109,18 +119,22 @@ describe('short window, filter and trusted proxies', () => {
 
   it('behind a trusted proxy each forwarded address has its own bucket; a non-IP value never creates one', async () => {
     const post = poster(t);
-    for (let i = 0; i < 3; i++) expect((await post('127.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await post('127.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(200);
     expect((await post('127.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(429);
     expect((await post('127.0.0.1', { 'x-forwarded-for': '198.51.100.2' })).statusCode).toBe(200);
     // Non-IP forwarded values all fall back to the proxy's own address: one shared bucket.
     const codes: number[] = [];
-    for (const v of ['not-an-ip', '<script>', 'evil', 'x.y.z.w']) codes.push((await post('127.0.0.1', { 'x-forwarded-for': v })).statusCode);
+    for (const v of ['not-an-ip', '<script>', 'evil', 'x.y.z.w'])
+      codes.push((await post('127.0.0.1', { 'x-forwarded-for': v })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429]);
   });
 });
 
 describe('configuration', () => {
   it('an invalid FX_CONVERT_RATE_LIMIT fails at start with a clear message', async () => {
-    await expect(makeApp({ env: { FX_CONVERT_RATE_LIMIT: 'lots' } })).rejects.toThrow(/FX_CONVERT_RATE_LIMIT must be an integer/);
+    await expect(makeApp({ env: { FX_CONVERT_RATE_LIMIT: 'lots' } })).rejects.toThrow(
+      /FX_CONVERT_RATE_LIMIT must be an integer/,
+    );
   });
 });

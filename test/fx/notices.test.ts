@@ -18,21 +18,35 @@ describe('cache notices', () => {
     for (const kind of ['anomaly', 'fragments']) {
       const r = await a.post(`/cache-notice/snooze-${kind}`);
       expect(r.statusCode).toBe(409);
-      expect(r.json()).toEqual({ code: 'rova_fx_nothing_to_snooze', message: 'There is nothing to snooze right now.', data: { status: 409 } });
+      expect(r.json()).toEqual({
+        code: 'rova_fx_nothing_to_snooze',
+        message: 'There is nothing to snooze right now.',
+        data: { status: 409 },
+      });
     }
   });
 
   it('report → list; snooze is per user and per signature; a client signature is ignored', async () => {
     const rep = await a.post('/cache-notice/report', { kind: 'anomaly', path: '/urun-x/?utm_source=fb' });
     expect(rep.json()).toEqual({ success: true, kind: 'anomaly', signature: '/urun-x/' });
-    expect((await a.get('/cache-notice')).json()).toEqual({ notices: [{ kind: 'anomaly', signature: '/urun-x/', snoozed: false }] });
-    const s = await t.inject({ method: 'POST', url: `${FX}/cache-notice/snooze-anomaly?signature=/other/`, headers: { 'x-rova-api-key': a.key } });
+    expect((await a.get('/cache-notice')).json()).toEqual({
+      notices: [{ kind: 'anomaly', signature: '/urun-x/', snoozed: false }],
+    });
+    const s = await t.inject({
+      method: 'POST',
+      url: `${FX}/cache-notice/snooze-anomaly?signature=/other/`,
+      headers: { 'x-rova-api-key': a.key },
+    });
     expect(s.json()).toEqual({ success: true, signature: '/urun-x/' });
     expect((await a.get('/cache-notice')).json().notices[0].snoozed).toBe(true);
     expect((await b.get('/cache-notice')).json().notices[0].snoozed).toBe(false);
     expect((await a.post('/cache-notice/snooze-fragments')).statusCode).toBe(409);
     await a.post('/cache-notice/report', { kind: 'anomaly', path: '/other/' });
-    expect((await a.get('/cache-notice')).json().notices[0]).toEqual({ kind: 'anomaly', signature: '/other/', snoozed: false });
+    expect((await a.get('/cache-notice')).json().notices[0]).toEqual({
+      kind: 'anomaly',
+      signature: '/other/',
+      snoozed: false,
+    });
   });
 
   it('clearing an anomaly drops all snoozes of its kind', async () => {
@@ -54,13 +68,34 @@ describe('cache notices', () => {
     expect((await a.post('/cache-notice/report', { kind: 'anomaly', path: 5 })).statusCode).toBe(400);
     expect((await t.inject({ method: 'POST', url: `${FX}/cache-notice/snooze-anomaly` })).statusCode).toBe(401);
     const c = await t.userWithKey('customer');
-    expect((await t.inject({ method: 'POST', url: `${FX}/cache-notice/snooze-anomaly`, headers: { 'x-rova-api-key': c.key } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: `${FX}/cache-notice/snooze-anomaly`,
+          headers: { 'x-rova-api-key': c.key },
+        })
+      ).statusCode,
+    ).toBe(403);
     await t.userWithKey('shop_manager', ['read'], 'mgr');
-    const l = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login: 'mgr', password: 'correct horse battery' } });
+    const l = await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova/v1/auth/login',
+      payload: { login: 'mgr', password: 'correct horse battery' },
+    });
     const cookie = l.cookies.find((x) => x.name === 'rova_session')!;
-    const noNonce = await t.inject({ method: 'POST', url: `${FX}/cache-notice/snooze-anomaly`, cookies: { rova_session: cookie.value } });
+    const noNonce = await t.inject({
+      method: 'POST',
+      url: `${FX}/cache-notice/snooze-anomaly`,
+      cookies: { rova_session: cookie.value },
+    });
     expect(noNonce.statusCode).toBe(401);
-    const withNonce = await t.inject({ method: 'POST', url: `${FX}/cache-notice/snooze-anomaly`, cookies: { rova_session: cookie.value }, headers: { 'x-wp-nonce': l.json().nonce } });
+    const withNonce = await t.inject({
+      method: 'POST',
+      url: `${FX}/cache-notice/snooze-anomaly`,
+      cookies: { rova_session: cookie.value },
+      headers: { 'x-wp-nonce': l.json().nonce },
+    });
     expect(withNonce.statusCode).toBe(200);
   });
 });

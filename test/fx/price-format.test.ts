@@ -20,8 +20,20 @@ const SEPARATORS = [
 
 // 1000 × 1234.567891 = 1234567.891 (simple, variable max); 500 × rate = 617283.9455 (sale price, variable min).
 const RATE = 1234.567891;
-const HIGH: Record<number, [string, string]> = { 0: ['1234568', ''], 1: ['1234567', '9'], 2: ['1234567', '89'], 3: ['1234567', '891'], 4: ['1234567', '8910'] };
-const LOW: Record<number, [string, string]> = { 0: ['617284', ''], 1: ['617283', '9'], 2: ['617283', '95'], 3: ['617283', '946'], 4: ['617283', '9455'] };
+const HIGH: Record<number, [string, string]> = {
+  0: ['1234568', ''],
+  1: ['1234567', '9'],
+  2: ['1234567', '89'],
+  3: ['1234567', '891'],
+  4: ['1234567', '8910'],
+};
+const LOW: Record<number, [string, string]> = {
+  0: ['617284', ''],
+  1: ['617283', '9'],
+  2: ['617283', '95'],
+  3: ['617283', '946'],
+  4: ['617283', '9455'],
+};
 
 const group = (int: string, sep: string) => int.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
 function number([int, frac]: [string, string], dec: string, thou: string): string {
@@ -85,7 +97,11 @@ describe('price HTML for every position × decimals × separators', () => {
   it('simple, sale and variable products render exactly', async () => {
     expect(combos).toHaveLength(100);
     for (const c of combos) {
-      const r = await t.inject({ method: 'POST', url: `${FX}/convert`, payload: { currency: c.code, product_ids: [id.simple, id.sale, id.variable] } });
+      const r = await t.inject({
+        method: 'POST',
+        url: `${FX}/convert`,
+        payload: { currency: c.code, product_ids: [id.simple, id.sale, id.variable] },
+      });
       expect(r.statusCode).toBe(200);
       const body = r.json() as { currency: string; prices: Record<string, string> };
       const label = `${c.code} ${c.position} ${c.decimals} "${c.dec}" "${c.thou}"`;
@@ -104,8 +120,14 @@ describe('price HTML for every position × decimals × separators', () => {
   it('a rate change reprices at once (no stale cached HTML): variable range 1000–2000 → 2000–4000', async () => {
     const a = await adminOf(t, 'administrator');
     const rangeAt = async (rate: number) => {
-      await a.post('/currencies', { currencies: [{ code: 'EUR', enabled: true, rate: { type: 'manual', value: rate }, format: { symbol: 'E' } }] });
-      const r = await t.inject({ method: 'POST', url: `${FX}/convert`, payload: { currency: 'EUR', product_ids: [id.variable] } });
+      await a.post('/currencies', {
+        currencies: [{ code: 'EUR', enabled: true, rate: { type: 'manual', value: rate }, format: { symbol: 'E' } }],
+      });
+      const r = await t.inject({
+        method: 'POST',
+        url: `${FX}/convert`,
+        payload: { currency: 'EUR', product_ids: [id.variable] },
+      });
       return r.json().prices[id.variable] as string;
     };
     const sym = '<span class="woocommerce-Price-currencySymbol">E</span>';

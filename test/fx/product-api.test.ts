@@ -7,14 +7,23 @@ let a: Admin;
 let reader: string;
 const id: Record<string, number> = {};
 const get = (path: string, cookie?: string) =>
-  t.inject({ method: 'GET', url: `/wp-json/wc/v3${path}`, headers: { 'x-rova-api-key': reader, ...(cookie ? { cookie } : {}) } });
+  t.inject({
+    method: 'GET',
+    url: `/wp-json/wc/v3${path}`,
+    headers: { 'x-rova-api-key': reader, ...(cookie ? { cookie } : {}) },
+  });
 
 beforeAll(async () => {
   t = await makeApp();
   a = await adminOf(t, 'administrator');
   reader = (await t.userWithKey('shop_manager', ['read'])).key;
   id.sale = await product(t, a.key, { name: 'Sale', regular_price: '1200', sale_price: '1000' });
-  id.fixed = await product(t, a.key, { name: 'Fixed', regular_price: '100', sale_price: '90', rova_fixed_prices: { EUR: '149.99' } });
+  id.fixed = await product(t, a.key, {
+    name: 'Fixed',
+    regular_price: '100',
+    sale_price: '90',
+    rova_fixed_prices: { EUR: '149.99' },
+  });
   id.variable = await product(t, a.key, { name: 'Variable', type: 'variable' });
   id.v50 = await variation(t, a.key, id.variable, { regular_price: '50' });
   id.v100 = await variation(t, a.key, id.variable, { regular_price: '100', sale_price: '80' });
@@ -58,7 +67,11 @@ describe('GET wc/v3/products?currency=', () => {
     expect(v.price_html).toContain('€</span>25.50');
     expect(v.price_html).toContain('&ndash;');
     expect(v.price_html).toContain('€</span>40.80');
-    const list = (await get(`/products/${id.variable}/variations?currency=EUR`)).json() as { id: number; price: string; currency_code: string }[];
+    const list = (await get(`/products/${id.variable}/variations?currency=EUR`)).json() as {
+      id: number;
+      price: string;
+      currency_code: string;
+    }[];
     const one = list.find((x) => x.id === id.v100)!;
     expect([one.price, one.currency_code]).toEqual(['40.80', 'EUR']);
     const single = (await get(`/products/${id.variable}/variations/${id.v50}?currency=EUR`)).json();
@@ -83,7 +96,10 @@ describe('GET wc/v3/products?currency=', () => {
   });
 
   it('the collection honours the parameter and follows rate changes at once', async () => {
-    const list = (await get(`/products?currency=EUR&include=${id.sale}`)).json() as { price: string; currency_code: string }[];
+    const list = (await get(`/products?currency=EUR&include=${id.sale}`)).json() as {
+      price: string;
+      currency_code: string;
+    }[];
     expect(list[0]).toMatchObject({ price: '510.00', currency_code: 'EUR' });
     await a.post('/currencies', { currencies: [row('EUR', 1, { fee: { type: 'percentage', value: 2 } })] });
     expect((await get(`/products/${id.sale}?currency=EUR`)).json().price).toBe('1020.00');

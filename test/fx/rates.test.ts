@@ -34,7 +34,9 @@ describe('source parsers', () => {
   });
   it("each source's own date: time_last_updated (else date), the ECB Cube time; junk or none → null", () => {
     expect(sourceTime('exchangerate-api', ERA_JSON)).toBe(1685404802);
-    expect(sourceTime('exchangerate-api', '{"date":"2024-02-29","rates":{}}')).toBe(Date.parse('2024-02-29T00:00:00Z') / 1000);
+    expect(sourceTime('exchangerate-api', '{"date":"2024-02-29","rates":{}}')).toBe(
+      Date.parse('2024-02-29T00:00:00Z') / 1000,
+    );
     expect(sourceTime('exchangerate-api', '{"date":"yesterday","time_last_updated":-5}')).toBeNull();
     expect(sourceTime('exchangerate-api', 'not json')).toBeNull();
     expect(sourceTime('ecb', ECB_XML)).toBe(Date.parse('2022-07-08T00:00:00Z') / 1000);
@@ -46,7 +48,9 @@ describe('source parsers', () => {
     const r = parseExchangeRateApi(ERA_JSON, 'CNY');
     expect(r.EUR).toBe(0.132);
     expect(r).not.toHaveProperty('CNY');
-    expect(parseExchangeRateApi('{"rates":{"usd":0.029,"EUR":"x","GBP":null,"JPY":-1,"TRY":0}}', 'CNY')).toEqual({ USD: 0.029 });
+    expect(parseExchangeRateApi('{"rates":{"usd":0.029,"EUR":"x","GBP":null,"JPY":-1,"TRY":0}}', 'CNY')).toEqual({
+      USD: 0.029,
+    });
     expect(parseExchangeRateApi('{"rates":{}}', 'CNY')).toEqual({});
     expect(() => parseExchangeRateApi('{"result":"error"}', 'CNY')).toThrow();
     expect(() => parseExchangeRateApi('<html>', 'CNY')).toThrow();
@@ -84,7 +88,13 @@ describe('POST /rates/sync against local servers', () => {
       if (mode === 'slow') return void setTimeout(() => res.end(ECB_XML), 4000);
       res.writeHead(200, { 'content-type': 'text/xml' }).end(ECB_XML);
     });
-    t = await makeApp({ env: { FX_EXCHANGERATE_API_URL: `${era.url}/v4`, FX_ECB_URL: `${ecb.url}/stats/eurofxref/eurofxref-daily.xml`, FX_RATE_TIMEOUT_MS: '1500' } });
+    t = await makeApp({
+      env: {
+        FX_EXCHANGERATE_API_URL: `${era.url}/v4`,
+        FX_ECB_URL: `${ecb.url}/stats/eurofxref/eurofxref-daily.xml`,
+        FX_RATE_TIMEOUT_MS: '1500',
+      },
+    });
     a = await adminOf(t);
   });
   afterAll(async () => {
@@ -230,7 +240,10 @@ describe('POST /rates/sync against local servers', () => {
     await t.platform.db.execute(sql`DELETE FROM rova_job_leases WHERE name = ${'job:' + SYNC_JOB}`);
     await a.post('/settings', { rate_update_interval: 'hourly' });
     const hitsBefore = era.hits.length;
-    const runners = [new JobRunner(t.platform.db, t.platform.log, 100), new JobRunner(t.platform.db, t.platform.log, 100)];
+    const runners = [
+      new JobRunner(t.platform.db, t.platform.log, 100),
+      new JobRunner(t.platform.db, t.platform.log, 100),
+    ];
     try {
       for (const r of runners) scheduleRateSync(r, fxRuntime(t.platform));
       const deadline = Date.now() + 5000;

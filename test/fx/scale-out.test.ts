@@ -10,7 +10,12 @@ describe.skipIf(!TEST_PG || !TEST_REDIS)('two nodes (PostgreSQL + Redis)', () =>
   beforeAll(async () => {
     n1 = await makeApp({ env: { FX_CONVERT_RATE_LIMIT: '5' } });
     n2 = await makeApp({
-      env: { DATABASE_URL: n1.config.databaseUrl!, REDIS_URL: n1.config.redisUrl!, REDIS_PREFIX: n1.config.redisPrefix, FX_CONVERT_RATE_LIMIT: '5' },
+      env: {
+        DATABASE_URL: n1.config.databaseUrl!,
+        REDIS_URL: n1.config.redisUrl!,
+        REDIS_PREFIX: n1.config.redisPrefix,
+        FX_CONVERT_RATE_LIMIT: '5',
+      },
     });
   });
   afterAll(async () => {
@@ -42,7 +47,15 @@ describe.skipIf(!TEST_PG || !TEST_REDIS)('two nodes (PostgreSQL + Redis)', () =>
     await a.post('/currencies', { currencies: [row('EUR', 2)] });
     let poll = 0;
     const detect = async () =>
-      (await n2.inject({ method: 'POST', url: `${FX}/convert`, payload: { product_ids: [] }, headers: { 'cf-ipcountry': 'DE' }, remoteAddress: `198.51.101.${++poll}` })).json();
+      (
+        await n2.inject({
+          method: 'POST',
+          url: `${FX}/convert`,
+          payload: { product_ids: [] },
+          headers: { 'cf-ipcountry': 'DE' },
+          remoteAddress: `198.51.101.${++poll}`,
+        })
+      ).json();
     expect(await detect()).toEqual({ currency: 'USD', detected: false, prices: {} });
     await a.post('/settings', { auto_detect: true });
     const deadline = Date.now() + 1000;
@@ -61,7 +74,14 @@ describe.skipIf(!TEST_PG || !TEST_REDIS)('two nodes (PostgreSQL + Redis)', () =>
     const p = await product(n1, a.key, { name: 'Shared', regular_price: '10' });
     let poll = 0;
     const price = async () =>
-      (await n2.inject({ method: 'POST', url: `${FX}/convert`, payload: { currency: 'EUR', product_ids: [p] }, remoteAddress: `198.51.102.${++poll}` })).json().prices[p] as string | undefined;
+      (
+        await n2.inject({
+          method: 'POST',
+          url: `${FX}/convert`,
+          payload: { currency: 'EUR', product_ids: [p] },
+          remoteAddress: `198.51.102.${++poll}`,
+        })
+      ).json().prices[p] as string | undefined;
     const within = async (want: string) => {
       const deadline = Date.now() + 1000;
       let seen = await price();
@@ -73,7 +93,12 @@ describe.skipIf(!TEST_PG || !TEST_REDIS)('two nodes (PostgreSQL + Redis)', () =>
     };
     expect(await within('20.00')).toContain('20.00');
     expect(await price()).toContain('20.00'); // now served from node 2's answer cache
-    const edit = await n1.inject({ method: 'PUT', url: `/wp-json/wc/v3/products/${p}`, headers: { 'x-rova-api-key': a.key }, payload: { regular_price: '11' } });
+    const edit = await n1.inject({
+      method: 'PUT',
+      url: `/wp-json/wc/v3/products/${p}`,
+      headers: { 'x-rova-api-key': a.key },
+      payload: { regular_price: '11' },
+    });
     expect(edit.statusCode).toBe(200);
     expect(await within('22.00')).toContain('22.00');
     await a.post('/currencies', { currencies: [row('EUR', 3)] });

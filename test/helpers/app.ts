@@ -56,7 +56,11 @@ export interface TestApp extends BuiltApp {
   config: Config;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
   /** Creates a user with the role and returns a key with the scopes (default read+write). */
-  userWithKey(role: Role, scopes?: ('read' | 'write')[], login?: string): Promise<{ userId: number; key: string; keyId: number }>;
+  userWithKey(
+    role: Role,
+    scopes?: ('read' | 'write')[],
+    login?: string,
+  ): Promise<{ userId: number; key: string; keyId: number }>;
   close(): Promise<void>;
 }
 
@@ -90,7 +94,11 @@ function seededTemplate(env: Record<string, string>, modules: RovaModule[] | und
     tpl = (async () => {
       const secret = env.ROVA_SECRET || randomBytes(32).toString('hex');
       const config = loadConfig({ ...env, ROVA_SECRET: secret }, { ephemeral: true });
-      const built = await buildApp(config, { modules, connect: { loadDataDir: await pgliteTemplate() }, logger: false });
+      const built = await buildApp(config, {
+        modules,
+        connect: { loadDataDir: await pgliteTemplate() },
+        logger: false,
+      });
       try {
         await seedDemo(built.platform, modules);
         const raw = built.platform.dbHandle.raw as { dumpDataDir(c?: 'none' | 'gzip'): Promise<Blob> };
@@ -129,7 +137,11 @@ export async function makeApp(opts: MakeAppOptions = {}): Promise<TestApp> {
     built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: tpl.dump }, logger: false });
   } else if (!env.DATABASE_URL) {
     config = loadConfig(env, { ephemeral: true });
-    built = await buildApp(config, { modules: opts.modules, connect: { loadDataDir: opts.fromDump ?? (await pgliteTemplate()) }, logger: false });
+    built = await buildApp(config, {
+      modules: opts.modules,
+      connect: { loadDataDir: opts.fromDump ?? (await pgliteTemplate()) },
+      logger: false,
+    });
   } else {
     config = loadConfig(env, { ephemeral: true });
     built = await buildApp(config, { modules: opts.modules, logger: false });
@@ -145,7 +157,12 @@ export async function makeApp(opts: MakeAppOptions = {}): Promise<TestApp> {
     async userWithKey(role, scopes = ['read', 'write'], login) {
       n += 1;
       const name = login ?? `${role}_${n}_${randomBytes(3).toString('hex')}`;
-      const u = await platform.auth.createUser({ login: name, email: `${name}@example.test`, role, password: 'correct horse battery' });
+      const u = await platform.auth.createUser({
+        login: name,
+        email: `${name}@example.test`,
+        role,
+        password: 'correct horse battery',
+      });
       const k = await platform.auth.createApiKey({ userId: u.id, scopes, name: 'test' });
       return { userId: u.id, key: k.key, keyId: k.view.id };
     },

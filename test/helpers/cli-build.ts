@@ -14,5 +14,7 @@ export const TEST_DIST = '.test-dist';
 export async function transpileForChildren(root: string): Promise<string> {
   const outdir = path.join(root, TEST_DIST);
   rmSync(outdir, { recursive: true, force: true });
-  return (buildServer as (root: string, outdir: string, o: { sourcemap: 'inline' }) => Promise<string>)(root, outdir, { sourcemap: 'inline' });
+  return (buildServer as (root: string, outdir: string, o: { sourcemap: 'inline' }) => Promise<string>)(root, outdir, {
+    sourcemap: 'inline',
+  });
 }

@@ -24,7 +24,11 @@ function collector(chunks: Buffer[]): Writable {
  * from `env`, the command, exit code), with captured streams. For what a command does; what only a real process
  * shows (a signal, a terminal, the lock another process holds, process start-up) keeps a spawned `rova`.
  */
-export async function rovaInProcess(args: string[], env: Record<string, string>, opts: { stdin?: string } = {}): Promise<CliRun> {
+export async function rovaInProcess(
+  args: string[],
+  env: Record<string, string>,
+  opts: { stdin?: string } = {},
+): Promise<CliRun> {
   const c = capturedIo(opts.stdin);
   const code = await runRova(args, { LOG_LEVEL: 'silent', ...env }, c.io);
   const stdoutBytes = c.stdoutBytes();

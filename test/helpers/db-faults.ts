@@ -17,7 +17,16 @@ export async function startRovaServer(env: Record<string, string>): Promise<Rova
   let log = '';
   let exited = false;
   const child: ChildProcess = spawn(process.execPath, rovaArgs('serve'), {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      RENTAL_WRITE_RATE_LIMIT: '1000000',
+      RENTAL_PUBLIC_RATE_LIMIT: '1000000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (b: Buffer) => (log += b.toString()));
@@ -45,7 +54,11 @@ export async function startRovaServer(env: Record<string, string>): Promise<Rova
 }
 
 /** One statement on its own connection (the test's view of the database, outside the server's pool). */
-export async function query<T extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+export async function query<T extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -68,7 +81,13 @@ interface Answer {
  * issue 19 item 5 asks: the process lives, every request is answered 2xx or 503 with Retry-After, every 201 is
  * committed and no write answered with an error is, and the server answers as before afterwards.
  */
-export async function underLoad(server: RovaServer, adminKey: string, dbUrl: string, fault: () => Promise<void>, prefix: string): Promise<{ requests: number }> {
+export async function underLoad(
+  server: RovaServer,
+  adminKey: string,
+  dbUrl: string,
+  fault: () => Promise<void>,
+  prefix: string,
+): Promise<{ requests: number }> {
   const answers: Answer[] = [];
   let stop = false;
   let n = 0;
@@ -78,13 +97,27 @@ export async function underLoad(server: RovaServer, adminKey: string, dbUrl: str
       const marker = `${prefix}-${w}-${i}-${randomBytes(3).toString('hex')}`;
       try {
         const res = write
-          ? await fetch(`${server.base}/wp-json/rova-rental/v1/customers`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rova-api-key': adminKey },
-            body: JSON.stringify({ name: marker, email: `${marker}@example.test` }) })
+          ? await fetch(`${server.base}/wp-json/rova-rental/v1/customers`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-rova-api-key': adminKey },
+              body: JSON.stringify({ name: marker, email: `${marker}@example.test` }),
+            })
           : await fetch(`${server.base}/wp-json/rova-rental/v1/locations?city=Izmir&per_page=5`);
         await res.arrayBuffer();
-        answers.push({ kind: write ? 'write' : 'read', marker: write ? marker : undefined, status: res.status, retryAfter: res.headers.get('retry-after') });
+        answers.push({
+          kind: write ? 'write' : 'read',
+          marker: write ? marker : undefined,
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+        });
       } catch (err) {
-        answers.push({ kind: write ? 'write' : 'read', marker: write ? marker : undefined, status: 0, retryAfter: null, error: String(err) });
+        answers.push({
+          kind: write ? 'write' : 'read',
+          marker: write ? marker : undefined,
+          status: 0,
+          retryAfter: null,
+          error: String(err),
+        });
       }
       n += 1;
     }
@@ -98,9 +131,13 @@ export async function underLoad(server: RovaServer, adminKey: string, dbUrl: str
   }
   expect(n).toBeGreaterThan(40);
   expect(server.exited(), server.log().slice(-3000)).toBe(false);
-  const bad = answers.filter((a) => !(a.status >= 200 && a.status < 300) && !(a.status === 503 && a.retryAfter !== null));
+  const bad = answers.filter(
+    (a) => !(a.status >= 200 && a.status < 300) && !(a.status === 503 && a.retryAfter !== null),
+  );
   expect(bad, server.log().slice(-2000)).toEqual([]);
-  const rows = await query<{ name: string }>(dbUrl, 'SELECT name FROM rental_customers WHERE name LIKE $1', [`${prefix}-%`]);
+  const rows = await query<{ name: string }>(dbUrl, 'SELECT name FROM rental_customers WHERE name LIKE $1', [
+    `${prefix}-%`,
+  ]);
   const committed = new Set(rows.map((r) => r.name));
   const writes = answers.filter((a) => a.kind === 'write');
   expect(writes.filter((a) => a.status === 201 && !committed.has(a.marker!)).map((a) => a.marker)).toEqual([]); // every 201 is in the database
@@ -113,8 +150,13 @@ export async function underLoad(server: RovaServer, adminKey: string, dbUrl: str
     ready = { status: res.status, body: await res.text() };
     if (ready.status !== 200) await new Promise((r) => setTimeout(r, 250));
   }
-  const connections = await query<{ n: number }>(dbUrl, 'SELECT count(*)::int AS n FROM pg_stat_activity').catch((err: unknown) => [{ n: String(err) }]);
-  expect(ready.status, `readyz ${ready.body}; server connections in use: ${JSON.stringify(connections)}\n${server.log().slice(-2000)}`).toBe(200);
+  const connections = await query<{ n: number }>(dbUrl, 'SELECT count(*)::int AS n FROM pg_stat_activity').catch(
+    (err: unknown) => [{ n: String(err) }],
+  );
+  expect(
+    ready.status,
+    `readyz ${ready.body}; server connections in use: ${JSON.stringify(connections)}\n${server.log().slice(-2000)}`,
+  ).toBe(200);
   expect((await fetch(`${server.base}/wp-json/rova-rental/v1/locations?per_page=1`)).status).toBe(200);
   return { requests: n };
 }

@@ -30,7 +30,8 @@ async function prepare(): Promise<Prepared> {
   const [template, entry] = await Promise.all([pgliteTemplateFile(), transpileForChildren(root)]);
   const pgUrl = process.env.ROVA_TEST_DATABASE_URL ?? '';
   const tpl = pgUrl ? await postgresTemplate(pgUrl) : undefined;
-  if (process.env.ROVA_TEST_PROFILE) console.log(`setup: migrated templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (process.env.ROVA_TEST_PROFILE)
+    console.log(`setup: migrated templates ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { pgliteTemplate: template, rovaEntry: entry, postgresTemplate: tpl?.name ?? '', drop: tpl?.drop };
 }
 

@@ -33,8 +33,14 @@ export async function startBalancer(nodePorts: number[], timeoutMs = 30_000): Pr
   writeFileSync(path.join(dir, 'haproxy.cfg'), cfg);
   const proc: ChildProcess = spawn(HAPROXY, ['-f', path.join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
   const up = async () => {
-    const csv = await fetch(`http://127.0.0.1:${stats}/stats;csv`).then((r) => r.text(), () => '');
-    return csv.split('\n').filter((l) => l.startsWith('rova_nodes,node') && l.split(',')[17] === 'UP').map((l) => l.split(',')[1]!);
+    const csv = await fetch(`http://127.0.0.1:${stats}/stats;csv`).then(
+      (r) => r.text(),
+      () => '',
+    );
+    return csv
+      .split('\n')
+      .filter((l) => l.startsWith('rova_nodes,node') && l.split(',')[17] === 'UP')
+      .map((l) => l.split(',')[1]!);
   };
   const stop = async () => {
     if (proc.exitCode === null) {
@@ -48,7 +54,11 @@ export async function startBalancer(nodePorts: number[], timeoutMs = 30_000): Pr
   while ((await up()).length < nodePorts.length) {
     if (proc.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(proc.exitCode !== null ? `haproxy exited with ${proc.exitCode}` : `haproxy: not every node in rotation within ${timeoutMs} ms`);
+      throw new Error(
+        proc.exitCode !== null
+          ? `haproxy exited with ${proc.exitCode}`
+          : `haproxy: not every node in rotation within ${timeoutMs} ms`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -33,9 +33,17 @@ export function appDatabaseUrl(adminUrl: string, name: string): string {
  * Creates database `name` (a copy of `template` when given); returns the URL apps use (through the pooler when there
  * is one), the direct URL and a function that drops it.
  */
-export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<{ url: string; directUrl: string; drop: () => Promise<void> }> {
+export async function createDatabase(
+  adminUrl: string,
+  name: string,
+  template?: string,
+): Promise<{ url: string; directUrl: string; drop: () => Promise<void> }> {
   await adminQuery(adminUrl, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const direct = new URL(adminUrl);
   direct.pathname = '/' + name;
-  return { url: appDatabaseUrl(adminUrl, name), directUrl: direct.toString(), drop: () => adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return {
+    url: appDatabaseUrl(adminUrl, name),
+    directUrl: direct.toString(),
+    drop: () => adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
 }

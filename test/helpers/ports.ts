@@ -12,6 +12,5 @@ export async function freePort(): Promise<number> {
   });
 }
 
-
 /** A free port below the ephemeral range, for a server a test stops and starts again on the same port (scripts/ports.mjs). */
 export { freeServerPort } from '../../scripts/ports.mjs';

@@ -22,13 +22,18 @@ export class RedisServer {
 
   /** Starts (again) on the same port and resolves once it accepts connections. */
   async restart(): Promise<void> {
-    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
-      stdio: 'ignore',
-    });
+    const proc = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+      {
+        stdio: 'ignore',
+      },
+    );
     this.proc = proc;
     const deadline = Date.now() + 10_000;
     while (!(await ping(this.port))) {
-      if (proc.exitCode !== null) throw new Error(`redis-server exited with ${proc.exitCode} (is the redis-server package installed?)`);
+      if (proc.exitCode !== null)
+        throw new Error(`redis-server exited with ${proc.exitCode} (is the redis-server package installed?)`);
       if (Date.now() > deadline) throw new Error('redis-server did not start within 10 s');
       await new Promise((r) => setTimeout(r, 50));
     }

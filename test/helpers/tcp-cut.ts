@@ -115,7 +115,8 @@ export async function cuttableProxy(): Promise<CuttableProxy> {
   return {
     route(url) {
       const u = new URL(url);
-      if (to && (to.hostname !== u.hostname || to.port !== u.port)) throw new Error('cuttableProxy: one target per proxy');
+      if (to && (to.hostname !== u.hostname || to.port !== u.port))
+        throw new Error('cuttableProxy: one target per proxy');
       to = new URL(url);
       u.hostname = '127.0.0.1';
       u.port = String(port);

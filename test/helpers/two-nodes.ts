@@ -13,13 +13,25 @@ export interface TwoNodes {
  * Two nodes of one deployment: one PostgreSQL database (copied from the run's migrated template), one Redis key
  * prefix, one ROVA_SECRET. For races that only show between connections of different processes' pools.
  */
-export async function twoNodes(env: Record<string, string> = {}, opts: { routeA?: (databaseUrl: string) => string } = {}): Promise<TwoNodes> {
-  if (!TEST_PG || !TEST_REDIS) throw new Error('two nodes need ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
+export async function twoNodes(
+  env: Record<string, string> = {},
+  opts: { routeA?: (databaseUrl: string) => string } = {},
+): Promise<TwoNodes> {
+  if (!TEST_PG || !TEST_REDIS)
+    throw new Error('two nodes need ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
   const name = `rova_t_2n_${randomBytes(5).toString('hex')}`;
   const db = await createDatabase(TEST_PG, name, (inject('postgresTemplate') as string | undefined) || undefined);
-  const shared = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${name}:`, ROVA_SECRET: randomBytes(32).toString('hex'), ...env };
+  const shared = {
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS,
+    REDIS_PREFIX: `rova-test:${name}:`,
+    ROVA_SECRET: randomBytes(32).toString('hex'),
+    ...env,
+  };
   // node a may reach the database another way (a proxy a test can cut), node b directly
-  const a = await makeApp({ env: opts.routeA ? { ...shared, DATABASE_URL: opts.routeA(shared.DATABASE_URL) } : shared });
+  const a = await makeApp({
+    env: opts.routeA ? { ...shared, DATABASE_URL: opts.routeA(shared.DATABASE_URL) } : shared,
+  });
   const b = await makeApp({ env: shared });
   return {
     a,

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { looksSerialized, maybeUnserialize, phpUnserialize, PhpUnserializeError } from '../../src/modules/import/wordpress/php-unserialize.js';
+import {
+  looksSerialized,
+  maybeUnserialize,
+  phpUnserialize,
+  PhpUnserializeError,
+} from '../../src/modules/import/wordpress/php-unserialize.js';
 
 describe('phpUnserialize', () => {
   it('reads scalars', () => {
@@ -36,18 +41,33 @@ describe('phpUnserialize', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
-  it.each(['', 'x', 'i:1', 'i:1;;', 'b:2;', 's:3:"ab";', 's:-1:"";', 'a:1:{i:0;}', 'a:2:{i:0;i:1;}', 'a:1:{a:0:{}i:1;}', 'd:abc;', 'O:3:"Foo":1:{'])(
-    'refuses %j with its own error', (input) => {
-      expect(() => phpUnserialize(input)).toThrow(PhpUnserializeError);
-    },
-  );
+  it.each([
+    '',
+    'x',
+    'i:1',
+    'i:1;;',
+    'b:2;',
+    's:3:"ab";',
+    's:-1:"";',
+    'a:1:{i:0;}',
+    'a:2:{i:0;i:1;}',
+    'a:1:{a:0:{}i:1;}',
+    'd:abc;',
+    'O:3:"Foo":1:{',
+  ])('refuses %j with its own error', (input) => {
+    expect(() => phpUnserialize(input)).toThrow(PhpUnserializeError);
+  });
 
   it('refuses nesting deeper than 64', () => {
     expect(() => phpUnserialize('a:1:{i:0;'.repeat(70) + 'N;' + '}'.repeat(70))).toThrow(/nested too deep/);
   });
 
   it('fuzz: random and mutated input never throws anything but PhpUnserializeError', () => {
-    const seeds = ['a:3:{i:0;s:3:"ABS";s:1:"k";d:1.5;i:9;a:1:{i:0;b:1;}}', 'O:8:"stdClass":1:{s:1:"a";N;}', 's:6:"€x";'];
+    const seeds = [
+      'a:3:{i:0;s:3:"ABS";s:1:"k";d:1.5;i:9;a:1:{i:0;b:1;}}',
+      'O:8:"stdClass":1:{s:1:"a";N;}',
+      's:6:"€x";',
+    ];
     const alphabet = 'asidbNO:;{}"0123456789-.E';
     for (let i = 0; i < 5000; i++) {
       const bytes = randomBytes(24);

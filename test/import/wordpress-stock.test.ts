@@ -5,8 +5,22 @@ import type { WpPost } from '../../src/modules/import/wordpress/source.js';
 
 // Issue 34.7: WooCommerce's `_manage_stock`, `_stock`, `_backorders` and `_stock_status` post meta → Rova's stock fields.
 const post = (id: number, type: string, meta: Record<string, string>, extra: Partial<WpPost> = {}): WpPost => ({
-  id, author: 1, type, status: 'publish', title: `T${id}`, content: '', excerpt: '', name: `p-${id}`, password: '', parent: 0, menuOrder: 0, guid: '',
-  dateGmt: '2025-01-02 03:04:05', modifiedGmt: '2025-01-03 00:00:00', meta: new Map(Object.entries(meta)), ...extra,
+  id,
+  author: 1,
+  type,
+  status: 'publish',
+  title: `T${id}`,
+  content: '',
+  excerpt: '',
+  name: `p-${id}`,
+  password: '',
+  parent: 0,
+  menuOrder: 0,
+  guid: '',
+  dateGmt: '2025-01-02 03:04:05',
+  modifiedGmt: '2025-01-03 00:00:00',
+  meta: new Map(Object.entries(meta)),
+  ...extra,
 });
 
 describe('stock post meta', () => {
@@ -21,9 +35,28 @@ describe('stock post meta', () => {
       post(5, 'product', { _stock_status: 'onbackorder' }),
       post(6, 'product', { _manage_stock: 'yes', _stock: 'many', _backorders: 'sometimes', _stock_status: 'instock' }),
     ];
-    const variations = [post(7, 'product_variation', { _manage_stock: 'yes', _stock: '2', _backorders: 'yes', _stock_status: 'instock' }, { parent: 8 })];
-    const rows = mapProducts({ products: [...products, post(8, 'product', { _stock_status: 'instock' })], variations, links: new Map(), terms: [], attributes: [], attachments: new Map() }, n);
-    const got = Object.fromEntries(rows.map((r) => [r.id, [r.manageStock, r.stockQuantity, r.backorders, r.stockStatus]]));
+    const variations = [
+      post(
+        7,
+        'product_variation',
+        { _manage_stock: 'yes', _stock: '2', _backorders: 'yes', _stock_status: 'instock' },
+        { parent: 8 },
+      ),
+    ];
+    const rows = mapProducts(
+      {
+        products: [...products, post(8, 'product', { _stock_status: 'instock' })],
+        variations,
+        links: new Map(),
+        terms: [],
+        attributes: [],
+        attachments: new Map(),
+      },
+      n,
+    );
+    const got = Object.fromEntries(
+      rows.map((r) => [r.id, [r.manageStock, r.stockQuantity, r.backorders, r.stockStatus]]),
+    );
     expect(got).toMatchObject({
       1: [true, 5, 'no', 'instock'],
       2: [true, 0, 'notify', 'onbackorder'],
@@ -32,6 +65,9 @@ describe('stock post meta', () => {
       5: [false, null, 'no', 'onbackorder'],
       6: [true, null, 'no', 'outofstock'],
     });
-    expect(n.warnings).toEqual(['product 6: stock quantity "many" is not a number, imported as none', 'product 6: backorders "sometimes" is not known, imported as no']);
+    expect(n.warnings).toEqual([
+      'product 6: stock quantity "many" is not a number, imported as none',
+      'product 6: backorders "sometimes" is not known, imported as no',
+    ]);
   });
 });

@@ -29,10 +29,17 @@ describe('API keys cached per node', () => {
     const admin = (await n.a.userWithKey('administrator')).key;
     for (let i = 0; i < 20; i++) {
       const c = await n.a.userWithKey('customer');
-      const mine = () => n.b.inject({ method: 'GET', url: `${V2}/my/bookings`, headers: { 'x-rova-api-key': c.key } }).then((r) => r.statusCode);
+      const mine = () =>
+        n.b
+          .inject({ method: 'GET', url: `${V2}/my/bookings`, headers: { 'x-rova-api-key': c.key } })
+          .then((r) => r.statusCode);
       expect(await mine()).toBe(200);
       expect(await mine()).toBe(200); // now answered from b's memory
-      const del = await n.a.inject({ method: 'DELETE', url: `/wp-json/rova/v1/api-keys/${c.keyId}`, headers: { 'x-rova-api-key': admin } });
+      const del = await n.a.inject({
+        method: 'DELETE',
+        url: `/wp-json/rova/v1/api-keys/${c.keyId}`,
+        headers: { 'x-rova-api-key': admin },
+      });
       expect(del.statusCode, del.body).toBe(200);
       expect(await settlesTo(401, mine), `round ${i}`).toBe(401);
     }
@@ -41,9 +48,16 @@ describe('API keys cached per node', () => {
   it('a user deleted on node a loses access on node b', async () => {
     const admin = (await n.a.userWithKey('administrator')).key;
     const c = await n.a.userWithKey('customer');
-    const mine = () => n.b.inject({ method: 'GET', url: `${V2}/my/bookings`, headers: { 'x-rova-api-key': c.key } }).then((r) => r.statusCode);
+    const mine = () =>
+      n.b
+        .inject({ method: 'GET', url: `${V2}/my/bookings`, headers: { 'x-rova-api-key': c.key } })
+        .then((r) => r.statusCode);
     expect(await mine()).toBe(200);
-    const del = await n.a.inject({ method: 'DELETE', url: `/wp-json/rova/v1/users/${c.userId}`, headers: { 'x-rova-api-key': admin } });
+    const del = await n.a.inject({
+      method: 'DELETE',
+      url: `/wp-json/rova/v1/users/${c.userId}`,
+      headers: { 'x-rova-api-key': admin },
+    });
     expect(del.statusCode, del.body).toBe(200);
     expect(await settlesTo(401, mine)).toBe(401);
   }, 60_000);
@@ -61,7 +75,11 @@ describe('a key the cache does not hold yet', () => {
     // revoked on a while 50 requests on b are looking the key up again (the revoke's message empties b's cache)
     const admin = (await n.a.userWithKey('administrator')).key;
     const racing = Promise.all(Array.from({ length: 50 }, mine));
-    const del = await n.a.inject({ method: 'DELETE', url: `/wp-json/rova/v1/api-keys/${c.keyId}`, headers: { 'x-rova-api-key': admin } });
+    const del = await n.a.inject({
+      method: 'DELETE',
+      url: `/wp-json/rova/v1/api-keys/${c.keyId}`,
+      headers: { 'x-rova-api-key': admin },
+    });
     expect(del.statusCode).toBe(200);
     for (const r of await racing) expect([200, 401]).toContain(r.statusCode);
     expect(await settlesTo(401, () => mine().then((r) => r.statusCode))).toBe(401);

@@ -45,8 +45,15 @@ async function startNode(i: number): Promise<void> {
   await node.ready;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if ((await fetch(`http://127.0.0.1:${ports[i]}/readyz`).then((r) => r.status, () => 0)) === 200) return;
-    if (node.child.exitCode !== null || Date.now() > deadline) throw new Error(`${NAMES[i]} not ready:\n${node.output().slice(-3000)}`);
+    if (
+      (await fetch(`http://127.0.0.1:${ports[i]}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      return;
+    if (node.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${NAMES[i]} not ready:\n${node.output().slice(-3000)}`);
     await sleep(100);
   }
 }
@@ -61,13 +68,18 @@ async function stopNode(i: number): Promise<void> {
 
 const slot = (i: number) => {
   const at = Date.UTC(2041, 0, 1) + i * 2 * 86_400_000;
-  return { pickup_date: new Date(at).toISOString().slice(0, 10), return_date: new Date(at + 86_400_000).toISOString().slice(0, 10) };
+  return {
+    pickup_date: new Date(at).toISOString().slice(0, 10),
+    return_date: new Date(at + 86_400_000).toISOString().slice(0, 10),
+  };
 };
 
 async function post(base: string, url: string, body: object, key?: string): Promise<{ status: number; body: string }> {
   try {
     const r = await fetch(`${base}${url}`, {
-      method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(20_000),
+      method: 'POST',
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
       headers: { 'content-type': 'application/json', ...(key ? { 'x-rova-api-key': key } : {}) },
     });
     return { status: r.status, body: await r.text() };
@@ -93,9 +105,20 @@ beforeAll(async () => {
   db = await createDatabase(TEST_PG, name, (inject('postgresTemplate') as string | undefined) || undefined);
   dataDir = mkdtempSync(path.join(tmpdir(), 'rova-lb-'));
   env = {
-    DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_PREFIX: `rova-test:${name}:`, ROVA_SECRET: randomBytes(32).toString('hex'),
-    DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', LOG_LEVEL: 'info', STORE_CURRENCY: 'USD', STORE_TIMEZONE: 'UTC',
-    METRICS: 'public', RENTAL_PUBLIC_RATE_LIMIT: '100000000', RENTAL_WRITE_RATE_LIMIT: '100000000', ROVA_JOBS: '0',
+    DATABASE_URL: db.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: `rova-test:${name}:`,
+    ROVA_SECRET: randomBytes(32).toString('hex'),
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    TRUST_PROXY: 'loopback',
+    LOG_LEVEL: 'info',
+    STORE_CURRENCY: 'USD',
+    STORE_TIMEZONE: 'UTC',
+    METRICS: 'public',
+    RENTAL_PUBLIC_RATE_LIMIT: '100000000',
+    RENTAL_WRITE_RATE_LIMIT: '100000000',
+    ROVA_JOBS: '0',
   };
   const setup = await makeApp({ env });
   car = await vehicle(setup);
@@ -106,7 +129,10 @@ beforeAll(async () => {
   await listener.connect();
   await listener.query(`CREATE FUNCTION lb_test_committed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN PERFORM pg_notify('lb_test_committed', current_setting('application_name')); RETURN NULL; END $$`);
-  for (const t of ['rental_bookings', 'rental_messages']) await listener.query(`CREATE TRIGGER lb_test AFTER INSERT ON ${t} FOR EACH ROW EXECUTE FUNCTION lb_test_committed()`);
+  for (const t of ['rental_bookings', 'rental_messages'])
+    await listener.query(
+      `CREATE TRIGGER lb_test AFTER INSERT ON ${t} FOR EACH ROW EXECUTE FUNCTION lb_test_committed()`,
+    );
   await listener.query('LISTEN lb_test_committed');
   ports.push(await freeServerPort(), await freeServerPort());
   await Promise.all([startNode(0), startNode(1)]);
@@ -145,17 +171,35 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
       };
       listener.on('notification', onCommit);
       setTimeout(() => (stop = true), 30_000); // bounded, whatever happens
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        while (!stop) {
-          const i = next++;
-          const r = i % 2 === 0
-            ? await post(balancer!.url, `${V2}/booking/create`, { vehicle_id: car, ...slot(i), payment_method: 'offline', payment_plan: 'deposit' }, customer)
-            : await post(balancer!.url, `${V1}/my/messages`, { subject: 'Balancer', message: `message ${i}` }, customer);
-          answers.push({ kind: i % 2 === 0 ? 'booking' : 'message', i, status: r.status, body: r.body.slice(0, 200) });
-          answered += 1;
-          if (killed && r.status !== 201) interrupted += 1;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (!stop) {
+            const i = next++;
+            const r =
+              i % 2 === 0
+                ? await post(
+                    balancer!.url,
+                    `${V2}/booking/create`,
+                    { vehicle_id: car, ...slot(i), payment_method: 'offline', payment_plan: 'deposit' },
+                    customer,
+                  )
+                : await post(
+                    balancer!.url,
+                    `${V1}/my/messages`,
+                    { subject: 'Balancer', message: `message ${i}` },
+                    customer,
+                  );
+            answers.push({
+              kind: i % 2 === 0 ? 'booking' : 'message',
+              i,
+              status: r.status,
+              body: r.body.slice(0, 200),
+            });
+            answered += 1;
+            if (killed && r.status !== 201) interrupted += 1;
+          }
+        }),
+      );
       listener.off('notification', onCommit);
       expect(killed, 'node a committed a write under load').toBe(true);
       await stopNode(0);
@@ -164,15 +208,28 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
     const q = new pg.Client({ connectionString: db.url });
     await q.connect();
     try {
-      const bookings = new Map((await q.query<{ day: string; n: number }>(
-        "SELECT to_char(pickup_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS n FROM rental_bookings WHERE vehicle_id = $1 GROUP BY 1", [car])).rows.map((r) => [r.day, r.n]));
-      const messages = new Map((await q.query<{ body: string; n: number }>('SELECT body, count(*)::int AS n FROM rental_messages GROUP BY 1')).rows.map((r) => [r.body, r.n]));
-      const stored = (a: (typeof answers)[number]) => (a.kind === 'booking' ? bookings.get(slot(a.i).pickup_date) : messages.get(`message ${a.i}`)) ?? 0;
+      const bookings = new Map(
+        (
+          await q.query<{ day: string; n: number }>(
+            "SELECT to_char(pickup_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS n FROM rental_bookings WHERE vehicle_id = $1 GROUP BY 1",
+            [car],
+          )
+        ).rows.map((r) => [r.day, r.n]),
+      );
+      const messages = new Map(
+        (
+          await q.query<{ body: string; n: number }>('SELECT body, count(*)::int AS n FROM rental_messages GROUP BY 1')
+        ).rows.map((r) => [r.body, r.n]),
+      );
+      const stored = (a: (typeof answers)[number]) =>
+        (a.kind === 'booking' ? bookings.get(slot(a.i).pickup_date) : messages.get(`message ${a.i}`)) ?? 0;
       // every slot is asked once: a 409 is the customer told "taken" for the car their own first attempt booked
       expect(answers.filter((a) => a.status === 409)).toEqual([]);
       expect(answers.filter((a) => stored(a) > 1)).toEqual([]);
       expect(answers.filter((a) => a.status === 201 && stored(a) !== 1)).toEqual([]);
-      console.log(`balancer: ${answers.length} unkeyed POSTs, ${interrupted} interrupted by the SIGKILL (${[...new Set(answers.filter((a) => a.status !== 201).map((a) => a.status))].join(', ')}), 0 stored twice`);
+      console.log(
+        `balancer: ${answers.length} unkeyed POSTs, ${interrupted} interrupted by the SIGKILL (${[...new Set(answers.filter((a) => a.status !== 201).map((a) => a.status))].join(', ')}), 0 stored twice`,
+      );
     } finally {
       await q.end();
     }
@@ -185,23 +242,36 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
     expect(await balancer!.up()).toEqual(['node1', 'node2']);
     // node a was SIGKILLed in the test before (no goodbye): node b keeps waiting for its last heartbeat and answers from
     // the database until it forgets the dead node (PEER_GONE_MS) — only then is its index trusted again
-    await expect.poll(async () => (await health(1)).data.availability_from, { timeout: PEER_GONE_MS + 15_000, interval: 500 }).toBe('index');
+    await expect
+      .poll(async () => (await health(1)).data.availability_from, { timeout: PEER_GONE_MS + 15_000, interval: 500 })
+      .toBe('index');
 
     const statuses = new Map<number, number>();
     let stop = false;
-    const load = Promise.all(Array.from({ length: 4 }, async (_, w) => {
-      for (let i = 0; !stop; i++) {
-        const r = w % 2 === 0
-          ? await fetch(`${balancer!.url}${V1}/locations`, { signal: AbortSignal.timeout(20_000) }).then((x) => x.text().then(() => x.status), () => 0)
-          : (await post(balancer!.url, `${V1}/availability`, { vehicle_id: car, ...slot(5000 + i) })).status;
-        statuses.set(r, (statuses.get(r) ?? 0) + 1);
-      }
-    }));
+    const load = Promise.all(
+      Array.from({ length: 4 }, async (_, w) => {
+        for (let i = 0; !stop; i++) {
+          const r =
+            w % 2 === 0
+              ? await fetch(`${balancer!.url}${V1}/locations`, { signal: AbortSignal.timeout(20_000) }).then(
+                  (x) => x.text().then(() => x.status),
+                  () => 0,
+                )
+              : (await post(balancer!.url, `${V1}/availability`, { vehicle_id: car, ...slot(5000 + i) })).status;
+          statuses.set(r, (statuses.get(r) ?? 0) + 1);
+        }
+      }),
+    );
     let booked = 10_000;
     /** Books a fresh slot on node a, then asks node b at once: it must not say "available". */
     const bookOnAThenAskB = async () => {
       const i = booked++;
-      const r = await post(`http://127.0.0.1:${ports[0]}`, `${V2}/booking/create`, { vehicle_id: car, ...slot(i), payment_method: 'offline', payment_plan: 'deposit' }, customer);
+      const r = await post(
+        `http://127.0.0.1:${ports[0]}`,
+        `${V2}/booking/create`,
+        { vehicle_id: car, ...slot(i), payment_method: 'offline', payment_plan: 'deposit' },
+        customer,
+      );
       expect(r.status, r.body).toBe(201);
       return available(1, i);
     };
@@ -210,7 +280,8 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
       // Redis stopped (connections refused) for 6 s
       await redis.kill();
       await sleep(PAST_BOUND_MS);
-      for (let t = Date.now(); Date.now() - t < 6_000; await sleep(1000)) if (await bookOnAThenAskB()) stale.push('Redis stopped');
+      for (let t = Date.now(); Date.now() - t < 6_000; await sleep(1000))
+        if (await bookOnAThenAskB()) stale.push('Redis stopped');
       const down = await health(1);
       expect(down).toMatchObject({ status: 503, data: { failed: ['redis'], availability_from: 'database' } });
       await redis.restart();
@@ -226,17 +297,24 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
       const metrics = await fetch(`http://127.0.0.1:${ports[1]}/metrics`).then((r) => r.text());
       expect(metrics).toMatch(/^rova_bus_flowing 0$/m);
       expect(metrics).toMatch(/^rova_redis_up 1$/m); // the connections are open: only the heartbeats tell
-      for (let t = Date.now(); Date.now() - t < 6_000; await sleep(1000)) if (await bookOnAThenAskB()) stale.push('Redis paused');
+      for (let t = Date.now(); Date.now() - t < 6_000; await sleep(1000))
+        if (await bookOnAThenAskB()) stale.push('Redis paused');
       redis.resume();
       await expect.poll(async () => (await health(1)).data.availability_from, { timeout: 15_000 }).toBe('index');
-      expect(await bookOnAThenAskB().then(async (avail) => avail && (await sleep(PAST_BOUND_MS), await available(1, booked - 1)))).toBe(false);
+      expect(
+        await bookOnAThenAskB().then(
+          async (avail) => avail && (await sleep(PAST_BOUND_MS), await available(1, booked - 1)),
+        ),
+      ).toBe(false);
     } finally {
       redis.resume();
       stop = true;
       await load;
     }
     expect(stale, 'node b answered "available" for a slot node a had booked').toEqual([]);
-    console.log(`balancer during the Redis outage and pause: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+    console.log(
+      `balancer during the Redis outage and pause: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}`,
+    );
     expect([...statuses.keys()].filter((s) => s !== 200)).toEqual([]);
   }, 240_000);
 });

@@ -27,14 +27,29 @@ describe('round trips of a booking', () => {
   it(`POST /v2/booking/create sends at most ${PROMISED} statements, the booking's writes in one, no lapsed-hold sweep and no re-read of what it wrote`, async () => {
     const v = await vehicle(n.a);
     const customer = (await n.a.userWithKey('customer')).key;
-    const book = (y: number) => n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer },
-      payload: { vehicle_id: v, pickup_date: `${y}-05-01`, return_date: `${y}-05-03`, payment_method: 'offline', payment_plan: 'deposit' } });
+    const book = (y: number) =>
+      n.a.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': customer },
+        payload: {
+          vehicle_id: v,
+          pickup_date: `${y}-05-01`,
+          return_date: `${y}-05-03`,
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
     expect((await book(2041)).statusCode).toBe(201); // warms the key cache and makes the customer record
     // that booking's reload of the vehicle in node a's holding index is off its request's path: let it land, as it
     // has between two customers' requests (while it runs the index sends the pre-check to the database)
     const idx = holdingIndexOf(n.a.platform);
     const until = Date.now() + 10_000;
-    while (idx.overlaps(v, new Date('2042-05-01T00:00:00Z'), new Date('2042-05-02T00:00:00Z'), new Date()) === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    while (
+      idx.overlaps(v, new Date('2042-05-01T00:00:00Z'), new Date('2042-05-02T00:00:00Z'), new Date()) === undefined &&
+      Date.now() < until
+    )
+      await new Promise((r) => setTimeout(r, 5));
     let status = 0;
     let seen = await statementsDuring(async () => {
       status = (await book(2042)).statusCode;
@@ -45,16 +60,38 @@ describe('round trips of a booking', () => {
     expect(reloads.length).toBeLessThanOrEqual(2);
     seen = seen.filter((s) => !s.startsWith('/* holding index */'));
     const transaction = seen.filter((s) => /^(BEGIN|COMMIT)/i.test(s));
-    expect(transaction.map((s) => s.toUpperCase()), 'the statement in a transaction of its own').toEqual(['BEGIN', 'COMMIT']);
+    expect(
+      transaction.map((s) => s.toUpperCase()),
+      'the statement in a transaction of its own',
+    ).toEqual(['BEGIN', 'COMMIT']);
     seen = seen.filter((s) => !transaction.includes(s));
     expect(seen.length, seen.join('\n')).toBeLessThanOrEqual(PROMISED);
-    expect(seen.filter((s) => /pg_current_xact_id_if_assigned/.test(s)), 'the statement reads its transaction\'s id itself').toEqual([]);
-    expect(seen.filter((s) => /^UPDATE rental_bookings/i.test(s)), 'no hold lapsed, so nothing is expired').toEqual([]);
-    expect(seen.filter((s) => /FROM rova_api_keys|FROM rova_users/i.test(s)), 'the key is answered from memory').toEqual([]);
-    expect(seen.filter((s) => /^SELECT .* FROM rental_bookings WHERE id =/i.test(s)), 'the booking is not read back').toEqual([]);
+    expect(
+      seen.filter((s) => /pg_current_xact_id_if_assigned/.test(s)),
+      "the statement reads its transaction's id itself",
+    ).toEqual([]);
+    expect(
+      seen.filter((s) => /^UPDATE rental_bookings/i.test(s)),
+      'no hold lapsed, so nothing is expired',
+    ).toEqual([]);
+    expect(
+      seen.filter((s) => /FROM rova_api_keys|FROM rova_users/i.test(s)),
+      'the key is answered from memory',
+    ).toEqual([]);
+    expect(
+      seen.filter((s) => /^SELECT .* FROM rental_bookings WHERE id =/i.test(s)),
+      'the booking is not read back',
+    ).toEqual([]);
     const write = seen.filter((s) => /INSERT INTO rental_bookings/i.test(s));
     expect(write).toHaveLength(1);
-    for (const part of ['FOR UPDATE OF v', 'INSERT INTO rental_orders', 'INSERT INTO rental_order_lines', 'INSERT INTO rental_payments', 'INSERT INTO rova_events', 'INSERT INTO rova_mail_outbox']) {
+    for (const part of [
+      'FOR UPDATE OF v',
+      'INSERT INTO rental_orders',
+      'INSERT INTO rental_order_lines',
+      'INSERT INTO rental_payments',
+      'INSERT INTO rova_events',
+      'INSERT INTO rova_mail_outbox',
+    ]) {
       expect(write[0], part).toContain(part);
     }
   }, 60_000);
@@ -62,8 +99,19 @@ describe('round trips of a booking', () => {
   it('the one-statement booking writes what the transactional path writes: event, order, payment and the stored mail (a name needing HTML escapes)', async () => {
     const [v1, v2] = [await vehicle(n.a), await vehicle(n.a)];
     const { key: customer, userId } = await n.a.userWithKey('customer');
-    const book = (v: number, y: number, key?: string) => n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer, ...(key ? { 'idempotency-key': key } : {}) },
-      payload: { vehicle_id: v, pickup_date: `${y}-06-01`, return_date: `${y}-06-04`, payment_method: 'offline', payment_plan: 'deposit' } });
+    const book = (v: number, y: number, key?: string) =>
+      n.a.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': customer, ...(key ? { 'idempotency-key': key } : {}) },
+        payload: {
+          vehicle_id: v,
+          pickup_date: `${y}-06-01`,
+          return_date: `${y}-06-04`,
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
     // the account's first booking makes its customer record; then the name is one a mail must escape
     expect((await book(v1, 2043)).statusCode).toBe(201);
     const name = `<b>"O'Brien" & Co</b>`;
@@ -75,22 +123,70 @@ describe('round trips of a booking', () => {
     const shape = async (res: typeof atOnce) => {
       const d = res.json().data;
       const id = Number(d.booking.id);
-      const [b] = await rows<Record<string, unknown>>(n.a.platform.db, sql`SELECT id::int AS id, reference, status, vehicle_id::int AS vehicle_id, customer_id::int AS customer_id,
-          pickup_at, return_at, total::text AS total, currency, customer_name FROM rental_bookings WHERE id = ${id}`);
-      const [ev] = await rows<{ data: Record<string, unknown> }>(n.a.platform.db, sql`SELECT payload->'data' AS data FROM rova_events WHERE type = 'booking.created' AND (payload->'data'->>'id')::int = ${id}`);
-      const [pay] = await rows<{ n: number; amount: string }>(n.a.platform.db, sql`SELECT count(*)::int AS n, max(amount)::text AS amount FROM rental_payments WHERE booking_id = ${id}`);
-      const lines = await rows<{ kind: string; amount: string }>(n.a.platform.db, sql`SELECT l.kind, l.amount::text AS amount FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id WHERE o.booking_id = ${id} ORDER BY l.id`);
-      const mails = await rows<{ to_address: string; subject: string; text_body: string; html_body: string; template: string; status: string }>(n.a.platform.db,
-        sql`SELECT to_address, subject, text_body, html_body, template, status FROM rova_mail_outbox WHERE subject LIKE ${'%' + String(b!.reference)}`);
+      const [b] = await rows<Record<string, unknown>>(
+        n.a.platform.db,
+        sql`SELECT id::int AS id, reference, status, vehicle_id::int AS vehicle_id, customer_id::int AS customer_id,
+          pickup_at, return_at, total::text AS total, currency, customer_name FROM rental_bookings WHERE id = ${id}`,
+      );
+      const [ev] = await rows<{ data: Record<string, unknown> }>(
+        n.a.platform.db,
+        sql`SELECT payload->'data' AS data FROM rova_events WHERE type = 'booking.created' AND (payload->'data'->>'id')::int = ${id}`,
+      );
+      const [pay] = await rows<{ n: number; amount: string }>(
+        n.a.platform.db,
+        sql`SELECT count(*)::int AS n, max(amount)::text AS amount FROM rental_payments WHERE booking_id = ${id}`,
+      );
+      const lines = await rows<{ kind: string; amount: string }>(
+        n.a.platform.db,
+        sql`SELECT l.kind, l.amount::text AS amount FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id WHERE o.booking_id = ${id} ORDER BY l.id`,
+      );
+      const mails = await rows<{
+        to_address: string;
+        subject: string;
+        text_body: string;
+        html_body: string;
+        template: string;
+        status: string;
+      }>(
+        n.a.platform.db,
+        sql`SELECT to_address, subject, text_body, html_body, template, status FROM rova_mail_outbox WHERE subject LIKE ${'%' + String(b!.reference)}`,
+      );
       const iso = (x: unknown) => new Date(String(x)).toISOString();
       expect(b!.customer_name).toBe(name);
-      expect(ev!.data).toEqual({ id, reference: b!.reference, status: 'pending_payment', vehicle_id: b!.vehicle_id, customer_id: b!.customer_id, pickup_at: iso(b!.pickup_at), return_at: iso(b!.return_at), total: b!.total, currency: b!.currency });
+      expect(ev!.data).toEqual({
+        id,
+        reference: b!.reference,
+        status: 'pending_payment',
+        vehicle_id: b!.vehicle_id,
+        customer_id: b!.customer_id,
+        pickup_at: iso(b!.pickup_at),
+        return_at: iso(b!.return_at),
+        total: b!.total,
+        currency: b!.currency,
+      });
       expect(pay).toEqual({ n: 1, amount: Number(d.amount_due).toFixed(2) });
       expect(d.booking.total).toBe(Number(b!.total));
       expect(mails).toHaveLength(1);
       const ref = String(b!.reference);
       const mail = Object.fromEntries(Object.entries(mails[0]!).map(([k, x]) => [k, x.split(ref).join('RB-X')]));
-      return { customer: b!.customer_id, lines, mail, answer: { ...d, booking: { ...d.booking, id: 0, reference: 'RB-X', vehicle_id: 0, created_at: 'T', updated_at: 'T', payment_deadline: 'T' }, payment: { ...d.payment, instructions: String(d.payment.instructions).split(ref).join('RB-X') } } };
+      return {
+        customer: b!.customer_id,
+        lines,
+        mail,
+        answer: {
+          ...d,
+          booking: {
+            ...d.booking,
+            id: 0,
+            reference: 'RB-X',
+            vehicle_id: 0,
+            created_at: 'T',
+            updated_at: 'T',
+            payment_deadline: 'T',
+          },
+          payment: { ...d.payment, instructions: String(d.payment.instructions).split(ref).join('RB-X') },
+        },
+      };
     };
     const t = await shape(viaTransaction);
     const o = await shape(atOnce);
@@ -103,43 +199,105 @@ describe('round trips of a booking', () => {
   it('customers booking at once on two nodes share statements: 60 creates over 20 vehicles, one of each two overlapping slots booked, every booking with its own order, payment, event and mail', async () => {
     const vs = await Promise.all(Array.from({ length: 20 }, () => vehicle(n.a)));
     const keys = await Promise.all(Array.from({ length: 6 }, () => n.a.userWithKey('customer')));
-    const book = (node: typeof n.a, key: string, v: number, from: string, to: string) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key },
-      payload: { vehicle_id: v, pickup_date: from, return_date: to, payment_method: 'offline', payment_plan: 'deposit' } });
+    const book = (node: typeof n.a, key: string, v: number, from: string, to: string) =>
+      node.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': key },
+        payload: {
+          vehicle_id: v,
+          pickup_date: from,
+          return_date: to,
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
     // each account's first booking makes its customer record
-    for (const [i, k] of keys.entries()) expect((await book(n.a, k.key, vs[i]!, '2049-01-01', '2049-01-02')).statusCode).toBe(201);
-    const slots = [['2049-03-01', '2049-03-04'], ['2049-03-03', '2049-03-06'], ['2049-03-10', '2049-03-12']] as const;
-    const asks = vs.flatMap((v, i) => slots.map(([from, to], j) => ({ v, from, to, node: (i + j) % 2 ? n.b : n.a, key: keys[(i + j) % keys.length]!.key })));
-    let answers: { status: number; body: { data?: { booking: { id: number; vehicle_id: number; pickup_at: string } }; details?: { reason?: string } } }[] = [];
+    for (const [i, k] of keys.entries())
+      expect((await book(n.a, k.key, vs[i]!, '2049-01-01', '2049-01-02')).statusCode).toBe(201);
+    const slots = [
+      ['2049-03-01', '2049-03-04'],
+      ['2049-03-03', '2049-03-06'],
+      ['2049-03-10', '2049-03-12'],
+    ] as const;
+    const asks = vs.flatMap((v, i) =>
+      slots.map(([from, to], j) => ({
+        v,
+        from,
+        to,
+        node: (i + j) % 2 ? n.b : n.a,
+        key: keys[(i + j) % keys.length]!.key,
+      })),
+    );
+    let answers: {
+      status: number;
+      body: {
+        data?: { booking: { id: number; vehicle_id: number; pickup_at: string } };
+        details?: { reason?: string };
+      };
+    }[] = [];
     const seen = await statementsDuring(async () => {
-      answers = (await Promise.all(asks.map((a) => book(a.node, a.key, a.v, a.from, a.to)))).map((r) => ({ status: r.statusCode, body: r.json() }));
+      answers = (await Promise.all(asks.map((a) => book(a.node, a.key, a.v, a.from, a.to)))).map((r) => ({
+        status: r.statusCode,
+        body: r.json(),
+      }));
     });
-    expect(answers.filter((a) => a.status === 201), 'the third slot always, one of the two overlapping ones').toHaveLength(40);
-    for (const a of answers.filter((x) => x.status !== 201)) expect([a.status, a.body.details?.reason]).toEqual([409, 'booked']);
+    expect(
+      answers.filter((a) => a.status === 201),
+      'the third slot always, one of the two overlapping ones',
+    ).toHaveLength(40);
+    for (const a of answers.filter((x) => x.status !== 201))
+      expect([a.status, a.body.details?.reason]).toEqual([409, 'booked']);
     const statements = seen.filter((x) => x.startsWith('WITH i AS (SELECT * FROM jsonb_to_recordset'));
     expect(statements.length, 'bookings shared statements').toBeLessThan(40);
     const ids = answers.flatMap((a) => (a.status === 201 ? [Number(a.body.data!.booking.id)] : []));
-    const [check] = await rows<{ overlapping: number; orders: number; lines: number; payments: number; events: number; mails: number }>(n.a.platform.db, sql`SELECT
+    const [check] = await rows<{
+      overlapping: number;
+      orders: number;
+      lines: number;
+      payments: number;
+      events: number;
+      mails: number;
+    }>(
+      n.a.platform.db,
+      sql`SELECT
         (SELECT count(*)::int FROM rental_bookings x JOIN rental_bookings y ON x.vehicle_id = y.vehicle_id AND x.id < y.id AND x.holds_slot AND y.holds_slot AND x.slot && y.slot
           WHERE x.vehicle_id = ANY(${`{${vs.join(',')}}`}::bigint[])) AS overlapping,
         (SELECT count(*)::int FROM rental_orders WHERE booking_id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS orders,
         (SELECT count(*)::int FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id WHERE o.booking_id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS lines,
         (SELECT count(*)::int FROM rental_payments WHERE booking_id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS payments,
         (SELECT count(*)::int FROM rova_events WHERE type = 'booking.created' AND (payload->'data'->>'id')::bigint = ANY(${`{${ids.join(',')}}`}::bigint[])) AS events,
-        (SELECT count(*)::int FROM rova_mail_outbox m JOIN rental_bookings b ON m.subject LIKE '%' || b.reference WHERE b.id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS mails`);
+        (SELECT count(*)::int FROM rova_mail_outbox m JOIN rental_bookings b ON m.subject LIKE '%' || b.reference WHERE b.id = ANY(${`{${ids.join(',')}}`}::bigint[])) AS mails`,
+    );
     expect(check).toEqual({ overlapping: 0, orders: 40, lines: 120, payments: 40, events: 40, mails: 40 });
   }, 120_000);
 
   it("transactions holding vehicles' locks hold up those vehicles' bookings only: the others booked meanwhile, on the same node, answer at once", async () => {
     const vs = await Promise.all(Array.from({ length: 8 }, () => vehicle(n.a)));
     const { key } = await n.a.userWithKey('customer');
-    const book = (v: number, y: number) => n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key },
-      payload: { vehicle_id: v, pickup_date: `${y}-08-01`, return_date: `${y}-08-03`, payment_method: 'offline', payment_plan: 'deposit' } });
+    const book = (v: number, y: number) =>
+      n.a.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': key },
+        payload: {
+          vehicle_id: v,
+          pickup_date: `${y}-08-01`,
+          return_date: `${y}-08-03`,
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
     expect((await book(vs[0]!, 2050)).statusCode).toBe(201);
     // node b's transaction holds the locks of two vehicles (as many as a node has booking statements in flight) until released
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     let locked!: () => void;
-    const isLocked = new Promise<void>((r) => { locked = r; });
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
     const holder = n.b.platform.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT id FROM rental_vehicles WHERE id IN (${vs[1]!}, ${vs[2]!}) FOR UPDATE`);
       locked();
@@ -147,10 +305,12 @@ describe('round trips of a booking', () => {
     });
     await isLocked;
     let held = 0;
-    const waiting = [vs[1]!, vs[2]!].map((v) => book(v, 2051).then((r) => {
-      held += 1;
-      return r.statusCode;
-    }));
+    const waiting = [vs[1]!, vs[2]!].map((v) =>
+      book(v, 2051).then((r) => {
+        held += 1;
+        return r.statusCode;
+      }),
+    );
     try {
       // many bookings of the other vehicles, several statements' worth, while the lock is held
       const others = await Promise.all(vs.slice(3).flatMap((v) => [book(v, 2052), book(v, 2053), book(v, 2054)]));
@@ -166,16 +326,33 @@ describe('round trips of a booking', () => {
   it(`with an Idempotency-Key the booking and its key commit in one transaction: at most ${PROMISED_WITH_KEY} statements`, async () => {
     const v = await vehicle(n.a);
     const customer = (await n.a.userWithKey('customer')).key;
-    const book = (y: number, key: string) => n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer, 'idempotency-key': key },
-      payload: { vehicle_id: v, pickup_date: `${y}-05-01`, return_date: `${y}-05-03`, payment_method: 'offline', payment_plan: 'deposit' } });
+    const book = (y: number, key: string) =>
+      n.a.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': customer, 'idempotency-key': key },
+        payload: {
+          vehicle_id: v,
+          pickup_date: `${y}-05-01`,
+          return_date: `${y}-05-03`,
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
     expect((await book(2046, 'warm-1')).statusCode).toBe(201);
     const idx = holdingIndexOf(n.a.platform);
     const until = Date.now() + 10_000;
-    while (idx.overlaps(v, new Date('2046-05-01T00:00:00Z'), new Date('2046-05-02T00:00:00Z'), new Date()) === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    while (
+      idx.overlaps(v, new Date('2046-05-01T00:00:00Z'), new Date('2046-05-02T00:00:00Z'), new Date()) === undefined &&
+      Date.now() < until
+    )
+      await new Promise((r) => setTimeout(r, 5));
     let status = 0;
-    const seen = (await statementsDuring(async () => {
-      status = (await book(2047, 'warm-2')).statusCode;
-    })).filter((s) => !s.startsWith('/* holding index */'));
+    const seen = (
+      await statementsDuring(async () => {
+        status = (await book(2047, 'warm-2')).statusCode;
+      })
+    ).filter((s) => !s.startsWith('/* holding index */'));
     expect(status).toBe(201);
     expect(seen.length, seen.join('\n')).toBeLessThanOrEqual(PROMISED_WITH_KEY);
     expect(seen.filter((s) => /^BEGIN/i.test(s))).toHaveLength(1);
@@ -185,16 +362,31 @@ describe('round trips of a booking', () => {
   it('a booking of the slot of a lapsed unpaid hold cancels the hold in its own transaction and takes the slot', async () => {
     const v = await vehicle(n.a);
     const customer = (await n.a.userWithKey('customer')).key;
-    const book = (y: number) => n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer },
-      payload: { vehicle_id: v, pickup_date: `${y}-05-01`, return_date: `${y}-05-03`, payment_method: 'offline', payment_plan: 'deposit' } });
+    const book = (y: number) =>
+      n.a.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': customer },
+        payload: {
+          vehicle_id: v,
+          pickup_date: `${y}-05-01`,
+          return_date: `${y}-05-03`,
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
     const first = await book(2043);
     expect(first.statusCode).toBe(201);
     const id = Number(first.json().data.booking.id);
-    await n.a.platform.db.execute(sql`UPDATE rental_bookings SET status = 'pending_payment', payment_deadline = now() - interval '1 minute' WHERE id = ${id}`);
+    await n.a.platform.db.execute(
+      sql`UPDATE rental_bookings SET status = 'pending_payment', payment_deadline = now() - interval '1 minute' WHERE id = ${id}`,
+    );
     const seen = await statementsDuring(async () => {
       expect((await book(2043)).statusCode).toBe(201);
     });
     expect(seen.filter((s) => /^UPDATE rental_bookings/i.test(s)).length).toBeGreaterThanOrEqual(1);
-    expect(await rows(n.a.platform.db, sql`SELECT status FROM rental_bookings WHERE id = ${id}`)).toEqual([{ status: 'cancelled' }]);
+    expect(await rows(n.a.platform.db, sql`SELECT status FROM rental_bookings WHERE id = ${id}`)).toEqual([
+      { status: 'cancelled' },
+    ]);
   }, 60_000);
 });

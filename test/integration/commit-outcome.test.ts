@@ -18,8 +18,14 @@ let proxy: CuttableProxy;
 
 beforeAll(async () => {
   proxy = await cuttableProxy();
-  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', DATABASE_COMMIT_OUTCOME_WAIT_MS: String(OUTCOME_WAIT_MS) },
-    { routeA: (url) => proxy.route(url) });
+  n = await twoNodes(
+    {
+      RENTAL_WRITE_RATE_LIMIT: '1000000',
+      RENTAL_PUBLIC_RATE_LIMIT: '1000000',
+      DATABASE_COMMIT_OUTCOME_WAIT_MS: String(OUTCOME_WAIT_MS),
+    },
+    { routeA: (url) => proxy.route(url) },
+  );
 }, 240_000);
 afterAll(async () => {
   await n?.close();
@@ -39,7 +45,10 @@ async function settle(): Promise<void> {
   proxy.restore();
   const until = Date.now() + 30_000;
   for (let ok = 0; ok < 3 && Date.now() < until;) {
-    ok = await n.a.platform.db.execute(sql`SELECT 1`).then(() => ok + 1, () => 0);
+    ok = await n.a.platform.db.execute(sql`SELECT 1`).then(
+      () => ok + 1,
+      () => 0,
+    );
     if (ok === 0) await sleep(50);
   }
 }
@@ -57,22 +66,50 @@ interface Sent {
   pickup: string;
   status: number;
   retryAfter: string | undefined;
-  body: { data?: { booking: { id: number; reference: string } & Record<string, unknown>; payment: Record<string, unknown> } & Record<string, unknown> };
+  body: {
+    data?: {
+      booking: { id: number; reference: string } & Record<string, unknown>;
+      payment: Record<string, unknown>;
+    } & Record<string, unknown>;
+  };
 }
 
 async function send(key: string, vehicleId: number, pickup: string, returnDate: string, ikey?: string): Promise<Sent> {
-  const res = await n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, ...(ikey ? { 'idempotency-key': ikey } : {}) },
-    payload: { vehicle_id: vehicleId, pickup_date: pickup, return_date: returnDate, payment_method: 'offline', payment_plan: 'deposit' } });
-  return { vehicle: vehicleId, pickup, status: res.statusCode, retryAfter: res.headers['retry-after'] as string | undefined, body: res.json() };
+  const res = await n.a.inject({
+    method: 'POST',
+    url: `${V2}/booking/create`,
+    headers: { 'x-rova-api-key': key, ...(ikey ? { 'idempotency-key': ikey } : {}) },
+    payload: {
+      vehicle_id: vehicleId,
+      pickup_date: pickup,
+      return_date: returnDate,
+      payment_method: 'offline',
+      payment_plan: 'deposit',
+    },
+  });
+  return {
+    vehicle: vehicleId,
+    pickup,
+    status: res.statusCode,
+    retryAfter: res.headers['retry-after'] as string | undefined,
+    body: res.json(),
+  };
 }
 
-interface Stored { id: number; reference: string; mails: number }
+interface Stored {
+  id: number;
+  reference: string;
+  mails: number;
+}
 
 /** The bookings of a vehicle picked up on `pickup` (UTC date), with the number of booking_created mails of each. */
 async function stored(vehicleId: number, pickup: string): Promise<Stored[]> {
-  return rows<Stored>(n.b.platform.db, sql`SELECT b.id::int AS id, b.reference,
+  return rows<Stored>(
+    n.b.platform.db,
+    sql`SELECT b.id::int AS id, b.reference,
       (SELECT count(*)::int FROM rova_mail_outbox m WHERE m.template = 'booking_created' AND m.subject LIKE '%' || b.reference) AS mails
-    FROM rental_bookings b WHERE b.vehicle_id = ${vehicleId} AND (b.pickup_at AT TIME ZONE 'UTC')::date = ${pickup}::date ORDER BY b.id`);
+    FROM rental_bookings b WHERE b.vehicle_id = ${vehicleId} AND (b.pickup_at AT TIME ZONE 'UTC')::date = ${pickup}::date ORDER BY b.id`,
+  );
 }
 
 /**
@@ -81,7 +118,11 @@ async function stored(vehicleId: number, pickup: string): Promise<Stored[]> {
  * Every booking has exactly one booking_created mail.
  */
 async function expectTruthful(sent: readonly Sent[], like: Sent): Promise<{ created: number; unavailable: number }> {
-  const shape = (s: Sent) => ({ data: Object.keys(s.body.data ?? {}).sort(), booking: Object.keys(s.body.data?.booking ?? {}).sort(), payment: Object.keys(s.body.data?.payment ?? {}).sort() });
+  const shape = (s: Sent) => ({
+    data: Object.keys(s.body.data ?? {}).sort(),
+    booking: Object.keys(s.body.data?.booking ?? {}).sort(),
+    payment: Object.keys(s.body.data?.payment ?? {}).sort(),
+  });
   let created = 0;
   let unavailable = 0;
   for (const s of sent) {
@@ -90,9 +131,15 @@ async function expectTruthful(sent: readonly Sent[], like: Sent): Promise<{ crea
     expect([201, 503], what).toContain(s.status);
     if (s.status === 201) {
       created += 1;
-      expect(found.map((b) => [b.id, b.reference]), what).toEqual([[s.body.data!.booking.id, s.body.data!.booking.reference]]);
+      expect(
+        found.map((b) => [b.id, b.reference]),
+        what,
+      ).toEqual([[s.body.data!.booking.id, s.body.data!.booking.reference]]);
       expect(shape(s), what).toEqual(shape(like));
-      expect(s.body.data!.payment, what).toEqual({ provider: 'offline', instructions: expect.stringContaining(s.body.data!.booking.reference) });
+      expect(s.body.data!.payment, what).toEqual({
+        provider: 'offline',
+        instructions: expect.stringContaining(s.body.data!.booking.reference),
+      });
     } else {
       unavailable += 1;
       expect(s.retryAfter, what).toBeDefined();
@@ -112,7 +159,7 @@ async function knownCustomer(v: number): Promise<{ key: string; control: Sent }>
 }
 
 describe('a lost connection after the COMMIT (issue 37 item 5)', () => {
-  it('batched creates while connections are cut after the statement or at the COMMIT\'s answer: every committed booking answered 201, every 503 has no booking, every booking its mail', async () => {
+  it("batched creates while connections are cut after the statement or at the COMMIT's answer: every committed booking answered 201, every 503 has no booking, every booking its mail", async () => {
     const CUSTOMERS = 12;
     const CUTS = 12;
     const vs = await Promise.all(Array.from({ length: CUSTOMERS }, () => vehicle(n.a)));
@@ -123,7 +170,14 @@ describe('a lost connection after the COMMIT (issue 37 item 5)', () => {
     const loop = async (w: number) => {
       for (let i = 0; cutting && i < 60; i++) {
         const month = String((i % 12) + 1).padStart(2, '0');
-        sent.push(await send(customers[w]!.key, vs[w]!, `${2041 + Math.floor(i / 12)}-${month}-01`, `${2041 + Math.floor(i / 12)}-${month}-03`));
+        sent.push(
+          await send(
+            customers[w]!.key,
+            vs[w]!,
+            `${2041 + Math.floor(i / 12)}-${month}-01`,
+            `${2041 + Math.floor(i / 12)}-${month}-03`,
+          ),
+        );
       }
     };
     const cuts = { batch: 0, commit: 0 };
@@ -143,9 +197,11 @@ describe('a lost connection after the COMMIT (issue 37 item 5)', () => {
     await Promise.all([cutter(), ...customers.map((_, w) => loop(w))]);
     await settle();
     const { created, unavailable } = await expectTruthful(sent, customers[0]!.control);
-    console.log(`batched: ${sent.length} creates, ${cuts.batch} cuts after a statement, ${cuts.commit} at a COMMIT's answer: ${created} × 201, ${unavailable} × 503`);
+    console.log(
+      `batched: ${sent.length} creates, ${cuts.batch} cuts after a statement, ${cuts.commit} at a COMMIT's answer: ${created} × 201, ${unavailable} × 503`,
+    );
     expect(cuts.batch, 'cuts after a booking statement').toBeGreaterThan(0);
-    expect(cuts.commit, 'cuts at a COMMIT\'s answer').toBeGreaterThan(0);
+    expect(cuts.commit, "cuts at a COMMIT's answer").toBeGreaterThan(0);
     expect(created).toBeGreaterThan(0);
     expect(unavailable, 'the statements cut before their COMMIT').toBeGreaterThan(0);
   }, 600_000);
@@ -164,7 +220,9 @@ describe('a lost connection after the COMMIT (issue 37 item 5)', () => {
       for (let i = 0; cutting && i < 60; i++) {
         const month = String((i % 12) + 1).padStart(2, '0');
         const pickup = `${2051 + Math.floor(i / 12)}-${month}-01`;
-        sent.push(await send(customers[w]!.key, vs[w]!, pickup, `${2051 + Math.floor(i / 12)}-${month}-03`, `keyed-${w}-${i}`));
+        sent.push(
+          await send(customers[w]!.key, vs[w]!, pickup, `${2051 + Math.floor(i / 12)}-${month}-03`, `keyed-${w}-${i}`),
+        );
       }
     };
     let cuts = 0;
@@ -181,7 +239,9 @@ describe('a lost connection after the COMMIT (issue 37 item 5)', () => {
     await Promise.all([cutter(), ...customers.map((_, w) => loop(w))]);
     await settle();
     const { created, unavailable } = await expectTruthful(sent, like);
-    console.log(`keyed: ${sent.length} creates, ${cuts} cuts at a COMMIT's answer: ${created} × 201, ${unavailable} × 503`);
+    console.log(
+      `keyed: ${sent.length} creates, ${cuts} cuts at a COMMIT's answer: ${created} × 201, ${unavailable} × 503`,
+    );
     expect(cuts).toBeGreaterThan(0);
     expect(created).toBeGreaterThan(0);
   }, 600_000);
@@ -213,12 +273,24 @@ async function createOn(path: Path, arm: () => Promise<number>): Promise<{ sent:
   const fresh = await n.a.userWithKey('customer');
   const known = path === 'first booking' ? null : await knownCustomer(v);
   if (path === 'fallback (lapsed hold)') {
-    const lapsed = await rawBooking(n.a, v, '2039-06-01T10:00:00Z', '2039-06-03T10:00:00Z', 'pending_payment', { payment_deadline: new Date(Date.now() + 60_000).toISOString() });
-    await n.a.platform.db.execute(sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 minute', holds_slot = true WHERE id = ${lapsed}`);
+    const lapsed = await rawBooking(n.a, v, '2039-06-01T10:00:00Z', '2039-06-03T10:00:00Z', 'pending_payment', {
+      payment_deadline: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await n.a.platform.db.execute(
+      sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 minute', holds_slot = true WHERE id = ${lapsed}`,
+    );
   }
-  const like = known?.control ?? (await send((await n.a.userWithKey('customer')).key, await vehicle(n.a), '2040-01-01', '2040-01-03'));
+  const like =
+    known?.control ??
+    (await send((await n.a.userWithKey('customer')).key, await vehicle(n.a), '2040-01-01', '2040-01-03'));
   const armed = arm();
-  const sent = await send(known?.key ?? fresh.key, v, '2061-01-01', '2061-01-03', path === 'keyed' ? `mail-${v}` : undefined);
+  const sent = await send(
+    known?.key ?? fresh.key,
+    v,
+    '2061-01-01',
+    '2061-01-03',
+    path === 'keyed' ? `mail-${v}` : undefined,
+  );
   // a cut that never came (nothing matched) is 0
   const cut = await cutWithin(armed, 200);
   await settle();
@@ -228,7 +300,9 @@ async function createOn(path: Path, arm: () => Promise<number>): Promise<{ sent:
 describe('the booking mail on every path (issue 37 item 8)', () => {
   for (const path of ['batched', 'first booking', 'keyed', 'fallback (lapsed hold)'] as const) {
     it(`${path}: the connection dies as the mail is sent (every connection, until the answer) → no booking without its mail`, async () => {
-      const { sent, cut, like } = await createOn(path, () => proxy.cutAt(path === 'batched' ? isBatch : sendsMail, { when: 'message', partition: true }));
+      const { sent, cut, like } = await createOn(path, () =>
+        proxy.cutAt(path === 'batched' ? isBatch : sendsMail, { when: 'message', partition: true }),
+      );
       await expectTruthful([sent], like);
       expect(cut, 'the cut happened').toBeGreaterThan(0);
     }, 120_000);
@@ -237,10 +311,13 @@ describe('the booking mail on every path (issue 37 item 8)', () => {
       // the COMMIT of the booking's own transaction: for the paths that try the statement first, not the batch's
       let order = path === 'batched';
       const { sent, cut, like } = await createOn(path, () => {
-        const armed = proxy.cutAt((m) => {
-          if (m.type === 'B' && text(m).includes('"pay":') && !isBatch(m)) order = true;
-          return order && isCommit(m);
-        }, { when: 'answer', partition: true });
+        const armed = proxy.cutAt(
+          (m) => {
+            if (m.type === 'B' && text(m).includes('"pay":') && !isBatch(m)) order = true;
+            return order && isCommit(m);
+          },
+          { when: 'answer', partition: true },
+        );
         // the database comes back while the request waits to learn what its COMMIT did
         void armed.then(() => sleep(500)).then(() => proxy.restore());
         return armed;

@@ -14,7 +14,8 @@ let n: TwoNodes;
 beforeAll(async () => {
   n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000' });
   const until = Date.now() + 20_000;
-  while (!(holdingIndexOf(n.a.platform).ready && holdingIndexOf(n.b.platform).ready) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  while (!(holdingIndexOf(n.a.platform).ready && holdingIndexOf(n.b.platform).ready) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 20));
 }, 240_000);
 afterAll(async () => {
   await n?.close();
@@ -23,7 +24,11 @@ afterAll(async () => {
 const day = (y: number, i: number) => new Date(Date.UTC(y, 0, 1) + i * 4 * 86_400_000).toISOString().slice(0, 10);
 
 async function available(node: TwoNodes['a'], v: number, from: string, to: string): Promise<boolean> {
-  const r = await node.inject({ method: 'POST', url: `${V1}/availability`, payload: { vehicle_id: v, pickup_date: from, return_date: to } });
+  const r = await node.inject({
+    method: 'POST',
+    url: `${V1}/availability`,
+    payload: { vehicle_id: v, pickup_date: from, return_date: to },
+  });
   expect(r.statusCode, r.body).toBe(200);
   return r.json().data.available as boolean;
 }
@@ -52,14 +57,28 @@ describe('holding index across two nodes', () => {
       const from = day(2045, i);
       const to = day(2045, i + 0.5);
       expect(await available(n.b, v, from, to)).toBe(true);
-      const created = await n.a.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': customer },
-        payload: { vehicle_id: v, pickup_date: from, return_date: to, payment_method: 'offline', payment_plan: 'deposit' } });
+      const created = await n.a.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': customer },
+        payload: {
+          vehicle_id: v,
+          pickup_date: from,
+          return_date: to,
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
       expect(created.statusCode, created.body).toBe(201);
       expect(await available(n.a, v, from, to), `round ${i}: the writing node reads its own write`).toBe(false);
       lags.push(await msUntil(n.b, v, from, to, false));
       if (i % 10 === 0) {
         const id = created.json().data.booking.id as number;
-        const cancel = await n.a.inject({ method: 'POST', url: `${V2}/my/bookings/${id}/cancel`, headers: { 'x-rova-api-key': customer } });
+        const cancel = await n.a.inject({
+          method: 'POST',
+          url: `${V2}/my/bookings/${id}/cancel`,
+          headers: { 'x-rova-api-key': customer },
+        });
         expect(cancel.statusCode, cancel.body).toBe(200);
         expect(await available(n.a, v, from, to)).toBe(true);
         lags.push(await msUntil(n.b, v, from, to, true));
@@ -67,7 +86,9 @@ describe('holding index across two nodes', () => {
     }
     lags.sort((x, y) => x - y);
     const worst = lags[lags.length - 1]!;
-    console.log(`holding index: node b caught up after p50 ${lags[Math.floor(lags.length / 2)]!.toFixed(1)} ms, max ${worst.toFixed(1)} ms over ${lags.length} changes`);
+    console.log(
+      `holding index: node b caught up after p50 ${lags[Math.floor(lags.length / 2)]!.toFixed(1)} ms, max ${worst.toFixed(1)} ms over ${lags.length} changes`,
+    );
     expect(worst).toBeLessThanOrEqual(STATED_LATENCY_MS);
   }, 240_000);
 
@@ -76,7 +97,10 @@ describe('holding index across two nodes', () => {
     await msUntil(n.b, v, day(2046, 0), day(2046, 1), true); // b knows the new vehicle (catalogue) and the index is settled
     const seen = await statementsDuring(async () => {
       expect(await available(n.b, v, day(2046, 0), day(2046, 1))).toBe(true);
-      const s = await n.a.inject({ method: 'GET', url: `${V2}/vehicles/search?pickup_date=${day(2046, 3)}&return_date=${day(2046, 4)}&per_page=5` });
+      const s = await n.a.inject({
+        method: 'GET',
+        url: `${V2}/vehicles/search?pickup_date=${day(2046, 3)}&return_date=${day(2046, 4)}&per_page=5`,
+      });
       expect(s.statusCode, s.body).toBe(200);
     });
     expect(seen.filter((q) => /rental_bookings/.test(q))).toEqual([]);

@@ -18,7 +18,12 @@ const ROUNDS = 20;
 // Through PgBouncer a query that finds the database refusing waits out query_wait_timeout (5 s) before it fails: the
 // lease must outlast that wait, as BOOKING_IDEMPOTENCY_LEASE_SECONDS must in production (README, Connection pooler)
 const LEASE_SECONDS = TEST_POOLER ? 8 : 3;
-const IN_FLIGHT = { success: false, error_code: 'STATE_CONFLICT', message: 'A request with this Idempotency-Key is still being processed.', details: { reason: 'idempotency_key_in_flight' } };
+const IN_FLIGHT = {
+  success: false,
+  error_code: 'STATE_CONFLICT',
+  message: 'A request with this Idempotency-Key is still being processed.',
+  details: { reason: 'idempotency_key_in_flight' },
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const never = () => new Promise<never>(() => undefined);
 
@@ -34,7 +39,15 @@ let proxy: CuttableProxy;
 
 beforeAll(async () => {
   proxy = await cuttableProxy();
-  n = await twoNodes({ RENTAL_WRITE_RATE_LIMIT: '1000000', RENTAL_PUBLIC_RATE_LIMIT: '1000000', BOOKING_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS), DATABASE_COMMIT_OUTCOME_WAIT_MS: '1000' }, { routeA: (url) => proxy.route(url) });
+  n = await twoNodes(
+    {
+      RENTAL_WRITE_RATE_LIMIT: '1000000',
+      RENTAL_PUBLIC_RATE_LIMIT: '1000000',
+      BOOKING_IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS),
+      DATABASE_COMMIT_OUTCOME_WAIT_MS: '1000',
+    },
+    { routeA: (url) => proxy.route(url) },
+  );
   const url = n.a.config.databaseUrl!;
   dbName = new URL(url).pathname.slice(1);
   // direct, never through a pooler: its backend (holderPid) must be the one holding the locks, and it must survive
@@ -55,11 +68,29 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const bookingsOf = async (v: number) => rows<{ id: number; status: string }>(n.a.platform.db, sql`SELECT id::int AS id, status FROM rental_bookings WHERE vehicle_id = ${v} ORDER BY id`);
-const keyRow = async (key: string) => (await rows<{ status: string; lease_expired: boolean }>(n.a.platform.db,
-  sql`SELECT status, lease_until < now() AS lease_expired FROM rova_idempotent_requests WHERE key = ${key}`))[0];
-const effects = async (label: string) => (await rows<{ n: number }>(n.a.platform.db, sql`SELECT count(*)::int AS n FROM idem_effects WHERE label = ${label}`))[0]!.n;
-const bodyFor = (v: number) => ({ vehicle_id: v, pickup_date: '2036-03-01', return_date: '2036-03-04', payment_method: 'offline', payment_plan: 'deposit' });
+const bookingsOf = async (v: number) =>
+  rows<{ id: number; status: string }>(
+    n.a.platform.db,
+    sql`SELECT id::int AS id, status FROM rental_bookings WHERE vehicle_id = ${v} ORDER BY id`,
+  );
+const keyRow = async (key: string) =>
+  (
+    await rows<{ status: string; lease_expired: boolean }>(
+      n.a.platform.db,
+      sql`SELECT status, lease_until < now() AS lease_expired FROM rova_idempotent_requests WHERE key = ${key}`,
+    )
+  )[0];
+const effects = async (label: string) =>
+  (
+    await rows<{ n: number }>(n.a.platform.db, sql`SELECT count(*)::int AS n FROM idem_effects WHERE label = ${label}`)
+  )[0]!.n;
+const bodyFor = (v: number) => ({
+  vehicle_id: v,
+  pickup_date: '2036-03-01',
+  return_date: '2036-03-04',
+  payment_method: 'offline',
+  payment_plan: 'deposit',
+});
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const until = Date.now() + ms;
@@ -81,8 +112,17 @@ async function leaseOver(key: string, leaseMs = LEASE_SECONDS * 1000): Promise<v
  * The backend of the test database waiting on a lock in a statement on `table` (a request stopped where the test
  * wants it: any other wait, earlier in the request, would be killed before the request claimed its key).
  */
-const waitingBackend = (table: string) => waitFor(`a backend waiting on a lock on ${table}`, async () => (await admin.query<{ pid: number }>(
-  "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> $2 AND position($3 in query) > 0", [dbName, holderPid, table])).rows[0]?.pid);
+const waitingBackend = (table: string) =>
+  waitFor(
+    `a backend waiting on a lock on ${table}`,
+    async () =>
+      (
+        await admin.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> $2 AND position($3 in query) > 0",
+          [dbName, holderPid, table],
+        )
+      ).rows[0]?.pid,
+  );
 
 /**
  * The database fails under the nodes: every connection but the test's own is killed, and new ones are refused until
@@ -90,7 +130,13 @@ const waitingBackend = (table: string) => waitFor(`a backend waiting on a lock o
  */
 async function databaseDown(): Promise<{ killed: number; restore: () => Promise<void> }> {
   await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
-  const terminate = async () => (await admin.query<{ n: number }>('SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid])).rows[0]?.n ?? 0;
+  const terminate = async () =>
+    (
+      await admin.query<{ n: number }>(
+        'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2',
+        [dbName, holderPid],
+      )
+    ).rows[0]?.n ?? 0;
   const killed = await terminate();
   // pg_terminate_backend only signals, and a connection whose login was under way when connections were refused
   // (a node's pool growing for a background query, e.g. a holding-index reload) can still complete: terminate again
@@ -98,7 +144,16 @@ async function databaseDown(): Promise<{ killed: number; restore: () => Promise<
   // connection has been told
   let quiet = 0;
   await waitFor('every backend of the database to end', async () => {
-    quiet = (await terminate()) === 0 && (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [dbName, holderPid])).rows[0]!.n === 0 ? quiet + 1 : 0;
+    quiet =
+      (await terminate()) === 0 &&
+      (
+        await admin.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2',
+          [dbName, holderPid],
+        )
+      ).rows[0]!.n === 0
+        ? quiet + 1
+        : 0;
     if (quiet >= 10) return true;
     await sleep(20);
     return undefined;
@@ -113,7 +168,13 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const v = await vehicle(a);
       const { key } = await a.userWithKey('customer');
-      const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': `race-${i}` }, payload: bodyFor(v) });
+      const send = (node: typeof a) =>
+        node.inject({
+          method: 'POST',
+          url: `${V2}/booking/create`,
+          headers: { 'x-rova-api-key': key, 'idempotency-key': `race-${i}` },
+          payload: bodyFor(v),
+        });
       const rs = await Promise.all([send(a), send(b)]);
       const first = rs.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
       expect(first, `round ${i}: ${rs.map((r) => `${r.statusCode} ${r.body}`).join(' | ')}`).toHaveLength(1);
@@ -142,27 +203,49 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       // a request took the key and died (its process stopped): its lease runs out, nothing frees the key
       let started!: () => void;
       const took = new Promise<void>((r) => (started = r));
-      void idempotent(dbs[0]!, 'test', key, { i }, () => {
-        started();
-        return never();
-      }, { leaseMs: 50 });
+      void idempotent(
+        dbs[0]!,
+        'test',
+        key,
+        { i },
+        () => {
+          started();
+          return never();
+        },
+        { leaseMs: 50 },
+      );
       await took;
       await leaseOver(key, 50);
       let runs = 0;
-      const retry = (db: Db) => idempotent(db, 'test', key, { i }, async (claim: IdempotencyClaim): Promise<IdempotentAnswer> => {
-        runs += 1;
-        await sleep(300); // still running when the other retry looks
-        const answer = { status: 201, body: { key } };
-        await n.a.platform.transaction(async (tx) => {
-          await tx.execute(sql`INSERT INTO idem_effects (label) VALUES (${key})`);
-          await claim.commit(tx, answer);
-        });
-        return answer;
-      }, { leaseMs: 60_000 }).then((r) => ({ ok: r }), (err: unknown) => ({ err }));
+      const retry = (db: Db) =>
+        idempotent(
+          db,
+          'test',
+          key,
+          { i },
+          async (claim: IdempotencyClaim): Promise<IdempotentAnswer> => {
+            runs += 1;
+            await sleep(300); // still running when the other retry looks
+            const answer = { status: 201, body: { key } };
+            await n.a.platform.transaction(async (tx) => {
+              await tx.execute(sql`INSERT INTO idem_effects (label) VALUES (${key})`);
+              await claim.commit(tx, answer);
+            });
+            return answer;
+          },
+          { leaseMs: 60_000 },
+        ).then(
+          (r) => ({ ok: r }),
+          (err: unknown) => ({ err }),
+        );
       const rs = await Promise.all(dbs.map(retry));
       expect(runs, `round ${i}`).toBe(1);
-      expect(rs.filter((r) => 'ok' in r).map((r) => ('ok' in r ? r.ok : null))).toEqual([{ status: 201, body: { key }, replayed: false }]);
-      expect(rs.filter((r) => 'err' in r).map((r) => ('err' in r ? r.err : null))).toEqual([expect.objectContaining({ status: 409, data: { reason: 'idempotency_key_in_flight' } })]);
+      expect(rs.filter((r) => 'ok' in r).map((r) => ('ok' in r ? r.ok : null))).toEqual([
+        { status: 201, body: { key }, replayed: false },
+      ]);
+      expect(rs.filter((r) => 'err' in r).map((r) => ('err' in r ? r.err : null))).toEqual([
+        expect.objectContaining({ status: 409, data: { reason: 'idempotency_key_in_flight' } }),
+      ]);
       expect(await effects(key)).toBe(1);
     }
   }, 300_000);
@@ -175,12 +258,23 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
     const db = drizzle(client) as unknown as Db;
     const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     let down: Awaited<ReturnType<typeof databaseDown>> | null = null;
-    const failed = idempotent(db, 'test', 'killed-mid-query', { a: 1 }, async () => {
-      await db.execute(sql`SELECT pg_sleep(30)`);
-      return { status: 201, body: { never: true } };
-    }, { leaseMs: LEASE_SECONDS * 1000 });
+    const failed = idempotent(
+      db,
+      'test',
+      'killed-mid-query',
+      { a: 1 },
+      async () => {
+        await db.execute(sql`SELECT pg_sleep(30)`);
+        return { status: 201, body: { never: true } };
+      },
+      { leaseMs: LEASE_SECONDS * 1000 },
+    );
     failed.catch(() => undefined); // it rejects while the database is taken down; the expectation below reads it
-    await waitFor('the run to be in its query', async () => ((await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%'", [pid])).rowCount ? true : undefined));
+    await waitFor('the run to be in its query', async () =>
+      (await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%'", [pid])).rowCount
+        ? true
+        : undefined,
+    );
     down = await databaseDown();
     expect(down.killed).toBeGreaterThan(0);
     await expect(failed).rejects.toThrow();
@@ -188,10 +282,11 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
     await client.end().catch(() => undefined);
     expect(await keyRow('killed-mid-query')).toEqual({ status: 'running', lease_expired: false });
     let ran = 0;
-    const retry = () => idempotent(n.b.platform.db, 'test', 'killed-mid-query', { a: 1 }, async () => {
-      ran += 1;
-      return { status: 201, body: { retried: true } };
-    });
+    const retry = () =>
+      idempotent(n.b.platform.db, 'test', 'killed-mid-query', { a: 1 }, async () => {
+        ran += 1;
+        return { status: 201, body: { retried: true } };
+      });
     await expect(retry()).rejects.toMatchObject({ status: 409, data: { reason: 'idempotency_key_in_flight' } });
     await leaseOver('killed-mid-query');
     expect(await retry()).toEqual({ status: 201, body: { retried: true }, replayed: false });
@@ -204,7 +299,11 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
    * database (every connection dies and none can be made, so it cannot free or finish its key either), and answers
    * what the request answered. The backend left waiting ends once the lock is gone and it finds its client gone.
    */
-  async function killedWhileWaiting(request: () => ReturnType<TwoNodes['a']['inject']>, lock: [string, unknown[]], table: string) {
+  async function killedWhileWaiting(
+    request: () => ReturnType<TwoNodes['a']['inject']>,
+    lock: [string, unknown[]],
+    table: string,
+  ) {
     await holder.query('BEGIN');
     await holder.query(lock[0], lock[1]);
     const dying = request();
@@ -215,7 +314,12 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
     await holder.query('ROLLBACK');
     // Through PgBouncer a failed server login fails every query for server_login_retry (1 s): wait until the nodes'
     // pool reaches the database again before the test looks (immediate when direct)
-    await waitFor('the database back through the nodes\' pool', () => n.a.platform.db.execute(sql`SELECT 1`).then(() => true, () => undefined));
+    await waitFor("the database back through the nodes' pool", () =>
+      n.a.platform.db.execute(sql`SELECT 1`).then(
+        () => true,
+        () => undefined,
+      ),
+    );
     return answer;
   }
 
@@ -225,8 +329,18 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       const v = await vehicle(a);
       const { key } = await a.userWithKey('customer');
       const ikey = `kill-before-${round}`;
-      const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': ikey }, payload: bodyFor(v) });
-      const answer = await killedWhileWaiting(() => send(a), ['SELECT 1 FROM rental_vehicles WHERE id = $1 FOR UPDATE', [v]], 'rental_vehicles');
+      const send = (node: typeof a) =>
+        node.inject({
+          method: 'POST',
+          url: `${V2}/booking/create`,
+          headers: { 'x-rova-api-key': key, 'idempotency-key': ikey },
+          payload: bodyFor(v),
+        });
+      const answer = await killedWhileWaiting(
+        () => send(a),
+        ['SELECT 1 FROM rental_vehicles WHERE id = $1 FOR UPDATE', [v]],
+        'rental_vehicles',
+      );
       expect(answer.statusCode, answer.body).toBe(503);
       expect(await bookingsOf(v)).toEqual([]);
       expect(await keyRow(ikey)).toEqual({ status: 'running', lease_expired: false });
@@ -248,18 +362,32 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       const v = await vehicle(a);
       const { key } = await a.userWithKey('customer');
       const ikey = `kill-after-${round}`;
-      const send = (node: typeof a) => node.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': ikey }, payload: bodyFor(v) });
+      const send = (node: typeof a) =>
+        node.inject({
+          method: 'POST',
+          url: `${V2}/booking/create`,
+          headers: { 'x-rova-api-key': key, 'idempotency-key': ikey },
+          payload: bodyFor(v),
+        });
       // the booking's transaction commits and its answer is lost with every connection of node a, which cannot ask
       // the database what became of it within DATABASE_COMMIT_OUTCOME_WAIT_MS, nor mark its key done
       let order = false;
-      const cut = proxy.cutAt((m) => {
-        if (m.type === 'B' && m.body.toString('latin1').includes('"pay":')) order = true;
-        return order && m.type === 'Q' && /^commit\b/i.test(m.body.toString('latin1'));
-      }, { when: 'answer', partition: true });
+      const cut = proxy.cutAt(
+        (m) => {
+          if (m.type === 'B' && m.body.toString('latin1').includes('"pay":')) order = true;
+          return order && m.type === 'Q' && /^commit\b/i.test(m.body.toString('latin1'));
+        },
+        { when: 'answer', partition: true },
+      );
       const answer = await send(a);
       expect(await cut).toBeGreaterThan(0);
       proxy.restore();
-      await waitFor('the database back through the nodes\' pool', () => n.a.platform.db.execute(sql`SELECT 1`).then(() => true, () => undefined));
+      await waitFor("the database back through the nodes' pool", () =>
+        n.a.platform.db.execute(sql`SELECT 1`).then(
+          () => true,
+          () => undefined,
+        ),
+      );
       expect(answer.statusCode, answer.body).toBe(503);
       const [booking] = await bookingsOf(v);
       expect(booking, 'the booking committed').toBeDefined();
@@ -272,7 +400,10 @@ describe('Idempotency-Key over two nodes on PostgreSQL', () => {
       expect(retry.statusCode, retry.body).toBe(201);
       expect(retry.headers['idempotent-replayed']).toBe('true');
       // the answer committed with the booking: the booking as created, the payment not yet started
-      expect(retry.json().data).toMatchObject({ booking: { id: booking!.id, status: 'pending_payment' }, payment: { provider: 'offline' } });
+      expect(retry.json().data).toMatchObject({
+        booking: { id: booking!.id, status: 'pending_payment' },
+        payment: { provider: 'offline' },
+      });
       expect(retry.json().data.payment).toEqual({ provider: 'offline' });
       expect((await bookingsOf(v)).map((x) => x.id)).toEqual([booking!.id]);
     }, 120_000);

@@ -30,20 +30,35 @@ let server: RovaServer;
  */
 async function asPostgres(cmd: string, args: string[]): Promise<void> {
   const root = userInfo().uid === 0;
-  await promisify(execFile)(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...args] : args, { timeout: 60_000 });
+  await promisify(execFile)(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...args] : args, {
+    timeout: 60_000,
+  });
 }
 // -l: the postmaster's output goes to a file, not to a pipe that pg_ctl's caller would wait on forever
-const pgCtl = (...args: string[]) => asPostgres(path.join(BIN, 'pg_ctl'), ['-D', data, '-w', '-t', '30', '-l', path.join(dir, 'postgres.log'), ...args]);
-const options = () => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+const pgCtl = (...args: string[]) =>
+  asPostgres(path.join(BIN, 'pg_ctl'), ['-D', data, '-w', '-t', '30', '-l', path.join(dir, 'postgres.log'), ...args]);
+const options = () =>
+  `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
 
 beforeAll(async () => {
   if (!TEST_REDIS) throw new Error('needs ROVA_TEST_REDIS_URL (npm run test:integration)');
-  if (userInfo().uid === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
+  if (userInfo().uid === 0)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+      Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+    );
   port = await freePort();
   await asPostgres(path.join(BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   await pgCtl('-o', options(), 'start');
-  server = await startRovaServer({ HOME: dir, DATA_DIR: path.join(dir, 'rova'), DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`, REDIS_URL: TEST_REDIS,
-    REDIS_PREFIX: `rova-test:restart-${port}:`, ROVA_BOOTSTRAP_ADMIN_KEY: ADMIN });
+  server = await startRovaServer({
+    HOME: dir,
+    DATA_DIR: path.join(dir, 'rova'),
+    DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    REDIS_URL: TEST_REDIS,
+    REDIS_PREFIX: `rova-test:restart-${port}:`,
+    ROVA_BOOTSTRAP_ADMIN_KEY: ADMIN,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -59,15 +74,24 @@ afterAll(async () => {
 describe('PostgreSQL restarts under load', () => {
   it('5 × pg_ctl restart -m fast: the process lives, every request is answered 2xx or 503, no write answered with an error was committed', async () => {
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    const startedAt = async () => (await query<{ t: string }>(url, 'SELECT extract(epoch FROM pg_postmaster_start_time())::text AS t'))[0]!.t;
+    const startedAt = async () =>
+      (await query<{ t: string }>(url, 'SELECT extract(epoch FROM pg_postmaster_start_time())::text AS t'))[0]!.t;
     const before = await startedAt();
-    await underLoad(server, ADMIN, url, async () => {
-      for (let round = 0; round < 5; round++) {
-        await new Promise((r) => setTimeout(r, 400));
-        await pgCtl('-m', 'fast', '-o', options(), 'restart');
-        expect(server.exited(), `the server exited after restart ${round}:\n${server.log().slice(-3000)}`).toBe(false);
-      }
-    }, 'restart');
+    await underLoad(
+      server,
+      ADMIN,
+      url,
+      async () => {
+        for (let round = 0; round < 5; round++) {
+          await new Promise((r) => setTimeout(r, 400));
+          await pgCtl('-m', 'fast', '-o', options(), 'restart');
+          expect(server.exited(), `the server exited after restart ${round}:\n${server.log().slice(-3000)}`).toBe(
+            false,
+          );
+        }
+      },
+      'restart',
+    );
     // it really restarted: the postmaster started again after the test began
     expect(Number(await startedAt())).toBeGreaterThan(Number(before));
   }, 240_000);

@@ -30,7 +30,12 @@ afterAll(async () => {
 
 let killer: pg.Client;
 const terminate = async () =>
-  (await killer.query<{ n: number }>('SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1', [APP])).rows[0]!.n;
+  (
+    await killer.query<{ n: number }>(
+      'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [APP],
+    )
+  ).rows[0]!.n;
 
 describe('a pooled connection closed by the server as a transaction begins', () => {
   it('fails that transaction and gives its client back; the pool keeps working', async () => {
@@ -39,7 +44,9 @@ describe('a pooled connection closed by the server as a transaction begins', () 
     for (let round = 0; round < 30; round++) {
       // warm idle connections, then close them on the server side while transactions check them out and BEGIN
       await Promise.allSettled([1, 2, 3].map(() => handle.db.transaction(async (tx) => rows(tx, sql`SELECT 1`))));
-      const running = Promise.allSettled([1, 2, 3].map(() => handle.db.transaction(async (tx) => rows<{ one: number }>(tx, sql`SELECT 1 AS one`))));
+      const running = Promise.allSettled(
+        [1, 2, 3].map(() => handle.db.transaction(async (tx) => rows<{ one: number }>(tx, sql`SELECT 1 AS one`))),
+      );
       await terminate();
       const results = await running;
       failed += results.filter((r) => r.status === 'rejected').length;
@@ -49,7 +56,11 @@ describe('a pooled connection closed by the server as a transaction begins', () 
     expect(failed, 'the fault was injected: some transactions failed').toBeGreaterThan(0);
     // the pool has given back every client: more transactions than the pool holds at once all run
     await new Promise((r) => setTimeout(r, 50));
-    const after = await Promise.all(Array.from({ length: 20 }, () => handle.db.transaction(async (tx) => rows<{ one: number }>(tx, sql`SELECT 1 AS one`))));
+    const after = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        handle.db.transaction(async (tx) => rows<{ one: number }>(tx, sql`SELECT 1 AS one`)),
+      ),
+    );
     expect(after.map((r) => r[0]?.one)).toEqual(Array(20).fill(1));
     await expect(handle.ping()).resolves.toBeUndefined();
   }, 60_000);

@@ -21,7 +21,9 @@ beforeAll(async () => {
   await adminQuery(TEST_PG, `CREATE DATABASE ${name}`);
   // a server whose default is not UTC: what Rova computes must not change
   await adminQuery(TEST_PG, `ALTER DATABASE ${name} SET timezone TO 'America/New_York'`);
-  rova = await connectDatabase(loadConfig({ DATABASE_URL: appDatabaseUrl(TEST_PG, name), LOG_LEVEL: 'silent' }, { ephemeral: true }));
+  rova = await connectDatabase(
+    loadConfig({ DATABASE_URL: appDatabaseUrl(TEST_PG, name), LOG_LEVEL: 'silent' }, { ephemeral: true }),
+  );
   other = new pg.Client({ connectionString: appDatabaseUrl(TEST_PG, name) });
   await other.connect();
 });
@@ -37,8 +39,19 @@ describe(`Rova's connections ${TEST_POOLER ? 'through PgBouncer (transaction mod
     const others = new Set<string>();
     for (let round = 0; round < 10; round++) {
       const [mine, theirs] = await Promise.all([
-        Promise.all(Array.from({ length: 8 }, () => rova.db.transaction(async (tx) =>
-          (await rows<{ tz: string; day: string }>(tx as never, sql`SELECT current_setting('TimeZone') AS tz, ('2026-03-01 02:00:00+00'::timestamptz)::date::text AS day`))[0]!))),
+        Promise.all(
+          Array.from({ length: 8 }, () =>
+            rova.db.transaction(
+              async (tx) =>
+                (
+                  await rows<{ tz: string; day: string }>(
+                    tx as never,
+                    sql`SELECT current_setting('TimeZone') AS tz, ('2026-03-01 02:00:00+00'::timestamptz)::date::text AS day`,
+                  )
+                )[0]!,
+            ),
+          ),
+        ),
         other.query<{ tz: string }>("SELECT current_setting('TimeZone') AS tz"),
       ]);
       for (const m of mine) {

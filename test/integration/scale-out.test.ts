@@ -15,13 +15,19 @@ let a: TestApp;
 let b: TestApp;
 
 beforeAll(async () => {
-  if (!TEST_PG || !TEST_REDIS) throw new Error('integration tests need ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
+  if (!TEST_PG || !TEST_REDIS)
+    throw new Error('integration tests need ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
   const admin = new pg.Client({ connectionString: TEST_PG });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
   // one secret, two machines: each node has a DATA_DIR of its own, as on two hosts
-  const env = { DATABASE_URL: appDatabaseUrl(TEST_PG, dbName), REDIS_URL: TEST_REDIS, REDIS_PREFIX: `rova-test:${dbName}:`, ROVA_SECRET: randomBytes(32).toString('hex') };
+  const env = {
+    DATABASE_URL: appDatabaseUrl(TEST_PG, dbName),
+    REDIS_URL: TEST_REDIS,
+    REDIS_PREFIX: `rova-test:${dbName}:`,
+    ROVA_SECRET: randomBytes(32).toString('hex'),
+  };
   a = await makeApp({ env: { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-node-a-')) } });
   b = await makeApp({ env: { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rova-node-b-')) } });
 });
@@ -64,10 +70,19 @@ describe('scale-out', () => {
     const customer = { 'x-rova-api-key': (await a.userWithKey('customer')).key };
     const admin = { 'x-rova-api-key': (await a.userWithKey('administrator')).key };
     const m = multipart(APPLY_FIELDS, [{ field: 'document_id', name: 'passport.pdf', data: PDF }]);
-    const r = await a.inject({ method: 'POST', url: `${V1}/vendor/application`, headers: { ...customer, ...m.headers }, payload: m.payload });
+    const r = await a.inject({
+      method: 'POST',
+      url: `${V1}/vendor/application`,
+      headers: { ...customer, ...m.headers },
+      payload: m.payload,
+    });
     expect(r.statusCode, r.body).toBe(201);
     const url = (r.json().data.documents as { url: string }[])[0]!.url;
-    for (const [node, who] of [[b, admin], [b, customer], [a, admin]] as const) {
+    for (const [node, who] of [
+      [b, admin],
+      [b, customer],
+      [a, admin],
+    ] as const) {
       const dl = await node.inject({ method: 'GET', url, headers: who });
       expect(dl.statusCode).toBe(200);
       expect(dl.headers['content-type']).toBe('application/pdf');
@@ -87,7 +102,10 @@ describe('scale-out', () => {
   });
 
   it('a job lease is held by one node at a time', async () => {
-    const [x, y] = await Promise.all([a.platform.jobs.acquireLease('scale-job', 5000), b.platform.jobs.acquireLease('scale-job', 5000)]);
+    const [x, y] = await Promise.all([
+      a.platform.jobs.acquireLease('scale-job', 5000),
+      b.platform.jobs.acquireLease('scale-job', 5000),
+    ]);
     expect([x, y].filter(Boolean)).toHaveLength(1);
   });
 });

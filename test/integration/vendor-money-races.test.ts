@@ -32,11 +32,17 @@ describe('two withdrawals of one vendor at once (issue 19 item 3)', () => {
         b.inject({ method: 'POST', url: `${V1}/vendor/vehicles/${car2}/withdraw`, headers: v.h, payload: {} }),
       ]);
       expect([r1.statusCode, r2.statusCode], `${r1.body} ${r2.body}`).toEqual([200, 200]);
-      const penalties = await rows<{ amount: string }>(a.platform.db, sql`SELECT -e.amount AS amount FROM ledger_transactions x
+      const penalties = await rows<{ amount: string }>(
+        a.platform.db,
+        sql`SELECT -e.amount AS amount FROM ledger_transactions x
         JOIN ledger_entries e ON e.transaction_id = x.id JOIN ledger_accounts acc ON acc.id = e.account_id
-        WHERE x.vendor_id = ${v.id} AND x.kind = 'penalty' AND acc.code = ${vendorAccount(v.id, 'available')} ORDER BY x.id`);
+        WHERE x.vendor_id = ${v.id} AND x.kind = 'penalty' AND acc.code = ${vendorAccount(v.id, 'available')} ORDER BY x.id`,
+      );
       // 10 % then 25 % of the 2000.00 monthly average, in minor units
-      expect(penalties.map((p) => Number(p.amount)), `round ${i}`).toEqual([20000, 50000]);
+      expect(
+        penalties.map((p) => Number(p.amount)),
+        `round ${i}`,
+      ).toEqual([20000, 50000]);
     }
     expect((await verifyLedger(a.platform.db)).ok).toBe(true);
     expect((await verifyIntegrity(a.platform.db)).findings).toEqual([]);

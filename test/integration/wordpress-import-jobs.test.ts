@@ -23,16 +23,23 @@ let report: ImportReport;
 const WP_VENDORS = [4, 5, 6];
 
 const minor = (major: string) => Math.round(Number(major) * 100);
-const balancesOf = async () => Promise.all(WP_VENDORS.map(async (wp) => {
-  const b = await vendorBalances(t.platform.db, report.ledger.find((x) => x.vendorId === wp)!.vendorId);
-  return { wp, available: b.available, pending: b.pending };
-}));
+const balancesOf = async () =>
+  Promise.all(
+    WP_VENDORS.map(async (wp) => {
+      const b = await vendorBalances(t.platform.db, report.ledger.find((x) => x.vendorId === wp)!.vendorId);
+      return { wp, available: b.available, pending: b.pending };
+    }),
+  );
 
 beforeAll(async () => {
   const url = await F.buildWordPressFixture(MYSQL, DB);
   source = await openMysqlSource(url, 'wp_');
   t = await makeApp({ env: { STORE_CURRENCY: 'USD' } });
-  report = await importWordPress({ db: t.platform.db, transaction: (f) => t.platform.transaction(f), secret: t.config.secret }, source, { wpKeys: F.WP_KEYS });
+  report = await importWordPress(
+    { db: t.platform.db, transaction: (f) => t.platform.transaction(f), secret: t.config.secret },
+    source,
+    { wpKeys: F.WP_KEYS },
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -43,28 +50,43 @@ afterAll(async () => {
 
 describe('an imported ledger after Rova starts (issue 34.1)', () => {
   it('the fixture has cleared and pending commissions and refunds of both; the import compares balances after a pass of the jobs', () => {
-    expect(new Set(F.LEDGER.filter((r) => r.type === 'commission_credit').map((r) => r.status))).toEqual(new Set(['cleared', 'pending', 'reserved', 'void']));
+    expect(new Set(F.LEDGER.filter((r) => r.type === 'commission_credit').map((r) => r.status))).toEqual(
+      new Set(['cleared', 'pending', 'reserved', 'void']),
+    );
     expect(F.LEDGER.filter((r) => r.type === 'commission_refund').map((r) => r.status)).toEqual(['cleared', 'pending']);
-    expect(report.ledger.map((b) => [b.vendorId, b.matches, b.rova])).toEqual(WP_VENDORS.map((wp) => [wp, true, F.originalBalances(wp)]));
+    expect(report.ledger.map((b) => [b.vendorId, b.matches, b.rova])).toEqual(
+      WP_VENDORS.map((wp) => [wp, true, F.originalBalances(wp)]),
+    );
     const led = report.entities.find((e) => e.entity === 'ledger')!;
     expect(led.warnings).toEqual([]);
   });
 
   it('every scheduled job run once, as `npm start` runs them: no vendor balance moves; verify stays clean; a payout above available is refused', async () => {
     const before = await balancesOf();
-    expect(before).toEqual(WP_VENDORS.map((wp) => ({ wp, available: minor(F.originalBalances(wp).available), pending: minor(F.originalBalances(wp).pending) })));
+    expect(before).toEqual(
+      WP_VENDORS.map((wp) => ({
+        wp,
+        available: minor(F.originalBalances(wp).available),
+        pending: minor(F.originalBalances(wp).pending),
+      })),
+    );
     const started = new Date();
     const live = await buildApp({ ...t.config, jobs: true, jobTickMs: 1_000 }, { logger: false });
     try {
       const names = live.platform.jobs.scheduled();
       expect(names).toEqual(expect.arrayContaining(['ledger-clearing', 'rental-hold-expiry', 'audit-retention']));
       for (let i = 0; ; i++) {
-        const done = await rows<{ job: string }>(t.platform.db, sql`SELECT DISTINCT job FROM rova_job_runs WHERE finished_at IS NOT NULL AND started_at >= ${started.toISOString()}`);
+        const done = await rows<{ job: string }>(
+          t.platform.db,
+          sql`SELECT DISTINCT job FROM rova_job_runs WHERE finished_at IS NOT NULL AND started_at >= ${started.toISOString()}`,
+        );
         if (names.every((n) => done.some((d) => d.job === n))) break;
         if (i > 120) throw new Error(`jobs not run: ${names.filter((n) => !done.some((d) => d.job === n)).join(', ')}`);
         await new Promise((r) => setTimeout(r, 500));
       }
-      expect(await rows(t.platform.db, sql`SELECT job, outcome FROM rova_job_runs WHERE job = 'ledger-clearing'`)).toEqual([{ job: 'ledger-clearing', outcome: 'success' }]);
+      expect(
+        await rows(t.platform.db, sql`SELECT job, outcome FROM rova_job_runs WHERE job = 'ledger-clearing'`),
+      ).toEqual([{ job: 'ledger-clearing', outcome: 'success' }]);
     } finally {
       await live.app.close();
     }
@@ -74,12 +96,18 @@ describe('an imported ledger after Rova starts (issue 34.1)', () => {
     // vendor 4: 13.50 available, 4.25 pending (× 100): asking for more than available is refused, pending does not count
     const v4 = report.ledger.find((x) => x.vendorId === 4)!.vendorId;
     const user = { id: v4, login: 'v4', email: 'v4@example.org', displayName: 'v4', role: 'vendor' as const };
-    const refused = await requestPayout(t.platform, user, (before[0]!.available + 1) / 100, null).catch((e: unknown) => e);
+    const refused = await requestPayout(t.platform, user, (before[0]!.available + 1) / 100, null).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ status: 409, message: 'The available balance is $1,350.00.' });
     const { payout } = await requestPayout(t.platform, user, before[0]!.available / 100, null);
     expect(Number(payout.amount)).toBe(before[0]!.available);
-    expect(await vendorBalances(t.platform.db, v4)).toMatchObject({ available: 0, pending: before[0]!.pending, on_hold: before[0]!.available });
+    expect(await vendorBalances(t.platform.db, v4)).toMatchObject({
+      available: 0,
+      pending: before[0]!.pending,
+      on_hold: before[0]!.available,
+    });
     expect((await verifyIntegrity(t.platform.db)).ok).toBe(true);
   }, 180_000);
 });

@@ -63,7 +63,16 @@ describe('every setting is validated at start', () => {
   });
 
   it('accepts good values and applies the defaults', () => {
-    expect(() => check({ RENTAL_MIN_DAYS: '2', RENTAL_MAX_DAYS: '60', FX_RATE_TIMEOUT_MS: '2500', FX_GEO_HEADERS: 'none', HOST: '::', METRICS: 'public' })).not.toThrow();
+    expect(() =>
+      check({
+        RENTAL_MIN_DAYS: '2',
+        RENTAL_MAX_DAYS: '60',
+        FX_RATE_TIMEOUT_MS: '2500',
+        FX_GEO_HEADERS: 'none',
+        HOST: '::',
+        METRICS: 'public',
+      }),
+    ).not.toThrow();
     const c = loadConfig({ METRICS_TOKEN: 'a'.repeat(24) }, { ephemeral: true, isTty: false });
     expect(c.metrics).toEqual({ mode: 'token', token: 'a'.repeat(24) });
     expect(c.logFormat).toBe('json');
@@ -81,12 +90,16 @@ describe('a bad setting stops the process: exit 2, one line, the same format', (
     [['serve'], { LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
     [['migrate'], { RENTAL_MAX_DAYS: '-1' }, 'RENTAL_MAX_DAYS'],
     [['rates', 'sync'], { FX_ECB_URL: 'file:///etc/passwd' }, 'FX_ECB_URL'],
-  ])('rova %j with %o', (args, env, name) => {
-    const dataDir = tmp.make();
-    const r = rovaSync(args, { ...env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(LINE);
-    expect(LINE.exec(r.stderr)?.[1]).toBe(name);
-    expect(r.stdout).toBe('');
-  }, 120_000);
+  ])(
+    'rova %j with %o',
+    (args, env, name) => {
+      const dataDir = tmp.make();
+      const r = rovaSync(args, { ...env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(LINE);
+      expect(LINE.exec(r.stderr)?.[1]).toBe(name);
+      expect(r.stdout).toBe('');
+    },
+    120_000,
+  );
 });

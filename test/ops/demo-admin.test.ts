@@ -10,7 +10,11 @@ const tmp = tempDirs();
 afterAll(() => tmp.cleanup());
 
 async function login(base: string, password: string): Promise<{ status: number; role?: string }> {
-  const res = await fetch(`${base}/wp-json/rova/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', password }) });
+  const res = await fetch(`${base}/wp-json/rova/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: 'admin', password }),
+  });
   const body = (await res.json()) as { user?: { role: string } };
   return { status: res.status, role: body.user?.role };
 }
@@ -32,15 +36,35 @@ describe('demo administrator', () => {
       const a = await ensureDemoAdmin(t.platform, null);
       expect(a.login).toBe('admin');
       expect(a.generatedPassword).toMatch(/^[A-Za-z0-9_-]{16}$/);
-      const ok = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login: 'admin', password: a.generatedPassword } });
+      const ok = await t.inject({
+        method: 'POST',
+        url: '/wp-json/rova/v1/auth/login',
+        payload: { login: 'admin', password: a.generatedPassword },
+      });
       expect(ok.statusCode).toBe(200);
       expect(ok.json().user.role).toBe('administrator');
       const b = await ensureDemoAdmin(t.platform, null);
       expect(b.generatedPassword).not.toBe(a.generatedPassword);
-      expect((await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login: 'admin', password: a.generatedPassword } })).statusCode).toBe(401);
+      expect(
+        (
+          await t.inject({
+            method: 'POST',
+            url: '/wp-json/rova/v1/auth/login',
+            payload: { login: 'admin', password: a.generatedPassword },
+          })
+        ).statusCode,
+      ).toBe(401);
       const c = await ensureDemoAdmin(t.platform, 'chosen-by-operator-9');
       expect(c.generatedPassword).toBeNull();
-      expect((await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login: 'admin', password: 'chosen-by-operator-9' } })).statusCode).toBe(200);
+      expect(
+        (
+          await t.inject({
+            method: 'POST',
+            url: '/wp-json/rova/v1/auth/login',
+            payload: { login: 'admin', password: 'chosen-by-operator-9' },
+          })
+        ).statusCode,
+      ).toBe(200);
     } finally {
       await t.close();
     }
@@ -59,13 +83,18 @@ describe('demo administrator', () => {
     let base = '';
     try {
       base = await first.ready;
-      const m = await waitFor(first, /Admin app: (http:\/\/\S+\/admin) — log in as \\?"admin\\?" with password (\S+) \(generated; shown only now\)/);
+      const m = await waitFor(
+        first,
+        /Admin app: (http:\/\/\S+\/admin) — log in as \\?"admin\\?" with password (\S+) \(generated; shown only now\)/,
+      );
       expect(m[1]).toBe(`${base}/admin`);
       const password = m[2]!;
       // the first start says what it did, step by step, before it is ready
       const out = first.output();
       expect(out).toMatch(/database created: \d+ migrations applied/);
-      expect(out.indexOf('seeding the demo data (first start with ROVA_DEMO=1)')).toBeLessThan(out.search(/demo data seeded in \d+\.\d s/));
+      expect(out.indexOf('seeding the demo data (first start with ROVA_DEMO=1)')).toBeLessThan(
+        out.search(/demo data seeded in \d+\.\d s/),
+      );
       expect(out.search(/demo data seeded in/)).toBeLessThan(out.indexOf('ready at'));
       expect(first.output().split(password).length - 1).toBe(1);
       expect(await login(base, password)).toEqual({ status: 200, role: 'administrator' });
@@ -88,7 +117,14 @@ describe('demo administrator', () => {
   it('with ROVA_ADMIN_PASSWORD the log names the variable, never the password', async () => {
     if (TEST_PG) return;
     const secret = 'operator-chosen-SECRET-31';
-    const run = start(process.execPath, rovaArgs('serve'), { DATA_DIR: tmp.make(), PORT: '0', LOG_FORMAT: 'json', ROVA_DEMO: '1', ROVA_JOBS: '0', ROVA_ADMIN_PASSWORD: secret });
+    const run = start(process.execPath, rovaArgs('serve'), {
+      DATA_DIR: tmp.make(),
+      PORT: '0',
+      LOG_FORMAT: 'json',
+      ROVA_DEMO: '1',
+      ROVA_JOBS: '0',
+      ROVA_ADMIN_PASSWORD: secret,
+    });
     try {
       const base = await run.ready;
       await waitFor(run, /Admin app: \S+ — log in as \\?"admin\\?" with the password in ROVA_ADMIN_PASSWORD/);

@@ -11,18 +11,31 @@ const DEPLOY = path.join(ROOT, 'deploy');
 const has = (bin: string) => existsSync(bin);
 
 describe('deploy/', () => {
-  it.skipIf(!has('/usr/sbin/haproxy'))('haproxy.cfg is valid for HAProxy (health check on /readyz, three nodes)', () => {
-    const r = spawnSync('/usr/sbin/haproxy', ['-c', '-f', path.join(DEPLOY, 'haproxy.cfg')], { encoding: 'utf8' });
-    expect(r.status, r.stderr + r.stdout).toBe(0);
-    const cfg = readFileSync(path.join(DEPLOY, 'haproxy.cfg'), 'utf8');
-    expect(cfg).toMatch(/http-check send meth GET uri \/readyz/);
-    expect(cfg.match(/^\s+server node\d 127\.0\.0\.1:808\d check$/gm)).toHaveLength(3);
-  });
+  it.skipIf(!has('/usr/sbin/haproxy'))(
+    'haproxy.cfg is valid for HAProxy (health check on /readyz, three nodes)',
+    () => {
+      const r = spawnSync('/usr/sbin/haproxy', ['-c', '-f', path.join(DEPLOY, 'haproxy.cfg')], { encoding: 'utf8' });
+      expect(r.status, r.stderr + r.stdout).toBe(0);
+      const cfg = readFileSync(path.join(DEPLOY, 'haproxy.cfg'), 'utf8');
+      expect(cfg).toMatch(/http-check send meth GET uri \/readyz/);
+      expect(cfg.match(/^\s+server node\d 127\.0\.0\.1:808\d check$/gm)).toHaveLength(3);
+    },
+  );
 
   it.skipIf(!has('/usr/bin/systemd-analyze'))('rova@.service passes systemd-analyze verify', () => {
-    const r = spawnSync('/usr/bin/systemd-analyze', ['verify', '--man=no', path.join(DEPLOY, 'rova@.service')], { encoding: 'utf8' });
+    const r = spawnSync('/usr/bin/systemd-analyze', ['verify', '--man=no', path.join(DEPLOY, 'rova@.service')], {
+      encoding: 'utf8',
+    });
     // a missing /opt/rova or user on this machine is not the unit's fault; anything else is
-    const problems = (r.stderr + r.stdout).split('\n').filter((l) => l.trim() && !/\/opt\/rova|\/usr\/bin\/node|rova\.env|User=rova|Failed to prepare filename|is not executable|No such file/.test(l));
+    const problems = (r.stderr + r.stdout)
+      .split('\n')
+      .filter(
+        (l) =>
+          l.trim() &&
+          !/\/opt\/rova|\/usr\/bin\/node|rova\.env|User=rova|Failed to prepare filename|is not executable|No such file/.test(
+            l,
+          ),
+      );
     expect(problems).toEqual([]);
   });
 
@@ -44,9 +57,13 @@ describe('deploy/', () => {
 
   it('npm start and rova@.service run the server with the V8 flags of scripts/server-flags.mjs (the benches use them too)', () => {
     expect(SERVER_NODE_FLAGS.length).toBeGreaterThan(0);
-    const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+    const start = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts.start!;
     expect(start).toBe(`exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
     const unit = readFileSync(path.join(DEPLOY, 'rova@.service'), 'utf8');
-    expect(/^ExecStart=(.*)$/m.exec(unit)![1]).toBe(`/usr/bin/node ${SERVER_NODE_FLAGS.join(' ')} /opt/rova/dist/main.js serve`);
+    expect(/^ExecStart=(.*)$/m.exec(unit)![1]).toBe(
+      `/usr/bin/node ${SERVER_NODE_FLAGS.join(' ')} /opt/rova/dist/main.js serve`,
+    );
   });
 });

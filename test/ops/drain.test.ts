@@ -16,7 +16,11 @@ afterAll(() => {
  * One keep-alive request on a raw socket: its status line, and whether the server closed the socket afterwards
  * (waiting `linger` ms for it). fetch pools its connections out of sight, so only a socket of our own shows this.
  */
-function keepAliveGet(base: string, route: string, linger: number): Promise<{ status: string; closedByServer: boolean }> {
+function keepAliveGet(
+  base: string,
+  route: string,
+  linger: number,
+): Promise<{ status: string; closedByServer: boolean }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     let data = '';
@@ -48,13 +52,24 @@ describe.skipIf(!!TEST_PG)('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
     const dir = migratedDataDir('rova-drain-');
     dirs.push(dir);
     const run = start(process.execPath, rovaArgs('serve'), {
-      DATA_DIR: dir, HOME: dir, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '1500', ROVA_JOBS: 'true',
+      DATA_DIR: dir,
+      HOME: dir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: '1500',
+      ROVA_JOBS: 'true',
     });
     try {
       const base = await run.ready;
       const before = await fetch(`${base}/readyz`);
       expect(before.status).toBe(200);
-      expect(await before.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'skipped', migrations: 'ok' }, failed: [] });
+      expect(await before.json()).toEqual({
+        status: 'ok',
+        checks: { database: 'ok', redis: 'skipped', migrations: 'ok' },
+        failed: [],
+      });
       // the control: before SIGTERM a kept-alive connection stays open after its response
       expect(await keepAliveGet(base, '/livez', 300)).toEqual({ status: 'HTTP/1.1 200 OK', closedByServer: false });
 
@@ -71,7 +86,11 @@ describe.skipIf(!!TEST_PG)('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
       expect(ready!.status).toBe(503);
       expect(noticed).toBeLessThan(1000);
       expect(ready!.headers.get('connection')).toBe('close');
-      expect(await ready!.json()).toEqual({ status: 'draining', checks: { database: 'ok', redis: 'skipped', migrations: 'ok' }, failed: ['draining'] });
+      expect(await ready!.json()).toEqual({
+        status: 'draining',
+        checks: { database: 'ok', redis: 'skipped', migrations: 'ok' },
+        failed: ['draining'],
+      });
 
       // still serving while the load balancer notices
       const live = await fetch(`${base}/livez`);
@@ -88,7 +107,11 @@ describe.skipIf(!!TEST_PG)('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
       const took = Date.now() - signalled;
       expect(exit).toEqual({ code: 0, signal: null });
       expect(took).toBeGreaterThanOrEqual(1500);
-      const lines = run.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
+      const lines = run
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg: string });
       const msgs = lines.map((l) => l.msg);
       const at = (m: string) => msgs.findIndex((x) => x.startsWith(m));
       expect(at('draining: /readyz answers 503')).toBeGreaterThan(-1);

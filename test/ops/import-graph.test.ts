@@ -25,7 +25,13 @@ function importGraph(): Map<string, string[]> {
     for (const ref of info.importedFiles) {
       if (!ref.fileName.startsWith('.')) continue;
       const base = path.resolve(path.dirname(file), ref.fileName);
-      const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base, base + '.ts', path.join(base, 'index.ts')];
+      const candidates = [
+        base.replace(/\.js$/, '.ts'),
+        base.replace(/\.js$/, '.tsx'),
+        base,
+        base + '.ts',
+        path.join(base, 'index.ts'),
+      ];
       const hit = candidates.find((c) => known.has(c));
       if (hit) deps.push(hit);
     }

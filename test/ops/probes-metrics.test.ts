@@ -19,7 +19,11 @@ describe('probes', () => {
     const ready = await t.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
     expect(ready.headers['cache-control']).toBe('no-store');
-    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: t.config.redisUrl ? 'ok' : 'skipped', migrations: 'ok' }, failed: [] });
+    expect(ready.json()).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', redis: t.config.redisUrl ? 'ok' : 'skipped', migrations: 'ok' },
+      failed: [],
+    });
   });
 });
 
@@ -33,7 +37,9 @@ describe('metrics', () => {
     const r = await t.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toMatch(/^text\/plain/);
-    expect(r.body).toContain('rova_http_request_duration_seconds_count{method="GET",route="/readyz",status_code="200"}');
+    expect(r.body).toContain(
+      'rova_http_request_duration_seconds_count{method="GET",route="/readyz",status_code="200"}',
+    );
     expect(r.body).toContain('route="/wp-json/rova-fx/v1/currencies",status_code="401"');
     expect(r.body).not.toContain('code=EUR');
     expect(r.body).toMatch(/rova_db_pool_connections\{state="total"\} \d+/);
@@ -76,7 +82,8 @@ describe('exchange-rate snapshot honesty', () => {
   it('demo rates keep the snapshot date and are stale in /currencies, the preview and the notices', async () => {
     await seedDemo(t.platform);
     const a = await t.userWithKey('administrator');
-    const get = async (p: string) => (await t.inject({ method: 'GET', url: `/wp-json/rova-fx/v1${p}`, headers: { 'x-rova-api-key': a.key } })).json();
+    const get = async (p: string) =>
+      (await t.inject({ method: 'GET', url: `/wp-json/rova-fx/v1${p}`, headers: { 'x-rova-api-key': a.key } })).json();
     const cur = await get('/currencies');
     const snapshotTime = Date.parse('2023-05-30T00:00:00Z') / 1000;
     for (const c of cur.currencies) expect(c.rate.updated_at).toBe(snapshotTime);
@@ -85,6 +92,9 @@ describe('exchange-rate snapshot honesty', () => {
     const preview = await get('/rates/preview');
     for (const r of preview.rates) expect(r).toMatchObject({ rate_date: '2023-05-30', stale: true });
     const notices = (await get('/cache-notice')).notices;
-    expect(notices.find((n: { kind: string }) => n.kind === 'stale_rates')).toMatchObject({ snoozed: false, signature: 'EUR@2023-05-30,GBP@2023-05-30,JPY@2023-05-30,TRY@2023-05-30' });
+    expect(notices.find((n: { kind: string }) => n.kind === 'stale_rates')).toMatchObject({
+      snoozed: false,
+      signature: 'EUR@2023-05-30,GBP@2023-05-30,JPY@2023-05-30,TRY@2023-05-30',
+    });
   });
 });

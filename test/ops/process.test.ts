@@ -19,7 +19,14 @@ const SECRETS = {
   password: 'passwordSECRET46',
   api_key: 'apikeySECRET47',
 };
-const HEADER_SECRETS = ['bearerSECRET48', 'rovakeySECRET49', 'cookieSECRET50', 'wpnonceSECRET51', 'xapikeySECRET52', 'basicSECRET53'] as const;
+const HEADER_SECRETS = [
+  'bearerSECRET48',
+  'rovakeySECRET49',
+  'cookieSECRET50',
+  'wpnonceSECRET51',
+  'xapikeySECRET52',
+  'basicSECRET53',
+] as const;
 
 describe('npm start: signals, logs without credentials, offline exchange rates', () => {
   it('serves, never logs a credential, and kill -TERM of the npm process stops the server and frees the lock', async () => {
@@ -52,8 +59,18 @@ describe('npm start: signals, logs without credentials, offline exchange rates',
         });
         await res.arrayBuffer();
       }
-      await (await fetch(`${base}/wp-json/wc/v3/products`, { headers: { authorization: `Basic ${Buffer.from(`ck_x:${HEADER_SECRETS[5]}`).toString('base64')}` } })).arrayBuffer();
-      await (await fetch(`${base}/wp-json/rova/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', password: SECRETS.password }) })).arrayBuffer();
+      await (
+        await fetch(`${base}/wp-json/wc/v3/products`, {
+          headers: { authorization: `Basic ${Buffer.from(`ck_x:${HEADER_SECRETS[5]}`).toString('base64')}` },
+        })
+      ).arrayBuffer();
+      await (
+        await fetch(`${base}/wp-json/rova/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ login: 'admin', password: SECRETS.password }),
+        })
+      ).arrayBuffer();
       const ok = await fetch(`${base}/wp-json/rova-fx/v1/currencies`, { headers: { 'x-rova-api-key': ADMIN } });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { stale_rates: unknown[] }).stale_rates.length).toBeGreaterThan(0);
@@ -94,7 +111,8 @@ describe('CLI help and version', () => {
     // the rest through the binary's own entry, in-process
     const h = await rovaInProcess(['help'], { DATA_DIR: dataDir });
     expect(h.code).toBe(0);
-    for (const c of ['serve', 'migrate', 'seed --demo', 'user create', 'apikey create', 'apikey revoke', 'rates sync']) expect(h.stdout).toContain(`rova ${c}`);
+    for (const c of ['serve', 'migrate', 'seed --demo', 'user create', 'apikey create', 'apikey revoke', 'rates sync'])
+      expect(h.stdout).toContain(`rova ${c}`);
     const one = await rovaInProcess(['help', 'rates'], { DATA_DIR: dataDir });
     expect(one.stdout).toMatch(/^Usage: rova rates sync\n\nfetch exchange rates now/);
     const own = await rovaInProcess(['apikey', 'create', '--help'], { DATA_DIR: dataDir, RENTAL_MIN_DAYS: 'abc' });

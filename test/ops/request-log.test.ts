@@ -11,14 +11,36 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-interface Line { level: number; msg: string; reqId?: string; method?: string; route?: string | null; path?: string; status?: number; duration_ms?: number; req?: { url: string } }
+interface Line {
+  level: number;
+  msg: string;
+  reqId?: string;
+  method?: string;
+  route?: string | null;
+  path?: string;
+  status?: number;
+  duration_ms?: number;
+  req?: { url: string };
+}
 
 async function serverWith(level: string) {
   const d = migratedDataDir('rova-reqlog-');
   dirs.push(d);
-  const run = start(process.execPath, rovaArgs('serve'), { DATA_DIR: d, HOME: d, PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: level, ROVA_JOBS: '0' });
+  const run = start(process.execPath, rovaArgs('serve'), {
+    DATA_DIR: d,
+    HOME: d,
+    PORT: '0',
+    LOG_FORMAT: 'json',
+    LOG_LEVEL: level,
+    ROVA_JOBS: '0',
+  });
   const base = await run.ready;
-  const lines = () => run.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+  const lines = () =>
+    run
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Line);
   return { run, base, lines };
 }
 
@@ -27,7 +49,9 @@ describe.skipIf(!!TEST_PG)('request log', () => {
     const { run, base, lines } = await serverWith('info');
     try {
       await (await fetch(`${base}/wp-json/wc/v3/products?per_page=2&consumer_key=ck_SECRETSECRET`)).arrayBuffer();
-      await (await fetch(`${base}/wp-json/wc/v3/products/12345`, { headers: { 'x-request-id': 'trace-abcdef-123' } })).arrayBuffer();
+      await (
+        await fetch(`${base}/wp-json/wc/v3/products/12345`, { headers: { 'x-request-id': 'trace-abcdef-123' } })
+      ).arrayBuffer();
       await (await fetch(`${base}/wp-json/nowhere?token=SECRETSECRET`)).arrayBuffer();
       await (await fetch(`${base}/readyz`)).arrayBuffer();
       await (await fetch(`${base}/livez`)).arrayBuffer();
@@ -41,7 +65,10 @@ describe.skipIf(!!TEST_PG)('request log', () => {
         ['GET', '/wp-json/wc/v3/products/:id', 401],
         ['GET', null, 404],
       ]);
-      expect(got[2]).toMatchObject({ path: '/wp-json/nowhere', msg: `GET /wp-json/nowhere 404 ${got[2]!.duration_ms} ms` });
+      expect(got[2]).toMatchObject({
+        path: '/wp-json/nowhere',
+        msg: `GET /wp-json/nowhere 404 ${got[2]!.duration_ms} ms`,
+      });
       for (const l of got) {
         expect(l.level).toBe(30);
         expect(l.reqId).toBeTruthy();
@@ -61,11 +88,19 @@ describe.skipIf(!!TEST_PG)('request log', () => {
   it('debug: the details (redacted URL) as a second line of the same request id', async () => {
     const { run, base, lines } = await serverWith('debug');
     try {
-      await (await fetch(`${base}/wp-json/wc/v3/products?consumer_key=ck_SECRETSECRET`, { headers: { 'x-request-id': 'trace-debug-000001' } })).arrayBuffer();
+      await (
+        await fetch(`${base}/wp-json/wc/v3/products?consumer_key=ck_SECRETSECRET`, {
+          headers: { 'x-request-id': 'trace-debug-000001' },
+        })
+      ).arrayBuffer();
       const until = Date.now() + 5_000;
-      while (!lines().some((l) => l.reqId === 'trace-debug-000001' && /^GET /.test(l.msg)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      while (!lines().some((l) => l.reqId === 'trace-debug-000001' && /^GET /.test(l.msg)) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
       const mine = lines().filter((l) => l.reqId === 'trace-debug-000001');
-      expect(mine.map((l) => l.msg)).toEqual(['request details', 'GET /wp-json/wc/v3/products 401 ' + mine[1]!.duration_ms + ' ms']);
+      expect(mine.map((l) => l.msg)).toEqual([
+        'request details',
+        'GET /wp-json/wc/v3/products 401 ' + mine[1]!.duration_ms + ' ms',
+      ]);
       expect(mine[0]!.req!.url).toBe('/wp-json/wc/v3/products?consumer_key=[REDACTED]');
       expect(run.output()).not.toContain('SECRETSECRET');
     } finally {

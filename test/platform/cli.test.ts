@@ -30,7 +30,17 @@ function rova(args: string[], env: Record<string, string>) {
 describe('configuration', () => {
   it('defaults', () => {
     const c = loadConfig({}, { ephemeral: true });
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', restRoot: '/wp-json', storeCurrencyEnv: null, storeTimezone: 'UTC', trustProxy: false, demo: false, databaseUrl: null, redisUrl: null });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      restRoot: '/wp-json',
+      storeCurrencyEnv: null,
+      storeTimezone: 'UTC',
+      trustProxy: false,
+      demo: false,
+      databaseUrl: null,
+      redisUrl: null,
+    });
     expect(c.secret).toMatch(/^[0-9a-f]{64}$/);
   });
   it.each([
@@ -53,7 +63,10 @@ describe('configuration', () => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv, { ephemeral: true })).toThrow(re);
   });
   it('parses lists and normalises', () => {
-    const c = loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback', REST_ROOT: 'api/', STORE_CURRENCY: 'eur' }, { ephemeral: true });
+    const c = loadConfig(
+      { TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback', REST_ROOT: 'api/', STORE_CURRENCY: 'eur' },
+      { ephemeral: true },
+    );
     expect(c.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'loopback']);
     expect(c.restRoot).toBe('/api');
     expect(c.storeCurrencyEnv).toBe('EUR');
@@ -97,7 +110,14 @@ describe('rova CLI', () => {
     const env = { DATA_DIR: d, LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
     // the demo currencies carry the bundled 2023 rates: every command that starts the modules warns that they are stale
     expect((await rovaInProcess(['seed', '--demo'], env)).code).toBe(0);
-    expect((await rovaInProcess(['user', 'create', '--login', 'quiet', '--email', 'quiet@example.test', '--role', 'administrator'], env)).code).toBe(0);
+    expect(
+      (
+        await rovaInProcess(
+          ['user', 'create', '--login', 'quiet', '--email', 'quiet@example.test', '--role', 'administrator'],
+          env,
+        )
+      ).code,
+    ).toBe(0);
     // the process's own streams, as a script reads them: real `rova` runs
     const x = rova(['export', 'vehicles', '--format', 'csv'], env);
     expect(x.code, x.stderr).toBe(0);
@@ -124,10 +144,16 @@ describe('rova CLI', () => {
     expect(m.stdout).toMatch(/applied: 0001_platform\.sql/);
     expect(existsSync(path.join(d, 'pgdata'))).toBe(true);
     expect((await rovaInProcess(['migrate'], env)).stdout).toMatch(/up to date/);
-    const u = await rovaInProcess(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
+    const u = await rovaInProcess(
+      ['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'],
+      env,
+    );
     expect(u.code).toBe(0);
     expect(u.stdout).toMatch(/^\d+\n$/);
-    const dup = await rovaInProcess(['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'], env);
+    const dup = await rovaInProcess(
+      ['user', 'create', '--login', 'ops', '--email', 'ops@example.test', '--role', 'shop_manager'],
+      env,
+    );
     expect(dup.code).toBe(1);
     expect(dup.stderr).toMatch(/already exists/);
     const k = await rovaInProcess(['apikey', 'create', '--user', 'ops', '--name', 'ci', '--scopes', 'read,write'], env);

@@ -18,7 +18,11 @@ describe('CORS_ORIGINS', () => {
     const r = await t.inject({
       method: 'OPTIONS',
       url: '/wp-json/rova/v1/auth/me',
-      headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-rova-api-key' },
+      headers: {
+        origin: 'https://shop.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-rova-api-key',
+      },
     });
     expect(r.statusCode).toBe(204);
     expect(r.headers['access-control-allow-origin']).toBe('https://shop.example.com');
@@ -31,12 +35,21 @@ describe('CORS_ORIGINS', () => {
     const ok = await t.inject({ method: 'GET', url: '/wp-json/', headers: { origin: 'https://shop.example.com' } });
     expect(ok.headers['access-control-allow-origin']).toBe('https://shop.example.com');
     expect(ok.headers['access-control-expose-headers']).toContain('X-Request-Id');
-    const off = await plain.inject({ method: 'GET', url: '/wp-json/', headers: { origin: 'https://shop.example.com' } });
+    const off = await plain.inject({
+      method: 'GET',
+      url: '/wp-json/',
+      headers: { origin: 'https://shop.example.com' },
+    });
     expect(off.headers['access-control-allow-origin']).toBeUndefined();
   });
   it('validates the setting', () => {
     expect(() => loadConfig({ CORS_ORIGINS: 'shop.example.com' }, { ephemeral: true })).toThrow(ConfigError);
-    expect(() => loadConfig({ CORS_ORIGINS: 'https://shop.example.com/path' }, { ephemeral: true })).toThrow(/origin only/);
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, *' }, { ephemeral: true }).corsOrigins).toEqual(['https://a.example', '*']);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://shop.example.com/path' }, { ephemeral: true })).toThrow(
+      /origin only/,
+    );
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, *' }, { ephemeral: true }).corsOrigins).toEqual([
+      'https://a.example',
+      '*',
+    ]);
   });
 });

@@ -11,7 +11,9 @@ import { makeApp, type TestApp } from '../helpers/app.js';
 const probeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const body = Type.Object({ n: Type.Integer({ minimum: 1 }), s: Type.Optional(Type.String({ maxLength: 5 })) });
   for (const ns of ['probe-wp/v1', 'probe-rental/v1']) {
-    app.post(`/${ns}/echo`, { config: { auth: 'public' }, schema: { body } }, async (req) => (ns.includes('rental') ? rentalOk(req.body, 'ok') : req.body));
+    app.post(`/${ns}/echo`, { config: { auth: 'public' }, schema: { body } }, async (req) =>
+      ns.includes('rental') ? rentalOk(req.body, 'ok') : req.body,
+    );
     app.get(`/${ns}/boom`, { config: { auth: 'public' } }, async () => {
       throw new Error('secret internals');
     });
@@ -46,10 +48,18 @@ describe('error shapes per namespace', () => {
     expect(r.json()).toMatchObject({ code: 'rest_invalid_json', data: { status: 400 } });
     r = await post('probe-wp/v1', '{}');
     expect(r.statusCode).toBe(400);
-    expect(r.json()).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): n', data: { status: 400, params: ['n'] } });
+    expect(r.json()).toEqual({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): n',
+      data: { status: 400, params: ['n'] },
+    });
     r = await post('probe-wp/v1', '{"n":"abc"}');
     expect(r.statusCode).toBe(400);
-    expect(r.json()).toMatchObject({ code: 'rest_invalid_param', message: 'Invalid parameter(s): n', data: { status: 400, params: { n: expect.any(String) } } });
+    expect(r.json()).toMatchObject({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): n',
+      data: { status: 400, params: { n: expect.any(String) } },
+    });
     r = await post('probe-wp/v1', JSON.stringify({ n: 1, s: 'x'.repeat(2 * 1024 * 1024) }));
     expect(r.statusCode).toBe(413);
     expect(r.json()).toMatchObject({ code: 'rest_payload_too_large', data: { status: 413 } });
@@ -65,10 +75,20 @@ describe('error shapes per namespace', () => {
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
     r = await post('probe-rental/v1', '{}');
-    expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', message: 'Invalid parameter(s): n', details: { params: { n: expect.any(String) } } });
+    expect(r.json()).toMatchObject({
+      success: false,
+      error_code: 'INVALID_PARAMS',
+      message: 'Invalid parameter(s): n',
+      details: { params: { n: expect.any(String) } },
+    });
     r = await t.inject({ method: 'GET', url: '/wp-json/probe-rental/v1/conflict' });
     expect(r.statusCode).toBe(409);
-    expect(r.json()).toEqual({ success: false, error_code: 'STATE_CONFLICT', message: 'busy', details: { field: 'x' } });
+    expect(r.json()).toEqual({
+      success: false,
+      error_code: 'STATE_CONFLICT',
+      message: 'busy',
+      details: { field: 'x' },
+    });
     r = await t.inject({ method: 'GET', url: '/wp-json/probe-rental/v1/admin' });
     expect(r.statusCode).toBe(401);
     expect(r.json()).toMatchObject({ success: false, error_code: 'AUTH_REQUIRED' });
@@ -81,7 +101,11 @@ describe('error shapes per namespace', () => {
 
   it('unexpected errors → 500 without internals, with the request id', async () => {
     for (const ns of ['probe-wp/v1', 'probe-rental/v1']) {
-      const r = await t.inject({ method: 'GET', url: `/wp-json/${ns}/boom`, headers: { 'x-request-id': 'req-boom-12345' } });
+      const r = await t.inject({
+        method: 'GET',
+        url: `/wp-json/${ns}/boom`,
+        headers: { 'x-request-id': 'req-boom-12345' },
+      });
       expect(r.statusCode).toBe(500);
       expect(r.body).not.toContain('secret internals');
       expect(r.body).toContain('req-boom-12345');
@@ -103,10 +127,20 @@ describe('docs', () => {
 
 describe('empty JSON bodies', () => {
   it('an empty body with Content-Type: application/json is "no body", not malformed JSON', async () => {
-    const r = await t.inject({ method: 'POST', url: '/wp-json/probe-wp/v1/echo', headers: { 'content-type': 'application/json' }, payload: '' });
+    const r = await t.inject({
+      method: 'POST',
+      url: '/wp-json/probe-wp/v1/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(r.statusCode).toBe(400);
     expect(r.json().code).not.toBe('rest_invalid_json');
-    const proto = await t.inject({ method: 'POST', url: '/wp-json/probe-wp/v1/echo', headers: { 'content-type': 'application/json' }, payload: '{"n":1,"__proto__":{"x":1}}' });
+    const proto = await t.inject({
+      method: 'POST',
+      url: '/wp-json/probe-wp/v1/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"n":1,"__proto__":{"x":1}}',
+    });
     expect(proto.statusCode).toBe(400);
   });
 });

@@ -15,7 +15,11 @@ afterAll(async () => t?.close());
 describe('JobRunner on two nodes', () => {
   it('once per period across nodes, also when a node remembers an older run of its own', async () => {
     const runs: { node: string; at: number }[] = [];
-    const job = (node: string) => ({ name: 'period-test', intervalMs: () => 1500, run: async () => void runs.push({ node, at: Date.now() }) });
+    const job = (node: string) => ({
+      name: 'period-test',
+      intervalMs: () => 1500,
+      run: async () => void runs.push({ node, at: Date.now() }),
+    });
     // ticks every 50 ms, leases of 200 ms: leases run out well inside a period, so only the recorded run can decide
     const a = new JobRunner(t.platform.db, t.app.log, 50);
     const b = new JobRunner(t.platform.db, t.app.log, 50);
@@ -27,11 +31,23 @@ describe('JobRunner on two nodes', () => {
     // the period is measured between the recorded starts (rova_job_runs, below); when run() itself begins also
     // depends on the database round trip that records the start, so this is only a coarse check
     const gaps = runs.slice(1).map((r, i) => r.at - runs[i]!.at);
-    for (const g of gaps) expect(g, `runs at ${runs.map((r) => `${r.node}+${r.at - runs[0]!.at}`).join(', ')}`).toBeGreaterThanOrEqual(1000);
+    for (const g of gaps)
+      expect(g, `runs at ${runs.map((r) => `${r.node}+${r.at - runs[0]!.at}`).join(', ')}`).toBeGreaterThanOrEqual(
+        1000,
+      );
     // every run is in rova_job_runs: one row each, a period apart, under a lease, finished
-    const recorded = await rows<{ holder: string; interval_ms: string; started: number; lease: number | null; finished: boolean; outcome: string | null }>(t.platform.db,
+    const recorded = await rows<{
+      holder: string;
+      interval_ms: string;
+      started: number;
+      lease: number | null;
+      finished: boolean;
+      outcome: string | null;
+    }>(
+      t.platform.db,
       sql`SELECT holder, interval_ms::text, (extract(epoch FROM started_at) * 1000)::float8 AS started, (extract(epoch FROM lease_expires_at) * 1000)::float8 AS lease,
-            finished_at IS NOT NULL AS finished, outcome FROM rova_job_runs WHERE job = 'period-test' ORDER BY started_at`);
+            finished_at IS NOT NULL AS finished, outcome FROM rova_job_runs WHERE job = 'period-test' ORDER BY started_at`,
+    );
     expect(recorded).toHaveLength(runs.length);
     expect(new Set(recorded.map((r) => r.holder)).size).toBeLessThanOrEqual(2);
     for (const [i, r] of recorded.entries()) {
@@ -44,20 +60,33 @@ describe('JobRunner on two nodes', () => {
   it('records a failed run as failure, with its node', async () => {
     const a = new JobRunner(t.platform.db, t.app.log, 50);
     let ran = false;
-    a.schedule({ name: 'failing-test', intervalMs: () => 60_000, run: async () => { ran = true; throw new Error('boom'); } });
+    a.schedule({
+      name: 'failing-test',
+      intervalMs: () => 60_000,
+      run: async () => {
+        ran = true;
+        throw new Error('boom');
+      },
+    });
     for (let i = 0; i < 100 && !ran; i++) await new Promise((r) => setTimeout(r, 50));
     await a.stop();
-    const r = await rows<{ node: string; outcome: string | null }>(t.platform.db, sql`SELECT node, outcome FROM rova_job_runs WHERE job = 'failing-test'`);
+    const r = await rows<{ node: string; outcome: string | null }>(
+      t.platform.db,
+      sql`SELECT node, outcome FROM rova_job_runs WHERE job = 'failing-test'`,
+    );
     expect(r).toEqual([{ node: expect.stringMatching(new RegExp(`:${process.pid}$`)), outcome: 'failure' }]);
   });
 
-  it('stop() hands the node\'s leases back: another node takes the job at once', async () => {
+  it("stop() hands the node's leases back: another node takes the job at once", async () => {
     const a = new JobRunner(t.platform.db, t.app.log);
     const b = new JobRunner(t.platform.db, t.app.log);
     expect(await a.acquireLease('job:handover', 120_000)).toBe(true);
     expect(await b.acquireLease('job:handover', 120_000)).toBe(false);
     await a.stop();
-    const left = await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rova_job_leases WHERE name = 'job:handover'`);
+    const left = await rows<{ n: number }>(
+      t.platform.db,
+      sql`SELECT count(*)::int AS n FROM rova_job_leases WHERE name = 'job:handover'`,
+    );
     expect(left[0]!.n).toBe(0);
     expect(await b.acquireLease('job:handover', 120_000)).toBe(true);
     await b.stop();

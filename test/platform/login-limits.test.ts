@@ -12,13 +12,15 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const login = (login: string, password: string, remoteAddress = '198.51.100.7') => t.inject({ method: 'POST', url: LOGIN, payload: { login, password }, remoteAddress });
+const login = (login: string, password: string, remoteAddress = '198.51.100.7') =>
+  t.inject({ method: 'POST', url: LOGIN, payload: { login, password }, remoteAddress });
 
 describe('login limits', () => {
   it('an account is one bucket whether typed as its login or its email', async () => {
     await t.userWithKey('customer', ['read'], 'cust1');
     const codes: number[] = [];
-    for (let i = 0; i < 10; i++) codes.push((await login(i % 2 ? 'cust1' : 'CUST1@example.test', 'wrong guess')).statusCode);
+    for (let i = 0; i < 10; i++)
+      codes.push((await login(i % 2 ? 'cust1' : 'CUST1@example.test', 'wrong guess')).statusCode);
     expect(codes).toEqual(Array(10).fill(401));
     const limited = await login('cust1@example.test', 'another guess');
     expect(limited.statusCode).toBe(429);
@@ -41,7 +43,8 @@ describe('login limits', () => {
       await t.userWithKey('customer', ['read'], 'spread1');
       const codes: number[] = [];
       // 3 addresses × 2 attempts: the ceiling (5) is reached on the 6th attempt, from the third address.
-      for (const a of ['192.0.2.21', '192.0.2.22', '192.0.2.23']) for (let i = 0; i < 2; i++) codes.push((await login('spread1', 'guess', a)).statusCode);
+      for (const a of ['192.0.2.21', '192.0.2.22', '192.0.2.23'])
+        for (let i = 0; i < 2; i++) codes.push((await login('spread1', 'guess', a)).statusCode);
       expect(codes).toEqual([401, 401, 401, 401, 401, 429]);
       // Beyond its own limit an address adds nothing more to the ceiling.
       expect((await login('spread1', 'guess', '192.0.2.21')).statusCode).toBe(429);
@@ -53,14 +56,21 @@ describe('login limits', () => {
 
   it('good logins do not use up the failure budget: 30 of them from one address, then a wrong one is a 401, not a 429 (issue 19 item 7)', async () => {
     await t.userWithKey('administrator', ['read'], 'operator1');
-    for (let i = 0; i < 30; i++) expect((await login('operator1', PASSWORD, '198.51.100.70')).statusCode, `login ${i + 1}`).toBe(200);
+    for (let i = 0; i < 30; i++)
+      expect((await login('operator1', PASSWORD, '198.51.100.70')).statusCode, `login ${i + 1}`).toBe(200);
     expect((await login('operator1', 'typo', '198.51.100.70')).statusCode).toBe(401);
   });
 
   it('changing the password checks the current one under the login limits: 10 wrong → 429 (issue 19 item 7)', async () => {
     const u = await t.userWithKey('customer', ['read', 'write'], 'changer1');
-    const change = (current: string) => t.inject({ method: 'PUT', url: '/wp-json/rova/v1/auth/password', headers: { 'x-rova-api-key': u.key }, remoteAddress: '198.51.100.71',
-      payload: { current_password: current, new_password: 'a brand new passphrase' } });
+    const change = (current: string) =>
+      t.inject({
+        method: 'PUT',
+        url: '/wp-json/rova/v1/auth/password',
+        headers: { 'x-rova-api-key': u.key },
+        remoteAddress: '198.51.100.71',
+        payload: { current_password: current, new_password: 'a brand new passphrase' },
+      });
     for (let i = 0; i < 10; i++) {
       const r = await change(`guess ${i}`);
       expect(r.statusCode, `guess ${i}`).toBe(401);
@@ -70,8 +80,13 @@ describe('login limits', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('rova_too_many_logins');
     // the right password from another address still works
-    const ok = await t.inject({ method: 'PUT', url: '/wp-json/rova/v1/auth/password', headers: { 'x-rova-api-key': u.key }, remoteAddress: '192.0.2.71',
-      payload: { current_password: PASSWORD, new_password: 'a brand new passphrase' } });
+    const ok = await t.inject({
+      method: 'PUT',
+      url: '/wp-json/rova/v1/auth/password',
+      headers: { 'x-rova-api-key': u.key },
+      remoteAddress: '192.0.2.71',
+      payload: { current_password: PASSWORD, new_password: 'a brand new passphrase' },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 

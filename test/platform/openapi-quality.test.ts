@@ -34,7 +34,8 @@ const ops: { path: string; method: string; op: Op }[] = [];
 beforeAll(async () => {
   t = await makeApp();
   doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as Doc;
-  for (const [p, item] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(item)) ops.push({ path: p, method: m, op });
+  for (const [p, item] of Object.entries(doc.paths))
+    for (const [m, op] of Object.entries(item)) ops.push({ path: p, method: m, op });
 });
 afterAll(async () => t?.close());
 
@@ -44,7 +45,9 @@ describe('OpenAPI document quality (derived for every route, also routes added l
     expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     const declared = new Map((doc.tags ?? []).map((x) => [x.name, x.description]));
-    const undeclared = ops.flatMap((o) => (o.op.tags ?? []).filter((x) => !declared.get(x)).map((x) => `${o.method} ${o.path}: tag "${x}"`));
+    const undeclared = ops.flatMap((o) =>
+      (o.op.tags ?? []).filter((x) => !declared.get(x)).map((x) => `${o.method} ${o.path}: tag "${x}"`),
+    );
     expect(undeclared).toEqual([]);
     expect(ops.filter((o) => !o.op.tags?.length)).toEqual([]);
     expect(doc.servers).toEqual([{ url: '/', description: 'This server' }]);
@@ -52,7 +55,9 @@ describe('OpenAPI document quality (derived for every route, also routes added l
 
   it('operationIds are derived from method and path', () => {
     expect(operationId('/wp-json', 'GET', '/wp-json/wc/v3/products/{id}')).toBe('getWcV3ProductsById');
-    expect(operationId('/wp-json', 'DELETE', '/wp-json/wc/v3/products/{id}/variations/{vid}')).toBe('deleteWcV3ProductsByIdVariationsByVid');
+    expect(operationId('/wp-json', 'DELETE', '/wp-json/wc/v3/products/{id}/variations/{vid}')).toBe(
+      'deleteWcV3ProductsByIdVariationsByVid',
+    );
     expect(operationId('/wp-json', 'POST', '/wp-json/rova-fx/v1/rates/sync')).toBe('postRovaFxV1RatesSync');
     expect(operationId('/wp-json', 'GET', '/wp-json')).toBe('getRestIndex');
     expect(operationId('/wp-json', 'GET', '/')).toBe('getRoot');
@@ -76,8 +81,12 @@ describe('OpenAPI document quality (derived for every route, also routes added l
     expect(sec('/wp-json/rova-rental/v1/vehicles', 'post')).toEqual(AUTHENTICATED);
     expect(sec('/wp-json/rova/v1/auth/me', 'get')).toEqual(AUTHENTICATED);
     expect(ops.filter((o) => !Array.isArray(o.op.security)).map((o) => `${o.method} ${o.path}`)).toEqual([]);
-    expect(doc.paths['/wp-json/rova-rental/v1/vehicles']?.post?.description).toContain('**Needs** the `manage_options` capability; an API key needs the `write` scope.');
-    expect(doc.paths['/wp-json/rova/v1/auth/me']?.get?.description).toContain('**Needs** any signed-in user; an API key needs the `read` scope.');
+    expect(doc.paths['/wp-json/rova-rental/v1/vehicles']?.post?.description).toContain(
+      '**Needs** the `manage_options` capability; an API key needs the `write` scope.',
+    );
+    expect(doc.paths['/wp-json/rova/v1/auth/me']?.get?.description).toContain(
+      '**Needs** any signed-in user; an API key needs the `read` scope.',
+    );
     expect(doc.paths['/wp-json/rova-fx/v1/convert']?.post?.description).toContain('**Public**: no credentials needed.');
     expect(doc.components.securitySchemes).toMatchObject({
       apiKey: { type: 'apiKey', in: 'header', name: 'X-Rova-API-Key' },
@@ -93,29 +102,46 @@ describe('OpenAPI document quality (derived for every route, also routes added l
       const shape = p.startsWith('/wp-json/rova-rental/') ? 'RentalError' : 'WpError';
       const isPublic = op.security?.length === 0;
       const hasInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined;
-      const want = [...(hasInput ? ['400'] : []), ...(isPublic ? [] : ['401', '403']), ...(p.includes('{') ? ['404'] : [])];
+      const want = [
+        ...(hasInput ? ['400'] : []),
+        ...(isPublic ? [] : ['401', '403']),
+        ...(p.includes('{') ? ['404'] : []),
+      ];
       for (const s of want) {
         const r = op.responses[s];
         const schema = r?.content?.['application/json']?.schema;
         if (!r) problems.push(`${method} ${p}: no ${s}`);
-        else if (schema?.$ref !== `#/components/schemas/${shape}`) problems.push(`${method} ${p}: ${s} is not ${shape}: ${JSON.stringify(schema).slice(0, 80)}`);
-        else if (!r.description || r.description.includes('shape')) problems.push(`${method} ${p}: ${s} description "${r.description}"`);
+        else if (schema?.$ref !== `#/components/schemas/${shape}`)
+          problems.push(`${method} ${p}: ${s} is not ${shape}: ${JSON.stringify(schema).slice(0, 80)}`);
+        else if (!r.description || r.description.includes('shape'))
+          problems.push(`${method} ${p}: ${s} description "${r.description}"`);
       }
     }
     expect(problems).toEqual([]);
     expect(doc.components.schemas.WpError).toMatchObject({ type: 'object', required: ['code', 'message', 'data'] });
-    expect(doc.components.schemas.RentalError).toMatchObject({ type: 'object', required: ['success', 'error_code', 'message'] });
+    expect(doc.components.schemas.RentalError).toMatchObject({
+      type: 'object',
+      required: ['success', 'error_code', 'message'],
+    });
   });
 
   it('the rental envelope and page are shared components; WordPress lists document their paging headers', () => {
-    const ok = doc.paths['/wp-json/rova-rental/v1/vehicles']?.get?.responses['200']?.content?.['application/json']?.schema as Json;
+    const ok = doc.paths['/wp-json/rova-rental/v1/vehicles']?.get?.responses['200']?.content?.['application/json']
+      ?.schema as Json;
     expect(ok).toEqual({
       allOf: [
         { $ref: '#/components/schemas/RentalEnvelope' },
-        { type: 'object', properties: { data: { allOf: [{ $ref: '#/components/schemas/RentalPage' }, expect.objectContaining({ type: 'object' })] } } },
+        {
+          type: 'object',
+          properties: {
+            data: { allOf: [{ $ref: '#/components/schemas/RentalPage' }, expect.objectContaining({ type: 'object' })] },
+          },
+        },
       ],
     });
-    expect(doc.components.schemas.RentalPage).toMatchObject({ required: ['items', 'total', 'total_pages', 'page', 'per_page'] });
+    expect(doc.components.schemas.RentalPage).toMatchObject({
+      required: ['items', 'total', 'total_pages', 'page', 'per_page'],
+    });
     expect(doc.paths['/wp-json/wc/v3/products']?.get?.responses['200']?.headers).toEqual({
       'X-WP-Total': { $ref: '#/components/headers/X-WP-Total' },
       'X-WP-TotalPages': { $ref: '#/components/headers/X-WP-TotalPages' },
@@ -126,9 +152,16 @@ describe('OpenAPI document quality (derived for every route, also routes added l
   it('every request body has an example (generated from the schema when the route gives none)', () => {
     const missing = ops
       .filter((o) => o.op.requestBody)
-      .flatMap((o) => Object.entries(o.op.requestBody!.content).filter(([, m]) => m.example === undefined && m.examples === undefined).map(([type]) => `${o.method} ${o.path} (${type})`));
+      .flatMap((o) =>
+        Object.entries(o.op.requestBody!.content)
+          .filter(([, m]) => m.example === undefined && m.examples === undefined)
+          .map(([type]) => `${o.method} ${o.path} (${type})`),
+      );
     expect(missing, 'give the body schema `examples: [...]` where the generator finds no valid value').toEqual([]);
-    expect(doc.paths['/wp-json/rova/v1/auth/login']?.post?.requestBody?.content['application/json']?.example).toEqual({ login: 'ops', password: 'a long password' });
+    expect(doc.paths['/wp-json/rova/v1/auth/login']?.post?.requestBody?.content['application/json']?.example).toEqual({
+      login: 'ops',
+      password: 'a long password',
+    });
   });
 
   it('the example generator honours formats, patterns, bounds, enums, defaults and explicit examples', () => {
@@ -143,7 +176,14 @@ describe('OpenAPI document quality (derived for every route, also routes added l
       when: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
     });
     expect(exampleFor(s)).toEqual({
-      email: 'ada@example.com', pickup_date: '2027-07-02', pickup_time: '09:00', kind: 'season', n: 5, ids: [1, 1], note: 'hello', when: '2027-07-02T09:00:00Z',
+      email: 'ada@example.com',
+      pickup_date: '2027-07-02',
+      pickup_time: '09:00',
+      kind: 'season',
+      n: 5,
+      ids: [1, 1],
+      note: 'hello',
+      when: '2027-07-02T09:00:00Z',
     });
     expect(exampleFor(Type.Object({ a: Type.String() }, { examples: [{ a: 'given' }] }))).toEqual({ a: 'given' });
     // Nothing fits the pattern: no example rather than a wrong one.
@@ -155,13 +195,29 @@ describe('OpenAPI document quality (derived for every route, also routes added l
     try {
       const file = path.join(dir, 'openapi.json');
       writeFileSync(file, JSON.stringify(doc, null, 2));
-      const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', path.join(ROOT, 'redocly.yaml'), '--format=json'], {
-        encoding: 'utf8',
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-        timeout: 120_000,
-      });
-      const out = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
-      const errors = out.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
+      const r = spawnSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'),
+          'lint',
+          file,
+          '--config',
+          path.join(ROOT, 'redocly.yaml'),
+          '--format=json',
+        ],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+          timeout: 120_000,
+        },
+      );
+      const out = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+        totals: { errors: number };
+        problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+      };
+      const errors = out.problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
       expect(errors).toEqual([]);
       expect(out.totals.errors).toBe(0);
     } finally {

@@ -9,7 +9,10 @@ afterAll(async () => t?.close());
 
 describe('OpenAPI is complete', () => {
   it('every route of the REST index is documented with a summary and a 2xx response schema', async () => {
-    const idx = (await t.inject({ method: 'GET', url: '/wp-json/' })).json() as { routes: Record<string, { methods: string[] }>; namespaces: string[] };
+    const idx = (await t.inject({ method: 'GET', url: '/wp-json/' })).json() as {
+      routes: Record<string, { methods: string[] }>;
+      namespaces: string[];
+    };
     const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
       paths: Record<string, Record<string, { summary?: string; responses?: Record<string, unknown> }>>;
     };
@@ -20,7 +23,8 @@ describe('OpenAPI is complete', () => {
         const op = spec.paths[`/wp-json${path}`]?.[m.toLowerCase()];
         if (!op) problems.push(`${m} ${path}: missing`);
         else if (!op.summary) problems.push(`${m} ${path}: no summary`);
-        else if (!Object.keys(op.responses ?? {}).some((c) => c.startsWith('2'))) problems.push(`${m} ${path}: no 2xx schema`);
+        else if (!Object.keys(op.responses ?? {}).some((c) => c.startsWith('2')))
+          problems.push(`${m} ${path}: no 2xx schema`);
       }
     }
     expect(Object.keys(idx.routes).length).toBeGreaterThan(50);

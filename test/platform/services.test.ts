@@ -26,13 +26,13 @@ describe('rate limiter', () => {
     expect(fourth.resetMs).toBeLessThanOrEqual(1000);
     expect((await limits.hit('t', 'b', 3, 1)).allowed).toBe(true);
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await limits.hit('t', 'a', 3, 1))).toMatchObject({ allowed: true, count: 1 });
+    expect(await limits.hit('t', 'a', 3, 1)).toMatchObject({ allowed: true, count: 1 });
   });
   it('takes the limit per call (filters may raise it without losing counts)', async () => {
     const { limits } = t.platform;
     for (let i = 0; i < 5; i++) await limits.hit('u', 'k', 5, 60);
     expect((await limits.hit('u', 'k', 5, 60)).allowed).toBe(false);
-    expect((await limits.hit('u', 'k', 10, 60))).toMatchObject({ allowed: true, count: 7, remaining: 3 });
+    expect(await limits.hit('u', 'k', 10, 60)).toMatchObject({ allowed: true, count: 7, remaining: 3 });
   });
 });
 
@@ -102,6 +102,8 @@ describe('ROVA_EXTENSIONS', () => {
     } finally {
       await e.close();
     }
-    await expect(makeApp({ env: { ROVA_EXTENSIONS: path.join(dir, 'missing.mjs') } })).rejects.toThrow(/ROVA_EXTENSIONS/);
+    await expect(makeApp({ env: { ROVA_EXTENSIONS: path.join(dir, 'missing.mjs') } })).rejects.toThrow(
+      /ROVA_EXTENSIONS/,
+    );
   });
 });

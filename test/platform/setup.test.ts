@@ -17,14 +17,24 @@ const fresh = () => {
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-const env = (dataDir: string, extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: dataDir, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '8099', ...extra });
+const env = (dataDir: string, extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: dataDir,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  PORT: '8099',
+  ...extra,
+});
 // What a command does runs in-process (src/cli/run.ts, the binary's own entry); the terminal and the start stay real
 const rova = (args: string[], e: Record<string, string>, input?: string) => rovaInProcess(args, e, { stdin: input });
 
 describe.skipIf(!!TEST_PG)('rova setup', () => {
   it('with flags: creates the administrator, prints the admin URL and the next steps on stdout; a second run refuses (exit 1)', async () => {
     const d = fresh();
-    const r = await rova(['setup', '--login', 'owner', '--email', 'owner@example.test', '--password', 'a long enough password'], env(d));
+    const r = await rova(
+      ['setup', '--login', 'owner', '--email', 'owner@example.test', '--password', 'a long enough password'],
+      env(d),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n').slice(0, 3)).toEqual([
       'administrator "owner" created',
@@ -33,9 +43,14 @@ describe.skipIf(!!TEST_PG)('rova setup', () => {
     ]);
     expect(r.stdout).toContain('npx rova apikey create --user owner --name ci');
     expect(r.stdout).not.toContain('a long enough password');
-    const again = await rova(['setup', '--login', 'second', '--email', 'second@example.test', '--password', 'another long password'], env(d));
+    const again = await rova(
+      ['setup', '--login', 'second', '--email', 'second@example.test', '--password', 'another long password'],
+      env(d),
+    );
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe('rova setup: an administrator exists already ("owner"): log in at http://127.0.0.1:8099/admin, or add users there or with rova user create\n');
+    expect(again.stderr).toBe(
+      'rova setup: an administrator exists already ("owner"): log in at http://127.0.0.1:8099/admin, or add users there or with rova user create\n',
+    );
     // the account works: an API key for it
     const k = await rova(['apikey', 'create', '--user', 'owner', '--name', 'ci'], env(d));
     expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
@@ -45,11 +60,24 @@ describe.skipIf(!!TEST_PG)('rova setup', () => {
     const d = fresh();
     const none = await rova(['setup'], env(d), '');
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe('rova setup: missing --login, --email, --password (no terminal to ask on: pass flags or ROVA_SETUP_LOGIN/ROVA_SETUP_EMAIL/ROVA_SETUP_PASSWORD)\n');
-    const short = await rova(['setup'], env(d, { ROVA_SETUP_LOGIN: 'ops', ROVA_SETUP_EMAIL: 'ops@example.test', ROVA_SETUP_PASSWORD: 'short' }));
+    expect(none.stderr).toBe(
+      'rova setup: missing --login, --email, --password (no terminal to ask on: pass flags or ROVA_SETUP_LOGIN/ROVA_SETUP_EMAIL/ROVA_SETUP_PASSWORD)\n',
+    );
+    const short = await rova(
+      ['setup'],
+      env(d, { ROVA_SETUP_LOGIN: 'ops', ROVA_SETUP_EMAIL: 'ops@example.test', ROVA_SETUP_PASSWORD: 'short' }),
+    );
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('at least 10 characters');
-    const ok = await rova(['setup'], env(d, { ROVA_SETUP_LOGIN: 'ops', ROVA_SETUP_EMAIL: 'ops@example.test', ROVA_SETUP_PASSWORD: 'long enough password', PUBLIC_URL: 'https://cars.example.com/' }));
+    const ok = await rova(
+      ['setup'],
+      env(d, {
+        ROVA_SETUP_LOGIN: 'ops',
+        ROVA_SETUP_EMAIL: 'ops@example.test',
+        ROVA_SETUP_PASSWORD: 'long enough password',
+        PUBLIC_URL: 'https://cars.example.com/',
+      }),
+    );
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('Admin app: https://cars.example.com/admin — log in as "ops"');
   }, 120_000);
@@ -61,9 +89,13 @@ describe.skipIf(!!TEST_PG)('rova setup', () => {
     const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: env(d) });
     let screen = '';
     const answers: [RegExp, string][] = [
-      [/Login: /, 'keeper'], [/E-mail: /, 'keeper@example.test'], [/Password \(at least 10 characters\): /, 'short'],
-      [/Too short[^]*Password \(at least 10 characters\): /, 'secret password one'], [/Password again: /, 'secret password two'],
-      [/differ; again\.[^]*Password \(at least 10 characters\): /, 'secret password one'], [/Password again: /, 'secret password one'],
+      [/Login: /, 'keeper'],
+      [/E-mail: /, 'keeper@example.test'],
+      [/Password \(at least 10 characters\): /, 'short'],
+      [/Too short[^]*Password \(at least 10 characters\): /, 'secret password one'],
+      [/Password again: /, 'secret password two'],
+      [/differ; again\.[^]*Password \(at least 10 characters\): /, 'secret password one'],
+      [/Password again: /, 'secret password one'],
     ];
     let next = 0;
     let seenUpTo = 0;
@@ -89,14 +121,27 @@ describe.skipIf(!!TEST_PG)('rova setup', () => {
 
   it('a start on a database without an administrator says in one line how to create one', async () => {
     const d = fresh();
-    const run = start(process.execPath, rovaArgs('serve'), { DATA_DIR: d, HOME: d, PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ROVA_JOBS: '0' });
+    const run = start(process.execPath, rovaArgs('serve'), {
+      DATA_DIR: d,
+      HOME: d,
+      PORT: '0',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      ROVA_JOBS: '0',
+    });
     try {
       const base = await run.ready;
       const until = Date.now() + 10_000;
-      while (!run.output().includes('No administrator yet') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      const lines = run.output().split('\n').filter((l) => l.includes('No administrator yet'));
+      while (!run.output().includes('No administrator yet') && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
+      const lines = run
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('No administrator yet'));
       expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0]!).msg).toBe(`No administrator yet: run "npx rova setup" (or "node dist/main.js setup") to create the first one; the admin app is at ${base}/admin`);
+      expect(JSON.parse(lines[0]!).msg).toBe(
+        `No administrator yet: run "npx rova setup" (or "node dist/main.js setup") to create the first one; the admin app is at ${base}/admin`,
+      );
     } finally {
       run.child.kill('SIGTERM');
       await run.exited;

@@ -26,7 +26,13 @@ const tmp = (prefix: string) => {
 let s3: S3rver;
 let s3Port: number;
 const startS3 = async () => {
-  s3 = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'rova-files', configs: [] }] });
+  s3 = new S3rver({
+    port: s3Port,
+    address: '127.0.0.1',
+    silent: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: 'rova-files', configs: [] }],
+  });
   await s3.run();
 };
 let s3Dir: string;
@@ -76,7 +82,9 @@ describe.each(adapters)('the %s adapter', (_name, open) => {
       expect(got?.data.equals(PNG)).toBe(true);
       expect(got?.contentType).toBe('image/png');
       expect(await all(s, 'vendor-documents/')).toEqual(['vendor-documents/a1.png', 'vendor-documents/b0.pdf']);
-      expect(await all(s)).toEqual(expect.arrayContaining(['statements/ps-2026-0001.pdf', 'vendor-documents/a1.png', 'vendor-documents/b0.pdf']));
+      expect(await all(s)).toEqual(
+        expect.arrayContaining(['statements/ps-2026-0001.pdf', 'vendor-documents/a1.png', 'vendor-documents/b0.pdf']),
+      );
       // overwrite: the new bytes
       await s.put('vendor-documents/b0.pdf', Buffer.from('%PDF-1.7 second'), 'application/pdf');
       expect((await s.get('vendor-documents/b0.pdf'))?.data.toString()).toBe('%PDF-1.7 second');
@@ -93,7 +101,14 @@ describe.each(adapters)('the %s adapter', (_name, open) => {
   it('refuses keys that could leave the store', async () => {
     const s = open();
     try {
-      for (const bad of ['../etc/passwd', 'vendor-documents/../../x', '/abs/key', 'nofolder', 'vendor-documents/', 'Vendor/x.pdf']) {
+      for (const bad of [
+        '../etc/passwd',
+        'vendor-documents/../../x',
+        '/abs/key',
+        'nofolder',
+        'vendor-documents/',
+        'Vendor/x.pdf',
+      ]) {
         await expect(s.put(bad, PDF, 'application/pdf'), bad).rejects.toThrow(/not a storage key/);
       }
     } finally {
@@ -107,7 +122,9 @@ describe('S3 outages and configuration', () => {
     const s = openStorage(`s3://rova-files/x?endpoint=http://127.0.0.1:${await freePort()}`, t.platform.db);
     try {
       await expect(s.get('vendor-documents/a.pdf')).rejects.toBeInstanceOf(StorageUnavailableError);
-      await expect(s.put('vendor-documents/a.pdf', PDF, 'application/pdf')).rejects.toThrow(/S3 storage s3:\/\/rova-files\/x\/ at http:\/\/127\.0\.0\.1:\d+ failed/);
+      await expect(s.put('vendor-documents/a.pdf', PDF, 'application/pdf')).rejects.toThrow(
+        /S3 storage s3:\/\/rova-files\/x\/ at http:\/\/127\.0\.0\.1:\d+ failed/,
+      );
     } finally {
       await s.close();
     }
@@ -117,7 +134,10 @@ describe('S3 outages and configuration', () => {
     const d = migratedDataDir('rova-storage-cfg-');
     dirs.push(d);
     for (const [url, says] of [
-      ['ftp://files.example.com/x', 'STORAGE_URL must be "database", s3://bucket[/prefix]?endpoint=… or file:///absolute/dir'],
+      [
+        'ftp://files.example.com/x',
+        'STORAGE_URL must be "database", s3://bucket[/prefix]?endpoint=… or file:///absolute/dir',
+      ],
       ['s3://key:secret@bucket', 'no credentials in the URL — set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY'],
       ['s3://bucket?endpont=http://x', 'unknown parameter "endpont"'],
     ] as const) {
@@ -139,8 +159,16 @@ describe('vendor documents through the document route on S3', () => {
   it('upload → stored in the bucket, download 200 with the bytes; object gone → 404; server down → 503 with Retry-After, then 200 again', async () => {
     const customer = { 'x-rova-api-key': (await s3App.userWithKey('customer')).key };
     const admin = { 'x-rova-api-key': (await s3App.userWithKey('administrator')).key };
-    const m = multipart(APPLY_FIELDS, [{ field: 'document_id', name: 'passport.pdf', data: PDF }, { field: 'document_license', name: 'licence.png', data: PNG }]);
-    const r = await s3App.inject({ method: 'POST', url: `${V1}/vendor/application`, headers: { ...customer, ...m.headers }, payload: m.payload });
+    const m = multipart(APPLY_FIELDS, [
+      { field: 'document_id', name: 'passport.pdf', data: PDF },
+      { field: 'document_license', name: 'licence.png', data: PNG },
+    ]);
+    const r = await s3App.inject({
+      method: 'POST',
+      url: `${V1}/vendor/application`,
+      headers: { ...customer, ...m.headers },
+      payload: m.payload,
+    });
     expect(r.statusCode, r.body).toBe(201);
     const [pdf, png] = r.json().data.documents as { url: string }[];
     expect(s3App.platform.storage.kind).toBe('s3');
@@ -165,11 +193,19 @@ describe('vendor documents through the document route on S3', () => {
       const down = await s3App.inject({ method: 'GET', url: pdf!.url, headers: admin });
       expect(down.statusCode).toBe(503);
       expect(down.headers['retry-after']).toMatch(/^\d+$/);
-      expect(down.json()).toMatchObject({ success: false, message: 'The file storage is unavailable. Try again in a few seconds.' });
+      expect(down.json()).toMatchObject({
+        success: false,
+        message: 'The file storage is unavailable. Try again in a few seconds.',
+      });
       // an application while the storage is down: 503, and nothing written
       const other = { 'x-rova-api-key': (await s3App.userWithKey('customer')).key };
       const m2 = multipart(APPLY_FIELDS, [{ field: 'document_id', name: 'passport.pdf', data: PDF }]);
-      const refused = await s3App.inject({ method: 'POST', url: `${V1}/vendor/application`, headers: { ...other, ...m2.headers }, payload: m2.payload });
+      const refused = await s3App.inject({
+        method: 'POST',
+        url: `${V1}/vendor/application`,
+        headers: { ...other, ...m2.headers },
+        payload: m2.payload,
+      });
       expect(refused.statusCode).toBe(503);
       const mine = await s3App.inject({ method: 'GET', url: `${V1}/vendor/application`, headers: other });
       expect(mine.statusCode).toBe(404);
@@ -190,7 +226,8 @@ describe('moving files between storages', () => {
     const bucket = openStorage(s3Url('moved'), t.platform.db);
     try {
       const names = Array.from({ length: 7 }, (_, i) => `vendor-documents/${String(i).repeat(32).slice(0, 32)}.pdf`);
-      for (const [i, k] of names.entries()) await file.put(k, Buffer.concat([PDF, Buffer.from(`#${i}`)]), 'application/pdf');
+      for (const [i, k] of names.entries())
+        await file.put(k, Buffer.concat([PDF, Buffer.from(`#${i}`)]), 'application/pdf');
       writeFileSync(path.join(dir, 'README.txt'), 'not ours');
       const first = await migrateStorage(file, db);
       expect(first).toEqual({ copied: 7, unchanged: 0, deleted: 0, ignored: ['README.txt'] });
@@ -220,7 +257,9 @@ describe.skipIf(!!TEST_PG)('rova storage migrate (CLI, embedded database)', () =
 
     const r = await run('storage', 'migrate', '--delete-source');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`copied vendor-documents/${names[0]}\ncopied vendor-documents/${names[1]}\n2 copied, 0 already there, 2 deleted from the source, 0 ignored\n`);
+    expect(r.stdout).toBe(
+      `copied vendor-documents/${names[0]}\ncopied vendor-documents/${names[1]}\n2 copied, 0 already there, 2 deleted from the source, 0 ignored\n`,
+    );
     expect(r.stderr).toContain(`moving files from file://${path.join(d, 'uploads')} to database`);
     expect(readdirSync(legacy)).toEqual([]);
     const again = await run('storage', 'migrate');
@@ -230,9 +269,13 @@ describe.skipIf(!!TEST_PG)('rova storage migrate (CLI, embedded database)', () =
     expect(check.stdout).toBe('storage database: write, read back and delete ok\n');
     const same = await run('storage', 'migrate', '--from', 'database');
     expect(same.code).toBe(2);
-    expect(same.stderr).toBe('rova: --from and --to are the same storage (database); STORAGE_URL sets the default --to\n');
+    expect(same.stderr).toBe(
+      'rova: --from and --to are the same storage (database); STORAGE_URL sets the default --to\n',
+    );
     const usage = await run('storage', 'copy');
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toBe('rova: usage: rova storage migrate [--from URL] [--to URL] [--delete-source] | rova storage check\n');
+    expect(usage.stderr).toBe(
+      'rova: usage: rova storage migrate [--from URL] [--to URL] [--delete-source] | rova storage check\n',
+    );
   }, 180_000);
 });

@@ -39,7 +39,8 @@ describe('toDate', () => {
   });
 
   it('refuses what is not a timestamp, and passes a Date through', () => {
-    for (const bad of ['', 'yesterday', '2026-13-01 00:00:00+00', '2026-06-31 00:00:00+00x']) expect(() => toDate(bad), bad).toThrow(TypeError);
+    for (const bad of ['', 'yesterday', '2026-13-01 00:00:00+00', '2026-06-31 00:00:00+00x'])
+      expect(() => toDate(bad), bad).toThrow(TypeError);
     const d = new Date();
     expect(toDate(d)).toBe(d);
     expect(toDate('2026-01-02 03:04:05.678+00').toISOString()).toBe('2026-01-02T03:04:05.678Z');

@@ -19,11 +19,19 @@ describe('Transients.update (database or Redis, whichever the suite runs on)', (
   it('undefined deletes; a throwing updater changes nothing and releases the key', async () => {
     const tr = t.platform.transients;
     await tr.set('k', { a: 1 }, 60);
-    await expect(tr.update('k', () => {
-      throw new Error('no');
-    })).rejects.toThrow('no');
+    await expect(
+      tr.update('k', () => {
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
     expect(await tr.get('k')).toEqual({ a: 1 });
-    expect(await tr.update<{ a: number }>('k', (v) => ({ a: (v?.a ?? 0) + 1 }), (v) => v.a * 10)).toEqual({ a: 2 });
+    expect(
+      await tr.update<{ a: number }>(
+        'k',
+        (v) => ({ a: (v?.a ?? 0) + 1 }),
+        (v) => v.a * 10,
+      ),
+    ).toEqual({ a: 2 });
     expect(await tr.update('k', () => undefined)).toBeUndefined();
     expect(await tr.get('k')).toBeUndefined();
   });

@@ -83,14 +83,14 @@ describe('README block commands', () => {
       "# the demo's currencies",
       "curl -s -X POST http://127.0.0.1:8080/a -d '{",
       '  "x": 1}\'   # → 409',
-      'curl -s http://127.0.0.1:8080/b   # it\'s fine',
+      "curl -s http://127.0.0.1:8080/b   # it's fine",
       'curl -s http://127.0.0.1:8080/c   # → 401',
     ].join('\n');
     expect(runnable(code, 'http://h').split('\n')).toEqual([
       "# the demo's currencies",
       "ROVA_EXPECT=409 curl -s -X POST http://h/a -d '{",
       '  "x": 1}\'   # → 409',
-      'curl -s http://h/b   # it\'s fine',
+      "curl -s http://h/b   # it's fine",
       'ROVA_EXPECT=401 curl -s http://h/c   # → 401',
     ]);
   });

@@ -39,10 +39,17 @@ export function readmeBlocks(markdown: string): ReadmeBlock[] {
     const lang = (open[2] ?? '').toLowerCase();
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !FENCE_CLOSE.test(lines[j] ?? ''); j += 1) body.push((lines[j] ?? '').slice(Math.min(indent, leading(lines[j] ?? ''))));
+    for (; j < lines.length && !FENCE_CLOSE.test(lines[j] ?? ''); j += 1)
+      body.push((lines[j] ?? '').slice(Math.min(indent, leading(lines[j] ?? ''))));
     const code = body.join('\n');
     if (SHELLS.has(lang) && /\bcurl\b/.test(code)) {
-      blocks.push({ n: blocks.length + 1, line: i + 1, heading: headings.filter(Boolean).slice(1).join(' › ') || headings.join(' › '), code, skip: skipReason(lines, i) });
+      blocks.push({
+        n: blocks.length + 1,
+        line: i + 1,
+        heading: headings.filter(Boolean).slice(1).join(' › ') || headings.join(' › '),
+        code,
+        skip: skipReason(lines, i),
+      });
     }
     i = j;
   }
@@ -73,7 +80,8 @@ export function runnable(code: string, base: string): string {
   for (let i = 0; i < lines.length; i += 1) {
     let j = i;
     // A command goes on after a trailing backslash or inside a quoted string (a JSON body over lines).
-    while (j < lines.length - 1 && (/\\\s*$/.test(lines[j] ?? '') || endsInQuote(lines.slice(i, j + 1).join('\n')))) j += 1;
+    while (j < lines.length - 1 && (/\\\s*$/.test(lines[j] ?? '') || endsInQuote(lines.slice(i, j + 1).join('\n'))))
+      j += 1;
     const group = lines.slice(i, j + 1);
     const at = group.findIndex((l) => /(^|[\s($|&;])curl\s/.test(l) && !/^\s*#/.test(l));
     if (at >= 0) {
@@ -128,16 +136,16 @@ curl() {
     __prev=$__a
   done
   : > "$__b"
-  __rc=0; command curl -sS -o "$__b" -w '%{stderr}__ROVA_CODE=%{http_code}\n' "${"$"}{__args[@]}" 2>"$__e" || __rc=$?
+  __rc=0; command curl -sS -o "$__b" -w '%{stderr}__ROVA_CODE=%{http_code}\n' "${'$'}{__args[@]}" 2>"$__e" || __rc=$?
   while IFS= read -r __line || [ -n "$__line" ]; do
-    case $__line in __ROVA_CODE=*) __code=${"$"}{__line#__ROVA_CODE=} ;; *) printf '%s\n' "$__line" >&2 ;; esac
+    case $__line in __ROVA_CODE=*) __code=${'$'}{__line#__ROVA_CODE=} ;; *) printf '%s\n' "$__line" >&2 ;; esac
   done < "$__e"
   [ -n "$__code" ] || __code=000
   if [ -n "$__out" ]; then command cat "$__b" > "$__out"; else command cat "$__b" 2>/dev/null || true; fi
   printf -v __cmd '%q ' "$@"
   IFS= read -r -d '' -N 400 __body < "$__b" || true
-  __body=${"$"}{__body//[$'\n\t\r']/ }
-  printf 'CURL\t%s\t%s\t%s\t%s\t%s\n' "$__rc" "$__code" "$ROVA_EXPECT" "${"$"}{__cmd:0:400}" "$__body" >> "$ROVA_REC"
+  __body=${'$'}{__body//[$'\n\t\r']/ }
+  printf 'CURL\t%s\t%s\t%s\t%s\t%s\n' "$__rc" "$__code" "$ROVA_EXPECT" "${'$'}{__cmd:0:400}" "$__body" >> "$ROVA_REC"
   return 0
 }
 `;
@@ -160,7 +168,14 @@ export function parseRecords(text: string): BlockResult {
   const out: BlockResult = { curls: [], errors: [] };
   for (const row of text.split('\n')) {
     const f = row.split('\t');
-    if (f[0] === 'CURL') out.curls.push({ exit: Number(f[1]), status: Number(f[2]), expect: f[3] ? Number(f[3]) : null, command: f[4] ?? '', body: f[5] ?? '' });
+    if (f[0] === 'CURL')
+      out.curls.push({
+        exit: Number(f[1]),
+        status: Number(f[2]),
+        expect: f[3] ? Number(f[3]) : null,
+        command: f[4] ?? '',
+        body: f[5] ?? '',
+      });
     else if (f[0] === 'ERR') out.errors.push({ line: Number(f[1]), command: f[2] ?? '' });
   }
   return out;
@@ -172,8 +187,12 @@ export function problems(r: BlockResult): string[] {
   r.curls.forEach((c, k) => {
     const what = `curl #${k + 1}: ${c.command.trim()}`;
     if (c.exit !== 0 && c.status === 0) p.push(`${what}\n      → no HTTP answer (curl exit ${c.exit})`);
-    else if (c.expect !== null && c.status !== c.expect) p.push(`${what}\n      → HTTP ${c.status}, the README says ${c.expect}: ${c.body.slice(0, 300)}`);
-    else if (c.expect === null && c.status >= 400) p.push(`${what}\n      → HTTP ${c.status} (mark an intended failure with "# → ${c.status}"): ${c.body.slice(0, 300)}`);
+    else if (c.expect !== null && c.status !== c.expect)
+      p.push(`${what}\n      → HTTP ${c.status}, the README says ${c.expect}: ${c.body.slice(0, 300)}`);
+    else if (c.expect === null && c.status >= 400)
+      p.push(
+        `${what}\n      → HTTP ${c.status} (mark an intended failure with "# → ${c.status}"): ${c.body.slice(0, 300)}`,
+      );
   });
   for (const e of r.errors) p.push(`line ${e.line} of the block failed: ${e.command}`);
   return p;
@@ -204,4 +223,3 @@ export function readmeScripts(markdown: string): ReadmeScript[] {
   }
   return out;
 }
-

@@ -35,7 +35,8 @@ const adminKey = `readme-admin-${randomBytes(12).toString('hex')}`;
 async function waitReady(url: string, ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    if (server?.exitCode !== null) throw new Error(`the server exited (${server?.exitCode}):\n${serverLog.slice(-3000)}`);
+    if (server?.exitCode !== null)
+      throw new Error(`the server exited (${server?.exitCode}):\n${serverLog.slice(-3000)}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -55,7 +56,13 @@ function runInShell(n: number, code: string): Promise<{ records: string; output:
   writeFileSync(rec, '');
   const done = `__ROVA_BLOCK_DONE_${n}__`;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`block ${n} did not finish within ${BLOCK_TIMEOUT_MS} ms (a command waits for input or a server?)`)), BLOCK_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`block ${n} did not finish within ${BLOCK_TIMEOUT_MS} ms (a command waits for input or a server?)`),
+        ),
+      BLOCK_TIMEOUT_MS,
+    );
     const check = () => {
       if (!shellOut.includes(done)) return;
       clearTimeout(timer);
@@ -93,7 +100,10 @@ d('README examples run as written', () => {
     server.stderr.on('data', (b: Buffer) => (serverLog += b.toString()));
     await waitReady(`${base}/wp-json/`, 240_000);
 
-    shell = spawn('bash', ['--noprofile', '--norc'], { cwd: dir, env: { PATH: env.PATH, HOME: dir, TERM: 'dumb', ADMIN_KEY: adminKey, LC_ALL: 'C.UTF-8' } });
+    shell = spawn('bash', ['--noprofile', '--norc'], {
+      cwd: dir,
+      env: { PATH: env.PATH, HOME: dir, TERM: 'dumb', ADMIN_KEY: adminKey, LC_ALL: 'C.UTF-8' },
+    });
     shell.stdout.on('data', (b: Buffer) => (shellOut += b.toString()));
     shell.stdin.write(`export ADMIN_KEY\n${prelude(path.join(dir, 'records'))}\n`);
   }, 300_000);
@@ -114,7 +124,8 @@ d('README examples run as written', () => {
     expect(blocks.length).toBeGreaterThan(10);
   });
 
-  const title = (b: ReadmeBlock) => `block ${b.n} (README line ${b.line}, ${b.heading})${b.skip !== null ? ` — skipped: ${b.skip}` : ''}`;
+  const title = (b: ReadmeBlock) =>
+    `block ${b.n} (README line ${b.line}, ${b.heading})${b.skip !== null ? ` — skipped: ${b.skip}` : ''}`;
   for (const b of blocks) {
     const run = b.skip !== null ? it.skip : it;
     run(
@@ -124,8 +135,15 @@ d('README examples run as written', () => {
         const result = parseRecords(records);
         // The `source` of the block itself fails when its last command did: that command is reported already.
         result.errors = result.errors.filter((e) => !e.command.includes(`block-${b.n}.sh`));
-        const found = problems(result).map((p) => p.replaceAll(adminKey, '$ADMIN_KEY').replaceAll(base, 'http://127.0.0.1:8080'));
-        const message = [`README block ${b.n} at line ${b.line} (${b.heading}):`, ...found.map((p) => `  - ${p}`), '  output (end):', output.slice(-1500).replaceAll(adminKey, '$ADMIN_KEY')].join('\n');
+        const found = problems(result).map((p) =>
+          p.replaceAll(adminKey, '$ADMIN_KEY').replaceAll(base, 'http://127.0.0.1:8080'),
+        );
+        const message = [
+          `README block ${b.n} at line ${b.line} (${b.heading}):`,
+          ...found.map((p) => `  - ${p}`),
+          '  output (end):',
+          output.slice(-1500).replaceAll(adminKey, '$ADMIN_KEY'),
+        ].join('\n');
         expect(found, message).toEqual([]);
       },
       BLOCK_TIMEOUT_MS + 5_000,
@@ -146,7 +164,10 @@ d('README examples run as written', () => {
     };
 
     it('every example names its file (first line `// name.mjs`) and each one is run below', () => {
-      for (const s of scripts) expect(s.file, `README line ${s.line}: the block's first line must be a comment naming its .mjs file`).not.toBe('');
+      for (const s of scripts)
+        expect(s.file, `README line ${s.line}: the block's first line must be a comment naming its .mjs file`).not.toBe(
+          '',
+        );
       expect(scripts.map((s) => s.file).sort()).toEqual(['ext-a.mjs', 'receiver.mjs', 'woo.mjs']);
     });
 
@@ -154,7 +175,11 @@ d('README examples run as written', () => {
       const { output } = await runInShell(900, 'printf "%s %s" "$CK" "$CS"');
       const [ck, cs] = output.trim().split(' ');
       expect(ck).toMatch(/^ck_/);
-      const r = spawnSync(process.execPath, [write('woo.mjs')], { env: { PATH: process.env.PATH ?? '', CK: ck!, CS: cs! }, encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync(process.execPath, [write('woo.mjs')], {
+        env: { PATH: process.env.PATH ?? '', CK: ck!, CS: cs! },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^\S.* \d+(\.\d+)?\n$/);
     });
@@ -168,13 +193,28 @@ d('README examples run as written', () => {
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
       child.stderr.on('data', (b: Buffer) => (out += b.toString()));
       try {
-        const body = JSON.stringify({ type: 'booking.created', timestamp: new Date().toISOString(), data: { id: 7, reference: 'RB-TEST' } });
+        const body = JSON.stringify({
+          type: 'booking.created',
+          timestamp: new Date().toISOString(),
+          data: { id: 7, reference: 'RB-TEST' },
+        });
         const send = async (sign: string) => {
           const id = `msg_${randomBytes(6).toString('hex')}`;
           const at = new Date();
           for (let i = 0; ; i++) {
             try {
-              return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(sign).sign(id, at, body) } })).status;
+              return (
+                await fetch(`http://127.0.0.1:${port}/`, {
+                  method: 'POST',
+                  body,
+                  headers: {
+                    'content-type': 'application/json',
+                    'webhook-id': id,
+                    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+                    'webhook-signature': new Webhook(sign).sign(id, at, body),
+                  },
+                })
+              ).status;
             } catch (err) {
               if (i > 50) throw err;
               await new Promise((r) => setTimeout(r, 100)); // still starting
@@ -190,10 +230,16 @@ d('README examples run as written', () => {
     });
 
     it('ext-a.mjs: the extension raises the convert limit through the filter the currency service applies', async () => {
-      const mod = (await import(pathToFileURL(write('ext-a.mjs')).href)) as { default: (p: { filters: Filters }) => void };
+      const mod = (await import(pathToFileURL(write('ext-a.mjs')).href)) as {
+        default: (p: { filters: Filters }) => void;
+      };
       const filters = new Filters();
       mod.default({ filters });
-      const limited = filters.apply('rova_fx_convert_rate_limit', { limit: 60, windowSeconds: 60 } as never, {} as never) as unknown as { limit: number };
+      const limited = filters.apply(
+        'rova_fx_convert_rate_limit',
+        { limit: 60, windowSeconds: 60 } as never,
+        {} as never,
+      ) as unknown as { limit: number };
       expect(limited.limit).toBe(1200);
     });
   });
@@ -201,7 +247,9 @@ d('README examples run as written', () => {
 
 describe('README examples leave no files behind in fixed places', () => {
   it('no code block writes a fixed /tmp path (examples make their own with mktemp)', () => {
-    const fixed = [...README.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? '').split('\n')).filter((l) => /\/tmp\//.test(l));
+    const fixed = [...README.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)]
+      .flatMap((m) => (m[1] ?? '').split('\n'))
+      .filter((l) => /\/tmp\//.test(l));
     expect(fixed).toEqual([]);
   });
 });
@@ -214,7 +262,8 @@ describe('README links', () => {
       if (/^[a-z]+:/.test(target)) continue;
       if (!existsSync(path.join(ROOT, target))) bad.push(target);
     }
-    for (const m of README.matchAll(/`((?:spec|design|shared|reference)\/[^`]+\.md)`/g)) if (!existsSync(path.join(ROOT, m[1] ?? ''))) bad.push(m[1] ?? '');
+    for (const m of README.matchAll(/`((?:spec|design|shared|reference)\/[^`]+\.md)`/g))
+      if (!existsSync(path.join(ROOT, m[1] ?? ''))) bad.push(m[1] ?? '');
     expect(bad).toEqual([]);
   });
 });

@@ -4,7 +4,14 @@ import { makeApp, type TestApp } from '../helpers/app.js';
 import { avail, location, rawBooking, rule, vehicle } from './helpers.js';
 
 async function standardRules(t: TestApp): Promise<void> {
-  await rule(t, { name: 'Summer', kind: 'season', start_date: '2000-06-15', end_date: '2000-09-15', recurring: true, multiplier: '1.25' });
+  await rule(t, {
+    name: 'Summer',
+    kind: 'season',
+    start_date: '2000-06-15',
+    end_date: '2000-09-15',
+    recurring: true,
+    multiplier: '1.25',
+  });
   await rule(t, { name: 'Weekend', kind: 'weekend', multiplier: '1.1' });
   await rule(t, { name: 'Week', kind: 'duration', min_days: 7, percent: '-10' });
   await rule(t, { name: 'Child seat', kind: 'addon', code: 'child_seat', amount: '5', charge: 'per_day' });
@@ -29,34 +36,95 @@ describe('POST /availability (UTC store)', () => {
     const b = r.json();
     expect(b.success).toBe(true);
     expect(b.data).toMatchObject({
-      available: true, vehicle_id: vid, days: 3, price_per_day: 100, net_price: 320, currency: 'USD', tax_rate: 18, tax: 57.6, total: 377.6,
-      deposit_percent: 20, deposit: 75.52, remaining: 302.08,
+      available: true,
+      vehicle_id: vid,
+      days: 3,
+      price_per_day: 100,
+      net_price: 320,
+      currency: 'USD',
+      tax_rate: 18,
+      tax: 57.6,
+      total: 377.6,
+      deposit_percent: 20,
+      deposit: 75.52,
+      remaining: 302.08,
       pickup: { date: '2030-03-08', time: '10:00', at: '2030-03-08T10:00:00.000Z' },
     });
-    expect(b.data.breakdown).toMatchObject({ base: 300, weekend_days: 2, weekday_days: 1, weekend_adjustment: 20, season_adjustment: 0, duration_discount: 0 });
+    expect(b.data.breakdown).toMatchObject({
+      base: 300,
+      weekend_days: 2,
+      weekday_days: 1,
+      weekend_adjustment: 20,
+      season_adjustment: 0,
+      duration_discount: 0,
+    });
   });
 
   it('season × weekend, 7-day tier −10 %, add-ons, tax and deposit', async () => {
-    const r = await avail(t, { vehicle_id: vid, pickup_date: '2030-07-01', return_date: '2030-07-08', addons: ['child_seat', 'extra_driver'] });
+    const r = await avail(t, {
+      vehicle_id: vid,
+      pickup_date: '2030-07-01',
+      return_date: '2030-07-08',
+      addons: ['child_seat', 'extra_driver'],
+    });
     const d = r.json().data;
     expect(d.days).toBe(7);
-    expect(d.breakdown).toMatchObject({ base: 700, season_adjustment: 175, weekend_adjustment: 25, rental_subtotal: 900, duration_discount: -90, rental_net: 810, addons_total: 60 });
+    expect(d.breakdown).toMatchObject({
+      base: 700,
+      season_adjustment: 175,
+      weekend_adjustment: 25,
+      rental_subtotal: 900,
+      duration_discount: -90,
+      rental_net: 810,
+      addons_total: 60,
+    });
     expect(d).toMatchObject({ net_price: 870, tax: 156.6, total: 1026.6, deposit: 205.32, remaining: 821.28 });
-    expect(d.breakdown.rules.map((x: { kind: string }) => x.kind).sort()).toEqual(['addon', 'addon', 'deposit', 'duration', 'season', 'tax', 'weekend']);
+    expect(d.breakdown.rules.map((x: { kind: string }) => x.kind).sort()).toEqual([
+      'addon',
+      'addon',
+      'deposit',
+      'duration',
+      'season',
+      'tax',
+      'weekend',
+    ]);
   });
 
   it('unknown add-on → 400 INVALID_PARAMS', async () => {
-    const r = await avail(t, { vehicle_id: vid, pickup_date: '2030-07-01', return_date: '2030-07-02', addons: ['jetpack'] });
+    const r = await avail(t, {
+      vehicle_id: vid,
+      pickup_date: '2030-07-01',
+      return_date: '2030-07-02',
+      addons: ['jetpack'],
+    });
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
   });
 
   it('days rule: 24 h + 60 min grace = 1 day, + 61 min = 2 days', async () => {
-    const a = await avail(t, { vehicle_id: vid, pickup_date: '2030-03-05', pickup_time: '10:00', return_date: '2030-03-06', return_time: '11:00' });
+    const a = await avail(t, {
+      vehicle_id: vid,
+      pickup_date: '2030-03-05',
+      pickup_time: '10:00',
+      return_date: '2030-03-06',
+      return_time: '11:00',
+    });
     expect(a.json().data.days).toBe(1);
-    const b = await avail(t, { vehicle_id: vid, pickup_date: '2030-03-05', pickup_time: '10:00', return_date: '2030-03-06', return_time: '11:01' });
+    const b = await avail(t, {
+      vehicle_id: vid,
+      pickup_date: '2030-03-05',
+      pickup_time: '10:00',
+      return_date: '2030-03-06',
+      return_time: '11:01',
+    });
     expect(b.json().data.days).toBe(2);
-    const c = await avail(t, { vehicle_id: vid, pickup_date: '2030-03-05', pickup_time: '10:00', return_date: '2030-03-05', return_time: '12:00' });
+    const c = await avail(t, {
+      vehicle_id: vid,
+      pickup_date: '2030-03-05',
+      pickup_time: '10:00',
+      return_date: '2030-03-05',
+      return_time: '12:00',
+    });
     expect(c.json().data.days).toBe(1);
   });
 
@@ -64,7 +132,8 @@ describe('POST /availability (UTC store)', () => {
     const v = await vehicle(t);
     await rawBooking(t, v, '2030-04-10T10:00:00Z', '2030-04-12T10:00:00Z', 'confirmed');
     const q = async (pd: string, pt: string, rd: string, rt: string) =>
-      (await avail(t, { vehicle_id: v, pickup_date: pd, pickup_time: pt, return_date: rd, return_time: rt })).json().data;
+      (await avail(t, { vehicle_id: v, pickup_date: pd, pickup_time: pt, return_date: rd, return_time: rt })).json()
+        .data;
     expect(await q('2030-04-12', '10:30', '2030-04-14', '10:00')).toMatchObject({ available: false, reason: 'booked' });
     expect((await q('2030-04-12', '11:00', '2030-04-14', '10:00')).available).toBe(true);
     expect(await q('2030-04-08', '10:00', '2030-04-10', '09:30')).toMatchObject({ available: false, reason: 'booked' });
@@ -88,7 +157,9 @@ describe('POST /availability (UTC store)', () => {
     ['completed', null, true],
   ])('a %s booking (deadline %s) → available %s', async (status, deadline, free) => {
     const v = await vehicle(t);
-    await rawBooking(t, v, '2030-05-10T10:00:00Z', '2030-05-12T10:00:00Z', status as string, { payment_deadline: deadline });
+    await rawBooking(t, v, '2030-05-10T10:00:00Z', '2030-05-12T10:00:00Z', status as string, {
+      payment_deadline: deadline,
+    });
     const d = (await avail(t, { vehicle_id: v, pickup_date: '2030-05-11', return_date: '2030-05-13' })).json().data;
     expect(d.available).toBe(free);
     if (!free) expect(d.reason).toBe('booked');
@@ -96,20 +167,51 @@ describe('POST /availability (UTC store)', () => {
 
   it('blocked date, maintenance, inactive, duration, min notice, opening hours', async () => {
     const blocked = await vehicle(t, { blocked_dates: ['2030-06-02'] });
-    expect((await avail(t, { vehicle_id: blocked, pickup_date: '2030-06-01', return_date: '2030-06-03' })).json().data).toMatchObject({ available: false, reason: 'blocked_date' });
-    expect((await avail(t, { vehicle_id: blocked, pickup_date: '2030-06-03', return_date: '2030-06-04' })).json().data.available).toBe(true);
+    expect(
+      (await avail(t, { vehicle_id: blocked, pickup_date: '2030-06-01', return_date: '2030-06-03' })).json().data,
+    ).toMatchObject({ available: false, reason: 'blocked_date' });
+    expect(
+      (await avail(t, { vehicle_id: blocked, pickup_date: '2030-06-03', return_date: '2030-06-04' })).json().data
+        .available,
+    ).toBe(true);
     const m = await vehicle(t, { status: 'maintenance' });
-    expect((await avail(t, { vehicle_id: m, pickup_date: '2030-06-01', return_date: '2030-06-03' })).json().data).toMatchObject({ available: false, reason: 'maintenance' });
+    expect(
+      (await avail(t, { vehicle_id: m, pickup_date: '2030-06-01', return_date: '2030-06-03' })).json().data,
+    ).toMatchObject({ available: false, reason: 'maintenance' });
     const i = await vehicle(t, { status: 'inactive' });
-    expect((await avail(t, { vehicle_id: i, pickup_date: '2030-06-01', return_date: '2030-06-03' })).json().data).toMatchObject({ available: false, reason: 'inactive' });
-    expect((await avail(t, { vehicle_id: vid, pickup_date: '2030-06-01', return_date: '2030-07-02' })).json().data).toMatchObject({ available: false, reason: 'duration' });
-    expect((await avail(t, { vehicle_id: vid, pickup_date: '2020-06-01', return_date: '2020-06-02' })).json().data).toMatchObject({ available: false, reason: 'min_notice' });
-    const loc = await location(t, { opening_hours: { mon: { open: '08:00', close: '18:00' }, tue: { open: '08:00', close: '18:00' } } });
+    expect(
+      (await avail(t, { vehicle_id: i, pickup_date: '2030-06-01', return_date: '2030-06-03' })).json().data,
+    ).toMatchObject({ available: false, reason: 'inactive' });
+    expect(
+      (await avail(t, { vehicle_id: vid, pickup_date: '2030-06-01', return_date: '2030-07-02' })).json().data,
+    ).toMatchObject({ available: false, reason: 'duration' });
+    expect(
+      (await avail(t, { vehicle_id: vid, pickup_date: '2020-06-01', return_date: '2020-06-02' })).json().data,
+    ).toMatchObject({ available: false, reason: 'min_notice' });
+    const loc = await location(t, {
+      opening_hours: { mon: { open: '08:00', close: '18:00' }, tue: { open: '08:00', close: '18:00' } },
+    });
     const h = await vehicle(t, { location_id: loc });
     // 2030-06-03 is a Monday
-    expect((await avail(t, { vehicle_id: h, pickup_date: '2030-06-03', pickup_time: '07:00', return_date: '2030-06-04' })).json().data).toMatchObject({ available: false, reason: 'outside_opening_hours' });
-    expect((await avail(t, { vehicle_id: h, pickup_date: '2030-06-03', pickup_time: '08:00', return_date: '2030-06-04', return_time: '18:00' })).json().data.available).toBe(true);
-    expect((await avail(t, { vehicle_id: h, pickup_date: '2030-06-05', return_date: '2030-06-06' })).json().data).toMatchObject({ available: false, reason: 'outside_opening_hours' });
+    expect(
+      (
+        await avail(t, { vehicle_id: h, pickup_date: '2030-06-03', pickup_time: '07:00', return_date: '2030-06-04' })
+      ).json().data,
+    ).toMatchObject({ available: false, reason: 'outside_opening_hours' });
+    expect(
+      (
+        await avail(t, {
+          vehicle_id: h,
+          pickup_date: '2030-06-03',
+          pickup_time: '08:00',
+          return_date: '2030-06-04',
+          return_time: '18:00',
+        })
+      ).json().data.available,
+    ).toBe(true);
+    expect(
+      (await avail(t, { vehicle_id: h, pickup_date: '2030-06-05', return_date: '2030-06-06' })).json().data,
+    ).toMatchObject({ available: false, reason: 'outside_opening_hours' });
   });
 
   it('errors: 404 VEHICLE_NOT_FOUND, 400 INVALID_PARAMS, 400 INVALID_DATE_RANGE', async () => {
@@ -129,14 +231,17 @@ describe('POST /availability (UTC store)', () => {
       expect(r.json().error_code).toBe('INVALID_PARAMS');
       expect(r.json().success).toBe(false);
     }
-    for (const [p, rd] of [['2030-06-03', '2030-06-01'], ['2030-06-03', '2030-06-03']]) {
+    for (const [p, rd] of [
+      ['2030-06-03', '2030-06-01'],
+      ['2030-06-03', '2030-06-03'],
+    ]) {
       const r = await avail(t, { vehicle_id: vid, pickup_date: p, return_date: rd });
       expect(r.statusCode).toBe(400);
       expect(r.json().error_code).toBe('INVALID_DATE_RANGE');
     }
   });
 
-  it('a repeated question gets the kept answer until a booking of that vehicle changes it (not another vehicle\'s)', async () => {
+  it("a repeated question gets the kept answer until a booking of that vehicle changes it (not another vehicle's)", async () => {
     const v = await vehicle(t);
     const other = await vehicle(t);
     const body = { vehicle_id: v, pickup_date: '2030-09-02', return_date: '2030-09-04' };
@@ -169,12 +274,28 @@ describe('POST /availability (UTC store)', () => {
 
   it('pricing rule writes reach the engine (cache invalidated through the bus)', async () => {
     const v = await vehicle(t, { category: 'luxury', price_per_day: '200.00' });
-    const before = (await avail(t, { vehicle_id: v, pickup_date: '2030-03-05', return_date: '2030-03-06' })).json().data.net_price;
+    const before = (await avail(t, { vehicle_id: v, pickup_date: '2030-03-05', return_date: '2030-03-06' })).json().data
+      .net_price;
     expect(before).toBe(200);
     const admin = (await t.userWithKey('administrator')).key;
-    const r = await t.inject({ method: 'POST', url: '/wp-json/rova-rental/v1/pricing-rules', headers: { 'x-rova-api-key': admin }, payload: { name: 'Lux', kind: 'season', scope: 'category', category: 'luxury', start_date: '2000-03-01', end_date: '2000-03-31', multiplier: 1.5 } });
+    const r = await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova-rental/v1/pricing-rules',
+      headers: { 'x-rova-api-key': admin },
+      payload: {
+        name: 'Lux',
+        kind: 'season',
+        scope: 'category',
+        category: 'luxury',
+        start_date: '2000-03-01',
+        end_date: '2000-03-31',
+        multiplier: 1.5,
+      },
+    });
     expect(r.statusCode).toBe(201);
-    expect((await avail(t, { vehicle_id: v, pickup_date: '2030-03-05', return_date: '2030-03-06' })).json().data.net_price).toBe(300);
+    expect(
+      (await avail(t, { vehicle_id: v, pickup_date: '2030-03-05', return_date: '2030-03-06' })).json().data.net_price,
+    ).toBe(300);
   });
 });
 

@@ -19,7 +19,9 @@ let n = 0;
 /** An account with a customer record (as its first booking leaves it). */
 async function account(name: string): Promise<number> {
   const { userId } = await t.userWithKey('customer');
-  await t.platform.db.execute(sql`INSERT INTO rental_customers (user_id, name, email) VALUES (${userId}, ${name}, ${`c${userId}@example.test`})`);
+  await t.platform.db.execute(
+    sql`INSERT INTO rental_customers (user_id, name, email) VALUES (${userId}, ${name}, ${`c${userId}@example.test`})`,
+  );
   return userId;
 }
 
@@ -28,19 +30,67 @@ function item(vehicleId: number, accountId: number, day: string, answers: Record
   n += 1;
   const reference = `AT-${n}-${Date.now()}`;
   const fields = {
-    reference, vehicle_id: vehicleId, kind: 'rental', pickup_at: `${day}T10:00:00.000Z`, return_at: `${day.slice(0, 8)}${String(Number(day.slice(8)) + 2).padStart(2, '0')}T10:00:00.000Z`,
-    days: 2, price_per_day: 100, net_price: 200, addons_total: 0, tax: 20, total: 220, deposit: 44, remaining: 176, addons: [], breakdown: { note: `n${n}` },
-    currency: 'USD', payment_method: 'offline', payment_deadline: new Date(Date.now() + 900_000).toISOString(), status: 'pending_payment', notes: '', source: 'storefront', buffer_minutes: 0,
+    reference,
+    vehicle_id: vehicleId,
+    kind: 'rental',
+    pickup_at: `${day}T10:00:00.000Z`,
+    return_at: `${day.slice(0, 8)}${String(Number(day.slice(8)) + 2).padStart(2, '0')}T10:00:00.000Z`,
+    days: 2,
+    price_per_day: 100,
+    net_price: 200,
+    addons_total: 0,
+    tax: 20,
+    total: 220,
+    deposit: 44,
+    remaining: 176,
+    addons: [],
+    breakdown: { note: `n${n}` },
+    currency: 'USD',
+    payment_method: 'offline',
+    payment_deadline: new Date(Date.now() + 900_000).toISOString(),
+    status: 'pending_payment',
+    notes: '',
+    source: 'storefront',
+    buffer_minutes: 0,
     undefined_one: undefined,
   };
-  const draft = { ...fields, id: 0, customer_id: 0, customer_name: '', customer_email: '', customer_phone: '', created_at: '', updated_at: '' } as never;
-  const w = orderWrites({ user_id: accountId, payment_plan: 'deposit', currency: 'USD', total: 220, amount_due: 44 },
-    [{ kind: 'rental', code: null, description: 'Rental', amount: 200 }, { kind: 'tax', code: 'vat', description: 'VAT', amount: 20 }, { kind: 'deposit', code: null, description: 'Deposit', amount: 44 }],
-    { provider: 'offline', amount: 44 }, [outboxEvent('booking.created', { id: 0, customer_id: 0, total: '0', reference })], (p) => { answers[reference] = p.id; });
+  const draft = {
+    ...fields,
+    id: 0,
+    customer_id: 0,
+    customer_name: '',
+    customer_email: '',
+    customer_phone: '',
+    created_at: '',
+    updated_at: '',
+  } as never;
+  const w = orderWrites(
+    { user_id: accountId, payment_plan: 'deposit', currency: 'USD', total: 220, amount_due: 44 },
+    [
+      { kind: 'rental', code: null, description: 'Rental', amount: 200 },
+      { kind: 'tax', code: 'vat', description: 'VAT', amount: 20 },
+      { kind: 'deposit', code: null, description: 'Deposit', amount: 44 },
+    ],
+    { provider: 'offline', amount: 44 },
+    [outboxEvent('booking.created', { id: 0, customer_id: 0, total: '0', reference })],
+    (p) => {
+      answers[reference] = p.id;
+    },
+  );
   const mail = bookingMailWithBooking(t.platform, 'booking_created', draft)!;
   const { undefined_one: _u, ...defined } = fields;
   void defined;
-  return { vehicleId, accountId, fields, writes: { ctes: `${w.ctes}, ${mail.cte}`, data: { ...w.data, mail: mail.data }, columns: w.columns, answered: w.answered } };
+  return {
+    vehicleId,
+    accountId,
+    fields,
+    writes: {
+      ctes: `${w.ctes}, ${mail.cte}`,
+      data: { ...w.data, mail: mail.data },
+      columns: w.columns,
+      answered: w.answered,
+    },
+  };
 }
 
 describe('bookings at once', () => {
@@ -50,8 +100,12 @@ describe('bookings at once', () => {
     const bob = await account('Bob');
     const { userId: nobody } = await t.userWithKey('customer');
     await rawBooking(t, vTaken, '2036-03-10T00:00:00Z', '2036-03-20T00:00:00Z', 'confirmed');
-    const lapsed = await rawBooking(t, vLapsed, '2036-05-10T00:00:00Z', '2036-05-12T00:00:00Z', 'pending_payment', { payment_deadline: new Date(Date.now() + 60_000).toISOString() });
-    await t.platform.db.execute(sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 minute', holds_slot = true WHERE id = ${lapsed}`);
+    const lapsed = await rawBooking(t, vLapsed, '2036-05-10T00:00:00Z', '2036-05-12T00:00:00Z', 'pending_payment', {
+      payment_deadline: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await t.platform.db.execute(
+      sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 minute', holds_slot = true WHERE id = ${lapsed}`,
+    );
     const answers: Record<string, number> = {};
     const items = [
       item(v1, alice, '2036-03-11', answers),
@@ -62,33 +116,70 @@ describe('bookings at once', () => {
       item(v2, bob, '2036-03-14', answers),
     ];
     const made = await bookVehiclesAtOnce(t.platform.db, items);
-    expect(made.map((m) => ('booking' in m ? 'booked' : m.fallback))).toEqual(['booked', 'conflict', 'lapsed_holds', 'no_customer', 'no_vehicle', 'booked']);
+    expect(made.map((m) => ('booking' in m ? 'booked' : m.fallback))).toEqual([
+      'booked',
+      'conflict',
+      'lapsed_holds',
+      'no_customer',
+      'no_vehicle',
+      'booked',
+    ]);
     const [a, b] = [made[0], made[5]].map((m) => (m as Extract<BookedAtOnce, { booking: unknown }>).booking);
     expect(Number(a!.vehicle_id)).toBe(v1);
-    expect(a).toMatchObject({ customer_name: 'Alice <&>', status: 'pending_payment', total: '220.00', reference: items[0]!.fields.reference, breakdown: { note: expect.any(String) } });
+    expect(a).toMatchObject({
+      customer_name: 'Alice <&>',
+      status: 'pending_payment',
+      total: '220.00',
+      reference: items[0]!.fields.reference,
+      breakdown: { note: expect.any(String) },
+    });
     expect(Number(b!.vehicle_id)).toBe(v2);
     expect(b).toMatchObject({ customer_name: 'Bob', reference: items[5]!.fields.reference });
     expect(Object.keys(answers).sort()).toEqual([items[0]!.fields.reference, items[5]!.fields.reference].sort());
 
     const refs = items.map((i) => String(i.fields.reference));
-    const written = await rows<{ reference: string; lines: string; pay: string; payment_id: string; event: { data: { id: number; customer_id: number; total: string; reference: string } }; mail: string | null }>(t.platform.db, sql`
+    const written = await rows<{
+      reference: string;
+      lines: string;
+      pay: string;
+      payment_id: string;
+      event: { data: { id: number; customer_id: number; total: string; reference: string } };
+      mail: string | null;
+    }>(
+      t.platform.db,
+      sql`
       SELECT bk.reference,
         (SELECT string_agg(l.kind || ':' || l.amount, ',' ORDER BY l.id) FROM rental_orders o JOIN rental_order_lines l ON l.order_id = o.id WHERE o.booking_id = bk.id) AS lines,
         (SELECT p.provider || ':' || p.amount || ':' || p.currency FROM rental_payments p WHERE p.booking_id = bk.id) AS pay,
         (SELECT p.id FROM rental_payments p WHERE p.booking_id = bk.id) AS payment_id,
         (SELECT e.payload FROM rova_events e WHERE e.type = 'booking.created' AND e.payload->'data'->>'reference' = bk.reference) AS event,
         (SELECT m.html_body FROM rova_mail_outbox m WHERE m.to_address = bk.customer_email AND m.html_body LIKE '%' || bk.reference || '%') AS mail
-      FROM rental_bookings bk WHERE bk.reference = ANY(${`{${refs.join(',')}}`}::text[]) ORDER BY bk.id`);
-    expect(written.map((w) => w.reference), 'nothing of the four that were not booked').toEqual([refs[0], refs[5]]);
-    for (const [w, booking] of [[written[0]!, a!], [written[1]!, b!]] as const) {
+      FROM rental_bookings bk WHERE bk.reference = ANY(${`{${refs.join(',')}}`}::text[]) ORDER BY bk.id`,
+    );
+    expect(
+      written.map((w) => w.reference),
+      'nothing of the four that were not booked',
+    ).toEqual([refs[0], refs[5]]);
+    for (const [w, booking] of [
+      [written[0]!, a!],
+      [written[1]!, b!],
+    ] as const) {
       expect(w.lines).toBe('rental:200.00,tax:20.00,deposit:44.00');
       expect(w.pay).toBe('offline:44.00:USD');
       expect(answers[w.reference]).toBe(Number(w.payment_id));
-      expect(w.event.data).toEqual({ id: Number(booking.id), customer_id: Number(booking.customer_id), total: '220.00', reference: w.reference });
+      expect(w.event.data).toEqual({
+        id: Number(booking.id),
+        customer_id: Number(booking.customer_id),
+        total: '220.00',
+        reference: w.reference,
+      });
       expect(w.mail).toContain(w.reference);
     }
-    expect(written[0]!.mail, "the name HTML-escaped, as the templates escape").toContain('Alice &lt;&amp;&gt;');
-    const orphans = await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rova_events WHERE payload->'data'->>'reference' = ANY(${`{${[refs[1], refs[2], refs[3], refs[4]].join(',')}}`}::text[])`);
+    expect(written[0]!.mail, 'the name HTML-escaped, as the templates escape').toContain('Alice &lt;&amp;&gt;');
+    const orphans = await rows<{ n: number }>(
+      t.platform.db,
+      sql`SELECT count(*)::int AS n FROM rova_events WHERE payload->'data'->>'reference' = ANY(${`{${[refs[1], refs[2], refs[3], refs[4]].join(',')}}`}::text[])`,
+    );
     expect(orphans[0]!.n).toBe(0);
   });
 
@@ -107,7 +198,10 @@ describe('bookings at once', () => {
     try {
       const answers: Record<string, number> = {};
       // 2 per vehicle, on different days: the second of a vehicle never rides with its first
-      const items = vs.flatMap((v, i) => [item(v, who, `2037-0${(i % 6) + 1}-01`, answers), item(v, who, `2037-0${(i % 6) + 1}-10`, answers)]);
+      const items = vs.flatMap((v, i) => [
+        item(v, who, `2037-0${(i % 6) + 1}-01`, answers),
+        item(v, who, `2037-0${(i % 6) + 1}-10`, answers),
+      ]);
       const made = await Promise.all(items.map((x) => at.book(x)));
       expect(made.every((m) => 'booking' in m)).toBe(true);
       expect(seen.length, 'fewer statements than bookings').toBeLessThan(items.length);
@@ -137,7 +231,10 @@ describe('bookings at once', () => {
     const together = [at.book(good), at.book(bad)];
     expect((await Promise.all(flying)).every((m) => 'booking' in m)).toBe(true);
     expect(await Promise.all(together)).toEqual([{ fallback: 'refused' }, { fallback: 'refused' }]);
-    const left = await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE reference IN (${good.fields.reference as string}, ${bad.fields.reference as string})`);
+    const left = await rows<{ n: number }>(
+      t.platform.db,
+      sql`SELECT count(*)::int AS n FROM rental_bookings WHERE reference IN (${good.fields.reference as string}, ${bad.fields.reference as string})`,
+    );
     expect(left[0]!.n).toBe(0);
     expect(answers[good.fields.reference as string]).toBeUndefined();
   });

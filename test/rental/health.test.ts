@@ -21,7 +21,11 @@ describe('GET /health', () => {
     await expect.poll(() => holdingIndexOf(t.platform).ready, { timeout: 20_000 }).toBe(true);
     const r = await t.inject({ method: 'GET', url: `${V1}/health` });
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({ success: true, data: { status: 'ok', version: '4.52.0', rova_version: VERSION, availability_from: 'index' }, message: '' });
+    expect(r.json()).toEqual({
+      success: true,
+      data: { status: 'ok', version: '4.52.0', rova_version: VERSION, availability_from: 'index' },
+      message: '',
+    });
   });
 
   it('503 degraded when a migration is pending', async () => {
@@ -30,7 +34,11 @@ describe('GET /health', () => {
     apps.push(t);
     const r = await t.inject({ method: 'GET', url: `${V1}/health` });
     expect(r.statusCode).toBe(503);
-    expect(r.json()).toMatchObject({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: '4.52.0', rova_version: VERSION, failed: ['migrations'] } });
+    expect(r.json()).toMatchObject({
+      success: false,
+      error_code: 'SERVICE_UNAVAILABLE',
+      data: { status: 'degraded', version: '4.52.0', rova_version: VERSION, failed: ['migrations'] },
+    });
   });
 
   it('503 degraded when the database is gone', async () => {

@@ -11,14 +11,26 @@ let seq = 0;
 
 export async function vehicle(t: TestApp, f: Record<string, unknown> = {}): Promise<number> {
   seq += 1;
-  const v = await insertVehicle(t.platform.db, { name: `Car ${seq}`, slug: `car-${seq}-${Math.random().toString(36).slice(2, 8)}`, price_per_day: '100.00', category: 'economy', ...f });
+  const v = await insertVehicle(t.platform.db, {
+    name: `Car ${seq}`,
+    slug: `car-${seq}-${Math.random().toString(36).slice(2, 8)}`,
+    price_per_day: '100.00',
+    category: 'economy',
+    ...f,
+  });
   await catalogueChanged(t.platform);
   return Number(v.id);
 }
 
 export async function location(t: TestApp, f: Record<string, unknown> = {}): Promise<number> {
   seq += 1;
-  const l = await insertLocation(t.platform.db, { name: `Loc ${seq}`, slug: `loc-${seq}-${Math.random().toString(36).slice(2, 8)}`, type: 'office', city: 'Istanbul', ...f });
+  const l = await insertLocation(t.platform.db, {
+    name: `Loc ${seq}`,
+    slug: `loc-${seq}-${Math.random().toString(36).slice(2, 8)}`,
+    type: 'office',
+    city: 'Istanbul',
+    ...f,
+  });
   await catalogueChanged(t.platform);
   return Number(l.id);
 }
@@ -31,14 +43,34 @@ export async function rule(t: TestApp, f: Record<string, unknown>): Promise<numb
 
 export async function customer(t: TestApp): Promise<number> {
   seq += 1;
-  return Number((await insertCustomer(t.platform.db, { name: `Cust ${seq}`, email: `c${seq}-${Math.random().toString(36).slice(2, 8)}@example.test` })).id);
+  return Number(
+    (
+      await insertCustomer(t.platform.db, {
+        name: `Cust ${seq}`,
+        email: `c${seq}-${Math.random().toString(36).slice(2, 8)}@example.test`,
+      })
+    ).id,
+  );
 }
 
 /** Inserts a booking row directly (any status, any deadline). */
-export async function rawBooking(t: TestApp, vehicleId: number, pickup: string, ret: string, status: string, extra: Record<string, unknown> = {}): Promise<number> {
+export async function rawBooking(
+  t: TestApp,
+  vehicleId: number,
+  pickup: string,
+  ret: string,
+  status: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
   seq += 1;
   const b = await insertBooking(t.platform.db, {
-    reference: `T-${seq}-${Math.random().toString(36).slice(2, 8)}`, vehicle_id: vehicleId, pickup_at: pickup, return_at: ret, days: 1, status, ...extra,
+    reference: `T-${seq}-${Math.random().toString(36).slice(2, 8)}`,
+    vehicle_id: vehicleId,
+    pickup_at: pickup,
+    return_at: ret,
+    days: 1,
+    status,
+    ...extra,
   });
   return Number(b.id);
 }

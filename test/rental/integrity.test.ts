@@ -17,11 +17,21 @@ describe('rova verify: the ledger and the booking invariants (issue 19)', () => 
   it('clean data → ok; a cancelled booking keeping a payment, a stray refund → findings naming the ids', async () => {
     expect(await verifyIntegrity(t.platform.db)).toMatchObject({ ok: true, findings: [] });
     const v = await vehicle(t);
-    const kept = await rawBooking(t, v, '2035-01-01T10:00:00Z', '2035-01-02T10:00:00Z', 'cancelled', { total: '100.00', currency: 'USD' });
-    const other = await rawBooking(t, v, '2035-02-01T10:00:00Z', '2035-02-02T10:00:00Z', 'cancelled', { total: '50.00', currency: 'USD' });
-    const pay = (await t.platform.db.execute(sql`INSERT INTO rental_payments (booking_id, provider, amount, currency, status) VALUES (${kept}, 'offline', 100, 'USD', 'succeeded') RETURNING id::int AS id`)) as unknown as { rows: { id: number }[] };
+    const kept = await rawBooking(t, v, '2035-01-01T10:00:00Z', '2035-01-02T10:00:00Z', 'cancelled', {
+      total: '100.00',
+      currency: 'USD',
+    });
+    const other = await rawBooking(t, v, '2035-02-01T10:00:00Z', '2035-02-02T10:00:00Z', 'cancelled', {
+      total: '50.00',
+      currency: 'USD',
+    });
+    const pay = (await t.platform.db.execute(
+      sql`INSERT INTO rental_payments (booking_id, provider, amount, currency, status) VALUES (${kept}, 'offline', 100, 'USD', 'succeeded') RETURNING id::int AS id`,
+    )) as unknown as { rows: { id: number }[] };
     const payId = pay.rows[0]!.id;
-    const refund = (await t.platform.db.execute(sql`INSERT INTO rental_refunds (payment_id, booking_id, amount, currency, reason) VALUES (${payId}, ${other}, 10, 'USD', 'customer_cancelled') RETURNING id::int AS id`)) as unknown as { rows: { id: number }[] };
+    const refund = (await t.platform.db.execute(
+      sql`INSERT INTO rental_refunds (payment_id, booking_id, amount, currency, reason) VALUES (${payId}, ${other}, 10, 'USD', 'customer_cancelled') RETURNING id::int AS id`,
+    )) as unknown as { rows: { id: number }[] };
     const r = await verifyIntegrity(t.platform.db);
     expect(r.ok).toBe(false);
     // the stray refund names the payment: this payment now counts as owed, so only the stray refund is reported
@@ -29,23 +39,39 @@ describe('rova verify: the ledger and the booking invariants (issue 19)', () => 
     const saysUnpaid = `booking ${kept}: payments minus refunds are 100.00 USD, but payment_status unpaid says 0 (total 100.00)`;
     expect(r.findings).toEqual([`refund ${refund.rows[0]!.id} is not tied to a payment of its booking`, saysUnpaid]);
     await t.platform.db.execute(sql`DELETE FROM rental_refunds WHERE id = ${refund.rows[0]!.id}`);
-    expect((await verifyIntegrity(t.platform.db)).findings).toEqual([`booking ${kept}: cancelled or refunded, but payment ${payId} succeeded and is neither refunded nor owed`, saysUnpaid]);
-    await t.platform.db.execute(sql`UPDATE rental_payments SET status = 'refunded', refunded_amount = amount WHERE id = ${payId}`);
+    expect((await verifyIntegrity(t.platform.db)).findings).toEqual([
+      `booking ${kept}: cancelled or refunded, but payment ${payId} succeeded and is neither refunded nor owed`,
+      saysUnpaid,
+    ]);
+    await t.platform.db.execute(
+      sql`UPDATE rental_payments SET status = 'refunded', refunded_amount = amount WHERE id = ${payId}`,
+    );
     expect(await verifyIntegrity(t.platform.db)).toMatchObject({ ok: true, findings: [] });
   });
 
-  it.skipIf(!!TEST_PG)('the CLI: exit 0 with one "verify ok" line on a clean database; bad usage → 2', () => {
-    const dir = migratedDataDir('rova-verify-');
-    try {
-      const run = (args: string[]) => spawnSync(process.execPath, rovaArgs(...args), { env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 120_000 });
-      const ok = run(['verify']);
-      expect(ok.status, ok.stderr).toBe(0);
-      expect(ok.stdout).toMatch(/^verify ok: \d+ accounts, \d+ transactions, \d+ entries; bookings: 0 keeping money, 0 overlapping, 0 stray refunds\n$/);
-      const bad = run(['verify', '--everything']);
-      expect(bad.status).toBe(2);
-      expect(bad.stderr).toContain('usage: rova verify');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+  it.skipIf(!!TEST_PG)(
+    'the CLI: exit 0 with one "verify ok" line on a clean database; bad usage → 2',
+    () => {
+      const dir = migratedDataDir('rova-verify-');
+      try {
+        const run = (args: string[]) =>
+          spawnSync(process.execPath, rovaArgs(...args), {
+            env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, LOG_LEVEL: 'silent' },
+            encoding: 'utf8',
+            timeout: 120_000,
+          });
+        const ok = run(['verify']);
+        expect(ok.status, ok.stderr).toBe(0);
+        expect(ok.stdout).toMatch(
+          /^verify ok: \d+ accounts, \d+ transactions, \d+ entries; bookings: 0 keeping money, 0 overlapping, 0 stray refunds\n$/,
+        );
+        const bad = run(['verify', '--everything']);
+        expect(bad.status).toBe(2);
+        expect(bad.stderr).toContain('usage: rova verify');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

@@ -10,7 +10,8 @@ describe('vehicle slugs', () => {
     h = { 'x-rova-api-key': (await t.userWithKey('administrator')).key };
   });
   afterAll(async () => t?.close());
-  const create = (body: Record<string, unknown>) => t.inject({ method: 'POST', url: `${V1}/vehicles`, headers: h, payload: { price_per_day: 50, ...body } });
+  const create = (body: Record<string, unknown>) =>
+    t.inject({ method: 'POST', url: `${V1}/vehicles`, headers: h, payload: { price_per_day: 50, ...body } });
   const slugOf = async (body: Record<string, unknown>) => {
     const r = await create(body);
     expect(r.statusCode).toBe(201);
@@ -32,6 +33,11 @@ describe('vehicle slugs', () => {
     expect(await slugOf({ name: 'Renault Clio' })).toBe('renault-clio');
     const dup = await create({ name: 'Other', slug: 'fiat-egea' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toEqual({ success: false, error_code: 'STATE_CONFLICT', message: 'The slug "fiat-egea" is taken.', details: { field: 'slug' } });
+    expect(dup.json()).toEqual({
+      success: false,
+      error_code: 'STATE_CONFLICT',
+      message: 'The slug "fiat-egea" is taken.',
+      details: { field: 'slug' },
+    });
   });
 });

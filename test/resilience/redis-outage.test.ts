@@ -17,7 +17,9 @@ describe('Redis outage', () => {
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    t = await makeApp({ env: { REDIS_URL: redis.url, REDIS_PREFIX: 'outage-test:', FX_CONVERT_RATE_LIMIT: '1000000' } });
+    t = await makeApp({
+      env: { REDIS_URL: redis.url, REDIS_PREFIX: 'outage-test:', FX_CONVERT_RATE_LIMIT: '1000000' },
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     key = (await t.userWithKey('administrator')).key;
@@ -29,13 +31,20 @@ describe('Redis outage', () => {
 
   const convert = async () => {
     const started = performance.now();
-    const r = await fetch(`${base}${FX}/convert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product_ids: [] }) });
+    const r = await fetch(`${base}${FX}/convert`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product_ids: [] }),
+    });
     await r.text();
     return { status: r.status, ms: performance.now() - started };
   };
   const health = async () => {
     const r = await fetch(`${base}${RENTAL}/health`);
-    return { status: r.status, body: (await r.json()) as { success: boolean; error_code?: string; data: { status: string; failed?: string[] } } };
+    return {
+      status: r.status,
+      body: (await r.json()) as { success: boolean; error_code?: string; data: { status: string; failed?: string[] } },
+    };
   };
 
   it('with Redis killed under load, /convert answers 200 within 100 ms, /health says 503 degraded naming redis, writes succeed; all recovers without restart', async () => {
@@ -67,7 +76,11 @@ describe('Redis outage', () => {
 
     const h = await health();
     expect(h.status).toBe(503);
-    expect(h.body).toMatchObject({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', failed: ['redis'] } });
+    expect(h.body).toMatchObject({
+      success: false,
+      error_code: 'SERVICE_UNAVAILABLE',
+      data: { status: 'degraded', failed: ['redis'] },
+    });
     expect(t.platform.redisState.health()).toMatchObject({ configured: true, up: false, cachesMayBeStale: true });
 
     // Rental admin write (limiter + bus) answers, fast.
@@ -110,9 +123,15 @@ describe('Redis outage', () => {
     } finally {
       off();
     }
-    const list = await t.inject({ method: 'GET', url: `${WC}/products?search=${encodeURIComponent(name)}`, headers: { 'x-rova-api-key': key } });
+    const list = await t.inject({
+      method: 'GET',
+      url: `${WC}/products?search=${encodeURIComponent(name)}`,
+      headers: { 'x-rova-api-key': key },
+    });
     expect(list.statusCode).toBe(200);
-    expect((list.json() as { name: string; regular_price: string }[]).map((p) => [p.name, p.regular_price])).toEqual([[name, '16']]);
+    expect((list.json() as { name: string; regular_price: string }[]).map((p) => [p.name, p.regular_price])).toEqual([
+      [name, '16'],
+    ]);
     await redis.restart();
     await expect.poll(() => t.platform.redisState.up, { timeout: 5000 }).toBe(true);
   }, 30_000);

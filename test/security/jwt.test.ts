@@ -14,23 +14,41 @@ let userId = 0;
 const LOGIN = 'mobile_user';
 const PASSWORD = 'correct horse battery';
 
-async function token(device = 'test phone'): Promise<{ access_token: string; refresh_token: string; expires_in: number; token_type: string }> {
+async function token(
+  device = 'test phone',
+): Promise<{ access_token: string; refresh_token: string; expires_in: number; token_type: string }> {
   await t.platform.limits.reset('login-ip', '127.0.0.1', 900); // this file logs in far more often than a person
-  const r = await t.inject({ method: 'POST', url: `${R}/auth/token`, payload: { login: LOGIN, password: PASSWORD, device } });
+  const r = await t.inject({
+    method: 'POST',
+    url: `${R}/auth/token`,
+    payload: { login: LOGIN, password: PASSWORD, device },
+  });
   expect(r.statusCode).toBe(200);
   return r.json();
 }
-const me = (access: string) => t.inject({ method: 'GET', url: `${R}/auth/me`, headers: { authorization: `Bearer ${access}` } });
-const refresh = (rt: string) => t.inject({ method: 'POST', url: `${R}/auth/token/refresh`, payload: { refresh_token: rt } });
+const me = (access: string) =>
+  t.inject({ method: 'GET', url: `${R}/auth/me`, headers: { authorization: `Bearer ${access}` } });
+const refresh = (rt: string) =>
+  t.inject({ method: 'POST', url: `${R}/auth/token/refresh`, payload: { refresh_token: rt } });
 
 beforeAll(async () => {
   t = await makeApp();
   s = jwtSessionsOf(t.platform);
-  userId = (await t.platform.auth.createUser({ login: LOGIN, email: 'mobile@example.test', role: 'customer', password: PASSWORD })).id;
+  userId = (
+    await t.platform.auth.createUser({
+      login: LOGIN,
+      email: 'mobile@example.test',
+      role: 'customer',
+      password: PASSWORD,
+    })
+  ).id;
 }, 240_000);
 afterAll(async () => t?.close());
 
-async function signed(claims: Record<string, unknown>, opts: { exp?: number; nbf?: number; aud?: string; kid?: string } = {}): Promise<string> {
+async function signed(
+  claims: Record<string, unknown>,
+  opts: { exp?: number; nbf?: number; aud?: string; kid?: string } = {},
+): Promise<string> {
   const { kid, key } = await s.keys.current();
   const now = Math.floor(Date.now() / 1000);
   const j = new SignJWT({ sid: claims.sid, ...claims })
@@ -53,20 +71,34 @@ describe('JWT access tokens', () => {
     const h = decodeProtectedHeader(p.access_token);
     expect(h.alg).toBe('EdDSA');
     expect(typeof h.kid).toBe('string');
-    const payload = JSON.parse(Buffer.from(p.access_token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    const payload = JSON.parse(Buffer.from(p.access_token.split('.')[1]!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(payload).sort()).toEqual(['aud', 'exp', 'iat', 'jti', 'sid', 'sub']);
     expect(payload.exp).toBe((payload.iat as number) + 900);
     const r = await me(p.access_token);
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ user: { login: LOGIN, role: 'customer' }, method: 'jwt', scopes: null });
     // route policies apply unchanged: a customer is not an administrator
-    expect((await t.inject({ method: 'GET', url: `${R}/users`, headers: { authorization: `Bearer ${p.access_token}` } })).statusCode).toBe(403);
+    expect(
+      (await t.inject({ method: 'GET', url: `${R}/users`, headers: { authorization: `Bearer ${p.access_token}` } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('wrong password → 401 rova_invalid_credentials', async () => {
-    const r = await t.inject({ method: 'POST', url: `${R}/auth/token`, payload: { login: LOGIN, password: 'nope nope nope' } });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${R}/auth/token`,
+      payload: { login: LOGIN, password: 'nope nope nope' },
+    });
     expect(r.statusCode).toBe(401);
-    expect(r.json()).toEqual({ code: 'rova_invalid_credentials', message: 'Unknown login or wrong password.', data: { status: 401 } });
+    expect(r.json()).toEqual({
+      code: 'rova_invalid_credentials',
+      message: 'Unknown login or wrong password.',
+      data: { status: 401 },
+    });
   });
 
   it('JWKS lists the signing key', async () => {
@@ -81,15 +113,27 @@ describe('JWT access tokens', () => {
 
   it('expired, not yet valid, wrong aud, alg none, HS256 with the public key, unknown kid, tampered → 401', async () => {
     const p = await token();
-    const sid = String((JSON.parse(Buffer.from(p.access_token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid);
+    const sid = String(
+      (JSON.parse(Buffer.from(p.access_token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid,
+    );
     const now = Math.floor(Date.now() / 1000);
     expect((await me(await signed({ sid }))).statusCode).toBe(200); // the forging helper itself is sound
-    const jwk = (await t.inject({ method: 'GET', url: `${R}/auth/jwks.json` })).json().keys[0] as { kid: string; x: string };
+    const jwk = (await t.inject({ method: 'GET', url: `${R}/auth/jwks.json` })).json().keys[0] as {
+      kid: string;
+      x: string;
+    };
     const bad: Record<string, string> = {
       expired: await signed({ sid }, { exp: now - 120 }),
       not_yet_valid: await signed({ sid }, { nbf: now + 600 }),
       wrong_aud: await signed({ sid }, { aud: 'someone-else' }),
-      alg_none: new UnsecuredJWT({ sid, sub: String(userId), aud: 'rova', jti: 'x', iat: now, exp: now + 600 }).encode(),
+      alg_none: new UnsecuredJWT({
+        sid,
+        sub: String(userId),
+        aud: 'rova',
+        jti: 'x',
+        iat: now,
+        exp: now + 600,
+      }).encode(),
       hs256_public_key: await new SignJWT({ sid })
         .setProtectedHeader({ alg: 'HS256', kid: jwk.kid })
         .setSubject(String(userId))
@@ -187,7 +231,10 @@ describe('refresh tokens', () => {
     expect(reuse.json().code).toBe('rova_invalid_grant');
     expect((await me(c2.access_token)).statusCode).toBe(401);
     expect((await refresh(c2.refresh_token)).statusCode).toBe(401);
-    const audit = await rows<{ details: { reason?: string } }>(t.platform.db, sql`SELECT details FROM rova_audit_log WHERE route LIKE '%/auth/token/refresh' AND details->>'reason' = 'refresh_token_reuse'`);
+    const audit = await rows<{ details: { reason?: string } }>(
+      t.platform.db,
+      sql`SELECT details FROM rova_audit_log WHERE route LIKE '%/auth/token/refresh' AND details->>'reason' = 'refresh_token_reuse'`,
+    );
     expect(audit.length).toBe(1);
     expect(audit[0]!.details).toMatchObject({ reason: 'refresh_token_reuse', revoked: 'family' });
   });
@@ -215,7 +262,9 @@ describe('refresh tokens', () => {
       s.now = () => Date.now();
     }
     const q = await token();
-    await t.platform.db.execute(sql`UPDATE rova_auth_sessions SET expires_at = now() - interval '1 second' WHERE id = (SELECT session_id FROM rova_refresh_tokens ORDER BY id DESC LIMIT 1)`);
+    await t.platform.db.execute(
+      sql`UPDATE rova_auth_sessions SET expires_at = now() - interval '1 second' WHERE id = (SELECT session_id FROM rova_refresh_tokens ORDER BY id DESC LIMIT 1)`,
+    );
     expect((await refresh(q.refresh_token)).statusCode).toBe(401);
     expect((await me(q.access_token)).statusCode).toBe(401);
   });
@@ -223,7 +272,11 @@ describe('refresh tokens', () => {
   it('unknown refresh token → 401; revoke ends the session at once', async () => {
     expect((await refresh('rrt_nothing')).statusCode).toBe(401);
     const p = await token();
-    const r = await t.inject({ method: 'POST', url: `${R}/auth/token/revoke`, payload: { refresh_token: p.refresh_token } });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${R}/auth/token/revoke`,
+      payload: { refresh_token: p.refresh_token },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ success: true });
     expect((await me(p.access_token)).statusCode).toBe(401);
@@ -235,30 +288,56 @@ describe('sessions, logout, password change, user deletion', () => {
   it('lists own sessions and revokes one', async () => {
     const a = await token('phone A');
     const b = await token('phone B');
-    const list = await t.inject({ method: 'GET', url: `${R}/auth/sessions`, headers: { authorization: `Bearer ${a.access_token}` } });
+    const list = await t.inject({
+      method: 'GET',
+      url: `${R}/auth/sessions`,
+      headers: { authorization: `Bearer ${a.access_token}` },
+    });
     expect(list.statusCode).toBe(200);
-    const items = list.json() as { id: number; device: string; current: boolean; created_at: string; last_used_at: string }[];
+    const items = list.json() as {
+      id: number;
+      device: string;
+      current: boolean;
+      created_at: string;
+      last_used_at: string;
+    }[];
     const mine = items.find((x) => x.current)!;
     expect(mine.device).toBe('phone A');
     const other = items.find((x) => x.device === 'phone B')!;
     expect(other.current).toBe(false);
-    const del = await t.inject({ method: 'DELETE', url: `${R}/auth/sessions/${other.id}`, headers: { authorization: `Bearer ${a.access_token}` } });
+    const del = await t.inject({
+      method: 'DELETE',
+      url: `${R}/auth/sessions/${other.id}`,
+      headers: { authorization: `Bearer ${a.access_token}` },
+    });
     expect(del.statusCode).toBe(200);
     expect((await me(b.access_token)).statusCode).toBe(401);
     expect((await me(a.access_token)).statusCode).toBe(200);
-    const again = await t.inject({ method: 'DELETE', url: `${R}/auth/sessions/${other.id}`, headers: { authorization: `Bearer ${a.access_token}` } });
+    const again = await t.inject({
+      method: 'DELETE',
+      url: `${R}/auth/sessions/${other.id}`,
+      headers: { authorization: `Bearer ${a.access_token}` },
+    });
     expect(again.statusCode).toBe(404);
   });
 
   it('logout with a JWT ends that session; everywhere=true ends all of them', async () => {
     const a = await token();
     const b = await token();
-    const out = await t.inject({ method: 'POST', url: `${R}/auth/logout`, headers: { authorization: `Bearer ${a.access_token}` } });
+    const out = await t.inject({
+      method: 'POST',
+      url: `${R}/auth/logout`,
+      headers: { authorization: `Bearer ${a.access_token}` },
+    });
     expect(out.statusCode).toBe(200);
     expect((await me(a.access_token)).statusCode).toBe(401);
     expect((await me(b.access_token)).statusCode).toBe(200);
     const c = await token();
-    const all = await t.inject({ method: 'POST', url: `${R}/auth/logout?everywhere=true`, headers: { authorization: `Bearer ${c.access_token}` } });
+    const all = await t.inject({
+      method: 'POST',
+      url: `${R}/auth/logout?everywhere=true`,
+      headers: { authorization: `Bearer ${c.access_token}` },
+    });
     expect(all.statusCode).toBe(200);
     expect((await me(b.access_token)).statusCode).toBe(401);
     expect((await me(c.access_token)).statusCode).toBe(401);
@@ -266,29 +345,66 @@ describe('sessions, logout, password change, user deletion', () => {
 
   it('password change ends every session (apps and browser)', async () => {
     const a = await token();
-    const login = await t.inject({ method: 'POST', url: `${R}/auth/login`, payload: { login: LOGIN, password: PASSWORD } });
+    const login = await t.inject({
+      method: 'POST',
+      url: `${R}/auth/login`,
+      payload: { login: LOGIN, password: PASSWORD },
+    });
     const cookie = login.cookies.find((c) => c.name === 'rova_session')!.value;
     const nonce = login.json().nonce as string;
-    const bad = await t.inject({ method: 'PUT', url: `${R}/auth/password`, headers: { authorization: `Bearer ${a.access_token}` }, payload: { current_password: 'wrong one!', new_password: 'another good one' } });
+    const bad = await t.inject({
+      method: 'PUT',
+      url: `${R}/auth/password`,
+      headers: { authorization: `Bearer ${a.access_token}` },
+      payload: { current_password: 'wrong one!', new_password: 'another good one' },
+    });
     expect(bad.statusCode).toBe(401);
-    const r = await t.inject({ method: 'PUT', url: `${R}/auth/password`, headers: { authorization: `Bearer ${a.access_token}` }, payload: { current_password: PASSWORD, new_password: 'another good one' } });
+    const r = await t.inject({
+      method: 'PUT',
+      url: `${R}/auth/password`,
+      headers: { authorization: `Bearer ${a.access_token}` },
+      payload: { current_password: PASSWORD, new_password: 'another good one' },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json().sessions_revoked).toBeGreaterThanOrEqual(2);
     expect((await me(a.access_token)).statusCode).toBe(401);
-    expect((await t.inject({ method: 'GET', url: `${R}/auth/me`, cookies: { rova_session: cookie }, headers: { 'x-wp-nonce': nonce } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.inject({
+          method: 'GET',
+          url: `${R}/auth/me`,
+          cookies: { rova_session: cookie },
+          headers: { 'x-wp-nonce': nonce },
+        })
+      ).statusCode,
+    ).toBe(401);
     await t.platform.auth.setPassword(userId, PASSWORD);
   });
 
   it('user deletion ends their sessions', async () => {
-    const u = await t.platform.auth.createUser({ login: 'doomed', email: 'doomed@example.test', role: 'customer', password: PASSWORD });
+    const u = await t.platform.auth.createUser({
+      login: 'doomed',
+      email: 'doomed@example.test',
+      role: 'customer',
+      password: PASSWORD,
+    });
     await t.platform.limits.reset('login-ip', '127.0.0.1', 900);
-    const p = (await t.inject({ method: 'POST', url: `${R}/auth/token`, payload: { login: 'doomed', password: PASSWORD } })).json();
+    const p = (
+      await t.inject({ method: 'POST', url: `${R}/auth/token`, payload: { login: 'doomed', password: PASSWORD } })
+    ).json();
     expect((await me(p.access_token)).statusCode).toBe(200);
     const admin = await t.userWithKey('administrator');
-    const del = await t.inject({ method: 'DELETE', url: `${R}/users/${u.id}`, headers: { 'x-rova-api-key': admin.key } });
+    const del = await t.inject({
+      method: 'DELETE',
+      url: `${R}/users/${u.id}`,
+      headers: { 'x-rova-api-key': admin.key },
+    });
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ deleted: true, id: u.id });
     expect((await me(p.access_token)).statusCode).toBe(401);
-    expect((await t.inject({ method: 'DELETE', url: `${R}/users/${u.id}`, headers: { 'x-rova-api-key': admin.key } })).statusCode).toBe(404);
+    expect(
+      (await t.inject({ method: 'DELETE', url: `${R}/users/${u.id}`, headers: { 'x-rova-api-key': admin.key } }))
+        .statusCode,
+    ).toBe(404);
   });
 });

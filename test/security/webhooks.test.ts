@@ -46,7 +46,12 @@ afterAll(async () => {
 });
 
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown) =>
-  t.inject({ method, url: `${R}${path}`, headers: { 'x-rova-api-key': admin }, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
+  t.inject({
+    method,
+    url: `${R}${path}`,
+    headers: { 'x-rova-api-key': admin },
+    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
+  });
 
 async function endpoint(events: string[]): Promise<{ id: number; secret: string }> {
   const r = await api('POST', '/webhooks', { url, events });
@@ -59,16 +64,36 @@ describe('outbound webhooks', () => {
     const r = await api('POST', '/webhooks', { url, events: ['booking.created'] });
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ code: 'rova_webhook_url_refused', data: { status: 400 } });
-    for (const u of ['http://localhost:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'ftp://example.com/x',
+    for (const u of [
+      'http://localhost:9/x',
+      'http://10.1.2.3/x',
+      'http://[::1]/x',
+      'http://169.254.169.254/latest',
+      'ftp://example.com/x',
       // IPv6 forms that carry a private IPv4 address: IPv4-compatible, IPv4-mapped, 6to4, Teredo (client address inverted)
-      'http://[::127.0.0.1]/x', 'http://[::ffff:10.0.0.1]/x', 'http://[2002:7f00:1::]/x', 'http://[2002:a9fe:a9fe::1]/x', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x']) {
+      'http://[::127.0.0.1]/x',
+      'http://[::ffff:10.0.0.1]/x',
+      'http://[2002:7f00:1::]/x',
+      'http://[2002:a9fe:a9fe::1]/x',
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x',
+    ]) {
       expect((await api('POST', '/webhooks', { url: u, events: ['booking.created'] })).statusCode, u).toBe(400);
     }
-    expect((await api('POST', '/webhooks', { url: 'https://example.com/x', events: ['no.such_event'] })).statusCode).toBe(400);
+    expect(
+      (await api('POST', '/webhooks', { url: 'https://example.com/x', events: ['no.such_event'] })).statusCode,
+    ).toBe(400);
     const s = await api('PUT', '/webhooks/settings', { allow_private_urls: true });
     expect(s.json()).toEqual({ allow_private_urls: true });
     const types = (await api('GET', '/webhooks/event-types')).json() as { type: string }[];
-    for (const ty of ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed', 'message.created', 'product.updated', 'currency.rates_synced']) {
+    for (const ty of [
+      'booking.created',
+      'booking.confirmed',
+      'booking.cancelled',
+      'booking.completed',
+      'message.created',
+      'product.updated',
+      'currency.rates_synced',
+    ]) {
       expect(types.map((x) => x.type)).toContain(ty);
     }
   });
@@ -80,7 +105,17 @@ describe('outbound webhooks', () => {
     expect(listed).toMatchObject({ id: ep.id, url, events: ['booking.*'], enabled: true });
     expect(JSON.stringify(listed)).not.toContain('whsec_');
     const v = await vehicle(t);
-    const b = await t.inject({ method: 'POST', url: `${V1}/bookings`, headers: { 'x-rova-api-key': admin }, payload: { vehicle_id: v, customer: { name: 'Ada', email: 'ada-wh@example.test' }, pickup_date: '2031-03-01', return_date: '2031-03-03' } });
+    const b = await t.inject({
+      method: 'POST',
+      url: `${V1}/bookings`,
+      headers: { 'x-rova-api-key': admin },
+      payload: {
+        vehicle_id: v,
+        customer: { name: 'Ada', email: 'ada-wh@example.test' },
+        pickup_date: '2031-03-01',
+        return_date: '2031-03-03',
+      },
+    });
     expect(b.statusCode).toBe(201);
     got.length = 0;
     answer = 204;
@@ -94,7 +129,11 @@ describe('outbound webhooks', () => {
     }) as { type: string; data: { id: number; status: string } };
     expect(verified.type).toBe('booking.created');
     expect(verified.data).toMatchObject({ id: b.json().data.id, status: 'pending_payment' });
-    const log = (await api('GET', `/webhooks/${ep.id}/deliveries`)).json() as { status: string; response_status: number; response_time_ms: number }[];
+    const log = (await api('GET', `/webhooks/${ep.id}/deliveries`)).json() as {
+      status: string;
+      response_status: number;
+      response_time_ms: number;
+    }[];
     expect(log[0]).toMatchObject({ status: 'delivered', response_status: 204 });
     expect(log[0]!.response_time_ms).toBeGreaterThanOrEqual(0);
     await api('DELETE', `/webhooks/${ep.id}`);
@@ -110,7 +149,18 @@ describe('outbound webhooks', () => {
     ).rejects.toThrow('abort');
     // a booking refused for an overlap writes no event either
     const v = await vehicle(t);
-    const create = () => t.inject({ method: 'POST', url: `${V1}/bookings`, headers: { 'x-rova-api-key': admin }, payload: { vehicle_id: v, customer: { name: 'B', email: 'b-wh@example.test' }, pickup_date: '2031-05-01', return_date: '2031-05-03' } });
+    const create = () =>
+      t.inject({
+        method: 'POST',
+        url: `${V1}/bookings`,
+        headers: { 'x-rova-api-key': admin },
+        payload: {
+          vehicle_id: v,
+          customer: { name: 'B', email: 'b-wh@example.test' },
+          pickup_date: '2031-05-01',
+          return_date: '2031-05-03',
+        },
+      });
     expect((await create()).statusCode).toBe(201);
     expect((await create()).statusCode).toBe(409);
     const after = (await rows<{ n: number }>(t.platform.db, sql`SELECT count(*)::int AS n FROM rova_events`))[0]!.n;
@@ -132,7 +182,12 @@ describe('outbound webhooks', () => {
       expect(got.length).toBe(1);
       let total = 0;
       for (let i = 0; i < RETRY_SCHEDULE_S.length; i++) {
-        const d = (await api('GET', `/webhooks/${ep.id}/deliveries`)).json()[0] as { status: string; attempts: number; next_attempt_at: string; response_status: number };
+        const d = (await api('GET', `/webhooks/${ep.id}/deliveries`)).json()[0] as {
+          status: string;
+          attempts: number;
+          next_attempt_at: string;
+          response_status: number;
+        };
         expect(d).toMatchObject({ status: 'pending', attempts: i + 1, response_status: 503 });
         const wait = new Date(d.next_attempt_at).getTime() - now;
         expect(wait).toBe(Math.round(RETRY_SCHEDULE_S[i]! * 1000 * 1.1));
@@ -145,7 +200,12 @@ describe('outbound webhooks', () => {
         expect(got.length).toBe(i + 2);
       }
       expect(total / 3_600_000).toBeGreaterThan(70); // ~3 days
-      const last = (await api('GET', `/webhooks/${ep.id}/deliveries`)).json()[0] as { id: number; status: string; attempts: number; next_attempt_at: string | null };
+      const last = (await api('GET', `/webhooks/${ep.id}/deliveries`)).json()[0] as {
+        id: number;
+        status: string;
+        attempts: number;
+        next_attempt_at: string | null;
+      };
       expect(last).toMatchObject({ status: 'failed', attempts: RETRY_SCHEDULE_S.length + 1, next_attempt_at: null });
       const detail = (await api('GET', `/webhooks/${ep.id}/deliveries/${last.id}`)).json();
       expect(detail.log.length).toBe(RETRY_SCHEDULE_S.length + 1);
@@ -192,7 +252,11 @@ describe('outbound webhooks', () => {
     await wh.runOnce();
     const m = got[0]!;
     expect(String(m.headers['webhook-signature']).split(' ').length).toBe(2);
-    const h = { 'webhook-id': String(m.headers['webhook-id']), 'webhook-timestamp': String(m.headers['webhook-timestamp']), 'webhook-signature': String(m.headers['webhook-signature']) };
+    const h = {
+      'webhook-id': String(m.headers['webhook-id']),
+      'webhook-timestamp': String(m.headers['webhook-timestamp']),
+      'webhook-signature': String(m.headers['webhook-signature']),
+    };
     expect(() => new Webhook(fresh).verify(m.body, h)).not.toThrow();
     expect(() => new Webhook(ep.secret).verify(m.body, h)).not.toThrow();
     await api('DELETE', `/webhooks/${ep.id}`);
@@ -200,7 +264,9 @@ describe('outbound webhooks', () => {
 
   it('CRUD needs an administrator', async () => {
     const c = (await t.userWithKey('customer')).key;
-    expect((await t.inject({ method: 'GET', url: `${R}/webhooks`, headers: { 'x-rova-api-key': c } })).statusCode).toBe(403);
+    expect((await t.inject({ method: 'GET', url: `${R}/webhooks`, headers: { 'x-rova-api-key': c } })).statusCode).toBe(
+      403,
+    );
     expect((await t.inject({ method: 'GET', url: `${R}/webhooks` })).statusCode).toBe(401);
     expect((await api('GET', '/webhooks/999999')).statusCode).toBe(404);
   });

@@ -51,7 +51,12 @@ const EXCEPTIONS: Exception[] = [
 
 type Json = Record<string, unknown>;
 interface Op {
-  requestBody?: { content?: Record<string, { schema?: Json; example?: unknown; examples?: Record<string, { value?: unknown }> | unknown[] }> };
+  requestBody?: {
+    content?: Record<
+      string,
+      { schema?: Json; example?: unknown; examples?: Record<string, { value?: unknown }> | unknown[] }
+    >;
+  };
 }
 interface Doc {
   paths: Record<string, Record<string, Op>>;
@@ -66,7 +71,13 @@ let t: TestApp;
 let doc: Doc;
 let admin = '';
 beforeAll(async () => {
-  t = await makeApp({ env: { RENTAL_WRITE_RATE_LIMIT: '100000', RENTAL_PUBLIC_RATE_LIMIT: '100000', ROVA_PAYOUT_WEBHOOK_SECRET: PAYOUT_SECRET } });
+  t = await makeApp({
+    env: {
+      RENTAL_WRITE_RATE_LIMIT: '100000',
+      RENTAL_PUBLIC_RATE_LIMIT: '100000',
+      ROVA_PAYOUT_WEBHOOK_SECRET: PAYOUT_SECRET,
+    },
+  });
   admin = (await t.userWithKey('administrator')).key;
   doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as Doc;
 });
@@ -76,7 +87,8 @@ const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null &&
 
 function resolveRef(ref: string): unknown {
   let node: unknown = doc;
-  for (const part of ref.replace(/^#\//, '').split('/')) node = isJson(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  for (const part of ref.replace(/^#\//, '').split('/'))
+    node = isJson(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   return node;
 }
 
@@ -89,7 +101,9 @@ function openObjects(schema: unknown, where: string, seen: Set<string>, out: str
     return;
   }
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  const isObject = types.includes('object') || (schema.type === undefined && (isJson(schema.properties) || 'additionalProperties' in schema));
+  const isObject =
+    types.includes('object') ||
+    (schema.type === undefined && (isJson(schema.properties) || 'additionalProperties' in schema));
   if (isObject && schema.additionalProperties !== false) out.push(where);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = schema[k];
@@ -98,14 +112,17 @@ function openObjects(schema: unknown, where: string, seen: Set<string>, out: str
   if (isJson(schema.not)) openObjects(schema.not, where, seen, out);
   if (Array.isArray(schema.prefixItems)) for (const s of schema.prefixItems) openObjects(s, `${where}[]`, seen, out);
   if (schema.items !== undefined) openObjects(schema.items, `${where}[]`, seen, out);
-  if (isJson(schema.properties)) for (const [k, s] of Object.entries(schema.properties)) openObjects(s, `${where}.${k}`, seen, out);
-  if (isJson(schema.patternProperties)) for (const [k, s] of Object.entries(schema.patternProperties)) openObjects(s, `${where}{${k}}`, seen, out);
+  if (isJson(schema.properties))
+    for (const [k, s] of Object.entries(schema.properties)) openObjects(s, `${where}.${k}`, seen, out);
+  if (isJson(schema.patternProperties))
+    for (const [k, s] of Object.entries(schema.patternProperties)) openObjects(s, `${where}{${k}}`, seen, out);
   if (isJson(schema.additionalProperties)) openObjects(schema.additionalProperties, `${where}{*}`, seen, out);
 }
 
 function operations(): { method: string; path: string; op: Op }[] {
   const out: { method: string; path: string; op: Op }[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) if (op.requestBody) out.push({ method, path, op });
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) if (op.requestBody) out.push({ method, path, op });
   return out;
 }
 
@@ -145,10 +162,16 @@ describe('every request body names its fields (from /openapi.json)', () => {
       for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
         let schema = media.schema;
         if (isJson(schema) && typeof schema.$ref === 'string') schema = resolveRef(schema.$ref) as Json;
-        const objects = isJson(schema) && Array.isArray(schema.anyOf) ? schema.anyOf.filter((s) => isJson(s) && s.type === 'object') : [schema];
+        const objects =
+          isJson(schema) && Array.isArray(schema.anyOf)
+            ? schema.anyOf.filter((s) => isJson(s) && s.type === 'object')
+            : [schema];
         for (const o of objects as Json[]) {
           const named = isJson(o.properties) && '_wpnonce' in o.properties;
-          if (named === isPublic) missing.push(`${label(method, path)} [${type}]: _wpnonce ${named ? 'named on a public route' : 'not named'}`);
+          if (named === isPublic)
+            missing.push(
+              `${label(method, path)} [${type}]: _wpnonce ${named ? 'named on a public route' : 'not named'}`,
+            );
         }
       }
     }
@@ -181,7 +204,8 @@ function signed(payload: string): Record<string, string> {
 function expectedError(path: string, field: string): Json {
   const message = `Invalid parameter(s): ${field}`;
   const params = { [field]: `unknown field "${field}"` };
-  if (path.startsWith('/wp-json/rova-rental/')) return { success: false, error_code: 'INVALID_PARAMS', message, details: { params } };
+  if (path.startsWith('/wp-json/rova-rental/'))
+    return { success: false, error_code: 'INVALID_PARAMS', message, details: { params } };
   return { code: 'rest_invalid_param', message, data: { status: 400, params } };
 }
 
@@ -217,17 +241,62 @@ describe('every write route refuses an unknown property', () => {
     const send = (method: string, url: string, payload: unknown) =>
       t.inject({ method: method as 'POST', url, headers: { 'x-rova-api-key': admin }, payload: payload as Json });
     const cases: [string, string, Json, string][] = [
-      ['POST', '/wp-json/rova-rental/v1/locations', { name: 'Nested', type: 'office', city: 'Izmir', opening_hours: { mon: { open: '09:00', close: '17:00', lunch: '12:00' } } }, 'opening_hours'],
-      ['POST', '/wp-json/rova-rental/v1/locations', { name: 'Nested', type: 'office', city: 'Izmir', opening_hours: { funday: { open: '09:00', close: '17:00' } } }, 'opening_hours'],
-      ['POST', '/wp-json/rova-rental/v1/bookings', { vehicle_id: 1, pickup_date: '2030-01-01', customer: { name: 'N', email: 'n@example.test', vip: true } }, 'customer'],
+      [
+        'POST',
+        '/wp-json/rova-rental/v1/locations',
+        {
+          name: 'Nested',
+          type: 'office',
+          city: 'Izmir',
+          opening_hours: { mon: { open: '09:00', close: '17:00', lunch: '12:00' } },
+        },
+        'opening_hours',
+      ],
+      [
+        'POST',
+        '/wp-json/rova-rental/v1/locations',
+        { name: 'Nested', type: 'office', city: 'Izmir', opening_hours: { funday: { open: '09:00', close: '17:00' } } },
+        'opening_hours',
+      ],
+      [
+        'POST',
+        '/wp-json/rova-rental/v1/bookings',
+        { vehicle_id: 1, pickup_date: '2030-01-01', customer: { name: 'N', email: 'n@example.test', vip: true } },
+        'customer',
+      ],
       ['POST', '/wp-json/wc/v3/products', { name: 'Nested', categories: [{ id: 1, colour: 'red' }] }, 'categories'],
-      ['POST', '/wp-json/wc/v3/products', { name: 'Nested', images: [{ src: 'https://example.com/a.png', caption: 'x' }] }, 'images'],
-      ['POST', '/wp-json/wc/v3/products', { name: 'Nested', attributes: [{ name: 'Colour', options: ['Red'], slug: 'x' }] }, 'attributes'],
-      ['POST', '/wp-json/wc/v3/products/categories', { name: 'Nested', image: { src: 'https://example.com/a.png', title: 'x' } }, 'image'],
+      [
+        'POST',
+        '/wp-json/wc/v3/products',
+        { name: 'Nested', images: [{ src: 'https://example.com/a.png', caption: 'x' }] },
+        'images',
+      ],
+      [
+        'POST',
+        '/wp-json/wc/v3/products',
+        { name: 'Nested', attributes: [{ name: 'Colour', options: ['Red'], slug: 'x' }] },
+        'attributes',
+      ],
+      [
+        'POST',
+        '/wp-json/wc/v3/products/categories',
+        { name: 'Nested', image: { src: 'https://example.com/a.png', title: 'x' } },
+        'image',
+      ],
       ['POST', '/wp-json/wc/v3/products/batch', { update: [{ id: 1, regular_prize: '1' }] }, 'update'],
       // the maps of the EXCEPTIONS: their keys are checked by pattern
-      ['POST', '/wp-json/wc/v3/products', { name: 'Nested', rova_fixed_prices: { [UNKNOWN]: '1.00' } }, 'rova_fixed_prices'],
-      ['PUT', '/wp-json/rova/v1/api-keys/999999/plan', { requests_per_minute: 10, route_costs: { [UNKNOWN]: 1 } }, 'route_costs'],
+      [
+        'POST',
+        '/wp-json/wc/v3/products',
+        { name: 'Nested', rova_fixed_prices: { [UNKNOWN]: '1.00' } },
+        'rova_fixed_prices',
+      ],
+      [
+        'PUT',
+        '/wp-json/rova/v1/api-keys/999999/plan',
+        { requests_per_minute: 10, route_costs: { [UNKNOWN]: 1 } },
+        'route_costs',
+      ],
     ];
     for (const [method, url, payload, field] of cases) {
       const res = await send(method, url, payload);
@@ -241,32 +310,76 @@ describe('every write route refuses an unknown property', () => {
 describe('wc/v3: WooCommerce clients send back what they read', () => {
   const WC = '/wp-json/wc/v3';
   const wc = (method: string, url: string, payload?: unknown) =>
-    t.inject({ method: method as 'GET', url: WC + url, headers: { 'x-rova-api-key': admin }, ...(payload !== undefined ? { payload: payload as Json } : {}) });
+    t.inject({
+      method: method as 'GET',
+      url: WC + url,
+      headers: { 'x-rova-api-key': admin },
+      ...(payload !== undefined ? { payload: payload as Json } : {}),
+    });
   const ok = async (method: string, url: string, payload?: unknown, status = 200): Promise<Json> => {
     const r = await wc(method, url, payload);
     expect(r.statusCode, `${method} ${url}: ${r.body}`).toBe(status);
     return r.json() as Json;
   };
   /** What the client sends back: the object as read, plus WordPress' `_links` (real WooCommerce has them). */
-  const whole = (o: Json) => ({ ...o, _links: { self: [{ href: 'https://shop.example/wp-json/wc/v3/x' }], collection: [{ href: 'https://shop.example/wp-json/wc/v3' }] } });
+  const whole = (o: Json) => ({
+    ...o,
+    _links: {
+      self: [{ href: 'https://shop.example/wp-json/wc/v3/x' }],
+      collection: [{ href: 'https://shop.example/wp-json/wc/v3' }],
+    },
+  });
   /** The fields a round trip may change: the modification time. */
   const stable = (o: Json) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('date_modified')));
 
   it('GET a product (and a variation, a category, a tag, an attribute, a term) and PUT it back whole: 200, nothing changed', async () => {
     const colour = await ok('POST', '/products/attributes', { name: 'Roof colour' }, 201);
-    const red = await ok('POST', `/products/attributes/${colour.id}/terms`, { name: 'Red', description: 'Bright' }, 201);
+    const red = await ok(
+      'POST',
+      `/products/attributes/${colour.id}/terms`,
+      { name: 'Red', description: 'Bright' },
+      201,
+    );
     const parent = await ok('POST', '/products/categories', { name: 'Round trips' }, 201);
-    const cat = await ok('POST', '/products/categories', { name: 'Boxes', parent: parent.id, image: { src: 'https://example.com/box.png', alt: 'A box' } }, 201);
+    const cat = await ok(
+      'POST',
+      '/products/categories',
+      { name: 'Boxes', parent: parent.id, image: { src: 'https://example.com/box.png', alt: 'A box' } },
+      201,
+    );
     const tag = await ok('POST', '/products/tags', { name: 'summer', description: 'Hot days' }, 201);
-    const product = await ok('POST', '/products', {
-      name: 'Round-trip roof box', type: 'variable', sku: 'RT-1', description: '<p>Big</p>', short_description: 'Box',
-      categories: [{ id: cat.id }], tags: [{ id: tag.id }], images: [{ src: 'https://example.com/rt.png', name: 'rt', alt: 'Roof box' }],
-      attributes: [{ id: colour.id, visible: true, variation: true, options: ['Red'] }, { name: 'Size', options: ['L', 'XL'] }],
-      rova_fixed_prices: { EUR: '49.00' },
-    }, 201);
-    const variation = await ok('POST', `/products/${product.id}/variations`, {
-      regular_price: '59.00', sale_price: '55.00', sku: 'RT-1-RED', attributes: [{ id: colour.id, option: 'Red' }], image: { src: 'https://example.com/red.png' },
-    }, 201);
+    const product = await ok(
+      'POST',
+      '/products',
+      {
+        name: 'Round-trip roof box',
+        type: 'variable',
+        sku: 'RT-1',
+        description: '<p>Big</p>',
+        short_description: 'Box',
+        categories: [{ id: cat.id }],
+        tags: [{ id: tag.id }],
+        images: [{ src: 'https://example.com/rt.png', name: 'rt', alt: 'Roof box' }],
+        attributes: [
+          { id: colour.id, visible: true, variation: true, options: ['Red'] },
+          { name: 'Size', options: ['L', 'XL'] },
+        ],
+        rova_fixed_prices: { EUR: '49.00' },
+      },
+      201,
+    );
+    const variation = await ok(
+      'POST',
+      `/products/${product.id}/variations`,
+      {
+        regular_price: '59.00',
+        sale_price: '55.00',
+        sku: 'RT-1-RED',
+        attributes: [{ id: colour.id, option: 'Red' }],
+        image: { src: 'https://example.com/red.png' },
+      },
+      201,
+    );
 
     const reads: [string, string][] = [
       [`/products/${product.id}`, `/products/${product.id}`],
@@ -296,8 +409,20 @@ describe('wc/v3: WooCommerce clients send back what they read', () => {
 
   it('read-only fields are ignored (an id or price in the body changes nothing); anything else is a 400 naming it', async () => {
     const p = await ok('POST', '/products', { name: 'Ignored fields', regular_price: '10.00' }, 201);
-    const put = await ok('PUT', `/products/${p.id}`, { id: 1, price: '1.00', permalink: 'https://evil.example/', date_created: '2001-01-01T00:00:00', name: 'Renamed' });
-    expect(put).toMatchObject({ id: p.id, price: '10.00', permalink: p.permalink, date_created: p.date_created, name: 'Renamed' });
+    const put = await ok('PUT', `/products/${p.id}`, {
+      id: 1,
+      price: '1.00',
+      permalink: 'https://evil.example/',
+      date_created: '2001-01-01T00:00:00',
+      name: 'Renamed',
+    });
+    expect(put).toMatchObject({
+      id: p.id,
+      price: '10.00',
+      permalink: p.permalink,
+      date_created: p.date_created,
+      name: 'Renamed',
+    });
     for (const field of ['regular_prize', 'meta_data', 'low_stock_amount']) {
       const r = await wc('PUT', `/products/${p.id}`, { [field]: 1 });
       expect(r.statusCode).toBe(400);
@@ -313,24 +438,43 @@ describe('wc/v3: WooCommerce clients send back what they read', () => {
 describe('_wpnonce as a body parameter', () => {
   it('a cookie session authenticates with _wpnonce in a closed body; the handler never sees it', async () => {
     await t.userWithKey('administrator', ['read', 'write'], 'nonce_admin');
-    const session = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login: 'nonce_admin', password: 'correct horse battery' } });
+    const session = await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova/v1/auth/login',
+      payload: { login: 'nonce_admin', password: 'correct horse battery' },
+    });
     expect(session.statusCode, session.body).toBe(200);
     const cookie = `rova_session=${session.cookies.find((c) => c.name === 'rova_session')!.value}`;
     const nonce = (session.json() as { nonce: string }).nonce;
     const writes: [string, string, Json, number][] = [
-      ['POST', '/wp-json/rova/v1/users', { login: 'nonce_body_user', email: 'nonce-body@example.test', role: 'customer' }, 201],
+      [
+        'POST',
+        '/wp-json/rova/v1/users',
+        { login: 'nonce_body_user', email: 'nonce-body@example.test', role: 'customer' },
+        201,
+      ],
       ['POST', '/wp-json/rova-rental/v1/locations', { name: 'Nonce office', type: 'office', city: 'Izmir' }, 201],
       ['POST', '/wp-json/rova-rental/v1/customers', { name: 'Nonce Body', email: 'nonce-customer@example.test' }, 201],
       ['POST', '/wp-json/wc/v3/products', { name: 'Nonce product' }, 201],
       ['POST', '/wp-json/rova-fx/v1/cache-notice/report', { kind: 'anomaly', path: '/nonce/' }, 200],
     ];
     for (const [method, url, body, status] of writes) {
-      const res = await t.inject({ method: method as 'POST', url, headers: { cookie }, payload: { ...body, _wpnonce: nonce } });
+      const res = await t.inject({
+        method: method as 'POST',
+        url,
+        headers: { cookie },
+        payload: { ...body, _wpnonce: nonce },
+      });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
       expect(res.body).not.toContain('_wpnonce');
     }
     // without the nonce the cookie counts for nothing
-    const anon = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/users', headers: { cookie }, payload: { login: 'nonce_body_2', email: 'nonce-body-2@example.test', role: 'customer' } });
+    const anon = await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova/v1/users',
+      headers: { cookie },
+      payload: { login: 'nonce_body_2', email: 'nonce-body-2@example.test', role: 'customer' },
+    });
     expect(anon.statusCode).toBe(401);
   });
 });

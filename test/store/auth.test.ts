@@ -26,7 +26,8 @@ interface Call {
 }
 
 const freshProduct = async () => (await admin.post('/products', { name: 'Victim' })).json().id as number;
-const freshVariation = async () => (await admin.post(`/products/${variable}/variations`, { regular_price: '1' })).json().id as number;
+const freshVariation = async () =>
+  (await admin.post(`/products/${variable}/variations`, { regular_price: '1' })).json().id as number;
 
 const CALLS: Call[] = [
   { method: 'GET', url: () => '/products', ok: 200 },
@@ -40,8 +41,17 @@ const CALLS: Call[] = [
   { method: 'POST', url: () => `/products/${variable}/variations`, body: { regular_price: '2' }, ok: 201 },
   { method: 'GET', url: () => `/products/${variable}/variations/${variation}`, ok: 200 },
   { method: 'PUT', url: () => `/products/${variable}/variations/${variation}`, body: { regular_price: '4' }, ok: 200 },
-  { method: 'PATCH', url: () => `/products/${variable}/variations/${variation}`, body: { regular_price: '4.5' }, ok: 200 },
-  { method: 'DELETE', url: async () => `/products/${variable}/variations/${await freshVariation()}?force=true`, ok: 200 },
+  {
+    method: 'PATCH',
+    url: () => `/products/${variable}/variations/${variation}`,
+    body: { regular_price: '4.5' },
+    ok: 200,
+  },
+  {
+    method: 'DELETE',
+    url: async () => `/products/${variable}/variations/${await freshVariation()}?force=true`,
+    ok: 200,
+  },
 ];
 
 async function send(c: Call, headers: Record<string, string>) {
@@ -91,7 +101,9 @@ describe('auth matrix over every wc/v3 route', () => {
     const { key, keyId } = await t.userWithKey('administrator');
     await t.platform.auth.revokeApiKey(keyId);
     const expired = await t.userWithKey('administrator');
-    await t.platform.db.execute(sql`UPDATE rova_api_keys SET expires_at = now() - interval '1 minute' WHERE id = ${expired.keyId}`);
+    await t.platform.db.execute(
+      sql`UPDATE rova_api_keys SET expires_at = now() - interval '1 minute' WHERE id = ${expired.keyId}`,
+    );
     for (const k of [key, expired.key]) {
       for (const c of [CALLS[0]!, CALLS[1]!]) {
         const r = await send(c, { 'x-rova-api-key': k });
@@ -102,12 +114,21 @@ describe('auth matrix over every wc/v3 route', () => {
   });
   it('a cookie session reads with a nonce, not without', async () => {
     await t.userWithKey('shop_manager', ['read'], 'manager_cookie');
-    const l = await t.inject({ method: 'POST', url: '/wp-json/rova/v1/auth/login', payload: { login: 'manager_cookie', password: 'correct horse battery' } });
+    const l = await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova/v1/auth/login',
+      payload: { login: 'manager_cookie', password: 'correct horse battery' },
+    });
     const cookie = l.cookies.find((c) => c.name === 'rova_session')!;
     const nonce = l.json().nonce as string;
     const without = await t.inject({ method: 'GET', url: `${WC}/products`, cookies: { rova_session: cookie.value } });
     expect(without.statusCode).toBe(401);
-    const withNonce = await t.inject({ method: 'GET', url: `${WC}/products`, cookies: { rova_session: cookie.value }, headers: { 'x-wp-nonce': nonce } });
+    const withNonce = await t.inject({
+      method: 'GET',
+      url: `${WC}/products`,
+      cookies: { rova_session: cookie.value },
+      headers: { 'x-wp-nonce': nonce },
+    });
     expect(withNonce.statusCode).toBe(200);
   });
 });

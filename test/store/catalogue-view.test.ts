@@ -9,7 +9,8 @@ import { client, type Client } from './helpers.js';
 let t: TestApp;
 let c: Client;
 const id: Record<string, number> = {};
-const amount = (n: string, sym = '$') => `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">${sym}</span>${n}</bdi></span>`;
+const amount = (n: string, sym = '$') =>
+  `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">${sym}</span>${n}</bdi></span>`;
 
 async function make(key: string, body: Record<string, unknown>, parent?: number) {
   const r = await c.post(parent ? `/products/${parent}/variations` : '/products', body);
@@ -26,7 +27,12 @@ beforeAll(async () => {
   await c.del(`/products/${id.trash}`);
   await make('password', { name: 'Secret', regular_price: '10', password: 'pw' });
   await make('noprice', { name: 'No price' });
-  await make('scheduled', { name: 'Scheduled', regular_price: '10', sale_price: '7', date_on_sale_from: '2030-01-01T00:00:00Z' });
+  await make('scheduled', {
+    name: 'Scheduled',
+    regular_price: '10',
+    sale_price: '7',
+    date_on_sale_from: '2030-01-01T00:00:00Z',
+  });
   await make('variable', { name: 'Variable', type: 'variable' });
   await make('v1', { regular_price: '5' }, id.variable);
   await make('v2', { regular_price: '9' }, id.variable);
@@ -53,7 +59,20 @@ describe('catalogue view', () => {
   it('public-ness: only public products and variations with a price', async () => {
     const view = catalogueView(t.platform);
     await view.load();
-    for (const k of ['draft', 'pending', 'private', 'future', 'trash', 'password', 'noprice', 'vDisabled', 'orphanish', 'draftParent', 'pwChild', 'pwParent']) {
+    for (const k of [
+      'draft',
+      'pending',
+      'private',
+      'future',
+      'trash',
+      'password',
+      'noprice',
+      'vDisabled',
+      'orphanish',
+      'draftParent',
+      'pwChild',
+      'pwParent',
+    ]) {
       expect(view.priceHtml(id[k]!, null), k).toBeNull();
     }
     expect(view.priceHtml(999999, null)).toBeNull();

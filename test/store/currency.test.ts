@@ -29,7 +29,14 @@ beforeAll(async () => {
   t = await makeApp();
   c = client(t, (await t.userWithKey('shop_manager')).key);
   simple = (await c.post('/products', { name: 'Sale seat', regular_price: '100', sale_price: '80.01' })).json().id;
-  fixed = (await c.post('/products', { name: 'Fixed', regular_price: '100', sale_price: '90', rova_fixed_prices: { EUR: '149.99' } })).json().id;
+  fixed = (
+    await c.post('/products', {
+      name: 'Fixed',
+      regular_price: '100',
+      sale_price: '90',
+      rova_fixed_prices: { EUR: '149.99' },
+    })
+  ).json().id;
   variable = (await c.post('/products', { name: 'Var', type: 'variable' })).json().id;
   variation = (await c.post(`/products/${variable}/variations`, { regular_price: '10' })).json().id;
   await c.post(`/products/${variable}/variations`, { regular_price: '1000' });
@@ -50,7 +57,13 @@ describe('?currency= with a port', () => {
 
   it('converts price, regular and sale with the currency decimals and adds currency_code', async () => {
     const r = (await c.get(`/products/${simple}?currency=%20eur%20`)).json();
-    expect(r).toMatchObject({ price: '40.01', regular_price: '50.00', sale_price: '40.01', on_sale: true, currency_code: 'EUR' });
+    expect(r).toMatchObject({
+      price: '40.01',
+      regular_price: '50.00',
+      sale_price: '40.01',
+      on_sale: true,
+      currency_code: 'EUR',
+    });
     expect(r.price_html).toBe(
       '<del aria-hidden="true"><span class="woocommerce-Price-amount amount"><bdi>50,00&nbsp;<span class="woocommerce-Price-currencySymbol">€</span></bdi></span></del> ' +
         '<span class="screen-reader-text">Original price was: 50,00&nbsp;€.</span>' +
@@ -65,7 +78,9 @@ describe('?currency= with a port', () => {
   it('fixed price wins for price, regular and sale', async () => {
     const r = (await c.get(`/products/${fixed}?currency=EUR`)).json();
     expect(r).toMatchObject({ price: '149.99', regular_price: '149.99', sale_price: '149.99', currency_code: 'EUR' });
-    expect(r.price_html).toBe('<span class="woocommerce-Price-amount amount"><bdi>149,99&nbsp;<span class="woocommerce-Price-currencySymbol">€</span></bdi></span>');
+    expect(r.price_html).toBe(
+      '<span class="woocommerce-Price-amount amount"><bdi>149,99&nbsp;<span class="woocommerce-Price-currencySymbol">€</span></bdi></span>',
+    );
     expect((await c.get(`/products/${fixed}?currency=JPY`)).json().price).toBe('13527');
   });
   it('unknown, disabled or base currency → base values with the port base format, no currency_code', async () => {
@@ -78,7 +93,12 @@ describe('?currency= with a port', () => {
   });
   it('never reads the currency cookie', async () => {
     const key = (await t.userWithKey('administrator')).key;
-    const r = await t.inject({ method: 'GET', url: `/wp-json/wc/v3/products/${simple}`, headers: { 'x-rova-api-key': key }, cookies: { rova_fx_currency: 'EUR' } });
+    const r = await t.inject({
+      method: 'GET',
+      url: `/wp-json/wc/v3/products/${simple}`,
+      headers: { 'x-rova-api-key': key },
+      cookies: { rova_fx_currency: 'EUR' },
+    });
     expect(r.json()).not.toHaveProperty('currency_code');
   });
   it('list, variable range, variations list and single honour it', async () => {

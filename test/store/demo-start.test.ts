@@ -47,11 +47,19 @@ describe('fresh start with the demo seed and the bootstrap admin key', () => {
   it('anonymous write → 401, customer key → 403, in the WP shape', async () => {
     const anon = await t.inject({ method: 'POST', url: `${WC}/products`, payload: { name: 'Nope' } });
     expect(anon.statusCode).toBe(401);
-    expect(anon.json()).toEqual({ code: 'woocommerce_rest_cannot_view', message: expect.any(String), data: { status: 401 } });
+    expect(anon.json()).toEqual({
+      code: 'woocommerce_rest_cannot_view',
+      message: expect.any(String),
+      data: { status: 401 },
+    });
     const customer = client(t, (await t.userWithKey('customer')).key);
     const w = await customer.post('/products', { name: 'Nope' });
     expect(w.statusCode).toBe(403);
-    expect(w.json()).toMatchObject({ code: 'woocommerce_rest_cannot_view', message: expect.any(String), data: { status: 403 } });
+    expect(w.json()).toMatchObject({
+      code: 'woocommerce_rest_cannot_view',
+      message: expect.any(String),
+      data: { status: 403 },
+    });
     expect((await c.get('/products?search=Nope')).json()).toEqual([]);
   });
 
@@ -62,7 +70,9 @@ describe('fresh start with the demo seed and the bootstrap admin key', () => {
     expect(all.length + trash.length).toBe(30);
     const by = (slug: string) => [...all, ...trash].find((p) => p.slug === slug)!;
     const count = (f: (p: P) => boolean) => all.filter(f).length;
-    expect(count((p) => p.type === 'simple' && p.status === 'publish' && p.password === '' && !p.on_sale && p.price !== '')).toBeGreaterThan(10);
+    expect(
+      count((p) => p.type === 'simple' && p.status === 'publish' && p.password === '' && !p.on_sale && p.price !== ''),
+    ).toBeGreaterThan(10);
     // on sale now, without and with a window
     expect(by('weekend-package')).toMatchObject({ on_sale: true, price: '169.00', date_on_sale_from_gmt: null });
     expect(by('camping-kit')).toMatchObject({ on_sale: true, price: '44.00' });
@@ -78,7 +88,10 @@ describe('fresh start with the demo seed and the bootstrap admin key', () => {
     expect(by('old-cd-player').status).toBe('trash');
     expect(by('partner-fleet-rate')).toMatchObject({ status: 'publish', password: 'partners' });
     // variable products with 2, 3 and 4 variations; the disabled one is left out of the price range
-    const sizes = all.filter((p) => p.type === 'variable' && p.status === 'publish').map((p) => p.variations.length).sort();
+    const sizes = all
+      .filter((p) => p.type === 'variable' && p.status === 'publish')
+      .map((p) => p.variations.length)
+      .sort();
     expect(sizes).toEqual([2, 3, 4]);
     const mileage = by('mileage-package');
     const vars = (await c.get(`/products/${mileage.id}/variations?per_page=100&orderby=id&order=asc`)).json() as P[];

@@ -22,17 +22,67 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-
 const FIELDS = [
-  'name', 'slug', 'sku', 'type', 'status', 'password', 'description', 'short_description', 'regular_price', 'sale_price',
-  'date_on_sale_from', 'date_on_sale_to', 'date_on_sale_from_gmt', 'date_on_sale_to_gmt', 'catalog_visibility', 'stock_status',
-  'categories', 'images', 'image', 'attributes', 'menu_order', 'rova_fixed_prices', 'id', 'parent_id', 'variations',
+  'name',
+  'slug',
+  'sku',
+  'type',
+  'status',
+  'password',
+  'description',
+  'short_description',
+  'regular_price',
+  'sale_price',
+  'date_on_sale_from',
+  'date_on_sale_to',
+  'date_on_sale_from_gmt',
+  'date_on_sale_to_gmt',
+  'catalog_visibility',
+  'stock_status',
+  'categories',
+  'images',
+  'image',
+  'attributes',
+  'menu_order',
+  'rova_fixed_prices',
+  'id',
+  'parent_id',
+  'variations',
 ];
 const NASTY_STRINGS = [
-  '', ' ', 'publish', 'private', 'draft', 'trash', 'variable', 'simple', 'visible', 'instock', '12.50', '0', '-1', '1e3', 'NaN',
-  '999999999999999.9999999999', '9999999999999999', '2026-05-01', '2026-02-30', '2026-05-01T10:00:00+02:00', '0000-01-01',
-  '<script>alert(1)</script>', "'; DROP TABLE rova_products; --", '%_\\', 'ünïcødé', '🚗🚙', '\u0000', '\ud800', 'a'.repeat(500),
-  'FZ-1', 'Fuzz simple', '__proto__', 'constructor',
+  '',
+  ' ',
+  'publish',
+  'private',
+  'draft',
+  'trash',
+  'variable',
+  'simple',
+  'visible',
+  'instock',
+  '12.50',
+  '0',
+  '-1',
+  '1e3',
+  'NaN',
+  '999999999999999.9999999999',
+  '9999999999999999',
+  '2026-05-01',
+  '2026-02-30',
+  '2026-05-01T10:00:00+02:00',
+  '0000-01-01',
+  '<script>alert(1)</script>',
+  "'; DROP TABLE rova_products; --",
+  '%_\\',
+  'ünïcødé',
+  '🚗🚙',
+  '\u0000',
+  '\ud800',
+  'a'.repeat(500),
+  'FZ-1',
+  'Fuzz simple',
+  '__proto__',
+  'constructor',
 ];
 
 function nasty(r: () => number, depth = 0): unknown {
@@ -53,7 +103,8 @@ function nasty(r: () => number, depth = 0): unknown {
       return Array.from({ length: Math.floor(r() * 3) }, () => nasty(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = Math.floor(r() * 4); i > 0; i -= 1) o[pick(['id', 'name', 'src', 'option', 'options', 'EUR', 'eur', 'alt', 'slug'])] = nasty(r, depth + 1);
+      for (let i = Math.floor(r() * 4); i > 0; i -= 1)
+        o[pick(['id', 'name', 'src', 'option', 'options', 'EUR', 'eur', 'alt', 'slug'])] = nasty(r, depth + 1);
       return o;
     }
   }
@@ -72,7 +123,8 @@ function enc(x: string): string {
 function typed(field: string, r: () => number): unknown {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
   const text = () => pick(NASTY_STRINGS);
-  const price = () => pick(['', '0', '12.50', '007.5', '999999999999999.9999999999', '1.0000000001', ...NASTY_STRINGS.slice(0, 12)]);
+  const price = () =>
+    pick(['', '0', '12.50', '007.5', '999999999999999.9999999999', '1.0000000001', ...NASTY_STRINGS.slice(0, 12)]);
   const int = () => pick([0, 1, 3, 1_000_000, Number.MAX_SAFE_INTEGER]);
   switch (field) {
     case 'regular_price':
@@ -82,7 +134,16 @@ function typed(field: string, r: () => number): unknown {
     case 'date_on_sale_to':
     case 'date_on_sale_from_gmt':
     case 'date_on_sale_to_gmt':
-      return pick([null, '', '2026-05-01', '2099-12-31T23:59:59', '2026-05-01T10:00:00+02:00', '0001-01-01', '2026-02-30', text()]);
+      return pick([
+        null,
+        '',
+        '2026-05-01',
+        '2099-12-31T23:59:59',
+        '2026-05-01T10:00:00+02:00',
+        '0001-01-01',
+        '2026-02-30',
+        text(),
+      ]);
     case 'categories':
       return [{ id: int() || 1, name: text(), slug: text() }];
     case 'images':
@@ -137,7 +198,12 @@ describe('random and nasty bodies on every write route', () => {
       if (kind === 0) [method, url, payload] = ['POST', '/products', body(r)];
       else if (kind === 1) [method, url, payload] = [r() < 0.5 ? 'PUT' : 'PATCH', `/products/${simple}`, body(r)];
       else if (kind === 2) [method, url, payload] = ['POST', `/products/${variable}/variations`, body(r)];
-      else if (kind === 3) [method, url, payload] = [r() < 0.5 ? 'PUT' : 'PATCH', `/products/${variable}/variations/${variation}`, body(r)];
+      else if (kind === 3)
+        [method, url, payload] = [
+          r() < 0.5 ? 'PUT' : 'PATCH',
+          `/products/${variable}/variations/${variation}`,
+          body(r),
+        ];
       else if (kind === 4) {
         // a batch of mostly good items with the odd nasty one: all or nothing
         const item = () => (r() < 0.7 ? { name: `Batch ${i}`, regular_price: '1.00' } : body(r));
@@ -164,7 +230,10 @@ describe('random and nasty bodies on every write route', () => {
         counts.ok += 1;
       }
       // keep the fixtures usable for the next rounds
-      if ((await send('GET', `/products/${simple}`)).statusCode !== 200 || (await send('GET', `/products/${variable}/variations/${variation}`)).statusCode !== 200) {
+      if (
+        (await send('GET', `/products/${simple}`)).statusCode !== 200 ||
+        (await send('GET', `/products/${variable}/variations/${variation}`)).statusCode !== 200
+      ) {
         break;
       }
     }

@@ -5,8 +5,17 @@ export const WC = '/wp-json/wc/v3';
 
 /** A client bound to one API key. */
 export function client(t: TestApp, key: string) {
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
-    t.inject({ method, url: WC + url, headers: { 'x-rova-api-key': key }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse> =>
+    t.inject({
+      method,
+      url: WC + url,
+      headers: { 'x-rova-api-key': key },
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
   return {
     get: (url: string) => call('GET', url),
     post: (url: string, body?: unknown) => call('POST', url, body ?? {}),

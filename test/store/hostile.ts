@@ -25,14 +25,25 @@ export async function snapshot(t: TestApp): Promise<string> {
 export function expectWpError(r: { statusCode: number; json(): unknown; body: string }, label: string): void {
   expect(r.statusCode, `${label} → ${r.body}`).toBeGreaterThanOrEqual(400);
   expect(r.statusCode, `${label} → ${r.body}`).toBeLessThan(500);
-  expect(r.json(), label).toEqual({ code: expect.stringMatching(/^[a-z_]+$/), message: expect.any(String), data: expect.objectContaining({ status: r.statusCode }) });
+  expect(r.json(), label).toEqual({
+    code: expect.stringMatching(/^[a-z_]+$/),
+    message: expect.any(String),
+    data: expect.objectContaining({ status: r.statusCode }),
+  });
 }
 
 /** A product, a variable product and one of its variations, made with `send`. */
-export async function fixtures(send: ReturnType<typeof rawClient>): Promise<{ simple: number; variable: number; variation: number }> {
-  const simple = (await send('POST', '/products', JSON.stringify({ name: 'Fuzz simple', regular_price: '10', sku: 'FZ-1' }))).json().id as number;
-  const variable = (await send('POST', '/products', JSON.stringify({ name: 'Fuzz variable', type: 'variable' }))).json().id as number;
-  const variation = (await send('POST', `/products/${variable}/variations`, JSON.stringify({ regular_price: '3' }))).json().id as number;
+export async function fixtures(
+  send: ReturnType<typeof rawClient>,
+): Promise<{ simple: number; variable: number; variation: number }> {
+  const simple = (
+    await send('POST', '/products', JSON.stringify({ name: 'Fuzz simple', regular_price: '10', sku: 'FZ-1' }))
+  ).json().id as number;
+  const variable = (await send('POST', '/products', JSON.stringify({ name: 'Fuzz variable', type: 'variable' }))).json()
+    .id as number;
+  const variation = (
+    await send('POST', `/products/${variable}/variations`, JSON.stringify({ regular_price: '3' }))
+  ).json().id as number;
   expect(simple * variable * variation).toBeGreaterThan(0);
   return { simple, variable, variation };
 }

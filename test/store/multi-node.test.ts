@@ -10,7 +10,9 @@ describe.skipIf(!TEST_PG || !TEST_REDIS)('catalogue view across nodes', () => {
   let b: TestApp;
   beforeAll(async () => {
     a = await makeApp();
-    b = await makeApp({ env: { DATABASE_URL: a.config.databaseUrl!, REDIS_URL: a.config.redisUrl!, REDIS_PREFIX: a.config.redisPrefix } });
+    b = await makeApp({
+      env: { DATABASE_URL: a.config.databaseUrl!, REDIS_URL: a.config.redisUrl!, REDIS_PREFIX: a.config.redisPrefix },
+    });
   });
   afterAll(async () => {
     await b?.close();

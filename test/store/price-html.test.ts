@@ -3,7 +3,14 @@ import type { CurrencyFormat } from '../../src/modules/store/currency-port.js';
 import { amountHtml, renderPriceHtml, roundAmount } from '../../src/modules/store/price-html.js';
 import { intlFormat } from '../../src/modules/store/pricing.js';
 
-const USD: CurrencyFormat = { code: 'USD', symbol: '$', position: 'left', decimals: 2, decimalSep: '.', thousandSep: ',' };
+const USD: CurrencyFormat = {
+  code: 'USD',
+  symbol: '$',
+  position: 'left',
+  decimals: 2,
+  decimalSep: '.',
+  thousandSep: ',',
+};
 const amt = (inner: string) => `<span class="woocommerce-Price-amount amount"><bdi>${inner}</bdi></span>`;
 const sym = (s: string) => `<span class="woocommerce-Price-currencySymbol">${s}</span>`;
 
@@ -23,7 +30,14 @@ describe('amount markup', () => {
     expect(roundAmount('-2.345', 2)).toBe('-2.35');
   });
   it('uses custom separators (also for millions)', () => {
-    const EUR: CurrencyFormat = { code: 'EUR', symbol: '€', position: 'right_space', decimals: 2, decimalSep: ',', thousandSep: '.' };
+    const EUR: CurrencyFormat = {
+      code: 'EUR',
+      symbol: '€',
+      position: 'right_space',
+      decimals: 2,
+      decimalSep: ',',
+      thousandSep: '.',
+    };
     expect(amountHtml('1234567.891', EUR)).toBe(amt(`1.234.567,89&nbsp;${sym('€')}`));
     expect(amountHtml('999', { ...EUR, thousandSep: ' ' })).toBe(amt(`999,00&nbsp;${sym('€')}`));
     expect(amountHtml('1000', { ...EUR, thousandSep: '' })).toBe(amt(`1000,00&nbsp;${sym('€')}`));
@@ -41,10 +55,17 @@ describe('amount markup', () => {
 describe('price html', () => {
   it('empty price → ""', () => {
     expect(renderPriceHtml({ kind: 'single', price: '', regular: '', onSale: false }, USD)).toBe('');
-    expect(renderPriceHtml({ kind: 'range', minPrice: '', maxPrice: '', minRegular: '', maxRegular: '', onSale: false }, USD)).toBe('');
+    expect(
+      renderPriceHtml(
+        { kind: 'range', minPrice: '', maxPrice: '', minRegular: '', maxRegular: '', onSale: false },
+        USD,
+      ),
+    ).toBe('');
   });
   it('simple price', () => {
-    expect(renderPriceHtml({ kind: 'single', price: '19.9', regular: '19.9', onSale: false }, USD)).toBe(amt(`${sym('$')}19.90`));
+    expect(renderPriceHtml({ kind: 'single', price: '19.9', regular: '19.9', onSale: false }, USD)).toBe(
+      amt(`${sym('$')}19.90`),
+    );
   });
   it('sale: del/ins with screen-reader texts (escaped symbol, &nbsp;)', () => {
     const fmt: CurrencyFormat = { ...USD, symbol: '<b>', position: 'left_space' };
@@ -56,20 +77,42 @@ describe('price html', () => {
     );
   });
   it('sale whose amounts format equally shows one amount', () => {
-    expect(renderPriceHtml({ kind: 'single', price: '10.001', regular: '10.004', onSale: true }, USD)).toBe(amt(`${sym('$')}10.00`));
+    expect(renderPriceHtml({ kind: 'single', price: '10.001', regular: '10.004', onSale: true }, USD)).toBe(
+      amt(`${sym('$')}10.00`),
+    );
   });
   it('variable: range when different, single amount when equal, sale when equal regulars', () => {
-    expect(renderPriceHtml({ kind: 'range', minPrice: '5', maxPrice: '25', minRegular: '5', maxRegular: '25', onSale: false }, USD)).toBe(
-      `${amt(`${sym('$')}5.00`)} &ndash; ${amt(`${sym('$')}25.00`)}`,
-    );
-    expect(renderPriceHtml({ kind: 'range', minPrice: '4', maxPrice: '4.00', minRegular: '4', maxRegular: '4', onSale: false }, USD)).toBe(amt(`${sym('$')}4.00`));
-    expect(renderPriceHtml({ kind: 'range', minPrice: '8', maxPrice: '8', minRegular: '10', maxRegular: '10', onSale: true }, USD)).toContain('<del aria-hidden="true">');
+    expect(
+      renderPriceHtml(
+        { kind: 'range', minPrice: '5', maxPrice: '25', minRegular: '5', maxRegular: '25', onSale: false },
+        USD,
+      ),
+    ).toBe(`${amt(`${sym('$')}5.00`)} &ndash; ${amt(`${sym('$')}25.00`)}`);
+    expect(
+      renderPriceHtml(
+        { kind: 'range', minPrice: '4', maxPrice: '4.00', minRegular: '4', maxRegular: '4', onSale: false },
+        USD,
+      ),
+    ).toBe(amt(`${sym('$')}4.00`));
+    expect(
+      renderPriceHtml(
+        { kind: 'range', minPrice: '8', maxPrice: '8', minRegular: '10', maxRegular: '10', onSale: true },
+        USD,
+      ),
+    ).toContain('<del aria-hidden="true">');
   });
 });
 
 describe('Intl base format', () => {
   it('symbol, decimals from ISO minor units, left, . and ,', () => {
-    expect(intlFormat('USD')).toEqual({ code: 'USD', symbol: '$', position: 'left', decimals: 2, decimalSep: '.', thousandSep: ',' });
+    expect(intlFormat('USD')).toEqual({
+      code: 'USD',
+      symbol: '$',
+      position: 'left',
+      decimals: 2,
+      decimalSep: '.',
+      thousandSep: ',',
+    });
     expect(intlFormat('JPY').decimals).toBe(0);
     expect(intlFormat('BHD').decimals).toBe(3);
     expect(intlFormat('EUR').symbol).toBe('€');

@@ -6,7 +6,13 @@ import { isPublicRecord } from '../../src/modules/store/public.js';
 import type { PriceFacts } from '../../src/modules/store/types.js';
 
 const now = new Date('2026-06-15T12:00:00Z');
-const facts = (regular: string, sale = '', from: string | null = null, to: string | null = null, fixed: Record<string, string> = {}): PriceFacts => ({
+const facts = (
+  regular: string,
+  sale = '',
+  from: string | null = null,
+  to: string | null = null,
+  fixed: Record<string, string> = {},
+): PriceFacts => ({
   regularPrice: regular,
   salePrice: sale,
   saleFrom: from ? new Date(from) : null,
@@ -38,21 +44,45 @@ describe('sale rules', () => {
 
 describe('conversion', () => {
   it('converts price, regular, sale with the currency decimals; fixed price wins for all three', () => {
-    expect(priceRecord(facts('99.99', '50'), now, EUR_AT_HALF)).toEqual({ kind: 'single', price: '25.00', regular: '50.00', sale: '25.00', onSale: true });
-    expect(priceRecord(facts('100', '80', null, null, { EUR: '149.99' }), now, EUR_AT_HALF)).toMatchObject({ price: '149.99', regular: '149.99', sale: '149.99' });
-    expect(priceRecord(facts('100', '', null, null, { GBP: '1' }), now, EUR_AT_HALF)).toMatchObject({ price: '50.00', sale: '' });
+    expect(priceRecord(facts('99.99', '50'), now, EUR_AT_HALF)).toEqual({
+      kind: 'single',
+      price: '25.00',
+      regular: '50.00',
+      sale: '25.00',
+      onSale: true,
+    });
+    expect(priceRecord(facts('100', '80', null, null, { EUR: '149.99' }), now, EUR_AT_HALF)).toMatchObject({
+      price: '149.99',
+      regular: '149.99',
+      sale: '149.99',
+    });
+    expect(priceRecord(facts('100', '', null, null, { GBP: '1' }), now, EUR_AT_HALF)).toMatchObject({
+      price: '50.00',
+      sale: '',
+    });
     expect(priceRecord(facts('19.90'), now, null)).toMatchObject({ price: '19.90', regular: '19.90', sale: '' });
   });
   it('variable range over children with a price', () => {
     const r = priceRange([facts('10'), facts('30', '5'), facts('')], now, null);
-    expect(r).toEqual({ kind: 'range', minPrice: '5', maxPrice: '10', minRegular: '10', maxRegular: '30', onSale: true });
+    expect(r).toEqual({
+      kind: 'range',
+      minPrice: '5',
+      maxPrice: '10',
+      minRegular: '10',
+      maxRegular: '30',
+      onSale: true,
+    });
     expect(priceRange([], now, null).minPrice).toBe('');
-    expect(priceRange([facts('10'), facts('20')], now, EUR_AT_HALF)).toMatchObject({ minPrice: '5.00', maxPrice: '10.00' });
+    expect(priceRange([facts('10'), facts('20')], now, EUR_AT_HALF)).toMatchObject({
+      minPrice: '5.00',
+      maxPrice: '10.00',
+    });
   });
 });
 
 describe('public-ness', () => {
-  const p = (status: string, password = '', type: 'simple' | 'variable' | 'variation' = 'simple') => ({ status, password, type }) as never;
+  const p = (status: string, password = '', type: 'simple' | 'variable' | 'variation' = 'simple') =>
+    ({ status, password, type }) as never;
   it('only published products without a password are public', () => {
     expect(isPublicRecord(p('publish'), null)).toBe(true);
     for (const s of ['draft', 'pending', 'private', 'future', 'trash']) expect(isPublicRecord(p(s), null)).toBe(false);

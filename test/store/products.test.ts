@@ -15,12 +15,23 @@ async function create(body: Record<string, unknown>): Promise<Record<string, unk
 beforeAll(async () => {
   t = await makeApp();
   c = client(t, (await t.userWithKey('shop_manager')).key);
-  ids.alpha = (await create({ name: 'Alpha roof box', regular_price: '30.00', sku: 'A-1', description: 'Carries skis' })).id as number;
-  ids.bravo = (await create({ name: 'Bravo child seat', regular_price: '10', sale_price: '8', sku: 'B-1' })).id as number;
+  ids.alpha = (
+    await create({ name: 'Alpha roof box', regular_price: '30.00', sku: 'A-1', description: 'Carries skis' })
+  ).id as number;
+  ids.bravo = (await create({ name: 'Bravo child seat', regular_price: '10', sale_price: '8', sku: 'B-1' }))
+    .id as number;
   ids.charlie = (await create({ name: 'Charlie GPS', regular_price: '20', status: 'draft', sku: 'C-1' })).id as number;
   ids.delta = (await create({ name: 'Delta package', type: 'variable', sku: 'D-1' })).id as number;
-  for (const [price, status] of [['5', 'publish'], ['15', 'publish'], ['1', 'private']] as const) {
-    const v = await c.post(`/products/${ids.delta}/variations`, { regular_price: price, status, attributes: [{ name: 'Size', option: price }] });
+  for (const [price, status] of [
+    ['5', 'publish'],
+    ['15', 'publish'],
+    ['1', 'private'],
+  ] as const) {
+    const v = await c.post(`/products/${ids.delta}/variations`, {
+      regular_price: price,
+      status,
+      attributes: [{ name: 'Size', option: price }],
+    });
     expect(v.statusCode, v.body).toBe(201);
   }
 });
@@ -73,7 +84,13 @@ describe('create and read', () => {
     await c.del(`/products/${b.id as number}?force=true`);
   });
   it('stores prices exactly and reads sale windows in the store time zone', async () => {
-    const p = await create({ name: 'Windowed', regular_price: '0100.50', sale_price: '99.999', date_on_sale_from: '2099-01-01', date_on_sale_to: '2099-01-31' });
+    const p = await create({
+      name: 'Windowed',
+      regular_price: '0100.50',
+      sale_price: '99.999',
+      date_on_sale_from: '2099-01-01',
+      date_on_sale_to: '2099-01-31',
+    });
     expect(p).toMatchObject({
       regular_price: '100.50',
       sale_price: '99.999',
@@ -114,17 +131,40 @@ describe('list', () => {
     for (const bad of ['0', '101', 'abc', '-1']) {
       const r = await c.get(`/products?per_page=${bad}`);
       expect(r.statusCode, bad).toBe(400);
-      expect(r.json()).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { per_page: expect.any(String) } } });
+      expect(r.json()).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { per_page: expect.any(String) } },
+      });
     }
     expect((await c.get('/products?per_page=100')).statusCode).toBe(200);
     expect((await c.get('/products?per_page=1')).json()).toHaveLength(1);
   });
   it('orderby title, slug, price, id and order', async () => {
-    expect(names(await c.get('/products?orderby=title&order=asc'))).toEqual(['Alpha roof box', 'Bravo child seat', 'Charlie GPS', 'Delta package']);
-    expect(names(await c.get('/products?orderby=slug&order=desc'))).toEqual(['Delta package', 'Charlie GPS', 'Bravo child seat', 'Alpha roof box']);
+    expect(names(await c.get('/products?orderby=title&order=asc'))).toEqual([
+      'Alpha roof box',
+      'Bravo child seat',
+      'Charlie GPS',
+      'Delta package',
+    ]);
+    expect(names(await c.get('/products?orderby=slug&order=desc'))).toEqual([
+      'Delta package',
+      'Charlie GPS',
+      'Bravo child seat',
+      'Alpha roof box',
+    ]);
     // prices: delta 5 (lowest public variation), bravo 8 (sale), charlie 20, alpha 30
-    expect(names(await c.get('/products?orderby=price&order=asc'))).toEqual(['Delta package', 'Bravo child seat', 'Charlie GPS', 'Alpha roof box']);
-    expect(names(await c.get('/products?orderby=id&order=asc'))).toEqual(['Alpha roof box', 'Bravo child seat', 'Charlie GPS', 'Delta package']);
+    expect(names(await c.get('/products?orderby=price&order=asc'))).toEqual([
+      'Delta package',
+      'Bravo child seat',
+      'Charlie GPS',
+      'Alpha roof box',
+    ]);
+    expect(names(await c.get('/products?orderby=id&order=asc'))).toEqual([
+      'Alpha roof box',
+      'Bravo child seat',
+      'Charlie GPS',
+      'Delta package',
+    ]);
     expect((await c.get('/products?orderby=relevance')).statusCode).toBe(400);
     expect((await c.get('/products?order=up')).statusCode).toBe(400);
   });
@@ -135,11 +175,22 @@ describe('list', () => {
     expect(names(await c.get('/products?search=skis'))).toEqual(['Alpha roof box']);
     expect(names(await c.get('/products?search=SEAT'))).toEqual(['Bravo child seat']);
     expect(names(await c.get('/products?search=100%25'))).toEqual([]);
-    expect(names(await c.get(`/products?include=${ids.alpha},${ids.charlie}&orderby=id&order=asc`))).toEqual(['Alpha roof box', 'Charlie GPS']);
+    expect(names(await c.get(`/products?include=${ids.alpha},${ids.charlie}&orderby=id&order=asc`))).toEqual([
+      'Alpha roof box',
+      'Charlie GPS',
+    ]);
     // WordPress: a repeated parameter keeps its last value; lists are include[]=… (or include[0]=…)
-    expect(names(await c.get(`/products?include=${ids.alpha}&include=${ids.bravo}&orderby=id&order=asc`))).toEqual(['Bravo child seat']);
-    expect(names(await c.get(`/products?include[]=${ids.alpha}&include[]=${ids.bravo}&orderby=id&order=asc`))).toEqual(['Alpha roof box', 'Bravo child seat']);
-    expect(names(await c.get(`/products?exclude=${ids.alpha},${ids.delta}&orderby=id&order=asc`))).toEqual(['Bravo child seat', 'Charlie GPS']);
+    expect(names(await c.get(`/products?include=${ids.alpha}&include=${ids.bravo}&orderby=id&order=asc`))).toEqual([
+      'Bravo child seat',
+    ]);
+    expect(names(await c.get(`/products?include[]=${ids.alpha}&include[]=${ids.bravo}&orderby=id&order=asc`))).toEqual([
+      'Alpha roof box',
+      'Bravo child seat',
+    ]);
+    expect(names(await c.get(`/products?exclude=${ids.alpha},${ids.delta}&orderby=id&order=asc`))).toEqual([
+      'Bravo child seat',
+      'Charlie GPS',
+    ]);
     const bad = await c.get('/products?include=1,x');
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'rest_invalid_param', data: { params: { include: expect.any(String) } } });
@@ -150,9 +201,17 @@ describe('list', () => {
 
 describe('errors in the WP shape', () => {
   it('unknown id → 404 woocommerce_rest_product_invalid_id', async () => {
-    for (const r of [await c.get('/products/999999'), await c.put('/products/999999', { name: 'x' }), await c.del('/products/999999')]) {
+    for (const r of [
+      await c.get('/products/999999'),
+      await c.put('/products/999999', { name: 'x' }),
+      await c.del('/products/999999'),
+    ]) {
       expect(r.statusCode).toBe(404);
-      expect(r.json()).toEqual({ code: 'woocommerce_rest_product_invalid_id', message: 'Invalid ID.', data: { status: 404 } });
+      expect(r.json()).toEqual({
+        code: 'woocommerce_rest_product_invalid_id',
+        message: 'Invalid ID.',
+        data: { status: 404 },
+      });
     }
     const vid = (await c.get(`/products/${ids.delta}`)).json().variations[0] as number;
     expect((await c.get(`/products/${vid}`)).statusCode).toBe(404);
@@ -162,9 +221,18 @@ describe('errors in the WP shape', () => {
     expect((await c.get('/products/999999/variations')).json().code).toBe('woocommerce_rest_product_invalid_id');
   });
   it('a path that is not an id is no route: 404 rest_no_route (WordPress ids are [\\d]+), not a misleading 400', async () => {
-    for (const r of [await c.get('/products/abc'), await c.put('/products/categories', {}), await c.get('/products/batch'), await c.get('/products/1/nothing')]) {
+    for (const r of [
+      await c.get('/products/abc'),
+      await c.put('/products/categories', {}),
+      await c.get('/products/batch'),
+      await c.get('/products/1/nothing'),
+    ]) {
       expect(r.statusCode).toBe(404);
-      expect(r.json()).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      expect(r.json()).toEqual({
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
     }
   });
   it('wrong types, unknown enum values, negative or non-decimal prices → 400 rest_invalid_param', async () => {
@@ -187,16 +255,29 @@ describe('errors in the WP shape', () => {
     for (const [body, field] of cases) {
       const r = await c.post('/products', body);
       expect(r.statusCode, JSON.stringify(body)).toBe(400);
-      expect(r.json(), JSON.stringify(body)).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { [field]: expect.any(String) } } });
+      expect(r.json(), JSON.stringify(body)).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { [field]: expect.any(String) } },
+      });
     }
-    const arr = await t.inject({ method: 'POST', url: `${WC}/products`, headers: { 'x-rova-api-key': (await t.userWithKey('administrator')).key }, payload: [1, 2] });
+    const arr = await t.inject({
+      method: 'POST',
+      url: `${WC}/products`,
+      headers: { 'x-rova-api-key': (await t.userWithKey('administrator')).key },
+      payload: [1, 2],
+    });
     expect(arr.statusCode).toBe(400);
     expect(arr.json().code).toBe('rest_invalid_param');
     expect((await c.get('/products')).headers['x-wp-total']).toBe('4');
   });
   it('malformed JSON → 400 rest_invalid_json; oversized body → 413', async () => {
     const key = (await t.userWithKey('administrator')).key;
-    const bad = await t.inject({ method: 'POST', url: `${WC}/products`, headers: { 'x-rova-api-key': key, 'content-type': 'application/json' }, payload: '{"name":' });
+    const bad = await t.inject({
+      method: 'POST',
+      url: `${WC}/products`,
+      headers: { 'x-rova-api-key': key, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'rest_invalid_json', data: { status: 400 } });
     const big = await t.inject({
@@ -221,7 +302,11 @@ describe('trash and force', () => {
     expect((await c.get('/products?status=trash')).json().map((x: { id: number }) => x.id)).toEqual([id]);
     const again = await c.del(`/products/${id}`);
     expect(again.statusCode).toBe(410);
-    expect(again.json()).toEqual({ code: 'woocommerce_rest_already_trashed', message: expect.any(String), data: { status: 410 } });
+    expect(again.json()).toEqual({
+      code: 'woocommerce_rest_already_trashed',
+      message: expect.any(String),
+      data: { status: 410 },
+    });
     const restored = await c.patch(`/products/${id}`, { status: 'publish' });
     expect(restored.json().status).toBe('publish');
     const forced = await c.del(`/products/${id}?force=true`);
@@ -245,7 +330,10 @@ describe('trash and force', () => {
     expect(r.json().code).toBe('woocommerce_rest_product_variation_invalid_parent');
   });
   it('variation update and delete', async () => {
-    const list = (await c.get(`/products/${ids.delta}/variations?orderby=id&order=asc`)).json() as { id: number; status: string }[];
+    const list = (await c.get(`/products/${ids.delta}/variations?orderby=id&order=asc`)).json() as {
+      id: number;
+      status: string;
+    }[];
     expect(list.map((x) => x.status)).toEqual(['publish', 'publish', 'private']);
     const u = await c.put(`/products/${ids.delta}/variations/${list[1]!.id}`, { sale_price: '4' });
     expect(u.json()).toMatchObject({ price: '4', on_sale: true });
@@ -260,7 +348,10 @@ describe('batch', () => {
   it('creates, updates and deletes in one go', async () => {
     const tmp = await create({ name: 'Batch victim' });
     const r = await c.post('/products/batch', {
-      create: [{ name: 'Batch one', regular_price: '1' }, { name: 'Batch two', regular_price: '2' }],
+      create: [
+        { name: 'Batch one', regular_price: '1' },
+        { name: 'Batch two', regular_price: '2' },
+      ],
       update: [{ id: ids.alpha, description: 'Carries skis and boards' }],
       delete: [tmp.id],
     });
@@ -276,8 +367,19 @@ describe('batch', () => {
     const before = (await c.get('/products?per_page=100&status=any')).json();
     for (const body of [
       { create: [{ name: 'Good' }, { name: 'Bad', regular_price: 'abc' }] },
-      { create: [{ name: 'Good' }], update: [{ id: ids.alpha, name: 'Renamed' }, { id: 999999, name: 'x' }] },
-      { create: [{ name: 'Good', sku: 'NEW-1' }, { name: 'Dup', sku: 'NEW-1' }] },
+      {
+        create: [{ name: 'Good' }],
+        update: [
+          { id: ids.alpha, name: 'Renamed' },
+          { id: 999999, name: 'x' },
+        ],
+      },
+      {
+        create: [
+          { name: 'Good', sku: 'NEW-1' },
+          { name: 'Dup', sku: 'NEW-1' },
+        ],
+      },
       { update: [{ id: ids.alpha, name: 'Renamed' }], delete: [ids.bravo, 999999] },
       { create: [{ name: 'Good' }], delete: ['x'] },
     ]) {
@@ -288,7 +390,10 @@ describe('batch', () => {
     expect((await c.get('/products?per_page=100&status=any')).json()).toEqual(before);
   });
   it('more than 100 items → 413, nothing written', async () => {
-    const r = await c.post('/products/batch', { create: Array.from({ length: 60 }, (_, i) => ({ name: `n${i}` })), delete: Array.from({ length: 41 }, () => 999999) });
+    const r = await c.post('/products/batch', {
+      create: Array.from({ length: 60 }, (_, i) => ({ name: `n${i}` })),
+      delete: Array.from({ length: 41 }, () => 999999),
+    });
     expect(r.statusCode).toBe(413);
     expect(r.json()).toMatchObject({ code: 'woocommerce_rest_request_entity_too_large', data: { status: 413 } });
     expect((await c.get('/products')).headers['x-wp-total']).toBe('4');
@@ -301,7 +406,13 @@ describe('validation messages', () => {
     expect(r.json()).toEqual({
       code: 'rest_invalid_param',
       message: 'Invalid parameter(s): orderby',
-      data: { status: 400, params: { orderby: 'orderby must be one of: date, id, include, title, slug, price, popularity, rating, modified, menu_order' } },
+      data: {
+        status: 400,
+        params: {
+          orderby:
+            'orderby must be one of: date, id, include, title, slug, price, popularity, rating, modified, menu_order',
+        },
+      },
     });
     const b = await c.post('/products', { regular_price: 5 });
     expect(b.json().data.params).toEqual({ regular_price: 'regular_price must be string' });

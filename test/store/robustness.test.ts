@@ -41,7 +41,10 @@ describe('text PostgreSQL cannot store, and ids beyond bigint', () => {
       const r = await send(method, url(), body);
       expectWpError(r, `${method} ${body}`);
       expect(r.statusCode, body).toBe(400);
-      expect(r.json(), body).toMatchObject({ code: 'rest_invalid_param', data: { params: { [field]: expect.any(String) } } });
+      expect(r.json(), body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { params: { [field]: expect.any(String) } },
+      });
     }
     // a key PostgreSQL's jsonb cannot hold is refused too
     const badKey = await send('POST', '/products', '{"rova_fixed_prices":{"EUR":"1","E\\u0000R":"2"}}');
@@ -90,7 +93,11 @@ describe('text PostgreSQL cannot store, and ids beyond bigint', () => {
       expect(r.json().code, `${method} ${url}`).toBe('rest_invalid_param');
     }
     // text where an id belongs matches no route, as in WordPress (ids are [\d]+)
-    for (const [method, url] of [['GET', '/products/true'], ['DELETE', '/products/true?force=true'], ['DELETE', `/products/${simple}abc?force=true`]] as const) {
+    for (const [method, url] of [
+      ['GET', '/products/true'],
+      ['DELETE', '/products/true?force=true'],
+      ['DELETE', `/products/${simple}abc?force=true`],
+    ] as const) {
       const r = await send(method, url);
       expect(r.statusCode, `${method} ${url}`).toBe(404);
       expect(r.json().code, `${method} ${url}`).toBe('rest_no_route');

@@ -20,7 +20,16 @@ describe('demo seed', () => {
     const again = await c.get('/products?per_page=100&status=any');
     expect(again.headers['x-wp-total']).toBe(first.headers['x-wp-total']);
     expect(Number(first.headers['x-wp-total'])).toBeGreaterThanOrEqual(25);
-    const all = first.json() as { slug: string; id: number; status: string; type: string; on_sale: boolean; password: string; rova_fixed_prices: Record<string, string>; variations: number[] }[];
+    const all = first.json() as {
+      slug: string;
+      id: number;
+      status: string;
+      type: string;
+      on_sale: boolean;
+      password: string;
+      rova_fixed_prices: Record<string, string>;
+      variations: number[];
+    }[];
     const by = (slug: string) => all.find((p) => p.slug === slug)!;
     expect(by('weekend-package').on_sale).toBe(true);
     expect(by('ski-rack').on_sale).toBe(false);
@@ -39,7 +48,9 @@ describe('demo seed', () => {
     expect(view.priceHtml(by('free-upgrade-voucher').id, null)).toBeNull();
   });
   it('documents every route in /openapi.json', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const paths = Object.keys(doc.paths).filter((p) => p.includes('/wc/v3/'));
     expect(paths.sort()).toEqual([
       '/wp-json/wc/v3/products',

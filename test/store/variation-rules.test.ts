@@ -21,7 +21,8 @@ beforeAll(async () => {
   t = await makeApp();
   c = client(t, (await t.userWithKey('shop_manager')).key);
   parent = await made('/products', { name: 'Paged parent', type: 'variable' });
-  for (let i = 1; i <= 5; i += 1) vids.push(await made(`/products/${parent}/variations`, { regular_price: `${i * 10}` }));
+  for (let i = 1; i <= 5; i += 1)
+    vids.push(await made(`/products/${parent}/variations`, { regular_price: `${i * 10}` }));
 });
 afterAll(async () => t?.close());
 
@@ -33,7 +34,9 @@ describe('variation list paging', () => {
     expect(r.headers['x-wp-total']).toBe('5');
     expect(r.headers['x-wp-totalpages']).toBe('3');
     const base = `/wp-json/wc/v3/products/${parent}/variations`;
-    expect(r.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=1&orderby=id&order=asc>; rel="prev", <http://localhost:80${base}?per_page=2&page=3&orderby=id&order=asc>; rel="next"`);
+    expect(r.headers.link).toBe(
+      `<http://localhost:80${base}?per_page=2&page=1&orderby=id&order=asc>; rel="prev", <http://localhost:80${base}?per_page=2&page=3&orderby=id&order=asc>; rel="next"`,
+    );
     const first = await c.get(`/products/${parent}/variations?per_page=2`);
     expect(first.headers.link).toBe(`<http://localhost:80${base}?per_page=2&page=2>; rel="next"`);
     const last = await c.get(`/products/${parent}/variations?per_page=2&page=3`);
@@ -46,16 +49,23 @@ describe('variation list paging', () => {
     expect(r.json()).toEqual([]);
     expect(r.headers['x-wp-total']).toBe('5');
     expect(r.headers['x-wp-totalpages']).toBe('3');
-    expect(r.headers.link).toBe(`<http://localhost:80/wp-json/wc/v3/products/${parent}/variations?per_page=2&page=3>; rel="prev"`);
+    expect(r.headers.link).toBe(
+      `<http://localhost:80/wp-json/wc/v3/products/${parent}/variations?per_page=2&page=3>; rel="prev"`,
+    );
     const p = await c.get('/products?per_page=1&page=50');
     expect(p.json()).toEqual([]);
-    expect(p.headers.link).toBe(`<http://localhost:80/wp-json/wc/v3/products?per_page=1&page=${p.headers['x-wp-totalpages'] as string}>; rel="prev"`);
+    expect(p.headers.link).toBe(
+      `<http://localhost:80/wp-json/wc/v3/products?per_page=1&page=${p.headers['x-wp-totalpages'] as string}>; rel="prev"`,
+    );
   });
   it('per_page bounds and status filter on variations', async () => {
     for (const bad of ['0', '101']) {
       const r = await c.get(`/products/${parent}/variations?per_page=${bad}`);
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { per_page: expect.any(String) } } });
+      expect(r.json()).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { per_page: expect.any(String) } },
+      });
     }
     expect((await c.get(`/products/${parent}/variations?status=trash`)).statusCode).toBe(400);
     expect((await c.get(`/products/${parent}/variations?status=private`)).json()).toEqual([]);
@@ -72,7 +82,9 @@ describe('price rules over variations', () => {
     await made(`/products/${p}/variations`, { regular_price: '7' });
     const got = (await c.get(`/products/${p}`)).json();
     expect(got).toMatchObject({ price: '7.00', on_sale: false, purchasable: true });
-    expect(got.price_html).toBe('<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>7.00</bdi></span>');
+    expect(got.price_html).toBe(
+      '<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>7.00</bdi></span>',
+    );
     // orderby price uses the same rule as price (not the disabled 1 or the locked 2)
     const other = await made('/products', { name: 'Six', regular_price: '6.50' });
     const ordered = (await c.get(`/products?include=${p},${other}&orderby=price&order=asc`)).json() as { id: number }[];
@@ -92,10 +104,18 @@ describe('price rules over variations', () => {
   });
   it('a sale on one variation: on_sale, lowest price; a scheduled one does not count yet', async () => {
     const p = await made('/products', { name: 'Sale parent', type: 'variable' });
-    const v1 = await made(`/products/${p}/variations`, { regular_price: '20', sale_price: '5', date_on_sale_from_gmt: new Date(Date.now() + 3 * DAY).toISOString() });
+    const v1 = await made(`/products/${p}/variations`, {
+      regular_price: '20',
+      sale_price: '5',
+      date_on_sale_from_gmt: new Date(Date.now() + 3 * DAY).toISOString(),
+    });
     await made(`/products/${p}/variations`, { regular_price: '30' });
     expect((await c.get(`/products/${p}`)).json()).toMatchObject({ price: '20', on_sale: false });
-    expect((await c.get(`/products/${p}/variations/${v1}`)).json()).toMatchObject({ price: '20', sale_price: '5', on_sale: false });
+    expect((await c.get(`/products/${p}/variations/${v1}`)).json()).toMatchObject({
+      price: '20',
+      sale_price: '5',
+      on_sale: false,
+    });
     await c.patch(`/products/${p}/variations/${v1}`, { date_on_sale_from: null });
     const now = (await c.get(`/products/${p}`)).json();
     expect(now).toMatchObject({ price: '5', on_sale: true });
@@ -108,7 +128,9 @@ describe('price rules over variations', () => {
     expect(got).toMatchObject({ price: '', price_html: '', on_sale: false, purchasable: false });
     const cheap = await made('/products', { name: 'Cheap', regular_price: '1' });
     for (const order of ['asc', 'desc']) {
-      const ids = ((await c.get(`/products?include=${p},${cheap}&orderby=price&order=${order}`)).json() as { id: number }[]).map((x) => x.id);
+      const ids = (
+        (await c.get(`/products?include=${p},${cheap}&orderby=price&order=${order}`)).json() as { id: number }[]
+      ).map((x) => x.id);
       expect(ids, order).toEqual([cheap, p]);
     }
   });
@@ -119,7 +141,11 @@ describe('variation delete', () => {
     for (const q of ['', '?force=false']) {
       const r = await c.del(`/products/${parent}/variations/${vids[4]!}${q}`);
       expect(r.statusCode).toBe(501);
-      expect(r.json()).toEqual({ code: 'woocommerce_rest_trash_not_supported', message: expect.any(String), data: { status: 501 } });
+      expect(r.json()).toEqual({
+        code: 'woocommerce_rest_trash_not_supported',
+        message: expect.any(String),
+        data: { status: 501 },
+      });
     }
     expect((await c.get(`/products/${parent}/variations/${vids[4]!}`)).statusCode).toBe(200);
     const d = await c.del(`/products/${parent}/variations/${vids[4]!}?force=true`);

@@ -66,10 +66,32 @@ beforeAll(async () => {
   ({ consumer_key: ck, consumer_secret: cs } = made.json() as { consumer_key: string; consumer_secret: string });
   httpUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
 
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   ca = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
   // The same app answers on a TLS socket too (the request's socket is encrypted: no proxy header involved).
-  https = createHttpsServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: ca }, (req, res) => t.app.server.emit('request', req, res));
+  https = createHttpsServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: ca }, (req, res) =>
+    t.app.server.emit('request', req, res),
+  );
   await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
   httpsUrl = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
 }, 60_000);
@@ -81,7 +103,14 @@ afterAll(async () => {
 });
 
 function woo(url: string, key = ck, secret = cs, extra: Record<string, unknown> = {}): Client {
-  return new WooCommerceRestApi({ url, consumerKey: key, consumerSecret: secret, version: 'wc/v3', axiosConfig: { httpsAgent: new Agent({ ca }) }, ...extra });
+  return new WooCommerceRestApi({
+    url,
+    consumerKey: key,
+    consumerSecret: secret,
+    version: 'wc/v3',
+    axiosConfig: { httpsAgent: new Agent({ ca }) },
+    ...extra,
+  });
 }
 
 async function lifecycle(api: Client, tag: string): Promise<void> {
@@ -108,13 +137,32 @@ async function lifecycle(api: Client, tag: string): Promise<void> {
 
   // stock fields as WooCommerce shapes them (issue 34.7)
   const stocked = await api.put(`products/${aId}`, { manage_stock: true, stock_quantity: 0, backorders: 'notify' });
-  expect(stocked.data).toMatchObject({ manage_stock: true, stock_quantity: 0, backorders: 'notify', backorders_allowed: true, backordered: true, stock_status: 'onbackorder' });
-  expect((await api.get(`products/${aId}`)).data).toMatchObject({ manage_stock: true, stock_quantity: 0, backorders: 'notify', stock_status: 'onbackorder' });
+  expect(stocked.data).toMatchObject({
+    manage_stock: true,
+    stock_quantity: 0,
+    backorders: 'notify',
+    backorders_allowed: true,
+    backordered: true,
+    stock_status: 'onbackorder',
+  });
+  expect((await api.get(`products/${aId}`)).data).toMatchObject({
+    manage_stock: true,
+    stock_quantity: 0,
+    backorders: 'notify',
+    stock_status: 'onbackorder',
+  });
   const refused = await failure(api.put(`products/${aId}`, { backorders: 'later' }));
   expect(refused.status).toBe(400);
-  expect(refused.data).toMatchObject({ code: 'rest_invalid_param', data: { params: { backorders: expect.any(String) } } });
+  expect(refused.data).toMatchObject({
+    code: 'rest_invalid_param',
+    data: { params: { backorders: expect.any(String) } },
+  });
 
-  const batch = await api.post('products/batch', { create: [{ name: `${tag} snow chains`, regular_price: '15' }], update: [{ id: bId, regular_price: '11' }], delete: [aId] });
+  const batch = await api.post('products/batch', {
+    create: [{ name: `${tag} snow chains`, regular_price: '15' }],
+    update: [{ id: bId, regular_price: '11' }],
+    delete: [aId],
+  });
   expect(batch.status).toBe(200);
   expect(batch.data.create[0]).toMatchObject({ name: `${tag} snow chains`, regular_price: '15' });
   expect(batch.data.update[0]).toMatchObject({ id: bId, regular_price: '11' });
@@ -135,14 +183,19 @@ describe('official WooCommerce client over plain HTTP (OAuth 1.0a signatures)', 
   it('a wrong secret signs wrongly: 401 invalid_signature, audited', async () => {
     const r = await failure(woo(httpUrl, ck, `cs_${'0'.repeat(40)}`).get('products'));
     expect(r.status).toBe(401);
-    expect(r.data).toMatchObject({ code: 'woocommerce_rest_cannot_view', data: { status: 401, reason: 'invalid_signature' } });
+    expect(r.data).toMatchObject({
+      code: 'woocommerce_rest_cannot_view',
+      data: { status: 401, reason: 'invalid_signature' },
+    });
   });
   it('an unknown consumer key: 401 invalid_consumer_key', async () => {
     const r = await failure(woo(httpUrl, `ck_${'1'.repeat(40)}`).get('products'));
     expect(r.data.data.reason).toBe('invalid_consumer_key');
   });
   it('Basic or ?consumer_secret= over plain HTTP is refused before the key is even looked at', async () => {
-    const basic = await fetch(`${httpUrl}/wp-json/wc/v3/products`, { headers: { authorization: `Basic ${Buffer.from(`${ck}:${cs}`).toString('base64')}` } });
+    const basic = await fetch(`${httpUrl}/wp-json/wc/v3/products`, {
+      headers: { authorization: `Basic ${Buffer.from(`${ck}:${cs}`).toString('base64')}` },
+    });
     expect(basic.status).toBe(401);
     expect(await basic.json()).toMatchObject({ data: { reason: 'insecure_transport' } });
     const query = await fetch(`${httpUrl}/wp-json/wc/v3/products?consumer_key=${ck}&consumer_secret=${cs}`);
@@ -173,16 +226,33 @@ describe('official WooCommerce client over HTTPS (HTTP Basic, self-signed certif
 describe('official WooCommerce client: a read object sent back whole', () => {
   it('GET a product, change one field, PUT the whole object back (id, permalink, dates, price_html …): 200; an unknown field is a 400 naming it', async () => {
     const api = woo(httpUrl);
-    const made = await api.post('products', { name: 'Round-trip bike rack', regular_price: '12.50', sku: 'RT-CLIENT-1', images: [{ src: 'https://example.com/rack.png' }] });
+    const made = await api.post('products', {
+      name: 'Round-trip bike rack',
+      regular_price: '12.50',
+      sku: 'RT-CLIENT-1',
+      images: [{ src: 'https://example.com/rack.png' }],
+    });
     expect(made.status).toBe(201);
     const id = made.data.id as number;
     const read = (await api.get(`products/${id}`)).data as Record<string, unknown>;
     const put = await api.put(`products/${id}`, { ...read, sale_price: '10.00' });
     expect(put.status).toBe(200);
-    expect(put.data).toMatchObject({ id, name: 'Round-trip bike rack', sku: 'RT-CLIENT-1', regular_price: '12.50', sale_price: '10.00', price: '10.00', permalink: read.permalink });
+    expect(put.data).toMatchObject({
+      id,
+      name: 'Round-trip bike rack',
+      sku: 'RT-CLIENT-1',
+      regular_price: '12.50',
+      sale_price: '10.00',
+      price: '10.00',
+      permalink: read.permalink,
+    });
     const bad = await failure(api.put(`products/${id}`, { ...read, low_stock_amount: 3 }));
     expect(bad.status).toBe(400);
-    expect(bad.data).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): low_stock_amount', data: { status: 400, params: { low_stock_amount: 'unknown field "low_stock_amount"' } } });
+    expect(bad.data).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): low_stock_amount',
+      data: { status: 400, params: { low_stock_amount: 'unknown field "low_stock_amount"' } },
+    });
     await api.delete(`products/${id}`, { force: true });
   });
 });

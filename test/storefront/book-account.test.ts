@@ -1,16 +1,57 @@
 import { describe, expect, it } from 'vitest';
-import { initialAccount, reduceAccount, splitBookings, type AccountAction, type AccountState, type MyBooking, type MyBookingDetail, type Thread } from '../../src/web/book/account.js';
+import {
+  initialAccount,
+  reduceAccount,
+  splitBookings,
+  type AccountAction,
+  type AccountState,
+  type MyBooking,
+  type MyBookingDetail,
+  type Thread,
+} from '../../src/web/book/account.js';
 
 const booking = (id: number, status: string, pickup: string, ret: string): MyBooking => ({
-  id, reference: `RB-${id}`, vehicle_name: 'Fiat Egea', pickup_at: pickup, return_at: ret, status, payment_status: 'unpaid', total: 100, currency: 'EUR',
+  id,
+  reference: `RB-${id}`,
+  vehicle_name: 'Fiat Egea',
+  pickup_at: pickup,
+  return_at: ret,
+  status,
+  payment_status: 'unpaid',
+  total: 100,
+  currency: 'EUR',
 });
 const detail = (cancellable: boolean, free = true): MyBookingDetail => ({
-  ...booking(1, cancellable ? 'confirmed' : 'cancelled', '2027-06-01T10:00:00.000Z', '2027-06-04T10:00:00.000Z'), days: 3, deposit: 0, payment_method: 'offline',
-  cancellation: { cancellable, free, fee: free ? 0 : 20, refund: free ? 100 : 80, currency: 'EUR', free_cancellation_until: '2027-05-31T10:00:00.000Z' },
+  ...booking(1, cancellable ? 'confirmed' : 'cancelled', '2027-06-01T10:00:00.000Z', '2027-06-04T10:00:00.000Z'),
+  days: 3,
+  deposit: 0,
+  payment_method: 'offline',
+  cancellation: {
+    cancellable,
+    free,
+    fee: free ? 0 : 20,
+    refund: free ? 100 : 80,
+    currency: 'EUR',
+    free_cancellation_until: '2027-05-31T10:00:00.000Z',
+  },
 });
 const thread: Thread = {
-  thread: { id: 9, subject: 'Child seat', preview: 'Can you…', status: 'pending', booking_id: null, unread_count: 0, last_message_at: '2026-11-25T10:00:00.000Z' },
-  message: { id: 9, sender: 'customer', author_name: 'Ayşe', body: 'Can you add a child seat?', created_at: '2026-11-25T10:00:00.000Z' },
+  thread: {
+    id: 9,
+    subject: 'Child seat',
+    preview: 'Can you…',
+    status: 'pending',
+    booking_id: null,
+    unread_count: 0,
+    last_message_at: '2026-11-25T10:00:00.000Z',
+  },
+  message: {
+    id: 9,
+    sender: 'customer',
+    author_name: 'Ayşe',
+    body: 'Can you add a child seat?',
+    created_at: '2026-11-25T10:00:00.000Z',
+  },
   replies: [],
 };
 
@@ -43,8 +84,19 @@ describe('booking widget account mode (state machine)', () => {
     expect(run(s, { type: 'back' })).toMatchObject({ step: 'booking', busy: false });
     s = run(s, { type: 'loading' });
     expect(run(s, { type: 'back' })).toBe(s); // busy: no way back while the cancel runs
-    s = run(s, { type: 'cancelled', booking: detail(false), result: { fee: 20, refund: 80, currency: 'EUR' }, notice: 'Booking cancelled.' });
-    expect(s).toMatchObject({ step: 'booking', busy: false, notice: 'Booking cancelled.', cancelled: { fee: 20 }, bookings: null });
+    s = run(s, {
+      type: 'cancelled',
+      booking: detail(false),
+      result: { fee: 20, refund: 80, currency: 'EUR' },
+      notice: 'Booking cancelled.',
+    });
+    expect(s).toMatchObject({
+      step: 'booking',
+      busy: false,
+      notice: 'Booking cancelled.',
+      cancelled: { fee: 20 },
+      bookings: null,
+    });
     // a cancelled booking cannot be cancelled again
     expect(run(s, { type: 'ask-cancel' })).toBe(s);
     s = run(s, { type: 'back' });
@@ -60,7 +112,14 @@ describe('booking widget account mode (state machine)', () => {
     expect(s).toMatchObject({ step: 'thread', thread });
     s = run(s, { type: 'back' });
     expect(s).toMatchObject({ step: 'messages', busy: false, thread: null });
-    s = run(s, { type: 'tab', tab: 'bookings' }, { type: 'bookings', items: [] }, { type: 'open-booking' }, { type: 'booking', booking: detail(true) }, { type: 'compose', about: 1 });
+    s = run(
+      s,
+      { type: 'tab', tab: 'bookings' },
+      { type: 'bookings', items: [] },
+      { type: 'open-booking' },
+      { type: 'booking', booking: detail(true) },
+      { type: 'compose', about: 1 },
+    );
     expect(s).toMatchObject({ step: 'compose', about: 1 });
     s = run(s, { type: 'loading' }, { type: 'thread', thread, notice: 'Message sent.' });
     expect(s).toMatchObject({ step: 'thread', notice: 'Message sent.', threads: null });
@@ -77,7 +136,13 @@ describe('booking widget account mode (state machine)', () => {
     s = run(s, { type: 'loading' }, { type: 'profile', profile, notice: 'Saved.' });
     expect(s).toMatchObject({ error: null, notice: 'Saved.' });
     s = run(s, { type: 'signed-out', message: 'Your session has ended.' });
-    expect(s).toMatchObject({ step: 'signin', signedIn: false, profile: null, bookings: null, error: 'Your session has ended.' });
+    expect(s).toMatchObject({
+      step: 'signin',
+      signedIn: false,
+      profile: null,
+      bookings: null,
+      error: 'Your session has ended.',
+    });
     // tabs need a session
     expect(run(s, { type: 'tab', tab: 'messages' })).toBe(s);
     expect(run(s, { type: 'compose' })).toBe(s);

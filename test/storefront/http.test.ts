@@ -20,7 +20,11 @@ describe('storefront assets', () => {
     expect(r.headers.etag).toMatch(/^"[A-Za-z0-9_-]{16}"$/);
     expect(r.headers['set-cookie']).toBeUndefined();
     expect(r.body).toContain('rova-fx-price');
-    const again = await t.inject({ method: 'GET', url: '/assets/rova-fx/converter.js', headers: { 'if-none-match': String(r.headers.etag) } });
+    const again = await t.inject({
+      method: 'GET',
+      url: '/assets/rova-fx/converter.js',
+      headers: { 'if-none-match': String(r.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect(again.headers['cache-control']).toBe('public, max-age=300');
@@ -94,12 +98,27 @@ describe('config object', () => {
       method: 'POST',
       url: '/wp-json/rova-fx/v1/settings',
       headers: h,
-      payload: { auto_detect: true, switcher: { show_flag: false, show_name: true, show_symbol: false, show_code: true, size: 'large' }, product_widget: { enabled: true, show_flags: false, currencies: ['GBP', 'USD', 'EUR', 'CHF'] } },
+      payload: {
+        auto_detect: true,
+        switcher: { show_flag: false, show_name: true, show_symbol: false, show_code: true, size: 'large' },
+        product_widget: { enabled: true, show_flags: false, currencies: ['GBP', 'USD', 'EUR', 'CHF'] },
+      },
     });
     expect(s.statusCode).toBe(200);
-    const cur = (await t.inject({ method: 'GET', url: '/wp-json/rova-fx/v1/currencies', headers: h })).json() as { currencies: { code: string; enabled: boolean }[] };
+    const cur = (await t.inject({ method: 'GET', url: '/wp-json/rova-fx/v1/currencies', headers: h })).json() as {
+      currencies: { code: string; enabled: boolean }[];
+    };
     const rows = cur.currencies.map((c) => (c.code === 'JPY' ? { ...c, enabled: false } : c));
-    expect((await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/currencies', headers: h, payload: { currencies: rows } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: '/wp-json/rova-fx/v1/currencies',
+          headers: h,
+          payload: { currencies: rows },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     const r = await t.inject({ method: 'GET', url: '/assets/rova-fx/config.js' });
     expect(r.statusCode).toBe(200);
@@ -109,16 +128,31 @@ describe('config object', () => {
     const cfg = JSON.parse(m![1]!) as Record<string, unknown> & { currencies: { code: string }[] };
     expect(cfg.currencies.map((c) => c.code)).toEqual(['USD', 'EUR', 'GBP', 'TRY']);
     expect(cfg.autoDetect).toBe(true);
-    expect(cfg.switcher).toEqual({ show_flag: false, show_name: true, show_symbol: false, show_code: true, size: 'large' });
+    expect(cfg.switcher).toEqual({
+      show_flag: false,
+      show_name: true,
+      show_symbol: false,
+      show_code: true,
+      size: 'large',
+    });
     expect(cfg.widget).toEqual({ enabled: true, show_flags: false, currencies: ['GBP', 'EUR'] });
 
     // Restore for the other tests.
-    await t.inject({ method: 'POST', url: '/wp-json/rova-fx/v1/currencies', headers: h, payload: { currencies: cur.currencies } });
+    await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova-fx/v1/currencies',
+      headers: h,
+      payload: { currencies: cur.currencies },
+    });
     await t.inject({
       method: 'POST',
       url: '/wp-json/rova-fx/v1/settings',
       headers: h,
-      payload: { auto_detect: false, switcher: { show_flag: true, show_name: false, show_symbol: true, show_code: true, size: 'medium' }, product_widget: { enabled: false } },
+      payload: {
+        auto_detect: false,
+        switcher: { show_flag: true, show_name: false, show_symbol: true, show_code: true, size: 'medium' },
+        product_widget: { enabled: false },
+      },
     });
   });
 });
@@ -126,7 +160,11 @@ describe('config object', () => {
 describe('demo shop', () => {
   it('is a public, shared-cacheable page in the base currency with markers; same bytes for every visitor', async () => {
     const a = await t.inject({ method: 'GET', url: '/demo/shop' });
-    const b = await t.inject({ method: 'GET', url: '/demo/shop?currency=EUR', headers: { cookie: 'rova_fx_currency=EUR', 'cf-ipcountry': 'DE' } });
+    const b = await t.inject({
+      method: 'GET',
+      url: '/demo/shop?currency=EUR',
+      headers: { cookie: 'rova_fx_currency=EUR', 'cf-ipcountry': 'DE' },
+    });
     for (const r of [a, b]) {
       expect(r.statusCode).toBe(200);
       expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -136,7 +174,9 @@ describe('demo shop', () => {
     }
     expect(b.body).toBe(a.body);
     expect(b.headers.etag).toBe(a.headers.etag);
-    expect(a.body).toContain('<span class="rova-fx-price" data-rova-fx-product="1"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>12.00</bdi></span></span>');
+    expect(a.body).toContain(
+      '<span class="rova-fx-price" data-rova-fx-product="1"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>12.00</bdi></span></span>',
+    );
     expect(a.body).toContain('<div data-rova-fx-switcher aria-label="Currency"></div>');
     const inline = /<script type="application\/json" id="rova-fx-config">(.*?)<\/script>/.exec(a.body)?.[1];
     expect(inline).toBe((await t.inject({ method: 'GET', url: '/assets/rova-fx/config.json' })).body);
@@ -144,19 +184,35 @@ describe('demo shop', () => {
     // Only public products: drafts, private, password-protected and trashed ones are not listed.
     expect(a.body).not.toContain('Partner fleet rate');
     expect(a.body).not.toContain('EV charging card');
-    const notModified = await t.inject({ method: 'GET', url: '/demo/shop', headers: { 'if-none-match': String(a.headers.etag) } });
+    const notModified = await t.inject({
+      method: 'GET',
+      url: '/demo/shop',
+      headers: { 'if-none-match': String(a.headers.etag) },
+    });
     expect(notModified.statusCode).toBe(304);
   });
 
   it('follows catalogue writes: a new price shows on the next request (new ETag)', async () => {
     const before = await t.inject({ method: 'GET', url: '/demo/shop' });
     const h = { 'x-rova-api-key': adminKey, 'content-type': 'application/json' };
-    const put = await t.inject({ method: 'PUT', url: '/wp-json/wc/v3/products/1', headers: h, payload: { regular_price: '13.50' } });
+    const put = await t.inject({
+      method: 'PUT',
+      url: '/wp-json/wc/v3/products/1',
+      headers: h,
+      payload: { regular_price: '13.50' },
+    });
     expect(put.statusCode).toBe(200);
     const after = await t.inject({ method: 'GET', url: '/demo/shop' });
-    expect(after.body).toContain('<span class="rova-fx-price" data-rova-fx-product="1"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>13.50</bdi></span></span>');
+    expect(after.body).toContain(
+      '<span class="rova-fx-price" data-rova-fx-product="1"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span>13.50</bdi></span></span>',
+    );
     expect(after.headers.etag).not.toBe(before.headers.etag);
-    const back = await t.inject({ method: 'PUT', url: '/wp-json/wc/v3/products/1', headers: h, payload: { regular_price: '12.00' } });
+    const back = await t.inject({
+      method: 'PUT',
+      url: '/wp-json/wc/v3/products/1',
+      headers: h,
+      payload: { regular_price: '12.00' },
+    });
     expect(back.statusCode).toBe(200);
     expect((await t.inject({ method: 'GET', url: '/demo/shop' })).body).toBe(before.body);
   });
@@ -167,7 +223,9 @@ describe('demo shop', () => {
     expect(bySlug.headers['cache-control']).toBe('public, max-age=60, s-maxage=300');
     const id = /<div class="price"><span class="rova-fx-price" data-rova-fx-product="(\d+)">/.exec(bySlug.body)?.[1];
     expect(id).toBeDefined();
-    expect(bySlug.body).toContain(`<div class="rova-fx-widget" data-rova-fx-widget data-rova-fx-product="${id}"></div>`);
+    expect(bySlug.body).toContain(
+      `<div class="rova-fx-widget" data-rova-fx-widget data-rova-fx-product="${id}"></div>`,
+    );
     expect(bySlug.body.match(/class="rova-fx-price"/g)).toHaveLength(4); // the range + 3 public variations (Unlimited is disabled)
     const byId = await t.inject({ method: 'GET', url: `/demo/shop/${id}` });
     expect(byId.statusCode).toBe(200);

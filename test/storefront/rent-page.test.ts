@@ -10,12 +10,16 @@ describe('demo rental pages', () => {
     expect(real).toContain("connect-src 'self' https://api.stripe.com;");
     expect(real).toContain("object-src 'none'");
     const local = rentPageCsp({ jsUrl: 'http://127.0.0.1:4242/v3/', apiOrigin: 'http://127.0.0.1:4242' });
-    expect(local).toContain("script-src 'self' http://127.0.0.1:4242; frame-src http://127.0.0.1:4242; connect-src 'self' http://127.0.0.1:4242;");
+    expect(local).toContain(
+      "script-src 'self' http://127.0.0.1:4242; frame-src http://127.0.0.1:4242; connect-src 'self' http://127.0.0.1:4242;",
+    );
   });
 
   it('the rent page has the floating button on its script tag and links the account page; no inline script on either', () => {
     const rent = rentPage('/assets/rova-book/book.abc.js', '/wp-json');
-    expect(rent).toContain('<script src="/assets/rova-book/book.abc.js" data-api="/wp-json" data-rova-book-floating data-location="1" defer></script>');
+    expect(rent).toContain(
+      '<script src="/assets/rova-book/book.abc.js" data-api="/wp-json" data-rova-book-floating data-location="1" defer></script>',
+    );
     expect(rent).toContain('<a href="/demo/rent/account">My account</a>');
     const account = accountPage('/assets/rova-book/book.abc.js', '/wp-json');
     expect(account).toContain('<div data-rova-book="account"></div>');

@@ -58,7 +58,8 @@ export function toApiError(status: number, body: unknown): ApiError {
     // `params: ['user_id']`: the named fields are the ones the message is about.
     for (const k of params) if (typeof k === 'string') fields[k] = message;
   } else if (params && typeof params === 'object') {
-    for (const [k, v] of Object.entries(params as Record<string, unknown>)) fields[k] = typeof v === 'string' && v !== 'invalid' ? v : message;
+    for (const [k, v] of Object.entries(params as Record<string, unknown>))
+      fields[k] = typeof v === 'string' && v !== 'invalid' ? v : message;
   }
   // Some rental errors name one field: `details.field`.
   if (typeof extra?.field === 'string' && !(extra.field in fields)) fields[extra.field] = message;
@@ -85,7 +86,8 @@ export async function unwrap<T>(p: Promise<FetchResult<T>>): Promise<NonNullable
 /** The `data` of a rova-rental envelope `{success, data, message}`. */
 export async function unwrapRental<D>(p: Promise<FetchResult<{ data?: D }>>): Promise<NonNullable<D>> {
   const r = await p;
-  if (!r.response.ok || r.data?.data === undefined || r.data.data === null) throw toApiError(r.response.status, r.error);
+  if (!r.response.ok || r.data?.data === undefined || r.data.data === null)
+    throw toApiError(r.response.status, r.error);
   return r.data.data as NonNullable<D>;
 }
 

@@ -6,9 +6,7 @@ import type { paths } from './schema';
 export type Me = paths['/wp-json/rova/v1/auth/me']['get']['responses']['200']['content']['application/json'];
 
 export type SessionState =
-  | { status: 'loading' }
-  | { status: 'anonymous'; expired: boolean }
-  | { status: 'ready'; me: Me };
+  { status: 'loading' } | { status: 'anonymous'; expired: boolean } | { status: 'ready'; me: Me };
 
 interface SessionApi {
   state: SessionState;
@@ -43,7 +41,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const expire = useCallback(() => {
     setNonce(null);
     qc.clear();
-    setState((s) => (s.status === 'ready' ? { status: 'anonymous', expired: true } : s.status === 'loading' ? { status: 'anonymous', expired: false } : s));
+    setState((s) =>
+      s.status === 'ready'
+        ? { status: 'anonymous', expired: true }
+        : s.status === 'loading'
+          ? { status: 'anonymous', expired: false }
+          : s,
+    );
   }, [qc]);
 
   useEffect(() => {

@@ -38,7 +38,16 @@ interface Props {
  * Escape closes (a second Escape restores the chosen value's text), leaving the field keeps the chosen value.
  * Clearing the text and leaving clears the value.
  */
-export function Combobox({ label, source, value, onChange, error, hint, placeholder = 'Type to search…', onBlur }: Props) {
+export function Combobox({
+  label,
+  source,
+  value,
+  onChange,
+  error,
+  hint,
+  placeholder = 'Type to search…',
+  onBlur,
+}: Props) {
   const id = useId();
   const listId = `${id}-list`;
   const [text, setText] = useState('');
@@ -126,7 +135,9 @@ export function Combobox({ label, source, value, onChange, error, hint, placehol
         aria-autocomplete="list"
         aria-expanded={expanded}
         aria-controls={listId}
-        aria-activedescendant={expanded && active >= 0 && options[active] ? `${listId}-${options[active].id}` : undefined}
+        aria-activedescendant={
+          expanded && active >= 0 && options[active] ? `${listId}-${options[active].id}` : undefined
+        }
         aria-invalid={error ? true : undefined}
         aria-describedby={described}
         placeholder={placeholder}
@@ -157,7 +168,12 @@ export function Combobox({ label, source, value, onChange, error, hint, placehol
         className="absolute z-20 mt-1 max-h-64 w-full overflow-auto rounded border border-slate-300 bg-white shadow-lg dark:border-slate-700 dark:bg-slate-900"
       >
         {options.length === 0 && results.isFetched && (
-          <li role="option" aria-disabled="true" aria-selected={false} className="px-3 py-2 text-sm text-slate-600 dark:text-slate-400">
+          <li
+            role="option"
+            aria-disabled="true"
+            aria-selected={false}
+            className="px-3 py-2 text-sm text-slate-600 dark:text-slate-400"
+          >
             {results.isError ? 'Search failed.' : 'No matches.'}
           </li>
         )}

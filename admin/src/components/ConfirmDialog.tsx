@@ -30,11 +30,20 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel, dange
     }
   };
   return (
-    <Dialog.Root open={open} onOpenChange={(o) => { setOpen(o); if (!o) setError(null); }}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setError(null);
+      }}
+    >
       <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content role="alertdialog" className="fixed left-1/2 top-1/2 z-50 w-[min(28rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900">
+        <Dialog.Content
+          role="alertdialog"
+          className="fixed left-1/2 top-1/2 z-50 w-[min(28rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900"
+        >
           <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
           <Dialog.Description asChild>
             <div className="mt-2 text-slate-700 dark:text-slate-300">{description}</div>
@@ -50,7 +59,12 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel, dange
                 Cancel
               </button>
             </Dialog.Close>
-            <button type="button" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy} onClick={() => void run()}>
+            <button
+              type="button"
+              className={danger ? 'btn btn-danger' : 'btn btn-primary'}
+              disabled={busy}
+              onClick={() => void run()}
+            >
               {busy ? 'Working…' : confirmLabel}
             </button>
           </div>

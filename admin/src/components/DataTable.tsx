@@ -1,4 +1,11 @@
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState, type SortingState } from '@tanstack/react-table';
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type RowSelectionState,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PAGE_SIZES, readTableState, writeTableState, type TableState } from '../lib/table-state';
@@ -15,7 +22,10 @@ export interface Column<T> {
 }
 
 /** Table state bound to the URL's search params (see lib/table-state.ts). */
-export function useTableState(filterKeys: readonly string[], defaults: Partial<TableState> = {}): [TableState, (next: TableState) => void] {
+export function useTableState(
+  filterKeys: readonly string[],
+  defaults: Partial<TableState> = {},
+): [TableState, (next: TableState) => void] {
   const [params, setParams] = useSearchParams();
   // Keys and defaults are constants of the screen: serialise them so the memo does not churn on new arrays.
   const key = JSON.stringify([filterKeys, defaults]);
@@ -113,7 +123,12 @@ export function DataTable<T>(p: Props<T>) {
               <tr key={hg.id}>
                 {selectable && (
                   <th className="w-10 p-2">
-                    <input type="checkbox" aria-label="Select all rows on this page" checked={allSelected} onChange={() => p.onSelected?.(allSelected ? new Set() : new Set(allIds))} />
+                    <input
+                      type="checkbox"
+                      aria-label="Select all rows on this page"
+                      checked={allSelected}
+                      onChange={() => p.onSelected?.(allSelected ? new Set() : new Set(allIds))}
+                    />
                   </th>
                 )}
                 {hg.headers.map((h) => {
@@ -127,7 +142,18 @@ export function DataTable<T>(p: Props<T>) {
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                     >
                       {h.column.getCanSort() ? (
-                        <button type="button" className="inline-flex items-center gap-1 hover:underline" onClick={() => onState({ ...state, sort: col.id, desc: state.sort === col.id ? !state.desc : false, page: 1 })}>
+                        <button
+                          type="button"
+                          className="inline-flex items-center gap-1 hover:underline"
+                          onClick={() =>
+                            onState({
+                              ...state,
+                              sort: col.id,
+                              desc: state.sort === col.id ? !state.desc : false,
+                              page: 1,
+                            })
+                          }
+                        >
                           {flexRender(h.column.columnDef.header, h.getContext())}
                           <span aria-hidden="true">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
                         </button>
@@ -149,11 +175,19 @@ export function DataTable<T>(p: Props<T>) {
               >
                 {selectable && (
                   <td className="p-2" onClick={(e) => e.stopPropagation()}>
-                    <input type="checkbox" aria-label={`Select row ${r.id}`} checked={p.selected?.has(r.id) ?? false} onChange={() => toggle(r.id)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Select row ${r.id}`}
+                      checked={p.selected?.has(r.id) ?? false}
+                      onChange={() => toggle(r.id)}
+                    />
                   </td>
                 )}
                 {r.getVisibleCells().map((c) => (
-                  <td key={c.id} className={`p-2 ${(c.column.columnDef.meta as Column<T>).numeric ? 'text-right tabular-nums' : ''}`}>
+                  <td
+                    key={c.id}
+                    className={`p-2 ${(c.column.columnDef.meta as Column<T>).numeric ? 'text-right tabular-nums' : ''}`}
+                  >
                     {flexRender(c.column.columnDef.cell, c.getContext())}
                   </td>
                 ))}
@@ -166,7 +200,8 @@ export function DataTable<T>(p: Props<T>) {
             <li key={r.id} className="p-3">
               {selectable && (
                 <label className="mb-1 flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={p.selected?.has(r.id) ?? false} onChange={() => toggle(r.id)} /> Select
+                  <input type="checkbox" checked={p.selected?.has(r.id) ?? false} onChange={() => toggle(r.id)} />{' '}
+                  Select
                 </label>
               )}
               <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
@@ -192,14 +227,19 @@ export function DataTable<T>(p: Props<T>) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       {body()}
-      <nav aria-label={`${p.label} pages`} className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 p-2 text-sm dark:border-slate-800">
-        <span>
-          {p.total !== undefined ? `${p.total} total · page ${Math.min(state.page, pages)} of ${pages}` : ''}
-        </span>
+      <nav
+        aria-label={`${p.label} pages`}
+        className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 p-2 text-sm dark:border-slate-800"
+      >
+        <span>{p.total !== undefined ? `${p.total} total · page ${Math.min(state.page, pages)} of ${pages}` : ''}</span>
         <div className="flex items-center gap-2">
           <label className="flex items-center gap-1">
             Rows
-            <select className="input py-1" value={state.perPage} onChange={(e) => onState({ ...state, perPage: Number(e.target.value), page: 1 })}>
+            <select
+              className="input py-1"
+              value={state.perPage}
+              onChange={(e) => onState({ ...state, perPage: Number(e.target.value), page: 1 })}
+            >
               {PAGE_SIZES.map((n) => (
                 <option key={n} value={n}>
                   {n}
@@ -207,10 +247,20 @@ export function DataTable<T>(p: Props<T>) {
               ))}
             </select>
           </label>
-          <button type="button" className="btn" disabled={state.page <= 1} onClick={() => onState({ ...state, page: state.page - 1 })}>
+          <button
+            type="button"
+            className="btn"
+            disabled={state.page <= 1}
+            onClick={() => onState({ ...state, page: state.page - 1 })}
+          >
             Previous
           </button>
-          <button type="button" className="btn" disabled={state.page >= pages} onClick={() => onState({ ...state, page: state.page + 1 })}>
+          <button
+            type="button"
+            className="btn"
+            disabled={state.page >= pages}
+            onClick={() => onState({ ...state, page: state.page + 1 })}
+          >
             Next
           </button>
         </div>

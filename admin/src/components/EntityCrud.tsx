@@ -50,7 +50,6 @@ interface Props {
   defaults?: Record<string, unknown>;
 }
 
-
 function toValues(fields: FieldSpec[], row: Record<string, unknown> | undefined): Values {
   const v: Values = {};
   for (const f of fields) {
@@ -60,7 +59,17 @@ function toValues(fields: FieldSpec[], row: Record<string, unknown> | undefined)
   return v;
 }
 
-function EntityForm({ fields, initial, submitLabel, onSave }: { fields: FieldSpec[]; initial: Values; submitLabel: string; onSave(body: Record<string, unknown>): Promise<unknown> }) {
+function EntityForm({
+  fields,
+  initial,
+  submitLabel,
+  onSave,
+}: {
+  fields: FieldSpec[];
+  initial: Values;
+  submitLabel: string;
+  onSave(body: Record<string, unknown>): Promise<unknown>;
+}) {
   const form = useForm<Values>({ defaultValues: initial });
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (v) => {
@@ -68,7 +77,13 @@ function EntityForm({ fields, initial, submitLabel, onSave }: { fields: FieldSpe
     try {
       await onSave(toBody(fields, v));
     } catch (e) {
-      setFormError(applyServerErrors(e, form.setError, fields.map((f) => f.name)));
+      setFormError(
+        applyServerErrors(
+          e,
+          form.setError,
+          fields.map((f) => f.name),
+        ),
+      );
     }
   });
   return (
@@ -120,7 +135,12 @@ function EntityForm({ fields, initial, submitLabel, onSave }: { fields: FieldSpe
                 ))}
               </select>
             ) : (
-              <input className="input w-full" type={f.kind === 'number' ? 'number' : f.kind === 'date' ? 'date' : 'text'} step={f.step ?? (f.kind === 'number' ? 'any' : undefined)} {...reg} />
+              <input
+                className="input w-full"
+                type={f.kind === 'number' ? 'number' : f.kind === 'date' ? 'date' : 'text'}
+                step={f.step ?? (f.kind === 'number' ? 'any' : undefined)}
+                {...reg}
+              />
             )}
           </FormField>
         );
@@ -142,11 +162,16 @@ export function EntityCrud(p: Props) {
   const toast = useToast();
   const [state, setState] = useTableState(p.filters.map((f) => f.key));
   const query = { page: state.page, per_page: state.perPage, ...state.filters };
-  const list = useQuery({ queryKey: [p.screen, 'list', query], queryFn: () => p.api.list(query), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: [p.screen, 'list', query],
+    queryFn: () => p.api.list(query),
+    placeholderData: keepPreviousData,
+  });
   const [editing, setEditing] = useState<EntityRow | 'new' | null>(null);
   const invalidate = () => qc.invalidateQueries({ queryKey: [p.screen] });
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) => (editing === 'new' || editing === null ? p.api.create(body) : p.api.update(editing.id, body)),
+    mutationFn: (body: Record<string, unknown>) =>
+      editing === 'new' || editing === null ? p.api.create(body) : p.api.update(editing.id, body),
     onSuccess: async () => {
       toast(editing === 'new' ? `${p.singular} created` : `${p.singular} saved`);
       setEditing(null);
@@ -202,7 +227,11 @@ export function EntityCrud(p: Props) {
             <label key={f.key} className="flex flex-col text-sm">
               {f.label}
               {f.kind === 'select' ? (
-                <select className="input" value={state.filters[f.key] ?? ''} onChange={(e) => setState(withFilter(state, f.key, e.target.value))}>
+                <select
+                  className="input"
+                  value={state.filters[f.key] ?? ''}
+                  onChange={(e) => setState(withFilter(state, f.key, e.target.value))}
+                >
                   <option value="">All</option>
                   {(f.options ?? []).map((o) => (
                     <option key={o} value={o}>
@@ -219,7 +248,8 @@ export function EntityCrud(p: Props) {
                     if (e.key === 'Enter') setState(withFilter(state, f.key, e.currentTarget.value.trim()));
                   }}
                   onBlur={(e) => {
-                    if ((state.filters[f.key] ?? '') !== e.currentTarget.value.trim()) setState(withFilter(state, f.key, e.currentTarget.value.trim()));
+                    if ((state.filters[f.key] ?? '') !== e.currentTarget.value.trim())
+                      setState(withFilter(state, f.key, e.currentTarget.value.trim()));
                   }}
                 />
               )}
@@ -240,7 +270,11 @@ export function EntityCrud(p: Props) {
         onRetry={() => void list.refetch()}
         empty={`No ${p.title.toLowerCase()} match.`}
       />
-      <SlideOver open={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? `New ${p.singular.toLowerCase()}` : editing ? `Edit ${p.nameOf(editing)}` : ''}>
+      <SlideOver
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? `New ${p.singular.toLowerCase()}` : editing ? `Edit ${p.nameOf(editing)}` : ''}
+      >
         {editing !== null && (
           <EntityForm
             key={editing === 'new' ? 'new' : editing.id}

@@ -18,7 +18,11 @@ export function FormField({ label, error, hint, children }: Props) {
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         {label}
       </label>
-      {cloneElement(children, { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy(id, hint, error) })}
+      {cloneElement(children, {
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': describedBy(id, hint, error),
+      })}
       <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
@@ -51,7 +55,11 @@ export function FieldNotes({ id, hint, error }: { id: string; hint?: string | un
  * Puts the server's per-field messages on their fields (react-hook-form); returns the message for the form as a
  * whole when the error names no known field.
  */
-export function applyServerErrors<T extends FieldValues>(e: unknown, setError: UseFormSetError<T>, fields: readonly Path<T>[]): string | null {
+export function applyServerErrors<T extends FieldValues>(
+  e: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly Path<T>[],
+): string | null {
   if (!(e instanceof ApiError)) return e instanceof Error ? e.message : String(e);
   let placed = false;
   for (const [k, msg] of Object.entries(e.fields)) {

@@ -2,7 +2,17 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 
 /** A panel from the right (full width on phones) for details and forms; Escape or the close button closes it. */
-export function SlideOver({ open, onClose, title, children }: { open: boolean; onClose(): void; title: string; children: ReactNode }) {
+export function SlideOver({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose(): void;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <Dialog.Root open={open} onOpenChange={(o) => !o && onClose()}>
       <Dialog.Portal>
@@ -13,7 +23,8 @@ export function SlideOver({ open, onClose, title, children }: { open: boolean; o
           onEscapeKeyDown={(e) => {
             // Escape in an open picker closes its list, not the panel (the picker handles the key itself).
             const t = e.target instanceof HTMLElement ? e.target : null;
-            if (t?.getAttribute('role') === 'combobox' && t.getAttribute('aria-expanded') === 'true') e.preventDefault();
+            if (t?.getAttribute('role') === 'combobox' && t.getAttribute('aria-expanded') === 'true')
+              e.preventDefault();
           }}
         >
           <div className="flex items-center justify-between border-b border-slate-200 p-4 dark:border-slate-800">

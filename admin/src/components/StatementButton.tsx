@@ -3,7 +3,10 @@ import { useToast } from './Toast';
 
 /** The statement PDF through the client (it carries the nonce), saved under its PS-YYYY-NNNN name. */
 export async function downloadStatement(id: number, number: string): Promise<void> {
-  const r = await api.GET('/wp-json/rova-rental/v2/ledger/payouts/{id}/statement', { params: { path: { id } }, parseAs: 'blob' });
+  const r = await api.GET('/wp-json/rova-rental/v2/ledger/payouts/{id}/statement', {
+    params: { path: { id } },
+    parseAs: 'blob',
+  });
   if (!r.response.ok || !r.data) throw toApiError(r.response.status, r.error);
   const url = URL.createObjectURL(r.data as Blob);
   const a = document.createElement('a');
@@ -21,8 +24,16 @@ export function StatementButton({ payout }: { payout: { id: number; statement_nu
   if (!payout.statement_number) return <>—</>;
   const number = payout.statement_number;
   return (
-    <button type="button" className="btn" aria-label={`Download statement ${number} (PDF)`}
-      onClick={() => void downloadStatement(payout.id, number).catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'))}>
+    <button
+      type="button"
+      className="btn"
+      aria-label={`Download statement ${number} (PDF)`}
+      onClick={() =>
+        void downloadStatement(payout.id, number).catch((e: unknown) =>
+          toast(e instanceof Error ? e.message : String(e), 'error'),
+        )
+      }
+    >
       {number} (PDF)
     </button>
   );

@@ -5,7 +5,16 @@ import { useId, useState, type ReactNode } from 'react';
  * A decision that carries text: a required reason (reject an application or a payout) or an optional note (decide a
  * vendor report). An empty required text is refused here; a server refusal keeps the dialog open with its message.
  */
-export function TextDialog({ trigger, title, description, label, confirmLabel, danger = false, required, onConfirm }: {
+export function TextDialog({
+  trigger,
+  title,
+  description,
+  label,
+  confirmLabel,
+  danger = false,
+  required,
+  onConfirm,
+}: {
   trigger: ReactNode;
   title: string;
   description?: ReactNode;
@@ -39,13 +48,22 @@ export function TextDialog({ trigger, title, description, label, confirmLabel, d
     }
   };
   return (
-    <Dialog.Root open={open} onOpenChange={(o) => { setOpen(o); if (!o) setError(null); }}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setError(null);
+      }}
+    >
       <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
       <Dialog.Portal>
         {/* above the slide-over, which a report decision is opened from */}
         <Dialog.Overlay className="fixed inset-0 z-[60] bg-black/40" />
-        <Dialog.Content role="alertdialog" className="fixed left-1/2 top-1/2 z-[70] w-[min(28rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900"
-          {...(description ? {} : { 'aria-describedby': undefined })}>
+        <Dialog.Content
+          role="alertdialog"
+          className="fixed left-1/2 top-1/2 z-[70] w-[min(28rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900"
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
           <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
           {description && (
             <Dialog.Description asChild>
@@ -55,8 +73,16 @@ export function TextDialog({ trigger, title, description, label, confirmLabel, d
           <label htmlFor={id} className="mb-1 mt-3 block text-sm font-medium">
             {label}
           </label>
-          <textarea id={id} className="input w-full" rows={3} maxLength={5000} value={text} aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined} onChange={(e) => setText(e.target.value)} />
+          <textarea
+            id={id}
+            className="input w-full"
+            rows={3}
+            maxLength={5000}
+            value={text}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            onChange={(e) => setText(e.target.value)}
+          />
           {error && (
             <p id={`${id}-error`} role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
               {error}
@@ -68,7 +94,12 @@ export function TextDialog({ trigger, title, description, label, confirmLabel, d
                 Cancel
               </button>
             </Dialog.Close>
-            <button type="button" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy} onClick={() => void submit()}>
+            <button
+              type="button"
+              className={danger ? 'btn btn-danger' : 'btn btn-primary'}
+              disabled={busy}
+              onClick={() => void submit()}
+            >
               {busy ? 'Working…' : confirmLabel}
             </button>
           </div>

@@ -11,10 +11,21 @@ const FIELDS: FieldSpec[] = [
 
 describe('toBody', () => {
   it('parses numbers, trims text, leaves out empty optional fields and sends null for empty nullable ones', () => {
-    expect(toBody(FIELDS, { name: '  Clio ', price: '42.50', year: '', category: '', active: true })).toEqual({ name: 'Clio', price: 42.5, year: null, active: true });
+    expect(toBody(FIELDS, { name: '  Clio ', price: '42.50', year: '', category: '', active: true })).toEqual({
+      name: 'Clio',
+      price: 42.5,
+      year: null,
+      active: true,
+    });
   });
   it('an unchecked checkbox is false, a filled nullable number is a number', () => {
-    expect(toBody(FIELDS, { name: 'x', price: '0', year: '2024', category: 'suv', active: false })).toEqual({ name: 'x', price: 0, year: 2024, category: 'suv', active: false });
+    expect(toBody(FIELDS, { name: 'x', price: '0', year: '2024', category: 'suv', active: false })).toEqual({
+      name: 'x',
+      price: 0,
+      year: 2024,
+      category: 'suv',
+      active: false,
+    });
   });
 });
 

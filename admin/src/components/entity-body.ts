@@ -36,4 +36,3 @@ export function toBody(fields: FieldSpec[], v: Values): Record<string, unknown> 
   }
   return out;
 }
-

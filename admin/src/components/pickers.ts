@@ -9,7 +9,11 @@ const PAGE = 10;
 export const customerSource: PickerSource = {
   key: 'customers',
   async search(text) {
-    const d = await unwrapRental(api.GET('/wp-json/rova-rental/v1/customers', { params: { query: { per_page: PAGE, ...(text ? { search: text } : {}) } } }));
+    const d = await unwrapRental(
+      api.GET('/wp-json/rova-rental/v1/customers', {
+        params: { query: { per_page: PAGE, ...(text ? { search: text } : {}) } },
+      }),
+    );
     return d.items.map((c) => ({ id: c.id, label: c.name, detail: c.email }));
   },
   async get(id) {
@@ -24,17 +28,29 @@ interface VehicleRow {
   category?: string | null;
   status?: string;
 }
-const vehicleOption = (v: VehicleRow): PickerOption => ({ id: v.id, label: v.name, detail: [v.category, v.status].filter(Boolean).join(' · ') || undefined });
+const vehicleOption = (v: VehicleRow): PickerOption => ({
+  id: v.id,
+  label: v.name,
+  detail: [v.category, v.status].filter(Boolean).join(' · ') || undefined,
+});
 
 /** Vehicles: the admin list's search. */
 export const vehicleSource: PickerSource = {
   key: 'vehicles',
   async search(text) {
-    const d = await unwrapRental(api.GET('/wp-json/rova-rental/v1/vehicles', { params: { query: { per_page: PAGE, ...(text ? { search: text } : {}) } } }));
+    const d = await unwrapRental(
+      api.GET('/wp-json/rova-rental/v1/vehicles', {
+        params: { query: { per_page: PAGE, ...(text ? { search: text } : {}) } },
+      }),
+    );
     return (d.items as unknown as VehicleRow[]).map(vehicleOption);
   },
   async get(id) {
-    return vehicleOption((await unwrapRental(api.GET('/wp-json/rova-rental/v1/vehicles/{id}', { params: { path: { id } } }))) as unknown as VehicleRow);
+    return vehicleOption(
+      (await unwrapRental(
+        api.GET('/wp-json/rova-rental/v1/vehicles/{id}', { params: { path: { id } } }),
+      )) as unknown as VehicleRow,
+    );
   },
 };
 
@@ -54,19 +70,27 @@ async function allLocations(): Promise<LocationRow[]> {
 }
 let locationCache: { at: number; rows: Promise<LocationRow[]> } | null = null;
 const locations = () => {
-  if (!locationCache || Date.now() - locationCache.at > 30_000) locationCache = { at: Date.now(), rows: allLocations() };
+  if (!locationCache || Date.now() - locationCache.at > 30_000)
+    locationCache = { at: Date.now(), rows: allLocations() };
   return locationCache.rows.catch((e: unknown) => {
     locationCache = null;
     throw e;
   });
 };
-const locationOption = (l: LocationRow): PickerOption => ({ id: l.id, label: l.name, detail: `${l.city} · ${l.type.replace('_', ' ')}` });
+const locationOption = (l: LocationRow): PickerOption => ({
+  id: l.id,
+  label: l.name,
+  detail: `${l.city} · ${l.type.replace('_', ' ')}`,
+});
 
 export const locationSource: PickerSource = {
   key: 'locations',
   async search(text) {
     const t = text.toLocaleLowerCase();
-    return (await locations()).filter((l) => !t || l.name.toLocaleLowerCase().includes(t) || l.city.toLocaleLowerCase().includes(t)).slice(0, PAGE).map(locationOption);
+    return (await locations())
+      .filter((l) => !t || l.name.toLocaleLowerCase().includes(t) || l.city.toLocaleLowerCase().includes(t))
+      .slice(0, PAGE)
+      .map(locationOption);
   },
   async get(id) {
     const l = (await locations()).find((x) => x.id === id);

@@ -1,7 +1,17 @@
 // Booking statuses and the moves the server's state machine allows (src/modules/rental/bookings/status.ts).
 // The server still decides: a move it refuses comes back as 409 with its message, shown as is.
 
-export const BOOKING_STATUSES = ['draft', 'pending_payment', 'pending', 'confirmed', 'in_progress', 'completed', 'cancelled', 'no_show', 'refunded'] as const;
+export const BOOKING_STATUSES = [
+  'draft',
+  'pending_payment',
+  'pending',
+  'confirmed',
+  'in_progress',
+  'completed',
+  'cancelled',
+  'no_show',
+  'refunded',
+] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const STATUS_LABELS: Record<BookingStatus, string> = {

@@ -1,5 +1,8 @@
 /** RFC 4180 CSV: fields with a comma, quote or line break are quoted; quotes doubled; CRLF line ends. */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): string {
+export function toCsv(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | null | undefined)[])[],
+): string {
   const cell = (v: string | number | null | undefined) => {
     const s = v === null || v === undefined ? '' : String(v);
     // A leading = + - @ would be a formula in a spreadsheet: prefix it with ' (CSV injection).

@@ -31,9 +31,18 @@ describe('report date presets in the store time zone', () => {
     const now = new Date('2026-02-28T23:30:00Z');
     expect(presetRange('this_month', now, 'Europe/Berlin')).toEqual({ start: '2026-03-01', end: '2026-03-01' });
     expect(presetRange('last_month', now, 'Europe/Berlin')).toEqual({ start: '2026-02-01', end: '2026-02-28' });
-    expect(presetRange('last_month', new Date('2026-01-15T12:00:00Z'), 'UTC')).toEqual({ start: '2025-12-01', end: '2025-12-31' });
-    expect(presetRange('this_year', new Date('2025-12-31T23:30:00Z'), 'Asia/Tokyo')).toEqual({ start: '2026-01-01', end: '2026-01-01' });
-    expect(presetRange('last_month', new Date('2024-03-10T12:00:00Z'), 'UTC')).toEqual({ start: '2024-02-01', end: '2024-02-29' });
+    expect(presetRange('last_month', new Date('2026-01-15T12:00:00Z'), 'UTC')).toEqual({
+      start: '2025-12-01',
+      end: '2025-12-31',
+    });
+    expect(presetRange('this_year', new Date('2025-12-31T23:30:00Z'), 'Asia/Tokyo')).toEqual({
+      start: '2026-01-01',
+      end: '2026-01-01',
+    });
+    expect(presetRange('last_month', new Date('2024-03-10T12:00:00Z'), 'UTC')).toEqual({
+      start: '2024-02-01',
+      end: '2024-02-29',
+    });
   });
 
   it('addDays is calendar arithmetic', () => {

@@ -12,7 +12,11 @@ export interface TableState {
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
-export function readTableState(params: URLSearchParams, filterKeys: readonly string[], defaults: Partial<TableState> = {}): TableState {
+export function readTableState(
+  params: URLSearchParams,
+  filterKeys: readonly string[],
+  defaults: Partial<TableState> = {},
+): TableState {
   const int = (v: string | null, d: number, min: number, max: number) => {
     const n = v === null ? NaN : Number(v);
     return Number.isInteger(n) && n >= min && n <= max ? n : d;
@@ -34,7 +38,12 @@ export function readTableState(params: URLSearchParams, filterKeys: readonly str
 }
 
 /** The search params for `next`, keeping unrelated params; defaults are left out so URLs stay short. */
-export function writeTableState(params: URLSearchParams, next: TableState, filterKeys: readonly string[], defaults: Partial<TableState> = {}): URLSearchParams {
+export function writeTableState(
+  params: URLSearchParams,
+  next: TableState,
+  filterKeys: readonly string[],
+  defaults: Partial<TableState> = {},
+): URLSearchParams {
   const out = new URLSearchParams(params);
   const set = (k: string, v: string | null) => (v === null ? out.delete(k) : out.set(k, v));
   set('page', next.page > 1 ? String(next.page) : null);

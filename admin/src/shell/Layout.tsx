@@ -12,12 +12,21 @@ export function Layout({ screens }: { screens: Screen[] }) {
   const [menu, setMenu] = useState(false);
   return (
     <div className="min-h-screen md:grid md:grid-cols-[14rem_1fr]">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
         Skip to content
       </a>
       <header className="flex items-center justify-between border-b border-slate-200 bg-white p-3 md:hidden dark:border-slate-800 dark:bg-slate-900">
         <span className="font-semibold">{me.store.name}</span>
-        <button type="button" className="btn" aria-expanded={menu} aria-controls="admin-nav" onClick={() => setMenu((m) => !m)}>
+        <button
+          type="button"
+          className="btn"
+          aria-expanded={menu}
+          aria-controls="admin-nav"
+          onClick={() => setMenu((m) => !m)}
+        >
           Menu
         </button>
       </header>
@@ -53,7 +62,12 @@ export function Layout({ screens }: { screens: Screen[] }) {
             Signed in as <strong>{me.user.display_name}</strong>
           </div>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className="btn" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+            <button
+              type="button"
+              className="btn"
+              onClick={toggleTheme}
+              aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+            >
               {theme === 'dark' ? 'Light' : 'Dark'} theme
             </button>
             <button type="button" className="btn" onClick={() => void logout()}>
@@ -79,7 +93,8 @@ export function NoAccess() {
       <div className="max-w-md rounded-lg border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
         <h1 className="mb-2 text-xl font-semibold">No admin access</h1>
         <p className="mb-4">
-          {me.user.display_name} ({me.user.role}) has no access to any admin screen. Ask an administrator for the role you need.
+          {me.user.display_name} ({me.user.role}) has no access to any admin screen. Ask an administrator for the role
+          you need.
         </p>
         <button type="button" className="btn" onClick={() => void logout()}>
           Log out

@@ -43,7 +43,13 @@ export async function saveSettings(rt: FxRuntime, body: unknown) {
 export async function getCurrencies(rt: FxRuntime) {
   await rt.refresh();
   const s = rt.snapshot;
-  return { base_currency: s.base, currencies: s.rows, last_sync: s.lastSync, next_sync: await nextSync(rt), stale_rates: staleRates(s.rows) };
+  return {
+    base_currency: s.base,
+    currencies: s.rows,
+    last_sync: s.lastSync,
+    next_sync: await nextSync(rt),
+    stale_rates: staleRates(s.rows),
+  };
 }
 
 export async function saveCurrencies(rt: FxRuntime, body: unknown) {
@@ -71,16 +77,25 @@ export async function syncRates(rt: FxRuntime): Promise<SyncResult> {
   await rt.refresh();
   const { base, settings } = rt.snapshot;
   const outcome = await fetchRates(settings.rate_sources, base, rt.sources);
-  for (const a of outcome.attempts) rt.platform.log.warn({ source: a.source, reason: a.error }, 'exchange-rate source failed');
+  for (const a of outcome.attempts)
+    rt.platform.log.warn({ source: a.source, reason: a.error }, 'exchange-rate source failed');
   if (!outcome.source) {
-    throw new HttpError(502, 'rova_fx_rates_unavailable', 'No exchange-rate source answered; the stored rates were kept.', { attempts: outcome.attempts });
+    throw new HttpError(
+      502,
+      'rova_fx_rates_unavailable',
+      'No exchange-rate source answered; the stored rates were kept.',
+      { attempts: outcome.attempts },
+    );
   }
   const now = Math.floor(Date.now() / 1000);
   // Rates are as old as their source says (the bundled file: its date), never "now": a feed that stopped updating
   // shows as stale. A date in the future is read as now.
   const ratesTime = outcome.source === 'file' ? SNAPSHOT_TIME : Math.min(outcome.time ?? now, now);
   if (outcome.source === 'file') {
-    rt.platform.log.warn({ rates_date: SNAPSHOT_DATE }, `no online exchange-rate source answered: using the bundled snapshot of ${SNAPSHOT_DATE} (stale)`);
+    rt.platform.log.warn(
+      { rates_date: SNAPSHOT_DATE },
+      `no online exchange-rate source answered: using the bundled snapshot of ${SNAPSHOT_DATE} (stale)`,
+    );
   }
   const updated: string[] = [];
   const rejected: SyncResult['rejected'] = [];
@@ -100,12 +115,20 @@ export async function syncRates(rt: FxRuntime): Promise<SyncResult> {
       updated.push(row.code);
     }
     await updateCurrencies(tx, changed);
-    await emitRatesSynced(tx, { source: outcome.source ?? '', base, updated: changed.map((c) => c.code), rejected: rejected.map((r) => r.code) });
+    await emitRatesSynced(tx, {
+      source: outcome.source ?? '',
+      base,
+      updated: changed.map((c) => c.code),
+      rejected: rejected.map((r) => r.code),
+    });
   });
   const last: LastSync = { time: now, base, source: outcome.source };
   await rt.platform.options.set(OPT_LAST_SYNC, last);
   await rt.changed();
-  rt.platform.log.info({ source: outcome.source, updated: updated.length, rejected: rejected.length }, 'exchange rates synced');
+  rt.platform.log.info(
+    { source: outcome.source, updated: updated.length, rejected: rejected.length },
+    'exchange rates synced',
+  );
   return { success: true, source: outcome.source, rates: outcome.rates, updated, rejected };
 }
 
@@ -121,7 +144,14 @@ export interface PreviewRow {
 }
 
 const SAMPLE = new Decimal(100);
-const ENTITIES: Record<string, string> = { '&nbsp;': '\u00a0', '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#039;': "'" };
+const ENTITIES: Record<string, string> = {
+  '&nbsp;': '\u00a0',
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#039;': "'",
+};
 
 /** A formatted amount as plain text (the store's own renderer, entities decoded). */
 function plain(amount: Decimal, fmt: CurrencyFormat): string {
@@ -134,18 +164,16 @@ function preview(rt: FxRuntime, rows: CurrencyRow[]) {
   return {
     base_currency: s.base,
     sample_amount: 100,
-    rates: rows.map(
-      (r): PreviewRow => ({
-        code: r.code,
-        raw_rate: rawRate(r).toNumber(),
-        effective_rate: effectiveRate(r).toNumber(),
-        usable: isUsable(r),
-        sample_from: sampleFrom,
-        sample_to: isUsable(r) ? plain(convertAmount(SAMPLE, r), rowFormat(r)) : '',
-        rate_date: rateDate(r),
-        stale: isStale(r),
-      }),
-    ),
+    rates: rows.map((r): PreviewRow => ({
+      code: r.code,
+      raw_rate: rawRate(r).toNumber(),
+      effective_rate: effectiveRate(r).toNumber(),
+      usable: isUsable(r),
+      sample_from: sampleFrom,
+      sample_to: isUsable(r) ? plain(convertAmount(SAMPLE, r), rowFormat(r)) : '',
+      rate_date: rateDate(r),
+      stale: isStale(r),
+    })),
   };
 }
 
@@ -158,8 +186,15 @@ export async function previewStored(rt: FxRuntime) {
 export async function previewSubmitted(rt: FxRuntime, body: unknown) {
   await rt.refresh();
   const base = rt.snapshot.base;
-  if (isObj(body) && body.base_currency !== undefined && body.base_currency !== null && normaliseCode(body.base_currency) !== base) {
-    throw badRequest(`The submitted base currency is not the store's base currency (${base}).`, undefined, { params: { base_currency: `Must be ${base} or omitted.` } });
+  if (
+    isObj(body) &&
+    body.base_currency !== undefined &&
+    body.base_currency !== null &&
+    normaliseCode(body.base_currency) !== base
+  ) {
+    throw badRequest(`The submitted base currency is not the store's base currency (${base}).`, undefined, {
+      params: { base_currency: `Must be ${base} or omitted.` },
+    });
   }
   const { rows } = sanitiseCurrencies(body, base);
   return preview(rt, rows);

@@ -9,7 +9,8 @@ import type { ConvertLimit, FxRuntime } from './state.js';
 
 export const MAX_PRODUCT_IDS = 50;
 export const LIMIT_BUCKET = 'rova_fx_convert';
-export const RATE_LIMITED_BODY = '{"code":"rova_fx_rate_limited","message":"Too many currency conversion requests. Please try again shortly."}';
+export const RATE_LIMITED_BODY =
+  '{"code":"rova_fx_rate_limited","message":"Too many currency conversion requests. Please try again shortly."}';
 
 declare module '../../platform/hooks.js' {
   interface FilterMap {
@@ -27,7 +28,10 @@ export interface ConvertRequest {
 }
 
 const invalid = (param: string, message: string, extra?: Record<string, unknown>) =>
-  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: message }, ...(extra ?? {}) });
+  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, {
+    params: { [param]: message },
+    ...(extra ?? {}),
+  });
 
 /** Valid requests of the bodies the route's parser hands out frozen and shared (one per distinct body text). */
 const parsedBodies = new WeakMap<object, ConvertRequest>();
@@ -49,15 +53,20 @@ function validateConvertBody(body: unknown): ConvertRequest {
   const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const ids = b.product_ids;
   if (ids === undefined || ids === null) {
-    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): product_ids', { params: ['product_ids'] });
+    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): product_ids', {
+      params: ['product_ids'],
+    });
   }
   if (!Array.isArray(ids)) throw invalid('product_ids', 'The product_ids parameter must be an array of IDs.');
   if (ids.length > MAX_PRODUCT_IDS) {
     const message = `Too many product IDs in a single request (at most ${MAX_PRODUCT_IDS}).`;
-    throw invalid('product_ids', message, { details: { product_ids: { code: 'rova_fx_too_many_products', message, data: { max: MAX_PRODUCT_IDS } } } });
+    throw invalid('product_ids', message, {
+      details: { product_ids: { code: 'rova_fx_too_many_products', message, data: { max: MAX_PRODUCT_IDS } } },
+    });
   }
   const c = b.currency;
-  if (c !== undefined && c !== null && typeof c !== 'string') throw invalid('currency', 'The currency parameter must be a string or null.');
+  if (c !== undefined && c !== null && typeof c !== 'string')
+    throw invalid('currency', 'The currency parameter must be a string or null.');
   const seen = new Set<number>();
   for (const v of ids) {
     let n: number | null = null;
@@ -89,7 +98,12 @@ export async function overLimit(rt: FxRuntime, req: FastifyRequest): Promise<num
  * answer (UTF-8 bytes) is kept in `rt.answers` until a currency, settings or catalogue change, or the next sale
  * window opening or closing among its products (convert-cache.ts).
  */
-export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyRequest, input: ConvertRequest): Promise<ConvertOutcome> {
+export async function convertPrices(
+  rt: FxRuntime,
+  geo: GeoLookup,
+  req: FastifyRequest,
+  input: ConvertRequest,
+): Promise<ConvertOutcome> {
   const retryAfter = await overLimit(rt, req);
   if (retryAfter !== null) return { limited: true, retryAfter };
   const snap = rt.snapshot;
@@ -99,7 +113,7 @@ export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyR
     requested = await detectCurrency(req, snap, geo, rt.geoHeaders);
     detected = requested !== null;
   }
-  const pricing = requested && requested !== snap.base ? snap.offered.get(requested) ?? null : null;
+  const pricing = requested && requested !== snap.base ? (snap.offered.get(requested) ?? null) : null;
   const currency = pricing ? (requested as string) : snap.base;
   const view = catalogueView(rt.platform);
   if (view.loaded() === null) await view.load();
@@ -114,7 +128,10 @@ export async function convertPrices(rt: FxRuntime, geo: GeoLookup, req: FastifyR
     const json = view.priceJson(id, pricing, at);
     if (json !== null) parts.push(`"${id}":${json}`);
   }
-  const body = Buffer.from(`{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}`);
-  if (catalogue !== null) rt.answers.set(input.idsKey, variant, { body, fx: snap, catalogue, until: view.nextSaleChange(input.ids, now) });
+  const body = Buffer.from(
+    `{"currency":${JSON.stringify(currency)},"detected":${detected},"prices":{${parts.join(',')}}}`,
+  );
+  if (catalogue !== null)
+    rt.answers.set(input.idsKey, variant, { body, fx: snap, catalogue, until: view.nextSaleChange(input.ids, now) });
   return { limited: false, body };
 }

@@ -39,7 +39,12 @@ export function headerCountry(req: FastifyRequest, headers: readonly string[]): 
  * Detection chain (design §6): cookie → geolocation (only with auto_detect; CDN header, else the local
  * database; crawlers skipped) → nothing (null). Returns an offered currency or null.
  */
-export async function detectCurrency(req: FastifyRequest, snap: FxSnapshot, geo: GeoLookup, geoHeaders: readonly string[]): Promise<string | null> {
+export async function detectCurrency(
+  req: FastifyRequest,
+  snap: FxSnapshot,
+  geo: GeoLookup,
+  geoHeaders: readonly string[],
+): Promise<string | null> {
   const fromCookie = normaliseCode(req.cookies?.[COOKIE]);
   if (fromCookie && isOffered(snap, fromCookie)) return fromCookie;
   if (!snap.settings.auto_detect) return null;

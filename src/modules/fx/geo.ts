@@ -38,7 +38,10 @@ export class GeoLookup {
       try {
         return await maxmind.open<Response>(file, { watchForUpdates: false, cache: { max: 10_000 } });
       } catch (err) {
-        this.platform.log.warn({ err, file }, 'country database could not be opened; geolocation uses CDN headers only');
+        this.platform.log.warn(
+          { err, file },
+          'country database could not be opened; geolocation uses CDN headers only',
+        );
         return null;
       }
     })();

@@ -42,7 +42,11 @@ export const fxModule: RovaModule = {
     });
     await rt.refresh();
     const stale = staleRates(rt.snapshot.rows);
-    if (stale.length) platform.log.warn({ stale }, 'exchange rates are stale until a sync succeeds (GET /rova-fx/v1/currencies lists them)');
+    if (stale.length)
+      platform.log.warn(
+        { stale },
+        'exchange rates are stale until a sync succeeds (GET /rova-fx/v1/currencies lists them)',
+      );
     setCurrencyPort(platform, rt);
     if (platform.config.jobs) scheduleRateSync(platform.jobs, rt);
   },

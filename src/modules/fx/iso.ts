@@ -14,7 +14,8 @@ export function minorUnits(code: string): number {
   let v = minorCache.get(code);
   if (v === undefined) {
     try {
-      v = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+      v =
+        new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
     } catch {
       v = 2;
     }

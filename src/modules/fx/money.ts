@@ -33,7 +33,12 @@ export function convertAmount(amount: Decimal, row: CurrencyRow): Decimal {
   const step = dec(row.rounding.value);
   if (row.rounding.type === 'disabled' || step.lte(0)) return converted;
   const q = converted.dividedBy(step);
-  const mode = row.rounding.type === 'up' ? Decimal.ROUND_CEIL : row.rounding.type === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_HALF_UP;
+  const mode =
+    row.rounding.type === 'up'
+      ? Decimal.ROUND_CEIL
+      : row.rounding.type === 'down'
+        ? Decimal.ROUND_FLOOR
+        : Decimal.ROUND_HALF_UP;
   const rounded = q.toDecimalPlaces(0, mode).times(step).minus(dec(row.rounding.subtract));
   return rounded.lte(0) ? converted : rounded;
 }

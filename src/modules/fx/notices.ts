@@ -39,9 +39,14 @@ export async function listNotices(p: Platform, userId: number) {
 export async function reportNotice(p: Platform, body: unknown) {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (typeof b.kind !== 'string' || !(NOTICE_KINDS as readonly string[]).includes(b.kind)) {
-    throw badRequest('Invalid parameter(s): kind', undefined, { params: { kind: `kind must be one of ${NOTICE_KINDS.join(', ')}.` } });
+    throw badRequest('Invalid parameter(s): kind', undefined, {
+      params: { kind: `kind must be one of ${NOTICE_KINDS.join(', ')}.` },
+    });
   }
-  if (typeof b.path !== 'string') throw badRequest('Invalid parameter(s): path', undefined, { params: { path: 'path must be a string ("" clears).' } });
+  if (typeof b.path !== 'string')
+    throw badRequest('Invalid parameter(s): path', undefined, {
+      params: { path: 'path must be a string ("" clears).' },
+    });
   const kind = b.kind as NoticeKind;
   const signature = signatureOf(b.path);
   const before = await currentSignature(p, kind);

@@ -9,7 +9,13 @@ export type NoticeKind = 'anomaly' | 'fragments';
  * is dropped); the currency view must never see a value cached before a concurrent write.
  */
 export async function readOptions(db: Db, names: string[]): Promise<Map<string, unknown>> {
-  const r = await rows<{ name: string; value: unknown }>(db, sql`SELECT name, value FROM rova_options WHERE name IN (${sql.join(names.map((n) => sql`${n}`), sql`, `)})`);
+  const r = await rows<{ name: string; value: unknown }>(
+    db,
+    sql`SELECT name, value FROM rova_options WHERE name IN (${sql.join(
+      names.map((n) => sql`${n}`),
+      sql`, `,
+    )})`,
+  );
   return new Map(r.map((x) => [x.name, x.value]));
 }
 
@@ -22,19 +28,26 @@ export async function loadCurrencies(db: Db): Promise<CurrencyRow[]> {
 export async function replaceCurrencies(tx: Db, list: CurrencyRow[]): Promise<void> {
   await tx.execute(sql`DELETE FROM rova_fx_currencies`);
   for (const [i, row] of list.entries()) {
-    await tx.execute(sql`INSERT INTO rova_fx_currencies (code, position, data) VALUES (${row.code}, ${i}, ${JSON.stringify(row)}::jsonb)`);
+    await tx.execute(
+      sql`INSERT INTO rova_fx_currencies (code, position, data) VALUES (${row.code}, ${i}, ${JSON.stringify(row)}::jsonb)`,
+    );
   }
 }
 
 /** Updates the rows' data in place (rate sync), keeping their positions. */
 export async function updateCurrencies(tx: Db, list: CurrencyRow[]): Promise<void> {
   for (const row of list) {
-    await tx.execute(sql`UPDATE rova_fx_currencies SET data = ${JSON.stringify(row)}::jsonb, updated_at = now() WHERE code = ${row.code}`);
+    await tx.execute(
+      sql`UPDATE rova_fx_currencies SET data = ${JSON.stringify(row)}::jsonb, updated_at = now() WHERE code = ${row.code}`,
+    );
   }
 }
 
 export async function snoozesOf(db: Db, userId: number): Promise<Map<NoticeKind, string>> {
-  const r = await rows<{ kind: NoticeKind; signature: string }>(db, sql`SELECT kind, signature FROM rova_fx_snoozes WHERE user_id = ${userId}`);
+  const r = await rows<{ kind: NoticeKind; signature: string }>(
+    db,
+    sql`SELECT kind, signature FROM rova_fx_snoozes WHERE user_id = ${userId}`,
+  );
   return new Map(r.map((x) => [x.kind, x.signature]));
 }
 

@@ -52,14 +52,26 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
 
     app.get(
       `${NS}/settings`,
-      { config: STORE, schema: { tags, summary: 'Currency settings (defaults filled)', response: { 200: S.Settings, ...wpErrors(401, 403) } } },
+      {
+        config: STORE,
+        schema: {
+          tags,
+          summary: 'Currency settings (defaults filled)',
+          response: { 200: S.Settings, ...wpErrors(401, 403) },
+        },
+      },
       async () => admin.getSettings(rt()),
     );
     app.post(
       `${NS}/settings`,
       {
         config: STORE,
-        schema: { tags, summary: 'Save currency settings (merges top-level keys)', body: S.SettingsBody, response: { 200: S.SettingsSaved, ...wpErrors(400, 401, 403) } },
+        schema: {
+          tags,
+          summary: 'Save currency settings (merges top-level keys)',
+          body: S.SettingsBody,
+          response: { 200: S.SettingsSaved, ...wpErrors(400, 401, 403) },
+        },
       },
       async (req) => {
         req.auditTarget = 'fx:settings';
@@ -69,7 +81,14 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
 
     app.get(
       `${NS}/currencies`,
-      { config: STORE, schema: { tags, summary: 'Base currency and configured currencies', response: { 200: S.Currencies, ...wpErrors(401, 403) } } },
+      {
+        config: STORE,
+        schema: {
+          tags,
+          summary: 'Base currency and configured currencies',
+          response: { 200: S.Currencies, ...wpErrors(401, 403) },
+        },
+      },
       async () => admin.getCurrencies(rt()),
     );
     app.post(
@@ -93,7 +112,11 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
       `${NS}/rates/sync`,
       {
         config: STORE,
-        schema: { tags, summary: 'Fetch exchange rates now (auto rows only)', response: { 200: S.SyncResult, ...wpErrors(401, 403, 502) } },
+        schema: {
+          tags,
+          summary: 'Fetch exchange rates now (auto rows only)',
+          response: { 200: S.SyncResult, ...wpErrors(401, 403, 502) },
+        },
       },
       async (req) => {
         req.auditTarget = 'fx:rates';
@@ -102,7 +125,14 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
     );
     app.get(
       `${NS}/rates/preview`,
-      { config: STORE, schema: { tags, summary: 'Raw and effective rate of each stored currency', response: { 200: S.Preview, ...wpErrors(401, 403) } } },
+      {
+        config: STORE,
+        schema: {
+          tags,
+          summary: 'Raw and effective rate of each stored currency',
+          response: { 200: S.Preview, ...wpErrors(401, 403) },
+        },
+      },
       async () => admin.previewStored(rt()),
     );
     app.post(
@@ -121,14 +151,26 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
 
     app.get(
       `${NS}/cache-notice`,
-      { config: STORE, schema: { tags, summary: 'Admin notices: cache anomalies (and whether you snoozed each), stale exchange rates', response: { 200: S.NoticeList, ...wpErrors(401, 403) } } },
+      {
+        config: STORE,
+        schema: {
+          tags,
+          summary: 'Admin notices: cache anomalies (and whether you snoozed each), stale exchange rates',
+          response: { 200: S.NoticeList, ...wpErrors(401, 403) },
+        },
+      },
       async (req) => listNotices(app.platform, req.auth.user!.id),
     );
     app.post(
       `${NS}/cache-notice/report`,
       {
         config: STORE,
-        schema: { tags, summary: 'Record a cache anomaly seen by a storefront ("" path clears)', body: S.NoticeReportBody, response: { 200: S.NoticeReported, ...wpErrors(400, 401, 403) } },
+        schema: {
+          tags,
+          summary: 'Record a cache anomaly seen by a storefront ("" path clears)',
+          body: S.NoticeReportBody,
+          response: { 200: S.NoticeReported, ...wpErrors(400, 401, 403) },
+        },
       },
       async (req) => {
         req.auditTarget = 'fx:cache-notice';
@@ -140,7 +182,11 @@ export function fxRoutes(geoFor: (p: Platform) => GeoLookup): FastifyPluginAsync
         `${NS}/cache-notice/snooze-${kind}`,
         {
           config: STORE,
-          schema: { tags, summary: `Snooze the cache-${kind} notice until its signature changes`, response: { 200: S.Snoozed, ...wpErrors(401, 403, 409) } },
+          schema: {
+            tags,
+            summary: `Snooze the cache-${kind} notice until its signature changes`,
+            response: { 200: S.Snoozed, ...wpErrors(401, 403, 409) },
+          },
         },
         async (req) => {
           req.auditTarget = `fx:snooze-${kind}`;

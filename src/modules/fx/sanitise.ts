@@ -10,7 +10,8 @@ export const SHOP_THOUSAND_SEP = ',';
 
 const POSITIONS: readonly SymbolPosition[] = ['left', 'right', 'left_space', 'right_space'];
 /** A JSON object (not null, not an array). */
-export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 type Adjust = (field: string, reason: string, value: unknown) => void;
@@ -91,7 +92,8 @@ export function sanitiseRow(code: string, input: Record<string, unknown>, adjust
   let decimals = fallbackDecimals;
   if (format.decimals !== undefined && format.decimals !== null && format.decimals !== '') {
     const raw = format.decimals;
-    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && NUMERIC.test(raw.trim()) ? Number(raw.trim()) : NaN;
+    const n =
+      typeof raw === 'number' ? raw : typeof raw === 'string' && NUMERIC.test(raw.trim()) ? Number(raw.trim()) : NaN;
     if (!Number.isFinite(n)) adjust('decimals', 'decimals_invalid', fallbackDecimals);
     else {
       const i = Math.trunc(n);
@@ -102,7 +104,8 @@ export function sanitiseRow(code: string, input: Record<string, unknown>, adjust
 
   // Symbol and position
   let symbol = defaultSymbol(code);
-  if (typeof format.symbol === 'string' && stripTags(format.symbol) !== '') symbol = stripTags(format.symbol).slice(0, 20);
+  if (typeof format.symbol === 'string' && stripTags(format.symbol) !== '')
+    symbol = stripTags(format.symbol).slice(0, 20);
   let position: SymbolPosition = 'left';
   if (format.position !== undefined && format.position !== null && format.position !== '') {
     const p = key(format.position);
@@ -146,11 +149,15 @@ export function sanitiseRow(code: string, input: Record<string, unknown>, adjust
  */
 export function sanitiseCurrencies(body: unknown, base: string): { rows: CurrencyRow[]; adjustments: Adjustment[] } {
   if (!isObj(body) || !Array.isArray(body.currencies)) {
-    throw badRequest('Invalid currencies data: send {"currencies": [...]}.', undefined, { params: { currencies: 'currencies must be an array of currency rows.' } });
+    throw badRequest('Invalid currencies data: send {"currencies": [...]}.', undefined, {
+      params: { currencies: 'currencies must be an array of currency rows.' },
+    });
   }
   const list = body.currencies as unknown[];
   if (list.length > MAX_CURRENCY_ROWS) {
-    throw badRequest(`Too many currencies (at most ${MAX_CURRENCY_ROWS}).`, undefined, { params: { currencies: `At most ${MAX_CURRENCY_ROWS} rows.` } });
+    throw badRequest(`Too many currencies (at most ${MAX_CURRENCY_ROWS}).`, undefined, {
+      params: { currencies: `At most ${MAX_CURRENCY_ROWS} rows.` },
+    });
   }
   const seen = new Set<string>();
   const dupes = new Set<string>();
@@ -164,7 +171,9 @@ export function sanitiseCurrencies(body: unknown, base: string): { rows: Currenc
     valid.push([code, item]);
   }
   if (dupes.size > 0) {
-    throw badRequest(`Duplicate currency code(s): ${[...dupes].join(', ')}.`, undefined, { params: { currencies: 'Each currency code may appear once.' } });
+    throw badRequest(`Duplicate currency code(s): ${[...dupes].join(', ')}.`, undefined, {
+      params: { currencies: 'Each currency code may appear once.' },
+    });
   }
   const adjustments: Adjustment[] = [];
   const rows = valid.map(([code, item]) => sanitiseRow(code, item, adjustments));

@@ -21,15 +21,31 @@ export async function seedFxDemo(platform: Platform): Promise<void> {
     EUR: { format: { position: 'left' } },
     GBP: { fee: { type: 'percentage', value: 2 } },
     JPY: { format: { position: 'left' } },
-    TRY: { rounding: { type: 'nearest', value: 1, subtract: 0.01 }, format: { position: 'right_space', decimal_sep: ',', thousand_sep: '.' } },
+    TRY: {
+      rounding: { type: 'nearest', value: 1, subtract: 0.01 },
+      format: { position: 'right_space', decimal_sep: ',', thousand_sep: '.' },
+    },
   };
   const rows: CurrencyRow[] = [];
   for (const [code, spec] of Object.entries(specs)) {
     if (code === base) continue;
-    rows.push(sanitiseRow(code, { enabled: true, rate: { type: 'auto', value: rates[code] ?? 0, updated_at: rates[code] ? SNAPSHOT_TIME : null }, ...spec }, adj));
+    rows.push(
+      sanitiseRow(
+        code,
+        {
+          enabled: true,
+          rate: { type: 'auto', value: rates[code] ?? 0, updated_at: rates[code] ? SNAPSHOT_TIME : null },
+          ...spec,
+        },
+        adj,
+      ),
+    );
   }
   await platform.transaction((tx) => replaceCurrencies(tx, rows));
   await platform.options.set(OPT_LAST_SYNC, { time: SNAPSHOT_TIME, base, source: 'file' });
   await rt.changed();
-  platform.log.warn({ rates_date: SNAPSHOT_DATE }, `demo exchange rates come from the bundled snapshot of ${SNAPSHOT_DATE} (stale) until a sync succeeds`);
+  platform.log.warn(
+    { rates_date: SNAPSHOT_DATE },
+    `demo exchange rates come from the bundled snapshot of ${SNAPSHOT_DATE} (stale) until a sync succeeds`,
+  );
 }

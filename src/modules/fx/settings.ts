@@ -24,7 +24,8 @@ export function defaultSettings(): FxSettings {
   };
 }
 
-const bool = (v: unknown, fallback: boolean): boolean => (v === undefined || v === null ? fallback : v === true || v === 'true' || v === 1 || v === '1');
+const bool = (v: unknown, fallback: boolean): boolean =>
+  v === undefined || v === null ? fallback : v === true || v === 'true' || v === 1 || v === '1';
 
 /** Fills every missing key of a stored settings object with its default (GET always returns the full object). */
 export function withDefaults(stored: unknown): FxSettings {
@@ -35,7 +36,11 @@ export function withDefaults(stored: unknown): FxSettings {
  * Merges the submitted top-level keys over the current settings; unknown keys are ignored, invalid values are
  * corrected (reported in `adjustments` where the design says so); unknown rate sources → 400.
  */
-export function mergeSettings(current: FxSettings, input: Record<string, unknown>, adjustments: Adjustment[]): FxSettings {
+export function mergeSettings(
+  current: FxSettings,
+  input: Record<string, unknown>,
+  adjustments: Adjustment[],
+): FxSettings {
   const d = defaultSettings();
   const out: FxSettings = structuredClone(current);
   if ('auto_detect' in input) out.auto_detect = bool(input.auto_detect, d.auto_detect);
@@ -53,11 +58,15 @@ export function mergeSettings(current: FxSettings, input: Record<string, unknown
   }
   if ('rate_update_interval' in input) {
     const v = input.rate_update_interval;
-    out.rate_update_interval = typeof v === 'string' && (INTERVALS as readonly string[]).includes(v) ? (v as RateInterval) : 'manual';
+    out.rate_update_interval =
+      typeof v === 'string' && (INTERVALS as readonly string[]).includes(v) ? (v as RateInterval) : 'manual';
   }
   if ('rate_sources' in input) {
     const v = input.rate_sources;
-    if (!Array.isArray(v) || v.length === 0) throw badRequest('rate_sources must be a non-empty list of source ids.', undefined, { params: { rate_sources: `Allowed: ${SOURCE_IDS.join(', ')}.` } });
+    if (!Array.isArray(v) || v.length === 0)
+      throw badRequest('rate_sources must be a non-empty list of source ids.', undefined, {
+        params: { rate_sources: `Allowed: ${SOURCE_IDS.join(', ')}.` },
+      });
     const unknown = v.filter((s) => typeof s !== 'string' || !(SOURCE_IDS as readonly string[]).includes(s));
     if (unknown.length > 0) {
       throw badRequest(`Unknown rate source(s): ${unknown.map((u) => JSON.stringify(u)).join(', ')}.`, undefined, {
@@ -69,12 +78,25 @@ export function mergeSettings(current: FxSettings, input: Record<string, unknown
   if ('product_widget' in input) {
     const w = isObj(input.product_widget) ? input.product_widget : {};
     const list = Array.isArray(w.currencies) ? w.currencies : [];
-    let codes = [...new Set(list.filter((c): c is string => typeof c === 'string' && /^[A-Z]{3}$/.test(c.trim())).map((c) => c.trim()))];
+    let codes = [
+      ...new Set(
+        list.filter((c): c is string => typeof c === 'string' && /^[A-Z]{3}$/.test(c.trim())).map((c) => c.trim()),
+      ),
+    ];
     if (codes.length > WIDGET_MAX) {
       codes = codes.slice(0, WIDGET_MAX);
-      adjustments.push({ code: '', field: 'product_widget.currencies', reason: 'widget_currencies_too_many', value: WIDGET_MAX });
+      adjustments.push({
+        code: '',
+        field: 'product_widget.currencies',
+        reason: 'widget_currencies_too_many',
+        value: WIDGET_MAX,
+      });
     }
-    out.product_widget = { enabled: bool(w.enabled, d.product_widget.enabled), show_flags: bool(w.show_flags, d.product_widget.show_flags), currencies: codes };
+    out.product_widget = {
+      enabled: bool(w.enabled, d.product_widget.enabled),
+      show_flags: bool(w.show_flags, d.product_widget.show_flags),
+      currencies: codes,
+    };
   }
   return out;
 }

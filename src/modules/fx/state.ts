@@ -49,7 +49,13 @@ export interface ConvertLimit {
 export function baseFormat(code: string, shop?: StorePriceFormat | null): CurrencyFormat {
   const intl = intlFormat(code);
   if (!shop) return intl;
-  return { ...intl, position: shop.position, decimals: shop.decimals, decimalSep: shop.decimal_sep, thousandSep: shop.thousand_sep };
+  return {
+    ...intl,
+    position: shop.position,
+    decimals: shop.decimals,
+    decimalSep: shop.decimal_sep,
+    thousandSep: shop.thousand_sep,
+  };
 }
 
 const MEMO_LIMIT = 10_000;
@@ -81,11 +87,25 @@ export function pricingFor(row: CurrencyRow): PricingCurrency {
   };
 }
 
-export function buildSnapshot(base: string, settings: FxSettings, rows: CurrencyRow[], lastSync: LastSync | null, shopFormat: StorePriceFormat | null = null): FxSnapshot {
+export function buildSnapshot(
+  base: string,
+  settings: FxSettings,
+  rows: CurrencyRow[],
+  lastSync: LastSync | null,
+  shopFormat: StorePriceFormat | null = null,
+): FxSnapshot {
   const visible = rows.filter((r) => r.code !== base);
   const offered = new Map<string, PricingCurrency>();
   for (const r of visible) if (r.enabled && isUsable(r)) offered.set(r.code, pricingFor(r));
-  return { base, baseFormat: baseFormat(base, shopFormat), settings, rows: visible, byCode: new Map(visible.map((r) => [r.code, r])), offered, lastSync };
+  return {
+    base,
+    baseFormat: baseFormat(base, shopFormat),
+    settings,
+    rows: visible,
+    byCode: new Map(visible.map((r) => [r.code, r])),
+    offered,
+    lastSync,
+  };
 }
 
 export interface FxEnv {
@@ -115,11 +135,15 @@ export function readFxEnv(cfg: Config): FxEnv {
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '' && h !== 'none');
-  for (const h of geoHeaders) if (!HEADER_NAME.test(h)) throw new ConfigError(`FX_GEO_HEADERS entry "${h}" is not a header name`);
+  for (const h of geoHeaders)
+    if (!HEADER_NAME.test(h)) throw new ConfigError(`FX_GEO_HEADERS entry "${h}" is not a header name`);
   const geoDb = cfg.env.GEOIP_DB?.trim();
   if (geoDb && !existsSync(geoDb)) throw new ConfigError(`GEOIP_DB: file not found: ${geoDb}`);
   return {
-    convertLimit: { limit: envInt(cfg, 'FX_CONVERT_RATE_LIMIT', 120, 0), window: envInt(cfg, 'FX_CONVERT_RATE_WINDOW', 60, 0) },
+    convertLimit: {
+      limit: envInt(cfg, 'FX_CONVERT_RATE_LIMIT', 120, 0),
+      window: envInt(cfg, 'FX_CONVERT_RATE_WINDOW', 60, 0),
+    },
     sources: {
       exchangerateApiUrl: url('FX_EXCHANGERATE_API_URL', DEFAULT_EXCHANGERATE_API_URL),
       ecbUrl: url('FX_ECB_URL', DEFAULT_ECB_URL),
@@ -153,11 +177,19 @@ export class FxRuntime implements CurrencyPort {
   async refresh(): Promise<void> {
     const gen = ++this.gen;
     const { db } = this.platform;
-    const [opts, rows] = await Promise.all([readOptions(db, [OPT_BASE, OPT_SETTINGS, OPT_LAST_SYNC, OPT_PRICE_FORMAT]), loadCurrencies(db)]);
+    const [opts, rows] = await Promise.all([
+      readOptions(db, [OPT_BASE, OPT_SETTINGS, OPT_LAST_SYNC, OPT_PRICE_FORMAT]),
+      loadCurrencies(db),
+    ]);
     const base = opts.get(OPT_BASE);
     const lastSync = (opts.get(OPT_LAST_SYNC) as LastSync | undefined) ?? null;
-    const snap = buildSnapshot(typeof base === 'string' ? base : this.platform.storeCurrency.code, withDefaults(opts.get(OPT_SETTINGS)), rows, lastSync,
-      (opts.get(OPT_PRICE_FORMAT) as StorePriceFormat | undefined) ?? null);
+    const snap = buildSnapshot(
+      typeof base === 'string' ? base : this.platform.storeCurrency.code,
+      withDefaults(opts.get(OPT_SETTINGS)),
+      rows,
+      lastSync,
+      (opts.get(OPT_PRICE_FORMAT) as StorePriceFormat | undefined) ?? null,
+    );
     if (gen >= this.applied) {
       this.applied = gen;
       this.snapshot = snap;

@@ -28,7 +28,13 @@ export const SOURCE_IDS: readonly SourceId[] = ['exchangerate-api', 'ecb', 'file
 export interface FxSettings {
   auto_detect: boolean;
   cache_compat: boolean;
-  switcher: { show_flag: boolean; show_name: boolean; show_symbol: boolean; show_code: boolean; size: 'small' | 'medium' | 'large' };
+  switcher: {
+    show_flag: boolean;
+    show_name: boolean;
+    show_symbol: boolean;
+    show_code: boolean;
+    size: 'small' | 'medium' | 'large';
+  };
   rate_update_interval: RateInterval;
   rate_sources: SourceId[];
   product_widget: { enabled: boolean; show_flags: boolean; currencies: string[] };

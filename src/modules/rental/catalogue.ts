@@ -44,7 +44,11 @@ export class Catalogue {
 
   private async load(): Promise<CatalogueSnapshot> {
     const [v, l, r] = await Promise.all([allVehicles(this.p.db), allLocations(this.p.db), allRules(this.p.db)]);
-    return { vehicles: new Map(v.map((x) => [Number(x.id), x])), locations: new Map(l.map((x) => [Number(x.id), x])), rules: r };
+    return {
+      vehicles: new Map(v.map((x) => [Number(x.id), x])),
+      locations: new Map(l.map((x) => [Number(x.id), x])),
+      rules: r,
+    };
   }
 }
 

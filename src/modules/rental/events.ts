@@ -8,10 +8,12 @@ registerEventTypes({
   'booking.confirmed': 'A booking moved to confirmed',
   'booking.cancelled': 'A booking was cancelled',
   'booking.completed': 'A booking was completed (vehicle returned)',
-  'booking.repriced': "A booking's price changed (new dates): its previous and new total, what was refunded and what is now due",
+  'booking.repriced':
+    "A booking's price changed (new dates): its previous and new total, what was refunded and what is now due",
   'message.created': 'A customer or an administrator wrote a message',
   'payment.succeeded': 'A booking payment was received (the booking is confirmed)',
-  'payment.failed': 'A provider reported a failed payment attempt (the booking keeps waiting until its payment deadline)',
+  'payment.failed':
+    'A provider reported a failed payment attempt (the booking keeps waiting until its payment deadline)',
   'vendor.application.submitted': 'A user applied to become a vendor',
   'vendor.application.approved': 'A vendor application was approved (the user is now a vendor)',
   'vendor.application.rejected': 'A vendor application was rejected',
@@ -22,7 +24,11 @@ registerEventTypes({
   'payout.failed': 'The processor reported the payout failed (money back to available)',
 });
 
-const STATUS_EVENTS = { confirmed: 'booking.confirmed', cancelled: 'booking.cancelled', completed: 'booking.completed' } as const;
+const STATUS_EVENTS = {
+  confirmed: 'booking.confirmed',
+  cancelled: 'booking.cancelled',
+  completed: 'booking.completed',
+} as const;
 
 /** The public payload of a booking event: ids, status, dates and amounts, never contact details beyond the id. */
 function bookingData(b: BookingRow): Record<string, unknown> {
@@ -53,6 +59,9 @@ export async function emitBookingStatus(tx: Db, b: BookingRow, previous: string)
   if (type) await emitEvent(tx, type, { ...bookingData(b), previous_status: previous });
 }
 
-export async function emitMessageCreated(tx: Db, m: { id: number; thread_id: number; author: 'customer' | 'admin' }): Promise<void> {
+export async function emitMessageCreated(
+  tx: Db,
+  m: { id: number; thread_id: number; author: 'customer' | 'admin' },
+): Promise<void> {
   await emitEvent(tx, 'message.created', m);
 }

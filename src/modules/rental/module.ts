@@ -21,7 +21,14 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
     name: 'rental',
     namespaces: [
       { name: 'rova-rental/v1', shape: 'rental', writeQuota: true },
-      { name: 'rova-rental/v2', shape: 'rental', writeQuota: true, nonceRequired: true, strictMethods: true, allowedMethods: ['GET', 'POST', 'PUT'] },
+      {
+        name: 'rova-rental/v2',
+        shape: 'rental',
+        writeQuota: true,
+        nonceRequired: true,
+        strictMethods: true,
+        allowedMethods: ['GET', 'POST', 'PUT'],
+      },
     ],
     routes: rentalRoutes(opts.health),
     checkConfig(config) {

@@ -5,8 +5,17 @@ export const MAX_PAGE = 1_000_000;
 
 /** Query fields of every rental list (design §1): `page` ≥ 1 (default 1), `per_page` 1–100 (default 20). */
 export const PagingQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page (≥ 1); past the end gives items: []' })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1–100)' })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 1,
+      description: 'Page (≥ 1); past the end gives items: []',
+    }),
+  ),
+  per_page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1–100)' }),
+  ),
 };
 
 export interface PageRequest {
@@ -35,4 +44,10 @@ export function pageOf<T>(items: T[], total: number, p: PageRequest): Page<T> {
 }
 
 export const PageSchema = <T extends TSchema>(item: T) =>
-  Type.Object({ items: Type.Array(item), total: Type.Integer(), total_pages: Type.Integer(), page: Type.Integer(), per_page: Type.Integer() });
+  Type.Object({
+    items: Type.Array(item),
+    total: Type.Integer(),
+    total_pages: Type.Integer(),
+    page: Type.Integer(),
+    per_page: Type.Integer(),
+  });

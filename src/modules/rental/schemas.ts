@@ -8,7 +8,10 @@ export const Id = (o: { description?: string } = {}) => Type.Integer({ minimum: 
 export const Priority = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 });
 export const IdParams = Type.Object({ id: Id({ description: 'Numeric id' }) });
 export const DateStr = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (store timezone)' });
-export const TimeStr = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM, 24 h (store timezone)' });
+export const TimeStr = Type.String({
+  pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+  description: 'HH:MM, 24 h (store timezone)',
+});
 /** Free text: PostgreSQL text cannot hold U+0000, so a NUL character is a 400 INVALID_PARAMS, never a database error. */
 export const Text = (o: StringOptions = {}) => Type.String({ pattern: '^[^\\u0000]*$', ...o });
 /** A union of string literals (an enum in OpenAPI). */

@@ -30,7 +30,8 @@ export function readRentalSettings(c: Config): RentalSettings {
     defaultTime: '10:00',
     timezone: c.storeTimezone,
   };
-  if (s.minDays > s.maxDays) throw new ConfigError(`RENTAL_MIN_DAYS (${s.minDays}) must not exceed RENTAL_MAX_DAYS (${s.maxDays})`);
+  if (s.minDays > s.maxDays)
+    throw new ConfigError(`RENTAL_MIN_DAYS (${s.minDays}) must not exceed RENTAL_MAX_DAYS (${s.maxDays})`);
   return s;
 }
 

@@ -15,8 +15,14 @@ export function bigintArray(ids: readonly number[]): string {
 export function insertParts(fields: Record<string, unknown>): { cols: SQL; vals: SQL } {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
   return {
-    cols: sql.join(entries.map(([k]) => sql.identifier(k)), sql`, `),
-    vals: sql.join(entries.map(([, v]) => value(v)), sql`, `),
+    cols: sql.join(
+      entries.map(([k]) => sql.identifier(k)),
+      sql`, `,
+    ),
+    vals: sql.join(
+      entries.map(([, v]) => value(v)),
+      sql`, `,
+    ),
   };
 }
 
@@ -26,17 +32,33 @@ export function insertParts(fields: Record<string, unknown>): { cols: SQL; vals:
  */
 export function insertManyParts(rows: readonly Record<string, unknown>[]): { cols: SQL; vals: SQL } {
   const keys = Object.keys(rows[0] ?? {});
-  for (const r of rows) if (Object.keys(r).join() !== keys.join()) throw new Error('insertManyParts: rows must name the same fields');
+  for (const r of rows)
+    if (Object.keys(r).join() !== keys.join()) throw new Error('insertManyParts: rows must name the same fields');
   return {
-    cols: sql.join(keys.map((k) => sql.identifier(k)), sql`, `),
-    vals: sql.join(rows.map((r) => sql`(${sql.join(keys.map((k) => value(r[k] ?? null)), sql`, `)})`), sql`, `),
+    cols: sql.join(
+      keys.map((k) => sql.identifier(k)),
+      sql`, `,
+    ),
+    vals: sql.join(
+      rows.map(
+        (r) =>
+          sql`(${sql.join(
+            keys.map((k) => value(r[k] ?? null)),
+            sql`, `,
+          )})`,
+      ),
+      sql`, `,
+    ),
   };
 }
 
 /** `SET a = …, b = …, updated_at = now()` from an object (undefined fields are skipped). */
 export function setClause(fields: Record<string, unknown>): SQL {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-  return sql.join([...entries.map(([k, v]) => sql`${sql.identifier(k)} = ${value(v)}`), sql`updated_at = now()`], sql`, `);
+  return sql.join(
+    [...entries.map(([k, v]) => sql`${sql.identifier(k)} = ${value(v)}`), sql`updated_at = now()`],
+    sql`, `,
+  );
 }
 
 export function whereAll(conds: SQL[]): SQL {

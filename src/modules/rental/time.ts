@@ -19,14 +19,28 @@ function fmt(tz: string): Intl.DateTimeFormat {
   let f = fmtCache.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     fmtCache.set(tz, f);
   }
   return f;
 }
 
-interface Parts { y: number; mo: number; d: number; h: number; mi: number; s: number }
+interface Parts {
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  s: number;
+}
 function partsIn(tz: string, ms: number): Parts {
   const o: Record<string, number> = {};
   for (const p of fmt(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') o[p.type] = Number(p.value);

@@ -166,7 +166,9 @@ class View implements CatalogueView {
     const key = `${id}:${saleState}`;
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
-    const html = kids ? renderPriceHtml(priceRange(kids, now, currency), fmt) : renderPriceHtml(priceRecord(r, now, currency), fmt);
+    const html = kids
+      ? renderPriceHtml(priceRange(kids, now, currency), fmt)
+      : renderPriceHtml(priceRecord(r, now, currency), fmt);
     const out = html === '' ? null : ([html, JSON.stringify(html)] as const);
     cache.set(key, out);
     return out;

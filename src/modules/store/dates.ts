@@ -1,9 +1,25 @@
 /** Store-time-zone conversions for WooCommerce's date fields (local wall time without offset + `_gmt`). */
 
 function offsetMs(utcMs: number, tz: string): number {
-  const f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const f = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
   const p = Object.fromEntries(f.formatToParts(new Date(utcMs)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour) % 24, Number(p.minute), Number(p.second));
+  const asUtc = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour) % 24,
+    Number(p.minute),
+    Number(p.second),
+  );
   return asUtc - Math.floor(utcMs / 1000) * 1000;
 }
 
@@ -30,7 +46,11 @@ const MIN_YEAR = 1970;
  * A date without a time is the start of the day, or its last second when `endOfDay` (WooCommerce's sale end).
  * Returns undefined when the text is not a valid date.
  */
-export function parseDateInput(text: string, tz: string, opts: { asGmt?: boolean; endOfDay?: boolean } = {}): Date | undefined {
+export function parseDateInput(
+  text: string,
+  tz: string,
+  opts: { asGmt?: boolean; endOfDay?: boolean } = {},
+): Date | undefined {
   const m = RE.exec(text.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, off] = m;
@@ -42,7 +62,16 @@ export function parseDateInput(text: string, tz: string, opts: { asGmt?: boolean
   const check = new Date(Date.UTC(2000, 0, 1, hh, mm, ss));
   check.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
   const wall = check.getTime();
-  if (Number(y) < MIN_YEAR || check.getUTCFullYear() !== Number(y) || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || hh > 23 || mm > 59 || ss > 59) return undefined;
+  if (
+    Number(y) < MIN_YEAR ||
+    check.getUTCFullYear() !== Number(y) ||
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    check.getUTCDate() !== Number(d) ||
+    hh > 23 ||
+    mm > 59 ||
+    ss > 59
+  )
+    return undefined;
   if (off || opts.asGmt) {
     if (!off || off === 'Z') return new Date(wall);
     const sign = off.startsWith('-') ? -1 : 1;

@@ -19,10 +19,17 @@ function price(v: unknown): string | undefined {
   return s.replace(/^0+(?=\d)/, '');
 }
 
-function saleDate(body: ProductBody, key: 'date_on_sale_from' | 'date_on_sale_to', tz: string): Date | null | undefined {
+function saleDate(
+  body: ProductBody,
+  key: 'date_on_sale_from' | 'date_on_sale_to',
+  tz: string,
+): Date | null | undefined {
   const gmtKey = `${key}_gmt`;
   const endOfDay = key === 'date_on_sale_to';
-  for (const [k, asGmt] of [[gmtKey, true], [key, false]] as const) {
+  for (const [k, asGmt] of [
+    [gmtKey, true],
+    [key, false],
+  ] as const) {
     if (!(k in body)) continue;
     const v = body[k];
     if (v === null || v === '') return null;
@@ -36,7 +43,12 @@ function saleDate(body: ProductBody, key: 'date_on_sale_from' | 'date_on_sale_to
 function images(body: ProductBody, variation: boolean): Image[] | undefined {
   const raw = variation ? ('image' in body ? (body.image === null ? [] : [body.image]) : undefined) : body.images;
   if (!Array.isArray(raw)) return undefined;
-  return raw.map((x: Record<string, unknown>) => ({ id: Number(x.id ?? 0), src: str(x.src) ?? '', name: str(x.name) ?? '', alt: str(x.alt) ?? '' }));
+  return raw.map((x: Record<string, unknown>) => ({
+    id: Number(x.id ?? 0),
+    src: str(x.src) ?? '',
+    name: str(x.name) ?? '',
+    alt: str(x.alt) ?? '',
+  }));
 }
 
 export function toPatch(body: ProductBody, tz: string, variation: boolean): ProductPatch {
@@ -63,8 +75,10 @@ export function toPatch(body: ProductBody, tz: string, variation: boolean): Prod
   if (typeof body.manage_stock === 'boolean') p.manageStock = body.manage_stock;
   if (typeof body.stock_quantity === 'number' || body.stock_quantity === null) p.stockQuantity = body.stock_quantity;
   if (body.backorders !== undefined) p.backorders = body.backorders as Backorders;
-  if (!variation && Array.isArray(body.categories)) p.categoryIds = [...new Set(body.categories.map((c: Record<string, unknown>) => Number(c.id)))];
-  if (!variation && Array.isArray(body.tags)) p.tagIds = [...new Set(body.tags.map((c: Record<string, unknown>) => Number(c.id)))];
+  if (!variation && Array.isArray(body.categories))
+    p.categoryIds = [...new Set(body.categories.map((c: Record<string, unknown>) => Number(c.id)))];
+  if (!variation && Array.isArray(body.tags))
+    p.tagIds = [...new Set(body.tags.map((c: Record<string, unknown>) => Number(c.id)))];
   if (!variation && typeof body.featured === 'boolean') p.featured = body.featured;
   const imgs = images(body, variation);
   if (imgs) p.images = imgs;
@@ -77,7 +91,8 @@ export function toPatch(body: ProductBody, tz: string, variation: boolean): Prod
         if (typeof a.variation === 'boolean') out.variation = a.variation;
       }
       if (variation || a.option !== undefined) out.option = str(a.option) ?? '';
-      if (!variation) out.options = Array.isArray(a.options) ? (a.options as string[]) : out.option !== undefined ? [out.option] : [];
+      if (!variation)
+        out.options = Array.isArray(a.options) ? (a.options as string[]) : out.option !== undefined ? [out.option] : [];
       if (!variation) delete out.option;
       return out;
     });

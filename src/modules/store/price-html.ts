@@ -9,7 +9,12 @@ import type { CurrencyFormat } from './currency-port.js';
 const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
 }
 
 /** Rounds a decimal string to `decimals` places, half away from zero ("" stays ""). */
@@ -43,7 +48,11 @@ function place(symbol: string, num: string, fmt: CurrencyFormat): string {
 function parts(amount: string, fmt: CurrencyFormat): { sign: string; num: string; symbol: string } {
   const d = new D(amount);
   const rounded = new D(d.abs().toFixed(fmt.decimals, Decimal.ROUND_HALF_UP));
-  return { sign: d.isNegative() && !rounded.isZero() ? '-' : '', num: formatNumber(rounded, fmt), symbol: escapeHtml(fmt.symbol) };
+  return {
+    sign: d.isNegative() && !rounded.isZero() ? '-' : '',
+    num: formatNumber(rounded, fmt),
+    symbol: escapeHtml(fmt.symbol),
+  };
 }
 
 /** One amount: `<span class="woocommerce-Price-amount amount"><bdi>…</bdi></span>`. */
@@ -97,12 +106,18 @@ function same(a: string, b: string, decimals: number): boolean {
 export function renderPriceHtml(p: SinglePrice | RangePrice, fmt: CurrencyFormat): string {
   if (p.kind === 'single') {
     if (p.price === '') return '';
-    if (p.onSale && p.regular !== '' && !same(p.regular, p.price, fmt.decimals)) return saleHtml(p.regular, p.price, fmt);
+    if (p.onSale && p.regular !== '' && !same(p.regular, p.price, fmt.decimals))
+      return saleHtml(p.regular, p.price, fmt);
     return amountHtml(p.price, fmt);
   }
   if (p.minPrice === '') return '';
   if (!same(p.minPrice, p.maxPrice, fmt.decimals)) return rangeHtml(p.minPrice, p.maxPrice, fmt);
-  if (p.onSale && p.minRegular !== '' && same(p.minRegular, p.maxRegular, fmt.decimals) && !same(p.minRegular, p.minPrice, fmt.decimals)) {
+  if (
+    p.onSale &&
+    p.minRegular !== '' &&
+    same(p.minRegular, p.maxRegular, fmt.decimals) &&
+    !same(p.minRegular, p.minPrice, fmt.decimals)
+  ) {
     return saleHtml(p.minRegular, p.minPrice, fmt);
   }
   return amountHtml(p.minPrice, fmt);

@@ -55,7 +55,14 @@ export function priceRange(children: readonly PriceFacts[], now: Date, currency:
       if (maxReg === '' || new Decimal(r.regular).greaterThan(maxReg)) maxReg = r.regular;
     }
   }
-  return { kind: 'range', minPrice: min?.price ?? '', maxPrice: max?.price ?? '', minRegular: minReg, maxRegular: maxReg, onSale };
+  return {
+    kind: 'range',
+    minPrice: min?.price ?? '',
+    maxPrice: max?.price ?? '',
+    minRegular: minReg,
+    maxRegular: maxReg,
+    onSale,
+  };
 }
 
 const intlFormats = new Map<string, CurrencyFormat>();
@@ -66,7 +73,14 @@ export function intlFormat(code: string): CurrencyFormat {
   if (!f) {
     const nf = new Intl.NumberFormat('en-US', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' });
     const symbol = nf.formatToParts(1).find((x) => x.type === 'currency')?.value ?? code;
-    f = { code, symbol, position: 'left', decimals: nf.resolvedOptions().maximumFractionDigits ?? 2, decimalSep: '.', thousandSep: ',' };
+    f = {
+      code,
+      symbol,
+      position: 'left',
+      decimals: nf.resolvedOptions().maximumFractionDigits ?? 2,
+      decimalSep: '.',
+      thousandSep: ',',
+    };
     intlFormats.set(code, f);
   }
   return f;

@@ -5,7 +5,8 @@ import type { ProductPatch } from './types.js';
 
 /** A product's categories, tags and global attributes: checked against the taxonomies, then linked. */
 
-const invalid = (field: string, why: string) => new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: why } });
+const invalid = (field: string, why: string) =>
+  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: why } });
 
 /**
  * Refuses unknown category/tag ids (WooCommerce would drop them silently: a typo then loses a category) and
@@ -20,7 +21,11 @@ export async function checkProductTaxonomies(db: Db, patch: ProductPatch, variat
     if (!list?.length) continue;
     const known = await taxRepo.existingTermIds(db, taxonomy, list);
     const missing = list.filter((id) => !known.has(id));
-    if (missing.length) throw invalid(field, `unknown ${field === 'categories' ? 'category' : 'tag'} id(s): ${missing.join(', ')} (create them under /products/${field} first)`);
+    if (missing.length)
+      throw invalid(
+        field,
+        `unknown ${field === 'categories' ? 'category' : 'tag'} id(s): ${missing.join(', ')} (create them under /products/${field} first)`,
+      );
   }
   if (!patch.attributes) return;
   const globalIds = [...new Set(patch.attributes.map((a) => a.id).filter((id) => id > 0))];
@@ -31,7 +36,11 @@ export async function checkProductTaxonomies(db: Db, patch: ProductPatch, variat
       if (!g) throw invalid('attributes', `unknown attribute id ${a.id} (see /products/attributes)`);
       a.name = g.name;
       const options = variation ? (a.option ? [a.option] : []) : (a.options ?? []);
-      await taxRepo.ensureAttributeTerms(db, a.id, options.filter((o) => o.trim() !== ''));
+      await taxRepo.ensureAttributeTerms(
+        db,
+        a.id,
+        options.filter((o) => o.trim() !== ''),
+      );
     } else if (a.name.trim() === '') {
       throw invalid('attributes', 'a custom attribute (id 0) needs a name');
     }

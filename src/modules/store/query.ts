@@ -18,8 +18,13 @@ function isGlobal(name: string): boolean {
 
 /** Names of the route's list parameters (schema: string or array of strings). */
 function listParams(schema: unknown): Set<string> {
-  const props = (schema as { properties?: Record<string, { anyOf?: { type?: string }[] }> } | undefined)?.properties ?? {};
-  return new Set(Object.entries(props).filter(([, p]) => p.anyOf?.some((x) => x.type === 'array')).map(([k]) => k));
+  const props =
+    (schema as { properties?: Record<string, { anyOf?: { type?: string }[] }> } | undefined)?.properties ?? {};
+  return new Set(
+    Object.entries(props)
+      .filter(([, p]) => p.anyOf?.some((x) => x.type === 'array'))
+      .map(([k]) => k),
+  );
 }
 
 function known(schema: unknown): Set<string> {
@@ -38,7 +43,8 @@ export function normaliseQuery(raw: Record<string, unknown>, schema: unknown): R
     const m = BRACKET.exec(key);
     if (m && lists.has(m[1]!)) {
       const list = indexed.get(m[1]!) ?? [];
-      for (const v of values) list.push({ index: m[2] === '' ? Number.MAX_SAFE_INTEGER : Number(m[2]), order: order++, value: v });
+      for (const v of values)
+        list.push({ index: m[2] === '' ? Number.MAX_SAFE_INTEGER : Number(m[2]), order: order++, value: v });
       indexed.set(m[1]!, list);
       continue;
     }
@@ -49,7 +55,9 @@ export function normaliseQuery(raw: Record<string, unknown>, schema: unknown): R
     out[key] = values.at(-1);
   }
   if (unknown.length) {
-    const params = Object.fromEntries(unknown.map((k) => [k, `${k} is not a parameter of this route (Rova does not support it)`]));
+    const params = Object.fromEntries(
+      unknown.map((k) => [k, `${k} is not a parameter of this route (Rova does not support it)`]),
+    );
     throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${unknown.join(', ')}`, { params });
   }
   for (const [name, list] of indexed) {
@@ -58,7 +66,9 @@ export function normaliseQuery(raw: Record<string, unknown>, schema: unknown): R
   }
   const context = out.context;
   if (context !== undefined && context !== 'view' && context !== 'edit') {
-    throw new HttpError(400, 'rest_invalid_param', 'Invalid parameter(s): context', { params: { context: 'context must be one of: view, edit' } });
+    throw new HttpError(400, 'rest_invalid_param', 'Invalid parameter(s): context', {
+      params: { context: 'context must be one of: view, edit' },
+    });
   }
   return out;
 }
@@ -82,7 +92,10 @@ export function pickFields(value: unknown, fields: string[]): unknown {
     else {
       const inner = pickFields(src[head], [rest.join('.')]);
       if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
-        out[head] = { ...((out[head] as Record<string, unknown> | undefined) ?? {}), ...(inner as Record<string, unknown>) };
+        out[head] = {
+          ...((out[head] as Record<string, unknown> | undefined) ?? {}),
+          ...(inner as Record<string, unknown>),
+        };
       }
     }
   }
@@ -92,7 +105,11 @@ export function pickFields(value: unknown, fields: string[]): unknown {
 /** onSend hook: applies `_fields` to successful JSON answers. */
 export async function applyFields(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   const raw = (req.query as Record<string, unknown> | undefined)?._fields;
-  if (typeof raw !== 'string' || raw.trim() === '' || reply.statusCode >= 300 || typeof payload !== 'string') return payload;
-  const fields = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof raw !== 'string' || raw.trim() === '' || reply.statusCode >= 300 || typeof payload !== 'string')
+    return payload;
+  const fields = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return JSON.stringify(pickFields(JSON.parse(payload) as unknown, fields));
 }

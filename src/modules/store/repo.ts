@@ -1,6 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, toDate, toDateOrNull, type Db } from '../../platform/db/types.js';
-import type { Attribute, Backorders, Category, Image, ProductPatch, ProductRecord, ProductStatus, RecordType } from './types.js';
+import type {
+  Attribute,
+  Backorders,
+  Category,
+  Image,
+  ProductPatch,
+  ProductRecord,
+  ProductStatus,
+  RecordType,
+} from './types.js';
 
 /** SQL of the catalogue table `rova_products`. */
 
@@ -93,7 +102,10 @@ export async function findChildren(db: Db, parentIds: number[]): Promise<Product
   if (parentIds.length === 0) return [];
   const list = await rows<Row>(
     db,
-    sql`${SELECT} WHERE p.parent_id IN (${sql.join(parentIds.map((i) => sql`${i}`), sql`, `)}) ORDER BY p.menu_order, p.id`,
+    sql`${SELECT} WHERE p.parent_id IN (${sql.join(
+      parentIds.map((i) => sql`${i}`),
+      sql`, `,
+    )}) ORDER BY p.menu_order, p.id`,
   );
   return list.map(toRecord);
 }
@@ -103,7 +115,8 @@ export async function loadAll(db: Db): Promise<ProductRecord[]> {
   return (await rows<Row>(db, sql`${SELECT} ORDER BY p.id`)).map(toRecord);
 }
 
-export type OrderBy = 'date' | 'id' | 'include' | 'title' | 'price' | 'slug' | 'menu_order' | 'popularity' | 'rating' | 'modified';
+export type OrderBy =
+  'date' | 'id' | 'include' | 'title' | 'price' | 'slug' | 'menu_order' | 'popularity' | 'rating' | 'modified';
 
 export interface ListQuery {
   parentId?: number;
@@ -135,7 +148,11 @@ export interface ListQuery {
   offset: number;
 }
 
-const ids = (list: number[]) => sql.join(list.map((i) => sql`${i}`), sql`, `);
+const ids = (list: number[]) =>
+  sql.join(
+    list.map((i) => sql`${i}`),
+    sql`, `,
+  );
 
 function activePriceSql(alias: string): SQL {
   const a = sql.raw(alias);
@@ -167,7 +184,9 @@ function orderSql(q: ListQuery): SQL {
     case 'id':
       return sql`p.id ${dir}`;
     case 'include':
-      return q.include?.length ? sql`array_position(ARRAY[${ids(q.include)}]::bigint[], p.id) ${dir}, p.id ${dir}` : sql`p.id ${dir}`;
+      return q.include?.length
+        ? sql`array_position(ARRAY[${ids(q.include)}]::bigint[], p.id) ${dir}, p.id ${dir}`
+        : sql`p.id ${dir}`;
     case 'modified':
       return sql`p.date_modified ${dir}, p.id ${dir}`;
     case 'title':
@@ -183,8 +202,13 @@ function orderSql(q: ListQuery): SQL {
   }
 }
 
-const texts = (list: string[]) => sql.join(list.map((s) => sql`${s}`), sql`, `);
-const hasTerm = (termIds: number[]) => sql`EXISTS (SELECT 1 FROM rova_product_term_links l WHERE l.product_id = p.id AND l.term_id IN (${ids(termIds)}))`;
+const texts = (list: string[]) =>
+  sql.join(
+    list.map((s) => sql`${s}`),
+    sql`, `,
+  );
+const hasTerm = (termIds: number[]) =>
+  sql`EXISTS (SELECT 1 FROM rova_product_term_links l WHERE l.product_id = p.id AND l.term_id IN (${ids(termIds)}))`;
 
 /** The WHERE conditions of a product listing (WooCommerce's filters). */
 function conditions(q: ListQuery): SQL[] {
@@ -215,12 +239,21 @@ export async function list(db: Db, q: ListQuery): Promise<{ items: ProductRecord
     const like = '%' + q.search.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
     where.push(sql`(p.name ILIKE ${like} OR p.description ILIKE ${like} OR p.short_description ILIKE ${like})`);
   }
-  if (q.skus?.length) where.push(sql`p.sku IN (${sql.join(q.skus.map((s) => sql`${s}`), sql`, `)})`);
+  if (q.skus?.length)
+    where.push(
+      sql`p.sku IN (${sql.join(
+        q.skus.map((s) => sql`${s}`),
+        sql`, `,
+      )})`,
+    );
   if (q.include?.length) where.push(sql`p.id IN (${ids(q.include)})`);
   if (q.exclude?.length) where.push(sql`p.id NOT IN (${ids(q.exclude)})`);
   const cond = sql.join(where, sql` AND `);
   const count = await one<{ n: string | number }>(db, sql`SELECT count(*) AS n FROM rova_products p WHERE ${cond}`);
-  const items = await rows<Row>(db, sql`${SELECT} WHERE ${cond} ORDER BY ${orderSql(q)} LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const items = await rows<Row>(
+    db,
+    sql`${SELECT} WHERE ${cond} ORDER BY ${orderSql(q)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+  );
   return { items: items.map(toRecord), total: Number(count?.n ?? 0) };
 }
 
@@ -266,7 +299,11 @@ function assignments(p: ProductPatch): SQL[] {
 }
 
 /** Inserts a record (slug and type must be set) and returns its id. */
-export async function insert(db: Db, parentId: number | null, p: ProductPatch & { slug: string; type: RecordType }): Promise<number> {
+export async function insert(
+  db: Db,
+  parentId: number | null,
+  p: ProductPatch & { slug: string; type: RecordType },
+): Promise<number> {
   const r = await one<{ id: string | number }>(
     db,
     sql`INSERT INTO rova_products (parent_id, type, slug) VALUES (${parentId}, ${p.type}, ${p.slug}) RETURNING id`,
@@ -277,7 +314,12 @@ export async function insert(db: Db, parentId: number | null, p: ProductPatch & 
   return id;
 }
 
-export async function update(db: Db, id: number, p: ProductPatch, extra: { preTrashStatus?: string | null } = {}): Promise<void> {
+export async function update(
+  db: Db,
+  id: number,
+  p: ProductPatch,
+  extra: { preTrashStatus?: string | null } = {},
+): Promise<void> {
   const a = assignments(p);
   if (extra.preTrashStatus !== undefined) a.push(sql`pre_trash_status = ${extra.preTrashStatus}`);
   a.push(sql`date_modified = now()`);

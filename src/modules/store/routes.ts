@@ -34,21 +34,35 @@ const tags = ['wc/v3 products'];
 
 function idList(v: unknown, field: string): number[] | undefined {
   if (v === undefined) return undefined;
-  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter((x) => x !== '');
+  const parts = (Array.isArray(v) ? v : [v])
+    .flatMap((x) => String(x).split(','))
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
   return parts.map((x) => {
     if (!/^\d{1,15}$/.test(x) || (Number(x) < 1 && field !== 'parent' && field !== 'parent_exclude')) {
-      throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must be a list of positive integer ids` } });
+      throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, {
+        params: { [field]: `${field} must be a list of positive integer ids` },
+      });
     }
     return Number(x);
   });
 }
 
-const textList = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+const textList = (v: string | undefined) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 function queryDate(v: string | undefined, field: string, tz: string, gmt: boolean): Date | undefined {
   if (v === undefined) return undefined;
   const d = parseDateInput(v, tz, { asGmt: gmt });
-  if (!d) throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must be an ISO 8601 date-time, e.g. 2026-05-01T00:00:00` } });
+  if (!d)
+    throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, {
+      params: { [field]: `${field} must be an ISO 8601 date-time, e.g. 2026-05-01T00:00:00` },
+    });
   return d;
 }
 
@@ -100,7 +114,9 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
   const fixedBase = storeUrl(platform.config);
   // WordPress reads query strings its own way (last value wins, name[] lists, unknown names refused).
   app.addHook('preValidation', wordpressQuery);
-  app.addHook('preSerialization', async (req, _reply, payload) => absolutePermalinks(payload, fixedBase ?? requestOrigin(req)));
+  app.addHook('preSerialization', async (req, _reply, payload) =>
+    absolutePermalinks(payload, fixedBase ?? requestOrigin(req)),
+  );
   app.addHook('onSend', applyFields);
   await app.register(taxonomyRoutes);
 
@@ -108,7 +124,12 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
     '/wc/v3/products',
     {
       config: auth,
-      schema: { tags, summary: 'List products', querystring: ListQuery, response: { 200: Type.Array(ProductOut), ...wpErrors(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: 'List products',
+        querystring: ListQuery,
+        response: { 200: Type.Array(ProductOut), ...wpErrors(400, 401, 403) },
+      },
     },
     async (req, reply) => {
       const p = listParams(req.query, tz);
@@ -118,7 +139,15 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<{ Body: Static<typeof ProductIn> }>(
     '/wc/v3/products',
-    { config: auth, schema: { tags, summary: 'Create a product', body: ProductIn, response: { 201: ProductOut, ...wpErrors(400, 401, 403, 413) } } },
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Create a product',
+        body: ProductIn,
+        response: { 201: ProductOut, ...wpErrors(400, 401, 403, 413) },
+      },
+    },
     async (req, reply) => {
       const out = await service.createProduct(platform, req.body);
       req.auditTarget = `product:${String(out.id)}`;
@@ -142,7 +171,16 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof ReadQuery> }>(
     '/wc/v3/products/:id',
-    { config: auth, schema: { tags, summary: 'Get a product', params: IdParams, querystring: ReadQuery, response: { 200: ProductOut, ...wpErrors(400, 401, 403, 404) } } },
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Get a product',
+        params: IdParams,
+        querystring: ReadQuery,
+        response: { 200: ProductOut, ...wpErrors(400, 401, 403, 404) },
+      },
+    },
     async (req) => service.getProduct(platform, req.params.id, req.query.currency),
   );
 
@@ -151,7 +189,13 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       method,
       url: '/wc/v3/products/:id',
       config: auth,
-      schema: { tags, summary: 'Update a product', params: IdParams, body: ProductIn, response: { 200: ProductOut, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Update a product',
+        params: IdParams,
+        body: ProductIn,
+        response: { 200: ProductOut, ...wpErrors(400, 401, 403, 404) },
+      },
       handler: async (req) => service.updateProduct(platform, req.params.id, req.body),
     });
   }
@@ -193,7 +237,13 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
     '/wc/v3/products/:id/variations',
     {
       config: auth,
-      schema: { tags, summary: 'Create a variation', params: IdParams, body: VariationIn, response: { 201: VariationOut, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Create a variation',
+        params: IdParams,
+        body: VariationIn,
+        response: { 201: VariationOut, ...wpErrors(400, 401, 403, 404) },
+      },
     },
     async (req, reply) => {
       const out = await service.createVariation(platform, req.params.id, req.body);
@@ -221,7 +271,13 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
     '/wc/v3/products/:id/variations/:vid',
     {
       config: auth,
-      schema: { tags, summary: 'Get a variation', params: VariationParams, querystring: ReadQuery, response: { 200: VariationOut, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Get a variation',
+        params: VariationParams,
+        querystring: ReadQuery,
+        response: { 200: VariationOut, ...wpErrors(400, 401, 403, 404) },
+      },
     },
     async (req) => service.getVariation(platform, req.params.id, req.params.vid, req.query.currency),
   );
@@ -231,7 +287,13 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       method,
       url: '/wc/v3/products/:id/variations/:vid',
       config: auth,
-      schema: { tags, summary: 'Update a variation', params: VariationParams, body: VariationIn, response: { 200: VariationOut, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Update a variation',
+        params: VariationParams,
+        body: VariationIn,
+        response: { 200: VariationOut, ...wpErrors(400, 401, 403, 404) },
+      },
       handler: async (req) => service.updateVariation(platform, req.params.id, req.params.vid, req.body),
     });
   }

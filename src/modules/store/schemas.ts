@@ -4,7 +4,10 @@ import { readOnlyFields } from './read-only.js';
 /** TypeBox schemas of the wc/v3 catalogue routes (inputs are checked strictly, without type coercion; write bodies are closed). */
 
 const lit = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), { description });
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 const Nullable = (t: TSchema) => Type.Union([t, Type.Null()]);
 
 /** Ids and counters stay within exact JS integers (and PostgreSQL bigint): larger values are a 400, not a 500. */
@@ -14,11 +17,19 @@ const RefId = Type.Integer({ minimum: 0, maximum: MAX_INT });
 
 export const DECIMAL_PATTERN = '^(\\d{1,15}(\\.\\d{1,10})?)?$';
 const Price = Type.String({ pattern: DECIMAL_PATTERN, description: 'Decimal string, "" = none' });
-const DateIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time (store time zone unless an offset is given), null or "" clears' });
-const DateGmtIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], { description: 'ISO 8601 date-time in UTC' });
+const DateIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
+  description: 'ISO 8601 date-time (store time zone unless an offset is given), null or "" clears',
+});
+const DateGmtIn = Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
+  description: 'ISO 8601 date-time in UTC',
+});
 
 const CategoryIn = Type.Object(
-  { id: Id(), name: Type.Optional(Type.String({ maxLength: 200 })), slug: Type.Optional(Type.String({ maxLength: 200 })) },
+  {
+    id: Id(),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    slug: Type.Optional(Type.String({ maxLength: 200 })),
+  },
   { additionalProperties: false, description: 'A term by id (name and slug are ignored)' },
 );
 const ImageIn = Type.Object(
@@ -30,15 +41,24 @@ const ImageIn = Type.Object(
   },
   { additionalProperties: false },
 );
-const AttributeIn = Type.Object({
-  id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: 'Global attribute id (its name is used), or 0 for a custom attribute named by name' })),
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-  visible: Type.Optional(Type.Boolean()),
-  variation: Type.Optional(Type.Boolean()),
-  option: Type.Optional(Type.String({ maxLength: 200 })),
-  options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
-}, { additionalProperties: false });
+const AttributeIn = Type.Object(
+  {
+    id: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_INT,
+        description: 'Global attribute id (its name is used), or 0 for a custom attribute named by name',
+      }),
+    ),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    visible: Type.Optional(Type.Boolean()),
+    variation: Type.Optional(Type.Boolean()),
+    option: Type.Optional(Type.String({ maxLength: 200 })),
+    options: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
 const FixedPrices = Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.String({ pattern: DECIMAL_PATTERN }), {
   description: 'Per-currency fixed prices, e.g. {"EUR":"149.99"}; "" removes a currency',
   additionalProperties: false,
@@ -57,26 +77,66 @@ const common = {
   date_on_sale_from_gmt: Type.Optional(DateGmtIn),
   date_on_sale_to: Type.Optional(DateIn),
   date_on_sale_to_gmt: Type.Optional(DateGmtIn),
-  stock_status: Type.Optional(lit(['instock', 'outofstock', 'onbackorder'], 'Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does)')),
+  stock_status: Type.Optional(
+    lit(
+      ['instock', 'outofstock', 'onbackorder'],
+      'Ignored while manage_stock is on (derived from stock_quantity and backorders, as WooCommerce does)',
+    ),
+  ),
   manage_stock: Type.Optional(Type.Boolean({ description: 'Stock management at product level' })),
   // null as WooCommerce answers it for unmanaged stock: clients send the object they read back
-  stock_quantity: Type.Optional(Nullable(Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647, description: 'Stock quantity (kept only while manage_stock is on; null = none)' }))),
-  backorders: Type.Optional(lit(['no', 'notify', 'yes'], 'If managing stock, whether backorders are allowed (no while manage_stock is off)')),
+  stock_quantity: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: -2_147_483_648,
+        maximum: 2_147_483_647,
+        description: 'Stock quantity (kept only while manage_stock is on; null = none)',
+      }),
+    ),
+  ),
+  backorders: Type.Optional(
+    lit(['no', 'notify', 'yes'], 'If managing stock, whether backorders are allowed (no while manage_stock is off)'),
+  ),
   menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
   rova_fixed_prices: Type.Optional(FixedPrices),
 };
 
-const IdList = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })], {
-  description: 'Ids: comma-separated (include=1,2) or as a list (include[]=1&include[]=2)',
-});
+const IdList = Type.Union(
+  [Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })],
+  {
+    description: 'Ids: comma-separated (include=1,2) or as a list (include[]=1&include[]=2)',
+  },
+);
 const Flag = (description: string) => Type.Optional(Type.Boolean({ description }));
-const QueryDate = (description: string) => Type.Optional(Type.String({ maxLength: 40, description: `${description} (ISO 8601; store time zone unless an offset is given or dates_are_gmt)` }));
-const QueryPrice = (description: string) => Type.Optional(Type.String({ pattern: '^\\d{1,15}(\\.\\d{1,10})?$', description }));
-const Currency = Type.Optional(Type.String({ maxLength: 20, description: 'Price in this enabled currency (rova-fx); otherwise base' }));
+const QueryDate = (description: string) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description: `${description} (ISO 8601; store time zone unless an offset is given or dates_are_gmt)`,
+    }),
+  );
+const QueryPrice = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^\\d{1,15}(\\.\\d{1,10})?$', description }));
+const Currency = Type.Optional(
+  Type.String({ maxLength: 20, description: 'Price in this enabled currency (rova-fx); otherwise base' }),
+);
 
-const ORDERBY = ['date', 'id', 'include', 'title', 'slug', 'price', 'popularity', 'rating', 'modified', 'menu_order'] as const;
+const ORDERBY = [
+  'date',
+  'id',
+  'include',
+  'title',
+  'slug',
+  'price',
+  'popularity',
+  'rating',
+  'modified',
+  'menu_order',
+] as const;
 const Context = Type.Optional(lit(['view', 'edit'], 'Accepted for WooCommerce clients; both give the same fields'));
-const Fields = Type.Optional(Type.String({ maxLength: 2000, description: 'Only these fields of each object, comma-separated (a.b for nested)' }));
+const Fields = Type.Optional(
+  Type.String({ maxLength: 2000, description: 'Only these fields of each object, comma-separated (a.b for nested)' }),
+);
 
 /** Filters shared by products and variations (WooCommerce names). */
 const listCommon = {
@@ -84,7 +144,9 @@ const listCommon = {
   _fields: Fields,
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT, default: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: 'Skip this many items (instead of page)' })),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_INT, description: 'Skip this many items (instead of page)' }),
+  ),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   sku: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated SKUs' })),
   slug: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated slugs' })),
@@ -101,7 +163,9 @@ const listCommon = {
   modified_after: QueryDate('Modified after'),
   modified_before: QueryDate('Modified before'),
   dates_are_gmt: Flag('after/before/modified_* are in UTC'),
-  orderby: Type.Optional(lit(ORDERBY, 'popularity and rating: Rova records no sales or reviews, so they order like date')),
+  orderby: Type.Optional(
+    lit(ORDERBY, 'popularity and rating: Rova records no sales or reviews, so they order like date'),
+  ),
   order: Type.Optional(lit(['asc', 'desc'])),
   currency: Currency,
 };
@@ -109,7 +173,9 @@ const listCommon = {
 export const ListQuery = Type.Object({
   ...listCommon,
   status: Type.Optional(lit(['any', 'publish', 'draft', 'pending', 'private', 'future', 'trash'])),
-  type: Type.Optional(lit(['simple', 'variable'], 'Rova has simple and variable products only (no grouped or external)')),
+  type: Type.Optional(
+    lit(['simple', 'variable'], 'Rova has simple and variable products only (no grouped or external)'),
+  ),
   featured: Flag('Only featured (true) or not featured (false) products'),
   category: Type.Optional(Type.String({ maxLength: 2000, description: 'Category ids, comma-separated (any of them)' })),
   tag: Type.Optional(Type.String({ maxLength: 2000, description: 'Tag ids, comma-separated (any of them)' })),
@@ -175,18 +241,16 @@ const outCommon = {
   currency_code: Type.Optional(Type.String()),
 };
 
-export const ProductOut = Type.Object(
-  {
-    ...outCommon,
-    password: Type.String(),
-    catalog_visibility: Type.String(),
-    featured: Type.Boolean(),
-    categories: Type.Array(CategoryOut),
-    tags: Type.Array(CategoryOut),
-    images: Type.Array(ImageOut),
-    variations: Type.Array(Type.Integer()),
-  },
-);
+export const ProductOut = Type.Object({
+  ...outCommon,
+  password: Type.String(),
+  catalog_visibility: Type.String(),
+  featured: Type.Boolean(),
+  categories: Type.Array(CategoryOut),
+  tags: Type.Array(CategoryOut),
+  images: Type.Array(ImageOut),
+  variations: Type.Array(Type.Integer()),
+});
 
 export const VariationOut = Type.Object({ ...outCommon, password: Type.String(), image: Nullable(ImageOut) });
 
@@ -206,7 +270,10 @@ const productWritable = {
  * The writable fields, plus the response's other fields as read-only (accepted and ignored, so a client can PUT
  * back what it read, as with WooCommerce); any other field is a 400 naming it.
  */
-export const ProductIn = Type.Object({ ...readOnlyFields(ProductOut, productWritable), ...productWritable }, { additionalProperties: false });
+export const ProductIn = Type.Object(
+  { ...readOnlyFields(ProductOut, productWritable), ...productWritable },
+  { additionalProperties: false },
+);
 
 const variationWritable = {
   ...common,
@@ -215,12 +282,17 @@ const variationWritable = {
   attributes: Type.Optional(Type.Array(AttributeIn, { maxItems: 100 })),
 };
 
-export const VariationIn = Type.Object({ ...readOnlyFields(VariationOut, variationWritable), ...variationWritable }, { additionalProperties: false });
+export const VariationIn = Type.Object(
+  { ...readOnlyFields(VariationOut, variationWritable), ...variationWritable },
+  { additionalProperties: false },
+);
 
 export const VariationBatchIn = Type.Object(
   {
     create: Type.Optional(Type.Array(VariationIn)),
-    update: Type.Optional(Type.Array(Type.Object({ ...VariationIn.properties, id: Id() }, { additionalProperties: false }))),
+    update: Type.Optional(
+      Type.Array(Type.Object({ ...VariationIn.properties, id: Id() }, { additionalProperties: false })),
+    ),
     delete: Type.Optional(Type.Array(Id())),
   },
   { additionalProperties: false },
@@ -229,7 +301,9 @@ export const VariationBatchIn = Type.Object(
 export const BatchIn = Type.Object(
   {
     create: Type.Optional(Type.Array(ProductIn)),
-    update: Type.Optional(Type.Array(Type.Object({ ...ProductIn.properties, id: Id() }, { additionalProperties: false }))),
+    update: Type.Optional(
+      Type.Array(Type.Object({ ...ProductIn.properties, id: Id() }, { additionalProperties: false })),
+    ),
     delete: Type.Optional(Type.Array(Id())),
   },
   { additionalProperties: false },

@@ -11,16 +11,32 @@ import type { ProductPatch } from './types.js';
 /** Demo catalogue: rental add-ons, packages and gear, in the base currency. Idempotent by slug. */
 
 /** Categories and tags by slug (term ids are looked up or created when seeding). */
-type Seed = ProductPatch & { slug: string; name: string; categories?: string[]; tags?: string[]; variations?: (ProductPatch & { slug: string; name: string })[] };
+type Seed = ProductPatch & {
+  slug: string;
+  name: string;
+  categories?: string[];
+  tags?: string[];
+  variations?: (ProductPatch & { slug: string; name: string })[];
+};
 
 const DAY = 86_400_000;
-const CATEGORY_NAMES: Record<string, string> = { 'rental-add-ons': 'Rental add-ons', packages: 'Packages', gear: 'Gear', insurance: 'Insurance' };
+const CATEGORY_NAMES: Record<string, string> = {
+  'rental-add-ons': 'Rental add-ons',
+  packages: 'Packages',
+  gear: 'Gear',
+  insurance: 'Insurance',
+};
 const TAG_NAMES: Record<string, string> = { family: 'Family', winter: 'Winter' };
 const ADDONS = 'rental-add-ons';
 const PACKAGES = 'packages';
 const GEAR = 'gear';
 const INSURANCE = 'insurance';
-const TAGS: Record<string, string[]> = { 'child-seat': ['family'], 'booster-seat': ['family'], 'snow-chains': ['winter'], 'ski-rack': ['winter'] };
+const TAGS: Record<string, string[]> = {
+  'child-seat': ['family'],
+  'booster-seat': ['family'],
+  'snow-chains': ['winter'],
+  'ski-rack': ['winter'],
+};
 
 function seeds(now: number): Seed[] {
   const simple = (slug: string, name: string, price: string, c = ADDONS, extra: ProductPatch = {}): Seed => ({
@@ -50,11 +66,25 @@ function seeds(now: number): Seed[] {
     simple('cleaning-fee', 'Pet cleaning fee', '45.00'),
     simple('one-way-fee', 'One-way drop-off', '120.00', PACKAGES),
     simple('full-protection', 'Full protection', '149.99', INSURANCE, { fixedPrices: { EUR: '139.00' } }),
-    simple('tyre-glass-cover', 'Tyre and glass cover', '6.50', INSURANCE, { fixedPrices: { EUR: '6.00', GBP: '5.50' } }),
+    simple('tyre-glass-cover', 'Tyre and glass cover', '6.50', INSURANCE, {
+      fixedPrices: { EUR: '6.00', GBP: '5.50' },
+    }),
     simple('weekend-package', 'Weekend package', '199.00', PACKAGES, { salePrice: '169.00' }),
-    simple('camping-kit', 'Camping kit', '55.00', GEAR, { salePrice: '44.00', saleFrom: new Date(now - 2 * DAY), saleTo: new Date(now + 30 * DAY) }),
-    simple('ski-rack', 'Ski rack', '22.00', GEAR, { salePrice: '17.60', saleFrom: new Date(now + 20 * DAY), saleTo: new Date(now + 50 * DAY) }),
-    simple('summer-road-trip', 'Summer road-trip package', '349.00', PACKAGES, { salePrice: '299.00', saleFrom: new Date(now - 60 * DAY), saleTo: new Date(now - 30 * DAY) }),
+    simple('camping-kit', 'Camping kit', '55.00', GEAR, {
+      salePrice: '44.00',
+      saleFrom: new Date(now - 2 * DAY),
+      saleTo: new Date(now + 30 * DAY),
+    }),
+    simple('ski-rack', 'Ski rack', '22.00', GEAR, {
+      salePrice: '17.60',
+      saleFrom: new Date(now + 20 * DAY),
+      saleTo: new Date(now + 50 * DAY),
+    }),
+    simple('summer-road-trip', 'Summer road-trip package', '349.00', PACKAGES, {
+      salePrice: '299.00',
+      saleFrom: new Date(now - 60 * DAY),
+      saleTo: new Date(now - 30 * DAY),
+    }),
     simple('electric-charging-card', 'EV charging card', '29.00', GEAR, { status: 'draft' }),
     simple('vip-meet-greet', 'VIP meet and greet', '89.00', PACKAGES, { status: 'private' }),
     simple('winter-package-2027', 'Winter package 2027', '259.00', PACKAGES, { status: 'pending' }),
@@ -69,10 +99,33 @@ function seeds(now: number): Seed[] {
       categories: [PACKAGES],
       attributes: [{ id: 0, name: 'Distance', options: ['300 km', '600 km', '1000 km', 'Unlimited'] }],
       variations: [
-        { slug: 'mileage-package-300', name: 'Mileage package - 300 km', regularPrice: '25.00', attributes: [{ id: 0, name: 'Distance', option: '300 km' }] },
-        { slug: 'mileage-package-600', name: 'Mileage package - 600 km', regularPrice: '45.00', salePrice: '39.00', attributes: [{ id: 0, name: 'Distance', option: '600 km' }] },
-        { slug: 'mileage-package-1000', name: 'Mileage package - 1000 km', regularPrice: '70.00', attributes: [{ id: 0, name: 'Distance', option: '1000 km' }], fixedPrices: { EUR: '65.00' } },
-        { slug: 'mileage-package-unlimited', name: 'Mileage package - Unlimited', regularPrice: '99.00', status: 'private', attributes: [{ id: 0, name: 'Distance', option: 'Unlimited' }] },
+        {
+          slug: 'mileage-package-300',
+          name: 'Mileage package - 300 km',
+          regularPrice: '25.00',
+          attributes: [{ id: 0, name: 'Distance', option: '300 km' }],
+        },
+        {
+          slug: 'mileage-package-600',
+          name: 'Mileage package - 600 km',
+          regularPrice: '45.00',
+          salePrice: '39.00',
+          attributes: [{ id: 0, name: 'Distance', option: '600 km' }],
+        },
+        {
+          slug: 'mileage-package-1000',
+          name: 'Mileage package - 1000 km',
+          regularPrice: '70.00',
+          attributes: [{ id: 0, name: 'Distance', option: '1000 km' }],
+          fixedPrices: { EUR: '65.00' },
+        },
+        {
+          slug: 'mileage-package-unlimited',
+          name: 'Mileage package - Unlimited',
+          regularPrice: '99.00',
+          status: 'private',
+          attributes: [{ id: 0, name: 'Distance', option: 'Unlimited' }],
+        },
       ],
     },
     {
@@ -97,8 +150,18 @@ function seeds(now: number): Seed[] {
       categories: [INSURANCE],
       attributes: [{ id: 0, name: 'Tier', options: ['Basic', 'Premium'] }],
       variations: [
-        { slug: 'insurance-tier-basic', name: 'Insurance tier - Basic', regularPrice: '9.00', attributes: [{ id: 0, name: 'Tier', option: 'Basic' }] },
-        { slug: 'insurance-tier-premium', name: 'Insurance tier - Premium', regularPrice: '19.00', attributes: [{ id: 0, name: 'Tier', option: 'Premium' }] },
+        {
+          slug: 'insurance-tier-basic',
+          name: 'Insurance tier - Basic',
+          regularPrice: '9.00',
+          attributes: [{ id: 0, name: 'Tier', option: 'Basic' }],
+        },
+        {
+          slug: 'insurance-tier-premium',
+          name: 'Insurance tier - Premium',
+          regularPrice: '19.00',
+          attributes: [{ id: 0, name: 'Tier', option: 'Premium' }],
+        },
       ],
     },
     {
@@ -120,7 +183,10 @@ async function slugId(db: Db, slug: string): Promise<number | null> {
 async function termIds(tx: Db, scope: TermScope, names: Record<string, string>): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const [slug, name] of Object.entries(names)) {
-    out.set(slug, (await taxRepo.termSlugOwner(tx, scope, slug)) ?? (await taxRepo.insertTerm(tx, scope, { name, slug })));
+    out.set(
+      slug,
+      (await taxRepo.termSlugOwner(tx, scope, slug)) ?? (await taxRepo.insertTerm(tx, scope, { name, slug })),
+    );
   }
   return out;
 }
@@ -134,12 +200,23 @@ export async function seedStore(platform: Platform): Promise<void> {
       let id = await slugId(tx, s.slug);
       if (id === null) {
         id = await repo.insert(tx, null, { status: 'publish', type: 'simple', ...product });
-        await taxRepo.setProductTerms(tx, id, 'product_cat', (categories ?? []).map((c) => cats.get(c)!));
-        await taxRepo.setProductTerms(tx, id, 'product_tag', (tagSlugs ?? []).map((c) => tags.get(c)!));
+        await taxRepo.setProductTerms(
+          tx,
+          id,
+          'product_cat',
+          (categories ?? []).map((c) => cats.get(c)!),
+        );
+        await taxRepo.setProductTerms(
+          tx,
+          id,
+          'product_tag',
+          (tagSlugs ?? []).map((c) => tags.get(c)!),
+        );
         if (product.status === 'trash') await repo.update(tx, id, {}, { preTrashStatus: 'publish' });
       }
       for (const v of variations ?? []) {
-        if ((await slugId(tx, v.slug)) === null) await repo.insert(tx, id, { status: 'publish', ...v, type: 'variation' });
+        if ((await slugId(tx, v.slug)) === null)
+          await repo.insert(tx, id, { status: 'publish', ...v, type: 'variation' });
       }
     }
   });

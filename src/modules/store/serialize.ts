@@ -29,7 +29,10 @@ function permalinkPath(r: ProductRecord, ctx: WireContext): string {
   const parent = r.parentId !== null ? ctx.parents.get(r.parentId) : undefined;
   const q = r.attributes
     .filter((a) => a.option)
-    .map((a) => `attribute_${a.id > 0 ? 'pa_' : ''}${slugify(a.name)}=${encodeURIComponent(a.id > 0 ? (a.slug ?? slugify(a.option!)) : a.option!)}`)
+    .map(
+      (a) =>
+        `attribute_${a.id > 0 ? 'pa_' : ''}${slugify(a.name)}=${encodeURIComponent(a.id > 0 ? (a.slug ?? slugify(a.option!)) : a.option!)}`,
+    )
     .join('&');
   return `/product/${parent?.slug ?? r.slug}/${q ? `?${q}` : ''}`;
 }
@@ -57,10 +60,22 @@ function prices(r: ProductRecord, ctx: WireContext): Wire {
   if (r.type === 'variable') {
     const kids = (ctx.children.get(r.id) ?? []).filter(pricesParent);
     const range = priceRange(kids, ctx.now, ctx.currency);
-    out = { price: range.minPrice, regular_price: '', sale_price: '', on_sale: range.onSale, price_html: renderPriceHtml(range, fmt) };
+    out = {
+      price: range.minPrice,
+      regular_price: '',
+      sale_price: '',
+      on_sale: range.onSale,
+      price_html: renderPriceHtml(range, fmt),
+    };
   } else {
     const p = priceRecord(r, ctx.now, ctx.currency);
-    out = { price: p.price, regular_price: p.regular, sale_price: p.sale, on_sale: p.onSale, price_html: renderPriceHtml(p, fmt) };
+    out = {
+      price: p.price,
+      regular_price: p.regular,
+      sale_price: p.sale,
+      on_sale: p.onSale,
+      price_html: renderPriceHtml(p, fmt),
+    };
   }
   out.purchasable = out.price !== '';
   if (ctx.currency) out.currency_code = ctx.currency.format.code;

@@ -19,7 +19,12 @@ export const BATCH_LIMIT = 100;
 const productNotFound = () => new HttpError(404, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
 const variationNotFound = () => new HttpError(404, 'woocommerce_rest_product_variation_invalid_id', 'Invalid ID.');
 
-async function context(platform: Platform, db: Db, records: ProductRecord[], currencyRaw?: unknown): Promise<WireContext> {
+async function context(
+  platform: Platform,
+  db: Db,
+  records: ProductRecord[],
+  currencyRaw?: unknown,
+): Promise<WireContext> {
   const variable = records.filter((r) => r.type === 'variable').map((r) => r.id);
   const children = new Map<number, ProductRecord[]>();
   for (const c of await repo.findChildren(db, variable)) {
@@ -62,10 +67,19 @@ export interface ListParams extends Omit<repo.ListQuery, 'parentId' | 'limit' | 
   currency?: unknown;
 }
 
-export async function listProducts(platform: Platform, p: ListParams, parentId?: number): Promise<{ items: Wire[]; total: number }> {
+export async function listProducts(
+  platform: Platform,
+  p: ListParams,
+  parentId?: number,
+): Promise<{ items: Wire[]; total: number }> {
   if (parentId !== undefined) await getParent(platform.db, parentId);
   const { page, perPage, offset, currency: _c, ...filters } = p;
-  const { items, total } = await repo.list(platform.db, { ...filters, parentId, limit: perPage, offset: offset ?? (page - 1) * perPage });
+  const { items, total } = await repo.list(platform.db, {
+    ...filters,
+    parentId,
+    limit: perPage,
+    offset: offset ?? (page - 1) * perPage,
+  });
   const ctx = await context(platform, platform.db, items, p.currency);
   return { items: items.map((r) => (r.type === 'variation' ? variationWire(r, ctx) : productWire(r, ctx))), total };
 }
@@ -103,13 +117,16 @@ async function checkSku(db: Db, sku: string | undefined, self?: number): Promise
   if (!sku) return;
   const owner = await repo.skuOwner(db, sku);
   if (owner !== null && owner !== self) {
-    throw new HttpError(400, 'product_invalid_sku', 'Invalid or duplicated SKU.', { params: { sku: `SKU "${sku}" is already used by product ${owner}` } });
+    throw new HttpError(400, 'product_invalid_sku', 'Invalid or duplicated SKU.', {
+      params: { sku: `SKU "${sku}" is already used by product ${owner}` },
+    });
   }
 }
 
 function trashFields(patch: ProductPatch, current: ProductRecord | null): { preTrashStatus?: string | null } {
   if (patch.status === undefined) return {};
-  if (patch.status === 'trash') return current?.status === 'trash' ? {} : { preTrashStatus: current?.status ?? 'draft' };
+  if (patch.status === 'trash')
+    return current?.status === 'trash' ? {} : { preTrashStatus: current?.status ?? 'draft' };
   return { preTrashStatus: null };
 }
 
@@ -125,7 +142,8 @@ export function variationSlug(parentSlug: string, name: string): string {
 
 async function createIn(db: Db, tz: string, body: ProductBody, parent: ProductRecord | null): Promise<number> {
   const patch = toPatch(body, tz, parent !== null);
-  if (touchesStock(patch)) Object.assign(patch, stockAfter(NO_STOCK_MANAGEMENT, patch, parent === null && patch.type === 'variable'));
+  if (touchesStock(patch))
+    Object.assign(patch, stockAfter(NO_STOCK_MANAGEMENT, patch, parent === null && patch.type === 'variable'));
   await checkSku(db, patch.sku);
   await checkProductTaxonomies(db, patch, parent !== null);
   if (parent) {
@@ -146,7 +164,8 @@ async function createIn(db: Db, tz: string, body: ProductBody, parent: ProductRe
 
 async function updateIn(db: Db, tz: string, current: ProductRecord, body: ProductBody): Promise<void> {
   const patch = toPatch(body, tz, current.type === 'variation');
-  if (touchesStock(patch)) Object.assign(patch, stockAfter(current, patch, (patch.type ?? current.type) === 'variable'));
+  if (touchesStock(patch))
+    Object.assign(patch, stockAfter(current, patch, (patch.type ?? current.type) === 'variable'));
   await checkSku(db, patch.sku, current.id);
   await checkProductTaxonomies(db, patch, current.type === 'variation');
   await saveProductTerms(db, current.id, patch);
@@ -155,7 +174,9 @@ async function updateIn(db: Db, tz: string, current: ProductRecord, body: Produc
     const from = patch.saleFrom !== undefined ? patch.saleFrom : current.saleFrom;
     const to = patch.saleTo !== undefined ? patch.saleTo : current.saleTo;
     if (from && to && from.getTime() > to.getTime()) {
-      throw new HttpError(400, 'rest_invalid_param', 'Invalid parameter(s): date_on_sale_to', { params: { date_on_sale_to: 'date_on_sale_to must not be before date_on_sale_from' } });
+      throw new HttpError(400, 'rest_invalid_param', 'Invalid parameter(s): date_on_sale_to', {
+        params: { date_on_sale_to: 'date_on_sale_to must not be before date_on_sale_from' },
+      });
     }
   }
   await repo.update(db, current.id, patch, trashFields(patch, current));
@@ -173,7 +194,8 @@ async function write<T>(platform: Platform, fn: (tx: Db) => Promise<T>): Promise
 }
 
 function mapDbError(err: unknown): unknown {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   if (code === '23505') return new HttpError(400, 'product_invalid_sku', 'Invalid or duplicated SKU or slug.');
   return err;
 }
@@ -201,9 +223,14 @@ async function deleteIn(platform: Platform, tx: Db, r: ProductRecord, force: boo
     return wire;
   }
   if (r.type === 'variation') {
-    throw new HttpError(501, 'woocommerce_rest_trash_not_supported', 'Variations do not support trashing. Set force=true to delete.');
+    throw new HttpError(
+      501,
+      'woocommerce_rest_trash_not_supported',
+      'Variations do not support trashing. Set force=true to delete.',
+    );
   }
-  if (r.status === 'trash') throw new HttpError(410, 'woocommerce_rest_already_trashed', 'The product has already been deleted.');
+  if (r.status === 'trash')
+    throw new HttpError(410, 'woocommerce_rest_already_trashed', 'The product has already been deleted.');
   await repo.update(tx, r.id, { status: 'trash' }, { preTrashStatus: r.status });
   return wireOf(platform, tx, (await repo.findById(tx, r.id))!);
 }
@@ -215,7 +242,11 @@ export async function deleteProduct(platform: Platform, id: number, force: boole
 async function variableParent(db: Db, parentId: number): Promise<ProductRecord> {
   const parent = await getParent(db, parentId);
   if (parent.type !== 'variable') {
-    throw new HttpError(400, 'woocommerce_rest_product_variation_invalid_parent', `Product ${parentId} is not a variable product; only variable products have variations.`);
+    throw new HttpError(
+      400,
+      'woocommerce_rest_product_variation_invalid_parent',
+      `Product ${parentId} is not a variable product; only variable products have variations.`,
+    );
   }
   return parent;
 }
@@ -228,7 +259,12 @@ export async function createVariation(platform: Platform, parentId: number, body
   });
 }
 
-export async function updateVariation(platform: Platform, parentId: number, vid: number, body: ProductBody): Promise<Wire> {
+export async function updateVariation(
+  platform: Platform,
+  parentId: number,
+  vid: number,
+  body: ProductBody,
+): Promise<Wire> {
   return write(platform, async (tx) => {
     const current = await getVariationOf(tx, parentId, vid);
     await updateIn(tx, platform.config.storeTimezone, current, body);
@@ -237,7 +273,12 @@ export async function updateVariation(platform: Platform, parentId: number, vid:
   });
 }
 
-export async function deleteVariation(platform: Platform, parentId: number, vid: number, force: boolean): Promise<Wire> {
+export async function deleteVariation(
+  platform: Platform,
+  parentId: number,
+  vid: number,
+  force: boolean,
+): Promise<Wire> {
   return write(platform, async (tx) => deleteIn(platform, tx, await getVariationOf(tx, parentId, vid), force));
 }
 
@@ -252,18 +293,29 @@ export interface BatchBody {
 function itemError(err: unknown, op: string, index: number): unknown {
   if (!(err instanceof HttpError)) return err;
   const status = err.status === 404 ? 400 : err.status;
-  return new HttpError(status, err.code, `${op}[${index}]: ${err.message} Nothing was written.`, { ...(err.data ?? {}), batch: { operation: op, index } });
+  return new HttpError(status, err.code, `${op}[${index}]: ${err.message} Nothing was written.`, {
+    ...(err.data ?? {}),
+    batch: { operation: op, index },
+  });
 }
 
 function checkBatchSize(body: BatchBody): void {
   const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
   if (total > BATCH_LIMIT) {
-    throw new HttpError(413, 'woocommerce_rest_request_entity_too_large', `Unable to accept more than ${BATCH_LIMIT} items for this request.`);
+    throw new HttpError(
+      413,
+      'woocommerce_rest_request_entity_too_large',
+      `Unable to accept more than ${BATCH_LIMIT} items for this request.`,
+    );
   }
 }
 
 /** A variable product's variations: create, update and delete in ONE transaction, like products/batch. */
-export async function batchVariations(platform: Platform, parentId: number, body: BatchBody): Promise<Record<string, Wire[]>> {
+export async function batchVariations(
+  platform: Platform,
+  parentId: number,
+  body: BatchBody,
+): Promise<Record<string, Wire[]>> {
   checkBatchSize(body);
   const tz = platform.config.storeTimezone;
   return write(platform, async (tx) => {
@@ -302,7 +354,12 @@ export async function batchVariations(platform: Platform, parentId: number, body
 }
 
 /** A batch's answer: the records it wrote, read back in order (sequentially: one transaction, one connection). */
-async function readWires(platform: Platform, tx: Db, ids: number[], wire: (r: ProductRecord, ctx: Awaited<ReturnType<typeof context>>) => Wire): Promise<Wire[]> {
+async function readWires(
+  platform: Platform,
+  tx: Db,
+  ids: number[],
+  wire: (r: ProductRecord, ctx: Awaited<ReturnType<typeof context>>) => Wire,
+): Promise<Wire[]> {
   const recs: ProductRecord[] = [];
   for (const id of ids) {
     const r = await repo.findById(tx, id);

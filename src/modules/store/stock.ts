@@ -3,11 +3,21 @@ import type { ProductPatch, ProductRecord } from './types.js';
 /** WooCommerce's stock fields of one catalogue record. */
 export type Stock = Pick<ProductRecord, 'manageStock' | 'stockQuantity' | 'backorders' | 'stockStatus'>;
 
-export const NO_STOCK_MANAGEMENT: Stock = { manageStock: false, stockQuantity: null, backorders: 'no', stockStatus: 'instock' };
+export const NO_STOCK_MANAGEMENT: Stock = {
+  manageStock: false,
+  stockQuantity: null,
+  backorders: 'no',
+  stockStatus: 'instock',
+};
 
 /** Whether a write names any stock field (only then are the rules applied again). */
 export function touchesStock(p: ProductPatch): boolean {
-  return p.manageStock !== undefined || p.stockQuantity !== undefined || p.backorders !== undefined || p.stockStatus !== undefined;
+  return (
+    p.manageStock !== undefined ||
+    p.stockQuantity !== undefined ||
+    p.backorders !== undefined ||
+    p.stockStatus !== undefined
+  );
 }
 
 /**

@@ -18,7 +18,8 @@ interface Issue {
 /** "must be one of: a, b" for enums (unions of literals), else TypeBox's text ("Expected string" → "must be string"). */
 function describe(schema: TSchema, message: string): string {
   const any = (schema as { anyOf?: { const?: unknown }[] }).anyOf;
-  if (any && any.length > 0 && any.every((s) => s.const !== undefined)) return `must be one of: ${any.map((s) => String(s.const)).join(', ')}`;
+  if (any && any.length > 0 && any.every((s) => s.const !== undefined))
+    return `must be one of: ${any.map((s) => String(s.const)).join(', ')}`;
   return message.replace(/^Expected/, 'must be');
 }
 
@@ -40,7 +41,11 @@ export function unstorableText(input: unknown): { path: string; why: string } | 
     } else if (v !== null && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         const bad = unstorableText(k);
-        if (bad) return { path: `${path}/${[...k].map((ch) => (ch === '\u0000' || /[\uD800-\uDFFF]/.test(ch) ? '?' : ch)).join('')}`, why: `key ${bad.why}` };
+        if (bad)
+          return {
+            path: `${path}/${[...k].map((ch) => (ch === '\u0000' || /[\uD800-\uDFFF]/.test(ch) ? '?' : ch)).join('')}`,
+            why: `key ${bad.why}`,
+          };
         stack.push([x, `${path}/${k}`]);
       }
     }
@@ -71,26 +76,53 @@ export const strictCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPar
     if (httpPart !== 'body') {
       const loose = looseInteger(schema, input);
       // WordPress routes spell ids as `(?P<id>[\d]+)`: `/products/categories` with PUT, `/products/abc` are no route at all.
-      if (loose && httpPart === 'params') return { error: new HttpError(404, 'rest_no_route', 'No route was found matching the URL and request method.') } as never;
-      if (loose) return { error: [{ instancePath: `/${loose}`, keyword: 'type', message: 'must be integer', params: {} }] as Issue[] } as never;
+      if (loose && httpPart === 'params')
+        return {
+          error: new HttpError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
+        } as never;
+      if (loose)
+        return {
+          error: [{ instancePath: `/${loose}`, keyword: 'type', message: 'must be integer', params: {} }] as Issue[],
+        } as never;
       data = Value.Convert(schema, Value.Default(schema, Value.Clone(input ?? {})));
     }
     if (httpPart === 'body' && (data === null || data === undefined)) {
-      return { error: [{ instancePath: '', keyword: 'type', message: 'must be a JSON object', params: {} }] as Issue[] } as never;
+      return {
+        error: [{ instancePath: '', keyword: 'type', message: 'must be a JSON object', params: {} }] as Issue[],
+      } as never;
     }
     const first = Value.Errors(schema, data).First();
     if (!first) {
       const bad = unstorableText(data);
       if (!bad) return { value: data };
-      return { error: [{ instancePath: bad.path, keyword: 'format', message: bad.why, params: {} }] as Issue[] } as never;
+      return {
+        error: [{ instancePath: bad.path, keyword: 'format', message: bad.why, params: {} }] as Issue[],
+      } as never;
     }
     if (first.type === ValueErrorType.ObjectAdditionalProperties) {
       // said as the platform says it for every other route: the object's path and the field it does not take
       const at = first.path.lastIndexOf('/');
-      const name = first.path.slice(at + 1).replace(/~1/g, '/').replace(/~0/g, '~');
-      return { error: [{ instancePath: first.path.slice(0, at), keyword: 'additionalProperties', message: 'must NOT have additional properties', params: { additionalProperty: name } }] as Issue[] } as never;
+      const name = first.path
+        .slice(at + 1)
+        .replace(/~1/g, '/')
+        .replace(/~0/g, '~');
+      return {
+        error: [
+          {
+            instancePath: first.path.slice(0, at),
+            keyword: 'additionalProperties',
+            message: 'must NOT have additional properties',
+            params: { additionalProperty: name },
+          },
+        ] as Issue[],
+      } as never;
     }
-    const issue: Issue = { instancePath: first.path, keyword: 'type', message: describe(first.schema, first.message), params: {} };
+    const issue: Issue = {
+      instancePath: first.path,
+      keyword: 'type',
+      message: describe(first.schema, first.message),
+      params: {},
+    };
     return { error: [issue] } as never;
   };
 };

@@ -75,15 +75,25 @@ function readDist(dir: string): WebAssets | null {
   if (!existsSync(manifestPath)) return null;
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestEntry>;
   return fromFiles(
-    Object.entries(manifest).map(([name, m]) => [name, { file: m.file, hash: m.hash, type: m.type, body: readFileSync(path.join(dir, m.file)) }]),
+    Object.entries(manifest).map(([name, m]) => [
+      name,
+      { file: m.file, hash: m.hash, type: m.type, body: readFileSync(path.join(dir, m.file)) },
+    ]),
   );
 }
 
 async function buildInMemory(): Promise<WebAssets> {
   const script = path.join(root, 'scripts/build-web.mjs');
-  const mod = (await import(pathToHref(script))) as { buildWeb(o: { write?: boolean }): Promise<{ files: Record<string, BuiltFile> }> };
+  const mod = (await import(pathToHref(script))) as {
+    buildWeb(o: { write?: boolean }): Promise<{ files: Record<string, BuiltFile> }>;
+  };
   const { files } = await mod.buildWeb({ write: false });
-  return fromFiles(Object.entries(files).map(([name, f]) => [name, { file: f.file, hash: f.hash, type: f.type, body: Buffer.from(f.contents) }]));
+  return fromFiles(
+    Object.entries(files).map(([name, f]) => [
+      name,
+      { file: f.file, hash: f.hash, type: f.type, body: Buffer.from(f.contents) },
+    ]),
+  );
 }
 
 function pathToHref(p: string): string {

@@ -45,11 +45,18 @@ export function currencyFlag(code: string): string {
  */
 export function storefrontConfig(platform: Platform): StorefrontConfig {
   const snap = fxRuntime(platform).snapshot;
-  const currencies = [{ code: snap.base, symbol: snap.baseFormat.symbol, name: currencyName(snap.base), flag: currencyFlag(snap.base) }];
+  const currencies = [
+    { code: snap.base, symbol: snap.baseFormat.symbol, name: currencyName(snap.base), flag: currencyFlag(snap.base) },
+  ];
   for (const row of snap.rows) {
     const offered = snap.offered.get(row.code);
     if (!offered) continue;
-    currencies.push({ code: row.code, symbol: offered.format.symbol, name: currencyName(row.code), flag: currencyFlag(row.code) });
+    currencies.push({
+      code: row.code,
+      symbol: offered.format.symbol,
+      name: currencyName(row.code),
+      flag: currencyFlag(row.code),
+    });
   }
   const offeredCodes = new Set(currencies.map((c) => c.code));
   return {
@@ -64,7 +71,9 @@ export function storefrontConfig(platform: Platform): StorefrontConfig {
     widget: {
       enabled: snap.settings.product_widget.enabled,
       show_flags: snap.settings.product_widget.show_flags,
-      currencies: snap.settings.product_widget.currencies.filter((c) => c !== snap.base && offeredCodes.has(c)).slice(0, 5),
+      currencies: snap.settings.product_widget.currencies
+        .filter((c) => c !== snap.base && offeredCodes.has(c))
+        .slice(0, 5),
     },
   };
 }

@@ -39,7 +39,12 @@ ${body}
 }
 
 function text(s: string): string {
-  return escapeHtml(s.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim());
+  return escapeHtml(
+    s
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 }
 
 function price(id: number, html: string): string {

@@ -1,7 +1,8 @@
 import { escapeHtml } from '../store/price-html.js';
 
 /** The demo page's policy: scripts only from this origin (no inline script anywhere), styles inline for the page. */
-export const RENT_PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
+export const RENT_PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
 
 /**
  * The policy with card payment on: Stripe.js's origin may run scripts and frames (the Payment Element is an
@@ -11,7 +12,10 @@ export function rentPageCsp(stripe: { jsUrl: string; apiOrigin: string } | null)
   if (!stripe) return RENT_PAGE_CSP;
   const js = new URL(stripe.jsUrl).origin;
   const frames = js === 'https://js.stripe.com' ? `${js} https://hooks.stripe.com` : js;
-  return RENT_PAGE_CSP.replace("default-src 'self'; script-src 'self'", `default-src 'self'; script-src 'self' ${js}; frame-src ${frames}; connect-src 'self' ${stripe.apiOrigin}`);
+  return RENT_PAGE_CSP.replace(
+    "default-src 'self'; script-src 'self'",
+    `default-src 'self'; script-src 'self' ${js}; frame-src ${frames}; connect-src 'self' ${stripe.apiOrigin}`,
+  );
 }
 
 const STYLE = `
@@ -22,7 +26,14 @@ header a{color:inherit;text-decoration:none;font-weight:700;font-size:1.25rem}ma
 .note{color:#4b5563}nav{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}nav a{font-size:1rem;font-weight:600;color:#0f5ea8}
 `;
 
-function shell(scriptUrl: string, restRoot: string, title: string, header: string, main: string, floating: boolean): string {
+function shell(
+  scriptUrl: string,
+  restRoot: string,
+  title: string,
+  header: string,
+  main: string,
+  floating: boolean,
+): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -47,11 +58,16 @@ ${main}
  * every visitor (no personal data), one script tag, no inline script: it works under RENT_PAGE_CSP.
  */
 export function rentPage(scriptUrl: string, restRoot: string): string {
-  return shell(scriptUrl, restRoot, 'Rent a car',
+  return shell(
+    scriptUrl,
+    restRoot,
+    'Rent a car',
     '<a href="/demo/rent/account">My account</a><button type="button" class="open" data-rova-book-open data-location="1">Book from Istanbul Airport</button>',
     `<h1>Rent a car</h1>
 <p class="note">Search, choose and book: the booking widget below is one script tag. Try <code>?rova_pickup=2027-06-01T10:00&amp;rova_lang=de</code>.</p>
-<div data-rova-book></div>`, true);
+<div data-rova-book></div>`,
+    true,
+  );
 }
 
 /**
@@ -59,8 +75,14 @@ export function rentPage(scriptUrl: string, restRoot: string): string {
  * HTML for every visitor: who is signed in lives only in the widget's memory.
  */
 export function accountPage(scriptUrl: string, restRoot: string): string {
-  return shell(scriptUrl, restRoot, 'My account', '<a href="/demo/rent">Book a car</a>',
+  return shell(
+    scriptUrl,
+    restRoot,
+    'My account',
+    '<a href="/demo/rent">Book a car</a>',
     `<h1>My account</h1>
 <p class="note">Your bookings, cancellations, messages to us and your profile: the same script tag, <code>data-rova-book="account"</code>.</p>
-<div data-rova-book="account"></div>`, false);
+<div data-rova-book="account"></div>`,
+    false,
+  );
 }

@@ -20,15 +20,32 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
   const rentCsp = (): string => {
     const j = journeySettings(platform);
     const st = j.paymentProviders.has('stripe') && j.stripe?.publishableKey ? j.stripe : null;
-    return rentPageCsp(st ? { jsUrl: st.jsUrl, apiOrigin: st.api ? `${st.api.protocol}://${st.api.host.includes(':') ? `[${st.api.host}]` : st.api.host}:${st.api.port}` : 'https://api.stripe.com' } : null);
+    return rentPageCsp(
+      st
+        ? {
+            jsUrl: st.jsUrl,
+            apiOrigin: st.api
+              ? `${st.api.protocol}://${st.api.host.includes(':') ? `[${st.api.host}]` : st.api.host}:${st.api.port}`
+              : 'https://api.stripe.com',
+          }
+        : null,
+    );
   };
 
   app.get(
     ASSET_PREFIX + 'config.js',
-    { config: { auth: 'public' }, schema: { tags, summary: 'Storefront config object as a script (sets window.rovaFx)' } },
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Storefront config object as a script (sets window.rovaFx)' },
+    },
     async (req, reply) => {
       const body = configScript(storefrontConfig(platform));
-      return sendCacheable(req, reply, { body, type: 'text/javascript; charset=utf-8', etag: strongEtag(body), cacheControl: CONFIG_CACHE });
+      return sendCacheable(req, reply, {
+        body,
+        type: 'text/javascript; charset=utf-8',
+        etag: strongEtag(body),
+        cacheControl: CONFIG_CACHE,
+      });
     },
   );
 
@@ -37,7 +54,12 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     { config: { auth: 'public' }, schema: { tags, summary: 'Storefront config object as JSON' } },
     async (req, reply) => {
       const body = scriptSafeJson(storefrontConfig(platform));
-      return sendCacheable(req, reply, { body, type: 'application/json; charset=utf-8', etag: strongEtag(body), cacheControl: CONFIG_CACHE });
+      return sendCacheable(req, reply, {
+        body,
+        type: 'application/json; charset=utf-8',
+        etag: strongEtag(body),
+        cacheControl: CONFIG_CACHE,
+      });
     },
   );
 
@@ -47,7 +69,8 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'Storefront script or stylesheet (converter.js, switcher.js, widget.js, switcher.css, widget.css, or a content-hashed name)',
+        summary:
+          'Storefront script or stylesheet (converter.js, switcher.js, widget.js, switcher.css, widget.css, or a content-hashed name)',
         params: Type.Object({ file: Type.String({ maxLength: 100 }) }),
       },
     },
@@ -56,7 +79,12 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
       const found = (await webAssets()).get(file);
       if (!found || isBookAsset(found.asset.name)) throw notFound(`No storefront asset named ${file}.`);
       const { asset, hashed } = found;
-      return sendCacheable(req, reply, { body: asset.body, type: asset.type, etag: `"${asset.hash}"`, cacheControl: hashed ? IMMUTABLE : SHORT });
+      return sendCacheable(req, reply, {
+        body: asset.body,
+        type: asset.type,
+        etag: `"${asset.hash}"`,
+        cacheControl: hashed ? IMMUTABLE : SHORT,
+      });
     },
   );
 
@@ -75,13 +103,21 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
       const found = (await webAssets()).get(file);
       if (!found || !isBookAsset(found.asset.name)) throw notFound(`No booking widget asset named ${file}.`);
       const { asset, hashed } = found;
-      return sendCacheable(req, reply, { body: asset.body, type: asset.type, etag: `"${asset.hash}"`, cacheControl: hashed ? IMMUTABLE : SHORT });
+      return sendCacheable(req, reply, {
+        body: asset.body,
+        type: asset.type,
+        etag: `"${asset.hash}"`,
+        cacheControl: hashed ? IMMUTABLE : SHORT,
+      });
     },
   );
 
   app.get(
     '/demo/rent',
-    { config: { auth: 'public' }, schema: { tags, summary: 'Demo rental page: the booking widget inline and as a pop-up (cacheable, strict CSP)' } },
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Demo rental page: the booking widget inline and as a pop-up (cacheable, strict CSP)' },
+    },
     async (req, reply) => {
       const body = rentPage((await webAssets()).url('book.js'), platform.config.restRoot);
       reply.header('Content-Security-Policy', rentCsp());
@@ -91,7 +127,13 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/demo/rent/account',
-    { config: { auth: 'public' }, schema: { tags, summary: 'Demo customer account page: the booking widget in account mode (cacheable, strict CSP)' } },
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Demo customer account page: the booking widget in account mode (cacheable, strict CSP)',
+      },
+    },
     async (req, reply) => {
       const body = accountPage((await webAssets()).url('book.js'), platform.config.restRoot);
       reply.header('Content-Security-Policy', rentCsp());
@@ -106,7 +148,10 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/demo/shop',
-    { config: { auth: 'public' }, schema: { tags, summary: 'Demo shop: the public catalogue as a cacheable page in the base currency' } },
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Demo shop: the public catalogue as a cacheable page in the base currency' },
+    },
     async (req, reply) => {
       const [items, h] = await Promise.all([demoCatalogue(platform), head(false)]);
       const body = shopPage(h.head, items, h.base);
@@ -118,12 +163,18 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     '/demo/shop/:product',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'Demo shop: one product (by id or slug)', params: Type.Object({ product: Type.String({ maxLength: 200 }) }) },
+      schema: {
+        tags,
+        summary: 'Demo shop: one product (by id or slug)',
+        params: Type.Object({ product: Type.String({ maxLength: 200 }) }),
+      },
     },
     async (req, reply) => {
       const { product } = req.params as { product: string };
       const [items, h] = await Promise.all([demoCatalogue(platform), head(true)]);
-      const item = /^[1-9][0-9]{0,15}$/.test(product) ? items.find((i) => i.id === Number(product)) : items.find((i) => i.slug === product);
+      const item = /^[1-9][0-9]{0,15}$/.test(product)
+        ? items.find((i) => i.id === Number(product))
+        : items.find((i) => i.slug === product);
       if (!item) throw notFound('No such product in the demo shop.');
       const body = productPage(h.head, item);
       return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });

@@ -8,10 +8,17 @@ function link(p: Platform, path: string, token: string): string {
   return `${s.publicUrl}${s.restRoot}${path}?token=${encodeURIComponent(token)}`;
 }
 
-export async function sendVerification(p: Platform, to: string, name: string, token: string, hours: number): Promise<void> {
+export async function sendVerification(
+  p: Platform,
+  to: string,
+  name: string,
+  token: string,
+  hours: number,
+): Promise<void> {
   const s = mailSettings(p);
   await mailerOf(p).send({
-    to, template: 'verify_email',
+    to,
+    template: 'verify_email',
     ...compose(s, 'Confirm your e-mail address', `Hello ${name},`, [
       { p: `Welcome to ${s.storeName}. Please confirm that this is your e-mail address.` },
       { link: link(p, '/rova/v1/auth/verify-email', token), label: 'Confirm my e-mail address' },
@@ -24,21 +31,35 @@ export async function sendVerification(p: Platform, to: string, name: string, to
 export async function sendAccountExists(p: Platform, to: string, name: string): Promise<void> {
   const s = mailSettings(p);
   await mailerOf(p).send({
-    to, template: 'account_exists',
+    to,
+    template: 'account_exists',
     ...compose(s, 'You already have an account', `Hello ${name},`, [
-      { p: `Someone (hopefully you) just tried to create an account at ${s.storeName} with this e-mail address, which already has one. No new account was created.` },
-      { p: 'To sign in, use your existing password. Forgot it? Ask for a new one with POST /rova/v1/auth/password/forgot (the "Forgot password" link of the shop).' },
+      {
+        p: `Someone (hopefully you) just tried to create an account at ${s.storeName} with this e-mail address, which already has one. No new account was created.`,
+      },
+      {
+        p: 'To sign in, use your existing password. Forgot it? Ask for a new one with POST /rova/v1/auth/password/forgot (the "Forgot password" link of the shop).',
+      },
       { p: 'If this was not you, you can ignore this mail: your account is unchanged.' },
     ]),
   });
 }
 
-export async function sendPasswordReset(p: Platform, to: string, name: string, token: string, minutes: number): Promise<void> {
+export async function sendPasswordReset(
+  p: Platform,
+  to: string,
+  name: string,
+  token: string,
+  minutes: number,
+): Promise<void> {
   const s = mailSettings(p);
   await mailerOf(p).send({
-    to, template: 'password_reset',
+    to,
+    template: 'password_reset',
     ...compose(s, 'Reset your password', `Hello ${name},`, [
-      { p: 'Someone (hopefully you) asked to reset the password of your account. Send this token with your new password to POST /rova/v1/auth/password/reset, or open the link:' },
+      {
+        p: 'Someone (hopefully you) asked to reset the password of your account. Send this token with your new password to POST /rova/v1/auth/password/reset, or open the link:',
+      },
       { link: link(p, '/rova/v1/auth/password/reset', token), label: 'Choose a new password' },
       { rows: [['Token', token]] },
       { p: `The token works once and expires in ${minutes} minutes. If you did not ask for it, ignore this mail.` },
@@ -49,7 +70,12 @@ export async function sendPasswordReset(p: Platform, to: string, name: string, t
 export async function sendPasswordChanged(p: Platform, to: string, name: string): Promise<void> {
   const s = mailSettings(p);
   await mailerOf(p).send({
-    to, template: 'password_changed',
-    ...compose(s, 'Your password was changed', `Hello ${name},`, [{ p: 'Your password was just changed and every session was logged out. If this was not you, contact us at once.' }]),
+    to,
+    template: 'password_changed',
+    ...compose(s, 'Your password was changed', `Hello ${name},`, [
+      {
+        p: 'Your password was just changed and every session was logged out. If this was not you, contact us at once.',
+      },
+    ]),
   });
 }

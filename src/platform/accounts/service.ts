@@ -21,8 +21,14 @@ export interface RegisterInput {
 
 export function profileView(u: repo.ProfileRow) {
   return {
-    id: u.id, login: u.login, email: u.email, display_name: u.display_name, role: u.role,
-    first_name: u.first_name, last_name: u.last_name, phone: u.phone,
+    id: u.id,
+    login: u.login,
+    email: u.email,
+    display_name: u.display_name,
+    role: u.role,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    phone: u.phone,
     email_verified: u.email_verified_at !== null,
     email_verified_at: toDateOrNull(u.email_verified_at)?.toISOString() ?? null,
     created_at: toDate(u.created_at).toISOString(),
@@ -33,7 +39,9 @@ const tokenHash = (p: Platform, token: string) => keyedHash(p.config.secret, tok
 
 function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD || password.length > 200) {
-    throw badRequest(`password must be ${MIN_PASSWORD}-200 characters`, 'rest_invalid_param', { params: { password: `at least ${MIN_PASSWORD} characters` } });
+    throw badRequest(`password must be ${MIN_PASSWORD}-200 characters`, 'rest_invalid_param', {
+      params: { password: `at least ${MIN_PASSWORD} characters` },
+    });
   }
 }
 
@@ -42,11 +50,23 @@ async function limit(p: Platform, bucket: string, key: string, max: number, wind
 }
 
 /** Counts one attempt per address; over the limit → 429 whose Retry-After is the real wait until the window frees a slot. */
-async function limitAddress(p: Platform, bucket: string, req: FastifyRequest, max: number, windowSeconds: number): Promise<void> {
+async function limitAddress(
+  p: Platform,
+  bucket: string,
+  req: FastifyRequest,
+  max: number,
+  windowSeconds: number,
+): Promise<void> {
   const r = await p.limits.hit(bucket, clientAddress(req), max, windowSeconds);
   if (r.allowed) return;
   const wait = Math.max(1, Math.ceil(r.resetMs / 1000));
-  throw new HttpError(429, 'rova_too_many_requests', `Too many requests from this address. Try again in ${wait} s.`, undefined, { 'Retry-After': String(wait) });
+  throw new HttpError(
+    429,
+    'rova_too_many_requests',
+    `Too many requests from this address. Try again in ${wait} s.`,
+    undefined,
+    { 'Retry-After': String(wait) },
+  );
 }
 
 async function issueToken(p: Platform, userId: number, purpose: repo.TokenPurpose, ttlMs: number): Promise<string> {
@@ -66,11 +86,13 @@ export async function register(p: Platform, req: FastifyRequest, input: Register
   checkPassword(input.password);
   const email = input.email.trim().toLowerCase();
   const name = [input.first_name?.trim(), input.last_name?.trim()].filter(Boolean).join(' ');
-  const mailLater = (send: () => Promise<void>) => void send().catch((err: unknown) => p.log.warn({ err }, 'registration mail failed'));
+  const mailLater = (send: () => Promise<void>) =>
+    void send().catch((err: unknown) => p.log.warn({ err }, 'registration mail failed'));
   const mailOwner = async (userId: number | undefined): Promise<void> => {
     const u = userId === undefined ? undefined : await repo.profileById(p.db, userId);
     // at most 3 such mails per account per hour: registering someone's address again and again must not flood them
-    if (u && (await limit(p, 'register-exists', String(u.id), 3, 3600))) mailLater(() => sendAccountExists(p, u.email, u.display_name));
+    if (u && (await limit(p, 'register-exists', String(u.id), 3, 3600)))
+      mailLater(() => sendAccountExists(p, u.email, u.display_name));
   };
   const known = await repo.userIdByEmail(p.db, email);
   if (known !== undefined) {
@@ -79,20 +101,31 @@ export async function register(p: Platform, req: FastifyRequest, input: Register
   }
   let created: Awaited<ReturnType<typeof p.auth.createUser>>;
   try {
-    created = await p.auth.createUser({ login: email, email, role: 'customer', password: input.password, displayName: name || email });
+    created = await p.auth.createUser({
+      login: email,
+      email,
+      role: 'customer',
+      password: input.password,
+      displayName: name || email,
+    });
   } catch (err) {
     // the same address registered at the same moment by another request: it exists now
     if (err instanceof HttpError && err.status === 409) return mailOwner(await repo.userIdByEmail(p.db, email));
     throw err;
   }
-  const u = (await repo.updateProfile(p.db, created.id, { first_name: input.first_name?.trim() ?? '', last_name: input.last_name?.trim() ?? '', phone: input.phone?.trim() ?? '' }))!;
+  const u = (await repo.updateProfile(p.db, created.id, {
+    first_name: input.first_name?.trim() ?? '',
+    last_name: input.last_name?.trim() ?? '',
+    phone: input.phone?.trim() ?? '',
+  }))!;
   const token = await issueToken(p, u.id, 'verify_email', VERIFY_HOURS * 3_600_000);
   mailLater(() => sendVerification(p, u.email, u.display_name, token, VERIFY_HOURS));
 }
 
 export async function verifyEmail(p: Platform, token: string): Promise<repo.ProfileRow> {
   const userId = await repo.consumeToken(p.db, 'verify_email', tokenHash(p, token));
-  if (userId === undefined) throw badRequest('The verification link is not valid, was already used, or has expired.', 'rova_invalid_token');
+  if (userId === undefined)
+    throw badRequest('The verification link is not valid, was already used, or has expired.', 'rova_invalid_token');
   await repo.markVerified(p.db, userId);
   return (await repo.profileById(p.db, userId))!;
 }
@@ -110,7 +143,9 @@ export async function forgotPassword(p: Platform, req: FastifyRequest, email: st
   if (!(await limit(p, 'forgot-account', String(userId), 3, 3600))) return;
   const token = await issueToken(p, userId, 'reset_password', RESET_MINUTES * 60_000);
   const u = (await repo.profileById(p.db, userId))!;
-  void sendPasswordReset(p, u.email, u.display_name, token, RESET_MINUTES).catch((err: unknown) => p.log.warn({ err }, 'password reset mail failed'));
+  void sendPasswordReset(p, u.email, u.display_name, token, RESET_MINUTES).catch((err: unknown) =>
+    p.log.warn({ err }, 'password reset mail failed'),
+  );
 }
 
 /** Sets a new password with a reset token (single use); every session of the user ends. */
@@ -118,7 +153,8 @@ export async function resetPassword(p: Platform, req: FastifyRequest, token: str
   await limitAddress(p, 'reset-ip', req, 20, 900);
   checkPassword(password);
   const userId = await repo.consumeToken(p.db, 'reset_password', tokenHash(p, token));
-  if (userId === undefined) throw badRequest('The reset token is not valid, was already used, or has expired.', 'rova_invalid_token');
+  if (userId === undefined)
+    throw badRequest('The reset token is not valid, was already used, or has expired.', 'rova_invalid_token');
   await p.auth.setPassword(userId, password);
   await repo.endSessions(p.db, userId);
   await repo.markVerified(p.db, userId);
@@ -132,9 +168,16 @@ export async function getProfile(p: Platform, userId: number): Promise<repo.Prof
   return u;
 }
 
-export async function editProfile(p: Platform, userId: number, f: { first_name?: string; last_name?: string; phone?: string; display_name?: string }): Promise<repo.ProfileRow> {
+export async function editProfile(
+  p: Platform,
+  userId: number,
+  f: { first_name?: string; last_name?: string; phone?: string; display_name?: string },
+): Promise<repo.ProfileRow> {
   const u = await repo.updateProfile(p.db, userId, {
-    first_name: f.first_name?.trim(), last_name: f.last_name?.trim(), phone: f.phone?.trim(), display_name: f.display_name?.trim() || undefined,
+    first_name: f.first_name?.trim(),
+    last_name: f.last_name?.trim(),
+    phone: f.phone?.trim(),
+    display_name: f.display_name?.trim() || undefined,
   });
   if (!u) throw new HttpError(404, 'rova_user_not_found', 'The account no longer exists.');
   await p.auth.usersChanged();

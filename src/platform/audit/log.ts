@@ -56,14 +56,29 @@ const INSERT_AUDIT_ROWS = `INSERT INTO rova_audit_log
  * for a NUL or an unpaired surrogate in its path (nul-guard.ts) is still audited, with U+FFFD in their place, and
  * cannot make the batch it shares with other requests fail.
  */
-const storable = (_key: string, v: unknown): unknown => (typeof v === 'string' ? v.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD') : v);
+const storable = (_key: string, v: unknown): unknown =>
+  typeof v === 'string' ? v.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD') : v;
 
 export async function insertAuditRows(db: Db, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  const json = JSON.stringify(entries.map((e) => ({
-    request_id: e.requestId, actor_user_id: e.actorUserId, actor_login: e.actorLogin, auth_method: e.authMethod, api_key_id: e.apiKeyId,
-    ip: e.ip, method: e.method, route: e.route, path: e.path, target: e.target, status: e.status, outcome: e.outcome, details: e.details ?? null,
-  })), storable);
+  const json = JSON.stringify(
+    entries.map((e) => ({
+      request_id: e.requestId,
+      actor_user_id: e.actorUserId,
+      actor_login: e.actorLogin,
+      auth_method: e.authMethod,
+      api_key_id: e.apiKeyId,
+      ip: e.ip,
+      method: e.method,
+      route: e.route,
+      path: e.path,
+      target: e.target,
+      status: e.status,
+      outcome: e.outcome,
+      details: e.details ?? null,
+    })),
+    storable,
+  );
   await rowsPreparedText(db, INSERT_AUDIT_ROWS, [json]);
 }
 
@@ -76,7 +91,8 @@ export async function queryAudit(db: Db, q: AuditQuery): Promise<{ items: AuditR
   if (q.since) where.push(sql`at >= ${q.since}::timestamptz`);
   if (q.until) where.push(sql`at <= ${q.until}::timestamptz`);
   const cond = sql.join(where, sql` AND `);
-  const total = (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_audit_log WHERE ${cond}`))[0]?.n ?? 0;
+  const total =
+    (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_audit_log WHERE ${cond}`))[0]?.n ?? 0;
   const items = await rows<AuditRecord>(
     db,
     sql`SELECT id::int AS id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, request_id AS "requestId",

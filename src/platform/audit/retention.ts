@@ -19,7 +19,10 @@ export interface RetentionResult {
  * delete the append-only trigger lets through. A crash between the two leaves the rows in place; the next run
  * archives them again (an archive may then hold a row twice; none is ever lost).
  */
-export async function archiveAndPurgeAudit(db: Db, opts: { retentionDays: number; dir: string; now?: Date }): Promise<RetentionResult> {
+export async function archiveAndPurgeAudit(
+  db: Db,
+  opts: { retentionDays: number; dir: string; now?: Date },
+): Promise<RetentionResult> {
   const cutoff = new Date((opts.now ?? new Date()).getTime() - opts.retentionDays * DAY_MS).toISOString();
   const result: RetentionResult = { archived: 0, files: [] };
   for (;;) {
@@ -59,8 +62,12 @@ export function scheduleAuditRetention(p: Platform): void {
     name: 'audit-retention',
     intervalMs: () => DAY_MS,
     run: async () => {
-      const r = await archiveAndPurgeAudit(p.db, { retentionDays: p.config.auditRetentionDays, dir: p.config.auditArchiveDir });
-      if (r.archived > 0) p.log.info({ archived: r.archived, files: r.files }, 'audit rows past retention archived and dropped');
+      const r = await archiveAndPurgeAudit(p.db, {
+        retentionDays: p.config.auditRetentionDays,
+        dir: p.config.auditArchiveDir,
+      });
+      if (r.archived > 0)
+        p.log.info({ archived: r.archived, files: r.files }, 'audit rows past retention archived and dropped');
     },
   });
 }

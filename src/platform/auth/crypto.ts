@@ -2,7 +2,9 @@ import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type Scry
 import { checkWordPressPassword, isWordPressHash } from './wordpress-hash.js';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 const N = 16384;
 const R = 8;
@@ -64,7 +66,10 @@ export function createNonce(secret: string, sessionTokenHash: string, now = Date
 
 export function verifyNonce(secret: string, sessionTokenHash: string, nonce: string, now = Date.now()): boolean {
   const tick = Math.floor(now / NONCE_TICK_MS);
-  return safeEqual(nonce, nonceFor(secret, sessionTokenHash, tick)) || safeEqual(nonce, nonceFor(secret, sessionTokenHash, tick - 1));
+  return (
+    safeEqual(nonce, nonceFor(secret, sessionTokenHash, tick)) ||
+    safeEqual(nonce, nonceFor(secret, sessionTokenHash, tick - 1))
+  );
 }
 
 function nonceFor(secret: string, sessionTokenHash: string, tick: number): string {

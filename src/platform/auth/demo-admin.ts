@@ -14,12 +14,22 @@ export interface DemoAdmin {
  * (the bootstrap-key user when that exists) with ROVA_ADMIN_PASSWORD, else a random password shown once. Never a
  * fixed, well-known password: the demo may be reachable by others.
  */
-export async function ensureDemoAdmin(platform: Platform, password: string | null = platform.config.adminPassword): Promise<DemoAdmin> {
+export async function ensureDemoAdmin(
+  platform: Platform,
+  password: string | null = platform.config.adminPassword,
+): Promise<DemoAdmin> {
   const { auth } = platform;
   const generated = password === null ? randomBytes(12).toString('base64url') : null;
   const secret = password ?? generated!;
   let user = await auth.findUser(DEMO_ADMIN_LOGIN);
-  if (!user) user = await auth.createUser({ login: DEMO_ADMIN_LOGIN, email: 'admin@localhost.localdomain', role: 'administrator', password: secret, displayName: 'Administrator' });
+  if (!user)
+    user = await auth.createUser({
+      login: DEMO_ADMIN_LOGIN,
+      email: 'admin@localhost.localdomain',
+      role: 'administrator',
+      password: secret,
+      displayName: 'Administrator',
+    });
   else {
     if (user.role !== 'administrator') await auth.setRole(user.id, 'administrator');
     await auth.setPassword(user.id, secret);

@@ -15,8 +15,10 @@ const FAILURE_TEXT: Record<AuthFailure, string> = {
   invalid_nonce: 'The nonce is not valid for this session. Fetch a new one from GET /rova/v1/auth/nonce.',
   invalid_token: 'The access token is not valid or has expired. Refresh it or log in again.',
   invalid_consumer_key: 'The consumer key or consumer secret is not valid.',
-  insecure_transport: 'Send the consumer key and secret (HTTP Basic or consumer_key/consumer_secret) over HTTPS only; over plain HTTP sign the request with OAuth 1.0a.',
-  invalid_oauth_request: 'OAuth 1.0a needs exactly one each of oauth_consumer_key, oauth_signature, oauth_signature_method (HMAC-SHA1 or HMAC-SHA256), oauth_timestamp and oauth_nonce.',
+  insecure_transport:
+    'Send the consumer key and secret (HTTP Basic or consumer_key/consumer_secret) over HTTPS only; over plain HTTP sign the request with OAuth 1.0a.',
+  invalid_oauth_request:
+    'OAuth 1.0a needs exactly one each of oauth_consumer_key, oauth_signature, oauth_signature_method (HMAC-SHA1 or HMAC-SHA256), oauth_timestamp and oauth_nonce.',
   invalid_timestamp: 'Invalid timestamp: oauth_timestamp must be within 15 minutes of the server clock.',
   invalid_signature: 'Invalid signature: the provided OAuth signature does not match.',
   replayed_nonce: 'Invalid nonce: this oauth_nonce has already been used.',
@@ -36,15 +38,21 @@ export function requiredScopeFor(method: string, policy: RoutePolicy): Scope {
 export function enforcePolicy(req: FastifyRequest, auth: AuthContext, policy: RoutePolicy): void {
   if (policy === 'public') return;
   if (!auth.user) {
-    const why = auth.failure ? FAILURE_TEXT[auth.failure] : 'Authentication required: send an API key (X-Rova-API-Key) or log in and send a nonce.';
+    const why = auth.failure
+      ? FAILURE_TEXT[auth.failure]
+      : 'Authentication required: send an API key (X-Rova-API-Key) or log in and send a nonce.';
     throw new HttpError(401, undefined, why, auth.failure ? { reason: auth.failure } : undefined);
   }
   const scope = requiredScope(req, policy);
   if (auth.scopes && !auth.scopes.has(scope)) {
-    throw new HttpError(403, undefined, `This API key lacks the "${scope}" scope needed for this request.`, { reason: 'insufficient_scope' });
+    throw new HttpError(403, undefined, `This API key lacks the "${scope}" scope needed for this request.`, {
+      reason: 'insufficient_scope',
+    });
   }
   if (policy.cap && !roleHasCap(auth.user.role, policy.cap)) {
-    throw new HttpError(403, undefined, `Sorry, you are not allowed to do that (needs the ${policy.cap} capability).`, { reason: 'missing_capability' });
+    throw new HttpError(403, undefined, `Sorry, you are not allowed to do that (needs the ${policy.cap} capability).`, {
+      reason: 'missing_capability',
+    });
   }
 }
 

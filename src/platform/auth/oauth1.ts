@@ -85,7 +85,9 @@ export function baseString(method: string, baseUrl: string, params: readonly Par
 
 export function sign(method: OAuthMethod, base: string, consumerSecret: string): string {
   const alg = method === 'HMAC-SHA1' ? 'sha1' : 'sha256';
-  return createHmac(alg, `${percentEncode(consumerSecret)}&`).update(base).digest('base64');
+  return createHmac(alg, `${percentEncode(consumerSecret)}&`)
+    .update(base)
+    .digest('base64');
 }
 
 /** True when `signature` signs the request, read either the RFC way or PHP's way (constant-time compares). */
@@ -95,7 +97,10 @@ export function verifySignature(
   consumerSecret: string,
   signature: string,
 ): boolean {
-  const candidates = new Set([baseString(req.method, req.baseUrl, req.params), baseString(req.method, req.baseUrl, phpView(req.params))]);
+  const candidates = new Set([
+    baseString(req.method, req.baseUrl, req.params),
+    baseString(req.method, req.baseUrl, phpView(req.params)),
+  ]);
   let ok = false;
   for (const base of candidates) ok = safeEqual(sign(method, base, consumerSecret), signature) || ok;
   return ok;

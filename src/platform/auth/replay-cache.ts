@@ -23,7 +23,8 @@ export function createDbReplayCache(db: Db): ReplayCache {
             RETURNING key`,
       );
       // Opportunistic sweep, as the transients do: spent nonces must not pile up.
-      if (Math.random() < 0.02) await db.execute(sql`DELETE FROM rova_transients WHERE key LIKE 'replay:%' AND expires_at < now()`);
+      if (Math.random() < 0.02)
+        await db.execute(sql`DELETE FROM rova_transients WHERE key LIKE 'replay:%' AND expires_at < now()`);
       return r.length === 1;
     },
   };

@@ -22,7 +22,12 @@ export async function findUserById(db: Db, id: number): Promise<AuthUser | undef
   return one<AuthUser>(db, sql`SELECT ${USER_COLS} FROM rova_users WHERE id = ${id}`);
 }
 
-export async function listUsers(db: Db, role: Role | undefined, page: number, perPage: number): Promise<{ items: (AuthUser & { createdAt: string })[]; total: number }> {
+export async function listUsers(
+  db: Db,
+  role: Role | undefined,
+  page: number,
+  perPage: number,
+): Promise<{ items: (AuthUser & { createdAt: string })[]; total: number }> {
   const cond = role ? sql`role = ${role}` : sql`true`;
   const total = (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_users WHERE ${cond}`))?.n ?? 0;
   const items = await rows<AuthUser & { createdAt: string }>(
@@ -64,7 +69,14 @@ export interface SessionRow {
   expiresAt: string;
 }
 
-export async function insertSession(db: Db, tokenHash: string, userId: number, expiresAt: Date, ip: string, userAgent: string): Promise<number> {
+export async function insertSession(
+  db: Db,
+  tokenHash: string,
+  userId: number,
+  expiresAt: Date,
+  ip: string,
+  userAgent: string,
+): Promise<number> {
   const r = await one<{ id: number }>(
     db,
     sql`INSERT INTO rova_sessions (token_hash, user_id, expires_at, ip, user_agent)
@@ -138,9 +150,15 @@ export async function restoreApiKey(db: Db, id: number, scopes: Scope[]): Promis
     scopes = ${sql.raw(`ARRAY[${scopes.map((s) => `'${s === 'write' ? 'write' : 'read'}'`).join(',')}]::text[]`)} WHERE id = ${id}`);
 }
 
-export async function listApiKeys(db: Db, userId: number | undefined, page: number, perPage: number): Promise<{ items: (ApiKeyRow & { userLogin: string })[]; total: number }> {
+export async function listApiKeys(
+  db: Db,
+  userId: number | undefined,
+  page: number,
+  perPage: number,
+): Promise<{ items: (ApiKeyRow & { userLogin: string })[]; total: number }> {
   const cond = userId !== undefined ? sql`k.user_id = ${userId}` : sql`true`;
-  const total = (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_api_keys k WHERE ${cond}`))?.n ?? 0;
+  const total =
+    (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_api_keys k WHERE ${cond}`))?.n ?? 0;
   const items = await rows<ApiKeyRow & { userLogin: string }>(
     db,
     sql`SELECT ${KEY_COLS}, u.login AS "userLogin" FROM rova_api_keys k JOIN rova_users u ON u.id = k.user_id
@@ -162,5 +180,7 @@ export async function touchApiKey(db: Db, id: number): Promise<void> {
 
 /** The first administrator's login, if there is one (`rova setup` and the start's hint). */
 export async function firstAdministrator(db: Db): Promise<string | undefined> {
-  return (await one<{ login: string }>(db, sql`SELECT login FROM rova_users WHERE role = 'administrator' ORDER BY id LIMIT 1`))?.login;
+  return (
+    await one<{ login: string }>(db, sql`SELECT login FROM rova_users WHERE role = 'administrator' ORDER BY id LIMIT 1`)
+  )?.login;
 }

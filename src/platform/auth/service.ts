@@ -4,7 +4,15 @@ import { HttpError, badRequest, conflict, notFound } from '../http/errors.js';
 import { clientAddress } from '../http/client-ip.js';
 import { addressKey } from '../limits/address-key.js';
 import type { HitResult, Limits } from '../limits/limiter.js';
-import { createNonce, hashPassword, keyedHash, needsRehash, randomToken, verifyNonce, verifyPassword } from './crypto.js';
+import {
+  createNonce,
+  hashPassword,
+  keyedHash,
+  needsRehash,
+  randomToken,
+  verifyNonce,
+  verifyPassword,
+} from './crypto.js';
 import * as repo from './repo.js';
 import { isRole, type Role } from './roles.js';
 import { WooCommerceAuth } from './woocommerce.js';
@@ -89,12 +97,23 @@ export class AuthService {
   }
 
   /** A key in WooCommerce's format; the secret is in this answer only. */
-  async createWooCommerceKey(input: { userId: number; name?: string; scopes?: string[]; expiresAt?: Date | null }): Promise<{ consumerKey: string; consumerSecret: string; view: ApiKeyView }> {
+  async createWooCommerceKey(input: {
+    userId: number;
+    name?: string;
+    scopes?: string[];
+    expiresAt?: Date | null;
+  }): Promise<{ consumerKey: string; consumerSecret: string; view: ApiKeyView }> {
     const scopes = normaliseScopes(input.scopes);
-    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
+      throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
     const user = await repo.findUserById(this.db, input.userId);
     if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
-    const r = await this.woo.issue(this.db, { userId: input.userId, name: (input.name ?? '').trim().slice(0, 100), scopes, expiresAt: input.expiresAt ?? null });
+    const r = await this.woo.issue(this.db, {
+      userId: input.userId,
+      name: (input.name ?? '').trim().slice(0, 100),
+      scopes,
+      expiresAt: input.expiresAt ?? null,
+    });
     return { consumerKey: r.consumerKey, consumerSecret: r.consumerSecret, view: apiKeyView(r.row) };
   }
 
@@ -147,13 +166,21 @@ export class AuthService {
       this.keyCache?.keep(hash, row, readIn);
     }
     if (row.revokedAt) return { ...ANONYMOUS, failure: 'revoked_api_key' };
-    if (row.expiresAt && toDate(row.expiresAt).getTime() <= Date.now()) return { ...ANONYMOUS, failure: 'expired_api_key' };
+    if (row.expiresAt && toDate(row.expiresAt).getTime() <= Date.now())
+      return { ...ANONYMOUS, failure: 'expired_api_key' };
     const last = this.lastTouched.get(row.id) ?? 0;
     if (Date.now() - last > TOUCH_EVERY_MS) {
       this.lastTouched.set(row.id, Date.now());
       void repo.touchApiKey(this.db, row.id).catch(() => undefined);
     }
-    return { user: row.user, method: 'api_key', apiKeyId: row.id, scopes: new Set(row.scopes), sessionId: null, failure: null };
+    return {
+      user: row.user,
+      method: 'api_key',
+      apiKeyId: row.id,
+      scopes: new Set(row.scopes),
+      sessionId: null,
+      failure: null,
+    };
   }
 
   private async resolveJwt(token: string): Promise<AuthContext> {
@@ -192,7 +219,14 @@ export class AuthService {
     const token = randomToken('', 32);
     const tokenHash = this.hashSessionToken(token);
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await repo.insertSession(this.db, tokenHash, user.id, expiresAt, clientAddress(req), headerValue(req.headers['user-agent']) ?? '');
+    await repo.insertSession(
+      this.db,
+      tokenHash,
+      user.id,
+      expiresAt,
+      clientAddress(req),
+      headerValue(req.headers['user-agent']) ?? '',
+    );
     return { token, nonce: createNonce(this.secret, tokenHash), user, expiresAt };
   }
 
@@ -229,19 +263,35 @@ export class AuthService {
     if (ctx.sessionId !== null) await repo.deleteSession(this.db, ctx.sessionId);
   }
 
-  async createUser(input: { login: string; email: string; role: string; password?: string; displayName?: string }, db = this.db): Promise<AuthUser> {
+  async createUser(
+    input: { login: string; email: string; role: string; password?: string; displayName?: string },
+    db = this.db,
+  ): Promise<AuthUser> {
     const login = input.login.trim();
     const email = input.email.trim().toLowerCase();
-    if (!/^[A-Za-z0-9._@-]{2,60}$/.test(login)) throw badRequest('login must be 2-60 characters: letters, digits, . _ @ -', undefined, { params: { login: 'invalid' } });
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 200) throw badRequest('email is not a valid address', undefined, { params: { email: 'invalid' } });
-    if (!isRole(input.role)) throw badRequest('role must be one of administrator, shop_manager, vendor, customer', undefined, { params: { role: 'invalid' } });
+    if (!/^[A-Za-z0-9._@-]{2,60}$/.test(login))
+      throw badRequest('login must be 2-60 characters: letters, digits, . _ @ -', undefined, {
+        params: { login: 'invalid' },
+      });
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 200)
+      throw badRequest('email is not a valid address', undefined, { params: { email: 'invalid' } });
+    if (!isRole(input.role))
+      throw badRequest('role must be one of administrator, shop_manager, vendor, customer', undefined, {
+        params: { role: 'invalid' },
+      });
     if (input.password !== undefined && (input.password.length < 8 || input.password.length > 200)) {
       throw badRequest('password must be 8-200 characters', undefined, { params: { password: 'invalid' } });
     }
     const existing = (await repo.findUserByLogin(db, login)) ?? (await repo.findUserByLogin(db, email));
     if (existing) throw conflict(`a user with login "${login}" or email "${email}" already exists`, 'rova_user_exists');
     const passwordHash = input.password ? await hashPassword(input.password) : null;
-    return repo.insertUser(db, { login, email, displayName: input.displayName?.trim() || login, role: input.role, passwordHash });
+    return repo.insertUser(db, {
+      login,
+      email,
+      displayName: input.displayName?.trim() || login,
+      role: input.role,
+      passwordHash,
+    });
   }
 
   async findUser(loginOrEmail: string): Promise<AuthUser | undefined> {
@@ -261,9 +311,15 @@ export class AuthService {
     await repo.setUserPassword(this.db, userId, await hashPassword(password));
   }
 
-  async createApiKey(input: { userId: number; name?: string; scopes?: string[]; expiresAt?: Date | null }): Promise<{ key: string; view: ApiKeyView }> {
+  async createApiKey(input: {
+    userId: number;
+    name?: string;
+    scopes?: string[];
+    expiresAt?: Date | null;
+  }): Promise<{ key: string; view: ApiKeyView }> {
     const scopes = normaliseScopes(input.scopes);
-    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
+      throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
     const user = await repo.findUserById(this.db, input.userId);
     if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
     const key = randomToken('rova_', 32);
@@ -278,7 +334,11 @@ export class AuthService {
     return { key, view: apiKeyView(row) };
   }
 
-  async listApiKeys(userId: number | undefined, page: number, perPage: number): Promise<{ items: ApiKeyView[]; total: number }> {
+  async listApiKeys(
+    userId: number | undefined,
+    page: number,
+    perPage: number,
+  ): Promise<{ items: ApiKeyView[]; total: number }> {
     const r = await repo.listApiKeys(this.db, userId, page, perPage);
     return { items: r.items.map((k) => ({ ...apiKeyView(k), user_login: k.userLogin })), total: r.total };
   }
@@ -293,7 +353,8 @@ export class AuthService {
   /** ROVA_BOOTSTRAP_ADMIN_KEY: user `admin` exists and this exact string is a live read+write key of it. */
   async ensureBootstrapAdmin(key: string): Promise<void> {
     let admin = await this.findUser('admin');
-    if (!admin) admin = await this.createUser({ login: 'admin', email: 'admin@localhost.localdomain', role: 'administrator' });
+    if (!admin)
+      admin = await this.createUser({ login: 'admin', email: 'admin@localhost.localdomain', role: 'administrator' });
     else if (admin.role !== 'administrator') await this.setRole(admin.id, 'administrator');
     const existing = await repo.findApiKeyByHash(this.db, this.hashKey(key));
     if (existing && existing.userId === admin.id) {
@@ -316,14 +377,22 @@ export class AuthService {
 
 function tooManyLogins(r: HitResult): void {
   if (r.allowed) return;
-  throw new HttpError(429, 'rova_too_many_logins', 'Too many login attempts. Wait a few minutes and try again.', undefined, {
-    'Retry-After': String(Math.max(1, Math.ceil(r.resetMs / 1000))),
-  });
+  throw new HttpError(
+    429,
+    'rova_too_many_logins',
+    'Too many login attempts. Wait a few minutes and try again.',
+    undefined,
+    {
+      'Retry-After': String(Math.max(1, Math.ceil(r.resetMs / 1000))),
+    },
+  );
 }
 
 export function normaliseScopes(scopes: string[] | undefined): Scope[] {
   const list = scopes === undefined || scopes.length === 0 ? ['read'] : scopes.map((s) => s.trim().toLowerCase());
-  for (const s of list) if (!(SCOPES as readonly string[]).includes(s)) throw badRequest(`unknown scope "${s}"; use read and/or write`, undefined, { params: { scopes: 'invalid' } });
+  for (const s of list)
+    if (!(SCOPES as readonly string[]).includes(s))
+      throw badRequest(`unknown scope "${s}"; use read and/or write`, undefined, { params: { scopes: 'invalid' } });
   return SCOPES.filter((s) => list.includes(s));
 }
 

@@ -17,7 +17,9 @@ export interface WooKeyRow {
 }
 
 export async function findWooKey(db: Db, consumerKeyHash: string): Promise<WooKeyRow | undefined> {
-  const r = await one<Omit<WooKeyRow, 'user'> & { uid: number; login: string; email: string; displayName: string; role: Role }>(
+  const r = await one<
+    Omit<WooKeyRow, 'user'> & { uid: number; login: string; email: string; displayName: string; role: Role }
+  >(
     db,
     sql`SELECT k.id::int AS id, k.scopes, k.expires_at AS "expiresAt", k.revoked_at AS "revokedAt",
           k.wc_secret_hash AS "secretHash", k.wc_secret_sealed AS "secretSealed",
@@ -32,7 +34,16 @@ export async function findWooKey(db: Db, consumerKeyHash: string): Promise<WooKe
 
 export async function insertWooKey(
   db: Db,
-  k: { userId: number; name: string; keyHash: string; keyPrefix: string; scopes: Scope[]; expiresAt: Date | null; secretHash: string; secretSealed: string },
+  k: {
+    userId: number;
+    name: string;
+    keyHash: string;
+    keyPrefix: string;
+    scopes: Scope[];
+    expiresAt: Date | null;
+    secretHash: string;
+    secretSealed: string;
+  },
 ): Promise<ApiKeyRow> {
   const r = await one<ApiKeyRow>(
     db,

@@ -2,7 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { toDate, type Db } from '../db/types.js';
 import { keyedHash, safeEqual } from './crypto.js';
-import { OAUTH_METHODS, parseOAuthHeader, parseQuery, verifySignature, type OAuthMethod, type Param } from './oauth1.js';
+import {
+  OAUTH_METHODS,
+  parseOAuthHeader,
+  parseQuery,
+  verifySignature,
+  type OAuthMethod,
+  type Param,
+} from './oauth1.js';
 import { createDbReplayCache, type ReplayCache } from './replay-cache.js';
 import * as repo from './repo.js';
 import { SecretBox } from './secret-box.js';
@@ -57,7 +64,10 @@ export class WooCommerceAuth {
   }
 
   /** Stores a new key pair for the user; the caller shows the secret once. */
-  async issue(db: Db, input: { userId: number; name: string; scopes: Scope[]; expiresAt: Date | null }): Promise<{ consumerKey: string; consumerSecret: string; row: repo.ApiKeyRow }> {
+  async issue(
+    db: Db,
+    input: { userId: number; name: string; scopes: Scope[]; expiresAt: Date | null },
+  ): Promise<{ consumerKey: string; consumerSecret: string; row: repo.ApiKeyRow }> {
     const consumerKey = `ck_${randomBytes(20).toString('hex')}`;
     const consumerSecret = `cs_${randomBytes(20).toString('hex')}`;
     const keyHash = this.hashConsumerKey(consumerKey);
@@ -120,7 +130,8 @@ export class WooCommerceAuth {
     const timestamp = one('oauth_timestamp');
     const nonce = one('oauth_nonce');
     if (!ck || !signature || !method || !timestamp || !nonce) return fail('invalid_oauth_request');
-    if (!(OAUTH_METHODS as readonly string[]).includes(method) || nonce.length > 255 || signature.length > 200) return fail('invalid_oauth_request');
+    if (!(OAUTH_METHODS as readonly string[]).includes(method) || nonce.length > 255 || signature.length > 200)
+      return fail('invalid_oauth_request');
     const ts = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
     if (!(Math.abs(Date.now() / 1000 - ts) <= OAUTH_WINDOW_SECONDS)) return fail('invalid_timestamp');
     if (!CONSUMER_KEY.test(ck)) return fail('invalid_consumer_key');
@@ -130,13 +141,18 @@ export class WooCommerceAuth {
     if (!row || cs === null) return fail('invalid_consumer_key');
     const path = req.url.split('?')[0] ?? '/';
     const origin = `${req.protocol}://${req.host}`.toLowerCase();
-    const bases = new Set([origin + path, origin.replace(/^(http:\/\/[^/]+):80$|^(https:\/\/[^/]+):443$/, '$1$2') + path]);
+    const bases = new Set([
+      origin + path,
+      origin.replace(/^(http:\/\/[^/]+):80$|^(https:\/\/[^/]+):443$/, '$1$2') + path,
+    ]);
     let valid = false;
-    for (const baseUrl of bases) valid = verifySignature({ method: req.method, baseUrl, params }, method as OAuthMethod, cs, signature) || valid;
+    for (const baseUrl of bases)
+      valid = verifySignature({ method: req.method, baseUrl, params }, method as OAuthMethod, cs, signature) || valid;
     if (!valid) return fail('invalid_signature');
     // Claimed only after the signature checks out: nobody without the secret can burn a client's nonces.
     const nonceId = createHash('sha256').update(nonce).digest('hex');
-    if (!(await this.replay.claim(`oauth:${row.id}:${nonceId}`, 2 * OAUTH_WINDOW_SECONDS + 60))) return fail('replayed_nonce');
+    if (!(await this.replay.claim(`oauth:${row.id}:${nonceId}`, 2 * OAUTH_WINDOW_SECONDS + 60)))
+      return fail('replayed_nonce');
     return this.accept(row);
   }
 
@@ -148,6 +164,13 @@ export class WooCommerceAuth {
       this.lastTouched.set(row.id, Date.now());
       void repo.touchApiKey(this.db, row.id).catch(() => undefined);
     }
-    return { user: row.user, method: 'api_key', apiKeyId: row.id, scopes: new Set(row.scopes), sessionId: null, failure: null };
+    return {
+      user: row.user,
+      method: 'api_key',
+      apiKeyId: row.id,
+      scopes: new Set(row.scopes),
+      sessionId: null,
+      failure: null,
+    };
   }
 }

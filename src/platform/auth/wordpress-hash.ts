@@ -38,8 +38,13 @@ export function phpassHash(password: string, setting: string): string | null {
   const salt = setting.slice(4, 12);
   if (salt.length !== 8) return null;
   const pw = Buffer.from(password, 'utf8');
-  let hash = createHash('md5').update(Buffer.concat([Buffer.from(salt, 'latin1'), pw])).digest();
-  for (let count = 1 << log2; count > 0; count--) hash = createHash('md5').update(Buffer.concat([hash, pw])).digest();
+  let hash = createHash('md5')
+    .update(Buffer.concat([Buffer.from(salt, 'latin1'), pw]))
+    .digest();
+  for (let count = 1 << log2; count > 0; count--)
+    hash = createHash('md5')
+      .update(Buffer.concat([hash, pw]))
+      .digest();
   return setting.slice(0, 12) + encode64(hash, 16);
 }
 
@@ -51,7 +56,12 @@ const sameText = (a: string, b: string): boolean => {
 
 /** Is this one of the WordPress formats above (and not Rova's own)? */
 export function isWordPressHash(stored: string): boolean {
-  return /^\$(P|H)\$/.test(stored) || /^\$wp\$2[aby]\$/.test(stored) || /^\$2[aby]\$\d\d\$/.test(stored) || /^[0-9a-f]{32}$/i.test(stored);
+  return (
+    /^\$(P|H)\$/.test(stored) ||
+    /^\$wp\$2[aby]\$/.test(stored) ||
+    /^\$2[aby]\$\d\d\$/.test(stored) ||
+    /^[0-9a-f]{32}$/i.test(stored)
+  );
 }
 
 /** wp_check_password() for the formats above; false for anything else. Comparisons are constant-time. */
@@ -66,7 +76,8 @@ export async function checkWordPressPassword(password: string, stored: string): 
     return computed !== null && sameText(computed, stored);
   }
   if (/^\$2[aby]\$\d\d\$/.test(stored)) return bcryptCompare(password, stored);
-  if (/^[0-9a-f]{32}$/i.test(stored)) return sameText(createHash('md5').update(password, 'utf8').digest('hex'), stored.toLowerCase());
+  if (/^[0-9a-f]{32}$/i.test(stored))
+    return sameText(createHash('md5').update(password, 'utf8').digest('hex'), stored.toLowerCase());
   return false;
 }
 

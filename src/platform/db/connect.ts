@@ -12,7 +12,12 @@ import { scrubQueryErrors } from './query-errors.js';
 import type { Db } from './types.js';
 
 /** Runs a whole SQL script (several statements) inside one transaction, holding a lock against other nodes. */
-export type ScriptRunner = (fn: (exec: (sqlText: string) => Promise<void>, query: <T>(text: string, params?: unknown[]) => Promise<T[]>) => Promise<void>) => Promise<void>;
+export type ScriptRunner = (
+  fn: (
+    exec: (sqlText: string) => Promise<void>,
+    query: <T>(text: string, params?: unknown[]) => Promise<T[]>,
+  ) => Promise<void>,
+) => Promise<void>;
 
 export interface DbHandle {
   kind: 'pglite' | 'postgres';
@@ -36,7 +41,8 @@ export interface ConnectOptions {
 }
 
 export async function connectDatabase(config: Config, opts: ConnectOptions = {}): Promise<DbHandle> {
-  if (config.databaseUrl) return connectPostgres(config.databaseUrl, config.databasePoolSize, config.databaseCommitOutcomeWaitMs);
+  if (config.databaseUrl)
+    return connectPostgres(config.databaseUrl, config.databasePoolSize, config.databaseCommitOutcomeWaitMs);
   let dataDir: string | undefined;
   let releaseLock = () => undefined as void;
   if (!config.memoryDb) {
@@ -47,7 +53,10 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
   let client: PGlite;
   try {
     // btree_gist: the bookings' exclusion constraint (migration 0500) needs it on PGlite as on PostgreSQL
-    client = await PGlite.create(dataDir, { extensions: { btree_gist }, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+    client = await PGlite.create(dataDir, {
+      extensions: { btree_gist },
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    });
   } catch (err) {
     releaseLock();
     throw err;
@@ -80,7 +89,10 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
 
 async function connectPostgres(url: string, max: number, commitOutcomeWaitMs: number): Promise<DbHandle> {
   const pool = new pg.Pool({
-    connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000,
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
     // Dates and instants are computed in UTC whatever the server's default. A SET rather than the startup `options`
     // parameter: PgBouncer refuses `options` but tracks TimeZone per client, re-applying it on whichever server
     // connection the client's next transaction gets (transaction pooling). Awaited before the client is handed out.

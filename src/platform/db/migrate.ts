@@ -41,14 +41,19 @@ export async function migrate(handle: DbHandle, migrations = listMigrations()): 
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
     const done = new Map(
-      (await query<{ name: string; checksum: string }>('SELECT name, checksum FROM rova_migrations')).map((r) => [r.name, r.checksum]),
+      (await query<{ name: string; checksum: string }>('SELECT name, checksum FROM rova_migrations')).map((r) => [
+        r.name,
+        r.checksum,
+      ]),
     );
     wasEmpty = done.size === 0;
     for (const m of migrations) {
       const prev = done.get(m.name);
       if (prev !== undefined) {
         if (prev !== m.checksum) {
-          throw new Error(`migration ${m.name} was changed after it was applied; add a new migration instead of editing it`);
+          throw new Error(
+            `migration ${m.name} was changed after it was applied; add a new migration instead of editing it`,
+          );
         }
         continue;
       }

@@ -2,14 +2,24 @@
  * Whether an error means "the database cannot be reached" (as opposed to a query the database refused): the
  * request may succeed as it is once the database is back, so it is a 503 with Retry-After, not a 500.
  */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 // SQLSTATE classes 08 (connection exception; PgBouncer's own errors are 08P01: "server conn crashed?", "no more
 // connections allowed", "query_wait_timeout") and 57P0x (admin shutdown, crash shutdown, cannot connect now, database
 // dropped), 53300 (too many connections).
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-4]|53300)$/;
 // 55000 is "object not in prerequisite state" in general; only "database … is not currently accepting connections" is an outage.
 const NOT_ACCEPTING = /not currently accepting connections/i;
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|connect ECONNREFUSED|PGlite is clos(ed|ing)/i;
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|connect ECONNREFUSED|PGlite is clos(ed|ing)/i;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   let e: unknown = err;

@@ -34,7 +34,9 @@ export async function transactionIdOf(tx: object, client: pg.ClientBase): Promis
 export class CommitOutcomeUnknownError extends Error {
   readonly code = '08007';
   constructor(cause: unknown) {
-    super('The connection to the database was lost during COMMIT and whether the transaction committed is not known.', { cause });
+    super('The connection to the database was lost during COMMIT and whether the transaction committed is not known.', {
+      cause,
+    });
     this.name = 'CommitOutcomeUnknownError';
   }
 }
@@ -47,7 +49,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * written, or the backend has not yet seen its client go (it then rolls back). A database that cannot be reached
  * yet is asked again. 'unknown' when the wait ends first.
  */
-export async function commitOutcome(pool: pg.Pool, xid: string, waitMs: number): Promise<'committed' | 'aborted' | 'unknown'> {
+export async function commitOutcome(
+  pool: pg.Pool,
+  xid: string,
+  waitMs: number,
+): Promise<'committed' | 'aborted' | 'unknown'> {
   const until = Date.now() + waitMs;
   let pause = 10;
   for (;;) {
@@ -55,7 +61,11 @@ export async function commitOutcome(pool: pg.Pool, xid: string, waitMs: number):
     if (left <= 0) return 'unknown';
     try {
       // query_timeout: a partition that drops packets without closing the socket must not hold the wait open
-      const r = await pool.query<{ status: string | null }>({ text: 'SELECT pg_xact_status($1::xid8) AS status', values: [xid], query_timeout: Math.max(left, 50) } as pg.QueryConfig);
+      const r = await pool.query<{ status: string | null }>({
+        text: 'SELECT pg_xact_status($1::xid8) AS status',
+        values: [xid],
+        query_timeout: Math.max(left, 50),
+      } as pg.QueryConfig);
       const status = r.rows[0]?.status;
       if (status === 'committed' || status === 'aborted') return status;
     } catch (err) {

@@ -7,7 +7,10 @@ import { rows, type Db } from './types.js';
 // Result types Drizzle's node-postgres driver keeps as PostgreSQL text (timestamps, dates, intervals and their arrays):
 // a prepared statement's rows must look exactly like the same statement's rows through Drizzle.
 const AS_TEXT = new Set([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
-const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (AS_TEXT.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format)) };
+const types = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    AS_TEXT.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format),
+};
 
 /** Off once a transaction-mode pooler (PgBouncer before 1.21) refused a named statement: from then on, unnamed. */
 let named = true;
@@ -75,10 +78,18 @@ export function preparedStatementRefused(err: unknown): boolean {
 function unnamedFromNowOn(): void {
   if (!named) return;
   named = false;
-  process.emitWarning('PostgreSQL (or a pooler in front of it) refused a named prepared statement; statements are sent unnamed from now on.', { code: 'ROVA_UNNAMED_STATEMENTS' });
+  process.emitWarning(
+    'PostgreSQL (or a pooler in front of it) refused a named prepared statement; statements are sent unnamed from now on.',
+    { code: 'ROVA_UNNAMED_STATEMENTS' },
+  );
 }
 
-async function runNamed<T>(pool: pg.Pool, text: string, values: readonly unknown[], unnamed: () => Promise<T[]>): Promise<T[]> {
+async function runNamed<T>(
+  pool: pg.Pool,
+  text: string,
+  values: readonly unknown[],
+  unnamed: () => Promise<T[]>,
+): Promise<T[]> {
   try {
     return (await pool.query({ name: nameOf(text), text, values: values as unknown[], types })).rows as T[];
   } catch (err) {

@@ -20,7 +20,10 @@ export function withoutParameters(err: unknown): unknown {
   const before = e.message;
   e.message = `Failed query: ${e.query}\n(${count} parameter${count === 1 ? '' : 's'}, not shown)`;
   // the stack's first lines repeat the message as it was when the error was made
-  if (typeof e.stack === 'string') e.stack = e.stack.startsWith(`Error: ${before}`) ? `Error: ${e.message}${e.stack.slice(`Error: ${before}`.length)}` : `Error: ${e.message}`;
+  if (typeof e.stack === 'string')
+    e.stack = e.stack.startsWith(`Error: ${before}`)
+      ? `Error: ${e.message}${e.stack.slice(`Error: ${before}`.length)}`
+      : `Error: ${e.message}`;
   e.params = [];
   const cause = e.cause as { detail?: unknown; params?: unknown } | undefined;
   if (cause && typeof cause === 'object') {

@@ -28,7 +28,16 @@ export function toDate(v: unknown): Date {
     const [y, mo, d, h, mi, se] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
     const local = Date.UTC(y, mo - 1, d, h, mi, se, m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000 + 1e-6) : 0);
     // a field out of range (month 13, 31 June) is left to the general parse below, which refuses it
-    if (y >= 1000 && mo >= 1 && mo <= 12 && h < 24 && mi < 60 && se < 60 && d >= 1 && (d <= 28 || new Date(local).getUTCDate() === d)) {
+    if (
+      y >= 1000 &&
+      mo >= 1 &&
+      mo <= 12 &&
+      h < 24 &&
+      mi < 60 &&
+      se < 60 &&
+      d >= 1 &&
+      (d <= 28 || new Date(local).getUTCDate() === d)
+    ) {
       const offset = m[8] ? (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10] ?? 0)) : 0;
       return new Date(local - offset * 60_000);
     }
@@ -40,7 +49,8 @@ export function toDate(v: unknown): Date {
   return d;
 }
 
-const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::?(\d{2}))?|Z)$/;
+const PG_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::?(\d{2}))?|Z)$/;
 
 export function toDateOrNull(v: unknown): Date | null {
   return v === null || v === undefined ? null : toDate(v);

@@ -25,7 +25,11 @@ export interface OutboxEvent {
 }
 
 export function outboxEvent(type: EventType, data: Record<string, unknown>): OutboxEvent {
-  return { eventId: `evt_${randomUUID().replace(/-/g, '')}`, type, payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }) };
+  return {
+    eventId: `evt_${randomUUID().replace(/-/g, '')}`,
+    type,
+    payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }),
+  };
 }
 
 /** The outbox INSERT of one event, as text of a statement built with `s`. */

@@ -11,7 +11,9 @@ export function registerEventTypes(types: Record<EventType, string>): void {
 }
 
 export function eventTypes(): { type: string; description: string }[] {
-  return [...registry.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([type, description]) => ({ type, description }));
+  return [...registry.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([type, description]) => ({ type, description }));
 }
 
 /** A subscription filter entry: `*`, `booking.*`, or a registered type. */

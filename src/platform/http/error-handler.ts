@@ -20,7 +20,8 @@ function fieldOf(v: ValidationItem): string {
   if (v.keyword === 'required' && typeof v.params?.missingProperty === 'string') return v.params.missingProperty;
   const p = (v.instancePath ?? '').replace(/^\//, '').split('/')[0];
   if (p) return p;
-  if (v.keyword === 'additionalProperties' && typeof v.params?.additionalProperty === 'string') return v.params.additionalProperty;
+  if (v.keyword === 'additionalProperties' && typeof v.params?.additionalProperty === 'string')
+    return v.params.additionalProperty;
   return 'body';
 }
 
@@ -53,9 +54,21 @@ function explaining(list: ValidationItem[]): ValidationItem[] {
 
 /** Turns any thrown error into the namespace's error shape: nothing leaks a stack, nothing becomes a 500 that is the caller's fault. */
 export function installErrorHandling(app: FastifyInstance, namespaces: NamespaceRegistry): void {
-  const send = (req: FastifyRequest, reply: FastifyReply, status: number, code: string | undefined, message: string, data?: Record<string, unknown>) => {
+  const send = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    code: string | undefined,
+    message: string,
+    data?: Record<string, unknown>,
+  ) => {
     const ns = namespaces.forUrl(req.url);
-    const body = errorBody(ns?.shape ?? 'wp', { status, code: code ?? namespaces.defaultCode(ns, status), message, data });
+    const body = errorBody(ns?.shape ?? 'wp', {
+      status,
+      code: code ?? namespaces.defaultCode(ns, status),
+      message,
+      data,
+    });
     return reply.status(status).type('application/json; charset=utf-8').send(body);
   };
 
@@ -72,24 +85,34 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
       const params: Record<string, string> = {};
       for (const v of errors) params[fieldOf(v)] ??= describe(v, fe.validationContext);
       if (ns?.shape !== 'rental' && missing.length > 0 && missing.length === errors.length) {
-        return send(req, reply, 400, 'rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, { params: missing });
+        return send(req, reply, 400, 'rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, {
+          params: missing,
+        });
       }
       const names = Object.keys(params);
       return send(req, reply, 400, undefined, `Invalid parameter(s): ${names.join(', ')}`, { params });
     }
     if (err instanceof StorageUnavailableError) {
-      req.log.warn({ method: req.method, url: req.url.split('?')[0], err: { message: err.message } }, 'file storage unavailable');
+      req.log.warn(
+        { method: req.method, url: req.url.split('?')[0], err: { message: err.message } },
+        'file storage unavailable',
+      );
       reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return send(req, reply, 503, undefined, 'The file storage is unavailable. Try again in a few seconds.');
     }
     if (isDatabaseUnavailable(err)) {
       // Nothing was written (or the transaction rolled back): the same request can be sent again. No audit row
       // can be written either, so the failed write is logged here.
-      if (WRITE_METHODS.has(req.method)) req.log.warn({ method: req.method, url: req.url.split('?')[0], err: { message: err.message } }, 'write failed: database unavailable');
+      if (WRITE_METHODS.has(req.method))
+        req.log.warn(
+          { method: req.method, url: req.url.split('?')[0], err: { message: err.message } },
+          'write failed: database unavailable',
+        );
       reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return send(req, reply, 503, undefined, 'The database is unavailable. Try again in a few seconds.');
     }
-    const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+    const status =
+      typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
     if (status === 500) {
       req.log.error({ err }, 'unhandled error');
       return send(req, reply, 500, undefined, `Internal error. Quote request id ${req.id} when reporting it.`);
@@ -97,14 +120,26 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
     switch (fe.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return send(req, reply, 400, namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json', `The request body is not valid JSON: ${fe.message}`);
+        return send(
+          req,
+          reply,
+          400,
+          namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json',
+          `The request body is not valid JSON: ${fe.message}`,
+        );
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return send(req, reply, 413, undefined, 'The request body is too large.');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return send(req, reply, 415, undefined, 'Unsupported Content-Type: send application/json.');
       default:
         if (err instanceof SyntaxError) {
-          return send(req, reply, 400, namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json', `The request body is not valid JSON: ${err.message}`);
+          return send(
+            req,
+            reply,
+            400,
+            namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json',
+            `The request body is not valid JSON: ${err.message}`,
+          );
         }
         return send(req, reply, status, undefined, fe.message);
     }

@@ -16,8 +16,11 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, code?: string, data?: Record<string, unknown>) => new HttpError(400, code, message, data);
+export const badRequest = (message: string, code?: string, data?: Record<string, unknown>) =>
+  new HttpError(400, code, message, data);
 export const unauthorized = (message = 'Authentication required.', code?: string) => new HttpError(401, code, message);
-export const forbidden = (message = 'Sorry, you are not allowed to do that.', code?: string) => new HttpError(403, code, message);
+export const forbidden = (message = 'Sorry, you are not allowed to do that.', code?: string) =>
+  new HttpError(403, code, message);
 export const notFound = (message = 'Not found.', code?: string) => new HttpError(404, code, message);
-export const conflict = (message: string, code?: string, data?: Record<string, unknown>) => new HttpError(409, code, message, data);
+export const conflict = (message: string, code?: string, data?: Record<string, unknown>) =>
+  new HttpError(409, code, message, data);

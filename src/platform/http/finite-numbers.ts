@@ -15,7 +15,9 @@ interface ValidationError {
   params: Record<string, unknown>;
   message: string;
 }
-type Validate = ((this: unknown, data: unknown, ...rest: unknown[]) => boolean | Promise<unknown>) & { errors?: ValidationError[] | null };
+type Validate = ((this: unknown, data: unknown, ...rest: unknown[]) => boolean | Promise<unknown>) & {
+  errors?: ValidationError[] | null;
+};
 interface AjvLike {
   compile(schema: unknown, meta?: boolean): Validate;
 }
@@ -30,7 +32,8 @@ function hasNonFinite(data: unknown, depth = 0): boolean {
     for (const v of data) if (hasNonFinite(v, depth + 1)) return true;
     return false;
   }
-  for (const k in data) if (Object.hasOwn(data, k) && hasNonFinite((data as Record<string, unknown>)[k], depth + 1)) return true;
+  for (const k in data)
+    if (Object.hasOwn(data, k) && hasNonFinite((data as Record<string, unknown>)[k], depth + 1)) return true;
   return false;
 }
 
@@ -65,7 +68,15 @@ export function finiteNumbers<A>(ajv: A): A {
       }
       const at = nonFinitePath(data);
       if (at === null) return true;
-      wrapped.errors = [{ instancePath: at, schemaPath: '#/type', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' }];
+      wrapped.errors = [
+        {
+          instancePath: at,
+          schemaPath: '#/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be a finite number',
+        },
+      ];
       return false;
     };
     return Object.assign(wrapped, { schema: (validate as unknown as { schema?: unknown }).schema });

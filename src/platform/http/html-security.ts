@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
  * origin (no inline script), inline styles allowed (the pages carry a <style> block), and no framing by another
  * origin, so a sibling origin of the same site cannot load a logged-in page invisibly (clickjacking).
  */
-export const HTML_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
+export const HTML_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
 
 /**
  * Every text/html response gets a Content-Security-Policy with `frame-ancestors 'self'` (a page's own policy is
@@ -19,7 +20,8 @@ export function protectHtmlPages(app: FastifyInstance): void {
     if (typeof type !== 'string' || !type.startsWith('text/html')) return done(null, payload);
     const csp = reply.getHeader('content-security-policy');
     if (csp === undefined) reply.header('Content-Security-Policy', HTML_CSP);
-    else if (!/(^|;)\s*frame-ancestors\s/i.test(String(csp))) reply.header('Content-Security-Policy', `${String(csp).replace(/;\s*$/, '')}; frame-ancestors 'self'`);
+    else if (!/(^|;)\s*frame-ancestors\s/i.test(String(csp)))
+      reply.header('Content-Security-Policy', `${String(csp).replace(/;\s*$/, '')}; frame-ancestors 'self'`);
     reply.header('X-Frame-Options', 'SAMEORIGIN');
     done(null, payload);
   });
@@ -32,6 +34,8 @@ const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
  * sets its theme before the first paint with one. Any other inline script, or one injected later, is refused.
  */
 export function cspWithInlineScripts(html: string): string {
-  const hashes = [...html.matchAll(INLINE_SCRIPT)].map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`);
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`,
+  );
   return HTML_CSP.replace("script-src 'self'", ["script-src 'self'", ...hashes].join(' '));
 }

@@ -6,7 +6,8 @@ import type { Config } from '../../config.js';
  * Query parameters whose values are credentials (WooCommerce keys, OAuth 1.0a, WordPress nonces, tokens,
  * passwords). Matched case-insensitively by name; a name that merely contains one of the words counts too.
  */
-const SECRET_PARAM = /key|secret|token|password|passwd|pwd|nonce|signature|session|cookie|credential|auth|code_verifier|^code$/i;
+const SECRET_PARAM =
+  /key|secret|token|password|passwd|pwd|nonce|signature|session|cookie|credential|auth|code_verifier|^code$/i;
 
 export const REDACTED = '[REDACTED]';
 
@@ -75,8 +76,18 @@ export function loggerOptions(config: Config, to: LogDestination = 'stdout'): Fa
       }),
     },
     ...(config.logFormat === 'pretty'
-      ? { stream: pretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: own ?? stream ?? 1, colorize: own !== null && (own === 2 ? process.stderr : process.stdout).isTTY === true }) }
-      : own === 1 ? {} : { stream: own === 2 ? process.stderr : stream ?? process.stdout }),
+      ? {
+          stream: pretty({
+            translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+            ignore: 'pid,hostname',
+            sync: true,
+            destination: own ?? stream ?? 1,
+            colorize: own !== null && (own === 2 ? process.stderr : process.stdout).isTTY === true,
+          }),
+        }
+      : own === 1
+        ? {}
+        : { stream: own === 2 ? process.stderr : (stream ?? process.stdout) }),
   };
 }
 
@@ -90,10 +101,13 @@ export function logEachRequest(app: FastifyInstance): void {
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? null;
     // no route matched (404): the path, without its query (which may carry credentials)
-    const shown = route ?? (req.url.split('?')[0] ?? '');
+    const shown = route ?? req.url.split('?')[0] ?? '';
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     req.log.debug({ req }, 'request details');
-    req.log.info({ method: req.method, route, ...(route ? {} : { path: shown }), status: reply.statusCode, duration_ms: ms }, `${req.method} ${shown} ${reply.statusCode} ${ms} ms`);
+    req.log.info(
+      { method: req.method, route, ...(route ? {} : { path: shown }), status: reply.statusCode, duration_ms: ms },
+      `${req.method} ${shown} ${reply.statusCode} ${ms} ms`,
+    );
     done();
   });
 }

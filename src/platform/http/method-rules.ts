@@ -38,7 +38,11 @@ export class MethodRules {
     app.addHook('onRequest', (req, reply, done) => {
       const ns = this.namespaces.forUrl(req.url);
       if (!ns || !(ns.strictMethods || this.everywhere)) return done();
-      const accepted = !ns.allowedMethods || ns.allowedMethods.includes(req.method) || req.method === 'HEAD' || req.method === 'OPTIONS';
+      const accepted =
+        !ns.allowedMethods ||
+        ns.allowedMethods.includes(req.method) ||
+        req.method === 'HEAD' ||
+        req.method === 'OPTIONS';
       if (!req.is404 && accepted) return done(); // the common case: a served route, an accepted method (no pattern scan)
       const allowed = this.allowFor(req.url, ns);
       if (allowed === null) return done(); // unknown path: the 404 stays a 404
@@ -47,7 +51,15 @@ export class MethodRules {
         return;
       }
       if (req.is404 || !accepted) {
-        return done(new HttpError(405, undefined, `${req.method} is not allowed here; this path serves ${allowed}.`, { allow: allowed.split(', ') }, { Allow: allowed }));
+        return done(
+          new HttpError(
+            405,
+            undefined,
+            `${req.method} is not allowed here; this path serves ${allowed}.`,
+            { allow: allowed.split(', ') },
+            { Allow: allowed },
+          ),
+        );
       }
       done();
     });
@@ -70,7 +82,9 @@ export class MethodRules {
     if (served.size === 0) return null;
     if (served.has('GET')) served.add('HEAD');
     served.add('OPTIONS');
-    const list = ORDER.filter((m) => served.has(m) && (!ns.allowedMethods || ns.allowedMethods.includes(m) || m === 'HEAD' || m === 'OPTIONS'));
+    const list = ORDER.filter(
+      (m) => served.has(m) && (!ns.allowedMethods || ns.allowedMethods.includes(m) || m === 'HEAD' || m === 'OPTIONS'),
+    );
     return list.join(', ');
   }
 }
@@ -80,9 +94,17 @@ export function enforceNonceRule(req: FastifyRequest, ns: NamespaceInfo | null):
   if (!ns?.nonceRequired) return;
   const f = req.auth.failure;
   if (f === 'missing_nonce') {
-    throw new HttpError(403, 'NONCE_REQUIRED', 'Browser requests to this API must carry the nonce: send the X-WP-Nonce header (GET /rova/v1/auth/nonce gives one).');
+    throw new HttpError(
+      403,
+      'NONCE_REQUIRED',
+      'Browser requests to this API must carry the nonce: send the X-WP-Nonce header (GET /rova/v1/auth/nonce gives one).',
+    );
   }
   if (f === 'invalid_nonce') {
-    throw new HttpError(403, 'NONCE_INVALID', 'The nonce is not valid for this session. Fetch a new one from GET /rova/v1/auth/nonce.');
+    throw new HttpError(
+      403,
+      'NONCE_INVALID',
+      'The nonce is not valid for this session. Fetch a new one from GET /rova/v1/auth/nonce.',
+    );
   }
 }

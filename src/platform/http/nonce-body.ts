@@ -12,7 +12,11 @@ import { routePolicy } from '../auth/guard.js';
 export const NONCE_PARAM = '_wpnonce';
 
 const NonceProperty = Type.Optional(
-  Type.String({ maxLength: 200, description: 'The cookie session\'s nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs)' }),
+  Type.String({
+    maxLength: 200,
+    description:
+      "The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs)",
+  }),
 );
 
 type Json = Record<string, unknown>;

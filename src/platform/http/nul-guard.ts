@@ -14,7 +14,11 @@ interface Found {
 }
 
 const problemOf = (s: string): Problem | null =>
-  s.includes(NUL) ? 'a NUL character' : LONE_SURROGATE.test(s) ? 'an unpaired UTF-16 surrogate (not valid Unicode text)' : null;
+  s.includes(NUL)
+    ? 'a NUL character'
+    : LONE_SURROGATE.test(s)
+      ? 'an unpaired UTF-16 surrogate (not valid Unicode text)'
+      : null;
 
 /** A key shown in the error without the bad character itself. */
 const printable = (k: string): string => k.replaceAll(NUL, '\\0').replace(LONE_SURROGATES, '\uFFFD');
@@ -60,11 +64,16 @@ export function refuseNulCharacters(req: FastifyRequest, _reply: FastifyReply, d
 function nulProblem(req: FastifyRequest): HttpError | null {
   const body = req.body;
   const frozen = typeof body === 'object' && body !== null && Object.isFrozen(body);
-  const hit = badText(req.params, '') ?? badText(req.query, '') ?? (frozen && cleanBodies.has(body) ? null : badText(body, 'body'));
+  const hit =
+    badText(req.params, '') ??
+    badText(req.query, '') ??
+    (frozen && cleanBodies.has(body) ? null : badText(body, 'body'));
   if (hit === null) {
     if (frozen) cleanBodies.add(body);
     return null;
   }
   const field = hit.field || 'body';
-  return new HttpError(400, undefined, `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must not contain ${hit.problem}` } });
+  return new HttpError(400, undefined, `Invalid parameter(s): ${field}`, {
+    params: { [field]: `${field} must not contain ${hit.problem}` },
+  });
 }

@@ -27,7 +27,11 @@ export class RouteCatalogue {
   }
 }
 
-export function registerRestIndex(app: FastifyInstance, catalogue: RouteCatalogue, namespaces: NamespaceRegistry): void {
+export function registerRestIndex(
+  app: FastifyInstance,
+  catalogue: RouteCatalogue,
+  namespaces: NamespaceRegistry,
+): void {
   const restRoot = app.platform.config.restRoot;
   const describe = (filter?: string) => {
     const routes: Record<string, { namespace: string; methods: string[] }> = {};

@@ -30,14 +30,19 @@ export interface Lease {
 }
 
 export async function dropExpiredKey(db: Db, k: KeyRef): Promise<void> {
-  await db.execute(sql`DELETE FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key} AND expires_at <= now()`);
+  await db.execute(
+    sql`DELETE FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key} AND expires_at <= now()`,
+  );
 }
 
 /** A new running row for the key, or false when the key has a row already. */
 export async function insertRunningKey(db: Db, k: KeyRef, l: Lease): Promise<boolean> {
-  const r = await one<{ key: string }>(db, sql`INSERT INTO rova_idempotent_requests (scope, key, fingerprint, status, holder, lease_until, expires_at)
+  const r = await one<{ key: string }>(
+    db,
+    sql`INSERT INTO rova_idempotent_requests (scope, key, fingerprint, status, holder, lease_until, expires_at)
     VALUES (${k.scope}, ${k.key}, ${l.fingerprint}, 'running', ${l.holder}, now() + ${l.leaseMs}::integer * interval '1 millisecond', ${l.expiresAt.toISOString()})
-    ON CONFLICT DO NOTHING RETURNING key`);
+    ON CONFLICT DO NOTHING RETURNING key`,
+  );
   return r !== undefined;
 }
 
@@ -46,28 +51,47 @@ export async function insertRunningKey(db: Db, k: KeyRef, l: Lease): Promise<boo
  * one statement, so of two requests racing for it exactly one gets it. Only for the same request body.
  */
 export async function takeOverAbandonedKey(db: Db, k: KeyRef, l: Lease): Promise<boolean> {
-  const r = await one<{ key: string }>(db, sql`UPDATE rova_idempotent_requests
+  const r = await one<{ key: string }>(
+    db,
+    sql`UPDATE rova_idempotent_requests
     SET holder = ${l.holder}, lease_until = now() + ${l.leaseMs}::integer * interval '1 millisecond', expires_at = ${l.expiresAt.toISOString()}
     WHERE scope = ${k.scope} AND key = ${k.key} AND fingerprint = ${l.fingerprint} AND status = 'running' AND lease_until < now()
-    RETURNING key`);
+    RETURNING key`,
+  );
   return r !== undefined;
 }
 
 export async function readKey(db: Db, k: KeyRef): Promise<KeyRow | undefined> {
-  return one<KeyRow>(db, sql`SELECT fingerprint, status, response_status, response_body, lease_until < now() AS lease_expired
-    FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key}`);
+  return one<KeyRow>(
+    db,
+    sql`SELECT fingerprint, status, response_status, response_body, lease_until < now() AS lease_expired
+    FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key}`,
+  );
 }
 
 /** In the run's transaction: running → committed with the answer so far, if this holder still holds the key. */
-export async function commitKey(tx: Db, k: KeyRef, holder: string, answer: { status: number; body: unknown }): Promise<boolean> {
-  const r = await one<{ key: string }>(tx, sql`UPDATE rova_idempotent_requests
+export async function commitKey(
+  tx: Db,
+  k: KeyRef,
+  holder: string,
+  answer: { status: number; body: unknown },
+): Promise<boolean> {
+  const r = await one<{ key: string }>(
+    tx,
+    sql`UPDATE rova_idempotent_requests
     SET status = 'committed', response_status = ${answer.status}, response_body = ${JSON.stringify(answer.body)}::jsonb
-    WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder} AND status = 'running' RETURNING key`);
+    WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder} AND status = 'running' RETURNING key`,
+  );
   return r !== undefined;
 }
 
 /** The final answer, if this holder still holds the key (running, or committed by its own transaction). */
-export async function finishKey(db: Db, k: KeyRef, holder: string, answer: { status: number; body: unknown }): Promise<void> {
+export async function finishKey(
+  db: Db,
+  k: KeyRef,
+  holder: string,
+  answer: { status: number; body: unknown },
+): Promise<void> {
   await db.execute(sql`UPDATE rova_idempotent_requests
     SET status = 'done', response_status = ${answer.status}, response_body = ${JSON.stringify(answer.body)}::jsonb, lease_until = NULL
     WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder} AND status IN ('running', 'committed')`);
@@ -75,7 +99,9 @@ export async function finishKey(db: Db, k: KeyRef, holder: string, answer: { sta
 
 /** Frees the key this holder holds, whatever its state (the effect was undone, in `tx` when given). */
 export async function releaseKey(db: Db, k: KeyRef, holder: string): Promise<void> {
-  await db.execute(sql`DELETE FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder}`);
+  await db.execute(
+    sql`DELETE FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder}`,
+  );
 }
 
 /**
@@ -83,7 +109,9 @@ export async function releaseKey(db: Db, k: KeyRef, holder: string): Promise<voi
  * and answers with the answer committed with it from now on.
  */
 export async function settleFailedKey(db: Db, k: KeyRef, holder: string): Promise<void> {
-  await db.execute(sql`DELETE FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder} AND status = 'running'`);
+  await db.execute(
+    sql`DELETE FROM rova_idempotent_requests WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder} AND status = 'running'`,
+  );
   await db.execute(sql`UPDATE rova_idempotent_requests SET status = 'done', lease_until = NULL
     WHERE scope = ${k.scope} AND key = ${k.key} AND holder = ${holder} AND status = 'committed'`);
 }

@@ -1,7 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from '../db/types.js';
 import { HttpError } from '../http/errors.js';
-import { commitKey, dropExpiredKey, finishKey, insertRunningKey, purgeExpiredKeys, readKey, releaseKey, settleFailedKey, takeOverAbandonedKey, type KeyRef, type Lease } from './repo.js';
+import {
+  commitKey,
+  dropExpiredKey,
+  finishKey,
+  insertRunningKey,
+  purgeExpiredKeys,
+  readKey,
+  releaseKey,
+  settleFailedKey,
+  takeOverAbandonedKey,
+  type KeyRef,
+  type Lease,
+} from './repo.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /**
@@ -45,11 +57,25 @@ export interface IdempotencyOptions {
 
 const NO_KEY: IdempotencyClaim = { keyed: false, commit: async () => undefined, release: async () => undefined };
 
-const inFlight = () => new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key is still being processed.', { reason: 'idempotency_key_in_flight' });
+const inFlight = () =>
+  new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key is still being processed.', {
+    reason: 'idempotency_key_in_flight',
+  });
 
 function fingerprint(body: unknown): string {
-  const canon = (v: unknown): unknown => (Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, canon(x)])) : v);
-  return createHash('sha256').update(JSON.stringify(canon(body ?? null))).digest('hex');
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canon)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, canon(x)]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canon(body ?? null)))
+    .digest('hex');
 }
 
 /**
@@ -62,19 +88,43 @@ function fingerprint(body: unknown): string {
  * over. A run whose effect commits in a transaction marks the key in that transaction (`claim.commit`): a key whose
  * effect committed is never run again — its later requests get the answer committed with it.
  */
-export async function idempotent(db: Db, scope: string, key: string | undefined, body: unknown,
-  run: (claim: IdempotencyClaim) => Promise<IdempotentAnswer>, opts: IdempotencyOptions = {}): Promise<StoredAnswer> {
+export async function idempotent(
+  db: Db,
+  scope: string,
+  key: string | undefined,
+  body: unknown,
+  run: (claim: IdempotencyClaim) => Promise<IdempotentAnswer>,
+  opts: IdempotencyOptions = {},
+): Promise<StoredAnswer> {
   if (key === undefined) return { ...(await run(NO_KEY)), replayed: false };
-  if (!KEY.test(key)) throw new HttpError(400, 'INVALID_PARAMS', 'Idempotency-Key must be 1-255 visible ASCII characters.', { field: 'Idempotency-Key' });
+  if (!KEY.test(key))
+    throw new HttpError(400, 'INVALID_PARAMS', 'Idempotency-Key must be 1-255 visible ASCII characters.', {
+      field: 'Idempotency-Key',
+    });
   const ref: KeyRef = { scope, key };
-  const lease: Lease = { holder: randomUUID(), fingerprint: fingerprint(body), leaseMs: opts.leaseMs ?? IDEMPOTENCY_LEASE_MS, expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS) };
+  const lease: Lease = {
+    holder: randomUUID(),
+    fingerprint: fingerprint(body),
+    leaseMs: opts.leaseMs ?? IDEMPOTENCY_LEASE_MS,
+    expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+  };
   await dropExpiredKey(db, ref);
   if (!(await insertRunningKey(db, ref, lease)) && !(await takeOverAbandonedKey(db, ref, lease))) {
     const prior = await readKey(db, ref);
-    if (!prior) throw new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key just changed state; retry.', { reason: 'idempotency_key_in_flight' });
-    if (prior.fingerprint !== lease.fingerprint) throw new HttpError(422, 'IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was used with a different request body.', { field: 'Idempotency-Key' });
+    if (!prior)
+      throw new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key just changed state; retry.', {
+        reason: 'idempotency_key_in_flight',
+      });
+    if (prior.fingerprint !== lease.fingerprint)
+      throw new HttpError(
+        422,
+        'IDEMPOTENCY_KEY_MISMATCH',
+        'This Idempotency-Key was used with a different request body.',
+        { field: 'Idempotency-Key' },
+      );
     // committed: the effect stands; once its request is past its lease, the answer committed with it is the answer
-    if (prior.status === 'done' || (prior.status === 'committed' && prior.lease_expired)) return { status: prior.response_status ?? 200, body: prior.response_body, replayed: true };
+    if (prior.status === 'done' || (prior.status === 'committed' && prior.lease_expired))
+      return { status: prior.response_status ?? 200, body: prior.response_body, replayed: true };
     throw inFlight();
   }
   const claim: IdempotencyClaim = {

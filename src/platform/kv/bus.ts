@@ -82,7 +82,12 @@ const MAX_PENDING = 1_000;
  * Redis is back. A write that committed is therefore never reported as failed because of the bus. When Redis
  * comes back, every local cache is dropped ("*" on every topic): messages from other nodes may have been missed.
  */
-export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, state: RedisState): Promise<InvalidationBus> {
+export async function createRedisBus(
+  pub: Redis,
+  sub: Redis,
+  prefix: string,
+  state: RedisState,
+): Promise<InvalidationBus> {
   const nodeId = randomUUID();
   const channel = `${prefix}bus`;
   const local = createMemoryBus();
@@ -121,7 +126,8 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
     const batch = [...pending.values()];
     pending.clear();
     for (const m of batch) await send(m.topic, m.payload);
-    if (batch.length && pending.size === 0) state.log.info({ messages: batch.length }, 'invalidation messages held during the Redis outage were sent');
+    if (batch.length && pending.size === 0)
+      state.log.info({ messages: batch.length }, 'invalidation messages held during the Redis outage were sent');
   };
   pub.on('ready', () => void flush());
   // this node's own heartbeat came back after a gap: what it could not send meanwhile goes out now
@@ -156,7 +162,8 @@ export async function createRedisBus(pub: Redis, sub: Redis, prefix: string, sta
     async close() {
       clearInterval(beat);
       // a goodbye, after every announcement of this node: the others stop waiting for its heartbeat at once
-      if (pub.status === 'ready') await pub.publish(channel, JSON.stringify({ node: nodeId, bye: 1 })).catch(() => undefined);
+      if (pub.status === 'ready')
+        await pub.publish(channel, JSON.stringify({ node: nodeId, bye: 1 })).catch(() => undefined);
       await sub.unsubscribe(channel).catch(() => undefined);
       await local.close();
     },

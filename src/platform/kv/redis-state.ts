@@ -96,7 +96,9 @@ export class RedisState {
     if (!up && this.downAt === null) {
       this.downAt = Date.now();
       this.stale = true;
-      this.log.warn('Redis unavailable: rate limits fall back to per-node memory and caches may be stale until it returns');
+      this.log.warn(
+        'Redis unavailable: rate limits fall back to per-node memory and caches may be stale until it returns',
+      );
     } else if (up && this.downAt !== null) {
       const seconds = Math.round((Date.now() - this.downAt) / 100) / 10;
       this.downAt = null;

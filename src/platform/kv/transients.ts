@@ -14,10 +14,15 @@ export interface Transients {
    * none is lost. `fn` gets the current value (undefined when missing or expired) and returns the new one
    * (undefined deletes the key); `ttlSeconds` may depend on the new value. Returns what was stored.
    */
-  update<T>(key: string, fn: (current: T | undefined) => T | undefined, ttlSeconds?: number | ((value: T) => number)): Promise<T | undefined>;
+  update<T>(
+    key: string,
+    fn: (current: T | undefined) => T | undefined,
+    ttlSeconds?: number | ((value: T) => number),
+  ): Promise<T | undefined>;
 }
 
-const ttlOf = <T>(ttl: number | ((value: T) => number) | undefined, value: T): number | undefined => (typeof ttl === 'function' ? ttl(value) : ttl);
+const ttlOf = <T>(ttl: number | ((value: T) => number) | undefined, value: T): number | undefined =>
+  typeof ttl === 'function' ? ttl(value) : ttl;
 
 export function createDbTransients(db: Db): Transients {
   const t: Transients = {

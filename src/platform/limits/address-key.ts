@@ -10,7 +10,10 @@ export function addressKey(ip: string): string {
   if (isIP(addr) !== 6) return addr;
   const groups = expandIpv6(addr);
   if (!groups) return addr;
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (`::` and a trailing dotted IPv4 part expanded), or null. */
@@ -19,7 +22,8 @@ function expandIpv6(addr: string): number[] | null {
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4) {
     const o = v4[1]!.split('.').map(Number);
-    text = text.slice(0, -v4[1]!.length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
+    text =
+      text.slice(0, -v4[1]!.length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const parse = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));

@@ -35,7 +35,13 @@ export function createLimits(redis: Redis | null, prefix: string): Limits {
       // While Redis is away (refused at once: not ready, or no reply in the command timeout) the counts go to a
       // per-node memory limiter: each node then enforces the limit on its own, instead of every request failing.
       l = redis
-        ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) })
+        ? new RateLimiterRedis({
+            ...opts,
+            storeClient: redis,
+            useRedisPackage: false,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(opts),
+          })
         : new RateLimiterMemory(opts);
       limiters.set(id, l);
     }

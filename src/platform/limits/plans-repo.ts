@@ -24,9 +24,18 @@ export async function upsertPlan(db: Db, apiKeyId: number, p: PlanRow): Promise<
 }
 
 export async function deletePlan(db: Db, apiKeyId: number): Promise<boolean> {
-  return (await rows<{ id: number }>(db, sql`DELETE FROM rova_api_key_plans WHERE api_key_id = ${apiKeyId} RETURNING api_key_id::int AS id`)).length > 0;
+  return (
+    (
+      await rows<{ id: number }>(
+        db,
+        sql`DELETE FROM rova_api_key_plans WHERE api_key_id = ${apiKeyId} RETURNING api_key_id::int AS id`,
+      )
+    ).length > 0
+  );
 }
 
 export async function apiKeyExists(db: Db, apiKeyId: number): Promise<boolean> {
-  return (await one<{ id: number }>(db, sql`SELECT id::int AS id FROM rova_api_keys WHERE id = ${apiKeyId}`)) !== undefined;
+  return (
+    (await one<{ id: number }>(db, sql`SELECT id::int AS id FROM rova_api_keys WHERE id = ${apiKeyId}`)) !== undefined
+  );
 }

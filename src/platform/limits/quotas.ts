@@ -49,7 +49,13 @@ export class Quotas {
       const opts = { keyPrefix: `${p.config.redisPrefix}quota:${w}`, points: HUGE, duration: WINDOWS[w] };
       // Like the platform limiter: while Redis is away, each node counts on its own instead of failing requests.
       return p.redis
-        ? new RateLimiterRedis({ ...opts, storeClient: p.redis, useRedisPackage: false, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) })
+        ? new RateLimiterRedis({
+            ...opts,
+            storeClient: p.redis,
+            useRedisPackage: false,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(opts),
+          })
         : new RateLimiterMemory(opts);
     };
     this.limiters = { minute: make('minute'), day: make('day') };
@@ -61,7 +67,13 @@ export class Quotas {
 
   /** The existing per-key write limit (RENTAL_WRITE_RATE_LIMIT, default 60/min) is the default plan. */
   defaultPlan(): QuotaPlan {
-    return { name: 'default', requestsPerMinute: envInt(this.p.config, 'RENTAL_WRITE_RATE_LIMIT', 60, 1), requestsPerDay: null, routeCosts: {}, writesOnly: true };
+    return {
+      name: 'default',
+      requestsPerMinute: envInt(this.p.config, 'RENTAL_WRITE_RATE_LIMIT', 60, 1),
+      requestsPerDay: null,
+      routeCosts: {},
+      writesOnly: true,
+    };
   }
 
   async planOf(apiKeyId: number): Promise<QuotaPlan> {
@@ -73,14 +85,16 @@ export class Quotas {
   }
 
   async setPlan(apiKeyId: number, plan: repo.PlanRow): Promise<QuotaPlan> {
-    if (!(await repo.apiKeyExists(this.p.db, apiKeyId))) throw notFound(`API key ${apiKeyId} not found`, 'rova_api_key_not_found');
+    if (!(await repo.apiKeyExists(this.p.db, apiKeyId)))
+      throw notFound(`API key ${apiKeyId} not found`, 'rova_api_key_not_found');
     await repo.upsertPlan(this.p.db, apiKeyId, plan);
     await this.changed(apiKeyId);
     return this.planOf(apiKeyId);
   }
 
   async clearPlan(apiKeyId: number): Promise<QuotaPlan> {
-    if (!(await repo.apiKeyExists(this.p.db, apiKeyId))) throw notFound(`API key ${apiKeyId} not found`, 'rova_api_key_not_found');
+    if (!(await repo.apiKeyExists(this.p.db, apiKeyId)))
+      throw notFound(`API key ${apiKeyId} not found`, 'rova_api_key_not_found');
     await repo.deletePlan(this.p.db, apiKeyId);
     await this.changed(apiKeyId);
     return this.defaultPlan();
@@ -100,7 +114,11 @@ export class Quotas {
   }
 
   /** Counts `cost` against every window of the plan; a refused request is given back (429s burn nothing). */
-  async consume(apiKeyId: number, plan: QuotaPlan, cost: number): Promise<{ allowed: boolean; windows: QuotaWindow[] }> {
+  async consume(
+    apiKeyId: number,
+    plan: QuotaPlan,
+    cost: number,
+  ): Promise<{ allowed: boolean; windows: QuotaWindow[] }> {
     const key = String(apiKeyId);
     const windows: QuotaWindow[] = [];
     for (const w of this.windowsOf(plan)) {
@@ -125,7 +143,8 @@ export class Quotas {
   /** Current counts without counting anything. */
   async usage(apiKeyId: number, plan: QuotaPlan): Promise<QuotaWindow[]> {
     const out: QuotaWindow[] = [];
-    for (const w of this.windowsOf(plan)) out.push(view(w, this.limitOf(plan, w), await this.limiters[w].get(String(apiKeyId))));
+    for (const w of this.windowsOf(plan))
+      out.push(view(w, this.limitOf(plan, w), await this.limiters[w].get(String(apiKeyId))));
     return out;
   }
 
@@ -192,7 +211,10 @@ export async function enforceQuota(req: FastifyRequest, reply: FastifyReply): Pr
   if (!r.allowed) {
     const over = r.windows.filter((w) => w.used + cost > w.limit);
     const retry = Math.max(...(over.length ? over : r.windows).map((w) => w.reset_seconds));
-    throw new HttpError(429, undefined, `Quota of this API key exceeded. Try again in ${retry} s.`, undefined, { ...headers, 'Retry-After': String(retry) });
+    throw new HttpError(429, undefined, `Quota of this API key exceeded. Try again in ${retry} s.`, undefined, {
+      ...headers,
+      'Retry-After': String(retry),
+    });
   }
   reply.headers(headers);
 }

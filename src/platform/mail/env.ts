@@ -21,14 +21,18 @@ export function parseMailEnv(env: Readonly<Record<string, string | undefined>>):
       u = null;
     }
     if (!u || !['smtp:', 'smtps:'].includes(u.protocol) || !u.hostname) {
-      throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587');
+      throw new ConfigError(
+        'SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587',
+      );
     }
   }
   const storeName = env.STORE_NAME?.trim() || 'Rova';
   if (storeName.length > 100) throw new ConfigError('STORE_NAME must be at most 100 characters');
   const from = env.MAIL_FROM?.trim() || `${storeName} <no-reply@localhost>`;
-  if (!/<?[^\s<>@]+@[^\s<>@]+>?$/.test(from)) throw new ConfigError(`MAIL_FROM must be an address such as "Shop <shop@example.com>" (got "${from}")`);
+  if (!/<?[^\s<>@]+@[^\s<>@]+>?$/.test(from))
+    throw new ConfigError(`MAIL_FROM must be an address such as "Shop <shop@example.com>" (got "${from}")`);
   const publicUrl = (env.PUBLIC_URL?.trim() || 'http://127.0.0.1:8080').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s/]+/.test(publicUrl)) throw new ConfigError(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
+  if (!/^https?:\/\/[^\s/]+/.test(publicUrl))
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
   return { smtpUrl, from, storeName, publicUrl };
 }

@@ -54,7 +54,10 @@ export const RECIPIENT_NAME = '\uE000recipient\uE000';
  * HTML-escaped in the HTML body, as the templates escape — so the mail is stored with the write that causes it, in the
  * same statement. Undefined when mail goes over SMTP (it is sent after the write, not stored).
  */
-export function storedMailsWith(p: Platform, r: { from: string; mail: string; to: string; name: string }): string | undefined {
+export function storedMailsWith(
+  p: Platform,
+  r: { from: string; mail: string; to: string; name: string },
+): string | undefined {
   if (mailSettings(p).smtpUrl) return undefined;
   const html = `replace(replace(replace(replace(replace(${r.name}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
   const token = `'${RECIPIENT_NAME}'::text`;
@@ -82,13 +85,21 @@ export interface OutboxRow {
   created_at: string;
 }
 
-export async function listOutbox(db: Db, f: { to?: string; template?: string }, page: number, perPage: number): Promise<{ items: OutboxRow[]; total: number }> {
+export async function listOutbox(
+  db: Db,
+  f: { to?: string; template?: string },
+  page: number,
+  perPage: number,
+): Promise<{ items: OutboxRow[]; total: number }> {
   const c = [sql`true`];
   if (f.to) c.push(sql`lower(to_address) = lower(${f.to})`);
   if (f.template) c.push(sql`template = ${f.template}`);
   const w = sql.join(c, sql` AND `);
-  const items = await rows<OutboxRow>(db, sql`SELECT id::int AS id, to_address, subject, text_body, html_body, template, status, error, created_at
-    FROM rova_mail_outbox WHERE ${w} ORDER BY id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`);
+  const items = await rows<OutboxRow>(
+    db,
+    sql`SELECT id::int AS id, to_address, subject, text_body, html_body, template, status, error, created_at
+    FROM rova_mail_outbox WHERE ${w} ORDER BY id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+  );
   const t = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_mail_outbox WHERE ${w}`);
   return { items, total: t?.n ?? 0 };
 }

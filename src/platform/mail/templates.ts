@@ -14,7 +14,8 @@ export interface MailContext {
 /** A paragraph list; `link` lines become buttons in HTML. */
 type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** An instant shown in the store's timezone, with the zone named (mails are read far from the server). */
 export function localTime(iso: string, timezone: string): string {
@@ -44,11 +45,15 @@ export function compose(ctx: MailContext, subject: string, greeting: string, blo
       html.push(`<p>${esc(b.p)}</p>`);
     } else if ('link' in b) {
       text.push(`${b.label}: ${b.link}`, '');
-      html.push(`<p><a href="${esc(b.link)}" style="display:inline-block;padding:8px 16px;background:#1f6feb;color:#fff;text-decoration:none;border-radius:4px">${esc(b.label)}</a></p>`);
+      html.push(
+        `<p><a href="${esc(b.link)}" style="display:inline-block;padding:8px 16px;background:#1f6feb;color:#fff;text-decoration:none;border-radius:4px">${esc(b.label)}</a></p>`,
+      );
     } else {
       for (const [k, v] of b.rows) text.push(`${k}: ${v}`);
       text.push('');
-      html.push(`<table cellpadding="4">${b.rows.map(([k, v]) => `<tr><th align="left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);
+      html.push(
+        `<table cellpadding="4">${b.rows.map(([k, v]) => `<tr><th align="left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`,
+      );
     }
   }
   text.push(`— ${ctx.storeName}`);

@@ -77,7 +77,7 @@ export function createMetrics(dbHandle: DbHandle, shared?: SharedDependencies): 
     });
     new Gauge({
       name: 'rova_bus_flowing',
-      help: '1 while every node\'s bus heartbeat (this one\'s through Redis included) arrived within 250 ms: announcements flow and the holding index answers from memory; 0: answers come from the database',
+      help: "1 while every node's bus heartbeat (this one's through Redis included) arrived within 250 ms: announcements flow and the holding index answers from memory; 0: answers come from the database",
       registers: [registry],
       collect() {
         this.set(shared.bus.state().flowing ? 1 : 0);
@@ -134,30 +134,42 @@ export function installMetrics(app: FastifyInstance, config: Config, metrics: Me
     duration.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   const wanted = config.metrics.token ? sha256(`Bearer ${config.metrics.token}`) : null;
-  app.get('/metrics', {
-    config: { auth: 'public' },
-    logLevel: 'warn',
-    schema: {
-      tags: ['operations'],
-      summary: 'Prometheus metrics (METRICS=public, or METRICS=token with Authorization: Bearer METRICS_TOKEN)',
-      security: config.metrics.mode === 'token' ? [{ bearer: [] }] : [],
-      produces: ['text/plain'],
-      response: {
-        200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }),
-        401: Type.Object({ code: Type.String(), message: Type.String(), data: Type.Object({ status: Type.Number() }) }),
+  app.get(
+    '/metrics',
+    {
+      config: { auth: 'public' },
+      logLevel: 'warn',
+      schema: {
+        tags: ['operations'],
+        summary: 'Prometheus metrics (METRICS=public, or METRICS=token with Authorization: Bearer METRICS_TOKEN)',
+        security: config.metrics.mode === 'token' ? [{ bearer: [] }] : [],
+        produces: ['text/plain'],
+        response: {
+          200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }),
+          401: Type.Object({
+            code: Type.String(),
+            message: Type.String(),
+            data: Type.Object({ status: Type.Number() }),
+          }),
+        },
       },
     },
-  }, async (req, reply) => {
-    if (wanted) {
-      const given = sha256(req.headers.authorization ?? '');
-      if (!timingSafeEqual(given, wanted)) {
-        return reply
-          .code(401)
-          .header('WWW-Authenticate', 'Bearer realm="metrics"')
-          .send({ code: 'rova_metrics_unauthorized', message: 'Send Authorization: Bearer <METRICS_TOKEN>.', data: { status: 401 } });
+    async (req, reply) => {
+      if (wanted) {
+        const given = sha256(req.headers.authorization ?? '');
+        if (!timingSafeEqual(given, wanted)) {
+          return reply
+            .code(401)
+            .header('WWW-Authenticate', 'Bearer realm="metrics"')
+            .send({
+              code: 'rova_metrics_unauthorized',
+              message: 'Send Authorization: Bearer <METRICS_TOKEN>.',
+              data: { status: 401 },
+            });
+        }
       }
-    }
-    const text = await metrics.registry.metrics();
-    return reply.header('Content-Type', metrics.registry.contentType).header('Cache-Control', 'no-store').send(text);
-  });
+      const text = await metrics.registry.metrics();
+      return reply.header('Content-Type', metrics.registry.contentType).header('Cache-Control', 'no-store').send(text);
+    },
+  );
 }

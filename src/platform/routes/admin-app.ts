@@ -19,7 +19,11 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-const page = { tags: ['pages'], produces: ['text/html'], response: { 200: { description: 'HTML page', type: 'string' }, 404: { description: 'Not built', type: 'string' } } };
+const page = {
+  tags: ['pages'],
+  produces: ['text/html'],
+  response: { 200: { description: 'HTML page', type: 'string' }, 404: { description: 'Not built', type: 'string' } },
+};
 
 /**
  * The admin single-page app (built by `npm run build` into dist/admin): `/admin/assets/*` are content-hashed and
@@ -31,14 +35,29 @@ export function registerAdminApp(app: FastifyInstance): void {
   const sendIndex = async (reply: FastifyReply) => {
     const file = path.join(ADMIN_DIST, 'index.html');
     if (!existsSync(file)) {
-      return reply.code(404).type('text/plain; charset=utf-8').header('Cache-Control', 'no-cache').send('The admin app is not built: run `npm run build`.');
+      return reply
+        .code(404)
+        .type('text/plain; charset=utf-8')
+        .header('Cache-Control', 'no-cache')
+        .send('The admin app is not built: run `npm run build`.');
     }
     const html = await readFile(file, 'utf8');
     // its inline theme script is allowed by hash; nothing else inline runs, and no other origin may frame it
     if (html !== policy.html) policy = { html, csp: cspWithInlineScripts(html) };
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Content-Security-Policy', policy.csp).send(html);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', policy.csp)
+      .send(html);
   };
-  app.get('/admin', { config: { auth: 'public' }, schema: { ...page, summary: 'The admin app (single-page app; index.html, not cached)' } }, (_req, reply) => sendIndex(reply));
+  app.get(
+    '/admin',
+    {
+      config: { auth: 'public' },
+      schema: { ...page, summary: 'The admin app (single-page app; index.html, not cached)' },
+    },
+    (_req, reply) => sendIndex(reply),
+  );
   app.get<{ Params: { '*': string } }>(
     '/admin/*',
     // Not an API route (a wildcard of files and client routes): documented by `GET /admin`, hidden from OpenAPI.
@@ -49,10 +68,14 @@ export function registerAdminApp(app: FastifyInstance): void {
       const name = rest.slice('assets/'.length);
       const type = TYPES[path.extname(name)];
       // Names are Vite's: [name]-[hash].ext, no folders; anything else is not ours.
-      if (!type || !/^[A-Za-z0-9._-]+$/.test(name)) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      if (!type || !/^[A-Za-z0-9._-]+$/.test(name))
+        return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       const file = path.join(ADMIN_DIST, 'assets', name);
       if (!existsSync(file)) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-      return reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(await readFile(file));
+      return reply
+        .type(type)
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .send(await readFile(file));
     },
   );
 }

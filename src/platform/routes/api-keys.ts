@@ -52,18 +52,26 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Create an API key; the key is in this response only',
-        body: Type.Object({
-          user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-          user: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'login or email, instead of user_id' })),
-          name: Type.Optional(Type.String({ maxLength: 100 })),
-          scopes: Type.Optional(Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]), { maxItems: 2 })),
-          expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
-          format: Type.Optional(
-            Type.Union([Type.Literal('rova'), Type.Literal('woocommerce')], {
-              description: 'woocommerce: a consumer key/secret pair (ck_…, cs_…) for WooCommerce clients (HTTP Basic over HTTPS, OAuth 1.0a over HTTP)',
-            }),
-          ),
-        }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+            user: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 200, description: 'login or email, instead of user_id' }),
+            ),
+            name: Type.Optional(Type.String({ maxLength: 100 })),
+            scopes: Type.Optional(
+              Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]), { maxItems: 2 }),
+            ),
+            expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+            format: Type.Optional(
+              Type.Union([Type.Literal('rova'), Type.Literal('woocommerce')], {
+                description:
+                  'woocommerce: a consumer key/secret pair (ck_…, cs_…) for WooCommerce clients (HTTP Basic over HTTPS, OAuth 1.0a over HTTP)',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           201: Type.Object({
             key: Type.Optional(Type.String({ description: 'The key (format rova)' })),
@@ -82,14 +90,17 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!u) throw notFound(`user "${req.body.user}" not found`, 'rova_user_not_found');
         userId = u.id;
       }
-      if (userId === undefined) throw badRequest('user_id or user is required', 'rest_missing_callback_param', { params: ['user_id'] });
+      if (userId === undefined)
+        throw badRequest('user_id or user is required', 'rest_missing_callback_param', { params: ['user_id'] });
       const expires = req.body.expires_at ? new Date(req.body.expires_at) : null;
       const input = { userId, name: req.body.name, scopes: req.body.scopes, expiresAt: expires };
       reply.header('Cache-Control', 'no-store');
       if (req.body.format === 'woocommerce') {
         const w = await auth.createWooCommerceKey(input);
         req.auditTarget = `api_key:${w.view.id}`;
-        return reply.status(201).send({ consumer_key: w.consumerKey, consumer_secret: w.consumerSecret, api_key: w.view });
+        return reply
+          .status(201)
+          .send({ consumer_key: w.consumerKey, consumer_secret: w.consumerSecret, api_key: w.view });
       }
       const r = await auth.createApiKey(input);
       req.auditTarget = `api_key:${r.view.id}`;

@@ -32,9 +32,13 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Append-only log of every write and every authentication failure, newest first',
         querystring: Type.Object({
           actor_user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-          method: Type.Optional(Type.Union(['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'].map((m) => Type.Literal(m)))),
+          method: Type.Optional(
+            Type.Union(['POST', 'PUT', 'PATCH', 'DELETE', 'GET', 'HEAD'].map((m) => Type.Literal(m))),
+          ),
           route: Type.Optional(Type.String({ maxLength: 200, description: 'substring of the route pattern' })),
-          outcome: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('denied')])),
+          outcome: Type.Optional(
+            Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('denied')]),
+          ),
           since: Type.Optional(Type.String({ format: 'date-time' })),
           until: Type.Optional(Type.String({ format: 'date-time' })),
           page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),

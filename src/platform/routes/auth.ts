@@ -7,7 +7,13 @@ import { wpErrors } from '../http/schemas.js';
 import { mailSettings } from '../mail/settings.js';
 import { capsOf, isRole } from '../auth/roles.js';
 
-const User = Type.Object({ id: Type.Integer(), login: Type.String(), email: Type.String(), display_name: Type.String(), role: Type.String() });
+const User = Type.Object({
+  id: Type.Integer(),
+  login: Type.String(),
+  email: Type.String(),
+  display_name: Type.String(),
+  role: Type.String(),
+});
 const toUser = (u: { id: number; login: string; email: string; displayName: string; role: string }) => ({
   id: u.id,
   login: u.login,
@@ -27,8 +33,17 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Log in: sets the HttpOnly session cookie and returns a nonce for X-WP-Nonce',
-        body: Type.Object({ login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ user: User, nonce: Type.String(), expires_at: Type.String() }), ...wpErrors(400, 401, 429) },
+        body: Type.Object(
+          {
+            login: Type.String({ minLength: 1, maxLength: 200 }),
+            password: Type.String({ minLength: 1, maxLength: 200 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ user: User, nonce: Type.String(), expires_at: Type.String() }),
+          ...wpErrors(400, 401, 429),
+        },
       },
     },
     async (req, reply) => {
@@ -69,13 +84,21 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { authenticated: true, scope: 'read' } },
       schema: {
         tags,
-        summary: 'End the cookie session (needs the nonce) or the JWT session; everywhere=true ends every session of the user',
-        querystring: Type.Object({ everywhere: Type.Optional(Type.Boolean({ description: 'end every session of the user (apps and browsers)' })) }),
+        summary:
+          'End the cookie session (needs the nonce) or the JWT session; everywhere=true ends every session of the user',
+        querystring: Type.Object({
+          everywhere: Type.Optional(Type.Boolean({ description: 'end every session of the user (apps and browsers)' })),
+        }),
         response: { 200: Type.Object({ success: Type.Boolean() }), ...wpErrors(400, 401) },
       },
     },
     async (req, reply) => {
-      if (req.auth.method !== 'cookie' && req.auth.method !== 'jwt') throw new HttpError(400, 'rova_not_a_session', 'Only cookie and app (JWT) sessions can log out; revoke API keys instead.');
+      if (req.auth.method !== 'cookie' && req.auth.method !== 'jwt')
+        throw new HttpError(
+          400,
+          'rova_not_a_session',
+          'Only cookie and app (JWT) sessions can log out; revoke API keys instead.',
+        );
       await logoutSession(app.platform, req.auth, req.query.everywhere === true);
       if (req.auth.method === 'cookie') reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true };
@@ -89,7 +112,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Who the credentials belong to',
-        description: 'Also the capabilities of the role (what the admin app shows) and the store settings it formats with (name, currency, time zone).',
+        description:
+          'Also the capabilities of the role (what the admin app shows) and the store settings it formats with (name, currency, time zone).',
         response: {
           200: Type.Object({
             user: User,
@@ -110,7 +134,11 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         method: req.auth.method,
         scopes: req.auth.scopes ? [...req.auth.scopes] : null,
         capabilities: isRole(user.role) ? [...capsOf(user.role)].sort() : [],
-        store: { name: mailSettings(app.platform).storeName, currency: app.platform.storeCurrency.code, timezone: storeTimezone },
+        store: {
+          name: mailSettings(app.platform).storeName,
+          currency: app.platform.storeCurrency.code,
+          timezone: storeTimezone,
+        },
       };
     },
   );

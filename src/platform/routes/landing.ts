@@ -25,23 +25,43 @@ export function registerLandingPage(app: FastifyInstance): void {
       config: { auth: 'public' },
       schema: {
         tags: ['pages'],
-        summary: 'Landing page: links to the API reference, the admin app (when built), the demo shop and the REST index',
+        summary:
+          'Landing page: links to the API reference, the admin app (when built), the demo shop and the REST index',
         produces: ['text/html'],
         response: { 200: { description: 'HTML page', type: 'string' } },
       },
     },
     async (_req, reply) => {
-      const links: Link[] = [{ href: '/docs', title: 'API reference', text: 'Every route, interactive (OpenAPI; raw document at /openapi.json)' }];
+      const links: Link[] = [
+        {
+          href: '/docs',
+          title: 'API reference',
+          text: 'Every route, interactive (OpenAPI; raw document at /openapi.json)',
+        },
+      ];
       // The admin app is optional: link it only when it was built.
-      if (existsSync(path.join(ROOT, 'dist/admin/index.html'))) links.push({ href: '/admin', title: 'Admin', text: 'The admin app' });
+      if (existsSync(path.join(ROOT, 'dist/admin/index.html')))
+        links.push({ href: '/admin', title: 'Admin', text: 'The admin app' });
       if (app.hasRoute({ method: 'GET', url: '/demo/shop' })) {
-        links.push({ href: '/demo/shop', title: 'Demo shop', text: 'A cacheable storefront re-priced in the visitor’s currency' });
+        links.push({
+          href: '/demo/shop',
+          title: 'Demo shop',
+          text: 'A cacheable storefront re-priced in the visitor’s currency',
+        });
       }
       if (app.hasRoute({ method: 'GET', url: '/demo/rent' })) {
-        links.push({ href: '/demo/rent', title: 'Demo rental page', text: 'The booking widget: search, choose and book a car (one script tag)' });
+        links.push({
+          href: '/demo/rent',
+          title: 'Demo rental page',
+          text: 'The booking widget: search, choose and book a car (one script tag)',
+        });
       }
       if (app.hasRoute({ method: 'GET', url: '/demo/rent/account' })) {
-        links.push({ href: '/demo/rent/account', title: 'Demo customer account', text: 'The booking widget’s account mode: my bookings, cancel, messages, profile' });
+        links.push({
+          href: '/demo/rent/account',
+          title: 'Demo customer account',
+          text: 'The booking widget’s account mode: my bookings, cancel, messages, profile',
+        });
       }
       links.push({ href: `${restRoot}/`, title: 'REST index', text: `Namespaces and routes under ${restRoot}` });
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(page(links));
@@ -50,7 +70,9 @@ export function registerLandingPage(app: FastifyInstance): void {
 }
 
 function page(links: Link[]): string {
-  const items = links.map((l) => `<li><a href="${esc(l.href)}">${esc(l.title)}</a> <span>${esc(l.text)}</span></li>`).join('\n      ');
+  const items = links
+    .map((l) => `<li><a href="${esc(l.href)}">${esc(l.title)}</a> <span>${esc(l.text)}</span></li>`)
+    .join('\n      ');
   const icon = `data:image/svg+xml,${encodeURIComponent(ROVA_ICON_SVG)}`;
   return `<!doctype html>
 <html lang="en">

@@ -6,25 +6,54 @@ import { setPagingHeaders } from '../http/namespaces.js';
 import { wpErrors } from '../http/schemas.js';
 
 const Mail = Type.Object({
-  id: Type.Integer(), to: Type.String(), subject: Type.String(), text: Type.String(), html: Type.String(), template: Type.String(),
-  status: Type.String({ description: 'stored (no SMTP_URL) or failed (the SMTP server refused it)' }), error: Type.Union([Type.String(), Type.Null()]), created_at: Type.String(),
+  id: Type.Integer(),
+  to: Type.String(),
+  subject: Type.String(),
+  text: Type.String(),
+  html: Type.String(),
+  template: Type.String(),
+  status: Type.String({ description: 'stored (no SMTP_URL) or failed (the SMTP server refused it)' }),
+  error: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
 });
 
 export const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/rova/v1/outbox', {
-    config: { auth: { cap: 'manage_options' } },
-    schema: {
-      tags: ['platform: mail'], summary: 'Mails kept instead of sent (no SMTP_URL) or refused by the SMTP server, newest first',
-      querystring: Type.Object({
-        to: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' })), template: Type.Optional(Type.String({ maxLength: 50, pattern: '^[a-z_]+$' })),
-        page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }), per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-      }),
-      response: { 200: Type.Array(Mail), ...wpErrors(400, 401, 403) },
+  app.get(
+    '/rova/v1/outbox',
+    {
+      config: { auth: { cap: 'manage_options' } },
+      schema: {
+        tags: ['platform: mail'],
+        summary: 'Mails kept instead of sent (no SMTP_URL) or refused by the SMTP server, newest first',
+        querystring: Type.Object({
+          to: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' })),
+          template: Type.Optional(Type.String({ maxLength: 50, pattern: '^[a-z_]+$' })),
+          page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
+          per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
+        response: { 200: Type.Array(Mail), ...wpErrors(400, 401, 403) },
+      },
     },
-  }, async (req, reply) => {
-    const q = req.query;
-    const { items, total } = await listOutbox(app.platform.db, { to: q.to, template: q.template }, q.page, q.per_page);
-    setPagingHeaders(reply, req.url, total, q.page, q.per_page);
-    return items.map((m) => ({ id: m.id, to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body, template: m.template, status: m.status, error: m.error, created_at: toDate(m.created_at).toISOString() }));
-  });
+    async (req, reply) => {
+      const q = req.query;
+      const { items, total } = await listOutbox(
+        app.platform.db,
+        { to: q.to, template: q.template },
+        q.page,
+        q.per_page,
+      );
+      setPagingHeaders(reply, req.url, total, q.page, q.per_page);
+      return items.map((m) => ({
+        id: m.id,
+        to: m.to_address,
+        subject: m.subject,
+        text: m.text_body,
+        html: m.html_body,
+        template: m.template,
+        status: m.status,
+        error: m.error,
+        created_at: toDate(m.created_at).toISOString(),
+      }));
+    },
+  );
 };

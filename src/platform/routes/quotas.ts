@@ -9,9 +9,17 @@ const Plan = Type.Object({
   requests_per_minute: Type.Integer(),
   requests_per_day: Type.Union([Type.Integer(), Type.Null()]),
   route_costs: Type.Record(Type.String(), Type.Integer()),
-  counts: Type.Union([Type.Literal('all'), Type.Literal('writes')], { description: 'the default plan counts writes only' }),
+  counts: Type.Union([Type.Literal('all'), Type.Literal('writes')], {
+    description: 'the default plan counts writes only',
+  }),
 });
-const Window = Type.Object({ policy: Type.String(), limit: Type.Integer(), used: Type.Integer(), remaining: Type.Integer(), reset_seconds: Type.Integer() });
+const Window = Type.Object({
+  policy: Type.String(),
+  limit: Type.Integer(),
+  used: Type.Integer(),
+  remaining: Type.Integer(),
+  reset_seconds: Type.Integer(),
+});
 const Usage = Type.Object({ api_key_id: Type.Integer(), plan: Plan, windows: Type.Array(Window) });
 const PlanBody = Type.Object(
   {
@@ -19,11 +27,15 @@ const PlanBody = Type.Object(
     requests_per_minute: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
     requests_per_day: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()])),
     route_costs: Type.Optional(
-      Type.Record(Type.String({ pattern: '^(GET|HEAD|POST|PUT|PATCH|DELETE) /[A-Za-z0-9_./{}-]{1,200}$' }), Type.Integer({ minimum: 1, maximum: 1000 }), {
-        description: 'weight per route, e.g. {"POST /rova-rental/v2/booking/create": 5}',
-        maxProperties: 200,
-        additionalProperties: false,
-      }),
+      Type.Record(
+        Type.String({ pattern: '^(GET|HEAD|POST|PUT|PATCH|DELETE) /[A-Za-z0-9_./{}-]{1,200}$' }),
+        Type.Integer({ minimum: 1, maximum: 1000 }),
+        {
+          description: 'weight per route, e.g. {"POST /rova-rental/v2/booking/create": 5}',
+          maxProperties: 200,
+          additionalProperties: false,
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -52,7 +64,13 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rova/v1/api-keys/:id/plan',
     {
       config: { auth: { cap: 'manage_options' } },
-      schema: { tags, summary: "Set an API key's quota plan (per minute, per day, route weights)", params: KeyId, body: PlanBody, response: { 200: Plan, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: "Set an API key's quota plan (per minute, per day, route weights)",
+        params: KeyId,
+        body: PlanBody,
+        response: { 200: Plan, ...wpErrors(400, 401, 403, 404) },
+      },
     },
     async (req) => {
       const b = req.body;
@@ -71,7 +89,12 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rova/v1/api-keys/:id/plan',
     {
       config: { auth: { cap: 'manage_options' } },
-      schema: { tags, summary: 'Remove the plan: the key falls back to the default plan', params: KeyId, response: { 200: Plan, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Remove the plan: the key falls back to the default plan',
+        params: KeyId,
+        response: { 200: Plan, ...wpErrors(400, 401, 403, 404) },
+      },
     },
     async (req) => {
       req.auditTarget = `api_key:${req.params.id}`;
@@ -83,7 +106,12 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rova/v1/api-keys/:id/usage',
     {
       config: { auth: { cap: 'manage_options' } },
-      schema: { tags, summary: "An API key's plan and what it has used in the current windows", params: KeyId, response: { 200: Usage, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: "An API key's plan and what it has used in the current windows",
+        params: KeyId,
+        response: { 200: Usage, ...wpErrors(400, 401, 403, 404) },
+      },
     },
     async (req) => usage(req.params.id),
   );
@@ -92,10 +120,15 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rova/v1/api-keys/me/usage',
     {
       config: { auth: { authenticated: true, scope: 'read' } },
-      schema: { tags, summary: 'The calling API key: its plan and usage', response: { 200: Usage, ...wpErrors(400, 401) } },
+      schema: {
+        tags,
+        summary: 'The calling API key: its plan and usage',
+        response: { 200: Usage, ...wpErrors(400, 401) },
+      },
     },
     async (req) => {
-      if (req.auth.apiKeyId === null) throw new HttpError(400, 'rova_not_an_api_key', 'Call this with the API key whose usage you want to see.');
+      if (req.auth.apiKeyId === null)
+        throw new HttpError(400, 'rova_not_an_api_key', 'Call this with the API key whose usage you want to see.');
       return usage(req.auth.apiKeyId);
     },
   );

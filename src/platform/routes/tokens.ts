@@ -20,9 +20,22 @@ const Session = Type.Object({
   expires_at: Type.String({ description: 'absolute end (90 days after login)' }),
   current: Type.Boolean({ description: 'the session of the access token making this request' }),
 });
-const Jwk = Type.Object({ kty: Type.String(), crv: Type.Optional(Type.String()), x: Type.Optional(Type.String()), kid: Type.String(), alg: Type.String(), use: Type.String() }, { additionalProperties: true });
+const Jwk = Type.Object(
+  {
+    kty: Type.String(),
+    crv: Type.Optional(Type.String()),
+    x: Type.Optional(Type.String()),
+    kid: Type.String(),
+    alg: Type.String(),
+    use: Type.String(),
+  },
+  { additionalProperties: true },
+);
 const Ok = Type.Object({ success: Type.Boolean() });
-const RefreshBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+const RefreshBody = Type.Object(
+  { refresh_token: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
 
 /** JWT sessions for mobile apps (`rova/v1/auth/token…`), the JWKS, own sessions, password change. */
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -37,11 +50,16 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Log in a mobile app: login (or e-mail) + password → access token (JWT) + refresh token',
-        body: Type.Object({
-          login: Type.String({ minLength: 1, maxLength: 200 }),
-          password: Type.String({ minLength: 1, maxLength: 200 }),
-          device: Type.Optional(Type.String({ maxLength: 200, description: 'shown in the sessions list (default: User-Agent)' })),
-        }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            login: Type.String({ minLength: 1, maxLength: 200 }),
+            password: Type.String({ minLength: 1, maxLength: 200 }),
+            device: Type.Optional(
+              Type.String({ maxLength: 200, description: 'shown in the sessions list (default: User-Agent)' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: TokenPair, ...wpErrors(400, 401, 429) },
       },
     },
@@ -89,7 +107,11 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rova/v1/auth/jwks.json',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'Public keys that verify access tokens (JWKS)', response: { 200: Type.Object({ keys: Type.Array(Jwk) }) } },
+      schema: {
+        tags,
+        summary: 'Public keys that verify access tokens (JWKS)',
+        response: { 200: Type.Object({ keys: Type.Array(Jwk) }) },
+      },
     },
     async (_req, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
@@ -101,7 +123,11 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rova/v1/auth/sessions',
     {
       config: { auth: { authenticated: true, scope: 'read' } },
-      schema: { tags, summary: 'Own app sessions (device, created, last used)', response: { 200: Type.Array(Session), ...wpErrors(401) } },
+      schema: {
+        tags,
+        summary: 'Own app sessions (device, created, last used)',
+        response: { 200: Type.Array(Session), ...wpErrors(401) },
+      },
     },
     async (req) => sessions.list(req.auth.user!.id, req.auth.method === 'jwt' ? req.auth.sessionId : null),
   );
@@ -118,7 +144,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!(await sessions.revokeOne(req.auth.user!.id, req.params.id))) throw notFound(`session ${req.params.id} not found`, 'rova_session_not_found');
+      if (!(await sessions.revokeOne(req.auth.user!.id, req.params.id)))
+        throw notFound(`session ${req.params.id} not found`, 'rova_session_not_found');
       return { success: true };
     },
   );
@@ -130,8 +157,17 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Change your password; every session (apps and browsers) ends',
-        body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 200 }), new_password: Type.String({ minLength: 8, maxLength: 200 }) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ success: Type.Boolean(), sessions_revoked: Type.Integer() }), ...wpErrors(400, 401) },
+        body: Type.Object(
+          {
+            current_password: Type.String({ minLength: 1, maxLength: 200 }),
+            new_password: Type.String({ minLength: 8, maxLength: 200 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ success: Type.Boolean(), sessions_revoked: Type.Integer() }),
+          ...wpErrors(400, 401),
+        },
       },
     },
     async (req, reply) => {

@@ -7,7 +7,14 @@ import { badRequest, notFound } from '../http/errors.js';
 import { wpErrors } from '../http/schemas.js';
 import { toDate } from '../db/types.js';
 
-const User = Type.Object({ id: Type.Integer(), login: Type.String(), email: Type.String(), display_name: Type.String(), role: Type.String(), created_at: Type.Optional(Type.String()) });
+const User = Type.Object({
+  id: Type.Integer(),
+  login: Type.String(),
+  email: Type.String(),
+  display_name: Type.String(),
+  role: Type.String(),
+  created_at: Type.Optional(Type.String()),
+});
 const Role = Type.Union(ROLES.map((r) => Type.Literal(r)));
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -31,7 +38,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const { items, total } = await repo.listUsers(db, req.query.role, req.query.page, req.query.per_page);
       setPagingHeaders(reply, req.url, total, req.query.page, req.query.per_page);
-      return items.map((u) => ({ id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role, created_at: toDate(u.createdAt).toISOString() }));
+      return items.map((u) => ({
+        id: u.id,
+        login: u.login,
+        email: u.email,
+        display_name: u.displayName,
+        role: u.role,
+        created_at: toDate(u.createdAt).toISOString(),
+      }));
     },
   );
   app.post(
@@ -41,20 +55,25 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Create a user (password optional: API-key-only users need none)',
-        body: Type.Object({
-          login: Type.String({ minLength: 2, maxLength: 60 }),
-          email: Type.String({ minLength: 3, maxLength: 200 }),
-          role: Role,
-          password: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
-          display_name: Type.Optional(Type.String({ maxLength: 200 })),
-        }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            login: Type.String({ minLength: 2, maxLength: 60 }),
+            email: Type.String({ minLength: 3, maxLength: 200 }),
+            role: Role,
+            password: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
+            display_name: Type.Optional(Type.String({ maxLength: 200 })),
+          },
+          { additionalProperties: false },
+        ),
         response: { 201: User, ...wpErrors(400, 401, 403, 409) },
       },
     },
     async (req, reply) => {
       const u = await auth.createUser({ ...req.body, displayName: req.body.display_name });
       req.auditTarget = `user:${u.id}`;
-      return reply.status(201).send({ id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role });
+      return reply
+        .status(201)
+        .send({ id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role });
     },
   );
 
@@ -66,12 +85,17 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Delete a user: their API keys and every session (apps and browsers) end at once',
         params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }),
-        response: { 200: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }), ...wpErrors(400, 401, 403, 404) },
+        response: {
+          200: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }),
+          ...wpErrors(400, 401, 403, 404),
+        },
       },
     },
     async (req) => {
-      if (req.params.id === req.auth.user!.id) throw badRequest('You cannot delete yourself.', 'rova_cannot_delete_self');
-      if (!(await repo.deleteUser(db, req.params.id))) throw notFound(`user ${req.params.id} not found`, 'rova_user_not_found');
+      if (req.params.id === req.auth.user!.id)
+        throw badRequest('You cannot delete yourself.', 'rova_cannot_delete_self');
+      if (!(await repo.deleteUser(db, req.params.id)))
+        throw notFound(`user ${req.params.id} not found`, 'rova_user_not_found');
       await auth.usersChanged();
       req.auditTarget = `user:${req.params.id}`;
       return { deleted: true, id: req.params.id };

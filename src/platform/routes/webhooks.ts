@@ -12,11 +12,16 @@ const Endpoint = Type.Object({
   events: Type.Array(Type.String()),
   enabled: Type.Boolean(),
   disabled_reason: Type.Union([Type.String(), Type.Null()]),
-  secret_rotating_until: Type.Union([Type.String(), Type.Null()], { description: 'until then both the old and the new secret sign' }),
+  secret_rotating_until: Type.Union([Type.String(), Type.Null()], {
+    description: 'until then both the old and the new secret sign',
+  }),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
-const WithSecret = Type.Object({ endpoint: Endpoint, secret: Type.String({ description: 'whsec_… — shown only in this answer' }) });
+const WithSecret = Type.Object({
+  endpoint: Endpoint,
+  secret: Type.String({ description: 'whsec_… — shown only in this answer' }),
+});
 const Delivery = Type.Object({
   id: Type.Integer(),
   endpoint_id: Type.Integer(),
@@ -31,11 +36,27 @@ const Delivery = Type.Object({
   created_at: Type.String(),
   delivered_at: Type.Union([Type.String(), Type.Null()]),
 });
-const Attempt = Type.Object({ attempted_at: Type.String(), response_status: Type.Union([Type.Integer(), Type.Null()]), response_time_ms: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]) });
-const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, description: 'event types, `resource.*` or `*`' });
+const Attempt = Type.Object({
+  attempted_at: Type.String(),
+  response_status: Type.Union([Type.Integer(), Type.Null()]),
+  response_time_ms: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  minItems: 1,
+  maxItems: 100,
+  description: 'event types, `resource.*` or `*`',
+});
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
-const Did = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }), did: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
-const Url = Type.String({ minLength: 8, maxLength: 2000, description: 'https URL; private or loopback addresses only when allowed in the settings' });
+const Did = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  did: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+});
+const Url = Type.String({
+  minLength: 8,
+  maxLength: 2000,
+  description: 'https URL; private or loopback addresses only when allowed in the settings',
+});
 
 /** Outbound webhook endpoints, their delivery log and replay (administrators). */
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -43,15 +64,45 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['platform: webhooks'];
   const config = { auth: { cap: 'manage_options' } } as const;
 
-  app.get('/rova/v1/webhooks/event-types', { config, schema: { tags, summary: 'Event types an endpoint can subscribe to', response: { 200: Type.Array(Type.Object({ type: Type.String(), description: Type.String() })), ...wpErrors(401, 403) } } }, async () => eventTypes());
+  app.get(
+    '/rova/v1/webhooks/event-types',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Event types an endpoint can subscribe to',
+        response: {
+          200: Type.Array(Type.Object({ type: Type.String(), description: Type.String() })),
+          ...wpErrors(401, 403),
+        },
+      },
+    },
+    async () => eventTypes(),
+  );
 
-  app.get('/rova/v1/webhooks/settings', { config, schema: { tags, summary: 'Webhook settings', response: { 200: Type.Object({ allow_private_urls: Type.Boolean() }), ...wpErrors(401, 403) } } }, async () => ({ allow_private_urls: await wh.allowPrivate() }));
+  app.get(
+    '/rova/v1/webhooks/settings',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Webhook settings',
+        response: { 200: Type.Object({ allow_private_urls: Type.Boolean() }), ...wpErrors(401, 403) },
+      },
+    },
+    async () => ({ allow_private_urls: await wh.allowPrivate() }),
+  );
 
   app.put(
     '/rova/v1/webhooks/settings',
     {
       config,
-      schema: { tags, summary: 'Allow (or refuse) webhook URLs on loopback/private networks (SSRF guard; default refused)', body: Type.Object({ allow_private_urls: Type.Boolean() }, { additionalProperties: false }), response: { 200: Type.Object({ allow_private_urls: Type.Boolean() }), ...wpErrors(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: 'Allow (or refuse) webhook URLs on loopback/private networks (SSRF guard; default refused)',
+        body: Type.Object({ allow_private_urls: Type.Boolean() }, { additionalProperties: false }),
+        response: { 200: Type.Object({ allow_private_urls: Type.Boolean() }), ...wpErrors(400, 401, 403) },
+      },
     },
     async (req) => {
       await wh.setAllowPrivate(req.body.allow_private_urls);
@@ -59,7 +110,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/rova/v1/webhooks', { config, schema: { tags, summary: 'List webhook endpoints (never their secrets)', response: { 200: Type.Array(Endpoint), ...wpErrors(401, 403) } } }, async () => wh.list());
+  app.get(
+    '/rova/v1/webhooks',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'List webhook endpoints (never their secrets)',
+        response: { 200: Type.Array(Endpoint), ...wpErrors(401, 403) },
+      },
+    },
+    async () => wh.list(),
+  );
 
   app.post(
     '/rova/v1/webhooks',
@@ -68,7 +130,15 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Register an endpoint; its whsec_ signing secret is in this answer only',
-        body: Type.Object({ url: Url, events: Events, description: Type.Optional(Type.String({ maxLength: 200 })), enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            url: Url,
+            events: Events,
+            description: Type.Optional(Type.String({ maxLength: 200 })),
+            enabled: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
         response: { 201: WithSecret, ...wpErrors(400, 401, 403) },
       },
     },
@@ -80,7 +150,19 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/rova/v1/webhooks/:id', { config, schema: { tags, summary: 'One webhook endpoint', params: Id, response: { 200: Endpoint, ...wpErrors(400, 401, 403, 404) } } }, async (req) => wh.get(req.params.id));
+  app.get(
+    '/rova/v1/webhooks/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'One webhook endpoint',
+        params: Id,
+        response: { 200: Endpoint, ...wpErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => wh.get(req.params.id),
+  );
 
   app.put(
     '/rova/v1/webhooks/:id',
@@ -90,17 +172,40 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Change URL, event filter, description or enabled',
         params: Id,
-        body: Type.Object({ url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Type.String({ maxLength: 200 })), enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            url: Type.Optional(Url),
+            events: Type.Optional(Events),
+            description: Type.Optional(Type.String({ maxLength: 200 })),
+            enabled: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Endpoint, ...wpErrors(400, 401, 403, 404) },
       },
     },
     async (req) => wh.update(req.params.id, req.body),
   );
 
-  app.delete('/rova/v1/webhooks/:id', { config, schema: { tags, summary: 'Delete an endpoint and its delivery log', params: Id, response: { 200: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }), ...wpErrors(400, 401, 403, 404) } } }, async (req) => {
-    await wh.remove(req.params.id);
-    return { deleted: true, id: req.params.id };
-  });
+  app.delete(
+    '/rova/v1/webhooks/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete an endpoint and its delivery log',
+        params: Id,
+        response: {
+          200: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }),
+          ...wpErrors(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => {
+      await wh.remove(req.params.id);
+      return { deleted: true, id: req.params.id };
+    },
+  );
 
   app.post(
     '/rova/v1/webhooks/:id/rotate-secret',
@@ -110,7 +215,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'New signing secret (shown once); the old one keeps signing alongside for overlap_seconds',
         params: Id,
-        body: Type.Optional(Type.Object({ overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604800, default: 86400 })) }, { additionalProperties: false })),
+        body: Type.Optional(
+          Type.Object(
+            { overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604800, default: 86400 })) },
+            { additionalProperties: false },
+          ),
+        ),
         response: { 200: WithSecret, ...wpErrors(400, 401, 403, 404) },
       },
     },
@@ -128,7 +238,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Delivery log of an endpoint, newest first (status, response code and time)',
         params: Id,
-        querystring: Type.Object({ page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }), per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
+          per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
         response: { 200: Type.Array(Delivery), ...wpErrors(400, 401, 403, 404) },
       },
     },
@@ -139,12 +252,37 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/rova/v1/webhooks/:id/deliveries/:did', { config, schema: { tags, summary: 'One delivery with every attempt', params: Did, response: { 200: Type.Intersect([Delivery, Type.Object({ log: Type.Array(Attempt) })]), ...wpErrors(400, 401, 403, 404) } } }, async (req) =>
-    wh.attempts(req.params.id, req.params.did),
+  app.get(
+    '/rova/v1/webhooks/:id/deliveries/:did',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'One delivery with every attempt',
+        params: Did,
+        response: {
+          200: Type.Intersect([Delivery, Type.Object({ log: Type.Array(Attempt) })]),
+          ...wpErrors(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => wh.attempts(req.params.id, req.params.did),
   );
 
-  app.post('/rova/v1/webhooks/:id/deliveries/:did/replay', { config, schema: { tags, summary: 'Send the event of a delivery again now (a new delivery)', params: Did, response: { 200: Delivery, ...wpErrors(400, 401, 403, 404) } } }, async (req) => {
-    req.auditTarget = `webhook:${req.params.id}`;
-    return wh.replay(req.params.id, req.params.did);
-  });
+  app.post(
+    '/rova/v1/webhooks/:id/deliveries/:did/replay',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Send the event of a delivery again now (a new delivery)',
+        params: Did,
+        response: { 200: Delivery, ...wpErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      req.auditTarget = `webhook:${req.params.id}`;
+      return wh.replay(req.params.id, req.params.did);
+    },
+  );
 };

@@ -15,7 +15,10 @@ export function databaseStorage(db: Db): ObjectStorage {
         ON CONFLICT (key) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, data = EXCLUDED.data, created_at = now()`);
     },
     async get(key) {
-      const r = await one<{ content_type: string; data: Uint8Array }>(db, sql`SELECT content_type, data FROM rova_objects WHERE key = ${checkKey(key)}`);
+      const r = await one<{ content_type: string; data: Uint8Array }>(
+        db,
+        sql`SELECT content_type, data FROM rova_objects WHERE key = ${checkKey(key)}`,
+      );
       return r ? { contentType: r.content_type, data: Buffer.from(r.data) } : null;
     },
     async delete(key) {
@@ -24,7 +27,10 @@ export function databaseStorage(db: Db): ObjectStorage {
     async *keys(prefix) {
       let after = '';
       for (;;) {
-        const page = await rows<{ key: string }>(db, sql`SELECT key FROM rova_objects WHERE starts_with(key, ${prefix}) AND key > ${after} ORDER BY key LIMIT 500`);
+        const page = await rows<{ key: string }>(
+          db,
+          sql`SELECT key FROM rova_objects WHERE starts_with(key, ${prefix}) AND key > ${after} ORDER BY key LIMIT 500`,
+        );
         for (const r of page) yield r.key;
         if (page.length < 500) return;
         after = page[page.length - 1]!.key;

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { checkKey, StorageUnavailableError, type ObjectStorage } from './types.js';
 
-const TYPES: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp', csv: 'text/csv', json: 'application/json' };
+const TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  csv: 'text/csv',
+  json: 'application/json',
+};
 
 /**
  * Files in a local directory (`file:///srv/rova-files`): one node only, unless the directory is a shared mount.
@@ -11,7 +18,8 @@ const TYPES: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg
  */
 export function fileStorage(root: string): ObjectStorage {
   const where = (key: string) => path.join(root, ...checkKey(key).split('/'));
-  const unavailable = (err: unknown) => new StorageUnavailableError(`file storage at ${root} failed: ${(err as Error).message}`, { cause: err });
+  const unavailable = (err: unknown) =>
+    new StorageUnavailableError(`file storage at ${root} failed: ${(err as Error).message}`, { cause: err });
   return {
     kind: 'file',
     label: `file://${root}`,

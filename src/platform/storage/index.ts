@@ -17,7 +17,9 @@ export function openStorage(url: string | null, db: Db): ObjectStorage {
   if (!u || u === 'database') return databaseStorage(db);
   if (u.startsWith('s3://')) return s3Storage(parseS3Url(u));
   if (u.startsWith('file://')) return fileStorage(fileRoot(u));
-  throw new Error(`STORAGE_URL must be "database", s3://bucket[/prefix]?endpoint=… or file:///absolute/dir (got ${JSON.stringify(u)})`);
+  throw new Error(
+    `STORAGE_URL must be "database", s3://bucket[/prefix]?endpoint=… or file:///absolute/dir (got ${JSON.stringify(u)})`,
+  );
 }
 
 /** Checks a STORAGE_URL without opening anything (configuration errors at start, exit 2). */
@@ -36,6 +38,7 @@ export function checkStorageUrl(url: string): string | null {
 
 function fileRoot(u: string): string {
   const root = fileURLToPath(u);
-  if (!path.isAbsolute(root)) throw new Error('STORAGE_URL: file:// needs an absolute directory (file:///srv/rova-files)');
+  if (!path.isAbsolute(root))
+    throw new Error('STORAGE_URL: file:// needs an absolute directory (file:///srv/rova-files)');
   return root;
 }

@@ -16,7 +16,11 @@ const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  * Copies every object from one storage to another, reading each copy back before it counts (and before the source
  * is deleted, with deleteSource). Safe to re-run: objects already in the target with the same bytes are skipped.
  */
-export async function migrateStorage(from: ObjectStorage, to: ObjectStorage, opts: { deleteSource?: boolean; onObject?: (key: string, action: 'copied' | 'unchanged') => void } = {}): Promise<StorageMigration> {
+export async function migrateStorage(
+  from: ObjectStorage,
+  to: ObjectStorage,
+  opts: { deleteSource?: boolean; onObject?: (key: string, action: 'copied' | 'unchanged') => void } = {},
+): Promise<StorageMigration> {
   const out: StorageMigration = { copied: 0, unchanged: 0, deleted: 0, ignored: [] };
   for await (const key of from.keys('')) {
     try {
@@ -34,7 +38,8 @@ export async function migrateStorage(from: ObjectStorage, to: ObjectStorage, opt
     } else {
       await to.put(key, source.data, source.contentType);
       const back = await to.get(key);
-      if (!back || digest(back.data) !== digest(source.data)) throw new Error(`${key}: the copy in ${to.label} does not read back the same bytes; the source is kept`);
+      if (!back || digest(back.data) !== digest(source.data))
+        throw new Error(`${key}: the copy in ${to.label} does not read back the same bytes; the source is kept`);
       out.copied += 1;
       opts.onObject?.(key, 'copied');
     }

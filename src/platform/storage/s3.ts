@@ -17,14 +17,18 @@ export interface S3Location {
  */
 export function parseS3Url(raw: string): S3Location {
   const u = new URL(raw);
-  if (u.protocol !== 's3:' || !u.hostname) throw new Error('STORAGE_URL: an S3 location is s3://bucket[/prefix]?endpoint=…&region=…');
-  if (u.username || u.password) throw new Error('STORAGE_URL: no credentials in the URL — set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  if (u.protocol !== 's3:' || !u.hostname)
+    throw new Error('STORAGE_URL: an S3 location is s3://bucket[/prefix]?endpoint=…&region=…');
+  if (u.username || u.password)
+    throw new Error('STORAGE_URL: no credentials in the URL — set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   const known = new Set(['endpoint', 'region', 'force_path_style']);
-  for (const k of u.searchParams.keys()) if (!known.has(k)) throw new Error(`STORAGE_URL: unknown parameter "${k}" (known: ${[...known].join(', ')})`);
+  for (const k of u.searchParams.keys())
+    if (!known.has(k)) throw new Error(`STORAGE_URL: unknown parameter "${k}" (known: ${[...known].join(', ')})`);
   const endpoint = u.searchParams.get('endpoint') ?? undefined;
   if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) throw new Error('STORAGE_URL: endpoint must be an http(s) URL');
   const style = u.searchParams.get('force_path_style');
-  if (style !== null && style !== 'true' && style !== 'false') throw new Error('STORAGE_URL: force_path_style is true or false');
+  if (style !== null && style !== 'true' && style !== 'false')
+    throw new Error('STORAGE_URL: force_path_style is true or false');
   const prefix = decodeURIComponent(u.pathname).replace(/^\/+/, '');
   return {
     bucket: u.hostname,
@@ -39,7 +43,10 @@ export function parseS3Url(raw: string): S3Location {
 type Sdk = typeof S3Sdk;
 
 function missing(sdk: Sdk, err: unknown): boolean {
-  return err instanceof sdk.S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
+  return (
+    err instanceof sdk.S3ServiceException &&
+    (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)
+  );
 }
 
 /** The SDK is loaded on first use: a node storing files in the database never pays its start-up cost. */
@@ -57,7 +64,10 @@ export function s3Storage(loc: S3Location): ObjectStorage {
       }),
     })));
   const label = `s3://${loc.bucket}/${loc.prefix}${loc.endpoint ? ` at ${loc.endpoint}` : ''}`;
-  const unavailable = (err: unknown) => new StorageUnavailableError(`S3 storage ${label} failed: ${(err as Error).name}: ${(err as Error).message}`, { cause: err });
+  const unavailable = (err: unknown) =>
+    new StorageUnavailableError(`S3 storage ${label} failed: ${(err as Error).name}: ${(err as Error).message}`, {
+      cause: err,
+    });
   const Key = (key: string) => loc.prefix + checkKey(key);
   return {
     kind: 's3',
@@ -65,7 +75,15 @@ export function s3Storage(loc: S3Location): ObjectStorage {
     async put(key, data, contentType) {
       const { sdk, client } = await open();
       try {
-        await client.send(new sdk.PutObjectCommand({ Bucket: loc.bucket, Key: Key(key), Body: data, ContentType: contentType, ContentLength: data.length }));
+        await client.send(
+          new sdk.PutObjectCommand({
+            Bucket: loc.bucket,
+            Key: Key(key),
+            Body: data,
+            ContentType: contentType,
+            ContentLength: data.length,
+          }),
+        );
       } catch (err) {
         throw unavailable(err);
       }
@@ -95,7 +113,9 @@ export function s3Storage(loc: S3Location): ObjectStorage {
       do {
         let page;
         try {
-          page = await client.send(new sdk.ListObjectsV2Command({ Bucket: loc.bucket, Prefix: loc.prefix + prefix, ContinuationToken: token }));
+          page = await client.send(
+            new sdk.ListObjectsV2Command({ Bucket: loc.bucket, Prefix: loc.prefix + prefix, ContinuationToken: token }),
+          );
         } catch (err) {
           throw unavailable(err);
         }

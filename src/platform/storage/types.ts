@@ -35,6 +35,7 @@ const KEY = /^[a-z0-9][a-z0-9-]*(\/[a-zA-Z0-9][a-zA-Z0-9._-]*)+$/;
 
 /** Keys are built by Rova; this keeps a bug from ever turning one into a path outside the store. */
 export function checkKey(key: string): string {
-  if (!KEY.test(key) || key.includes('..') || key.length > 400) throw new Error(`not a storage key: ${JSON.stringify(key)}`);
+  if (!KEY.test(key) || key.includes('..') || key.length > 400)
+    throw new Error(`not a storage key: ${JSON.stringify(key)}`);
   return key;
 }

@@ -111,7 +111,8 @@ export class Webhooks {
       await checkUrlTarget(u, await this.allowPrivate());
       return u.toString();
     } catch (err) {
-      if (err instanceof SsrfError) throw badRequest(err.message, 'rova_webhook_url_refused', { params: { url: err.message } });
+      if (err instanceof SsrfError)
+        throw badRequest(err.message, 'rova_webhook_url_refused', { params: { url: err.message } });
       throw err;
     }
   }
@@ -120,16 +121,31 @@ export class Webhooks {
     const list = [...new Set(events.map((e) => e.trim()))];
     const unknown = list.filter((e) => !isKnownFilter(e));
     if (list.length === 0 || unknown.length) {
-      throw badRequest(`unknown event type(s): ${unknown.join(', ') || '(none given)'}; see GET /rova/v1/webhooks/event-types`, 'rova_webhook_unknown_event', { params: { events: 'invalid' } });
+      throw badRequest(
+        `unknown event type(s): ${unknown.join(', ') || '(none given)'}; see GET /rova/v1/webhooks/event-types`,
+        'rova_webhook_unknown_event',
+        { params: { events: 'invalid' } },
+      );
     }
     return list;
   }
 
-  async create(input: { url: string; events: string[]; description?: string; enabled?: boolean }): Promise<{ endpoint: EndpointView; secret: string }> {
+  async create(input: {
+    url: string;
+    events: string[];
+    description?: string;
+    enabled?: boolean;
+  }): Promise<{ endpoint: EndpointView; secret: string }> {
     const url = await this.checkUrl(input.url);
     const events = this.checkEvents(input.events);
     const secret = newSecret();
-    const row = await repo.insertEndpoint(this.p.db, { url, events, description: input.description?.trim() ?? '', enabled: input.enabled ?? true, secretEnc: this.box.seal(secret) });
+    const row = await repo.insertEndpoint(this.p.db, {
+      url,
+      events,
+      description: input.description?.trim() ?? '',
+      enabled: input.enabled ?? true,
+      secretEnc: this.box.seal(secret),
+    });
     return { endpoint: endpointView(row), secret };
   }
 
@@ -147,17 +163,26 @@ export class Webhooks {
     return r;
   }
 
-  async update(id: number, input: { url?: string; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointView> {
+  async update(
+    id: number,
+    input: { url?: string; events?: string[]; description?: string; enabled?: boolean },
+  ): Promise<EndpointView> {
     await this.row(id);
     const url = input.url !== undefined ? await this.checkUrl(input.url) : undefined;
     const events = input.events !== undefined ? this.checkEvents(input.events) : undefined;
-    const r = await repo.updateEndpoint(this.p.db, id, { url, events, description: input.description?.trim(), enabled: input.enabled });
+    const r = await repo.updateEndpoint(this.p.db, id, {
+      url,
+      events,
+      description: input.description?.trim(),
+      enabled: input.enabled,
+    });
     if (!r) throw notFound(`webhook endpoint ${id} not found`, 'rova_webhook_not_found');
     return endpointView(r);
   }
 
   async remove(id: number): Promise<void> {
-    if (!(await repo.deleteEndpoint(this.p.db, id))) throw notFound(`webhook endpoint ${id} not found`, 'rova_webhook_not_found');
+    if (!(await repo.deleteEndpoint(this.p.db, id)))
+      throw notFound(`webhook endpoint ${id} not found`, 'rova_webhook_not_found');
   }
 
   /** A new secret, shown once; the old one keeps signing alongside it for `overlapSeconds`. */
@@ -220,9 +245,14 @@ export class Webhooks {
       const n = await this.p.transaction(async (tx) => {
         const events = await repo.pendingEvents(tx, 200);
         for (const ev of events) {
-          for (const e of endpoints) if (matchesFilter(e.events, ev.type)) await repo.insertDelivery(tx, e.id, ev.eventId, ev.type, new Date(this.now()));
+          for (const e of endpoints)
+            if (matchesFilter(e.events, ev.type))
+              await repo.insertDelivery(tx, e.id, ev.eventId, ev.type, new Date(this.now()));
         }
-        await repo.markFannedOut(tx, events.map((e) => e.eventId));
+        await repo.markFannedOut(
+          tx,
+          events.map((e) => e.eventId),
+        );
         return events.length;
       });
       if (n < 200) return;
@@ -234,11 +264,21 @@ export class Webhooks {
     const e = await repo.findEndpoint(this.p.db, d.endpointId);
     const payload = await repo.eventPayload(this.p.db, d.eventId);
     if (!e || !e.enabled || payload === undefined) {
-      await repo.recordAttempt(this.p.db, { id: d.id, status: 'failed', attempts: d.attempts, next: null, responseStatus: null, durationMs: 0, error: 'endpoint disabled', at });
+      await repo.recordAttempt(this.p.db, {
+        id: d.id,
+        status: 'failed',
+        attempts: d.attempts,
+        next: null,
+        responseStatus: null,
+        durationMs: 0,
+        error: 'endpoint disabled',
+        at,
+      });
       return;
     }
     const secrets = [this.box.reveal(e.secretEnc)];
-    if (e.previousSecretEnc && e.previousSecretUntil && toDate(e.previousSecretUntil).getTime() > at.getTime()) secrets.push(this.box.reveal(e.previousSecretEnc));
+    if (e.previousSecretEnc && e.previousSecretUntil && toDate(e.previousSecretUntil).getTime() > at.getTime())
+      secrets.push(this.box.reveal(e.previousSecretEnc));
     const signature = secrets.map((s) => new Webhook(s).sign(d.eventId, at, payload)).join(' ');
     const headers = {
       'content-type': 'application/json',
@@ -252,18 +292,48 @@ export class Webhooks {
     const durationMs = Date.now() - started;
     const attempts = d.attempts + 1;
     if (r.status !== null && r.status >= 200 && r.status < 300) {
-      await repo.recordAttempt(this.p.db, { id: d.id, status: 'delivered', attempts, next: null, responseStatus: r.status, durationMs, error: null, at });
+      await repo.recordAttempt(this.p.db, {
+        id: d.id,
+        status: 'delivered',
+        attempts,
+        next: null,
+        responseStatus: r.status,
+        durationMs,
+        error: null,
+        at,
+      });
       return;
     }
     if (r.status === 410) {
       // 410 Gone: the receiver asks us to stop (Standard Webhooks)
-      await repo.recordAttempt(this.p.db, { id: d.id, status: 'failed', attempts, next: null, responseStatus: 410, durationMs, error: 'endpoint answered 410 Gone: disabled', at });
+      await repo.recordAttempt(this.p.db, {
+        id: d.id,
+        status: 'failed',
+        attempts,
+        next: null,
+        responseStatus: 410,
+        durationMs,
+        error: 'endpoint answered 410 Gone: disabled',
+        at,
+      });
       await repo.disableEndpoint(this.p.db, e.id, 'the endpoint answered 410 Gone');
       return;
     }
     const delay = RETRY_SCHEDULE_S[attempts - 1];
-    const next = delay === undefined ? null : new Date(at.getTime() + Math.round(delay * 1000 * (1 - JITTER + 2 * JITTER * this.random())));
-    await repo.recordAttempt(this.p.db, { id: d.id, status: next ? 'pending' : 'failed', attempts, next, responseStatus: r.status, durationMs, error: r.error, at });
+    const next =
+      delay === undefined
+        ? null
+        : new Date(at.getTime() + Math.round(delay * 1000 * (1 - JITTER + 2 * JITTER * this.random())));
+    await repo.recordAttempt(this.p.db, {
+      id: d.id,
+      status: next ? 'pending' : 'failed',
+      attempts,
+      next,
+      responseStatus: r.status,
+      durationMs,
+      error: r.error,
+      at,
+    });
   }
 
   /** Starts the delivery loop: every node polls, the lease lets one deliver at a time. */
@@ -285,18 +355,38 @@ export class Webhooks {
   }
 }
 
-function post(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<{ status: number | null; error: string | null }> {
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  allowPrivate: boolean,
+): Promise<{ status: number | null; error: string | null }> {
   return new Promise((resolve) => {
     const u = new URL(url);
     const host = u.hostname.replace(/^\[|\]$/g, '');
     // IP literals skip DNS (and so the guarded lookup): check them here
-    if (!allowPrivate && isIP(host) && isPrivateAddress(host)) return resolve({ status: null, error: `${host} is a private address` });
+    if (!allowPrivate && isIP(host) && isPrivateAddress(host))
+      return resolve({ status: null, error: `${host} is a private address` });
     const lib = u.protocol === 'https:' ? https : http;
-    const req = lib.request(u, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: TIMEOUT_MS, lookup: guardedLookup(allowPrivate) as never }, (res) => {
-      res.resume(); // the body is not needed; redirects are not followed (a 3xx is a failed attempt)
-      res.on('end', () => resolve({ status: res.statusCode ?? null, error: res.statusCode && res.statusCode < 300 ? null : `HTTP ${res.statusCode}` }));
-      res.on('error', (err) => resolve({ status: res.statusCode ?? null, error: err.message }));
-    });
+    const req = lib.request(
+      u,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        timeout: TIMEOUT_MS,
+        lookup: guardedLookup(allowPrivate) as never,
+      },
+      (res) => {
+        res.resume(); // the body is not needed; redirects are not followed (a 3xx is a failed attempt)
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? null,
+            error: res.statusCode && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`,
+          }),
+        );
+        res.on('error', (err) => resolve({ status: res.statusCode ?? null, error: err.message }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
     req.on('error', (err) => resolve({ status: null, error: err.message.slice(0, 300) }));
     req.end(body);

@@ -62,7 +62,10 @@ export async function checkUrlTarget(u: URL, allowPrivate: boolean): Promise<voi
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const addrs = isIP(host) ? [host] : (await resolveAll(host)).map((a) => a.address);
   if (addrs.length === 0) throw new SsrfError(`cannot resolve ${host}`);
-  if (addrs.some(isPrivateAddress)) throw new SsrfError(`${host} resolves to a loopback or private address; an administrator must allow private webhook URLs first`);
+  if (addrs.some(isPrivateAddress))
+    throw new SsrfError(
+      `${host} resolves to a loopback or private address; an administrator must allow private webhook URLs first`,
+    );
 }
 
 function resolveAll(host: string): Promise<LookupAddress[]> {
@@ -74,7 +77,11 @@ function resolveAll(host: string): Promise<LookupAddress[]> {
  * between the check and the connection (rebinding) cannot reach the internal network.
  */
 export function guardedLookup(allowPrivate: boolean) {
-  return (hostname: string, options: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void): void => {
+  return (
+    hostname: string,
+    options: object,
+    cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addrs) => {
       if (err) return cb(err, '', 4);
       const ok = allowPrivate ? addrs : addrs.filter((a) => !isPrivateAddress(a.address));

@@ -4,7 +4,15 @@
  * operator (list, thread, reply, new), profile and password. Renders `AccountState` (account.ts).
  */
 import { ApiError, signedIn, type Api } from './api.js';
-import { initialAccount, reduceAccount, splitBookings, type AccountAction, type AccountState, type AccountTab, type MyBooking } from './account.js';
+import {
+  initialAccount,
+  reduceAccount,
+  splitBookings,
+  type AccountAction,
+  type AccountState,
+  type AccountTab,
+  type MyBooking,
+} from './account.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
@@ -36,7 +44,15 @@ export class AccountWidget {
     this.view = h('div', { class: 'view' });
     this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
     this.alert = h('div', { class: 'alert', role: 'alert' });
-    container.append(h('section', { class: 'root', part: 'root', 'aria-label': t('account'), lang: ctx.i18n.lang }, this.view, this.live, this.alert));
+    container.append(
+      h(
+        'section',
+        { class: 'root', part: 'root', 'aria-label': t('account'), lang: ctx.i18n.lang },
+        this.view,
+        this.live,
+        this.alert,
+      ),
+    );
     this.render();
     emit(target, 'rova:ready', { mode: 'account' });
     if (this.state.signedIn) void this.loadBookings();
@@ -105,10 +121,12 @@ export class AccountWidget {
     this.dispatch({ type: 'tab', tab });
     const api = this.ctx.api;
     if (tab === 'bookings') void this.loadBookings();
-    else if (tab === 'messages') void this.run(async () => void this.dispatch({ type: 'threads', items: await api.threads() }));
-    else void this.run(async () => {
-      this.dispatch({ type: 'profile', profile: await api.profile() });
-    });
+    else if (tab === 'messages')
+      void this.run(async () => void this.dispatch({ type: 'threads', items: await api.threads() }));
+    else
+      void this.run(async () => {
+        this.dispatch({ type: 'profile', profile: await api.profile() });
+      });
   }
 
   private openBooking(id: number): void {
@@ -126,7 +144,13 @@ export class AccountWidget {
       const notice = t('cancelledNotice', { fee: money(r.fee, r.currency), refund: money(r.refund, r.currency) });
       this.dispatch({ type: 'cancelled', booking, result: r, notice });
       this.live.textContent = notice;
-      emit(this.target, 'rova:cancelled', { id: b.id, reference: b.reference, fee: r.fee, refund: r.refund, currency: r.currency });
+      emit(this.target, 'rova:cancelled', {
+        id: b.id,
+        reference: b.reference,
+        fee: r.fee,
+        refund: r.refund,
+        currency: r.currency,
+      });
     });
   }
 
@@ -140,7 +164,11 @@ export class AccountWidget {
     const about = this.state.about;
     if (!this.begin()) return;
     await this.run(async () => {
-      const thread = await this.ctx.api.startThread({ subject: d.subject, message: d.message, ...(about ? { booking_id: about } : {}) });
+      const thread = await this.ctx.api.startThread({
+        subject: d.subject,
+        message: d.message,
+        ...(about ? { booking_id: about } : {}),
+      });
       d.subject = '';
       d.message = '';
       this.dispatch({ type: 'thread', thread, notice: this.ctx.i18n.t('sent') });
@@ -154,7 +182,11 @@ export class AccountWidget {
     await this.run(async () => {
       await this.ctx.api.reply(th.thread.id, this.draft.reply);
       this.draft.reply = '';
-      this.dispatch({ type: 'thread', thread: await this.ctx.api.thread(th.thread.id), notice: this.ctx.i18n.t('sent') });
+      this.dispatch({
+        type: 'thread',
+        thread: await this.ctx.api.thread(th.thread.id),
+        notice: this.ctx.i18n.t('sent'),
+      });
       this.live.textContent = this.ctx.i18n.t('sent');
     });
   }
@@ -164,7 +196,11 @@ export class AccountWidget {
     const str = (k: string) => String(f.get(k) ?? '');
     if (!this.begin()) return;
     await this.run(async () => {
-      const profile = await this.ctx.api.saveProfile({ first_name: str('first_name'), last_name: str('last_name'), phone: str('phone') });
+      const profile = await this.ctx.api.saveProfile({
+        first_name: str('first_name'),
+        last_name: str('last_name'),
+        phone: str('phone'),
+      });
       this.dispatch({ type: 'profile', profile, notice: this.ctx.i18n.t('saved') });
       this.live.textContent = this.ctx.i18n.t('saved');
     });
@@ -203,19 +239,54 @@ export class AccountWidget {
   private body(s: AccountState): HTMLElement {
     if (s.step === 'signin') {
       const { t } = this.ctx.i18n;
-      return h('div', {}, authForm(this.ctx.i18n, this.auth, s.busy, () => void this.signIn(), () => this.render()), h('p', { class: 'note' }, t('signInAccount')));
+      return h(
+        'div',
+        {},
+        authForm(
+          this.ctx.i18n,
+          this.auth,
+          s.busy,
+          () => void this.signIn(),
+          () => this.render(),
+        ),
+        h('p', { class: 'note' }, t('signInAccount')),
+      );
     }
     return h('div', {}, this.nav(s), this.step(s));
   }
 
   private nav(s: AccountState): HTMLElement {
     const { t } = this.ctx.i18n;
-    const current: AccountTab = s.step === 'messages' || s.step === 'thread' || s.step === 'compose' ? 'messages' : s.step === 'profile' ? 'profile' : 'bookings';
+    const current: AccountTab =
+      s.step === 'messages' || s.step === 'thread' || s.step === 'compose'
+        ? 'messages'
+        : s.step === 'profile'
+          ? 'profile'
+          : 'bookings';
     const tab = (name: AccountTab, label: string) =>
-      h('button', { type: 'button', class: 'secondary', 'data-f': `nav-${name}`, 'aria-current': current === name ? 'page' : null, on: { click: () => this.tab(name) } }, label);
-    return h('nav', { class: 'tabs', 'aria-label': t('account') },
-      tab('bookings', t('myBookings')), tab('messages', t('messages')), tab('profile', t('profile')),
-      h('button', { type: 'button', class: 'secondary', 'data-f': 'sign-out', on: { click: () => this.signOut() } }, t('signOut')));
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          'data-f': `nav-${name}`,
+          'aria-current': current === name ? 'page' : null,
+          on: { click: () => this.tab(name) },
+        },
+        label,
+      );
+    return h(
+      'nav',
+      { class: 'tabs', 'aria-label': t('account') },
+      tab('bookings', t('myBookings')),
+      tab('messages', t('messages')),
+      tab('profile', t('profile')),
+      h(
+        'button',
+        { type: 'button', class: 'secondary', 'data-f': 'sign-out', on: { click: () => this.signOut() } },
+        t('signOut'),
+      ),
+    );
   }
 
   private step(s: AccountState): HTMLElement {
@@ -238,14 +309,19 @@ export class AccountWidget {
   }
 
   private back(): HTMLElement {
-    return h('button', { type: 'button', class: 'secondary', 'data-f': 'back', on: { click: () => this.goBack() } }, this.ctx.i18n.t('back'));
+    return h(
+      'button',
+      { type: 'button', class: 'secondary', 'data-f': 'back', on: { click: () => this.goBack() } },
+      this.ctx.i18n.t('back'),
+    );
   }
 
   private goBack(): void {
     const s = this.dispatch({ type: 'back' });
     if (!s.busy) return;
     if (s.step === 'bookings') void this.loadBookings();
-    else if (s.step === 'messages') void this.run(async () => void this.dispatch({ type: 'threads', items: await this.ctx.api.threads() }));
+    else if (s.step === 'messages')
+      void this.run(async () => void this.dispatch({ type: 'threads', items: await this.ctx.api.threads() }));
   }
 
   private notice(s: AccountState): HTMLElement | null {
@@ -266,18 +342,45 @@ export class AccountWidget {
     if (!s.bookings) return h('div', {}, heading(t('myBookings')), this.loading());
     const { upcoming, past } = splitBookings(s.bookings, Date.now());
     const list = (title: string, cls: string, items: MyBooking[]) =>
-      h('section', { class: cls, 'aria-label': title },
+      h(
+        'section',
+        { class: cls, 'aria-label': title },
         h('h3', {}, title),
         items.length
-          ? h('ul', { class: 'cards' }, items.map((b) =>
-            h('li', { class: 'card', 'data-booking': b.id },
-              h('h4', {}, b.vehicle_name ?? b.reference),
-              h('p', { class: 'meta' }, `${b.reference} · ${status(b.status)}`),
-              h('p', { class: 'meta' }, this.period(b.pickup_at, b.return_at)),
-              h('p', { class: 'price' }, money(b.total, b.currency)),
-              h('button', { type: 'button', class: 'secondary', 'data-f': `booking-${b.id}`, on: { click: () => this.openBooking(b.id) } }, t('viewBooking', { ref: b.reference })))))
-          : h('p', { class: 'note' }, t('noBookings')));
-    return h('div', {}, heading(t('myBookings')), this.notice(s), list(t('upcoming'), 'upcoming', upcoming), list(t('past'), 'past', past));
+          ? h(
+              'ul',
+              { class: 'cards' },
+              items.map((b) =>
+                h(
+                  'li',
+                  { class: 'card', 'data-booking': b.id },
+                  h('h4', {}, b.vehicle_name ?? b.reference),
+                  h('p', { class: 'meta' }, `${b.reference} · ${status(b.status)}`),
+                  h('p', { class: 'meta' }, this.period(b.pickup_at, b.return_at)),
+                  h('p', { class: 'price' }, money(b.total, b.currency)),
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'secondary',
+                      'data-f': `booking-${b.id}`,
+                      on: { click: () => this.openBooking(b.id) },
+                    },
+                    t('viewBooking', { ref: b.reference }),
+                  ),
+                ),
+              ),
+            )
+          : h('p', { class: 'note' }, t('noBookings')),
+      );
+    return h(
+      'div',
+      {},
+      heading(t('myBookings')),
+      this.notice(s),
+      list(t('upcoming'), 'upcoming', upcoming),
+      list(t('past'), 'past', past),
+    );
   }
 
   private bookingView(s: AccountState): HTMLElement {
@@ -286,22 +389,57 @@ export class AccountWidget {
     if (!b) return h('div', {}, heading(t('bookingTitle', { ref: '' }).trim()), this.loading());
     const c = b.cancellation;
     const row = (label: string, value: string) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, value));
-    return h('div', {},
+    return h(
+      'div',
+      {},
       heading(t('bookingTitle', { ref: b.reference })),
       this.notice(s),
-      h('table', { class: 'breakdown' }, h('tbody', {},
-        b.vehicle_name ? row(t('vehicle'), b.vehicle_name) : null,
-        row(t('dates'), this.period(b.pickup_at, b.return_at)),
-        row(t('status'), status(b.status)),
-        row(t('payment'), status(b.payment_status)),
-        row(t('total'), money(b.total, b.currency)),
-      )),
+      h(
+        'table',
+        { class: 'breakdown' },
+        h(
+          'tbody',
+          {},
+          b.vehicle_name ? row(t('vehicle'), b.vehicle_name) : null,
+          row(t('dates'), this.period(b.pickup_at, b.return_at)),
+          row(t('status'), status(b.status)),
+          row(t('payment'), status(b.payment_status)),
+          row(t('total'), money(b.total, b.currency)),
+        ),
+      ),
       c.cancellable
-        ? h('p', { class: 'note', 'data-quote': '' }, c.free ? t('freeUntil', { date: when(c.free_cancellation_until) }) : t('feeNow', { fee: money(c.fee, c.currency), refund: money(c.refund, c.currency) }))
-        : s.cancelled ? null : h('p', { class: 'note' }, t('notCancellable')),
-      h('div', { class: 'actions' }, this.back(),
-        h('button', { type: 'button', class: 'secondary', 'data-f': 'message-booking', on: { click: () => this.dispatch({ type: 'compose', about: b.id }) } }, t('messageAbout')),
-        c.cancellable ? h('button', { type: 'button', 'data-f': 'cancel', on: { click: () => this.dispatch({ type: 'ask-cancel' }) } }, t('cancelBooking')) : null),
+        ? h(
+            'p',
+            { class: 'note', 'data-quote': '' },
+            c.free
+              ? t('freeUntil', { date: when(c.free_cancellation_until) })
+              : t('feeNow', { fee: money(c.fee, c.currency), refund: money(c.refund, c.currency) }),
+          )
+        : s.cancelled
+          ? null
+          : h('p', { class: 'note' }, t('notCancellable')),
+      h(
+        'div',
+        { class: 'actions' },
+        this.back(),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            'data-f': 'message-booking',
+            on: { click: () => this.dispatch({ type: 'compose', about: b.id }) },
+          },
+          t('messageAbout'),
+        ),
+        c.cancellable
+          ? h(
+              'button',
+              { type: 'button', 'data-f': 'cancel', on: { click: () => this.dispatch({ type: 'ask-cancel' }) } },
+              t('cancelBooking'),
+            )
+          : null,
+      ),
     );
   }
 
@@ -309,31 +447,87 @@ export class AccountWidget {
     const { t, money } = this.ctx.i18n;
     const b = s.booking!;
     const c = b.cancellation;
-    const row = (label: string, amount: number, cls?: string) => h('tr', cls ? { class: cls } : {}, h('th', { scope: 'row' }, label), h('td', {}, money(amount, c.currency)));
-    return h('div', {},
+    const row = (label: string, amount: number, cls?: string) =>
+      h('tr', cls ? { class: cls } : {}, h('th', { scope: 'row' }, label), h('td', {}, money(amount, c.currency)));
+    return h(
+      'div',
+      {},
       heading(t('cancelTitle', { ref: b.reference })),
-      h('p', {}, c.free ? t('freeUntil', { date: this.ctx.i18n.when(c.free_cancellation_until) }) : t('feeNow', { fee: money(c.fee, c.currency), refund: money(c.refund, c.currency) })),
-      h('table', { class: 'breakdown' }, h('tbody', {}, row(t('cancelFee'), c.fee, 'total'), row(t('refund'), c.refund))),
-      h('div', { class: 'actions' },
-        h('button', { type: 'button', class: 'secondary', 'data-f': 'keep', on: { click: () => this.goBack() } }, t('keepBooking')),
-        h('button', { type: 'button', 'data-f': 'confirm-cancel', 'aria-disabled': String(s.busy), on: { click: () => void this.confirmCancel() } }, t('confirmCancel', { fee: money(c.fee, c.currency) }))),
+      h(
+        'p',
+        {},
+        c.free
+          ? t('freeUntil', { date: this.ctx.i18n.when(c.free_cancellation_until) })
+          : t('feeNow', { fee: money(c.fee, c.currency), refund: money(c.refund, c.currency) }),
+      ),
+      h(
+        'table',
+        { class: 'breakdown' },
+        h('tbody', {}, row(t('cancelFee'), c.fee, 'total'), row(t('refund'), c.refund)),
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          { type: 'button', class: 'secondary', 'data-f': 'keep', on: { click: () => this.goBack() } },
+          t('keepBooking'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-f': 'confirm-cancel',
+            'aria-disabled': String(s.busy),
+            on: { click: () => void this.confirmCancel() },
+          },
+          t('confirmCancel', { fee: money(c.fee, c.currency) }),
+        ),
+      ),
     );
   }
 
   private messagesView(s: AccountState): HTMLElement {
     const { t, when, status } = this.ctx.i18n;
-    const compose = h('button', { type: 'button', 'data-f': 'compose', on: { click: () => this.dispatch({ type: 'compose' }) } }, t('newMessage'));
+    const compose = h(
+      'button',
+      { type: 'button', 'data-f': 'compose', on: { click: () => this.dispatch({ type: 'compose' }) } },
+      t('newMessage'),
+    );
     if (!s.threads) return h('div', {}, heading(t('messages')), this.loading());
-    return h('div', {},
+    return h(
+      'div',
+      {},
       heading(t('messages')),
       h('div', { class: 'actions' }, compose),
       s.threads.length
-        ? h('ul', { class: 'cards threads' }, s.threads.map((th) =>
-          h('li', { class: 'card', 'data-thread': th.id },
-            h('h3', {}, th.subject),
-            h('p', { class: 'meta' }, `${status(th.status)} · ${when(th.last_message_at)}${th.unread_count ? ` · ${t('unread', { n: th.unread_count })}` : ''}`),
-            h('p', { class: 'note' }, th.preview),
-            h('button', { type: 'button', class: 'secondary', 'data-f': `thread-${th.id}`, on: { click: () => this.openThread(th.id) } }, t('openThread', { subject: th.subject })))))
+        ? h(
+            'ul',
+            { class: 'cards threads' },
+            s.threads.map((th) =>
+              h(
+                'li',
+                { class: 'card', 'data-thread': th.id },
+                h('h3', {}, th.subject),
+                h(
+                  'p',
+                  { class: 'meta' },
+                  `${status(th.status)} · ${when(th.last_message_at)}${th.unread_count ? ` · ${t('unread', { n: th.unread_count })}` : ''}`,
+                ),
+                h('p', { class: 'note' }, th.preview),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'secondary',
+                    'data-f': `thread-${th.id}`,
+                    on: { click: () => this.openThread(th.id) },
+                  },
+                  t('openThread', { subject: th.subject }),
+                ),
+              ),
+            ),
+          )
         : h('p', { class: 'note' }, t('noThreads')),
     );
   }
@@ -344,16 +538,60 @@ export class AccountWidget {
     if (!th) return h('div', {}, heading(t('messages')), this.loading());
     const msgs = [th.message, ...th.replies];
     const d = this.draft;
-    return h('div', {},
+    return h(
+      'div',
+      {},
       heading(th.thread.subject),
       this.notice(s),
-      h('ol', { class: 'thread' }, msgs.map((m) =>
-        h('li', { class: `msg ${m.sender}` },
-          h('p', { class: 'meta' }, `${m.sender === 'customer' ? t('you') : m.author_name} · ${when(m.created_at)}`),
-          h('p', { class: 'body' }, m.body)))),
-      h('form', { class: 'stack', on: { submit: (e: Event) => { e.preventDefault(); void this.reply(); } } },
-        field(t('yourReply'), h('textarea', { name: 'reply', required: true, rows: 3, maxlength: 10000, 'data-f': 'reply', on: { input: (e: Event) => { d.reply = (e.target as HTMLTextAreaElement).value; } } }, d.reply)),
-        h('div', { class: 'actions' }, this.back(), h('button', { type: 'submit', 'data-f': 'send-reply', disabled: s.busy }, t('sendReply')))),
+      h(
+        'ol',
+        { class: 'thread' },
+        msgs.map((m) =>
+          h(
+            'li',
+            { class: `msg ${m.sender}` },
+            h('p', { class: 'meta' }, `${m.sender === 'customer' ? t('you') : m.author_name} · ${when(m.created_at)}`),
+            h('p', { class: 'body' }, m.body),
+          ),
+        ),
+      ),
+      h(
+        'form',
+        {
+          class: 'stack',
+          on: {
+            submit: (e: Event) => {
+              e.preventDefault();
+              void this.reply();
+            },
+          },
+        },
+        field(
+          t('yourReply'),
+          h(
+            'textarea',
+            {
+              name: 'reply',
+              required: true,
+              rows: 3,
+              maxlength: 10000,
+              'data-f': 'reply',
+              on: {
+                input: (e: Event) => {
+                  d.reply = (e.target as HTMLTextAreaElement).value;
+                },
+              },
+            },
+            d.reply,
+          ),
+        ),
+        h(
+          'div',
+          { class: 'actions' },
+          this.back(),
+          h('button', { type: 'submit', 'data-f': 'send-reply', disabled: s.busy }, t('sendReply')),
+        ),
+      ),
     );
   }
 
@@ -362,13 +600,63 @@ export class AccountWidget {
     const d = this.draft;
     const ref = s.about && s.booking?.id === s.about ? s.booking.reference : s.about ? `#${s.about}` : '';
     if (ref && !d.subject) d.subject = t('aboutBooking', { ref });
-    return h('div', {},
+    return h(
+      'div',
+      {},
       heading(t('newMessage')),
       ref ? h('p', { class: 'note' }, t('aboutBooking', { ref })) : null,
-      h('form', { class: 'stack', on: { submit: (e: Event) => { e.preventDefault(); void this.send(); } } },
-        field(t('subject'), h('input', { name: 'subject', required: true, maxlength: 200, value: d.subject, 'data-f': 'subject', on: { input: (e: Event) => { d.subject = (e.target as HTMLInputElement).value; } } })),
-        field(t('message'), h('textarea', { name: 'message', required: true, rows: 5, maxlength: 10000, 'data-f': 'message', on: { input: (e: Event) => { d.message = (e.target as HTMLTextAreaElement).value; } } }, d.message)),
-        h('div', { class: 'actions' }, this.back(), h('button', { type: 'submit', 'data-f': 'send', disabled: s.busy }, t('send')))),
+      h(
+        'form',
+        {
+          class: 'stack',
+          on: {
+            submit: (e: Event) => {
+              e.preventDefault();
+              void this.send();
+            },
+          },
+        },
+        field(
+          t('subject'),
+          h('input', {
+            name: 'subject',
+            required: true,
+            maxlength: 200,
+            value: d.subject,
+            'data-f': 'subject',
+            on: {
+              input: (e: Event) => {
+                d.subject = (e.target as HTMLInputElement).value;
+              },
+            },
+          }),
+        ),
+        field(
+          t('message'),
+          h(
+            'textarea',
+            {
+              name: 'message',
+              required: true,
+              rows: 5,
+              maxlength: 10000,
+              'data-f': 'message',
+              on: {
+                input: (e: Event) => {
+                  d.message = (e.target as HTMLTextAreaElement).value;
+                },
+              },
+            },
+            d.message,
+          ),
+        ),
+        h(
+          'div',
+          { class: 'actions' },
+          this.back(),
+          h('button', { type: 'submit', 'data-f': 'send', disabled: s.busy }, t('send')),
+        ),
+      ),
     );
   }
 
@@ -376,24 +664,62 @@ export class AccountWidget {
     const { t } = this.ctx.i18n;
     const p = s.profile;
     if (!p) return h('div', {}, heading(t('profile')), this.loading());
-    const input = (name: string, label: string, value: string, extra: Record<string, string | boolean> = {}) => field(label, h('input', { name, value, 'data-f': `p-${name}`, ...extra }));
+    const input = (name: string, label: string, value: string, extra: Record<string, string | boolean> = {}) =>
+      field(label, h('input', { name, value, 'data-f': `p-${name}`, ...extra }));
     const pw = this.pw;
     const secret = (name: 'current' | 'next', label: string, extra: Record<string, string | boolean>) =>
-      field(label, h('input', { name: `pw-${name}`, type: 'password', required: true, value: pw[name], 'data-f': `pw-${name}`, ...extra, on: { input: (e: Event) => { pw[name] = (e.target as HTMLInputElement).value; } } }));
-    return h('div', {},
+      field(
+        label,
+        h('input', {
+          name: `pw-${name}`,
+          type: 'password',
+          required: true,
+          value: pw[name],
+          'data-f': `pw-${name}`,
+          ...extra,
+          on: {
+            input: (e: Event) => {
+              pw[name] = (e.target as HTMLInputElement).value;
+            },
+          },
+        }),
+      );
+    return h(
+      'div',
+      {},
       heading(t('profile')),
       this.notice(s),
       h('p', { class: 'meta' }, `${t('email')}: ${p.email}`),
-      h('form', { on: { submit: (e: Event) => { e.preventDefault(); void this.saveProfile(e.target as HTMLFormElement); } } },
+      h(
+        'form',
+        {
+          on: {
+            submit: (e: Event) => {
+              e.preventDefault();
+              void this.saveProfile(e.target as HTMLFormElement);
+            },
+          },
+        },
         input('first_name', t('firstName'), p.first_name, { autocomplete: 'given-name', maxlength: '100' }),
         input('last_name', t('lastName'), p.last_name, { autocomplete: 'family-name', maxlength: '100' }),
         input('phone', t('phone'), p.phone, { type: 'tel', autocomplete: 'tel', maxlength: '50' }),
-        h('button', { type: 'submit', 'data-f': 'save-profile', disabled: s.busy }, t('saveProfile'))),
+        h('button', { type: 'submit', 'data-f': 'save-profile', disabled: s.busy }, t('saveProfile')),
+      ),
       h('h3', {}, t('changePassword')),
-      h('form', { on: { submit: (e: Event) => { e.preventDefault(); void this.changePassword(); } } },
+      h(
+        'form',
+        {
+          on: {
+            submit: (e: Event) => {
+              e.preventDefault();
+              void this.changePassword();
+            },
+          },
+        },
         secret('current', t('currentPassword'), { autocomplete: 'current-password' }),
         secret('next', t('newPassword'), { autocomplete: 'new-password', minlength: '8' }),
-        h('button', { type: 'submit', 'data-f': 'change-password', disabled: s.busy }, t('changePassword'))),
+        h('button', { type: 'submit', 'data-f': 'change-password', disabled: s.busy }, t('changePassword')),
+      ),
     );
   }
 }

@@ -39,7 +39,10 @@ export interface Cancelled {
 }
 
 /** A thread of GET /v1/my/messages (types from /openapi.json). */
-export type ThreadSummary = Pick<ThreadSummaryAnswer, 'id' | 'subject' | 'preview' | 'status' | 'booking_id' | 'unread_count' | 'last_message_at'>;
+export type ThreadSummary = Pick<
+  ThreadSummaryAnswer,
+  'id' | 'subject' | 'preview' | 'status' | 'booking_id' | 'unread_count' | 'last_message_at'
+>;
 
 export type Message = Pick<ThreadAnswer['message'], 'id' | 'sender' | 'author_name' | 'body' | 'created_at'>;
 
@@ -90,8 +93,18 @@ export type AccountAction =
 
 export function initialAccount(signedIn: boolean): AccountState {
   return {
-    step: signedIn ? 'bookings' : 'signin', signedIn, bookings: null, booking: null, cancelled: null, threads: null, thread: null,
-    about: null, profile: null, busy: signedIn, error: null, notice: null,
+    step: signedIn ? 'bookings' : 'signin',
+    signedIn,
+    bookings: null,
+    booking: null,
+    cancelled: null,
+    threads: null,
+    thread: null,
+    about: null,
+    profile: null,
+    busy: signedIn,
+    error: null,
+    notice: null,
   };
 }
 
@@ -109,7 +122,14 @@ export function splitBookings(items: MyBooking[], now: number): { upcoming: MyBo
 }
 
 const BACK: Record<AccountStep, AccountStep> = {
-  signin: 'signin', bookings: 'bookings', booking: 'bookings', cancel: 'booking', messages: 'messages', thread: 'messages', compose: 'messages', profile: 'profile',
+  signin: 'signin',
+  bookings: 'bookings',
+  booking: 'bookings',
+  cancel: 'booking',
+  messages: 'messages',
+  thread: 'messages',
+  compose: 'messages',
+  profile: 'profile',
 };
 
 /** The next state. Steps that need data start `busy`; the widget loads it and answers with the data action. */
@@ -123,11 +143,22 @@ export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
       return { ...initialAccount(false), error: a.message ?? null };
     case 'tab':
       if (!s.signedIn) return s;
-      return { ...s, step: a.tab, busy: true, error: null, notice: null, booking: a.tab === 'bookings' ? null : s.booking, thread: null, cancelled: null };
+      return {
+        ...s,
+        step: a.tab,
+        busy: true,
+        error: null,
+        notice: null,
+        booking: a.tab === 'bookings' ? null : s.booking,
+        thread: null,
+        cancelled: null,
+      };
     case 'bookings':
       return { ...s, step: 'bookings', bookings: a.items, busy: false, error: null };
     case 'open-booking':
-      return s.busy ? s : { ...s, step: 'booking', booking: null, cancelled: null, busy: true, error: null, notice: null };
+      return s.busy
+        ? s
+        : { ...s, step: 'booking', booking: null, cancelled: null, busy: true, error: null, notice: null };
     case 'booking':
       return { ...s, step: 'booking', booking: a.booking, busy: false, error: null };
     case 'ask-cancel':
@@ -136,7 +167,13 @@ export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
       return { ...s, step: 'cancel', error: null, notice: null };
     case 'cancelled':
       return {
-        ...s, step: 'booking', booking: a.booking, cancelled: a.result, busy: false, error: null, notice: a.notice,
+        ...s,
+        step: 'booking',
+        booking: a.booking,
+        cancelled: a.result,
+        busy: false,
+        error: null,
+        notice: a.notice,
         // the list is loaded again when shown
         bookings: null,
       };
@@ -145,7 +182,15 @@ export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
     case 'open-thread':
       return s.busy ? s : { ...s, step: 'thread', thread: null, busy: true, error: null, notice: null };
     case 'thread':
-      return { ...s, step: 'thread', thread: a.thread, busy: false, error: null, notice: a.notice ?? null, threads: a.notice ? null : s.threads };
+      return {
+        ...s,
+        step: 'thread',
+        thread: a.thread,
+        busy: false,
+        error: null,
+        notice: a.notice ?? null,
+        threads: a.notice ? null : s.threads,
+      };
     case 'compose':
       if (!s.signedIn || s.busy) return s;
       return { ...s, step: 'compose', about: a.about ?? null, error: null, notice: null };

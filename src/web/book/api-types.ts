@@ -13,16 +13,24 @@ export type Route<P extends keyof paths, M extends Method> = paths[P][M];
 
 /** The JSON body of a route's success answer (200, else 201) as the document describes it. */
 export type Answer<P extends keyof paths, M extends Method> =
-  Route<P, M> extends { responses: infer Rs } ? (Rs extends { 200: infer R } ? Json<R> : Rs extends { 201: infer R } ? Json<R> : never) : never;
+  Route<P, M> extends { responses: infer Rs }
+    ? Rs extends { 200: infer R }
+      ? Json<R>
+      : Rs extends { 201: infer R }
+        ? Json<R>
+        : never
+    : never;
 
 /** The `data` of a rova-rental envelope (the document marks it optional: error answers have none). */
 export type Data<A> = A extends { data?: infer D } ? NonNullable<D> : never;
 
 /** The JSON request body of a route. */
-export type Body<P extends keyof paths, M extends Method> = Route<P, M> extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
+export type Body<P extends keyof paths, M extends Method> =
+  Route<P, M> extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
 
 /** The query parameters of a route. */
-export type Query<P extends keyof paths, M extends Method> = Route<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type Query<P extends keyof paths, M extends Method> =
+  Route<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 type V2<P extends string> = `/wp-json/rova-rental/v2${P}` & keyof paths;
 type V1<P extends string> = `/wp-json/rova-rental/v1${P}` & keyof paths;

@@ -1,5 +1,15 @@
 /** The v2 rental API and the platform's customer auth, as the widget uses them (fetch, JSON, errors in words). */
-import type { CheckBody, CreateBody, NewThreadBody, PasswordBody, PaymentConfigAnswer, ProfileBody, RegisterBody, SearchQuery, TokenAnswer } from './api-types.js';
+import type {
+  CheckBody,
+  CreateBody,
+  NewThreadBody,
+  PasswordBody,
+  PaymentConfigAnswer,
+  ProfileBody,
+  RegisterBody,
+  SearchQuery,
+  TokenAnswer,
+} from './api-types.js';
 import type { Cancelled, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
 import type { Alternative, Booked, Card, Check, PayMethod, Query } from './journey.js';
 
@@ -63,13 +73,24 @@ function messageOf(body: unknown, status: number): string {
 export class Api {
   constructor(private readonly root: string) {}
 
-  private async call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<T> {
+  private async call<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    retried = false,
+  ): Promise<T> {
     const h: Record<string, string> = { Accept: 'application/json', ...headers };
     if (body !== undefined) h['Content-Type'] = 'application/json';
     const sent = accessToken;
     if (sent) h.Authorization = `Bearer ${sent}`;
     // credentials omitted: the widget authenticates with its bearer token, never with a cookie session
-    const res = await fetch(this.root + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' });
+    const res = await fetch(this.root + path, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+    });
     let json: unknown = null;
     try {
       json = await res.json();
@@ -92,16 +113,24 @@ export class Api {
    * product. Null when nothing was detected (then the store's currency).
    */
   async detectCurrency(): Promise<string | null> {
-    const r = await this.call<{ currency?: unknown; detected?: unknown }>('POST', '/rova-fx/v1/convert', { currency: null, product_ids: [] });
+    const r = await this.call<{ currency?: unknown; detected?: unknown }>('POST', '/rova-fx/v1/convert', {
+      currency: null,
+      product_ids: [],
+    });
     return r.detected === true && typeof r.currency === 'string' && /^[A-Z]{3}$/.test(r.currency) ? r.currency : null;
   }
 
   /** The currencies the fx switcher offers: GET {origin}/assets/rova-fx/config.json (a public, cacheable file). */
   async currencies(origin: string): Promise<Currency[]> {
-    const res = await fetch(`${origin}/assets/rova-fx/config.json`, { credentials: 'omit', headers: { Accept: 'application/json' } });
+    const res = await fetch(`${origin}/assets/rova-fx/config.json`, {
+      credentials: 'omit',
+      headers: { Accept: 'application/json' },
+    });
     if (!res.ok) throw new ApiError(res.status, `HTTP ${res.status}`);
     const cfg = (await res.json()) as { currencies?: { code?: unknown; name?: unknown }[] };
-    return (cfg.currencies ?? []).filter((c) => typeof c.code === 'string' && /^[A-Z]{3}$/.test(c.code)).map((c) => ({ code: String(c.code), name: typeof c.name === 'string' ? c.name : String(c.code) }));
+    return (cfg.currencies ?? [])
+      .filter((c) => typeof c.code === 'string' && /^[A-Z]{3}$/.test(c.code))
+      .map((c) => ({ code: String(c.code), name: typeof c.name === 'string' ? c.name : String(c.code) }));
   }
 
   async locations(): Promise<Location[]> {
@@ -111,7 +140,13 @@ export class Api {
 
   async search(q: Query, currency: string | null, cursor: string | null, perPage = 12): Promise<SearchPage> {
     // the parameter names are the document's: a renamed one fails the typecheck
-    const params: { [K in keyof SearchQuery]?: string } = { pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime, per_page: String(perPage) };
+    const params: { [K in keyof SearchQuery]?: string } = {
+      pickup_date: q.pickupDate,
+      return_date: q.returnDate,
+      pickup_time: q.pickupTime,
+      return_time: q.returnTime,
+      per_page: String(perPage),
+    };
     if (q.location) params.location_id = String(q.location);
     if (q.category) params.category = q.category;
     if (q.transmission === 'manual' || q.transmission === 'automatic') params.transmission = q.transmission;
@@ -126,7 +161,13 @@ export class Api {
   }
 
   private slot(q: Query, vehicleId: number): CheckBody {
-    const b: CheckBody = { vehicle_id: vehicleId, pickup_date: q.pickupDate, return_date: q.returnDate, pickup_time: q.pickupTime, return_time: q.returnTime };
+    const b: CheckBody = {
+      vehicle_id: vehicleId,
+      pickup_date: q.pickupDate,
+      return_date: q.returnDate,
+      pickup_time: q.pickupTime,
+      return_time: q.returnTime,
+    };
     if (q.location) b.pickup_location_id = q.location;
     if (q.returnLocation) b.return_location_id = q.returnLocation;
     return b;
@@ -138,7 +179,11 @@ export class Api {
   }
 
   async signIn(email: string, password: string): Promise<void> {
-    const r = await this.call<TokenPair>('POST', '/rova/v1/auth/token', { login: email, password, device: 'Rova booking widget' });
+    const r = await this.call<TokenPair>('POST', '/rova/v1/auth/token', {
+      login: email,
+      password,
+      device: 'Rova booking widget',
+    });
     accessToken = r.access_token;
     refreshToken = r.refresh_token;
   }
@@ -163,7 +208,8 @@ export class Api {
   async signOut(): Promise<void> {
     const token = refreshToken;
     forget();
-    if (token) await this.call<unknown>('POST', '/rova/v1/auth/token/revoke', { refresh_token: token }).catch(() => undefined);
+    if (token)
+      await this.call<unknown>('POST', '/rova/v1/auth/token/revoke', { refresh_token: token }).catch(() => undefined);
   }
 
   async register(input: RegisterBody & { password: string }): Promise<void> {
@@ -174,15 +220,23 @@ export class Api {
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
   async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
     const body: CreateBody = { ...this.slot(q, vehicleId), payment_method: method, payment_plan: 'full' };
-    const r = await this.call<{ data: { booking: { id: number; reference: string; total: number; currency: string }; payment?: { instructions?: string; client_secret?: string } } }>(
-      'POST',
-      '/rova-rental/v2/booking/create',
-      body,
-      { 'Idempotency-Key': key },
-    );
+    const r = await this.call<{
+      data: {
+        booking: { id: number; reference: string; total: number; currency: string };
+        payment?: { instructions?: string; client_secret?: string };
+      };
+    }>('POST', '/rova-rental/v2/booking/create', body, { 'Idempotency-Key': key });
     const b = r.data.booking;
     const secret = r.data.payment?.client_secret;
-    return { id: b.id, reference: b.reference, total: b.total, currency: b.currency, instructions: r.data.payment?.instructions ?? '', clientSecret: method === 'stripe' && secret ? secret : null, paid: false };
+    return {
+      id: b.id,
+      reference: b.reference,
+      total: b.total,
+      currency: b.currency,
+      instructions: r.data.payment?.instructions ?? '',
+      clientSecret: method === 'stripe' && secret ? secret : null,
+      paid: false,
+    };
   }
 
   async paymentConfig(): Promise<PaymentConfig> {
@@ -203,7 +257,10 @@ export class Api {
   }
 
   async cancel(id: number): Promise<Cancelled & { message: string }> {
-    const r = await this.call<{ data: { fee: number; refund: number; booking: { currency: string } }; message: string }>('POST', `/rova-rental/v2/my/bookings/${id}/cancel`);
+    const r = await this.call<{
+      data: { fee: number; refund: number; booking: { currency: string } };
+      message: string;
+    }>('POST', `/rova-rental/v2/my/bookings/${id}/cancel`);
     return { fee: r.data.fee, refund: r.data.refund, currency: r.data.booking.currency, message: r.message };
   }
 

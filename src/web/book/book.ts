@@ -12,7 +12,15 @@ import { Api, type Currency, type PaymentConfig } from './api.js';
 import { h } from './dom.js';
 import { setParentOrigin } from './events.js';
 import { i18n, pickLang, type Lang } from './i18n/index.js';
-import { fromDataset, fromOpen, fromUrl, queryFrom, vehicleFrom, type BookOptions, type RawOptions } from './options.js';
+import {
+  fromDataset,
+  fromOpen,
+  fromUrl,
+  queryFrom,
+  vehicleFrom,
+  type BookOptions,
+  type RawOptions,
+} from './options.js';
 import { adoptStyles, BookWidget } from './widget.js';
 
 interface RovaBookApi {
@@ -83,7 +91,8 @@ function visitorCurrency(o: RawOptions): Promise<string | null> {
     return CODE.test(c) ? c : null;
   };
   const fromCookie = /(?:^|;\s*)rova_fx_currency=([A-Za-z]{3})/.exec(document.cookie)?.[1];
-  const chosen = pick(picked) ?? pick(o.currency) ?? pick(new URLSearchParams(location.search).get('currency')) ?? pick(fromCookie);
+  const chosen =
+    pick(picked) ?? pick(o.currency) ?? pick(new URLSearchParams(location.search).get('currency')) ?? pick(fromCookie);
   if (chosen) return Promise.resolve(chosen);
   detected ??= api.detectCurrency().catch(() => null);
   return detected;
@@ -112,8 +121,17 @@ function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): Book
   }
   const today = new Date().toISOString().slice(0, 10);
   return new BookWidget(
-    target, container,
-    { api, i18n: i18n(langOf(o)), currency: () => visitorCurrency(o), currencies: offeredCurrencies, pickCurrency, locations, payments: paymentConfig },
+    target,
+    container,
+    {
+      api,
+      i18n: i18n(langOf(o)),
+      currency: () => visitorCurrency(o),
+      currencies: offeredCurrencies,
+      pickCurrency,
+      locations,
+      payments: paymentConfig,
+    },
     { query: queryFrom(o, today), vehicle: vehicleFrom(o) },
   );
 }
@@ -135,9 +153,9 @@ function inline(el: HTMLElement): void {
 let popup: { host: HTMLElement; dialog: HTMLDialogElement; opener: HTMLElement | null } | null = null;
 
 function focusables(root: ShadowRoot): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])')).filter(
-    (e) => !e.hasAttribute('disabled') && e.getClientRects().length > 0,
-  );
+  return Array.from(
+    root.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])'),
+  ).filter((e) => !e.hasAttribute('disabled') && e.getClientRects().length > 0);
 }
 
 function openDialog(target: HTMLElement | null, o: RawOptions, opener: HTMLElement | null = target): void {
@@ -149,9 +167,18 @@ function openDialog(target: HTMLElement | null, o: RawOptions, opener: HTMLEleme
   const root = host.attachShadow({ mode: 'open' });
   adoptStyles(root);
   const lang = langOf(o);
-  const closeBtn = h('button', { type: 'button', class: 'secondary', on: { click: () => close() } }, i18n(lang).t('close'));
+  const closeBtn = h(
+    'button',
+    { type: 'button', class: 'secondary', on: { click: () => close() } },
+    i18n(lang).t('close'),
+  );
   const container = h('div');
-  const dialog = h('dialog', { 'aria-label': i18n(lang).t('title') }, h('div', { class: 'dialog-bar' }, closeBtn), container);
+  const dialog = h(
+    'dialog',
+    { 'aria-label': i18n(lang).t('title') },
+    h('div', { class: 'dialog-bar' }, closeBtn),
+    container,
+  );
   root.append(dialog);
   dialog.addEventListener('close', () => close());
   // focus trap: Tab and Shift+Tab cycle inside the dialog (showModal makes the page inert; this keeps focus off the browser UI too)
@@ -162,7 +189,9 @@ function openDialog(target: HTMLElement | null, o: RawOptions, opener: HTMLEleme
     const last = f[f.length - 1];
     if (!first || !last) return;
     // a slotted light-DOM control (Stripe's Payment Element) has focus outside the shadow root but inside the host
-    const active = root.activeElement ?? (document.activeElement && host.contains(document.activeElement) ? document.activeElement : null);
+    const active =
+      root.activeElement ??
+      (document.activeElement && host.contains(document.activeElement) ? document.activeElement : null);
     if (e.shiftKey && (active === first || !active)) {
       e.preventDefault();
       last.focus();
@@ -192,7 +221,12 @@ function close(): void {
  * last content can always be scrolled clear of it.
  */
 function floating(): void {
-  if (!script || script.dataset.rovaBookFloating === undefined || document.querySelector('[data-rova-book-floating-host]')) return;
+  if (
+    !script ||
+    script.dataset.rovaBookFloating === undefined ||
+    document.querySelector('[data-rova-book-floating-host]')
+  )
+    return;
   const o = fromDataset(script.dataset);
   const lang = langOf(o);
   const host = h('div', { 'data-rova-book-floating-host': '' });
@@ -201,7 +235,17 @@ function floating(): void {
   adoptStyles(root);
   adoptStyles(spacer.attachShadow({ mode: 'open' }));
   const label = script.dataset.label || i18n(lang).t('openBooking');
-  const button = h('button', { type: 'button', class: 'floating', part: 'floating', 'aria-haspopup': 'dialog', on: { click: () => openDialog(host, { ...o, ...fromUrl(location.search) }, button) } }, label);
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'floating',
+      part: 'floating',
+      'aria-haspopup': 'dialog',
+      on: { click: () => openDialog(host, { ...o, ...fromUrl(location.search) }, button) },
+    },
+    label,
+  );
   root.append(button);
   document.body.append(spacer, host);
 }

@@ -20,5 +20,6 @@ export function setParentOrigin(value: string | undefined): void {
 
 export function emit(target: HTMLElement, type: string, detail: object): void {
   target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-  if (parentOrigin && window.parent !== window) window.parent.postMessage({ source: 'rova-book', type, detail }, parentOrigin);
+  if (parentOrigin && window.parent !== window)
+    window.parent.postMessage({ source: 'rova-book', type, detail }, parentOrigin);
 }

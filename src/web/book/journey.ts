@@ -28,7 +28,21 @@ export interface Query {
 }
 
 /** One card of GET /v2/vehicles/search (the fields the widget shows; types from /openapi.json). */
-export type Card = Pick<SearchItem, 'vehicle_id' | 'name' | 'category' | 'brand' | 'model' | 'seats' | 'transmission' | 'fuel_type' | 'days' | 'price_per_day' | 'total_price' | 'currency'>;
+export type Card = Pick<
+  SearchItem,
+  | 'vehicle_id'
+  | 'name'
+  | 'category'
+  | 'brand'
+  | 'model'
+  | 'seats'
+  | 'transmission'
+  | 'fuel_type'
+  | 'days'
+  | 'price_per_day'
+  | 'total_price'
+  | 'currency'
+>;
 
 /** What POST /v2/booking/check answers (the fields the widget shows). */
 export interface Check {
@@ -41,7 +55,11 @@ export interface Check {
   total?: number;
   deposit?: number;
   alternatives?: Alternative[];
-  breakdown?: { rules?: { name: string; kind: string; amount: number }[]; addons_total?: number; duration_discount?: number };
+  breakdown?: {
+    rules?: { name: string; kind: string; amount: number }[];
+    addons_total?: number;
+    duration_discount?: number;
+  };
 }
 
 export interface Alternative {
@@ -89,7 +107,15 @@ export interface State {
 
 export type Action =
   | { type: 'search'; query: Query }
-  | { type: 'results'; items: Card[]; total: number; next: string | null; append: boolean; categories?: Record<string, number>; fuels?: Record<string, number> }
+  | {
+      type: 'results';
+      items: Card[];
+      total: number;
+      next: string | null;
+      append: boolean;
+      categories?: Record<string, number>;
+      fuels?: Record<string, number>;
+    }
   | { type: 'more' }
   | { type: 'select'; vehicle: Card }
   | { type: 'checked'; check: Check }
@@ -110,10 +136,34 @@ export type Action =
   | { type: 'restart' };
 
 export function initialState(query: Query): State {
-  return { step: 'search', query, results: [], total: 0, categories: {}, fuels: {}, nextCursor: null, vehicle: null, check: null, signedIn: false, attemptKey: null, payment: 'offline', booking: null, busy: false, error: null };
+  return {
+    step: 'search',
+    query,
+    results: [],
+    total: 0,
+    categories: {},
+    fuels: {},
+    nextCursor: null,
+    vehicle: null,
+    check: null,
+    signedIn: false,
+    attemptKey: null,
+    payment: 'offline',
+    booking: null,
+    busy: false,
+    error: null,
+  };
 }
 
-const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 'results', auth: 'detail', review: 'detail', pay: 'pay', done: 'done' };
+const BACK: Record<Step, Step> = {
+  search: 'search',
+  results: 'search',
+  detail: 'results',
+  auth: 'detail',
+  review: 'detail',
+  pay: 'pay',
+  done: 'done',
+};
 
 /**
  * The next state. `newKey` makes an Idempotency-Key (crypto.randomUUID in the browser); it is called only when
@@ -122,13 +172,32 @@ const BACK: Record<Step, Step> = { search: 'search', results: 'search', detail: 
 export function reduce(s: State, a: Action, newKey: () => string): State {
   switch (a.type) {
     case 'search':
-      return { ...s, step: 'results', query: a.query, results: [], total: 0, nextCursor: null, vehicle: null, check: null, attemptKey: null, busy: true, error: null };
+      return {
+        ...s,
+        step: 'results',
+        query: a.query,
+        results: [],
+        total: 0,
+        nextCursor: null,
+        vehicle: null,
+        check: null,
+        attemptKey: null,
+        busy: true,
+        error: null,
+      };
     case 'more':
       return s.busy || !s.nextCursor ? s : { ...s, busy: true, error: null };
     case 'results':
       return {
-        ...s, step: 'results', results: a.append ? [...s.results, ...a.items] : a.items, total: a.total, nextCursor: a.next,
-        categories: a.categories ?? s.categories, fuels: a.fuels ?? s.fuels, busy: false, error: null,
+        ...s,
+        step: 'results',
+        results: a.append ? [...s.results, ...a.items] : a.items,
+        total: a.total,
+        nextCursor: a.next,
+        categories: a.categories ?? s.categories,
+        fuels: a.fuels ?? s.fuels,
+        busy: false,
+        error: null,
       };
     case 'select':
       return { ...s, step: 'detail', vehicle: a.vehicle, check: null, attemptKey: null, busy: true, error: null };

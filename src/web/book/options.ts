@@ -16,7 +16,16 @@ export interface BookOptions {
   lang?: string;
 }
 
-export const OPTION_NAMES = ['location', 'return-location', 'pickup', 'return', 'vehicle', 'category', 'currency', 'lang'] as const;
+export const OPTION_NAMES = [
+  'location',
+  'return-location',
+  'pickup',
+  'return',
+  'vehicle',
+  'category',
+  'currency',
+  'lang',
+] as const;
 export type OptionName = (typeof OPTION_NAMES)[number];
 export type RawOptions = Partial<Record<OptionName, string>>;
 

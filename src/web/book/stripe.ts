@@ -12,7 +12,11 @@ interface StripeElements {
 }
 export interface StripeJs {
   elements(options: { clientSecret: string }): StripeElements;
-  confirmPayment(options: { elements: StripeElements; redirect: 'if_required'; confirmParams?: { return_url?: string } }): Promise<{ error?: { message?: string } }>;
+  confirmPayment(options: {
+    elements: StripeElements;
+    redirect: 'if_required';
+    confirmParams?: { return_url?: string };
+  }): Promise<{ error?: { message?: string } }>;
 }
 
 declare global {
@@ -44,7 +48,12 @@ export function loadStripe(url: string): Promise<void> {
 let uid = 0;
 
 /** A Payment Element for one PaymentIntent, mounted in a light-DOM node of `host` assigned to the returned slot name. */
-export async function paymentElement(url: string, publishableKey: string, clientSecret: string, host: Element): Promise<{ slot: string; confirm(): Promise<string | null>; remove(): void }> {
+export async function paymentElement(
+  url: string,
+  publishableKey: string,
+  clientSecret: string,
+  host: Element,
+): Promise<{ slot: string; confirm(): Promise<string | null>; remove(): void }> {
   await loadStripe(url);
   if (!window.Stripe) throw new Error('Stripe.js did not define Stripe()');
   const stripe = window.Stripe(publishableKey);
@@ -59,8 +68,12 @@ export async function paymentElement(url: string, publishableKey: string, client
     slot,
     /** null when paid, else Stripe's message. */
     async confirm() {
-      const r = await stripe.confirmPayment({ elements, redirect: 'if_required', confirmParams: { return_url: location.href } });
-      return r.error ? r.error.message ?? 'The payment failed.' : null;
+      const r = await stripe.confirmPayment({
+        elements,
+        redirect: 'if_required',
+        confirmParams: { return_url: location.href },
+      });
+      return r.error ? (r.error.message ?? 'The payment failed.') : null;
     },
     remove() {
       el.destroy?.();

@@ -73,7 +73,15 @@ export class BookWidget {
     this.view = h('div', { class: 'view' });
     this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
     this.alert = h('div', { class: 'alert', role: 'alert' });
-    container.append(h('section', { class: 'root', part: 'root', 'aria-label': t('title'), lang: ctx.i18n.lang }, this.view, this.live, this.alert));
+    container.append(
+      h(
+        'section',
+        { class: 'root', part: 'root', 'aria-label': t('title'), lang: ctx.i18n.lang },
+        this.view,
+        this.live,
+        this.alert,
+      ),
+    );
     this.render();
     void ctx.locations.then(
       (l) => {
@@ -91,7 +99,8 @@ export class BookWidget {
     });
     // a currency picked here, in another widget or in the page's fx switcher: the shown prices follow it
     document.addEventListener('rova-fx:currency-changed', () => {
-      if (this.state.step === 'results' && !this.state.busy && this.container.isConnected) void this.search(this.state.query);
+      if (this.state.step === 'results' && !this.state.busy && this.container.isConnected)
+        void this.search(this.state.query);
     });
     void ctx.payments().then((p) => {
       this.payments = p;
@@ -107,7 +116,11 @@ export class BookWidget {
 
   private dispatch(a: Action): State {
     const before = this.state;
-    this.state = reduce(this.state, a, () => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`));
+    this.state = reduce(this.state, a, () =>
+      typeof crypto.randomUUID === 'function'
+        ? crypto.randomUUID()
+        : `${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    );
     if (this.state !== before) this.render();
     return this.state;
   }
@@ -134,7 +147,15 @@ export class BookWidget {
       const currency = await this.ctx.currency();
       const r = await this.ctx.api.search(this.state.query, currency, cursor);
       this.shownCurrency = r.items[0]?.currency ?? currency;
-      this.dispatch({ type: 'results', items: r.items, total: r.total, next: r.next_cursor, append: cursor !== null, categories: r.facets.category, fuels: r.facets.fuel_type });
+      this.dispatch({
+        type: 'results',
+        items: r.items,
+        total: r.total,
+        next: r.next_cursor,
+        append: cursor !== null,
+        categories: r.facets.category,
+        fuels: r.facets.fuel_type,
+      });
       this.live.textContent = r.total === 0 ? this.ctx.i18n.t('noResults') : this.ctx.i18n.t('results', { n: r.total });
     } catch (err) {
       this.fail(err);
@@ -185,7 +206,12 @@ export class BookWidget {
     try {
       const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey, s.payment);
       this.dispatch({ type: 'created', booking });
-      this.emit('rova:booking-created', { id: booking.id, reference: booking.reference, total: booking.total, currency: booking.currency });
+      this.emit('rova:booking-created', {
+        id: booking.id,
+        reference: booking.reference,
+        total: booking.total,
+        currency: booking.currency,
+      });
       if (booking.clientSecret && this.payments?.stripe) {
         await this.mountCard(this.payments.stripe, booking.clientSecret);
         this.render(true);
@@ -201,7 +227,10 @@ export class BookWidget {
   }
 
   private async mountCard(stripe: NonNullable<PaymentConfig['stripe']>, clientSecret: string): Promise<void> {
-    const host = this.container.getRootNode() instanceof ShadowRoot ? (this.container.getRootNode() as ShadowRoot).host : this.target;
+    const host =
+      this.container.getRootNode() instanceof ShadowRoot
+        ? (this.container.getRootNode() as ShadowRoot).host
+        : this.target;
     this.card?.remove();
     this.card = await paymentElement(stripe.js_url, stripe.publishable_key, clientSecret, host);
   }
@@ -242,7 +271,10 @@ export class BookWidget {
 
   render(keepFocus = false): void {
     const s = this.state;
-    const active = this.container.getRootNode() instanceof ShadowRoot ? (this.container.getRootNode() as ShadowRoot).activeElement : null;
+    const active =
+      this.container.getRootNode() instanceof ShadowRoot
+        ? (this.container.getRootNode() as ShadowRoot).activeElement
+        : null;
     const focusKey = active instanceof HTMLElement ? active.dataset.f : undefined;
     if (!s.error) this.alert.textContent = '';
     const stepChanged = s.step !== this.lastStep;
@@ -288,39 +320,119 @@ export class BookWidget {
     const { t } = this.ctx.i18n;
     const q = s.query;
     const loc = (name: string, value: number | null, empty: string) =>
-      h('select', { name, 'data-f': name }, h('option', { value: '' }, empty), this.locations.map((l) => h('option', { value: l.id, selected: l.id === value }, l.name)));
-    const input = (name: string, type: string, value: string) => h('input', { name, type, value, required: true, 'data-f': name });
-    const sort = h('select', { name: 'sort', 'data-f': 'sort' },
-      ([['price_asc', t('sortPriceAsc')], ['price_desc', t('sortPriceDesc')], ['name', t('sortName')], ['year_desc', t('sortNewest')]] as const).map(([v, l]) => h('option', { value: v, selected: q.sort === v }, l)));
+      h(
+        'select',
+        { name, 'data-f': name },
+        h('option', { value: '' }, empty),
+        this.locations.map((l) => h('option', { value: l.id, selected: l.id === value }, l.name)),
+      );
+    const input = (name: string, type: string, value: string) =>
+      h('input', { name, type, value, required: true, 'data-f': name });
+    const sort = h(
+      'select',
+      { name: 'sort', 'data-f': 'sort' },
+      (
+        [
+          ['price_asc', t('sortPriceAsc')],
+          ['price_desc', t('sortPriceDesc')],
+          ['name', t('sortName')],
+          ['year_desc', t('sortNewest')],
+        ] as const
+      ).map(([v, l]) => h('option', { value: v, selected: q.sort === v }, l)),
+    );
     const cats = Object.keys(s.categories);
     if (q.category && !cats.includes(q.category)) cats.push(q.category);
-    const category = h('select', { name: 'category', 'data-f': 'category' }, h('option', { value: '' }, t('anyCategory')),
-      cats.sort().map((c) => h('option', { value: c, selected: q.category === c }, c.charAt(0).toUpperCase() + c.slice(1))));
-    const transmission = h('select', { name: 'transmission', 'data-f': 'transmission' },
-      ([['', t('anyTransmission')], ['manual', t('manual')], ['automatic', t('automatic')]] as const).map(([v, l]) => h('option', { value: v, selected: q.transmission === v }, l)));
+    const category = h(
+      'select',
+      { name: 'category', 'data-f': 'category' },
+      h('option', { value: '' }, t('anyCategory')),
+      cats
+        .sort()
+        .map((c) => h('option', { value: c, selected: q.category === c }, c.charAt(0).toUpperCase() + c.slice(1))),
+    );
+    const transmission = h(
+      'select',
+      { name: 'transmission', 'data-f': 'transmission' },
+      (
+        [
+          ['', t('anyTransmission')],
+          ['manual', t('manual')],
+          ['automatic', t('automatic')],
+        ] as const
+      ).map(([v, l]) => h('option', { value: v, selected: q.transmission === v }, l)),
+    );
     const fuels = Object.keys(s.fuels);
     if (q.fuel && !fuels.includes(q.fuel)) fuels.push(q.fuel);
-    const fuel = h('select', { name: 'fuel', 'data-f': 'fuel' }, h('option', { value: '' }, t('anyFuel')),
-      fuels.sort().map((f) => h('option', { value: f, selected: q.fuel === f }, `${f.charAt(0).toUpperCase() + f.slice(1)}${s.fuels[f] !== undefined ? ` (${s.fuels[f]})` : ''}`)));
-    const seats = h('select', { name: 'seats', 'data-f': 'seats' }, h('option', { value: '0' }, t('anySeats')),
-      [2, 4, 5, 7, 9].map((n) => h('option', { value: n, selected: q.seats === n }, `${n}+`)));
+    const fuel = h(
+      'select',
+      { name: 'fuel', 'data-f': 'fuel' },
+      h('option', { value: '' }, t('anyFuel')),
+      fuels
+        .sort()
+        .map((f) =>
+          h(
+            'option',
+            { value: f, selected: q.fuel === f },
+            `${f.charAt(0).toUpperCase() + f.slice(1)}${s.fuels[f] !== undefined ? ` (${s.fuels[f]})` : ''}`,
+          ),
+        ),
+    );
+    const seats = h(
+      'select',
+      { name: 'seats', 'data-f': 'seats' },
+      h('option', { value: '0' }, t('anySeats')),
+      [2, 4, 5, 7, 9].map((n) => h('option', { value: n, selected: q.seats === n }, `${n}+`)),
+    );
     const cur = this.shownCurrency;
-    const currency = this.currencies.length > 1
-      ? this.field(t('currency'), h('select', { name: 'currency', 'data-f': 'currency', on: { change: (e: Event) => {
-        const code = (e.target as HTMLSelectElement).value;
-        this.shownCurrency = code;
-        this.ctx.pickCurrency(code);
-      } } }, this.currencies.map((c) => h('option', { value: c.code, selected: c.code === cur }, `${c.code} – ${c.name}`))))
-      : null;
-    const form = h('form', { novalidate: false, on: { submit: (e: Event) => {
-      e.preventDefault();
-      const f = new FormData(e.target as HTMLFormElement);
-      const str = (k: string) => String(f.get(k) ?? '');
-      const num = (k: string) => (/^[1-9][0-9]*$/.test(str(k)) ? Number(str(k)) : null);
-      void this.search({ location: num('location'), returnLocation: num('return_location'), pickupDate: str('pickup_date'), pickupTime: str('pickup_time') || '10:00',
-        returnDate: str('return_date'), returnTime: str('return_time') || '10:00', sort: str('sort') || 'price_asc', category: str('category'),
-        transmission: str('transmission'), fuel: str('fuel'), seats: Number(str('seats')) || 0 });
-    } } },
+    const currency =
+      this.currencies.length > 1
+        ? this.field(
+            t('currency'),
+            h(
+              'select',
+              {
+                name: 'currency',
+                'data-f': 'currency',
+                on: {
+                  change: (e: Event) => {
+                    const code = (e.target as HTMLSelectElement).value;
+                    this.shownCurrency = code;
+                    this.ctx.pickCurrency(code);
+                  },
+                },
+              },
+              this.currencies.map((c) =>
+                h('option', { value: c.code, selected: c.code === cur }, `${c.code} – ${c.name}`),
+              ),
+            ),
+          )
+        : null;
+    const form = h(
+      'form',
+      {
+        novalidate: false,
+        on: {
+          submit: (e: Event) => {
+            e.preventDefault();
+            const f = new FormData(e.target as HTMLFormElement);
+            const str = (k: string) => String(f.get(k) ?? '');
+            const num = (k: string) => (/^[1-9][0-9]*$/.test(str(k)) ? Number(str(k)) : null);
+            void this.search({
+              location: num('location'),
+              returnLocation: num('return_location'),
+              pickupDate: str('pickup_date'),
+              pickupTime: str('pickup_time') || '10:00',
+              returnDate: str('return_date'),
+              returnTime: str('return_time') || '10:00',
+              sort: str('sort') || 'price_asc',
+              category: str('category'),
+              transmission: str('transmission'),
+              fuel: str('fuel'),
+              seats: Number(str('seats')) || 0,
+            });
+          },
+        },
+      },
       this.field(t('pickupLocation'), loc('location', q.location, t('anyLocation'))),
       this.field(t('returnLocation'), loc('return_location', q.returnLocation, t('sameLocation'))),
       this.field(t('pickupDate'), input('pickup_date', 'date', q.pickupDate)),
@@ -345,24 +457,64 @@ export class BookWidget {
   private resultsView(s: State): HTMLElement {
     const { t, money } = this.ctx.i18n;
     const cards = s.results.map((c) =>
-      h('li', { class: 'card' },
+      h(
+        'li',
+        { class: 'card' },
         h('h3', {}, c.name),
-        h('p', { class: 'meta' }, [c.category, c.seats ? `${c.seats}×` : '', c.transmission ?? '', c.fuel_type ?? ''].filter(Boolean).join(' · ')),
-        h('p', { class: 'price', 'data-price': c.total_price, 'data-currency': c.currency }, t('totalFor', { price: money(c.total_price, c.currency), days: c.days })),
+        h(
+          'p',
+          { class: 'meta' },
+          [c.category, c.seats ? `${c.seats}×` : '', c.transmission ?? '', c.fuel_type ?? '']
+            .filter(Boolean)
+            .join(' · '),
+        ),
+        h(
+          'p',
+          { class: 'price', 'data-price': c.total_price, 'data-currency': c.currency },
+          t('totalFor', { price: money(c.total_price, c.currency), days: c.days }),
+        ),
         h('p', { class: 'note' }, t('perDay', { price: money(c.price_per_day, c.currency) })),
-        h('button', { type: 'button', 'data-f': `choose-${c.vehicle_id}`, on: { click: () => void this.select(c) } }, t('choose', { name: c.name })),
-      ));
-    return h('div', {},
+        h(
+          'button',
+          { type: 'button', 'data-f': `choose-${c.vehicle_id}`, on: { click: () => void this.select(c) } },
+          t('choose', { name: c.name }),
+        ),
+      ),
+    );
+    return h(
+      'div',
+      {},
       this.searchForm(s),
-      this.heading(s.busy && s.results.length === 0 ? t('searching') : s.total === 0 ? t('noResults') : t('results', { n: s.total })),
+      this.heading(
+        s.busy && s.results.length === 0
+          ? t('searching')
+          : s.total === 0
+            ? t('noResults')
+            : t('results', { n: s.total }),
+      ),
       cards.length ? h('ul', { class: 'cards' }, cards) : null,
-      s.nextCursor ? h('button', { type: 'button', class: 'secondary', 'data-f': 'more', disabled: s.busy, on: { click: () => void this.more() } }, t('more')) : null,
+      s.nextCursor
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              'data-f': 'more',
+              disabled: s.busy,
+              on: { click: () => void this.more() },
+            },
+            t('more'),
+          )
+        : null,
     );
   }
 
   private period(s: State): string {
     const { t, date } = this.ctx.i18n;
-    return t('period', { from: date(s.query.pickupDate, s.query.pickupTime), to: date(s.query.returnDate, s.query.returnTime) });
+    return t('period', {
+      from: date(s.query.pickupDate, s.query.pickupTime),
+      to: date(s.query.returnDate, s.query.returnTime),
+    });
   }
 
   private breakdown(s: State): HTMLElement | null {
@@ -370,91 +522,219 @@ export class BookWidget {
     if (!c?.available || c.currency === undefined) return null;
     const { t, money } = this.ctx.i18n;
     const cur = c.currency;
-    const row = (label: string, amount: number, cls?: string) => h('tr', cls ? { class: cls } : {}, h('th', { scope: 'row' }, label), h('td', {}, money(amount, cur)));
-    return h('table', { class: 'breakdown' },
-      h('tbody', {},
+    const row = (label: string, amount: number, cls?: string) =>
+      h('tr', cls ? { class: cls } : {}, h('th', { scope: 'row' }, label), h('td', {}, money(amount, cur)));
+    return h(
+      'table',
+      { class: 'breakdown' },
+      h(
+        'tbody',
+        {},
         row(t('rental', { days: c.days ?? 0 }), c.net_price ?? 0),
         c.tax ? row(t('tax'), c.tax) : null,
         row(t('total'), c.total ?? 0, 'total'),
         c.deposit ? row(t('deposit'), c.deposit) : null,
-      ));
+      ),
+    );
   }
 
   private backButton(): HTMLElement {
-    return h('button', { type: 'button', class: 'secondary', 'data-f': 'back', on: { click: () => this.dispatch({ type: 'back' }) } }, this.ctx.i18n.t('back'));
+    return h(
+      'button',
+      { type: 'button', class: 'secondary', 'data-f': 'back', on: { click: () => this.dispatch({ type: 'back' }) } },
+      this.ctx.i18n.t('back'),
+    );
   }
 
   private detailView(s: State): HTMLElement {
     const { t, money } = this.ctx.i18n;
     const v = s.vehicle;
     const c = s.check;
-    const alts = c && !c.available ? c.alternatives ?? [] : [];
-    return h('div', {},
+    const alts = c && !c.available ? (c.alternatives ?? []) : [];
+    return h(
+      'div',
+      {},
       this.heading(v?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       !c ? h('p', {}, t('checking')) : c.available ? h('p', { class: 'ok' }, t('available')) : h('p', {}, t('taken')),
       this.breakdown(s),
       c && !c.available
         ? alts.length
-          ? h('div', {}, h('p', {}, t('alternatives')), h('ul', { class: 'cards' }, alts.map((a) =>
-            h('li', { class: 'card' }, h('h3', {}, a.name), h('p', { class: 'price' }, money(a.total, a.currency)),
-              h('button', { type: 'button', 'data-f': `alt-${a.vehicle_id}`, on: { click: () => void this.select({
-                vehicle_id: a.vehicle_id, name: a.name, category: a.category, brand: '', model: '', seats: null, transmission: null, fuel_type: null,
-                days: c.days ?? 0, price_per_day: a.price_per_day, total_price: a.total, currency: a.currency }) } }, t('choose', { name: a.name }))))))
+          ? h(
+              'div',
+              {},
+              h('p', {}, t('alternatives')),
+              h(
+                'ul',
+                { class: 'cards' },
+                alts.map((a) =>
+                  h(
+                    'li',
+                    { class: 'card' },
+                    h('h3', {}, a.name),
+                    h('p', { class: 'price' }, money(a.total, a.currency)),
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        'data-f': `alt-${a.vehicle_id}`,
+                        on: {
+                          click: () =>
+                            void this.select({
+                              vehicle_id: a.vehicle_id,
+                              name: a.name,
+                              category: a.category,
+                              brand: '',
+                              model: '',
+                              seats: null,
+                              transmission: null,
+                              fuel_type: null,
+                              days: c.days ?? 0,
+                              price_per_day: a.price_per_day,
+                              total_price: a.total,
+                              currency: a.currency,
+                            }),
+                        },
+                      },
+                      t('choose', { name: a.name }),
+                    ),
+                  ),
+                ),
+              ),
+            )
           : h('p', {}, t('noAlternatives'))
         : null,
-      h('div', { class: 'actions' }, this.backButton(),
-        c?.available ? h('button', { type: 'button', 'data-f': 'continue', on: { click: () => this.dispatch({ type: 'continue' }) } }, t('continue')) : null),
+      h(
+        'div',
+        { class: 'actions' },
+        this.backButton(),
+        c?.available
+          ? h(
+              'button',
+              { type: 'button', 'data-f': 'continue', on: { click: () => this.dispatch({ type: 'continue' }) } },
+              t('continue'),
+            )
+          : null,
+      ),
     );
   }
 
   private authView(s: State): HTMLElement {
-    return h('div', {},
-      authForm(this.ctx.i18n, this.auth, s.busy, () => void this.signIn(), () => this.render(true)),
+    return h(
+      'div',
+      {},
+      authForm(
+        this.ctx.i18n,
+        this.auth,
+        s.busy,
+        () => void this.signIn(),
+        () => this.render(true),
+      ),
       h('div', { class: 'actions' }, this.backButton()),
     );
   }
 
   private reviewView(s: State): HTMLElement {
     const { t } = this.ctx.i18n;
-    return h('div', {},
+    return h(
+      'div',
+      {},
       this.heading(t('review')),
       h('h3', {}, s.vehicle?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       this.breakdown(s),
       this.payments?.stripe
-        ? h('fieldset', { class: 'pay-with' }, h('legend', {}, t('payment')),
-          ([['offline', t('payOfflineOption')], ['stripe', t('payCardOption')]] as const).map(([m, label]) =>
-            h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'payment', value: m, checked: s.payment === m, 'data-f': `pay-${m}`,
-              on: { change: () => this.dispatch({ type: 'pay-with', method: m }) } }), label)))
+        ? h(
+            'fieldset',
+            { class: 'pay-with' },
+            h('legend', {}, t('payment')),
+            (
+              [
+                ['offline', t('payOfflineOption')],
+                ['stripe', t('payCardOption')],
+              ] as const
+            ).map(([m, label]) =>
+              h(
+                'label',
+                { class: 'radio' },
+                h('input', {
+                  type: 'radio',
+                  name: 'payment',
+                  value: m,
+                  checked: s.payment === m,
+                  'data-f': `pay-${m}`,
+                  on: { change: () => this.dispatch({ type: 'pay-with', method: m }) },
+                }),
+                label,
+              ),
+            ),
+          )
         : h('p', {}, t('payOffline')),
-      h('div', { class: 'actions' }, this.backButton(),
-        h('button', { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } }, s.busy ? t('booking') : s.payment === 'stripe' ? t('bookCard') : t('book'))),
+      h(
+        'div',
+        { class: 'actions' },
+        this.backButton(),
+        h(
+          'button',
+          { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } },
+          s.busy ? t('booking') : s.payment === 'stripe' ? t('bookCard') : t('book'),
+        ),
+      ),
     );
   }
 
   private payView(s: State): HTMLElement {
     const { t, money } = this.ctx.i18n;
     const b = s.booking!;
-    return h('div', {},
+    return h(
+      'div',
+      {},
       this.heading(t('payCardOption')),
       h('p', {}, t('reference'), ': ', h('span', { class: 'ref', 'data-reference': b.reference }, b.reference)),
       h('div', { class: 'card-element' }, this.card ? h('slot', { name: this.card.slot }) : null),
-      h('div', { class: 'actions' },
-        h('button', { type: 'button', 'data-f': 'pay', 'aria-disabled': String(s.busy), on: { click: () => void this.pay() } }, s.busy ? t('paying') : t('payNow', { total: money(b.total, b.currency) }))),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          { type: 'button', 'data-f': 'pay', 'aria-disabled': String(s.busy), on: { click: () => void this.pay() } },
+          s.busy ? t('paying') : t('payNow', { total: money(b.total, b.currency) }),
+        ),
+      ),
     );
   }
 
   private doneView(s: State): HTMLElement {
     const { t, money } = this.ctx.i18n;
     const b = s.booking;
-    return h('div', {},
+    return h(
+      'div',
+      {},
       this.heading(t('done')),
-      h('p', {}, t('reference'), ': ', h('span', { class: 'ref', 'data-reference': b?.reference ?? '' }, b?.reference ?? '')),
+      h(
+        'p',
+        {},
+        t('reference'),
+        ': ',
+        h('span', { class: 'ref', 'data-reference': b?.reference ?? '' }, b?.reference ?? ''),
+      ),
       b ? h('p', {}, t('total'), ': ', money(b.total, b.currency)) : null,
       h('p', { class: b?.paid ? 'ok' : '' }, b?.paid ? t('paidText') : t('doneText')),
       b?.instructions && !b.clientSecret ? h('p', { class: 'note' }, b.instructions) : null,
-      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', 'data-f': 'again', on: { click: () => this.dispatch({ type: 'restart' }) } }, t('again'))),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            'data-f': 'again',
+            on: { click: () => this.dispatch({ type: 'restart' }) },
+          },
+          t('again'),
+        ),
+      ),
     );
   }
 }

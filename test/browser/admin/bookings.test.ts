@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOBILE, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, screenshot, startAdminRig, usd, type AdminRig } from './helpers.js';
+import {
+  MOBILE,
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  rental,
+  screenshot,
+  startAdminRig,
+  usd,
+  type AdminRig,
+} from './helpers.js';
 
 let rig: AdminRig;
 beforeAll(async () => {
@@ -31,7 +42,10 @@ describe('admin bookings', () => {
     await loginAs(rig, a, { path: '/bookings' });
     const { page } = a;
     await page.getByText(`${all.total} total · page 1 of ${Math.ceil(all.total / 20)}`).waitFor();
-    const refs = await page.getByRole('table', { name: 'Bookings' }).locator('tbody tr td:nth-child(1)').allTextContents();
+    const refs = await page
+      .getByRole('table', { name: 'Bookings' })
+      .locator('tbody tr td:nth-child(1)')
+      .allTextContents();
     expect(refs).toEqual(all.items.map((b) => b.reference));
     await expectAxeClean(page, 'bookings list');
     await screenshot(page, 'bookings');
@@ -47,7 +61,12 @@ describe('admin bookings', () => {
     const confirmed = (await rental<Page<B>>(rig, '/rova-rental/v1/bookings?per_page=1&status=confirmed')).items[0]!;
     await page.goto(`${rig.shop.origin}/admin/bookings/${confirmed.id}`);
     await page.getByRole('heading', { name: `Booking ${confirmed.reference}` }).waitFor();
-    const price = await page.getByTestId('price-breakdown').locator('tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent]));
+    const price = await page
+      .getByTestId('price-breakdown')
+      .locator('tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent]),
+      );
     expect(price).toContainEqual(['Total', usd(confirmed.total)]);
     expect(price).toContainEqual(['Tax', usd(confirmed.tax)]);
     expect(price).toContainEqual(['Net price', usd(confirmed.net_price)]);
@@ -65,7 +84,8 @@ describe('admin bookings', () => {
   });
 
   it('creates a booking with the customer and the vehicle chosen by name (keyboard in the pickers); a server refusal appears in the form', async () => {
-    const customer = (await rental<Page<{ id: number; name: string }>>(rig, '/rova-rental/v1/customers?per_page=1')).items[0]!;
+    const customer = (await rental<Page<{ id: number; name: string }>>(rig, '/rova-rental/v1/customers?per_page=1'))
+      .items[0]!;
     const a = await openAdmin(rig);
     await loginAs(rig, a, { path: `/bookings/new?customer_id=${customer.id}` });
     const { page } = a;
@@ -76,15 +96,24 @@ describe('admin bookings', () => {
     await expect.poll(() => cust.inputValue()).toBe(customer.name);
 
     // the vehicle: typed, the API's search results listed, the wanted one reached with the arrow keys and Enter
-    const target = (await rental<Page<{ id: number; name: string }>>(rig, '/rova-rental/v1/vehicles?per_page=20&status=active')).items.at(-1)!;
+    const target = (
+      await rental<Page<{ id: number; name: string }>>(rig, '/rova-rental/v1/vehicles?per_page=20&status=active')
+    ).items.at(-1)!;
     const q = target.name.split(' ')[0]!;
-    const found = (await rental<Page<{ id: number; name: string }>>(rig, `/rova-rental/v1/vehicles?per_page=10&search=${encodeURIComponent(q)}`)).items;
+    const found = (
+      await rental<Page<{ id: number; name: string }>>(
+        rig,
+        `/rova-rental/v1/vehicles?per_page=10&search=${encodeURIComponent(q)}`,
+      )
+    ).items;
     const at = found.findIndex((v) => v.id === target.id);
     expect(at).toBeGreaterThanOrEqual(0);
     const veh = page.getByRole('combobox', { name: 'Vehicle' });
     await veh.fill(q);
     const list = page.getByRole('listbox', { name: 'Vehicle' });
-    await expect.poll(() => list.getByRole('option').locator('span:first-child').allTextContents()).toEqual(found.map((v) => v.name));
+    await expect
+      .poll(() => list.getByRole('option').locator('span:first-child').allTextContents())
+      .toEqual(found.map((v) => v.name));
     expect(await veh.getAttribute('aria-expanded')).toBe('true');
     for (let i = 0; i < at; i++) await veh.press('ArrowDown');
     const active = await veh.getAttribute('aria-activedescendant');

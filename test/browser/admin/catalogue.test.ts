@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visitorAddress } from '../harness.js';
-import { expectAxeClean, expectNoPageErrors, loginAs, openAdmin, screenshot, startAdminRig, type AdminRig } from './helpers.js';
+import {
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  screenshot,
+  startAdminRig,
+  type AdminRig,
+} from './helpers.js';
 
 let rig: AdminRig;
 beforeAll(async () => {
@@ -10,12 +18,24 @@ afterAll(async () => {
   await rig?.close();
 });
 
-interface Product { id: number; name: string; type: string; regular_price: string; sale_price: string }
-interface Variation { id: number; regular_price: string; attributes: { option: string }[] }
+interface Product {
+  id: number;
+  name: string;
+  type: string;
+  regular_price: string;
+  sale_price: string;
+}
+interface Variation {
+  id: number;
+  regular_price: string;
+  attributes: { option: string }[];
+}
 
 /** A wc/v3 list as the API gives it: the array and X-WP-Total. */
 async function list<T>(p: string): Promise<{ items: T[]; total: number }> {
-  const res = await fetch(`${rig.shop.origin}/wp-json${p}`, { headers: { 'x-rova-api-key': rig.shop.adminKey, 'x-forwarded-for': visitorAddress() } });
+  const res = await fetch(`${rig.shop.origin}/wp-json${p}`, {
+    headers: { 'x-rova-api-key': rig.shop.adminKey, 'x-forwarded-for': visitorAddress() },
+  });
   expect(res.status).toBe(200);
   return { items: (await res.json()) as T[], total: Number(res.headers.get('x-wp-total')) };
 }
@@ -36,7 +56,9 @@ describe('admin catalogue screen', () => {
     await screenshot(page, 'catalogue');
 
     // search: in the URL, and the API's count for it
-    const found = await list<Product>('/wc/v3/products?per_page=20&page=1&orderby=title&order=asc&status=any&search=mileage');
+    const found = await list<Product>(
+      '/wc/v3/products?per_page=20&page=1&orderby=title&order=asc&status=any&search=mileage',
+    );
     expect(found.total).toBeGreaterThan(0);
     await page.getByLabel('Search products').fill('mileage');
     await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe('mileage');
@@ -56,9 +78,14 @@ describe('admin catalogue screen', () => {
     const priceBox = dlg.getByLabel(`Regular price (${label})`);
     expect(await priceBox.inputValue()).toBe(v.regular_price);
     await priceBox.fill('27.50');
-    await dlg.getByRole('form', { name: `Variation ${label}` }).getByRole('button', { name: 'Save' }).click();
+    await dlg
+      .getByRole('form', { name: `Variation ${label}` })
+      .getByRole('button', { name: 'Save' })
+      .click();
     await expect
-      .poll(async () => (await rig.api<Variation>(`/wc/v3/products/${variable.id}/variations/${v.id}`)).body.regular_price)
+      .poll(
+        async () => (await rig.api<Variation>(`/wc/v3/products/${variable.id}/variations/${v.id}`)).body.regular_price,
+      )
       .toBe('27.50');
     await expectAxeClean(page, 'product with variations');
     await page.keyboard.press('Escape');
@@ -77,9 +104,13 @@ describe('admin catalogue screen', () => {
     await form.getByText('A price like 19.90').waitFor();
     await form.getByLabel('Regular price').fill('123.45');
     await form.getByRole('button', { name: 'Save product' }).click();
-    await expect.poll(async () => (await rig.api<Product>(`/wc/v3/products/${simple.id}`)).body.regular_price).toBe('123.45');
+    await expect
+      .poll(async () => (await rig.api<Product>(`/wc/v3/products/${simple.id}`)).body.regular_price)
+      .toBe('123.45');
     await page.keyboard.press('Escape');
-    await expect.poll(() => table.locator('tbody tr', { hasText: simple.name }).first().locator('td:nth-child(4)').textContent()).toContain('123.45');
+    await expect
+      .poll(() => table.locator('tbody tr', { hasText: simple.name }).first().locator('td:nth-child(4)').textContent())
+      .toContain('123.45');
     expectNoPageErrors(a);
     await a.context.close();
   });

@@ -27,7 +27,10 @@ interface Visit {
 function kindOf(url: string): string {
   const u = new URL(url);
   const path = u.pathname.replace(/\/\d+(?=\/|$)/g, '/:id');
-  const q = [...u.searchParams.entries()].map(([k, v]) => `${k}=${/^\d+$/.test(v) ? ':n' : v}`).sort().join('&');
+  const q = [...u.searchParams.entries()]
+    .map(([k, v]) => `${k}=${/^\d+$/.test(v) ? ':n' : v}`)
+    .sort()
+    .join('&');
   return q ? `${path}?${q}` : path;
 }
 
@@ -44,7 +47,10 @@ class Crawler {
   private readonly inflight = new Set<unknown>();
   private lastActivity = Date.now();
 
-  constructor(private readonly page: Page, private readonly label: string) {
+  constructor(
+    private readonly page: Page,
+    private readonly label: string,
+  ) {
     const busy = (start: boolean) => (r: unknown) => {
       if (start) this.inflight.add(r);
       else this.inflight.delete(r);
@@ -65,7 +71,8 @@ class Crawler {
    */
   async settle(): Promise<void> {
     const { page } = this;
-    const look = async () => `${page.url()}|${await page.locator('main h1').allTextContents()}|${await page.locator('main .animate-pulse').count()}`;
+    const look = async () =>
+      `${page.url()}|${await page.locator('main h1').allTextContents()}|${await page.locator('main .animate-pulse').count()}`;
     const until = Date.now() + 20_000;
     let before = await look();
     while (Date.now() < until) {
@@ -88,11 +95,22 @@ class Crawler {
     const h1 = page.locator('main h1');
     await h1.first().waitFor({ timeout: 15_000 });
     // real content: every skeleton gone, no error state, more than the heading
-    await expect.poll(() => page.locator('main .animate-pulse, main [role="status"] .sr-only').count(), { timeout: 15_000, message: `${this.label}: still loading at ${url}` }).toBe(0);
+    await expect
+      .poll(() => page.locator('main .animate-pulse, main [role="status"] .sr-only').count(), {
+        timeout: 15_000,
+        message: `${this.label}: still loading at ${url}`,
+      })
+      .toBe(0);
     const heading = ((await h1.first().textContent()) ?? '').trim();
     expect(heading, `${this.label}: empty h1 at ${url}`).not.toBe('');
     expect(heading, `${this.label}: ${url}`).not.toBe('Not found');
-    expect(await page.locator('main').getByText(/^Could not load/).count(), `${this.label}: error state at ${url}`).toBe(0);
+    expect(
+      await page
+        .locator('main')
+        .getByText(/^Could not load/)
+        .count(),
+      `${this.label}: error state at ${url}`,
+    ).toBe(0);
     const text = ((await page.locator('main').innerText()) ?? '').replace(heading, '').trim();
     expect(text.length, `${this.label}: no content under "${heading}" at ${url}`).toBeGreaterThan(20);
     await expectAxeClean(page, `${this.label} ${url}`);
@@ -102,7 +120,9 @@ class Crawler {
 
   /** Links under /admin the page renders (navigation, tabs as links, breadcrumbs, in-content links), one per href. */
   private async links(): Promise<string[]> {
-    const hrefs = await this.page.locator('a[href^="/admin/"]:not([target]):not([download])').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    const hrefs = await this.page
+      .locator('a[href^="/admin/"]:not([target]):not([download])')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
     return [...new Set(hrefs)].filter((h) => !h.startsWith('/admin/login'));
   }
 
@@ -167,7 +187,12 @@ class Crawler {
   }
 }
 
-async function crawlAs(login: string, password: string, viewport: { width: number; height: number }, label: string): Promise<Crawler> {
+async function crawlAs(
+  login: string,
+  password: string,
+  viewport: { width: number; height: number },
+  label: string,
+): Promise<Crawler> {
   const a = await openAdmin(rig, viewport);
   const { page } = a;
   await page.goto(`${rig.shop.origin}/admin/`);
@@ -184,18 +209,45 @@ async function crawlAs(login: string, password: string, viewport: { width: numbe
   return c;
 }
 
-const OPERATOR = ['Dashboard', 'Reports', 'Bookings', 'Customers', 'Messages', 'System', 'Vehicles', 'Locations', 'Transfer routes', 'Pricing rules', 'Currency', 'Catalogue', 'Vendors', 'Export'];
-const PORTAL = ['Vendor dashboard', 'My vehicles', 'Bookings on my vehicles', 'Payouts', 'My reports', 'Vendor profile'];
+const OPERATOR = [
+  'Dashboard',
+  'Reports',
+  'Bookings',
+  'Customers',
+  'Messages',
+  'System',
+  'Vehicles',
+  'Locations',
+  'Transfer routes',
+  'Pricing rules',
+  'Currency',
+  'Catalogue',
+  'Vendors',
+  'Export',
+];
+const PORTAL = [
+  'Vendor dashboard',
+  'My vehicles',
+  'Bookings on my vehicles',
+  'Payouts',
+  'My reports',
+  'Vendor profile',
+];
 
 describe('navigation crawler (issue 22)', () => {
-  for (const [vw, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [vw, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`administrator, ${vw}: every link, tab and breadcrumb leads to a real page`, async () => {
       const c = await crawlAs('admin', ADMIN_PASSWORD, viewport, `admin ${vw}`);
       const headings = new Set(c.visits.map((v) => v.heading));
       for (const h of OPERATOR) expect(headings, `admin ${vw} reached ${h}`).toContain(h);
       for (const h of PORTAL.filter((x) => !OPERATOR.includes(x))) expect(headings).not.toContain(h);
       // the vendors screen's tabs and a record page behind a link were reached too
-      expect(c.visits.map((v) => v.url)).toEqual(expect.arrayContaining(['/admin/vendors/list', '/admin/vendors/payouts', '/admin/vendors/reports']));
+      expect(c.visits.map((v) => v.url)).toEqual(
+        expect.arrayContaining(['/admin/vendors/list', '/admin/vendors/payouts', '/admin/vendors/reports']),
+      );
       expect(c.visits.some((v) => /^\/admin\/bookings\/\d+$/.test(v.url))).toBe(true);
     }, 600_000);
 

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, screenshot, startAdminRig, type AdminRig } from './helpers.js';
+import {
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  rental,
+  screenshot,
+  startAdminRig,
+  type AdminRig,
+} from './helpers.js';
 
 let rig: AdminRig;
 beforeAll(async () => {
@@ -32,14 +41,21 @@ describe('admin customers', () => {
     expect(await table.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(all.items.map((c) => c.email));
 
     await table.getByRole('button', { name: /Name/ }).click();
-    await expect.poll(() => table.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(byName.items.map((c) => c.email));
+    await expect
+      .poll(() => table.locator('tbody tr td:nth-child(3)').allTextContents())
+      .toEqual(byName.items.map((c) => c.email));
     expect(new URL(page.url()).searchParams.get('sort')).toBe('name');
 
     const term = all.items[0]!.name.split(' ')[0]!;
-    const found = await rental<Page<C>>(rig, `/rova-rental/v1/customers?per_page=20&sort_by=name&sort_dir=asc&search=${encodeURIComponent(term)}`);
+    const found = await rental<Page<C>>(
+      rig,
+      `/rova-rental/v1/customers?per_page=20&sort_by=name&sort_dir=asc&search=${encodeURIComponent(term)}`,
+    );
     await page.getByLabel('Search by name, email or phone').fill(term);
     await page.getByText(`${found.total} total`).waitFor();
-    await expect.poll(() => table.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual(found.items.map((c) => c.email));
+    await expect
+      .poll(() => table.locator('tbody tr td:nth-child(3)').allTextContents())
+      .toEqual(found.items.map((c) => c.email));
     expect(new URL(page.url()).searchParams.get('search')).toBe(term);
 
     const first = found.items[0]!;

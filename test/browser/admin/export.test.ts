@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAxeClean, expectNoPageErrors, loginAs, openAdmin, screenshot, startAdminRig, type AdminRig } from './helpers.js';
+import {
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  screenshot,
+  startAdminRig,
+  type AdminRig,
+} from './helpers.js';
 
 let rig: AdminRig;
 beforeAll(async () => {
@@ -18,8 +26,18 @@ interface History {
 
 describe('admin export screen', () => {
   it('live count and preview equal the API, filters in the URL, download lands in history, delete it', async () => {
-    const all = (await rig.api<Preview>('/rova-rental/v1/admin/export/preview', { method: 'POST', body: JSON.stringify({ type: 'bookings' }) })).body.data;
-    const vehicles = (await rig.api<Preview>('/rova-rental/v1/admin/export/preview', { method: 'POST', body: JSON.stringify({ type: 'vehicles' }) })).body.data;
+    const all = (
+      await rig.api<Preview>('/rova-rental/v1/admin/export/preview', {
+        method: 'POST',
+        body: JSON.stringify({ type: 'bookings' }),
+      })
+    ).body.data;
+    const vehicles = (
+      await rig.api<Preview>('/rova-rental/v1/admin/export/preview', {
+        method: 'POST',
+        body: JSON.stringify({ type: 'vehicles' }),
+      })
+    ).body.data;
     expect(all.count).toBeGreaterThan(0);
 
     const a = await openAdmin(rig);
@@ -33,7 +51,9 @@ describe('admin export screen', () => {
     const rows = page.getByRole('table', { name: 'Export preview' }).locator('tbody tr');
     expect(await rows.count()).toBe(all.sample.length);
     const firstCol = all.columns[0]!;
-    expect(await rows.locator('td:first-child').allTextContents()).toEqual(all.sample.map((r) => String(r[firstCol] ?? '—')));
+    expect(await rows.locator('td:first-child').allTextContents()).toEqual(
+      all.sample.map((r) => String(r[firstCol] ?? '—')),
+    );
 
     await page.getByLabel('Type').selectOption('vehicles');
     await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBe('vehicles');
@@ -44,10 +64,14 @@ describe('admin export screen', () => {
     await page.getByRole('button', { name: 'Download' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/vehicles.*\.csv$/);
-    await expect.poll(async () => (await rig.api<History>('/rova-rental/v1/admin/export/history')).body.data.total).toBe(before + 1);
+    await expect
+      .poll(async () => (await rig.api<History>('/rova-rental/v1/admin/export/history')).body.data.total)
+      .toBe(before + 1);
     const latest = (await rig.api<History>('/rova-rental/v1/admin/export/history')).body.data.items[0]!;
     expect(latest.records).toBe(vehicles.count);
-    const cell = page.getByRole('table', { name: 'Export history' }).getByRole('cell', { name: latest.filename, exact: true });
+    const cell = page
+      .getByRole('table', { name: 'Export history' })
+      .getByRole('cell', { name: latest.filename, exact: true });
     await cell.waitFor();
 
     await expectAxeClean(page, 'export');

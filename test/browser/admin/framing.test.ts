@@ -14,7 +14,9 @@ beforeAll(async () => {
   // the attacker's page: another port of the same host, the admin app in a (would-be invisible) frame
   framer = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>framer</title><iframe id="victim" src="${rig.shop.origin}/admin/bookings" width="800" height="600"></iframe>`);
+    res.end(
+      `<!doctype html><title>framer</title><iframe id="victim" src="${rig.shop.origin}/admin/bookings" width="800" height="600"></iframe>`,
+    );
   });
   await new Promise<void>((r) => framer.listen(0, '127.0.0.1', () => r()));
   framerOrigin = `http://127.0.0.1:${(framer.address() as AddressInfo).port}`;
@@ -33,14 +35,16 @@ async function watchCsp(a: AdminPage): Promise<string[]> {
   await a.page.exposeFunction('__cspViolation', (v: string) => seen.push(`violation: ${v}`));
   await a.context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`,
+      );
     });
   });
   return seen;
 }
 
 describe('admin app framing and CSP (issue 37 item 9)', () => {
-  it('GET /admin: strict CSP (inline theme script by hash, no unsafe-inline script), frame-ancestors \'self\', X-Frame-Options SAMEORIGIN', async () => {
+  it("GET /admin: strict CSP (inline theme script by hash, no unsafe-inline script), frame-ancestors 'self', X-Frame-Options SAMEORIGIN", async () => {
     const r = await fetch(`${rig.shop.origin}/admin/bookings`);
     expect(r.status).toBe(200);
     expect(r.headers.get('x-frame-options')).toBe('SAMEORIGIN');

@@ -29,7 +29,12 @@ export async function startAdminRig(env: Record<string, string> = {}): Promise<A
     async api<T>(p: string, init: RequestInit = {}) {
       const res = await fetch(`${shop.origin}/wp-json${p}`, {
         ...init,
-        headers: { 'content-type': 'application/json', 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress(), ...(init.headers ?? {}) },
+        headers: {
+          'content-type': 'application/json',
+          'x-rova-api-key': shop.adminKey,
+          'x-forwarded-for': visitorAddress(),
+          ...(init.headers ?? {}),
+        },
       });
       const text = await res.text();
       return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
@@ -53,7 +58,12 @@ export interface AdminPage {
 
 /** A fresh browser context (own cookies, own rate-limit bucket) at the given viewport. */
 export async function openAdmin(rig: AdminRig, viewport = DESKTOP): Promise<AdminPage> {
-  const context = await rig.browser.newContext({ viewport, locale: 'en-US', extraHTTPHeaders: { 'X-Forwarded-For': visitorAddress() }, reducedMotion: 'reduce' });
+  const context = await rig.browser.newContext({
+    viewport,
+    locale: 'en-US',
+    extraHTTPHeaders: { 'X-Forwarded-For': visitorAddress() },
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   const errors: Error[] = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -61,13 +71,21 @@ export async function openAdmin(rig: AdminRig, viewport = DESKTOP): Promise<Admi
 }
 
 /** Opens `/admin<path>`, logs in on the login page it lands on, and waits for the screen's heading. */
-export async function loginAs(rig: AdminRig, a: AdminPage, opts: { path?: string; login?: string; password?: string } = {}): Promise<void> {
+export async function loginAs(
+  rig: AdminRig,
+  a: AdminPage,
+  opts: { path?: string; login?: string; password?: string } = {},
+): Promise<void> {
   const { page } = a;
   await page.goto(`${rig.shop.origin}/admin${opts.path ?? '/'}`);
   await page.getByLabel('Login or email').fill(opts.login ?? 'admin');
   await page.getByLabel('Password').fill(opts.password ?? ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.locator('main#main').or(page.getByRole('heading', { name: 'No admin access' })).first().waitFor();
+  await page
+    .locator('main#main')
+    .or(page.getByRole('heading', { name: 'No admin access' }))
+    .first()
+    .waitFor();
 }
 
 /** axe-core in the page: fails on any serious or critical violation (listing rule, impact and the first targets). */
@@ -75,9 +93,23 @@ export async function expectAxeClean(page: Page, label: string): Promise<void> {
   // injected through the DevTools protocol (as book-helpers.ts does): the admin app's CSP refuses inline script tags
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } };
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          o: object,
+        ): Promise<{
+          violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+        }>;
+      };
+    };
     const r = await w.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad, `${label}: axe violations\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
@@ -103,7 +135,8 @@ export function expectNoPageErrors(a: AdminPage): void {
   expect(a.errors.map((e) => e.message)).toEqual([]);
 }
 
-export const usd = (n: number): string => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
+export const usd = (n: number): string =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
 
 /** The rental envelope's data. */
 export async function rental<T>(rig: AdminRig, p: string, init?: RequestInit): Promise<T> {

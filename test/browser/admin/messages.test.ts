@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOBILE, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, screenshot, startAdminRig, type AdminRig } from './helpers.js';
+import {
+  MOBILE,
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  rental,
+  screenshot,
+  startAdminRig,
+  type AdminRig,
+} from './helpers.js';
 
 let rig: AdminRig;
 beforeAll(async () => {
@@ -60,7 +70,9 @@ describe('admin messages', () => {
     await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('replied');
 
     await page.getByLabel('Status').selectOption('closed');
-    await expect.poll(async () => (await rental<Thread>(rig, `/rova-rental/v1/messages/${t.id}`)).thread.status).toBe('closed');
+    await expect
+      .poll(async () => (await rental<Thread>(rig, `/rova-rental/v1/messages/${t.id}`)).thread.status)
+      .toBe('closed');
     expectNoPageErrors(a);
     await a.context.close();
   });

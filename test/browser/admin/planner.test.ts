@@ -1,8 +1,30 @@
 import { sql } from 'drizzle-orm';
 import type { Page as PwPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dateTimeIn, dayHeading, periodLabel, shiftAnchor, shortDateTime, todayIn, windowOf, windowTitle, type View } from '../../../admin/src/screens/planner/dates.js';
-import { MOBILE, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, rental, screenshot, startAdminRig, usd, type AdminRig } from './helpers.js';
+import {
+  addDays,
+  dateTimeIn,
+  dayHeading,
+  periodLabel,
+  shiftAnchor,
+  shortDateTime,
+  todayIn,
+  windowOf,
+  windowTitle,
+  type View,
+} from '../../../admin/src/screens/planner/dates.js';
+import {
+  MOBILE,
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  rental,
+  screenshot,
+  startAdminRig,
+  usd,
+  type AdminRig,
+} from './helpers.js';
 
 // The store runs in Europe/Istanbul: the planner's days are that zone's days whatever the browser's.
 const TZ = 'Europe/Istanbul';
@@ -41,12 +63,21 @@ const CLOSED = ['cancelled', 'refunded', 'no_show'];
 
 async function plannerApi(view: View, anchor: string, filters = '') {
   const w = windowOf(view, anchor);
-  return { ...w, data: await rental<Planner>(rig, `/rova-rental/v1/admin/planner?from=${w.from}&to=${w.to}${filters}`) };
+  return {
+    ...w,
+    data: await rental<Planner>(rig, `/rova-rental/v1/admin/planner?from=${w.from}&to=${w.to}${filters}`),
+  };
 }
 
 /** The rendered bars, as [booking id, accessible name], by id. */
 async function bars(page: PwPage): Promise<[number, string][]> {
-  const got = await page.getByTestId('planner-bar').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-booking-id')), e.getAttribute('aria-label') ?? ''] as [number, string]));
+  const got = await page
+    .getByTestId('planner-bar')
+    .evaluateAll((els) =>
+      els.map(
+        (e) => [Number(e.getAttribute('data-booking-id')), e.getAttribute('aria-label') ?? ''] as [number, string],
+      ),
+    );
   return got.sort((a, b) => a[0] - b[0]);
 }
 
@@ -54,7 +85,10 @@ async function bars(page: PwPage): Promise<[number, string][]> {
 function expected(d: Planner): [number, string][] {
   const names = new Map(d.vehicles.map((v) => [v.id, v.name]));
   return d.bookings
-    .map((b): [number, string] => [b.id, `Booking ${b.reference} ${names.get(b.vehicle_id)} ${periodLabel(Date.parse(b.pickup_at), Date.parse(b.return_at), TZ)}, ${b.status.replace('_', ' ')}`])
+    .map((b): [number, string] => [
+      b.id,
+      `Booking ${b.reference} ${names.get(b.vehicle_id)} ${periodLabel(Date.parse(b.pickup_at), Date.parse(b.return_at), TZ)}, ${b.status.replace('_', ' ')}`,
+    ])
     .sort((a, b) => a[0] - b[0]);
 }
 
@@ -64,11 +98,17 @@ async function expectBarsMatch(page: PwPage, view: View, anchor: string, d: Plan
   const want = expected(d);
   // the summary of this answer (no "Updating…": the request for this window and these filters has come back)
   const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
-  await expect.poll(() => page.getByTestId('planner-summary').textContent(), { timeout: 10_000 }).toBe(`${n(d.vehicles_total, 'vehicle')} · ${n(want.length, 'booking')} in ${title} · days in ${TZ}`);
-  await expect.poll(async () => (await bars(page)).map(([id]) => id), { timeout: 10_000 }).toEqual(want.map(([id]) => id));
+  await expect
+    .poll(() => page.getByTestId('planner-summary').textContent(), { timeout: 10_000 })
+    .toBe(`${n(d.vehicles_total, 'vehicle')} · ${n(want.length, 'booking')} in ${title} · days in ${TZ}`);
+  await expect
+    .poll(async () => (await bars(page)).map(([id]) => id), { timeout: 10_000 })
+    .toEqual(want.map(([id]) => id));
   const got = await bars(page);
   // accessible name: "Booking RB-… <vehicle> 3–5 June, confirmed" (+ ", hold until …" for a live hold)
-  got.forEach(([id, name], i) => expect(name.startsWith(want[i]![1]), `${id}: "${name}" should start "${want[i]![1]}"`).toBe(true));
+  got.forEach(([id, name], i) =>
+    expect(name.startsWith(want[i]![1]), `${id}: "${name}" should start "${want[i]![1]}"`).toBe(true),
+  );
   expect(await page.getByTestId('planner-row').count()).toBe(d.vehicles.length);
 }
 
@@ -102,11 +142,17 @@ describe('admin fleet planner', () => {
     expect(calls).toHaveLength(2);
 
     await page.getByRole('button', { name: 'Month', exact: true }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Month', exact: true }).getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true');
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Month', exact: true }).getAttribute('aria-pressed'), {
+        timeout: 10_000,
+      })
+      .toBe('true');
     let m = await plannerApi('month', anchor);
     await expectBarsMatch(page, 'month', anchor, m.data);
     expect(calls).toHaveLength(3);
-    expect(await page.getByTestId('planner-row').first().getByTestId('planner-cell').count()).toBe(Number(m.to.slice(8)));
+    expect(await page.getByTestId('planner-row').first().getByTestId('planner-cell').count()).toBe(
+      Number(m.to.slice(8)),
+    );
 
     await page.getByRole('button', { name: 'Previous month' }).click();
     anchor = shiftAnchor('month', anchor, -1);
@@ -132,7 +178,9 @@ describe('admin fleet planner', () => {
     await expectBarsMatch(page, 'month', anchor, m.data);
 
     // filters: the choices come from the same answer; each filter is one request whose answer the grid shows
-    const category = m.data.filters.categories.find((c) => m.data.vehicles.some((v) => v.category === c && m.data.bookings.some((b) => b.vehicle_id === v.id)))!;
+    const category = m.data.filters.categories.find((c) =>
+      m.data.vehicles.some((v) => v.category === c && m.data.bookings.some((b) => b.vehicle_id === v.id)),
+    )!;
     await page.getByLabel('Category').selectOption(category);
     const byCat = await plannerApi('month', anchor, `&category=${category}`);
     expect(byCat.data.vehicles.every((v) => v.category === category)).toBe(true);
@@ -150,7 +198,9 @@ describe('admin fleet planner', () => {
     await page.getByLabel('Location').selectOption(String(location.id));
     const byLoc = await plannerApi('month', anchor, `&location=${location.id}`);
     await expectBarsMatch(page, 'month', anchor, byLoc.data);
-    expect(await page.getByTestId('planner-grid').locator('h2').allTextContents()).toEqual([`${location.name} (${byLoc.data.vehicles.length})`]);
+    expect(await page.getByTestId('planner-grid').locator('h2').allTextContents()).toEqual([
+      `${location.name} (${byLoc.data.vehicles.length})`,
+    ]);
     await page.getByLabel('Location').selectOption('');
     await expectBarsMatch(page, 'month', anchor, m.data);
 
@@ -169,15 +219,23 @@ describe('admin fleet planner', () => {
     // next week (clear of the minimum notice): an active vehicle with nothing booked that week
     const anchor = shiftAnchor('week', todayIn(TZ, new Date()), 1);
     const w = await plannerApi('week', anchor);
-    const vehicle = w.data.vehicles.find((v) => v.status === 'active' && !w.data.bookings.some((b) => b.vehicle_id === v.id))!;
+    const vehicle = w.data.vehicles.find(
+      (v) => v.status === 'active' && !w.data.bookings.some((b) => b.vehicle_id === v.id),
+    )!;
     expect(vehicle).toBeDefined();
     const day = addDays(w.from, 2);
-    const quote = await rental<{ available: boolean; total: number; days: number }>(rig, '/rova-rental/v1/availability', {
-      method: 'POST',
-      body: JSON.stringify({ vehicle_id: vehicle.id, pickup_date: day, return_date: addDays(day, 1) }),
-    });
+    const quote = await rental<{ available: boolean; total: number; days: number }>(
+      rig,
+      '/rova-rental/v1/availability',
+      {
+        method: 'POST',
+        body: JSON.stringify({ vehicle_id: vehicle.id, pickup_date: day, return_date: addDays(day, 1) }),
+      },
+    );
     expect(quote.available).toBe(true);
-    const customer = (await rental<{ items: { id: number; name: string }[] }>(rig, '/rova-rental/v1/customers?per_page=1')).items[0]!;
+    const customer = (
+      await rental<{ items: { id: number; name: string }[] }>(rig, '/rova-rental/v1/customers?per_page=1')
+    ).items[0]!;
 
     const a = await openAdmin(rig);
     const { page } = a;
@@ -185,7 +243,10 @@ describe('admin fleet planner', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
     await page.getByTestId('planner-summary').waitFor();
     await page.getByRole('button', { name: 'Next week' }).click();
-    await page.getByTestId('planner-title').filter({ hasText: windowTitle('week', w.from, w.to) }).waitFor();
+    await page
+      .getByTestId('planner-title')
+      .filter({ hasText: windowTitle('week', w.from, w.to) })
+      .waitFor();
     // by keyboard: one day cell per row is in the tab order; arrows move between days and vehicles, Enter opens
     const cell = (d: string) => page.getByRole('link', { name: `New booking: ${vehicle.name}, ${dayHeading(d).long}` });
     expect(await cell(w.from).getAttribute('tabindex')).toBe('0');
@@ -195,7 +256,12 @@ describe('admin fleet planner', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowRight');
-    expect(await page.evaluate(() => [document.activeElement?.getAttribute('data-day'), document.activeElement?.getAttribute('aria-label')])).toEqual([day, `New booking: ${vehicle.name}, ${dayHeading(day).long}`]);
+    expect(
+      await page.evaluate(() => [
+        document.activeElement?.getAttribute('data-day'),
+        document.activeElement?.getAttribute('aria-label'),
+      ]),
+    ).toEqual([day, `New booking: ${vehicle.name}, ${dayHeading(day).long}`]);
     await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: 'New booking' }).waitFor();
@@ -209,17 +275,33 @@ describe('admin fleet planner', () => {
 
     const cust = page.getByRole('combobox', { name: 'Customer' });
     await cust.fill(customer.name);
-    await page.getByRole('listbox', { name: 'Customer' }).getByRole('option').filter({ hasText: customer.name }).first().click();
+    await page
+      .getByRole('listbox', { name: 'Customer' })
+      .getByRole('option')
+      .filter({ hasText: customer.name })
+      .first()
+      .click();
     await page.getByLabel('Status').selectOption('pending_payment');
     await page.getByRole('button', { name: 'Create booking' }).click();
 
     // back on the planner, same window, with the new bar
-    await page.getByTestId('planner-title').filter({ hasText: windowTitle('week', w.from, w.to) }).waitFor();
+    await page
+      .getByTestId('planner-title')
+      .filter({ hasText: windowTitle('week', w.from, w.to) })
+      .waitFor();
     const after = await plannerApi('week', anchor);
     const created = after.data.bookings.find((b) => b.vehicle_id === vehicle.id)!;
     expect(created).toBeDefined();
-    const full = await rental<{ customer_id: number; total: number; status: string; vehicle_id: number }>(rig, `/rova-rental/v1/bookings/${created.id}`);
-    expect(full).toMatchObject({ customer_id: customer.id, total: quote.total, status: 'pending_payment', vehicle_id: vehicle.id });
+    const full = await rental<{ customer_id: number; total: number; status: string; vehicle_id: number }>(
+      rig,
+      `/rova-rental/v1/bookings/${created.id}`,
+    );
+    expect(full).toMatchObject({
+      customer_id: customer.id,
+      total: quote.total,
+      status: 'pending_payment',
+      vehicle_id: vehicle.id,
+    });
     expect(created.holds_slot).toBe(true);
     const deadline = Date.parse(created.hold_expires_at!);
     expect(deadline).toBeGreaterThan(Date.now());
@@ -230,8 +312,13 @@ describe('admin fleet planner', () => {
     expect(await bar.getAttribute('aria-label')).toBe(
       `Booking ${created.reference} ${vehicle.name} ${periodLabel(Date.parse(created.pickup_at), Date.parse(created.return_at), TZ)}, pending payment, hold until ${dateTimeIn(deadline, TZ, 'en-US')}`,
     );
-    expect(await page.locator(`[data-testid="planner-hold-until"][data-booking-id="${created.id}"]`).textContent()).toBe(`until ${shortDateTime(deadline, TZ, Date.now())}`);
-    const [barBox, bufferBox] = await Promise.all([bar.boundingBox(), page.locator(`[data-testid="planner-buffer"][data-booking-id="${created.id}"]`).boundingBox()]);
+    expect(
+      await page.locator(`[data-testid="planner-hold-until"][data-booking-id="${created.id}"]`).textContent(),
+    ).toBe(`until ${shortDateTime(deadline, TZ, Date.now())}`);
+    const [barBox, bufferBox] = await Promise.all([
+      bar.boundingBox(),
+      page.locator(`[data-testid="planner-buffer"][data-booking-id="${created.id}"]`).boundingBox(),
+    ]);
     // 60 minutes each side of a day 112 px wide: ≈ 4.7 px
     expect(barBox!.x - bufferBox!.x).toBeCloseTo(112 / 24, 0);
     expect(bufferBox!.x + bufferBox!.width - (barBox!.x + barBox!.width)).toBeCloseTo(112 / 24, 0);
@@ -247,7 +334,11 @@ describe('admin fleet planner', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
     await page.getByTestId('planner-summary').waitFor();
     const region = page.getByRole('region', { name: /^Planner / });
-    const [scroll, client, pageWidth] = await region.evaluate((el) => [el.scrollWidth, el.clientWidth, document.documentElement.scrollWidth]);
+    const [scroll, client, pageWidth] = await region.evaluate((el) => [
+      el.scrollWidth,
+      el.clientWidth,
+      document.documentElement.scrollWidth,
+    ]);
     expect(scroll).toBeGreaterThan(client);
     expect(pageWidth).toBeLessThanOrEqual(390);
     await expectAxeClean(page, 'planner mobile');
@@ -267,7 +358,10 @@ describe('admin fleet planner', () => {
     const { page } = a;
     await loginAs(rig, a, { path: '/' });
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
-    await page.getByTestId('planner-summary').filter({ hasText: `${w.data.vehicles_total} vehicles` }).waitFor();
+    await page
+      .getByTestId('planner-summary')
+      .filter({ hasText: `${w.data.vehicles_total} vehicles` })
+      .waitFor();
     const drawn = await page.getByTestId('planner-row').count();
     expect(drawn).toBeGreaterThan(5);
     expect(drawn).toBeLessThan(w.data.vehicles_total);

@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminPage, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, screenshot, startAdminRig, type AdminRig } from './helpers.js';
+import {
+  type AdminPage,
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  screenshot,
+  startAdminRig,
+  type AdminRig,
+} from './helpers.js';
 
 // Vehicles, locations, transfer routes and pricing rules: one generic list + slide-over form + delete dialog.
 
@@ -18,9 +27,12 @@ interface Page_<T> {
 type Row = { id: number } & Record<string, unknown>;
 
 const totalText = async (page: Page, total: number) => {
-  await page.getByText(new RegExp(`^${total} total`)).waitFor({ timeout: 10_000 }).catch(async (e: unknown) => {
-    throw new Error(`${String(e)}\n--- page ---\n${await page.locator('body').innerText()}`);
-  });
+  await page
+    .getByText(new RegExp(`^${total} total`))
+    .waitFor({ timeout: 10_000 })
+    .catch(async (e: unknown) => {
+      throw new Error(`${String(e)}\n--- page ---\n${await page.locator('body').innerText()}`);
+    });
 };
 /** Logs in, then opens the screen (the scaffold's login lands on the first screen, not on `?next`). */
 async function open(a: AdminPage, path: string, heading: string) {
@@ -28,7 +40,8 @@ async function open(a: AdminPage, path: string, heading: string) {
   await a.page.goto(`${rig.shop.origin}/admin${path}`);
   await a.page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
-const tableNames = (page: Page, label: string) => page.getByRole('table', { name: label }).locator('tbody tr td:first-child').allTextContents();
+const tableNames = (page: Page, label: string) =>
+  page.getByRole('table', { name: label }).locator('tbody tr td:first-child').allTextContents();
 
 describe('admin rental CRUD screens', () => {
   it('vehicles: the API page, a status filter held in the URL, edit round-trip', async () => {
@@ -41,8 +54,12 @@ describe('admin rental CRUD screens', () => {
     await totalText(page, all.total);
     expect(await tableNames(page, 'Vehicles')).toEqual(all.items.map((v) => String(v.name)));
     const first = all.items[0]!;
-    const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(Number(first.price_per_day));
-    await expect.poll(() => page.getByRole('table', { name: 'Vehicles' }).locator('tbody tr').first().textContent()).toContain(price.replace(/\u00a0/g, ' ').slice(1));
+    const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(
+      Number(first.price_per_day),
+    );
+    await expect
+      .poll(() => page.getByRole('table', { name: 'Vehicles' }).locator('tbody tr').first().textContent())
+      .toContain(price.replace(/\u00a0/g, ' ').slice(1));
 
     await page.getByLabel('Status').selectOption('active');
     await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('active');
@@ -54,13 +71,18 @@ describe('admin rental CRUD screens', () => {
     await expectAxeClean(page, 'vehicle form');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(async () => (await rig.api<{ data: Row }>(`/rova-rental/v1/vehicles/${first.id}`)).body.data.brand).toBe('Rova E2E');
+    await expect
+      .poll(async () => (await rig.api<{ data: Row }>(`/rova-rental/v1/vehicles/${first.id}`)).body.data.brand)
+      .toBe('Rova E2E');
 
     // A field the API refuses is a red message on that field (the API's own words for it), never a success toast.
-    const refused = await rig.api<{ success: boolean; details: { params: Record<string, string> } }>('/rova-rental/v1/vehicles', {
-      method: 'POST',
-      body: JSON.stringify({ name: 'Bad price', price_per_day: -5, status: 'active', service_type: 'rental' }),
-    });
+    const refused = await rig.api<{ success: boolean; details: { params: Record<string, string> } }>(
+      '/rova-rental/v1/vehicles',
+      {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Bad price', price_per_day: -5, status: 'active', service_type: 'rental' }),
+      },
+    );
     expect(refused.status).toBe(400);
     const why = refused.body.details.params.price_per_day;
     expect(why).toBeTruthy();
@@ -126,7 +148,9 @@ describe('admin rental CRUD screens', () => {
     await open(a, '/transfer-routes', 'Transfer routes');
     const { page } = a;
     await totalText(page, routes.total);
-    expect(await tableNames(page, 'Transfer routes')).toEqual(routes.items.map((r) => `${String(r.origin)} → ${String(r.destination)}`));
+    expect(await tableNames(page, 'Transfer routes')).toEqual(
+      routes.items.map((r) => `${String(r.origin)} → ${String(r.destination)}`),
+    );
     await page.getByRole('button', { name: 'New route' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Origin', { exact: true }).fill('E2E Airport');
@@ -136,7 +160,11 @@ describe('admin rental CRUD screens', () => {
     await dialog.waitFor({ state: 'detached' });
     await totalText(page, routes.total + 1);
     const routesAfter = (await rig.api<Page_<Row>>('/rova-rental/v1/transfer-routes?per_page=100')).body.data;
-    expect(routesAfter.items.find((r) => r.origin === 'E2E Airport')).toMatchObject({ destination: 'E2E Old Town', base_price: 42.5, pricing: 'fixed' });
+    expect(routesAfter.items.find((r) => r.origin === 'E2E Airport')).toMatchObject({
+      destination: 'E2E Old Town',
+      base_price: 42.5,
+      pricing: 'fixed',
+    });
     await expectAxeClean(page, 'transfer routes');
     await screenshot(page, 'transfer-routes');
 

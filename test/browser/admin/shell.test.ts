@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visitorAddress } from '../harness.js';
-import { ADMIN_PASSWORD, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, screenshot, startAdminRig, type AdminRig } from './helpers.js';
+import {
+  ADMIN_PASSWORD,
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  screenshot,
+  startAdminRig,
+  type AdminRig,
+} from './helpers.js';
 
 let rig: AdminRig;
 beforeAll(async () => {
@@ -124,13 +133,20 @@ describe('admin shell: serving, login, logout, capabilities', () => {
   });
 
   it('a customer (no manage_options) sees only "Become a vendor", no operator screen, and the API refuses the admin endpoints', async () => {
-    const customer = await rig.shop.t.platform.auth.createUser({ login: 'plain_customer', email: 'plain@example.test', role: 'customer', password: 'customer-password-1' });
+    const customer = await rig.shop.t.platform.auth.createUser({
+      login: 'plain_customer',
+      email: 'plain@example.test',
+      role: 'customer',
+      password: 'customer-password-1',
+    });
     expect(customer.role).toBe('customer');
     const a = await openAdmin(rig);
     await loginAs(rig, a, { login: 'plain_customer', password: 'customer-password-1' });
     const { page } = a;
     await page.getByRole('heading', { level: 1, name: 'Become a vendor' }).waitFor();
-    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents()).toEqual(['Become a vendor']);
+    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents()).toEqual([
+      'Become a vendor',
+    ]);
     await expectAxeClean(page, 'customer: become a vendor');
     // an operator screen's URL typed by hand: not found for this user
     await page.goto(`${rig.shop.origin}/admin/dashboard`);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visitorAddress } from '../harness.js';
-import { expectAxeClean, expectNoPageErrors, loginAs, openAdmin, screenshot, startAdminRig, type AdminRig } from './helpers.js';
+import {
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  screenshot,
+  startAdminRig,
+  type AdminRig,
+} from './helpers.js';
 
 let rig: AdminRig;
 beforeAll(async () => {
@@ -11,12 +19,17 @@ afterAll(async () => {
 });
 
 async function total(p: string): Promise<number> {
-  const res = await fetch(`${rig.shop.origin}/wp-json${p}`, { headers: { 'x-rova-api-key': rig.shop.adminKey, 'x-forwarded-for': visitorAddress() } });
+  const res = await fetch(`${rig.shop.origin}/wp-json${p}`, {
+    headers: { 'x-rova-api-key': rig.shop.adminKey, 'x-forwarded-for': visitorAddress() },
+  });
   expect(res.status).toBe(200);
   return Number(res.headers.get('x-wp-total'));
 }
 
-const meWith = (key: string) => fetch(`${rig.shop.origin}/wp-json/rova/v1/auth/me`, { headers: { 'x-rova-api-key': key, 'x-forwarded-for': visitorAddress() } });
+const meWith = (key: string) =>
+  fetch(`${rig.shop.origin}/wp-json/rova/v1/auth/me`, {
+    headers: { 'x-rova-api-key': key, 'x-forwarded-for': visitorAddress() },
+  });
 
 describe('admin system', () => {
   it('API keys: the list matches the API; a created key is shown once and works; revoking it stops it', async () => {

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_VENDOR_LOGIN, DEMO_VENDOR_PASSWORD } from '../../../src/modules/rental/seed/marketplace.js';
 import { earningsByMonth, lastTwelveMonths, monthLabel } from '../../../admin/src/screens/vendor-portal/months.js';
 import { PDF } from '../../rental/market/helpers.js';
-import { type AdminPage, expectAxeClean, expectNoPageErrors, loginAs, openAdmin, screenshot, startAdminRig, usd, type AdminRig } from './helpers.js';
+import {
+  type AdminPage,
+  expectAxeClean,
+  expectNoPageErrors,
+  loginAs,
+  openAdmin,
+  screenshot,
+  startAdminRig,
+  usd,
+  type AdminRig,
+} from './helpers.js';
 
 // The demo vendor Anatolia Cars (demo-vendor-anatolia / demo-vendor-2026): three vehicles (the van withdrawn with
 // a penalty it appealed), a year of completed rentals, one upcoming confirmed rental of its first car, money
@@ -26,7 +36,10 @@ afterAll(async () => {
 
 /** The vendor's own API (its key), the envelope's data. */
 async function asVendor<T>(p: string, init: RequestInit = {}): Promise<T> {
-  const r = await rig.api<{ data: T }>(p, { ...init, headers: { 'x-rova-api-key': vendorKey, ...(init.headers ?? {}) } });
+  const r = await rig.api<{ data: T }>(p, {
+    ...init,
+    headers: { 'x-rova-api-key': vendorKey, ...(init.headers ?? {}) },
+  });
   if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;
 }
@@ -36,9 +49,23 @@ interface Summary {
   payouts: { min_payout: number; payout_freeze: boolean; open_payout_id: number | null };
   daily: { date: string; gross: number; net: number }[];
 }
-interface Vehicle { id: number; name: string; lifecycle: string }
-interface Booking { id: number; reference: string; vehicle_name: string; status: string }
-interface Payout { id: number; amount: number; status: string; statement_number: string | null }
+interface Vehicle {
+  id: number;
+  name: string;
+  lifecycle: string;
+}
+interface Booking {
+  id: number;
+  reference: string;
+  vehicle_name: string;
+  status: string;
+}
+interface Payout {
+  id: number;
+  amount: number;
+  status: string;
+  statement_number: string | null;
+}
 
 async function openPortal(p: string, viewport?: { width: number; height: number }): Promise<AdminPage> {
   const a = await openAdmin(rig, viewport);
@@ -46,21 +73,38 @@ async function openPortal(p: string, viewport?: { width: number; height: number 
   return a;
 }
 
-const WORDS: Record<string, string> = { pending_review: 'Under review', active: 'Listed', paused: 'Paused', withdrawn: 'Withdrawn' };
+const WORDS: Record<string, string> = {
+  pending_review: 'Under review',
+  active: 'Listed',
+  paused: 'Paused',
+  withdrawn: 'Withdrawn',
+};
 
 describe('vendor portal (issue 22)', () => {
-  it('dashboard: balances, earnings by month, upcoming bookings and the score are the API\'s; a vendor has no operator screen', async () => {
+  it("dashboard: balances, earnings by month, upcoming bookings and the score are the API's; a vendor has no operator screen", async () => {
     const a = await openPortal('/');
     const { page } = a;
     await page.waitForURL(/\/admin\/vendor\/dashboard$/);
     await page.getByRole('heading', { level: 1, name: 'Vendor dashboard' }).waitFor();
-    const store = (await asVendor<{ currency: string }>('/rova-rental/v2/ledger/summary?per_page=1'));
+    const store = await asVendor<{ currency: string }>('/rova-rental/v2/ledger/summary?per_page=1');
     expect(store.currency).toBe('USD');
     const tz = (await rig.api<{ store: { timezone: string } }>('/rova/v1/auth/me')).body.store.timezone;
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    const today = new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date());
     const w = lastTwelveMonths(today);
-    const s = await asVendor<Summary>(`/rova-rental/v2/ledger/summary?start_date=${w.start_date}&end_date=${w.end_date}&per_page=1`);
-    for (const [label, v] of [['Pending', s.balances.pending], ['Available', s.balances.available], ['On hold', s.balances.on_hold], ['Owed', s.balances.owed]] as const) {
+    const s = await asVendor<Summary>(
+      `/rova-rental/v2/ledger/summary?start_date=${w.start_date}&end_date=${w.end_date}&per_page=1`,
+    );
+    for (const [label, v] of [
+      ['Pending', s.balances.pending],
+      ['Available', s.balances.available],
+      ['On hold', s.balances.on_hold],
+      ['Owed', s.balances.owed],
+    ] as const) {
       await expect.poll(() => page.locator(`[data-stat="${label}"]`).textContent()).toContain(usd(v));
     }
     expect(s.balances.available).toBeGreaterThan(0);
@@ -69,19 +113,29 @@ describe('vendor portal (issue 22)', () => {
     expect(months.some((m) => m.net > 0)).toBe(true);
     const rows = page.getByTestId('earnings-table').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(12);
-    const shown = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('[data-testid="net"]')!.textContent]));
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('[data-testid="net"]')!.textContent]),
+    );
     expect(shown).toEqual(months.map((m) => [monthLabel(m.month, 'en-US'), usd(m.net)]));
 
-    const upcoming = await asVendor<{ items: (Booking & { customer_name: string })[]; total: number }>('/rova-rental/v1/vendor/bookings?scope=upcoming&per_page=5');
+    const upcoming = await asVendor<{ items: (Booking & { customer_name: string })[]; total: number }>(
+      '/rova-rental/v1/vendor/bookings?scope=upcoming&per_page=5',
+    );
     expect(upcoming.total).toBe(1);
     const list = page.getByTestId('upcoming').locator('li');
-    await expect.poll(() => list.evaluateAll((li) => li.map((x) => x.getAttribute('data-booking')))).toEqual(upcoming.items.map((b) => b.reference));
+    await expect
+      .poll(() => list.evaluateAll((li) => li.map((x) => x.getAttribute('data-booking'))))
+      .toEqual(upcoming.items.map((b) => b.reference));
     await expect.poll(() => list.first().textContent()).toContain(upcoming.items[0]!.vehicle_name);
 
-    const profile = await asVendor<{ reliability_score: number; score_history: unknown[] }>('/rova-rental/v1/vendor/profile');
+    const profile = await asVendor<{ reliability_score: number; score_history: unknown[] }>(
+      '/rova-rental/v1/vendor/profile',
+    );
     await expect.poll(() => page.getByTestId('score').textContent()).toBe(String(profile.reliability_score));
     expect(profile.score_history.length).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('score-history').locator('tbody tr').count()).toBe(profile.score_history.length);
+    await expect
+      .poll(() => page.getByTestId('score-history').locator('tbody tr').count())
+      .toBe(profile.score_history.length);
 
     // navigation: the portal only — no operator screen
     const nav = await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents();
@@ -91,7 +145,9 @@ describe('vendor portal (issue 22)', () => {
     // an operator URL typed by hand: not found here, and the API refuses the vendor anyway
     await page.goto(`${rig.shop.origin}/admin/vendors/list`);
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
-    expect((await rig.api('/rova-rental/v1/vendor-management/vendors', { headers: { 'x-rova-api-key': vendorKey } })).status).toBe(403);
+    expect(
+      (await rig.api('/rova-rental/v1/vendor-management/vendors', { headers: { 'x-rova-api-key': vendorKey } })).status,
+    ).toBe(403);
     expectNoPageErrors(a);
     await a.context.close();
   });
@@ -103,27 +159,45 @@ describe('vendor portal (issue 22)', () => {
     const list = await asVendor<{ items: Vehicle[]; total: number }>('/rova-rental/v1/vendor/vehicles?per_page=20');
     const table = page.getByRole('table', { name: 'My vehicles' });
     await expect.poll(() => table.locator('tbody tr').count()).toBe(list.items.length);
-    const shown = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelectorAll('td')[0]!.textContent, tr.querySelector('[data-lifecycle]')!.textContent]));
-    expect(shown.map(([n, st]) => [n, st!.replace(/ since .*/, '')])).toEqual(list.items.map((v) => [v.name, WORDS[v.lifecycle]]));
+    const shown = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.querySelectorAll('td')[0]!.textContent, tr.querySelector('[data-lifecycle]')!.textContent]),
+      );
+    expect(shown.map(([n, st]) => [n, st!.replace(/ since .*/, '')])).toEqual(
+      list.items.map((v) => [v.name, WORDS[v.lifecycle]]),
+    );
     expect(list.items.map((v) => v.lifecycle)).toContain('withdrawn');
 
     // pause the Corolla (no confirmed booking): the dialog shows the API's score change before confirming
     const car = list.items.find((v) => v.name.startsWith('Toyota Corolla'))!;
-    const cost = await asVendor<{ reliability_score: number; reliability_score_after: number }>('/rova-rental/v1/vendor/consequences?action=pause');
+    const cost = await asVendor<{ reliability_score: number; reliability_score_after: number }>(
+      '/rova-rental/v1/vendor/consequences?action=pause',
+    );
     await page.getByRole('button', { name: `Pause ${car.name}` }).click();
     const dlg = page.getByRole('alertdialog');
-    await expect.poll(() => dlg.getByTestId('consequence').textContent()).toContain(`Reliability score: ${cost.reliability_score} → ${cost.reliability_score_after}`);
+    await expect
+      .poll(() => dlg.getByTestId('consequence').textContent())
+      .toContain(`Reliability score: ${cost.reliability_score} → ${cost.reliability_score_after}`);
     await expectAxeClean(page, 'pause dialog');
     await dlg.getByRole('button', { name: 'Pause' }).click();
     await dlg.waitFor({ state: 'detached' });
-    await expect.poll(async () => (await asVendor<Vehicle>(`/rova-rental/v1/vendor/vehicles/${car.id}`)).lifecycle).toBe('paused');
-    await expect.poll(() => table.locator('tbody tr', { hasText: car.name }).locator('[data-lifecycle]').textContent()).toBe('Paused');
+    await expect
+      .poll(async () => (await asVendor<Vehicle>(`/rova-rental/v1/vendor/vehicles/${car.id}`)).lifecycle)
+      .toBe('paused');
+    await expect
+      .poll(() => table.locator('tbody tr', { hasText: car.name }).locator('[data-lifecycle]').textContent())
+      .toBe('Paused');
     // withdrawing shows the penalty the API would take (not confirmed here)
     const clio = list.items.find((v) => v.name.startsWith('Renault Clio'))!;
-    const w = await asVendor<{ penalty: number }>(`/rova-rental/v1/vendor/consequences?action=withdraw&vehicle_id=${clio.id}`);
+    const w = await asVendor<{ penalty: number }>(
+      `/rova-rental/v1/vendor/consequences?action=withdraw&vehicle_id=${clio.id}`,
+    );
     expect(w.penalty).toBeGreaterThan(0);
     await page.getByRole('button', { name: `Withdraw ${clio.name}` }).click();
-    await expect.poll(() => page.getByRole('alertdialog').getByTestId('consequence').textContent()).toContain(usd(w.penalty));
+    await expect
+      .poll(() => page.getByRole('alertdialog').getByTestId('consequence').textContent())
+      .toContain(usd(w.penalty));
     await page.keyboard.press('Escape');
 
     // create
@@ -141,10 +215,30 @@ describe('vendor portal (issue 22)', () => {
     await expectAxeClean(page, 'new vehicle form');
     await form.getByRole('button', { name: 'Submit for review' }).click();
     await form.waitFor({ state: 'detached' });
-    const after = await asVendor<{ items: (Vehicle & { price_per_day: number; brand: string; transmission: string; fuel_type: string; year: number })[]; total: number }>('/rova-rental/v1/vendor/vehicles?per_page=20');
+    const after = await asVendor<{
+      items: (Vehicle & {
+        price_per_day: number;
+        brand: string;
+        transmission: string;
+        fuel_type: string;
+        year: number;
+      })[];
+      total: number;
+    }>('/rova-rental/v1/vendor/vehicles?per_page=20');
     expect(after.total).toBe(list.total + 1);
-    expect(after.items.find((v) => v.name === 'Skoda Octavia (Anatolia)')).toMatchObject({ lifecycle: 'pending_review', price_per_day: 57.5, brand: 'Skoda', transmission: 'automatic', fuel_type: 'diesel', year: 2024 });
-    await expect.poll(() => table.locator('tbody tr', { hasText: 'Skoda Octavia (Anatolia)' }).locator('[data-lifecycle]').textContent()).toBe('Under review');
+    expect(after.items.find((v) => v.name === 'Skoda Octavia (Anatolia)')).toMatchObject({
+      lifecycle: 'pending_review',
+      price_per_day: 57.5,
+      brand: 'Skoda',
+      transmission: 'automatic',
+      fuel_type: 'diesel',
+      year: 2024,
+    });
+    await expect
+      .poll(() =>
+        table.locator('tbody tr', { hasText: 'Skoda Octavia (Anatolia)' }).locator('[data-lifecycle]').textContent(),
+      )
+      .toBe('Under review');
     // edit it: the form opens with its values, the change round-trips
     const created = after.items.find((v) => v.name === 'Skoda Octavia (Anatolia)')!;
     await page.getByRole('button', { name: 'Edit Skoda Octavia (Anatolia)' }).click();
@@ -155,44 +249,63 @@ describe('vendor portal (issue 22)', () => {
     await edit.getByLabel('Seats').fill('7');
     await edit.getByRole('button', { name: 'Save vehicle' }).click();
     await edit.waitFor({ state: 'detached' });
-    expect(await asVendor<{ price_per_day: number; seats: number; name: string }>(`/rova-rental/v1/vendor/vehicles/${created.id}`)).toMatchObject({ price_per_day: 59, seats: 7, name: 'Skoda Octavia (Anatolia)' });
-    await expect.poll(() => table.locator('tbody tr', { hasText: 'Skoda Octavia (Anatolia)' }).textContent()).toContain(usd(59));
+    expect(
+      await asVendor<{ price_per_day: number; seats: number; name: string }>(
+        `/rova-rental/v1/vendor/vehicles/${created.id}`,
+      ),
+    ).toMatchObject({ price_per_day: 59, seats: 7, name: 'Skoda Octavia (Anatolia)' });
+    await expect
+      .poll(() => table.locator('tbody tr', { hasText: 'Skoda Octavia (Anatolia)' }).textContent())
+      .toContain(usd(59));
     expectNoPageErrors(a);
     await a.context.close();
   });
 
-  it('bookings: upcoming and all are the API\'s; cancelling shows the score change before confirming', async () => {
+  it("bookings: upcoming and all are the API's; cancelling shows the score change before confirming", async () => {
     const a = await openPortal('/vendor/bookings');
     const { page } = a;
     await page.getByRole('heading', { level: 1, name: 'Bookings on my vehicles' }).waitFor();
     const table = page.getByRole('table', { name: 'Bookings on my vehicles' });
     const up = await asVendor<{ items: Booking[]; total: number }>('/rova-rental/v1/vendor/bookings');
-    await expect.poll(() => table.locator('tbody tr td:first-child').allTextContents()).toEqual(up.items.map((b) => b.reference));
+    await expect
+      .poll(() => table.locator('tbody tr td:first-child').allTextContents())
+      .toEqual(up.items.map((b) => b.reference));
     await page.getByLabel('Period').selectOption('all');
-    const all = await asVendor<{ items: Booking[]; total: number }>('/rova-rental/v1/vendor/bookings?scope=all&per_page=20');
+    const all = await asVendor<{ items: Booking[]; total: number }>(
+      '/rova-rental/v1/vendor/bookings?scope=all&per_page=20',
+    );
     await page.getByText(new RegExp(`^${all.total} total`)).waitFor();
-    await expect.poll(() => table.locator('tbody tr td:first-child').allTextContents()).toEqual(all.items.map((b) => b.reference));
+    await expect
+      .poll(() => table.locator('tbody tr td:first-child').allTextContents())
+      .toEqual(all.items.map((b) => b.reference));
     expect(page.url()).toContain('scope=all');
-    const cost = await asVendor<{ reliability_score: number; reliability_score_after: number }>('/rova-rental/v1/vendor/consequences?action=cancel');
+    const cost = await asVendor<{ reliability_score: number; reliability_score_after: number }>(
+      '/rova-rental/v1/vendor/consequences?action=cancel',
+    );
     await page.getByRole('button', { name: `Cancel booking ${up.items[0]!.reference}` }).click();
-    await expect.poll(() => page.getByRole('alertdialog').getByTestId('consequence').textContent()).toContain(`Reliability score: ${cost.reliability_score} → ${cost.reliability_score_after}`);
+    await expect
+      .poll(() => page.getByRole('alertdialog').getByTestId('consequence').textContent())
+      .toContain(`Reliability score: ${cost.reliability_score} → ${cost.reliability_score_after}`);
     await expectAxeClean(page, 'cancel dialog');
     await page.keyboard.press('Escape');
     expectNoPageErrors(a);
     await a.context.close();
   });
 
-  it('payouts: available and minimum are the API\'s; a request sends its own Idempotency-Key; an approved statement downloads as a PDF', async () => {
+  it("payouts: available and minimum are the API's; a request sends its own Idempotency-Key; an approved statement downloads as a PDF", async () => {
     const a = await openPortal('/vendor/payouts');
     const { page } = a;
     await page.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor();
     const s = await asVendor<Summary>('/rova-rental/v2/ledger/summary?per_page=1');
     expect(s.payouts.open_payout_id).toBeNull();
     await expect.poll(() => page.locator('[data-stat="Available"]').textContent()).toContain(usd(s.balances.available));
-    await expect.poll(() => page.locator('[data-stat="Minimum payout"]').textContent()).toContain(usd(s.payouts.min_payout));
+    await expect
+      .poll(() => page.locator('[data-stat="Minimum payout"]').textContent())
+      .toContain(usd(s.payouts.min_payout));
     const keys: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/rova-rental/v2/ledger/payouts')) keys.push(r.headers()['idempotency-key'] ?? '');
+      if (r.method() === 'POST' && r.url().endsWith('/rova-rental/v2/ledger/payouts'))
+        keys.push(r.headers()['idempotency-key'] ?? '');
     });
     const amount = page.getByLabel('Amount (USD)');
     await amount.fill('99.99');
@@ -212,10 +325,16 @@ describe('vendor portal (issue 22)', () => {
     const after = await asVendor<Summary>('/rova-rental/v2/ledger/summary?per_page=1');
     expect(after.balances.on_hold).toBe(s.balances.on_hold + 120.5);
     await page.getByText(`Payout #${payouts.items[0]!.id} is still open: one payout at a time.`).waitFor();
-    await expect.poll(() => page.locator('[data-stat="Available"]').textContent()).toContain(usd(after.balances.available));
+    await expect
+      .poll(() => page.locator('[data-stat="Available"]').textContent())
+      .toContain(usd(after.balances.available));
 
     // the platform approves it: the statement is a PDF with its PS number
-    const approved = (await rig.api<{ data: { payout: Payout } }>(`/rova-rental/v2/payouts/${payouts.items[0]!.id}/approve`, { method: 'POST' })).body.data.payout;
+    const approved = (
+      await rig.api<{ data: { payout: Payout } }>(`/rova-rental/v2/payouts/${payouts.items[0]!.id}/approve`, {
+        method: 'POST',
+      })
+    ).body.data.payout;
     expect(approved.statement_number).toMatch(/^PS-\d{4}-\d{4}$/);
     await page.reload();
     const table = page.getByRole('table', { name: 'Payout history' });
@@ -233,16 +352,22 @@ describe('vendor portal (issue 22)', () => {
     await a.context.close();
   });
 
-  it('reports: the vendor\'s own reports, one\'s detail with its history, a new one filed; profile: IBAN masked, change requested', async () => {
+  it("reports: the vendor's own reports, one's detail with its history, a new one filed; profile: IBAN masked, change requested", async () => {
     const a = await openPortal('/vendor/reports');
     const { page } = a;
     await page.getByRole('heading', { level: 1, name: 'My reports' }).waitFor();
-    const reports = await asVendor<{ items: { id: number; title: string; status_label: string }[]; total: number }>('/rova-rental/v1/vendor/reports?status=all');
+    const reports = await asVendor<{ items: { id: number; title: string; status_label: string }[]; total: number }>(
+      '/rova-rental/v1/vendor/reports?status=all',
+    );
     expect(reports.items.map((r) => r.title)).toContain('Van withdrawal penalty');
     const table = page.getByRole('table', { name: 'My reports' });
-    await expect.poll(() => table.locator('tbody tr td:first-child').allTextContents()).toEqual(reports.items.map((r) => r.title));
+    await expect
+      .poll(() => table.locator('tbody tr td:first-child').allTextContents())
+      .toEqual(reports.items.map((r) => r.title));
     await page.getByRole('button', { name: 'Open report Van withdrawal penalty' }).click();
-    const detail = await asVendor<{ status_label: string; description: string }>(`/rova-rental/v1/vendor/reports/${reports.items.find((r) => r.title === 'Van withdrawal penalty')!.id}`);
+    const detail = await asVendor<{ status_label: string; description: string }>(
+      `/rova-rental/v1/vendor/reports/${reports.items.find((r) => r.title === 'Van withdrawal penalty')!.id}`,
+    );
     await expect.poll(() => page.getByTestId('report-status').textContent()).toBe(detail.status_label);
     await page.getByText(detail.description).waitFor();
     await expectAxeClean(page, 'vendor report');
@@ -254,7 +379,15 @@ describe('vendor portal (issue 22)', () => {
     await form.getByLabel('About').selectOption('vehicle');
     const picker = form.getByRole('combobox', { name: 'Vehicle' });
     await picker.fill('Corolla');
-    await expect.poll(() => form.getByRole('listbox', { name: 'Vehicle' }).getByRole('option').locator('span:first-child').allTextContents()).toEqual(['Toyota Corolla (Anatolia)']);
+    await expect
+      .poll(() =>
+        form
+          .getByRole('listbox', { name: 'Vehicle' })
+          .getByRole('option')
+          .locator('span:first-child')
+          .allTextContents(),
+      )
+      .toEqual(['Toyota Corolla (Anatolia)']);
     await picker.press('Enter');
     await expect.poll(() => picker.inputValue()).toBe('Toyota Corolla (Anatolia)');
     await form.getByLabel('Title').fill('Wrong category');
@@ -262,10 +395,19 @@ describe('vendor portal (issue 22)', () => {
     await expectAxeClean(page, 'new vendor report');
     await form.getByRole('button', { name: 'File report' }).click();
     await page.getByTestId('report-status').waitFor();
-    const mine = await asVendor<{ items: { id: number; title: string; context_type: string; context_id: number; status: string }[]; total: number }>('/rova-rental/v1/vendor/reports?status=all');
-    const corolla = (await asVendor<{ items: Vehicle[] }>('/rova-rental/v1/vendor/vehicles')).items.find((v) => v.name === 'Toyota Corolla (Anatolia)')!;
+    const mine = await asVendor<{
+      items: { id: number; title: string; context_type: string; context_id: number; status: string }[];
+      total: number;
+    }>('/rova-rental/v1/vendor/reports?status=all');
+    const corolla = (await asVendor<{ items: Vehicle[] }>('/rova-rental/v1/vendor/vehicles')).items.find(
+      (v) => v.name === 'Toyota Corolla (Anatolia)',
+    )!;
     expect(mine.total).toBe(reports.total + 1);
-    expect(mine.items.find((r) => r.title === 'Wrong category')).toMatchObject({ context_type: 'vehicle', context_id: corolla.id, status: 'open' });
+    expect(mine.items.find((r) => r.title === 'Wrong category')).toMatchObject({
+      context_type: 'vehicle',
+      context_id: corolla.id,
+      status: 'open',
+    });
     await expect.poll(() => page.getByTestId('report-status').textContent()).toBe('Open');
     await page.keyboard.press('Escape');
 
@@ -296,12 +438,20 @@ describe('vendor portal (issue 22)', () => {
   });
 
   it('a customer logs in, sees only "Become a vendor", applies with a PDF and sees the application pending', async () => {
-    await rig.shop.t.platform.auth.createUser({ login: 'would_be_vendor', email: 'would.be@example.test', role: 'customer', password: 'customer-password-2', displayName: 'Would Be' });
+    await rig.shop.t.platform.auth.createUser({
+      login: 'would_be_vendor',
+      email: 'would.be@example.test',
+      role: 'customer',
+      password: 'customer-password-2',
+      displayName: 'Would Be',
+    });
     const a = await openAdmin(rig);
     await loginAs(rig, a, { login: 'would_be_vendor', password: 'customer-password-2' });
     const { page } = a;
     await page.getByRole('heading', { level: 1, name: 'Become a vendor' }).waitFor();
-    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents()).toEqual(['Become a vendor']);
+    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents()).toEqual([
+      'Become a vendor',
+    ]);
     const form = page.getByRole('form', { name: 'Vendor application' });
     await form.getByRole('button', { name: 'Apply' }).click();
     await form.getByText('An identity document is required').waitFor();
@@ -314,13 +464,21 @@ describe('vendor portal (issue 22)', () => {
     await form.getByLabel('Tax number').fill('1234567890');
     await form.getByLabel('Service areas').fill('Bodrum, Milas');
     await form.getByLabel('About your fleet').fill('Two convertibles by the marina.');
-    await form.getByLabel('Identity document (required)').setInputFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await form
+      .getByLabel('Identity document (required)')
+      .setInputFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: PDF });
     await form.getByLabel(/I accept the vendor terms/).check();
     await expectAxeClean(page, 'vendor application form');
     await form.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.getByTestId('application-status').textContent()).toBe('Submitted — waiting for the platform to review it');
+    await expect
+      .poll(() => page.getByTestId('application-status').textContent())
+      .toBe('Submitted — waiting for the platform to review it');
     await page.getByText('DE** **** 3000').waitFor();
-    const apps = (await rig.api<{ data: { items: { applicant_email: string; status: string; city: string }[] } }>('/rova-rental/v1/vendor-management/applications?search=would.be')).body.data.items;
+    const apps = (
+      await rig.api<{ data: { items: { applicant_email: string; status: string; city: string }[] } }>(
+        '/rova-rental/v1/vendor-management/applications?search=would.be',
+      )
+    ).body.data.items;
     expect(apps).toMatchObject([{ applicant_email: 'would.be@example.test', status: 'pending', city: 'Bodrum' }]);
     expect(await page.getByRole('form', { name: 'Vendor application' }).count()).toBe(0);
     expectNoPageErrors(a);

@@ -21,7 +21,11 @@ const ADMIN_ROUTES = (): RouteCase[] => [
   { method: 'GET', path: '/dashboard/stats', adminStatus: 200 },
   { method: 'GET', path: '/dashboard/recent-bookings', adminStatus: 200 },
   { method: 'GET', path: '/dashboard/recent-transfers', adminStatus: 200 },
-  ...['overview', 'revenue', 'bookings', 'vehicles', 'customers'].map((r) => ({ method: 'GET' as const, path: `/reports/${r}`, adminStatus: 200 })),
+  ...['overview', 'revenue', 'bookings', 'vehicles', 'customers'].map((r) => ({
+    method: 'GET' as const,
+    path: `/reports/${r}`,
+    adminStatus: 200,
+  })),
   { method: 'GET', path: '/customers', adminStatus: 200 },
   { method: 'GET', path: `/customers/${customerId}`, adminStatus: 200 },
   { method: 'DELETE', path: '/customers/bulk', body: { ids: [987654] }, adminStatus: 200 },
@@ -41,7 +45,12 @@ beforeAll(async () => {
   };
   readOnlyAdmin = (await t.userWithKey('administrator', ['read'])).key;
   customerId = await insertCustomer(t.platform.db, { name: 'Matrix Customer', email: 'matrix_customer@example.test' });
-  const r = await t.inject({ method: 'POST', url: `${API}/my/messages`, headers: { 'x-rova-api-key': keys.customer }, payload: { subject: 'Matrix', message: 'hello' } });
+  const r = await t.inject({
+    method: 'POST',
+    url: `${API}/my/messages`,
+    headers: { 'x-rova-api-key': keys.customer },
+    payload: { subject: 'Matrix', message: 'hello' },
+  });
   expect(r.statusCode).toBe(201);
   threadId = r.json().data.thread.id;
 });
@@ -89,9 +98,18 @@ describe('auth matrix: every admin route', () => {
   });
 
   it('a denied bulk delete deletes nothing', async () => {
-    const r = await t.inject({ method: 'DELETE', url: `${API}/customers/bulk`, headers: { 'x-rova-api-key': keys.shop_manager }, payload: { ids: [customerId] } });
+    const r = await t.inject({
+      method: 'DELETE',
+      url: `${API}/customers/bulk`,
+      headers: { 'x-rova-api-key': keys.shop_manager },
+      payload: { ids: [customerId] },
+    });
     expect(r.statusCode).toBe(403);
-    const d = await t.inject({ method: 'GET', url: `${API}/customers/${customerId}`, headers: { 'x-rova-api-key': keys.administrator } });
+    const d = await t.inject({
+      method: 'GET',
+      url: `${API}/customers/${customerId}`,
+      headers: { 'x-rova-api-key': keys.administrator },
+    });
     expect(d.statusCode).toBe(200);
   });
 });
@@ -117,24 +135,44 @@ describe('auth matrix: customer side (/my/messages)', () => {
       expect(r.statusCode, `${rc.method} ${rc.path}: ${r.body}`).toBe(rc.adminStatus);
     }
   });
-  it.each(['administrator', 'shop_manager', 'vendor'] as const)('%s without a linked customer → 403 PERMISSION_DENIED', async (role) => {
-    for (const rc of MY()) {
-      const r = await call(rc, { 'x-rova-api-key': keys[role] });
-      expect(r.statusCode, `${rc.method} ${rc.path}`).toBe(403);
-      expect(r.json()).toMatchObject({ success: false, error_code: 'PERMISSION_DENIED' });
-    }
-  });
+  it.each(['administrator', 'shop_manager', 'vendor'] as const)(
+    '%s without a linked customer → 403 PERMISSION_DENIED',
+    async (role) => {
+      for (const rc of MY()) {
+        const r = await call(rc, { 'x-rova-api-key': keys[role] });
+        expect(r.statusCode, `${rc.method} ${rc.path}`).toBe(403);
+        expect(r.json()).toMatchObject({ success: false, error_code: 'PERMISSION_DENIED' });
+      }
+    },
+  );
 });
 
 describe('OpenAPI', () => {
   it('documents every route of this area', async () => {
-    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const want: [string, string][] = [
-      ['get', '/dashboard/stats'], ['get', '/dashboard/recent-bookings'], ['get', '/dashboard/recent-transfers'],
-      ['get', '/reports/overview'], ['get', '/reports/revenue'], ['get', '/reports/bookings'], ['get', '/reports/vehicles'], ['get', '/reports/customers'],
-      ['get', '/customers'], ['get', '/customers/{id}'], ['delete', '/customers/bulk'],
-      ['get', '/messages'], ['get', '/messages/{id}'], ['post', '/messages/{id}/reply'], ['post', '/messages/{id}/status'],
-      ['get', '/my/messages'], ['post', '/my/messages'], ['get', '/my/messages/{id}'], ['post', '/my/messages/{id}/reply'], ['post', '/my/messages/{id}/close'],
+      ['get', '/dashboard/stats'],
+      ['get', '/dashboard/recent-bookings'],
+      ['get', '/dashboard/recent-transfers'],
+      ['get', '/reports/overview'],
+      ['get', '/reports/revenue'],
+      ['get', '/reports/bookings'],
+      ['get', '/reports/vehicles'],
+      ['get', '/reports/customers'],
+      ['get', '/customers'],
+      ['get', '/customers/{id}'],
+      ['delete', '/customers/bulk'],
+      ['get', '/messages'],
+      ['get', '/messages/{id}'],
+      ['post', '/messages/{id}/reply'],
+      ['post', '/messages/{id}/status'],
+      ['get', '/my/messages'],
+      ['post', '/my/messages'],
+      ['get', '/my/messages/{id}'],
+      ['post', '/my/messages/{id}/reply'],
+      ['post', '/my/messages/{id}/close'],
     ];
     for (const [m, p] of want) expect(doc.paths[`/wp-json/rova-rental/v1${p}`]?.[m], `${m} ${p}`).toBeDefined();
   });

@@ -13,7 +13,12 @@ beforeAll(async () => {
   admin = (await t.userWithKey('administrator')).key;
   customer = (await t.userWithKey('customer', ['read', 'write'], 'bad_input_c')).key;
   await insertCustomer(t.platform.db, { name: 'Bad Input', email: 'bad_input_c@example.test' });
-  const r = await t.inject({ method: 'POST', url: `${API}/my/messages`, headers: { 'x-rova-api-key': customer }, payload: { subject: 'Hi', message: 'Hello' } });
+  const r = await t.inject({
+    method: 'POST',
+    url: `${API}/my/messages`,
+    headers: { 'x-rova-api-key': customer },
+    payload: { subject: 'Hi', message: 'Hello' },
+  });
   expect(r.statusCode).toBe(201);
   threadId = r.json().data.thread.id;
 });
@@ -31,7 +36,13 @@ function send(key: string, method: 'GET' | 'POST' | 'DELETE', path: string, body
   });
 }
 
-async function expect400(key: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, code = 'INVALID_PARAMS') {
+async function expect400(
+  key: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  code = 'INVALID_PARAMS',
+) {
   const r = await send(key, method, path, body);
   expect(r.statusCode, `${method} ${path} ${JSON.stringify(body)}: ${r.body}`).toBe(400);
   expect(r.json()).toMatchObject({ success: false, error_code: code, message: expect.any(String) });
@@ -49,25 +60,31 @@ describe('admin routes', () => {
     await expect400(admin, 'GET', path);
   });
 
-  it.each(['/customers', '/messages', '/dashboard/recent-bookings', '/dashboard/recent-transfers'])('%s: a page number past 1,000,000 → 400; 1,000,000 itself → 200 with no items', async (path) => {
-    await expect400(admin, 'GET', `${path}?page=100000000000000000000`);
-    await expect400(admin, 'GET', `${path}?page=1000001`);
-    const ok = await send(admin, 'GET', `${path}?page=1000000`);
-    expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().data).toMatchObject({ items: [], page: 1000000 });
-  });
+  it.each(['/customers', '/messages', '/dashboard/recent-bookings', '/dashboard/recent-transfers'])(
+    '%s: a page number past 1,000,000 → 400; 1,000,000 itself → 200 with no items',
+    async (path) => {
+      await expect400(admin, 'GET', `${path}?page=100000000000000000000`);
+      await expect400(admin, 'GET', `${path}?page=1000001`);
+      const ok = await send(admin, 'GET', `${path}?page=1000000`);
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data).toMatchObject({ items: [], page: 1000000 });
+    },
+  );
 
   it.each(['/customers', '/messages'])('%s: a search with a NUL character → 400', async (path) => {
     await expect400(admin, 'GET', `${path}?search=a%00b`);
     expect((await send(admin, 'GET', `${path}?search=a%25_b`)).statusCode).toBe(200); // LIKE wildcards are literal
   });
 
-  it.each(['overview', 'revenue', 'bookings', 'vehicles', 'customers'])('/reports/%s: year 0000 → 400 INVALID_PARAMS; year 9999 is fine', async (name) => {
-    await expect400(admin, 'GET', `/reports/${name}?start_date=0000-01-01&end_date=0000-01-05`);
-    await expect400(admin, 'GET', `/reports/${name}?start_date=0000-12-31&end_date=2026-01-01`);
-    const r = await send(admin, 'GET', `/reports/${name}?start_date=9999-12-30&end_date=9999-12-31`);
-    expect(r.statusCode, r.body).toBe(200);
-  });
+  it.each(['overview', 'revenue', 'bookings', 'vehicles', 'customers'])(
+    '/reports/%s: year 0000 → 400 INVALID_PARAMS; year 9999 is fine',
+    async (name) => {
+      await expect400(admin, 'GET', `/reports/${name}?start_date=0000-01-01&end_date=0000-01-05`);
+      await expect400(admin, 'GET', `/reports/${name}?start_date=0000-12-31&end_date=2026-01-01`);
+      const r = await send(admin, 'GET', `/reports/${name}?start_date=9999-12-30&end_date=9999-12-31`);
+      expect(r.statusCode, r.body).toBe(200);
+    },
+  );
 
   it('reply: NUL character or a blank message → 400, nothing written', async () => {
     await expect400(admin, 'POST', `/messages/${threadId}/reply`, { message: 'a\u0000b' });

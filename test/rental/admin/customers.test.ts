@@ -13,20 +13,78 @@ beforeAll(async () => {
   key = (await t.userWithKey('administrator')).key;
   const db = t.platform.db;
   const v = await insertVehicle(db, { name: 'Renault Clio' });
-  ids.anna = await insertCustomer(db, { name: 'Anna Schmidt', email: 'anna@example.test', createdAt: '2026-01-05T00:00:00Z' });
-  ids.bob = await insertCustomer(db, { name: 'bob Martin', email: 'bob@mail.example', createdAt: '2026-01-03T00:00:00Z' });
-  ids.cara = await insertCustomer(db, { name: 'Cara 100%_Off', email: 'cara@example.test', createdAt: '2026-01-04T00:00:00Z' });
-  ids.dan = await insertCustomer(db, { name: 'Dan Nobookings', email: 'dan@example.test', createdAt: '2026-01-01T00:00:00Z' });
+  ids.anna = await insertCustomer(db, {
+    name: 'Anna Schmidt',
+    email: 'anna@example.test',
+    createdAt: '2026-01-05T00:00:00Z',
+  });
+  ids.bob = await insertCustomer(db, {
+    name: 'bob Martin',
+    email: 'bob@mail.example',
+    createdAt: '2026-01-03T00:00:00Z',
+  });
+  ids.cara = await insertCustomer(db, {
+    name: 'Cara 100%_Off',
+    email: 'cara@example.test',
+    createdAt: '2026-01-04T00:00:00Z',
+  });
+  ids.dan = await insertCustomer(db, {
+    name: 'Dan Nobookings',
+    email: 'dan@example.test',
+    createdAt: '2026-01-01T00:00:00Z',
+  });
   // anna: 3 bookings (confirmed 100, completed 50.25, cancelled 500) + a draft → count 3, spent 150.25
-  await insertBooking(db, { vehicleId: v, customerId: ids.anna, status: 'confirmed', total: '100.00', createdAt: '2026-02-01T10:00:00Z' });
-  await insertBooking(db, { vehicleId: v, customerId: ids.anna, status: 'completed', total: '50.25', createdAt: '2026-02-10T10:00:00Z' });
-  await insertBooking(db, { vehicleId: v, customerId: ids.anna, status: 'cancelled', total: '500.00', createdAt: '2026-03-01T10:00:00Z' });
-  await insertBooking(db, { vehicleId: v, customerId: ids.anna, status: 'draft', total: '900.00', createdAt: '2026-03-05T10:00:00Z' });
+  await insertBooking(db, {
+    vehicleId: v,
+    customerId: ids.anna,
+    status: 'confirmed',
+    total: '100.00',
+    createdAt: '2026-02-01T10:00:00Z',
+  });
+  await insertBooking(db, {
+    vehicleId: v,
+    customerId: ids.anna,
+    status: 'completed',
+    total: '50.25',
+    createdAt: '2026-02-10T10:00:00Z',
+  });
+  await insertBooking(db, {
+    vehicleId: v,
+    customerId: ids.anna,
+    status: 'cancelled',
+    total: '500.00',
+    createdAt: '2026-03-01T10:00:00Z',
+  });
+  await insertBooking(db, {
+    vehicleId: v,
+    customerId: ids.anna,
+    status: 'draft',
+    total: '900.00',
+    createdAt: '2026-03-05T10:00:00Z',
+  });
   // bob: 1 in_progress 700 → count 1, spent 700, last booking 2026-02-20
-  await insertBooking(db, { vehicleId: v, customerId: ids.bob, status: 'in_progress', total: '700.00', createdAt: '2026-02-20T10:00:00Z' });
+  await insertBooking(db, {
+    vehicleId: v,
+    customerId: ids.bob,
+    status: 'in_progress',
+    total: '700.00',
+    createdAt: '2026-02-20T10:00:00Z',
+  });
   // cara: 2 pending_payment 10 + refunded 20 → count 2, spent 0, last 2026-03-10
-  await insertBooking(db, { vehicleId: v, customerId: ids.cara, status: 'pending_payment', total: '10.00', createdAt: '2026-01-20T10:00:00Z' });
-  await insertBooking(db, { vehicleId: v, customerId: ids.cara, status: 'refunded', total: '20.00', createdAt: '2026-03-10T10:00:00Z' });
+  await insertBooking(db, {
+    vehicleId: v,
+    customerId: ids.cara,
+    status: 'pending_payment',
+    total: '10.00',
+    createdAt: '2026-01-20T10:00:00Z',
+  });
+  await insertBooking(db, {
+    vehicleId: v,
+    customerId: ids.cara,
+    status: 'refunded',
+    total: '20.00',
+    createdAt: '2026-03-10T10:00:00Z',
+  });
 });
 afterAll(async () => t?.close());
 
@@ -34,7 +92,13 @@ const h = () => ({ 'x-rova-api-key': key });
 const list = async (q: string) => {
   const r = await t.inject({ method: 'GET', url: `${API}/customers${q}`, headers: h() });
   expect(r.statusCode, r.body).toBe(200);
-  return r.json().data as { items: { id: number; name: string; bookings_count: number; total_spent: number }[]; total: number; total_pages: number; page: number; per_page: number };
+  return r.json().data as {
+    items: { id: number; name: string; bookings_count: number; total_spent: number }[];
+    total: number;
+    total_pages: number;
+    page: number;
+    per_page: number;
+  };
 };
 const names = (d: { items: { name: string }[] }) => d.items.map((i) => i.name.split(' ')[0]);
 
@@ -57,7 +121,12 @@ describe('GET /customers', () => {
       last_booking: '2026-03-01T10:00:00.000Z',
       currency: 'USD',
     });
-    expect(d.items.find((i) => i.id === ids.dan)).toMatchObject({ bookings_count: 0, total_spent: 0, first_booking: null, last_booking: null });
+    expect(d.items.find((i) => i.id === ids.dan)).toMatchObject({
+      bookings_count: 0,
+      total_spent: 0,
+      first_booking: null,
+      last_booking: null,
+    });
   });
 
   it.each([
@@ -116,9 +185,20 @@ describe('GET /customers/{id}', () => {
     const r = await t.inject({ method: 'GET', url: `${API}/customers/${ids.anna}`, headers: h() });
     expect(r.statusCode).toBe(200);
     const d = r.json().data;
-    expect(d).toMatchObject({ id: ids.anna, name: 'Anna Schmidt', bookings_count: 3, total_spent: 150.25, message_threads: 0 });
+    expect(d).toMatchObject({
+      id: ids.anna,
+      name: 'Anna Schmidt',
+      bookings_count: 3,
+      total_spent: 150.25,
+      message_threads: 0,
+    });
     expect(d.recent_bookings.map((b: { status: string }) => b.status)).toEqual(['cancelled', 'completed', 'confirmed']);
-    expect(d.recent_bookings[0]).toMatchObject({ vehicle_name: 'Renault Clio', total: 500, status_label: 'Cancelled', reference: expect.any(String) });
+    expect(d.recent_bookings[0]).toMatchObject({
+      vehicle_name: 'Renault Clio',
+      total: 500,
+      status_label: 'Cancelled',
+      reference: expect.any(String),
+    });
   });
   it('unknown id → 404 RESOURCE_NOT_FOUND; non-integer id → 400', async () => {
     const r = await t.inject({ method: 'GET', url: `${API}/customers/9999999`, headers: h() });
@@ -129,7 +209,8 @@ describe('GET /customers/{id}', () => {
 });
 
 describe('DELETE /customers/bulk', () => {
-  const del = (payload: unknown) => t.inject({ method: 'DELETE', url: `${API}/customers/bulk`, headers: h(), payload: payload as object });
+  const del = (payload: unknown) =>
+    t.inject({ method: 'DELETE', url: `${API}/customers/bulk`, headers: h(), payload: payload as object });
 
   it.each([
     ['missing', {}],
@@ -152,15 +233,24 @@ describe('DELETE /customers/bulk', () => {
   it('a failure mid-way writes nothing (one transaction)', async () => {
     const db = t.platform.db;
     // Make deleting Cara fail after Anna's bookings were already anonymised in the same transaction.
-    await db.execute(sql.raw(`CREATE FUNCTION test_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF OLD.id = ${ids.cara} THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN OLD; END $$`));
-    await db.execute(sql.raw('CREATE TRIGGER test_refuse BEFORE DELETE ON rental_customers FOR EACH ROW EXECUTE FUNCTION test_refuse_delete()'));
+    await db.execute(
+      sql.raw(`CREATE FUNCTION test_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF OLD.id = ${ids.cara} THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN OLD; END $$`),
+    );
+    await db.execute(
+      sql.raw(
+        'CREATE TRIGGER test_refuse BEFORE DELETE ON rental_customers FOR EACH ROW EXECUTE FUNCTION test_refuse_delete()',
+      ),
+    );
     try {
       const r = await del({ ids: [ids.anna, ids.cara] });
       expect(r.statusCode).toBe(500);
       expect(r.json()).toMatchObject({ success: false, error_code: 'INTERNAL_ERROR' });
       expect((await list('')).total).toBe(4);
-      const anon = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE customer_id IS NULL`);
+      const anon = await one<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM rental_bookings WHERE customer_id IS NULL`,
+      );
       expect(anon?.n).toBe(0);
     } finally {
       await db.execute(sql.raw('DROP TRIGGER test_refuse ON rental_customers'));
@@ -178,16 +268,27 @@ describe('DELETE /customers/bulk', () => {
       message: '2 customer(s) deleted.',
     });
     expect(names(await list('?sort_by=name&sort_order=asc'))).toEqual(['bob', 'Cara']);
-    const kept = await rows<{ customer_id: number | null; customer_name: string; customer_email: string; customer_phone: string; total: string }>(
+    const kept = await rows<{
+      customer_id: number | null;
+      customer_name: string;
+      customer_email: string;
+      customer_phone: string;
+      total: string;
+    }>(
       db,
       sql`SELECT customer_id::int AS customer_id, customer_name, customer_email, customer_phone, total::text AS total FROM rental_bookings
           WHERE customer_id IS NULL ORDER BY total`,
     );
     expect(kept.map((b) => b.total)).toEqual(['100.00', '50.25', '500.00', '900.00'].sort());
-    expect(kept.every((b) => b.customer_name === 'Deleted customer' && b.customer_email === '' && b.customer_phone === '')).toBe(true);
+    expect(
+      kept.every((b) => b.customer_name === 'Deleted customer' && b.customer_email === '' && b.customer_phone === ''),
+    ).toBe(true);
     expect((await t.inject({ method: 'GET', url: `${API}/customers/${ids.anna}`, headers: h() })).statusCode).toBe(404);
     // bob's booking untouched
-    const bob = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE customer_id = ${ids.bob} AND customer_email = 'bob@mail.example'`);
+    const bob = await one<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM rental_bookings WHERE customer_id = ${ids.bob} AND customer_email = 'bob@mail.example'`,
+    );
     expect(bob?.n).toBe(1);
   });
 

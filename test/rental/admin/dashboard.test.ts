@@ -31,7 +31,12 @@ describe('dashboard', () => {
   const get = (path: string) => t.inject({ method: 'GET', url: `${API}${path}`, headers: { 'x-rova-api-key': key } });
 
   it('stats for April 2026 in Europe/Istanbul: B1 (2026-03-31T22:30Z) counts in April', async () => {
-    const s = await stats({ db: t.platform.db, timezone: 'Europe/Istanbul', currency: 'TRY', now: new Date('2026-04-15T12:00:00Z') });
+    const s = await stats({
+      db: t.platform.db,
+      timezone: 'Europe/Istanbul',
+      currency: 'TRY',
+      now: new Date('2026-04-15T12:00:00Z'),
+    });
     expect(s).toMatchObject({
       month: '2026-04',
       total_bookings: 6, // every non-draft booking
@@ -64,14 +69,31 @@ describe('dashboard', () => {
   });
 
   it('the same data in UTC puts B1 in March', async () => {
-    const s = await stats({ db: t.platform.db, timezone: 'UTC', currency: 'TRY', now: new Date('2026-04-15T12:00:00Z') });
-    expect(s).toMatchObject({ bookings_this_month: 4, bookings_last_month: 2, revenue_this_month: 300.5, revenue_last_month: 300, customers: 3, customers_last_month: 2 });
+    const s = await stats({
+      db: t.platform.db,
+      timezone: 'UTC',
+      currency: 'TRY',
+      now: new Date('2026-04-15T12:00:00Z'),
+    });
+    expect(s).toMatchObject({
+      bookings_this_month: 4,
+      bookings_last_month: 2,
+      revenue_this_month: 300.5,
+      revenue_last_month: 300,
+      customers: 3,
+      customers_last_month: 2,
+    });
     expect(s.deltas.total_bookings).toEqual({ format: 'pct', value: 100, direction: 'up' });
     expect(s.deltas.customers).toEqual({ format: 'pct', value: 50, direction: 'up' }); // A B C vs A B
   });
 
   it('in May: April is last month, nothing this month', async () => {
-    const s = await stats({ db: t.platform.db, timezone: 'Europe/Istanbul', currency: 'TRY', now: new Date('2026-05-01T00:30:00Z') });
+    const s = await stats({
+      db: t.platform.db,
+      timezone: 'Europe/Istanbul',
+      currency: 'TRY',
+      now: new Date('2026-05-01T00:30:00Z'),
+    });
     expect(s.month).toBe('2026-05');
     expect(s.deltas.total_bookings).toEqual({ format: 'pct', value: -100, direction: 'down' });
     expect(s.deltas.revenue).toEqual({ format: 'pct', value: -100, direction: 'down' });
@@ -82,7 +104,13 @@ describe('dashboard', () => {
     expect(r.statusCode).toBe(200);
     const body = r.json();
     expect(body).toMatchObject({ success: true, message: expect.any(String) });
-    expect(body.data).toMatchObject({ total_bookings: 6, revenue: 600.5, active_vehicles: 2, timezone: 'Europe/Istanbul', currency: 'TRY' });
+    expect(body.data).toMatchObject({
+      total_bookings: 6,
+      revenue: 600.5,
+      active_vehicles: 2,
+      timezone: 'Europe/Istanbul',
+      currency: 'TRY',
+    });
     expect(Object.keys(body.data.deltas).sort()).toEqual(['active_vehicles', 'customers', 'revenue', 'total_bookings']);
   });
 
@@ -97,7 +125,13 @@ describe('dashboard', () => {
       '2026-04-03T12:00:00.000Z',
       '2026-04-03T10:00:00.000Z',
     ]);
-    expect(d.items[0]).toMatchObject({ status: 'completed', status_label: 'Completed', customer_name: 'Burak Demir', vehicle_name: 'Fiat Egea', total: 300.5 });
+    expect(d.items[0]).toMatchObject({
+      status: 'completed',
+      status_label: 'Completed',
+      customer_name: 'Burak Demir',
+      vehicle_name: 'Fiat Egea',
+      total: 300.5,
+    });
     const p2 = (await get('/dashboard/recent-bookings?per_page=4&page=2')).json().data;
     expect(p2.items).toHaveLength(2);
     const past = (await get('/dashboard/recent-bookings?page=99')).json().data;
@@ -115,16 +149,66 @@ describe('dashboard', () => {
     // the past and the rental booking overlap the upcoming ones: on one vehicle the database would refuse them
     const other = await insertVehicle(db, { name: 'Fiat Doblo', category: 'van' });
     const inH = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
-    const later = await insertBooking(db, { vehicleId: v, customerId: c, kind: 'transfer', status: 'confirmed', total: '70', createdAt: inH(-5), pickupAt: inH(48), origin: 'IST Airport', destination: 'Taksim' });
-    const soon = await insertBooking(db, { vehicleId: v, customerId: c, kind: 'transfer', status: 'pending', total: '60', createdAt: inH(-5), pickupAt: inH(3), origin: 'Taksim', destination: 'SAW Airport' });
-    await insertBooking(db, { vehicleId: other, customerId: c, kind: 'transfer', status: 'confirmed', total: '60', createdAt: inH(-50), pickupAt: inH(-2) }); // past
-    await insertBooking(db, { vehicleId: v, customerId: c, kind: 'transfer', status: 'cancelled', total: '60', createdAt: inH(-5), pickupAt: inH(5) }); // cancelled
-    await insertBooking(db, { vehicleId: other, customerId: c, kind: 'rental', status: 'confirmed', total: '60', createdAt: inH(-5), pickupAt: inH(30) }); // not a transfer
+    const later = await insertBooking(db, {
+      vehicleId: v,
+      customerId: c,
+      kind: 'transfer',
+      status: 'confirmed',
+      total: '70',
+      createdAt: inH(-5),
+      pickupAt: inH(48),
+      origin: 'IST Airport',
+      destination: 'Taksim',
+    });
+    const soon = await insertBooking(db, {
+      vehicleId: v,
+      customerId: c,
+      kind: 'transfer',
+      status: 'pending',
+      total: '60',
+      createdAt: inH(-5),
+      pickupAt: inH(3),
+      origin: 'Taksim',
+      destination: 'SAW Airport',
+    });
+    await insertBooking(db, {
+      vehicleId: other,
+      customerId: c,
+      kind: 'transfer',
+      status: 'confirmed',
+      total: '60',
+      createdAt: inH(-50),
+      pickupAt: inH(-2),
+    }); // past
+    await insertBooking(db, {
+      vehicleId: v,
+      customerId: c,
+      kind: 'transfer',
+      status: 'cancelled',
+      total: '60',
+      createdAt: inH(-5),
+      pickupAt: inH(5),
+    }); // cancelled
+    await insertBooking(db, {
+      vehicleId: other,
+      customerId: c,
+      kind: 'rental',
+      status: 'confirmed',
+      total: '60',
+      createdAt: inH(-5),
+      pickupAt: inH(30),
+    }); // not a transfer
     const r = await get('/dashboard/recent-transfers');
     expect(r.statusCode).toBe(200);
     const d = r.json().data;
     expect(d.total).toBe(2);
     expect(d.items.map((i: { id: number }) => i.id)).toEqual([soon, later]);
-    expect(d.items[0]).toMatchObject({ origin_name: 'Taksim', destination_name: 'SAW Airport', status_label: 'Pending', vehicle_name: 'Mercedes Vito', total: 60 });
+    expect(d.items[0]).toMatchObject({
+      origin_name: 'Taksim',
+      destination_name: 'SAW Airport',
+      status_label: 'Pending',
+      vehicle_name: 'Mercedes Vito',
+      total: 60,
+    });
   });
 });

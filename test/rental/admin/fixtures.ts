@@ -20,7 +20,10 @@ export const API = '/wp-json/rova-rental/v1';
 
 let seq = 0;
 
-export async function insertVehicle(db: Db, v: { name: string; category?: string; status?: string; createdAt?: string }): Promise<number> {
+export async function insertVehicle(
+  db: Db,
+  v: { name: string; category?: string; status?: string; createdAt?: string },
+): Promise<number> {
   seq += 1;
   const r = await one<{ id: number }>(
     db,
@@ -32,7 +35,10 @@ export async function insertVehicle(db: Db, v: { name: string; category?: string
   return r!.id;
 }
 
-export async function insertCustomer(db: Db, c: { name: string; email: string; createdAt?: string; userId?: number }): Promise<number> {
+export async function insertCustomer(
+  db: Db,
+  c: { name: string; email: string; createdAt?: string; userId?: number },
+): Promise<number> {
   const r = await one<{ id: number }>(
     db,
     sql`INSERT INTO rental_customers (name, email, user_id, created_at)
@@ -97,13 +103,71 @@ export async function insertReportFixture(db: Db) {
   const c = await insertCustomer(db, { name: 'Cem Kaya', email: 'cem@example.test' });
   const d = await insertCustomer(db, { name: 'Deniz Ak', email: 'deniz@example.test' });
   const ids = {
-    b1: await insertBooking(db, { vehicleId: v1, customerId: a, status: 'confirmed', total: '100.00', createdAt: '2026-03-31T22:30:00Z', pickupAt: '2026-04-02T21:00:00Z', days: 2, paymentMethod: 'bank_transfer' }),
-    b2: await insertBooking(db, { vehicleId: v2, customerId: b, status: 'completed', total: '200.00', createdAt: '2026-03-31T20:00:00Z', pickupAt: '2026-03-30T21:00:00Z', days: 2, paymentMethod: 'card' }),
-    b3: await insertBooking(db, { vehicleId: v1, customerId: a, status: 'cancelled', total: '50.00', createdAt: '2026-04-03T10:00:00Z', pickupAt: '2026-04-03T12:00:00Z', days: 1 }),
-    b4: await insertBooking(db, { vehicleId: v2, customerId: c, status: 'pending', total: '80.00', createdAt: '2026-04-03T12:00:00Z', pickupAt: '2026-04-10T12:00:00Z', days: 4 }),
-    b5: await insertBooking(db, { vehicleId: v1, customerId: b, status: 'completed', total: '300.50', createdAt: '2026-04-05T09:00:00Z', pickupAt: '2026-04-05T09:00:00Z', days: 2, paymentMethod: 'card' }),
-    b6: await insertBooking(db, { vehicleId: v1, customerId: d, status: 'draft', total: '999.00', createdAt: '2026-04-02T10:00:00Z', days: 1 }),
-    b7: await insertBooking(db, { vehicleId: v2, customerId: c, status: 'in_progress', total: '40.00', createdAt: '2026-04-04T21:30:00Z', pickupAt: '2026-04-04T21:00:00Z', days: 1 }),
+    b1: await insertBooking(db, {
+      vehicleId: v1,
+      customerId: a,
+      status: 'confirmed',
+      total: '100.00',
+      createdAt: '2026-03-31T22:30:00Z',
+      pickupAt: '2026-04-02T21:00:00Z',
+      days: 2,
+      paymentMethod: 'bank_transfer',
+    }),
+    b2: await insertBooking(db, {
+      vehicleId: v2,
+      customerId: b,
+      status: 'completed',
+      total: '200.00',
+      createdAt: '2026-03-31T20:00:00Z',
+      pickupAt: '2026-03-30T21:00:00Z',
+      days: 2,
+      paymentMethod: 'card',
+    }),
+    b3: await insertBooking(db, {
+      vehicleId: v1,
+      customerId: a,
+      status: 'cancelled',
+      total: '50.00',
+      createdAt: '2026-04-03T10:00:00Z',
+      pickupAt: '2026-04-03T12:00:00Z',
+      days: 1,
+    }),
+    b4: await insertBooking(db, {
+      vehicleId: v2,
+      customerId: c,
+      status: 'pending',
+      total: '80.00',
+      createdAt: '2026-04-03T12:00:00Z',
+      pickupAt: '2026-04-10T12:00:00Z',
+      days: 4,
+    }),
+    b5: await insertBooking(db, {
+      vehicleId: v1,
+      customerId: b,
+      status: 'completed',
+      total: '300.50',
+      createdAt: '2026-04-05T09:00:00Z',
+      pickupAt: '2026-04-05T09:00:00Z',
+      days: 2,
+      paymentMethod: 'card',
+    }),
+    b6: await insertBooking(db, {
+      vehicleId: v1,
+      customerId: d,
+      status: 'draft',
+      total: '999.00',
+      createdAt: '2026-04-02T10:00:00Z',
+      days: 1,
+    }),
+    b7: await insertBooking(db, {
+      vehicleId: v2,
+      customerId: c,
+      status: 'in_progress',
+      total: '40.00',
+      createdAt: '2026-04-04T21:30:00Z',
+      pickupAt: '2026-04-04T21:00:00Z',
+      days: 1,
+    }),
   };
   return { v1, v2, v3, a, b, c, d, ...ids };
 }

@@ -30,19 +30,32 @@ beforeAll(async () => {
   ids.vehicles = await vehicle(t);
   ids.locations = await location(t);
   ids['pricing-rules'] = await rule(t, { name: 'Weekend', kind: 'weekend', multiplier: '1.2' });
-  const r = await t.inject({ method: 'POST', url: `${V1}/transfer-routes`, headers: { 'x-rova-api-key': key }, payload: { origin: 'A', destination: 'B' } });
+  const r = await t.inject({
+    method: 'POST',
+    url: `${V1}/transfer-routes`,
+    headers: { 'x-rova-api-key': key },
+    payload: { origin: 'A', destination: 'B' },
+  });
   ids['transfer-routes'] = r.json().data.id as number;
 });
 afterAll(async () => t?.close());
 
 const call = (method: string, path: string, payload: unknown) =>
-  t.inject({ method: method as 'POST', url: V1 + path, headers: { 'x-rova-api-key': key }, payload: payload as object });
+  t.inject({
+    method: method as 'POST',
+    url: V1 + path,
+    headers: { 'x-rova-api-key': key },
+    payload: payload as object,
+  });
 
-const rowCount = async (path: string) => (await call('GET', `/${path}?per_page=1`, undefined)).json().data.total as number;
+const rowCount = async (path: string) =>
+  (await call('GET', `/${path}?per_page=1`, undefined)).json().data.total as number;
 
 describe('rental admin writes take only allow-listed fields', () => {
   it('every write route of vehicles, locations, transfer routes and pricing rules refuses id, created_at, updated_at and unknown fields (400 naming the field, nothing written)', async () => {
-    const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const spec = (await t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const routes: [string, string][] = [];
     for (const [path, ops] of Object.entries(spec.paths)) {
       const rel = path.replace('/wp-json/rova-rental/v1', '');
@@ -55,7 +68,10 @@ describe('rental admin writes take only allow-listed fields', () => {
       expect(base, `a valid body for ${method} ${rel}`).toBeDefined();
       const resource = rel.split('/')[1]!;
       const path = rel.replace('{id}', String(ids[resource]));
-      const before = (await call('GET', `/${resource}/${ids[resource]}`, undefined)).json().data as Record<string, unknown>;
+      const before = (await call('GET', `/${resource}/${ids[resource]}`, undefined)).json().data as Record<
+        string,
+        unknown
+      >;
       const count = await rowCount(resource);
       for (const [field, value] of FORBIDDEN) {
         const res = await call(method, path, { ...base, [field]: value });
@@ -75,7 +91,12 @@ describe('rental admin writes take only allow-listed fields', () => {
 
   it('names a read-only field as read-only and an unknown one as unknown', async () => {
     const ro = await call('PUT', `/vehicles/${ids.vehicles}`, { id: 777 });
-    expect(ro.json()).toEqual({ success: false, error_code: 'INVALID_PARAMS', message: 'Invalid parameter(s): id', details: { params: { id: 'read-only field "id" cannot be set' } } });
+    expect(ro.json()).toEqual({
+      success: false,
+      error_code: 'INVALID_PARAMS',
+      message: 'Invalid parameter(s): id',
+      details: { params: { id: 'read-only field "id" cannot be set' } },
+    });
     const unknown = await call('PUT', `/vehicles/${ids.vehicles}`, { wheels: 5 });
     expect(unknown.json().details).toEqual({ params: { wheels: 'unknown field "wheels"' } });
     expect((await call('GET', '/vehicles/777', undefined)).statusCode).toBe(404);

@@ -49,7 +49,9 @@ try {
     const first = times[0]!;
     const ok = best <= LIMIT_MS;
     failed ||= !ok;
-    console.log(`${ok ? 'ok  ' : 'SLOW'} ${best.toFixed(0).padStart(5)} ms best (cold ${first.toFixed(0)} ms)  GET ${p}`);
+    console.log(
+      `${ok ? 'ok  ' : 'SLOW'} ${best.toFixed(0).padStart(5)} ms best (cold ${first.toFixed(0)} ms)  GET ${p}`,
+    );
   }
   const explained = await rows<Record<string, string>>(
     t.platform.db,
@@ -60,7 +62,9 @@ try {
           AND b.created_at < (((${end}::date) + 1)::timestamp AT TIME ZONE 'Europe/Istanbul') AND b.status <> 'draft'
         GROUP BY 1`,
   );
-  console.log('\nEXPLAIN ANALYZE (daily revenue aggregation):\n' + explained.map((r) => Object.values(r)[0]).join('\n'));
+  console.log(
+    '\nEXPLAIN ANALYZE (daily revenue aggregation):\n' + explained.map((r) => Object.values(r)[0]).join('\n'),
+  );
   process.exitCode = failed ? 1 : 0;
 } finally {
   await t.close();

@@ -29,7 +29,14 @@ async function data(path: string) {
 describe('GET /reports/revenue (Europe/Istanbul, hand-computed)', () => {
   it('counts a booking created 2026-03-31T22:30Z on April 1st and lists every day of the range', async () => {
     const d = await data(`/reports/revenue?${range}`);
-    expect(d).toMatchObject({ report: 'revenue', start_date: '2026-04-01', end_date: '2026-04-05', days: 5, timezone: 'Europe/Istanbul', currency: 'TRY' });
+    expect(d).toMatchObject({
+      report: 'revenue',
+      start_date: '2026-04-01',
+      end_date: '2026-04-05',
+      days: 5,
+      timezone: 'Europe/Istanbul',
+      currency: 'TRY',
+    });
     // revenue = B1 100.00 (local April 1) + B5 300.50; B2 (local March 31) is outside; B6 is a draft
     expect(d.total).toBe(400.5);
     expect(d.avg_daily).toBe(80.1);
@@ -51,7 +58,12 @@ describe('GET /reports/revenue (Europe/Istanbul, hand-computed)', () => {
 
   it('a range with no bookings still has one zero row per day', async () => {
     const d = await data('/reports/revenue?start_date=2025-12-30&end_date=2026-01-02');
-    expect(d.series.map((s: { date: string }) => s.date)).toEqual(['2025-12-30', '2025-12-31', '2026-01-01', '2026-01-02']);
+    expect(d.series.map((s: { date: string }) => s.date)).toEqual([
+      '2025-12-30',
+      '2025-12-31',
+      '2026-01-01',
+      '2026-01-02',
+    ]);
     expect(d.series.every((s: { revenue: number }) => s.revenue === 0)).toBe(true);
     expect(d.total).toBe(0);
     expect(d.monthly).toEqual([
@@ -97,7 +109,14 @@ describe('GET /reports/vehicles', () => {
   it('top vehicles, occupancy inside the range and category performance', async () => {
     const d = await data(`/reports/vehicles?${range}`);
     expect(d.top_vehicles).toEqual([
-      { vehicle_id: fx.v1, name: 'Fiat Egea', category: 'economy', bookings: 3, revenue: 400.5, avg_revenue_per_booking: 133.5 },
+      {
+        vehicle_id: fx.v1,
+        name: 'Fiat Egea',
+        category: 'economy',
+        bookings: 3,
+        revenue: 400.5,
+        avg_revenue_per_booking: 133.5,
+      },
       { vehicle_id: fx.v2, name: 'Dacia Duster', category: 'suv', bookings: 2, revenue: 0, avg_revenue_per_booking: 0 },
     ]);
     // range = [03-31T21:00Z, 04-05T21:00Z); V1: B1 2 d + B5 0.5 d; V2: B2 1 d + B7 1 d (B4 pending does not occupy)
@@ -110,7 +129,13 @@ describe('GET /reports/vehicles', () => {
       { category: 'suv', vehicles: 1, bookings: 2, revenue: 0 },
       { category: 'van', vehicles: 1, bookings: 0, revenue: 0 },
     ]);
-    expect(d.summary).toEqual({ total_vehicles: 3, active_vehicles: 2, vehicles_booked: 2, avg_occupancy_rate: 30, total_revenue: 400.5 });
+    expect(d.summary).toEqual({
+      total_vehicles: 3,
+      active_vehicles: 2,
+      vehicles_booked: 2,
+      avg_occupancy_rate: 30,
+      total_revenue: 400.5,
+    });
   });
 });
 
@@ -134,7 +159,13 @@ describe('GET /reports/customers', () => {
       avg_spending: 146.83, // (100 + 300.50 + 40) / 3
       total_revenue: 440.5,
     });
-    expect(d.top_customers[0]).toEqual({ customer_id: fx.b, name: 'Burak Demir', email: 'burak@example.test', bookings: 1, total_spent: 300.5 });
+    expect(d.top_customers[0]).toEqual({
+      customer_id: fx.b,
+      name: 'Burak Demir',
+      email: 'burak@example.test',
+      bookings: 1,
+      total_spent: 300.5,
+    });
   });
 });
 
@@ -142,7 +173,13 @@ describe('GET /reports/overview', () => {
   it('holds the four summaries', async () => {
     const d = await data(`/reports/overview?${range}`);
     expect(d.revenue).toEqual({ total: 400.5, avg_daily: 80.1, bookings: 2, cancelled_total: 50 });
-    expect(d.bookings).toEqual({ total: 5, cancelled: 1, cancellation_rate: 20, conversion_rate: 60, avg_duration_days: 2 });
+    expect(d.bookings).toEqual({
+      total: 5,
+      cancelled: 1,
+      cancellation_rate: 20,
+      conversion_rate: 60,
+      avg_duration_days: 2,
+    });
     expect(d.vehicles.avg_occupancy_rate).toBe(30);
     expect(d.customers.total_customers).toBe(3);
   });
@@ -157,7 +194,12 @@ describe('date validation', () => {
     expect(d.end_date).toBe(today);
   });
   it.each(reports)('%s: bad format → 400 INVALID_PARAMS', async (name) => {
-    for (const q of ['start_date=not-a-date', 'end_date=2026-4-1', 'start_date=2026-02-30', 'end_date=2026-04-01T00:00']) {
+    for (const q of [
+      'start_date=not-a-date',
+      'end_date=2026-4-1',
+      'start_date=2026-02-30',
+      'end_date=2026-04-01T00:00',
+    ]) {
       const r = await get(`/reports/${name}?${q}`);
       expect(r.statusCode, q).toBe(400);
       expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
@@ -192,10 +234,32 @@ describe('daylight saving time (America/New_York, DST starts 2026-03-08)', () =>
       const db = ny.platform.db;
       const v = await insertVehicle(db, { name: 'VW Golf' });
       const c = await insertCustomer(db, { name: 'Nora York', email: 'nora@example.test' });
-      await insertBooking(db, { vehicleId: v, customerId: c, status: 'completed', total: '10.00', createdAt: '2026-03-08T04:30:00Z' }); // 03-07 23:30 EST
-      await insertBooking(db, { vehicleId: v, customerId: c, status: 'completed', total: '20.00', createdAt: '2026-03-09T03:30:00Z' }); // 03-08 23:30 EDT
-      await insertBooking(db, { vehicleId: v, customerId: c, status: 'completed', total: '40.00', createdAt: '2026-03-09T04:30:00Z' }); // 03-09 00:30 EDT
-      const r = await ny.inject({ method: 'GET', url: `${API}/reports/revenue?start_date=2026-03-07&end_date=2026-03-09`, headers: { 'x-rova-api-key': k } });
+      await insertBooking(db, {
+        vehicleId: v,
+        customerId: c,
+        status: 'completed',
+        total: '10.00',
+        createdAt: '2026-03-08T04:30:00Z',
+      }); // 03-07 23:30 EST
+      await insertBooking(db, {
+        vehicleId: v,
+        customerId: c,
+        status: 'completed',
+        total: '20.00',
+        createdAt: '2026-03-09T03:30:00Z',
+      }); // 03-08 23:30 EDT
+      await insertBooking(db, {
+        vehicleId: v,
+        customerId: c,
+        status: 'completed',
+        total: '40.00',
+        createdAt: '2026-03-09T04:30:00Z',
+      }); // 03-09 00:30 EDT
+      const r = await ny.inject({
+        method: 'GET',
+        url: `${API}/reports/revenue?start_date=2026-03-07&end_date=2026-03-09`,
+        headers: { 'x-rova-api-key': k },
+      });
       expect(r.json().data.series.map((d: { date: string; revenue: number }) => [d.date, d.revenue])).toEqual([
         ['2026-03-07', 10],
         ['2026-03-08', 20],
@@ -217,17 +281,37 @@ describe('GET /reports/vehicles caps its lists at 10', () => {
       for (let i = 1; i <= 12; i++) {
         const v = await insertVehicle(db, { name: `Car ${String(i).padStart(2, '0')}`, category: 'economy' });
         // revenue and booked days grow with i: the 10 best are cars 12 … 3
-        await insertBooking(db, { vehicleId: v, customerId: c, status: 'completed', total: `${i * 10}.00`, createdAt: '2026-05-02T10:00:00Z', pickupAt: '2026-05-03T00:00:00Z', returnAt: new Date(Date.parse('2026-05-03T00:00:00Z') + i * 3_600_000).toISOString() });
+        await insertBooking(db, {
+          vehicleId: v,
+          customerId: c,
+          status: 'completed',
+          total: `${i * 10}.00`,
+          createdAt: '2026-05-02T10:00:00Z',
+          pickupAt: '2026-05-03T00:00:00Z',
+          returnAt: new Date(Date.parse('2026-05-03T00:00:00Z') + i * 3_600_000).toISOString(),
+        });
       }
-      const r = await app.inject({ method: 'GET', url: `${API}/reports/vehicles?start_date=2026-05-01&end_date=2026-05-10`, headers: { 'x-rova-api-key': k } });
+      const r = await app.inject({
+        method: 'GET',
+        url: `${API}/reports/vehicles?start_date=2026-05-01&end_date=2026-05-10`,
+        headers: { 'x-rova-api-key': k },
+      });
       expect(r.statusCode, r.body).toBe(200);
       const d = r.json().data;
-      expect(d.top_vehicles.map((v: { name: string }) => v.name)).toEqual(Array.from({ length: 10 }, (_, i) => `Car ${String(12 - i).padStart(2, '0')}`));
+      expect(d.top_vehicles.map((v: { name: string }) => v.name)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `Car ${String(12 - i).padStart(2, '0')}`),
+      );
       expect(d.top_vehicles[0]).toMatchObject({ bookings: 1, revenue: 120, avg_revenue_per_booking: 120 });
       expect(d.occupancy).toHaveLength(10);
       expect(d.occupancy[0]).toMatchObject({ name: 'Car 12', booked_days: 0.5, total_days: 10, occupancy_rate: 5 });
       // Σ booked days = (1+…+12) h = 78 h = 3.25 d over 12 vehicles × 10 days → 2.7 %
-      expect(d.summary).toEqual({ total_vehicles: 12, active_vehicles: 12, vehicles_booked: 12, avg_occupancy_rate: 2.7, total_revenue: 780 });
+      expect(d.summary).toEqual({
+        total_vehicles: 12,
+        active_vehicles: 12,
+        vehicles_booked: 12,
+        avg_occupancy_rate: 2.7,
+        total_revenue: 780,
+      });
     } finally {
       await app.close();
     }

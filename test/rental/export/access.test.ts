@@ -19,7 +19,12 @@ afterAll(async () => t?.close());
 
 const as = (key: string | null) => (key ? { 'x-rova-api-key': key } : {});
 const call = (key: string | null, method: 'GET' | 'POST' | 'DELETE', path: string, payload?: unknown) =>
-  t.inject({ method, url: `${API}/admin/export${path}`, headers: as(key), ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  t.inject({
+    method,
+    url: `${API}/admin/export${path}`,
+    headers: as(key),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
 const historyCount = async () => ((await t.platform.transients.get<unknown[]>(HISTORY_KEY)) ?? []).length;
 
 describe('who may export', () => {
@@ -51,8 +56,20 @@ describe('who may export', () => {
 
   it('shop managers (manage_store) → 403 on every export route and type, vehicles included (spec §5: manage_options)', async () => {
     const before = await historyCount();
-    for (const type of ['vehicles', 'bookings', 'transfers', 'customers', 'messages', 'payouts', 'ledger_entries', 'audit_log']) {
-      for (const [path, body] of [['', { type, format: 'csv' }], ['/preview', { type }]] as const) {
+    for (const type of [
+      'vehicles',
+      'bookings',
+      'transfers',
+      'customers',
+      'messages',
+      'payouts',
+      'ledger_entries',
+      'audit_log',
+    ]) {
+      for (const [path, body] of [
+        ['', { type, format: 'csv' }],
+        ['/preview', { type }],
+      ] as const) {
         const r = await call(keys.shop, 'POST', path, body);
         expect(r.statusCode, `${type} ${path}`).toBe(403);
         expect(r.json()).toMatchObject({ success: false, error_code: 'PERMISSION_DENIED' });
@@ -60,8 +77,13 @@ describe('who may export', () => {
       }
     }
     expect(await historyCount()).toBe(before);
-    const adminRun = String((await call(keys.admin, 'POST', '', { type: 'vehicles', format: 'csv' })).headers['x-rova-export-id']);
-    for (const [method, path] of [['GET', '/history'], ['DELETE', `/${adminRun}`]] as const) {
+    const adminRun = String(
+      (await call(keys.admin, 'POST', '', { type: 'vehicles', format: 'csv' })).headers['x-rova-export-id'],
+    );
+    for (const [method, path] of [
+      ['GET', '/history'],
+      ['DELETE', `/${adminRun}`],
+    ] as const) {
       const r = await call(keys.shop, method, path);
       expect(r.statusCode, `${method} ${path}`).toBe(403);
       expect(r.json()).toMatchObject({ success: false, error_code: 'PERMISSION_DENIED' });
@@ -84,7 +106,12 @@ describe('every bad input → 4xx (never a 500, never a history entry)', () => {
     ['short date', { type: 'bookings', format: 'csv', date_to: '2026-1-1' }, 400, 'INVALID_PARAMS'],
     ['date with a time', { type: 'bookings', format: 'csv', date_to: '2026-01-01T00:00:00Z' }, 400, 'INVALID_PARAMS'],
     ['year 0000', { type: 'bookings', format: 'csv', date_from: '0000-01-01' }, 400, 'INVALID_PARAMS'],
-    ['from after to', { type: 'bookings', format: 'csv', date_from: '2026-12-31', date_to: '2026-01-01' }, 400, 'INVALID_DATE_RANGE'],
+    [
+      'from after to',
+      { type: 'bookings', format: 'csv', date_from: '2026-12-31', date_to: '2026-01-01' },
+      400,
+      'INVALID_DATE_RANGE',
+    ],
     ['status the type does not have', { type: 'bookings', format: 'csv', status: 'replied' }, 400, 'INVALID_PARAMS'],
     ['status on a type without one', { type: 'customers', format: 'csv', status: 'active' }, 400, 'INVALID_PARAMS'],
     ['unknown parameter', { type: 'bookings', format: 'csv', stauts: 'confirmed' }, 400, 'INVALID_PARAMS'],
@@ -99,7 +126,9 @@ describe('every bad input → 4xx (never a 500, never a history entry)', () => {
     it(`export: ${name} → ${status} ${code}`, async () => {
       const before = await historyCount();
       const r = await t.inject({
-        method: 'POST', url: `${API}/admin/export`, headers: { ...as(keys.admin), 'content-type': 'application/json' },
+        method: 'POST',
+        url: `${API}/admin/export`,
+        headers: { ...as(keys.admin), 'content-type': 'application/json' },
         payload: body === undefined ? '' : JSON.stringify(body),
       });
       expect(r.statusCode, r.body).toBe(status);
@@ -119,9 +148,15 @@ describe('every bad input → 4xx (never a 500, never a history entry)', () => {
   }
 
   it('malformed JSON, bad paging, bad ids → 400', async () => {
-    const r = await t.inject({ method: 'POST', url: `${API}/admin/export`, headers: { ...as(keys.admin), 'content-type': 'application/json' }, payload: '{"type":' });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${API}/admin/export`,
+      headers: { ...as(keys.admin), 'content-type': 'application/json' },
+      payload: '{"type":',
+    });
     expect(r.statusCode).toBe(400);
-    for (const q of ['?page=0', '?per_page=101', '?page=abc']) expect((await call(keys.admin, 'GET', `/history${q}`)).statusCode).toBe(400);
+    for (const q of ['?page=0', '?per_page=101', '?page=abc'])
+      expect((await call(keys.admin, 'GET', `/history${q}`)).statusCode).toBe(400);
     expect((await call(keys.admin, 'DELETE', '/%00')).statusCode).toBe(400);
   });
 });

@@ -39,7 +39,10 @@ describe.skipIf(!!TEST_PG)('rova export', () => {
     const { header, rows } = parseCsv(r.stdout.toString('utf8'));
     expect(header.slice(0, 3)).toEqual(['id', 'reference', 'status']);
     expect(rows.length).toBeGreaterThan(0);
-    const json = await rovaInProcess(['export', 'bookings', '--format', 'json', '--from', '2000-01-01', '--to', '2099-12-31'], env);
+    const json = await rovaInProcess(
+      ['export', 'bookings', '--format', 'json', '--from', '2000-01-01', '--to', '2099-12-31'],
+      env,
+    );
     expect(json.code, json.stderr).toBe(0);
     const data = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(rows).toEqual(data.map((d) => header.map((k) => csvText(d[k]))));
@@ -47,15 +50,28 @@ describe.skipIf(!!TEST_PG)('rova export', () => {
 
   it('--out writes a file; --status filters; bad input exits 2 with a message; a locked database is refused', async () => {
     const out = path.join(dir, 'vehicles.ndjson');
-    const r = await rovaInProcess(['export', 'vehicles', '--format', 'ndjson', '--status', 'active', '--out', out], env);
+    const r = await rovaInProcess(
+      ['export', 'vehicles', '--format', 'ndjson', '--status', 'active', '--out', out],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^vehicles-\d{4}-\d{2}-\d{2}\.ndjson written to /);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string });
     expect(lines.length).toBeGreaterThan(0);
     expect(new Set(lines.map((l) => l.status))).toEqual(new Set(['active']));
     expect(existsSync(`${out}.partial`)).toBe(false);
 
-    for (const args of [['export'], ['export', 'bookings'], ['export', 'nope', '--format', 'csv'], ['export', 'bookings', '--format', 'xml'], ['export', 'bookings', '--format', 'csv', '--from', '2026-02-30'], ['export', 'bookings', '--format', 'csv', '--bogus']]) {
+    for (const args of [
+      ['export'],
+      ['export', 'bookings'],
+      ['export', 'nope', '--format', 'csv'],
+      ['export', 'bookings', '--format', 'xml'],
+      ['export', 'bookings', '--format', 'csv', '--from', '2026-02-30'],
+      ['export', 'bookings', '--format', 'csv', '--bogus'],
+    ]) {
       const b = await rovaInProcess(args, env);
       expect(b.code, args.join(' ')).toBe(2);
       expect(b.stderr).toMatch(/^rova: /);

@@ -22,20 +22,33 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const h = () => ({ 'x-rova-api-key': key });
-const run = (body: Record<string, unknown>) => t.inject({ method: 'POST', url: `${API}/admin/export`, headers: h(), payload: body });
+const run = (body: Record<string, unknown>) =>
+  t.inject({ method: 'POST', url: `${API}/admin/export`, headers: h(), payload: body });
 const history = async (q = '') => {
   const r = await t.inject({ method: 'GET', url: `${API}/admin/export/history${q}`, headers: h() });
   expect(r.statusCode, r.body).toBe(200);
   return r.json().data as { items: HistoryEntry[]; total: number; total_pages: number; page: number; per_page: number };
 };
 const clear = () => t.platform.transients.delete(HISTORY_KEY);
-const ctx = (now: () => Date, db: Db = t.platform.db, pageSize?: number): ExportContext => ({ db, transients: t.platform.transients, timeZone: 'UTC', now, pageSize });
+const ctx = (now: () => Date, db: Db = t.platform.db, pageSize?: number): ExportContext => ({
+  db,
+  transients: t.platform.transients,
+  timeZone: 'UTC',
+  now,
+  pageSize,
+});
 const operator = { userId: null, can: () => true };
 
 describe('history entries', () => {
   it('a run records id, date, type, format, records, bytes, sha256 of exactly the bytes sent, status, user and filters', async () => {
     await clear();
-    const r = await run({ type: 'bookings', format: 'csv', date_from: '2026-01-01', date_to: '2026-12-31', status: 'confirmed' });
+    const r = await run({
+      type: 'bookings',
+      format: 'csv',
+      date_from: '2026-01-01',
+      date_to: '2026-12-31',
+      status: 'confirmed',
+    });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-disposition']).toBe('attachment; filename="bookings-2026-01-01_2026-12-31.csv"');
     const id = r.headers['x-rova-export-id'];
@@ -45,10 +58,19 @@ describe('history entries', () => {
     const e = d.items[0]!;
     const rowsInFile = parseCsv(r.rawPayload.toString('utf8')).rows.length;
     expect(e).toEqual({
-      id, date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), type: 'bookings', format: 'csv',
-      filename: 'bookings-2026-01-01_2026-12-31.csv', records: rowsInFile, bytes: r.rawPayload.length,
-      sha256: createHash('sha256').update(r.rawPayload).digest('hex'), status: 'completed', error: null, user_id: adminId,
-      filters: { date_from: '2026-01-01', date_to: '2026-12-31', status: 'confirmed' }, expires_at: expect.any(String),
+      id,
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      type: 'bookings',
+      format: 'csv',
+      filename: 'bookings-2026-01-01_2026-12-31.csv',
+      records: rowsInFile,
+      bytes: r.rawPayload.length,
+      sha256: createHash('sha256').update(r.rawPayload).digest('hex'),
+      status: 'completed',
+      error: null,
+      user_id: adminId,
+      filters: { date_from: '2026-01-01', date_to: '2026-12-31', status: 'confirmed' },
+      expires_at: expect.any(String),
     });
     expect(Date.parse(e.expires_at) - Date.parse(e.date)).toBeGreaterThanOrEqual(HISTORY_TTL_SECONDS * 1000);
     expect(Date.parse(e.expires_at) - Date.parse(e.date)).toBeLessThan(HISTORY_TTL_SECONDS * 1000 + 60_000);
@@ -60,7 +82,9 @@ describe('history entries', () => {
     const first = (await run({ type: 'vehicles', format: 'ndjson' })).headers['x-rova-export-id'];
     const ids: string[] = [String(first)];
     for (let batch = 0; batch < 5; batch += 1) {
-      const rs = await Promise.all(Array.from({ length: 10 }, () => run({ type: 'vehicles', format: 'json', date_from: '2030-01-01' })));
+      const rs = await Promise.all(
+        Array.from({ length: 10 }, () => run({ type: 'vehicles', format: 'json', date_from: '2030-01-01' })),
+      );
       for (const r of rs) {
         expect(r.statusCode).toBe(200);
         ids.push(String(r.headers['x-rova-export-id']));
@@ -83,7 +107,9 @@ describe('history entries', () => {
 
   it('20 exports at once all land in the history (atomic updates, both backends)', async () => {
     await clear();
-    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => run({ type: 'customers', format: i % 2 ? 'csv' : 'ndjson' })));
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => run({ type: 'customers', format: i % 2 ? 'csv' : 'ndjson' })),
+    );
     expect(rs.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect((await history()).total).toBe(20);
   }, 120_000);
@@ -108,7 +134,10 @@ describe('history entries', () => {
       expect(ttl).toBeGreaterThan(HISTORY_TTL_SECONDS - 60);
       expect(ttl).toBeLessThanOrEqual(HISTORY_TTL_SECONDS);
     } else {
-      const r = await one<{ s: number }>(t.platform.db, sql`SELECT extract(epoch FROM expires_at - now())::int AS s FROM rova_transients WHERE key = ${HISTORY_KEY}`);
+      const r = await one<{ s: number }>(
+        t.platform.db,
+        sql`SELECT extract(epoch FROM expires_at - now())::int AS s FROM rova_transients WHERE key = ${HISTORY_KEY}`,
+      );
       expect(r!.s).toBeGreaterThan(HISTORY_TTL_SECONDS - 60);
       expect(r!.s).toBeLessThanOrEqual(HISTORY_TTL_SECONDS);
     }
@@ -126,7 +155,11 @@ describe('history entries', () => {
     for (const id of [a, 'exp_nonexistent_999', 'export_test_001']) {
       const x = await del(id);
       expect(x.statusCode).toBe(404);
-      expect(x.json()).toMatchObject({ success: false, error_code: 'RESOURCE_NOT_FOUND', message: 'Export entry not found.' });
+      expect(x.json()).toMatchObject({
+        success: false,
+        error_code: 'RESOURCE_NOT_FOUND',
+        message: 'Export entry not found.',
+      });
     }
     expect((await del('bad%20id')).statusCode).toBe(400);
     expect((await del('x'.repeat(65))).statusCode).toBe(400);
@@ -153,21 +186,36 @@ describe('failed runs are recorded too', () => {
         return Reflect.get(target, prop, receiver) as unknown;
       },
     }) as Db;
-    const r = await startExport(ctx(() => new Date(), failing, 2), { type: 'bookings', format: 'ndjson' }, { userId: adminId, can: () => true });
+    const r = await startExport(
+      ctx(() => new Date(), failing, 2),
+      { type: 'bookings', format: 'ndjson' },
+      { userId: adminId, can: () => true },
+    );
     const got: Buffer[] = [];
     await expect(async () => {
       for await (const c of r.body) got.push(c);
     }).rejects.toThrow('connection terminated unexpectedly');
     const e = (await history()).items[0]!;
     const sent = Buffer.concat(got);
-    expect(e).toMatchObject({ id: r.id, status: 'failed', error: 'connection terminated unexpectedly', records: 4, bytes: sent.length, user_id: adminId });
+    expect(e).toMatchObject({
+      id: r.id,
+      status: 'failed',
+      error: 'connection terminated unexpectedly',
+      records: 4,
+      bytes: sent.length,
+      user_id: adminId,
+    });
     expect(e.sha256).toBe(createHash('sha256').update(sent).digest('hex'));
     expect(sent.toString('utf8').trim().split('\n')).toHaveLength(4);
   });
 
   it('a receiver that goes away midway: failed, "interrupted"', async () => {
     await clear();
-    const r = await startExport(ctx(() => new Date(), t.platform.db, 2), { type: 'bookings', format: 'csv' }, operator);
+    const r = await startExport(
+      ctx(() => new Date(), t.platform.db, 2),
+      { type: 'bookings', format: 'csv' },
+      operator,
+    );
     for await (const c of r.body) {
       expect(c.length).toBeGreaterThan(0);
       break; // the consumer stops after the header: the generator is closed
@@ -182,7 +230,9 @@ describe('failed runs are recorded too', () => {
     const db = t.platform.db;
     const broken = new Proxy(db, {
       get: (target, prop, receiver) =>
-        prop === 'execute' || prop === 'transaction' ? () => Promise.reject(new Error('database is down')) : (Reflect.get(target, prop, receiver) as unknown),
+        prop === 'execute' || prop === 'transaction'
+          ? () => Promise.reject(new Error('database is down'))
+          : (Reflect.get(target, prop, receiver) as unknown),
     }) as Db;
     const original = t.platform.db;
     (t.platform as { db: Db }).db = broken;
@@ -193,6 +243,12 @@ describe('failed runs are recorded too', () => {
     } finally {
       (t.platform as { db: Db }).db = original;
     }
-    expect((await history()).items[0]).toMatchObject({ status: 'failed', error: 'database is down', records: 0, bytes: 0, type: 'vehicles' });
+    expect((await history()).items[0]).toMatchObject({
+      status: 'failed',
+      error: 'database is down',
+      records: 0,
+      bytes: 0,
+      type: 'vehicles',
+    });
   });
 });

@@ -43,22 +43,27 @@ interface Download {
 /** POSTs and consumes the body chunk by chunk, keeping nothing but a hash (optionally hanging up after `stopAfter` bytes). */
 function download(body: Record<string, unknown>, stopAfter = Infinity): Promise<Download> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${API}/admin/export`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rova-api-key': key } }, (res) => {
-      const hash = createHash('sha256');
-      let bytes = 0;
-      const done = (complete: boolean) => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, sha256: hash.digest('hex'), complete });
-      res.on('data', (c: Buffer) => {
-        hash.update(c);
-        bytes += c.length;
-        if (bytes >= stopAfter) {
-          req.destroy();
-          done(false);
-        }
-      });
-      res.on('end', () => done(true));
-      res.on('error', () => undefined);
-      res.on('aborted', () => done(false));
-    });
+    const req = http.request(
+      `${base}${API}/admin/export`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'x-rova-api-key': key } },
+      (res) => {
+        const hash = createHash('sha256');
+        let bytes = 0;
+        const done = (complete: boolean) =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, sha256: hash.digest('hex'), complete });
+        res.on('data', (c: Buffer) => {
+          hash.update(c);
+          bytes += c.length;
+          if (bytes >= stopAfter) {
+            req.destroy();
+            done(false);
+          }
+        });
+        res.on('end', () => done(true));
+        res.on('error', () => undefined);
+        res.on('aborted', () => done(false));
+      },
+    );
     req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
     req.end(JSON.stringify(body));
   });
@@ -77,7 +82,11 @@ const waitFor = async <T>(fn: () => Promise<T | undefined>): Promise<T> => {
 describe('100,000 bookings', () => {
   it('export as CSV with the memory growth under 50 MB, every record in the file', async () => {
     // warm-up as an administrator would: a preview (reads the whole table once), a small export
-    const pv = await fetch(`${base}${API}/admin/export/preview`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rova-api-key': key }, body: JSON.stringify({ type: 'bookings' }) });
+    const pv = await fetch(`${base}${API}/admin/export/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-rova-api-key': key },
+      body: JSON.stringify({ type: 'bookings' }),
+    });
     expect(((await pv.json()) as { data: { count: number } }).data.count).toBe(total);
     await download({ type: 'bookings', format: 'csv', date_from: '2000-01-01', date_to: '2000-01-02' });
     await download({ type: 'bookings', format: 'ndjson' }, 2 * MB);
@@ -97,7 +106,9 @@ describe('100,000 bookings', () => {
     clearInterval(sampler);
     const seconds = (Date.now() - t0) / 1000;
     const growth = { rss: (peak.rss - start.rss) / MB, heap: (peak.heap - start.heapUsed) / MB };
-    console.log(`export of ${total} bookings: ${(d.bytes / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); growth rss ${growth.rss.toFixed(1)} MB, heap ${growth.heap.toFixed(1)} MB`);
+    console.log(
+      `export of ${total} bookings: ${(d.bytes / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); growth rss ${growth.rss.toFixed(1)} MB, heap ${growth.heap.toFixed(1)} MB`,
+    );
     expect(d.status).toBe(200);
     expect(d.complete).toBe(true);
     expect(d.bytes).toBeGreaterThan(100_000 * 100);
@@ -129,7 +140,9 @@ describe('100,000 bookings', () => {
         if (prop !== 'transaction') return Reflect.get(target, prop, receiver) as unknown;
         return (fn: unknown) => {
           calls += 1;
-          return calls === 3 ? Promise.reject(new Error('connection lost')) : (target.transaction as (fn: unknown) => Promise<unknown>).call(target, fn);
+          return calls === 3
+            ? Promise.reject(new Error('connection lost'))
+            : (target.transaction as (fn: unknown) => Promise<unknown>).call(target, fn);
         };
       },
     }) as Db;

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_TYPES } from '../../../src/modules/rental/export/registry.js';
 import { rows } from '../../../src/platform/db/types.js';
 import type { TestApp } from '../../helpers/app.js';
-import { API, AWKWARD, csvText, FORMULAS, makeAdminApp, maxId, parseCsv, seedExportData, type Seeded } from './fixtures.js';
+import {
+  API,
+  AWKWARD,
+  csvText,
+  FORMULAS,
+  makeAdminApp,
+  maxId,
+  parseCsv,
+  seedExportData,
+  type Seeded,
+} from './fixtures.js';
 
 let t: TestApp;
 let key: string;
@@ -19,7 +29,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const h = () => ({ 'x-rova-api-key': key });
-const exportFile = (body: Record<string, unknown>) => t.inject({ method: 'POST', url: `${API}/admin/export`, headers: h(), payload: body });
+const exportFile = (body: Record<string, unknown>) =>
+  t.inject({ method: 'POST', url: `${API}/admin/export`, headers: h(), payload: body });
 
 type Row = Record<string, unknown>;
 
@@ -27,27 +38,54 @@ type Row = Record<string, unknown>;
 const TRUTH: Record<string, { table: string; query: (upTo: number) => ReturnType<typeof sql> }> = {
   bookings: {
     table: 'rental_bookings',
-    query: (n) => sql`SELECT id::int, reference, status, total::text AS total, customer_name, created_at FROM rental_bookings WHERE id <= ${n} ORDER BY id`,
+    query: (n) =>
+      sql`SELECT id::int, reference, status, total::text AS total, customer_name, created_at FROM rental_bookings WHERE id <= ${n} ORDER BY id`,
   },
   transfers: {
     table: 'rental_bookings',
-    query: (n) => sql`SELECT id::int, reference, transfer_origin AS origin, transfer_destination AS destination, total::text AS total, created_at FROM rental_bookings WHERE kind = 'transfer' AND id <= ${n} ORDER BY id`,
+    query: (n) =>
+      sql`SELECT id::int, reference, transfer_origin AS origin, transfer_destination AS destination, total::text AS total, created_at FROM rental_bookings WHERE kind = 'transfer' AND id <= ${n} ORDER BY id`,
   },
-  vehicles: { table: 'rental_vehicles', query: (n) => sql`SELECT id::int, name, status, price_per_day::text AS price_per_day, features, created_at FROM rental_vehicles WHERE id <= ${n} ORDER BY id` },
-  customers: { table: 'rental_customers', query: (n) => sql`SELECT id::int, name, email, created_at FROM rental_customers WHERE id <= ${n} ORDER BY id` },
-  messages: { table: 'rental_messages', query: (n) => sql`SELECT id::int, subject, body, sender, created_at FROM rental_messages WHERE id <= ${n} ORDER BY id` },
-  payouts: { table: 'vendor_payouts', query: (n) => sql`SELECT id::int, vendor_id::int, amount::int AS amount_minor, currency, status, requested_at FROM vendor_payouts WHERE id <= ${n} ORDER BY id` },
+  vehicles: {
+    table: 'rental_vehicles',
+    query: (n) =>
+      sql`SELECT id::int, name, status, price_per_day::text AS price_per_day, features, created_at FROM rental_vehicles WHERE id <= ${n} ORDER BY id`,
+  },
+  customers: {
+    table: 'rental_customers',
+    query: (n) => sql`SELECT id::int, name, email, created_at FROM rental_customers WHERE id <= ${n} ORDER BY id`,
+  },
+  messages: {
+    table: 'rental_messages',
+    query: (n) =>
+      sql`SELECT id::int, subject, body, sender, created_at FROM rental_messages WHERE id <= ${n} ORDER BY id`,
+  },
+  payouts: {
+    table: 'vendor_payouts',
+    query: (n) =>
+      sql`SELECT id::int, vendor_id::int, amount::int AS amount_minor, currency, status, requested_at FROM vendor_payouts WHERE id <= ${n} ORDER BY id`,
+  },
   ledger_entries: {
     table: 'ledger_entries',
-    query: (n) => sql`SELECT e.id::int, e.transaction_id::int, e.amount::int AS amount_minor, a.code AS account, e.created_at FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE e.id <= ${n} ORDER BY e.id`,
+    query: (n) =>
+      sql`SELECT e.id::int, e.transaction_id::int, e.amount::int AS amount_minor, a.code AS account, e.created_at FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE e.id <= ${n} ORDER BY e.id`,
   },
-  audit_log: { table: 'rova_audit_log', query: (n) => sql`SELECT id::int, route, method, status, outcome, at FROM rova_audit_log WHERE id <= ${n} ORDER BY id` },
+  audit_log: {
+    table: 'rova_audit_log',
+    query: (n) =>
+      sql`SELECT id::int, route, method, status, outcome, at FROM rova_audit_log WHERE id <= ${n} ORDER BY id`,
+  },
 };
 
 /** Database value → exported JSON value (numeric text → number, timestamps → ISO-8601). */
 function expected(k: string, v: unknown): unknown {
   if (['total', 'price_per_day'].includes(k)) return Number(v);
-  if (['created_at', 'at', 'requested_at'].includes(k)) return new Date(String(v).replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')).toISOString();
+  if (['created_at', 'at', 'requested_at'].includes(k))
+    return new Date(
+      String(v)
+        .replace(' ', 'T')
+        .replace(/([+-]\d{2})$/, '$1:00'),
+    ).toISOString();
   return v;
 }
 
@@ -63,7 +101,9 @@ describe('every type × format round-trips', () => {
       const j = await exportFile({ type, format: 'json' });
       expect(j.statusCode, j.body).toBe(200);
       expect(j.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(j.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${type}-\\d{4}-\\d{2}-\\d{2}\\.json"$`));
+      expect(j.headers['content-disposition']).toMatch(
+        new RegExp(`^attachment; filename="${type}-\\d{4}-\\d{2}-\\d{2}\\.json"$`),
+      );
       const data = JSON.parse(j.body) as Row[];
       expect(data.length).toBeGreaterThan(0);
       const columns = EXPORT_TYPES.find((x) => x.name === type)!.columns.map((c) => c.key);
@@ -73,7 +113,8 @@ describe('every type × format round-trips', () => {
       const truth = await rows<Row>(t.platform.db, TRUTH[type]!.query(upTo));
       expect(data.map((r) => r.id)).toEqual(truth.map((r) => r.id));
       for (const [i, want] of truth.entries()) {
-        for (const [k, v] of Object.entries(want)) expect(data[i]![k], `${type} #${want.id} ${k}`).toEqual(expected(k, v));
+        for (const [k, v] of Object.entries(want))
+          expect(data[i]![k], `${type} #${want.id} ${k}`).toEqual(expected(k, v));
       }
 
       const nd = await exportFile({ type, format: 'ndjson' });
@@ -92,7 +133,8 @@ describe('every type × format round-trips', () => {
       expect(header).toEqual(columns);
       const mine = csvRows.filter((r) => Number(r[0]) <= upTo);
       expect(mine).toHaveLength(data.length);
-      for (const [i, r] of mine.entries()) expect(r, `${type} row ${i}`).toEqual(columns.map((k) => csvText(data[i]![k])));
+      for (const [i, r] of mine.entries())
+        expect(r, `${type} row ${i}`).toEqual(columns.map((k) => csvText(data[i]![k])));
     });
   }
 });
@@ -114,7 +156,10 @@ describe('CSV safety and fidelity', () => {
     // RFC 4180 record separator
     expect(text.split('\r\n').length).toBeGreaterThan(r.length);
     const transfers = parseCsv((await exportFile({ type: 'transfers', format: 'csv' })).rawPayload.toString('utf8'));
-    expect(transfers.rows.map((x) => x[transfers.header.indexOf('destination')])).toEqual(['Sultanahmet "Old Town"', "'-Kemer"]);
+    expect(transfers.rows.map((x) => x[transfers.header.indexOf('destination')])).toEqual([
+      'Sultanahmet "Old Town"',
+      "'-Kemer",
+    ]);
   });
 
   it('JSON keeps the text as it is (no spreadsheet escaping) and money as decimal-correct numbers', async () => {
@@ -127,18 +172,35 @@ describe('CSV safety and fidelity', () => {
 
   it('ledger amounts are exact currency units from minor units, and the rows of a transaction sum to 0', async () => {
     const e = JSON.parse((await exportFile({ type: 'ledger_entries', format: 'json' })).body) as Row[];
-    expect(e.map((x) => [x.account, x.amount, x.amount_minor]).filter(([a]) => String(a) !== 'external' && !String(a).startsWith('vendor:') && String(a) !== 'platform:commission')).toEqual([]);
+    expect(
+      e
+        .map((x) => [x.account, x.amount, x.amount_minor])
+        .filter(
+          ([a]) => String(a) !== 'external' && !String(a).startsWith('vendor:') && String(a) !== 'platform:commission',
+        ),
+    ).toEqual([]);
     expect(e.map((x) => x.amount).sort()).toEqual([-100.1, 15.01, 85.09].sort());
     expect(e.reduce((a, x) => a + (x.amount_minor as number), 0)).toBe(0);
     const p = JSON.parse((await exportFile({ type: 'payouts', format: 'json' })).body) as Row[];
-    expect(p[0]).toMatchObject({ amount: 50, amount_minor: 5000, currency: 'EUR', status: 'requested', requested_date: '2026-08-01' });
+    expect(p[0]).toMatchObject({
+      amount: 50,
+      amount_minor: 5000,
+      currency: 'EUR',
+      status: 'requested',
+      requested_date: '2026-08-01',
+    });
   });
 
   it('dates are store-local, instants UTC', async () => {
     const j = JSON.parse((await exportFile({ type: 'bookings', format: 'json' })).body) as Row[];
     // created 2026-04-02T10:00Z is 06:00 in New York; pick-up 2027-06-01T10:00Z
     const b = j.find((x) => x.id === seeded.bookings[0])!;
-    expect(b).toMatchObject({ created_at: '2026-04-02T10:00:00.000Z', created_date: '2026-04-02', pickup_at: '2027-06-01T10:00:00.000Z', pickup_date: '2027-06-01' });
+    expect(b).toMatchObject({
+      created_at: '2026-04-02T10:00:00.000Z',
+      created_date: '2026-04-02',
+      pickup_at: '2027-06-01T10:00:00.000Z',
+      pickup_date: '2027-06-01',
+    });
   });
 
   it('an empty result is a valid file in every format', async () => {
@@ -198,7 +260,9 @@ describe('preview', () => {
   }
 
   it('filters narrow the count: status, type filters', async () => {
-    const pv = async (b: Record<string, unknown>) => (await t.inject({ method: 'POST', url: `${API}/admin/export/preview`, headers: h(), payload: b })).json().data.count as number;
+    const pv = async (b: Record<string, unknown>) =>
+      (await t.inject({ method: 'POST', url: `${API}/admin/export/preview`, headers: h(), payload: b })).json().data
+        .count as number;
     expect(await pv({ type: 'bookings', status: 'refunded' })).toBe(1);
     expect(await pv({ type: 'bookings', kind: 'transfer' })).toBe(2);
     expect(await pv({ type: 'transfers' })).toBe(2);

@@ -27,39 +27,93 @@ async function paidBooking(v: number, paid = true): Promise<{ id: number; custom
   day += 3;
   const d = (n: number) => new Date(Date.UTC(2035, 0, 1) + (day + n) * 86_400_000).toISOString().slice(0, 10);
   const customer = { 'x-rova-api-key': (await t.userWithKey('customer')).key };
-  const created = await t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: customer, payload: { vehicle_id: v, pickup_date: d(0), return_date: d(2), payment_method: 'offline', payment_plan: 'full' } });
+  const created = await t.inject({
+    method: 'POST',
+    url: `${V2}/booking/create`,
+    headers: customer,
+    payload: { vehicle_id: v, pickup_date: d(0), return_date: d(2), payment_method: 'offline', payment_plan: 'full' },
+  });
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().data.booking.id as number;
-  if (paid) expect((await t.inject({ method: 'POST', url: `${V2}/bookings/${id}/mark-paid`, headers: admin })).json().data.outcome).toBe('confirmed');
+  if (paid)
+    expect(
+      (await t.inject({ method: 'POST', url: `${V2}/bookings/${id}/mark-paid`, headers: admin })).json().data.outcome,
+    ).toBe('confirmed');
   return { id, customer };
 }
 
 const money = async (id: number) => ({
-  booking: (await rows<{ status: string; payment_status: string; cancelled_by: string | null }>(t.platform.db, sql`SELECT status, payment_status, cancelled_by FROM rental_bookings WHERE id = ${id}`))[0],
-  payments: await rows<{ status: string; amount: string; refunded_amount: string }>(t.platform.db, sql`SELECT status, amount::text AS amount, refunded_amount::text AS refunded_amount FROM rental_payments WHERE booking_id = ${id} ORDER BY id`),
-  refunds: await rows<{ amount: string; reason: string; status: string }>(t.platform.db, sql`SELECT amount::text AS amount, reason, status FROM rental_refunds WHERE booking_id = ${id} ORDER BY id`),
+  booking: (
+    await rows<{ status: string; payment_status: string; cancelled_by: string | null }>(
+      t.platform.db,
+      sql`SELECT status, payment_status, cancelled_by FROM rental_bookings WHERE id = ${id}`,
+    )
+  )[0],
+  payments: await rows<{ status: string; amount: string; refunded_amount: string }>(
+    t.platform.db,
+    sql`SELECT status, amount::text AS amount, refunded_amount::text AS refunded_amount FROM rental_payments WHERE booking_id = ${id} ORDER BY id`,
+  ),
+  refunds: await rows<{ amount: string; reason: string; status: string }>(
+    t.platform.db,
+    sql`SELECT amount::text AS amount, reason, status FROM rental_refunds WHERE booking_id = ${id} ORDER BY id`,
+  ),
 });
 
 describe('a booking ended by an operator or a vendor gives back what is paid', () => {
   it('admin cancel of a paid booking → payment refunded, one refund owed (operator_cancelled) and delivered', async () => {
     const { id } = await paidBooking(await vehicle(t));
-    const r = await t.inject({ method: 'POST', url: `${V1}/bookings/${id}/status`, headers: admin, payload: { status: 'cancelled' } });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${V1}/bookings/${id}/status`,
+      headers: admin,
+      payload: { status: 'cancelled' },
+    });
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().data).toMatchObject({ previous_status: 'confirmed', booking: { status: 'cancelled', payment_status: 'refunded' } });
+    expect(r.json().data).toMatchObject({
+      previous_status: 'confirmed',
+      booking: { status: 'cancelled', payment_status: 'refunded' },
+    });
     expect(await money(id)).toEqual({
       booking: { status: 'cancelled', payment_status: 'refunded', cancelled_by: 'admin' },
       payments: [{ status: 'refunded', amount: '200.00', refunded_amount: '200.00' }],
       refunds: [{ amount: '200.00', reason: 'operator_cancelled', status: 'done' }],
     });
     // reopening and cancelling again moves no more money
-    expect((await t.inject({ method: 'POST', url: `${V1}/bookings/${id}/status`, headers: admin, payload: { status: 'confirmed' } })).statusCode).toBe(200);
-    expect((await t.inject({ method: 'POST', url: `${V1}/bookings/${id}/status`, headers: admin, payload: { status: 'cancelled' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: `${V1}/bookings/${id}/status`,
+          headers: admin,
+          payload: { status: 'confirmed' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: `${V1}/bookings/${id}/status`,
+          headers: admin,
+          payload: { status: 'cancelled' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await money(id)).refunds).toHaveLength(1);
   });
 
   it('an unpaid booking cancelled by the admin owes nothing', async () => {
     const { id } = await paidBooking(await vehicle(t), false);
-    expect((await t.inject({ method: 'POST', url: `${V1}/bookings/${id}/status`, headers: admin, payload: { status: 'cancelled' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: `${V1}/bookings/${id}/status`,
+          headers: admin,
+          payload: { status: 'cancelled' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await money(id)).toMatchObject({ booking: { status: 'cancelled', payment_status: 'unpaid' }, refunds: [] });
   });
 
@@ -67,15 +121,32 @@ describe('a booking ended by an operator or a vendor gives back what is paid', (
     const v = await vendor(t);
     const car = await vendorVehicle(t, v.id);
     const { id } = await paidBooking(car);
-    const r = await t.inject({ method: 'POST', url: `${V1}/vendor/bookings/${id}/cancel`, headers: v.h, payload: { reason: 'Engine trouble' } });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${V1}/vendor/bookings/${id}/cancel`,
+      headers: v.h,
+      payload: { reason: 'Engine trouble' },
+    });
     expect(r.statusCode, r.body).toBe(200);
-    expect(await money(id)).toMatchObject({ booking: { status: 'cancelled', payment_status: 'refunded', cancelled_by: 'vendor' }, refunds: [{ amount: '200.00', reason: 'vendor_cancelled' }] });
+    expect(await money(id)).toMatchObject({
+      booking: { status: 'cancelled', payment_status: 'refunded', cancelled_by: 'vendor' },
+      refunds: [{ amount: '200.00', reason: 'vendor_cancelled' }],
+    });
 
     const done = await paidBooking(await vehicle(t));
     await changeStatus(t.platform, done.id, 'completed', { by: 'admin' });
-    const refunded = await t.inject({ method: 'POST', url: `${V1}/bookings/${done.id}/status`, headers: admin, payload: { status: 'refunded' } });
+    const refunded = await t.inject({
+      method: 'POST',
+      url: `${V1}/bookings/${done.id}/status`,
+      headers: admin,
+      payload: { status: 'refunded' },
+    });
     expect(refunded.statusCode, refunded.body).toBe(200);
-    expect(await money(done.id)).toMatchObject({ booking: { status: 'refunded', payment_status: 'refunded' }, payments: [{ status: 'refunded', refunded_amount: '200.00' }], refunds: [{ amount: '200.00', reason: 'booking_refunded', status: 'done' }] });
+    expect(await money(done.id)).toMatchObject({
+      booking: { status: 'refunded', payment_status: 'refunded' },
+      payments: [{ status: 'refunded', refunded_amount: '200.00' }],
+      refunds: [{ amount: '200.00', reason: 'booking_refunded', status: 'done' }],
+    });
   });
 
   it('20 rounds, one app: admin cancel racing mark-paid never leaves a cancelled booking keeping money', async () => {
@@ -83,7 +154,12 @@ describe('a booking ended by an operator or a vendor gives back what is paid', (
     for (let i = 0; i < 20; i++) {
       const { id } = await paidBooking(await vehicle(t), false);
       const [cancel, paid] = await Promise.all([
-        t.inject({ method: 'POST', url: `${V1}/bookings/${id}/status`, headers: admin, payload: { status: 'cancelled' } }),
+        t.inject({
+          method: 'POST',
+          url: `${V1}/bookings/${id}/status`,
+          headers: admin,
+          payload: { status: 'cancelled' },
+        }),
         t.inject({ method: 'POST', url: `${V2}/bookings/${id}/mark-paid`, headers: admin }),
       ]);
       expect(cancel.statusCode, cancel.body).toBe(200);

@@ -14,11 +14,18 @@ function decodeQp(s: string): string {
 }
 
 function decodeHeader(v: string): string {
-  return v.replace(/=\?utf-8\?Q\?([^?]*)\?=/gi, (_, q: string) => decodeQp(q.replace(/_/g, ' '))).replace(/\?=\s+=\?/g, '');
+  return v
+    .replace(/=\?utf-8\?Q\?([^?]*)\?=/gi, (_, q: string) => decodeQp(q.replace(/_/g, ' ')))
+    .replace(/\?=\s+=\?/g, '');
 }
 
 /** A real SMTP server on 127.0.0.1 (random port) that keeps what it receives. */
-export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; waitFor(pred: (m: ReceivedMail) => boolean, ms?: number): Promise<ReceivedMail>; close(): Promise<void> }> {
+export async function startSmtp(): Promise<{
+  url: string;
+  mails: ReceivedMail[];
+  waitFor(pred: (m: ReceivedMail) => boolean, ms?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -33,7 +40,9 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
-          raw, subject: decodeHeader(subj), decoded: decodeQp(raw),
+          raw,
+          subject: decodeHeader(subj),
+          decoded: decodeQp(raw),
         });
         cb();
       });

@@ -54,7 +54,11 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
   const webhooks: { type: string; status: number }[] = [];
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), 'access-control-allow-origin': '*' });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': id('req'),
+      'access-control-allow-origin': '*',
+    });
     res.end(JSON.stringify(body));
   };
   const error = (res: ServerResponse, status: number, type: string, message: string, param?: string) =>
@@ -67,18 +71,37 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
     const url = new URL(req.url ?? '/', 'http://x');
     const idem = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'), 'access-control-max-age': '600' });
+      res.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': String(
+          req.headers['access-control-request-headers'] ?? 'authorization, content-type',
+        ),
+        'access-control-max-age': '600',
+      });
       return res.end();
     }
     if (req.method === 'GET' && url.pathname === '/v3/' && opts.publishableKey) {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(readFileSync(STRIPE_JS));
     }
-    calls.push({ method: req.method ?? '', path: url.pathname, params, authorization: String(req.headers.authorization ?? ''), idempotencyKey: idem });
+    calls.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      params,
+      authorization: String(req.headers.authorization ?? ''),
+      idempotencyKey: idem,
+    });
     const confirm = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(url.pathname);
-    if (req.method === 'POST' && confirm && opts.publishableKey && req.headers.authorization === `Bearer ${opts.publishableKey}`) {
+    if (
+      req.method === 'POST' &&
+      confirm &&
+      opts.publishableKey &&
+      req.headers.authorization === `Bearer ${opts.publishableKey}`
+    ) {
       const pi = intents.get(confirm[1]!);
-      if (!pi || params.client_secret !== pi.client_secret) return error(res, 404, 'invalid_request_error', `No such payment_intent: '${confirm[1]}'`, 'intent');
+      if (!pi || params.client_secret !== pi.client_secret)
+        return error(res, 404, 'invalid_request_error', `No such payment_intent: '${confirm[1]}'`, 'intent');
       if (params['payment_method_data[card][number]'] === '4000000000000002') {
         send(res, 402, { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } });
         void notify('payment_intent.payment_failed', fail(pi.id));
@@ -88,7 +111,8 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
       void notify('payment_intent.succeeded', pi);
       return;
     }
-    if (req.headers.authorization !== `Bearer ${opts.secretKey}`) return error(res, 401, 'invalid_request_error', 'Invalid API Key provided.');
+    if (req.headers.authorization !== `Bearer ${opts.secretKey}`)
+      return error(res, 401, 'invalid_request_error', 'Invalid API Key provided.');
     if (failNext > 0) {
       failNext -= 1;
       return error(res, 402, 'card_error', 'Your card was declined.');
@@ -105,15 +129,33 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
     };
     if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
       const amount = Number(params.amount);
-      if (!Number.isInteger(amount) || amount < 1) return error(res, 400, 'invalid_request_error', 'Invalid integer', 'amount');
-      if (!/^[a-z]{3}$/.test(params.currency ?? '')) return error(res, 400, 'invalid_request_error', 'Invalid currency', 'currency');
+      if (!Number.isInteger(amount) || amount < 1)
+        return error(res, 400, 'invalid_request_error', 'Invalid integer', 'amount');
+      if (!/^[a-z]{3}$/.test(params.currency ?? ''))
+        return error(res, 400, 'invalid_request_error', 'Invalid currency', 'currency');
       const pid = id('pi');
-      const metadata = Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
+      const metadata = Object.fromEntries(
+        Object.entries(params)
+          .filter(([k]) => k.startsWith('metadata['))
+          .map(([k, v]) => [k.slice(9, -1), v]),
+      );
       const pi: PaymentIntentJson = {
-        id: pid, object: 'payment_intent', amount, amount_received: 0, currency: params.currency!, status: 'requires_payment_method',
-        client_secret: `${pid}_secret_${randomBytes(12).toString('hex')}`, metadata, description: params.description ?? null,
-        created: Math.floor(Date.now() / 1000), livemode: false, last_payment_error: null,
-        automatic_payment_methods: params['automatic_payment_methods[enabled]'] ? { enabled: params['automatic_payment_methods[enabled]'] === 'true' } : null, latest_charge: null,
+        id: pid,
+        object: 'payment_intent',
+        amount,
+        amount_received: 0,
+        currency: params.currency!,
+        status: 'requires_payment_method',
+        client_secret: `${pid}_secret_${randomBytes(12).toString('hex')}`,
+        metadata,
+        description: params.description ?? null,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        last_payment_error: null,
+        automatic_payment_methods: params['automatic_payment_methods[enabled]']
+          ? { enabled: params['automatic_payment_methods[enabled]'] === 'true' }
+          : null,
+        latest_charge: null,
       };
       intents.set(pid, pi);
       return answer(200, pi);
@@ -121,14 +163,38 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
     const get = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && get) {
       const pi = intents.get(get[1]!);
-      return pi ? send(res, 200, pi) : error(res, 404, 'invalid_request_error', `No such payment_intent: '${get[1]}'`, 'id');
+      return pi
+        ? send(res, 200, pi)
+        : error(res, 404, 'invalid_request_error', `No such payment_intent: '${get[1]}'`, 'id');
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
       const pi = intents.get(params.payment_intent ?? '');
-      if (!pi) return error(res, 404, 'invalid_request_error', `No such payment_intent: '${params.payment_intent}'`, 'payment_intent');
+      if (!pi)
+        return error(
+          res,
+          404,
+          'invalid_request_error',
+          `No such payment_intent: '${params.payment_intent}'`,
+          'payment_intent',
+        );
       const amount = params.amount ? Number(params.amount) : pi.amount;
-      const metadata = Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
-      const refund = { id: id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: pi.latest_charge, status: 'succeeded', reason: null, metadata, created: Math.floor(Date.now() / 1000) };
+      const metadata = Object.fromEntries(
+        Object.entries(params)
+          .filter(([k]) => k.startsWith('metadata['))
+          .map(([k, v]) => [k.slice(9, -1), v]),
+      );
+      const refund = {
+        id: id('re'),
+        object: 'refund',
+        amount,
+        currency: pi.currency,
+        payment_intent: pi.id,
+        charge: pi.latest_charge,
+        status: 'succeeded',
+        reason: null,
+        metadata,
+        created: Math.floor(Date.now() / 1000),
+      };
       refunds.push(refund);
       return answer(200, refund);
     }
@@ -154,7 +220,11 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
     if (!hook) return;
     const payload = stripeEvent(type, object);
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: hook.secret });
-    const r = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload }).catch(() => null);
+    const r = await fetch(hook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      body: payload,
+    }).catch(() => null);
     webhooks.push({ type, status: r?.status ?? 0 });
   }
 
@@ -169,12 +239,16 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
     intents,
     refunds,
     /** The next n API calls answer 402 card_error (a provider refusal). */
-    failNext(n = 1) { failNext = n; },
+    failNext(n = 1) {
+      failNext = n;
+    },
     /** What the customer's browser does with the client secret: the intent succeeds (Stripe then sends the webhook). */
     succeed,
     fail,
     /** Where confirmations from browsers send their signed webhook (Rova's endpoint and its whsec_ secret). */
-    webhookTo(url: string, secret: string) { hook = { url, secret }; },
+    webhookTo(url: string, secret: string) {
+      hook = { url, secret };
+    },
     /** Webhooks sent, with Rova's answer status. */
     webhooks,
     close: () => new Promise<void>((r) => server.close(() => r())),
@@ -183,5 +257,15 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
 
 /** A Stripe event envelope (API shape) around a PaymentIntent. */
 export function stripeEvent(type: string, object: unknown, eventId = id('evt')): string {
-  return JSON.stringify({ id: eventId, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } });
+  return JSON.stringify({
+    id: eventId,
+    object: 'event',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  });
 }

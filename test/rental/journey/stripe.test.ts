@@ -23,7 +23,16 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
   let admin: string;
   beforeAll(async () => {
     fake = await startStripe({ secretKey: SK });
-    t = await makeApp({ env: { RENTAL_WRITE_RATE_LIMIT: '100000', RENTAL_PUBLIC_RATE_LIMIT: '100000', BOOKING_PAYMENT_PROVIDERS: 'offline,stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC, STRIPE_API_BASE: fake.url } });
+    t = await makeApp({
+      env: {
+        RENTAL_WRITE_RATE_LIMIT: '100000',
+        RENTAL_PUBLIC_RATE_LIMIT: '100000',
+        BOOKING_PAYMENT_PROVIDERS: 'offline,stripe',
+        STRIPE_SECRET_KEY: SK,
+        STRIPE_WEBHOOK_SECRET: WHSEC,
+        STRIPE_API_BASE: fake.url,
+      },
+    });
     admin = (await t.userWithKey('administrator')).key;
     await rule(t, { name: 'VAT', kind: 'tax', percent: '10' });
   }, 240_000);
@@ -33,30 +42,93 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
   });
 
   const customerKey = async () => (await t.userWithKey('customer')).key;
-  const body = (v: number, d1: string, d2: string, plan = 'full') => ({ vehicle_id: v, pickup_date: d1, return_date: d2, payment_method: 'stripe', payment_plan: plan });
-  const create = (key: string, b: Record<string, unknown>) => t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key }, payload: b });
+  const body = (v: number, d1: string, d2: string, plan = 'full') => ({
+    vehicle_id: v,
+    pickup_date: d1,
+    return_date: d2,
+    payment_method: 'stripe',
+    payment_plan: plan,
+  });
+  const create = (key: string, b: Record<string, unknown>) =>
+    t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key }, payload: b });
   const webhook = (payload: string, header: string | undefined) =>
-    t.inject({ method: 'POST', url: `${V2}/payments/stripe/webhook`, headers: { 'content-type': 'application/json; charset=utf-8', ...(header === undefined ? {} : { 'stripe-signature': header }) }, payload });
+    t.inject({
+      method: 'POST',
+      url: `${V2}/payments/stripe/webhook`,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...(header === undefined ? {} : { 'stripe-signature': header }),
+      },
+      payload,
+    });
   const signed = (payload: string, opts: { secret?: string; timestamp?: number } = {}) =>
-    webhook(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? WHSEC, ...(opts.timestamp ? { timestamp: opts.timestamp } : {}) }));
-  const booking = async (id: number) => rowsOf<{ status: string; payment_status: string; notes: string; holds_slot: boolean }>(await t.platform.db.execute(sql`SELECT status, payment_status, notes, holds_slot FROM rental_bookings WHERE id = ${id}`))[0]!;
-  const eventsOf = async (type: string, bookingId: number) => rowsOf<{ n: number }>(await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rova_events WHERE type = ${type} AND (payload->'data'->>'booking_id' = ${String(bookingId)} OR payload->'data'->>'id' = ${String(bookingId)})`))[0]!.n;
+    webhook(
+      payload,
+      Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: opts.secret ?? WHSEC,
+        ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
+      }),
+    );
+  const booking = async (id: number) =>
+    rowsOf<{ status: string; payment_status: string; notes: string; holds_slot: boolean }>(
+      await t.platform.db.execute(
+        sql`SELECT status, payment_status, notes, holds_slot FROM rental_bookings WHERE id = ${id}`,
+      ),
+    )[0]!;
+  const eventsOf = async (type: string, bookingId: number) =>
+    rowsOf<{ n: number }>(
+      await t.platform.db.execute(
+        sql`SELECT count(*)::int AS n FROM rova_events WHERE type = ${type} AND (payload->'data'->>'booking_id' = ${String(bookingId)} OR payload->'data'->>'id' = ${String(bookingId)})`,
+      ),
+    )[0]!.n;
 
   it('settings: stripe without its keys, a bad key or a bad API base stops the start (ConfigError naming the variable)', () => {
     const cfg = (env: Record<string, string>) => ({ ...loadConfig({}), env }) as ReturnType<typeof loadConfig>;
     expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe' }))).toThrow(/STRIPE_SECRET_KEY/);
-    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: SK }))).toThrow(/STRIPE_WEBHOOK_SECRET/);
-    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: WHSEC }))).toThrow(/STRIPE_SECRET_KEY/);
-    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC, STRIPE_API_BASE: 'ftp://x' }))).toThrow(/STRIPE_API_BASE/);
-    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'paypal' }))).toThrow(/BOOKING_PAYMENT_PROVIDERS/);
+    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: SK }))).toThrow(
+      /STRIPE_WEBHOOK_SECRET/,
+    );
+    expect(() =>
+      readJourneySettings(
+        cfg({ BOOKING_PAYMENT_PROVIDERS: 'stripe', STRIPE_SECRET_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: WHSEC }),
+      ),
+    ).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() =>
+      readJourneySettings(
+        cfg({
+          BOOKING_PAYMENT_PROVIDERS: 'stripe',
+          STRIPE_SECRET_KEY: SK,
+          STRIPE_WEBHOOK_SECRET: WHSEC,
+          STRIPE_API_BASE: 'ftp://x',
+        }),
+      ),
+    ).toThrow(/STRIPE_API_BASE/);
+    expect(() => readJourneySettings(cfg({ BOOKING_PAYMENT_PROVIDERS: 'paypal' }))).toThrow(
+      /BOOKING_PAYMENT_PROVIDERS/,
+    );
     expect(readJourneySettings(cfg({})).paymentProviders).toEqual(new Set(['offline']));
-    expect([stripeAmount('220.00', 'USD'), stripeAmount('1000', 'JPY'), stripeAmount('1.234', 'KWD'), stripeAmount('0.005', 'EUR')]).toEqual([22000, 1000, 1230, 1]);
+    expect([
+      stripeAmount('220.00', 'USD'),
+      stripeAmount('1000', 'JPY'),
+      stripeAmount('1.234', 'KWD'),
+      stripeAmount('0.005', 'EUR'),
+    ]).toEqual([22000, 1000, 1230, 1]);
     // the booking widget's card payment: a publishable key and where Stripe.js comes from
     const ok = { BOOKING_PAYMENT_PROVIDERS: 'offline,stripe', STRIPE_SECRET_KEY: SK, STRIPE_WEBHOOK_SECRET: WHSEC };
     expect(() => readJourneySettings(cfg({ ...ok, STRIPE_PUBLISHABLE_KEY: SK }))).toThrow(/STRIPE_PUBLISHABLE_KEY/);
-    expect(() => readJourneySettings(cfg({ ...ok, ROVA_STRIPE_JS_URL: 'javascript:alert(1)' }))).toThrow(/ROVA_STRIPE_JS_URL/);
-    expect(readJourneySettings(cfg(ok)).stripe).toMatchObject({ publishableKey: null, jsUrl: 'https://js.stripe.com/v3/' });
-    expect(readJourneySettings(cfg({ ...ok, STRIPE_PUBLISHABLE_KEY: 'pk_test_abc', ROVA_STRIPE_JS_URL: 'http://127.0.0.1:9/v3/' })).stripe).toMatchObject({ publishableKey: 'pk_test_abc', jsUrl: 'http://127.0.0.1:9/v3/' });
+    expect(() => readJourneySettings(cfg({ ...ok, ROVA_STRIPE_JS_URL: 'javascript:alert(1)' }))).toThrow(
+      /ROVA_STRIPE_JS_URL/,
+    );
+    expect(readJourneySettings(cfg(ok)).stripe).toMatchObject({
+      publishableKey: null,
+      jsUrl: 'https://js.stripe.com/v3/',
+    });
+    expect(
+      readJourneySettings(
+        cfg({ ...ok, STRIPE_PUBLISHABLE_KEY: 'pk_test_abc', ROVA_STRIPE_JS_URL: 'http://127.0.0.1:9/v3/' }),
+      ).stripe,
+    ).toMatchObject({ publishableKey: 'pk_test_abc', jsUrl: 'http://127.0.0.1:9/v3/' });
   });
 
   it('GET /payments/config (public): the providers; no card payment for browsers without a publishable key', async () => {
@@ -71,13 +143,31 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     const r = await create(await customerKey(), body(v, '2033-01-10', '2033-01-12', 'deposit'));
     expect(r.statusCode).toBe(201);
     const d = r.json().data;
-    expect(d).toMatchObject({ amount_due: 44, currency: 'USD', booking: { status: 'pending_payment' }, payment: { provider: 'stripe' } });
+    expect(d).toMatchObject({
+      amount_due: 44,
+      currency: 'USD',
+      booking: { status: 'pending_payment' },
+      payment: { provider: 'stripe' },
+    });
     const call = fake.calls.slice(before).find((c) => c.path === '/v1/payment_intents')!;
-    expect(call).toMatchObject({ method: 'POST', authorization: `Bearer ${SK}`, params: { amount: '4400', currency: 'usd', 'metadata[booking_id]': String(d.booking.id), 'automatic_payment_methods[enabled]': 'true' } });
+    expect(call).toMatchObject({
+      method: 'POST',
+      authorization: `Bearer ${SK}`,
+      params: {
+        amount: '4400',
+        currency: 'usd',
+        'metadata[booking_id]': String(d.booking.id),
+        'automatic_payment_methods[enabled]': 'true',
+      },
+    });
     expect(call.idempotencyKey).toMatch(/^rova-payment-\d+$/);
     const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(d.booking.id))!;
     expect(d.payment.client_secret).toBe(pi.client_secret);
-    const pay = rowsOf<{ external_id: string; status: string }>(await t.platform.db.execute(sql`SELECT external_id, status FROM rental_payments WHERE booking_id = ${d.booking.id}`));
+    const pay = rowsOf<{ external_id: string; status: string }>(
+      await t.platform.db.execute(
+        sql`SELECT external_id, status FROM rental_payments WHERE booking_id = ${d.booking.id}`,
+      ),
+    );
     expect(pay).toEqual([{ external_id: pi.id, status: 'pending' }]);
   });
 
@@ -87,7 +177,11 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(d.booking.id))!;
     const failed = await signed(stripeEvent('payment_intent.payment_failed', fake.fail(pi.id)));
     expect(failed.statusCode).toBe(200);
-    expect(failed.json().data).toMatchObject({ type: 'payment_intent.payment_failed', outcome: 'payment_failed_recorded', booking_id: d.booking.id });
+    expect(failed.json().data).toMatchObject({
+      type: 'payment_intent.payment_failed',
+      outcome: 'payment_failed_recorded',
+      booking_id: d.booking.id,
+    });
     expect(await booking(d.booking.id)).toMatchObject({ status: 'pending_payment', holds_slot: true });
     expect(await eventsOf('payment.failed', d.booking.id)).toBe(1);
     // the customer retries the same intent and it succeeds
@@ -109,7 +203,11 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     const payload = stripeEvent('payment_intent.succeeded', fake.succeed(pi.id));
     const unsigned = await webhook(payload, undefined);
     expect(unsigned.statusCode).toBe(400);
-    expect(unsigned.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { reason: 'missing_signature' } });
+    expect(unsigned.json()).toMatchObject({
+      success: false,
+      error_code: 'INVALID_PARAMS',
+      details: { reason: 'missing_signature' },
+    });
     const forged = await signed(payload, { secret: 'whsec_someoneElse' });
     expect(forged.statusCode).toBe(400);
     expect(forged.json().details.reason).toBe('signature_mismatch');
@@ -123,17 +221,36 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     // a signature from the future (beyond the tolerance) is no more usable than a stale one
     const future = await signed(payload, { timestamp: Math.floor(Date.now() / 1000) + 3600 });
     expect(future.statusCode).toBe(400);
-    expect(future.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { reason: 'timestamp_outside_tolerance' } });
+    expect(future.json()).toMatchObject({
+      success: false,
+      error_code: 'INVALID_PARAMS',
+      details: { reason: 'timestamp_outside_tolerance' },
+    });
     // correctly signed but malformed events are input too: 400, nothing recorded
-    for (const bad of [{ id: 'evt_null_data', type: 'payment_intent.succeeded', data: null }, { id: 'evt_no_object', type: 'payment_intent.succeeded', data: {} },
-      { type: 'payment_intent.succeeded', data: { object: { id: pi.id } } }, { id: 'evt_no_type', data: { object: {} } }, { id: 'evt_pi_without_id', type: 'payment_intent.succeeded', data: { object: { amount: 1 } } }]) {
+    for (const bad of [
+      { id: 'evt_null_data', type: 'payment_intent.succeeded', data: null },
+      { id: 'evt_no_object', type: 'payment_intent.succeeded', data: {} },
+      { type: 'payment_intent.succeeded', data: { object: { id: pi.id } } },
+      { id: 'evt_no_type', data: { object: {} } },
+      { id: 'evt_pi_without_id', type: 'payment_intent.succeeded', data: { object: { amount: 1 } } },
+    ]) {
       const r = await signed(JSON.stringify(bad));
       expect(r.statusCode, JSON.stringify(bad)).toBe(400);
-      expect(r.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS', details: { reason: 'malformed_event' } });
+      expect(r.json()).toMatchObject({
+        success: false,
+        error_code: 'INVALID_PARAMS',
+        details: { reason: 'malformed_event' },
+      });
     }
     expect((await webhook(payload, 'garbage')).statusCode).toBe(400);
     expect(await booking(d.booking.id)).toMatchObject({ status: 'pending_payment', payment_status: 'unpaid' });
-    expect(rowsOf<{ n: number }>(await t.platform.db.execute(sql`SELECT count(*)::int AS n FROM rental_stripe_events WHERE payment_intent = ${pi.id}`))[0]!.n).toBe(0);
+    expect(
+      rowsOf<{ n: number }>(
+        await t.platform.db.execute(
+          sql`SELECT count(*)::int AS n FROM rental_stripe_events WHERE payment_intent = ${pi.id}`,
+        ),
+      )[0]!.n,
+    ).toBe(0);
     // the genuine delivery still works afterwards
     expect((await signed(payload)).json().data.outcome).toBe('confirmed');
   });
@@ -141,14 +258,18 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
   it('late payment on a slot taken after the hold expired → refund call to Stripe and the booking cancelled with a reason', async () => {
     const v = await vehicle(t, { price_per_day: '80.00' });
     const a = (await create(await customerKey(), body(v, '2033-04-10', '2033-04-12'))).json().data;
-    await t.platform.db.execute(sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 second' WHERE id = ${a.booking.id}`);
+    await t.platform.db.execute(
+      sql`UPDATE rental_bookings SET payment_deadline = now() - interval '1 second' WHERE id = ${a.booking.id}`,
+    );
     const b = await create(await customerKey(), { ...body(v, '2033-04-11', '2033-04-13'), payment_method: 'offline' });
     expect(b.statusCode).toBe(201);
     const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(a.booking.id))!;
     const before = fake.refunds.length;
     const r = await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)));
     expect(r.json().data).toMatchObject({ outcome: 'refunded_slot_taken', booking_id: a.booking.id });
-    expect(fake.refunds.slice(before)).toEqual([expect.objectContaining({ object: 'refund', payment_intent: pi.id, amount: pi.amount, currency: 'usd' })]);
+    expect(fake.refunds.slice(before)).toEqual([
+      expect.objectContaining({ object: 'refund', payment_intent: pi.id, amount: pi.amount, currency: 'usd' }),
+    ]);
     const call = fake.calls.filter((c) => c.path === '/v1/refunds').at(-1)!;
     expect(call.idempotencyKey).toMatch(/^rova-refund-\d+-17600$/);
     const row = await booking(a.booking.id);
@@ -164,8 +285,14 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     const r = await create(key, body(v, '2033-05-10', '2033-05-12'));
     expect(r.statusCode).toBe(503);
     expect(r.headers['retry-after']).toBe('60');
-    expect(r.json()).toMatchObject({ success: false, error_code: 'SERVICE_UNAVAILABLE', details: { reason: 'payment_provider_error' } });
-    const rows = rowsOf<{ status: string; holds_slot: boolean }>(await t.platform.db.execute(sql`SELECT status, holds_slot FROM rental_bookings WHERE vehicle_id = ${v}`));
+    expect(r.json()).toMatchObject({
+      success: false,
+      error_code: 'SERVICE_UNAVAILABLE',
+      details: { reason: 'payment_provider_error' },
+    });
+    const rows = rowsOf<{ status: string; holds_slot: boolean }>(
+      await t.platform.db.execute(sql`SELECT status, holds_slot FROM rental_bookings WHERE vehicle_id = ${v}`),
+    );
     expect(rows).toEqual([{ status: 'cancelled', holds_slot: false }]);
     expect((await create(key, body(v, '2033-05-10', '2033-05-12'))).statusCode).toBe(201);
   });
@@ -173,14 +300,22 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
   it('the provider refuses with an Idempotency-Key → 503, and the key is freed with the cancellation: the retry books afresh', async () => {
     const v = await vehicle(t);
     const key = await customerKey();
-    const send = () => t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key, 'idempotency-key': 'stripe-refused-1' }, payload: body(v, '2033-05-20', '2033-05-22') });
+    const send = () =>
+      t.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': key, 'idempotency-key': 'stripe-refused-1' },
+        payload: body(v, '2033-05-20', '2033-05-22'),
+      });
     fake.failNext(1);
     expect((await send()).statusCode).toBe(503);
     const retry = await send();
     expect(retry.statusCode, retry.body).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(retry.json().data.payment.client_secret).toBeTruthy();
-    const rows = rowsOf<{ status: string }>(await t.platform.db.execute(sql`SELECT status FROM rental_bookings WHERE vehicle_id = ${v} ORDER BY id`));
+    const rows = rowsOf<{ status: string }>(
+      await t.platform.db.execute(sql`SELECT status FROM rental_bookings WHERE vehicle_id = ${v} ORDER BY id`),
+    );
     expect(rows.map((r) => r.status)).toEqual(['cancelled', 'pending_payment']);
     const replay = await send();
     expect(replay.headers['idempotent-replayed']).toBe('true');
@@ -189,31 +324,69 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
 
   it('the README journey with the stripe provider: search → check → register → create → webhook → confirmed → my bookings → cancel with refund', async () => {
     const v = await vehicle(t, { price_per_day: '61.00', name: 'Journey Roadster', category: 'journey' });
-    const search = await t.inject({ method: 'GET', url: `${V2}/vehicles/search?pickup_date=2033-06-10&return_date=2033-06-13&category=journey&sort=price_asc&per_page=3` });
+    const search = await t.inject({
+      method: 'GET',
+      url: `${V2}/vehicles/search?pickup_date=2033-06-10&return_date=2033-06-13&category=journey&sort=price_asc&per_page=3`,
+    });
     expect(search.statusCode).toBe(200);
     const vid = search.json().data.items[0].vehicle_id;
     expect(vid).toBe(v);
-    const check = await t.inject({ method: 'POST', url: `${V2}/booking/check`, payload: { vehicle_id: vid, pickup_date: '2033-06-10', return_date: '2033-06-13' } });
+    const check = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/check`,
+      payload: { vehicle_id: vid, pickup_date: '2033-06-10', return_date: '2033-06-13' },
+    });
     expect(check.json().data).toMatchObject({ available: true, days: 3 });
     const total = check.json().data.total;
-    expect((await t.inject({ method: 'POST', url: `${R}/auth/register`, payload: { email: 'stripe-reader@example.test', password: 'a long password', first_name: 'Rea' } })).statusCode).toBe(202);
-    const login = await t.inject({ method: 'POST', url: `${R}/auth/login`, payload: { login: 'stripe-reader@example.test', password: 'a long password' } });
-    const h = { cookie: `rova_session=${login.cookies.find((c) => c.name === 'rova_session')!.value}`, 'x-wp-nonce': login.json().nonce as string };
-    const created = await t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { ...h, 'idempotency-key': 'stripe-journey-1' }, payload: body(vid, '2033-06-10', '2033-06-13') });
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: `${R}/auth/register`,
+          payload: { email: 'stripe-reader@example.test', password: 'a long password', first_name: 'Rea' },
+        })
+      ).statusCode,
+    ).toBe(202);
+    const login = await t.inject({
+      method: 'POST',
+      url: `${R}/auth/login`,
+      payload: { login: 'stripe-reader@example.test', password: 'a long password' },
+    });
+    const h = {
+      cookie: `rova_session=${login.cookies.find((c) => c.name === 'rova_session')!.value}`,
+      'x-wp-nonce': login.json().nonce as string,
+    };
+    const created = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: { ...h, 'idempotency-key': 'stripe-journey-1' },
+      payload: body(vid, '2033-06-10', '2033-06-13'),
+    });
     expect(created.statusCode).toBe(201);
     const d = created.json().data;
     expect(d).toMatchObject({ amount_due: total, payment: { provider: 'stripe' } });
     const pi = [...fake.intents.values()].find((x) => x.client_secret === d.payment.client_secret)!;
     expect(pi.amount).toBe(stripeAmount(total, 'USD'));
     // the browser confirms with the client secret; Stripe sends the signed webhook
-    expect((await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)))).json().data.outcome).toBe('confirmed');
+    expect((await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)))).json().data.outcome).toBe(
+      'confirmed',
+    );
     const mine = await t.inject({ method: 'GET', url: `${V2}/my/bookings`, headers: h });
-    expect(mine.json().data).toMatchObject({ total: 1, items: [{ id: d.booking.id, status: 'confirmed', payment_status: 'paid' }] });
+    expect(mine.json().data).toMatchObject({
+      total: 1,
+      items: [{ id: d.booking.id, status: 'confirmed', payment_status: 'paid' }],
+    });
     const refundsBefore = fake.refunds.length;
     const cancel = await t.inject({ method: 'POST', url: `${V2}/my/bookings/${d.booking.id}/cancel`, headers: h });
     expect(cancel.statusCode).toBe(200);
-    expect(cancel.json().data).toMatchObject({ fee: 0, refund: total, booking: { status: 'cancelled', payment_status: 'refunded' } });
-    expect(fake.refunds.slice(refundsBefore)).toEqual([expect.objectContaining({ payment_intent: pi.id, amount: pi.amount })]);
+    expect(cancel.json().data).toMatchObject({
+      fee: 0,
+      refund: total,
+      booking: { status: 'cancelled', payment_status: 'refunded' },
+    });
+    expect(fake.refunds.slice(refundsBefore)).toEqual([
+      expect.objectContaining({ payment_intent: pi.id, amount: pi.amount }),
+    ]);
     expect(admin).toBeTruthy();
   });
 
@@ -222,23 +395,40 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     const key = await customerKey();
     const d = (await create(key, body(v, '2033-08-10', '2033-08-12'))).json().data;
     const pi = [...fake.intents.values()].find((x) => x.metadata.booking_id === String(d.booking.id))!;
-    expect((await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)))).json().data.outcome).toBe('confirmed');
+    expect((await signed(stripeEvent('payment_intent.succeeded', fake.succeed(pi.id)))).json().data.outcome).toBe(
+      'confirmed',
+    );
     const before = fake.refunds.length;
     fake.failNext(1);
-    const cancel = await t.inject({ method: 'POST', url: `${V2}/my/bookings/${d.booking.id}/cancel`, headers: { 'x-rova-api-key': key } });
+    const cancel = await t.inject({
+      method: 'POST',
+      url: `${V2}/my/bookings/${d.booking.id}/cancel`,
+      headers: { 'x-rova-api-key': key },
+    });
     expect(cancel.statusCode).toBe(200);
     expect(cancel.json().data).toMatchObject({ fee: 0, booking: { status: 'cancelled', payment_status: 'refunded' } });
     expect(fake.refunds.length).toBe(before);
-    const owed = async () => rowsOf<{ status: string; attempts: number; last_error: string | null; amount: string }>(await t.platform.db.execute(sql`SELECT status, attempts, last_error, amount::text AS amount FROM rental_refunds WHERE booking_id = ${d.booking.id}`));
-    expect((await owed()).map((r) => ({ ...r, amount: Number(r.amount) }))).toEqual([{ status: 'pending', attempts: 1, last_error: expect.stringContaining('payment provider'), amount: d.amount_due }]);
+    const owed = async () =>
+      rowsOf<{ status: string; attempts: number; last_error: string | null; amount: string }>(
+        await t.platform.db.execute(
+          sql`SELECT status, attempts, last_error, amount::text AS amount FROM rental_refunds WHERE booking_id = ${d.booking.id}`,
+        ),
+      );
+    expect((await owed()).map((r) => ({ ...r, amount: Number(r.amount) }))).toEqual([
+      { status: 'pending', attempts: 1, last_error: expect.stringContaining('payment provider'), amount: d.amount_due },
+    ]);
     const { runHoldExpiry } = await import('../../../src/modules/rental/journey/jobs.js');
     await runHoldExpiry(t.platform); // not due yet (backoff): nothing is called
     expect(fake.refunds.length).toBe(before);
-    await t.platform.db.execute(sql`UPDATE rental_refunds SET next_attempt_at = now() WHERE booking_id = ${d.booking.id}`);
+    await t.platform.db.execute(
+      sql`UPDATE rental_refunds SET next_attempt_at = now() WHERE booking_id = ${d.booking.id}`,
+    );
     await runHoldExpiry(t.platform);
     expect(fake.refunds.slice(before)).toEqual([expect.objectContaining({ payment_intent: pi.id, amount: pi.amount })]);
     expect(await owed()).toEqual([expect.objectContaining({ status: 'done', attempts: 2, last_error: null })]);
-    await t.platform.db.execute(sql`UPDATE rental_refunds SET next_attempt_at = now() WHERE booking_id = ${d.booking.id}`);
+    await t.platform.db.execute(
+      sql`UPDATE rental_refunds SET next_attempt_at = now() WHERE booking_id = ${d.booking.id}`,
+    );
     await runHoldExpiry(t.platform); // delivered refunds are never sent again
     expect(fake.refunds.length).toBe(before + 1);
   });
@@ -254,11 +444,33 @@ describe('stripe not enabled', () => {
   it('payment_method stripe → 400 naming the field; the webhook route answers 404', async () => {
     const v = await vehicle(t);
     const key = (await t.userWithKey('customer')).key;
-    const r = await t.inject({ method: 'POST', url: `${V2}/booking/create`, headers: { 'x-rova-api-key': key }, payload: { vehicle_id: v, pickup_date: '2033-01-01', return_date: '2033-01-02', payment_method: 'stripe', payment_plan: 'full' } });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: { 'x-rova-api-key': key },
+      payload: {
+        vehicle_id: v,
+        pickup_date: '2033-01-01',
+        return_date: '2033-01-02',
+        payment_method: 'stripe',
+        payment_plan: 'full',
+      },
+    });
     expect(r.json()).toMatchObject({ error_code: 'INVALID_PARAMS', details: { field: 'payment_method' } });
     const payload = stripeEvent('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent', metadata: {} });
-    const w = await t.inject({ method: 'POST', url: `${V2}/payments/stripe/webhook`, headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }) }, payload });
+    const w = await t.inject({
+      method: 'POST',
+      url: `${V2}/payments/stripe/webhook`,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
+      },
+      payload,
+    });
     expect(w.statusCode).toBe(404);
-    expect((await t.inject({ method: 'GET', url: `${V2}/payments/config` })).json().data).toEqual({ providers: ['offline'], stripe: null });
+    expect((await t.inject({ method: 'GET', url: `${V2}/payments/config` })).json().data).toEqual({
+      providers: ['offline'],
+      stripe: null,
+    });
   });
 });

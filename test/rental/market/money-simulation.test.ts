@@ -40,8 +40,17 @@ const callback = (id: number, status: 'paid' | 'failed') => {
   const msgId = `msg_sim_${id}_${status}_${Math.random().toString(36).slice(2)}`;
   const at = new Date();
   const payload = JSON.stringify({ payout_id: id, status });
-  return t.inject({ method: 'POST', url: `${V2}/payouts/${id}/callback`, payload,
-    headers: { 'content-type': 'application/json', 'webhook-id': msgId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign(msgId, at, payload) } });
+  return t.inject({
+    method: 'POST',
+    url: `${V2}/payouts/${id}/callback`,
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': msgId,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(SECRET).sign(msgId, at, payload),
+    },
+  });
 };
 
 describe('money simulation: random operations against a model of every vendor balance', () => {
@@ -49,7 +58,14 @@ describe('money simulation: random operations against a model of every vendor ba
     const r = prng(20261124);
     const vendors = await Promise.all([0, 1, 2].map(() => vendor(t, { commission_rate: '20' })));
     const cars = await Promise.all(vendors.map((v) => vendorVehicle(t, v.id)));
-    const models: Model[] = vendors.map(() => ({ pending: new Map(), cleared: new Map(), available: 0, hold: 0, paidOut: 0, open: null }));
+    const models: Model[] = vendors.map(() => ({
+      pending: new Map(),
+      cleared: new Map(),
+      available: 0,
+      hold: 0,
+      paidOut: 0,
+      open: null,
+    }));
     const seen = new Map<string, number>();
     const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
 
@@ -77,14 +93,30 @@ describe('money simulation: random operations against a model of every vendor ba
       }
       if (k < 40) {
         const amount = r.int(100, 80_000);
-        await t.platform.transaction((tx) => postLedgerTransaction(tx, { key: `sim-pen-${v.id}-${r.int(0, 1e9)}`, kind: 'penalty', vendorId: v.id, reference: null, currency: 'USD',
-          lines: [{ account: vendorAccount(v.id, 'available'), amount: -amount }, { account: PLATFORM_PENALTIES, amount }] }));
+        await t.platform.transaction((tx) =>
+          postLedgerTransaction(tx, {
+            key: `sim-pen-${v.id}-${r.int(0, 1e9)}`,
+            kind: 'penalty',
+            vendorId: v.id,
+            reference: null,
+            currency: 'USD',
+            lines: [
+              { account: vendorAccount(v.id, 'available'), amount: -amount },
+              { account: PLATFORM_PENALTIES, amount },
+            ],
+          }),
+        );
         m.available -= amount;
         return void count('penalty');
       }
       if (k < 60) {
         const amount = r.int(9_000, 60_000);
-        const res = await t.inject({ method: 'POST', url: `${V2}/ledger/payouts`, headers: v.h, payload: { amount: amount / 100 } });
+        const res = await t.inject({
+          method: 'POST',
+          url: `${V2}/ledger/payouts`,
+          headers: v.h,
+          payload: { amount: amount / 100 },
+        });
         const expected = amount < 10_000 ? 400 : m.open || amount > m.available ? 409 : 201;
         expect(res.statusCode, res.body).toBe(expected);
         if (expected === 201) {
@@ -96,7 +128,12 @@ describe('money simulation: random operations against a model of every vendor ba
       }
       if (k < 75 && m.open?.status === 'requested') {
         const reject = r.int(0, 3) === 0;
-        const res = await t.inject({ method: 'POST', url: `${V2}/payouts/${m.open.id}/${reject ? 'reject' : 'approve'}`, headers: admin, payload: reject ? { reason: 'Simulation says no.' } : undefined });
+        const res = await t.inject({
+          method: 'POST',
+          url: `${V2}/payouts/${m.open.id}/${reject ? 'reject' : 'approve'}`,
+          headers: admin,
+          payload: reject ? { reason: 'Simulation says no.' } : undefined,
+        });
         const covered = m.hold + m.available >= m.open.amount;
         const expected = reject || covered ? 200 : 409;
         expect(res.statusCode, res.body).toBe(expected);
@@ -154,17 +191,43 @@ describe('money simulation: random operations against a model of every vendor ba
         const got = await vendorBalances(t.platform.db, x.id);
         const pending = [...m.pending.values()].reduce((s, n) => s + n, 0);
         if (m.available < 0) owedSeen += 1;
-        expect({ available: got.available, pending: got.pending, on_hold: got.on_hold, paid: got.total_paid_out, owed: got.owed }, `after ${done} operations, vendor ${i}`)
-          .toEqual({ available: m.available, pending, on_hold: m.hold, paid: m.paidOut, owed: Math.max(0, -m.available) });
+        expect(
+          {
+            available: got.available,
+            pending: got.pending,
+            on_hold: got.on_hold,
+            paid: got.total_paid_out,
+            owed: got.owed,
+          },
+          `after ${done} operations, vendor ${i}`,
+        ).toEqual({
+          available: m.available,
+          pending,
+          on_hold: m.hold,
+          paid: m.paidOut,
+          owed: Math.max(0, -m.available),
+        });
       }
     }
     // the simulation went through the interesting states, not only the easy ones
-    for (const what of ['booking completed', 'booking refunded', 'penalty', 'payout request 201', 'payout request 409', 'payout approve 200', 'callback paid 200', 'clearing']) {
+    for (const what of [
+      'booking completed',
+      'booking refunded',
+      'penalty',
+      'payout request 201',
+      'payout request 409',
+      'payout approve 200',
+      'callback paid 200',
+      'clearing',
+    ]) {
       expect(seen.get(what) ?? 0, what).toBeGreaterThan(0);
     }
     // and through debt: vendors owed, and payouts their money no longer covered were refused
     expect(owedSeen, 'rounds in which a vendor owed').toBeGreaterThan(0);
-    expect((seen.get('payout approve 409') ?? 0) + (seen.get('callback paid 409') ?? 0), 'payouts refused for debt').toBeGreaterThan(0);
+    expect(
+      (seen.get('payout approve 409') ?? 0) + (seen.get('callback paid 409') ?? 0),
+      'payouts refused for debt',
+    ).toBeGreaterThan(0);
     expect((await verifyIntegrity(t.platform.db)).findings).toEqual([]);
   }, 600_000);
 });

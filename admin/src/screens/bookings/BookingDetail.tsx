@@ -23,7 +23,9 @@ export function BookingDetail() {
   const b = q.data;
   const money = (n: number) => formatMoney(n, b.currency);
   const rows: [string, string][] = [
-    ...(b.days !== null && b.price_per_day !== null ? ([[`${b.days} day(s) × ${money(b.price_per_day)}`, '']] as [string, string][]) : []),
+    ...(b.days !== null && b.price_per_day !== null
+      ? ([[`${b.days} day(s) × ${money(b.price_per_day)}`, '']] as [string, string][])
+      : []),
     // a journey booking's own order lines (rental, each add-on, tax) before the totals
     ...b.lines.map((l): [string, string] => [l.description, money(l.amount)]),
     ['Net price', money(b.net_price)],
@@ -60,7 +62,11 @@ export function BookingDetail() {
             <dt>Return location</dt>
             <dd data-testid="detail-return-location">{b.return_location?.name ?? '—'}</dd>
             <dt>Kind</dt>
-            <dd>{b.kind === 'transfer' ? `Transfer ${b.transfer_origin ?? ''} → ${b.transfer_destination ?? ''}` : 'Rental'}</dd>
+            <dd>
+              {b.kind === 'transfer'
+                ? `Transfer ${b.transfer_origin ?? ''} → ${b.transfer_destination ?? ''}`
+                : 'Rental'}
+            </dd>
             <dt>Pick-up</dt>
             <dd>{formatDateTime(b.pickup_at, store.timezone)}</dd>
             <dt>Return</dt>
@@ -108,11 +114,21 @@ export function BookingDetail() {
             <table className="w-full text-sm" data-testid="payments" aria-labelledby="b-payments">
               <thead className="text-left text-slate-600 dark:text-slate-400">
                 <tr>
-                  <th scope="col" className="py-1 font-normal">Date</th>
-                  <th scope="col" className="py-1 font-normal">Method</th>
-                  <th scope="col" className="py-1 font-normal">Status</th>
-                  <th scope="col" className="py-1 text-right font-normal">Amount</th>
-                  <th scope="col" className="py-1 text-right font-normal">Refunded</th>
+                  <th scope="col" className="py-1 font-normal">
+                    Date
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    Method
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    Status
+                  </th>
+                  <th scope="col" className="py-1 text-right font-normal">
+                    Amount
+                  </th>
+                  <th scope="col" className="py-1 text-right font-normal">
+                    Refunded
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -139,10 +155,18 @@ export function BookingDetail() {
             <table className="w-full text-sm" data-testid="refunds" aria-labelledby="b-refunds">
               <thead className="text-left text-slate-600 dark:text-slate-400">
                 <tr>
-                  <th scope="col" className="py-1 font-normal">Date</th>
-                  <th scope="col" className="py-1 font-normal">Reason</th>
-                  <th scope="col" className="py-1 font-normal">Status</th>
-                  <th scope="col" className="py-1 text-right font-normal">Amount</th>
+                  <th scope="col" className="py-1 font-normal">
+                    Date
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    Reason
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
+                    Status
+                  </th>
+                  <th scope="col" className="py-1 text-right font-normal">
+                    Amount
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -29,7 +29,11 @@ export function BookingList() {
       id: 'reference',
       header: 'Reference',
       cell: (b) => (
-        <Link to={`/bookings/${b.id}`} className="font-medium text-teal-800 underline dark:text-teal-300" onClick={(e) => e.stopPropagation()}>
+        <Link
+          to={`/bookings/${b.id}`}
+          className="font-medium text-teal-800 underline dark:text-teal-300"
+          onClick={(e) => e.stopPropagation()}
+        >
           {b.reference}
         </Link>
       ),
@@ -51,7 +55,11 @@ export function BookingList() {
           </Link>
         }
       />
-      <div className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-5" role="search" aria-label="Filter bookings">
+      <div
+        className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-5"
+        role="search"
+        aria-label="Filter bookings"
+      >
         <SearchBox label="Search" value={f.search ?? ''} onChange={set('search')} />
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Status</span>
@@ -74,11 +82,21 @@ export function BookingList() {
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Pick-up from</span>
-          <input type="date" className="input" value={f.pickup_from ?? ''} onChange={(e) => set('pickup_from')(e.target.value)} />
+          <input
+            type="date"
+            className="input"
+            value={f.pickup_from ?? ''}
+            onChange={(e) => set('pickup_from')(e.target.value)}
+          />
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Pick-up to</span>
-          <input type="date" className="input" value={f.pickup_to ?? ''} onChange={(e) => set('pickup_to')(e.target.value)} />
+          <input
+            type="date"
+            className="input"
+            value={f.pickup_to ?? ''}
+            onChange={(e) => set('pickup_to')(e.target.value)}
+          />
         </label>
       </div>
       <DataTable

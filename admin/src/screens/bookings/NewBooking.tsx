@@ -31,7 +31,8 @@ export function NewBooking() {
   const toast = useToast();
   const create = useCreateBooking();
   const [formError, setFormError] = useState<string | null>(null);
-  const back = params.get('back')?.startsWith('/') && !params.get('back')?.startsWith('//') ? params.get('back')! : null;
+  const back =
+    params.get('back')?.startsWith('/') && !params.get('back')?.startsWith('//') ? params.get('back')! : null;
   const form = useForm<Values>({
     defaultValues: {
       customer_id: params.get('customer_id') ?? '',
@@ -71,7 +72,10 @@ export function NewBooking() {
       <PageHeader title="New booking" />
       <form onSubmit={(e) => void onSubmit(e)} className="card" noValidate>
         {formError && (
-          <p role="alert" className="mb-3 rounded bg-red-100 p-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-100">
+          <p
+            role="alert"
+            className="mb-3 rounded bg-red-100 p-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
+          >
             {formError}
           </p>
         )}
@@ -109,10 +113,18 @@ export function NewBooking() {
         />
         <div className="grid gap-x-3 sm:grid-cols-2">
           <FormField label="Pick-up date" error={errors.pickup_date?.message}>
-            <input type="date" className="input w-full" {...form.register('pickup_date', { required: 'Pick-up date is required' })} />
+            <input
+              type="date"
+              className="input w-full"
+              {...form.register('pickup_date', { required: 'Pick-up date is required' })}
+            />
           </FormField>
           <FormField label="Return date" error={errors.return_date?.message}>
-            <input type="date" className="input w-full" {...form.register('return_date', { required: 'Return date is required' })} />
+            <input
+              type="date"
+              className="input w-full"
+              {...form.register('return_date', { required: 'Return date is required' })}
+            />
           </FormField>
         </div>
         <FormField label="Status" error={errors.status?.message}>

@@ -15,9 +15,19 @@ const REASONS: Record<string, string> = {
 const YMD = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The price the server computes for the chosen vehicle and dates, before saving (nothing is held). */
-export function PriceQuote({ vehicleId, pickupDate, returnDate }: { vehicleId: string; pickupDate: string; returnDate: string }) {
+export function PriceQuote({
+  vehicleId,
+  pickupDate,
+  returnDate,
+}: {
+  vehicleId: string;
+  pickupDate: string;
+  returnDate: string;
+}) {
   const ready = !!vehicleId && YMD.test(pickupDate) && YMD.test(returnDate) && returnDate > pickupDate;
-  const q = useQuote(ready ? { vehicle_id: Number(vehicleId), pickup_date: pickupDate, return_date: returnDate } : null);
+  const q = useQuote(
+    ready ? { vehicle_id: Number(vehicleId), pickup_date: pickupDate, return_date: returnDate } : null,
+  );
   let body: ReactNode;
   if (!ready) body = <p>Choose a vehicle and the dates to see the price.</p>;
   else if (q.error) body = <p>No price: {q.error instanceof Error ? q.error.message : String(q.error)}</p>;
@@ -31,14 +41,21 @@ export function PriceQuote({ vehicleId, pickupDate, returnDate }: { vehicleId: s
           <span className="font-semibold" data-testid="quote-total">
             {money(d.total)}
           </span>{' '}
-          for {d.days} day{d.days === 1 ? '' : 's'} (net {money(d.net_price)}, tax {money(d.tax)}; deposit {money(d.deposit)})
+          for {d.days} day{d.days === 1 ? '' : 's'} (net {money(d.net_price)}, tax {money(d.tax)}; deposit{' '}
+          {money(d.deposit)})
         </p>
-        <p data-testid="quote-availability">{d.available ? 'Available for these dates.' : `Not available: ${REASONS[d.reason ?? ''] ?? d.reason}.`}</p>
+        <p data-testid="quote-availability">
+          {d.available ? 'Available for these dates.' : `Not available: ${REASONS[d.reason ?? ''] ?? d.reason}.`}
+        </p>
       </>
     );
   }
   return (
-    <section aria-labelledby="quote-h" aria-live="polite" className="mb-3 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800">
+    <section
+      aria-labelledby="quote-h"
+      aria-live="polite"
+      className="mb-3 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-800"
+    >
       <h2 id="quote-h" className="mb-1 font-semibold">
         Price
       </h2>

@@ -4,7 +4,8 @@ import type { paths } from '../../api/schema';
 import type { Booking } from '../../lib/bookings';
 
 type ListQuery = NonNullable<paths['/wp-json/rova-rental/v1/bookings']['get']['parameters']['query']>;
-export type CreateBody = paths['/wp-json/rova-rental/v1/bookings']['post']['requestBody']['content']['application/json'];
+export type CreateBody =
+  paths['/wp-json/rova-rental/v1/bookings']['post']['requestBody']['content']['application/json'];
 
 export const useBookings = (q: ListQuery) =>
   useQuery({
@@ -16,30 +17,49 @@ export const useBookings = (q: ListQuery) =>
     placeholderData: keepPreviousData,
   });
 
-type DetailData = NonNullable<paths['/wp-json/rova-rental/v1/bookings/{id}']['get']['responses']['200']['content']['application/json']['data']>;
+type DetailData = NonNullable<
+  paths['/wp-json/rova-rental/v1/bookings/{id}']['get']['responses']['200']['content']['application/json']['data']
+>;
 /** The detail: the booking's own fields plus the vehicle and locations by name, order lines, payments and refunds. */
-export type BookingDetail = Booking & Pick<DetailData, 'vehicle' | 'pickup_location' | 'return_location' | 'lines' | 'payments' | 'refunds'>;
+export type BookingDetail = Booking &
+  Pick<DetailData, 'vehicle' | 'pickup_location' | 'return_location' | 'lines' | 'payments' | 'refunds'>;
 
 export const useBooking = (id: number) =>
   useQuery({
     queryKey: ['bookings', 'one', id],
-    queryFn: async () => (await unwrapRental(api.GET('/wp-json/rova-rental/v1/bookings/{id}', { params: { path: { id } } }))) as unknown as BookingDetail,
+    queryFn: async () =>
+      (await unwrapRental(
+        api.GET('/wp-json/rova-rental/v1/bookings/{id}', { params: { path: { id } } }),
+      )) as unknown as BookingDetail,
   });
 
 export function useMoveStatus(id: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (status: string) => unwrapRental(api.POST('/wp-json/rova-rental/v1/bookings/{id}/status', { params: { path: { id } }, body: { status } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['bookings'] }).then(() => Promise.all([qc.invalidateQueries({ queryKey: ['dashboard'] }), qc.invalidateQueries({ queryKey: ['planner'] })])),
+    mutationFn: (status: string) =>
+      unwrapRental(
+        api.POST('/wp-json/rova-rental/v1/bookings/{id}/status', { params: { path: { id } }, body: { status } }),
+      ),
+    onSuccess: () =>
+      qc
+        .invalidateQueries({ queryKey: ['bookings'] })
+        .then(() =>
+          Promise.all([
+            qc.invalidateQueries({ queryKey: ['dashboard'] }),
+            qc.invalidateQueries({ queryKey: ['planner'] }),
+          ]),
+        ),
   });
 }
 
 export function useCreateBooking() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (body: CreateBody) => (await unwrapRental(api.POST('/wp-json/rova-rental/v1/bookings', { body }))) as unknown as Booking,
+    mutationFn: async (body: CreateBody) =>
+      (await unwrapRental(api.POST('/wp-json/rova-rental/v1/bookings', { body }))) as unknown as Booking,
     // the planner shows bookings too
-    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: ['bookings'] }), qc.invalidateQueries({ queryKey: ['planner'] })]),
+    onSuccess: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: ['bookings'] }), qc.invalidateQueries({ queryKey: ['planner'] })]),
   });
 }
 
@@ -60,5 +80,6 @@ export const useQuote = (body: { vehicle_id: number; pickup_date: string; return
     queryKey: ['bookings', 'quote', body],
     enabled: body !== null,
     retry: false,
-    queryFn: async () => (await unwrapRental(api.POST('/wp-json/rova-rental/v1/availability', { body: body! }))) as unknown as Quote,
+    queryFn: async () =>
+      (await unwrapRental(api.POST('/wp-json/rova-rental/v1/availability', { body: body! }))) as unknown as Quote,
   });

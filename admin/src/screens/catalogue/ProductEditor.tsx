@@ -47,7 +47,13 @@ function ProductForm({ product }: { product: Product }) {
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
-    const body: ProductPatch = { name: v.name.trim(), sku: v.sku.trim(), status: v.status, stock_status: v.stock_status, featured: v.featured };
+    const body: ProductPatch = {
+      name: v.name.trim(),
+      sku: v.sku.trim(),
+      status: v.status,
+      stock_status: v.stock_status,
+      featured: v.featured,
+    };
     if (!variable) Object.assign(body, { regular_price: v.regular_price.trim(), sale_price: v.sale_price.trim() });
     try {
       await save.mutateAsync({ id: product.id, body });
@@ -69,10 +75,18 @@ function ProductForm({ product }: { product: Product }) {
         {!variable && (
           <div className="grid grid-cols-2 gap-3">
             <FormField label="Regular price" error={err.regular_price?.message}>
-              <input className="input w-full" inputMode="decimal" {...form.register('regular_price', { pattern: PRICE })} />
+              <input
+                className="input w-full"
+                inputMode="decimal"
+                {...form.register('regular_price', { pattern: PRICE })}
+              />
             </FormField>
             <FormField label="Sale price" error={err.sale_price?.message} hint="Empty: not on sale">
-              <input className="input w-full" inputMode="decimal" {...form.register('sale_price', { pattern: PRICE })} />
+              <input
+                className="input w-full"
+                inputMode="decimal"
+                {...form.register('sale_price', { pattern: PRICE })}
+              />
             </FormField>
           </div>
         )}
@@ -145,12 +159,18 @@ function VariationRow({ productId, variation }: { productId: number; variation: 
   const toast = useToast();
   const save = useSaveVariation();
   const label = variation.attributes.map((a) => a.option).join(' / ') || `#${variation.id}`;
-  const form = useForm<{ regular_price: string; sale_price: string }>({ defaultValues: { regular_price: variation.regular_price ?? '', sale_price: variation.sale_price ?? '' } });
+  const form = useForm<{ regular_price: string; sale_price: string }>({
+    defaultValues: { regular_price: variation.regular_price ?? '', sale_price: variation.sale_price ?? '' },
+  });
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     try {
-      await save.mutateAsync({ id: productId, vid: variation.id, body: { regular_price: v.regular_price.trim(), sale_price: v.sale_price.trim() } });
+      await save.mutateAsync({
+        id: productId,
+        vid: variation.id,
+        body: { regular_price: v.regular_price.trim(), sale_price: v.sale_price.trim() },
+      });
       toast(`Variation ${label} saved`);
     } catch (e) {
       setFormError(applyServerErrors(e, form.setError, ['regular_price', 'sale_price']));
@@ -161,11 +181,18 @@ function VariationRow({ productId, variation }: { productId: number; variation: 
     <li className="py-3" data-variation={variation.id}>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={`Variation ${label}`}>
         <p className="mb-2 font-medium">
-          {label} <span className="font-normal text-slate-600 dark:text-slate-400">· {variation.status} · now {variation.price ? formatMoney(variation.price, store.currency) : '—'}</span>
+          {label}{' '}
+          <span className="font-normal text-slate-600 dark:text-slate-400">
+            · {variation.status} · now {variation.price ? formatMoney(variation.price, store.currency) : '—'}
+          </span>
         </p>
         <div className="grid grid-cols-[1fr_1fr_auto] items-end gap-3">
           <FormField label={`Regular price (${label})`} error={err.regular_price?.message}>
-            <input className="input w-full" inputMode="decimal" {...form.register('regular_price', { pattern: PRICE })} />
+            <input
+              className="input w-full"
+              inputMode="decimal"
+              {...form.register('regular_price', { pattern: PRICE })}
+            />
           </FormField>
           <FormField label={`Sale price (${label})`} error={err.sale_price?.message}>
             <input className="input w-full" inputMode="decimal" {...form.register('sale_price', { pattern: PRICE })} />

@@ -38,7 +38,13 @@ export default function Catalogue() {
     { id: 'title', header: 'Product', sortable: true, cell: (r) => r.name },
     { id: 'sku', header: 'SKU', cell: (r) => r.sku || '—' },
     { id: 'type', header: 'Type', cell: (r) => r.type },
-    { id: 'price', header: 'Price', sortable: true, numeric: true, cell: (r) => (r.type === 'variable' ? `from ${price(r.price)}` : price(r.price)) },
+    {
+      id: 'price',
+      header: 'Price',
+      sortable: true,
+      numeric: true,
+      cell: (r) => (r.type === 'variable' ? `from ${price(r.price)}` : price(r.price)),
+    },
     { id: 'status', header: 'Status', cell: (r) => r.status },
     {
       id: 'actions',
@@ -54,10 +60,18 @@ export default function Catalogue() {
     <div>
       <PageHeader title="Catalogue" />
       <div className="mb-3 flex flex-wrap items-end gap-3" role="search" aria-label="Filters">
-        <SearchBox label="Search products" value={state.filters.search ?? ''} onChange={(v) => setState(withFilter(state, 'search', v))} />
+        <SearchBox
+          label="Search products"
+          value={state.filters.search ?? ''}
+          onChange={(v) => setState(withFilter(state, 'search', v))}
+        />
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Status</span>
-          <select className="input" value={state.filters.status ?? ''} onChange={(e) => setState(withFilter(state, 'status', e.target.value))}>
+          <select
+            className="input"
+            value={state.filters.status ?? ''}
+            onChange={(e) => setState(withFilter(state, 'status', e.target.value))}
+          >
             <option value="">Any</option>
             {STATUSES.slice(1).map((s) => (
               <option key={s} value={s}>
@@ -67,8 +81,24 @@ export default function Catalogue() {
           </select>
         </label>
       </div>
-      <DataTable label="Products" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No products match." />
-      <SlideOver open={openId !== null} onClose={() => setOpen(null)} title={q.data?.items.find((p) => p.id === openId)?.name ?? 'Product'}>
+      <DataTable
+        label="Products"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(r) => String(r.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No products match."
+      />
+      <SlideOver
+        open={openId !== null}
+        onClose={() => setOpen(null)}
+        title={q.data?.items.find((p) => p.id === openId)?.name ?? 'Product'}
+      >
         {openId !== null && <ProductEditor id={openId} />}
       </SlideOver>
     </div>

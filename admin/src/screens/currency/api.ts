@@ -2,10 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, toApiError, unwrap, ApiError } from '../../api/client';
 import type { paths } from '../../api/schema';
 
-export type Currencies = paths['/wp-json/rova-fx/v1/currencies']['get']['responses']['200']['content']['application/json'];
+export type Currencies =
+  paths['/wp-json/rova-fx/v1/currencies']['get']['responses']['200']['content']['application/json'];
 export type CurrencyRow = Currencies['currencies'][number];
 export type Settings = paths['/wp-json/rova-fx/v1/settings']['get']['responses']['200']['content']['application/json'];
-export type SyncResult = paths['/wp-json/rova-fx/v1/rates/sync']['post']['responses']['200']['content']['application/json'];
+export type SyncResult =
+  paths['/wp-json/rova-fx/v1/rates/sync']['post']['responses']['200']['content']['application/json'];
 
 /** A failed sync: every source that was tried and why it failed (the 502 body's `data.attempts`). */
 export class SyncError extends ApiError {
@@ -17,9 +19,12 @@ export class SyncError extends ApiError {
   }
 }
 
-export const useFxSettings = () => useQuery({ queryKey: ['currency', 'settings'], queryFn: () => unwrap(api.GET('/wp-json/rova-fx/v1/settings')) });
-export const useCurrencies = () => useQuery({ queryKey: ['currency', 'currencies'], queryFn: () => unwrap(api.GET('/wp-json/rova-fx/v1/currencies')) });
-export const useRatesPreview = () => useQuery({ queryKey: ['currency', 'preview'], queryFn: () => unwrap(api.GET('/wp-json/rova-fx/v1/rates/preview')) });
+export const useFxSettings = () =>
+  useQuery({ queryKey: ['currency', 'settings'], queryFn: () => unwrap(api.GET('/wp-json/rova-fx/v1/settings')) });
+export const useCurrencies = () =>
+  useQuery({ queryKey: ['currency', 'currencies'], queryFn: () => unwrap(api.GET('/wp-json/rova-fx/v1/currencies')) });
+export const useRatesPreview = () =>
+  useQuery({ queryKey: ['currency', 'preview'], queryFn: () => unwrap(api.GET('/wp-json/rova-fx/v1/rates/preview')) });
 
 export function useSaveSettings() {
   const qc = useQueryClient();
@@ -32,7 +37,8 @@ export function useSaveSettings() {
 export function useSaveCurrencies() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (currencies: CurrencyRow[]) => unwrap(api.POST('/wp-json/rova-fx/v1/currencies', { body: { currencies } })),
+    mutationFn: (currencies: CurrencyRow[]) =>
+      unwrap(api.POST('/wp-json/rova-fx/v1/currencies', { body: { currencies } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['currency'] }),
   });
 }

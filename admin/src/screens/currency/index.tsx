@@ -5,20 +5,50 @@ import { FormField, applyServerErrors } from '../../components/FormField';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney } from '../../lib/format';
-import { SyncError, useCurrencies, useFxSettings, useRatesPreview, useSaveCurrencies, useSaveSettings, useSyncNow, type CurrencyRow, type Settings } from './api';
+import {
+  SyncError,
+  useCurrencies,
+  useFxSettings,
+  useRatesPreview,
+  useSaveCurrencies,
+  useSaveSettings,
+  useSyncNow,
+  type CurrencyRow,
+  type Settings,
+} from './api';
 
 const INTERVALS = ['manual', 'hourly', 'twicedaily', 'daily'] as const;
 
 function SettingsForm({ settings }: { settings: Settings }) {
   const save = useSaveSettings();
   const toast = useToast();
-  type V = { auto_detect: boolean; cache_compat: boolean; rate_update_interval: Settings['rate_update_interval']; rate_sources: string };
-  const form = useForm<V>({ defaultValues: { auto_detect: settings.auto_detect, cache_compat: settings.cache_compat, rate_update_interval: settings.rate_update_interval, rate_sources: settings.rate_sources.join(', ') } });
+  type V = {
+    auto_detect: boolean;
+    cache_compat: boolean;
+    rate_update_interval: Settings['rate_update_interval'];
+    rate_sources: string;
+  };
+  const form = useForm<V>({
+    defaultValues: {
+      auto_detect: settings.auto_detect,
+      cache_compat: settings.cache_compat,
+      rate_update_interval: settings.rate_update_interval,
+      rate_sources: settings.rate_sources.join(', '),
+    },
+  });
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     try {
-      const r = await save.mutateAsync({ auto_detect: v.auto_detect, cache_compat: v.cache_compat, rate_update_interval: v.rate_update_interval, rate_sources: v.rate_sources.split(',').map((s) => s.trim()).filter(Boolean) });
+      const r = await save.mutateAsync({
+        auto_detect: v.auto_detect,
+        cache_compat: v.cache_compat,
+        rate_update_interval: v.rate_update_interval,
+        rate_sources: v.rate_sources
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      });
       if (r.adjustments.length === 0) toast('Settings saved');
       // a value the API corrected instead of storing it is an error, never a success
       else setFormError(`Refused: ${r.adjustments.map((a) => `${a.field} — ${refusalText(a)}`).join(' ')}`);
@@ -40,7 +70,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
           ))}
         </select>
       </FormField>
-      <FormField label="Rate sources" hint="In order of preference, comma-separated" error={form.formState.errors.rate_sources?.message}>
+      <FormField
+        label="Rate sources"
+        hint="In order of preference, comma-separated"
+        error={form.formState.errors.rate_sources?.message}
+      >
         <input className="input w-full" {...form.register('rate_sources')} />
       </FormField>
       <div className="mb-3 flex items-center gap-2">
@@ -105,17 +139,35 @@ type Refusals = Record<string, string>; // `${code} ${input label}` → message
  * One labelled control of a currency row: a visible label ("rounding to") and the accessible name with the row's
  * code ("EUR rounding to"); a value the API refused shows in red under it (aria-invalid, aria-describedby).
  */
-function Cell({ code, name, refusals, children }: { code: string; name: string; refusals: Refusals; children: ReactElement<Record<string, unknown>> }) {
+function Cell({
+  code,
+  name,
+  refusals,
+  children,
+}: {
+  code: string;
+  name: string;
+  refusals: Refusals;
+  children: ReactElement<Record<string, unknown>>;
+}) {
   const slug = `fx-${code}-${name.replace(/\s+/g, '-')}`;
   const error = refusals[`${code} ${name}`];
   return (
     <div className="mt-1 first:mt-0">
       <label className="block">
         <span className="block text-xs text-slate-600 dark:text-slate-400">{name}</span>
-        {cloneElement(children, { 'aria-label': `${code} ${name}`, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${slug}-error` : undefined })}
+        {cloneElement(children, {
+          'aria-label': `${code} ${name}`,
+          'aria-invalid': error ? true : undefined,
+          'aria-describedby': error ? `${slug}-error` : undefined,
+        })}
       </label>
       {error && (
-        <p id={`${slug}-error`} className="mt-1 max-w-48 text-xs text-red-700 dark:text-red-400" data-refused={`${code} ${name}`}>
+        <p
+          id={`${slug}-error`}
+          className="mt-1 max-w-48 text-xs text-red-700 dark:text-red-400"
+          data-refused={`${code} ${name}`}
+        >
           {error}
         </p>
       )}
@@ -130,7 +182,8 @@ function CurrencyTable({ rows, base }: { rows: CurrencyRow[]; base: string }) {
   const toast = useToast();
   const [error, setError] = useState<string | null>(null);
   const [refusals, setRefusals] = useState<Refusals>({});
-  const patch = (i: number, f: (c: CurrencyRow) => CurrencyRow) => setDraft((d) => d.map((c, j) => (j === i ? f(c) : c)));
+  const patch = (i: number, f: (c: CurrencyRow) => CurrencyRow) =>
+    setDraft((d) => d.map((c, j) => (j === i ? f(c) : c)));
   const onSave = async () => {
     setError(null);
     setRefusals({});
@@ -149,7 +202,9 @@ function CurrencyTable({ rows, base }: { rows: CurrencyRow[]; base: string }) {
         else unplaced.push(`${a.code} ${a.field}: ${refusalText(a)}`);
       }
       setRefusals(next);
-      setError(`${r.adjustments.length === 1 ? 'One value was' : `${r.adjustments.length} values were`} refused — see the marked fields.${unplaced.length > 0 ? ` ${unplaced.join(' ')}` : ''}`);
+      setError(
+        `${r.adjustments.length === 1 ? 'One value was' : `${r.adjustments.length} values were`} refused — see the marked fields.${unplaced.length > 0 ? ` ${unplaced.join(' ')}` : ''}`,
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
@@ -165,74 +220,174 @@ function CurrencyTable({ rows, base }: { rows: CurrencyRow[]; base: string }) {
         <table className="w-full text-left text-sm" aria-label="Currencies">
           <thead className="border-b border-slate-200 text-slate-600 dark:border-slate-800 dark:text-slate-400">
             <tr>
-              <th scope="col" className="p-2">Code</th>
-              <th scope="col" className="p-2">Enabled</th>
-              <th scope="col" className="p-2">Rate</th>
-              <th scope="col" className="p-2">Fee</th>
-              <th scope="col" className="p-2">Rounding</th>
-              <th scope="col" className="p-2">Format</th>
+              <th scope="col" className="p-2">
+                Code
+              </th>
+              <th scope="col" className="p-2">
+                Enabled
+              </th>
+              <th scope="col" className="p-2">
+                Rate
+              </th>
+              <th scope="col" className="p-2">
+                Fee
+              </th>
+              <th scope="col" className="p-2">
+                Rounding
+              </th>
+              <th scope="col" className="p-2">
+                Format
+              </th>
             </tr>
           </thead>
           <tbody>
             {draft.map((c, i) => (
               <tr key={c.code} data-code={c.code} className="border-b border-slate-100 dark:border-slate-800">
-                <th scope="row" className={cell}>{c.code}</th>
+                <th scope="row" className={cell}>
+                  {c.code}
+                </th>
                 <td className={cell}>
                   <Cell {...props(c)} name="enabled">
-                    <input type="checkbox" checked={c.enabled} disabled={c.code === base} onChange={(e) => patch(i, (x) => ({ ...x, enabled: e.target.checked }))} />
+                    <input
+                      type="checkbox"
+                      checked={c.enabled}
+                      disabled={c.code === base}
+                      onChange={(e) => patch(i, (x) => ({ ...x, enabled: e.target.checked }))}
+                    />
                   </Cell>
                 </td>
                 <td className={cell}>
                   <Cell {...props(c)} name="rate type">
-                    <select className="input py-1" value={c.rate.type} onChange={(e) => patch(i, (x) => ({ ...x, rate: { ...x.rate, type: e.target.value as CurrencyRow['rate']['type'] } }))}>
+                    <select
+                      className="input py-1"
+                      value={c.rate.type}
+                      onChange={(e) =>
+                        patch(i, (x) => ({
+                          ...x,
+                          rate: { ...x.rate, type: e.target.value as CurrencyRow['rate']['type'] },
+                        }))
+                      }
+                    >
                       <option value="auto">auto</option>
                       <option value="manual">manual</option>
                     </select>
                   </Cell>
                   <Cell {...props(c)} name="rate">
-                    <input className="input w-28 py-1" type="number" step="any" value={c.rate.value} disabled={c.rate.type === 'auto'} onChange={(e) => patch(i, (x) => ({ ...x, rate: { ...x.rate, value: num(e.target.value) } }))} />
+                    <input
+                      className="input w-28 py-1"
+                      type="number"
+                      step="any"
+                      value={c.rate.value}
+                      disabled={c.rate.type === 'auto'}
+                      onChange={(e) => patch(i, (x) => ({ ...x, rate: { ...x.rate, value: num(e.target.value) } }))}
+                    />
                   </Cell>
                 </td>
                 <td className={cell}>
                   <Cell {...props(c)} name="fee type">
-                    <select className="input py-1" value={c.fee.type} onChange={(e) => patch(i, (x) => ({ ...x, fee: { ...x.fee, type: e.target.value as CurrencyRow['fee']['type'] } }))}>
+                    <select
+                      className="input py-1"
+                      value={c.fee.type}
+                      onChange={(e) =>
+                        patch(i, (x) => ({
+                          ...x,
+                          fee: { ...x.fee, type: e.target.value as CurrencyRow['fee']['type'] },
+                        }))
+                      }
+                    >
                       <option value="none">none</option>
                       <option value="percentage">percentage</option>
                       <option value="fixed">fixed</option>
                     </select>
                   </Cell>
                   <Cell {...props(c)} name="fee">
-                    <input className="input w-24 py-1" type="number" step="any" value={c.fee.value} onChange={(e) => patch(i, (x) => ({ ...x, fee: { ...x.fee, value: num(e.target.value) } }))} />
+                    <input
+                      className="input w-24 py-1"
+                      type="number"
+                      step="any"
+                      value={c.fee.value}
+                      onChange={(e) => patch(i, (x) => ({ ...x, fee: { ...x.fee, value: num(e.target.value) } }))}
+                    />
                   </Cell>
                 </td>
                 <td className={cell}>
                   <Cell {...props(c)} name="rounding">
-                    <select className="input py-1" value={c.rounding.type} onChange={(e) => patch(i, (x) => ({ ...x, rounding: { ...x.rounding, type: e.target.value as CurrencyRow['rounding']['type'] } }))}>
+                    <select
+                      className="input py-1"
+                      value={c.rounding.type}
+                      onChange={(e) =>
+                        patch(i, (x) => ({
+                          ...x,
+                          rounding: { ...x.rounding, type: e.target.value as CurrencyRow['rounding']['type'] },
+                        }))
+                      }
+                    >
                       {(['disabled', 'nearest', 'up', 'down'] as const).map((t) => (
-                        <option key={t} value={t}>{t}</option>
+                        <option key={t} value={t}>
+                          {t}
+                        </option>
                       ))}
                     </select>
                   </Cell>
                   <Cell {...props(c)} name="rounding to">
-                    <input className="input w-20 py-1" type="number" step="any" value={c.rounding.value} onChange={(e) => patch(i, (x) => ({ ...x, rounding: { ...x.rounding, value: num(e.target.value) } }))} />
+                    <input
+                      className="input w-20 py-1"
+                      type="number"
+                      step="any"
+                      value={c.rounding.value}
+                      onChange={(e) =>
+                        patch(i, (x) => ({ ...x, rounding: { ...x.rounding, value: num(e.target.value) } }))
+                      }
+                    />
                   </Cell>
                   <Cell {...props(c)} name="rounding subtract">
-                    <input className="input w-20 py-1" type="number" step="any" value={c.rounding.subtract} onChange={(e) => patch(i, (x) => ({ ...x, rounding: { ...x.rounding, subtract: num(e.target.value) } }))} />
+                    <input
+                      className="input w-20 py-1"
+                      type="number"
+                      step="any"
+                      value={c.rounding.subtract}
+                      onChange={(e) =>
+                        patch(i, (x) => ({ ...x, rounding: { ...x.rounding, subtract: num(e.target.value) } }))
+                      }
+                    />
                   </Cell>
                 </td>
                 <td className={cell}>
                   <Cell {...props(c)} name="symbol">
-                    <input className="input w-16 py-1" value={c.format.symbol} onChange={(e) => patch(i, (x) => ({ ...x, format: { ...x.format, symbol: e.target.value } }))} />
+                    <input
+                      className="input w-16 py-1"
+                      value={c.format.symbol}
+                      onChange={(e) => patch(i, (x) => ({ ...x, format: { ...x.format, symbol: e.target.value } }))}
+                    />
                   </Cell>
                   <Cell {...props(c)} name="symbol position">
-                    <select className="input py-1" value={c.format.position} onChange={(e) => patch(i, (x) => ({ ...x, format: { ...x.format, position: e.target.value as CurrencyRow['format']['position'] } }))}>
+                    <select
+                      className="input py-1"
+                      value={c.format.position}
+                      onChange={(e) =>
+                        patch(i, (x) => ({
+                          ...x,
+                          format: { ...x.format, position: e.target.value as CurrencyRow['format']['position'] },
+                        }))
+                      }
+                    >
                       {(['left', 'right', 'left_space', 'right_space'] as const).map((t) => (
-                        <option key={t} value={t}>{t}</option>
+                        <option key={t} value={t}>
+                          {t}
+                        </option>
                       ))}
                     </select>
                   </Cell>
                   <Cell {...props(c)} name="decimals">
-                    <input className="input w-16 py-1" type="number" step="1" value={c.format.decimals} onChange={(e) => patch(i, (x) => ({ ...x, format: { ...x.format, decimals: num(e.target.value) } }))} />
+                    <input
+                      className="input w-16 py-1"
+                      type="number"
+                      step="1"
+                      value={c.format.decimals}
+                      onChange={(e) =>
+                        patch(i, (x) => ({ ...x, format: { ...x.format, decimals: num(e.target.value) } }))
+                      }
+                    />
                   </Cell>
                 </td>
               </tr>
@@ -263,7 +418,10 @@ function SyncPanel() {
         Rate sync
       </h2>
       <p className="text-sm">
-        Last sync: {cur.data?.last_sync ? `${formatDateTime(new Date(cur.data.last_sync.time * 1000), store.timezone)}${cur.data.last_sync.source ? ` from ${cur.data.last_sync.source}` : ''}` : 'never'}
+        Last sync:{' '}
+        {cur.data?.last_sync
+          ? `${formatDateTime(new Date(cur.data.last_sync.time * 1000), store.timezone)}${cur.data.last_sync.source ? ` from ${cur.data.last_sync.source}` : ''}`
+          : 'never'}
         {' · '}Next: {cur.data?.next_sync ? formatDateTime(cur.data.next_sync.iso, store.timezone) : 'manual only'}
       </p>
       <button type="button" className="btn mt-2" disabled={sync.isPending} onClick={() => sync.mutate()}>
@@ -305,17 +463,29 @@ function Preview() {
       <table className="w-full text-left text-sm" aria-label="Rate preview">
         <thead className="border-b border-slate-200 text-slate-600 dark:border-slate-800 dark:text-slate-400">
           <tr>
-            <th scope="col" className="p-2">Code</th>
-            <th scope="col" className="p-2 text-right">Raw rate</th>
-            <th scope="col" className="p-2 text-right">Effective rate</th>
-            <th scope="col" className="p-2 text-right">Sample</th>
-            <th scope="col" className="p-2">State</th>
+            <th scope="col" className="p-2">
+              Code
+            </th>
+            <th scope="col" className="p-2 text-right">
+              Raw rate
+            </th>
+            <th scope="col" className="p-2 text-right">
+              Effective rate
+            </th>
+            <th scope="col" className="p-2 text-right">
+              Sample
+            </th>
+            <th scope="col" className="p-2">
+              State
+            </th>
           </tr>
         </thead>
         <tbody>
           {q.data.rates.map((r) => (
             <tr key={r.code} data-code={r.code} className="border-b border-slate-100 dark:border-slate-800">
-              <th scope="row" className="p-2">{r.code}</th>
+              <th scope="row" className="p-2">
+                {r.code}
+              </th>
               <td className="p-2 text-right tabular-nums">{r.raw_rate}</td>
               <td className="p-2 text-right tabular-nums">{r.effective_rate}</td>
               <td className="p-2 text-right tabular-nums">{r.sample_to}</td>
@@ -334,7 +504,13 @@ export default function Currency() {
   return (
     <div>
       <PageHeader title="Currency" />
-      {settings.error ? <ErrorState error={settings.error} onRetry={() => void settings.refetch()} /> : !settings.data ? <Loading /> : <SettingsForm settings={settings.data} />}
+      {settings.error ? (
+        <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : !settings.data ? (
+        <Loading />
+      ) : (
+        <SettingsForm settings={settings.data} />
+      )}
       {currencies.error ? (
         <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />
       ) : !currencies.data ? (

@@ -22,7 +22,8 @@ export const useCustomer = (id: number | null) =>
 export function useBulkDelete() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (ids: number[]) => unwrapRental(api.DELETE('/wp-json/rova-rental/v1/customers/bulk', { body: { ids } })),
+    mutationFn: (ids: number[]) =>
+      unwrapRental(api.DELETE('/wp-json/rova-rental/v1/customers/bulk', { body: { ids } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['customers'] }),
   });
 }

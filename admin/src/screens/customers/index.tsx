@@ -33,7 +33,13 @@ export default function Customers() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const open = params.get('customer') ? Number(params.get('customer')) : null;
   const sort = SORTS.includes(state.sort as SortBy) ? (state.sort as SortBy) : 'created';
-  const q = useCustomers({ page: state.page, per_page: state.perPage, sort_by: sort, sort_dir: state.desc ? 'desc' : 'asc', ...(state.filters.search ? { search: state.filters.search } : {}) });
+  const q = useCustomers({
+    page: state.page,
+    per_page: state.perPage,
+    sort_by: sort,
+    sort_dir: state.desc ? 'desc' : 'asc',
+    ...(state.filters.search ? { search: state.filters.search } : {}),
+  });
   const del = useBulkDelete();
   const setOpen = (id: number | null) =>
     setParams((p) => {
@@ -46,8 +52,19 @@ export default function Customers() {
     { id: 'name', header: 'Name', sortable: true, cell: (c) => c.name },
     { id: 'email', header: 'Email', sortable: true, cell: (c) => c.email },
     { id: 'bookings', header: 'Bookings', sortable: true, numeric: true, cell: (c) => c.bookings_count },
-    { id: 'total_spent', header: 'Total spent', sortable: true, numeric: true, cell: (c) => formatMoney(c.total_spent, c.currency) },
-    { id: 'last_booking', header: 'Last booking', sortable: true, cell: (c) => formatDate(c.last_booking, store.timezone) },
+    {
+      id: 'total_spent',
+      header: 'Total spent',
+      sortable: true,
+      numeric: true,
+      cell: (c) => formatMoney(c.total_spent, c.currency),
+    },
+    {
+      id: 'last_booking',
+      header: 'Last booking',
+      sortable: true,
+      cell: (c) => formatDate(c.last_booking, store.timezone),
+    },
   ];
   const ids = [...selected].map(Number);
   return (
@@ -74,7 +91,11 @@ export default function Customers() {
         }
       />
       <div className="mb-3 max-w-sm" role="search" aria-label="Search customers">
-        <SearchBox label="Search by name, email or phone" value={state.filters.search ?? ''} onChange={(v) => setState(withFilter(state, 'search', v))} />
+        <SearchBox
+          label="Search by name, email or phone"
+          value={state.filters.search ?? ''}
+          onChange={(v) => setState(withFilter(state, 'search', v))}
+        />
       </div>
       <DataTable
         label="Customers"
@@ -139,7 +160,8 @@ function CustomerDetail({ id }: { id: number }) {
               <Link to={`/bookings/${b.id}`} className="font-medium underline">
                 {b.reference}
               </Link>{' '}
-              {b.vehicle_name} · {b.status_label} · {formatMoney(b.total, b.currency)} · {formatDateTime(b.pickup_at, store.timezone)}
+              {b.vehicle_name} · {b.status_label} · {formatMoney(b.total, b.currency)} ·{' '}
+              {formatDateTime(b.pickup_at, store.timezone)}
             </li>
           ))}
         </ul>

@@ -23,7 +23,11 @@ export function StatusChart({ data }: { data: Row[] }) {
       </div>
       <ul className="text-sm" data-testid="status-breakdown">
         {data.map((r) => (
-          <li key={r.status} className="flex justify-between border-b border-slate-100 py-1 dark:border-slate-800" data-status={r.status}>
+          <li
+            key={r.status}
+            className="flex justify-between border-b border-slate-100 py-1 dark:border-slate-800"
+            data-status={r.status}
+          >
             <span>{r.label}</span>
             <span className="tabular-nums">{r.count}</span>
           </li>

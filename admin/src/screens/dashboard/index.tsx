@@ -12,8 +12,18 @@ interface Delta {
 }
 
 function DeltaBadge({ d }: { d: Delta }) {
-  const text = d.format === 'neutral' ? 'no change' : d.format === 'pct' ? `${d.value > 0 ? '+' : ''}${d.value}%` : `${d.value > 0 ? '+' : ''}${formatNumber(d.value)}`;
-  const tone = d.direction === 'up' ? 'text-emerald-700 dark:text-emerald-400' : d.direction === 'down' ? 'text-red-700 dark:text-red-400' : 'text-slate-600 dark:text-slate-400';
+  const text =
+    d.format === 'neutral'
+      ? 'no change'
+      : d.format === 'pct'
+        ? `${d.value > 0 ? '+' : ''}${d.value}%`
+        : `${d.value > 0 ? '+' : ''}${formatNumber(d.value)}`;
+  const tone =
+    d.direction === 'up'
+      ? 'text-emerald-700 dark:text-emerald-400'
+      : d.direction === 'down'
+        ? 'text-red-700 dark:text-red-400'
+        : 'text-slate-600 dark:text-slate-400';
   return (
     <span className={`text-sm ${tone}`} data-testid="delta">
       {d.direction === 'up' ? '▲ ' : d.direction === 'down' ? '▼ ' : ''}
@@ -27,7 +37,19 @@ function DeltaBadge({ d }: { d: Delta }) {
  * is shown only under a this-month figure, so it compares like with like. `note` is a second, plainly labelled
  * figure (e.g. the all-time count) without a delta.
  */
-function Kpi({ id, label, value, delta, note }: { id: string; label: string; value: string; delta?: Delta; note?: string }) {
+function Kpi({
+  id,
+  label,
+  value,
+  delta,
+  note,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  delta?: Delta;
+  note?: string;
+}) {
   return (
     <section className="card" aria-labelledby={`kpi-${id}`} data-kpi={id}>
       <h2 id={`kpi-${id}`} className="text-sm text-slate-600 dark:text-slate-400">
@@ -84,7 +106,12 @@ export default function Dashboard() {
               value={formatNumber(stats.data.active_vehicles)}
               note={`${formatNumber(Math.max(0, stats.data.active_vehicles - stats.data.active_vehicles_last_month))} added this month`}
             />
-            <Kpi id="customers" label="Customers this month" value={formatNumber(stats.data.customers)} delta={stats.data.deltas.customers} />
+            <Kpi
+              id="customers"
+              label="Customers this month"
+              value={formatNumber(stats.data.customers)}
+              delta={stats.data.deltas.customers}
+            />
           </div>
           <section className="card mt-4" aria-labelledby="status-title">
             <h2 id="status-title" className="mb-2 font-semibold">

@@ -2,8 +2,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api, toApiError, unwrapRental } from '../../api/client';
 import type { paths } from '../../api/schema';
 
-export type ExportRequest = paths['/wp-json/rova-rental/v1/admin/export']['post']['requestBody']['content']['application/json'];
-export type PreviewRequest = paths['/wp-json/rova-rental/v1/admin/export/preview']['post']['requestBody']['content']['application/json'];
+export type ExportRequest =
+  paths['/wp-json/rova-rental/v1/admin/export']['post']['requestBody']['content']['application/json'];
+export type PreviewRequest =
+  paths['/wp-json/rova-rental/v1/admin/export/preview']['post']['requestBody']['content']['application/json'];
 
 export const useExportPreview = (body: PreviewRequest) =>
   useQuery({
@@ -13,7 +15,11 @@ export const useExportPreview = (body: PreviewRequest) =>
   });
 
 export const useExportHistory = (q: { page: number; per_page: number }) =>
-  useQuery({ queryKey: ['export', 'history', q], queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/admin/export/history', { params: { query: q } })), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: ['export', 'history', q],
+    queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/admin/export/history', { params: { query: q } })),
+    placeholderData: keepPreviousData,
+  });
 
 /** Runs the export and hands the file to the browser (the answer is the file itself, named by Content-Disposition). */
 export function useDownloadExport() {
@@ -26,7 +32,9 @@ export function useDownloadExport() {
         if (parsed instanceof Blob) parsed = JSON.parse(await parsed.text()) as unknown;
         throw toApiError(r.response.status, parsed);
       }
-      const name = /filename="?([^";]+)"?/.exec(r.response.headers.get('content-disposition') ?? '')?.[1] ?? `export.${body.format}`;
+      const name =
+        /filename="?([^";]+)"?/.exec(r.response.headers.get('content-disposition') ?? '')?.[1] ??
+        `export.${body.format}`;
       const url = URL.createObjectURL(r.data as Blob);
       const link = document.createElement('a');
       link.href = url;
@@ -42,7 +50,8 @@ export function useDownloadExport() {
 export function useDeleteExport() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => unwrapRental(api.DELETE('/wp-json/rova-rental/v1/admin/export/{id}', { params: { path: { id } } })),
+    mutationFn: (id: string) =>
+      unwrapRental(api.DELETE('/wp-json/rova-rental/v1/admin/export/{id}', { params: { path: { id } } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['export', 'history'] }),
   });
 }

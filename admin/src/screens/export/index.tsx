@@ -7,7 +7,16 @@ import { useToast } from '../../components/Toast';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useDeleteExport, useDownloadExport, useExportHistory, useExportPreview, type ExportRequest } from './api';
 
-const TYPES = ['bookings', 'transfers', 'vehicles', 'customers', 'messages', 'payouts', 'ledger_entries', 'audit_log'] as const;
+const TYPES = [
+  'bookings',
+  'transfers',
+  'vehicles',
+  'customers',
+  'messages',
+  'payouts',
+  'ledger_entries',
+  'audit_log',
+] as const;
 const FORMATS = ['csv', 'json', 'ndjson'] as const;
 type ExportType = (typeof TYPES)[number];
 
@@ -65,14 +74,22 @@ function Preview({ body }: { body: Omit<ExportRequest, 'format'> }) {
                 <tr key={i} className="border-b border-slate-100 dark:border-slate-800">
                   {shown.map((c) => (
                     <td key={c} className="p-2">
-                      {row[c] === null || row[c] === undefined ? '—' : typeof row[c] === 'object' ? JSON.stringify(row[c]) : String(row[c] as string | number | boolean)}
+                      {row[c] === null || row[c] === undefined
+                        ? '—'
+                        : typeof row[c] === 'object'
+                          ? JSON.stringify(row[c])
+                          : String(row[c] as string | number | boolean)}
                     </td>
                   ))}
                 </tr>
               ))}
             </tbody>
           </table>
-          {columns.length > shown.length && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">+{columns.length - shown.length} more columns in the file</p>}
+          {columns.length > shown.length && (
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              +{columns.length - shown.length} more columns in the file
+            </p>
+          )}
         </div>
       )}
     </section>
@@ -98,7 +115,11 @@ function History() {
       cell: (r) => (
         <ConfirmDialog
           danger
-          trigger={<button type="button" className="btn btn-danger" aria-label={`Delete ${r.filename}`}>Delete</button>}
+          trigger={
+            <button type="button" className="btn btn-danger" aria-label={`Delete ${r.filename}`}>
+              Delete
+            </button>
+          }
           title="Delete this export record?"
           description={r.filename}
           confirmLabel="Delete"
@@ -115,7 +136,19 @@ function History() {
       <h2 id="export-history-title" className="mb-2 text-lg font-semibold">
         History
       </h2>
-      <DataTable label="Export history" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => r.id} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No exports yet." />
+      <DataTable
+        label="Export history"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(r) => r.id}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No exports yet."
+      />
     </section>
   );
 }
@@ -157,15 +190,29 @@ export default function Export() {
         </label>
         <label className="flex flex-col text-sm">
           From
-          <input className="input" type="date" value={filters.date_from ?? ''} onChange={(e) => set('date_from', e.target.value)} />
+          <input
+            className="input"
+            type="date"
+            value={filters.date_from ?? ''}
+            onChange={(e) => set('date_from', e.target.value)}
+          />
         </label>
         <label className="flex flex-col text-sm">
           To
-          <input className="input" type="date" value={filters.date_to ?? ''} onChange={(e) => set('date_to', e.target.value)} />
+          <input
+            className="input"
+            type="date"
+            value={filters.date_to ?? ''}
+            onChange={(e) => set('date_to', e.target.value)}
+          />
         </label>
         <label className="flex flex-col text-sm">
           Status
-          <input className="input" value={filters.status ?? ''} onChange={(e) => set('status', e.target.value.trim())} />
+          <input
+            className="input"
+            value={filters.status ?? ''}
+            onChange={(e) => set('status', e.target.value.trim())}
+          />
         </label>
         <button type="submit" className="btn btn-primary" disabled={download.isPending}>
           {download.isPending ? 'Exporting…' : 'Download'}

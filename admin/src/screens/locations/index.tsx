@@ -21,7 +21,12 @@ const COLUMNS: Column<EntityRow>[] = [
   { id: 'type', header: 'Type', cell: (r) => String(r.type) },
   { id: 'city', header: 'City', cell: (r) => String(r.city) },
   { id: 'priority', header: 'Priority', numeric: true, cell: (r) => String(r.priority) },
-  { id: 'services', header: 'Services', cell: (r) => [r.allow_rental ? 'rental' : null, r.allow_transfer ? 'transfer' : null].filter(Boolean).join(', ') || '—' },
+  {
+    id: 'services',
+    header: 'Services',
+    cell: (r) =>
+      [r.allow_rental ? 'rental' : null, r.allow_transfer ? 'transfer' : null].filter(Boolean).join(', ') || '—',
+  },
 ];
 
 export default function Locations() {

@@ -57,7 +57,11 @@ function Inbox() {
       id: 'subject',
       header: 'Subject',
       cell: (m) => (
-        <Link to={`/messages/${m.id}`} className={`underline ${m.unread_count > 0 ? 'font-semibold' : ''}`} onClick={(e) => e.stopPropagation()}>
+        <Link
+          to={`/messages/${m.id}`}
+          className={`underline ${m.unread_count > 0 ? 'font-semibold' : ''}`}
+          onClick={(e) => e.stopPropagation()}
+        >
           {m.subject}
         </Link>
       ),
@@ -65,7 +69,12 @@ function Inbox() {
     { id: 'customer', header: 'Customer', cell: (m) => m.customer_name },
     { id: 'status', header: 'Status', cell: (m) => cap(m.status) },
     { id: 'priority', header: 'Priority', cell: (m) => cap(m.priority) },
-    { id: 'count', header: 'Messages', numeric: true, cell: (m) => `${m.message_count}${m.unread_count ? ` (${m.unread_count} unread)` : ''}` },
+    {
+      id: 'count',
+      header: 'Messages',
+      numeric: true,
+      cell: (m) => `${m.message_count}${m.unread_count ? ` (${m.unread_count} unread)` : ''}`,
+    },
     { id: 'last', header: 'Last message', cell: (m) => formatDateTime(m.last_message_at, store.timezone) },
   ];
   const select = (k: (typeof FILTERS)[number], label: string, values: readonly string[]) => (
@@ -84,7 +93,11 @@ function Inbox() {
   return (
     <div>
       <PageHeader title="Messages" />
-      <div className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label="Filter messages">
+      <div
+        className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4"
+        role="search"
+        aria-label="Filter messages"
+      >
         <SearchBox label="Search" value={f.search ?? ''} onChange={(v) => setState(withFilter(state, 'search', v))} />
         {select('status', 'Status', STATUSES)}
         {select('priority', 'Priority', PRIORITIES)}
@@ -116,7 +129,9 @@ function Thread() {
   const reply = useReply(id);
   const setStatus = useSetStatus(id);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<{ message: string; close_thread: boolean }>({ defaultValues: { message: '', close_thread: false } });
+  const form = useForm<{ message: string; close_thread: boolean }>({
+    defaultValues: { message: '', close_thread: false },
+  });
   if (q.error) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
   if (!q.data) return <Loading />;
   const { thread, message, replies } = q.data;
@@ -149,7 +164,10 @@ function Thread() {
               disabled={setStatus.isPending}
               onChange={(e) => {
                 const s = e.target.value as ThreadStatus;
-                setStatus.mutate(s, { onSuccess: () => toast(`Thread marked ${s}`), onError: (err) => toast(err.message, 'error') });
+                setStatus.mutate(s, {
+                  onSuccess: () => toast(`Thread marked ${s}`),
+                  onError: (err) => toast(err.message, 'error'),
+                });
               }}
             >
               {STATUSES.map((s) => (
@@ -162,7 +180,8 @@ function Thread() {
         }
       />
       <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
-        {thread.customer_name} &lt;{thread.customer_email}&gt; · {cap(thread.category)} · {cap(thread.priority)} priority
+        {thread.customer_name} &lt;{thread.customer_email}&gt; · {cap(thread.category)} · {cap(thread.priority)}{' '}
+        priority
         {thread.booking_id !== null && (
           <>
             {' · '}
@@ -174,7 +193,10 @@ function Thread() {
       </p>
       <ol className="space-y-3" data-testid="thread">
         {all.map((m) => (
-          <li key={m.id} className={`card ${m.sender === 'admin' ? 'ml-6 border-teal-300 dark:border-teal-800' : 'mr-6'}`}>
+          <li
+            key={m.id}
+            className={`card ${m.sender === 'admin' ? 'ml-6 border-teal-300 dark:border-teal-800' : 'mr-6'}`}
+          >
             <div className="mb-1 text-sm text-slate-700 dark:text-slate-300">
               <strong>{m.author_name}</strong> ({m.sender}) · {formatDateTime(m.created_at, store.timezone)}
             </div>
@@ -190,7 +212,11 @@ function Thread() {
           </p>
         )}
         <FormField label="Your reply" error={form.formState.errors.message?.message}>
-          <textarea className="input w-full" rows={4} {...form.register('message', { required: 'Write a reply first' })} />
+          <textarea
+            className="input w-full"
+            rows={4}
+            {...form.register('message', { required: 'Write a reply first' })}
+          />
         </FormField>
         <label className="mb-3 flex items-center gap-2 text-sm">
           <input type="checkbox" {...form.register('close_thread')} /> Close the thread after replying

@@ -32,7 +32,9 @@ export interface TimelineProps {
   scrollRef: RefObject<HTMLDivElement | null>;
 }
 
-type Item = { kind: 'group'; key: string; name: string; count: number; height: number } | { kind: 'row'; key: string; vehicle: PlannerVehicle; layout: RowLayout<PlannerBooking>; height: number };
+type Item =
+  | { kind: 'group'; key: string; name: string; count: number; height: number }
+  | { kind: 'row'; key: string; vehicle: PlannerVehicle; layout: RowLayout<PlannerBooking>; height: number };
 
 /** Vehicles × days: a sticky vehicle column, day headings, one row per vehicle grouped by location. */
 export const Timeline = memo(function Timeline(p: TimelineProps) {
@@ -51,7 +53,8 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
     const row = cell.closest('[data-testid="planner-row"]');
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
       const i = p.days.indexOf(day) + (e.key === 'ArrowLeft' ? -1 : 1);
-      if (i >= 0 && i < p.days.length) next = row?.querySelector<HTMLElement>(`[data-testid="planner-cell"][data-day="${p.days[i]}"]`);
+      if (i >= 0 && i < p.days.length)
+        next = row?.querySelector<HTMLElement>(`[data-testid="planner-cell"][data-day="${p.days[i]}"]`);
     } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
       const rows = [...(e.currentTarget as HTMLElement).querySelectorAll('[data-testid="planner-row"]')];
       const r = rows[rows.indexOf(row!) + (e.key === 'ArrowUp' ? -1 : 1)];
@@ -93,7 +96,9 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
     let frame = 0;
     const read = () => {
       frame = 0;
-      setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+      setView((v) =>
+        v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight },
+      );
     };
     const onScroll = () => {
       if (!frame) frame = requestAnimationFrame(read);
@@ -108,12 +113,26 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
       if (frame) cancelAnimationFrame(frame);
     };
   }, [virtual, p.scrollRef]);
-  const [first, last] = virtual ? visibleSlice(offsets, view.top - HEADER_H - OVERSCAN_PX, view.top - HEADER_H + view.height + OVERSCAN_PX) : [0, items.length];
+  const [first, last] = virtual
+    ? visibleSlice(offsets, view.top - HEADER_H - OVERSCAN_PX, view.top - HEADER_H + view.height + OVERSCAN_PX)
+    : [0, items.length];
   return (
     // delegation only: the links themselves take Enter (a link's click event); arrows move between cells
-    <div className="text-sm" style={{ width: LABEL_W + width }} data-testid="planner-grid" onClick={onClick} onKeyDown={onKeyDown}>
-      <div className="sticky top-0 z-20 flex border-b border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-900" aria-hidden="true">
-        <div className="sticky left-0 z-30 shrink-0 bg-white p-2 font-medium dark:bg-slate-900" style={{ width: LABEL_W }}>
+    <div
+      className="text-sm"
+      style={{ width: LABEL_W + width }}
+      data-testid="planner-grid"
+      onClick={onClick}
+      onKeyDown={onKeyDown}
+    >
+      <div
+        className="sticky top-0 z-20 flex border-b border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-900"
+        aria-hidden="true"
+      >
+        <div
+          className="sticky left-0 z-30 shrink-0 bg-white p-2 font-medium dark:bg-slate-900"
+          style={{ width: LABEL_W }}
+        >
           Vehicle
         </div>
         {p.days.map((d, i) => {
@@ -142,7 +161,17 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
             {it.name} <span className="font-normal">({it.count})</span>
           </h2>
         ) : (
-          <VehicleRow key={it.key} {...p} focusDay={focusDay} base={base} headings={headings} vehicle={it.vehicle} layout={it.layout} height={it.height} width={width} />
+          <VehicleRow
+            key={it.key}
+            {...p}
+            focusDay={focusDay}
+            base={base}
+            headings={headings}
+            vehicle={it.vehicle}
+            layout={it.layout}
+            height={it.height}
+            width={width}
+          />
         ),
       )}
       {last < items.length && <div aria-hidden="true" style={{ height: offsets[items.length]! - offsets[last]! }} />}
@@ -152,7 +181,9 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
 
 const EMPTY: PlannerBooking[] = [];
 /** Buffers: hatched in the current text colour, lighter than any bar. */
-export const BUFFER_STYLE = { backgroundImage: 'repeating-linear-gradient(135deg, currentColor 0 2px, transparent 2px 5px)' } as const;
+export const BUFFER_STYLE = {
+  backgroundImage: 'repeating-linear-gradient(135deg, currentColor 0 2px, transparent 2px 5px)',
+} as const;
 
 type RowProps = TimelineProps & {
   vehicle: PlannerVehicle;
@@ -164,11 +195,39 @@ type RowProps = TimelineProps & {
   focusDay: string | undefined;
 };
 
-const VehicleRow = memo(function VehicleRow({ vehicle: v, layout: { bars }, height, width, headings, base, focusDay, days, today, colW, timezone, bookingHref, newHref }: RowProps) {
-  const detail = [v.category, v.vendor_name, v.status !== 'active' ? (v.status === 'maintenance' ? 'Maintenance' : 'Inactive') : null].filter(Boolean).join(' · ');
+const VehicleRow = memo(function VehicleRow({
+  vehicle: v,
+  layout: { bars },
+  height,
+  width,
+  headings,
+  base,
+  focusDay,
+  days,
+  today,
+  colW,
+  timezone,
+  bookingHref,
+  newHref,
+}: RowProps) {
+  const detail = [
+    v.category,
+    v.vendor_name,
+    v.status !== 'active' ? (v.status === 'maintenance' ? 'Maintenance' : 'Inactive') : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
-    <div className="flex border-b border-slate-200 dark:border-slate-800" style={{ height }} data-testid="planner-row" data-vehicle-id={v.id}>
-      <div className="sticky left-0 z-10 shrink-0 truncate bg-white px-2 py-1 dark:bg-slate-900" style={{ width: LABEL_W }}>
+    <div
+      className="flex border-b border-slate-200 dark:border-slate-800"
+      style={{ height }}
+      data-testid="planner-row"
+      data-vehicle-id={v.id}
+    >
+      <div
+        className="sticky left-0 z-10 shrink-0 truncate bg-white px-2 py-1 dark:bg-slate-900"
+        style={{ width: LABEL_W }}
+      >
         <div className="truncate font-medium" title={v.name}>
           {v.name}
         </div>
@@ -189,20 +248,47 @@ const VehicleRow = memo(function VehicleRow({ vehicle: v, layout: { bars }, heig
           />
         ))}
         {bars.map((b) => (
-          <BarView key={b.booking.id} bar={b} vehicle={v} colW={colW} timezone={timezone} href={bookingHref(b.booking)} base={base} />
+          <BarView
+            key={b.booking.id}
+            bar={b}
+            vehicle={v}
+            colW={colW}
+            timezone={timezone}
+            href={bookingHref(b.booking)}
+            base={base}
+          />
         ))}
       </div>
     </div>
   );
 });
 
-function BarView({ bar, vehicle, colW, timezone, href, base }: { bar: Bar<PlannerBooking>; vehicle: PlannerVehicle; colW: number; timezone: string; href: string; base: string }) {
+function BarView({
+  bar,
+  vehicle,
+  colW,
+  timezone,
+  href,
+  base,
+}: {
+  bar: Bar<PlannerBooking>;
+  vehicle: PlannerVehicle;
+  colW: number;
+  timezone: string;
+  href: string;
+  base: string;
+}) {
   const b = bar.booking;
   const look = lookOf(b);
   const top = PAD + bar.lane * LANE_H;
   const from = Date.parse(b.pickup_at);
   const to = Date.parse(b.return_at);
-  const hold = b.hold_expires_at && look === 'hold' ? `, hold until ${dateTimeIn(Date.parse(b.hold_expires_at), timezone)}` : b.hold_expires_at && look === 'lapsed' ? ', hold lapsed' : '';
+  const hold =
+    b.hold_expires_at && look === 'hold'
+      ? `, hold until ${dateTimeIn(Date.parse(b.hold_expires_at), timezone)}`
+      : b.hold_expires_at && look === 'lapsed'
+        ? ', hold lapsed'
+        : '';
   const name = `Booking ${b.reference} ${vehicle.name} ${periodLabel(from, to, timezone)}, ${statusWords(b.status)}${hold}`;
   const left = bar.start * colW;
   const w = Math.max(6, (bar.end - bar.start) * colW);
@@ -214,7 +300,13 @@ function BarView({ bar, vehicle, colW, timezone, href, base }: { bar: Bar<Planne
           data-testid="planner-buffer"
           data-booking-id={b.id}
           className="absolute rounded-sm text-slate-400 dark:text-slate-500"
-          style={{ ...BUFFER_STYLE, left: bar.bufferStart * colW, width: Math.max(w, (bar.bufferEnd - bar.bufferStart) * colW), top: top + 2, height: LANE_H - 4 }}
+          style={{
+            ...BUFFER_STYLE,
+            left: bar.bufferStart * colW,
+            width: Math.max(w, (bar.bufferEnd - bar.bufferStart) * colW),
+            top: top + 2,
+            height: LANE_H - 4,
+          }}
         />
       )}
       <a

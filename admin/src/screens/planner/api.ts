@@ -3,7 +3,9 @@ import { api, unwrapRental } from '../../api/client';
 import type { paths } from '../../api/schema';
 
 export type PlannerQuery = paths['/wp-json/rova-rental/v1/admin/planner']['get']['parameters']['query'];
-export type PlannerData = NonNullable<paths['/wp-json/rova-rental/v1/admin/planner']['get']['responses']['200']['content']['application/json']['data']>;
+export type PlannerData = NonNullable<
+  paths['/wp-json/rova-rental/v1/admin/planner']['get']['responses']['200']['content']['application/json']['data']
+>;
 export type PlannerBooking = PlannerData['bookings'][number];
 export type PlannerVehicle = PlannerData['vehicles'][number];
 

@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { columnOf, dateIn, shortDateTime, dayCount, dayHeading, dayStarts, daysBetween, hoursInDay, mondayOf, offsetAt, periodLabel, shiftAnchor, startOfDay, windowOf, windowTitle } from './dates';
+import {
+  columnOf,
+  dateIn,
+  shortDateTime,
+  dayCount,
+  dayHeading,
+  dayStarts,
+  daysBetween,
+  hoursInDay,
+  mondayOf,
+  offsetAt,
+  periodLabel,
+  shiftAnchor,
+  startOfDay,
+  windowOf,
+  windowTitle,
+} from './dates';
 import { layoutRow } from './layout';
 
 const H = 3_600_000;
@@ -104,7 +120,13 @@ describe('Europe/Istanbul (no DST since 2016: UTC+3 all year)', () => {
 describe('bars and lanes', () => {
   const tz = 'Europe/Berlin';
   const starts = dayStarts(daysBetween('2027-03-27', '2027-03-29'), tz);
-  const b = (id: number, from: string, to: string, buffer = 60) => ({ id, vehicle_id: 1, pickup_at: from, return_at: to, buffer_minutes: buffer });
+  const b = (id: number, from: string, to: string, buffer = 60) => ({
+    id,
+    vehicle_id: 1,
+    pickup_at: from,
+    return_at: to,
+    buffer_minutes: buffer,
+  });
 
   it('a booking over the DST night: columns at its local hours; the buffer on both sides', () => {
     const { bars, lanes } = layoutRow([b(1, '2027-03-27T09:00:00Z', '2027-03-28T09:00:00Z')], starts);

@@ -75,9 +75,25 @@ export function shiftAnchor(view: View, anchor: string, dir: -1 | 1): string {
 
 /** Offset of `timeZone` from UTC at instant `ms`, in ms (positive east of Greenwich). */
 export function offsetAt(timeZone: string, ms: number): number {
-  const f = dateFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const f = dateFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const wall = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
   return wall - Math.floor(ms / 1000) * 1000;
 }
 
@@ -126,7 +142,9 @@ export function dateIn(ms: number, timeZone: string): string {
 
 /** A deadline in few characters: "14:30" on the same store-local day as `nowMs`, else "26 Nov 14:30". */
 export function shortDateTime(ms: number, timeZone: string, nowMs: number, locale = 'en-GB'): string {
-  const time = dateFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(ms));
+  const time = dateFormat(locale, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(ms),
+  );
   if (dateIn(ms, timeZone) === dateIn(nowMs, timeZone)) return time;
   return `${dateFormat(locale, { timeZone, day: 'numeric', month: 'short' }).format(new Date(ms))} ${time}`;
 }
@@ -140,10 +158,13 @@ export function dateTimeIn(ms: number, timeZone: string, locale?: string): strin
 export function periodLabel(fromMs: number, toMs: number, timeZone: string, locale = 'en-GB'): string {
   const a = dateIn(fromMs, timeZone);
   const b = dateIn(toMs, timeZone);
-  const fmt = (ymd: string, o: Intl.DateTimeFormatOptions) => dateFormat(locale, { timeZone: 'UTC', ...o }).format(new Date(ymdUtc(ymd)));
+  const fmt = (ymd: string, o: Intl.DateTimeFormatOptions) =>
+    dateFormat(locale, { timeZone: 'UTC', ...o }).format(new Date(ymdUtc(ymd)));
   if (a === b) return fmt(a, { day: 'numeric', month: 'long' });
-  if (a.slice(0, 4) !== b.slice(0, 4)) return `${fmt(a, { day: 'numeric', month: 'short', year: 'numeric' })} – ${fmt(b, { day: 'numeric', month: 'short', year: 'numeric' })}`;
-  if (a.slice(0, 7) === b.slice(0, 7)) return `${fmt(a, { day: 'numeric' })}–${fmt(b, { day: 'numeric', month: 'long' })}`;
+  if (a.slice(0, 4) !== b.slice(0, 4))
+    return `${fmt(a, { day: 'numeric', month: 'short', year: 'numeric' })} – ${fmt(b, { day: 'numeric', month: 'short', year: 'numeric' })}`;
+  if (a.slice(0, 7) === b.slice(0, 7))
+    return `${fmt(a, { day: 'numeric' })}–${fmt(b, { day: 'numeric', month: 'long' })}`;
   return `${fmt(a, { day: 'numeric', month: 'long' })} – ${fmt(b, { day: 'numeric', month: 'long' })}`;
 }
 
@@ -151,14 +172,21 @@ export function periodLabel(fromMs: number, toMs: number, timeZone: string, loca
 export function dayHeading(ymd: string, locale = 'en-GB'): { weekday: string; day: string; long: string } {
   const d = new Date(ymdUtc(ymd));
   const f = (o: Intl.DateTimeFormatOptions) => dateFormat(locale, { timeZone: 'UTC', ...o }).format(d);
-  return { weekday: f({ weekday: 'short' }), day: f({ day: 'numeric' }), long: f({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }) };
+  return {
+    weekday: f({ weekday: 'short' }),
+    day: f({ day: 'numeric' }),
+    long: f({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+  };
 }
 
 /** The window's title: "3–9 June 2027" or "June 2027". */
 export function windowTitle(view: View, from: string, to: string, locale = 'en-GB'): string {
-  const f = (ymd: string, o: Intl.DateTimeFormatOptions) => dateFormat(locale, { timeZone: 'UTC', ...o }).format(new Date(ymdUtc(ymd)));
+  const f = (ymd: string, o: Intl.DateTimeFormatOptions) =>
+    dateFormat(locale, { timeZone: 'UTC', ...o }).format(new Date(ymdUtc(ymd)));
   if (view === 'month') return f(from, { month: 'long', year: 'numeric' });
-  if (from.slice(0, 7) === to.slice(0, 7)) return `${f(from, { day: 'numeric' })}–${f(to, { day: 'numeric', month: 'long', year: 'numeric' })}`;
-  if (from.slice(0, 4) === to.slice(0, 4)) return `${f(from, { day: 'numeric', month: 'long' })} – ${f(to, { day: 'numeric', month: 'long', year: 'numeric' })}`;
+  if (from.slice(0, 7) === to.slice(0, 7))
+    return `${f(from, { day: 'numeric' })}–${f(to, { day: 'numeric', month: 'long', year: 'numeric' })}`;
+  if (from.slice(0, 4) === to.slice(0, 4))
+    return `${f(from, { day: 'numeric', month: 'long' })} – ${f(to, { day: 'numeric', month: 'long', year: 'numeric' })}`;
   return `${f(from, { day: 'numeric', month: 'long', year: 'numeric' })} – ${f(to, { day: 'numeric', month: 'long', year: 'numeric' })}`;
 }

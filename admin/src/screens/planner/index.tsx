@@ -28,7 +28,10 @@ export default function Planner() {
   const { from, to } = windowOf(view, anchor);
   // the box answers at once (its own state); the URL follows so a reload or a shared link shows the same view
   const [showClosed, setShowClosed] = useState(params.get('closed') === '1');
-  const f = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const f = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? ''])) as Record<
+    (typeof FILTERS)[number],
+    string
+  >;
   const q = usePlanner({
     from,
     to,
@@ -58,7 +61,8 @@ export default function Planner() {
   // "back" from a new booking: the view this answer was asked for (the address at the time it arrived)
   const here = useMemo(() => `/planner${window.location.search}`, [data]);
   const newHref = useCallback(
-    (v: PlannerVehicle, day: string) => `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`,
+    (v: PlannerVehicle, day: string) =>
+      `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`,
     [here],
   );
   const unit = view === 'week' ? 'week' : 'month';
@@ -77,7 +81,13 @@ export default function Planner() {
       <div className="mb-3 flex flex-wrap items-center gap-2">
         <div role="group" aria-label="View" className="inline-flex">
           {(['week', 'month'] as const).map((v) => (
-            <button key={v} type="button" className={`btn ${view === v ? 'btn-primary' : ''}`} aria-pressed={view === v} onClick={() => set({ view: v === 'week' ? null : v })}>
+            <button
+              key={v}
+              type="button"
+              className={`btn ${view === v ? 'btn-primary' : ''}`}
+              aria-pressed={view === v}
+              onClick={() => set({ view: v === 'week' ? null : v })}
+            >
               {v === 'week' ? 'Week' : 'Month'}
             </button>
           ))}
@@ -95,7 +105,11 @@ export default function Planner() {
           {title}
         </h2>
       </div>
-      <div className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4" role="search" aria-label="Filter the planner">
+      <div
+        className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-4"
+        role="search"
+        aria-label="Filter the planner"
+      >
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Location</span>
           <select className="input" value={f.location} onChange={(e) => set({ location: e.target.value })}>
@@ -130,10 +144,14 @@ export default function Planner() {
           </select>
         </label>
         <label className="flex items-center gap-2 self-end pb-2 text-sm">
-          <input type="checkbox" checked={showClosed} onChange={(e) => {
+          <input
+            type="checkbox"
+            checked={showClosed}
+            onChange={(e) => {
               setShowClosed(e.target.checked);
               set({ closed: e.target.checked ? '1' : null });
-            }} />
+            }}
+          />
           Show cancelled, refunded and no-show
         </label>
       </div>
@@ -146,16 +164,31 @@ export default function Planner() {
         <Empty>No vehicles match these filters.</Empty>
       ) : (
         <>
-          <p className="mb-2 text-sm text-slate-700 dark:text-slate-300" data-testid="planner-summary" aria-live="polite">
-            {data.vehicles_total} vehicle{data.vehicles_total === 1 ? '' : 's'} · {shown} booking{shown === 1 ? '' : 's'} in {title} · days in {data.timezone}
+          <p
+            className="mb-2 text-sm text-slate-700 dark:text-slate-300"
+            data-testid="planner-summary"
+            aria-live="polite"
+          >
+            {data.vehicles_total} vehicle{data.vehicles_total === 1 ? '' : 's'} · {shown} booking
+            {shown === 1 ? '' : 's'} in {title} · days in {data.timezone}
             {q.isFetching && <span className="ml-2">Updating…</span>}
           </p>
           {data.vehicles_more > 0 && (
-            <p role="status" className="mb-2 rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50">
-              Showing the first {data.vehicles.length} vehicles: {data.vehicles_more} more. Narrow the list with the filters.
+            <p
+              role="status"
+              className="mb-2 rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50"
+            >
+              Showing the first {data.vehicles.length} vehicles: {data.vehicles_more} more. Narrow the list with the
+              filters.
             </p>
           )}
-          <div ref={scrollRef} role="region" aria-label={`Planner ${title}`} tabIndex={0} className="max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <div
+            ref={scrollRef}
+            role="region"
+            aria-label={`Planner ${title}`}
+            tabIndex={0}
+            className="max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+          >
             <Timeline
               days={days}
               starts={starts}
@@ -185,7 +218,11 @@ function Legend({ bufferMinutes }: { bufferMinutes: number }) {
         </li>
       ))}
       <li className="flex items-center gap-1">
-        <span aria-hidden="true" className="inline-block h-3 w-6 rounded-sm text-slate-400 dark:text-slate-500" style={BUFFER_STYLE} />
+        <span
+          aria-hidden="true"
+          className="inline-block h-3 w-6 rounded-sm text-slate-400 dark:text-slate-500"
+          style={BUFFER_STYLE}
+        />
         Buffer: {bufferMinutes} min kept before and after a booking that holds the vehicle
       </li>
       <li>An empty day opens a new booking for that vehicle.</li>

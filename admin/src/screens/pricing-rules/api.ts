@@ -6,8 +6,12 @@ type Body = paths['/wp-json/rova-rental/v1/pricing-rules']['post']['requestBody'
 type Query = NonNullable<paths['/wp-json/rova-rental/v1/pricing-rules']['get']['parameters']['query']>;
 
 export const pricingRulesApi: EntityApi = {
-  list: async (q) => (await unwrapRental(api.GET('/wp-json/rova-rental/v1/pricing-rules', { params: { query: q as Query } }))) as unknown as EntityPage,
+  list: async (q) =>
+    (await unwrapRental(
+      api.GET('/wp-json/rova-rental/v1/pricing-rules', { params: { query: q as Query } }),
+    )) as unknown as EntityPage,
   create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/pricing-rules', { body: b as Body })),
-  update: (id, b) => unwrapRental(api.PUT('/wp-json/rova-rental/v1/pricing-rules/{id}', { params: { path: { id } }, body: b as Body })),
+  update: (id, b) =>
+    unwrapRental(api.PUT('/wp-json/rova-rental/v1/pricing-rules/{id}', { params: { path: { id } }, body: b as Body })),
   remove: (id) => unwrapRental(api.DELETE('/wp-json/rova-rental/v1/pricing-rules/{id}', { params: { path: { id } } })),
 };

@@ -12,11 +12,24 @@ const FIELDS: FieldSpec[] = [
   { name: 'kind', label: 'Kind', kind: 'select', options: KINDS, required: true },
   { name: 'scope', label: 'Scope', kind: 'select', options: ['global', 'category', 'vehicle'], required: true },
   { name: 'category', label: 'Category', kind: 'text', nullable: true },
-  { name: 'vehicle_id', label: 'Vehicle', kind: 'picker', picker: vehicleSource, nullable: true, hint: 'Vehicle-scoped rules only' },
+  {
+    name: 'vehicle_id',
+    label: 'Vehicle',
+    kind: 'picker',
+    picker: vehicleSource,
+    nullable: true,
+    hint: 'Vehicle-scoped rules only',
+  },
   { name: 'start_date', label: 'Start date', kind: 'date', nullable: true },
   { name: 'end_date', label: 'End date', kind: 'date', nullable: true },
   { name: 'recurring', label: 'Recurs every year', kind: 'checkbox' },
-  { name: 'multiplier', label: 'Multiplier', kind: 'number', nullable: true, hint: 'Season and weekend rules: 1.2 = +20 %' },
+  {
+    name: 'multiplier',
+    label: 'Multiplier',
+    kind: 'number',
+    nullable: true,
+    hint: 'Season and weekend rules: 1.2 = +20 %',
+  },
   { name: 'min_days', label: 'Minimum days', kind: 'number', nullable: true, step: '1' },
   { name: 'percent', label: 'Percent', kind: 'number', nullable: true },
   { name: 'amount', label: 'Amount', kind: 'number', nullable: true, step: '0.01' },
@@ -27,7 +40,13 @@ const FIELDS: FieldSpec[] = [
 ];
 /** A rule's value: a multiplier, a percentage, or an amount of money in the store's currency. */
 const valueOf = (r: EntityRow, currency: string) =>
-  r.multiplier != null ? `× ${String(r.multiplier)}` : r.percent != null ? `${String(r.percent)} %` : r.amount != null ? formatMoney(Number(r.amount), currency) : '—';
+  r.multiplier != null
+    ? `× ${String(r.multiplier)}`
+    : r.percent != null
+      ? `${String(r.percent)} %`
+      : r.amount != null
+        ? formatMoney(Number(r.amount), currency)
+        : '—';
 const columnsFor = (currency: string): Column<EntityRow>[] => [
   { id: 'name', header: 'Name', cell: (r) => String(r.name) },
   { id: 'kind', header: 'Kind', cell: (r) => String(r.kind) },

@@ -1,6 +1,17 @@
 import { useMemo, type ReactElement, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { useStore } from '../../api/session';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { downloadText, toCsv } from '../../lib/csv';
@@ -34,7 +45,10 @@ export default function Reports() {
   const custom = YMD.test(params.get('start') ?? '') && YMD.test(params.get('end') ?? '');
   const preset = custom ? null : isPreset(presetParam) ? presetParam : '30d';
   const range: DateRange = useMemo(
-    () => (preset ? presetRange(preset, new Date(), store.timezone) : { start: params.get('start')!, end: params.get('end')! }),
+    () =>
+      preset
+        ? presetRange(preset, new Date(), store.timezone)
+        : { start: params.get('start')!, end: params.get('end')! },
     [preset, params, store.timezone],
   );
   const update = (patch: Record<string, string | null>) =>
@@ -53,7 +67,18 @@ export default function Reports() {
       <div className="mb-4 flex flex-wrap items-end gap-3" role="group" aria-label="Date range">
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Range</span>
-          <select aria-label="Range" className="input" value={preset ?? 'custom'} onChange={(e) => update(e.target.value === 'custom' ? { preset: null, start: range.start, end: range.end } : { preset: e.target.value, start: null, end: null })}>
+          <select
+            aria-label="Range"
+            className="input"
+            value={preset ?? 'custom'}
+            onChange={(e) =>
+              update(
+                e.target.value === 'custom'
+                  ? { preset: null, start: range.start, end: range.end }
+                  : { preset: e.target.value, start: null, end: null },
+              )
+            }
+          >
             {PRESETS.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.label}
@@ -64,17 +89,33 @@ export default function Reports() {
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">From</span>
-          <input aria-label="From" type="date" className="input" value={range.start} onChange={(e) => e.target.value && update({ preset: null, start: e.target.value, end: range.end })} />
+          <input
+            aria-label="From"
+            type="date"
+            className="input"
+            value={range.start}
+            onChange={(e) => e.target.value && update({ preset: null, start: e.target.value, end: range.end })}
+          />
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">To</span>
-          <input aria-label="To" type="date" className="input" value={range.end} onChange={(e) => e.target.value && update({ preset: null, start: range.start, end: e.target.value })} />
+          <input
+            aria-label="To"
+            type="date"
+            className="input"
+            value={range.end}
+            onChange={(e) => e.target.value && update({ preset: null, start: range.start, end: e.target.value })}
+          />
         </label>
         <span className="pb-2 text-sm text-slate-700 dark:text-slate-300" data-testid="range">
           {range.start} – {range.end} ({store.timezone})
         </span>
       </div>
-      <div role="tablist" aria-label="Reports" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
+      <div
+        role="tablist"
+        aria-label="Reports"
+        className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800"
+      >
         {TABS.map((t) => (
           <button
             key={t.id}
@@ -128,9 +169,19 @@ function ReportTab({ tab, range }: { tab: Tab; range: DateRange }) {
       ['New customers', formatNumber(o.customers.new_customers), o.customers.new_customers],
       ['Loyalty rate %', o.customers.loyalty_rate, o.customers.loyalty_rate],
     ];
-    shown = { title: 'Overview', header: ['Metric', 'Value'], rows: m.map(([k, d, raw]) => ({ display: [k, d], raw: [k, raw] })) };
+    shown = {
+      title: 'Overview',
+      header: ['Metric', 'Value'],
+      rows: m.map(([k, d, raw]) => ({ display: [k, d], raw: [k, raw] })),
+    };
     chart = (
-      <BarChart accessibilityLayer={false} data={[{ name: 'Bookings', total: o.bookings.total, cancelled: o.bookings.cancelled }, { name: 'Customers', total: o.customers.total_customers, cancelled: 0 }]}>
+      <BarChart
+        accessibilityLayer={false}
+        data={[
+          { name: 'Bookings', total: o.bookings.total, cancelled: o.bookings.cancelled },
+          { name: 'Customers', total: o.customers.total_customers, cancelled: 0 },
+        ]}
+      >
         <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
         <XAxis dataKey="name" />
         <YAxis allowDecimals={false} />
@@ -145,7 +196,10 @@ function ReportTab({ tab, range }: { tab: Tab; range: DateRange }) {
     shown = {
       title: 'Revenue by day',
       header: ['Date', 'Revenue', 'Bookings', 'Cancelled value'],
-      rows: r.series.map((s) => ({ display: [s.date, money(s.revenue), s.bookings, money(s.cancelled)], raw: [s.date, s.revenue, s.bookings, s.cancelled] })),
+      rows: r.series.map((s) => ({
+        display: [s.date, money(s.revenue), s.bookings, money(s.cancelled)],
+        raw: [s.date, s.revenue, s.bookings, s.cancelled],
+      })),
     };
     chart = (
       <LineChart accessibilityLayer={false} data={r.series}>
@@ -161,7 +215,10 @@ function ReportTab({ tab, range }: { tab: Tab; range: DateRange }) {
     shown = {
       title: 'Bookings by status',
       header: ['Status', 'Bookings', 'Share %'],
-      rows: b.status_distribution.map((s) => ({ display: [s.label, s.count, s.percentage], raw: [s.label, s.count, s.percentage] })),
+      rows: b.status_distribution.map((s) => ({
+        display: [s.label, s.count, s.percentage],
+        raw: [s.label, s.count, s.percentage],
+      })),
     };
     chart = (
       <BarChart accessibilityLayer={false} data={b.status_distribution}>
@@ -177,7 +234,10 @@ function ReportTab({ tab, range }: { tab: Tab; range: DateRange }) {
     shown = {
       title: 'Top vehicles',
       header: ['Vehicle', 'Category', 'Bookings', 'Revenue', 'Average per booking'],
-      rows: v.top_vehicles.map((t) => ({ display: [t.name, t.category, t.bookings, money(t.revenue), money(t.avg_revenue_per_booking)], raw: [t.name, t.category, t.bookings, t.revenue, t.avg_revenue_per_booking] })),
+      rows: v.top_vehicles.map((t) => ({
+        display: [t.name, t.category, t.bookings, money(t.revenue), money(t.avg_revenue_per_booking)],
+        raw: [t.name, t.category, t.bookings, t.revenue, t.avg_revenue_per_booking],
+      })),
     };
     chart = (
       <BarChart accessibilityLayer={false} data={v.top_vehicles}>
@@ -193,7 +253,10 @@ function ReportTab({ tab, range }: { tab: Tab; range: DateRange }) {
     shown = {
       title: 'Top customers',
       header: ['Customer', 'Email', 'Bookings', 'Total spent'],
-      rows: c.top_customers.map((t) => ({ display: [t.name, t.email, t.bookings, money(t.total_spent)], raw: [t.name, t.email, t.bookings, t.total_spent] })),
+      rows: c.top_customers.map((t) => ({
+        display: [t.name, t.email, t.bookings, money(t.total_spent)],
+        raw: [t.name, t.email, t.bookings, t.total_spent],
+      })),
     };
     chart = (
       <BarChart accessibilityLayer={false} data={c.lifecycle}>
@@ -209,7 +272,14 @@ function ReportTab({ tab, range }: { tab: Tab; range: DateRange }) {
   } else {
     return <Loading />;
   }
-  const csv = () => downloadText(`rova-report-${tab}-${q.data.start_date}-${q.data.end_date}.csv`, toCsv(shown.header, shown.rows.map((r) => r.raw)));
+  const csv = () =>
+    downloadText(
+      `rova-report-${tab}-${q.data.start_date}-${q.data.end_date}.csv`,
+      toCsv(
+        shown.header,
+        shown.rows.map((r) => r.raw),
+      ),
+    );
   return (
     <div className="space-y-4">
       <section className="card" aria-label={`${shown.title} chart`}>
@@ -222,7 +292,10 @@ function ReportTab({ tab, range }: { tab: Tab; range: DateRange }) {
       <section className="card" aria-labelledby="report-table-title">
         <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
           <h2 id="report-table-title" className="font-semibold">
-            {shown.title} <span className="text-sm font-normal">({q.data.start_date} – {q.data.end_date}, {store.timezone})</span>
+            {shown.title}{' '}
+            <span className="text-sm font-normal">
+              ({q.data.start_date} – {q.data.end_date}, {store.timezone})
+            </span>
           </h2>
           <button type="button" className="btn" onClick={csv}>
             Download CSV

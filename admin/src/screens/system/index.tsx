@@ -9,7 +9,16 @@ import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { formatDateTime } from '../../lib/format';
 import { withFilter } from '../../lib/table-state';
-import { useApiKeys, useAudit, useCreateKey, useDeliveries, useRevokeKey, useUsers, useWebhooks, type AuditQuery } from './api';
+import {
+  useApiKeys,
+  useAudit,
+  useCreateKey,
+  useDeliveries,
+  useRevokeKey,
+  useUsers,
+  useWebhooks,
+  type AuditQuery,
+} from './api';
 
 const TABS = [
   { id: 'keys', label: 'API keys' },
@@ -25,7 +34,11 @@ export default function System() {
   return (
     <div>
       <PageHeader title="System" />
-      <div role="tablist" aria-label="System sections" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
+      <div
+        role="tablist"
+        aria-label="System sections"
+        className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800"
+      >
         {TABS.map((t) => (
           <button
             key={t.id}
@@ -72,11 +85,17 @@ function ApiKeys() {
   const revoke = useRevokeKey();
   const [shown, setShown] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<{ name: string; user: string; write: boolean }>({ defaultValues: { name: '', user: me.user.login, write: false } });
+  const form = useForm<{ name: string; user: string; write: boolean }>({
+    defaultValues: { name: '', user: me.user.login, write: false },
+  });
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     try {
-      const r = await create.mutateAsync({ name: v.name, user: v.user, scopes: v.write ? ['read', 'write'] : ['read'] });
+      const r = await create.mutateAsync({
+        name: v.name,
+        user: v.user,
+        scopes: v.write ? ['read', 'write'] : ['read'],
+      });
       setShown(r.key ?? null);
       form.reset({ name: '', user: me.user.login, write: false });
     } catch (e) {
@@ -191,7 +210,11 @@ function Users() {
     <div>
       <label className="mb-3 flex max-w-xs flex-col text-sm">
         <span className="mb-1 font-medium">Role</span>
-        <select className="input" value={role ?? ''} onChange={(e) => setState(withFilter(state, 'role', e.target.value))}>
+        <select
+          className="input"
+          value={role ?? ''}
+          onChange={(e) => setState(withFilter(state, 'role', e.target.value))}
+        >
           <option value="">Any role</option>
           {['administrator', 'shop_manager', 'vendor', 'customer'].map((r) => (
             <option key={r} value={r}>
@@ -200,7 +223,19 @@ function Users() {
           ))}
         </select>
       </label>
-      <DataTable label="Users" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(u) => String(u.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No users." />
+      <DataTable
+        label="Users"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(u) => String(u.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No users."
+      />
     </div>
   );
 }
@@ -240,7 +275,11 @@ function Audit() {
       <div className="mb-3 flex flex-wrap gap-2">
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Outcome</span>
-          <select className="input" value={f.outcome ?? ''} onChange={(e) => setState(withFilter(state, 'outcome', e.target.value))}>
+          <select
+            className="input"
+            value={f.outcome ?? ''}
+            onChange={(e) => setState(withFilter(state, 'outcome', e.target.value))}
+          >
             <option value="">Any</option>
             <option value="success">success</option>
             <option value="failure">failure</option>
@@ -249,7 +288,11 @@ function Audit() {
         </label>
         <label className="flex flex-col text-sm">
           <span className="mb-1 font-medium">Method</span>
-          <select className="input" value={f.method ?? ''} onChange={(e) => setState(withFilter(state, 'method', e.target.value))}>
+          <select
+            className="input"
+            value={f.method ?? ''}
+            onChange={(e) => setState(withFilter(state, 'method', e.target.value))}
+          >
             <option value="">Any</option>
             {['POST', 'PUT', 'PATCH', 'DELETE'].map((m) => (
               <option key={m} value={m}>
@@ -259,7 +302,19 @@ function Audit() {
           </select>
         </label>
       </div>
-      <DataTable label="Audit log" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No audit entries match." />
+      <DataTable
+        label="Audit log"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(r) => String(r.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No audit entries match."
+      />
     </div>
   );
 }
@@ -271,7 +326,8 @@ function Webhooks() {
   const deliveries = useDeliveries(open, 1);
   if (q.error) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />;
   if (!q.data) return <Loading />;
-  if (q.data.length === 0) return <p>No webhook endpoints. Create one with POST /wp-json/rova/v1/webhooks (see the API reference).</p>;
+  if (q.data.length === 0)
+    return <p>No webhook endpoints. Create one with POST /wp-json/rova/v1/webhooks (see the API reference).</p>;
   return (
     <div className="space-y-3">
       {q.data.map((w) => (
@@ -280,10 +336,16 @@ function Webhooks() {
             <div>
               <div className="font-medium break-all">{w.url}</div>
               <div className="text-sm text-slate-700 dark:text-slate-300">
-                {w.enabled ? 'Enabled' : `Disabled${w.disabled_reason ? `: ${w.disabled_reason}` : ''}`} · {w.events.join(', ') || 'all events'}
+                {w.enabled ? 'Enabled' : `Disabled${w.disabled_reason ? `: ${w.disabled_reason}` : ''}`} ·{' '}
+                {w.events.join(', ') || 'all events'}
               </div>
             </div>
-            <button type="button" className="btn" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
+            <button
+              type="button"
+              className="btn"
+              aria-expanded={open === w.id}
+              onClick={() => setOpen(open === w.id ? null : w.id)}
+            >
               {open === w.id ? 'Hide deliveries' : 'Deliveries'}
             </button>
           </div>
@@ -298,7 +360,10 @@ function Webhooks() {
               <ul className="mt-2 divide-y divide-slate-200 text-sm dark:divide-slate-800">
                 {deliveries.data.items.map((d) => (
                   <li key={d.id} className="py-1">
-                    {d.event_type} · {d.attempts} attempt(s) · {d.delivered_at ? `delivered ${formatDateTime(d.delivered_at, store.timezone)}` : d.error ?? 'pending'}
+                    {d.event_type} · {d.attempts} attempt(s) ·{' '}
+                    {d.delivered_at
+                      ? `delivered ${formatDateTime(d.delivered_at, store.timezone)}`
+                      : (d.error ?? 'pending')}
                   </li>
                 ))}
               </ul>

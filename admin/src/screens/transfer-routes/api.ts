@@ -6,8 +6,15 @@ type Body = paths['/wp-json/rova-rental/v1/transfer-routes']['post']['requestBod
 type Query = NonNullable<paths['/wp-json/rova-rental/v1/transfer-routes']['get']['parameters']['query']>;
 
 export const transferRoutesApi: EntityApi = {
-  list: async (q) => (await unwrapRental(api.GET('/wp-json/rova-rental/v1/transfer-routes', { params: { query: q as Query } }))) as unknown as EntityPage,
+  list: async (q) =>
+    (await unwrapRental(
+      api.GET('/wp-json/rova-rental/v1/transfer-routes', { params: { query: q as Query } }),
+    )) as unknown as EntityPage,
   create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/transfer-routes', { body: b as Body })),
-  update: (id, b) => unwrapRental(api.PUT('/wp-json/rova-rental/v1/transfer-routes/{id}', { params: { path: { id } }, body: b as Body })),
-  remove: (id) => unwrapRental(api.DELETE('/wp-json/rova-rental/v1/transfer-routes/{id}', { params: { path: { id } } })),
+  update: (id, b) =>
+    unwrapRental(
+      api.PUT('/wp-json/rova-rental/v1/transfer-routes/{id}', { params: { path: { id } }, body: b as Body }),
+    ),
+  remove: (id) =>
+    unwrapRental(api.DELETE('/wp-json/rova-rental/v1/transfer-routes/{id}', { params: { path: { id } } })),
 };

@@ -35,7 +35,12 @@ export default function Vehicles() {
     { id: 'status', header: 'Status', cell: (r) => String(r.status) },
     { id: 'category', header: 'Category', cell: (r) => String(r.category ?? '—') },
     { id: 'service_type', header: 'Service', cell: (r) => String(r.service_type ?? '—') },
-    { id: 'price_per_day', header: 'Price per day', numeric: true, cell: (r) => formatMoney(Number(r.price_per_day), store.currency) },
+    {
+      id: 'price_per_day',
+      header: 'Price per day',
+      numeric: true,
+      cell: (r) => formatMoney(Number(r.price_per_day), store.currency),
+    },
   ];
   return (
     <EntityCrud

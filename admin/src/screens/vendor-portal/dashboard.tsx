@@ -8,7 +8,13 @@ import { useProfile, useSummary, useVendorBookings } from './api';
 import { earningsByMonth, lastTwelveMonths, monthLabel } from './months';
 import { BOOKING_WORDS, Section, Stat } from './parts';
 
-const SCORE_EVENTS: Record<string, string> = { cancel: 'Booking cancelled by you', withdraw: 'Vehicle withdrawn', pause: 'Vehicle paused', excused: 'Withdrawal excused', recompute: 'Recomputed' };
+const SCORE_EVENTS: Record<string, string> = {
+  cancel: 'Booking cancelled by you',
+  withdraw: 'Vehicle withdrawn',
+  pause: 'Vehicle paused',
+  excused: 'Withdrawal excused',
+  recompute: 'Recomputed',
+};
 
 /** /vendor/dashboard: balances, earnings by month, upcoming bookings, reliability score and its history — the vendor's own routes only. */
 export default function VendorDashboard() {
@@ -20,23 +26,48 @@ export default function VendorDashboard() {
   const upcoming = useVendorBookings({ scope: 'upcoming', per_page: 5 });
   const money = (n: number) => formatMoney(n, store.currency);
 
-  if (summary.error) return (<div><PageHeader title="Vendor dashboard" /><ErrorState error={summary.error} onRetry={() => void summary.refetch()} /></div>);
-  if (!summary.data) return (<div><PageHeader title="Vendor dashboard" /><Loading /></div>);
+  if (summary.error)
+    return (
+      <div>
+        <PageHeader title="Vendor dashboard" />
+        <ErrorState error={summary.error} onRetry={() => void summary.refetch()} />
+      </div>
+    );
+  if (!summary.data)
+    return (
+      <div>
+        <PageHeader title="Vendor dashboard" />
+        <Loading />
+      </div>
+    );
   const b = summary.data.balances;
   const months = earningsByMonth(summary.data.daily, currencyDigits(store.currency));
   return (
     <div>
-      <PageHeader title="Vendor dashboard" actions={<Link className="btn btn-primary" to="/vendor/payouts">Request a payout</Link>} />
+      <PageHeader
+        title="Vendor dashboard"
+        actions={
+          <Link className="btn btn-primary" to="/vendor/payouts">
+            Request a payout
+          </Link>
+        }
+      />
       <div className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Balances" role="group">
         <Stat label="Pending" value={money(b.pending)} hint="Earned, inside the hold period" />
         <Stat label="Available" value={money(b.available)} hint="Can be paid out now" />
         <Stat label="On hold" value={money(b.on_hold)} hint="In a payout being processed" />
-        <Stat label="Owed" value={money(b.owed)} tone={b.owed > 0 ? 'bad' : undefined} hint={b.owed > 0 ? 'Future income settles it first' : 'Nothing owed to the platform'} />
+        <Stat
+          label="Owed"
+          value={money(b.owed)}
+          tone={b.owed > 0 ? 'bad' : undefined}
+          hint={b.owed > 0 ? 'Future income settles it first' : 'Nothing owed to the platform'}
+        />
       </div>
 
       <Section title="Earnings by month">
         <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-          Your net earnings (after commission) from completed rentals, {formatDate(range.start_date, store.timezone)} – {formatDate(range.end_date, store.timezone)}.
+          Your net earnings (after commission) from completed rentals, {formatDate(range.start_date, store.timezone)} –{' '}
+          {formatDate(range.end_date, store.timezone)}.
         </p>
         <div className="h-64" aria-hidden="true">
           <ResponsiveContainer width="100%" height="100%">
@@ -53,17 +84,27 @@ export default function VendorDashboard() {
           <table className="w-full text-sm" data-testid="earnings-table">
             <thead>
               <tr className="text-left">
-                <th scope="col" className="py-1 pr-3">Month</th>
-                <th scope="col" className="py-1 pr-3 text-right">Gross</th>
-                <th scope="col" className="py-1 text-right">Net earnings</th>
+                <th scope="col" className="py-1 pr-3">
+                  Month
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Gross
+                </th>
+                <th scope="col" className="py-1 text-right">
+                  Net earnings
+                </th>
               </tr>
             </thead>
             <tbody>
               {months.map((m) => (
                 <tr key={m.month} data-month={m.month} className="border-t border-slate-200 dark:border-slate-800">
-                  <th scope="row" className="py-1 pr-3 text-left font-normal">{monthLabel(m.month)}</th>
+                  <th scope="row" className="py-1 pr-3 text-left font-normal">
+                    {monthLabel(m.month)}
+                  </th>
                   <td className="py-1 pr-3 text-right tabular-nums">{money(m.gross)}</td>
-                  <td className="py-1 text-right tabular-nums" data-testid="net">{money(m.net)}</td>
+                  <td className="py-1 text-right tabular-nums" data-testid="net">
+                    {money(m.net)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -72,7 +113,14 @@ export default function VendorDashboard() {
       </Section>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <Section title="Upcoming bookings" actions={<Link className="btn" to="/vendor/bookings">All bookings</Link>}>
+        <Section
+          title="Upcoming bookings"
+          actions={
+            <Link className="btn" to="/vendor/bookings">
+              All bookings
+            </Link>
+          }
+        >
           {upcoming.error ? (
             <ErrorState error={upcoming.error} onRetry={() => void upcoming.refetch()} />
           ) : !upcoming.data ? (
@@ -88,7 +136,8 @@ export default function VendorDashboard() {
                     <span className="tabular-nums">{formatMoney(x.total, x.currency)}</span>
                   </div>
                   <div className="text-sm text-slate-600 dark:text-slate-400">
-                    {x.reference} · {x.customer_name} · {formatDateTime(x.pickup_at, store.timezone)} → {formatDateTime(x.return_at, store.timezone)} · {BOOKING_WORDS[x.status] ?? x.status}
+                    {x.reference} · {x.customer_name} · {formatDateTime(x.pickup_at, store.timezone)} →{' '}
+                    {formatDateTime(x.return_at, store.timezone)} · {BOOKING_WORDS[x.status] ?? x.status}
                   </div>
                 </li>
               ))}
@@ -107,11 +156,14 @@ export default function VendorDashboard() {
           ) : (
             <>
               <p className="mb-3">
-                <span className="text-3xl font-semibold tabular-nums" data-testid="score">{profile.data.reliability_score}</span>
+                <span className="text-3xl font-semibold tabular-nums" data-testid="score">
+                  {profile.data.reliability_score}
+                </span>
                 <span className="text-slate-600 dark:text-slate-400"> / 100</span>
               </p>
               <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
-                Cancelling a booking costs 5 points, withdrawing a vehicle 10, pausing one 2 (each for 6 months); completed rentals add up to 20.
+                Cancelling a booking costs 5 points, withdrawing a vehicle 10, pausing one 2 (each for 6 months);
+                completed rentals add up to 20.
               </p>
               {profile.data.score_history.length === 0 ? (
                 <Empty>No changes yet.</Empty>
@@ -121,9 +173,15 @@ export default function VendorDashboard() {
                     <caption className="sr-only">Score history, newest first</caption>
                     <thead>
                       <tr className="text-left">
-                        <th scope="col" className="py-1 pr-3">When</th>
-                        <th scope="col" className="py-1 pr-3">What</th>
-                        <th scope="col" className="py-1 text-right">Score</th>
+                        <th scope="col" className="py-1 pr-3">
+                          When
+                        </th>
+                        <th scope="col" className="py-1 pr-3">
+                          What
+                        </th>
+                        <th scope="col" className="py-1 text-right">
+                          Score
+                        </th>
                       </tr>
                     </thead>
                     <tbody>
@@ -132,7 +190,8 @@ export default function VendorDashboard() {
                           <td className="py-1 pr-3">{formatDate(h.created_at, store.timezone)}</td>
                           <td className="py-1 pr-3">{SCORE_EVENTS[h.event_type] ?? h.event_type}</td>
                           <td className="py-1 text-right tabular-nums">
-                            {h.score_before} → {h.score_after} ({h.delta > 0 ? '+' : ''}{h.delta})
+                            {h.score_before} → {h.score_after} ({h.delta > 0 ? '+' : ''}
+                            {h.delta})
                           </td>
                         </tr>
                       ))}

@@ -20,7 +20,9 @@ describe('vendor earnings by month', () => {
       { month: '2026-01', gross: 0.3, net: 0.3 },
       { month: '2026-02', gross: 0, net: 0 },
     ]);
-    expect(earningsByMonth([{ date: '2026-03-01', gross: 1500, net: 1275 }], 0)).toEqual([{ month: '2026-03', gross: 1500, net: 1275 }]);
+    expect(earningsByMonth([{ date: '2026-03-01', gross: 1500, net: 1275 }], 0)).toEqual([
+      { month: '2026-03', gross: 1500, net: 1275 },
+    ]);
   });
 
   it('labels a month in the locale', () => {

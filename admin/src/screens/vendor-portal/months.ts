@@ -12,7 +12,10 @@ export function lastTwelveMonths(today: string): { start_date: string; end_date:
  * Sums the daily net and gross per month (YYYY-MM), every month of the window present (0 when nothing), oldest
  * first. Sums in minor units (integers), so 0.1 + 0.2 stays 0.3.
  */
-export function earningsByMonth(daily: readonly { date: string; gross: number; net: number }[], digits = 2): { month: string; gross: number; net: number }[] {
+export function earningsByMonth(
+  daily: readonly { date: string; gross: number; net: number }[],
+  digits = 2,
+): { month: string; gross: number; net: number }[] {
   const f = 10 ** digits;
   const months = new Map<string, { gross: number; net: number }>();
   for (const d of daily) {
@@ -22,10 +25,14 @@ export function earningsByMonth(daily: readonly { date: string; gross: number; n
     cur.net += Math.round(d.net * f);
     months.set(k, cur);
   }
-  return [...months.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([month, v]) => ({ month, gross: v.gross / f, net: v.net / f }));
+  return [...months.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([month, v]) => ({ month, gross: v.gross / f, net: v.net / f }));
 }
 
 /** "Jan 2026" for "2026-01" (in the browser's locale; the month is a calendar month, formatted in UTC). */
 export function monthLabel(month: string, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-15T12:00:00Z`));
+  return new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${month}-15T12:00:00Z`),
+  );
 }

@@ -33,11 +33,25 @@ export const PAYOUT_WORDS: Record<string, string> = {
   failed: 'Failed',
 };
 
-export function Stat({ label, value, hint, tone }: { label: string; value: ReactNode; hint?: ReactNode; tone?: 'bad' }) {
+export function Stat({
+  label,
+  value,
+  hint,
+  tone,
+}: {
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+  tone?: 'bad';
+}) {
   return (
     <div className="card p-4" data-stat={label}>
       <div className="text-sm text-slate-600 dark:text-slate-400">{label}</div>
-      <div className={`mt-1 text-2xl font-semibold tabular-nums ${tone === 'bad' ? 'text-red-700 dark:text-red-400' : ''}`}>{value}</div>
+      <div
+        className={`mt-1 text-2xl font-semibold tabular-nums ${tone === 'bad' ? 'text-red-700 dark:text-red-400' : ''}`}
+      >
+        {value}
+      </div>
       {hint && <div className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</div>}
     </div>
   );
@@ -71,12 +85,16 @@ export function Consequence({ query, intro }: { query: ConsequenceQuery; intro: 
         <ul className="list-disc space-y-1 pl-5" data-testid="consequence">
           {query.action === 'withdraw' && (
             <li>
-              {q.data.penalty_deferred ? 'Penalty (deferred while your report about this vehicle is open): ' : 'Withdrawal penalty taken from your available balance: '}
-              <strong>{formatMoney(q.data.penalty, q.data.currency || store.currency)}</strong> ({q.data.penalty_rate_percent} % of your average monthly income)
+              {q.data.penalty_deferred
+                ? 'Penalty (deferred while your report about this vehicle is open): '
+                : 'Withdrawal penalty taken from your available balance: '}
+              <strong>{formatMoney(q.data.penalty, q.data.currency || store.currency)}</strong> (
+              {q.data.penalty_rate_percent} % of your average monthly income)
             </li>
           )}
           <li>
-            Reliability score: <strong>{q.data.reliability_score}</strong> → <strong>{q.data.reliability_score_after}</strong>
+            Reliability score: <strong>{q.data.reliability_score}</strong> →{' '}
+            <strong>{q.data.reliability_score_after}</strong>
             {q.data.reliability_score_after === q.data.reliability_score ? ' (no change)' : ''}
           </li>
         </ul>

@@ -34,11 +34,22 @@ function RequestPayout() {
   const value = Number(text);
   const digits = currencyDigits(store.currency);
   const problem =
-    text.trim() === '' || !Number.isFinite(value) ? 'Enter an amount.'
-      : !new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`).test(text.trim()) ? `At most ${digits} decimals.`
-        : value < min ? `The minimum payout is ${money(min)}.`
-          : value > available ? `At most your available ${money(available)}.` : null;
-  const blocked = frozen ? 'Payouts are paused by the platform for now.' : open !== null ? `Payout #${open} is still open: one payout at a time.` : owed > 0 ? `You owe the platform ${money(owed)}: income settles it first.` : null;
+    text.trim() === '' || !Number.isFinite(value)
+      ? 'Enter an amount.'
+      : !new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`).test(text.trim())
+        ? `At most ${digits} decimals.`
+        : value < min
+          ? `The minimum payout is ${money(min)}.`
+          : value > available
+            ? `At most your available ${money(available)}.`
+            : null;
+  const blocked = frozen
+    ? 'Payouts are paused by the platform for now.'
+    : open !== null
+      ? `Payout #${open} is still open: one payout at a time.`
+      : owed > 0
+        ? `You owe the platform ${money(owed)}: income settles it first.`
+        : null;
   return (
     <div>
       <div className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-3">
@@ -47,19 +58,39 @@ function RequestPayout() {
         <Stat label="On hold" value={money(s.data.balances.on_hold)} hint="In a payout being processed" />
       </div>
       {blocked ? (
-        <p role="status" className="rounded bg-amber-100 p-3 text-amber-900 dark:bg-amber-950 dark:text-amber-100">{blocked}</p>
+        <p role="status" className="rounded bg-amber-100 p-3 text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+          {blocked}
+        </p>
       ) : (
-        <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()} aria-label="Request a payout">
-          <FormField label={`Amount (${store.currency})`} error={amount !== null ? (problem ?? undefined) : undefined} hint={`Between ${money(min)} and ${money(available)}`}>
-            <input className="input w-48" inputMode="decimal" value={text} onChange={(e) => setAmount(e.target.value)} />
+        <form
+          className="flex flex-wrap items-end gap-3"
+          onSubmit={(e) => e.preventDefault()}
+          aria-label="Request a payout"
+        >
+          <FormField
+            label={`Amount (${store.currency})`}
+            error={amount !== null ? (problem ?? undefined) : undefined}
+            hint={`Between ${money(min)} and ${money(available)}`}
+          >
+            <input
+              className="input w-48"
+              inputMode="decimal"
+              value={text}
+              onChange={(e) => setAmount(e.target.value)}
+            />
           </FormField>
           <div className="mb-3">
             <ConfirmDialog
-              trigger={<button type="button" className="btn btn-primary" disabled={problem !== null}>Request payout</button>}
+              trigger={
+                <button type="button" className="btn btn-primary" disabled={problem !== null}>
+                  Request payout
+                </button>
+              }
               title="Request this payout?"
               description={
                 <p>
-                  <strong>{money(value)}</strong> of your available {money(available)} moves on hold until the platform pays it to your bank account; {money(Math.max(0, available - value))} stays available.
+                  <strong>{money(value)}</strong> of your available {money(available)} moves on hold until the platform
+                  pays it to your bank account; {money(Math.max(0, available - value))} stays available.
                 </p>
               }
               confirmLabel={`Request ${money(value)}`}
@@ -81,12 +112,20 @@ function RequestPayout() {
 export default function VendorPayouts() {
   const store = useStore();
   const [state, setState] = useTableState(['status']);
-  const q = useVendorPayouts({ page: state.page, per_page: state.perPage, ...(state.filters.status ? { status: state.filters.status as PayoutQuery['status'] } : {}) });
+  const q = useVendorPayouts({
+    page: state.page,
+    per_page: state.perPage,
+    ...(state.filters.status ? { status: state.filters.status as PayoutQuery['status'] } : {}),
+  });
   const columns: Column<Payout>[] = [
     { id: 'id', header: 'Payout', cell: (p) => `#${p.id}` },
     { id: 'amount', header: 'Amount', numeric: true, cell: (p) => formatMoney(p.amount, p.currency) },
     { id: 'requested_at', header: 'Requested', cell: (p) => formatDate(p.requested_at, store.timezone) },
-    { id: 'status', header: 'Status', cell: (p) => `${PAYOUT_WORDS[p.status] ?? p.status}${p.rejection_reason ? ` (${p.rejection_reason})` : ''}` },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (p) => `${PAYOUT_WORDS[p.status] ?? p.status}${p.rejection_reason ? ` (${p.rejection_reason})` : ''}`,
+    },
     { id: 'statement', header: 'Statement', cell: (p) => <StatementButton payout={p} /> },
   ];
   return (
@@ -99,14 +138,33 @@ export default function VendorPayouts() {
         <div className="mb-3 flex flex-wrap gap-3" role="search" aria-label="Filters">
           <label className="flex flex-col text-sm">
             Status
-            <select className="input" value={state.filters.status ?? ''} onChange={(e) => setState(withFilter(state, 'status', e.target.value))}>
+            <select
+              className="input"
+              value={state.filters.status ?? ''}
+              onChange={(e) => setState(withFilter(state, 'status', e.target.value))}
+            >
               <option value="">Any</option>
-              {Object.entries(PAYOUT_WORDS).map(([k, w]) => <option key={k} value={k}>{w}</option>)}
+              {Object.entries(PAYOUT_WORDS).map(([k, w]) => (
+                <option key={k} value={k}>
+                  {w}
+                </option>
+              ))}
             </select>
           </label>
         </div>
-        <DataTable label="Payout history" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(p) => String(p.id)}
-          loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No payouts yet." />
+        <DataTable
+          label="Payout history"
+          columns={columns}
+          rows={q.data?.items}
+          total={q.data?.total}
+          state={state}
+          onState={setState}
+          rowKey={(p) => String(p.id)}
+          loading={q.isLoading}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+          empty="No payouts yet."
+        />
       </Section>
     </div>
   );

@@ -26,15 +26,37 @@ function IbanChange({ pending }: { pending: string | null }) {
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Request an IBAN change">
       {pending && (
-        <p role="status" className="mb-3 rounded bg-amber-100 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-          Waiting for the platform to approve <span className="font-mono" data-testid="pending-iban">{pending}</span>. A new request replaces it.
+        <p
+          role="status"
+          className="mb-3 rounded bg-amber-100 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
+          Waiting for the platform to approve{' '}
+          <span className="font-mono" data-testid="pending-iban">
+            {pending}
+          </span>
+          . A new request replaces it.
         </p>
       )}
-      <FormField label="New IBAN" error={form.formState.errors.iban?.message} hint="Takes effect once the platform approves it; payouts go to the current account until then.">
-        <input className="input w-full font-mono" autoComplete="off" spellCheck={false} {...form.register('iban', { required: 'Enter the new IBAN' })} />
+      <FormField
+        label="New IBAN"
+        error={form.formState.errors.iban?.message}
+        hint="Takes effect once the platform approves it; payouts go to the current account until then."
+      >
+        <input
+          className="input w-full font-mono"
+          autoComplete="off"
+          spellCheck={false}
+          {...form.register('iban', { required: 'Enter the new IBAN' })}
+        />
       </FormField>
-      {formError && <p role="alert" className="mb-3 text-red-700 dark:text-red-400">{formError}</p>}
-      <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>Request IBAN change</button>
+      {formError && (
+        <p role="alert" className="mb-3 text-red-700 dark:text-red-400">
+          {formError}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+        Request IBAN change
+      </button>
     </form>
   );
 }
@@ -43,8 +65,20 @@ function IbanChange({ pending }: { pending: string | null }) {
 export default function VendorProfile() {
   const store = useStore();
   const q = useProfile();
-  if (q.error) return (<div><PageHeader title="Vendor profile" /><ErrorState error={q.error} onRetry={() => void q.refetch()} /></div>);
-  if (!q.data) return (<div><PageHeader title="Vendor profile" /><Loading /></div>);
+  if (q.error)
+    return (
+      <div>
+        <PageHeader title="Vendor profile" />
+        <ErrorState error={q.error} onRetry={() => void q.refetch()} />
+      </div>
+    );
+  if (!q.data)
+    return (
+      <div>
+        <PageHeader title="Vendor profile" />
+        <Loading />
+      </div>
+    );
   const p = q.data;
   const rows: [string, string][] = [
     ['Name', p.display_name],
@@ -69,7 +103,9 @@ export default function VendorProfile() {
             {rows.map(([k, v]) => (
               <div key={k} className="contents">
                 <dt className="text-slate-600 dark:text-slate-400">{k}</dt>
-                <dd className={k === 'IBAN' ? 'font-mono' : ''} data-field={k}>{v}</dd>
+                <dd className={k === 'IBAN' ? 'font-mono' : ''} data-field={k}>
+                  {v}
+                </dd>
               </div>
             ))}
           </dl>

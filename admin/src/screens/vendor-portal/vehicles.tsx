@@ -31,22 +31,51 @@ interface Values {
   description: string;
 }
 
-const FIELDS = ['name', 'price_per_day', 'category', 'brand', 'model', 'year', 'seats', 'transmission', 'fuel_type', 'location_id', 'description'] as const;
+const FIELDS = [
+  'name',
+  'price_per_day',
+  'category',
+  'brand',
+  'model',
+  'year',
+  'seats',
+  'transmission',
+  'fuel_type',
+  'location_id',
+  'description',
+] as const;
 const CATEGORIES = ['economy', 'compact', 'midsize', 'fullsize', 'suv', 'van', 'luxury', 'convertible', 'electric'];
 
 function toValues(v: Vehicle | undefined): Values {
   return {
-    name: v?.name ?? '', price_per_day: v ? String(v.price_per_day) : '', category: v?.category ?? 'economy', brand: v?.brand ?? '', model: v?.model ?? '',
-    year: v?.year ? String(v.year) : '', seats: v?.seats ? String(v.seats) : '', transmission: (v?.transmission as Values['transmission']) ?? 'manual',
-    fuel_type: (v?.fuel_type as Values['fuel_type']) ?? 'petrol', location_id: v?.location_id ? String(v.location_id) : '', description: v?.description ?? '',
+    name: v?.name ?? '',
+    price_per_day: v ? String(v.price_per_day) : '',
+    category: v?.category ?? 'economy',
+    brand: v?.brand ?? '',
+    model: v?.model ?? '',
+    year: v?.year ? String(v.year) : '',
+    seats: v?.seats ? String(v.seats) : '',
+    transmission: (v?.transmission as Values['transmission']) ?? 'manual',
+    fuel_type: (v?.fuel_type as Values['fuel_type']) ?? 'petrol',
+    location_id: v?.location_id ? String(v.location_id) : '',
+    description: v?.description ?? '',
   };
 }
 
 function toBody(v: Values): VehicleBody {
   const int = (s: string) => (s.trim() === '' ? null : Number(s));
   return {
-    name: v.name.trim(), price_per_day: Number(v.price_per_day), category: v.category, brand: v.brand.trim(), model: v.model.trim(), year: int(v.year), seats: int(v.seats),
-    transmission: v.transmission, fuel_type: v.fuel_type, location_id: int(v.location_id), description: v.description,
+    name: v.name.trim(),
+    price_per_day: Number(v.price_per_day),
+    category: v.category,
+    brand: v.brand.trim(),
+    model: v.model.trim(),
+    year: int(v.year),
+    seats: int(v.seats),
+    transmission: v.transmission,
+    fuel_type: v.fuel_type,
+    location_id: int(v.location_id),
+    description: v.description,
   };
 }
 
@@ -77,18 +106,37 @@ function VehicleForm({ vehicle, onDone }: { vehicle?: Vehicle; onDone(): void })
         <input className="input w-full" {...form.register('name', { required: 'Name is required' })} />
       </FormField>
       <FormField label={`Price per day (${store.currency})`} error={e.price_per_day?.message}>
-        <input className="input w-full" inputMode="decimal" {...form.register('price_per_day', { required: 'Price is required', validate: (x) => (Number.isFinite(Number(x)) && Number(x) >= 0) || 'A price of 0 or more' })} />
+        <input
+          className="input w-full"
+          inputMode="decimal"
+          {...form.register('price_per_day', {
+            required: 'Price is required',
+            validate: (x) => (Number.isFinite(Number(x)) && Number(x) >= 0) || 'A price of 0 or more',
+          })}
+        />
       </FormField>
       <FormField label="Category" error={e.category?.message}>
         <select className="input w-full" {...form.register('category')}>
-          {CATEGORIES.map((c) => <option key={c} value={c}>{c}</option>)}
+          {CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
         </select>
       </FormField>
       <div className="grid grid-cols-2 gap-3">
-        <FormField label="Brand" error={e.brand?.message}><input className="input w-full" {...form.register('brand')} /></FormField>
-        <FormField label="Model" error={e.model?.message}><input className="input w-full" {...form.register('model')} /></FormField>
-        <FormField label="Year" error={e.year?.message}><input className="input w-full" inputMode="numeric" {...form.register('year')} /></FormField>
-        <FormField label="Seats" error={e.seats?.message}><input className="input w-full" inputMode="numeric" {...form.register('seats')} /></FormField>
+        <FormField label="Brand" error={e.brand?.message}>
+          <input className="input w-full" {...form.register('brand')} />
+        </FormField>
+        <FormField label="Model" error={e.model?.message}>
+          <input className="input w-full" {...form.register('model')} />
+        </FormField>
+        <FormField label="Year" error={e.year?.message}>
+          <input className="input w-full" inputMode="numeric" {...form.register('year')} />
+        </FormField>
+        <FormField label="Seats" error={e.seats?.message}>
+          <input className="input w-full" inputMode="numeric" {...form.register('seats')} />
+        </FormField>
         <FormField label="Transmission" error={e.transmission?.message}>
           <select className="input w-full" {...form.register('transmission')}>
             <option value="manual">Manual</option>
@@ -97,7 +145,11 @@ function VehicleForm({ vehicle, onDone }: { vehicle?: Vehicle; onDone(): void })
         </FormField>
         <FormField label="Fuel" error={e.fuel_type?.message}>
           <select className="input w-full" {...form.register('fuel_type')}>
-            {['petrol', 'diesel', 'hybrid', 'electric', 'lpg'].map((f) => <option key={f} value={f}>{f}</option>)}
+            {['petrol', 'diesel', 'hybrid', 'electric', 'lpg'].map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
           </select>
         </FormField>
       </div>
@@ -106,15 +158,26 @@ function VehicleForm({ vehicle, onDone }: { vehicle?: Vehicle; onDone(): void })
         name="location_id"
         render={({ field }) => (
           <div className="mb-3">
-            <Combobox label="Pick-up location" source={locationSource} value={field.value ? Number(field.value) : null} onChange={(id) => field.onChange(id === null ? '' : String(id))}
-              onBlur={field.onBlur} error={e.location_id?.message} hint="Where renters collect the vehicle (optional)" />
+            <Combobox
+              label="Pick-up location"
+              source={locationSource}
+              value={field.value ? Number(field.value) : null}
+              onChange={(id) => field.onChange(id === null ? '' : String(id))}
+              onBlur={field.onBlur}
+              error={e.location_id?.message}
+              hint="Where renters collect the vehicle (optional)"
+            />
           </div>
         )}
       />
       <FormField label="Description" error={e.description?.message}>
         <textarea className="input w-full" rows={3} {...form.register('description')} />
       </FormField>
-      {formError && <p role="alert" className="mb-3 text-red-700 dark:text-red-400">{formError}</p>}
+      {formError && (
+        <p role="alert" className="mb-3 text-red-700 dark:text-red-400">
+          {formError}
+        </p>
+      )}
       <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
         {form.formState.isSubmitting ? 'Saving…' : vehicle ? 'Save vehicle' : 'Submit for review'}
       </button>
@@ -141,16 +204,26 @@ function Actions({ v }: { v: Vehicle }) {
     <div className="flex flex-wrap gap-2">
       {v.lifecycle === 'active' && (
         <ConfirmDialog
-          trigger={<button type="button" className="btn" aria-label={`Pause ${v.name}`}>Pause</button>}
+          trigger={
+            <button type="button" className="btn" aria-label={`Pause ${v.name}`}>
+              Pause
+            </button>
+          }
           title={`Pause ${v.name}?`}
-          description={<Consequence query={{ action: 'pause' }} intro="The vehicle leaves the storefront until you resume it." />}
+          description={
+            <Consequence query={{ action: 'pause' }} intro="The vehicle leaves the storefront until you resume it." />
+          }
           confirmLabel="Pause"
           onConfirm={() => run('pause', 'Vehicle paused')}
         />
       )}
       {v.lifecycle === 'paused' && (
         <ConfirmDialog
-          trigger={<button type="button" className="btn" aria-label={`Resume ${v.name}`}>Resume</button>}
+          trigger={
+            <button type="button" className="btn" aria-label={`Resume ${v.name}`}>
+              Resume
+            </button>
+          }
           title={`Resume ${v.name}?`}
           description="The vehicle is listed again."
           confirmLabel="Resume"
@@ -162,18 +235,33 @@ function Actions({ v }: { v: Vehicle }) {
           danger
           label="Reason (optional)"
           confirmLabel="Withdraw"
-          trigger={<button type="button" className="btn btn-danger" aria-label={`Withdraw ${v.name}`}>Withdraw</button>}
+          trigger={
+            <button type="button" className="btn btn-danger" aria-label={`Withdraw ${v.name}`}>
+              Withdraw
+            </button>
+          }
           title={`Withdraw ${v.name}?`}
-          description={<Consequence query={{ action: 'withdraw', vehicle_id: v.id }} intro="The vehicle leaves the marketplace; it can be relisted 7 days later." />}
+          description={
+            <Consequence
+              query={{ action: 'withdraw', vehicle_id: v.id }}
+              intro="The vehicle leaves the marketplace; it can be relisted 7 days later."
+            />
+          }
           onConfirm={(reason) => run('withdraw', 'Vehicle withdrawn', reason.trim() || undefined)}
         />
       )}
       {v.lifecycle === 'withdrawn' && relistFrom(v) !== null && (
-        <span className="text-sm text-slate-600 dark:text-slate-400">Can be relisted from {formatDate(relistFrom(v), store.timezone)}</span>
+        <span className="text-sm text-slate-600 dark:text-slate-400">
+          Can be relisted from {formatDate(relistFrom(v), store.timezone)}
+        </span>
       )}
       {v.lifecycle === 'withdrawn' && relistFrom(v) === null && (
         <ConfirmDialog
-          trigger={<button type="button" className="btn" aria-label={`Relist ${v.name}`}>Relist</button>}
+          trigger={
+            <button type="button" className="btn" aria-label={`Relist ${v.name}`}>
+              Relist
+            </button>
+          }
           title={`Relist ${v.name}?`}
           description="It goes back under review; the withdrawal keeps counting for its 12 months."
           confirmLabel="Relist"
@@ -203,14 +291,25 @@ export default function VendorVehicles() {
     { id: 'name', header: 'Vehicle', cell: (v) => <span className="font-medium">{v.name}</span> },
     { id: 'category', header: 'Category', cell: (v) => v.category },
     { id: 'price_per_day', header: 'Per day', numeric: true, cell: (v) => formatMoney(v.price_per_day, v.currency) },
-    { id: 'lifecycle', header: 'Status', cell: (v) => <span data-lifecycle={v.lifecycle}>{LIFECYCLE_WORDS[v.lifecycle] ?? v.lifecycle}{v.withdrawn_at ? ` since ${formatDate(v.withdrawn_at, store.timezone)}` : ''}</span> },
+    {
+      id: 'lifecycle',
+      header: 'Status',
+      cell: (v) => (
+        <span data-lifecycle={v.lifecycle}>
+          {LIFECYCLE_WORDS[v.lifecycle] ?? v.lifecycle}
+          {v.withdrawn_at ? ` since ${formatDate(v.withdrawn_at, store.timezone)}` : ''}
+        </span>
+      ),
+    },
     {
       id: 'actions',
       header: 'Actions',
       cell: (v) => (
         <div className="flex flex-wrap gap-2">
           {v.lifecycle !== 'withdrawn' && (
-            <button type="button" className="btn" aria-label={`Edit ${v.name}`} onClick={() => setOpen(String(v.id))}>Edit</button>
+            <button type="button" className="btn" aria-label={`Edit ${v.name}`} onClick={() => setOpen(String(v.id))}>
+              Edit
+            </button>
           )}
           <Actions v={v} />
         </div>
@@ -219,11 +318,37 @@ export default function VendorVehicles() {
   ];
   return (
     <div>
-      <PageHeader title="My vehicles" actions={<button type="button" className="btn btn-primary" onClick={() => setOpen('new')}>New vehicle</button>} />
-      <DataTable label="My vehicles" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(v) => String(v.id)}
-        loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No vehicles yet: add your first one." />
-      <SlideOver open={open !== null} onClose={() => setOpen(null)} title={open === 'new' ? 'New vehicle' : editing ? `Edit ${editing.name}` : 'Vehicle'}>
-        {open === 'new' ? <VehicleForm onDone={() => setOpen(null)} /> : editing ? <VehicleForm key={editing.id} vehicle={editing} onDone={() => setOpen(null)} /> : null}
+      <PageHeader
+        title="My vehicles"
+        actions={
+          <button type="button" className="btn btn-primary" onClick={() => setOpen('new')}>
+            New vehicle
+          </button>
+        }
+      />
+      <DataTable
+        label="My vehicles"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(v) => String(v.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No vehicles yet: add your first one."
+      />
+      <SlideOver
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        title={open === 'new' ? 'New vehicle' : editing ? `Edit ${editing.name}` : 'Vehicle'}
+      >
+        {open === 'new' ? (
+          <VehicleForm onDone={() => setOpen(null)} />
+        ) : editing ? (
+          <VehicleForm key={editing.id} vehicle={editing} onDone={() => setOpen(null)} />
+        ) : null}
       </SlideOver>
     </div>
   );

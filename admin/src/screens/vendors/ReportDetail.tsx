@@ -7,10 +7,33 @@ import { TextDialog } from '../../components/TextDialog';
 import { useDecideReport, useReport, type ReportDecision } from './api';
 import { describeDecision } from './report-outcome';
 
-const DECISIONS: { decision: ReportDecision; label: string; allowed: (status: string) => boolean; description: string; danger?: boolean }[] = [
-  { decision: 'review', label: 'Start review', allowed: (s) => s === 'open', description: 'The vendor sees the report as in review. Nothing else changes.' },
-  { decision: 'resolve', label: 'Resolve', allowed: (s) => s === 'open' || s === 'in_review', description: 'The vendor is upheld: a penalty appeal reverses the penalty; a vehicle action waives the deferred penalty.' },
-  { decision: 'reject', label: 'Reject', danger: true, allowed: (s) => s === 'open' || s === 'in_review', description: 'The vendor is not upheld: a vehicle action applies the deferred withdrawal penalty.' },
+const DECISIONS: {
+  decision: ReportDecision;
+  label: string;
+  allowed: (status: string) => boolean;
+  description: string;
+  danger?: boolean;
+}[] = [
+  {
+    decision: 'review',
+    label: 'Start review',
+    allowed: (s) => s === 'open',
+    description: 'The vendor sees the report as in review. Nothing else changes.',
+  },
+  {
+    decision: 'resolve',
+    label: 'Resolve',
+    allowed: (s) => s === 'open' || s === 'in_review',
+    description:
+      'The vendor is upheld: a penalty appeal reverses the penalty; a vehicle action waives the deferred penalty.',
+  },
+  {
+    decision: 'reject',
+    label: 'Reject',
+    danger: true,
+    allowed: (s) => s === 'open' || s === 'in_review',
+    description: 'The vendor is not upheld: a vehicle action applies the deferred withdrawal penalty.',
+  },
 ];
 
 export function ReportDetail({ id }: { id: number }) {
@@ -48,7 +71,11 @@ export function ReportDetail({ id }: { id: number }) {
         </p>
       </section>
       {outcome && (
-        <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100" data-testid="report-outcome">
+        <p
+          role="status"
+          className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
+          data-testid="report-outcome"
+        >
           {outcome}
         </p>
       )}
@@ -58,7 +85,14 @@ export function ReportDetail({ id }: { id: number }) {
             <TextDialog
               key={x.decision}
               label="Note to the vendor (optional)"
-              trigger={<button type="button" className={x.danger ? 'btn btn-danger' : x.decision === 'resolve' ? 'btn btn-primary' : 'btn'}>{x.label}</button>}
+              trigger={
+                <button
+                  type="button"
+                  className={x.danger ? 'btn btn-danger' : x.decision === 'resolve' ? 'btn btn-primary' : 'btn'}
+                >
+                  {x.label}
+                </button>
+              }
               title={`${x.label} report #${d.id}?`}
               description={x.description}
               confirmLabel={x.label}

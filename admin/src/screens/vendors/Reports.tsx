@@ -21,7 +21,11 @@ function ReportFilters({ state, onState }: { state: TableState; onState(s: Table
     <div className="mb-3 flex flex-wrap items-end gap-3" role="search" aria-label="Filters">
       <label className="flex flex-col text-sm">
         Status
-        <select className="input" value={state.filters.status ?? ''} onChange={(e) => onState(withFilter(state, 'status', e.target.value))}>
+        <select
+          className="input"
+          value={state.filters.status ?? ''}
+          onChange={(e) => onState(withFilter(state, 'status', e.target.value))}
+        >
           <option value="">Default (open)</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -32,7 +36,11 @@ function ReportFilters({ state, onState }: { state: TableState; onState(s: Table
       </label>
       <label className="flex flex-col text-sm">
         Context
-        <select className="input" value={state.filters.context_type ?? ''} onChange={(e) => onState(withFilter(state, 'context_type', e.target.value))}>
+        <select
+          className="input"
+          value={state.filters.context_type ?? ''}
+          onChange={(e) => onState(withFilter(state, 'context_type', e.target.value))}
+        >
           <option value="">Any</option>
           {CONTEXTS.map(([v, l]) => (
             <option key={v} value={v}>
@@ -64,7 +72,11 @@ export function Reports() {
     { id: 'id', header: 'Report', cell: (r) => `#${r.id}` },
     { id: 'title', header: 'Title', cell: (r) => r.title },
     { id: 'vendor_name', header: 'Vendor', cell: (r) => r.vendor_name },
-    { id: 'context_label', header: 'Context', cell: (r) => r.context_label + (r.context_id !== null ? ` #${r.context_id}` : '') },
+    {
+      id: 'context_label',
+      header: 'Context',
+      cell: (r) => r.context_label + (r.context_id !== null ? ` #${r.context_id}` : ''),
+    },
     { id: 'created_at', header: 'Filed', cell: (r) => formatDate(r.created_at, store.timezone) },
     { id: 'status', header: 'Status', cell: (r) => r.status_label },
     {
@@ -80,8 +92,24 @@ export function Reports() {
   return (
     <>
       <ReportFilters state={state} onState={setState} />
-      <DataTable label="Vendor reports" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No reports match." />
-      <SlideOver open={openId !== null} onClose={() => setOpen(null)} title={openId !== null ? `Report #${openId}` : 'Report'}>
+      <DataTable
+        label="Vendor reports"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(r) => String(r.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No reports match."
+      />
+      <SlideOver
+        open={openId !== null}
+        onClose={() => setOpen(null)}
+        title={openId !== null ? `Report #${openId}` : 'Report'}
+      >
         {openId !== null && <ReportDetail id={openId} />}
       </SlideOver>
     </>

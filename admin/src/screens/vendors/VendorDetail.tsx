@@ -58,17 +58,29 @@ export function VendorDetail({ id }: { id: number }) {
           <table className="w-full text-left" aria-labelledby="vd-score" data-testid="vendor-score-history">
             <thead>
               <tr className="border-b border-slate-200 dark:border-slate-800">
-                <th scope="col" className="py-1 pr-2 font-medium">Event</th>
-                <th scope="col" className="py-1 pr-2 text-right font-medium">Before</th>
-                <th scope="col" className="py-1 pr-2 text-right font-medium">After</th>
-                <th scope="col" className="py-1 pr-2 text-right font-medium">Change</th>
-                <th scope="col" className="py-1 font-medium">When</th>
+                <th scope="col" className="py-1 pr-2 font-medium">
+                  Event
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">
+                  Before
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">
+                  After
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-medium">
+                  Change
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  When
+                </th>
               </tr>
             </thead>
             <tbody>
               {d.score_history.map((h, i) => (
                 <tr key={i} className="border-b border-slate-100 dark:border-slate-800">
-                  <td className="py-1 pr-2">{h.event_type + (h.vehicle_id !== null ? ` (vehicle #${h.vehicle_id})` : '')}</td>
+                  <td className="py-1 pr-2">
+                    {h.event_type + (h.vehicle_id !== null ? ` (vehicle #${h.vehicle_id})` : '')}
+                  </td>
                   <td className="py-1 pr-2 text-right tabular-nums">{h.score_before}</td>
                   <td className="py-1 pr-2 text-right tabular-nums">{h.score_after}</td>
                   <td className="py-1 pr-2 text-right tabular-nums">{h.delta > 0 ? `+${h.delta}` : String(h.delta)}</td>

@@ -27,7 +27,15 @@ import {
   type VendorQuery,
 } from './api';
 
-function Filters({ state, onState, children }: { state: TableState; onState(s: TableState): void; children?: ReactNode }) {
+function Filters({
+  state,
+  onState,
+  children,
+}: {
+  state: TableState;
+  onState(s: TableState): void;
+  children?: ReactNode;
+}) {
   return (
     <div className="mb-3 flex flex-wrap items-end gap-3" role="search" aria-label="Filters">
       <label className="flex flex-col text-sm">
@@ -46,11 +54,25 @@ function Filters({ state, onState, children }: { state: TableState; onState(s: T
   );
 }
 
-function StatusSelect({ state, onState, options, defaultLabel = 'Default' }: { state: TableState; onState(s: TableState): void; options: readonly string[]; defaultLabel?: string }) {
+function StatusSelect({
+  state,
+  onState,
+  options,
+  defaultLabel = 'Default',
+}: {
+  state: TableState;
+  onState(s: TableState): void;
+  options: readonly string[];
+  defaultLabel?: string;
+}) {
   return (
     <label className="flex flex-col text-sm">
       Status
-      <select className="input" value={state.filters.status ?? ''} onChange={(e) => onState(withFilter(state, 'status', e.target.value))}>
+      <select
+        className="input"
+        value={state.filters.status ?? ''}
+        onChange={(e) => onState(withFilter(state, 'status', e.target.value))}
+      >
         <option value="">{defaultLabel}</option>
         {options.map((o) => (
           <option key={o} value={o}>
@@ -66,7 +88,11 @@ function Applications() {
   const store = useStore();
   const toast = useToast();
   const [state, setState] = useTableState(['search', 'status']);
-  const q = useApplications({ page: state.page, per_page: state.perPage, ...(state.filters as Partial<ApplicationQuery>) });
+  const q = useApplications({
+    page: state.page,
+    per_page: state.perPage,
+    ...(state.filters as Partial<ApplicationQuery>),
+  });
   const approve = useApproveApplication();
   const reject = useRejectApplication();
   type Row = NonNullable<typeof q.data>['items'][number];
@@ -83,7 +109,11 @@ function Applications() {
         r.status !== 'pending' ? null : (
           <div className="flex gap-2">
             <ConfirmDialog
-              trigger={<button type="button" className="btn btn-primary" aria-label={`Approve ${r.applicant_name}`}>Approve</button>}
+              trigger={
+                <button type="button" className="btn btn-primary" aria-label={`Approve ${r.applicant_name}`}>
+                  Approve
+                </button>
+              }
               title="Approve application?"
               description={`${r.applicant_name} becomes a vendor and can list vehicles.`}
               confirmLabel="Approve"
@@ -97,7 +127,11 @@ function Applications() {
               confirmLabel="Reject"
               danger
               required="A reason is required."
-              trigger={<button type="button" className="btn btn-danger" aria-label={`Reject ${r.applicant_name}`}>Reject</button>}
+              trigger={
+                <button type="button" className="btn btn-danger" aria-label={`Reject ${r.applicant_name}`}>
+                  Reject
+                </button>
+              }
               title={`Reject ${r.applicant_name}?`}
               onConfirm={async (reason) => {
                 await reject.mutateAsync({ id: r.id, reason });
@@ -113,7 +147,19 @@ function Applications() {
       <Filters state={state} onState={setState}>
         <StatusSelect state={state} onState={setState} options={['pending', 'approved', 'rejected', 'all']} />
       </Filters>
-      <DataTable label="Applications" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No applications match." />
+      <DataTable
+        label="Applications"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(r) => String(r.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No applications match."
+      />
     </>
   );
 }
@@ -148,43 +194,69 @@ function VendorList() {
     { id: 'email', header: 'E-mail', sortable: true, cell: (r) => r.email },
     { id: 'city', header: 'City', cell: (r) => r.city },
     { id: 'vehicle_count', header: 'Vehicles', sortable: true, numeric: true, cell: (r) => String(r.vehicle_count) },
-    { id: 'reliability_score', header: 'Score', sortable: true, numeric: true, cell: (r) => String(r.reliability_score) },
+    {
+      id: 'reliability_score',
+      header: 'Score',
+      sortable: true,
+      numeric: true,
+      cell: (r) => String(r.reliability_score),
+    },
     { id: 'approved_at', header: 'Approved', sortable: true, cell: (r) => formatDate(r.approved_at, store.timezone) },
     { id: 'status', header: 'Status', cell: (r) => r.status },
     // a vendor owes when refunds or penalties took more than was left available; their payouts wait until income settles it
-    { id: 'owed', header: 'Owes', sortable: true, numeric: true, cell: (r) => (r.owed > 0 ? <span className="font-semibold text-red-700">{formatMoney(r.owed, store.currency)}</span> : '—') },
+    {
+      id: 'owed',
+      header: 'Owes',
+      sortable: true,
+      numeric: true,
+      cell: (r) =>
+        r.owed > 0 ? <span className="font-semibold text-red-700">{formatMoney(r.owed, store.currency)}</span> : '—',
+    },
     {
       id: 'actions',
       header: 'Actions',
       cell: (r) => (
         <div className="flex gap-2">
-        <button type="button" className="btn" aria-label={`Details of ${r.display_name}`} onClick={() => setOpen(r.id)}>
-          Details
-        </button>
-        {r.status === 'active' ? (
-          <ConfirmDialog
-            danger
-            trigger={<button type="button" className="btn btn-danger" aria-label={`Suspend ${r.display_name}`}>Suspend</button>}
-            title={`Suspend ${r.display_name}?`}
-            description="Their vehicles leave the storefront until the vendor is unsuspended."
-            confirmLabel="Suspend"
-            onConfirm={async () => {
-              await suspend.mutateAsync(r.id);
-              toast('Vendor suspended');
-            }}
-          />
-        ) : (
-          <ConfirmDialog
-            trigger={<button type="button" className="btn" aria-label={`Unsuspend ${r.display_name}`}>Unsuspend</button>}
-            title={`Unsuspend ${r.display_name}?`}
-            description="Their active vehicles return to the storefront."
-            confirmLabel="Unsuspend"
-            onConfirm={async () => {
-              await unsuspend.mutateAsync(r.id);
-              toast('Vendor unsuspended');
-            }}
-          />
-        )}
+          <button
+            type="button"
+            className="btn"
+            aria-label={`Details of ${r.display_name}`}
+            onClick={() => setOpen(r.id)}
+          >
+            Details
+          </button>
+          {r.status === 'active' ? (
+            <ConfirmDialog
+              danger
+              trigger={
+                <button type="button" className="btn btn-danger" aria-label={`Suspend ${r.display_name}`}>
+                  Suspend
+                </button>
+              }
+              title={`Suspend ${r.display_name}?`}
+              description="Their vehicles leave the storefront until the vendor is unsuspended."
+              confirmLabel="Suspend"
+              onConfirm={async () => {
+                await suspend.mutateAsync(r.id);
+                toast('Vendor suspended');
+              }}
+            />
+          ) : (
+            <ConfirmDialog
+              trigger={
+                <button type="button" className="btn" aria-label={`Unsuspend ${r.display_name}`}>
+                  Unsuspend
+                </button>
+              }
+              title={`Unsuspend ${r.display_name}?`}
+              description="Their active vehicles return to the storefront."
+              confirmLabel="Unsuspend"
+              onConfirm={async () => {
+                await unsuspend.mutateAsync(r.id);
+                toast('Vendor unsuspended');
+              }}
+            />
+          )}
         </div>
       ),
     },
@@ -194,12 +266,32 @@ function VendorList() {
       <Filters state={state} onState={setState}>
         <StatusSelect state={state} onState={setState} options={['active', 'suspended']} defaultLabel="All" />
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={state.filters.owing === 'true'} onChange={(e) => setState(withFilter(state, 'owing', e.target.checked ? 'true' : ''))} />
+          <input
+            type="checkbox"
+            checked={state.filters.owing === 'true'}
+            onChange={(e) => setState(withFilter(state, 'owing', e.target.checked ? 'true' : ''))}
+          />
           Owing the platform only
         </label>
       </Filters>
-      <DataTable label="Vendors" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No vendors match." />
-      <SlideOver open={openId !== null} onClose={() => setOpen(null)} title={q.data?.items.find((v) => v.id === openId)?.display_name ?? 'Vendor'}>
+      <DataTable
+        label="Vendors"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(r) => String(r.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No vendors match."
+      />
+      <SlideOver
+        open={openId !== null}
+        onClose={() => setOpen(null)}
+        title={q.data?.items.find((v) => v.id === openId)?.display_name ?? 'Vendor'}
+      >
         {openId !== null && <VendorDetail id={openId} />}
       </SlideOver>
     </>
@@ -228,7 +320,11 @@ function Payouts() {
         r.status !== 'requested' ? null : (
           <div className="flex gap-2">
             <ConfirmDialog
-              trigger={<button type="button" className="btn btn-primary" aria-label={`Approve payout ${r.id}`}>Approve</button>}
+              trigger={
+                <button type="button" className="btn btn-primary" aria-label={`Approve payout ${r.id}`}>
+                  Approve
+                </button>
+              }
               title={`Approve payout #${r.id}?`}
               description={`${formatMoney(r.amount, r.currency)} to ${r.vendor_name}.`}
               confirmLabel="Approve"
@@ -242,7 +338,11 @@ function Payouts() {
               confirmLabel="Reject"
               danger
               required="A reason is required."
-              trigger={<button type="button" className="btn btn-danger" aria-label={`Reject payout ${r.id}`}>Reject</button>}
+              trigger={
+                <button type="button" className="btn btn-danger" aria-label={`Reject payout ${r.id}`}>
+                  Reject
+                </button>
+              }
               title={`Reject payout #${r.id}?`}
               onConfirm={async (reason) => {
                 await reject.mutateAsync({ id: r.id, reason });
@@ -256,9 +356,25 @@ function Payouts() {
   return (
     <>
       <div className="mb-3 flex flex-wrap gap-3" role="search" aria-label="Filters">
-        <StatusSelect state={state} onState={setState} options={['requested', 'approved', 'rejected', 'paid', 'failed', 'all']} />
+        <StatusSelect
+          state={state}
+          onState={setState}
+          options={['requested', 'approved', 'rejected', 'paid', 'failed', 'all']}
+        />
       </div>
-      <DataTable label="Payouts" columns={columns} rows={q.data?.items} total={q.data?.total} state={state} onState={setState} rowKey={(r) => String(r.id)} loading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} empty="No payouts match." />
+      <DataTable
+        label="Payouts"
+        columns={columns}
+        rows={q.data?.items}
+        total={q.data?.total}
+        state={state}
+        onState={setState}
+        rowKey={(r) => String(r.id)}
+        loading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        empty="No payouts match."
+      />
     </>
   );
 }
@@ -278,7 +394,13 @@ export default function Vendors() {
         {TABS.map(([path, label]) => (
           // Absolute: inside the screen's splat route a relative `to` resolves against the current tab's URL
           // (/vendors/applications + "list" = /vendors/applications/list). NavLink sets aria-current="page".
-          <NavLink key={path} to={`/vendors/${path}`} className={({ isActive }) => `-mb-px border-b-2 px-3 py-2 ${isActive ? 'border-teal-700 font-semibold text-teal-800 dark:text-teal-300' : 'border-transparent'}`}>
+          <NavLink
+            key={path}
+            to={`/vendors/${path}`}
+            className={({ isActive }) =>
+              `-mb-px border-b-2 px-3 py-2 ${isActive ? 'border-teal-700 font-semibold text-teal-800 dark:text-teal-300' : 'border-transparent'}`
+            }
+          >
             {label}
           </NavLink>
         ))}

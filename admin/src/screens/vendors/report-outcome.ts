@@ -10,7 +10,13 @@ const SIDE_EFFECTS: Record<SideEffect, string> = {
 };
 
 /** What a report decision did, in words: "Report resolved — penalty reversed ($12.34)". */
-export function describeDecision(d: { status: string; side_effect: SideEffect; penalty_amount: number | null; currency: string }, locale?: string): string {
-  const amount = d.penalty_amount !== null && d.side_effect !== 'none' ? ` (${formatMoney(d.penalty_amount, d.currency, locale)})` : '';
+export function describeDecision(
+  d: { status: string; side_effect: SideEffect; penalty_amount: number | null; currency: string },
+  locale?: string,
+): string {
+  const amount =
+    d.penalty_amount !== null && d.side_effect !== 'none'
+      ? ` (${formatMoney(d.penalty_amount, d.currency, locale)})`
+      : '';
   return `Report ${d.status.replace('_', ' ')} — ${SIDE_EFFECTS[d.side_effect]}${amount}`;
 }

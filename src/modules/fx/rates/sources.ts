@@ -31,7 +31,11 @@ function positive(v: unknown): Decimal | null {
 const num = (d: Decimal): number => d.toSignificantDigits(SIG).toNumber();
 
 async function get(url: string, timeoutMs: number): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json, application/xml;q=0.9, */*;q=0.5' }, redirect: 'follow' });
+  const res = await fetch(url, {
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept: 'application/json, application/xml;q=0.9, */*;q=0.5' },
+    redirect: 'follow',
+  });
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
   const text = await res.text();
   if (text.trim() === '') throw new Error('empty body');
@@ -47,7 +51,8 @@ export function parseExchangeRateApi(body: string, base: string): RateMap {
     throw new Error('response is not JSON');
   }
   const rates = (json as { rates?: unknown } | null)?.rates;
-  if (typeof rates !== 'object' || rates === null || Array.isArray(rates)) throw new Error('response has no "rates" object');
+  if (typeof rates !== 'object' || rates === null || Array.isArray(rates))
+    throw new Error('response has no "rates" object');
   const out: RateMap = {};
   for (const [k, v] of Object.entries(rates as Record<string, unknown>)) {
     const code = k.toUpperCase();
@@ -63,7 +68,8 @@ export function parseExchangeRateApi(body: string, base: string): RateMap {
  * X = ecb[X] / ecb[B], EUR = 1 / ecb[B]; a base missing from the feed yields nothing.
  */
 export function parseEcb(body: string, base: string): RateMap {
-  if (!/<(\w+:)?Envelope[\s>]/.test(body) || !body.includes('eurofxref')) throw new Error('response is not the ECB reference-rate XML');
+  if (!/<(\w+:)?Envelope[\s>]/.test(body) || !body.includes('eurofxref'))
+    throw new Error('response is not the ECB reference-rate XML');
   const ecb = new Map<string, Decimal>([['EUR', new Decimal(1)]]);
   const re = /<Cube\s+currency\s*=\s*(['"])([A-Z]{3})\1\s+rate\s*=\s*(['"])([0-9]+(?:\.[0-9]+)?)\3\s*\/>/g;
   for (const m of body.matchAll(re)) {
@@ -84,11 +90,18 @@ export function parseEcb(body: string, base: string): RateMap {
  * own time, so a feed that stopped updating shows as stale.
  */
 export function sourceTime(id: SourceId, body: string): number | null {
-  const day = (d: unknown) => (typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && Number.isFinite(Date.parse(`${d}T00:00:00Z`)) ? Date.parse(`${d}T00:00:00Z`) / 1000 : null);
+  const day = (d: unknown) =>
+    typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && Number.isFinite(Date.parse(`${d}T00:00:00Z`))
+      ? Date.parse(`${d}T00:00:00Z`) / 1000
+      : null;
   if (id === 'exchangerate-api') {
     try {
       const j = JSON.parse(body) as { time_last_updated?: unknown; date?: unknown };
-      return typeof j.time_last_updated === 'number' && Number.isSafeInteger(j.time_last_updated) && j.time_last_updated > 0 ? j.time_last_updated : day(j.date);
+      return typeof j.time_last_updated === 'number' &&
+        Number.isSafeInteger(j.time_last_updated) &&
+        j.time_last_updated > 0
+        ? j.time_last_updated
+        : day(j.date);
     } catch {
       return null;
     }
@@ -110,7 +123,11 @@ export function snapshotRates(base: string): RateMap {
 }
 
 /** One source's rates and the time it says they are from (null: it does not say). */
-export async function fetchSource(id: SourceId, base: string, cfg: SourceConfig): Promise<{ rates: RateMap; time: number | null }> {
+export async function fetchSource(
+  id: SourceId,
+  base: string,
+  cfg: SourceConfig,
+): Promise<{ rates: RateMap; time: number | null }> {
   switch (id) {
     case 'exchangerate-api': {
       const body = await get(`${cfg.exchangerateApiUrl.replace(/\/+$/, '')}/latest/${base}`, cfg.timeoutMs);

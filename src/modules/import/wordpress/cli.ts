@@ -8,7 +8,8 @@ import { ENTITIES, type Entity, type ImportReport } from './report.js';
 import { importWordPress } from './service.js';
 import { describeUrl, openMysqlSource, SourceError, type WpSource } from './source.js';
 
-const USAGE = 'usage: rova import wordpress --from mysql://user:pass@host:3306/db [--prefix wp_] [--dry-run] [--only products,variations,…]';
+const USAGE =
+  'usage: rova import wordpress --from mysql://user:pass@host:3306/db [--prefix wp_] [--dry-run] [--only products,variations,…]';
 
 /** A bar on a terminal, one line per entity otherwise. */
 export function progressWriter(ctx: Pick<CliContext, 'io'>) {
@@ -35,18 +36,27 @@ export function progressWriter(ctx: Pick<CliContext, 'io'>) {
  * its parameters: platform/db/query-errors.ts), and what was kept: nothing in a dry run.
  */
 export function stopMessage(err: unknown, dryRun: boolean): string {
-  const after = dryRun ? 'Dry run: nothing was written.' : 'What was imported before stays; run the same command again to go on.';
+  const after = dryRun
+    ? 'Dry run: nothing was written.'
+    : 'What was imported before stays; run the same command again to go on.';
   return `rova: import stopped: ${err instanceof Error ? err.message : String(err)}\n${after}\n`;
 }
 
 export function formatReport(r: ImportReport): string {
   const lines: string[] = [r.dryRun ? 'Dry run: nothing was written.' : 'Import finished.'];
   if (r.site) {
-    lines.push(`Read: MHM Rentiva ${r.site.pluginVersion ?? '(no version stored: add-ons priced by their stored pricing type, per day where none)'} (${r.site.pluginGeneration}.x names), site time zone ${r.site.timeZone}.`);
+    lines.push(
+      `Read: MHM Rentiva ${r.site.pluginVersion ?? '(no version stored: add-ons priced by their stored pricing type, per day where none)'} (${r.site.pluginGeneration}.x names), site time zone ${r.site.timeZone}.`,
+    );
   }
-  lines.push('', `${'entity'.padEnd(15)} ${'read'.padStart(6)} ${'created'.padStart(8)} ${'updated'.padStart(8)} ${'skipped'.padStart(8)} ${'warnings'.padStart(9)}`);
+  lines.push(
+    '',
+    `${'entity'.padEnd(15)} ${'read'.padStart(6)} ${'created'.padStart(8)} ${'updated'.padStart(8)} ${'skipped'.padStart(8)} ${'warnings'.padStart(9)}`,
+  );
   for (const e of r.entities) {
-    lines.push(`${e.entity.padEnd(15)} ${String(e.read).padStart(6)} ${String(e.created).padStart(8)} ${String(e.updated).padStart(8)} ${String(e.skipped.length).padStart(8)} ${String(e.warnings.length).padStart(9)}`);
+    lines.push(
+      `${e.entity.padEnd(15)} ${String(e.read).padStart(6)} ${String(e.created).padStart(8)} ${String(e.updated).padStart(8)} ${String(e.skipped.length).padStart(8)} ${String(e.warnings.length).padStart(9)}`,
+    );
   }
   const skipped = r.entities.flatMap((e) => e.skipped.map((s) => `  ${e.entity} ${s.id}: ${s.reason}`));
   if (skipped.length) lines.push('', 'Skipped:', ...skipped);
@@ -59,7 +69,9 @@ export function formatReport(r: ImportReport): string {
   if (r.ledger.length) {
     lines.push('', 'Vendor balances (original → Rova):');
     for (const b of r.ledger) {
-      lines.push(`  vendor ${b.vendorId} ${b.currency}: available ${b.original.available} → ${b.rova.available}, pending ${b.original.pending} → ${b.rova.pending}${b.matches ? '' : '  MISMATCH'}`);
+      lines.push(
+        `  vendor ${b.vendorId} ${b.currency}: available ${b.original.available} → ${b.rova.available}, pending ${b.original.pending} → ${b.rova.pending}${b.matches ? '' : '  MISMATCH'}`,
+      );
     }
   }
   return lines.join('\n');
@@ -67,7 +79,8 @@ export function formatReport(r: ImportReport): string {
 
 export const importCommand = command(
   {
-    summary: 'import a WordPress + WooCommerce site (catalogue, currencies, users, rental data) from its MySQL database',
+    summary:
+      'import a WordPress + WooCommerce site (catalogue, currencies, users, rental data) from its MySQL database',
     usage: ['import wordpress --from mysql://user:pass@host:3306/db [--prefix wp_] [--dry-run] [--only ENTITY,…]'],
     details: [
       `Entities (in order): ${ENTITIES.join(', ')}.`,
@@ -80,17 +93,36 @@ export const importCommand = command(
   async (ctx) => {
     const [sub, ...rest] = ctx.args;
     if (sub !== 'wordpress') return fail(ctx, USAGE);
-    const { values } = parseArgs({ args: rest, options: { from: { type: 'string' }, prefix: { type: 'string' }, 'dry-run': { type: 'boolean' }, only: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        from: { type: 'string' },
+        prefix: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        only: { type: 'string' },
+      },
+      strict: true,
+    });
     if (!values.from) return fail(ctx, `import wordpress: missing --from\n${USAGE}`);
     let only: Entity[] | undefined;
     if (values.only !== undefined) {
-      const names = values.only.split(',').map((s) => s.trim()).filter(Boolean);
+      const names = values.only
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = names.filter((n) => !(ENTITIES as readonly string[]).includes(n));
-      if (unknown.length || !names.length) return fail(ctx, `--only: unknown entit${unknown.length === 1 ? 'y' : 'ies'} ${unknown.join(', ') || '(none given)'}; known: ${ENTITIES.join(', ')}`);
+      if (unknown.length || !names.length)
+        return fail(
+          ctx,
+          `--only: unknown entit${unknown.length === 1 ? 'y' : 'ies'} ${unknown.join(', ') || '(none given)'}; known: ${ENTITIES.join(', ')}`,
+        );
       only = names as Entity[];
     }
     const env = ctx.config.env;
-    const wpKeys = env.WP_AUTH_KEY && env.WP_SECURE_AUTH_SALT ? { authKey: env.WP_AUTH_KEY, secureAuthSalt: env.WP_SECURE_AUTH_SALT } : null;
+    const wpKeys =
+      env.WP_AUTH_KEY && env.WP_SECURE_AUTH_SALT
+        ? { authKey: env.WP_AUTH_KEY, secureAuthSalt: env.WP_SECURE_AUTH_SALT }
+        : null;
     let source: WpSource;
     try {
       source = await openMysqlSource(values.from, values.prefix ?? 'wp_');
@@ -105,11 +137,18 @@ export const importCommand = command(
     const { app, platform } = await ctx.open();
     try {
       ctx.io.stderr.write(`importing from ${describeUrl(values.from)}${values['dry-run'] ? ' (dry run)' : ''}\n`);
-      const report = await importWordPress({ db: platform.db, transaction: (f) => platform.transaction(f), secret: platform.config.secret }, source, {
-        only, dryRun: values['dry-run'] === true, wpKeys,
-        progress: (entity, done, total) => progress.tick(entity, done, total),
-      });
-      for (const e of report.entities) progress.end(`${e.entity}: ${e.created} created, ${e.updated} updated, ${e.skipped.length} skipped`);
+      const report = await importWordPress(
+        { db: platform.db, transaction: (f) => platform.transaction(f), secret: platform.config.secret },
+        source,
+        {
+          only,
+          dryRun: values['dry-run'] === true,
+          wpKeys,
+          progress: (entity, done, total) => progress.tick(entity, done, total),
+        },
+      );
+      for (const e of report.entities)
+        progress.end(`${e.entity}: ${e.created} created, ${e.updated} updated, ${e.skipped.length} skipped`);
       if (!report.dryRun) {
         // running nodes drop what they cached of the catalogue, the vehicles and the currencies, and read the
         // store's currency again

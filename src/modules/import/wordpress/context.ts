@@ -7,7 +7,10 @@ import type { WpPost, WpSource, WpTerm, WpUser } from './source.js';
 
 /** The rental plugin's post types, 4.x name → the 6.0.0 prefix rename's name(s). */
 const RENAMED_TYPES: Record<string, string[]> = {
-  vehicle: ['mhmrentiva_vehicle'], vehicle_booking: ['mhmrentiva_booking'], mhm_message: ['mhmrentiva_message'], vehicle_addon: ['mhmrentiva_addon', 'mhmrentiva_vehicle_addon'],
+  vehicle: ['mhmrentiva_vehicle'],
+  vehicle_booking: ['mhmrentiva_booking'],
+  mhm_message: ['mhmrentiva_message'],
+  vehicle_addon: ['mhmrentiva_addon', 'mhmrentiva_vehicle_addon'],
 };
 
 /**
@@ -69,7 +72,10 @@ export class SourceCache {
     const renamed = RENAMED_TYPES[type] ?? [];
     return this.once(`posts:${type}`, async () => {
       // attachments: only the alt text (their other meta holds large serialized image metadata)
-      const list = await this.source.posts([type, ...renamed], type === 'attachment' ? ['_wp_attachment_image_alt'] : undefined);
+      const list = await this.source.posts(
+        [type, ...renamed],
+        type === 'attachment' ? ['_wp_attachment_image_alt'] : undefined,
+      );
       return list.map((p) => (renamed.includes(p.type) ? { ...p, type, meta: metaAs4x(p.meta) } : p));
     });
   }
@@ -78,12 +84,17 @@ export class SourceCache {
     return this.once(`count:${types.join(',')}`, async () => (await this.source.posts(types, [])).length);
   }
   zone(notes: Notes): Promise<SiteZone> {
-    return this.once('zone', async () => siteZone(await this.source.option('timezone_string'), await this.source.option('gmt_offset'), notes));
+    return this.once('zone', async () =>
+      siteZone(await this.source.option('timezone_string'), await this.source.option('gmt_offset'), notes),
+    );
   }
   plugin(): Promise<PluginVersion> {
     return this.once('plugin', async () => {
-      const [v6, v4, posts6] = await Promise.all([this.source.option('mhmrentiva_plugin_version'), this.source.option('mhm_rentiva_plugin_version'),
-        this.countPosts(['mhmrentiva_vehicle', 'mhmrentiva_booking'])]);
+      const [v6, v4, posts6] = await Promise.all([
+        this.source.option('mhmrentiva_plugin_version'),
+        this.source.option('mhm_rentiva_plugin_version'),
+        this.countPosts(['mhmrentiva_vehicle', 'mhmrentiva_booking']),
+      ]);
       return pluginVersion(v6, v4, posts6 > 0);
     });
   }
@@ -93,7 +104,13 @@ export class SourceCache {
   catalogueTerms(): Promise<WpTerm[]> {
     return this.once('terms', async () => {
       const attrs = await this.source.attributeTaxonomies();
-      return this.source.terms(['product_cat', 'product_tag', 'product_type', 'product_visibility', ...attrs.map((a) => `pa_${a.name}`)]);
+      return this.source.terms([
+        'product_cat',
+        'product_tag',
+        'product_type',
+        'product_visibility',
+        ...attrs.map((a) => `pa_${a.name}`),
+      ]);
     });
   }
   attributes(notes: Notes): Promise<AttributeRow[]> {
@@ -105,4 +122,3 @@ export class SourceCache {
 }
 
 export type Step = (c: StepContext) => Promise<void>;
-

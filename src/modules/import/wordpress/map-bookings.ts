@@ -6,19 +6,68 @@ import { decimalOrNull, gmtIso, intOrNull, phpMeta, stringList } from './values.
 
 /** MHM Rentiva bookings (with their price lines and payments) and messages → Rova rows (pure). */
 
-export const BOOKING_STATUSES = ['draft', 'pending_payment', 'pending', 'confirmed', 'in_progress', 'completed', 'cancelled', 'no_show', 'refunded'] as const;
+export const BOOKING_STATUSES = [
+  'draft',
+  'pending_payment',
+  'pending',
+  'confirmed',
+  'in_progress',
+  'completed',
+  'cancelled',
+  'no_show',
+  'refunded',
+] as const;
 
-export interface AddonInfo { id: number; title: string; price: string; pricing: string }
+export interface AddonInfo {
+  id: number;
+  title: string;
+  price: string;
+  pricing: string;
+}
 
-export interface BookingLine { kind: 'rental' | 'addon'; code: string | null; description: string; amount: string }
-export interface BookingPayment { provider: 'offline' | 'stripe'; amount: string; status: 'succeeded' | 'refunded'; refunded: string }
+export interface BookingLine {
+  kind: 'rental' | 'addon';
+  code: string | null;
+  description: string;
+  amount: string;
+}
+export interface BookingPayment {
+  provider: 'offline' | 'stripe';
+  amount: string;
+  status: 'succeeded' | 'refunded';
+  refunded: string;
+}
 
 export interface BookingRow {
-  id: number; reference: string; vehicleId: number; customerEmail: string; customerName: string; customerPhone: string; wpUserId: number | null;
-  kind: 'rental' | 'transfer'; transferOriginId: number | null; transferDestinationId: number | null; pickupLocationId: number | null;
-  pickupAt: string; returnAt: string; days: number; netPrice: string; addonsTotal: string; total: string; deposit: string; remaining: string;
-  addons: { code: string; name: string; amount: number }[]; paymentStatus: string; paymentMethod: string | null; paymentDeadline: string | null;
-  status: string; createdAt: string; updatedAt: string; plan: 'deposit' | 'full'; lines: BookingLine[]; payment: BookingPayment | null;
+  id: number;
+  reference: string;
+  vehicleId: number;
+  customerEmail: string;
+  customerName: string;
+  customerPhone: string;
+  wpUserId: number | null;
+  kind: 'rental' | 'transfer';
+  transferOriginId: number | null;
+  transferDestinationId: number | null;
+  pickupLocationId: number | null;
+  pickupAt: string;
+  returnAt: string;
+  days: number;
+  netPrice: string;
+  addonsTotal: string;
+  total: string;
+  deposit: string;
+  remaining: string;
+  addons: { code: string; name: string; amount: number }[];
+  paymentStatus: string;
+  paymentMethod: string | null;
+  paymentDeadline: string | null;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+  plan: 'deposit' | 'full';
+  lines: BookingLine[];
+  payment: BookingPayment | null;
 }
 
 /** Latest instant JavaScript dates (and so Rova) hold: ±8.64e15 ms; PostgreSQL's timestamptz ends at year 294276. */
@@ -28,21 +77,34 @@ const MAX_UNIX_SECONDS = 8_640_000_000_000;
  * The booking's start or end: the Unix timestamp the plugin stores (UTC), else its date and time fields, which the
  * plugin wrote on the site's clock (`timezone_string` / `gmt_offset`). A timestamp outside the date range is an error.
  */
-function instant(m: Map<string, string>, tsKey: string, dateKeys: string[], timeKeys: string[], endOfDay: boolean, zone: SiteZone): string | null {
+function instant(
+  m: Map<string, string>,
+  tsKey: string,
+  dateKeys: string[],
+  timeKeys: string[],
+  endOfDay: boolean,
+  zone: SiteZone,
+): string | null {
   const ts = intOrNull(m.get(tsKey));
   if (ts !== null && ts > 0) {
-    if (ts > MAX_UNIX_SECONDS) throw new BadValue(tsKey, `timestamp ${String(ts).slice(0, 20)} is beyond the range of dates`);
+    if (ts > MAX_UNIX_SECONDS)
+      throw new BadValue(tsKey, `timestamp ${String(ts).slice(0, 20)} is beyond the range of dates`);
     return new Date(ts * 1000).toISOString();
   }
   const date = dateKeys.map((k) => m.get(k)).find((v) => v && /^\d{4}-\d\d-\d\d$/.test(v.trim()));
   if (!date) return null;
-  const time = timeKeys.map((k) => m.get(k)).find((v) => v && /^\d\d:\d\d(:\d\d)?$/.test(v.trim())) ?? (endOfDay ? '23:59:59' : '00:00');
+  const time =
+    timeKeys.map((k) => m.get(k)).find((v) => v && /^\d\d:\d\d(:\d\d)?$/.test(v.trim())) ??
+    (endOfDay ? '23:59:59' : '00:00');
   return siteLocalIso(date, time, zone);
 }
 
 /** A value that makes the record unimportable (the record is skipped with this reason; the rest goes on). */
 export class BadValue extends Error {
-  constructor(readonly key: string, readonly why: string) {
+  constructor(
+    readonly key: string,
+    readonly why: string,
+  ) {
     super(`${key}: ${why}`);
   }
 }
@@ -55,7 +117,12 @@ export interface BookingSite {
 
 const money = (v: string | null | undefined) => new Decimal(v ?? '0');
 
-export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, notes: Notes, site: BookingSite = { zone: UTC_ZONE, addonsAlwaysPerDay: false }): BookingRow[] {
+export function mapBookings(
+  posts: WpPost[],
+  addons: Map<number, AddonInfo>,
+  notes: Notes,
+  site: BookingSite = { zone: UTC_ZONE, addonsAlwaysPerDay: false },
+): BookingRow[] {
   const out: BookingRow[] = [];
   const refs = new Set<string>();
   for (const p of posts) {
@@ -73,8 +140,22 @@ export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, not
     let pickupAt: string | null;
     let returnAt: string | null;
     try {
-      pickupAt = instant(m, '_mhm_start_ts', ['_mhm_pickup_date'], ['_mhm_pickup_time', '_mhm_start_time'], false, site.zone);
-      returnAt = instant(m, '_mhm_end_ts', ['_mhm_dropoff_date', '_mhm_return_date', '_mhm_end_date'], ['_mhm_dropoff_time', '_mhm_end_time'], true, site.zone);
+      pickupAt = instant(
+        m,
+        '_mhm_start_ts',
+        ['_mhm_pickup_date'],
+        ['_mhm_pickup_time', '_mhm_start_time'],
+        false,
+        site.zone,
+      );
+      returnAt = instant(
+        m,
+        '_mhm_end_ts',
+        ['_mhm_dropoff_date', '_mhm_return_date', '_mhm_end_date'],
+        ['_mhm_dropoff_time', '_mhm_end_time'],
+        true,
+        site.zone,
+      );
     } catch (err) {
       if (!(err instanceof BadValue)) throw err;
       notes.skip(p.id, err.message);
@@ -86,26 +167,40 @@ export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, not
     }
     const rawStatus = (m.get('_mhm_status') ?? '').trim();
     const status = (BOOKING_STATUSES as readonly string[]).includes(rawStatus) ? rawStatus : 'pending';
-    if (status !== rawStatus) notes.warn(`${what}: status "${rawStatus}" ${rawStatus ? 'is not known' : 'is missing'}; read as pending, as the original does`);
+    if (status !== rawStatus)
+      notes.warn(
+        `${what}: status "${rawStatus}" ${rawStatus ? 'is not known' : 'is missing'}; read as pending, as the original does`,
+      );
     const total = money(decimalOrNull(m.get('_mhm_total_price'), `${what} total`, notes));
-    const days = Math.max(1, intOrNull(m.get('_mhm_rental_days')) ?? Math.ceil((Date.parse(returnAt) - Date.parse(pickupAt)) / 86_400_000));
+    const days = Math.max(
+      1,
+      intOrNull(m.get('_mhm_rental_days')) ?? Math.ceil((Date.parse(returnAt) - Date.parse(pickupAt)) / 86_400_000),
+    );
     const addonRows: BookingRow['addons'] = [];
     const lines: BookingLine[] = [];
-    for (const idText of stringList(phpMeta(m.get('_mhm_selected_addons'), { id: p.id, key: '_mhm_selected_addons' }, notes))) {
+    for (const idText of stringList(
+      phpMeta(m.get('_mhm_selected_addons'), { id: p.id, key: '_mhm_selected_addons' }, notes),
+    )) {
       const a = addons.get(Number(idText));
       if (!a) {
         notes.warn(`${what}: add-on ${idText} not found, left out of the price lines`);
         continue;
       }
       const perDay = site.addonsAlwaysPerDay || a.pricing === 'per_day';
-      if (!site.addonsAlwaysPerDay && a.pricing === 'per_passenger') notes.warn(`${what}: add-on ${a.id} is priced per passenger; the passenger count is not stored, priced once`);
+      if (!site.addonsAlwaysPerDay && a.pricing === 'per_passenger')
+        notes.warn(`${what}: add-on ${a.id} is priced per passenger; the passenger count is not stored, priced once`);
       const amount = money(a.price).mul(perDay ? days : 1);
       addonRows.push({ code: `wp-addon-${a.id}`, name: a.title, amount: amount.toNumber() });
       lines.push({ kind: 'addon', code: `wp-addon-${a.id}`, description: a.title, amount: amount.toFixed(2) });
     }
     const addonsTotal = addonRows.reduce((s, a) => s.plus(a.amount), new Decimal(0));
     const net = total.minus(addonsTotal);
-    lines.unshift({ kind: 'rental', code: null, description: `Rental, ${days} day${days === 1 ? '' : 's'}`, amount: net.toFixed(2) });
+    lines.unshift({
+      kind: 'rental',
+      code: null,
+      description: `Rental, ${days} day${days === 1 ? '' : 's'}`,
+      amount: net.toFixed(2),
+    });
     const plan = m.get('_mhm_payment_type') === 'deposit' ? 'deposit' : 'full';
     const deposit = money(decimalOrNull(m.get('_mhm_deposit_amount'), `${what} deposit`, notes));
     const remaining = money(decimalOrNull(m.get('_mhm_remaining_amount'), `${what} remaining`, notes));
@@ -124,35 +219,77 @@ export function mapBookings(posts: WpPost[], addons: Map<number, AddonInfo>, not
     } else if (ps === 'partially_refunded') {
       paymentStatus = 'partially_refunded';
       const refunded = decimalOrNull(m.get('_mhm_refunded_amount'), `${what} refunded amount`, notes);
-      if (refunded === null) notes.warn(`${what}: partially refunded, but the refunded amount is not recorded; imported as 0`);
+      if (refunded === null)
+        notes.warn(`${what}: partially refunded, but the refunded amount is not recorded; imported as 0`);
       payment = { provider, amount: paidAmount.toFixed(2), status: 'succeeded', refunded: money(refunded).toFixed(2) };
     } else if (ps === 'failed') paymentStatus = 'failed';
-    else if (ps !== 'pending' && ps !== 'cancelled') notes.warn(`${what}: payment status "${ps}" is not known, imported as unpaid`);
+    else if (ps !== 'pending' && ps !== 'cancelled')
+      notes.warn(`${what}: payment status "${ps}" is not known, imported as unpaid`);
     const order = intOrNull(m.get('_mhm_wc_order_id') ?? m.get('_mhm_woocommerce_order_id'));
     // the original's display id: the WooCommerce order id when linked, else the post id
     let reference = String(order && order > 0 ? order : p.id);
     if (refs.has(reference)) reference = `${reference}-${p.id}`;
     refs.add(reference);
     const origin = intOrNull(m.get('_mhm_transfer_origin_id'));
-    const name = m.get('_mhm_customer_name') || [m.get('_mhm_customer_first_name'), m.get('_mhm_customer_last_name')].filter(Boolean).join(' ') || m.get('_mhm_contact_name') || '';
+    const name =
+      m.get('_mhm_customer_name') ||
+      [m.get('_mhm_customer_first_name'), m.get('_mhm_customer_last_name')].filter(Boolean).join(' ') ||
+      m.get('_mhm_contact_name') ||
+      '';
     const deadline = m.get('_mhm_payment_deadline');
     const created = gmtIso(p.dateGmt) ?? new Date(0).toISOString();
     out.push({
-      id: p.id, reference, vehicleId, customerEmail: (m.get('_mhm_customer_email') ?? m.get('_mhm_contact_email') ?? '').trim().toLowerCase(), customerName: name,
-      customerPhone: m.get('_mhm_customer_phone') ?? m.get('_mhm_contact_phone') ?? '', wpUserId: intOrNull(m.get('_mhm_customer_user_id')) || null,
-      kind: origin ? 'transfer' : 'rental', transferOriginId: origin || null, transferDestinationId: intOrNull(m.get('_mhm_transfer_destination_id')) || null,
-      pickupLocationId: intOrNull(m.get('_mhm_pickup_location_id')) || null, pickupAt, returnAt, days, netPrice: net.toFixed(2), addonsTotal: addonsTotal.toFixed(2),
-      total: total.toFixed(2), deposit: deposit.toFixed(2), remaining: remaining.toFixed(2), addons: addonRows, paymentStatus, paymentMethod: method,
-      paymentDeadline: deadline ? gmtIso(deadline) : null, status, createdAt: created, updatedAt: gmtIso(p.modifiedGmt) ?? created, plan, lines, payment,
+      id: p.id,
+      reference,
+      vehicleId,
+      customerEmail: (m.get('_mhm_customer_email') ?? m.get('_mhm_contact_email') ?? '').trim().toLowerCase(),
+      customerName: name,
+      customerPhone: m.get('_mhm_customer_phone') ?? m.get('_mhm_contact_phone') ?? '',
+      wpUserId: intOrNull(m.get('_mhm_customer_user_id')) || null,
+      kind: origin ? 'transfer' : 'rental',
+      transferOriginId: origin || null,
+      transferDestinationId: intOrNull(m.get('_mhm_transfer_destination_id')) || null,
+      pickupLocationId: intOrNull(m.get('_mhm_pickup_location_id')) || null,
+      pickupAt,
+      returnAt,
+      days,
+      netPrice: net.toFixed(2),
+      addonsTotal: addonsTotal.toFixed(2),
+      total: total.toFixed(2),
+      deposit: deposit.toFixed(2),
+      remaining: remaining.toFixed(2),
+      addons: addonRows,
+      paymentStatus,
+      paymentMethod: method,
+      paymentDeadline: deadline ? gmtIso(deadline) : null,
+      status,
+      createdAt: created,
+      updatedAt: gmtIso(p.modifiedGmt) ?? created,
+      plan,
+      lines,
+      payment,
     });
   }
   return out;
 }
 
 export interface MessageRow {
-  id: number; threadId: number; parentId: number | null; sender: 'customer' | 'admin'; authorWpId: number | null; customerEmail: string; customerName: string;
-  subject: string; body: string; status: 'pending' | 'replied' | 'closed' | null; priority: string | null; category: string | null; bookingId: number | null;
-  isRead: boolean; readAt: string | null; createdAt: string;
+  id: number;
+  threadId: number;
+  parentId: number | null;
+  sender: 'customer' | 'admin';
+  authorWpId: number | null;
+  customerEmail: string;
+  customerName: string;
+  subject: string;
+  body: string;
+  status: 'pending' | 'replied' | 'closed' | null;
+  priority: string | null;
+  category: string | null;
+  bookingId: number | null;
+  isRead: boolean;
+  readAt: string | null;
+  createdAt: string;
 }
 
 const CATEGORIES = ['general', 'booking', 'payment', 'technical', 'complaint', 'other'];
@@ -177,17 +314,29 @@ export function mapMessages(posts: WpPost[], notes: Notes): MessageRow[] {
     const starter = parent === null;
     const rawStatus = m.get('_mhm_message_status') ?? 'pending';
     const status = rawStatus === 'answered' ? 'replied' : rawStatus === 'closed' ? 'closed' : 'pending';
-    if (starter && !['pending', 'answered', 'closed', 'urgent'].includes(rawStatus)) notes.warn(`message ${p.id}: status "${rawStatus}" imported as pending`);
+    if (starter && !['pending', 'answered', 'closed', 'urgent'].includes(rawStatus))
+      notes.warn(`message ${p.id}: status "${rawStatus}" imported as pending`);
     const rawPriority = rawStatus === 'urgent' ? 'urgent' : (m.get('_mhm_message_priority') ?? 'normal');
     const rawCategory = m.get('_mhm_message_category') ?? 'general';
     const category = CATEGORIES.includes(rawCategory) ? rawCategory : 'other';
     if (starter && category !== rawCategory) notes.warn(`message ${p.id}: category "${rawCategory}" imported as other`);
     rows.push({
-      id: p.id, threadId: starter ? p.id : thread, parentId: parent, sender: m.get('_mhm_message_type') === 'admin_to_customer' ? 'admin' : 'customer',
-      authorWpId: p.author || null, customerEmail: (m.get('_mhm_customer_email') ?? '').trim().toLowerCase(), customerName: m.get('_mhm_customer_name') ?? '',
-      subject: p.title, body: p.content, status: starter ? status : null, priority: starter ? (PRIORITIES.includes(rawPriority) ? rawPriority : 'normal') : null,
-      category: starter ? category : null, bookingId: starter ? intOrNull(m.get('_mhm_booking_id')) || null : null, isRead: m.get('_mhm_is_read') === '1',
-      readAt: m.get('_mhm_read_at') ? gmtIso(m.get('_mhm_read_at')!) : null, createdAt: gmtIso(p.dateGmt) ?? new Date(0).toISOString(),
+      id: p.id,
+      threadId: starter ? p.id : thread,
+      parentId: parent,
+      sender: m.get('_mhm_message_type') === 'admin_to_customer' ? 'admin' : 'customer',
+      authorWpId: p.author || null,
+      customerEmail: (m.get('_mhm_customer_email') ?? '').trim().toLowerCase(),
+      customerName: m.get('_mhm_customer_name') ?? '',
+      subject: p.title,
+      body: p.content,
+      status: starter ? status : null,
+      priority: starter ? (PRIORITIES.includes(rawPriority) ? rawPriority : 'normal') : null,
+      category: starter ? category : null,
+      bookingId: starter ? intOrNull(m.get('_mhm_booking_id')) || null : null,
+      isRead: m.get('_mhm_is_read') === '1',
+      readAt: m.get('_mhm_read_at') ? gmtIso(m.get('_mhm_read_at')!) : null,
+      createdAt: gmtIso(p.dateGmt) ?? new Date(0).toISOString(),
     });
   }
   return rows.sort((a, b) => Number(a.parentId !== null) - Number(b.parentId !== null) || a.id - b.id);

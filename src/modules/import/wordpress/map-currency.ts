@@ -33,9 +33,20 @@ function optionValue(raw: string | null, name: string, notes: Notes): unknown {
   return v;
 }
 
-const LEGACY = ['provider', 'provider_api_key', 'cache_duration', 'round_prices', 'multilingual_mapping', 'payment_restrictions', 'delete_all_data'];
+const LEGACY = [
+  'provider',
+  'provider_api_key',
+  'cache_duration',
+  'round_prices',
+  'multilingual_mapping',
+  'payment_restrictions',
+  'delete_all_data',
+];
 
-export function mapCurrency(input: { wcCurrency: string | null; settings: string | null; currencies: string | null }, notes: Notes): CurrencyImport {
+export function mapCurrency(
+  input: { wcCurrency: string | null; settings: string | null; currencies: string | null },
+  notes: Notes,
+): CurrencyImport {
   const optBase = (input.wcCurrency ?? '').trim().toUpperCase();
   const stored = optionValue(input.currencies, 'mhmcs_currencies', notes);
   const storedBase = isObj(stored) && typeof stored.base_currency === 'string' ? stored.base_currency : '';
@@ -50,13 +61,20 @@ export function mapCurrency(input: { wcCurrency: string | null; settings: string
   } else if (s !== undefined) notes.warn('mhmcs_settings is not an array; not imported');
   let rows: CurrencyRow[] | null = null;
   if (isObj(stored)) {
-    const list = Array.isArray(stored.currencies) ? stored.currencies : isObj(stored.currencies) ? Object.values(stored.currencies) : [];
+    const list = Array.isArray(stored.currencies)
+      ? stored.currencies
+      : isObj(stored.currencies)
+        ? Object.values(stored.currencies)
+        : [];
     const seen = new Set<string>();
     const keep: Record<string, unknown>[] = [];
     for (const item of list) {
       const code = isObj(item) ? item.code : undefined;
       if (!isObj(item) || typeof code !== 'string' || !/^[A-Z]{3}$/.test(code)) {
-        notes.skip(isObj(item) ? String(item.code) : '?', 'not an upper-case ISO 4217 code (the plugin drops such rows too)');
+        notes.skip(
+          isObj(item) ? String(item.code) : '?',
+          'not an upper-case ISO 4217 code (the plugin drops such rows too)',
+        );
         continue;
       }
       if (code === base) {
@@ -71,7 +89,8 @@ export function mapCurrency(input: { wcCurrency: string | null; settings: string
       keep.push(item);
     }
     const r = sanitiseCurrencies({ currencies: keep }, base ?? 'USD');
-    for (const a of r.adjustments) notes.warn(`currency ${a.code}: ${a.field} ${a.reason} → ${JSON.stringify(a.value)}`);
+    for (const a of r.adjustments)
+      notes.warn(`currency ${a.code}: ${a.field} ${a.reason} → ${JSON.stringify(a.value)}`);
     rows = r.rows;
   } else if (stored !== undefined) notes.warn('mhmcs_currencies is not an object; not imported');
   return { base, settings, rows };
@@ -95,10 +114,20 @@ export function mapPriceFormat(o: PriceFormatOptions, notes: Notes): StorePriceF
   if (o.position === null && o.decimalSep === null && o.thousandSep === null && o.decimals === null) return null;
   const pos = (o.position ?? 'left').trim();
   const position = (POSITIONS as readonly string[]).includes(pos) ? (pos as StorePriceFormat['position']) : 'left';
-  if (position !== pos) notes.value('options', 'woocommerce_currency_pos', `"${pos.slice(0, 40)}" is not a currency position; read as left`);
+  if (position !== pos)
+    notes.value(
+      'options',
+      'woocommerce_currency_pos',
+      `"${pos.slice(0, 40)}" is not a currency position; read as left`,
+    );
   const raw = (o.decimals ?? '2').trim();
   let decimals = /^\d{1,2}$/.test(raw) ? Number(raw) : 2;
-  if (String(decimals) !== raw) notes.value('options', 'woocommerce_price_num_decimals', `"${raw.slice(0, 40)}" is not a number of decimals; read as 2`);
+  if (String(decimals) !== raw)
+    notes.value(
+      'options',
+      'woocommerce_price_num_decimals',
+      `"${raw.slice(0, 40)}" is not a number of decimals; read as 2`,
+    );
   if (decimals > 8) decimals = 8;
   // WooCommerce reads the separators unescaped and unsanitised; a long one is no separator
   const sep = (v: string | null, fallback: string, key: string) => {
@@ -109,5 +138,10 @@ export function mapPriceFormat(o: PriceFormatOptions, notes: Notes): StorePriceF
     }
     return v;
   };
-  return { position, decimals, decimal_sep: sep(o.decimalSep, '.', 'woocommerce_price_decimal_sep'), thousand_sep: sep(o.thousandSep, ',', 'woocommerce_price_thousand_sep') };
+  return {
+    position,
+    decimals,
+    decimal_sep: sep(o.decimalSep, '.', 'woocommerce_price_decimal_sep'),
+    thousand_sep: sep(o.thousandSep, ',', 'woocommerce_price_thousand_sep'),
+  };
 }

@@ -26,18 +26,37 @@ export function mapPricing(option: OptionReader, policies: SqlRow[] | null, note
   const weekend = option('mhm_rentiva_vehicle_weekend_multiplier');
   if (weekend !== null) {
     const m = decimalOrNull(weekend, 'option mhm_rentiva_vehicle_weekend_multiplier', notes);
-    if (m !== null) rules.push({ key: 'mhm_rentiva_vehicle_weekend_multiplier', name: 'Weekend (from WordPress)', kind: 'weekend', multiplier: m, percent: null });
+    if (m !== null)
+      rules.push({
+        key: 'mhm_rentiva_vehicle_weekend_multiplier',
+        name: 'Weekend (from WordPress)',
+        kind: 'weekend',
+        multiplier: m,
+        percent: null,
+      });
   }
   const tax = option('mhm_rentiva_vehicle_tax_rate');
   if (tax !== null) {
     const p = decimalOrNull(tax, 'option mhm_rentiva_vehicle_tax_rate', notes);
-    if (option('mhm_rentiva_vehicle_tax_inclusive') === '1') notes.warn('prices were tax-inclusive in WordPress; Rova adds the tax rule on top of the net price: check vehicle prices or the tax rule');
-    if (p !== null) rules.push({ key: 'mhm_rentiva_vehicle_tax_rate', name: 'Tax (from WordPress)', kind: 'tax', multiplier: null, percent: p });
+    if (option('mhm_rentiva_vehicle_tax_inclusive') === '1')
+      notes.warn(
+        'prices were tax-inclusive in WordPress; Rova adds the tax rule on top of the net price: check vehicle prices or the tax rule',
+      );
+    if (p !== null)
+      rules.push({
+        key: 'mhm_rentiva_vehicle_tax_rate',
+        name: 'Tax (from WordPress)',
+        kind: 'tax',
+        multiplier: null,
+        percent: p,
+      });
   }
-  if (option('mhm_rentiva_vehicle_seasonal_pricing') === '1') notes.warn('seasonal pricing was on in WordPress: its seasons are not imported; add season rules in Rova');
+  if (option('mhm_rentiva_vehicle_seasonal_pricing') === '1')
+    notes.warn('seasonal pricing was on in WordPress: its seasons are not imported; add season rules in Rova');
   const marketplace: Partial<MarketplaceSettings> = {};
   // the active global commission policy: no vendor, no end, the latest start
-  const active = (policies ?? []).filter((r) => (r.vendor_id === null || Number(r.vendor_id) === 0) && r.effective_to === null)
+  const active = (policies ?? [])
+    .filter((r) => (r.vendor_id === null || Number(r.vendor_id) === 0) && r.effective_to === null)
     .sort((a, b) => String(b.effective_from).localeCompare(String(a.effective_from)))[0];
   if (active) {
     const rate = Number(active.global_rate);
@@ -58,7 +77,8 @@ export function mapPricing(option: OptionReader, policies: SqlRow[] | null, note
     else notes.warn('option mhm_rentiva_commission_tiers holds no tier Rova can read; the default tiers stay');
   }
   const minPayout = option('mhm_min_payout_amount');
-  if (minPayout !== null && decimalOrNull(minPayout, 'option mhm_min_payout_amount', notes) !== null) marketplace.min_payout = Number(minPayout);
+  if (minPayout !== null && decimalOrNull(minPayout, 'option mhm_min_payout_amount', notes) !== null)
+    marketplace.min_payout = Number(minPayout);
   const freeze = option('mhm_rentiva_global_payout_freeze');
   if (freeze !== null) marketplace.payout_freeze = freeze === 'yes' || freeze === '1';
   return { rules, marketplace };

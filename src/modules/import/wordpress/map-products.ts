@@ -27,7 +27,6 @@ export interface AttributeRow {
   hasArchives: boolean;
 }
 
-
 export interface ProductImage {
   id: number;
   src: string;
@@ -53,7 +52,9 @@ export interface ProductRow {
   catalogVisibility: 'visible' | 'catalog' | 'search' | 'hidden';
   stockStatus: 'instock' | 'outofstock' | 'onbackorder';
   /** `_manage_stock`, `_stock`, `_backorders` (map-stock.ts). */
-  manageStock: boolean; stockQuantity: number | null; backorders: Backorders;
+  manageStock: boolean;
+  stockQuantity: number | null;
+  backorders: Backorders;
   featured: boolean;
   attributes: Attribute[];
   /** The featured image, then the gallery: the files stay where WordPress keeps them (their URLs). */
@@ -75,10 +76,19 @@ const STOCK = ['instock', 'outofstock', 'onbackorder'] as const;
 
 export function mapAttributes(list: WpAttributeTaxonomy[], notes: Notes): AttributeRow[] {
   return list.map((a) => {
-    const orderBy = (ORDER_BY as readonly string[]).includes(a.orderby) ? (a.orderby as AttributeRow['orderBy']) : 'menu_order';
-    if (orderBy !== a.orderby) notes.warn(`attribute ${a.id} (${a.name}): order "${a.orderby}" is not known, imported as menu_order`);
+    const orderBy = (ORDER_BY as readonly string[]).includes(a.orderby)
+      ? (a.orderby as AttributeRow['orderBy'])
+      : 'menu_order';
+    if (orderBy !== a.orderby)
+      notes.warn(`attribute ${a.id} (${a.name}): order "${a.orderby}" is not known, imported as menu_order`);
     if (a.type !== 'select') notes.warn(`attribute ${a.id} (${a.name}): type "${a.type}" imported as select`);
-    return { id: a.id, name: a.label || a.name, slug: a.name.replace(/^pa_/, '').slice(0, 28), orderBy, hasArchives: a.public };
+    return {
+      id: a.id,
+      name: a.label || a.name,
+      slug: a.name.replace(/^pa_/, '').slice(0, 28),
+      orderBy,
+      hasArchives: a.public,
+    };
   });
 }
 
@@ -98,11 +108,21 @@ export function mapTerms(terms: WpTerm[], attributes: AttributeRow[], notes: Not
       continue;
     }
     const displayRaw = t.meta.get('display_type') ?? '';
-    const display = (DISPLAY as readonly string[]).includes(displayRaw) ? (displayRaw as TermRow['display']) : 'default';
-    if (t.parent && !ids.has(t.parent)) notes.warn(`term ${t.termId} (${t.name}): parent ${t.parent} not found, imported at the top level`);
+    const display = (DISPLAY as readonly string[]).includes(displayRaw)
+      ? (displayRaw as TermRow['display'])
+      : 'default';
+    if (t.parent && !ids.has(t.parent))
+      notes.warn(`term ${t.termId} (${t.name}): parent ${t.parent} not found, imported at the top level`);
     out.push({
-      id: t.termId, taxonomy, attributeId, parentId: taxonomy === 'product_cat' && t.parent && ids.has(t.parent) ? t.parent : null,
-      name: t.name, slug: t.slug, description: t.description, display, menuOrder: Number(t.meta.get('order') ?? 0) || 0,
+      id: t.termId,
+      taxonomy,
+      attributeId,
+      parentId: taxonomy === 'product_cat' && t.parent && ids.has(t.parent) ? t.parent : null,
+      name: t.name,
+      slug: t.slug,
+      description: t.description,
+      display,
+      menuOrder: Number(t.meta.get('order') ?? 0) || 0,
     });
   }
   return out;
@@ -139,7 +159,9 @@ export interface CatalogueInput {
 }
 
 function images(p: WpPost, attachments: Map<number, WpPost> | undefined, notes: Notes, what: string): ProductImage[] {
-  const ids = [p.meta.get('_thumbnail_id') ?? '', ...(p.meta.get('_product_image_gallery') ?? '').split(',')].map((x) => Number(x.trim())).filter((n) => Number.isInteger(n) && n > 0);
+  const ids = [p.meta.get('_thumbnail_id') ?? '', ...(p.meta.get('_product_image_gallery') ?? '').split(',')]
+    .map((x) => Number(x.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
   const out: ProductImage[] = [];
   for (const id of [...new Set(ids)]) {
     const a = attachments?.get(id);
@@ -172,9 +194,15 @@ function fixedPrices(p: WpPost, notes: Notes): Record<string, string> {
   }
   const out: Record<string, string> = {};
   for (const [code, amount] of Object.entries(v as Record<string, unknown>)) {
-    const text = String(amount ?? '').trim().replace(',', '.');
+    const text = String(amount ?? '')
+      .trim()
+      .replace(',', '.');
     if (!/^[A-Z]{3}$/.test(code) || !/^\d+(\.\d+)?$/.test(text)) {
-      notes.value(p.id, key, `entry ${code.slice(0, 10)} = "${text.slice(0, 20)}" is not a currency code and a price; left out`);
+      notes.value(
+        p.id,
+        key,
+        `entry ${code.slice(0, 10)} = "${text.slice(0, 20)}" is not a currency code and a price; left out`,
+      );
       continue;
     }
     out[code] = text;
@@ -189,14 +217,17 @@ function orderedTerms(terms: WpTerm[], a: AttributeRow): WpTerm[] {
   const sorted = [...terms];
   if (a.orderBy === 'id') sorted.sort((x, y) => x.termId - y.termId);
   else if (a.orderBy === 'name') sorted.sort(byName);
-  else if (a.orderBy === 'name_num') sorted.sort((x, y) => (Number.parseFloat(x.name) || 0) - (Number.parseFloat(y.name) || 0) || byName(x, y));
+  else if (a.orderBy === 'name_num')
+    sorted.sort((x, y) => (Number.parseFloat(x.name) || 0) - (Number.parseFloat(y.name) || 0) || byName(x, y));
   else sorted.sort((x, y) => order(x) - order(y) || byName(x, y));
   return sorted;
 }
 
 function common(p: WpPost, notes: Notes, what: string) {
   const stockRaw = p.meta.get('_stock_status') ?? 'instock';
-  const stockStatus = (STOCK as readonly string[]).includes(stockRaw) ? (stockRaw as ProductRow['stockStatus']) : 'instock';
+  const stockStatus = (STOCK as readonly string[]).includes(stockRaw)
+    ? (stockRaw as ProductRow['stockStatus'])
+    : 'instock';
   if (stockRaw !== stockStatus) notes.warn(`${what}: stock status "${stockRaw}" is not known, imported as instock`);
   const created = gmtIso(p.dateGmt) ?? new Date(0).toISOString();
   return {
@@ -205,7 +236,11 @@ function common(p: WpPost, notes: Notes, what: string) {
     salePrice: decimalOrNull(p.meta.get('_sale_price'), `${what} sale price`, notes),
     saleFrom: saleDate(p.meta.get('_sale_price_dates_from'), what, notes),
     saleTo: saleDate(p.meta.get('_sale_price_dates_to'), what, notes),
-    stockStatus, menuOrder: p.menuOrder, fixedPrices: fixedPrices(p, notes), dateCreated: created, dateModified: gmtIso(p.modifiedGmt) ?? created,
+    stockStatus,
+    menuOrder: p.menuOrder,
+    fixedPrices: fixedPrices(p, notes),
+    dateCreated: created,
+    dateModified: gmtIso(p.modifiedGmt) ?? created,
   };
 }
 
@@ -217,10 +252,15 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
   for (const p of input.products) {
     const what = `product ${p.id}`;
     if (!STATUSES.includes(p.status)) {
-      notes.skip(p.id, p.status === 'auto-draft' ? 'auto-draft (never saved)' : `post status "${p.status}" is not a product status`);
+      notes.skip(
+        p.id,
+        p.status === 'auto-draft' ? 'auto-draft (never saved)' : `post status "${p.status}" is not a product status`,
+      );
       continue;
     }
-    const linked = (input.links.get(p.id) ?? []).map((id) => termById.get(id)).filter((t): t is WpTerm => t !== undefined);
+    const linked = (input.links.get(p.id) ?? [])
+      .map((id) => termById.get(id))
+      .filter((t): t is WpTerm => t !== undefined);
     const typeTerm = linked.find((t) => t.taxonomy === 'product_type')?.slug ?? 'simple';
     if (typeTerm !== 'simple' && typeTerm !== 'variable') {
       notes.skip(p.id, `product type "${typeTerm}" is not supported (simple and variable are)`);
@@ -235,7 +275,11 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       const entries = Object.entries(raw).filter((e): e is [string, Record<string, never>] => isRecord(e[1]));
       entries.sort((a, b) => Number(a[1].position ?? 0) - Number(b[1].position ?? 0));
       for (const [key, a] of entries) {
-        const base = { position: Number(a.position ?? 0), visible: Number(a.is_visible ?? 0) === 1, variation: Number(a.is_variation ?? 0) === 1 };
+        const base = {
+          position: Number(a.position ?? 0),
+          visible: Number(a.is_visible ?? 0) === 1,
+          variation: Number(a.is_variation ?? 0) === 1,
+        };
         order.set(key, base.position);
         if (Number(a.is_taxonomy ?? 0) === 1) {
           const g = attrByTaxonomy.get(key);
@@ -243,10 +287,16 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
             notes.warn(`${what}: attribute ${key} is not a global attribute, left out`);
             continue;
           }
-          const options = orderedTerms(linked.filter((t) => t.taxonomy === key), g).map((t) => t.name);
+          const options = orderedTerms(
+            linked.filter((t) => t.taxonomy === key),
+            g,
+          ).map((t) => t.name);
           attributes.push({ id: g.id, name: g.name, ...base, options });
         } else {
-          const options = String(a.value ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+          const options = String(a.value ?? '')
+            .split('|')
+            .map((s) => s.trim())
+            .filter(Boolean);
           // the key is sanitize_title of the name ("vizor"); the name is what the shop shows ("Vizör")
           const name = String(a.name ?? key);
           customNames.set(key, name);
@@ -258,11 +308,23 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
     const desired = p.status === 'trash' ? (p.meta.get('_wp_desired_post_slug') ?? '').trim() : '';
     const slug = desired || p.name || `product-${p.id}`;
     const row: ProductRow = {
-      id: p.id, parentId: null, type: typeTerm, name: p.title, slug, status: p.status, password: p.password,
-      description: p.content, shortDescription: p.excerpt, catalogVisibility: visibility(slugs), featured: slugs.has('featured'), attributes,
+      id: p.id,
+      parentId: null,
+      type: typeTerm,
+      name: p.title,
+      slug,
+      status: p.status,
+      password: p.password,
+      description: p.content,
+      shortDescription: p.excerpt,
+      catalogVisibility: visibility(slugs),
+      featured: slugs.has('featured'),
+      attributes,
       images: images(p, input.attachments, notes, what),
       preTrashStatus: p.status === 'trash' ? (p.meta.get('_wp_trash_meta_status') ?? 'draft') : null,
-      termIds: linked.filter((t) => t.taxonomy === 'product_cat' || t.taxonomy === 'product_tag' || attrByTaxonomy.has(t.taxonomy)).map((t) => t.termId),
+      termIds: linked
+        .filter((t) => t.taxonomy === 'product_cat' || t.taxonomy === 'product_tag' || attrByTaxonomy.has(t.taxonomy))
+        .map((t) => t.termId),
       ...withStock(common(p, notes, what), p.meta, typeTerm === 'variable', what, notes),
     };
     if (row.type === 'variable' && (row.regularPrice !== null || row.salePrice !== null)) {
@@ -276,7 +338,10 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
     const what = `variation ${v.id}`;
     const parent = parents.get(v.parent);
     if (!parent || parent.row.type !== 'variable') {
-      notes.skip(v.id, parent ? `its parent ${v.parent} is not a variable product` : `its parent product ${v.parent} is not imported`);
+      notes.skip(
+        v.id,
+        parent ? `its parent ${v.parent} is not a variable product` : `its parent product ${v.parent} is not imported`,
+      );
       continue;
     }
     if (v.status !== 'publish' && v.status !== 'private') {
@@ -292,18 +357,38 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
         // the meta holds the term's slug ("kirmizi"); the option shown is the term's name, the slug stays for links
         const term = input.terms.find((t) => t.taxonomy === tax && t.slug === value);
         if (!term && value !== '') notes.value(v.id, key, `no term "${value.slice(0, 40)}" in ${tax}; kept as written`);
-        attributes.push({ id: g.id, name: g.name, option: term?.name ?? value, ...(value !== '' ? { slug: value } : {}) });
+        attributes.push({
+          id: g.id,
+          name: g.name,
+          option: term?.name ?? value,
+          ...(value !== '' ? { slug: value } : {}),
+        });
       } else {
-        const name = parent.customNames.get(tax) ?? parent.row.attributes.find((a) => a.id === 0 && sanitizeTitle(a.name) === tax)?.name;
+        const name =
+          parent.customNames.get(tax) ??
+          parent.row.attributes.find((a) => a.id === 0 && sanitizeTitle(a.name) === tax)?.name;
         if (name === undefined) notes.value(v.id, key, `the parent has no custom attribute "${tax}"; named by its key`);
         attributes.push({ id: 0, name: name ?? tax, option: value });
       }
     }
-    const keyOf = (a: Attribute) => (a.id > 0 ? `pa_${input.attributes.find((x) => x.id === a.id)?.slug}` : sanitizeTitle(a.name));
+    const keyOf = (a: Attribute) =>
+      a.id > 0 ? `pa_${input.attributes.find((x) => x.id === a.id)?.slug}` : sanitizeTitle(a.name);
     attributes.sort((a, b) => (parent.order.get(keyOf(a)) ?? 99) - (parent.order.get(keyOf(b)) ?? 99));
     out.push({
-      id: v.id, parentId: v.parent, type: 'variation', name: v.title, slug: v.name || `${parent.row.slug}-${v.id}`, status: v.status, password: '',
-      description: v.meta.get('_variation_description') ?? '', shortDescription: '', catalogVisibility: 'visible', featured: false, attributes, preTrashStatus: null, termIds: [],
+      id: v.id,
+      parentId: v.parent,
+      type: 'variation',
+      name: v.title,
+      slug: v.name || `${parent.row.slug}-${v.id}`,
+      status: v.status,
+      password: '',
+      description: v.meta.get('_variation_description') ?? '',
+      shortDescription: '',
+      catalogVisibility: 'visible',
+      featured: false,
+      attributes,
+      preTrashStatus: null,
+      termIds: [],
       images: images(v, input.attachments, notes, what),
       ...withStock(common(v, notes, what), v.meta, false, what, notes),
     });

@@ -6,11 +6,24 @@ import { decimalOrNull, gmtIso, intOrNull, isRecord, listMeta, phpMeta, stringLi
 /** MHM Rentiva locations, transfer routes and vehicles → Rova rows (pure). Ids are WordPress's own. */
 
 const LOCATION_TYPES = ['airport', 'hotel', 'port', 'station', 'city_center', 'office', 'other'];
-const TYPE_ALIASES: Record<string, string> = { train: 'station', marina: 'port', city: 'city_center', centre: 'city_center' };
+const TYPE_ALIASES: Record<string, string> = {
+  train: 'station',
+  marina: 'port',
+  city: 'city_center',
+  centre: 'city_center',
+};
 
 export interface LocationRow {
-  id: number; name: string; slug: string; type: string; city: string; priority: number;
-  isActive: boolean; allowRental: boolean; allowTransfer: boolean; createdAt: string;
+  id: number;
+  name: string;
+  slug: string;
+  type: string;
+  city: string;
+  priority: number;
+  isActive: boolean;
+  allowRental: boolean;
+  allowTransfer: boolean;
+  createdAt: string;
 }
 
 const flag = (v: unknown, fallback: boolean) => (v === null || v === undefined ? fallback : Number(v) === 1);
@@ -29,15 +42,33 @@ export function mapLocations(list: SqlRow[], notes: Notes): LocationRow[] {
     if (slugs.has(slug)) slug = `${slug}-${id}`;
     slugs.add(slug);
     return {
-      id, name, slug, type, city: String(r.city ?? ''), priority: Number(r.priority ?? 0) || 0, isActive: flag(r.is_active, true),
-      allowRental: flag(r.allow_rental, true), allowTransfer: flag(r.allow_transfer, true), createdAt: sqlDate(r.created_at),
+      id,
+      name,
+      slug,
+      type,
+      city: String(r.city ?? ''),
+      priority: Number(r.priority ?? 0) || 0,
+      isActive: flag(r.is_active, true),
+      allowRental: flag(r.allow_rental, true),
+      allowTransfer: flag(r.allow_transfer, true),
+      createdAt: sqlDate(r.created_at),
     };
   });
 }
 
 export interface RouteRow {
-  id: number; originId: number | null; destinationId: number | null; origin: string; destination: string; distanceKm: string; durationMin: number;
-  pricing: 'fixed' | 'calculated'; basePrice: string; pricePerKm: string; minPrice: string; createdAt: string;
+  id: number;
+  originId: number | null;
+  destinationId: number | null;
+  origin: string;
+  destination: string;
+  distanceKm: string;
+  durationMin: number;
+  pricing: 'fixed' | 'calculated';
+  basePrice: string;
+  pricePerKm: string;
+  minPrice: string;
+  createdAt: string;
 }
 
 /** The original prices a calculated route at distance × base_price (floored at min_price); Rova at base + distance × per-km. */
@@ -53,26 +84,67 @@ export function mapRoutes(list: SqlRow[], locations: Map<number, string>, notes:
     }
     const pricing = r.pricing_method === 'calculated' ? 'calculated' : 'fixed';
     const base = decimalOrNull(String(r.base_price ?? '0'), `route ${id} base price`, notes) ?? '0';
-    if (Number(r.max_price ?? 0) > 0) notes.warn(`route ${id}: vendor ceiling max_price ${String(r.max_price)} has no Rova equivalent, not imported`);
+    if (Number(r.max_price ?? 0) > 0)
+      notes.warn(`route ${id}: vendor ceiling max_price ${String(r.max_price)} has no Rova equivalent, not imported`);
     out.push({
-      id, originId: o, destinationId: d, origin: locations.get(o)!, destination: locations.get(d)!, distanceKm: String(Number(r.distance_km ?? 0)),
-      durationMin: Number(r.duration_min ?? 0) || 0, pricing, basePrice: pricing === 'fixed' ? base : '0', pricePerKm: pricing === 'calculated' ? base : '0',
-      minPrice: decimalOrNull(String(r.min_price ?? '0'), `route ${id} min price`, notes) ?? '0', createdAt: sqlDate(r.created_at),
+      id,
+      originId: o,
+      destinationId: d,
+      origin: locations.get(o)!,
+      destination: locations.get(d)!,
+      distanceKm: String(Number(r.distance_km ?? 0)),
+      durationMin: Number(r.duration_min ?? 0) || 0,
+      pricing,
+      basePrice: pricing === 'fixed' ? base : '0',
+      pricePerKm: pricing === 'calculated' ? base : '0',
+      minPrice: decimalOrNull(String(r.min_price ?? '0'), `route ${id} min price`, notes) ?? '0',
+      createdAt: sqlDate(r.created_at),
     });
   }
   return out;
 }
 
 export interface VehicleRow {
-  id: number; name: string; slug: string; status: 'active' | 'inactive' | 'maintenance'; authorId: number; pricePerDay: string; depositPercent: string | null;
-  category: string; brand: string; model: string; year: number | null; seats: number | null; doors: number | null; transmission: 'manual' | 'automatic';
-  fuelType: string; features: string[]; description: string; locationId: number | null; serviceType: 'rental' | 'transfer' | 'both';
-  transferMaxPassengers: number | null; transferMaxLuggage: number | null; blockedDates: string[]; createdAt: string; updatedAt: string;
+  id: number;
+  name: string;
+  slug: string;
+  status: 'active' | 'inactive' | 'maintenance';
+  authorId: number;
+  pricePerDay: string;
+  depositPercent: string | null;
+  category: string;
+  brand: string;
+  model: string;
+  year: number | null;
+  seats: number | null;
+  doors: number | null;
+  transmission: 'manual' | 'automatic';
+  fuelType: string;
+  features: string[];
+  description: string;
+  locationId: number | null;
+  serviceType: 'rental' | 'transfer' | 'both';
+  transferMaxPassengers: number | null;
+  transferMaxLuggage: number | null;
+  blockedDates: string[];
+  createdAt: string;
+  updatedAt: string;
   /** Marketplace listing state (vendor-owned vehicles only). */
-  lifecycle: string; commissionRate: string | null;
+  lifecycle: string;
+  commissionRate: string | null;
 }
 
-const FUELS: Record<string, string> = { petrol: 'petrol', gasoline: 'petrol', benzin: 'petrol', diesel: 'diesel', dizel: 'diesel', hybrid: 'hybrid', electric: 'electric', ev: 'electric', lpg: 'lpg' };
+const FUELS: Record<string, string> = {
+  petrol: 'petrol',
+  gasoline: 'petrol',
+  benzin: 'petrol',
+  diesel: 'diesel',
+  dizel: 'diesel',
+  hybrid: 'hybrid',
+  electric: 'electric',
+  ev: 'electric',
+  lpg: 'lpg',
+};
 const BLOCKED_KEYS = ['_mhm_vehicle_blocked_dates', '_mhm_blocked_dates', '_mhm_rentiva_blocked_dates'];
 const LIFECYCLES = ['pending_review', 'active', 'paused', 'expired', 'withdrawn'];
 
@@ -109,17 +181,42 @@ export function mapVehicles(posts: WpPost[], categories: Map<number, string>, no
       }
     }
     const lifeRaw = m.get('_mhm_vehicle_lifecycle_status') ?? '';
-    const lifecycle = LIFECYCLES.includes(lifeRaw) ? lifeRaw : p.status === 'publish' ? 'active' : p.status === 'pending' ? 'pending_review' : 'withdrawn';
+    const lifecycle = LIFECYCLES.includes(lifeRaw)
+      ? lifeRaw
+      : p.status === 'publish'
+        ? 'active'
+        : p.status === 'pending'
+          ? 'pending_review'
+          : 'withdrawn';
     const created = gmtIso(p.dateGmt) ?? new Date(0).toISOString();
     out.push({
-      id: p.id, name: p.title || `Vehicle ${p.id}`, slug: p.name || slugify(p.title) || `vehicle-${p.id}`, status, authorId: p.author, pricePerDay: price, depositPercent: deposit,
-      category: categories.get(p.id) ?? 'economy', brand: m.get('_mhm_rentiva_brand') ?? '', model: m.get('_mhm_rentiva_model') ?? '',
-      year: intOrNull(m.get('_mhm_rentiva_year') ?? m.get('_mhm_rentiva_model_year')), seats: intOrNull(m.get('_mhm_rentiva_seats')), doors: intOrNull(m.get('_mhm_rentiva_doors')),
-      transmission, fuelType, features: stringList(phpMeta(m.get('_mhm_rentiva_features'), { id: p.id, key: '_mhm_rentiva_features' }, notes)), description: p.content,
-      locationId: intOrNull(m.get('_mhm_rentiva_location_id')) || null, serviceType,
+      id: p.id,
+      name: p.title || `Vehicle ${p.id}`,
+      slug: p.name || slugify(p.title) || `vehicle-${p.id}`,
+      status,
+      authorId: p.author,
+      pricePerDay: price,
+      depositPercent: deposit,
+      category: categories.get(p.id) ?? 'economy',
+      brand: m.get('_mhm_rentiva_brand') ?? '',
+      model: m.get('_mhm_rentiva_model') ?? '',
+      year: intOrNull(m.get('_mhm_rentiva_year') ?? m.get('_mhm_rentiva_model_year')),
+      seats: intOrNull(m.get('_mhm_rentiva_seats')),
+      doors: intOrNull(m.get('_mhm_rentiva_doors')),
+      transmission,
+      fuelType,
+      features: stringList(phpMeta(m.get('_mhm_rentiva_features'), { id: p.id, key: '_mhm_rentiva_features' }, notes)),
+      description: p.content,
+      locationId: intOrNull(m.get('_mhm_rentiva_location_id')) || null,
+      serviceType,
       transferMaxPassengers: intOrNull(m.get('_mhm_transfer_max_pax') ?? m.get('_rentiva_transfer_max_pax')),
-      transferMaxLuggage: intOrNull(m.get('_mhm_transfer_max_luggage_score') ?? m.get('_rentiva_transfer_max_luggage_score')),
-      blockedDates: [...new Set(blocked)].sort(), createdAt: created, updatedAt: gmtIso(p.modifiedGmt) ?? created, lifecycle,
+      transferMaxLuggage: intOrNull(
+        m.get('_mhm_transfer_max_luggage_score') ?? m.get('_rentiva_transfer_max_luggage_score'),
+      ),
+      blockedDates: [...new Set(blocked)].sort(),
+      createdAt: created,
+      updatedAt: gmtIso(p.modifiedGmt) ?? created,
+      lifecycle,
       commissionRate: decimalOrNull(m.get('_mhm_vendor_commission_rate'), `${what} commission rate`, notes),
     });
   }

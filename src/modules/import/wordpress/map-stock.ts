@@ -6,7 +6,13 @@ import type { Notes } from './report.js';
  * (a number, often "5.000000"; WooCommerce reads it with wc_stock_amount, an integer), `_backorders`
  * (no/notify/yes), `_stock_status`; the status is derived from them as WooCommerce does (store/stock.ts).
  */
-export function mapStock(meta: Map<string, string>, stockStatus: Stock['stockStatus'], variable: boolean, what: string, notes: Notes): Stock {
+export function mapStock(
+  meta: Map<string, string>,
+  stockStatus: Stock['stockStatus'],
+  variable: boolean,
+  what: string,
+  notes: Notes,
+): Stock {
   const manageStock = meta.get('_manage_stock') === 'yes';
   const rawQty = (meta.get('_stock') ?? '').trim();
   let stockQuantity: number | null = null;
@@ -18,11 +24,27 @@ export function mapStock(meta: Map<string, string>, stockStatus: Stock['stockSta
   const rawBackorders = meta.get('_backorders') ?? 'no';
   const backorders = rawBackorders === 'notify' || rawBackorders === 'yes' ? rawBackorders : 'no';
   if (rawBackorders !== backorders) notes.warn(`${what}: backorders "${rawBackorders}" is not known, imported as no`);
-  return stockAfter({ manageStock: false, stockQuantity: null, backorders: 'no', stockStatus }, { manageStock, stockQuantity, backorders }, variable);
+  return stockAfter(
+    { manageStock: false, stockQuantity: null, backorders: 'no', stockStatus },
+    { manageStock, stockQuantity, backorders },
+    variable,
+  );
 }
 
 /** A mapped record with its stock fields from the same post's meta. */
-export function withStock<T extends { stockStatus: string }>(row: T, meta: Map<string, string>, variable: boolean, what: string, notes: Notes): T & Omit<Stock, 'stockStatus'> {
+export function withStock<T extends { stockStatus: string }>(
+  row: T,
+  meta: Map<string, string>,
+  variable: boolean,
+  what: string,
+  notes: Notes,
+): T & Omit<Stock, 'stockStatus'> {
   const s = mapStock(meta, row.stockStatus, variable, what, notes);
-  return { ...row, manageStock: s.manageStock, stockQuantity: s.stockQuantity, backorders: s.backorders, stockStatus: s.stockStatus as T['stockStatus'] };
+  return {
+    ...row,
+    manageStock: s.manageStock,
+    stockQuantity: s.stockQuantity,
+    backorders: s.backorders,
+    stockStatus: s.stockStatus as T['stockStatus'],
+  };
 }

@@ -29,7 +29,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The WordPress roles of a user (`{prefix}capabilities`: a serialized role → true map). */
 export function wpRoles(u: WpUser, prefix: string, notes: Notes): string[] {
   const caps = phpMeta(u.meta.get(`${prefix}capabilities`), { id: u.id, key: `${prefix}capabilities` }, notes);
-  return isRecord(caps) ? Object.entries(caps).filter(([, v]) => v === true || v === 1 || v === '1').map(([k]) => k) : [];
+  return isRecord(caps)
+    ? Object.entries(caps)
+        .filter(([, v]) => v === true || v === 1 || v === '1')
+        .map(([k]) => k)
+    : [];
 }
 
 export function roleOf(roles: string[], vendorStatus: string | undefined, notes: Notes, what: string): RovaRole {
@@ -72,8 +76,15 @@ export function mapUsers(users: WpUser[], prefix: string, notes: Notes): UserRow
       passwordHash = null;
     }
     out.push({
-      wpId: u.id, login, email, displayName: u.displayName.trim() || u.login, role, wpRoles: roles, passwordHash,
-      firstName: u.meta.get('first_name') ?? '', lastName: u.meta.get('last_name') ?? '',
+      wpId: u.id,
+      login,
+      email,
+      displayName: u.displayName.trim() || u.login,
+      role,
+      wpRoles: roles,
+      passwordHash,
+      firstName: u.meta.get('first_name') ?? '',
+      lastName: u.meta.get('last_name') ?? '',
       phone: u.meta.get('mhm_rentiva_phone') ?? u.meta.get('mhmrentiva_phone') ?? u.meta.get('billing_phone') ?? '',
       createdAt: gmtIso(u.registered) ?? new Date(0).toISOString(),
     });
@@ -115,7 +126,15 @@ export function mapCustomers(users: UserRow[], wpUsers: WpUser[], bookings: WpPo
     const phone = wp.meta.get('mhm_rentiva_phone') ?? wp.meta.get('mhmrentiva_phone') ?? '';
     const address = wp.meta.get('mhm_rentiva_address') ?? wp.meta.get('mhmrentiva_address') ?? '';
     if (!(u.wpRoles.includes('customer') || booked.has(u.email) || bookedIds.has(u.wpId) || phone || address)) continue;
-    out.push({ key: `user:${u.wpId}`, wpUserId: u.wpId, name: u.displayName, email: u.email, phone, address, createdAt: u.createdAt });
+    out.push({
+      key: `user:${u.wpId}`,
+      wpUserId: u.wpId,
+      name: u.displayName,
+      email: u.email,
+      phone,
+      address,
+      createdAt: u.createdAt,
+    });
   }
   const seen = new Set(out.map((c) => c.email));
   for (const b of bookings) {
@@ -129,10 +148,19 @@ export function mapCustomers(users: UserRow[], wpUsers: WpUser[], bookings: WpPo
     seen.add(email);
     const known = rowByEmail.get(email);
     if (known && (known.wpId === 1 || known.login === 'admin')) continue; // never a customer, whatever it booked
-    const name = b.meta.get('_mhm_customer_name') || [b.meta.get('_mhm_customer_first_name'), b.meta.get('_mhm_customer_last_name')].filter(Boolean).join(' ') || b.meta.get('_mhm_contact_name') || email;
+    const name =
+      b.meta.get('_mhm_customer_name') ||
+      [b.meta.get('_mhm_customer_first_name'), b.meta.get('_mhm_customer_last_name')].filter(Boolean).join(' ') ||
+      b.meta.get('_mhm_contact_name') ||
+      email;
     out.push({
-      key: known ? `user:${known.wpId}` : `email:${email}`, wpUserId: known?.wpId ?? null, name, email,
-      phone: b.meta.get('_mhm_customer_phone') ?? b.meta.get('_mhm_contact_phone') ?? '', address: '', createdAt: gmtIso(b.dateGmt) ?? new Date(0).toISOString(),
+      key: known ? `user:${known.wpId}` : `email:${email}`,
+      wpUserId: known?.wpId ?? null,
+      name,
+      email,
+      phone: b.meta.get('_mhm_customer_phone') ?? b.meta.get('_mhm_contact_phone') ?? '',
+      address: '',
+      createdAt: gmtIso(b.dateGmt) ?? new Date(0).toISOString(),
     });
   }
   return out;

@@ -1,6 +1,12 @@
 import { createDecipheriv, createHash } from 'node:crypto';
 import { parseIban } from '../../rental/vendors/iban.js';
-import { EXTERNAL, PLATFORM_COMMISSION, PLATFORM_PENALTIES, vendorAccount, type LedgerKind } from '../../rental/ledger/accounts.js';
+import {
+  EXTERNAL,
+  PLATFORM_COMMISSION,
+  PLATFORM_PENALTIES,
+  vendorAccount,
+  type LedgerKind,
+} from '../../rental/ledger/accounts.js';
 import { toMinor } from '../../rental/ledger/money.js';
 import type { Notes } from './report.js';
 import { siteMysqlIso, UTC_ZONE, type SiteZone } from './site.js';
@@ -10,9 +16,21 @@ import { decimalOrNull, gmtIso, intOrNull, phpMeta, stringList } from './values.
 /** Rental-plugin vendors, their single-entry ledger and their reports → Rova rows (pure). */
 
 export interface VendorRow {
-  wpUserId: number; status: 'active' | 'suspended'; commissionRate: string | null; payoutFreeze: boolean; approvedAt: string | null; phone: string; city: string;
+  wpUserId: number;
+  status: 'active' | 'suspended';
+  commissionRate: string | null;
+  payoutFreeze: boolean;
+  approvedAt: string | null;
+  phone: string;
+  city: string;
   /** The plain IBAN (sealed with ROVA_SECRET before it is written; never logged). */
-  iban: string | null; accountHolder: string; taxOffice: string; taxNumber: string; bio: string; serviceAreas: string[]; reliabilityScore: number;
+  iban: string | null;
+  accountHolder: string;
+  taxOffice: string;
+  taxNumber: string;
+  bio: string;
+  serviceAreas: string[];
+  reliabilityScore: number;
 }
 
 /** Opens an IBAN the plugin sealed: base64(IV ‖ AES-256-CBC), key SHA-256(AUTH_KEY . SECURE_AUTH_SALT). Null when it does not open. */
@@ -20,7 +38,9 @@ export function openWpIban(stored: string, keys: { authKey: string; secureAuthSa
   try {
     const raw = Buffer.from(stored, 'base64');
     if (raw.length < 32) return null;
-    const key = createHash('sha256').update(keys.authKey + keys.secureAuthSalt).digest();
+    const key = createHash('sha256')
+      .update(keys.authKey + keys.secureAuthSalt)
+      .digest();
     const d = createDecipheriv('aes-256-cbc', key, raw.subarray(0, 16));
     return Buffer.concat([d.update(raw.subarray(16)), d.final()]).toString('utf8');
   } catch {
@@ -29,7 +49,13 @@ export function openWpIban(stored: string, keys: { authKey: string; secureAuthSa
 }
 
 /** `zone`: the site's; the plugin writes approval times with current_time('mysql'), on the site's clock. */
-export function mapVendors(users: WpUser[], prefix: string, keys: { authKey: string; secureAuthSalt: string } | null, notes: Notes, zone: SiteZone = UTC_ZONE): VendorRow[] {
+export function mapVendors(
+  users: WpUser[],
+  prefix: string,
+  keys: { authKey: string; secureAuthSalt: string } | null,
+  notes: Notes,
+  zone: SiteZone = UTC_ZONE,
+): VendorRow[] {
   const out: VendorRow[] = [];
   for (const u of users) {
     const m = u.meta;
@@ -40,21 +66,37 @@ export function mapVendors(users: WpUser[], prefix: string, keys: { authKey: str
     let iban: string | null = null;
     const sealed = m.get('_rentiva_vendor_iban') ?? '';
     if (sealed) {
-      if (!keys) notes.warn(`${what}: IBAN not carried over (set WP_AUTH_KEY and WP_SECURE_AUTH_SALT from wp-config.php to open it)`);
+      if (!keys)
+        notes.warn(
+          `${what}: IBAN not carried over (set WP_AUTH_KEY and WP_SECURE_AUTH_SALT from wp-config.php to open it)`,
+        );
       else {
         const plain = openWpIban(sealed, keys);
         iban = plain === null ? null : parseIban(plain);
-        if (iban === null) notes.warn(`${what}: IBAN does not open with the given WordPress keys or is not a valid IBAN; not carried over`);
+        if (iban === null)
+          notes.warn(
+            `${what}: IBAN does not open with the given WordPress keys or is not a valid IBAN; not carried over`,
+          );
       }
     }
     phpMeta(m.get('_rentiva_vendor_score_history'), { id: u.id, key: '_rentiva_vendor_score_history' }, notes);
     const score = intOrNull(m.get('_rentiva_vendor_reliability_score'));
     out.push({
-      wpUserId: u.id, status: statusMeta === 'suspended' ? 'suspended' : 'active',
-      commissionRate: decimalOrNull(m.get('_mhm_vendor_commission_rate'), `${what} commission rate`, notes), payoutFreeze: m.get('_mhm_vendor_payout_freeze') === '1' || m.get('_mhm_vendor_payout_freeze') === 'yes',
-      approvedAt: siteMysqlIso(m.get('_rentiva_vendor_approved_at'), zone), phone: m.get('_rentiva_vendor_phone') ?? '', city: m.get('_rentiva_vendor_city') ?? '', iban,
-      accountHolder: m.get('_rentiva_vendor_account_holder') ?? '', taxOffice: m.get('_rentiva_vendor_tax_office') ?? '', taxNumber: m.get('_rentiva_vendor_tax_number') ?? '',
-      bio: m.get('_rentiva_vendor_bio') ?? '', serviceAreas: stringList(phpMeta(m.get('_rentiva_vendor_service_areas'), { id: u.id, key: '_rentiva_vendor_service_areas' }, notes)),
+      wpUserId: u.id,
+      status: statusMeta === 'suspended' ? 'suspended' : 'active',
+      commissionRate: decimalOrNull(m.get('_mhm_vendor_commission_rate'), `${what} commission rate`, notes),
+      payoutFreeze: m.get('_mhm_vendor_payout_freeze') === '1' || m.get('_mhm_vendor_payout_freeze') === 'yes',
+      approvedAt: siteMysqlIso(m.get('_rentiva_vendor_approved_at'), zone),
+      phone: m.get('_rentiva_vendor_phone') ?? '',
+      city: m.get('_rentiva_vendor_city') ?? '',
+      iban,
+      accountHolder: m.get('_rentiva_vendor_account_holder') ?? '',
+      taxOffice: m.get('_rentiva_vendor_tax_office') ?? '',
+      taxNumber: m.get('_rentiva_vendor_tax_number') ?? '',
+      bio: m.get('_rentiva_vendor_bio') ?? '',
+      serviceAreas: stringList(
+        phpMeta(m.get('_rentiva_vendor_service_areas'), { id: u.id, key: '_rentiva_vendor_service_areas' }, notes),
+      ),
       reliabilityScore: score === null ? 100 : Math.min(100, Math.max(0, score)),
     });
   }
@@ -62,9 +104,15 @@ export function mapVendors(users: WpUser[], prefix: string, keys: { authKey: str
 }
 
 export interface PlannedTx {
-  key: string; kind: LedgerKind; wpVendorId: number; reference: string | null; currency: string; at: string;
+  key: string;
+  kind: LedgerKind;
+  wpVendorId: number;
+  reference: string | null;
+  currency: string;
+  at: string;
   /** Vendor account codes use the placeholder vendor id 0, replaced by the Rova id when written. */
-  lines: { account: string; amount: number }[]; memo: Record<string, unknown>;
+  lines: { account: string; amount: number }[];
+  memo: Record<string, unknown>;
   /**
    * What a clearing or a refund settles (links.ts): a clearing, the credit planned under that key; a refund, the
    * credit of the same vendor and booking still pending (`live` false) or cleared (`live` true), found when written.
@@ -96,9 +144,22 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
     return [];
   }
   const abs = Math.abs(amount);
-  const gross = r.gross_amount === null || r.gross_amount === undefined ? null : Math.abs(toMinor(String(r.gross_amount), currency));
-  const commission = r.commission_amount === null || r.commission_amount === undefined ? null : Math.abs(toMinor(String(r.commission_amount), currency));
-  const memo = { wp_ledger_id: Number(r.id), wp_uuid: id, wp_type: type, wp_status: status, booking_id: booking, rate: r.commission_rate ?? null };
+  const gross =
+    r.gross_amount === null || r.gross_amount === undefined
+      ? null
+      : Math.abs(toMinor(String(r.gross_amount), currency));
+  const commission =
+    r.commission_amount === null || r.commission_amount === undefined
+      ? null
+      : Math.abs(toMinor(String(r.commission_amount), currency));
+  const memo = {
+    wp_ledger_id: Number(r.id),
+    wp_uuid: id,
+    wp_type: type,
+    wp_status: status,
+    booking_id: booking,
+    rate: r.commission_rate ?? null,
+  };
   const base = { wpVendorId: vendor, currency, at, reference: booking ? `booking:${booking}` : null };
   const key = `wordpress:ledger:${id}`;
   if (status === 'void') {
@@ -119,18 +180,56 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
       if (amount < 0) break;
       const g = gross !== null && commission !== null && gross - commission === amount ? gross : amount;
       const c = g - amount;
-      const out: PlannedTx[] = [{ ...base, key, kind: 'commission', memo: { ...memo, gross: g, commission: c, net: amount }, holdFromImport: !live,
-        lines: [{ account: EXTERNAL, amount: -g }, { account: V('pending'), amount }, ...(c ? [{ account: PLATFORM_COMMISSION, amount: c }] : [])] }];
-      if (gross !== null && g !== gross) notes.warn(`ledger ${id}: gross ${String(r.gross_amount)} − commission ${String(r.commission_amount)} ≠ amount ${String(r.amount)}; imported as net only`);
-      if (live) out.push({ ...base, key: `${key}:clearing`, kind: 'commission_clearing', memo: { wp_uuid: id, net: amount }, settles: { creditKey: key }, lines: [{ account: V('pending'), amount: -amount }, { account: V('available'), amount }] });
+      const out: PlannedTx[] = [
+        {
+          ...base,
+          key,
+          kind: 'commission',
+          memo: { ...memo, gross: g, commission: c, net: amount },
+          holdFromImport: !live,
+          lines: [
+            { account: EXTERNAL, amount: -g },
+            { account: V('pending'), amount },
+            ...(c ? [{ account: PLATFORM_COMMISSION, amount: c }] : []),
+          ],
+        },
+      ];
+      if (gross !== null && g !== gross)
+        notes.warn(
+          `ledger ${id}: gross ${String(r.gross_amount)} − commission ${String(r.commission_amount)} ≠ amount ${String(r.amount)}; imported as net only`,
+        );
+      if (live)
+        out.push({
+          ...base,
+          key: `${key}:clearing`,
+          kind: 'commission_clearing',
+          memo: { wp_uuid: id, net: amount },
+          settles: { creditKey: key },
+          lines: [
+            { account: V('pending'), amount: -amount },
+            { account: V('available'), amount },
+          ],
+        });
       return out;
     }
     case 'commission_refund': {
       if (amount > 0) break;
       const from = live ? V('available') : V('pending');
       const c = commission ?? 0;
-      return [{ ...base, key, kind: 'commission_refund', memo: { ...memo, from: live ? 'available' : 'pending' }, settles: { refundOf: { booking, net: abs, live } },
-        lines: [{ account: from, amount: -abs }, ...(c ? [{ account: PLATFORM_COMMISSION, amount: -c }] : []), { account: EXTERNAL, amount: abs + c }] }];
+      return [
+        {
+          ...base,
+          key,
+          kind: 'commission_refund',
+          memo: { ...memo, from: live ? 'available' : 'pending' },
+          settles: { refundOf: { booking, net: abs, live } },
+          lines: [
+            { account: from, amount: -abs },
+            ...(c ? [{ account: PLATFORM_COMMISSION, amount: -c }] : []),
+            { account: EXTERNAL, amount: abs + c },
+          ],
+        },
+      ];
     }
     case 'payout_debit': {
       if (amount > 0) break;
@@ -138,25 +237,84 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
         notes.skip(id, 'pending payout row (counts in no balance of the original)');
         return [];
       }
-      const out: PlannedTx[] = [{ ...base, key: `${key}:hold`, kind: 'payout_hold', reference: `wp_payout:${id}`, memo, lines: [{ account: V('available'), amount: -abs }, { account: V('payout_hold'), amount: abs }] }];
+      const out: PlannedTx[] = [
+        {
+          ...base,
+          key: `${key}:hold`,
+          kind: 'payout_hold',
+          reference: `wp_payout:${id}`,
+          memo,
+          lines: [
+            { account: V('available'), amount: -abs },
+            { account: V('payout_hold'), amount: abs },
+          ],
+        },
+      ];
       // cleared = paid out; reserved = still held
-      if (status === 'cleared') out.push({ ...base, key: `${key}:paid`, kind: 'payout_paid', reference: `wp_payout:${id}`, memo, lines: [{ account: V('payout_hold'), amount: -abs }, { account: EXTERNAL, amount: abs }] });
+      if (status === 'cleared')
+        out.push({
+          ...base,
+          key: `${key}:paid`,
+          kind: 'payout_paid',
+          reference: `wp_payout:${id}`,
+          memo,
+          lines: [
+            { account: V('payout_hold'), amount: -abs },
+            { account: EXTERNAL, amount: abs },
+          ],
+        });
       return out;
     }
     case 'payout_reversal':
       if (amount < 0 || !live) break;
-      return [{ ...base, key, kind: 'payout_reversal', memo: { ...memo, after_paid: true }, lines: [{ account: EXTERNAL, amount: -abs }, { account: V('available'), amount: abs }] }];
+      return [
+        {
+          ...base,
+          key,
+          kind: 'payout_reversal',
+          memo: { ...memo, after_paid: true },
+          lines: [
+            { account: EXTERNAL, amount: -abs },
+            { account: V('available'), amount: abs },
+          ],
+        },
+      ];
     case 'withdrawal_penalty':
       if (amount > 0 || !live) break;
-      return [{ ...base, key, kind: 'penalty', memo, lines: [{ account: V('available'), amount: -abs }, { account: PLATFORM_PENALTIES, amount: abs }] }];
+      return [
+        {
+          ...base,
+          key,
+          kind: 'penalty',
+          memo,
+          lines: [
+            { account: V('available'), amount: -abs },
+            { account: PLATFORM_PENALTIES, amount: abs },
+          ],
+        },
+      ];
     case 'withdrawal_penalty_reversal':
       if (amount < 0 || !live) break;
-      return [{ ...base, key, kind: 'penalty_reversal', memo, lines: [{ account: PLATFORM_PENALTIES, amount: -abs }, { account: V('available'), amount: abs }] }];
+      return [
+        {
+          ...base,
+          key,
+          kind: 'penalty_reversal',
+          memo,
+          lines: [
+            { account: PLATFORM_PENALTIES, amount: -abs },
+            { account: V('available'), amount: abs },
+          ],
+        },
+      ];
     default:
       notes.skip(id, `ledger type "${type}" is not known`);
       return [];
   }
-  notes.skip(id, `${status} ${type} with amount ${String(r.amount)} does not fit the original's rules (sign or status)`);
+  notes.skip(
+    id,
+    `${status} ${type} with amount ${String(r.amount)} does not fit the original's rules (sign or status)`,
+  );
   return [];
 }
 
@@ -181,8 +339,18 @@ export function originalBalances(rowsOfVendor: SqlRow[]): Map<string, { availabl
 }
 
 export interface ReportRow {
-  id: number; wpVendorId: number; contextType: string; contextId: string | null; title: string; description: string; status: string;
-  adminNote: string | null; adminWpId: number | null; createdAt: string; updatedAt: string; resolvedAt: string | null;
+  id: number;
+  wpVendorId: number;
+  contextType: string;
+  contextId: string | null;
+  title: string;
+  description: string;
+  status: string;
+  adminNote: string | null;
+  adminWpId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  resolvedAt: string | null;
 }
 
 export function mapVendorReports(list: SqlRow[], notes: Notes): ReportRow[] {
@@ -201,9 +369,17 @@ export function mapVendorReports(list: SqlRow[], notes: Notes): ReportRow[] {
     }
     const created = gmtIso(String(r.created_at ?? '')) ?? new Date(0).toISOString();
     out.push({
-      id, wpVendorId: Number(r.vendor_id), contextType: ctx, contextId: ctx === 'general' ? null : r.context_id === null ? null : String(r.context_id),
-      title: String(r.title ?? ''), description: String(r.description ?? ''), status, adminNote: r.admin_note === null ? null : String(r.admin_note),
-      adminWpId: intOrNull(String(r.admin_user_id ?? '')) || null, createdAt: created, updatedAt: gmtIso(String(r.updated_at ?? '')) ?? created,
+      id,
+      wpVendorId: Number(r.vendor_id),
+      contextType: ctx,
+      contextId: ctx === 'general' ? null : r.context_id === null ? null : String(r.context_id),
+      title: String(r.title ?? ''),
+      description: String(r.description ?? ''),
+      status,
+      adminNote: r.admin_note === null ? null : String(r.admin_note),
+      adminWpId: intOrNull(String(r.admin_user_id ?? '')) || null,
+      createdAt: created,
+      updatedAt: gmtIso(String(r.updated_at ?? '')) ?? created,
       resolvedAt: r.resolved_at ? gmtIso(String(r.resolved_at)) : null,
     });
   }

@@ -9,7 +9,10 @@ export interface PhpRecord {
 }
 
 export class PhpUnserializeError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(`${message} at byte ${offset}`);
     this.name = 'PhpUnserializeError';
   }

@@ -24,7 +24,13 @@ export async function upsertRoute(db: Db, r: RouteRow): Promise<void> {
       price_per_km = EXCLUDED.price_per_km, min_price = EXCLUDED.min_price, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`);
 }
 
-export async function upsertVehicle(db: Db, v: VehicleRow, vendorId: number | null, locationId: number | null, currency: string): Promise<void> {
+export async function upsertVehicle(
+  db: Db,
+  v: VehicleRow,
+  vendorId: number | null,
+  locationId: number | null,
+  currency: string,
+): Promise<void> {
   await db.execute(sql`INSERT INTO rental_vehicles (id, name, slug, status, vendor_id, price_per_day, deposit_percent, currency, category, brand, model, year, seats, doors,
       transmission, fuel_type, features, description, location_id, service_type, transfer_max_passengers, transfer_max_luggage, blocked_dates, created_at, updated_at)
     VALUES (${v.id}, ${v.name}, ${v.slug}, ${v.status}, ${vendorId}, ${v.pricePerDay}, ${v.depositPercent}, ${currency}, ${v.category}, ${v.brand}, ${v.model}, ${v.year},
@@ -45,7 +51,14 @@ export async function upsertListing(db: Db, vehicleId: number, vendorId: number,
 }
 
 export async function vendorIbanOf(db: Db, userId: number): Promise<string | null> {
-  return (await one<{ iban_encrypted: string | null }>(db, sql`SELECT iban_encrypted FROM rental_vendors WHERE user_id = ${userId}`))?.iban_encrypted ?? null;
+  return (
+    (
+      await one<{ iban_encrypted: string | null }>(
+        db,
+        sql`SELECT iban_encrypted FROM rental_vendors WHERE user_id = ${userId}`,
+      )
+    )?.iban_encrypted ?? null
+  );
 }
 
 export async function upsertVendor(db: Db, userId: number, v: VendorRow, ibanSealed: string | null): Promise<boolean> {
@@ -62,7 +75,10 @@ export async function upsertVendor(db: Db, userId: number, v: VendorRow, ibanSea
 }
 
 export async function routeBetween(db: Db, origin: number, destination: number): Promise<number | null> {
-  const r = await one<{ id: string }>(db, sql`SELECT id::text FROM rental_transfer_routes WHERE origin_location_id = ${origin} AND destination_location_id = ${destination} ORDER BY id LIMIT 1`);
+  const r = await one<{ id: string }>(
+    db,
+    sql`SELECT id::text FROM rental_transfer_routes WHERE origin_location_id = ${origin} AND destination_location_id = ${destination} ORDER BY id LIMIT 1`,
+  );
   return r ? Number(r.id) : null;
 }
 
@@ -70,7 +86,15 @@ export async function locationName(db: Db, id: number): Promise<string | null> {
   return (await one<{ name: string }>(db, sql`SELECT name FROM rental_locations WHERE id = ${id}`))?.name ?? null;
 }
 
-export interface BookingRefs { customerId: number | null; routeId: number | null; origin: string | null; destination: string | null; pickupLocationId: number | null; pricePerDay: string; currency: string }
+export interface BookingRefs {
+  customerId: number | null;
+  routeId: number | null;
+  origin: string | null;
+  destination: string | null;
+  pickupLocationId: number | null;
+  pricePerDay: string;
+  currency: string;
+}
 
 export async function upsertBooking(db: Db, b: BookingRow, r: BookingRefs): Promise<void> {
   await db.execute(sql`INSERT INTO rental_bookings (id, reference, vehicle_id, customer_id, customer_name, customer_email, customer_phone, kind, transfer_route_id,
@@ -91,19 +115,43 @@ export async function upsertBooking(db: Db, b: BookingRow, r: BookingRefs): Prom
 }
 
 /** The booking's order, its lines and its payment, as recorded (lines rewritten only when they differ). */
-export async function putOrder(db: Db, bookingId: number, userId: number | null, b: BookingRow, currency: string, lines: BookingLine[], payment: BookingPayment | null): Promise<void> {
+export async function putOrder(
+  db: Db,
+  bookingId: number,
+  userId: number | null,
+  b: BookingRow,
+  currency: string,
+  lines: BookingLine[],
+  payment: BookingPayment | null,
+): Promise<void> {
   const due = b.plan === 'deposit' && Number(b.remaining) > 0 ? b.deposit : b.total;
-  const o = await one<{ id: string }>(db, sql`INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due, created_at)
+  const o = await one<{ id: string }>(
+    db,
+    sql`INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due, created_at)
     VALUES (${bookingId}, ${userId}, ${b.plan}, ${currency}, ${b.total}, ${due}, ${b.createdAt})
     ON CONFLICT (booking_id) DO UPDATE SET user_id = EXCLUDED.user_id, payment_plan = EXCLUDED.payment_plan, currency = EXCLUDED.currency, total = EXCLUDED.total,
-      amount_due = EXCLUDED.amount_due, created_at = EXCLUDED.created_at RETURNING id::text`);
+      amount_due = EXCLUDED.amount_due, created_at = EXCLUDED.created_at RETURNING id::text`,
+  );
   const orderId = Number(o!.id);
-  const have = await rows<{ kind: string; code: string | null; description: string; amount: string }>(db,
-    sql`SELECT kind, code, description, amount::text FROM rental_order_lines WHERE order_id = ${orderId} ORDER BY id`);
-  const same = have.length === lines.length && have.every((h, i) => h.kind === lines[i]!.kind && h.code === lines[i]!.code && h.description === lines[i]!.description && Number(h.amount) === Number(lines[i]!.amount));
+  const have = await rows<{ kind: string; code: string | null; description: string; amount: string }>(
+    db,
+    sql`SELECT kind, code, description, amount::text FROM rental_order_lines WHERE order_id = ${orderId} ORDER BY id`,
+  );
+  const same =
+    have.length === lines.length &&
+    have.every(
+      (h, i) =>
+        h.kind === lines[i]!.kind &&
+        h.code === lines[i]!.code &&
+        h.description === lines[i]!.description &&
+        Number(h.amount) === Number(lines[i]!.amount),
+    );
   if (!same) {
     await db.execute(sql`DELETE FROM rental_order_lines WHERE order_id = ${orderId}`);
-    for (const l of lines) await db.execute(sql`INSERT INTO rental_order_lines (order_id, kind, code, description, amount) VALUES (${orderId}, ${l.kind}, ${l.code}, ${l.description}, ${l.amount})`);
+    for (const l of lines)
+      await db.execute(
+        sql`INSERT INTO rental_order_lines (order_id, kind, code, description, amount) VALUES (${orderId}, ${l.kind}, ${l.code}, ${l.description}, ${l.amount})`,
+      );
   }
   const ext = `wordpress:booking:${bookingId}`;
   if (payment) {
@@ -116,7 +164,11 @@ export async function putOrder(db: Db, bookingId: number, userId: number | null,
   }
 }
 
-export async function upsertMessage(db: Db, m: MessageRow, refs: { customerId: number | null; authorId: number | null; bookingId: number | null }): Promise<void> {
+export async function upsertMessage(
+  db: Db,
+  m: MessageRow,
+  refs: { customerId: number | null; authorId: number | null; bookingId: number | null },
+): Promise<void> {
   await db.execute(sql`INSERT INTO rental_messages (id, thread_id, parent_id, customer_id, sender, author_user_id, customer_name, customer_email, subject, body, status, priority,
       category, booking_id, is_read, read_at, created_at, updated_at)
     VALUES (${m.id}, ${m.threadId}, ${m.parentId}, ${refs.customerId}, ${m.sender}, ${refs.authorId}, ${m.customerName}, ${m.customerEmail}, ${m.subject}, ${m.body}, ${m.status},
@@ -137,14 +189,23 @@ export async function ledgerTxIdByKey(db: Db, key: string): Promise<number | nul
  * one), cleared when the refund came from available (`live`), still pending otherwise, not refunded yet; the one
  * of the refund's amount first, then the latest before the refund.
  */
-export async function creditRefundable(db: Db, vendorId: number, currency: string, r: { booking: number | null; net: number; live: boolean }, at: string): Promise<number | null> {
+export async function creditRefundable(
+  db: Db,
+  vendorId: number,
+  currency: string,
+  r: { booking: number | null; net: number; live: boolean },
+  at: string,
+): Promise<number | null> {
   const cleared = sql`EXISTS (SELECT 1 FROM ledger_transactions k WHERE k.kind = 'commission_clearing' AND k.settles_tx_id = c.id)`;
-  const row = await one<{ id: string }>(db, sql`SELECT c.id::text FROM ledger_transactions c
+  const row = await one<{ id: string }>(
+    db,
+    sql`SELECT c.id::text FROM ledger_transactions c
     WHERE c.kind = 'commission' AND c.vendor_id = ${vendorId} AND c.currency = ${currency} AND c.idempotency_key LIKE 'wordpress:ledger:%'
       AND (c.memo->>'booking_id') IS NOT DISTINCT FROM ${r.booking === null ? null : String(r.booking)}
       AND ${r.live ? cleared : sql`NOT ${cleared}`}
       AND NOT EXISTS (SELECT 1 FROM ledger_transactions x WHERE x.kind = 'commission_refund' AND x.settles_tx_id = c.id)
-    ORDER BY ((c.memo->>'net')::bigint = ${r.net}) DESC, (c.created_at <= ${at}::timestamptz) DESC, c.created_at DESC, c.id DESC LIMIT 1`);
+    ORDER BY ((c.memo->>'net')::bigint = ${r.net}) DESC, (c.created_at <= ${at}::timestamptz) DESC, c.created_at DESC, c.id DESC LIMIT 1`,
+  );
   return row ? Number(row.id) : null;
 }
 
@@ -153,7 +214,14 @@ export async function accountBalance(db: Db, code: string): Promise<number> {
   return r ? Number(r.balance) : 0;
 }
 
-export async function upsertVendorReport(db: Db, id: number, r: ReportRow, vendorId: number, contextId: number | null, adminId: number | null): Promise<void> {
+export async function upsertVendorReport(
+  db: Db,
+  id: number,
+  r: ReportRow,
+  vendorId: number,
+  contextId: number | null,
+  adminId: number | null,
+): Promise<void> {
   await db.execute(sql`INSERT INTO vendor_reports (id, vendor_id, context_type, context_id, title, description, status, admin_note, admin_user_id, created_at, updated_at, resolved_at)
     VALUES (${id}, ${vendorId}, ${r.contextType}, ${contextId}, ${r.title}, ${r.description}, ${r.status}, ${r.adminNote}, ${adminId}, ${r.createdAt}, ${r.updatedAt}, ${r.resolvedAt})
     ON CONFLICT (id) DO UPDATE SET vendor_id = EXCLUDED.vendor_id, context_type = EXCLUDED.context_type, context_id = EXCLUDED.context_id, title = EXCLUDED.title,
@@ -161,9 +229,20 @@ export async function upsertVendorReport(db: Db, id: number, r: ReportRow, vendo
       created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, resolved_at = EXCLUDED.resolved_at`);
 }
 
-export async function openReportHeld(db: Db, id: number, vendorId: number, contextType: string, contextId: number | null): Promise<boolean> {
-  return (await one(db, sql`SELECT 1 FROM vendor_reports WHERE vendor_id = ${vendorId} AND context_type = ${contextType} AND coalesce(context_id, 0) = ${contextId ?? 0}
-    AND status IN ('open', 'in_review') AND id <> ${id}`)) !== undefined;
+export async function openReportHeld(
+  db: Db,
+  id: number,
+  vendorId: number,
+  contextType: string,
+  contextId: number | null,
+): Promise<boolean> {
+  return (
+    (await one(
+      db,
+      sql`SELECT 1 FROM vendor_reports WHERE vendor_id = ${vendorId} AND context_type = ${contextType} AND coalesce(context_id, 0) = ${contextId ?? 0}
+    AND status IN ('open', 'in_review') AND id <> ${id}`,
+    )) !== undefined
+  );
 }
 
 export async function upsertPricingRule(db: Db, id: number, r: PricingRuleRow): Promise<void> {
@@ -175,5 +254,12 @@ export async function upsertPricingRule(db: Db, id: number, r: PricingRuleRow): 
 }
 
 export async function marketplaceOption(db: Db): Promise<Record<string, unknown>> {
-  return (await one<{ value: Record<string, unknown> }>(db, sql`SELECT value FROM rova_options WHERE name = 'marketplace_settings'`))?.value ?? {};
+  return (
+    (
+      await one<{ value: Record<string, unknown> }>(
+        db,
+        sql`SELECT value FROM rova_options WHERE name = 'marketplace_settings'`,
+      )
+    )?.value ?? {}
+  );
 }

@@ -5,18 +5,35 @@ import type { AttributeRow, ProductRow, TermRow } from './map-products.js';
 const SOURCE = 'wordpress';
 
 /** Rova tables the import writes rows into with chosen ids (checked names only: they go into SQL text). */
-export type IdTable = 'rova_products' | 'rova_product_terms' | 'rova_product_attributes' | 'rova_users' | 'rental_customers' | 'rental_locations'
-  | 'rental_transfer_routes' | 'rental_pricing_rules' | 'rental_vehicles' | 'rental_bookings' | 'rental_messages' | 'vendor_reports';
+export type IdTable =
+  | 'rova_products'
+  | 'rova_product_terms'
+  | 'rova_product_attributes'
+  | 'rova_users'
+  | 'rental_customers'
+  | 'rental_locations'
+  | 'rental_transfer_routes'
+  | 'rental_pricing_rules'
+  | 'rental_vehicles'
+  | 'rental_bookings'
+  | 'rental_messages'
+  | 'vendor_reports';
 
 export type Claim = { id: number; existed: boolean } | { conflict: string };
 
 export async function mappedId(db: Db, sourceTable: string, oldId: string | number): Promise<number | undefined> {
-  const r = await one<{ new_id: string }>(db, sql`SELECT new_id FROM import_id_map WHERE source = ${SOURCE} AND source_table = ${sourceTable} AND old_id = ${String(oldId)}`);
+  const r = await one<{ new_id: string }>(
+    db,
+    sql`SELECT new_id FROM import_id_map WHERE source = ${SOURCE} AND source_table = ${sourceTable} AND old_id = ${String(oldId)}`,
+  );
   return r ? Number(r.new_id) : undefined;
 }
 
 export async function mappedIds(db: Db, sourceTable: string): Promise<Map<string, number>> {
-  const r = await rows<{ old_id: string; new_id: string }>(db, sql`SELECT old_id, new_id FROM import_id_map WHERE source = ${SOURCE} AND source_table = ${sourceTable}`);
+  const r = await rows<{ old_id: string; new_id: string }>(
+    db,
+    sql`SELECT old_id, new_id FROM import_id_map WHERE source = ${SOURCE} AND source_table = ${sourceTable}`,
+  );
   return new Map(r.map((x) => [x.old_id, Number(x.new_id)]));
 }
 
@@ -34,24 +51,48 @@ async function idExists(db: Db, table: IdTable, id: number): Promise<boolean> {
  * taken by a row the import did not write: `keep` entities (ids the outside world holds) report a conflict, the
  * others get a fresh id from the table's sequence.
  */
-export async function claimId(db: Db, table: IdTable, sourceTable: string, oldId: number, keep: boolean, reserveUpTo = 0): Promise<Claim> {
+export async function claimId(
+  db: Db,
+  table: IdTable,
+  sourceTable: string,
+  oldId: number,
+  keep: boolean,
+  reserveUpTo = 0,
+): Promise<Claim> {
   const before = await mappedId(db, sourceTable, oldId);
   if (before !== undefined) return { id: before, existed: true };
   if (oldId > 0 && !(await idExists(db, table, oldId))) return { id: oldId, existed: false };
   if (keep) return { conflict: `id ${oldId} is already used in Rova by a record this import did not write` };
   // above every id in the table and every WordPress id still to come (`reserveUpTo`), so no later record is pushed off its own id
-  const r = await one<{ id: string }>(db, sql`SELECT (GREATEST(coalesce(max(id), 0), ${reserveUpTo}) + 1)::text AS id FROM ${sql.identifier(table)}`);
+  const r = await one<{ id: string }>(
+    db,
+    sql`SELECT (GREATEST(coalesce(max(id), 0), ${reserveUpTo}) + 1)::text AS id FROM ${sql.identifier(table)}`,
+  );
   return { id: Number(r!.id), existed: false };
 }
 
 /** After rows were written with chosen ids, the sequence moves past the highest id (new rows never collide). */
 export async function bumpSequence(db: Db, table: IdTable): Promise<void> {
-  await db.execute(sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(table)}), 1))`);
+  await db.execute(
+    sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(table)}), 1))`,
+  );
 }
 
 /** Is `value` of `column` held by a row other than `id`? (slugs, SKUs, e-mails that must stay unique) */
-export async function heldByOther(db: Db, table: IdTable, column: string, value: string, id: number, extra: SQL = sql`true`): Promise<boolean> {
-  return (await one(db, sql`SELECT 1 FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} = ${value} AND id <> ${id} AND ${extra} LIMIT 1`)) !== undefined;
+export async function heldByOther(
+  db: Db,
+  table: IdTable,
+  column: string,
+  value: string,
+  id: number,
+  extra: SQL = sql`true`,
+): Promise<boolean> {
+  return (
+    (await one(
+      db,
+      sql`SELECT 1 FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} = ${value} AND id <> ${id} AND ${extra} LIMIT 1`,
+    )) !== undefined
+  );
 }
 
 // ---------- catalogue ----------
@@ -69,11 +110,18 @@ export async function upsertTerm(db: Db, t: TermRow): Promise<void> {
 }
 
 export async function setTermParent(db: Db, id: number, parentId: number | null): Promise<void> {
-  await db.execute(sql`UPDATE rova_product_terms SET parent_id = ${parentId} WHERE id = ${id} AND parent_id IS DISTINCT FROM ${parentId}`);
+  await db.execute(
+    sql`UPDATE rova_product_terms SET parent_id = ${parentId} WHERE id = ${id} AND parent_id IS DISTINCT FROM ${parentId}`,
+  );
 }
 
 export async function termSlugHeld(db: Db, t: TermRow): Promise<boolean> {
-  return (await one(db, sql`SELECT 1 FROM rova_product_terms WHERE taxonomy = ${t.taxonomy} AND COALESCE(attribute_id, 0) = ${t.attributeId ?? 0} AND slug = ${t.slug} AND id <> ${t.id}`)) !== undefined;
+  return (
+    (await one(
+      db,
+      sql`SELECT 1 FROM rova_product_terms WHERE taxonomy = ${t.taxonomy} AND COALESCE(attribute_id, 0) = ${t.attributeId ?? 0} AND slug = ${t.slug} AND id <> ${t.id}`,
+    )) !== undefined
+  );
 }
 
 export async function upsertProduct(db: Db, p: ProductRow): Promise<void> {
@@ -97,7 +145,9 @@ export async function setProductTerms(db: Db, productId: number, termIds: number
   await db.execute(sql`DELETE FROM rova_product_term_links WHERE product_id = ${productId}
     AND NOT (term_id = ANY(${sql.raw(`ARRAY[${termIds.map((n) => Number(n)).join(',')}]::bigint[]`)}))`);
   for (const t of termIds) {
-    await db.execute(sql`INSERT INTO rova_product_term_links (product_id, term_id) SELECT ${productId}, id FROM rova_product_terms WHERE id = ${t} ON CONFLICT DO NOTHING`);
+    await db.execute(
+      sql`INSERT INTO rova_product_term_links (product_id, term_id) SELECT ${productId}, id FROM rova_product_terms WHERE id = ${t} ON CONFLICT DO NOTHING`,
+    );
   }
 }
 
@@ -117,7 +167,9 @@ export async function currencyCodes(db: Db): Promise<Set<string>> {
 /** The currency rows become exactly `list` (in this order); an unchanged row is not written again. */
 export async function putCurrencies(db: Db, list: { code: string; data: unknown }[]): Promise<void> {
   const codes = list.map((r) => r.code);
-  await db.execute(sql`DELETE FROM rova_fx_currencies WHERE NOT (code = ANY(${sql.raw(`ARRAY[${codes.map((c) => `'${c.replace(/[^A-Z]/g, '')}'`).join(',')}]::text[]`)}))`);
+  await db.execute(
+    sql`DELETE FROM rova_fx_currencies WHERE NOT (code = ANY(${sql.raw(`ARRAY[${codes.map((c) => `'${c.replace(/[^A-Z]/g, '')}'`).join(',')}]::text[]`)}))`,
+  );
   for (const [i, r] of list.entries()) {
     const data = JSON.stringify(r.data);
     await db.execute(sql`INSERT INTO rova_fx_currencies (code, position, data) VALUES (${r.code}, ${i}, ${data}::jsonb)
@@ -142,8 +194,16 @@ export interface UserWrite {
 }
 
 /** A Rova user (other than `id`) holding this login or e-mail. */
-export async function userHolding(db: Db, login: string, email: string, id: number): Promise<{ id: number; login: string } | undefined> {
-  const r = await one<{ id: string; login: string }>(db, sql`SELECT id::text, login FROM rova_users WHERE (lower(login) = lower(${login}) OR lower(email) = lower(${email})) AND id <> ${id} LIMIT 1`);
+export async function userHolding(
+  db: Db,
+  login: string,
+  email: string,
+  id: number,
+): Promise<{ id: number; login: string } | undefined> {
+  const r = await one<{ id: string; login: string }>(
+    db,
+    sql`SELECT id::text, login FROM rova_users WHERE (lower(login) = lower(${login}) OR lower(email) = lower(${email})) AND id <> ${id} LIMIT 1`,
+  );
   return r ? { id: Number(r.id), login: r.login } : undefined;
 }
 
@@ -157,11 +217,25 @@ export async function upsertUser(db: Db, u: UserWrite): Promise<void> {
 }
 
 export async function customerByEmail(db: Db, email: string): Promise<number | undefined> {
-  const r = await one<{ id: string }>(db, sql`SELECT id::text FROM rental_customers WHERE lower(email) = lower(${email})`);
+  const r = await one<{ id: string }>(
+    db,
+    sql`SELECT id::text FROM rental_customers WHERE lower(email) = lower(${email})`,
+  );
   return r ? Number(r.id) : undefined;
 }
 
-export async function upsertCustomer(db: Db, c: { id: number; name: string; email: string; phone: string; address: string; userId: number | null; createdAt: string }): Promise<void> {
+export async function upsertCustomer(
+  db: Db,
+  c: {
+    id: number;
+    name: string;
+    email: string;
+    phone: string;
+    address: string;
+    userId: number | null;
+    createdAt: string;
+  },
+): Promise<void> {
   await db.execute(sql`INSERT INTO rental_customers (id, name, email, phone, address, user_id, created_at, updated_at)
     VALUES (${c.id}, ${c.name}, ${c.email}, ${c.phone}, ${c.address}, ${c.userId}, ${c.createdAt}, ${c.createdAt})
     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email, phone = EXCLUDED.phone, address = EXCLUDED.address,

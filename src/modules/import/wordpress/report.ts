@@ -1,7 +1,23 @@
 /** What `rova import wordpress` did, entity by entity: the closing report and the tests read it. */
 export const ENTITIES = [
-  'settings', 'attributes', 'categories', 'tags', 'products', 'variations', 'currency', 'users', 'customers', 'locations', 'routes', 'pricing',
-  'vehicles', 'vendors', 'bookings', 'messages', 'ledger', 'vendor_reports',
+  'settings',
+  'attributes',
+  'categories',
+  'tags',
+  'products',
+  'variations',
+  'currency',
+  'users',
+  'customers',
+  'locations',
+  'routes',
+  'pricing',
+  'vehicles',
+  'vendors',
+  'bookings',
+  'messages',
+  'ledger',
+  'vendor_reports',
 ] as const;
 export type Entity = (typeof ENTITIES)[number];
 

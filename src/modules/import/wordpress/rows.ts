@@ -23,7 +23,8 @@ export class RefusedValue extends Error {}
 export function cleanRow(row: object, id: number | string, notes: Notes): void {
   const walk = (v: unknown, path: string, set: (x: string) => void): void => {
     if (typeof v === 'string') {
-      if (v.length > MAX_TEXT) throw new RefusedValue(`${path} is ${v.length} characters long (the import takes at most ${MAX_TEXT})`);
+      if (v.length > MAX_TEXT)
+        throw new RefusedValue(`${path} is ${v.length} characters long (the import takes at most ${MAX_TEXT})`);
       if (v.includes('\u0000')) {
         set(v.replaceAll('\u0000', ''));
         notes.value(id, path, 'NUL characters removed');
@@ -32,7 +33,8 @@ export function cleanRow(row: object, id: number | string, notes: Notes): void {
     }
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, (s) => (v[i] = s)));
     else if (v !== null && typeof v === 'object' && !(v instanceof Date)) {
-      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, (s) => ((v as Record<string, unknown>)[k] = s));
+      for (const [k, x] of Object.entries(v))
+        walk(x, path ? `${path}.${k}` : k, (s) => ((v as Record<string, unknown>)[k] = s));
     }
   };
   walk(row, '', () => undefined);
@@ -63,7 +65,12 @@ export function skip(c: Pick<StepContext, 'notes'>, id: number | string, reason:
  * as created or updated, or skipping it when `write` returns null (it noted why) or when the record cannot be stored.
  * A lost connection still stops the run: that is not about one record.
  */
-export async function importRows<R extends object>(c: StepContext, list: readonly R[], idOf: (r: R) => number | string, write: (r: R, tx: Db) => Promise<RowOutcome>): Promise<void> {
+export async function importRows<R extends object>(
+  c: StepContext,
+  list: readonly R[],
+  idOf: (r: R) => number | string,
+  write: (r: R, tx: Db) => Promise<RowOutcome>,
+): Promise<void> {
   for (const [i, r] of list.entries()) {
     const id = idOf(r);
     let outcome: RowOutcome;

@@ -27,10 +27,27 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
     if (zone.zone !== null) {
       await repo.setOption(c.tx, OPT_TIMEZONE, zone.zone);
       c.rep.updated++;
-    } else c.notes.warn(`the site's time zone ${zone.label} has no IANA name; set STORE_TIMEZONE (site-local times were read at ${zone.label})`);
-    const [position, decimalSep, thousandSep, decimals] = await Promise.all(['woocommerce_currency_pos', 'woocommerce_price_decimal_sep', 'woocommerce_price_thousand_sep',
-      'woocommerce_price_num_decimals'].map((n) => c.source.option(n)));
-    const format = mapPriceFormat({ position: position ?? null, decimalSep: decimalSep ?? null, thousandSep: thousandSep ?? null, decimals: decimals ?? null }, c.notes);
+    } else
+      c.notes.warn(
+        `the site's time zone ${zone.label} has no IANA name; set STORE_TIMEZONE (site-local times were read at ${zone.label})`,
+      );
+    const [position, decimalSep, thousandSep, decimals] = await Promise.all(
+      [
+        'woocommerce_currency_pos',
+        'woocommerce_price_decimal_sep',
+        'woocommerce_price_thousand_sep',
+        'woocommerce_price_num_decimals',
+      ].map((n) => c.source.option(n)),
+    );
+    const format = mapPriceFormat(
+      {
+        position: position ?? null,
+        decimalSep: decimalSep ?? null,
+        thousandSep: thousandSep ?? null,
+        decimals: decimals ?? null,
+      },
+      c.notes,
+    );
     if (format) {
       await repo.setOption(c.tx, OPT_PRICE_FORMAT, format);
       c.rep.updated++;
@@ -39,14 +56,20 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
   async attributes(c) {
     const list = await c.cache.attributes(c.notes);
     c.rep.read = list.length;
-    await importRows(c, list, (a) => a.id, async (a, tx) => {
-      const claim = await repo.claimId(tx, 'rova_product_attributes', 'woocommerce_attribute_taxonomies', a.id, true);
-      if ('conflict' in claim) return skip(c, a.id, claim.conflict);
-      if (await repo.heldByOther(tx, 'rova_product_attributes', 'slug', a.slug, a.id)) return skip(c, a.id, `attribute slug pa_${a.slug} is already used in Rova`);
-      await repo.upsertAttribute(tx, a);
-      await repo.remember(tx, 'woocommerce_attribute_taxonomies', a.id, a.id);
-      return claim.existed ? 'updated' : 'created';
-    });
+    await importRows(
+      c,
+      list,
+      (a) => a.id,
+      async (a, tx) => {
+        const claim = await repo.claimId(tx, 'rova_product_attributes', 'woocommerce_attribute_taxonomies', a.id, true);
+        if ('conflict' in claim) return skip(c, a.id, claim.conflict);
+        if (await repo.heldByOther(tx, 'rova_product_attributes', 'slug', a.slug, a.id))
+          return skip(c, a.id, `attribute slug pa_${a.slug} is already used in Rova`);
+        await repo.upsertAttribute(tx, a);
+        await repo.remember(tx, 'woocommerce_attribute_taxonomies', a.id, a.id);
+        return claim.existed ? 'updated' : 'created';
+      },
+    );
     await repo.bumpSequence(c.tx, 'rova_product_attributes');
     // the attributes' terms come with them (counted in the same row of the report)
     await termsStep(c, 'attribute');
@@ -60,7 +83,11 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
     await productsStep(c, true);
   },
   async currency(c) {
-    const [wc, settings, currencies] = await Promise.all([c.source.option('woocommerce_currency'), c.source.option('mhmcs_settings'), c.source.option('mhmcs_currencies')]);
+    const [wc, settings, currencies] = await Promise.all([
+      c.source.option('woocommerce_currency'),
+      c.source.option('mhmcs_settings'),
+      c.source.option('mhmcs_currencies'),
+    ]);
     const m = mapCurrency({ wcCurrency: wc, settings, currencies }, c.notes);
     c.rep.read = (m.base ? 1 : 0) + (m.settings ? 1 : 0) + (m.rows?.length ?? 0);
     // the store's currency (what every module records amounts in) becomes the shop's; running nodes reload it
@@ -68,14 +95,22 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
     if (m.base && isCurrencyCode(m.base)) {
       await repo.setOption(c.tx, OPT_BASE, m.base);
       c.rep.updated++;
-    } else c.notes.warn(m.base ? `woocommerce_currency ${m.base} is not an ISO 4217 code: the store currency stays as it is` : 'woocommerce_currency is not set: the store currency stays as it is');
+    } else
+      c.notes.warn(
+        m.base
+          ? `woocommerce_currency ${m.base} is not an ISO 4217 code: the store currency stays as it is`
+          : 'woocommerce_currency is not set: the store currency stays as it is',
+      );
     if (m.settings) {
       await repo.setOption(c.tx, OPT_SETTINGS, m.settings);
       c.rep.updated++;
     }
     if (m.rows) {
       const before = await repo.currencyCodes(c.tx);
-      await repo.putCurrencies(c.tx, m.rows.map((r) => ({ code: r.code, data: r })));
+      await repo.putCurrencies(
+        c.tx,
+        m.rows.map((r) => ({ code: r.code, data: r })),
+      );
       for (const r of m.rows) c.rep[before.has(r.code) ? 'updated' : 'created']++;
     }
   },
@@ -88,23 +123,40 @@ async function termsStep(c: StepContext, taxonomy: 'product_cat' | 'product_tag'
   const rows = mapTerms(all, attrs, c.notes);
   c.rep.read += all.length;
   const written = new Set<number>();
-  await importRows(c, rows, (t) => t.id, async (t, tx) => {
-    const claim = await repo.claimId(tx, 'rova_product_terms', 'terms', t.id, true);
-    if ('conflict' in claim) return skip(c, t.id, claim.conflict);
-    if (t.attributeId !== null && (await repo.mappedId(tx, 'woocommerce_attribute_taxonomies', t.attributeId)) === undefined) return skip(c, t.id, `its attribute ${t.attributeId} is not imported`);
-    if (await repo.termSlugHeld(tx, t)) return skip(c, t.id, `slug "${t.slug}" is already used in Rova by another term of ${t.taxonomy}`);
-    await repo.upsertTerm(tx, t);
-    await repo.remember(tx, 'terms', t.id, t.id);
-    written.add(t.id);
-    return claim.existed ? 'updated' : 'created';
-  });
-  for (const t of rows) if (written.has(t.id)) await repo.setTermParent(c.tx, t.id, t.parentId !== null && written.has(t.parentId) ? t.parentId : null);
+  await importRows(
+    c,
+    rows,
+    (t) => t.id,
+    async (t, tx) => {
+      const claim = await repo.claimId(tx, 'rova_product_terms', 'terms', t.id, true);
+      if ('conflict' in claim) return skip(c, t.id, claim.conflict);
+      if (
+        t.attributeId !== null &&
+        (await repo.mappedId(tx, 'woocommerce_attribute_taxonomies', t.attributeId)) === undefined
+      )
+        return skip(c, t.id, `its attribute ${t.attributeId} is not imported`);
+      if (await repo.termSlugHeld(tx, t))
+        return skip(c, t.id, `slug "${t.slug}" is already used in Rova by another term of ${t.taxonomy}`);
+      await repo.upsertTerm(tx, t);
+      await repo.remember(tx, 'terms', t.id, t.id);
+      written.add(t.id);
+      return claim.existed ? 'updated' : 'created';
+    },
+  );
+  for (const t of rows)
+    if (written.has(t.id))
+      await repo.setTermParent(c.tx, t.id, t.parentId !== null && written.has(t.parentId) ? t.parentId : null);
   await repo.bumpSequence(c.tx, 'rova_product_terms');
 }
 
 async function productsStep(c: StepContext, variations: boolean): Promise<void> {
-  const [products, vars, terms, attributes, attachmentPosts] = await Promise.all([c.cache.posts('product'), c.cache.posts('product_variation'), c.cache.catalogueTerms(),
-    c.cache.attributes(new Notes()), c.cache.posts('attachment')]);
+  const [products, vars, terms, attributes, attachmentPosts] = await Promise.all([
+    c.cache.posts('product'),
+    c.cache.posts('product_variation'),
+    c.cache.catalogueTerms(),
+    c.cache.attributes(new Notes()),
+    c.cache.posts('attachment'),
+  ]);
   const attachments = new Map(attachmentPosts.map((a) => [a.id, a]));
   const links = await c.source.termLinks([...new Set(terms.map((t) => t.taxonomy))]);
   // both passes map everything (a variation needs its parent's row); each reports and writes only its own records
@@ -120,24 +172,40 @@ async function productsStep(c: StepContext, variations: boolean): Promise<void> 
   }
   const list = rows.filter((r) => (r.type === 'variation') === variations);
   c.rep.read = mine.length;
-  await importRows(c, list, (p) => p.id, async (p, tx) => {
-    const claim = await repo.claimId(tx, 'rova_products', `posts:${variations ? 'product_variation' : 'product'}`, p.id, true);
-    if ('conflict' in claim) return skip(c, p.id, claim.conflict);
-    if (p.parentId !== null && (await repo.mappedId(tx, 'posts:product', p.parentId)) === undefined) return skip(c, p.id, `its parent product ${p.parentId} is not imported`);
-    if (await repo.heldByOther(tx, 'rova_products', 'slug', p.slug, p.id)) {
-      const slug = `${p.slug}-${p.id}`;
-      c.notes.warn(`${variations ? 'variation' : 'product'} ${p.id}: slug "${p.slug}" is taken in Rova, imported as "${slug}"`);
-      p.slug = slug;
-    }
-    if (p.sku && (await repo.heldByOther(tx, 'rova_products', 'sku', p.sku, p.id))) {
-      c.notes.warn(`${variations ? 'variation' : 'product'} ${p.id}: SKU "${p.sku}" is already used in Rova, imported without a SKU`);
-      p.sku = '';
-    }
-    await repo.upsertProduct(tx, p);
-    await repo.setProductTerms(tx, p.id, p.termIds);
-    await repo.remember(tx, `posts:${variations ? 'product_variation' : 'product'}`, p.id, p.id);
-    return claim.existed ? 'updated' : 'created';
-  });
+  await importRows(
+    c,
+    list,
+    (p) => p.id,
+    async (p, tx) => {
+      const claim = await repo.claimId(
+        tx,
+        'rova_products',
+        `posts:${variations ? 'product_variation' : 'product'}`,
+        p.id,
+        true,
+      );
+      if ('conflict' in claim) return skip(c, p.id, claim.conflict);
+      if (p.parentId !== null && (await repo.mappedId(tx, 'posts:product', p.parentId)) === undefined)
+        return skip(c, p.id, `its parent product ${p.parentId} is not imported`);
+      if (await repo.heldByOther(tx, 'rova_products', 'slug', p.slug, p.id)) {
+        const slug = `${p.slug}-${p.id}`;
+        c.notes.warn(
+          `${variations ? 'variation' : 'product'} ${p.id}: slug "${p.slug}" is taken in Rova, imported as "${slug}"`,
+        );
+        p.slug = slug;
+      }
+      if (p.sku && (await repo.heldByOther(tx, 'rova_products', 'sku', p.sku, p.id))) {
+        c.notes.warn(
+          `${variations ? 'variation' : 'product'} ${p.id}: SKU "${p.sku}" is already used in Rova, imported without a SKU`,
+        );
+        p.sku = '';
+      }
+      await repo.upsertProduct(tx, p);
+      await repo.setProductTerms(tx, p.id, p.termIds);
+      await repo.remember(tx, `posts:${variations ? 'product_variation' : 'product'}`, p.id, p.id);
+      return claim.existed ? 'updated' : 'created';
+    },
+  );
   await repo.bumpSequence(c.tx, 'rova_products');
 }
 
@@ -147,40 +215,72 @@ const peopleSteps: Partial<Record<Entity, Step>> = {
     const list = mapUsers(wp, c.source.prefix, c.notes);
     c.rep.read = wp.length;
     const maxId = Math.max(0, ...wp.map((u) => u.id));
-    await importRows(c, list, (u) => u.wpId, async (u, tx) => {
-      const claim = await repo.claimId(tx, 'rova_users', 'users', u.wpId, false, maxId);
-      if ('conflict' in claim) return null;
-      const other = await repo.userHolding(tx, u.login, u.email, claim.id);
-      if (other) return skip(c, u.wpId, `Rova user ${other.id} (${other.login}) already has this login or e-mail; left as it is`);
-      if (claim.id !== u.wpId) c.notes.warn(`user ${u.wpId} (${u.login}): id ${u.wpId} is taken in Rova, imported as user ${claim.id}`);
-      await repo.upsertUser(tx, { ...u, id: claim.id });
-      await repo.remember(tx, 'users', u.wpId, claim.id);
-      return claim.existed ? 'updated' : 'created';
-    });
+    await importRows(
+      c,
+      list,
+      (u) => u.wpId,
+      async (u, tx) => {
+        const claim = await repo.claimId(tx, 'rova_users', 'users', u.wpId, false, maxId);
+        if ('conflict' in claim) return null;
+        const other = await repo.userHolding(tx, u.login, u.email, claim.id);
+        if (other)
+          return skip(
+            c,
+            u.wpId,
+            `Rova user ${other.id} (${other.login}) already has this login or e-mail; left as it is`,
+          );
+        if (claim.id !== u.wpId)
+          c.notes.warn(`user ${u.wpId} (${u.login}): id ${u.wpId} is taken in Rova, imported as user ${claim.id}`);
+        await repo.upsertUser(tx, { ...u, id: claim.id });
+        await repo.remember(tx, 'users', u.wpId, claim.id);
+        return claim.existed ? 'updated' : 'created';
+      },
+    );
     await repo.bumpSequence(c.tx, 'rova_users');
   },
   async customers(c) {
-    const [wp, rows, bookings] = await Promise.all([c.cache.users(), c.cache.userRows(), c.cache.posts('vehicle_booking')]);
+    const [wp, rows, bookings] = await Promise.all([
+      c.cache.users(),
+      c.cache.userRows(),
+      c.cache.posts('vehicle_booking'),
+    ]);
     const list = mapCustomers(rows, wp, bookings, c.notes);
     c.rep.read = list.length;
     const maxId = Math.max(0, ...wp.map((u) => u.id));
-    await importRows(c, list, (cu) => cu.key, async (cu, tx) => {
-      const mapKey = cu.key;
-      let id = await repo.mappedId(tx, 'customers', mapKey);
-      const existed = id !== undefined;
-      const userId = cu.wpUserId === null ? null : ((await repo.mappedId(tx, 'users', cu.wpUserId)) ?? null);
-      if (cu.wpUserId !== null && userId === null) c.notes.warn(`customer ${cu.email}: WordPress user ${cu.wpUserId} is not imported; the customer has no account link`);
-      if (id === undefined) {
-        const sameEmail = await repo.customerByEmail(tx, cu.email);
-        if (sameEmail !== undefined) return skip(c, mapKey, `Rova customer ${sameEmail} already has e-mail ${cu.email}; left as it is`);
-        const claim = await repo.claimId(tx, 'rental_customers', 'customers', cu.wpUserId ?? 0, false, maxId);
-        if ('conflict' in claim) return null;
-        id = claim.id;
-      }
-      await repo.upsertCustomer(tx, { id, name: cu.name, email: cu.email, phone: cu.phone, address: cu.address, userId, createdAt: cu.createdAt });
-      await repo.remember(tx, 'customers', mapKey, id);
-      return existed ? 'updated' : 'created';
-    });
+    await importRows(
+      c,
+      list,
+      (cu) => cu.key,
+      async (cu, tx) => {
+        const mapKey = cu.key;
+        let id = await repo.mappedId(tx, 'customers', mapKey);
+        const existed = id !== undefined;
+        const userId = cu.wpUserId === null ? null : ((await repo.mappedId(tx, 'users', cu.wpUserId)) ?? null);
+        if (cu.wpUserId !== null && userId === null)
+          c.notes.warn(
+            `customer ${cu.email}: WordPress user ${cu.wpUserId} is not imported; the customer has no account link`,
+          );
+        if (id === undefined) {
+          const sameEmail = await repo.customerByEmail(tx, cu.email);
+          if (sameEmail !== undefined)
+            return skip(c, mapKey, `Rova customer ${sameEmail} already has e-mail ${cu.email}; left as it is`);
+          const claim = await repo.claimId(tx, 'rental_customers', 'customers', cu.wpUserId ?? 0, false, maxId);
+          if ('conflict' in claim) return null;
+          id = claim.id;
+        }
+        await repo.upsertCustomer(tx, {
+          id,
+          name: cu.name,
+          email: cu.email,
+          phone: cu.phone,
+          address: cu.address,
+          userId,
+          createdAt: cu.createdAt,
+        });
+        await repo.remember(tx, 'customers', mapKey, id);
+        return existed ? 'updated' : 'created';
+      },
+    );
     await repo.bumpSequence(c.tx, 'rental_customers');
   },
 };
@@ -188,7 +288,11 @@ const peopleSteps: Partial<Record<Entity, Step>> = {
 const STEPS: Partial<Record<Entity, Step>> = { ...catalogueSteps, ...peopleSteps, ...rentalSteps };
 
 /** `rova import wordpress`: every entity in its own transaction (an interrupted run resumes where it stopped). */
-export async function importWordPress(target: ImportTarget, source: WpSource, opts: ImportOptions = {}): Promise<ImportReport> {
+export async function importWordPress(
+  target: ImportTarget,
+  source: WpSource,
+  opts: ImportOptions = {},
+): Promise<ImportReport> {
   const only = new Set<Entity>(opts.only ?? ENTITIES);
   const report: ImportReport = { dryRun: opts.dryRun === true, site: null, notImported: [], entities: [], ledger: [] };
   const cache = new SourceCache(source);
@@ -199,14 +303,32 @@ export async function importWordPress(target: ImportTarget, source: WpSource, op
       const step = STEPS[entity];
       if (!only.has(entity) || !step) continue;
       const notes = new Notes();
-      const rep: EntityReport = { entity, read: 0, created: 0, updated: 0, skipped: notes.skipped, warnings: notes.warnings, values: notes.values };
+      const rep: EntityReport = {
+        entity,
+        read: 0,
+        created: 0,
+        updated: 0,
+        skipped: notes.skipped,
+        warnings: notes.warnings,
+        values: notes.values,
+      };
       await inTx(async (tx) => {
         rep.created = 0;
         rep.updated = 0;
         notes.skipped.length = 0;
         notes.warnings.length = 0;
         notes.values.length = 0;
-        await step({ tx, source, notes, rep, opts, target, cache, tick: (d, t) => opts.progress?.(entity, d, t), ledger: report.ledger });
+        await step({
+          tx,
+          source,
+          notes,
+          rep,
+          opts,
+          target,
+          cache,
+          tick: (d, t) => opts.progress?.(entity, d, t),
+          ledger: report.ledger,
+        });
       });
       report.entities.push(rep);
     }

@@ -34,7 +34,8 @@ export function siteZone(timezoneString: string | null, gmtOffset: string | null
   const sign = minutes < 0 ? '-' : '+';
   const label = `UTC${sign}${Math.floor(Math.abs(minutes) / 60)}${Math.abs(minutes) % 60 ? `:${String(Math.abs(minutes) % 60).padStart(2, '0')}` : ''}`;
   // Etc/GMT zones carry the POSIX sign: Etc/GMT-3 is three hours ahead of UTC
-  if (minutes % 60 === 0) return { zone: `Etc/GMT${minutes > 0 ? '-' : '+'}${Math.abs(minutes) / 60}`, fixedOffsetMinutes: null, label };
+  if (minutes % 60 === 0)
+    return { zone: `Etc/GMT${minutes > 0 ? '-' : '+'}${Math.abs(minutes) / 60}`, fixedOffsetMinutes: null, label };
   return { zone: null, fixedOffsetMinutes: minutes, label };
 }
 
@@ -43,11 +44,22 @@ export function siteLocalIso(date: string, time: string, z: SiteZone): string | 
   const m = /^(\d{4})-(\d\d)-(\d\d)$/.exec(date.trim());
   const t = /^(\d\d):(\d\d)(?::(\d\d))?$/.exec(time.trim());
   if (!m || !t) return null;
-  const [y, mo, d, h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
+  const [y, mo, d, h, mi, s] = [
+    Number(m[1]),
+    Number(m[2]),
+    Number(m[3]),
+    Number(t[1]),
+    Number(t[2]),
+    Number(t[3] ?? 0),
+  ];
   const wall = Date.UTC(y, mo - 1, d, h, mi, s);
   const check = new Date(wall);
-  if (y < 1000 || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
-  const ms = z.zone !== null ? localToUtc(`${m[1]}-${m[2]}-${m[3]}`, `${t[1]}:${t[2]}`, z.zone).getTime() + s * 1000 : wall - (z.fixedOffsetMinutes ?? 0) * 60_000;
+  if (y < 1000 || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
+    return null;
+  const ms =
+    z.zone !== null
+      ? localToUtc(`${m[1]}-${m[2]}-${m[3]}`, `${t[1]}:${t[2]}`, z.zone).getTime() + s * 1000
+      : wall - (z.fixedOffsetMinutes ?? 0) * 60_000;
   return new Date(ms).toISOString();
 }
 

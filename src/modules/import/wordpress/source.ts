@@ -102,66 +102,132 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
   } catch {
     throw new SourceError(`--from is not a URL: use mysql://user:password@host:3306/database`);
   }
-  if (u.protocol !== 'mysql:' && u.protocol !== 'mariadb:') throw new SourceError(`--from must be a mysql:// URL (got ${u.protocol}//…)`);
-  if (u.pathname.length < 2) throw new SourceError('--from names no database: add it as the path, e.g. mysql://user@host:3306/wordpress');
+  if (u.protocol !== 'mysql:' && u.protocol !== 'mariadb:')
+    throw new SourceError(`--from must be a mysql:// URL (got ${u.protocol}//…)`);
+  if (u.pathname.length < 2)
+    throw new SourceError('--from names no database: add it as the path, e.g. mysql://user@host:3306/wordpress');
   if (!/^\w*$/.test(prefix)) throw new SourceError(`--prefix may hold only letters, digits and _ (got "${prefix}")`);
   u.protocol = 'mysql:';
   let c: mysql.Connection;
   try {
-    c = await mysql.createConnection({ uri: u.toString(), charset: 'utf8mb4', dateStrings: true, timezone: 'Z', supportBigNumbers: true, bigNumberStrings: true, connectTimeout: 10_000 });
+    c = await mysql.createConnection({
+      uri: u.toString(),
+      charset: 'utf8mb4',
+      dateStrings: true,
+      timezone: 'Z',
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      connectTimeout: 10_000,
+    });
   } catch (err) {
     const e = err as { code?: string; message?: string };
     const where = describeUrl(url);
     if (e.code === 'ECONNREFUSED' || e.code === 'ETIMEDOUT' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH')
-      throw new SourceError(`cannot reach the WordPress database at ${where} (${e.code}): check the host and port, and that MySQL/MariaDB accepts connections from here`);
-    if (e.code === 'ER_ACCESS_DENIED_ERROR') throw new SourceError(`the WordPress database refused the user and password in ${where}: check the credentials (wp-config.php DB_USER / DB_PASSWORD)`);
-    if (e.code === 'ER_BAD_DB_ERROR') throw new SourceError(`the database in ${where} does not exist: check its name (wp-config.php DB_NAME)`);
+      throw new SourceError(
+        `cannot reach the WordPress database at ${where} (${e.code}): check the host and port, and that MySQL/MariaDB accepts connections from here`,
+      );
+    if (e.code === 'ER_ACCESS_DENIED_ERROR')
+      throw new SourceError(
+        `the WordPress database refused the user and password in ${where}: check the credentials (wp-config.php DB_USER / DB_PASSWORD)`,
+      );
+    if (e.code === 'ER_BAD_DB_ERROR')
+      throw new SourceError(`the database in ${where} does not exist: check its name (wp-config.php DB_NAME)`);
     throw new SourceError(`cannot open the WordPress database at ${where}: ${e.message ?? String(err)}`);
   }
-  const q = async (text: string, params: unknown[] = []): Promise<SqlRow[]> => (await c.query(text, params))[0] as SqlRow[];
+  const q = async (text: string, params: unknown[] = []): Promise<SqlRow[]> =>
+    (await c.query(text, params))[0] as SqlRow[];
   const t = (name: string) => `\`${prefix}${name}\``;
   const tables = new Set((await q('SHOW TABLES')).map((r) => String(Object.values(r)[0])));
   if (!tables.has(`${prefix}posts`) || !tables.has(`${prefix}options`)) {
     await c.end();
-    throw new SourceError(`no WordPress tables with prefix "${prefix}" in ${describeUrl(url)} (no ${prefix}posts / ${prefix}options): check --prefix (wp-config.php $table_prefix)`);
+    throw new SourceError(
+      `no WordPress tables with prefix "${prefix}" in ${describeUrl(url)} (no ${prefix}posts / ${prefix}options): check --prefix (wp-config.php $table_prefix)`,
+    );
   }
   return {
     prefix,
     async posts(types, metaKeys) {
-      const rows = await q(`SELECT ID, post_author, post_type, post_status, post_title, post_content, post_excerpt, post_name, post_password, post_parent, menu_order, guid,
-        post_date, post_date_gmt, post_modified, post_modified_gmt FROM ${t('posts')} WHERE post_type IN (?) ORDER BY ID`, [types]);
+      const rows = await q(
+        `SELECT ID, post_author, post_type, post_status, post_title, post_content, post_excerpt, post_name, post_password, post_parent, menu_order, guid,
+        post_date, post_date_gmt, post_modified, post_modified_gmt FROM ${t('posts')} WHERE post_type IN (?) ORDER BY ID`,
+        [types],
+      );
       const keys = metaKeys ? ' AND m.meta_key IN (?)' : '';
-      const meta = metaKeys?.length === 0 ? new Map<number, Map<string, string>>() : metaMap(await q(`SELECT m.post_id, m.meta_key, m.meta_value FROM ${t('postmeta')} m
-        JOIN ${t('posts')} p ON p.ID = m.post_id WHERE p.post_type IN (?)${keys} ORDER BY m.meta_id`, metaKeys ? [types, metaKeys] : [types]), 'post_id');
+      const meta =
+        metaKeys?.length === 0
+          ? new Map<number, Map<string, string>>()
+          : metaMap(
+              await q(
+                `SELECT m.post_id, m.meta_key, m.meta_value FROM ${t('postmeta')} m
+        JOIN ${t('posts')} p ON p.ID = m.post_id WHERE p.post_type IN (?)${keys} ORDER BY m.meta_id`,
+                metaKeys ? [types, metaKeys] : [types],
+              ),
+              'post_id',
+            );
       return rows.map((r) => ({
-        id: Number(r.ID), author: Number(r.post_author), type: String(r.post_type), status: String(r.post_status), title: String(r.post_title ?? ''),
-        content: String(r.post_content ?? ''), excerpt: String(r.post_excerpt ?? ''), name: String(r.post_name ?? ''), password: String(r.post_password ?? ''),
-        parent: Number(r.post_parent), menuOrder: Number(r.menu_order), guid: String(r.guid ?? ''), dateGmt: gmt(r.post_date_gmt, r.post_date), modifiedGmt: gmt(r.post_modified_gmt, r.post_modified),
+        id: Number(r.ID),
+        author: Number(r.post_author),
+        type: String(r.post_type),
+        status: String(r.post_status),
+        title: String(r.post_title ?? ''),
+        content: String(r.post_content ?? ''),
+        excerpt: String(r.post_excerpt ?? ''),
+        name: String(r.post_name ?? ''),
+        password: String(r.post_password ?? ''),
+        parent: Number(r.post_parent),
+        menuOrder: Number(r.menu_order),
+        guid: String(r.guid ?? ''),
+        dateGmt: gmt(r.post_date_gmt, r.post_date),
+        modifiedGmt: gmt(r.post_modified_gmt, r.post_modified),
         meta: meta.get(Number(r.ID)) ?? new Map(),
       }));
     },
     async users() {
-      const rows = await q(`SELECT ID, user_login, user_email, user_pass, display_name, user_registered FROM ${t('users')} ORDER BY ID`);
-      const meta = metaMap(await q(`SELECT user_id, meta_key, meta_value FROM ${t('usermeta')} ORDER BY umeta_id`), 'user_id');
+      const rows = await q(
+        `SELECT ID, user_login, user_email, user_pass, display_name, user_registered FROM ${t('users')} ORDER BY ID`,
+      );
+      const meta = metaMap(
+        await q(`SELECT user_id, meta_key, meta_value FROM ${t('usermeta')} ORDER BY umeta_id`),
+        'user_id',
+      );
       return rows.map((r) => ({
-        id: Number(r.ID), login: String(r.user_login), email: String(r.user_email ?? ''), pass: String(r.user_pass ?? ''), displayName: String(r.display_name ?? ''),
-        registered: String(r.user_registered ?? GMT_ZERO), meta: meta.get(Number(r.ID)) ?? new Map(),
+        id: Number(r.ID),
+        login: String(r.user_login),
+        email: String(r.user_email ?? ''),
+        pass: String(r.user_pass ?? ''),
+        displayName: String(r.display_name ?? ''),
+        registered: String(r.user_registered ?? GMT_ZERO),
+        meta: meta.get(Number(r.ID)) ?? new Map(),
       }));
     },
     async terms(taxonomies) {
       if (!taxonomies.length) return []; // `IN ()` is not SQL
-      const rows = await q(`SELECT t.term_id, tt.term_taxonomy_id, tt.taxonomy, t.name, t.slug, tt.description, tt.parent FROM ${t('terms')} t
-        JOIN ${t('term_taxonomy')} tt ON tt.term_id = t.term_id WHERE tt.taxonomy IN (?) ORDER BY t.term_id`, [taxonomies]);
-      const meta = tables.has(`${prefix}termmeta`) ? metaMap(await q(`SELECT term_id, meta_key, meta_value FROM ${t('termmeta')} ORDER BY meta_id`), 'term_id') : new Map<number, Map<string, string>>();
+      const rows = await q(
+        `SELECT t.term_id, tt.term_taxonomy_id, tt.taxonomy, t.name, t.slug, tt.description, tt.parent FROM ${t('terms')} t
+        JOIN ${t('term_taxonomy')} tt ON tt.term_id = t.term_id WHERE tt.taxonomy IN (?) ORDER BY t.term_id`,
+        [taxonomies],
+      );
+      const meta = tables.has(`${prefix}termmeta`)
+        ? metaMap(await q(`SELECT term_id, meta_key, meta_value FROM ${t('termmeta')} ORDER BY meta_id`), 'term_id')
+        : new Map<number, Map<string, string>>();
       return rows.map((r) => ({
-        termId: Number(r.term_id), taxonomyId: Number(r.term_taxonomy_id), taxonomy: String(r.taxonomy), name: String(r.name), slug: String(r.slug),
-        description: String(r.description ?? ''), parent: Number(r.parent), meta: meta.get(Number(r.term_id)) ?? new Map(),
+        termId: Number(r.term_id),
+        taxonomyId: Number(r.term_taxonomy_id),
+        taxonomy: String(r.taxonomy),
+        name: String(r.name),
+        slug: String(r.slug),
+        description: String(r.description ?? ''),
+        parent: Number(r.parent),
+        meta: meta.get(Number(r.term_id)) ?? new Map(),
       }));
     },
     async termLinks(taxonomies) {
       if (!taxonomies.length) return new Map();
-      const rows = await q(`SELECT r.object_id, tt.term_id FROM ${t('term_relationships')} r JOIN ${t('term_taxonomy')} tt ON tt.term_taxonomy_id = r.term_taxonomy_id
-        WHERE tt.taxonomy IN (?) ORDER BY r.object_id, r.term_order, tt.term_id`, [taxonomies]);
+      const rows = await q(
+        `SELECT r.object_id, tt.term_id FROM ${t('term_relationships')} r JOIN ${t('term_taxonomy')} tt ON tt.term_taxonomy_id = r.term_taxonomy_id
+        WHERE tt.taxonomy IN (?) ORDER BY r.object_id, r.term_order, tt.term_id`,
+        [taxonomies],
+      );
       const by = new Map<number, number[]>();
       for (const r of rows) {
         const id = Number(r.object_id);
@@ -171,8 +237,17 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
     },
     async attributeTaxonomies() {
       if (!tables.has(`${prefix}woocommerce_attribute_taxonomies`)) return [];
-      const rows = await q(`SELECT attribute_id, attribute_name, attribute_label, attribute_type, attribute_orderby, attribute_public FROM ${t('woocommerce_attribute_taxonomies')} ORDER BY attribute_id`);
-      return rows.map((r) => ({ id: Number(r.attribute_id), name: String(r.attribute_name), label: String(r.attribute_label ?? r.attribute_name), type: String(r.attribute_type), orderby: String(r.attribute_orderby), public: Number(r.attribute_public) === 1 }));
+      const rows = await q(
+        `SELECT attribute_id, attribute_name, attribute_label, attribute_type, attribute_orderby, attribute_public FROM ${t('woocommerce_attribute_taxonomies')} ORDER BY attribute_id`,
+      );
+      return rows.map((r) => ({
+        id: Number(r.attribute_id),
+        name: String(r.attribute_name),
+        label: String(r.attribute_label ?? r.attribute_name),
+        type: String(r.attribute_type),
+        orderby: String(r.attribute_orderby),
+        public: Number(r.attribute_public) === 1,
+      }));
     },
     async option(name) {
       const r = await q(`SELECT option_value FROM ${t('options')} WHERE option_name = ?`, [name]);

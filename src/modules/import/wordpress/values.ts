@@ -61,7 +61,11 @@ export function listMeta(v: string | undefined, at: ValueAt, notes: Notes): PhpV
   }
   if (Array.isArray(parsed)) return parsed as PhpValue[];
   if (parsed !== null && typeof parsed === 'object') return Object.values(parsed as Record<string, PhpValue>);
-  notes.value(at.id, at.key, `holds ${typeof parsed === 'string' ? 'a single text' : String(parsed)}, not a list; left out`);
+  notes.value(
+    at.id,
+    at.key,
+    `holds ${typeof parsed === 'string' ? 'a single text' : String(parsed)}, not a list; left out`,
+  );
   return [];
 }
 
@@ -70,7 +74,9 @@ export function stringList(v: PhpValue | undefined): string[] {
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') return v.trim() ? [v] : [];
   if (typeof v !== 'object') return [String(v)];
-  return Object.values(v).filter((x) => typeof x === 'string' || typeof x === 'number').map((x) => String(x));
+  return Object.values(v)
+    .filter((x) => typeof x === 'string' || typeof x === 'number')
+    .map((x) => String(x));
 }
 
 /** "YYYY-MM-DD HH:MM:SS" (UTC) → ISO 8601; null for WordPress's zero date. */
@@ -80,4 +86,5 @@ export function gmtIso(s: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
-export const isRecord = (v: PhpValue | undefined): v is Record<string, PhpValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: PhpValue | undefined): v is Record<string, PhpValue> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -2,8 +2,35 @@
 
 /** Letters remove_accents spells out because Unicode gives them no base letter to decompose to. */
 const SPELLED: Record<string, string> = {
-  ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', þ: 'th', Þ: 'TH', ł: 'l', Ł: 'L',
-  ı: 'i', ħ: 'h', Ħ: 'H', ŧ: 't', Ŧ: 'T', ŀ: 'l', Ŀ: 'L', ĸ: 'k', ŉ: 'n', ŋ: 'n', Ŋ: 'N', ſ: 's', ĳ: 'ij', Ĳ: 'IJ',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  ø: 'o',
+  Ø: 'O',
+  œ: 'oe',
+  Œ: 'OE',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'TH',
+  ł: 'l',
+  Ł: 'L',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'H',
+  ŧ: 't',
+  Ŧ: 'T',
+  ŀ: 'l',
+  Ŀ: 'L',
+  ĸ: 'k',
+  ŉ: 'n',
+  ŋ: 'n',
+  Ŋ: 'N',
+  ſ: 's',
+  ĳ: 'ij',
+  Ĳ: 'IJ',
 };
 
 /** remove_accents: Latin letters with marks → their base letters (Kırmızı → Kirmizi, Vizör → Vizor, Straße → Strasse). */

@@ -38,7 +38,10 @@ class AvailabilityAnswers {
     const hit = key === null ? undefined : this.kept.get(key, [cat, holds], now, ttl);
     if (hit) return hit;
     const r = await checkAvailability(this.p, this.p.db, input, { catalogue: cat, now: new Date(now) });
-    const answer = deepFreeze({ data: availabilityView(this.p, r), message: r.available ? 'The vehicle is available.' : `The vehicle is not available (${r.reason}).` });
+    const answer = deepFreeze({
+      data: availabilityView(this.p, r),
+      message: r.available ? 'The vehicle is available.' : `The vehicle is not available (${r.reason}).`,
+    });
     // a change taken in while it was computed may be missing from it: answer it, but do not keep it
     if (key !== null && index.stateOf(input.vehicle_id) === holds) this.kept.keep(key, [cat, holds], answer, now);
     return answer;
@@ -46,7 +49,17 @@ class AvailabilityAnswers {
 }
 
 function keyOf(i: AvailabilityInput): string {
-  return JSON.stringify([i.vehicle_id, i.pickup_date, i.return_date, i.pickup_time ?? null, i.return_time ?? null, i.location_id ?? null, i.addons ?? null]);
+  return JSON.stringify([
+    i.vehicle_id,
+    i.pickup_date,
+    i.return_date,
+    i.pickup_time ?? null,
+    i.return_time ?? null,
+    i.location_id ?? null,
+    i.addons ?? null,
+  ]);
 }
 
-export const availabilityAnswersOf: (p: Platform) => AvailabilityAnswers = perPlatform((p) => new AvailabilityAnswers(p));
+export const availabilityAnswersOf: (p: Platform) => AvailabilityAnswers = perPlatform(
+  (p) => new AvailabilityAnswers(p),
+);

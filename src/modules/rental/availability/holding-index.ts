@@ -60,7 +60,12 @@ export class HoldingIndex {
   }
 
   get ready(): boolean {
-    return this.warm && (!this.p.redisState.configured || this.p.redisState.up) && this.p.bus.link.flowing() && this.loadedFrom >= this.p.bus.link.resumedAt();
+    return (
+      this.warm &&
+      (!this.p.redisState.configured || this.p.redisState.up) &&
+      this.p.bus.link.flowing() &&
+      this.loadedFrom >= this.p.bus.link.resumedAt()
+    );
   }
 
   /** For /health and the metrics: `index` while answers come from memory, `database` otherwise (cold, or the bus stalled). */
@@ -186,7 +191,13 @@ export class HoldingIndex {
       const since = this.since();
       const [found, read] = await Promise.all([
         whole.length ? holdIntervals(this.p.db, whole, since) : [],
-        some.size ? bookingHolds(this.p.db, [...some.values()].flatMap((s) => [...s]), since) : [],
+        some.size
+          ? bookingHolds(
+              this.p.db,
+              [...some.values()].flatMap((s) => [...s]),
+              since,
+            )
+          : [],
       ]);
       const fresh = new Map<number, HoldInterval[]>(whole.map((id) => [id, []]));
       for (const h of found) fresh.get(h.vehicleId)!.push(h);
@@ -206,7 +217,10 @@ export class HoldingIndex {
       if (moved.size) this.reload(new Map([...moved].map((id) => [id, 'all'])));
     } catch (err) {
       // the vehicle stays answered from the database until a later load succeeds
-      this.p.log.warn({ err, vehicles: [...batch.keys()] }, 'holding index: reload failed; these vehicles are answered from the database');
+      this.p.log.warn(
+        { err, vehicles: [...batch.keys()] },
+        'holding index: reload failed; these vehicles are answered from the database',
+      );
       this.warm = false;
       void this.retryAll();
     } finally {
@@ -256,7 +270,8 @@ export class HoldingIndex {
       this.warm = true;
       this.changed();
     } catch (err) {
-      if (!this.warm) this.p.log.warn({ err }, 'holding index: load failed; availability is answered from the database');
+      if (!this.warm)
+        this.p.log.warn({ err }, 'holding index: load failed; availability is answered from the database');
       void this.retryAll();
     }
   }
@@ -298,7 +313,8 @@ function isId(n: number): boolean {
 const NO_HOLDS: readonly HoldInterval[] = Object.freeze([]);
 
 function holds(list: readonly HoldInterval[], from: number, to: number, now: number, excludeId: number): boolean {
-  for (const h of list) if (h.id !== excludeId && h.from < to && h.to > from && (h.until === null || h.until > now)) return true;
+  for (const h of list)
+    if (h.id !== excludeId && h.from < to && h.to > from && (h.until === null || h.until > now)) return true;
   return false;
 }
 

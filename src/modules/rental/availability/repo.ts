@@ -17,11 +17,18 @@ export interface HoldInterval {
  * The holding bookings of some vehicles (null = all) that end after `since`: the statuses findOverlap and
  * busyVehicles count, with the deadline for the pending ones.
  */
-export async function holdIntervals(db: Db, vehicleIds: readonly number[] | null, since: Date): Promise<HoldInterval[]> {
+export async function holdIntervals(
+  db: Db,
+  vehicleIds: readonly number[] | null,
+  since: Date,
+): Promise<HoldInterval[]> {
   const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${bigintArray(vehicleIds)}::bigint[])`;
-  const r = await rowsPrepared<HoldRow>(db, sql`/* holding index */
+  const r = await rowsPrepared<HoldRow>(
+    db,
+    sql`/* holding index */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline FROM rental_bookings
-    WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`);
+    WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`,
+  );
   return r.map(holdInterval);
 }
 
@@ -29,15 +36,29 @@ export async function holdIntervals(db: Db, vehicleIds: readonly number[] | null
  * Some bookings as they stand now, whatever their status (a cancelled one holds nothing): `holding` says whether
  * holdIntervals would list it. A booking that no longer exists is simply absent.
  */
-export async function bookingHolds(db: Db, bookingIds: readonly number[], since: Date): Promise<(HoldInterval & { holding: boolean })[]> {
-  const r = await rowsPrepared<HoldRow & { holding: boolean }>(db, sql`/* holding index */ /* announced bookings */
+export async function bookingHolds(
+  db: Db,
+  bookingIds: readonly number[],
+  since: Date,
+): Promise<(HoldInterval & { holding: boolean })[]> {
+  const r = await rowsPrepared<HoldRow & { holding: boolean }>(
+    db,
+    sql`/* holding index */ /* announced bookings */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline,
       status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz AS holding
-    FROM rental_bookings WHERE id = ANY(${bigintArray(bookingIds)}::bigint[])`);
+    FROM rental_bookings WHERE id = ANY(${bigintArray(bookingIds)}::bigint[])`,
+  );
   return r.map((b) => ({ ...holdInterval(b), holding: b.holding }));
 }
 
-interface HoldRow { id: string; vehicle_id: string; pickup_at: string; return_at: string; status: string; payment_deadline: string | null }
+interface HoldRow {
+  id: string;
+  vehicle_id: string;
+  pickup_at: string;
+  return_at: string;
+  status: string;
+  payment_deadline: string | null;
+}
 
 function holdInterval(b: HoldRow): HoldInterval {
   return {
@@ -45,6 +66,9 @@ function holdInterval(b: HoldRow): HoldInterval {
     vehicleId: Number(b.vehicle_id),
     from: toDate(b.pickup_at).getTime(),
     to: toDate(b.return_at).getTime(),
-    until: b.status === 'pending_payment' || b.status === 'pending' ? (toDateOrNull(b.payment_deadline)?.getTime() ?? null) : null,
+    until:
+      b.status === 'pending_payment' || b.status === 'pending'
+        ? (toDateOrNull(b.payment_deadline)?.getTime() ?? null)
+        : null,
   };
 }

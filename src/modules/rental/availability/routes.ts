@@ -10,28 +10,38 @@ import { AMOUNT_BOUND_DOC } from '../bookings/amount-bound.js';
 
 export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.post('/availability', {
-    config: { auth: 'public', readOnly: true },
-    onRequest: publicReadLimit,
-    schema: {
-      tags: ['rental: public'],
-      summary: 'Is a vehicle free for these dates, and what does it cost (public)',
-      description: AMOUNT_BOUND_DOC,
-      security: [],
-      body: Type.Object({
-        vehicle_id: Id(),
-        // formats are checked in code so that a bad date is INVALID_PARAMS with the field named
-        pickup_date: Text({ description: 'YYYY-MM-DD, store timezone' }),
-        return_date: Text({ description: 'YYYY-MM-DD, store timezone' }),
-        pickup_time: Type.Optional(Text({ description: 'HH:MM, default 10:00' })),
-        return_time: Type.Optional(Text({ description: 'HH:MM, default 10:00' })),
-        location_id: Type.Optional(Id()),
-        addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
-      }, { additionalProperties: false }),
-      response: { 200: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 404, 429) },
+  app.post(
+    '/availability',
+    {
+      config: { auth: 'public', readOnly: true },
+      onRequest: publicReadLimit,
+      schema: {
+        tags: ['rental: public'],
+        summary: 'Is a vehicle free for these dates, and what does it cost (public)',
+        description: AMOUNT_BOUND_DOC,
+        security: [],
+        body: Type.Object(
+          {
+            vehicle_id: Id(),
+            // formats are checked in code so that a bad date is INVALID_PARAMS with the field named
+            pickup_date: Text({ description: 'YYYY-MM-DD, store timezone' }),
+            return_date: Text({ description: 'YYYY-MM-DD, store timezone' }),
+            pickup_time: Type.Optional(Text({ description: 'HH:MM, default 10:00' })),
+            return_time: Type.Optional(Text({ description: 'HH:MM, default 10:00' })),
+            location_id: Type.Optional(Id()),
+            addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: RentalEnvelope(Type.Object({}, { additionalProperties: true })),
+          ...rentalErrors(400, 404, 429),
+        },
+      },
     },
-  }, async (req, reply) => {
-    const a = await availabilityAnswersOf(p).answer(req.body);
-    return sendJsonOnce(reply, a, () => rentalOk(a.data, a.message));
-  });
+    async (req, reply) => {
+      const a = await availabilityAnswersOf(p).answer(req.body);
+      return sendJsonOnce(reply, a, () => rentalOk(a.data, a.message));
+    },
+  );
 };

@@ -23,7 +23,8 @@ export interface AvailabilityInput {
   addons?: string[];
 }
 
-export type UnavailableReason = 'booked' | 'maintenance' | 'inactive' | 'blocked_date' | 'min_notice' | 'duration' | 'outside_opening_hours';
+export type UnavailableReason =
+  'booked' | 'maintenance' | 'inactive' | 'blocked_date' | 'min_notice' | 'duration' | 'outside_opening_hours';
 
 export interface Period {
   pickupDate: string;
@@ -49,7 +50,10 @@ export const MAX_PERIOD_DAYS = 366;
 const bad = (msg: string, field: string) => new HttpError(400, 'INVALID_PARAMS', msg, { field });
 
 /** Validates dates/times (store timezone) and computes the period and its rental days. 400 when malformed or reversed. */
-export function parsePeriod(p: Platform, i: { pickup_date: unknown; return_date: unknown; pickup_time?: unknown; return_time?: unknown }): Period {
+export function parsePeriod(
+  p: Platform,
+  i: { pickup_date: unknown; return_date: unknown; pickup_time?: unknown; return_time?: unknown },
+): Period {
   const s = rentalSettings(p);
   for (const f of ['pickup_date', 'return_date'] as const) {
     const v = i[f];
@@ -57,7 +61,8 @@ export function parsePeriod(p: Platform, i: { pickup_date: unknown; return_date:
   }
   for (const f of ['pickup_time', 'return_time'] as const) {
     const v = i[f];
-    if (v !== undefined && (typeof v !== 'string' || !isValidTime(v))) throw bad(`${f} must be a time in the format HH:MM.`, f);
+    if (v !== undefined && (typeof v !== 'string' || !isValidTime(v)))
+      throw bad(`${f} must be a time in the format HH:MM.`, f);
   }
   const pickupDate = i.pickup_date as string;
   const returnDate = i.return_date as string;
@@ -66,16 +71,28 @@ export function parsePeriod(p: Platform, i: { pickup_date: unknown; return_date:
   const pickupAt = localToUtc(pickupDate, pickupTime, s.timezone);
   const returnAt = localToUtc(returnDate, returnTime, s.timezone);
   if (returnAt.getTime() <= pickupAt.getTime()) {
-    throw new HttpError(400, 'INVALID_DATE_RANGE', 'The return must be after the pickup.', { pickup_date: pickupDate, return_date: returnDate });
+    throw new HttpError(400, 'INVALID_DATE_RANGE', 'The return must be after the pickup.', {
+      pickup_date: pickupDate,
+      return_date: returnDate,
+    });
   }
   const days = rentalDays(pickupAt, returnAt, s.graceMinutes);
   // Longer than the maximum is a 200 `duration` answer, but a period of years would make the engine price every day: refuse it.
   const cap = Math.max(MAX_PERIOD_DAYS, s.maxDays);
-  if (days > cap) throw new HttpError(400, 'INVALID_DATE_RANGE', `A period is at most ${cap} days.`, { pickup_date: pickupDate, return_date: returnDate });
+  if (days > cap)
+    throw new HttpError(400, 'INVALID_DATE_RANGE', `A period is at most ${cap} days.`, {
+      pickup_date: pickupDate,
+      return_date: returnDate,
+    });
   return { pickupDate, returnDate, pickupTime, returnTime, pickupAt, returnAt, days };
 }
 
-function withinHours(loc: LocationRow | undefined, date: string, time: string, weekdayOf: (d: string) => number): boolean {
+function withinHours(
+  loc: LocationRow | undefined,
+  date: string,
+  time: string,
+  weekdayOf: (d: string) => number,
+): boolean {
   if (!loc?.opening_hours) return true;
   const h = loc.opening_hours[WEEKDAY_KEYS[weekdayOf(date)]!];
   return !!h && time >= h.open && time <= h.close;
@@ -86,19 +103,33 @@ const quoteMemo = new WeakMap<readonly PricingRule[], Map<string, Quote>>();
 const QUOTE_MEMO_MAX = 20_000;
 
 /** The quote for the period (memoised, frozen: callers share it); 400 for an unknown add-on. */
-export function priceOrThrow(v: VehicleRow, rules: readonly PricingRule[], period: Period, addons: readonly string[]): Quote {
+export function priceOrThrow(
+  v: VehicleRow,
+  rules: readonly PricingRule[],
+  period: Period,
+  addons: readonly string[],
+): Quote {
   let memo = quoteMemo.get(rules);
   if (!memo) quoteMemo.set(rules, (memo = new Map()));
   const key = `${v.id}|${v.category}|${v.price_per_day}|${v.deposit_percent}|${period.pickupDate}|${period.days}|${addons.join(',')}`;
   const hit = memo.get(key);
   if (hit) return hit;
   try {
-    const q = deepFreeze(quote({ id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent }, rules, period.pickupDate, period.days, addons));
+    const q = deepFreeze(
+      quote(
+        { id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent },
+        rules,
+        period.pickupDate,
+        period.days,
+        addons,
+      ),
+    );
     if (memo.size >= QUOTE_MEMO_MAX) memo.clear();
     memo.set(key, q);
     return q;
   } catch (e) {
-    if (e instanceof UnknownAddonError) throw new HttpError(400, 'INVALID_PARAMS', e.message, { field: 'addons', addon: e.code });
+    if (e instanceof UnknownAddonError)
+      throw new HttpError(400, 'INVALID_PARAMS', e.message, { field: 'addons', addon: e.code });
     throw e;
   }
 }
@@ -133,12 +164,20 @@ export async function checkAvailability(
   const vehicle = cat.vehicles.get(input.vehicle_id);
   if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
   if (input.location_id !== undefined && !cat.locations.has(input.location_id)) {
-    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.location_id} does not exist.`, { field: 'location_id' });
+    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.location_id} does not exist.`, {
+      field: 'location_id',
+    });
   }
   const q = priceOrThrow(vehicle, cat.rules, period, input.addons ?? []);
   // a price the booking's columns cannot hold is refused (400 naming it) before any answer or write
   assertBookingAmountsFit(q);
-  const result = (reason?: UnavailableReason): AvailabilityResult => ({ available: !reason, ...(reason ? { reason } : {}), vehicle, period, quote: q });
+  const result = (reason?: UnavailableReason): AvailabilityResult => ({
+    available: !reason,
+    ...(reason ? { reason } : {}),
+    vehicle,
+    period,
+    quote: q,
+  });
 
   const reason = ruleReason(p, cat, vehicle, period, input.location_id, opts.now ?? new Date());
   if (reason) return result(reason);
@@ -147,7 +186,10 @@ export async function checkAvailability(
   const from = new Date(period.pickupAt.getTime() - buf);
   const to = new Date(period.returnAt.getTime() + buf);
   // outside a transaction the holding index answers (undefined while it cannot); under the vehicle lock, the database
-  let known = db === p.db ? holdingIndexOf(p).overlaps(Number(vehicle.id), from, to, opts.now ?? new Date(), opts.excludeBookingId) : undefined;
+  let known =
+    db === p.db
+      ? holdingIndexOf(p).overlaps(Number(vehicle.id), from, to, opts.now ?? new Date(), opts.excludeBookingId)
+      : undefined;
   if (known === true && opts.confirmBooked) known = undefined;
   const clash = known ?? Boolean(await findOverlap(db, Number(vehicle.id), from, to, opts.excludeBookingId));
   return result(clash ? 'booked' : undefined);
@@ -157,7 +199,14 @@ export async function checkAvailability(
  * Every rule of the decision except the overlap query (vehicle status, duration, minimum notice, blocked dates,
  * opening hours), in memory: search and alternatives run it over many vehicles and then ask the database once.
  */
-export function ruleReason(p: Platform, cat: CatalogueSnapshot, vehicle: VehicleRow, period: Period, locationId: number | undefined, now: Date): UnavailableReason | undefined {
+export function ruleReason(
+  p: Platform,
+  cat: CatalogueSnapshot,
+  vehicle: VehicleRow,
+  period: Period,
+  locationId: number | undefined,
+  now: Date,
+): UnavailableReason | undefined {
   const s = rentalSettings(p);
   if (vehicle.status === 'maintenance') return 'maintenance';
   if (vehicle.status !== 'active') return 'inactive';
@@ -165,12 +214,16 @@ export function ruleReason(p: Platform, cat: CatalogueSnapshot, vehicle: Vehicle
   if (period.pickupAt.getTime() < now.getTime() + s.minNoticeHours * 3_600_000) return 'min_notice';
   const blocked = new Set(vehicle.blocked_dates);
   if (blocked.size) {
-    for (let d = period.pickupDate; d <= period.returnDate; d = addDays(d, 1)) if (blocked.has(d)) return 'blocked_date';
+    for (let d = period.pickupDate; d <= period.returnDate; d = addDays(d, 1))
+      if (blocked.has(d)) return 'blocked_date';
   }
   const locId = locationId ?? (vehicle.location_id === null ? undefined : Number(vehicle.location_id));
   const loc = locId === undefined ? undefined : cat.locations.get(locId);
   const wd = (d: string) => new Date(d + 'T00:00:00Z').getUTCDay();
-  if (!withinHours(loc, period.pickupDate, period.pickupTime, wd) || !withinHours(loc, period.returnDate, period.returnTime, wd)) {
+  if (
+    !withinHours(loc, period.pickupDate, period.pickupTime, wd) ||
+    !withinHours(loc, period.returnDate, period.returnTime, wd)
+  ) {
     return 'outside_opening_hours';
   }
   return undefined;

@@ -9,8 +9,9 @@ import { Decimal } from '../money.js';
 export const MAX_BOOKING_AMOUNT = new Decimal('9999999999.99');
 
 /** For the OpenAPI descriptions of the routes that price a booking. */
-export const AMOUNT_BOUND_DOC = 'A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) '
-  + '→ 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.';
+export const AMOUNT_BOUND_DOC =
+  'A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) ' +
+  '→ 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.';
 
 /** The amounts of a priced booking that are stored, in the order they are checked (the total names the problem first). */
 const AMOUNTS = ['total', 'net_price', 'addons_total', 'tax', 'deposit', 'remaining', 'price_per_day'] as const;
@@ -39,6 +40,10 @@ export function assertBookingAmountsFit(price: Priced): void {
   if (!t) return;
   const amount = t.amount.toFixed(2);
   const max = MAX_BOOKING_AMOUNT.toFixed(2);
-  throw new HttpError(400, 'INVALID_PARAMS', `The booking's ${t.field} would be ${amount}, more than the largest amount a booking can hold (${max}): choose fewer days or a cheaper vehicle.`,
-    { field: t.field, amount, max });
+  throw new HttpError(
+    400,
+    'INVALID_PARAMS',
+    `The booking's ${t.field} would be ${amount}, more than the largest amount a booking can hold (${max}): choose fewer days or a cheaper vehicle.`,
+    { field: t.field, amount, max },
+  );
 }

@@ -60,9 +60,14 @@ export class BookingsAtOnce {
   private async write(batch: Waiting[]): Promise<void> {
     const items = batch.map((w) => w.item);
     try {
-      const made = await this.p.transaction((tx) => bookVehiclesAtOnce(tx, items))
+      const made = await this.p
+        .transaction((tx) => bookVehiclesAtOnce(tx, items))
         // a pooler that cannot keep named statements refused this one in the transaction: again, unnamed from now on
-        .catch((err: unknown) => (preparedStatementRefused(err) ? this.p.transaction((tx) => bookVehiclesAtOnce(tx, items)) : Promise.reject(err)));
+        .catch((err: unknown) =>
+          preparedStatementRefused(err)
+            ? this.p.transaction((tx) => bookVehiclesAtOnce(tx, items))
+            : Promise.reject(err),
+        );
       batch.forEach((w, i) => w.resolve(made[i]!));
     } catch (err) {
       // PostgreSQL refused the statement, so nothing of it was written: each booking goes the transactional way,

@@ -19,7 +19,7 @@ export async function lockBooking(tx: Db, id: number, expired: BookingRow[]): Pr
   const seen = await bookingById(tx, id);
   if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   await lockVehicle(tx, Number(seen.vehicle_id));
-  expired.push(...await expireLapsedHolds(tx, Number(seen.vehicle_id)));
+  expired.push(...(await expireLapsedHolds(tx, Number(seen.vehicle_id))));
   const cur = await bookingById(tx, id, true);
   if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
   return cur as LockedBooking;

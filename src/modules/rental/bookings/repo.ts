@@ -54,19 +54,33 @@ export interface BookingRow {
  * confirmed / in_progress always, pending_payment / pending until their payment deadline.
  * Uses the (vehicle_id, pickup_at, return_at, status) index.
  */
-export async function findOverlap(db: Db, vehicleId: number, from: Date, to: Date, excludeId = 0): Promise<{ id: string } | undefined> {
+export async function findOverlap(
+  db: Db,
+  vehicleId: number,
+  from: Date,
+  to: Date,
+  excludeId = 0,
+): Promise<{ id: string } | undefined> {
   // a hot read (the create pre-check's confirmation of a "booked"): prepared once per connection outside a transaction
-  return (await rowsPrepared<{ id: string }>(db, sql`SELECT id FROM rental_bookings
+  return (
+    await rowsPrepared<{ id: string }>(
+      db,
+      sql`SELECT id FROM rental_bookings
     WHERE vehicle_id = ${vehicleId} AND pickup_at < ${to.toISOString()}::timestamptz AND return_at > ${from.toISOString()}::timestamptz
       AND id <> ${excludeId}
       AND status IN ('pending_payment', 'pending', 'confirmed', 'in_progress')
       AND (status IN ('confirmed', 'in_progress')
            OR (status IN ('pending_payment', 'pending') AND (payment_deadline IS NULL OR payment_deadline > now())))
-    LIMIT 1`))[0];
+    LIMIT 1`,
+    )
+  )[0];
 }
 
 export async function bookingById(db: Db, id: number, forUpdate = false): Promise<BookingRow | undefined> {
-  return one<BookingRow>(db, sql`SELECT * FROM rental_bookings WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`);
+  return one<BookingRow>(
+    db,
+    sql`SELECT * FROM rental_bookings WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`,
+  );
 }
 
 /**
@@ -124,7 +138,9 @@ export type BookedAtOnce =
 
 /** Bookings of one statement share its text: the same booking columns and the same writes. */
 export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
-  return `${Object.keys(b.fields).filter((k) => b.fields[k] !== undefined).join(',')}|${Object.keys(b.writes.columns).join(',')}|${b.writes.ctes}`;
+  return `${Object.keys(b.fields)
+    .filter((k) => b.fields[k] !== undefined)
+    .join(',')}|${Object.keys(b.writes.columns).join(',')}|${b.writes.ctes}`;
 }
 
 /**
@@ -146,16 +162,36 @@ export async function bookVehiclesAtOnce(tx: Db, items: readonly BookingAtOnce[]
   const first = items[0];
   if (!first) return [];
   const shape = shapeOfBookingAtOnce(first);
-  if (items.some((b) => shapeOfBookingAtOnce(b) !== shape)) throw new Error('bookVehiclesAtOnce: every booking of a statement must have the same columns and writes');
+  if (items.some((b) => shapeOfBookingAtOnce(b) !== shape))
+    throw new Error('bookVehiclesAtOnce: every booking of a statement must have the same columns and writes');
   const cols = Object.keys(first.fields).filter((k) => first.fields[k] !== undefined);
   const names = Object.entries(first.writes.columns);
   const input = items.map((b, k) => ({
-    k, vehicle_id: b.vehicleId, account_id: b.accountId, ref: b.fields.reference,
-    f: Object.fromEntries(cols.map((c) => [c, b.fields[c]])), x: b.writes.data,
+    k,
+    vehicle_id: b.vehicleId,
+    account_id: b.accountId,
+    ref: b.fields.reference,
+    f: Object.fromEntries(cols.map((c) => [c, b.fields[c]])),
+    x: b.writes.data,
   }));
   // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
-  const extra = names.length ? `jsonb_build_object(${names.map(([n, e]) => `'${n.replace(/'/g, "''")}'::text, ${e}`).join(', ')})` : 'NULL::jsonb';
-  const found = await rowsPreparedInTransaction<BookingRow & { k: number; has_vehicle: boolean; locked: boolean; has_customer: boolean; has_lapsed_holds: boolean; booked: boolean; answers: Record<string, unknown> | null; commit_xid: string }>(tx, `WITH
+  const extra = names.length
+    ? `jsonb_build_object(${names.map(([n, e]) => `'${n.replace(/'/g, "''")}'::text, ${e}`).join(', ')})`
+    : 'NULL::jsonb';
+  const found = await rowsPreparedInTransaction<
+    BookingRow & {
+      k: number;
+      has_vehicle: boolean;
+      locked: boolean;
+      has_customer: boolean;
+      has_lapsed_holds: boolean;
+      booked: boolean;
+      answers: Record<string, unknown> | null;
+      commit_xid: string;
+    }
+  >(
+    tx,
+    `WITH
     i AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(k int, vehicle_id bigint, account_id bigint, ref text, f jsonb, x jsonb)),
     known AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ANY($2::bigint[])),
     v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ANY($2::bigint[]) ORDER BY v.id FOR UPDATE OF v SKIP LOCKED),
@@ -176,17 +212,44 @@ export async function bookVehiclesAtOnce(tx: Db, items: readonly BookingAtOnce[]
     FROM i LEFT JOIN known ON known.id = i.vehicle_id LEFT JOIN v ON v.id = i.vehicle_id LEFT JOIN c ON c.user_id = i.account_id
       LEFT JOIN lapsed ON lapsed.vehicle_id = i.vehicle_id
       LEFT JOIN b ON b.reference = i.ref
-    ORDER BY i.k`, [JSON.stringify(input), bigintArray(items.map((b) => b.vehicleId)), bigintArray(items.map((b) => b.accountId))]);
+    ORDER BY i.k`,
+    [JSON.stringify(input), bigintArray(items.map((b) => b.vehicleId)), bigintArray(items.map((b) => b.accountId))],
+  );
   if (found[0]) transactionIdKnown(tx, found[0].commit_xid);
   const byK = new Map(found.map((r) => [Number(r.k), r]));
   const made = items.map((item, k): BookedAtOnce => {
     const r = byK.get(k);
-    if (!r?.booked) return { fallback: !r?.has_vehicle ? 'no_vehicle' : !r.locked ? 'busy' : !r.has_customer ? 'no_customer' : r.has_lapsed_holds ? 'lapsed_holds' : 'conflict' };
-    const { k: _k, has_vehicle: _v, locked: _lk, has_customer: _c, has_lapsed_holds: _l, booked: _b, answers, commit_xid: _x, ...booking } = r;
+    if (!r?.booked)
+      return {
+        fallback: !r?.has_vehicle
+          ? 'no_vehicle'
+          : !r.locked
+            ? 'busy'
+            : !r.has_customer
+              ? 'no_customer'
+              : r.has_lapsed_holds
+                ? 'lapsed_holds'
+                : 'conflict',
+      };
+    const {
+      k: _k,
+      has_vehicle: _v,
+      locked: _lk,
+      has_customer: _c,
+      has_lapsed_holds: _l,
+      booked: _b,
+      answers,
+      commit_xid: _x,
+      ...booking
+    } = r;
     item.writes.answered(answers ?? {});
     return { booking };
   });
-  announceOnCommit(tx, HOLDS_TOPIC, made.flatMap((m) => ('booking' in m ? [holdKey(m.booking)] : [])));
+  announceOnCommit(
+    tx,
+    HOLDS_TOPIC,
+    made.flatMap((m) => ('booking' in m ? [holdKey(m.booking)] : [])),
+  );
   return made;
 }
 
@@ -215,7 +278,12 @@ export interface BookingFilter {
   search?: string;
 }
 
-export async function listBookings(db: Db, f: BookingFilter, limit: number, offset: number): Promise<{ items: BookingRow[]; total: number }> {
+export async function listBookings(
+  db: Db,
+  f: BookingFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: BookingRow[]; total: number }> {
   const c: SQL[] = [];
   if (f.status) c.push(sql`status = ${f.status}`);
   if (f.vehicle_id !== undefined) c.push(sql`vehicle_id = ${f.vehicle_id}`);
@@ -223,9 +291,15 @@ export async function listBookings(db: Db, f: BookingFilter, limit: number, offs
   if (f.kind) c.push(sql`kind = ${f.kind}`);
   if (f.pickup_from) c.push(sql`pickup_at >= ${f.pickup_from.toISOString()}::timestamptz`);
   if (f.pickup_to) c.push(sql`pickup_at < ${f.pickup_to.toISOString()}::timestamptz`);
-  if (f.search) c.push(sql`(reference ILIKE ${'%' + f.search + '%'} OR customer_name ILIKE ${'%' + f.search + '%'} OR customer_email ILIKE ${'%' + f.search + '%'})`);
+  if (f.search)
+    c.push(
+      sql`(reference ILIKE ${'%' + f.search + '%'} OR customer_name ILIKE ${'%' + f.search + '%'} OR customer_email ILIKE ${'%' + f.search + '%'})`,
+    );
   const w = whereAll(c);
-  const items = await rows<BookingRow>(db, sql`SELECT * FROM rental_bookings ${w} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const items = await rows<BookingRow>(
+    db,
+    sql`SELECT * FROM rental_bookings ${w} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
   const t = await one<{ n: string }>(db, sql`SELECT count(*) AS n FROM rental_bookings ${w}`);
   return { items, total: Number(t?.n ?? 0) };
 }
@@ -236,8 +310,11 @@ export async function listBookings(db: Db, f: BookingFilter, limit: number, offs
  */
 export async function releaseLapsedHolds(db: Db, vehicleId?: number): Promise<number> {
   const v = vehicleId === undefined ? sql`` : sql`AND vehicle_id = ${vehicleId}`;
-  const r = await rows<{ vehicle_id: string; id: string }>(db, sql`UPDATE rental_bookings SET updated_at = updated_at
-    WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING vehicle_id, id`);
+  const r = await rows<{ vehicle_id: string; id: string }>(
+    db,
+    sql`UPDATE rental_bookings SET updated_at = updated_at
+    WHERE holds_slot AND status IN ('pending_payment', 'pending') AND payment_deadline <= now() ${v} RETURNING vehicle_id, id`,
+  );
   announceOnCommit(db, HOLDS_TOPIC, r.map(holdKey));
   return r.length;
 }
@@ -254,15 +331,22 @@ export async function lockVehicleForBooking(
   accountId: number | null = null,
 ): Promise<(VehicleRow & { has_lapsed_holds: boolean; linked_customer: CustomerRow | null }) | undefined> {
   // the booking account's customer record rides along (one round trip less for a customer's booking)
-  const linked = accountId === null ? sql`NULL::jsonb` : sql`(SELECT to_jsonb(c) FROM rental_customers c WHERE c.user_id = ${accountId} ORDER BY c.id LIMIT 1)`;
-  return one<VehicleRow & { has_lapsed_holds: boolean; linked_customer: CustomerRow | null }>(tx, sql`SELECT v.*, EXISTS (SELECT 1 FROM rental_bookings b
+  const linked =
+    accountId === null
+      ? sql`NULL::jsonb`
+      : sql`(SELECT to_jsonb(c) FROM rental_customers c WHERE c.user_id = ${accountId} ORDER BY c.id LIMIT 1)`;
+  return one<VehicleRow & { has_lapsed_holds: boolean; linked_customer: CustomerRow | null }>(
+    tx,
+    sql`SELECT v.*, EXISTS (SELECT 1 FROM rental_bookings b
       WHERE b.vehicle_id = v.id AND b.status IN ('pending_payment', 'pending') AND b.payment_deadline <= now()
         AND (b.holds_slot OR (b.status = 'pending_payment' AND b.payment_status = 'unpaid'))) AS has_lapsed_holds,
       ${linked} AS linked_customer
-    FROM rental_vehicles v WHERE v.id = ${vehicleId} FOR UPDATE OF v`);
+    FROM rental_vehicles v WHERE v.id = ${vehicleId} FOR UPDATE OF v`,
+  );
 }
 
-export const EXPIRED_REASON = 'The payment deadline passed before the payment arrived; the booking was cancelled and the vehicle released.';
+export const EXPIRED_REASON =
+  'The payment deadline passed before the payment arrived; the booking was cancelled and the vehicle released.';
 
 /**
  * Cancels unpaid pending_payment bookings past their payment deadline (for one vehicle, or all), noting the
@@ -270,9 +354,12 @@ export const EXPIRED_REASON = 'The payment deadline passed before the payment ar
  */
 export async function cancelLapsedUnpaid(db: Db, vehicleId?: number): Promise<BookingRow[]> {
   const v = vehicleId === undefined ? sql`` : sql`AND vehicle_id = ${vehicleId}`;
-  const cancelled = await rows<BookingRow>(db, sql`UPDATE rental_bookings SET status = 'cancelled', cancel_reason = 'payment_deadline_passed',
+  const cancelled = await rows<BookingRow>(
+    db,
+    sql`UPDATE rental_bookings SET status = 'cancelled', cancel_reason = 'payment_deadline_passed',
       notes = CASE WHEN notes = '' THEN ${EXPIRED_REASON} ELSE notes || E'\n' || ${EXPIRED_REASON} END, updated_at = now()
-    WHERE status = 'pending_payment' AND payment_status = 'unpaid' AND payment_deadline <= now() ${v} RETURNING *`);
+    WHERE status = 'pending_payment' AND payment_status = 'unpaid' AND payment_deadline <= now() ${v} RETURNING *`,
+  );
   announceOnCommit(db, HOLDS_TOPIC, cancelled.map(holdKey));
   return cancelled;
 }

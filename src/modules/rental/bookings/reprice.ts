@@ -1,7 +1,14 @@
 import type { Db } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { applyBookingCommission, reverseBookingCommission } from '../ledger/commission.js';
-import { insertPendingPayment, orderPlanOf, paymentsOf, setOrderAmounts, setPayment, type PaymentRow } from '../journey/create/repo.js';
+import {
+  insertPendingPayment,
+  orderPlanOf,
+  paymentsOf,
+  setOrderAmounts,
+  setPayment,
+  type PaymentRow,
+} from '../journey/create/repo.js';
 import { insertRefund } from '../journey/refunds/repo.js';
 import { Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
@@ -22,7 +29,8 @@ export interface MoneyBalance {
 /** Statuses whose money is settled by a cancel or refund path, never by a price difference. */
 const ENDED = new Set(['cancelled', 'refunded', 'no_show']);
 
-const kept = (pay: PaymentRow) => (pay.status === 'succeeded' ? new Decimal(pay.amount).minus(pay.refunded_amount) : new Decimal(0));
+const kept = (pay: PaymentRow) =>
+  pay.status === 'succeeded' ? new Decimal(pay.amount).minus(pay.refunded_amount) : new Decimal(0);
 
 /**
  * The one place a booking's paid money is made to match its total, under the booking's lock (`LockedBooking`):
@@ -37,7 +45,13 @@ const kept = (pay: PaymentRow) => (pay.status === 'succeeded' ? new Decimal(pay.
  */
 export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<MoneyBalance> {
   const id = Number(b.id);
-  const out: MoneyBalance = { refundIds: [], duePaymentIds: [], refunded: new Decimal(0), due: new Decimal(0), payment_status: b.payment_status };
+  const out: MoneyBalance = {
+    refundIds: [],
+    duePaymentIds: [],
+    refunded: new Decimal(0),
+    due: new Decimal(0),
+    payment_status: b.payment_status,
+  };
   if (ENDED.has(b.status)) return out;
   const pays = await paymentsOf(tx, id, true);
   const total = new Decimal(b.total);
@@ -49,8 +63,17 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
       const part = Decimal.min(left, kept(pay));
       if (!part.gt(0)) break;
       const refunded = new Decimal(pay.refunded_amount).plus(part);
-      await setPayment(tx, pay.id, { status: refunded.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: refunded.toFixed(2) });
-      const refundId = await insertRefund(tx, { paymentId: pay.id, bookingId: id, amount: part.toFixed(2), currency: pay.currency, reason: 'booking_repriced' });
+      await setPayment(tx, pay.id, {
+        status: refunded.eq(pay.amount) ? 'refunded' : 'succeeded',
+        refunded_amount: refunded.toFixed(2),
+      });
+      const refundId = await insertRefund(tx, {
+        paymentId: pay.id,
+        bookingId: id,
+        amount: part.toFixed(2),
+        currency: pay.currency,
+        reason: 'booking_repriced',
+      });
       if (refundId !== null) out.refundIds.push(refundId);
       out.refunded = out.refunded.plus(part);
       left = left.minus(part);
@@ -61,7 +84,10 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
   let ask: Decimal | undefined; // what the order asks now, when this settling changed it
   if (net.isZero()) {
     // nothing paid yet: the plan's first payment of the new total
-    ask = plan === 'deposit' && new Decimal(b.deposit).gt(0) && new Decimal(b.remaining).gt(0) ? new Decimal(b.deposit) : total;
+    ask =
+      plan === 'deposit' && new Decimal(b.deposit).gt(0) && new Decimal(b.remaining).gt(0)
+        ? new Decimal(b.deposit)
+        : total;
     if (pendingOffline) await setPayment(tx, pendingOffline.id, { amount: ask.toFixed(2) });
   } else if (net.gte(total) || (plan === 'deposit' && b.payment_status === 'deposit_paid')) {
     if (out.refunded.gt(0) || b.payment_status === 'partially_paid') ask = new Decimal(0);
@@ -76,7 +102,12 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
       // asked through the provider the customer paid with (a stripe payment still pending for another amount is
       // reconciled when it succeeds: what it brings beyond the total is refunded then)
       const last = pays.filter((x) => x.status === 'succeeded' || x.status === 'refunded').at(-1)!;
-      const payId = await insertPendingPayment(tx, { bookingId: id, provider: last.provider, amount: due.toFixed(2), currency: b.currency });
+      const payId = await insertPendingPayment(tx, {
+        bookingId: id,
+        provider: last.provider,
+        amount: due.toFixed(2),
+        currency: b.currency,
+      });
       if (last.provider !== 'offline') out.duePaymentIds.push(payId);
     }
   }
@@ -92,16 +123,30 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
  * vendor commission follows the new total (reversed and posted again), and `booking.repriced` records the
  * difference. The caller delivers `money.refundIds` and starts `money.duePaymentIds` after commit.
  */
-export async function repriceBooking(tx: Db, locked: LockedBooking, change: Record<string, unknown>): Promise<{ booking: BookingRow; money: MoneyBalance }> {
+export async function repriceBooking(
+  tx: Db,
+  locked: LockedBooking,
+  change: Record<string, unknown>,
+): Promise<{ booking: BookingRow; money: MoneyBalance }> {
   assertBookingAmountsFit(change);
   const booking = (await updateBooking(tx, Number(locked.id), change)) as LockedBooking;
   const before = new Decimal(locked.total);
   if (before.eq(booking.total)) return { booking, money: await balanceBookingMoney(tx, booking) };
-  if (booking.status === 'completed' && (await reverseBookingCommission(tx, booking, 'repriced'))) await applyBookingCommission(tx, booking);
+  if (booking.status === 'completed' && (await reverseBookingCommission(tx, booking, 'repriced')))
+    await applyBookingCommission(tx, booking);
   const money = await balanceBookingMoney(tx, booking);
   await emitEvent(tx, 'booking.repriced', {
-    booking_id: Number(booking.id), previous_total: before.toFixed(2), total: new Decimal(booking.total).toFixed(2), currency: booking.currency,
-    refunded: money.refunded.toFixed(2), due: money.due.toFixed(2), payment_status: money.payment_status,
+    booking_id: Number(booking.id),
+    previous_total: before.toFixed(2),
+    total: new Decimal(booking.total).toFixed(2),
+    currency: booking.currency,
+    refunded: money.refunded.toFixed(2),
+    due: money.due.toFixed(2),
+    payment_status: money.payment_status,
   });
-  return { booking: money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status }, money };
+  return {
+    booking:
+      money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status },
+    money,
+  };
 }

@@ -16,102 +16,201 @@ const Booking = Type.Object({}, { additionalProperties: true, description: 'Book
 const Named = Type.Object({ id: Type.Integer(), name: Type.String() });
 const Nullable = <S extends TSchema>(s: S) => Type.Union([s, Type.Null()]);
 /** The detail adds names and money records to the booking's own fields (which stay open, as in the list). */
-const BookingDetail = Type.Object({
-  vehicle: Named,
-  pickup_location: Nullable(Named),
-  return_location: Nullable(Named),
-  lines: Type.Array(Type.Object({ kind: Type.String(), code: Nullable(Type.String()), description: Type.String(), amount: Type.Number() }), { description: 'Order lines of a booking made through the customer journey; empty for operator bookings' }),
-  payments: Type.Array(Type.Object({
-    id: Type.Integer(), provider: Type.String(), amount: Type.Number(), currency: Type.String(), status: Type.String(),
-    refunded_amount: Type.Number(), created_at: Type.String(),
-  })),
-  refunds: Type.Array(Type.Object({
-    id: Type.Integer(), payment_id: Type.Integer(), amount: Type.Number(), currency: Type.String(), reason: Type.String(),
-    status: Type.String(), created_at: Type.String(), done_at: Nullable(Type.String()),
-  })),
-}, { additionalProperties: true, description: 'Booking detail' });
+const BookingDetail = Type.Object(
+  {
+    vehicle: Named,
+    pickup_location: Nullable(Named),
+    return_location: Nullable(Named),
+    lines: Type.Array(
+      Type.Object({
+        kind: Type.String(),
+        code: Nullable(Type.String()),
+        description: Type.String(),
+        amount: Type.Number(),
+      }),
+      { description: 'Order lines of a booking made through the customer journey; empty for operator bookings' },
+    ),
+    payments: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        provider: Type.String(),
+        amount: Type.Number(),
+        currency: Type.String(),
+        status: Type.String(),
+        refunded_amount: Type.Number(),
+        created_at: Type.String(),
+      }),
+    ),
+    refunds: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        payment_id: Type.Integer(),
+        amount: Type.Number(),
+        currency: Type.String(),
+        reason: Type.String(),
+        status: Type.String(),
+        created_at: Type.String(),
+        done_at: Nullable(Type.String()),
+      }),
+    ),
+  },
+  { additionalProperties: true, description: 'Booking detail' },
+);
 const T = ['rental: bookings'];
 const Status = Type.Union(BOOKING_STATUSES.map((s) => Type.Literal(s)));
 
 export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.get('/bookings', {
-    schema: {
-      tags: T, summary: 'List bookings (newest first)',
-      querystring: Type.Object({
-        ...PagingQuery, status: Type.Optional(Status), vehicle_id: Type.Optional(Id()),
-        customer_id: Type.Optional(Id()), kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')])),
-        pickup_from: Type.Optional(DateStr), pickup_to: Type.Optional(DateStr), search: Type.Optional(Text({ maxLength: 100 })),
-      }),
-      response: adminResponses(PageSchema(Booking)),
+  app.get(
+    '/bookings',
+    {
+      schema: {
+        tags: T,
+        summary: 'List bookings (newest first)',
+        querystring: Type.Object({
+          ...PagingQuery,
+          status: Type.Optional(Status),
+          vehicle_id: Type.Optional(Id()),
+          customer_id: Type.Optional(Id()),
+          kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')])),
+          pickup_from: Type.Optional(DateStr),
+          pickup_to: Type.Optional(DateStr),
+          search: Type.Optional(Text({ maxLength: 100 })),
+        }),
+        response: adminResponses(PageSchema(Booking)),
+      },
     },
-  }, async (req) => {
-    const q = req.query;
-    for (const f of ['pickup_from', 'pickup_to'] as const) {
-      if (q[f] !== undefined && !isValidDate(q[f])) throw new HttpError(400, 'INVALID_PARAMS', `${f} is not a valid date.`, { field: f });
-    }
-    const pg = parsePaging(q);
-    const r = await listBookings(p.db, {
-      status: q.status, vehicle_id: q.vehicle_id, customer_id: q.customer_id, kind: q.kind, search: q.search,
-      pickup_from: q.pickup_from ? new Date(q.pickup_from + 'T00:00:00Z') : undefined,
-      pickup_to: q.pickup_to ? new Date(new Date(q.pickup_to + 'T00:00:00Z').getTime() + 86_400_000) : undefined,
-    }, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map(bookingView), r.total, pg));
-  });
-
-  app.get('/bookings/:id', {
-    schema: { tags: T, summary: 'One booking with its vehicle and locations by name, price lines, payments and refunds', params: IdParams, response: adminResponses(BookingDetail, 200, 404) },
-  }, async (req) => rentalOk(await bookingDetail(p.db, req.params.id)));
-
-  app.post('/bookings', {
-    schema: {
-      tags: T, summary: 'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)', description: AMOUNT_BOUND_DOC,
-      body: Type.Object({
-        vehicle_id: Id(),
-        customer_id: Type.Optional(Id()),
-        customer: Type.Optional(Type.Object({ name: Text({ minLength: 1, maxLength: 200 }), email: Text({ minLength: 3, maxLength: 200 }), phone: Type.Optional(Text({ maxLength: 50 })) }, { additionalProperties: false })),
-        kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')], { default: 'rental' })),
-        transfer_route_id: Type.Optional(Id({ description: 'Transfers: the route' })),
-        passengers: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-        pickup_date: DateStr, return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr), return_time: Type.Optional(TimeStr),
-        location_id: Type.Optional(Id()),
-        addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
-        status: Type.Optional(Type.Union(INITIAL_STATUSES.map((s) => Type.Literal(s)))),
-        payment_method: Type.Optional(Text({ maxLength: 50 })),
-        notes: Type.Optional(Text({ maxLength: 5000 })),
-      }, { additionalProperties: false }),
-      response: { 201: adminResponses(Booking)[200], ...rentalErrors(400, 401, 403, 404, 409, 429) },
+    async (req) => {
+      const q = req.query;
+      for (const f of ['pickup_from', 'pickup_to'] as const) {
+        if (q[f] !== undefined && !isValidDate(q[f]))
+          throw new HttpError(400, 'INVALID_PARAMS', `${f} is not a valid date.`, { field: f });
+      }
+      const pg = parsePaging(q);
+      const r = await listBookings(
+        p.db,
+        {
+          status: q.status,
+          vehicle_id: q.vehicle_id,
+          customer_id: q.customer_id,
+          kind: q.kind,
+          search: q.search,
+          pickup_from: q.pickup_from ? new Date(q.pickup_from + 'T00:00:00Z') : undefined,
+          pickup_to: q.pickup_to ? new Date(new Date(q.pickup_to + 'T00:00:00Z').getTime() + 86_400_000) : undefined,
+        },
+        pg.limit,
+        pg.offset,
+      );
+      return rentalOk(pageOf(r.items.map(bookingView), r.total, pg));
     },
-  }, async (req, reply) => {
-    const b = await createBooking(p, { ...req.body, source: 'admin' });
-    req.auditTarget = `booking:${b.id}`;
-    return reply.code(201).send(rentalOk(bookingView(b), 'Booking created.'));
-  });
+  );
 
-  app.put('/bookings/:id', {
-    schema: {
-      tags: T, summary: 'Change the dates (re-priced, re-checked for overlap) or notes of a booking', params: IdParams,
-      description: 'New dates re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid '
-        + 'beyond the new total is refunded (reason `booking_repriced`; through the payment\'s provider after commit, recorded for offline payments), '
-        + 'and a fully paid booking that now costs more owes the difference (`payment_status` `partially_paid`, a pending payment of the difference '
-        + 'with the same provider: Stripe gets a PaymentIntent, offline is settled by mark-paid). Event `booking.repriced`. Completed, cancelled, '
-        + 'no-show and refunded bookings keep their dates (409). ' + AMOUNT_BOUND_DOC,
-      body: Type.Object({
-        pickup_date: Type.Optional(DateStr), return_date: Type.Optional(DateStr), pickup_time: Type.Optional(TimeStr),
-        return_time: Type.Optional(TimeStr), notes: Type.Optional(Text({ maxLength: 5000 })),
-      }, { additionalProperties: false }),
-      response: adminResponses(Booking, 200, 404, 409),
+  app.get(
+    '/bookings/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'One booking with its vehicle and locations by name, price lines, payments and refunds',
+        params: IdParams,
+        response: adminResponses(BookingDetail, 200, 404),
+      },
     },
-  }, async (req) => rentalOk(bookingView(await editBooking(p, req.params.id, req.body)), 'Booking updated.'));
+    async (req) => rentalOk(await bookingDetail(p.db, req.params.id)),
+  );
 
-  app.post('/bookings/:id/status', {
-    schema: {
-      tags: T, summary: 'Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)', params: IdParams,
-      body: Type.Object({ status: Text({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
-      response: adminResponses(Type.Object({ booking: Booking, previous_status: Type.String() }), 200, 404, 409),
+  app.post(
+    '/bookings',
+    {
+      schema: {
+        tags: T,
+        summary: 'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)',
+        description: AMOUNT_BOUND_DOC,
+        body: Type.Object(
+          {
+            vehicle_id: Id(),
+            customer_id: Type.Optional(Id()),
+            customer: Type.Optional(
+              Type.Object(
+                {
+                  name: Text({ minLength: 1, maxLength: 200 }),
+                  email: Text({ minLength: 3, maxLength: 200 }),
+                  phone: Type.Optional(Text({ maxLength: 50 })),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+            kind: Type.Optional(Type.Union([Type.Literal('rental'), Type.Literal('transfer')], { default: 'rental' })),
+            transfer_route_id: Type.Optional(Id({ description: 'Transfers: the route' })),
+            passengers: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+            pickup_date: DateStr,
+            return_date: Type.Optional(DateStr),
+            pickup_time: Type.Optional(TimeStr),
+            return_time: Type.Optional(TimeStr),
+            location_id: Type.Optional(Id()),
+            addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
+            status: Type.Optional(Type.Union(INITIAL_STATUSES.map((s) => Type.Literal(s)))),
+            payment_method: Type.Optional(Text({ maxLength: 50 })),
+            notes: Type.Optional(Text({ maxLength: 5000 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: adminResponses(Booking)[200], ...rentalErrors(400, 401, 403, 404, 409, 429) },
+      },
     },
-  }, async (req) => {
-    const r = await changeStatus(p, req.params.id, req.body.status, { by: 'admin' });
-    return rentalOk({ booking: bookingView(r.booking), previous_status: r.previous }, `Booking is now ${r.booking.status}.`);
-  });
+    async (req, reply) => {
+      const b = await createBooking(p, { ...req.body, source: 'admin' });
+      req.auditTarget = `booking:${b.id}`;
+      return reply.code(201).send(rentalOk(bookingView(b), 'Booking created.'));
+    },
+  );
+
+  app.put(
+    '/bookings/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Change the dates (re-priced, re-checked for overlap) or notes of a booking',
+        params: IdParams,
+        description:
+          'New dates re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid ' +
+          "beyond the new total is refunded (reason `booking_repriced`; through the payment's provider after commit, recorded for offline payments), " +
+          'and a fully paid booking that now costs more owes the difference (`payment_status` `partially_paid`, a pending payment of the difference ' +
+          'with the same provider: Stripe gets a PaymentIntent, offline is settled by mark-paid). Event `booking.repriced`. Completed, cancelled, ' +
+          'no-show and refunded bookings keep their dates (409). ' +
+          AMOUNT_BOUND_DOC,
+        body: Type.Object(
+          {
+            pickup_date: Type.Optional(DateStr),
+            return_date: Type.Optional(DateStr),
+            pickup_time: Type.Optional(TimeStr),
+            return_time: Type.Optional(TimeStr),
+            notes: Type.Optional(Text({ maxLength: 5000 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: adminResponses(Booking, 200, 404, 409),
+      },
+    },
+    async (req) => rentalOk(bookingView(await editBooking(p, req.params.id, req.body)), 'Booking updated.'),
+  );
+
+  app.post(
+    '/bookings/:id/status',
+    {
+      schema: {
+        tags: T,
+        summary: 'Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)',
+        params: IdParams,
+        body: Type.Object({ status: Text({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
+        response: adminResponses(Type.Object({ booking: Booking, previous_status: Type.String() }), 200, 404, 409),
+      },
+    },
+    async (req) => {
+      const r = await changeStatus(p, req.params.id, req.body.status, { by: 'admin' });
+      return rentalOk(
+        { booking: bookingView(r.booking), previous_status: r.previous },
+        `Booking is now ${r.booking.status}.`,
+      );
+    },
+  );
 };

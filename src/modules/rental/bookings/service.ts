@@ -4,7 +4,13 @@ import { bookingCreatedEvent, emitBookingCreated, emitBookingStatus } from '../e
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
-import { checkAvailability, parsePeriod, type AvailabilityInput, type AvailabilityResult, type Period } from '../availability/service.js';
+import {
+  checkAvailability,
+  parsePeriod,
+  type AvailabilityInput,
+  type AvailabilityResult,
+  type Period,
+} from '../availability/service.js';
 import { catalogueOf } from '../catalogue.js';
 import { customerOfAccount, resolveCustomer, type CustomerAccount } from '../customers/service.js';
 import { rentalSettings } from '../settings.js';
@@ -16,7 +22,20 @@ import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { lockBooking } from './lock.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
 import { startDuePayments } from '../journey/payments/due.js';
-import { bookingById, bookingRefs, findOverlap, insertBooking, lockVehicleForBooking, isOverlapViolation, orderLinesOfBooking, paymentsOfBooking, refundsOfBooking, updateBooking, type BookingRow, type WritesWithBookings } from './repo.js';
+import {
+  bookingById,
+  bookingRefs,
+  findOverlap,
+  insertBooking,
+  lockVehicleForBooking,
+  isOverlapViolation,
+  orderLinesOfBooking,
+  paymentsOfBooking,
+  refundsOfBooking,
+  updateBooking,
+  type BookingRow,
+  type WritesWithBookings,
+} from './repo.js';
 import { bookingsAtOnceOf } from './at-once.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
@@ -50,13 +69,17 @@ export type WithinBooking = (tx: Db, booking: BookingRow, events: readonly Outbo
 export const BOOKINGS_TOPIC = 'rental:bookings';
 
 function notAvailable(r: AvailabilityResult): HttpError {
-  return new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is not available for these dates (${r.reason}).`, { reason: r.reason });
+  return new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is not available for these dates (${r.reason}).`, {
+    reason: r.reason,
+  });
 }
 
 /** The database's exclusion constraint (migration 0500) refused an overlap the checks did not see → 409. */
 export function rethrowOverlap(err: unknown): never {
   if (isOverlapViolation(err)) {
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available for these dates (booked).', { reason: 'booked' });
+    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available for these dates (booked).', {
+      reason: 'booked',
+    });
   }
   throw err;
 }
@@ -68,8 +91,16 @@ function reference(): string {
 function priceFields(r: AvailabilityResult) {
   const q = r.quote;
   return {
-    days: q.days, price_per_day: q.price_per_day, net_price: q.net_price, addons_total: q.addons_total, tax: q.tax,
-    total: q.total, deposit: q.deposit, remaining: q.remaining, addons: q.breakdown.addons, breakdown: q.breakdown,
+    days: q.days,
+    price_per_day: q.price_per_day,
+    net_price: q.net_price,
+    addons_total: q.addons_total,
+    tax: q.tax,
+    total: q.total,
+    deposit: q.deposit,
+    remaining: q.remaining,
+    addons: q.breakdown.addons,
+    breakdown: q.breakdown,
   };
 }
 
@@ -78,54 +109,79 @@ function priceFields(r: AvailabilityResult) {
  * UPDATE), so two requests for the same slot are serialised and the second sees the first's booking →
  * 409 VEHICLE_NOT_AVAILABLE. Works the same on PGlite and PostgreSQL. v2 /booking/create reuses it.
  */
-export async function createBooking(p: Platform, input: CreateBookingInput, within?: WithinBooking, atOnce?: WritesAtOnce): Promise<BookingRow> {
+export async function createBooking(
+  p: Platform,
+  input: CreateBookingInput,
+  within?: WithinBooking,
+  atOnce?: WritesAtOnce,
+): Promise<BookingRow> {
   const status = input.status ?? 'pending_payment';
   const transfer = input.kind === 'transfer';
-  if (!transfer && input.return_date === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
+  if (!transfer && input.return_date === undefined)
+    throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
   const period = transfer ? null : parsePeriod(p, { ...input, return_date: input.return_date });
   const catalogue = await catalogueOf(p).get();
   if (period && status !== 'draft') {
     // Fail fast without the vehicle lock when the slot is visibly taken: under a rush for one vehicle the losers
     // answer 409 at once instead of queueing on its row lock (and on the pool). The locked check below decides.
     // A slot the holding index sees free costs no query here; one it sees taken is confirmed by the database.
-    const pre = await checkAvailability(p, p.db, { ...input, return_date: period.returnDate }, { period, catalogue, confirmBooked: true });
+    const pre = await checkAvailability(
+      p,
+      p.db,
+      { ...input, return_date: period.returnDate },
+      { period, catalogue, confirmBooked: true },
+    );
     if (!pre.available) throw notAvailable(pre);
     if (atOnce && input.customer_account && !transfer && BLOCKING.includes(status)) {
-      const made = await createInOneStatement(p, { ...input, customer_account: input.customer_account }, period, pre, status, atOnce);
+      const made = await createInOneStatement(
+        p,
+        { ...input, customer_account: input.customer_account },
+        period,
+        pre,
+        status,
+        atOnce,
+      );
       if (made) return made;
     }
   }
   const expired: BookingRow[] = [];
-  const created = await p.transaction(async (tx) => {
-    const locked = await lockVehicleForBooking(tx, input.vehicle_id, input.customer_account?.id ?? null);
-    if (!locked) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
-    const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
-    if (lapsed) expired.push(...await expireLapsedHolds(tx, input.vehicle_id));
-    let fields: Record<string, unknown>;
-    if (period) {
-      const r = await checkAvailability(p, tx, { ...input, return_date: period.returnDate }, { period, catalogue, overlapByConstraint: BLOCKING.includes(status) });
-      if (!r.available && status !== 'draft') throw notAvailable(r);
-      fields = rentalFields(input, period, r);
-    } else {
-      fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
-    }
-    const customer = input.customer_account
-      ? (linked ?? (await customerOfAccount(tx, input.customer_account)))
-      : await resolveCustomer(tx, input.customer_id, input.customer);
-    const booking = await insertBooking(tx, {
-      reference: reference(),
-      vehicle_id: input.vehicle_id,
-      customer_id: Number(customer.id),
-      customer_name: customer.name,
-      customer_email: customer.email,
-      customer_phone: customer.phone,
-      ...fields,
-      ...bookingTerms(p, input, status),
-    });
-    if (within) await within(tx, booking, [bookingCreatedEvent(booking)]);
-    else await emitBookingCreated(tx, booking);
-    return booking;
-  }).catch(rethrowOverlap);
+  const created = await p
+    .transaction(async (tx) => {
+      const locked = await lockVehicleForBooking(tx, input.vehicle_id, input.customer_account?.id ?? null);
+      if (!locked) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+      const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
+      if (lapsed) expired.push(...(await expireLapsedHolds(tx, input.vehicle_id)));
+      let fields: Record<string, unknown>;
+      if (period) {
+        const r = await checkAvailability(
+          p,
+          tx,
+          { ...input, return_date: period.returnDate },
+          { period, catalogue, overlapByConstraint: BLOCKING.includes(status) },
+        );
+        if (!r.available && status !== 'draft') throw notAvailable(r);
+        fields = rentalFields(input, period, r);
+      } else {
+        fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
+      }
+      const customer = input.customer_account
+        ? (linked ?? (await customerOfAccount(tx, input.customer_account)))
+        : await resolveCustomer(tx, input.customer_id, input.customer);
+      const booking = await insertBooking(tx, {
+        reference: reference(),
+        vehicle_id: input.vehicle_id,
+        customer_id: Number(customer.id),
+        customer_name: customer.name,
+        customer_email: customer.email,
+        customer_phone: customer.phone,
+        ...fields,
+        ...bookingTerms(p, input, status),
+      });
+      if (within) await within(tx, booking, [bookingCreatedEvent(booking)]);
+      else await emitBookingCreated(tx, booking);
+      return booking;
+    })
+    .catch(rethrowOverlap);
   await mailExpired(p, expired);
   return created;
 }
@@ -140,13 +196,22 @@ export type WritesAtOnce = (draft: BookingRow, events: readonly OutboxEvent[]) =
 
 function rentalFields(input: CreateBookingInput, period: Period, r: AvailabilityResult): Record<string, unknown> {
   const loc = input.location_id ?? r.vehicle.location_id ?? null;
-  return { kind: 'rental', pickup_location_id: loc, return_location_id: input.return_location_id ?? loc, pickup_at: period.pickupAt.toISOString(), return_at: period.returnAt.toISOString(), ...priceFields(r) };
+  return {
+    kind: 'rental',
+    pickup_location_id: loc,
+    return_location_id: input.return_location_id ?? loc,
+    pickup_at: period.pickupAt.toISOString(),
+    return_at: period.returnAt.toISOString(),
+    ...priceFields(r),
+  };
 }
 
 /** The fields of a new booking that follow from the request and the settings, not from its customer or its price. */
 function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus): Record<string, unknown> {
   const s = rentalSettings(p);
-  const deadline = DEADLINE_BOUND.includes(status) ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString() : null;
+  const deadline = DEADLINE_BOUND.includes(status)
+    ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString()
+    : null;
   return {
     currency: p.storeCurrency.code,
     payment_method: input.payment_method ?? null,
@@ -165,14 +230,40 @@ function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingSta
  * lapsed hold to sweep, an overlap the exclusion constraint found, the statement refused): the caller runs the
  * transaction, which decides it under the vehicle lock.
  */
-async function createInOneStatement(p: Platform, input: CreateBookingInput & { customer_account: CustomerAccount }, period: Period,
-  r: AvailabilityResult, status: BookingStatus, atOnce: WritesAtOnce): Promise<BookingRow | undefined> {
-  const fields = { reference: reference(), vehicle_id: input.vehicle_id, ...rentalFields(input, period, r), ...bookingTerms(p, input, status) };
+async function createInOneStatement(
+  p: Platform,
+  input: CreateBookingInput & { customer_account: CustomerAccount },
+  period: Period,
+  r: AvailabilityResult,
+  status: BookingStatus,
+  atOnce: WritesAtOnce,
+): Promise<BookingRow | undefined> {
+  const fields = {
+    reference: reference(),
+    vehicle_id: input.vehicle_id,
+    ...rentalFields(input, period, r),
+    ...bookingTerms(p, input, status),
+  };
   const now = new Date().toISOString();
-  const draft = { ...fields, id: 0, customer_id: 0, customer_name: '', customer_email: '', customer_phone: '', created_at: now, updated_at: now } as unknown as BookingRow;
-  const made = await bookingsAtOnceOf(p).book({ vehicleId: input.vehicle_id, accountId: input.customer_account.id, fields, writes: atOnce(draft, [bookingCreatedEvent(draft)]) });
+  const draft = {
+    ...fields,
+    id: 0,
+    customer_id: 0,
+    customer_name: '',
+    customer_email: '',
+    customer_phone: '',
+    created_at: now,
+    updated_at: now,
+  } as unknown as BookingRow;
+  const made = await bookingsAtOnceOf(p).book({
+    vehicleId: input.vehicle_id,
+    accountId: input.customer_account.id,
+    fields,
+    writes: atOnce(draft, [bookingCreatedEvent(draft)]),
+  });
   if ('booking' in made) return made.booking;
-  if (made.fallback === 'no_vehicle') throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+  if (made.fallback === 'no_vehicle')
+    throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
   return undefined;
 }
 
@@ -196,37 +287,48 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
   const catalogue = await catalogueOf(p).get();
   const expired: BookingRow[] = [];
   const settled: MoneyBalance[] = [];
-  const edited = await p.transaction(async (tx): Promise<BookingRow> => {
-    const cur = await lockBooking(tx, id, expired);
-    const datesChange = ['pickup_date', 'return_date', 'pickup_time', 'return_time'].some((k) => input[k as keyof UpdateBookingInput] !== undefined);
-    if (!datesChange) return (await updateBooking(tx, id, { notes: input.notes }))!;
-    if (FROZEN.includes(cur.status)) throw new HttpError(409, 'STATE_CONFLICT', `The dates of a ${cur.status} booking cannot change.`);
-    if (cur.kind === 'transfer') return moveTransfer(p, tx, cur, input);
-    const pu = utcToLocal(toDate(cur.pickup_at), s.timezone);
-    const re = utcToLocal(toDate(cur.return_at), s.timezone);
-    const merged = {
-      vehicle_id: Number(cur.vehicle_id),
-      pickup_date: input.pickup_date ?? pu.date,
-      return_date: input.return_date ?? re.date,
-      pickup_time: input.pickup_time ?? pu.time,
-      return_time: input.return_time ?? re.time,
-      addons: Array.isArray(cur.addons) ? (cur.addons as { code: string }[]).map((a) => a.code) : [],
-    };
-    const period = parsePeriod(p, merged);
-    const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
-    if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
-    const repriced = await repriceBooking(tx, cur, {
-      pickup_at: period.pickupAt.toISOString(),
-      return_at: period.returnAt.toISOString(),
-      ...priceFields(r),
-      notes: input.notes,
-    });
-    settled.push(repriced.money);
-    return repriced.booking;
-  }).catch(rethrowOverlap);
+  const edited = await p
+    .transaction(async (tx): Promise<BookingRow> => {
+      const cur = await lockBooking(tx, id, expired);
+      const datesChange = ['pickup_date', 'return_date', 'pickup_time', 'return_time'].some(
+        (k) => input[k as keyof UpdateBookingInput] !== undefined,
+      );
+      if (!datesChange) return (await updateBooking(tx, id, { notes: input.notes }))!;
+      if (FROZEN.includes(cur.status))
+        throw new HttpError(409, 'STATE_CONFLICT', `The dates of a ${cur.status} booking cannot change.`);
+      if (cur.kind === 'transfer') return moveTransfer(p, tx, cur, input);
+      const pu = utcToLocal(toDate(cur.pickup_at), s.timezone);
+      const re = utcToLocal(toDate(cur.return_at), s.timezone);
+      const merged = {
+        vehicle_id: Number(cur.vehicle_id),
+        pickup_date: input.pickup_date ?? pu.date,
+        return_date: input.return_date ?? re.date,
+        pickup_time: input.pickup_time ?? pu.time,
+        return_time: input.return_time ?? re.time,
+        addons: Array.isArray(cur.addons) ? (cur.addons as { code: string }[]).map((a) => a.code) : [],
+      };
+      const period = parsePeriod(p, merged);
+      const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
+      if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
+      const repriced = await repriceBooking(tx, cur, {
+        pickup_at: period.pickupAt.toISOString(),
+        return_at: period.returnAt.toISOString(),
+        ...priceFields(r),
+        notes: input.notes,
+      });
+      settled.push(repriced.money);
+      return repriced.booking;
+    })
+    .catch(rethrowOverlap);
   // owed or due since the commit above; a provider failure leaves them pending (refunds: the journey job retries)
-  await deliverRefunds(p, settled.flatMap((m) => m.refundIds));
-  await startDuePayments(p, settled.flatMap((m) => m.duePaymentIds));
+  await deliverRefunds(
+    p,
+    settled.flatMap((m) => m.refundIds),
+  );
+  await startDuePayments(
+    p,
+    settled.flatMap((m) => m.duePaymentIds),
+  );
   await mailExpired(p, expired);
   return edited;
 }
@@ -258,36 +360,67 @@ export interface StatusChangeOptions {
   refunds?: 'full' | 'caller';
 }
 
-export async function changeStatus(p: Platform, id: number, to: string, opts: StatusChangeOptions = {}): Promise<{ booking: BookingRow; previous: BookingStatus }> {
+export async function changeStatus(
+  p: Platform,
+  id: number,
+  to: string,
+  opts: StatusChangeOptions = {},
+): Promise<{ booking: BookingRow; previous: BookingStatus }> {
   if (!isBookingStatus(to)) throw new HttpError(400, 'INVALID_PARAMS', `Unknown status "${to}".`, { field: 'status' });
   const s = rentalSettings(p);
   const expired: BookingRow[] = [];
   const owed: number[] = [];
-  const moved = await p.transaction(async (tx) => {
-    const cur = await lockBooking(tx, id, expired);
-    const from = cur.status as BookingStatus;
-    // its own payment deadline had just passed: it is cancelled already, which is what was asked
-    if (to === 'cancelled' && expired.some((b) => Number(b.id) === id)) return { booking: cur, previous: 'pending_payment' as BookingStatus };
-    assertMove(from, to);
-    if (BLOCKING.includes(to) && !holdsSlot(cur)) {
-      const buf = s.bufferMinutes * 60_000;
-      const pickup = toDate(cur.pickup_at);
-      const ret = toDate(cur.return_at);
-      const clash = await findOverlap(tx, Number(cur.vehicle_id), new Date(pickup.getTime() - buf), new Date(ret.getTime() + buf), id);
-      if (clash) throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is no longer available for these dates (booked).', { reason: 'booked' });
-    }
-    const deadline = DEADLINE_BOUND.includes(to) ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString() : undefined;
-    const cancel = to === 'cancelled' ? { cancelled_by: opts.by ?? null, cancelled_at: new Date().toISOString() } : { cancelled_by: null, cancelled_at: null };
-    const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline, ...cancel }))!;
-    await emitBookingStatus(tx, booking, from);
-    // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
-    await onBookingStatusChange(tx, booking, from, to);
-    if (opts.within) await opts.within(tx, booking);
-    if ((to === 'cancelled' || to === 'refunded') && opts.refunds !== 'caller') {
-      owed.push(...await refundEverythingPaid(tx, id, to === 'refunded' ? 'booking_refunded' : opts.by === 'vendor' ? 'vendor_cancelled' : 'operator_cancelled'));
-    }
-    return { booking: owed.length ? (await bookingById(tx, id))! : booking, previous: from };
-  }).catch(rethrowOverlap);
+  const moved = await p
+    .transaction(async (tx) => {
+      const cur = await lockBooking(tx, id, expired);
+      const from = cur.status as BookingStatus;
+      // its own payment deadline had just passed: it is cancelled already, which is what was asked
+      if (to === 'cancelled' && expired.some((b) => Number(b.id) === id))
+        return { booking: cur, previous: 'pending_payment' as BookingStatus };
+      assertMove(from, to);
+      if (BLOCKING.includes(to) && !holdsSlot(cur)) {
+        const buf = s.bufferMinutes * 60_000;
+        const pickup = toDate(cur.pickup_at);
+        const ret = toDate(cur.return_at);
+        const clash = await findOverlap(
+          tx,
+          Number(cur.vehicle_id),
+          new Date(pickup.getTime() - buf),
+          new Date(ret.getTime() + buf),
+          id,
+        );
+        if (clash)
+          throw new HttpError(
+            409,
+            'VEHICLE_NOT_AVAILABLE',
+            'The vehicle is no longer available for these dates (booked).',
+            { reason: 'booked' },
+          );
+      }
+      const deadline = DEADLINE_BOUND.includes(to)
+        ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString()
+        : undefined;
+      const cancel =
+        to === 'cancelled'
+          ? { cancelled_by: opts.by ?? null, cancelled_at: new Date().toISOString() }
+          : { cancelled_by: null, cancelled_at: null };
+      const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline, ...cancel }))!;
+      await emitBookingStatus(tx, booking, from);
+      // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
+      await onBookingStatusChange(tx, booking, from, to);
+      if (opts.within) await opts.within(tx, booking);
+      if ((to === 'cancelled' || to === 'refunded') && opts.refunds !== 'caller') {
+        owed.push(
+          ...(await refundEverythingPaid(
+            tx,
+            id,
+            to === 'refunded' ? 'booking_refunded' : opts.by === 'vendor' ? 'vendor_cancelled' : 'operator_cancelled',
+          )),
+        );
+      }
+      return { booking: owed.length ? (await bookingById(tx, id))! : booking, previous: from };
+    })
+    .catch(rethrowOverlap);
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
   await mailExpired(p, expired);
@@ -298,6 +431,11 @@ export async function changeStatus(p: Platform, id: number, to: string, opts: St
 export async function bookingDetail(db: Db, id: number) {
   const b = await bookingById(db, id);
   if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
-  const [refs, lines, payments, refunds] = await Promise.all([bookingRefs(db, b), orderLinesOfBooking(db, id), paymentsOfBooking(db, id), refundsOfBooking(db, id)]);
+  const [refs, lines, payments, refunds] = await Promise.all([
+    bookingRefs(db, b),
+    orderLinesOfBooking(db, id),
+    paymentsOfBooking(db, id),
+    refundsOfBooking(db, id),
+  ]);
   return bookingDetailView(b, refs, lines, payments, refunds);
 }

@@ -1,7 +1,15 @@
 import { HttpError } from '../../../platform/http/errors.js';
 
 export const BOOKING_STATUSES = [
-  'draft', 'pending_payment', 'pending', 'confirmed', 'in_progress', 'completed', 'cancelled', 'no_show', 'refunded',
+  'draft',
+  'pending_payment',
+  'pending',
+  'confirmed',
+  'in_progress',
+  'completed',
+  'cancelled',
+  'no_show',
+  'refunded',
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
@@ -35,7 +43,9 @@ export function canMove(from: BookingStatus, to: BookingStatus): boolean {
 export function assertMove(from: BookingStatus, to: BookingStatus): void {
   if (!canMove(from, to)) {
     throw new HttpError(409, 'STATE_CONFLICT', `A booking cannot move from ${from} to ${to}.`, {
-      from, to, allowed: [...TRANSITIONS[from]],
+      from,
+      to,
+      allowed: [...TRANSITIONS[from]],
     });
   }
 }

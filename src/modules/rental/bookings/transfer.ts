@@ -24,55 +24,121 @@ export interface TransferInput {
  * A transfer: the route's price (+ tax rule), the vehicle held from pickup for the route's duration (at least
  * one hour) plus the buffer. Runs inside the booking transaction, after the vehicle row is locked.
  */
-export async function transferFields(p: Platform, tx: Db, v: VehicleRow, rules: readonly PricingRule[], i: TransferInput): Promise<Record<string, unknown>> {
+export async function transferFields(
+  p: Platform,
+  tx: Db,
+  v: VehicleRow,
+  rules: readonly PricingRule[],
+  i: TransferInput,
+): Promise<Record<string, unknown>> {
   const s = rentalSettings(p);
-  if (v.service_type === 'rental') throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'This vehicle does not do transfers.', { reason: 'service_type' });
-  if (v.status !== 'active') throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is ${v.status}.`, { reason: v.status });
-  if (i.transfer_route_id === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'A transfer needs transfer_route_id.', { field: 'transfer_route_id' });
+  if (v.service_type === 'rental')
+    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'This vehicle does not do transfers.', {
+      reason: 'service_type',
+    });
+  if (v.status !== 'active')
+    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is ${v.status}.`, { reason: v.status });
+  if (i.transfer_route_id === undefined)
+    throw new HttpError(400, 'INVALID_PARAMS', 'A transfer needs transfer_route_id.', { field: 'transfer_route_id' });
   const route = await routeById(tx, i.transfer_route_id);
-  if (!route || !route.is_active) throw new HttpError(400, 'INVALID_PARAMS', `Transfer route ${i.transfer_route_id} does not exist.`, { field: 'transfer_route_id' });
+  if (!route || !route.is_active)
+    throw new HttpError(400, 'INVALID_PARAMS', `Transfer route ${i.transfer_route_id} does not exist.`, {
+      field: 'transfer_route_id',
+    });
   if (i.passengers !== undefined && v.transfer_max_passengers !== null && i.passengers > v.transfer_max_passengers) {
-    throw new HttpError(400, 'INVALID_PARAMS', `The vehicle carries at most ${v.transfer_max_passengers} passengers.`, { field: 'passengers' });
+    throw new HttpError(400, 'INVALID_PARAMS', `The vehicle carries at most ${v.transfer_max_passengers} passengers.`, {
+      field: 'passengers',
+    });
   }
-  if (!isValidDate(i.pickup_date)) throw new HttpError(400, 'INVALID_PARAMS', 'pickup_date must be YYYY-MM-DD.', { field: 'pickup_date' });
-  if (i.pickup_time !== undefined && !isValidTime(i.pickup_time)) throw new HttpError(400, 'INVALID_PARAMS', 'pickup_time must be HH:MM.', { field: 'pickup_time' });
+  if (!isValidDate(i.pickup_date))
+    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_date must be YYYY-MM-DD.', { field: 'pickup_date' });
+  if (i.pickup_time !== undefined && !isValidTime(i.pickup_time))
+    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_time must be HH:MM.', { field: 'pickup_time' });
   const pickupAt = localToUtc(i.pickup_date, i.pickup_time ?? s.defaultTime, s.timezone);
   const returnAt = new Date(pickupAt.getTime() + Math.max(60, route.duration_min) * 60_000);
   const buf = s.bufferMinutes * 60_000;
   if (await findOverlap(tx, Number(v.id), new Date(pickupAt.getTime() - buf), new Date(returnAt.getTime() + buf))) {
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available at this time (booked).', { reason: 'booked' });
+    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available at this time (booked).', {
+      reason: 'booked',
+    });
   }
   const price = new Decimal(routePrice(route));
-  const taxRule = rulesFor(rules, 'tax', { id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: v.deposit_percent })[0];
+  const taxRule = rulesFor(rules, 'tax', {
+    id: Number(v.id),
+    category: v.category,
+    price_per_day: v.price_per_day,
+    deposit_percent: v.deposit_percent,
+  })[0];
   const tax = cents(price.times(taxRule?.percent ?? '0').div(100));
   const total = price.plus(tax);
   assertBookingAmountsFit({ total, tax, price_per_day: price });
   return {
-    kind: 'transfer', transfer_route_id: Number(route.id), transfer_origin: route.origin, transfer_destination: route.destination,
-    passengers: i.passengers ?? null, pickup_location_id: route.origin_location_id, return_location_id: route.destination_location_id,
-    pickup_at: pickupAt.toISOString(), return_at: returnAt.toISOString(), days: 1, price_per_day: price.toFixed(2),
-    net_price: price.toFixed(2), addons_total: '0', tax: tax.toFixed(2), total: total.toFixed(2), deposit: '0', remaining: total.toFixed(2),
-    addons: [], breakdown: { route_price: price.toNumber(), pricing: route.pricing },
+    kind: 'transfer',
+    transfer_route_id: Number(route.id),
+    transfer_origin: route.origin,
+    transfer_destination: route.destination,
+    passengers: i.passengers ?? null,
+    pickup_location_id: route.origin_location_id,
+    return_location_id: route.destination_location_id,
+    pickup_at: pickupAt.toISOString(),
+    return_at: returnAt.toISOString(),
+    days: 1,
+    price_per_day: price.toFixed(2),
+    net_price: price.toFixed(2),
+    addons_total: '0',
+    tax: tax.toFixed(2),
+    total: total.toFixed(2),
+    deposit: '0',
+    remaining: total.toFixed(2),
+    addons: [],
+    breakdown: { route_price: price.toNumber(), pricing: route.pricing },
   };
 }
 
 /** Moves a transfer to a new pickup date/time (same route duration), re-checked for overlap excluding itself. */
-export async function moveTransfer(p: Platform, tx: Db, cur: BookingRow, i: { pickup_date?: string; pickup_time?: string; return_date?: string; return_time?: string; notes?: string }): Promise<BookingRow> {
+export async function moveTransfer(
+  p: Platform,
+  tx: Db,
+  cur: BookingRow,
+  i: { pickup_date?: string; pickup_time?: string; return_date?: string; return_time?: string; notes?: string },
+): Promise<BookingRow> {
   const s = rentalSettings(p);
   if (i.return_date !== undefined || i.return_time !== undefined) {
-    throw new HttpError(400, 'INVALID_PARAMS', 'A transfer ends after its route duration: change pickup_date/pickup_time only.', { field: 'return_date' });
+    throw new HttpError(
+      400,
+      'INVALID_PARAMS',
+      'A transfer ends after its route duration: change pickup_date/pickup_time only.',
+      { field: 'return_date' },
+    );
   }
   const oldPickup = toDate(cur.pickup_at);
   const local = utcToLocal(oldPickup, s.timezone);
   const date = i.pickup_date ?? local.date;
   const time = i.pickup_time ?? local.time;
-  if (!isValidDate(date)) throw new HttpError(400, 'INVALID_PARAMS', 'pickup_date must be YYYY-MM-DD.', { field: 'pickup_date' });
-  if (!isValidTime(time)) throw new HttpError(400, 'INVALID_PARAMS', 'pickup_time must be HH:MM.', { field: 'pickup_time' });
+  if (!isValidDate(date))
+    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_date must be YYYY-MM-DD.', { field: 'pickup_date' });
+  if (!isValidTime(time))
+    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_time must be HH:MM.', { field: 'pickup_time' });
   const pickupAt = localToUtc(date, time, s.timezone);
   const returnAt = new Date(pickupAt.getTime() + (toDate(cur.return_at).getTime() - oldPickup.getTime()));
   const buf = s.bufferMinutes * 60_000;
-  if (BLOCKING.includes(cur.status as BookingStatus) && (await findOverlap(tx, Number(cur.vehicle_id), new Date(pickupAt.getTime() - buf), new Date(returnAt.getTime() + buf), Number(cur.id)))) {
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available at this time (booked).', { reason: 'booked' });
+  if (
+    BLOCKING.includes(cur.status as BookingStatus) &&
+    (await findOverlap(
+      tx,
+      Number(cur.vehicle_id),
+      new Date(pickupAt.getTime() - buf),
+      new Date(returnAt.getTime() + buf),
+      Number(cur.id),
+    ))
+  ) {
+    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available at this time (booked).', {
+      reason: 'booked',
+    });
   }
-  return (await updateBooking(tx, Number(cur.id), { pickup_at: pickupAt.toISOString(), return_at: returnAt.toISOString(), notes: i.notes }))!;
+  return (await updateBooking(tx, Number(cur.id), {
+    pickup_at: pickupAt.toISOString(),
+    return_at: returnAt.toISOString(),
+    notes: i.notes,
+  }))!;
 }

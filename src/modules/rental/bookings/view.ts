@@ -5,16 +5,36 @@ import type { BookingLineRow, BookingPaymentRow, BookingRefsRow, BookingRefundRo
 /** Booking → API (allow-list). */
 export function bookingView(b: BookingRow) {
   return {
-    id: Number(b.id), reference: b.reference, vehicle_id: Number(b.vehicle_id), customer_id: num(b.customer_id),
-    customer_name: b.customer_name, customer_email: b.customer_email, kind: b.kind,
-    transfer_route_id: num(b.transfer_route_id), transfer_origin: b.transfer_origin, transfer_destination: b.transfer_destination,
-    pickup_location_id: num(b.pickup_location_id), return_location_id: num(b.return_location_id),
-    pickup_at: iso(b.pickup_at), return_at: iso(b.return_at), days: b.days,
-    price_per_day: money(b.price_per_day), net_price: money(b.net_price), addons_total: money(b.addons_total), tax: money(b.tax),
-    total: money(b.total), deposit: money(b.deposit), remaining: money(b.remaining), currency: b.currency,
-    payment_status: b.payment_status, payment_method: b.payment_method,
+    id: Number(b.id),
+    reference: b.reference,
+    vehicle_id: Number(b.vehicle_id),
+    customer_id: num(b.customer_id),
+    customer_name: b.customer_name,
+    customer_email: b.customer_email,
+    kind: b.kind,
+    transfer_route_id: num(b.transfer_route_id),
+    transfer_origin: b.transfer_origin,
+    transfer_destination: b.transfer_destination,
+    pickup_location_id: num(b.pickup_location_id),
+    return_location_id: num(b.return_location_id),
+    pickup_at: iso(b.pickup_at),
+    return_at: iso(b.return_at),
+    days: b.days,
+    price_per_day: money(b.price_per_day),
+    net_price: money(b.net_price),
+    addons_total: money(b.addons_total),
+    tax: money(b.tax),
+    total: money(b.total),
+    deposit: money(b.deposit),
+    remaining: money(b.remaining),
+    currency: b.currency,
+    payment_status: b.payment_status,
+    payment_method: b.payment_method,
     payment_deadline: b.payment_deadline === null ? null : iso(b.payment_deadline),
-    status: b.status, notes: b.notes, created_at: iso(b.created_at), updated_at: iso(b.updated_at),
+    status: b.status,
+    notes: b.notes,
+    created_at: iso(b.created_at),
+    updated_at: iso(b.updated_at),
   };
 }
 
@@ -26,7 +46,8 @@ export function bookingDetailView(
   payments: BookingPaymentRow[],
   refunds: BookingRefundRow[],
 ) {
-  const place = (id: string | number | null, name: string | null) => (id === null ? null : { id: Number(id), name: name ?? `#${id}` });
+  const place = (id: string | number | null, name: string | null) =>
+    id === null ? null : { id: Number(id), name: name ?? `#${id}` };
   return {
     ...bookingView(b),
     vehicle: { id: Number(b.vehicle_id), name: refs.vehicle_name ?? `#${b.vehicle_id}` },
@@ -34,12 +55,23 @@ export function bookingDetailView(
     return_location: place(b.return_location_id, refs.return_location_name),
     lines: lines.map((l) => ({ kind: l.kind, code: l.code, description: l.description, amount: money(l.amount) })),
     payments: payments.map((p) => ({
-      id: Number(p.id), provider: p.provider, amount: money(p.amount), currency: p.currency, status: p.status,
-      refunded_amount: money(p.refunded_amount), created_at: iso(p.created_at),
+      id: Number(p.id),
+      provider: p.provider,
+      amount: money(p.amount),
+      currency: p.currency,
+      status: p.status,
+      refunded_amount: money(p.refunded_amount),
+      created_at: iso(p.created_at),
     })),
     refunds: refunds.map((r) => ({
-      id: Number(r.id), payment_id: Number(r.payment_id), amount: money(r.amount), currency: r.currency, reason: r.reason,
-      status: r.status, created_at: iso(r.created_at), done_at: r.done_at === null ? null : iso(r.done_at),
+      id: Number(r.id),
+      payment_id: Number(r.payment_id),
+      amount: money(r.amount),
+      currency: r.currency,
+      reason: r.reason,
+      status: r.status,
+      created_at: iso(r.created_at),
+      done_at: r.done_at === null ? null : iso(r.done_at),
     })),
   };
 }

@@ -21,14 +21,33 @@ const Body = {
  */
 export const customerWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.post('/customers', {
-    schema: { tags: T, summary: 'Create a customer (409 when the e-mail exists)', body: Type.Object(Body, { additionalProperties: false }), response: { 201: RentalEnvelope(Customer), ...rentalErrors(400, 401, 403, 409, 429) } },
-  }, async (req, reply) => {
-    const c = await createCustomer(p, req.body);
-    req.auditTarget = `customer:${c.id}`;
-    return reply.code(201).send(rentalOk(customerView(c), 'Customer created.'));
-  });
-  app.put('/customers/:id', {
-    schema: { tags: T, summary: 'Update a customer', params: IdParams, body: Type.Partial(Type.Object(Body), { additionalProperties: false }), response: adminResponses(Customer, 200, 404, 409) },
-  }, async (req) => rentalOk(customerView(await editCustomer(p, req.params.id, req.body)), 'Customer updated.'));
+  app.post(
+    '/customers',
+    {
+      schema: {
+        tags: T,
+        summary: 'Create a customer (409 when the e-mail exists)',
+        body: Type.Object(Body, { additionalProperties: false }),
+        response: { 201: RentalEnvelope(Customer), ...rentalErrors(400, 401, 403, 409, 429) },
+      },
+    },
+    async (req, reply) => {
+      const c = await createCustomer(p, req.body);
+      req.auditTarget = `customer:${c.id}`;
+      return reply.code(201).send(rentalOk(customerView(c), 'Customer created.'));
+    },
+  );
+  app.put(
+    '/customers/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Update a customer',
+        params: IdParams,
+        body: Type.Partial(Type.Object(Body), { additionalProperties: false }),
+        response: adminResponses(Customer, 200, 404, 409),
+      },
+    },
+    async (req) => rentalOk(customerView(await editCustomer(p, req.params.id, req.body)), 'Customer updated.'),
+  );
 };

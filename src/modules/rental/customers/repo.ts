@@ -23,12 +23,21 @@ export async function customerByUserId(db: Db, userId: number): Promise<Customer
 }
 
 /** Links the account to the customer record with its e-mail, else creates one (an account's first booking). */
-export async function linkOrCreateCustomer(db: Db, u: { id: number; email: string; name: string; phone: string }): Promise<CustomerRow> {
-  const byMail = await one<CustomerRow>(db, sql`UPDATE rental_customers SET user_id = ${u.id}, updated_at = now()
-    WHERE lower(email) = lower(${u.email}) AND user_id IS NULL RETURNING *`);
+export async function linkOrCreateCustomer(
+  db: Db,
+  u: { id: number; email: string; name: string; phone: string },
+): Promise<CustomerRow> {
+  const byMail = await one<CustomerRow>(
+    db,
+    sql`UPDATE rental_customers SET user_id = ${u.id}, updated_at = now()
+    WHERE lower(email) = lower(${u.email}) AND user_id IS NULL RETURNING *`,
+  );
   if (byMail) return byMail;
-  return (await one<CustomerRow>(db, sql`INSERT INTO rental_customers (name, email, phone, user_id)
-    VALUES (${u.name}, ${u.email}, ${u.phone}, ${u.id}) ON CONFLICT (lower(email)) DO UPDATE SET updated_at = now() RETURNING *`))!;
+  return (await one<CustomerRow>(
+    db,
+    sql`INSERT INTO rental_customers (name, email, phone, user_id)
+    VALUES (${u.name}, ${u.email}, ${u.phone}, ${u.id}) ON CONFLICT (lower(email)) DO UPDATE SET updated_at = now() RETURNING *`,
+  ))!;
 }
 
 export async function customerByEmail(db: Db, email: string): Promise<CustomerRow | undefined> {
@@ -54,13 +63,22 @@ export async function updateCustomer(db: Db, id: number, f: Record<string, unkno
 }
 
 export async function emailTaken(db: Db, email: string, exceptId = 0): Promise<boolean> {
-  return (await one(db, sql`SELECT 1 FROM rental_customers WHERE lower(email) = lower(${email}) AND id <> ${exceptId}`)) !== undefined;
+  return (
+    (await one(db, sql`SELECT 1 FROM rental_customers WHERE lower(email) = lower(${email}) AND id <> ${exceptId}`)) !==
+    undefined
+  );
 }
 
 /** Inserts unless a customer with this e-mail exists (case-insensitive); returns the row either way. */
-export async function upsertCustomerByEmail(db: Db, f: { name: string; email: string; phone: string }): Promise<CustomerRow> {
-  const ins = await one<CustomerRow>(db, sql`INSERT INTO rental_customers (name, email, phone) VALUES (${f.name}, ${f.email}, ${f.phone})
-    ON CONFLICT ((lower(email))) DO NOTHING RETURNING *`);
+export async function upsertCustomerByEmail(
+  db: Db,
+  f: { name: string; email: string; phone: string },
+): Promise<CustomerRow> {
+  const ins = await one<CustomerRow>(
+    db,
+    sql`INSERT INTO rental_customers (name, email, phone) VALUES (${f.name}, ${f.email}, ${f.phone})
+    ON CONFLICT ((lower(email))) DO NOTHING RETURNING *`,
+  );
   return ins ?? (await customerByEmail(db, f.email))!;
 }
 

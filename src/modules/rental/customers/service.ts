@@ -3,7 +3,20 @@ import type { Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { iso, num } from '../views.js';
 import { profileById } from '../../../platform/accounts/repo.js';
-import { customerByEmail, customerById, customerByUserId, linkOrCreateCustomer, emailTaken, insertCustomer, isForeignKeyViolation, isUniqueViolation, userExists, updateCustomer, upsertCustomerByEmail, type CustomerRow } from './repo.js';
+import {
+  customerByEmail,
+  customerById,
+  customerByUserId,
+  linkOrCreateCustomer,
+  emailTaken,
+  insertCustomer,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  userExists,
+  updateCustomer,
+  upsertCustomerByEmail,
+  type CustomerRow,
+} from './repo.js';
 
 export interface CustomerInput {
   name?: string;
@@ -15,27 +28,45 @@ export interface CustomerInput {
 
 export function customerView(c: CustomerRow) {
   return {
-    id: Number(c.id), name: c.name, email: c.email, phone: c.phone, address: c.address,
-    user_id: num(c.user_id), created_at: iso(c.created_at), updated_at: iso(c.updated_at),
+    id: Number(c.id),
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    address: c.address,
+    user_id: num(c.user_id),
+    created_at: iso(c.created_at),
+    updated_at: iso(c.updated_at),
   };
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function checkEmail(email: string): void {
-  if (!EMAIL.test(email)) throw new HttpError(400, 'INVALID_PARAMS', 'email must be an e-mail address.', { field: 'email' });
+  if (!EMAIL.test(email))
+    throw new HttpError(400, 'INVALID_PARAMS', 'email must be an e-mail address.', { field: 'email' });
 }
 
-export async function createCustomer(p: Platform, input: Required<Pick<CustomerInput, 'name' | 'email'>> & CustomerInput): Promise<CustomerRow> {
+export async function createCustomer(
+  p: Platform,
+  input: Required<Pick<CustomerInput, 'name' | 'email'>> & CustomerInput,
+): Promise<CustomerRow> {
   checkEmail(input.email);
-  const taken = () => new HttpError(409, 'STATE_CONFLICT', 'A customer with this e-mail already exists.', { field: 'email' });
+  const taken = () =>
+    new HttpError(409, 'STATE_CONFLICT', 'A customer with this e-mail already exists.', { field: 'email' });
   try {
     return await p.transaction(async (tx) => {
       if (await emailTaken(tx, input.email)) throw taken();
-      return insertCustomer(tx, { name: input.name.trim(), email: input.email.trim(), phone: input.phone ?? '', address: input.address ?? '', user_id: input.user_id ?? null });
+      return insertCustomer(tx, {
+        name: input.name.trim(),
+        email: input.email.trim(),
+        phone: input.phone ?? '',
+        address: input.address ?? '',
+        user_id: input.user_id ?? null,
+      });
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw taken();
-    if (isForeignKeyViolation(e)) throw new HttpError(400, 'INVALID_PARAMS', 'user_id does not exist.', { field: 'user_id' });
+    if (isForeignKeyViolation(e))
+      throw new HttpError(400, 'INVALID_PARAMS', 'user_id does not exist.', { field: 'user_id' });
     throw e;
   }
 }
@@ -43,12 +74,19 @@ export async function createCustomer(p: Platform, input: Required<Pick<CustomerI
 export async function editCustomer(p: Platform, id: number, input: CustomerInput): Promise<CustomerRow> {
   if (input.email !== undefined) checkEmail(input.email);
   return p.transaction(async (tx) => {
-    if (input.user_id && !(await userExists(tx, input.user_id))) throw new HttpError(400, 'INVALID_PARAMS', 'user_id does not exist.', { field: 'user_id' });
+    if (input.user_id && !(await userExists(tx, input.user_id)))
+      throw new HttpError(400, 'INVALID_PARAMS', 'user_id does not exist.', { field: 'user_id' });
     if (!(await customerById(tx, id))) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Customer ${id} does not exist.`);
     if (input.email !== undefined && (await emailTaken(tx, input.email, id))) {
       throw new HttpError(409, 'STATE_CONFLICT', 'A customer with this e-mail already exists.', { field: 'email' });
     }
-    return (await updateCustomer(tx, id, { name: input.name?.trim(), email: input.email?.trim(), phone: input.phone, address: input.address, user_id: input.user_id }))!;
+    return (await updateCustomer(tx, id, {
+      name: input.name?.trim(),
+      email: input.email?.trim(),
+      phone: input.phone,
+      address: input.address,
+      user_id: input.user_id,
+    }))!;
   });
 }
 
@@ -72,13 +110,21 @@ export async function customerOfAccount(tx: Db, u: CustomerAccount): Promise<Cus
   return linkOrCreateCustomer(tx, { id: u.id, email: u.email, name, phone: prof?.phone ?? '' });
 }
 
-export async function resolveCustomer(tx: Db, id: number | undefined, c: { name: string; email: string; phone?: string } | undefined): Promise<CustomerRow> {
+export async function resolveCustomer(
+  tx: Db,
+  id: number | undefined,
+  c: { name: string; email: string; phone?: string } | undefined,
+): Promise<CustomerRow> {
   if (id !== undefined) {
     const row = await customerById(tx, id);
     if (!row) throw new HttpError(400, 'INVALID_PARAMS', `Customer ${id} does not exist.`, { field: 'customer_id' });
     return row;
   }
-  if (!c) throw new HttpError(400, 'INVALID_PARAMS', 'Give customer_id or customer {name, email}.', { field: 'customer' });
+  if (!c)
+    throw new HttpError(400, 'INVALID_PARAMS', 'Give customer_id or customer {name, email}.', { field: 'customer' });
   checkEmail(c.email);
-  return (await customerByEmail(tx, c.email)) ?? upsertCustomerByEmail(tx, { name: c.name.trim(), email: c.email.trim(), phone: c.phone ?? '' });
+  return (
+    (await customerByEmail(tx, c.email)) ??
+    upsertCustomerByEmail(tx, { name: c.name.trim(), email: c.email.trim(), phone: c.phone ?? '' })
+  );
 }

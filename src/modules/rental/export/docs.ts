@@ -15,7 +15,8 @@ const KIND_DOC: Record<string, string> = {
 /** A type's columns as a Markdown table (OpenAPI description; the README carries the same tables). */
 export function columnsTable(t: ExportType): string {
   const lines = ['| column | kind | meaning |', '|---|---|---|'];
-  for (const c of t.columns) lines.push(`| \`${c.key}\` | ${KIND_DOC[c.kind]}${c.nullable ? ', nullable' : ''} | ${c.description} |`);
+  for (const c of t.columns)
+    lines.push(`| \`${c.key}\` | ${KIND_DOC[c.kind]}${c.nullable ? ', nullable' : ''} | ${c.description} |`);
   return lines.join('\n');
 }
 

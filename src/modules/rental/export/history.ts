@@ -35,8 +35,10 @@ const alive = (list: HistoryEntry[] | undefined, now: Date): HistoryEntry[] =>
   (Array.isArray(list) ? list : []).filter((e) => Date.parse(e.expires_at) > now.getTime());
 
 /** The transient lives as long as its longest-lived entry (not refreshed by a delete). */
-const ttlFor = (now: Date) => (list: HistoryEntry[]): number =>
-  Math.max(1, Math.ceil((Math.max(...list.map((e) => Date.parse(e.expires_at))) - now.getTime()) / 1000));
+const ttlFor =
+  (now: Date) =>
+  (list: HistoryEntry[]): number =>
+    Math.max(1, Math.ceil((Math.max(...list.map((e) => Date.parse(e.expires_at))) - now.getTime()) / 1000));
 
 export function expiryOf(date: Date): string {
   return new Date(date.getTime() + HISTORY_TTL_SECONDS * 1000).toISOString();
@@ -45,7 +47,11 @@ export function expiryOf(date: Date): string {
 /** Adds an entry (the list stays sorted by start date, newest first); beyond 50 the oldest go. Atomic: concurrent runs all land. */
 export async function addHistory(store: Transients, entry: HistoryEntry, now: Date): Promise<void> {
   const newestFirst = (a: HistoryEntry, b: HistoryEntry) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0);
-  await store.update<HistoryEntry[]>(HISTORY_KEY, (cur) => [entry, ...alive(cur, now)].sort(newestFirst).slice(0, HISTORY_MAX), ttlFor(now));
+  await store.update<HistoryEntry[]>(
+    HISTORY_KEY,
+    (cur) => [entry, ...alive(cur, now)].sort(newestFirst).slice(0, HISTORY_MAX),
+    ttlFor(now),
+  );
 }
 
 /** Live entries, newest first. */
@@ -54,7 +60,12 @@ export async function listHistory(store: Transients, now: Date): Promise<History
 }
 
 /** Removes one entry by id; unknown, expired or not `visible` to the caller → 404. */
-export async function deleteHistory(store: Transients, id: string, now: Date, visible: (e: HistoryEntry) => boolean = () => true): Promise<void> {
+export async function deleteHistory(
+  store: Transients,
+  id: string,
+  now: Date,
+  visible: (e: HistoryEntry) => boolean = () => true,
+): Promise<void> {
   await store.update<HistoryEntry[]>(
     HISTORY_KEY,
     (cur) => {

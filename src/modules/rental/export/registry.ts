@@ -9,7 +9,16 @@ import { vehiclesExport } from './types/vehicles.js';
 import type { ExportType } from './type.js';
 
 /** Every exportable type, in documentation order. A new type: one file in types/ and one line here. */
-export const EXPORT_TYPES: readonly ExportType[] = [bookingsExport, transfersExport, vehiclesExport, customersExport, messagesExport, payoutsExport, ledgerEntriesExport, auditLogExport];
+export const EXPORT_TYPES: readonly ExportType[] = [
+  bookingsExport,
+  transfersExport,
+  vehiclesExport,
+  customersExport,
+  messagesExport,
+  payoutsExport,
+  ledgerEntriesExport,
+  auditLogExport,
+];
 
 export function exportType(name: string): ExportType | undefined {
   return EXPORT_TYPES.find((t) => t.name === name);

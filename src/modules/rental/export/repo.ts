@@ -31,7 +31,13 @@ function where(conds: SQL[]): SQL {
 }
 
 /** The next page of rows after the cursor (ascending id). */
-export async function exportPage(db: Db, t: ExportType, f: ExportFilter, after: number | null, limit: number): Promise<RawRow[]> {
+export async function exportPage(
+  db: Db,
+  t: ExportType,
+  f: ExportFilter,
+  after: number | null,
+  limit: number,
+): Promise<RawRow[]> {
   const conds = conditions(t, f);
   if (after !== null) conds.push(sql`${t.id} > ${after}`);
   const cols = sql.join(
@@ -50,6 +56,9 @@ export async function exportPage(db: Db, t: ExportType, f: ExportFilter, after: 
 }
 
 export async function exportCount(db: Db, t: ExportType, f: ExportFilter): Promise<number> {
-  const r = await one<{ n: number | string }>(db, sql`SELECT count(*)::int8 AS n FROM ${t.from} ${where(conditions(t, f))}`);
+  const r = await one<{ n: number | string }>(
+    db,
+    sql`SELECT count(*)::int8 AS n FROM ${t.from} ${where(conditions(t, f))}`,
+  );
   return Number(r?.n ?? 0);
 }

@@ -15,7 +15,8 @@ export interface ExportRequest {
 /** Parameters every type understands; anything else must be one of the chosen type's own filters. */
 const COMMON = new Set(['type', 'format', 'date_from', 'date_to', 'status', '_wpnonce']);
 
-const invalid = (param: string, message: string) => badRequest(message, 'INVALID_PARAMS', { params: { [param]: message } });
+const invalid = (param: string, message: string) =>
+  badRequest(message, 'INVALID_PARAMS', { params: { [param]: message } });
 
 /**
  * Validates `{type, date_from?, date_to?, status?, …type filters}` (the same rules for HTTP and the CLI):
@@ -23,7 +24,8 @@ const invalid = (param: string, message: string) => badRequest(message, 'INVALID
  * filter → 400 INVALID_PARAMS; date_from after date_to → 400 INVALID_DATE_RANGE.
  */
 export function parseExportRequest(input: unknown, timeZone: string): ExportRequest {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw badRequest('The request body must be a JSON object.', 'INVALID_PARAMS');
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw badRequest('The request body must be a JSON object.', 'INVALID_PARAMS');
   const q = input as Record<string, unknown>;
   const names = EXPORT_TYPES.map((t) => t.name);
   if (q.type === undefined) throw invalid('type', `type is required: one of ${names.join(', ')}.`);
@@ -32,11 +34,13 @@ export function parseExportRequest(input: unknown, timeZone: string): ExportRequ
 
   for (const name of ['date_from', 'date_to'] as const) {
     const v = q[name];
-    if (v !== undefined && (typeof v !== 'string' || !isYmd(v))) throw invalid(name, `${name} must be a real date written YYYY-MM-DD.`);
+    if (v !== undefined && (typeof v !== 'string' || !isYmd(v)))
+      throw invalid(name, `${name} must be a real date written YYYY-MM-DD.`);
   }
   const from = (q.date_from as string | undefined) ?? null;
   const to = (q.date_to as string | undefined) ?? null;
-  if (from && to && from > to) throw badRequest('date_from must not be after date_to.', 'INVALID_DATE_RANGE', { date_from: from, date_to: to });
+  if (from && to && from > to)
+    throw badRequest('date_from must not be after date_to.', 'INVALID_DATE_RANGE', { date_from: from, date_to: to });
 
   let status: string | null = null;
   if (q.status !== undefined) {
@@ -53,7 +57,10 @@ export function parseExportRequest(input: unknown, timeZone: string): ExportRequ
     const def = type.filters?.[k];
     if (!def) {
       const known = Object.keys(type.filters ?? {});
-      throw invalid(k, `Unknown parameter ${k} for type ${type.name}${known.length ? ` (its filters: ${known.join(', ')})` : ''}.`);
+      throw invalid(
+        k,
+        `Unknown parameter ${k} for type ${type.name}${known.length ? ` (its filters: ${known.join(', ')})` : ''}.`,
+      );
     }
     if (!Value.Check(def.schema, v)) throw invalid(k, `${k} has an invalid value for type ${type.name}.`);
     extra[k] = v;

@@ -33,7 +33,12 @@ function caller(req: FastifyRequest): service.Caller {
 /** POST /admin/export (the file), POST /admin/export/preview, GET /admin/export/history, DELETE /admin/export/{id}. */
 export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  const ctx = (): service.ExportContext => ({ db: p.db, transients: p.transients, timeZone: p.config.storeTimezone, now: () => new Date() });
+  const ctx = (): service.ExportContext => ({
+    db: p.db,
+    transients: p.transients,
+    timeZone: p.config.storeTimezone,
+    now: () => new Date(),
+  });
 
   app.post(
     V1,
@@ -41,7 +46,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: reader,
       schema: {
         tags,
-        summary: 'Export bookings, transfers, vehicles, customers, messages, payouts, ledger entries or the audit log as a CSV, JSON or NDJSON file (streamed)',
+        summary:
+          'Export bookings, transfers, vehicles, customers, messages, payouts, ledger entries or the audit log as a CSV, JSON or NDJSON file (streamed)',
         description: exportDescription(),
         body: ExportBody,
         response: {

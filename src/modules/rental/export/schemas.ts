@@ -20,7 +20,9 @@ function filterFields(): Record<string, TSchema> {
   const out: Record<string, TSchema> = {};
   for (const [name, e] of byName) {
     const description = `Filter of type ${e.types.join(', ')} (another type → 400)`;
-    out[name] = Type.Optional(e.schemas.length === 1 ? Type.Unsafe({ ...e.schemas[0], description }) : Type.Union(e.schemas, { description }));
+    out[name] = Type.Optional(
+      e.schemas.length === 1 ? Type.Unsafe({ ...e.schemas[0], description }) : Type.Union(e.schemas, { description }),
+    );
   }
   return out;
 }
@@ -35,19 +37,27 @@ export const PreviewBody = Type.Object(
     status: Type.Optional(Type.String({ maxLength: 50, description: `Status of the type — ${statusDoc}` })),
     ...filterFields(),
   },
-  { additionalProperties: false, examples: [{ type: 'bookings', date_from: '2026-01-01', date_to: '2026-12-31', status: 'confirmed' }] },
+  {
+    additionalProperties: false,
+    examples: [{ type: 'bookings', date_from: '2026-01-01', date_to: '2026-12-31', status: 'confirmed' }],
+  },
 );
 
 export const ExportBody = Type.Object(
   { ...PreviewBody.properties, format: lit(FORMATS) },
-  { additionalProperties: false, examples: [{ type: 'bookings', format: 'csv', date_from: '2026-01-01', date_to: '2026-12-31' }] },
+  {
+    additionalProperties: false,
+    examples: [{ type: 'bookings', format: 'csv', date_from: '2026-01-01', date_to: '2026-12-31' }],
+  },
 );
 
 export const PreviewData = Type.Object({
   type: Type.String(),
   count: Type.Integer({ description: 'Rows the file would have now' }),
   columns: Type.Array(Type.String(), { description: 'Column keys, in file order' }),
-  sample: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'The first ≤ 5 rows of the file (JSON values)' }),
+  sample: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+    description: 'The first ≤ 5 rows of the file (JSON values)',
+  }),
 });
 
 export const HistoryItem = Type.Object({
@@ -68,6 +78,8 @@ export const HistoryItem = Type.Object({
 
 export const HistoryQuery = Type.Object({ ...PagingQuery });
 
-export const EntryParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'History entry id (exp_…)' }) });
+export const EntryParams = Type.Object({
+  id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'History entry id (exp_…)' }),
+});
 
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });

@@ -39,7 +39,10 @@ export interface ExportRun {
 
 function authorise(req: ExportRequest, who: Caller): void {
   if (!who.can(req.type.cap)) {
-    throw forbidden(`Exporting ${req.type.name} needs the ${req.type.cap} capability (it holds customer personal data or admin records).`, 'PERMISSION_DENIED');
+    throw forbidden(
+      `Exporting ${req.type.name} needs the ${req.type.cap} capability (it holds customer personal data or admin records).`,
+      'PERMISSION_DENIED',
+    );
   }
 }
 
@@ -67,8 +70,19 @@ export async function startExport(ctx: ExportContext, input: unknown, who: Calle
   let records = 0;
   const record = async (status: HistoryEntry['status'], error: string | null) => {
     const entry: HistoryEntry = {
-      id, date: started.toISOString(), type: type.name, format, filename, records, bytes, sha256: hash.copy().digest('hex'),
-      status, error, user_id: who.userId, filters: req.filters, expires_at: expiryOf(ctx.now()),
+      id,
+      date: started.toISOString(),
+      type: type.name,
+      format,
+      filename,
+      records,
+      bytes,
+      sha256: hash.copy().digest('hex'),
+      status,
+      error,
+      user_id: who.userId,
+      filters: req.filters,
+      expires_at: expiryOf(ctx.now()),
     };
     await addHistory(ctx.transients, entry, ctx.now());
   };
@@ -111,7 +125,10 @@ export async function startExport(ctx: ExportContext, input: unknown, who: Calle
       error = messageOf(err);
       throw err;
     } finally {
-      await record(produced ? 'completed' : 'failed', produced ? null : (error ?? 'interrupted: the receiver went away before the end')).catch(() => undefined);
+      await record(
+        produced ? 'completed' : 'failed',
+        produced ? null : (error ?? 'interrupted: the receiver went away before the end'),
+      ).catch(() => undefined);
     }
   }
 
@@ -129,12 +146,23 @@ export interface Preview {
 export async function previewExport(ctx: ExportContext, input: unknown, who: Caller): Promise<Preview> {
   const req = parseExportRequest(input, ctx.timeZone);
   authorise(req, who);
-  const [count, rows] = await Promise.all([exportCount(ctx.db, req.type, req.filter), exportPage(ctx.db, req.type, req.filter, null, SAMPLE_SIZE)]);
-  return { type: req.type.name, count, columns: req.type.columns.map((c) => c.key), sample: rows.map((r) => outRow(req.type, r)) };
+  const [count, rows] = await Promise.all([
+    exportCount(ctx.db, req.type, req.filter),
+    exportPage(ctx.db, req.type, req.filter, null, SAMPLE_SIZE),
+  ]);
+  return {
+    type: req.type.name,
+    count,
+    columns: req.type.columns.map((c) => c.key),
+    sample: rows.map((r) => outRow(req.type, r)),
+  };
 }
 
 /** History, newest first (administrators only: the routes require manage_options). */
-export async function exportHistory(ctx: ExportContext, q: { page?: number; per_page?: number }): Promise<Page<HistoryEntry>> {
+export async function exportHistory(
+  ctx: ExportContext,
+  q: { page?: number; per_page?: number },
+): Promise<Page<HistoryEntry>> {
   const all = await listHistory(ctx.transients, ctx.now());
   const p = parsePaging(q);
   return pageOf(all.slice(p.offset, p.offset + p.limit), all.length, p);

@@ -16,12 +16,15 @@ export interface HealthOptions {
 
 const Health = Type.Object({
   status: Type.String(),
-  version: Type.String({ description: 'The rental plugin API level Rova is compatible with (feature detection), e.g. 4.52.0' }),
+  version: Type.String({
+    description: 'The rental plugin API level Rova is compatible with (feature detection), e.g. 4.52.0',
+  }),
   rova_version: Type.String({ description: "Rova's own release" }),
   failed: Type.Optional(Type.Array(Type.String())),
   availability_from: Type.Union([Type.Literal('index'), Type.Literal('database')], {
-    description: 'Where availability and search answers come from: `index` (memory, kept fresh by announcements from every node) '
-      + 'or `database` (the index is loading, or announcements do not demonstrably flow: Redis away or hung, a node\'s link stalled)',
+    description:
+      'Where availability and search answers come from: `index` (memory, kept fresh by announcements from every node) ' +
+      "or `database` (the index is loading, or announcements do not demonstrably flow: Redis away or hung, a node's link stalled)",
   }),
 });
 
@@ -35,37 +38,62 @@ export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
     // The migrations this build ships never change while it runs: read and hash the files once, not per request.
     let expected: Migration[] | null = null;
     const migrations = () => (expected ??= (opts.migrations ?? listMigrations)());
-    app.get('/health', {
-      config: { auth: 'public' },
-      onRequest: publicReadLimit,
-      schema: {
-        tags: ['rental: public'], summary: 'Service health (public)', security: [],
-        response: { 200: RentalEnvelope(Health), 503: Type.Object({ success: Type.Boolean(), data: Health, message: Type.String(), error_code: Type.String() }) },
+    app.get(
+      '/health',
+      {
+        config: { auth: 'public' },
+        onRequest: publicReadLimit,
+        schema: {
+          tags: ['rental: public'],
+          summary: 'Service health (public)',
+          security: [],
+          response: {
+            200: RentalEnvelope(Health),
+            503: Type.Object({
+              success: Type.Boolean(),
+              data: Health,
+              message: Type.String(),
+              error_code: Type.String(),
+            }),
+          },
+        },
       },
-    }, async (_req, reply) => {
-      const failed: string[] = [];
-      try {
-        await rows(p.db, sql`SELECT 1 FROM rental_bookings LIMIT 1`);
-      } catch {
-        failed.push('database');
-      }
-      if (!failed.length) {
+      async (_req, reply) => {
+        const failed: string[] = [];
         try {
-          const pending = await pendingMigrations(p.dbHandle, migrations());
-          if (pending.length) failed.push('migrations');
+          await rows(p.db, sql`SELECT 1 FROM rental_bookings LIMIT 1`);
         } catch {
-          failed.push('migrations');
+          failed.push('database');
         }
-      }
-      // Redis away: the service still answers (per-node limits, caches dropped on return) but is degraded.
-      if (p.redisState.configured && !p.redisState.up) failed.push('redis');
-      // Redis connected but announcements late (hung, or a node's link stalled): availability comes from the database
-      else if (busStalled(p.bus.link.state())) failed.push('bus');
-      const availability_from = holdingIndexOf(p).answersFrom;
-      if (failed.length) {
-        return reply.code(503).send({ success: false, error_code: 'SERVICE_UNAVAILABLE', data: { status: 'degraded', version: RENTAL_API_LEVEL, rova_version: VERSION, failed, availability_from }, message: `Degraded: ${failed.join(', ')} check failed.` });
-      }
-      return { success: true as const, data: { status: 'ok', version: RENTAL_API_LEVEL, rova_version: VERSION, availability_from }, message: '' };
-    });
+        if (!failed.length) {
+          try {
+            const pending = await pendingMigrations(p.dbHandle, migrations());
+            if (pending.length) failed.push('migrations');
+          } catch {
+            failed.push('migrations');
+          }
+        }
+        // Redis away: the service still answers (per-node limits, caches dropped on return) but is degraded.
+        if (p.redisState.configured && !p.redisState.up) failed.push('redis');
+        // Redis connected but announcements late (hung, or a node's link stalled): availability comes from the database
+        else if (busStalled(p.bus.link.state())) failed.push('bus');
+        const availability_from = holdingIndexOf(p).answersFrom;
+        if (failed.length) {
+          return reply
+            .code(503)
+            .send({
+              success: false,
+              error_code: 'SERVICE_UNAVAILABLE',
+              data: { status: 'degraded', version: RENTAL_API_LEVEL, rova_version: VERSION, failed, availability_from },
+              message: `Degraded: ${failed.join(', ')} check failed.`,
+            });
+        }
+        return {
+          success: true as const,
+          data: { status: 'ok', version: RENTAL_API_LEVEL, rova_version: VERSION, availability_from },
+          message: '',
+        };
+      },
+    );
   };
 }

@@ -19,10 +19,16 @@ function rateHeaders(r: HitResult): Record<string, string> {
 function enforce(reply: FastifyReply, r: HitResult, what: string): void {
   const headers = rateHeaders(r);
   if (!r.allowed) {
-    throw new HttpError(429, 'RATE_LIMIT_EXCEEDED', `Too many ${what}. Try again in ${headers['X-RateLimit-Reset']} s.`, undefined, {
-      ...headers,
-      'Retry-After': headers['X-RateLimit-Reset']!,
-    });
+    throw new HttpError(
+      429,
+      'RATE_LIMIT_EXCEEDED',
+      `Too many ${what}. Try again in ${headers['X-RateLimit-Reset']} s.`,
+      undefined,
+      {
+        ...headers,
+        'Retry-After': headers['X-RateLimit-Reset']!,
+      },
+    );
   }
   reply.headers(headers);
 }

@@ -20,7 +20,15 @@ const SAYS: Record<string, string> = {
  * nobody for the rest, a refund written twice or not at all.
  */
 export async function paidBalanceMismatches(db: Db): Promise<string[]> {
-  const found = await rows<{ booking_id: number; payment_status: string; total: string; net: string; currency: string }>(db, sql`
+  const found = await rows<{
+    booking_id: number;
+    payment_status: string;
+    total: string;
+    net: string;
+    currency: string;
+  }>(
+    db,
+    sql`
     SELECT b.id::int AS booking_id, b.payment_status, b.total::text AS total, m.net::text AS net, b.currency
     FROM rental_bookings b
     JOIN (SELECT booking_id, COALESCE(sum(amount - refunded_amount) FILTER (WHERE status IN ('succeeded', 'refunded')), 0) AS net
@@ -31,6 +39,10 @@ export async function paidBalanceMismatches(db: Db): Promise<string[]> {
       WHEN 'partially_paid' THEN m.net > 0 AND m.net < b.total
       WHEN 'partially_refunded' THEN m.net > 0 AND m.net <= b.total
       ELSE m.net = 0 END
-    ORDER BY b.id`);
-  return found.map((f) => `booking ${f.booking_id}: payments minus refunds are ${f.net} ${f.currency}, but payment_status ${f.payment_status} says ${SAYS[f.payment_status] ?? '0'} (total ${f.total})`);
+    ORDER BY b.id`,
+  );
+  return found.map(
+    (f) =>
+      `booking ${f.booking_id}: payments minus refunds are ${f.net} ${f.currency}, but payment_status ${f.payment_status} says ${SAYS[f.payment_status] ?? '0'} (total ${f.total})`,
+  );
 }

@@ -23,9 +23,14 @@ export async function verifyIntegrity(db: Db): Promise<IntegrityReport> {
   const stray = await strayRefunds(db);
   const findings = [
     ...ledger.mismatches.map((m) => `ledger: account ${m.account} cached ${m.cached}, entries sum ${m.computed}`),
-    ...ledger.unbalanced.map((u) => `ledger: transaction ${u.transaction_id} does not balance (${u.entries} entries, sum ${u.sum})`),
+    ...ledger.unbalanced.map(
+      (u) => `ledger: transaction ${u.transaction_id} does not balance (${u.entries} entries, sum ${u.sum})`,
+    ),
     ...ledger.breaches.map((b) => `ledger: ${b.message}`),
-    ...kept.map((k) => `booking ${k.booking_id}: cancelled or refunded, but payment ${k.payment_id} succeeded and is neither refunded nor owed`),
+    ...kept.map(
+      (k) =>
+        `booking ${k.booking_id}: cancelled or refunded, but payment ${k.payment_id} succeeded and is neither refunded nor owed`,
+    ),
     ...overlaps.map((o) => `bookings ${o.a} and ${o.b} both hold vehicle ${o.vehicle_id} over overlapping times`),
     ...stray.map((s) => `refund ${s.refund_id} is not tied to a payment of its booking`),
     ...(await paidBalanceMismatches(db)),

@@ -11,8 +11,15 @@ import { busyVehicles } from './repo.js';
  * Why each vehicle is not free for the period (absent = free): the rules in memory, then the holding index (a query
  * only for vehicles it is reloading), or when it is cold ONE overlap query.
  */
-export async function unavailability(p: Platform, db: Db, cat: CatalogueSnapshot, vehicles: readonly VehicleRow[], period: Period, locationId?: number,
-  heldBetween?: (from: Date, to: Date) => Promise<Set<number>>): Promise<Map<number, UnavailableReason>> {
+export async function unavailability(
+  p: Platform,
+  db: Db,
+  cat: CatalogueSnapshot,
+  vehicles: readonly VehicleRow[],
+  period: Period,
+  locationId?: number,
+  heldBetween?: (from: Date, to: Date) => Promise<Set<number>>,
+): Promise<Map<number, UnavailableReason>> {
   const now = new Date();
   const out = new Map<number, UnavailableReason>();
   const rest: number[] = [];

@@ -22,7 +22,8 @@ export function scheduleJourneyJobs(p: Platform): void {
 /** One pass of the expiry job (also called by tests): returns the bookings it cancelled. */
 export async function runHoldExpiry(p: Platform): Promise<number> {
   const cancelled = await p.transaction((tx) => expireLapsedHolds(tx));
-  if (cancelled.length > 0) p.log.info({ cancelled: cancelled.length }, 'unpaid bookings past their payment deadline cancelled');
+  if (cancelled.length > 0)
+    p.log.info({ cancelled: cancelled.length }, 'unpaid bookings past their payment deadline cancelled');
   await mailExpired(p, cancelled);
   await deliverRefunds(p, null);
   await purgeIdempotency(p.db);

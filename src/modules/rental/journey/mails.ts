@@ -15,19 +15,36 @@ const SUBJECT: Record<BookingMail, string> = {
 };
 
 /** A booking mail's content, greeting `name` (the customer's, or RECIPIENT_NAME when the statement fills it in). */
-function bookingMail(p: Platform, kind: BookingMail, b: BookingRow, name: string, extra: [string, string][]): Omit<OutgoingMail, 'to'> {
+function bookingMail(
+  p: Platform,
+  kind: BookingMail,
+  b: BookingRow,
+  name: string,
+  extra: [string, string][],
+): Omit<OutgoingMail, 'to'> {
   const s = mailSettings(p);
   const rows: [string, string][] = [
-    ['Reference', b.reference], ['Pickup', localTime(iso(b.pickup_at), s.timezone)], ['Return', localTime(iso(b.return_at), s.timezone)],
-    ['Total', `${Number(b.total).toFixed(2)} ${b.currency}`], ['Status', b.status], ...extra,
+    ['Reference', b.reference],
+    ['Pickup', localTime(iso(b.pickup_at), s.timezone)],
+    ['Return', localTime(iso(b.return_at), s.timezone)],
+    ['Total', `${Number(b.total).toFixed(2)} ${b.currency}`],
+    ['Status', b.status],
+    ...extra,
   ];
   return { template: kind, ...compose(s, `${SUBJECT[kind]} — ${b.reference}`, `Hello ${name},`, [{ rows }]) };
 }
 
 /** A booking mail to its customer (store name, times in the store timezone). Never fails the caller. */
-export async function mailBooking(p: Platform, kind: BookingMail, b: BookingRow, extra: [string, string][] = []): Promise<void> {
+export async function mailBooking(
+  p: Platform,
+  kind: BookingMail,
+  b: BookingRow,
+  extra: [string, string][] = [],
+): Promise<void> {
   if (!b.customer_email) return;
-  await mailerOf(p).send({ to: b.customer_email, ...bookingMail(p, kind, b, b.customer_name || 'there', extra) }).catch((err: unknown) => p.log.warn({ err }, 'booking mail failed'));
+  await mailerOf(p)
+    .send({ to: b.customer_email, ...bookingMail(p, kind, b, b.customer_name || 'there', extra) })
+    .catch((err: unknown) => p.log.warn({ err }, 'booking mail failed'));
 }
 
 /**
@@ -35,9 +52,19 @@ export async function mailBooking(p: Platform, kind: BookingMail, b: BookingRow,
  * `i.x`, this mail `i.x->'mail'`; the customer is read in it): the mail costs no statement of its own. Undefined when
  * mail goes over SMTP (then `mailBooking` after the write).
  */
-export function bookingMailWithBooking(p: Platform, kind: BookingMail, draft: BookingRow, extra: [string, string][] = []): { cte: string; data: Omit<OutgoingMail, 'to'> } | undefined {
+export function bookingMailWithBooking(
+  p: Platform,
+  kind: BookingMail,
+  draft: BookingRow,
+  extra: [string, string][] = [],
+): { cte: string; data: Omit<OutgoingMail, 'to'> } | undefined {
   const cte = storedMailsWith(p, {
-    from: "b JOIN i ON i.ref = b.reference WHERE b.customer_email <> '' ORDER BY i.k", mail: "(i.x->'mail')", to: 'b.customer_email', name: "COALESCE(NULLIF(b.customer_name, ''), 'there')",
+    from: "b JOIN i ON i.ref = b.reference WHERE b.customer_email <> '' ORDER BY i.k",
+    mail: "(i.x->'mail')",
+    to: 'b.customer_email',
+    name: "COALESCE(NULLIF(b.customer_name, ''), 'there')",
   });
-  return cte === undefined ? undefined : { cte: `mail AS (${cte})`, data: bookingMail(p, kind, draft, RECIPIENT_NAME, extra) };
+  return cte === undefined
+    ? undefined
+    : { cte: `mail AS (${cte})`, data: bookingMail(p, kind, draft, RECIPIENT_NAME, extra) };
 }

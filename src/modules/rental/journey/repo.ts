@@ -7,10 +7,19 @@ import { rows, type Db } from '../../../platform/db/types.js';
  */
 export async function busyVehicles(db: Db, ids: readonly number[] | null, from: Date, to: Date): Promise<Set<number>> {
   if (ids !== null && ids.length === 0) return new Set();
-  const only = ids === null ? sql`` : sql`AND vehicle_id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`;
-  const r = await rows<{ vehicle_id: string | number }>(db, sql`SELECT DISTINCT vehicle_id FROM rental_bookings
+  const only =
+    ids === null
+      ? sql``
+      : sql`AND vehicle_id IN (${sql.join(
+          ids.map((i) => sql`${i}`),
+          sql`, `,
+        )})`;
+  const r = await rows<{ vehicle_id: string | number }>(
+    db,
+    sql`SELECT DISTINCT vehicle_id FROM rental_bookings
     WHERE pickup_at < ${to.toISOString()}::timestamptz AND return_at > ${from.toISOString()}::timestamptz ${only}
       AND (status IN ('confirmed', 'in_progress')
-           OR (status IN ('pending_payment', 'pending') AND (payment_deadline IS NULL OR payment_deadline > now())))`);
+           OR (status IN ('pending_payment', 'pending') AND (payment_deadline IS NULL OR payment_deadline > now())))`,
+  );
   return new Set(r.map((x) => Number(x.vehicle_id)));
 }

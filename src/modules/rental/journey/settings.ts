@@ -42,8 +42,14 @@ function readStripe(c: Config, required: boolean): StripeSettings | null {
   const key = c.env.STRIPE_SECRET_KEY?.trim() ?? '';
   const hook = c.env.STRIPE_WEBHOOK_SECRET?.trim() ?? '';
   if (!required && !key && !hook) return null;
-  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/.test(key)) throw new ConfigError('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_…) when BOOKING_PAYMENT_PROVIDERS includes stripe');
-  if (!/^whsec_[A-Za-z0-9+/=_]+$/.test(hook)) throw new ConfigError('STRIPE_WEBHOOK_SECRET must be the endpoint\'s signing secret (whsec_…) when BOOKING_PAYMENT_PROVIDERS includes stripe');
+  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/.test(key))
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_…) when BOOKING_PAYMENT_PROVIDERS includes stripe',
+    );
+  if (!/^whsec_[A-Za-z0-9+/=_]+$/.test(hook))
+    throw new ConfigError(
+      "STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_…) when BOOKING_PAYMENT_PROVIDERS includes stripe",
+    );
   const base = c.env.STRIPE_API_BASE?.trim();
   let api: StripeSettings['api'] = null;
   if (base) {
@@ -53,12 +59,18 @@ function readStripe(c: Config, required: boolean): StripeSettings | null {
     } catch {
       throw new ConfigError(`STRIPE_API_BASE must be an http(s) URL such as http://127.0.0.1:12111 (got "${base}")`);
     }
-    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || (u.pathname !== '/' && u.pathname !== '')) throw new ConfigError(`STRIPE_API_BASE must be an http(s) URL with no path (got "${base}")`);
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || (u.pathname !== '/' && u.pathname !== ''))
+      throw new ConfigError(`STRIPE_API_BASE must be an http(s) URL with no path (got "${base}")`);
     const protocol = u.protocol === 'http:' ? 'http' : 'https';
-    api = { protocol, host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443 };
+    api = {
+      protocol,
+      host: u.hostname.replace(/^\[|\]$/g, ''),
+      port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443,
+    };
   }
   const pk = c.env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
-  if (pk !== null && !/^pk_(test|live)_[A-Za-z0-9_]+$/.test(pk)) throw new ConfigError('STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_test_… or pk_live_…)');
+  if (pk !== null && !/^pk_(test|live)_[A-Za-z0-9_]+$/.test(pk))
+    throw new ConfigError('STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_test_… or pk_live_…)');
   const jsUrl = c.env.ROVA_STRIPE_JS_URL?.trim() || STRIPE_JS_URL;
   let js: URL;
   try {
@@ -66,25 +78,42 @@ function readStripe(c: Config, required: boolean): StripeSettings | null {
   } catch {
     throw new ConfigError(`ROVA_STRIPE_JS_URL must be an http(s) URL (got "${jsUrl}")`);
   }
-  if (js.protocol !== 'https:' && js.protocol !== 'http:') throw new ConfigError(`ROVA_STRIPE_JS_URL must be an http(s) URL (got "${jsUrl}")`);
-  return { secretKey: key, webhookSecret: hook, webhookToleranceSeconds: envInt(c, 'STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300, 1, 3600), api, publishableKey: pk, jsUrl: js.href };
+  if (js.protocol !== 'https:' && js.protocol !== 'http:')
+    throw new ConfigError(`ROVA_STRIPE_JS_URL must be an http(s) URL (got "${jsUrl}")`);
+  return {
+    secretKey: key,
+    webhookSecret: hook,
+    webhookToleranceSeconds: envInt(c, 'STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300, 1, 3600),
+    api,
+    publishableKey: pk,
+    jsUrl: js.href,
+  };
 }
 
 /** Reads and checks the journey's variables (also at start, through the rental module's checkConfig: exit 2). */
 export function readJourneySettings(c: Config): JourneySettings {
   const fee = envInt(c, 'BOOKING_CANCEL_FEE_PERCENT', 20, 0);
-  const names = (c.env.BOOKING_PAYMENT_PROVIDERS ?? 'offline').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (c.env.BOOKING_PAYMENT_PROVIDERS ?? 'offline')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const providers = new Set<ProviderName>();
   for (const n of names) {
-    if (n !== 'offline' && n !== 'stripe') throw new ConfigError(`BOOKING_PAYMENT_PROVIDERS must be a comma list of offline, stripe (got "${c.env.BOOKING_PAYMENT_PROVIDERS}")`);
+    if (n !== 'offline' && n !== 'stripe')
+      throw new ConfigError(
+        `BOOKING_PAYMENT_PROVIDERS must be a comma list of offline, stripe (got "${c.env.BOOKING_PAYMENT_PROVIDERS}")`,
+      );
     providers.add(n);
   }
-  if (providers.size === 0) throw new ConfigError('BOOKING_PAYMENT_PROVIDERS must name at least one of offline, stripe');
+  if (providers.size === 0)
+    throw new ConfigError('BOOKING_PAYMENT_PROVIDERS must name at least one of offline, stripe');
   return {
     holdMinutes: envInt(c, 'BOOKING_HOLD_MINUTES', 15, 1),
     freeCancelHours: envInt(c, 'BOOKING_FREE_CANCEL_HOURS', 24, 0),
     cancelFeePercent: Math.min(fee, 100),
-    offlineInstructions: c.env.PAYMENT_OFFLINE_INSTRUCTIONS?.trim() || 'Pay at pickup (cash or card), or by bank transfer quoting the booking reference.',
+    offlineInstructions:
+      c.env.PAYMENT_OFFLINE_INSTRUCTIONS?.trim() ||
+      'Pay at pickup (cash or card), or by bank transfer quoting the booking reference.',
     paymentProviders: providers,
     stripe: readStripe(c, providers.has('stripe')),
     searchCacheMs: envInt(c, 'BOOKING_SEARCH_CACHE_MS', 1000, 0, 60_000),

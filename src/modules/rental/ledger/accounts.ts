@@ -16,11 +16,20 @@ export function vendorOfAccount(code: string): number | null {
 }
 
 export function isAccountCode(code: string): boolean {
-  return code === PLATFORM_COMMISSION || code === PLATFORM_PENALTIES || code === EXTERNAL || vendorOfAccount(code) !== null;
+  return (
+    code === PLATFORM_COMMISSION || code === PLATFORM_PENALTIES || code === EXTERNAL || vendorOfAccount(code) !== null
+  );
 }
 
 export const LEDGER_KINDS = [
-  'commission', 'commission_clearing', 'commission_refund', 'payout_hold', 'payout_release', 'payout_paid',
-  'payout_reversal', 'penalty', 'penalty_reversal',
+  'commission',
+  'commission_clearing',
+  'commission_refund',
+  'payout_hold',
+  'payout_release',
+  'payout_paid',
+  'payout_reversal',
+  'penalty',
+  'penalty_reversal',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];

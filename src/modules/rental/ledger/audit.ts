@@ -3,12 +3,30 @@ import { one, rows, type Db } from '../../../platform/db/types.js';
 
 /** Event types of the vendor audit log (design §6). */
 export type VendorAuditEvent =
-  | 'commission_applied' | 'commission_reversed' | 'commission_cleared'
-  | 'penalty_applied' | 'penalty_deferred' | 'penalty_reversed' | 'penalty_waived'
-  | 'vendor_approved' | 'vendor_suspended' | 'vendor_unsuspended'
-  | 'payout_requested' | 'payout_approved' | 'payout_rejected' | 'payout_paid' | 'payout_failed'
-  | 'iban_change_requested' | 'iban_change_approved' | 'iban_change_rejected'
-  | 'vehicle_submitted' | 'vehicle_approved' | 'vehicle_paused' | 'vehicle_resumed' | 'vehicle_withdrawn' | 'vehicle_relisted'
+  | 'commission_applied'
+  | 'commission_reversed'
+  | 'commission_cleared'
+  | 'penalty_applied'
+  | 'penalty_deferred'
+  | 'penalty_reversed'
+  | 'penalty_waived'
+  | 'vendor_approved'
+  | 'vendor_suspended'
+  | 'vendor_unsuspended'
+  | 'payout_requested'
+  | 'payout_approved'
+  | 'payout_rejected'
+  | 'payout_paid'
+  | 'payout_failed'
+  | 'iban_change_requested'
+  | 'iban_change_approved'
+  | 'iban_change_rejected'
+  | 'vehicle_submitted'
+  | 'vehicle_approved'
+  | 'vehicle_paused'
+  | 'vehicle_resumed'
+  | 'vehicle_withdrawn'
+  | 'vehicle_relisted'
   | 'booking_cancelled';
 
 export interface VendorAuditInput {
@@ -46,10 +64,22 @@ export interface VendorAuditRow {
   created_at: string;
 }
 
-export async function listVendorAudit(db: Db, vendorId: number, event: string | undefined, limit: number, offset: number): Promise<{ items: VendorAuditRow[]; total: number }> {
+export async function listVendorAudit(
+  db: Db,
+  vendorId: number,
+  event: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<{ items: VendorAuditRow[]; total: number }> {
   const f = event ? sql` AND event_type = ${event}` : sql``;
-  const items = await rows<VendorAuditRow>(db, sql`SELECT * FROM vendor_audit_log WHERE vendor_id = ${vendorId}${f}
-    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const c = await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM vendor_audit_log WHERE vendor_id = ${vendorId}${f}`);
+  const items = await rows<VendorAuditRow>(
+    db,
+    sql`SELECT * FROM vendor_audit_log WHERE vendor_id = ${vendorId}${f}
+    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const c = await one<{ n: string }>(
+    db,
+    sql`SELECT count(*)::text AS n FROM vendor_audit_log WHERE vendor_id = ${vendorId}${f}`,
+  );
   return { items, total: Number(c?.n ?? 0) };
 }

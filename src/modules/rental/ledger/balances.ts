@@ -22,7 +22,9 @@ export async function vendorBalances(db: Db, vendorId: number): Promise<VendorBa
   const pending = vendorAccount(vendorId, 'pending');
   const available = vendorAccount(vendorId, 'available');
   const hold = vendorAccount(vendorId, 'payout_hold');
-  const r = await one<Record<string, string>>(db, sql`SELECT
+  const r = await one<Record<string, string>>(
+    db,
+    sql`SELECT
       coalesce((SELECT balance FROM ledger_accounts WHERE code = ${available}), 0)::text AS available,
       coalesce((SELECT balance FROM ledger_accounts WHERE code = ${pending}), 0)::text AS pending,
       coalesce((SELECT balance FROM ledger_accounts WHERE code = ${hold}), 0)::text AS on_hold,
@@ -31,7 +33,16 @@ export async function vendorBalances(db: Db, vendorId: number): Promise<VendorBa
       coalesce(sum(e.amount) FILTER (WHERE t.kind = 'payout_reversal' AND a.code = ${available} AND t.memo->>'after_paid' = 'true'), 0)::text AS reversed,
       coalesce(-sum(e.amount) FILTER (WHERE t.kind IN ('penalty', 'penalty_reversal') AND a.code = ${available}), 0)::text AS penalties
     FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
-    WHERE t.vendor_id = ${vendorId}`);
+    WHERE t.vendor_id = ${vendorId}`,
+  );
   const n = (k: string) => Number(r?.[k] ?? 0);
-  return { owed: Math.max(0, -n('available')), available: n('available'), pending: n('pending'), on_hold: n('on_hold'), total_earned: n('earned'), total_paid_out: n('paid') - n('reversed'), penalties: n('penalties') };
+  return {
+    owed: Math.max(0, -n('available')),
+    available: n('available'),
+    pending: n('pending'),
+    on_hold: n('on_hold'),
+    total_earned: n('earned'),
+    total_paid_out: n('paid') - n('reversed'),
+    penalties: n('penalties'),
+  };
 }

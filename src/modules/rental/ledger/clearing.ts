@@ -22,7 +22,13 @@ export async function clearMaturedCommissions(p: Platform, now = new Date(), bat
  * The clearing job's pass over one database handle: `inTx` runs each commission's clearing in its own
  * transaction (the WordPress import passes savepoints of its own transaction to dry-run the job).
  */
-export async function clearMaturedIn(db: Db, inTx: (fn: (tx: Db) => Promise<boolean>) => Promise<boolean>, holdDays: number, now = new Date(), batch = 500): Promise<number> {
+export async function clearMaturedIn(
+  db: Db,
+  inTx: (fn: (tx: Db) => Promise<boolean>) => Promise<boolean>,
+  holdDays: number,
+  now = new Date(),
+  batch = 500,
+): Promise<number> {
   const before = new Date(now.getTime() - holdDays * 86_400_000);
   let cleared = 0;
   for (;;) {
@@ -45,15 +51,28 @@ export async function clearCommission(tx: Db, c: LedgerTxRow, holdDays: number, 
   await lockVendorMoney(tx, vendorId);
   if ((await clearingOf(tx, Number(c.id))) || (await isRefunded(tx, Number(c.id)))) return false;
   const bookingId = (c.memo as { booking_id?: number }).booking_id ?? null;
-  const posted = await postLedgerTransaction(tx, { key: `clearing:ledger_tx:${c.id}`, at, ...clearingMovement({ id: Number(c.id), vendorId, net, currency: c.currency, bookingId }) });
+  const posted = await postLedgerTransaction(tx, {
+    key: `clearing:ledger_tx:${c.id}`,
+    at,
+    ...clearingMovement({ id: Number(c.id), vendorId, net, currency: c.currency, bookingId }),
+  });
   await recordVendorAudit(tx, {
-    vendorId, event: 'commission_cleared', bookingId, at,
-    ledgerTxId: Number(posted.transaction.id), amount: net, note: `Hold period of ${holdDays} day(s) over: ${moneyText(net, c.currency)} now available.`,
+    vendorId,
+    event: 'commission_cleared',
+    bookingId,
+    at,
+    ledgerTxId: Number(posted.transaction.id),
+    amount: net,
+    note: `Hold period of ${holdDays} day(s) over: ${moneyText(net, c.currency)} now available.`,
   });
   return true;
 }
 
 /** Schedules the clearing job (hourly; the job runner's lease keeps it on one node at a time). */
 export function scheduleClearing(p: Platform): void {
-  p.jobs.schedule({ name: 'ledger-clearing', intervalMs: () => 3_600_000, run: async () => void (await clearMaturedCommissions(p)) });
+  p.jobs.schedule({
+    name: 'ledger-clearing',
+    intervalMs: () => 3_600_000,
+    run: async () => void (await clearMaturedCommissions(p)),
+  });
 }

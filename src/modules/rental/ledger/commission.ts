@@ -22,12 +22,19 @@ export function tierDiscount(revenueMinor: number, tiers: MarketplaceSettings['t
 }
 
 /** Commission rate of a booking: vehicle override → vendor override → volume tier → global (design §6). */
-export async function resolveCommissionRate(db: Db, s: MarketplaceSettings, vehicleId: number, vendorId: number): Promise<CommissionRate> {
+export async function resolveCommissionRate(
+  db: Db,
+  s: MarketplaceSettings,
+  vehicleId: number,
+  vendorId: number,
+): Promise<CommissionRate> {
   const c = await commissionContext(db, vehicleId);
-  if (c?.vehicle_rate !== null && c?.vehicle_rate !== undefined) return { rate: Number(c.vehicle_rate), source: 'vehicle' };
+  if (c?.vehicle_rate !== null && c?.vehicle_rate !== undefined)
+    return { rate: Number(c.vehicle_rate), source: 'vehicle' };
   if (c?.vendor_rate !== null && c?.vendor_rate !== undefined) return { rate: Number(c.vendor_rate), source: 'vendor' };
   const discount = tierDiscount(await clearedRevenue30d(db, vendorId), s.tiers, 100);
-  if (discount > 0) return { rate: Math.max(0, new Decimal(s.commission_rate).minus(discount).toNumber()), source: 'tier' };
+  if (discount > 0)
+    return { rate: Math.max(0, new Decimal(s.commission_rate).minus(discount).toNumber()), source: 'tier' };
   return { rate: s.commission_rate, source: 'global' };
 }
 
@@ -52,7 +59,8 @@ export async function applyBookingCommission(tx: Db, b: BookingMoney, at?: strin
   if (gross <= 0) return null;
   await lockVendorMoney(tx, vendorId);
   const prior = await bookingMoneyTxs(tx, Number(b.id));
-  const open = prior.filter((t) => t.kind === 'commission').length - prior.filter((t) => t.kind === 'commission_refund').length;
+  const open =
+    prior.filter((t) => t.kind === 'commission').length - prior.filter((t) => t.kind === 'commission_refund').length;
   if (open > 0) return null; // already earned and not reversed
   const s = await marketplaceSettingsIn(tx);
   const { rate, source } = await resolveCommissionRate(tx, s, Number(b.vehicle_id), vendorId);
@@ -60,13 +68,26 @@ export async function applyBookingCommission(tx: Db, b: BookingMoney, at?: strin
   const net = gross - commission;
   const posted = await postLedgerTransaction(tx, {
     key: `commission:booking:${b.id}:${prior.length + 1}`,
-    kind: 'commission', vendorId, reference: `booking:${b.id}`, currency: b.currency, at,
-    lines: [{ account: EXTERNAL, amount: -gross }, { account: vendorAccount(vendorId, 'pending'), amount: net }, { account: PLATFORM_COMMISSION, amount: commission }],
+    kind: 'commission',
+    vendorId,
+    reference: `booking:${b.id}`,
+    currency: b.currency,
+    at,
+    lines: [
+      { account: EXTERNAL, amount: -gross },
+      { account: vendorAccount(vendorId, 'pending'), amount: net },
+      { account: PLATFORM_COMMISSION, amount: commission },
+    ],
     memo: { booking_id: Number(b.id), gross, rate, rate_source: source, commission, net },
   });
   if (!posted.replayed) {
     await recordVendorAudit(tx, {
-      vendorId, event: 'commission_applied', bookingId: Number(b.id), ledgerTxId: Number(posted.transaction.id), amount: net, at,
+      vendorId,
+      event: 'commission_applied',
+      bookingId: Number(b.id),
+      ledgerTxId: Number(posted.transaction.id),
+      amount: net,
+      at,
       note: `Booking ${b.id} completed: gross ${moneyText(gross, b.currency)}, commission ${rate} % (${source}) = ${moneyText(commission, b.currency)}, net ${moneyText(net, b.currency)} pending.`,
     });
   }
@@ -77,7 +98,11 @@ export async function applyBookingCommission(tx: Db, b: BookingMoney, at?: strin
  * A completed booking left `completed` (refunded, or reopened and then cancelled): the latest commission is
  * reversed — from pending while it has not cleared, else from available (which may go negative: the vendor owes it).
  */
-export async function reverseBookingCommission(tx: Db, b: BookingMoney, reason: string): Promise<PostedLedgerTx | null> {
+export async function reverseBookingCommission(
+  tx: Db,
+  b: BookingMoney,
+  reason: string,
+): Promise<PostedLedgerTx | null> {
   const ctx = await commissionContext(tx, Number(b.vehicle_id));
   if (!ctx || ctx.vendor_id === null) return null;
   const vendorId = Number(ctx.vendor_id);
@@ -91,13 +116,25 @@ export async function reverseBookingCommission(tx: Db, b: BookingMoney, reason: 
   const from = vendorAccount(vendorId, cleared ? 'available' : 'pending');
   const posted = await postLedgerTransaction(tx, {
     key: `commission_refund:booking:${b.id}:${prior.length + 1}`,
-    kind: 'commission_refund', vendorId, reference: `booking:${b.id}`, currency: c.currency, settles: Number(c.id),
-    lines: [{ account: from, amount: -memo.net }, { account: PLATFORM_COMMISSION, amount: -memo.commission }, { account: EXTERNAL, amount: memo.gross }],
+    kind: 'commission_refund',
+    vendorId,
+    reference: `booking:${b.id}`,
+    currency: c.currency,
+    settles: Number(c.id),
+    lines: [
+      { account: from, amount: -memo.net },
+      { account: PLATFORM_COMMISSION, amount: -memo.commission },
+      { account: EXTERNAL, amount: memo.gross },
+    ],
     memo: { booking_id: Number(b.id), commission_tx_id: String(c.id), reason, from: cleared ? 'available' : 'pending' },
   });
   if (!posted.replayed) {
     await recordVendorAudit(tx, {
-      vendorId, event: 'commission_reversed', bookingId: Number(b.id), ledgerTxId: Number(posted.transaction.id), amount: -memo.net,
+      vendorId,
+      event: 'commission_reversed',
+      bookingId: Number(b.id),
+      ledgerTxId: Number(posted.transaction.id),
+      amount: -memo.net,
       note: `Booking ${b.id} ${reason}: commission reversed (${moneyText(memo.net, c.currency)} taken from ${cleared ? 'available' : 'pending'}).`,
     });
   }
@@ -107,5 +144,6 @@ export async function reverseBookingCommission(tx: Db, b: BookingMoney, reason: 
 /** The booking status machine's hook (called in the status change's transaction). */
 export async function onBookingStatusChange(tx: Db, b: BookingMoney, from: string, to: string): Promise<void> {
   if (to === 'completed' && from !== 'completed') await applyBookingCommission(tx, b);
-  else if (from === 'completed' && to !== 'completed') await reverseBookingCommission(tx, b, to === 'refunded' ? 'refunded' : `reopened (${to})`);
+  else if (from === 'completed' && to !== 'completed')
+    await reverseBookingCommission(tx, b, to === 'refunded' ? 'refunded' : `reopened (${to})`);
 }

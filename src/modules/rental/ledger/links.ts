@@ -22,10 +22,21 @@ export interface IncomeCredit {
  * The clearing of one credit (pending → available), to post with the caller's key and date. `reference` is only
  * descriptive (the link is `settles`); the import keeps the one its earlier runs hashed.
  */
-export function clearingMovement(c: IncomeCredit, reference: string | null = `ledger_tx:${c.id}`, memo: Record<string, unknown> = {}): Omit<PostLedgerInput, 'key' | 'at'> {
+export function clearingMovement(
+  c: IncomeCredit,
+  reference: string | null = `ledger_tx:${c.id}`,
+  memo: Record<string, unknown> = {},
+): Omit<PostLedgerInput, 'key' | 'at'> {
   return {
-    kind: 'commission_clearing', vendorId: c.vendorId, reference, currency: c.currency, settles: c.id,
-    lines: [{ account: vendorAccount(c.vendorId, 'pending'), amount: -c.net }, { account: vendorAccount(c.vendorId, 'available'), amount: c.net }],
+    kind: 'commission_clearing',
+    vendorId: c.vendorId,
+    reference,
+    currency: c.currency,
+    settles: c.id,
+    lines: [
+      { account: vendorAccount(c.vendorId, 'pending'), amount: -c.net },
+      { account: vendorAccount(c.vendorId, 'available'), amount: c.net },
+    ],
     memo: { booking_id: c.bookingId, commission_tx_id: String(c.id), ...memo },
   };
 }

@@ -39,5 +39,9 @@ export function moneyText(minor: number | string | bigint, currency: string): st
     f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
     moneyFormats.set(currency, f);
   }
-  return f.format(new Decimal(String(minor)).div(new Decimal(10).pow(minorDigits(currency))).toFixed(minorDigits(currency)) as `${number}`);
+  return f.format(
+    new Decimal(String(minor))
+      .div(new Decimal(10).pow(minorDigits(currency)))
+      .toFixed(minorDigits(currency)) as `${number}`,
+  );
 }

@@ -47,11 +47,20 @@ function normalise(lines: LedgerLine[]): LedgerLine[] {
     if (!Number.isSafeInteger(l.amount)) throw new Error(`ledger amounts are integer minor units (got ${l.amount})`);
     by.set(l.account, (by.get(l.account) ?? 0) + l.amount);
   }
-  return [...by].filter(([, a]) => a !== 0).sort(([a], [b]) => a.localeCompare(b)).map(([account, amount]) => ({ account, amount }));
+  return [...by]
+    .filter(([, a]) => a !== 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([account, amount]) => ({ account, amount }));
 }
 
 function requestHash(i: PostLedgerInput, lines: LedgerLine[]): string {
-  const canonical = JSON.stringify({ kind: i.kind, vendor: i.vendorId, reference: i.reference, currency: i.currency, lines });
+  const canonical = JSON.stringify({
+    kind: i.kind,
+    vendor: i.vendorId,
+    reference: i.reference,
+    currency: i.currency,
+    lines,
+  });
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -65,26 +74,44 @@ function requestHash(i: PostLedgerInput, lines: LedgerLine[]): string {
 export async function postLedgerTransaction(tx: Db, input: PostLedgerInput): Promise<PostedLedgerTx> {
   const lines = normalise(input.lines);
   const sum = lines.reduce((s, l) => s + l.amount, 0);
-  if (lines.length < 2 || sum !== 0) throw new Error(`ledger transaction ${input.key} does not balance (sum ${sum}, ${lines.length} lines)`);
+  if (lines.length < 2 || sum !== 0)
+    throw new Error(`ledger transaction ${input.key} does not balance (sum ${sum}, ${lines.length} lines)`);
   const hash = requestHash(input, lines);
   const existing = await txByKey(tx, input.key);
   if (existing) return replay(tx, existing, hash);
   // only clearings and commission refunds settle a credit; one that names none is what `rova verify` reports
-  if (input.settles !== undefined && !SETTLING_KINDS.has(input.kind)) throw new Error(`ledger transaction ${input.key}: a ${input.kind} settles no credit`);
-  const accounts = await lockAccounts(tx, lines.map((l) => l.account), input.currency);
+  if (input.settles !== undefined && !SETTLING_KINDS.has(input.kind))
+    throw new Error(`ledger transaction ${input.key}: a ${input.kind} settles no credit`);
+  const accounts = await lockAccounts(
+    tx,
+    lines.map((l) => l.account),
+    input.currency,
+  );
   const created = await insertTx(tx, {
-    idempotency_key: input.key, request_hash: hash, kind: input.kind, vendor_id: input.vendorId, reference: input.reference,
-    memo: input.memo ?? {}, currency: input.currency, settles_tx_id: input.settles ?? null, created_at: input.at,
+    idempotency_key: input.key,
+    request_hash: hash,
+    kind: input.kind,
+    vendor_id: input.vendorId,
+    reference: input.reference,
+    memo: input.memo ?? {},
+    currency: input.currency,
+    settles_tx_id: input.settles ?? null,
+    created_at: input.at,
   });
   // a concurrent writer committed the same key between our check and insert
   if (!created) return replay(tx, (await txByKey(tx, input.key))!, hash);
-  for (const l of lines) await insertEntry(tx, Number(created.id), Number(accounts.get(l.account)!.id), l.amount, input.at ?? null);
+  for (const l of lines)
+    await insertEntry(tx, Number(created.id), Number(accounts.get(l.account)!.id), l.amount, input.at ?? null);
   return { transaction: created, entries: await entriesOfTx(tx, Number(created.id)), replayed: false };
 }
 
 async function replay(tx: Db, existing: LedgerTxRow, hash: string): Promise<PostedLedgerTx> {
   if (existing.request_hash !== hash) {
-    throw new HttpError(409, 'STATE_CONFLICT', `Ledger idempotency key ${existing.idempotency_key} was already used for a different movement.`);
+    throw new HttpError(
+      409,
+      'STATE_CONFLICT',
+      `Ledger idempotency key ${existing.idempotency_key} was already used for a different movement.`,
+    );
   }
   return { transaction: existing, entries: await entriesOfTx(tx, Number(existing.id)), replayed: true };
 }

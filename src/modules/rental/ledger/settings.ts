@@ -30,7 +30,11 @@ export interface MarketplaceSettings {
 
 export const DEFAULT_MARKETPLACE: MarketplaceSettings = {
   commission_rate: 15,
-  tiers: [{ min: 30000, discount: 6 }, { min: 15000, discount: 4 }, { min: 5000, discount: 2 }],
+  tiers: [
+    { min: 30000, discount: 6 },
+    { min: 15000, discount: 4 },
+    { min: 5000, discount: 2 },
+  ],
   hold_days: 7,
   min_payout: 100,
   payout_freeze: false,
@@ -52,11 +56,18 @@ export async function marketplaceSettings(p: Platform): Promise<MarketplaceSetti
  * the pool would wait for the transaction itself.
  */
 export async function marketplaceSettingsIn(tx: Db): Promise<MarketplaceSettings> {
-  const r = await one<{ value: Partial<MarketplaceSettings> }>(tx, sql`SELECT value FROM rova_options WHERE name = ${OPTION}`);
+  const r = await one<{ value: Partial<MarketplaceSettings> }>(
+    tx,
+    sql`SELECT value FROM rova_options WHERE name = ${OPTION}`,
+  );
   return { ...DEFAULT_MARKETPLACE, ...(r?.value ?? {}) };
 }
 
-export async function saveMarketplaceSettings(p: Platform, patch: Partial<MarketplaceSettings>, tx?: Db): Promise<MarketplaceSettings> {
+export async function saveMarketplaceSettings(
+  p: Platform,
+  patch: Partial<MarketplaceSettings>,
+  tx?: Db,
+): Promise<MarketplaceSettings> {
   const next = { ...(await marketplaceSettings(p)), ...patch };
   await p.options.set(OPTION, next, tx);
   return next;

@@ -21,17 +21,32 @@ const booking = (b: string | null) => (b === null ? 'no booking' : `booking ${b}
 export async function ledgerMeaningBreaches(db: Db): Promise<LedgerBreach[]> {
   const out: LedgerBreach[] = [];
   for (const r of await multiplyClearedCredits(db)) {
-    out.push({ rule: 'cleared_twice', vendor_id: n(r.vendor_id), booking_id: n(r.booking_id), transaction_id: Number(r.credit_id),
-      message: `vendor ${r.vendor_id}, ${booking(r.booking_id)}: income credit transaction ${r.credit_id} is cleared ${r.clearings.length} times (transactions ${r.clearings.join(', ')})` });
+    out.push({
+      rule: 'cleared_twice',
+      vendor_id: n(r.vendor_id),
+      booking_id: n(r.booking_id),
+      transaction_id: Number(r.credit_id),
+      message: `vendor ${r.vendor_id}, ${booking(r.booking_id)}: income credit transaction ${r.credit_id} is cleared ${r.clearings.length} times (transactions ${r.clearings.join(', ')})`,
+    });
   }
   for (const r of await unlinkedSettlements(db)) {
     const clearing = r.kind === 'commission_clearing';
-    out.push({ rule: clearing ? 'clearing_without_credit' : 'refund_without_credit', vendor_id: n(r.vendor_id), booking_id: n(r.booking_id), transaction_id: Number(r.id),
-      message: `vendor ${r.vendor_id}, ${booking(r.booking_id)}: ${clearing ? 'clearing' : 'refund'} transaction ${r.id} names no income credit of its vendor it ${clearing ? 'clears' : 'refunds'}${r.settles_tx_id ? ` (it names transaction ${r.settles_tx_id})` : ''}` });
+    out.push({
+      rule: clearing ? 'clearing_without_credit' : 'refund_without_credit',
+      vendor_id: n(r.vendor_id),
+      booking_id: n(r.booking_id),
+      transaction_id: Number(r.id),
+      message: `vendor ${r.vendor_id}, ${booking(r.booking_id)}: ${clearing ? 'clearing' : 'refund'} transaction ${r.id} names no income credit of its vendor it ${clearing ? 'clears' : 'refunds'}${r.settles_tx_id ? ` (it names transaction ${r.settles_tx_id})` : ''}`,
+    });
   }
   for (const r of await negativePendingBalances(db)) {
-    out.push({ rule: 'pending_below_zero', vendor_id: Number(r.vendor_id), booking_id: n(r.booking_id), transaction_id: Number(r.transaction_id),
-      message: `vendor ${r.vendor_id}: pending balance ${r.balance} is below zero (first taken below zero by transaction ${r.transaction_id}, ${booking(r.booking_id)})` });
+    out.push({
+      rule: 'pending_below_zero',
+      vendor_id: Number(r.vendor_id),
+      booking_id: n(r.booking_id),
+      transaction_id: Number(r.transaction_id),
+      message: `vendor ${r.vendor_id}: pending balance ${r.balance} is below zero (first taken below zero by transaction ${r.transaction_id}, ${booking(r.booking_id)})`,
+    });
   }
   return out;
 }

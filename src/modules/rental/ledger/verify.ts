@@ -21,8 +21,22 @@ export interface LedgerVerification {
  */
 export async function verifyLedger(db: Db): Promise<LedgerVerification> {
   const counts = await ledgerCounts(db);
-  const mismatches = (await balanceMismatches(db)).map((r) => ({ account: r.code, cached: Number(r.cached), computed: Number(r.computed) }));
-  const unbalanced = (await unbalancedTransactions(db)).map((r) => ({ transaction_id: Number(r.id), entries: Number(r.entries), sum: Number(r.total) }));
+  const mismatches = (await balanceMismatches(db)).map((r) => ({
+    account: r.code,
+    cached: Number(r.cached),
+    computed: Number(r.computed),
+  }));
+  const unbalanced = (await unbalancedTransactions(db)).map((r) => ({
+    transaction_id: Number(r.id),
+    entries: Number(r.entries),
+    sum: Number(r.total),
+  }));
   const breaches = await ledgerMeaningBreaches(db);
-  return { ok: mismatches.length === 0 && unbalanced.length === 0 && breaches.length === 0, ...counts, mismatches, unbalanced, breaches };
+  return {
+    ok: mismatches.length === 0 && unbalanced.length === 0 && breaches.length === 0,
+    ...counts,
+    mismatches,
+    unbalanced,
+    breaches,
+  };
 }

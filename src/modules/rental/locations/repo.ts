@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertParts, setClause } from '../sqlx.js';
 
-export type OpeningHours = Partial<Record<'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat', { open: string; close: string }>>;
+export type OpeningHours = Partial<
+  Record<'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat', { open: string; close: string }>
+>;
 
 export interface LocationRow {
   id: string | number;

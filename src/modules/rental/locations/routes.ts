@@ -19,10 +19,21 @@ const T = ['rental: locations'];
 
 export function locationView(l: LocationRow) {
   return {
-    id: Number(l.id), name: l.name, slug: l.slug, type: l.type, city: l.city, address: l.address,
-    latitude: num(l.latitude), longitude: num(l.longitude), priority: l.priority, is_active: l.is_active,
-    allow_rental: l.allow_rental, allow_transfer: l.allow_transfer, opening_hours: l.opening_hours,
-    created_at: iso(l.created_at), updated_at: iso(l.updated_at),
+    id: Number(l.id),
+    name: l.name,
+    slug: l.slug,
+    type: l.type,
+    city: l.city,
+    address: l.address,
+    latitude: num(l.latitude),
+    longitude: num(l.longitude),
+    priority: l.priority,
+    is_active: l.is_active,
+    allow_rental: l.allow_rental,
+    allow_transfer: l.allow_transfer,
+    opening_hours: l.opening_hours,
+    created_at: iso(l.created_at),
+    updated_at: iso(l.updated_at),
   };
 }
 
@@ -40,66 +51,129 @@ const LocationBody = {
   is_active: Type.Optional(Type.Boolean()),
   allow_rental: Type.Optional(Type.Boolean()),
   allow_transfer: Type.Optional(Type.Boolean()),
-  opening_hours: Type.Optional(Nullable(Type.Object({ mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day }, { additionalProperties: false }))),
+  opening_hours: Type.Optional(
+    Nullable(
+      Type.Object(
+        { mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day },
+        { additionalProperties: false },
+      ),
+    ),
+  ),
 };
 const LocationInput = writeSchemas(LocationBody);
 const Location = Type.Object({}, { additionalProperties: true });
 
-
 export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.get('/locations', {
-    config: { auth: 'public' },
-    onRequest: publicReadLimit,
-    schema: {
-      tags: ['rental: public'], summary: 'Active locations (public), highest priority first, then name; paginated', security: [],
-      querystring: Type.Object({
-        ...PagingQuery,
-        type: Type.Optional(Text({ maxLength: 50, description: 'Location type (airport, hotel, …) or service: rental | transfer | both' })),
-        city: Type.Optional(Text({ maxLength: 100, description: 'Case-insensitive exact city' })),
-      }),
-      response: { 200: RentalEnvelope(PageSchema(Location)), ...rentalErrors(400, 429) },
+  app.get(
+    '/locations',
+    {
+      config: { auth: 'public' },
+      onRequest: publicReadLimit,
+      schema: {
+        tags: ['rental: public'],
+        summary: 'Active locations (public), highest priority first, then name; paginated',
+        security: [],
+        querystring: Type.Object({
+          ...PagingQuery,
+          type: Type.Optional(
+            Text({
+              maxLength: 50,
+              description: 'Location type (airport, hotel, …) or service: rental | transfer | both',
+            }),
+          ),
+          city: Type.Optional(Text({ maxLength: 100, description: 'Case-insensitive exact city' })),
+        }),
+        response: { 200: RentalEnvelope(PageSchema(Location)), ...rentalErrors(400, 429) },
+      },
     },
-  }, async (req) => {
-    const { type, city } = req.query;
-    const pg = parsePaging(req.query);
-    const all = [...(await catalogueOf(p).get()).locations.values()];
-    const items = all
-      .filter((l) => l.is_active)
-      .filter((l) => !type || type === 'both' || (type === 'rental' ? l.allow_rental : type === 'transfer' ? l.allow_transfer : l.type === type))
-      .filter((l) => city === undefined || l.city.toLocaleLowerCase() === city.trim().toLocaleLowerCase())
-      .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name))
-      .map((l) => ({ id: Number(l.id), name: l.name, type: l.type, city: l.city, address: l.address, priority: l.priority, allow_rental: l.allow_rental, allow_transfer: l.allow_transfer, opening_hours: l.opening_hours }));
-    return rentalOk(pageOf(items.slice(pg.offset, pg.offset + pg.limit), items.length, pg));
-  });
+    async (req) => {
+      const { type, city } = req.query;
+      const pg = parsePaging(req.query);
+      const all = [...(await catalogueOf(p).get()).locations.values()];
+      const items = all
+        .filter((l) => l.is_active)
+        .filter(
+          (l) =>
+            !type ||
+            type === 'both' ||
+            (type === 'rental' ? l.allow_rental : type === 'transfer' ? l.allow_transfer : l.type === type),
+        )
+        .filter((l) => city === undefined || l.city.toLocaleLowerCase() === city.trim().toLocaleLowerCase())
+        .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name))
+        .map((l) => ({
+          id: Number(l.id),
+          name: l.name,
+          type: l.type,
+          city: l.city,
+          address: l.address,
+          priority: l.priority,
+          allow_rental: l.allow_rental,
+          allow_transfer: l.allow_transfer,
+          opening_hours: l.opening_hours,
+        }));
+      return rentalOk(pageOf(items.slice(pg.offset, pg.offset + pg.limit), items.length, pg));
+    },
+  );
 
-  app.post('/locations', {
-    schema: { tags: T, summary: 'Create a location', body: LocationInput.create, response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) } },
-  }, async (req, reply) => {
-    const b = req.body;
-    const slug = b.slug ?? slugOf(`${b.city}-${b.name}`);
-    if (await locationSlugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-    const l = await insertLocation(p.db, { ...b, slug });
-    await catalogueChanged(p);
-    req.auditTarget = `location:${l.id}`;
-    return reply.code(201).send(rentalOk(locationView(l), 'Location created.'));
-  });
+  app.post(
+    '/locations',
+    {
+      schema: {
+        tags: T,
+        summary: 'Create a location',
+        body: LocationInput.create,
+        response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) },
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      const slug = b.slug ?? slugOf(`${b.city}-${b.name}`);
+      if (await locationSlugTaken(p.db, slug))
+        throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
+      const l = await insertLocation(p.db, { ...b, slug });
+      await catalogueChanged(p);
+      req.auditTarget = `location:${l.id}`;
+      return reply.code(201).send(rentalOk(locationView(l), 'Location created.'));
+    },
+  );
 
-  app.put('/locations/:id', {
-    schema: { tags: T, summary: 'Update a location', params: IdParams, body: LocationInput.update, response: adminResponses(Location, 200, 404, 409) },
-  }, async (req) => {
-    if (req.body.slug && (await locationSlugTaken(p.db, req.body.slug, req.params.id))) throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
-    const l = await updateLocation(p.db, req.params.id, req.body);
-    if (!l) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Location ${req.params.id} does not exist.`);
-    await catalogueChanged(p);
-    return rentalOk(locationView(l), 'Location updated.');
-  });
+  app.put(
+    '/locations/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Update a location',
+        params: IdParams,
+        body: LocationInput.update,
+        response: adminResponses(Location, 200, 404, 409),
+      },
+    },
+    async (req) => {
+      if (req.body.slug && (await locationSlugTaken(p.db, req.body.slug, req.params.id)))
+        throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
+      const l = await updateLocation(p.db, req.params.id, req.body);
+      if (!l) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Location ${req.params.id} does not exist.`);
+      await catalogueChanged(p);
+      return rentalOk(locationView(l), 'Location updated.');
+    },
+  );
 
-  app.delete('/locations/:id', {
-    schema: { tags: T, summary: 'Delete a location (vehicles and bookings keep a null location)', params: IdParams, response: adminResponses(Deleted, 200, 404) },
-  }, async (req) => {
-    if (!(await deleteLocation(p.db, req.params.id))) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Location ${req.params.id} does not exist.`);
-    await catalogueChanged(p);
-    return rentalOk({ id: req.params.id, deleted: true }, 'Location deleted.');
-  });
+  app.delete(
+    '/locations/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Delete a location (vehicles and bookings keep a null location)',
+        params: IdParams,
+        response: adminResponses(Deleted, 200, 404),
+      },
+    },
+    async (req) => {
+      if (!(await deleteLocation(p.db, req.params.id)))
+        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Location ${req.params.id} does not exist.`);
+      await catalogueChanged(p);
+      return rentalOk({ id: req.params.id, deleted: true }, 'Location deleted.');
+    },
+  );
 };

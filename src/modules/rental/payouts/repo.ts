@@ -36,12 +36,32 @@ export async function openPayoutOf(db: Db, vendorId: number): Promise<PayoutRow 
   return one<PayoutRow>(db, sql`${SELECT} WHERE p.vendor_id = ${vendorId} AND p.status IN ('requested', 'approved')`);
 }
 
-export async function insertPayout(db: Db, f: { vendor_id: number; amount: number; currency: string; idempotency_key: string | null; request_hash: string; requested_at?: string }): Promise<PayoutRow> {
-  return (await one<PayoutRow>(db, sql`INSERT INTO vendor_payouts (vendor_id, amount, currency, idempotency_key, request_hash, requested_at)
-    VALUES (${f.vendor_id}, ${f.amount}, ${f.currency}, ${f.idempotency_key}, ${f.request_hash}, coalesce(${f.requested_at ?? null}::timestamptz, now())) RETURNING *`))!;
+export async function insertPayout(
+  db: Db,
+  f: {
+    vendor_id: number;
+    amount: number;
+    currency: string;
+    idempotency_key: string | null;
+    request_hash: string;
+    requested_at?: string;
+  },
+): Promise<PayoutRow> {
+  return (await one<PayoutRow>(
+    db,
+    sql`INSERT INTO vendor_payouts (vendor_id, amount, currency, idempotency_key, request_hash, requested_at)
+    VALUES (${f.vendor_id}, ${f.amount}, ${f.currency}, ${f.idempotency_key}, ${f.request_hash}, coalesce(${f.requested_at ?? null}::timestamptz, now())) RETURNING *`,
+  ))!;
 }
 
-export async function updatePayout(db: Db, id: number, f: Partial<Pick<PayoutRow, 'status' | 'statement_number' | 'rejection_reason' | 'external_reference'>> & { decided_by?: number; stamp?: 'decided_at' | 'paid_at' | 'failed_at' }): Promise<void> {
+export async function updatePayout(
+  db: Db,
+  id: number,
+  f: Partial<Pick<PayoutRow, 'status' | 'statement_number' | 'rejection_reason' | 'external_reference'>> & {
+    decided_by?: number;
+    stamp?: 'decided_at' | 'paid_at' | 'failed_at';
+  },
+): Promise<void> {
   await db.execute(sql`UPDATE vendor_payouts SET
       status = coalesce(${f.status ?? null}, status),
       statement_number = coalesce(${f.statement_number ?? null}, statement_number),
@@ -57,15 +77,21 @@ export async function updatePayout(db: Db, id: number, f: Partial<Pick<PayoutRow
 
 /** Next statement number of the year (PS-YYYY-NNNN), under the counter row's lock. */
 export async function nextStatementNumber(db: Db, year: number): Promise<string> {
-  const r = await one<{ last: number }>(db, sql`INSERT INTO payout_statement_counters (year, last) VALUES (${year}, 1)
-    ON CONFLICT (year) DO UPDATE SET last = payout_statement_counters.last + 1 RETURNING last`);
+  const r = await one<{ last: number }>(
+    db,
+    sql`INSERT INTO payout_statement_counters (year, last) VALUES (${year}, 1)
+    ON CONFLICT (year) DO UPDATE SET last = payout_statement_counters.last + 1 RETURNING last`,
+  );
   return `PS-${year}-${String(r!.last).padStart(4, '0')}`;
 }
 
 /** Stores a callback's receipt (webhook-id, payout); false when that delivery for that payout was seen before. */
 export async function recordWebhook(db: Db, webhookId: string, payoutId: number, status: string): Promise<boolean> {
-  const r = await one(db, sql`INSERT INTO payout_webhook_receipts (webhook_id, payout_id, status) VALUES (${webhookId}, ${payoutId}, ${status})
-    ON CONFLICT (webhook_id, payout_id) DO NOTHING RETURNING webhook_id`);
+  const r = await one(
+    db,
+    sql`INSERT INTO payout_webhook_receipts (webhook_id, payout_id, status) VALUES (${webhookId}, ${payoutId}, ${status})
+    ON CONFLICT (webhook_id, payout_id) DO NOTHING RETURNING webhook_id`,
+  );
   return r !== undefined;
 }
 
@@ -78,7 +104,12 @@ export interface PayoutFilter {
   vendor_id?: number;
 }
 
-export async function listPayouts(db: Db, f: PayoutFilter, limit: number, offset: number): Promise<{ items: PayoutRow[]; total: number }> {
+export async function listPayouts(
+  db: Db,
+  f: PayoutFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: PayoutRow[]; total: number }> {
   const c = [sql`true`];
   if (f.status && f.status !== 'all') c.push(sql`p.status = ${f.status}`);
   if (f.vendor_id !== undefined) c.push(sql`p.vendor_id = ${f.vendor_id}`);

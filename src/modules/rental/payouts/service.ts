@@ -13,7 +13,16 @@ import { postLedgerTransaction } from '../ledger/post.js';
 import { balancesOf } from '../ledger/repo.js';
 import { marketplaceSettings, type MarketplaceSettings } from '../ledger/settings.js';
 import { vendorById } from '../vendors/vendors-repo.js';
-import { insertPayout, nextStatementNumber, openPayoutOf, payoutById, payoutByKey, recordWebhook, updatePayout, type PayoutRow } from './repo.js';
+import {
+  insertPayout,
+  nextStatementNumber,
+  openPayoutOf,
+  payoutById,
+  payoutByKey,
+  recordWebhook,
+  updatePayout,
+  type PayoutRow,
+} from './repo.js';
 
 const conflict = (message: string, reason: string) => new HttpError(409, 'STATE_CONFLICT', message, { reason });
 
@@ -29,21 +38,34 @@ async function assertPayoutCovered(tx: Db, po: PayoutRow, action: 'approved' | '
   const cover = (b.get(vendorAccount(v, 'payout_hold')) ?? 0) + available;
   if (Number(po.amount) > cover) {
     const m = (n: number) => moneyText(n, po.currency);
-    throw new HttpError(409, 'STATE_CONFLICT',
+    throw new HttpError(
+      409,
+      'STATE_CONFLICT',
       `Payout ${po.id} cannot be ${action}: vendor ${v} owes ${m(Math.max(0, -available))} and hold + available cover only ${m(Math.max(0, cover))} of ${m(Number(po.amount))}. Reject it, or wait until new income settles the debt.`,
-      { reason: 'vendor_owes', owed: fromMinor(Math.max(0, -available), po.currency), covered: fromMinor(Math.max(0, cover), po.currency) });
+      {
+        reason: 'vendor_owes',
+        owed: fromMinor(Math.max(0, -available), po.currency),
+        covered: fromMinor(Math.max(0, cover), po.currency),
+      },
+    );
   }
 }
 
 /** A requested amount in major units → minor units, refusing what would be rounded or cannot be represented exactly. */
 function payoutMinor(amountMajor: number, currency: string, minimumMajor: number): number {
-  const invalid = (message: string, reason: string, extra: Record<string, unknown> = {}) => new HttpError(400, 'INVALID_PARAMS', message, { field: 'amount', reason, ...extra });
-  if (!Number.isFinite(amountMajor) || !(amountMajor > 0)) throw invalid('amount must be greater than 0.', 'invalid_amount');
+  const invalid = (message: string, reason: string, extra: Record<string, unknown> = {}) =>
+    new HttpError(400, 'INVALID_PARAMS', message, { field: 'amount', reason, ...extra });
+  if (!Number.isFinite(amountMajor) || !(amountMajor > 0))
+    throw invalid('amount must be greater than 0.', 'invalid_amount');
   const exact = new Decimal(amountMajor);
   // compared before any rounding: 99.995 with a minimum of 100 is below it, whatever it would round to
-  if (exact.lt(minimumMajor)) throw invalid(`The minimum payout is ${moneyText(toMinor(minimumMajor, currency), currency)}.`, 'below_minimum', { minimum: minimumMajor });
+  if (exact.lt(minimumMajor))
+    throw invalid(`The minimum payout is ${moneyText(toMinor(minimumMajor, currency), currency)}.`, 'below_minimum', {
+      minimum: minimumMajor,
+    });
   const digits = minorDigits(currency);
-  if (exact.decimalPlaces() > digits) throw invalid(`amount has more decimals than ${currency} allows (${digits}).`, 'invalid_amount');
+  if (exact.decimalPlaces() > digits)
+    throw invalid(`amount has more decimals than ${currency} allows (${digits}).`, 'invalid_amount');
   const minor = exact.mul(new Decimal(10).pow(digits));
   if (!minor.lte(Number.MAX_SAFE_INTEGER)) throw invalid('amount is too large.', 'invalid_amount');
   return minor.toNumber();
@@ -60,7 +82,12 @@ async function lockedPayout(tx: Db, id: number): Promise<PayoutRow> {
  * ≤ the available balance checked under the vendor's money lock; the money moves available → payout_hold in the
  * same transaction. An Idempotency-Key replay answers the original payout; the key with another amount → 409.
  */
-export async function requestPayout(p: Platform, user: AuthUser, amountMajor: number, key: string | null): Promise<{ payout: PayoutRow; replayed: boolean }> {
+export async function requestPayout(
+  p: Platform,
+  user: AuthUser,
+  amountMajor: number,
+  key: string | null,
+): Promise<{ payout: PayoutRow; replayed: boolean }> {
   const s = await marketplaceSettings(p);
   const currency = p.storeCurrency.code;
   const amount = payoutMinor(amountMajor, currency, s.min_payout);
@@ -74,7 +101,8 @@ export async function requestPayout(p: Platform, user: AuthUser, amountMajor: nu
     return await p.transaction(async (tx) => {
       const vendor = await vendorById(tx, user.id);
       if (!vendor) throw new HttpError(404, 'RESOURCE_NOT_FOUND', 'You are not a vendor.');
-      if (vendor.status !== 'active') throw new HttpError(403, 'PERMISSION_DENIED', 'Your vendor account is suspended.');
+      if (vendor.status !== 'active')
+        throw new HttpError(403, 'PERMISSION_DENIED', 'Your vendor account is suspended.');
       if (vendor.payout_freeze) throw conflict('Payouts are frozen for your account.', 'payout_freeze');
       await lockVendorMoney(tx, user.id);
       if (key) {
@@ -82,21 +110,53 @@ export async function requestPayout(p: Platform, user: AuthUser, amountMajor: nu
         if (seen) return replay(seen, hash);
       }
       const open = await openPayoutOf(tx, user.id);
-      if (open) throw conflict(`Payout ${open.id} is still ${open.status}; one open payout at a time.`, 'pending_exists');
-      const available = (await balancesOf(tx, [vendorAccount(user.id, 'available')])).get(vendorAccount(user.id, 'available')) ?? 0;
-      if (amount > available) throw conflict(`The available balance is ${moneyText(available, currency)}.`, 'insufficient_funds');
-      const payout = await insertPayout(tx, { vendor_id: user.id, amount, currency, idempotency_key: key, request_hash: hash });
-      const posted = await postLedgerTransaction(tx, {
-        key: `payout:${payout.id}:hold`, kind: 'payout_hold', vendorId: user.id, reference: `payout:${payout.id}`, currency,
-        lines: [{ account: vendorAccount(user.id, 'available'), amount: -amount }, { account: vendorAccount(user.id, 'payout_hold'), amount }],
+      if (open)
+        throw conflict(`Payout ${open.id} is still ${open.status}; one open payout at a time.`, 'pending_exists');
+      const available =
+        (await balancesOf(tx, [vendorAccount(user.id, 'available')])).get(vendorAccount(user.id, 'available')) ?? 0;
+      if (amount > available)
+        throw conflict(`The available balance is ${moneyText(available, currency)}.`, 'insufficient_funds');
+      const payout = await insertPayout(tx, {
+        vendor_id: user.id,
+        amount,
+        currency,
+        idempotency_key: key,
+        request_hash: hash,
       });
-      await recordVendorAudit(tx, { vendorId: user.id, event: 'payout_requested', payoutId: Number(payout.id), ledgerTxId: Number(posted.transaction.id), amount: -amount, note: `Payout ${payout.id} requested; ${moneyText(amount, currency)} moved to payout hold.` });
-      await emitEvent(tx, 'payout.requested', { payout_id: Number(payout.id), vendor_id: user.id, amount: fromMinor(amount, currency), currency });
+      const posted = await postLedgerTransaction(tx, {
+        key: `payout:${payout.id}:hold`,
+        kind: 'payout_hold',
+        vendorId: user.id,
+        reference: `payout:${payout.id}`,
+        currency,
+        lines: [
+          { account: vendorAccount(user.id, 'available'), amount: -amount },
+          { account: vendorAccount(user.id, 'payout_hold'), amount },
+        ],
+      });
+      await recordVendorAudit(tx, {
+        vendorId: user.id,
+        event: 'payout_requested',
+        payoutId: Number(payout.id),
+        ledgerTxId: Number(posted.transaction.id),
+        amount: -amount,
+        note: `Payout ${payout.id} requested; ${moneyText(amount, currency)} moved to payout hold.`,
+      });
+      await emitEvent(tx, 'payout.requested', {
+        payout_id: Number(payout.id),
+        vendor_id: user.id,
+        amount: fromMinor(amount, currency),
+        currency,
+      });
       return { payout, replayed: false };
     });
   } catch (err) {
     // the unique index caught a concurrent twin the lock did not (another node, same key)
-    if (/vendor_payouts_one_open|vendor_payouts_vendor_id_idempotency_key_key/.test(String((err as { cause?: unknown }).cause ?? err))) {
+    if (
+      /vendor_payouts_one_open|vendor_payouts_vendor_id_idempotency_key_key/.test(
+        String((err as { cause?: unknown }).cause ?? err),
+      )
+    ) {
       throw conflict('Another payout request is open.', 'pending_exists');
     }
     throw err;
@@ -104,7 +164,8 @@ export async function requestPayout(p: Platform, user: AuthUser, amountMajor: nu
 }
 
 function replay(seen: PayoutRow, hash: string): { payout: PayoutRow; replayed: boolean } {
-  if (seen.request_hash !== hash) throw conflict('This Idempotency-Key was used for a different payout request.', 'idempotency_key_reused');
+  if (seen.request_hash !== hash)
+    throw conflict('This Idempotency-Key was used for a different payout request.', 'idempotency_key_reused');
   return { payout: seen, replayed: true };
 }
 
@@ -112,13 +173,31 @@ function replay(seen: PayoutRow, hash: string): { payout: PayoutRow; replayed: b
 export async function approvePayout(p: Platform, admin: AuthUser, id: number): Promise<PayoutRow> {
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
-    if (po.status !== 'requested') throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be approved.`, 'invalid_status');
+    if (po.status !== 'requested')
+      throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be approved.`, 'invalid_status');
     await lockVendorMoney(tx, Number(po.vendor_id));
     await assertPayoutCovered(tx, po, 'approved');
     const number = await nextStatementNumber(tx, new Date().getUTCFullYear());
-    await updatePayout(tx, id, { status: 'approved', statement_number: number, decided_by: admin.id, stamp: 'decided_at' });
-    await recordVendorAudit(tx, { vendorId: Number(po.vendor_id), event: 'payout_approved', payoutId: id, adminUserId: admin.id, note: `Payout ${id} approved (statement ${number}).` });
-    await emitEvent(tx, 'payout.approved', { payout_id: id, vendor_id: Number(po.vendor_id), amount: fromMinor(po.amount, po.currency), currency: po.currency, statement_number: number });
+    await updatePayout(tx, id, {
+      status: 'approved',
+      statement_number: number,
+      decided_by: admin.id,
+      stamp: 'decided_at',
+    });
+    await recordVendorAudit(tx, {
+      vendorId: Number(po.vendor_id),
+      event: 'payout_approved',
+      payoutId: id,
+      adminUserId: admin.id,
+      note: `Payout ${id} approved (statement ${number}).`,
+    });
+    await emitEvent(tx, 'payout.approved', {
+      payout_id: id,
+      vendor_id: Number(po.vendor_id),
+      amount: fromMinor(po.amount, po.currency),
+      currency: po.currency,
+      statement_number: number,
+    });
     return (await payoutById(tx, id))!;
   });
 }
@@ -129,16 +208,43 @@ export async function rejectPayout(p: Platform, admin: AuthUser, id: number, rea
   if (!why) throw new HttpError(400, 'INVALID_PARAMS', 'A rejection reason is required.', { field: 'reason' });
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
-    if (po.status !== 'requested') throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be rejected.`, 'invalid_status');
+    if (po.status !== 'requested')
+      throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be rejected.`, 'invalid_status');
     const v = Number(po.vendor_id);
     await lockVendorMoney(tx, v);
     const posted = await postLedgerTransaction(tx, {
-      key: `payout:${id}:release`, kind: 'payout_release', vendorId: v, reference: `payout:${id}`, currency: po.currency,
-      lines: [{ account: vendorAccount(v, 'payout_hold'), amount: -Number(po.amount) }, { account: vendorAccount(v, 'available'), amount: Number(po.amount) }],
+      key: `payout:${id}:release`,
+      kind: 'payout_release',
+      vendorId: v,
+      reference: `payout:${id}`,
+      currency: po.currency,
+      lines: [
+        { account: vendorAccount(v, 'payout_hold'), amount: -Number(po.amount) },
+        { account: vendorAccount(v, 'available'), amount: Number(po.amount) },
+      ],
     });
-    await updatePayout(tx, id, { status: 'rejected', rejection_reason: why, decided_by: admin.id, stamp: 'decided_at' });
-    await recordVendorAudit(tx, { vendorId: v, event: 'payout_rejected', payoutId: id, ledgerTxId: Number(posted.transaction.id), amount: Number(po.amount), adminUserId: admin.id, note: `Payout ${id} rejected: ${why}` });
-    await emitEvent(tx, 'payout.rejected', { payout_id: id, vendor_id: v, amount: fromMinor(po.amount, po.currency), currency: po.currency, reason: why });
+    await updatePayout(tx, id, {
+      status: 'rejected',
+      rejection_reason: why,
+      decided_by: admin.id,
+      stamp: 'decided_at',
+    });
+    await recordVendorAudit(tx, {
+      vendorId: v,
+      event: 'payout_rejected',
+      payoutId: id,
+      ledgerTxId: Number(posted.transaction.id),
+      amount: Number(po.amount),
+      adminUserId: admin.id,
+      note: `Payout ${id} rejected: ${why}`,
+    });
+    await emitEvent(tx, 'payout.rejected', {
+      payout_id: id,
+      vendor_id: v,
+      amount: fromMinor(po.amount, po.currency),
+      currency: po.currency,
+      reason: why,
+    });
     return (await payoutById(tx, id))!;
   });
 }
@@ -161,42 +267,101 @@ export interface SignedCallback {
   external_reference?: string;
 }
 
-export async function processPayoutCallback(p: Platform, id: number, webhookId: string, body: SignedCallback): Promise<CallbackResult> {
+export async function processPayoutCallback(
+  p: Platform,
+  id: number,
+  webhookId: string,
+  body: SignedCallback,
+): Promise<CallbackResult> {
   // The signature covers the body, not the URL: the body must name this payout, or a callback signed for one payout
   // could be replayed against another's URL.
-  if (body.payout_id !== id) throw new HttpError(400, 'INVALID_PARAMS', `The signed body names payout ${body.payout_id}, not ${id}.`, { field: 'payout_id', reason: 'payout_mismatch' });
+  if (body.payout_id !== id)
+    throw new HttpError(400, 'INVALID_PARAMS', `The signed body names payout ${body.payout_id}, not ${id}.`, {
+      field: 'payout_id',
+      reason: 'payout_mismatch',
+    });
   const { status } = body;
   const externalRef = body.external_reference ?? null;
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
     if (body.amount !== undefined && toMinor(body.amount, po.currency) !== Number(po.amount)) {
-      throw new HttpError(400, 'INVALID_PARAMS', `The signed amount ${body.amount} is not payout ${id}'s ${moneyText(po.amount, po.currency)}.`, { field: 'amount', reason: 'amount_mismatch' });
+      throw new HttpError(
+        400,
+        'INVALID_PARAMS',
+        `The signed amount ${body.amount} is not payout ${id}'s ${moneyText(po.amount, po.currency)}.`,
+        { field: 'amount', reason: 'amount_mismatch' },
+      );
     }
-    if (!(await recordWebhook(tx, webhookId, id, status))) return { payout_id: id, status: po.status, idempotent: true };
+    if (!(await recordWebhook(tx, webhookId, id, status)))
+      return { payout_id: id, status: po.status, idempotent: true };
     const v = Number(po.vendor_id);
     const amount = Number(po.amount);
     await lockVendorMoney(tx, v);
-    const move = async (kind: 'payout_paid' | 'payout_release' | 'payout_reversal', from: string, to: string, memo: Record<string, unknown> = {}) =>
-      postLedgerTransaction(tx, { key: `payout:${id}:${kind}`, kind, vendorId: v, reference: `payout:${id}`, currency: po.currency, memo, lines: [{ account: from, amount: -amount }, { account: to, amount }] });
+    const move = async (
+      kind: 'payout_paid' | 'payout_release' | 'payout_reversal',
+      from: string,
+      to: string,
+      memo: Record<string, unknown> = {},
+    ) =>
+      postLedgerTransaction(tx, {
+        key: `payout:${id}:${kind}`,
+        kind,
+        vendorId: v,
+        reference: `payout:${id}`,
+        currency: po.currency,
+        memo,
+        lines: [
+          { account: from, amount: -amount },
+          { account: to, amount },
+        ],
+      });
     if (status === 'paid') {
       if (po.status === 'paid') return { payout_id: id, status: 'paid', idempotent: true };
-      if (po.status !== 'approved') throw conflict(`Payout ${id} is ${po.status}; only an approved payout can be paid.`, 'invalid_state');
+      if (po.status !== 'approved')
+        throw conflict(`Payout ${id} is ${po.status}; only an approved payout can be paid.`, 'invalid_state');
       await assertPayoutCovered(tx, po, 'paid');
       const t = await move('payout_paid', vendorAccount(v, 'payout_hold'), EXTERNAL);
       await updatePayout(tx, id, { status: 'paid', external_reference: externalRef, stamp: 'paid_at' });
-      await recordVendorAudit(tx, { vendorId: v, event: 'payout_paid', payoutId: id, ledgerTxId: Number(t.transaction.id), amount: -amount, note: `Payout ${id} paid${externalRef ? ` (${externalRef})` : ''}.` });
-      await emitEvent(tx, 'payout.paid', { payout_id: id, vendor_id: v, amount: fromMinor(amount, po.currency), currency: po.currency, external_reference: externalRef });
+      await recordVendorAudit(tx, {
+        vendorId: v,
+        event: 'payout_paid',
+        payoutId: id,
+        ledgerTxId: Number(t.transaction.id),
+        amount: -amount,
+        note: `Payout ${id} paid${externalRef ? ` (${externalRef})` : ''}.`,
+      });
+      await emitEvent(tx, 'payout.paid', {
+        payout_id: id,
+        vendor_id: v,
+        amount: fromMinor(amount, po.currency),
+        currency: po.currency,
+        external_reference: externalRef,
+      });
       return { payout_id: id, status: 'paid', idempotent: false };
     }
     if (po.status === 'failed') return { payout_id: id, status: 'failed', idempotent: true };
-    if (po.status !== 'approved' && po.status !== 'paid') throw conflict(`Payout ${id} is ${po.status}; only an approved or paid payout can fail.`, 'invalid_state');
+    if (po.status !== 'approved' && po.status !== 'paid')
+      throw conflict(`Payout ${id} is ${po.status}; only an approved or paid payout can fail.`, 'invalid_state');
     const afterPaid = po.status === 'paid';
     const t = afterPaid
       ? await move('payout_reversal', EXTERNAL, vendorAccount(v, 'available'), { after_paid: true })
       : await move('payout_release', vendorAccount(v, 'payout_hold'), vendorAccount(v, 'available'));
     await updatePayout(tx, id, { status: 'failed', external_reference: externalRef, stamp: 'failed_at' });
-    await recordVendorAudit(tx, { vendorId: v, event: 'payout_failed', payoutId: id, ledgerTxId: Number(t.transaction.id), amount, note: `Payout ${id} failed${afterPaid ? ' after it was paid' : ''}; ${moneyText(amount, po.currency)} back to available.` });
-    await emitEvent(tx, 'payout.failed', { payout_id: id, vendor_id: v, amount: fromMinor(amount, po.currency), currency: po.currency, after_paid: afterPaid });
+    await recordVendorAudit(tx, {
+      vendorId: v,
+      event: 'payout_failed',
+      payoutId: id,
+      ledgerTxId: Number(t.transaction.id),
+      amount,
+      note: `Payout ${id} failed${afterPaid ? ' after it was paid' : ''}; ${moneyText(amount, po.currency)} back to available.`,
+    });
+    await emitEvent(tx, 'payout.failed', {
+      payout_id: id,
+      vendor_id: v,
+      amount: fromMinor(amount, po.currency),
+      currency: po.currency,
+      after_paid: afterPaid,
+    });
     return { payout_id: id, status: 'failed', idempotent: false };
   });
 }

@@ -9,32 +9,64 @@ import { maskStored } from '../vendors/iban.js';
 import { vendorById } from '../vendors/vendors-repo.js';
 import { payoutById, type PayoutRow } from './repo.js';
 
-const STATUS_WORDS: Record<string, string> = { approved: 'Approved, sent to the bank', paid: 'Paid', failed: 'Failed (returned to available)' };
+const STATUS_WORDS: Record<string, string> = {
+  approved: 'Approved, sent to the bank',
+  paid: 'Paid',
+  failed: 'Failed (returned to available)',
+};
 
 /**
  * The payout statement PS-YYYY-NNNN as a PDF (pdfkit), the same document for the vendor and an administrator.
  * Only approved payouts have a statement (the number is frozen at approval); a requested or rejected one → 409.
  * A vendor reads only its own (another's → 404); anyone else → 403.
  */
-export async function payoutStatement(p: Platform, user: AuthUser, id: number): Promise<{ number: string; pdf: Buffer }> {
-  if (user.role !== 'administrator' && user.role !== 'vendor') throw new HttpError(403, 'PERMISSION_DENIED', 'Only vendors and administrators can read payout statements.');
+export async function payoutStatement(
+  p: Platform,
+  user: AuthUser,
+  id: number,
+): Promise<{ number: string; pdf: Buffer }> {
+  if (user.role !== 'administrator' && user.role !== 'vendor')
+    throw new HttpError(403, 'PERMISSION_DENIED', 'Only vendors and administrators can read payout statements.');
   const payout = await payoutById(p.db, id);
-  if (!payout || (user.role === 'vendor' && Number(payout.vendor_id) !== user.id)) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Payout ${id} does not exist.`);
-  if (!payout.statement_number) throw new HttpError(409, 'STATE_CONFLICT', `Payout ${id} is ${payout.status}: a statement exists once a payout is approved.`, { reason: 'no_statement', status: payout.status });
+  if (!payout || (user.role === 'vendor' && Number(payout.vendor_id) !== user.id))
+    throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Payout ${id} does not exist.`);
+  if (!payout.statement_number)
+    throw new HttpError(
+      409,
+      'STATE_CONFLICT',
+      `Payout ${id} is ${payout.status}: a statement exists once a payout is approved.`,
+      { reason: 'no_statement', status: payout.status },
+    );
   const vendor = await vendorById(p.db, Number(payout.vendor_id));
   const pdf = await render(p, payout, {
-    name: payout.vendor_name ?? `Vendor ${payout.vendor_id}`, holder: vendor?.account_holder ?? '', iban: vendor ? maskStored(p.config.secret, vendor.iban_encrypted) : null,
-    taxOffice: vendor?.tax_office ?? null, taxNumber: vendor?.tax_number ?? null,
+    name: payout.vendor_name ?? `Vendor ${payout.vendor_id}`,
+    holder: vendor?.account_holder ?? '',
+    iban: vendor ? maskStored(p.config.secret, vendor.iban_encrypted) : null,
+    taxOffice: vendor?.tax_office ?? null,
+    taxNumber: vendor?.tax_number ?? null,
   });
   return { number: payout.statement_number, pdf };
 }
 
-function render(p: Platform, payout: PayoutRow, v: { name: string; holder: string; iban: string | null; taxOffice: string | null; taxNumber: string | null }): Promise<Buffer> {
+function render(
+  p: Platform,
+  payout: PayoutRow,
+  v: { name: string; holder: string; iban: string | null; taxOffice: string | null; taxNumber: string | null },
+): Promise<Buffer> {
   const tz = p.config.storeTimezone;
   const store = mailSettings(p).storeName;
-  const when = (x: unknown) => (x === null || x === undefined ? '—' : new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'long', timeStyle: 'short' }).format(toDate(x)));
-  const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: payout.currency }).format(fromMinor(payout.amount, payout.currency));
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: `Payout statement ${payout.statement_number}`, Author: store, Subject: `Payout ${payout.id}` } });
+  const when = (x: unknown) =>
+    x === null || x === undefined
+      ? '—'
+      : new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'long', timeStyle: 'short' }).format(toDate(x));
+  const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: payout.currency }).format(
+    fromMinor(payout.amount, payout.currency),
+  );
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: { Title: `Payout statement ${payout.statement_number}`, Author: store, Subject: `Payout ${payout.id}` },
+  });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -49,7 +81,9 @@ function render(p: Platform, payout: PayoutRow, v: { name: string; holder: strin
     ['Vendor', v.name],
     ['Account holder', v.holder || '—'],
     ['IBAN', v.iban ?? '—'],
-    ...(v.taxOffice || v.taxNumber ? [['Tax office / number', `${v.taxOffice ?? '—'} / ${v.taxNumber ?? '—'}`] as [string, string]] : []),
+    ...(v.taxOffice || v.taxNumber
+      ? [['Tax office / number', `${v.taxOffice ?? '—'} / ${v.taxNumber ?? '—'}`] as [string, string]]
+      : []),
     ['Payout', `#${payout.id}`],
     ['Amount', amount],
     ['Status', STATUS_WORDS[payout.status] ?? payout.status],
@@ -66,7 +100,16 @@ function render(p: Platform, payout: PayoutRow, v: { name: string; holder: strin
     doc.font('Helvetica').fillColor('#000').text(val, 210, y, { width: 330 });
     doc.moveDown(0.4);
   }
-  doc.moveDown(2).fontSize(9).fillColor('#666').text(`Times in ${tz}. Amounts in ${payout.currency}. This statement is generated from the marketplace ledger; the same document is issued to the vendor and the platform.`, 56, doc.y, { width: 480 });
+  doc
+    .moveDown(2)
+    .fontSize(9)
+    .fillColor('#666')
+    .text(
+      `Times in ${tz}. Amounts in ${payout.currency}. This statement is generated from the marketplace ledger; the same document is issued to the vendor and the platform.`,
+      56,
+      doc.y,
+      { width: 480 },
+    );
   doc.end();
   return done;
 }

@@ -33,8 +33,14 @@ export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQue
   const today = utcToLocal(new Date(), tz).date;
   const end = q.end_date ?? today;
   const start = q.start_date ?? addDays(end, -29);
-  for (const [f, v] of [['start_date', start], ['end_date', end], ['entries_from', q.entries_from], ['entries_to', q.entries_to]] as const) {
-    if (v !== undefined && !isValidDate(v)) throw new HttpError(400, 'INVALID_PARAMS', `${f} is not a valid date (YYYY-MM-DD).`, { field: f });
+  for (const [f, v] of [
+    ['start_date', start],
+    ['end_date', end],
+    ['entries_from', q.entries_from],
+    ['entries_to', q.entries_to],
+  ] as const) {
+    if (v !== undefined && !isValidDate(v))
+      throw new HttpError(400, 'INVALID_PARAMS', `${f} is not a valid date (YYYY-MM-DD).`, { field: f });
   }
   if (start > end) throw new HttpError(400, 'INVALID_DATE_RANGE', 'start_date is after end_date.');
   const days = dayCount(start, end);
@@ -43,28 +49,65 @@ export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQue
   const prevStart = addDays(start, -days);
   const prev = { from: localToUtc(prevStart, '00:00', tz), to: range.from };
   const [b, cur, before, daily, stats, settings, open] = await Promise.all([
-    vendorBalances(p.db, vendorId), incomeIn(p.db, vendorId, range), incomeIn(p.db, vendorId, prev), dailyIncome(p.db, vendorId, range, tz), bookingStats(p.db, vendorId, range),
-    marketplaceSettings(p), openPayoutOf(p.db, vendorId),
+    vendorBalances(p.db, vendorId),
+    incomeIn(p.db, vendorId, range),
+    incomeIn(p.db, vendorId, prev),
+    dailyIncome(p.db, vendorId, range, tz),
+    bookingStats(p.db, vendorId, range),
+    marketplaceSettings(p),
+    openPayoutOf(p.db, vendorId),
   ]);
   const filter: EntryFilter = {
-    kind: q.kind, from: q.entries_from ? localToUtc(q.entries_from, '00:00', tz) : undefined, to: q.entries_to ? localToUtc(addDays(q.entries_to, 1), '00:00', tz) : undefined,
+    kind: q.kind,
+    from: q.entries_from ? localToUtc(q.entries_from, '00:00', tz) : undefined,
+    to: q.entries_to ? localToUtc(addDays(q.entries_to, 1), '00:00', tz) : undefined,
   };
   const entries = await vendorEntries(p.db, vendorId, filter, pg.limit, pg.offset);
   const m = (n: number) => fromMinor(n, currency);
   const series = [];
-  for (let d = start; d <= end; d = addDays(d, 1)) series.push({ date: d, gross: m(daily.get(d)?.gross ?? 0), net: m(daily.get(d)?.net ?? 0) });
+  for (let d = start; d <= end; d = addDays(d, 1))
+    series.push({ date: d, gross: m(daily.get(d)?.gross ?? 0), net: m(daily.get(d)?.net ?? 0) });
   return {
-    vendor_id: vendorId, currency, start_date: start, end_date: end,
-    balances: { available: m(b.available), pending: m(b.pending), on_hold: m(b.on_hold), total_earned: m(b.total_earned), total_paid_out: m(b.total_paid_out), penalties: m(b.penalties), owed: m(b.owed) },
-    revenue: { gross: m(cur.gross), net: m(cur.net), previous_gross: m(before.gross), growth_pct: before.gross === 0 ? (cur.gross > 0 ? 100 : 0) : pct(cur.gross - before.gross, before.gross) },
-    payouts: { min_payout: settings.min_payout, payout_freeze: settings.payout_freeze, open_payout_id: open ? Number(open.id) : null },
+    vendor_id: vendorId,
+    currency,
+    start_date: start,
+    end_date: end,
+    balances: {
+      available: m(b.available),
+      pending: m(b.pending),
+      on_hold: m(b.on_hold),
+      total_earned: m(b.total_earned),
+      total_paid_out: m(b.total_paid_out),
+      penalties: m(b.penalties),
+      owed: m(b.owed),
+    },
+    revenue: {
+      gross: m(cur.gross),
+      net: m(cur.net),
+      previous_gross: m(before.gross),
+      growth_pct: before.gross === 0 ? (cur.gross > 0 ? 100 : 0) : pct(cur.gross - before.gross, before.gross),
+    },
+    payouts: {
+      min_payout: settings.min_payout,
+      payout_freeze: settings.payout_freeze,
+      open_payout_id: open ? Number(open.id) : null,
+    },
     completed_bookings: cur.completed,
     occupancy_pct: Math.min(100, pct(stats.bookedDays, stats.vehicles * days)),
     cancellation_rate_pct: pct(stats.cancelled, stats.total),
     daily: series,
-    entries: pageOf(entries.items.map((e) => ({
-      id: Number(e.id), transaction_id: Number(e.transaction_id), kind: e.kind, account: e.account.split(':').slice(2).join(':'), amount: m(Number(e.amount)),
-      reference: e.reference, created_at: toDate(e.created_at).toISOString(),
-    })), entries.total, pg),
+    entries: pageOf(
+      entries.items.map((e) => ({
+        id: Number(e.id),
+        transaction_id: Number(e.transaction_id),
+        kind: e.kind,
+        account: e.account.split(':').slice(2).join(':'),
+        amount: m(Number(e.amount)),
+        reference: e.reference,
+        created_at: toDate(e.created_at).toISOString(),
+      })),
+      entries.total,
+      pg,
+    ),
   };
 }

@@ -30,7 +30,11 @@ export async function rotateWebhookSecret(p: Platform): Promise<string> {
 }
 
 /** Standard Webhooks verification over the raw body (signature list, ±5 min timestamp, constant-time compare). */
-export function verifyWebhook(secrets: string[], raw: string, headers: Record<string, string | string[] | undefined>): boolean {
+export function verifyWebhook(
+  secrets: string[],
+  raw: string,
+  headers: Record<string, string | string[] | undefined>,
+): boolean {
   const h: Record<string, string> = {};
   for (const k of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
     const v = headers[k];

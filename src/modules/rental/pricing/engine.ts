@@ -8,7 +8,12 @@ const SCOPE_RANK = { vehicle: 3, category: 2, global: 1 } as const;
 export function rulesFor(rules: readonly PricingRule[], kind: RuleKind, v: PricedVehicle): PricingRule[] {
   return rules
     .filter((r) => r.is_active && r.kind === kind)
-    .filter((r) => r.scope === 'global' || (r.scope === 'category' && r.category === v.category) || (r.scope === 'vehicle' && r.vehicle_id === v.id))
+    .filter(
+      (r) =>
+        r.scope === 'global' ||
+        (r.scope === 'category' && r.category === v.category) ||
+        (r.scope === 'vehicle' && r.vehicle_id === v.id),
+    )
     .sort((a, b) => SCOPE_RANK[b.scope] - SCOPE_RANK[a.scope] || b.priority - a.priority || a.id - b.id);
 }
 
@@ -76,7 +81,13 @@ export class UnknownAddonError extends Error {
  * deposit on the total. Arithmetic in decimal; each reported amount is rounded to cents and the totals are
  * sums of the rounded parts, so the numbers always add up.
  */
-export function quote(v: PricedVehicle, rules: readonly PricingRule[], pickupDate: string, days: number, addonCodes: readonly string[] = []): Quote {
+export function quote(
+  v: PricedVehicle,
+  rules: readonly PricingRule[],
+  pickupDate: string,
+  days: number,
+  addonCodes: readonly string[] = [],
+): Quote {
   const p = new Decimal(v.price_per_day);
   const seasons = rulesFor(rules, 'season', v);
   const weekend = rulesFor(rules, 'weekend', v)[0];
@@ -143,7 +154,12 @@ export function quote(v: PricedVehicle, rules: readonly PricingRule[], pickupDat
   if (taxRule) add(taxRule, tax);
   const total = net.plus(tax);
   const depRule = rulesFor(rules, 'deposit', v)[0];
-  const depPct = v.deposit_percent !== null ? new Decimal(v.deposit_percent) : depRule?.percent ? new Decimal(depRule.percent) : new Decimal(0);
+  const depPct =
+    v.deposit_percent !== null
+      ? new Decimal(v.deposit_percent)
+      : depRule?.percent
+        ? new Decimal(depRule.percent)
+        : new Decimal(0);
   const deposit = cents(total.times(depPct).div(100));
   if (depRule && v.deposit_percent === null) add(depRule, deposit);
 
@@ -161,7 +177,12 @@ export function quote(v: PricedVehicle, rules: readonly PricingRule[], pickupDat
       rental_net: rentalNet.toNumber(),
       addons,
       addons_total: addonsTotal.toNumber(),
-      rules: [...contributions.values()].map((c) => ({ rule_id: c.rule.id, name: c.rule.name, kind: c.rule.kind, amount: money(c.amount) })),
+      rules: [...contributions.values()].map((c) => ({
+        rule_id: c.rule.id,
+        name: c.rule.name,
+        kind: c.rule.kind,
+        amount: money(c.amount),
+      })),
     },
     net_price: net.toNumber(),
     addons_total: addonsTotal.toNumber(),

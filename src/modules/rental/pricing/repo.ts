@@ -10,7 +10,8 @@ interface RuleRow extends Omit<PricingRule, 'id' | 'vehicle_id' | 'start_date' |
   end_date: string | Date | null;
 }
 
-const dateText = (v: string | Date | null): string | null => (v === null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+const dateText = (v: string | Date | null): string | null =>
+  v === null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
 
 function toRule(r: RuleRow): PricingRule {
   return {
@@ -34,21 +35,37 @@ export async function ruleById(db: Db, id: number): Promise<PricingRule | undefi
   return r ? toRule(r) : undefined;
 }
 
-export async function listRules(db: Db, kind: string | undefined, limit: number, offset: number): Promise<{ items: PricingRule[]; total: number }> {
+export async function listRules(
+  db: Db,
+  kind: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<{ items: PricingRule[]; total: number }> {
   const w = kind ? sql`WHERE kind = ${kind}` : sql``;
-  const items = (await rows<RuleRow>(db, sql`SELECT ${COLS} FROM rental_pricing_rules ${w} ORDER BY id LIMIT ${limit} OFFSET ${offset}`)).map(toRule);
+  const items = (
+    await rows<RuleRow>(
+      db,
+      sql`SELECT ${COLS} FROM rental_pricing_rules ${w} ORDER BY id LIMIT ${limit} OFFSET ${offset}`,
+    )
+  ).map(toRule);
   const t = await one<{ n: string }>(db, sql`SELECT count(*) AS n FROM rental_pricing_rules ${w}`);
   return { items, total: Number(t?.n ?? 0) };
 }
 
 export async function insertRule(db: Db, f: Record<string, unknown>): Promise<PricingRule> {
   const { cols, vals } = insertParts(f);
-  const r = await one<{ id: string }>(db, sql`INSERT INTO rental_pricing_rules (${cols}) VALUES (${vals}) RETURNING id`);
+  const r = await one<{ id: string }>(
+    db,
+    sql`INSERT INTO rental_pricing_rules (${cols}) VALUES (${vals}) RETURNING id`,
+  );
   return (await ruleById(db, Number(r!.id)))!;
 }
 
 export async function updateRule(db: Db, id: number, f: Record<string, unknown>): Promise<PricingRule | undefined> {
-  const r = await one<{ id: string }>(db, sql`UPDATE rental_pricing_rules SET ${setClause(f)} WHERE id = ${id} RETURNING id`);
+  const r = await one<{ id: string }>(
+    db,
+    sql`UPDATE rental_pricing_rules SET ${setClause(f)} WHERE id = ${id} RETURNING id`,
+  );
   return r ? ruleById(db, id) : undefined;
 }
 

@@ -44,18 +44,22 @@ const bad = (m: string, field: string) => new HttpError(400, 'INVALID_PARAMS', m
 function validate(r: Partial<PricingRule>): void {
   if (r.scope === 'category' && !r.category) throw bad('A category rule needs category.', 'category');
   if (r.scope === 'vehicle' && !r.vehicle_id) throw bad('A vehicle rule needs vehicle_id.', 'vehicle_id');
-  for (const f of ['start_date', 'end_date'] as const) if (r[f] && !isValidDate(r[f]!)) throw bad(`${f} is not a date.`, f);
+  for (const f of ['start_date', 'end_date'] as const)
+    if (r[f] && !isValidDate(r[f]!)) throw bad(`${f} is not a date.`, f);
   switch (r.kind) {
     case 'season':
       if (!r.start_date || !r.end_date) throw bad('A season needs start_date and end_date.', 'start_date');
-      if (!r.recurring && r.start_date > r.end_date) throw new HttpError(400, 'INVALID_DATE_RANGE', 'start_date is after end_date.');
+      if (!r.recurring && r.start_date > r.end_date)
+        throw new HttpError(400, 'INVALID_DATE_RANGE', 'start_date is after end_date.');
       if (r.multiplier === null || r.multiplier === undefined) throw bad('A season needs multiplier.', 'multiplier');
       break;
     case 'weekend':
-      if (r.multiplier === null || r.multiplier === undefined) throw bad('A weekend rule needs multiplier.', 'multiplier');
+      if (r.multiplier === null || r.multiplier === undefined)
+        throw bad('A weekend rule needs multiplier.', 'multiplier');
       break;
     case 'duration':
-      if (!r.min_days || r.percent === null || r.percent === undefined) throw bad('A duration tier needs min_days and percent.', 'min_days');
+      if (!r.min_days || r.percent === null || r.percent === undefined)
+        throw bad('A duration tier needs min_days and percent.', 'min_days');
       break;
     case 'addon':
       if (!r.code || r.amount === null || r.amount === undefined) throw bad('An add-on needs code and amount.', 'code');
@@ -75,48 +79,103 @@ function toFields(b: Body): Record<string, unknown> {
 
 function fkError(e: unknown): never {
   const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
-  if (/foreign key|violates/.test(msg)) throw new HttpError(400, 'INVALID_PARAMS', 'The rule refers to an unknown vehicle or breaks a constraint.', { field: 'vehicle_id' });
+  if (/foreign key|violates/.test(msg))
+    throw new HttpError(400, 'INVALID_PARAMS', 'The rule refers to an unknown vehicle or breaks a constraint.', {
+      field: 'vehicle_id',
+    });
   throw e;
 }
 
 export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.get('/pricing-rules', {
-    schema: { tags: T, summary: 'List pricing rules', querystring: Type.Object({ ...PagingQuery, kind: Type.Optional(lit(RULE_KINDS)) }), response: adminResponses(PageSchema(Rule)) },
-  }, async (req) => {
-    const pg = parsePaging(req.query);
-    const r = await listRules(p.db, req.query.kind, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map(ruleView), r.total, pg));
-  });
-  app.get('/pricing-rules/:id', { schema: { tags: T, summary: 'One pricing rule', params: IdParams, response: adminResponses(Rule, 200, 404) } }, async (req) => {
-    const r = await ruleById(p.db, req.params.id);
-    if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
-    return rentalOk(ruleView(r));
-  });
-  app.post('/pricing-rules', {
-    schema: { tags: T, summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit)', body: RuleInput.create, response: { 201: RentalEnvelope(Rule), ...rentalErrors(400, 401, 403, 429) } },
-  }, async (req, reply) => {
-    const b = { scope: 'global' as const, recurring: true, ...req.body };
-    validate({ ...b, multiplier: b.multiplier === undefined ? undefined : String(b.multiplier), percent: b.percent === undefined ? undefined : String(b.percent), amount: b.amount === undefined ? undefined : String(b.amount) } as Partial<PricingRule>);
-    const r = await insertRule(p.db, toFields(b)).catch(fkError);
-    await catalogueChanged(p);
-    req.auditTarget = `pricing_rule:${r.id}`;
-    return reply.code(201).send(rentalOk(ruleView(r), 'Pricing rule created.'));
-  });
-  app.put('/pricing-rules/:id', {
-    schema: { tags: T, summary: 'Update a pricing rule', params: IdParams, body: RuleInput.update, response: adminResponses(Rule, 200, 404) },
-  }, async (req) => {
-    const cur = await ruleById(p.db, req.params.id);
-    if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
-    const f = toFields(req.body);
-    validate({ ...cur, ...(Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Partial<PricingRule>) });
-    const r = await updateRule(p.db, req.params.id, f).catch(fkError);
-    await catalogueChanged(p);
-    return rentalOk(ruleView(r!), 'Pricing rule updated.');
-  });
-  app.delete('/pricing-rules/:id', { schema: { tags: T, summary: 'Delete a pricing rule', params: IdParams, response: adminResponses(Deleted, 200, 404) } }, async (req) => {
-    if (!(await deleteRule(p.db, req.params.id))) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
-    await catalogueChanged(p);
-    return rentalOk({ id: req.params.id, deleted: true }, 'Pricing rule deleted.');
-  });
+  app.get(
+    '/pricing-rules',
+    {
+      schema: {
+        tags: T,
+        summary: 'List pricing rules',
+        querystring: Type.Object({ ...PagingQuery, kind: Type.Optional(lit(RULE_KINDS)) }),
+        response: adminResponses(PageSchema(Rule)),
+      },
+    },
+    async (req) => {
+      const pg = parsePaging(req.query);
+      const r = await listRules(p.db, req.query.kind, pg.limit, pg.offset);
+      return rentalOk(pageOf(r.items.map(ruleView), r.total, pg));
+    },
+  );
+  app.get(
+    '/pricing-rules/:id',
+    { schema: { tags: T, summary: 'One pricing rule', params: IdParams, response: adminResponses(Rule, 200, 404) } },
+    async (req) => {
+      const r = await ruleById(p.db, req.params.id);
+      if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
+      return rentalOk(ruleView(r));
+    },
+  );
+  app.post(
+    '/pricing-rules',
+    {
+      schema: {
+        tags: T,
+        summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit)',
+        body: RuleInput.create,
+        response: { 201: RentalEnvelope(Rule), ...rentalErrors(400, 401, 403, 429) },
+      },
+    },
+    async (req, reply) => {
+      const b = { scope: 'global' as const, recurring: true, ...req.body };
+      validate({
+        ...b,
+        multiplier: b.multiplier === undefined ? undefined : String(b.multiplier),
+        percent: b.percent === undefined ? undefined : String(b.percent),
+        amount: b.amount === undefined ? undefined : String(b.amount),
+      } as Partial<PricingRule>);
+      const r = await insertRule(p.db, toFields(b)).catch(fkError);
+      await catalogueChanged(p);
+      req.auditTarget = `pricing_rule:${r.id}`;
+      return reply.code(201).send(rentalOk(ruleView(r), 'Pricing rule created.'));
+    },
+  );
+  app.put(
+    '/pricing-rules/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Update a pricing rule',
+        params: IdParams,
+        body: RuleInput.update,
+        response: adminResponses(Rule, 200, 404),
+      },
+    },
+    async (req) => {
+      const cur = await ruleById(p.db, req.params.id);
+      if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
+      const f = toFields(req.body);
+      validate({
+        ...cur,
+        ...(Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Partial<PricingRule>),
+      });
+      const r = await updateRule(p.db, req.params.id, f).catch(fkError);
+      await catalogueChanged(p);
+      return rentalOk(ruleView(r!), 'Pricing rule updated.');
+    },
+  );
+  app.delete(
+    '/pricing-rules/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Delete a pricing rule',
+        params: IdParams,
+        response: adminResponses(Deleted, 200, 404),
+      },
+    },
+    async (req) => {
+      if (!(await deleteRule(p.db, req.params.id)))
+        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
+      await catalogueChanged(p);
+      return rentalOk({ id: req.params.id, deleted: true }, 'Pricing rule deleted.');
+    },
+  );
 };

@@ -11,7 +11,11 @@ import { seedRentalDemo } from './demo.js';
  * non-blocking statuses so availability stays meaningful; prices are days × price_per_day + 18 % tax.
  */
 export async function seedBookings(p: Platform, count: number): Promise<void> {
-  if (!(await one(p.db, sql`SELECT 1 FROM rental_vehicles LIMIT 1`)) || !(await one(p.db, sql`SELECT 1 FROM rental_customers LIMIT 1`))) await seedRentalDemo(p);
+  if (
+    !(await one(p.db, sql`SELECT 1 FROM rental_vehicles LIMIT 1`)) ||
+    !(await one(p.db, sql`SELECT 1 FROM rental_customers LIMIT 1`))
+  )
+    await seedRentalDemo(p);
   const currency = p.storeCurrency.code;
   for (let done = 0; done < count; done += 50_000) {
     const n = Math.min(50_000, count - done);

@@ -1,19 +1,71 @@
 import type { OpeningHours } from '../locations/repo.js';
 
-const office: OpeningHours = { mon: { open: '08:00', close: '20:00' }, tue: { open: '08:00', close: '20:00' }, wed: { open: '08:00', close: '20:00' }, thu: { open: '08:00', close: '20:00' }, fri: { open: '08:00', close: '20:00' }, sat: { open: '09:00', close: '14:00' } };
+const office: OpeningHours = {
+  mon: { open: '08:00', close: '20:00' },
+  tue: { open: '08:00', close: '20:00' },
+  wed: { open: '08:00', close: '20:00' },
+  thu: { open: '08:00', close: '20:00' },
+  fri: { open: '08:00', close: '20:00' },
+  sat: { open: '09:00', close: '14:00' },
+};
 
 export const DEMO_LOCATIONS = [
-  { slug: 'ist-airport', name: 'Istanbul Airport', type: 'airport', city: 'Istanbul', priority: 10, opening_hours: null },
-  { slug: 'ist-sabiha', name: 'Sabiha Gökçen Airport', type: 'airport', city: 'Istanbul', priority: 8, opening_hours: null },
-  { slug: 'ist-taksim-hotel', name: 'Taksim Grand Hotel', type: 'hotel', city: 'Istanbul', priority: 5, opening_hours: null },
+  {
+    slug: 'ist-airport',
+    name: 'Istanbul Airport',
+    type: 'airport',
+    city: 'Istanbul',
+    priority: 10,
+    opening_hours: null,
+  },
+  {
+    slug: 'ist-sabiha',
+    name: 'Sabiha Gökçen Airport',
+    type: 'airport',
+    city: 'Istanbul',
+    priority: 8,
+    opening_hours: null,
+  },
+  {
+    slug: 'ist-taksim-hotel',
+    name: 'Taksim Grand Hotel',
+    type: 'hotel',
+    city: 'Istanbul',
+    priority: 5,
+    opening_hours: null,
+  },
   { slug: 'ist-office', name: 'Levent Office', type: 'office', city: 'Istanbul', priority: 4, opening_hours: office },
   { slug: 'ayt-airport', name: 'Antalya Airport', type: 'airport', city: 'Antalya', priority: 9, opening_hours: null },
   { slug: 'ayt-port', name: 'Antalya Marina Port', type: 'port', city: 'Antalya', priority: 3, opening_hours: null },
-  { slug: 'izm-airport', name: 'Izmir Adnan Menderes Airport', type: 'airport', city: 'Izmir', priority: 7, opening_hours: null },
-  { slug: 'izm-center', name: 'Izmir Alsancak City Centre', type: 'city_center', city: 'Izmir', priority: 2, opening_hours: office },
+  {
+    slug: 'izm-airport',
+    name: 'Izmir Adnan Menderes Airport',
+    type: 'airport',
+    city: 'Izmir',
+    priority: 7,
+    opening_hours: null,
+  },
+  {
+    slug: 'izm-center',
+    name: 'Izmir Alsancak City Centre',
+    type: 'city_center',
+    city: 'Izmir',
+    priority: 2,
+    opening_hours: office,
+  },
 ] as const;
 
-type V = [name: string, category: string, brand: string, model: string, price: number, seats: number, transmission: 'manual' | 'automatic', fuel: 'petrol' | 'diesel' | 'hybrid' | 'electric', service: 'rental' | 'transfer' | 'both'];
+type V = [
+  name: string,
+  category: string,
+  brand: string,
+  model: string,
+  price: number,
+  seats: number,
+  transmission: 'manual' | 'automatic',
+  fuel: 'petrol' | 'diesel' | 'hybrid' | 'electric',
+  service: 'rental' | 'transfer' | 'both',
+];
 export const DEMO_VEHICLES: V[] = [
   ['Fiat Egea', 'economy', 'Fiat', 'Egea', 35, 5, 'manual', 'diesel', 'rental'],
   ['Renault Clio', 'economy', 'Renault', 'Clio', 38, 5, 'manual', 'petrol', 'rental'],
@@ -37,5 +89,34 @@ export const DEMO_VEHICLES: V[] = [
   ['Range Rover Evoque', 'premium', 'Land Rover', 'Evoque', 160, 5, 'automatic', 'diesel', 'rental'],
 ];
 
-export const FIRST = ['Ayşe', 'Mehmet', 'Elif', 'Can', 'Zeynep', 'Emre', 'Selin', 'Burak', 'Deniz', 'Ece', 'Anna', 'Lukas', 'Sophie', 'James', 'Olivia'];
-export const LAST = ['Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Öztürk', 'Arslan', 'Doğan', 'Müller', 'Schmidt', 'Smith', 'Brown'];
+export const FIRST = [
+  'Ayşe',
+  'Mehmet',
+  'Elif',
+  'Can',
+  'Zeynep',
+  'Emre',
+  'Selin',
+  'Burak',
+  'Deniz',
+  'Ece',
+  'Anna',
+  'Lukas',
+  'Sophie',
+  'James',
+  'Olivia',
+];
+export const LAST = [
+  'Yılmaz',
+  'Kaya',
+  'Demir',
+  'Şahin',
+  'Çelik',
+  'Öztürk',
+  'Arslan',
+  'Doğan',
+  'Müller',
+  'Schmidt',
+  'Smith',
+  'Brown',
+];

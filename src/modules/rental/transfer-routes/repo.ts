@@ -19,8 +19,15 @@ export interface TransferRouteRow {
   updated_at: string;
 }
 
-export async function listRoutes(db: Db, limit: number, offset: number): Promise<{ items: TransferRouteRow[]; total: number }> {
-  const items = await rows<TransferRouteRow>(db, sql`SELECT * FROM rental_transfer_routes ORDER BY id LIMIT ${limit} OFFSET ${offset}`);
+export async function listRoutes(
+  db: Db,
+  limit: number,
+  offset: number,
+): Promise<{ items: TransferRouteRow[]; total: number }> {
+  const items = await rows<TransferRouteRow>(
+    db,
+    sql`SELECT * FROM rental_transfer_routes ORDER BY id LIMIT ${limit} OFFSET ${offset}`,
+  );
   const t = await one<{ n: string }>(db, sql`SELECT count(*) AS n FROM rental_transfer_routes`);
   return { items, total: Number(t?.n ?? 0) };
 }
@@ -29,9 +36,16 @@ export async function routeById(db: Db, id: number): Promise<TransferRouteRow | 
 }
 export async function insertRoute(db: Db, f: Record<string, unknown>): Promise<TransferRouteRow> {
   const { cols, vals } = insertParts(f);
-  return (await one<TransferRouteRow>(db, sql`INSERT INTO rental_transfer_routes (${cols}) VALUES (${vals}) RETURNING *`))!;
+  return (await one<TransferRouteRow>(
+    db,
+    sql`INSERT INTO rental_transfer_routes (${cols}) VALUES (${vals}) RETURNING *`,
+  ))!;
 }
-export async function updateRoute(db: Db, id: number, f: Record<string, unknown>): Promise<TransferRouteRow | undefined> {
+export async function updateRoute(
+  db: Db,
+  id: number,
+  f: Record<string, unknown>,
+): Promise<TransferRouteRow | undefined> {
   return one<TransferRouteRow>(db, sql`UPDATE rental_transfer_routes SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
 }
 export async function deleteRoute(db: Db, id: number): Promise<boolean> {

@@ -30,49 +30,121 @@ const RouteInput = writeSchemas(RouteBody);
 /** Transfer price: fixed → base_price; calculated → max(min_price, base_price + distance × price_per_km). */
 export function routePrice(r: TransferRouteRow): number {
   if (r.pricing === 'fixed') return money(r.base_price);
-  return cents(Decimal.max(dec(r.min_price), dec(r.base_price).plus(dec(r.distance_km).times(dec(r.price_per_km))))).toNumber();
+  return cents(
+    Decimal.max(dec(r.min_price), dec(r.base_price).plus(dec(r.distance_km).times(dec(r.price_per_km)))),
+  ).toNumber();
 }
 
 export function routeView(r: TransferRouteRow) {
   return {
-    id: Number(r.id), origin: r.origin, destination: r.destination, origin_location_id: num(r.origin_location_id),
-    destination_location_id: num(r.destination_location_id), distance_km: Number(r.distance_km), duration_min: r.duration_min,
-    pricing: r.pricing, base_price: money(r.base_price), price_per_km: money(r.price_per_km), min_price: money(r.min_price),
-    price: routePrice(r), is_active: r.is_active, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+    id: Number(r.id),
+    origin: r.origin,
+    destination: r.destination,
+    origin_location_id: num(r.origin_location_id),
+    destination_location_id: num(r.destination_location_id),
+    distance_km: Number(r.distance_km),
+    duration_min: r.duration_min,
+    pricing: r.pricing,
+    base_price: money(r.base_price),
+    price_per_km: money(r.price_per_km),
+    min_price: money(r.min_price),
+    price: routePrice(r),
+    is_active: r.is_active,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
   };
 }
 
-const fields = (b: Record<string, unknown>) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, typeof v === 'number' && k !== 'duration_min' && !k.endsWith('_id') ? String(v) : v]));
+const fields = (b: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(b).map(([k, v]) => [
+      k,
+      typeof v === 'number' && k !== 'duration_min' && !k.endsWith('_id') ? String(v) : v,
+    ]),
+  );
 function fkError(e: unknown): never {
   const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
-  if (/foreign key|violates/.test(msg)) throw new HttpError(400, 'INVALID_PARAMS', 'origin_location_id or destination_location_id does not exist.', { field: 'origin_location_id' });
+  if (/foreign key|violates/.test(msg))
+    throw new HttpError(400, 'INVALID_PARAMS', 'origin_location_id or destination_location_id does not exist.', {
+      field: 'origin_location_id',
+    });
   throw e;
 }
 
 export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.get('/transfer-routes', { schema: { tags: T, summary: 'List transfer routes', querystring: Type.Object(PagingQuery), response: adminResponses(PageSchema(Route)) } }, async (req) => {
-    const pg = parsePaging(req.query);
-    const r = await listRoutes(p.db, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map(routeView), r.total, pg));
-  });
-  app.get('/transfer-routes/:id', { schema: { tags: T, summary: 'One transfer route', params: IdParams, response: adminResponses(Route, 200, 404) } }, async (req) => {
-    const r = await routeById(p.db, req.params.id);
-    if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
-    return rentalOk(routeView(r));
-  });
-  app.post('/transfer-routes', { schema: { tags: T, summary: 'Create a transfer route', body: RouteInput.create, response: { 201: RentalEnvelope(Route), ...rentalErrors(400, 401, 403, 429) } } }, async (req, reply) => {
-    const r = await insertRoute(p.db, fields(req.body)).catch(fkError);
-    req.auditTarget = `transfer_route:${r.id}`;
-    return reply.code(201).send(rentalOk(routeView(r), 'Transfer route created.'));
-  });
-  app.put('/transfer-routes/:id', { schema: { tags: T, summary: 'Update a transfer route', params: IdParams, body: RouteInput.update, response: adminResponses(Route, 200, 404) } }, async (req) => {
-    const r = await updateRoute(p.db, req.params.id, fields(req.body)).catch(fkError);
-    if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
-    return rentalOk(routeView(r), 'Transfer route updated.');
-  });
-  app.delete('/transfer-routes/:id', { schema: { tags: T, summary: 'Delete a transfer route', params: IdParams, response: adminResponses(Deleted, 200, 404) } }, async (req) => {
-    if (!(await deleteRoute(p.db, req.params.id))) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
-    return rentalOk({ id: req.params.id, deleted: true }, 'Transfer route deleted.');
-  });
+  app.get(
+    '/transfer-routes',
+    {
+      schema: {
+        tags: T,
+        summary: 'List transfer routes',
+        querystring: Type.Object(PagingQuery),
+        response: adminResponses(PageSchema(Route)),
+      },
+    },
+    async (req) => {
+      const pg = parsePaging(req.query);
+      const r = await listRoutes(p.db, pg.limit, pg.offset);
+      return rentalOk(pageOf(r.items.map(routeView), r.total, pg));
+    },
+  );
+  app.get(
+    '/transfer-routes/:id',
+    { schema: { tags: T, summary: 'One transfer route', params: IdParams, response: adminResponses(Route, 200, 404) } },
+    async (req) => {
+      const r = await routeById(p.db, req.params.id);
+      if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
+      return rentalOk(routeView(r));
+    },
+  );
+  app.post(
+    '/transfer-routes',
+    {
+      schema: {
+        tags: T,
+        summary: 'Create a transfer route',
+        body: RouteInput.create,
+        response: { 201: RentalEnvelope(Route), ...rentalErrors(400, 401, 403, 429) },
+      },
+    },
+    async (req, reply) => {
+      const r = await insertRoute(p.db, fields(req.body)).catch(fkError);
+      req.auditTarget = `transfer_route:${r.id}`;
+      return reply.code(201).send(rentalOk(routeView(r), 'Transfer route created.'));
+    },
+  );
+  app.put(
+    '/transfer-routes/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Update a transfer route',
+        params: IdParams,
+        body: RouteInput.update,
+        response: adminResponses(Route, 200, 404),
+      },
+    },
+    async (req) => {
+      const r = await updateRoute(p.db, req.params.id, fields(req.body)).catch(fkError);
+      if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
+      return rentalOk(routeView(r), 'Transfer route updated.');
+    },
+  );
+  app.delete(
+    '/transfer-routes/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Delete a transfer route',
+        params: IdParams,
+        response: adminResponses(Deleted, 200, 404),
+      },
+    },
+    async (req) => {
+      if (!(await deleteRoute(p.db, req.params.id)))
+        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
+      return rentalOk({ id: req.params.id, deleted: true }, 'Transfer route deleted.');
+    },
+  );
 };

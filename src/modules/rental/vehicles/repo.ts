@@ -51,15 +51,26 @@ export interface VehicleFilter {
   search?: string;
 }
 
-export async function listVehicles(db: Db, f: VehicleFilter, limit: number, offset: number): Promise<{ items: VehicleRow[]; total: number }> {
+export async function listVehicles(
+  db: Db,
+  f: VehicleFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: VehicleRow[]; total: number }> {
   const c = [];
   if (f.status) c.push(sql`status = ${f.status}`);
   if (f.category) c.push(sql`category = ${f.category}`);
   if (f.location_id !== undefined) c.push(sql`location_id = ${f.location_id}`);
   if (f.vendor_id !== undefined) c.push(sql`vendor_id = ${f.vendor_id}`);
-  if (f.search) c.push(sql`(name ILIKE ${'%' + f.search + '%'} OR brand ILIKE ${'%' + f.search + '%'} OR model ILIKE ${'%' + f.search + '%'})`);
+  if (f.search)
+    c.push(
+      sql`(name ILIKE ${'%' + f.search + '%'} OR brand ILIKE ${'%' + f.search + '%'} OR model ILIKE ${'%' + f.search + '%'})`,
+    );
   const w = whereAll(c);
-  const items = await rows<VehicleRow>(db, sql`SELECT * FROM rental_vehicles ${w} ORDER BY id LIMIT ${limit} OFFSET ${offset}`);
+  const items = await rows<VehicleRow>(
+    db,
+    sql`SELECT * FROM rental_vehicles ${w} ORDER BY id LIMIT ${limit} OFFSET ${offset}`,
+  );
   const total = await one<{ n: string | number }>(db, sql`SELECT count(*) AS n FROM rental_vehicles ${w}`);
   return { items, total: Number(total?.n ?? 0) };
 }
@@ -69,7 +80,11 @@ export async function insertVehicle(db: Db, fields: Record<string, unknown>): Pr
   return (await one<VehicleRow>(db, sql`INSERT INTO rental_vehicles (${cols}) VALUES (${vals}) RETURNING *`))!;
 }
 
-export async function updateVehicle(db: Db, id: number, fields: Record<string, unknown>): Promise<VehicleRow | undefined> {
+export async function updateVehicle(
+  db: Db,
+  id: number,
+  fields: Record<string, unknown>,
+): Promise<VehicleRow | undefined> {
   return one<VehicleRow>(db, sql`UPDATE rental_vehicles SET ${setClause(fields)} WHERE id = ${id} RETURNING *`);
 }
 
@@ -89,5 +104,7 @@ export async function freeVehicleSlug(db: Db, base: string): Promise<string> {
 }
 
 export async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boolean> {
-  return (await rows(db, sql`SELECT 1 FROM rental_vehicles WHERE slug = ${slug} AND id <> ${exceptId ?? 0}`)).length > 0;
+  return (
+    (await rows(db, sql`SELECT 1 FROM rental_vehicles WHERE slug = ${slug} AND id <> ${exceptId ?? 0}`)).length > 0
+  );
 }

@@ -10,7 +10,16 @@ import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, lit, Text } f
 import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { vehicleView } from '../views.js';
-import { deleteVehicle, insertVehicle, listVehicles, slugTaken, freeVehicleSlug, updateVehicle, vehicleById, vehicleHasBookings } from './repo.js';
+import {
+  deleteVehicle,
+  insertVehicle,
+  listVehicles,
+  slugTaken,
+  freeVehicleSlug,
+  updateVehicle,
+  vehicleById,
+  vehicleHasBookings,
+} from './repo.js';
 
 /** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
@@ -41,71 +50,128 @@ const VehicleBody = {
 };
 const VehicleInput = writeSchemas(VehicleBody);
 
-
-function checkFields(b: { blocked_dates?: string[]; price_per_day?: number; deposit_percent?: number | null }): Record<string, unknown> {
-  for (const d of b.blocked_dates ?? []) if (!isValidDate(d)) throw new HttpError(400, 'INVALID_PARAMS', `blocked_dates: ${d} is not a date.`, { field: 'blocked_dates' });
+function checkFields(b: {
+  blocked_dates?: string[];
+  price_per_day?: number;
+  deposit_percent?: number | null;
+}): Record<string, unknown> {
+  for (const d of b.blocked_dates ?? [])
+    if (!isValidDate(d))
+      throw new HttpError(400, 'INVALID_PARAMS', `blocked_dates: ${d} is not a date.`, { field: 'blocked_dates' });
   return {
     ...b,
     price_per_day: b.price_per_day === undefined ? undefined : b.price_per_day.toFixed(2),
-    deposit_percent: b.deposit_percent === undefined || b.deposit_percent === null ? b.deposit_percent : String(b.deposit_percent),
+    deposit_percent:
+      b.deposit_percent === undefined || b.deposit_percent === null ? b.deposit_percent : String(b.deposit_percent),
     blocked_dates: b.blocked_dates ? [...new Set(b.blocked_dates)].sort() : undefined,
   };
 }
 
 function fkError(e: unknown): never {
   const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
-  if (/foreign key|violates/.test(msg)) throw new HttpError(400, 'INVALID_PARAMS', 'location_id or vendor_id does not exist.', { field: 'location_id' });
+  if (/foreign key|violates/.test(msg))
+    throw new HttpError(400, 'INVALID_PARAMS', 'location_id or vendor_id does not exist.', { field: 'location_id' });
   throw e;
 }
 
 export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.get('/vehicles', {
-    schema: {
-      tags: T, summary: 'List vehicles',
-      querystring: Type.Object({ ...PagingQuery, status: Type.Optional(lit(['active', 'inactive', 'maintenance'])), category: Type.Optional(Text({ maxLength: 50 })), location_id: Type.Optional(Id()), vendor_id: Type.Optional(Id()), search: Type.Optional(Text({ maxLength: 100 })) }),
-      response: adminResponses(PageSchema(Vehicle)),
+  app.get(
+    '/vehicles',
+    {
+      schema: {
+        tags: T,
+        summary: 'List vehicles',
+        querystring: Type.Object({
+          ...PagingQuery,
+          status: Type.Optional(lit(['active', 'inactive', 'maintenance'])),
+          category: Type.Optional(Text({ maxLength: 50 })),
+          location_id: Type.Optional(Id()),
+          vendor_id: Type.Optional(Id()),
+          search: Type.Optional(Text({ maxLength: 100 })),
+        }),
+        response: adminResponses(PageSchema(Vehicle)),
+      },
     },
-  }, async (req) => {
-    const pg = parsePaging(req.query);
-    const r = await listVehicles(p.db, req.query, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map(vehicleView), r.total, pg));
-  });
+    async (req) => {
+      const pg = parsePaging(req.query);
+      const r = await listVehicles(p.db, req.query, pg.limit, pg.offset);
+      return rentalOk(pageOf(r.items.map(vehicleView), r.total, pg));
+    },
+  );
 
-  app.get('/vehicles/:id', { schema: { tags: T, summary: 'One vehicle', params: IdParams, response: adminResponses(Vehicle, 200, 404) } }, async (req) => {
-    const v = await vehicleById(p.db, req.params.id);
-    if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
-    return rentalOk(vehicleView(v));
-  });
+  app.get(
+    '/vehicles/:id',
+    { schema: { tags: T, summary: 'One vehicle', params: IdParams, response: adminResponses(Vehicle, 200, 404) } },
+    async (req) => {
+      const v = await vehicleById(p.db, req.params.id);
+      if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
+      return rentalOk(vehicleView(v));
+    },
+  );
 
-  app.post('/vehicles', {
-    schema: { tags: T, summary: 'Create a vehicle', body: VehicleInput.create, response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) } },
-  }, async (req, reply) => {
-    const slug = req.body.slug ?? (await freeVehicleSlug(p.db, slugOf(req.body.name)));
-    if (await slugTaken(p.db, slug)) throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-    const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.storeCurrency.code }).catch(fkError);
-    await catalogueChanged(p);
-    req.auditTarget = `vehicle:${v.id}`;
-    return reply.code(201).send(rentalOk(vehicleView(v), 'Vehicle created.'));
-  });
+  app.post(
+    '/vehicles',
+    {
+      schema: {
+        tags: T,
+        summary: 'Create a vehicle',
+        body: VehicleInput.create,
+        response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) },
+      },
+    },
+    async (req, reply) => {
+      const slug = req.body.slug ?? (await freeVehicleSlug(p.db, slugOf(req.body.name)));
+      if (await slugTaken(p.db, slug))
+        throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
+      const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.storeCurrency.code }).catch(
+        fkError,
+      );
+      await catalogueChanged(p);
+      req.auditTarget = `vehicle:${v.id}`;
+      return reply.code(201).send(rentalOk(vehicleView(v), 'Vehicle created.'));
+    },
+  );
 
-  app.put('/vehicles/:id', {
-    schema: { tags: T, summary: 'Update a vehicle', params: IdParams, body: VehicleInput.update, response: adminResponses(Vehicle, 200, 404, 409) },
-  }, async (req) => {
-    if (req.body.slug && (await slugTaken(p.db, req.body.slug, req.params.id))) throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
-    const v = await updateVehicle(p.db, req.params.id, checkFields(req.body)).catch(fkError);
-    if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
-    await catalogueChanged(p);
-    return rentalOk(vehicleView(v), 'Vehicle updated.');
-  });
+  app.put(
+    '/vehicles/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Update a vehicle',
+        params: IdParams,
+        body: VehicleInput.update,
+        response: adminResponses(Vehicle, 200, 404, 409),
+      },
+    },
+    async (req) => {
+      if (req.body.slug && (await slugTaken(p.db, req.body.slug, req.params.id)))
+        throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
+      const v = await updateVehicle(p.db, req.params.id, checkFields(req.body)).catch(fkError);
+      if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
+      await catalogueChanged(p);
+      return rentalOk(vehicleView(v), 'Vehicle updated.');
+    },
+  );
 
-  app.delete('/vehicles/:id', {
-    schema: { tags: T, summary: 'Delete a vehicle without bookings (else 409: set it inactive)', params: IdParams, response: adminResponses(Deleted, 200, 404, 409) },
-  }, async (req) => {
-    if (!(await vehicleById(p.db, req.params.id))) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
-    if (await vehicleHasBookings(p.db, req.params.id)) throw new HttpError(409, 'STATE_CONFLICT', 'The vehicle has bookings; set its status to inactive instead.');
-    await deleteVehicle(p.db, req.params.id);
-    await catalogueChanged(p);
-    return rentalOk({ id: req.params.id, deleted: true }, 'Vehicle deleted.');
-  });
+  app.delete(
+    '/vehicles/:id',
+    {
+      schema: {
+        tags: T,
+        summary: 'Delete a vehicle without bookings (else 409: set it inactive)',
+        params: IdParams,
+        response: adminResponses(Deleted, 200, 404, 409),
+      },
+    },
+    async (req) => {
+      if (!(await vehicleById(p.db, req.params.id)))
+        throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
+      if (await vehicleHasBookings(p.db, req.params.id))
+        throw new HttpError(409, 'STATE_CONFLICT', 'The vehicle has bookings; set its status to inactive instead.');
+      await deleteVehicle(p.db, req.params.id);
+      await catalogueChanged(p);
+      return rentalOk({ id: req.params.id, deleted: true }, 'Vehicle deleted.');
+    },
+  );
 };

@@ -45,18 +45,45 @@ export async function applicationById(db: Db, id: number, forUpdate = false): Pr
 }
 
 export async function latestApplicationOf(db: Db, userId: number): Promise<ApplicationRow | undefined> {
-  return one<ApplicationRow>(db, sql`${WITH_USER} WHERE a.user_id = ${userId} ORDER BY a.created_at DESC, a.id DESC LIMIT 1`);
+  return one<ApplicationRow>(
+    db,
+    sql`${WITH_USER} WHERE a.user_id = ${userId} ORDER BY a.created_at DESC, a.id DESC LIMIT 1`,
+  );
 }
 
-export async function insertApplication(db: Db, f: Omit<ApplicationRow, 'id' | 'status' | 'rejection_reason' | 'decided_by' | 'decided_at' | 'created_at' | 'updated_at' | 'terms_accepted_at'> & { created_at?: string }): Promise<ApplicationRow> {
-  return (await one<ApplicationRow>(db, sql`INSERT INTO vendor_applications (user_id, phone, city, iban_encrypted, account_holder, tax_office, tax_number, bio, service_areas, terms_version, terms_accepted_at, created_at)
+export async function insertApplication(
+  db: Db,
+  f: Omit<
+    ApplicationRow,
+    | 'id'
+    | 'status'
+    | 'rejection_reason'
+    | 'decided_by'
+    | 'decided_at'
+    | 'created_at'
+    | 'updated_at'
+    | 'terms_accepted_at'
+  > & { created_at?: string },
+): Promise<ApplicationRow> {
+  return (await one<ApplicationRow>(
+    db,
+    sql`INSERT INTO vendor_applications (user_id, phone, city, iban_encrypted, account_holder, tax_office, tax_number, bio, service_areas, terms_version, terms_accepted_at, created_at)
     VALUES (${f.user_id}, ${f.phone}, ${f.city}, ${f.iban_encrypted}, ${f.account_holder}, ${f.tax_office}, ${f.tax_number}, ${f.bio}, ${JSON.stringify(f.service_areas)}::jsonb,
             ${f.terms_version}, coalesce(${f.created_at ?? null}::timestamptz, now()), coalesce(${f.created_at ?? null}::timestamptz, now()))
-    ON CONFLICT DO NOTHING RETURNING *`))!;
+    ON CONFLICT DO NOTHING RETURNING *`,
+  ))!;
 }
 
-export async function decideApplication(db: Db, id: number, status: 'approved' | 'rejected', by: number | null, reason: string | null): Promise<void> {
-  await db.execute(sql`UPDATE vendor_applications SET status = ${status}, decided_by = ${by}, decided_at = now(), rejection_reason = ${reason}, updated_at = now() WHERE id = ${id}`);
+export async function decideApplication(
+  db: Db,
+  id: number,
+  status: 'approved' | 'rejected',
+  by: number | null,
+  reason: string | null,
+): Promise<void> {
+  await db.execute(
+    sql`UPDATE vendor_applications SET status = ${status}, decided_by = ${by}, decided_at = now(), rejection_reason = ${reason}, updated_at = now() WHERE id = ${id}`,
+  );
 }
 
 export async function insertDocument(db: Db, d: Omit<DocumentRow, 'id' | 'created_at'>): Promise<void> {
@@ -65,11 +92,20 @@ export async function insertDocument(db: Db, d: Omit<DocumentRow, 'id' | 'create
 }
 
 export async function documentsOf(db: Db, applicationId: number): Promise<DocumentRow[]> {
-  return rows<DocumentRow>(db, sql`SELECT * FROM vendor_documents WHERE application_id = ${applicationId} ORDER BY kind`);
+  return rows<DocumentRow>(
+    db,
+    sql`SELECT * FROM vendor_documents WHERE application_id = ${applicationId} ORDER BY kind`,
+  );
 }
 
-export async function documentById(db: Db, id: number): Promise<(DocumentRow & { user_id: string | number }) | undefined> {
-  return one(db, sql`SELECT d.*, a.user_id FROM vendor_documents d JOIN vendor_applications a ON a.id = d.application_id WHERE d.id = ${id}`);
+export async function documentById(
+  db: Db,
+  id: number,
+): Promise<(DocumentRow & { user_id: string | number }) | undefined> {
+  return one(
+    db,
+    sql`SELECT d.*, a.user_id FROM vendor_documents d JOIN vendor_applications a ON a.id = d.application_id WHERE d.id = ${id}`,
+  );
 }
 
 export interface ApplicationFilter {
@@ -77,13 +113,27 @@ export interface ApplicationFilter {
   search?: string;
 }
 
-export async function listApplications(db: Db, f: ApplicationFilter, limit: number, offset: number): Promise<{ items: ApplicationRow[]; total: number }> {
+export async function listApplications(
+  db: Db,
+  f: ApplicationFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: ApplicationRow[]; total: number }> {
   const c = [sql`true`];
   if (f.status && f.status !== 'all') c.push(sql`a.status = ${f.status}`);
-  if (f.search) c.push(sql`(u.display_name ILIKE ${likeContains(f.search)} OR u.email ILIKE ${likeContains(f.search)} OR a.city ILIKE ${likeContains(f.search)})`);
+  if (f.search)
+    c.push(
+      sql`(u.display_name ILIKE ${likeContains(f.search)} OR u.email ILIKE ${likeContains(f.search)} OR a.city ILIKE ${likeContains(f.search)})`,
+    );
   const w = sql.join(c, sql` AND `);
-  const items = await rows<ApplicationRow>(db, sql`${WITH_USER} WHERE ${w} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const n = await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM vendor_applications a JOIN rova_users u ON u.id = a.user_id WHERE ${w}`);
+  const items = await rows<ApplicationRow>(
+    db,
+    sql`${WITH_USER} WHERE ${w} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const n = await one<{ n: string }>(
+    db,
+    sql`SELECT count(*)::text AS n FROM vendor_applications a JOIN rova_users u ON u.id = a.user_id WHERE ${w}`,
+  );
   return { items, total: Number(n?.n ?? 0) };
 }
 

@@ -3,7 +3,13 @@ import type { AuthUser } from '../../../platform/auth/types.js';
 import { toDate } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
 import { fromMinor } from '../ledger/money.js';
-import { monthlyAverageIncome, penaltyAmount, penaltyRate, reliabilityScore, withdrawalCount } from '../ledger/penalty.js';
+import {
+  monthlyAverageIncome,
+  penaltyAmount,
+  penaltyRate,
+  reliabilityScore,
+  withdrawalCount,
+} from '../ledger/penalty.js';
 import { scoreInputs } from '../ledger/score.js';
 import { marketplaceSettings } from '../ledger/settings.js';
 import { money } from '../money.js';
@@ -18,9 +24,19 @@ const CANCELLABLE = new Set(['draft', 'pending_payment', 'pending', 'confirmed',
 
 function bookingView(b: VendorBookingRow) {
   return {
-    id: Number(b.id), reference: b.reference, vehicle_id: Number(b.vehicle_id), vehicle_name: b.vehicle_name, customer_name: b.customer_name,
-    pickup_at: toDate(b.pickup_at).toISOString(), return_at: toDate(b.return_at).toISOString(), days: Number(b.days), total: money(b.total), currency: b.currency,
-    status: b.status, cancelled_by: b.cancelled_by, can_cancel: CANCELLABLE.has(b.status),
+    id: Number(b.id),
+    reference: b.reference,
+    vehicle_id: Number(b.vehicle_id),
+    vehicle_name: b.vehicle_name,
+    customer_name: b.customer_name,
+    pickup_at: toDate(b.pickup_at).toISOString(),
+    return_at: toDate(b.return_at).toISOString(),
+    days: Number(b.days),
+    total: money(b.total),
+    currency: b.currency,
+    status: b.status,
+    cancelled_by: b.cancelled_by,
+    can_cancel: CANCELLABLE.has(b.status),
   };
 }
 
@@ -45,13 +61,20 @@ export type ConsequenceAction = 'pause' | 'withdraw' | 'cancel';
  * (10 % of the 6-month average monthly commission income for the first in 12 months, 25 % after; deferred while a
  * vehicle_action report about the vehicle is open). Computed exactly as the action computes it; nothing is written.
  */
-export async function actionConsequences(p: Platform, user: AuthUser, action: ConsequenceAction, vehicleId: number | undefined) {
+export async function actionConsequences(
+  p: Platform,
+  user: AuthUser,
+  action: ConsequenceAction,
+  vehicleId: number | undefined,
+) {
   const v = await ownVendor(p, user);
   const s = await marketplaceSettings(p);
   const currency = p.storeCurrency.code;
   if (action === 'withdraw') {
-    if (vehicleId === undefined) throw new HttpError(400, 'INVALID_PARAMS', 'vehicle_id is required for a withdrawal.', { field: 'vehicle_id' });
-    if (!(await ownListing(p.db, user.id, vehicleId))) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${vehicleId} does not exist.`);
+    if (vehicleId === undefined)
+      throw new HttpError(400, 'INVALID_PARAMS', 'vehicle_id is required for a withdrawal.', { field: 'vehicle_id' });
+    if (!(await ownListing(p.db, user.id, vehicleId)))
+      throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${vehicleId} does not exist.`);
   }
   const inputs = await scoreInputs(p.db, user.id, s.rolling_window_months);
   const next = { ...inputs };
@@ -67,7 +90,13 @@ export async function actionConsequences(p: Platform, user: AuthUser, action: Co
     deferred = (await openReportFor(p.db, user.id, 'vehicle_action', vehicleId!)) !== null;
   }
   return {
-    action, vehicle_id: vehicleId ?? null, reliability_score: v.reliability_score, reliability_score_after: reliabilityScore(next),
-    penalty: fromMinor(penalty, currency), penalty_rate_percent: rate, penalty_deferred: deferred, currency,
+    action,
+    vehicle_id: vehicleId ?? null,
+    reliability_score: v.reliability_score,
+    reliability_score_after: reliabilityScore(next),
+    penalty: fromMinor(penalty, currency),
+    penalty_rate_percent: rate,
+    penalty_deferred: deferred,
+    currency,
   };
 }

@@ -9,8 +9,16 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 const TYPES: { mime: string; ext: string; test: (b: Buffer) => boolean }[] = [
   { mime: 'application/pdf', ext: 'pdf', test: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
   { mime: 'image/jpeg', ext: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { mime: 'image/png', ext: 'png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { mime: 'image/webp', ext: 'webp', test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  {
+    mime: 'image/png',
+    ext: 'png',
+    test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
+  {
+    mime: 'image/webp',
+    ext: 'webp',
+    test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
 ];
 
 /** The file's real type from its first bytes (the client's Content-Type and name are never trusted). */
@@ -25,8 +33,20 @@ export function sniffDocument(head: Buffer): { mime: string; ext: string } | nul
  */
 export function checkOriginalName(name: string): string {
   const control = [...name].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
-  if (name.length === 0 || name.length > 200 || control || /[/\\]/.test(name) || name.includes('..') || name.split('.').every((p) => p === '')) {
-    throw new HttpError(400, 'INVALID_PARAMS', 'The file name is not acceptable (no paths, "..", or control characters).', { field: 'file_name' });
+  if (
+    name.length === 0 ||
+    name.length > 200 ||
+    control ||
+    /[/\\]/.test(name) ||
+    name.includes('..') ||
+    name.split('.').every((p) => p === '')
+  ) {
+    throw new HttpError(
+      400,
+      'INVALID_PARAMS',
+      'The file name is not acceptable (no paths, "..", or control characters).',
+      { field: 'file_name' },
+    );
   }
   return name;
 }
@@ -47,16 +67,32 @@ export function documentKey(storedName: string): string {
 /** Stores the file under a random server-chosen name, in the shared storage (every node can serve it). */
 export async function storeDocument(storage: ObjectStorage, data: Buffer): Promise<StoredDocument> {
   const type = sniffDocument(data);
-  if (!type) throw new HttpError(400, 'INVALID_PARAMS', 'Documents must be PDF, JPEG, PNG or WebP files (checked from the content).', { field: 'documents' });
+  if (!type)
+    throw new HttpError(
+      400,
+      'INVALID_PARAMS',
+      'Documents must be PDF, JPEG, PNG or WebP files (checked from the content).',
+      { field: 'documents' },
+    );
   const stored = `${randomBytes(16).toString('hex')}.${type.ext}`;
   await storage.put(documentKey(stored), data, type.mime);
-  return { stored_name: stored, mime: type.mime, size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+  return {
+    stored_name: stored,
+    mime: type.mime,
+    size: data.length,
+    sha256: createHash('sha256').update(data).digest('hex'),
+  };
 }
 
 /** The document's bytes; a row whose file is gone (deleted from the bucket, not migrated) is a 404, not a 500. */
 export async function readDocument(storage: ObjectStorage, storedName: string, id: number): Promise<Buffer> {
   const o = await storage.get(documentKey(storedName));
-  if (!o) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `The file of document ${id} is missing from the storage (${storage.label}); if it was stored by an older Rova, run \`rova storage migrate\`.`);
+  if (!o)
+    throw new HttpError(
+      404,
+      'RESOURCE_NOT_FOUND',
+      `The file of document ${id} is missing from the storage (${storage.label}); if it was stored by an older Rova, run \`rova storage migrate\`.`,
+    );
   return o.data;
 }
 

@@ -30,26 +30,55 @@ const SELECT = sql`SELECT l.vehicle_id, l.vendor_id, l.lifecycle, l.withdrawn_at
   FROM vendor_listings l JOIN rental_vehicles v ON v.id = l.vehicle_id`;
 
 /** The vendor's own listing, or undefined (another vendor's vehicle is indistinguishable from a missing one). */
-export async function ownListing(db: Db, vendorId: number, vehicleId: number, forUpdate = false): Promise<ListingRow | undefined> {
-  return one<ListingRow>(db, sql`${SELECT} WHERE l.vehicle_id = ${vehicleId} AND l.vendor_id = ${vendorId} ${forUpdate ? sql`FOR UPDATE OF l, v` : sql``}`);
+export async function ownListing(
+  db: Db,
+  vendorId: number,
+  vehicleId: number,
+  forUpdate = false,
+): Promise<ListingRow | undefined> {
+  return one<ListingRow>(
+    db,
+    sql`${SELECT} WHERE l.vehicle_id = ${vehicleId} AND l.vendor_id = ${vendorId} ${forUpdate ? sql`FOR UPDATE OF l, v` : sql``}`,
+  );
 }
 
 export async function listingById(db: Db, vehicleId: number, forUpdate = false): Promise<ListingRow | undefined> {
-  return one<ListingRow>(db, sql`${SELECT} WHERE l.vehicle_id = ${vehicleId} ${forUpdate ? sql`FOR UPDATE OF l, v` : sql``}`);
+  return one<ListingRow>(
+    db,
+    sql`${SELECT} WHERE l.vehicle_id = ${vehicleId} ${forUpdate ? sql`FOR UPDATE OF l, v` : sql``}`,
+  );
 }
 
-export async function listOwnListings(db: Db, vendorId: number, limit: number, offset: number): Promise<{ items: ListingRow[]; total: number }> {
-  const items = await rows<ListingRow>(db, sql`${SELECT} WHERE l.vendor_id = ${vendorId} ORDER BY l.vehicle_id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const n = await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM vendor_listings WHERE vendor_id = ${vendorId}`);
+export async function listOwnListings(
+  db: Db,
+  vendorId: number,
+  limit: number,
+  offset: number,
+): Promise<{ items: ListingRow[]; total: number }> {
+  const items = await rows<ListingRow>(
+    db,
+    sql`${SELECT} WHERE l.vendor_id = ${vendorId} ORDER BY l.vehicle_id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const n = await one<{ n: string }>(
+    db,
+    sql`SELECT count(*)::text AS n FROM vendor_listings WHERE vendor_id = ${vendorId}`,
+  );
   return { items, total: Number(n?.n ?? 0) };
 }
 
 export async function insertListing(db: Db, vehicleId: number, vendorId: number): Promise<void> {
-  await db.execute(sql`INSERT INTO vendor_listings (vehicle_id, vendor_id, lifecycle) VALUES (${vehicleId}, ${vendorId}, 'pending_review')`);
+  await db.execute(
+    sql`INSERT INTO vendor_listings (vehicle_id, vendor_id, lifecycle) VALUES (${vehicleId}, ${vendorId}, 'pending_review')`,
+  );
 }
 
 /** Moves the listing and the vehicle's bookable status together (only `active` listings can be booked). */
-export async function setLifecycle(db: Db, vehicleId: number, lifecycle: Lifecycle, extra: { reason?: string | null } = {}): Promise<void> {
+export async function setLifecycle(
+  db: Db,
+  vehicleId: number,
+  lifecycle: Lifecycle,
+  extra: { reason?: string | null } = {},
+): Promise<void> {
   const withdrawn = lifecycle === 'withdrawn';
   await db.execute(sql`UPDATE vendor_listings SET lifecycle = ${lifecycle}, updated_at = now(),
       withdrawn_at = ${withdrawn ? sql`now()` : sql`withdrawn_at`}, withdrawal_reason = ${withdrawn ? sql`${extra.reason ?? null}` : sql`withdrawal_reason`},
@@ -57,11 +86,16 @@ export async function setLifecycle(db: Db, vehicleId: number, lifecycle: Lifecyc
       withdrawal_excused = ${withdrawn ? sql`false` : sql`withdrawal_excused`}, deferred_penalty = ${withdrawn ? sql`NULL` : sql`deferred_penalty`},
       penalty_tx_id = ${withdrawn ? sql`NULL` : sql`penalty_tx_id`}
     WHERE vehicle_id = ${vehicleId}`);
-  await db.execute(sql`UPDATE rental_vehicles SET status = ${lifecycle === 'active' ? 'active' : 'inactive'}, updated_at = now() WHERE id = ${vehicleId}`);
+  await db.execute(
+    sql`UPDATE rental_vehicles SET status = ${lifecycle === 'active' ? 'active' : 'inactive'}, updated_at = now() WHERE id = ${vehicleId}`,
+  );
 }
 
 /** Confirmed or in-progress bookings of the vehicle (they block pausing and withdrawing). */
 export async function activeBookingCount(db: Db, vehicleId: number): Promise<number> {
-  const r = await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM rental_bookings WHERE vehicle_id = ${vehicleId} AND status IN ('confirmed', 'in_progress')`);
+  const r = await one<{ n: string }>(
+    db,
+    sql`SELECT count(*)::text AS n FROM rental_bookings WHERE vehicle_id = ${vehicleId} AND status IN ('confirmed', 'in_progress')`,
+  );
   return Number(r?.n ?? 0);
 }

@@ -32,29 +32,63 @@ const Fields = {
 };
 
 const VendorVehicle = Type.Object({
-  id: Type.Integer(), name: Type.String(), lifecycle: lit(['pending_review', 'active', 'paused', 'expired', 'withdrawn'] as const),
+  id: Type.Integer(),
+  name: Type.String(),
+  lifecycle: lit(['pending_review', 'active', 'paused', 'expired', 'withdrawn'] as const),
   status: Type.String({ description: 'Bookable status of the vehicle (active only while the listing is active)' }),
-  price_per_day: Type.Number(), currency: Type.String(), category: Type.String(), brand: Type.String(), model: Type.String(),
-  year: Nullable(Type.Integer()), seats: Nullable(Type.Integer()), transmission: Type.String(), fuel_type: Type.String(),
-  location_id: Nullable(Type.Integer()), description: Type.String(), withdrawn_at: Nullable(Type.String()), withdrawal_reason: Nullable(Type.String()), created_at: Type.String(),
+  price_per_day: Type.Number(),
+  currency: Type.String(),
+  category: Type.String(),
+  brand: Type.String(),
+  model: Type.String(),
+  year: Nullable(Type.Integer()),
+  seats: Nullable(Type.Integer()),
+  transmission: Type.String(),
+  fuel_type: Type.String(),
+  location_id: Nullable(Type.Integer()),
+  description: Type.String(),
+  withdrawn_at: Nullable(Type.String()),
+  withdrawal_reason: Nullable(Type.String()),
+  created_at: Type.String(),
 });
 
 function view(l: ListingRow) {
   return {
-    id: Number(l.vehicle_id), name: l.name, lifecycle: l.lifecycle, status: l.status, price_per_day: money(l.price_per_day), currency: l.currency,
-    category: l.category, brand: l.brand, model: l.model, year: l.year, seats: l.seats, transmission: l.transmission, fuel_type: l.fuel_type,
-    location_id: l.location_id === null ? null : Number(l.location_id), description: l.description,
-    withdrawn_at: l.withdrawn_at === null ? null : toDate(l.withdrawn_at).toISOString(), withdrawal_reason: l.withdrawal_reason, created_at: toDate(l.created_at).toISOString(),
+    id: Number(l.vehicle_id),
+    name: l.name,
+    lifecycle: l.lifecycle,
+    status: l.status,
+    price_per_day: money(l.price_per_day),
+    currency: l.currency,
+    category: l.category,
+    brand: l.brand,
+    model: l.model,
+    year: l.year,
+    seats: l.seats,
+    transmission: l.transmission,
+    fuel_type: l.fuel_type,
+    location_id: l.location_id === null ? null : Number(l.location_id),
+    description: l.description,
+    withdrawn_at: l.withdrawn_at === null ? null : toDate(l.withdrawn_at).toISOString(),
+    withdrawal_reason: l.withdrawal_reason,
+    created_at: toDate(l.created_at).toISOString(),
   };
 }
 
 const SUMMARIES = {
   pause: 'Pause an active own vehicle (409 with confirmed/in-progress bookings)',
   resume: 'Resume a paused own vehicle',
-  withdraw: 'Withdraw an own vehicle (optional reason; 409 with confirmed/in-progress bookings; penalty deferred while a vehicle_action report about it is open)',
-  relist: 'Relist a withdrawn own vehicle: back to pending_review for an administrator (409 within 7 days of the withdrawal)',
+  withdraw:
+    'Withdraw an own vehicle (optional reason; 409 with confirmed/in-progress bookings; penalty deferred while a vehicle_action report about it is open)',
+  relist:
+    'Relist a withdrawn own vehicle: back to pending_review for an administrator (409 within 7 days of the withdrawal)',
 } as const;
-const DONE = { pause: 'paused', resume: 'resumed', withdraw: 'withdrawn', relist: 'relisted (pending review)' } as const;
+const DONE = {
+  pause: 'paused',
+  resume: 'resumed',
+  withdraw: 'withdrawn',
+  relist: 'relisted (pending review)',
+} as const;
 
 /** Vendors manage their own vehicles only: another vendor's vehicle answers 404, exactly like a missing one. */
 export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -65,58 +99,119 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return view(l);
   };
 
-  app.get(`${V1}/vendor/vehicles`, {
-    config: vendorOnly,
-    schema: { tags, summary: "The calling vendor's vehicles (paged)", querystring: Type.Object(PagingQuery), response: { 200: RentalEnvelope(PageSchema(VendorVehicle)), ...rentalErrors(400, 401, 403) } },
-  }, async (req) => {
-    const pg = parsePaging(req.query);
-    const r = await listOwnListings(p.db, req.auth.user!.id, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map(view), r.total, pg), '');
-  });
-
-  app.post(`${V1}/vendor/vehicles`, {
-    config: vendorOnly,
-    schema: { tags, summary: 'List a new vehicle (pending_review until an administrator approves it)', body: Type.Object(Fields, { additionalProperties: false }), response: { 201: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403) } },
-  }, async (req, reply) => {
-    const id = await createVendorVehicle(p, req.auth.user!, req.body);
-    req.auditTarget = `vehicle:${id}`;
-    return reply.code(201).send(rentalOk(await own(req.auth.user!.id, id), 'Vehicle submitted for review.'));
-  });
-
-  app.get(`${V1}/vendor/vehicles/:id`, {
-    config: vendorOnly,
-    schema: { tags, summary: "One of the calling vendor's vehicles", params: IdParams, response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404) } },
-  }, async (req) => rentalOk(await own(req.auth.user!.id, req.params.id), ''));
-
-  app.put(`${V1}/vendor/vehicles/:id`, {
-    config: vendorOnly,
-    schema: { tags, summary: 'Edit an own vehicle (not once withdrawn)', params: IdParams, body: Type.Partial(Type.Object(Fields, { additionalProperties: false })), response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404, 409) } },
-  }, async (req) => {
-    await editVendorVehicle(p, req.auth.user!, req.params.id, req.body);
-    return rentalOk(await own(req.auth.user!.id, req.params.id), 'Vehicle updated.');
-  });
-
-  for (const move of ['pause', 'resume', 'withdraw', 'relist'] as const) {
-    app.post(`${V1}/vendor/vehicles/:id/${move}`, {
+  app.get(
+    `${V1}/vendor/vehicles`,
+    {
       config: vendorOnly,
       schema: {
-        tags, params: IdParams,
-        summary: SUMMARIES[move],
-        ...(move === 'withdraw' ? { body: Type.Object({ reason: Type.Optional(Text({ maxLength: 2000 })) }, { additionalProperties: false }) } : {}),
+        tags,
+        summary: "The calling vendor's vehicles (paged)",
+        querystring: Type.Object(PagingQuery),
+        response: { 200: RentalEnvelope(PageSchema(VendorVehicle)), ...rentalErrors(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const pg = parsePaging(req.query);
+      const r = await listOwnListings(p.db, req.auth.user!.id, pg.limit, pg.offset);
+      return rentalOk(pageOf(r.items.map(view), r.total, pg), '');
+    },
+  );
+
+  app.post(
+    `${V1}/vendor/vehicles`,
+    {
+      config: vendorOnly,
+      schema: {
+        tags,
+        summary: 'List a new vehicle (pending_review until an administrator approves it)',
+        body: Type.Object(Fields, { additionalProperties: false }),
+        response: { 201: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403) },
+      },
+    },
+    async (req, reply) => {
+      const id = await createVendorVehicle(p, req.auth.user!, req.body);
+      req.auditTarget = `vehicle:${id}`;
+      return reply.code(201).send(rentalOk(await own(req.auth.user!.id, id), 'Vehicle submitted for review.'));
+    },
+  );
+
+  app.get(
+    `${V1}/vendor/vehicles/:id`,
+    {
+      config: vendorOnly,
+      schema: {
+        tags,
+        summary: "One of the calling vendor's vehicles",
+        params: IdParams,
+        response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => rentalOk(await own(req.auth.user!.id, req.params.id), ''),
+  );
+
+  app.put(
+    `${V1}/vendor/vehicles/:id`,
+    {
+      config: vendorOnly,
+      schema: {
+        tags,
+        summary: 'Edit an own vehicle (not once withdrawn)',
+        params: IdParams,
+        body: Type.Partial(Type.Object(Fields, { additionalProperties: false })),
         response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404, 409) },
       },
-    }, async (req) => {
-      const reason = move === 'withdraw' ? (req.body as { reason?: string } | undefined)?.reason : undefined;
-      await moveVendorVehicle(p, req.auth.user!, req.params.id, move, reason);
-      return rentalOk(await own(req.auth.user!.id, req.params.id), `Vehicle ${DONE[move]}.`);
-    });
+    },
+    async (req) => {
+      await editVendorVehicle(p, req.auth.user!, req.params.id, req.body);
+      return rentalOk(await own(req.auth.user!.id, req.params.id), 'Vehicle updated.');
+    },
+  );
+
+  for (const move of ['pause', 'resume', 'withdraw', 'relist'] as const) {
+    app.post(
+      `${V1}/vendor/vehicles/:id/${move}`,
+      {
+        config: vendorOnly,
+        schema: {
+          tags,
+          params: IdParams,
+          summary: SUMMARIES[move],
+          ...(move === 'withdraw'
+            ? {
+                body: Type.Object(
+                  { reason: Type.Optional(Text({ maxLength: 2000 })) },
+                  { additionalProperties: false },
+                ),
+              }
+            : {}),
+          response: { 200: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (req) => {
+        const reason = move === 'withdraw' ? (req.body as { reason?: string } | undefined)?.reason : undefined;
+        await moveVendorVehicle(p, req.auth.user!, req.params.id, move, reason);
+        return rentalOk(await own(req.auth.user!.id, req.params.id), `Vehicle ${DONE[move]}.`);
+      },
+    );
   }
 
-  app.post(`${V1}/vendor-management/vehicles/:id/approve`, {
-    config: admin,
-    schema: { tags, summary: "Approve a vendor's pending vehicle listing (it becomes bookable; 409 unless pending_review)", params: IdParams, response: { 200: RentalEnvelope(Type.Object({ id: Type.Integer(), lifecycle: Type.Literal('active') })), ...rentalErrors(400, 401, 403, 404, 409) } },
-  }, async (req) => {
-    await approveVendorVehicle(p, req.auth.user!, req.params.id);
-    return rentalOk({ id: req.params.id, lifecycle: 'active' as const }, 'Vehicle approved.');
-  });
+  app.post(
+    `${V1}/vendor-management/vehicles/:id/approve`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "Approve a vendor's pending vehicle listing (it becomes bookable; 409 unless pending_review)",
+        params: IdParams,
+        response: {
+          200: RentalEnvelope(Type.Object({ id: Type.Integer(), lifecycle: Type.Literal('active') })),
+          ...rentalErrors(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (req) => {
+      await approveVendorVehicle(p, req.auth.user!, req.params.id);
+      return rentalOk({ id: req.params.id, lifecycle: 'active' as const }, 'Vehicle approved.');
+    },
+  );
 };

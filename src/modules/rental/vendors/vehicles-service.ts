@@ -5,17 +5,34 @@ import { HttpError } from '../../../platform/http/errors.js';
 import { catalogueChanged } from '../catalogue.js';
 import { recordVendorAudit, type VendorAuditEvent } from '../ledger/audit.js';
 import { lockVendorMoney } from '../ledger/income-repo.js';
-import { applyWithdrawalPenalty, monthlyAverageIncome, penaltyAmount, penaltyRate, withdrawalCount } from '../ledger/penalty.js';
+import {
+  applyWithdrawalPenalty,
+  monthlyAverageIncome,
+  penaltyAmount,
+  penaltyRate,
+  withdrawalCount,
+} from '../ledger/penalty.js';
 import { recomputeReliability } from '../ledger/score.js';
 import { marketplaceSettingsIn } from '../ledger/settings.js';
 import { locationById } from '../locations/repo.js';
 import { insertVehicle, updateVehicle } from '../vehicles/repo.js';
-import { activeBookingCount, insertListing, listingById, ownListing, setLifecycle, type Lifecycle, type ListingRow } from './vehicles-repo.js';
+import {
+  activeBookingCount,
+  insertListing,
+  listingById,
+  ownListing,
+  setLifecycle,
+  type Lifecycle,
+  type ListingRow,
+} from './vehicles-repo.js';
 import { deferPenalty, openReportFor } from './reports/repo.js';
 import { vendorById } from './vendors-repo.js';
 
 /** Lifecycle moves a vendor may make (reference §2.14); approval of pending_review is the admin's. */
-const MOVES: Record<'pause' | 'resume' | 'withdraw' | 'relist', { from: Lifecycle[]; to: Lifecycle; event: VendorAuditEvent }> = {
+const MOVES: Record<
+  'pause' | 'resume' | 'withdraw' | 'relist',
+  { from: Lifecycle[]; to: Lifecycle; event: VendorAuditEvent }
+> = {
   pause: { from: ['active'], to: 'paused', event: 'vehicle_paused' },
   resume: { from: ['paused'], to: 'active', event: 'vehicle_resumed' },
   withdraw: { from: ['pending_review', 'active', 'paused', 'expired'], to: 'withdrawn', event: 'vehicle_withdrawn' },
@@ -40,7 +57,18 @@ export interface VehicleInput {
   description?: string;
 }
 
-const VENDOR_FIELDS = ['name', 'category', 'brand', 'model', 'year', 'seats', 'transmission', 'fuel_type', 'location_id', 'description'] as const;
+const VENDOR_FIELDS = [
+  'name',
+  'category',
+  'brand',
+  'model',
+  'year',
+  'seats',
+  'transmission',
+  'fuel_type',
+  'location_id',
+  'description',
+] as const;
 
 /**
  * The row values a vendor's input may set: an allow-list, so a property the schema let through by mistake can never
@@ -56,7 +84,10 @@ function fields(b: VehicleInput): Record<string, unknown> {
 /** A location the vehicle is at must exist: an unknown id is the caller's mistake (400), not a foreign-key 500. */
 async function checkLocation(db: Db, b: VehicleInput): Promise<void> {
   if (b.location_id === undefined || b.location_id === null) return;
-  if (!(await locationById(db, b.location_id))) throw new HttpError(400, 'INVALID_PARAMS', `location_id ${b.location_id} does not exist.`, { field: 'location_id' });
+  if (!(await locationById(db, b.location_id)))
+    throw new HttpError(400, 'INVALID_PARAMS', `location_id ${b.location_id} does not exist.`, {
+      field: 'location_id',
+    });
 }
 
 function notFound(id: number): HttpError {
@@ -77,14 +108,35 @@ async function ownLocked(tx: Db, user: AuthUser, id: number): Promise<ListingRow
 }
 
 /** A vendor lists a new vehicle: it waits in pending_review (not bookable) until an admin approves it. */
-export async function createVendorVehicle(p: Platform, user: AuthUser, b: VehicleInput & { name: string; price_per_day: number }): Promise<number> {
+export async function createVendorVehicle(
+  p: Platform,
+  user: AuthUser,
+  b: VehicleInput & { name: string; price_per_day: number },
+): Promise<number> {
   const id = await p.transaction(async (tx) => {
     await activeVendor(tx, user);
     await checkLocation(tx, b);
-    const slug = `${b.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'vehicle'}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-    const v = await insertVehicle(tx, { ...fields(b), slug, status: 'inactive', vendor_id: user.id, currency: p.storeCurrency.code });
+    const slug = `${
+      b.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 60) || 'vehicle'
+    }-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const v = await insertVehicle(tx, {
+      ...fields(b),
+      slug,
+      status: 'inactive',
+      vendor_id: user.id,
+      currency: p.storeCurrency.code,
+    });
     await insertListing(tx, Number(v.id), user.id);
-    await recordVendorAudit(tx, { vendorId: user.id, event: 'vehicle_submitted', vehicleId: Number(v.id), note: `Vehicle "${b.name}" submitted for review.` });
+    await recordVendorAudit(tx, {
+      vendorId: user.id,
+      event: 'vehicle_submitted',
+      vehicleId: Number(v.id),
+      note: `Vehicle "${b.name}" submitted for review.`,
+    });
     return Number(v.id);
   });
   await catalogueChanged(p);
@@ -95,7 +147,8 @@ export async function editVendorVehicle(p: Platform, user: AuthUser, id: number,
   await p.transaction(async (tx) => {
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
-    if (l.lifecycle === 'withdrawn') throw new HttpError(409, 'STATE_CONFLICT', 'A withdrawn vehicle cannot be edited.');
+    if (l.lifecycle === 'withdrawn')
+      throw new HttpError(409, 'STATE_CONFLICT', 'A withdrawn vehicle cannot be edited.');
     await checkLocation(tx, b);
     await updateVehicle(tx, id, fields(b));
   });
@@ -103,7 +156,13 @@ export async function editVendorVehicle(p: Platform, user: AuthUser, id: number,
 }
 
 /** pause | resume | withdraw | relist by the owner; pausing or withdrawing with confirmed/in-progress bookings → 409. */
-export async function moveVendorVehicle(p: Platform, user: AuthUser, id: number, move: keyof typeof MOVES, reason?: string): Promise<Lifecycle> {
+export async function moveVendorVehicle(
+  p: Platform,
+  user: AuthUser,
+  id: number,
+  move: keyof typeof MOVES,
+  reason?: string,
+): Promise<Lifecycle> {
   const m = MOVES[move];
   await p.transaction(async (tx) => {
     // A withdrawal's penalty tier depends on the vendor's other withdrawals: two at once must not both count
@@ -112,17 +171,34 @@ export async function moveVendorVehicle(p: Platform, user: AuthUser, id: number,
     if (move === 'withdraw') await lockVendorMoney(tx, user.id);
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
-    if (!m.from.includes(l.lifecycle)) throw new HttpError(409, 'STATE_CONFLICT', `A ${l.lifecycle} vehicle cannot be ${m.to}.`, { lifecycle: l.lifecycle });
+    if (!m.from.includes(l.lifecycle))
+      throw new HttpError(409, 'STATE_CONFLICT', `A ${l.lifecycle} vehicle cannot be ${m.to}.`, {
+        lifecycle: l.lifecycle,
+      });
     if (move === 'relist' && l.withdrawn_at !== null) {
       const until = new Date(toDate(l.withdrawn_at).getTime() + RELIST_COOLDOWN_DAYS * 86_400_000);
-      if (until.getTime() > Date.now()) throw new HttpError(409, 'STATE_CONFLICT', `A withdrawn vehicle can be relisted from ${until.toISOString()} (${RELIST_COOLDOWN_DAYS}-day cooldown).`, { reason: 'relist_cooldown', relist_at: until.toISOString() });
+      if (until.getTime() > Date.now())
+        throw new HttpError(
+          409,
+          'STATE_CONFLICT',
+          `A withdrawn vehicle can be relisted from ${until.toISOString()} (${RELIST_COOLDOWN_DAYS}-day cooldown).`,
+          { reason: 'relist_cooldown', relist_at: until.toISOString() },
+        );
     }
     if (move === 'pause' || move === 'withdraw') {
       const n = await activeBookingCount(tx, id);
-      if (n > 0) throw new HttpError(409, 'STATE_CONFLICT', `The vehicle has ${n} confirmed or in-progress booking(s).`, { reason: 'active_bookings_exist' });
+      if (n > 0)
+        throw new HttpError(409, 'STATE_CONFLICT', `The vehicle has ${n} confirmed or in-progress booking(s).`, {
+          reason: 'active_bookings_exist',
+        });
     }
     await setLifecycle(tx, id, m.to, { reason: reason?.trim() || null });
-    await recordVendorAudit(tx, { vendorId: user.id, event: m.event, vehicleId: id, note: reason?.trim() ? `${m.to}: ${reason.trim()}` : m.to });
+    await recordVendorAudit(tx, {
+      vendorId: user.id,
+      event: m.event,
+      vehicleId: id,
+      note: reason?.trim() ? `${m.to}: ${reason.trim()}` : m.to,
+    });
     if (move === 'withdraw') await chargeWithdrawal(p, tx, user.id, id);
     if (move === 'pause' || move === 'withdraw') {
       const s = await marketplaceSettingsIn(tx);
@@ -144,7 +220,13 @@ async function chargeWithdrawal(p: Platform, tx: Db, vendorId: number, vehicleId
   // an open vehicle_action appeal defers the penalty: captured now, posted only if the appeal is rejected
   if ((await openReportFor(tx, vendorId, 'vehicle_action', vehicleId)) !== null) {
     await deferPenalty(tx, vehicleId, amount);
-    await recordVendorAudit(tx, { vendorId, event: 'penalty_deferred', vehicleId, amount: amount === 0 ? null : -amount, note: `Withdrawal penalty for vehicle ${vehicleId} deferred: an appeal is open.` });
+    await recordVendorAudit(tx, {
+      vendorId,
+      event: 'penalty_deferred',
+      vehicleId,
+      amount: amount === 0 ? null : -amount,
+      note: `Withdrawal penalty for vehicle ${vehicleId} deferred: an appeal is open.`,
+    });
     return;
   }
   await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.storeCurrency.code, new Date().toISOString());
@@ -155,9 +237,20 @@ export async function approveVendorVehicle(p: Platform, admin: AuthUser, id: num
   await p.transaction(async (tx) => {
     const l = await listingById(tx, id, true);
     if (!l) throw notFound(id);
-    if (l.lifecycle !== 'pending_review') throw new HttpError(409, 'STATE_CONFLICT', `Vehicle ${id} is ${l.lifecycle}; only a pending_review listing can be approved.`);
+    if (l.lifecycle !== 'pending_review')
+      throw new HttpError(
+        409,
+        'STATE_CONFLICT',
+        `Vehicle ${id} is ${l.lifecycle}; only a pending_review listing can be approved.`,
+      );
     await setLifecycle(tx, id, 'active');
-    await recordVendorAudit(tx, { vendorId: Number(l.vendor_id), event: 'vehicle_approved', vehicleId: id, adminUserId: admin.id, note: 'Listing approved.' });
+    await recordVendorAudit(tx, {
+      vendorId: Number(l.vendor_id),
+      event: 'vehicle_approved',
+      vehicleId: id,
+      adminUserId: admin.id,
+      note: 'Listing approved.',
+    });
   });
   await catalogueChanged(p);
 }

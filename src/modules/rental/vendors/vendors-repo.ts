@@ -40,28 +40,54 @@ export async function vendorById(db: Db, userId: number, forUpdate = false): Pro
   return one<VendorRow>(db, sql`${SELECT} WHERE d.user_id = ${userId} ${forUpdate ? sql`FOR UPDATE OF d` : sql``}`);
 }
 
-export const VENDOR_SORTS = { name: sql`display_name`, email: sql`u.email`, approved_at: sql`d.approved_at`, vehicle_count: sql`vehicle_count`, reliability_score: sql`d.reliability_score`, owed: sql`${OWED}` } as const;
+export const VENDOR_SORTS = {
+  name: sql`display_name`,
+  email: sql`u.email`,
+  approved_at: sql`d.approved_at`,
+  vehicle_count: sql`vehicle_count`,
+  reliability_score: sql`d.reliability_score`,
+  owed: sql`${OWED}`,
+} as const;
 export type VendorSort = keyof typeof VENDOR_SORTS;
 
-export async function listVendors(db: Db, f: { search?: string; status?: string; owing?: boolean; sort: VendorSort; order: 'asc' | 'desc' }, limit: number, offset: number): Promise<{ items: VendorRow[]; total: number }> {
+export async function listVendors(
+  db: Db,
+  f: { search?: string; status?: string; owing?: boolean; sort: VendorSort; order: 'asc' | 'desc' },
+  limit: number,
+  offset: number,
+): Promise<{ items: VendorRow[]; total: number }> {
   const c = [sql`true`];
   if (f.status && f.status !== 'all') c.push(sql`d.status = ${f.status}`);
   if (f.owing) c.push(sql`${OWED} > 0`);
-  if (f.search) c.push(sql`(u.display_name ILIKE ${containsPattern(f.search)} OR u.email ILIKE ${containsPattern(f.search)} OR u.login ILIKE ${containsPattern(f.search)})`);
+  if (f.search)
+    c.push(
+      sql`(u.display_name ILIKE ${containsPattern(f.search)} OR u.email ILIKE ${containsPattern(f.search)} OR u.login ILIKE ${containsPattern(f.search)})`,
+    );
   const w = sql.join(c, sql` AND `);
   const dir = f.order === 'asc' ? sql`ASC` : sql`DESC`;
-  const items = await rows<VendorRow>(db, sql`${SELECT} WHERE ${w} ORDER BY ${VENDOR_SORTS[f.sort]} ${dir} NULLS LAST, d.user_id ASC LIMIT ${limit} OFFSET ${offset}`);
-  const n = await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM rental_vendors d JOIN rova_users u ON u.id = d.user_id WHERE ${w}`);
+  const items = await rows<VendorRow>(
+    db,
+    sql`${SELECT} WHERE ${w} ORDER BY ${VENDOR_SORTS[f.sort]} ${dir} NULLS LAST, d.user_id ASC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const n = await one<{ n: string }>(
+    db,
+    sql`SELECT count(*)::text AS n FROM rental_vendors d JOIN rova_users u ON u.id = d.user_id WHERE ${w}`,
+  );
   return { items, total: Number(n?.n ?? 0) };
 }
 
 export async function setVendorStatus(db: Db, userId: number, status: 'active' | 'suspended'): Promise<void> {
-  await db.execute(sql`UPDATE rental_vendors SET status = ${status}, suspended_at = ${status === 'suspended' ? sql`now()` : sql`NULL`}, updated_at = now() WHERE user_id = ${userId}`);
+  await db.execute(
+    sql`UPDATE rental_vendors SET status = ${status}, suspended_at = ${status === 'suspended' ? sql`now()` : sql`NULL`}, updated_at = now() WHERE user_id = ${userId}`,
+  );
 }
 
 /** Hides the vendor's listed (active) vehicles and remembers exactly which: returns their ids. */
 export async function hideListedVehicles(db: Db, vendorId: number): Promise<number[]> {
-  const listed = await rows<{ id: string }>(db, sql`SELECT id FROM rental_vehicles WHERE vendor_id = ${vendorId} AND status = 'active' ORDER BY id FOR UPDATE`);
+  const listed = await rows<{ id: string }>(
+    db,
+    sql`SELECT id FROM rental_vehicles WHERE vendor_id = ${vendorId} AND status = 'active' ORDER BY id FOR UPDATE`,
+  );
   const ids = listed.map((r) => Number(r.id));
   for (const id of ids) {
     await db.execute(sql`INSERT INTO vendor_listings (vehicle_id, vendor_id, lifecycle, hidden_by_suspension) VALUES (${id}, ${vendorId}, 'active', true)
@@ -73,27 +99,42 @@ export async function hideListedVehicles(db: Db, vendorId: number): Promise<numb
 
 /** Restores exactly the vehicles a suspension hid. */
 export async function restoreHiddenVehicles(db: Db, vendorId: number): Promise<number[]> {
-  const hidden = await rows<{ vehicle_id: string }>(db, sql`UPDATE vendor_listings SET hidden_by_suspension = false, updated_at = now()
-    WHERE vendor_id = ${vendorId} AND hidden_by_suspension RETURNING vehicle_id`);
+  const hidden = await rows<{ vehicle_id: string }>(
+    db,
+    sql`UPDATE vendor_listings SET hidden_by_suspension = false, updated_at = now()
+    WHERE vendor_id = ${vendorId} AND hidden_by_suspension RETURNING vehicle_id`,
+  );
   const ids = hidden.map((r) => Number(r.vehicle_id)).sort((a, b) => a - b);
-  for (const id of ids) await db.execute(sql`UPDATE rental_vehicles SET status = 'active', updated_at = now() WHERE id = ${id}`);
+  for (const id of ids)
+    await db.execute(sql`UPDATE rental_vehicles SET status = 'active', updated_at = now() WHERE id = ${id}`);
   return ids;
 }
 
-export async function vendorVehicles(db: Db, vendorId: number): Promise<{ id: string; name: string; status: string; lifecycle: string | null }[]> {
-  return rows(db, sql`SELECT v.id, v.name, v.status, l.lifecycle FROM rental_vehicles v LEFT JOIN vendor_listings l ON l.vehicle_id = v.id
-    WHERE v.vendor_id = ${vendorId} ORDER BY v.id LIMIT 100`);
+export async function vendorVehicles(
+  db: Db,
+  vendorId: number,
+): Promise<{ id: string; name: string; status: string; lifecycle: string | null }[]> {
+  return rows(
+    db,
+    sql`SELECT v.id, v.name, v.status, l.lifecycle FROM rental_vehicles v LEFT JOIN vendor_listings l ON l.vehicle_id = v.id
+    WHERE v.vendor_id = ${vendorId} ORDER BY v.id LIMIT 100`,
+  );
 }
 
 /** Completed and refunded bookings (from the ledger: commissions earned and reversed). */
 export async function bookingCounts(db: Db, vendorId: number): Promise<{ completed: number; refunded: number }> {
-  const r = await one<{ c: string; r: string }>(db, sql`SELECT count(*) FILTER (WHERE kind = 'commission')::text AS c,
-    count(*) FILTER (WHERE kind = 'commission_refund')::text AS r FROM ledger_transactions WHERE vendor_id = ${vendorId}`);
+  const r = await one<{ c: string; r: string }>(
+    db,
+    sql`SELECT count(*) FILTER (WHERE kind = 'commission')::text AS c,
+    count(*) FILTER (WHERE kind = 'commission_refund')::text AS r FROM ledger_transactions WHERE vendor_id = ${vendorId}`,
+  );
   return { completed: Number(r?.c ?? 0) - Number(r?.r ?? 0), refunded: Number(r?.r ?? 0) };
 }
 
 export async function setPendingIban(db: Db, vendorId: number, enc: string | null): Promise<void> {
-  await db.execute(sql`UPDATE rental_vendors SET pending_iban_encrypted = ${enc}, iban_change_requested_at = ${enc ? sql`now()` : sql`NULL`}, updated_at = now() WHERE user_id = ${vendorId}`);
+  await db.execute(
+    sql`UPDATE rental_vendors SET pending_iban_encrypted = ${enc}, iban_change_requested_at = ${enc ? sql`now()` : sql`NULL`}, updated_at = now() WHERE user_id = ${vendorId}`,
+  );
 }
 
 export async function applyPendingIban(db: Db, vendorId: number): Promise<void> {

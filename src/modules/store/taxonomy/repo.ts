@@ -2,7 +2,15 @@ import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { dedupeSlug, slugify } from '../slug.js';
 import type { Image } from '../types.js';
-import type { AttributePatch, AttributeRecord, Taxonomy, TermListQuery, TermPatch, TermRecord, TermScope } from './types.js';
+import type {
+  AttributePatch,
+  AttributeRecord,
+  Taxonomy,
+  TermListQuery,
+  TermPatch,
+  TermRecord,
+  TermScope,
+} from './types.js';
 
 /** SQL of categories, tags, attributes and attribute terms, and of their links to products. */
 
@@ -23,7 +31,8 @@ interface TermRow {
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 
 function toTerm(r: TermRow): TermRecord {
-  const image = typeof r.image === 'string' ? (JSON.parse(r.image) as Image | null) : ((r.image ?? null) as Image | null);
+  const image =
+    typeof r.image === 'string' ? (JSON.parse(r.image) as Image | null) : ((r.image ?? null) as Image | null);
   return {
     id: Number(r.id),
     taxonomy: r.taxonomy,
@@ -49,10 +58,16 @@ const COUNT_SQL = sql`(CASE WHEN t.taxonomy = 'attribute' THEN
 const TERM_SELECT = sql`SELECT t.*, ${COUNT_SQL} AS count FROM rova_product_terms t`;
 
 function scopeSql(s: TermScope): SQL {
-  return s.attributeId === null ? sql`t.taxonomy = ${s.taxonomy} AND t.attribute_id IS NULL` : sql`t.taxonomy = ${s.taxonomy} AND t.attribute_id = ${s.attributeId}`;
+  return s.attributeId === null
+    ? sql`t.taxonomy = ${s.taxonomy} AND t.attribute_id IS NULL`
+    : sql`t.taxonomy = ${s.taxonomy} AND t.attribute_id = ${s.attributeId}`;
 }
 
-const idList = (list: number[]) => sql.join(list.map((i) => sql`${i}`), sql`, `);
+const idList = (list: number[]) =>
+  sql.join(
+    list.map((i) => sql`${i}`),
+    sql`, `,
+  );
 
 function termOrder(q: TermListQuery): SQL {
   const dir = sql.raw(q.order === 'asc' ? 'ASC' : 'DESC');
@@ -60,7 +75,9 @@ function termOrder(q: TermListQuery): SQL {
     case 'id':
       return sql`t.id ${dir}`;
     case 'include':
-      return q.include?.length ? sql`array_position(ARRAY[${idList(q.include)}]::bigint[], t.id) ${dir}, t.id` : sql`t.id ${dir}`;
+      return q.include?.length
+        ? sql`array_position(ARRAY[${idList(q.include)}]::bigint[], t.id) ${dir}, t.id`
+        : sql`t.id ${dir}`;
     case 'slug':
       return sql`t.slug ${dir}, t.id`;
     case 'description':
@@ -72,7 +89,11 @@ function termOrder(q: TermListQuery): SQL {
   }
 }
 
-export async function listTerms(db: Db, scope: TermScope, q: TermListQuery): Promise<{ items: TermRecord[]; total: number }> {
+export async function listTerms(
+  db: Db,
+  scope: TermScope,
+  q: TermListQuery,
+): Promise<{ items: TermRecord[]; total: number }> {
   const where: SQL[] = [scopeSql(scope)];
   if (q.search) {
     const like = '%' + q.search.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
@@ -80,7 +101,13 @@ export async function listTerms(db: Db, scope: TermScope, q: TermListQuery): Pro
   }
   if (q.include?.length) where.push(sql`t.id IN (${idList(q.include)})`);
   if (q.exclude?.length) where.push(sql`t.id NOT IN (${idList(q.exclude)})`);
-  if (q.slugs?.length) where.push(sql`t.slug IN (${sql.join(q.slugs.map((s) => sql`${s}`), sql`, `)})`);
+  if (q.slugs?.length)
+    where.push(
+      sql`t.slug IN (${sql.join(
+        q.slugs.map((s) => sql`${s}`),
+        sql`, `,
+      )})`,
+    );
   if (q.parent !== undefined) where.push(q.parent === 0 ? sql`t.parent_id IS NULL` : sql`t.parent_id = ${q.parent}`);
   if (q.product !== undefined) {
     where.push(
@@ -91,8 +118,14 @@ export async function listTerms(db: Db, scope: TermScope, q: TermListQuery): Pro
   }
   if (q.hideEmpty) where.push(sql`${COUNT_SQL} > 0`);
   const cond = sql.join(where, sql` AND `);
-  const total = await one<{ n: string | number }>(db, sql`SELECT count(*) AS n FROM rova_product_terms t WHERE ${cond}`);
-  const list = await rows<TermRow>(db, sql`${TERM_SELECT} WHERE ${cond} ORDER BY ${termOrder(q)} LIMIT ${q.limit} OFFSET ${q.offset}`);
+  const total = await one<{ n: string | number }>(
+    db,
+    sql`SELECT count(*) AS n FROM rova_product_terms t WHERE ${cond}`,
+  );
+  const list = await rows<TermRow>(
+    db,
+    sql`${TERM_SELECT} WHERE ${cond} ORDER BY ${termOrder(q)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+  );
   return { items: list.map(toTerm), total: Number(total?.n ?? 0) };
 }
 
@@ -104,18 +137,27 @@ export async function findTerm(db: Db, scope: TermScope, id: number): Promise<Te
 /** The ids among `ids` that are terms of the taxonomy. */
 export async function existingTermIds(db: Db, taxonomy: Taxonomy, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const r = await rows<{ id: string | number }>(db, sql`SELECT id FROM rova_product_terms WHERE taxonomy = ${taxonomy} AND id IN (${idList(ids)})`);
+  const r = await rows<{ id: string | number }>(
+    db,
+    sql`SELECT id FROM rova_product_terms WHERE taxonomy = ${taxonomy} AND id IN (${idList(ids)})`,
+  );
   return new Set(r.map((x) => Number(x.id)));
 }
 
 export async function termSlugsLike(db: Db, scope: TermScope, base: string): Promise<Set<string>> {
   const like = base.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-  const r = await rows<{ slug: string }>(db, sql`SELECT t.slug FROM rova_product_terms t WHERE ${scopeSql(scope)} AND t.slug LIKE ${like}`);
+  const r = await rows<{ slug: string }>(
+    db,
+    sql`SELECT t.slug FROM rova_product_terms t WHERE ${scopeSql(scope)} AND t.slug LIKE ${like}`,
+  );
   return new Set(r.map((x) => x.slug));
 }
 
 export async function termSlugOwner(db: Db, scope: TermScope, slug: string): Promise<number | null> {
-  const r = await one<{ id: string | number }>(db, sql`SELECT t.id FROM rova_product_terms t WHERE ${scopeSql(scope)} AND t.slug = ${slug}`);
+  const r = await one<{ id: string | number }>(
+    db,
+    sql`SELECT t.id FROM rova_product_terms t WHERE ${scopeSql(scope)} AND t.slug = ${slug}`,
+  );
   return r ? Number(r.id) : null;
 }
 
@@ -140,7 +182,11 @@ function termAssignments(p: TermPatch): SQL[] {
   return a;
 }
 
-export async function insertTerm(db: Db, scope: TermScope, p: TermPatch & { name: string; slug: string }): Promise<number> {
+export async function insertTerm(
+  db: Db,
+  scope: TermScope,
+  p: TermPatch & { name: string; slug: string },
+): Promise<number> {
   const r = await one<{ id: string | number }>(
     db,
     sql`INSERT INTO rova_product_terms (taxonomy, attribute_id, name, slug) VALUES (${scope.taxonomy}, ${scope.attributeId}, ${p.name}, ${p.slug}) RETURNING id`,
@@ -171,7 +217,10 @@ export async function setProductTerms(db: Db, productId: number, taxonomy: Taxon
 
 /** Products whose terms changed (their date_modified moves, as in WooCommerce). */
 export async function productsWithTerm(db: Db, termId: number): Promise<number[]> {
-  const r = await rows<{ id: string | number }>(db, sql`SELECT product_id AS id FROM rova_product_term_links WHERE term_id = ${termId}`);
+  const r = await rows<{ id: string | number }>(
+    db,
+    sql`SELECT product_id AS id FROM rova_product_term_links WHERE term_id = ${termId}`,
+  );
   return r.map((x) => Number(x.id));
 }
 
@@ -207,7 +256,9 @@ export async function findAttribute(db: Db, id: number): Promise<AttributeRecord
 
 export async function findAttributes(db: Db, ids: number[]): Promise<AttributeRecord[]> {
   if (ids.length === 0) return [];
-  return (await rows<AttributeRow>(db, sql`SELECT * FROM rova_product_attributes WHERE id IN (${idList(ids)})`)).map(toAttribute);
+  return (await rows<AttributeRow>(db, sql`SELECT * FROM rova_product_attributes WHERE id IN (${idList(ids)})`)).map(
+    toAttribute,
+  );
 }
 
 export async function attributeSlugOwner(db: Db, slug: string): Promise<number | null> {
@@ -226,7 +277,10 @@ function attributeAssignments(p: AttributePatch): SQL[] {
 }
 
 export async function insertAttribute(db: Db, p: AttributePatch & { name: string; slug: string }): Promise<number> {
-  const r = await one<{ id: string | number }>(db, sql`INSERT INTO rova_product_attributes (name, slug) VALUES (${p.name}, ${p.slug}) RETURNING id`);
+  const r = await one<{ id: string | number }>(
+    db,
+    sql`INSERT INTO rova_product_attributes (name, slug) VALUES (${p.name}, ${p.slug}) RETURNING id`,
+  );
   const id = Number(r!.id);
   await updateAttribute(db, id, p);
   return id;
@@ -262,7 +316,10 @@ export async function ensureAttributeTerms(db: Db, attributeId: number, names: s
   for (const name of names) {
     const base = slugify(name) || 'term';
     const scope: TermScope = { taxonomy: 'attribute', attributeId };
-    const exists = await one<{ id: string | number }>(db, sql`SELECT id FROM rova_product_terms WHERE taxonomy = 'attribute' AND attribute_id = ${attributeId} AND name = ${name}`);
+    const exists = await one<{ id: string | number }>(
+      db,
+      sql`SELECT id FROM rova_product_terms WHERE taxonomy = 'attribute' AND attribute_id = ${attributeId} AND name = ${name}`,
+    );
     if (exists) continue;
     await insertTerm(db, scope, { name, slug: dedupeSlug(base, await termSlugsLike(db, scope, base)) });
   }

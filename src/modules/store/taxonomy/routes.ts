@@ -32,9 +32,15 @@ const auth = { auth: { cap: 'manage_store' } } as const;
 
 function ids(v: unknown, field: string): number[] | undefined {
   if (v === undefined) return undefined;
-  const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v : [v])
+    .flatMap((x) => String(x).split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
   return parts.map((x) => {
-    if (!/^\d{1,15}$/.test(x) || Number(x) < 1) throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: `${field} must be a list of positive integer ids` } });
+    if (!/^\d{1,15}$/.test(x) || Number(x) < 1)
+      throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, {
+        params: { [field]: `${field} must be a list of positive integer ids` },
+      });
     return Number(x);
   });
 }
@@ -50,7 +56,12 @@ function listParams(q: ListQ): TermListParams & { page: number; perPage: number 
     search: q.search?.trim() || undefined,
     include: ids(q.include, 'include'),
     exclude: ids(q.exclude, 'exclude'),
-    slugs: q.slug ? q.slug.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    slugs: q.slug
+      ? q.slug
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
     parent: q.parent,
     product: q.product,
     hideEmpty: q.hide_empty === true,
@@ -79,7 +90,16 @@ function termRoutes(app: FastifyInstance, r: TermResource): void {
   type Q = { Querystring: ListQ; Params: { id: number } };
   app.get<Q>(
     r.path,
-    { config: auth, schema: { tags, summary: `List ${r.noun}s`, params: r.params, querystring: r.listQuery, response: { 200: Type.Array(r.output), ...wpErrors(400, 401, 403, 404) } } },
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: `List ${r.noun}s`,
+        params: r.params,
+        querystring: r.listQuery,
+        response: { 200: Type.Array(r.output), ...wpErrors(400, 401, 403, 404) },
+      },
+    },
     async (req, reply) => {
       const q = listParams(req.query);
       const out = await service.listTerms(platform, r.scope(req), q);
@@ -89,7 +109,16 @@ function termRoutes(app: FastifyInstance, r: TermResource): void {
   );
   app.post<{ Body: service.Body }>(
     r.path,
-    { config: auth, schema: { tags, summary: `Create a ${r.noun}`, params: r.params, body: r.input, response: { 201: r.output, ...wpErrors(400, 401, 403, 404) } } },
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: `Create a ${r.noun}`,
+        params: r.params,
+        body: r.input,
+        response: { 201: r.output, ...wpErrors(400, 401, 403, 404) },
+      },
+    },
     async (req, reply) => {
       const out = await service.createTerm(platform, r.scope(req), req.body);
       req.auditTarget = `term:${String(out.id)}`;
@@ -100,13 +129,28 @@ function termRoutes(app: FastifyInstance, r: TermResource): void {
     `${r.path}/batch`,
     {
       config: auth,
-      schema: { tags, summary: `Create, update and delete ${r.noun}s in one transaction (max 100 items)`, params: r.params, body: batchIn(r.input), response: { 200: batchOut(r.output), ...wpErrors(400, 401, 403, 404, 413) } },
+      schema: {
+        tags,
+        summary: `Create, update and delete ${r.noun}s in one transaction (max 100 items)`,
+        params: r.params,
+        body: batchIn(r.input),
+        response: { 200: batchOut(r.output), ...wpErrors(400, 401, 403, 404, 413) },
+      },
     },
     async (req) => service.batchTerms(platform, r.scope(req), req.body),
   );
   app.get<{ Params: { id: number } }>(
     `${r.path}/:id`,
-    { config: auth, schema: { tags, summary: `Get a ${r.noun}`, params: r.itemParams, querystring: ReadQuery, response: { 200: r.output, ...wpErrors(400, 401, 403, 404) } } },
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: `Get a ${r.noun}`,
+        params: r.itemParams,
+        querystring: ReadQuery,
+        response: { 200: r.output, ...wpErrors(400, 401, 403, 404) },
+      },
+    },
     async (req) => service.getTerm(platform, r.scope(req), req.params.id),
   );
   for (const method of ['PUT', 'PATCH'] as const) {
@@ -114,7 +158,13 @@ function termRoutes(app: FastifyInstance, r: TermResource): void {
       method,
       url: `${r.path}/:id`,
       config: auth,
-      schema: { tags, summary: `Update a ${r.noun}`, params: r.itemParams, body: r.input, response: { 200: r.output, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: `Update a ${r.noun}`,
+        params: r.itemParams,
+        body: r.input,
+        response: { 200: r.output, ...wpErrors(400, 401, 403, 404) },
+      },
       handler: async (req) => service.updateTerm(platform, r.scope(req), req.params.id, req.body),
     });
   }
@@ -122,7 +172,13 @@ function termRoutes(app: FastifyInstance, r: TermResource): void {
     `${r.path}/:id`,
     {
       config: auth,
-      schema: { tags, summary: `Delete a ${r.noun} (force=true required)`, params: r.itemParams, querystring: ForceQuery, response: { 200: r.output, ...wpErrors(400, 401, 403, 404, 501) } },
+      schema: {
+        tags,
+        summary: `Delete a ${r.noun} (force=true required)`,
+        params: r.itemParams,
+        querystring: ForceQuery,
+        response: { 200: r.output, ...wpErrors(400, 401, 403, 404, 501) },
+      },
     },
     async (req) => service.deleteTerm(platform, r.scope(req), req.params.id, req.query.force === true),
   );
@@ -167,12 +223,30 @@ export const taxonomyRoutes: FastifyPluginAsync = async (app) => {
 
   const tags = ['wc/v3 product attributes'];
   type P = { Params: Static<typeof AttributeParams> };
-  app.get('/wc/v3/products/attributes', { config: auth, schema: { tags, summary: 'List global product attributes', querystring: ReadQuery, response: { 200: Type.Array(AttributeOut), ...wpErrors(400, 401, 403) } } }, async () =>
-    service.listAttributes(platform),
+  app.get(
+    '/wc/v3/products/attributes',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'List global product attributes',
+        querystring: ReadQuery,
+        response: { 200: Type.Array(AttributeOut), ...wpErrors(400, 401, 403) },
+      },
+    },
+    async () => service.listAttributes(platform),
   );
   app.post<{ Body: service.Body }>(
     '/wc/v3/products/attributes',
-    { config: auth, schema: { tags, summary: 'Create a global product attribute', body: AttributeIn, response: { 201: AttributeOut, ...wpErrors(400, 401, 403) } } },
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Create a global product attribute',
+        body: AttributeIn,
+        response: { 201: AttributeOut, ...wpErrors(400, 401, 403) },
+      },
+    },
     async (req, reply) => {
       const out = await service.createAttribute(platform, req.body);
       req.auditTarget = `attribute:${String(out.id)}`;
@@ -183,13 +257,27 @@ export const taxonomyRoutes: FastifyPluginAsync = async (app) => {
     '/wc/v3/products/attributes/batch',
     {
       config: auth,
-      schema: { tags, summary: 'Create, update and delete attributes in one transaction (max 100 items)', body: batchIn(AttributeIn), response: { 200: batchOut(AttributeOut), ...wpErrors(400, 401, 403, 413) } },
+      schema: {
+        tags,
+        summary: 'Create, update and delete attributes in one transaction (max 100 items)',
+        body: batchIn(AttributeIn),
+        response: { 200: batchOut(AttributeOut), ...wpErrors(400, 401, 403, 413) },
+      },
     },
     async (req) => service.batchAttributes(platform, req.body),
   );
   app.get<P>(
     '/wc/v3/products/attributes/:id',
-    { config: auth, schema: { tags, summary: 'Get a global product attribute', params: AttributeParams, querystring: ReadQuery, response: { 200: AttributeOut, ...wpErrors(400, 401, 403, 404) } } },
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Get a global product attribute',
+        params: AttributeParams,
+        querystring: ReadQuery,
+        response: { 200: AttributeOut, ...wpErrors(400, 401, 403, 404) },
+      },
+    },
     async (req) => service.getAttribute(platform, req.params.id),
   );
   for (const method of ['PUT', 'PATCH'] as const) {
@@ -197,7 +285,13 @@ export const taxonomyRoutes: FastifyPluginAsync = async (app) => {
       method,
       url: '/wc/v3/products/attributes/:id',
       config: auth,
-      schema: { tags, summary: 'Update a global product attribute', params: AttributeParams, body: AttributeIn, response: { 200: AttributeOut, ...wpErrors(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Update a global product attribute',
+        params: AttributeParams,
+        body: AttributeIn,
+        response: { 200: AttributeOut, ...wpErrors(400, 401, 403, 404) },
+      },
       handler: async (req) => service.updateAttribute(platform, req.params.id, req.body),
     });
   }
@@ -205,7 +299,13 @@ export const taxonomyRoutes: FastifyPluginAsync = async (app) => {
     '/wc/v3/products/attributes/:id',
     {
       config: auth,
-      schema: { tags, summary: 'Delete a global product attribute and its terms (force=true required)', params: AttributeParams, querystring: ForceQuery, response: { 200: AttributeOut, ...wpErrors(400, 401, 403, 404, 501) } },
+      schema: {
+        tags,
+        summary: 'Delete a global product attribute and its terms (force=true required)',
+        params: AttributeParams,
+        querystring: ForceQuery,
+        response: { 200: AttributeOut, ...wpErrors(400, 401, 403, 404, 501) },
+      },
     },
     async (req) => service.deleteAttribute(platform, req.params.id, req.query.force === true),
   );

@@ -5,16 +5,25 @@ import { readOnlyFields } from '../read-only.js';
 
 const MAX_INT = Number.MAX_SAFE_INTEGER;
 const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_INT, description });
-const lit = <T extends readonly string[]>(values: T, description?: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
-const IdList = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })], {
-  description: 'Ids: comma-separated or as a list (include[]=1&include[]=2)',
-});
+const lit = <T extends readonly string[]>(values: T, description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
+const IdList = Type.Union(
+  [Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })],
+  {
+    description: 'Ids: comma-separated or as a list (include[]=1&include[]=2)',
+  },
+);
 
 export const TermParams = Type.Object({ id: Id('Term id') });
 export const AttributeParams = Type.Object({ id: Id('Attribute id') });
 export const AttributeTermsParams = Type.Object({ attribute_id: Id('Attribute id') });
 export const AttributeTermParams = Type.Object({ attribute_id: Id('Attribute id'), id: Id('Term id') });
-export const ForceQuery = Type.Object({ force: Type.Optional(Type.Boolean({ default: false, description: 'Required: terms and attributes are not trashed' })) });
+export const ForceQuery = Type.Object({
+  force: Type.Optional(Type.Boolean({ default: false, description: 'Required: terms and attributes are not trashed' })),
+});
 export const ReadQuery = Type.Object({
   context: Type.Optional(lit(['view', 'edit'])),
   _fields: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -36,7 +45,10 @@ const listBase = {
   slug: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated slugs' })),
 };
 export const TermListQuery = Type.Object(listBase);
-export const CategoryListQuery = Type.Object({ ...listBase, parent: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: '0: top-level categories' })) });
+export const CategoryListQuery = Type.Object({
+  ...listBase,
+  parent: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT, description: '0: top-level categories' })),
+});
 
 const Image = Type.Object(
   {
@@ -49,7 +61,13 @@ const Image = Type.Object(
 );
 const ImageOut = Type.Object({ id: Type.Integer(), src: Type.String(), name: Type.String(), alt: Type.String() });
 
-const termOut = { id: Type.Integer(), name: Type.String(), slug: Type.String(), description: Type.String(), count: Type.Integer() };
+const termOut = {
+  id: Type.Integer(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  count: Type.Integer(),
+};
 export const CategoryOut = Type.Object({
   ...termOut,
   parent: Type.Integer(),
@@ -87,7 +105,10 @@ export const CategoryIn = writeBody(CategoryOut, {
   menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
 });
 export const TagIn = writeBody(TagOut, termIn);
-export const AttributeTermIn = writeBody(AttributeTermOut, { ...termIn, menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })) });
+export const AttributeTermIn = writeBody(AttributeTermOut, {
+  ...termIn,
+  menu_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+});
 export const AttributeIn = writeBody(AttributeOut, {
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Required when creating' })),
   slug: Type.Optional(Type.String({ maxLength: 200, description: 'Stored without pa_, at most 28 characters' })),
@@ -108,5 +129,9 @@ export function batchIn(item: TObject) {
 }
 
 export function batchOut(item: TObject) {
-  return Type.Object({ create: Type.Optional(Type.Array(item)), update: Type.Optional(Type.Array(item)), delete: Type.Optional(Type.Array(item)) });
+  return Type.Object({
+    create: Type.Optional(Type.Array(item)),
+    update: Type.Optional(Type.Array(item)),
+    delete: Type.Optional(Type.Array(item)),
+  });
 }

@@ -18,21 +18,42 @@ export type Wire = Record<string, unknown>;
 
 const termNotFound = () => new HttpError(404, 'woocommerce_rest_term_invalid', 'Resource does not exist.');
 const attributeNotFound = () => new HttpError(404, 'woocommerce_rest_attribute_invalid', 'Resource does not exist.');
-const noTrash = () => new HttpError(501, 'woocommerce_rest_trash_not_supported', 'Resource does not support trashing. Set force=true to delete.');
-const invalid = (field: string, why: string) => new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: why } });
+const noTrash = () =>
+  new HttpError(
+    501,
+    'woocommerce_rest_trash_not_supported',
+    'Resource does not support trashing. Set force=true to delete.',
+  );
+const invalid = (field: string, why: string) =>
+  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: why } });
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function termWire(t: TermRecord): Wire {
   const base = { id: t.id, name: t.name, slug: t.slug };
   if (t.taxonomy === 'product_cat') {
-    return { ...base, parent: t.parentId ?? 0, description: t.description, display: t.display, image: t.image, menu_order: t.menuOrder, count: t.count };
+    return {
+      ...base,
+      parent: t.parentId ?? 0,
+      description: t.description,
+      display: t.display,
+      image: t.image,
+      menu_order: t.menuOrder,
+      count: t.count,
+    };
   }
   if (t.taxonomy === 'product_tag') return { ...base, description: t.description, count: t.count };
   return { ...base, description: t.description, menu_order: t.menuOrder, count: t.count };
 }
 
 export function attributeWire(a: AttributeRecord): Wire {
-  return { id: a.id, name: a.name, slug: `pa_${a.slug}`, type: a.type, order_by: a.orderBy, has_archives: a.hasArchives };
+  return {
+    id: a.id,
+    name: a.name,
+    slug: `pa_${a.slug}`,
+    type: a.type,
+    order_by: a.orderBy,
+    has_archives: a.hasArchives,
+  };
 }
 
 /** Products show term names: any taxonomy change reaches every node's catalogue view. */
@@ -51,8 +72,13 @@ async function getTermIn(db: Db, scope: TermScope, id: number): Promise<TermReco
   return t;
 }
 
-export async function listTerms(platform: Platform, scope: TermScope, q: TermListQuery): Promise<{ items: Wire[]; total: number }> {
-  if (scope.attributeId !== null && !(await repo.findAttribute(platform.db, scope.attributeId))) throw attributeNotFound();
+export async function listTerms(
+  platform: Platform,
+  scope: TermScope,
+  q: TermListQuery,
+): Promise<{ items: Wire[]; total: number }> {
+  if (scope.attributeId !== null && !(await repo.findAttribute(platform.db, scope.attributeId)))
+    throw attributeNotFound();
   const r = await repo.listTerms(platform.db, scope, q);
   return { items: r.items.map(termWire), total: r.total };
 }
@@ -78,8 +104,15 @@ async function termPatch(db: Db, scope: TermScope, body: Body, current: TermReco
   if (wanted !== '' && wanted !== current?.slug) {
     const owner = await repo.termSlugOwner(db, scope, wanted);
     if (owner !== null) {
-      if (body.slug !== undefined) throw new HttpError(400, 'duplicate_term_slug', `The slug "${wanted}" is already in use by another term.`, { resource_id: owner });
-      if (!current) throw new HttpError(400, 'term_exists', 'A term with the name provided already exists.', { resource_id: owner, term_id: owner });
+      if (body.slug !== undefined)
+        throw new HttpError(400, 'duplicate_term_slug', `The slug "${wanted}" is already in use by another term.`, {
+          resource_id: owner,
+        });
+      if (!current)
+        throw new HttpError(400, 'term_exists', 'A term with the name provided already exists.', {
+          resource_id: owner,
+          term_id: owner,
+        });
     }
     p.slug = wanted;
   } else if (!current) {
@@ -89,8 +122,12 @@ async function termPatch(db: Db, scope: TermScope, body: Body, current: TermReco
     const parent = Number(body.parent);
     if (parent === 0) p.parentId = null;
     else {
-      if (!(await repo.findTerm(db, scope, parent))) throw new HttpError(400, 'woocommerce_rest_term_invalid', `Parent category ${parent} does not exist.`, { params: { parent: 'unknown category' } });
-      if (current && (await repo.termSubtree(db, current.id)).has(parent)) throw invalid('parent', 'a category cannot be placed under itself or one of its subcategories');
+      if (!(await repo.findTerm(db, scope, parent)))
+        throw new HttpError(400, 'woocommerce_rest_term_invalid', `Parent category ${parent} does not exist.`, {
+          params: { parent: 'unknown category' },
+        });
+      if (current && (await repo.termSubtree(db, current.id)).has(parent))
+        throw invalid('parent', 'a category cannot be placed under itself or one of its subcategories');
       p.parentId = parent;
     }
   }
@@ -103,7 +140,8 @@ async function termPatch(db: Db, scope: TermScope, body: Body, current: TermReco
 
 async function createTermIn(db: Db, scope: TermScope, body: Body): Promise<number> {
   if (scope.attributeId !== null && !(await repo.findAttribute(db, scope.attributeId))) throw attributeNotFound();
-  if (typeof body.name !== 'string' || body.name.trim() === '') throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): name', { params: ['name'] });
+  if (typeof body.name !== 'string' || body.name.trim() === '')
+    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): name', { params: ['name'] });
   const p = await termPatch(db, scope, body, null);
   return repo.insertTerm(db, scope, { ...p, name: p.name!, slug: p.slug! });
 }
@@ -114,7 +152,9 @@ async function updateTermIn(db: Db, scope: TermScope, id: number, body: Body): P
 }
 
 export async function createTerm(platform: Platform, scope: TermScope, body: Body): Promise<Wire> {
-  return write(platform, async (tx) => termWire((await repo.findTerm(tx, scope, await createTermIn(tx, scope, body)))!));
+  return write(platform, async (tx) =>
+    termWire((await repo.findTerm(tx, scope, await createTermIn(tx, scope, body)))!),
+  );
 }
 
 export async function updateTerm(platform: Platform, scope: TermScope, id: number, body: Body): Promise<Wire> {
@@ -149,12 +189,18 @@ async function attributePatch(db: Db, body: Body, current: AttributeRecord | nul
     if (name === '') throw invalid('name', 'name must not be empty');
     p.name = name;
   }
-  const wanted = body.slug !== undefined ? attributeSlug(str(body.slug) ?? '') : current ? '' : attributeSlug(p.name ?? '');
+  const wanted =
+    body.slug !== undefined ? attributeSlug(str(body.slug) ?? '') : current ? '' : attributeSlug(p.name ?? '');
   if (body.slug !== undefined || !current) {
     if (wanted === '') throw invalid('slug', 'slug must contain letters or digits');
     const owner = await repo.attributeSlugOwner(db, wanted);
     if (owner !== null && owner !== current?.id) {
-      throw new HttpError(400, 'woocommerce_rest_cannot_create', `Slug "${wanted}" is already in use. Change it, please.`, { params: { slug: 'already in use' } });
+      throw new HttpError(
+        400,
+        'woocommerce_rest_cannot_create',
+        `Slug "${wanted}" is already in use. Change it, please.`,
+        { params: { slug: 'already in use' } },
+      );
     }
     p.slug = wanted;
   }
@@ -179,7 +225,8 @@ export async function getAttribute(platform: Platform, id: number): Promise<Wire
 }
 
 async function createAttributeIn(db: Db, body: Body): Promise<number> {
-  if (typeof body.name !== 'string' || body.name.trim() === '') throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): name', { params: ['name'] });
+  if (typeof body.name !== 'string' || body.name.trim() === '')
+    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): name', { params: ['name'] });
   const p = await attributePatch(db, body, null);
   return repo.insertAttribute(db, { ...p, name: p.name!, slug: p.slug! });
 }
@@ -231,14 +278,23 @@ interface BatchOps {
 
 function itemError(err: unknown, op: string, index: number): unknown {
   if (!(err instanceof HttpError)) return err;
-  return new HttpError(err.status === 404 ? 400 : err.status, err.code, `${op}[${index}]: ${err.message} Nothing was written.`, { ...(err.data ?? {}), batch: { operation: op, index } });
+  return new HttpError(
+    err.status === 404 ? 400 : err.status,
+    err.code,
+    `${op}[${index}]: ${err.message} Nothing was written.`,
+    { ...(err.data ?? {}), batch: { operation: op, index } },
+  );
 }
 
 /** All items in one transaction: one bad item fails the batch and nothing is written (like products/batch). */
 async function runBatch(platform: Platform, body: TaxonomyBatch, ops: BatchOps): Promise<Record<string, Wire[]>> {
   const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
   if (total > TAXONOMY_BATCH_LIMIT) {
-    throw new HttpError(413, 'woocommerce_rest_request_entity_too_large', `Unable to accept more than ${TAXONOMY_BATCH_LIMIT} items for this request.`);
+    throw new HttpError(
+      413,
+      'woocommerce_rest_request_entity_too_large',
+      `Unable to accept more than ${TAXONOMY_BATCH_LIMIT} items for this request.`,
+    );
   }
   return write(platform, async (tx) => {
     const out: Record<string, Wire[]> = {};

@@ -46,7 +46,13 @@ export class SigningKeys {
   private async load(force = false): Promise<LoadedKey[]> {
     if (this.keys && !force) return this.keys;
     this.loading ??= (async () => {
-      const r = await rows<{ kid: string; public_jwk: JWK; private_enc: string; created_at: string; verify_until: string | null }>(
+      const r = await rows<{
+        kid: string;
+        public_jwk: JWK;
+        private_enc: string;
+        created_at: string;
+        verify_until: string | null;
+      }>(
         this.db,
         sql`SELECT kid, public_jwk, private_enc, created_at, verify_until FROM rova_signing_keys ORDER BY created_at DESC, kid`,
       );
@@ -56,7 +62,10 @@ export class SigningKeys {
           kid: k.kid,
           publicJwk: k.public_jwk,
           publicKey: await importJWK(k.public_jwk, JWT_ALG),
-          privateKey: k.verify_until === null ? await importJWK(JSON.parse(this.box.reveal(k.private_enc)) as JWK, JWT_ALG) : null,
+          privateKey:
+            k.verify_until === null
+              ? await importJWK(JSON.parse(this.box.reveal(k.private_enc)) as JWK, JWT_ALG)
+              : null,
           createdAt: toDate(k.created_at),
           verifyUntil: toDateOrNull(k.verify_until),
         });
@@ -126,7 +135,9 @@ export class SigningKeys {
     const kid = randomUUID();
     const pub = await exportJWK(publicKey);
     const priv = this.box.seal(JSON.stringify(await exportJWK(privateKey)));
-    await db.execute(sql`INSERT INTO rova_signing_keys (kid, alg, public_jwk, private_enc) VALUES (${kid}, ${JWT_ALG}, ${JSON.stringify(pub)}::jsonb, ${priv})`);
+    await db.execute(
+      sql`INSERT INTO rova_signing_keys (kid, alg, public_jwk, private_enc) VALUES (${kid}, ${JWT_ALG}, ${JSON.stringify(pub)}::jsonb, ${priv})`,
+    );
     return kid;
   }
 }

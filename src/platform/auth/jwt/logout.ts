@@ -8,6 +8,7 @@ export async function logoutSession(p: Platform, ctx: AuthContext, everywhere: b
     await jwtSessionsOf(p).revokeAll(ctx.user.id, 'logout_everywhere');
     return;
   }
-  if (ctx.method === 'jwt' && ctx.user && ctx.sessionId !== null) await jwtSessionsOf(p).revokeOne(ctx.user.id, ctx.sessionId);
+  if (ctx.method === 'jwt' && ctx.user && ctx.sessionId !== null)
+    await jwtSessionsOf(p).revokeOne(ctx.user.id, ctx.sessionId);
   else await p.auth.logout(ctx);
 }

@@ -10,13 +10,20 @@ import { jwtSessionsOf } from './sessions.js';
  * 429 once the account's or the address's failure budget is spent), stores the new one and ends every session of the
  * user, in one transaction.
  */
-export async function changePassword(p: Platform, req: FastifyRequest, userId: number, current: string, next: string): Promise<number> {
+export async function changePassword(
+  p: Platform,
+  req: FastifyRequest,
+  userId: number,
+  current: string,
+  next: string,
+): Promise<number> {
   const u = await findUserById(p.db, userId);
   if (!u) throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
   try {
     await p.auth.checkPassword(req, u.login, current);
   } catch (err) {
-    if (err instanceof HttpError && err.status === 401) throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
+    if (err instanceof HttpError && err.status === 401)
+      throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
     throw err;
   }
   const hash = await hashPassword(next);

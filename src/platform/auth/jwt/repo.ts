@@ -16,7 +16,13 @@ export interface SessionRow {
 const SESSION_COLS = sql`s.id::int AS id, s.user_id::int AS "userId", s.device, s.ip, s.created_at AS "createdAt",
   s.last_used_at AS "lastUsedAt", s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt"`;
 
-export async function insertSession(db: Db, userId: number, device: string, ip: string, expiresAt: Date): Promise<number> {
+export async function insertSession(
+  db: Db,
+  userId: number,
+  device: string,
+  ip: string,
+  expiresAt: Date,
+): Promise<number> {
   const r = await one<{ id: number }>(
     db,
     sql`INSERT INTO rova_auth_sessions (user_id, device, ip, expires_at) VALUES (${userId}, ${device}, ${ip}, ${expiresAt.toISOString()}) RETURNING id::int AS id`,
@@ -25,7 +31,11 @@ export async function insertSession(db: Db, userId: number, device: string, ip: 
 }
 
 /** The live session and its user (null when revoked, past its absolute expiry, or the user is gone). */
-export async function liveSessionUser(db: Db, sessionId: number, userId: number): Promise<(AuthUser & { lastUsedAt: string }) | undefined> {
+export async function liveSessionUser(
+  db: Db,
+  sessionId: number,
+  userId: number,
+): Promise<(AuthUser & { lastUsedAt: string }) | undefined> {
   return one<AuthUser & { lastUsedAt: string }>(
     db,
     sql`SELECT u.id::int AS id, u.login, u.email, u.display_name AS "displayName", u.role, s.last_used_at AS "lastUsedAt"
@@ -45,7 +55,12 @@ export async function listSessions(db: Db, userId: number): Promise<SessionRow[]
   );
 }
 
-export async function revokeSession(db: Db, sessionId: number, userId: number | null, reason: string): Promise<boolean> {
+export async function revokeSession(
+  db: Db,
+  sessionId: number,
+  userId: number | null,
+  reason: string,
+): Promise<boolean> {
   const owner = userId === null ? sql`true` : sql`user_id = ${userId}`;
   const r = await rows<{ id: number }>(
     db,
@@ -62,7 +77,10 @@ export async function revokeAllOfUser(db: Db, userId: number, reason: string): P
     sql`UPDATE rova_auth_sessions SET revoked_at = now(), revoke_reason = ${reason}
         WHERE user_id = ${userId} AND revoked_at IS NULL RETURNING id::int AS id`,
   );
-  const cookie = await rows<{ id: number }>(db, sql`DELETE FROM rova_sessions WHERE user_id = ${userId} RETURNING id::int AS id`);
+  const cookie = await rows<{ id: number }>(
+    db,
+    sql`DELETE FROM rova_sessions WHERE user_id = ${userId} RETURNING id::int AS id`,
+  );
   return jwt.length + cookie.length;
 }
 
@@ -93,7 +111,12 @@ export async function lockRefreshToken(db: Db, tokenHash: string): Promise<Refre
   return { ...t, session: s };
 }
 
-export async function insertRefreshToken(db: Db, sessionId: number, tokenHash: string, parentId: number | null): Promise<number> {
+export async function insertRefreshToken(
+  db: Db,
+  sessionId: number,
+  tokenHash: string,
+  parentId: number | null,
+): Promise<number> {
   const r = await one<{ id: number }>(
     db,
     sql`INSERT INTO rova_refresh_tokens (session_id, token_hash, parent_id) VALUES (${sessionId}, ${tokenHash}, ${parentId}) RETURNING id::int AS id`,
@@ -102,12 +125,17 @@ export async function insertRefreshToken(db: Db, sessionId: number, tokenHash: s
 }
 
 export async function markRefreshUsed(db: Db, id: number, childId: number, childTokenEnc: string): Promise<void> {
-  await db.execute(sql`UPDATE rova_refresh_tokens SET used_at = now(), child_id = ${childId}, child_token_enc = ${childTokenEnc} WHERE id = ${id}`);
+  await db.execute(
+    sql`UPDATE rova_refresh_tokens SET used_at = now(), child_id = ${childId}, child_token_enc = ${childTokenEnc} WHERE id = ${id}`,
+  );
   // this token's parent is no longer the immediate parent: its copy of this token is not needed any more
   await db.execute(sql`UPDATE rova_refresh_tokens SET child_token_enc = NULL WHERE child_id = ${id}`);
 }
 
-export async function sessionOfRefreshHash(db: Db, tokenHash: string): Promise<{ sessionId: number; userId: number } | undefined> {
+export async function sessionOfRefreshHash(
+  db: Db,
+  tokenHash: string,
+): Promise<{ sessionId: number; userId: number } | undefined> {
   return one<{ sessionId: number; userId: number }>(
     db,
     sql`SELECT s.id::int AS "sessionId", s.user_id::int AS "userId" FROM rova_refresh_tokens t JOIN rova_auth_sessions s ON s.id = t.session_id

@@ -73,7 +73,13 @@ export class JwtSessions {
     const dev = (device?.trim() || ua).slice(0, 200);
     const refresh = randomToken('rrt_', 32);
     const sessionId = await this.p.transaction(async (tx) => {
-      const sid = await repo.insertSession(tx, user.id, dev, clientAddress(req), new Date(this.now() + REFRESH_ABSOLUTE_MS));
+      const sid = await repo.insertSession(
+        tx,
+        user.id,
+        dev,
+        clientAddress(req),
+        new Date(this.now() + REFRESH_ABSOLUTE_MS),
+      );
       await repo.insertRefreshToken(tx, sid, this.hash(refresh), null);
       return sid;
     });
@@ -92,7 +98,8 @@ export class JwtSessions {
    * racing) gets the same child; any other reuse means the token leaked: the whole family is revoked.
    */
   async refresh(req: FastifyRequest, token: string): Promise<TokenPair> {
-    type Outcome = { error: string; reuse?: number; userId?: number } | { userId: number; sessionId: number; refresh: string };
+    type Outcome =
+      { error: string; reuse?: number; userId?: number } | { userId: number; sessionId: number; refresh: string };
     const outcome = await this.p.transaction(async (tx): Promise<Outcome> => {
       const t = await repo.lockRefreshToken(tx, this.hash(token));
       if (!t) return { error: 'The refresh token is not valid. Log in again.' };
@@ -100,7 +107,8 @@ export class JwtSessions {
       const now = this.now();
       if (s.revokedAt || toDate(s.expiresAt).getTime() <= now) return { error: 'The session has ended. Log in again.' };
       if (t.usedAt === null) {
-        if (toDate(t.createdAt).getTime() + REFRESH_IDLE_MS <= now) return { error: 'The session was idle too long. Log in again.' };
+        if (toDate(t.createdAt).getTime() + REFRESH_IDLE_MS <= now)
+          return { error: 'The session was idle too long. Log in again.' };
         const child = randomToken('rrt_', 32);
         const childId = await repo.insertRefreshToken(tx, s.id, this.hash(child), t.id);
         await repo.markRefreshUsed(tx, t.id, childId, this.box.seal(child));
@@ -112,7 +120,11 @@ export class JwtSessions {
         return { userId: s.userId, sessionId: s.id, refresh: this.box.reveal(t.childTokenEnc) };
       }
       await repo.revokeSession(tx, s.id, null, 'refresh_token_reuse');
-      return { error: 'The refresh token was already used: the session is revoked. Log in again.', reuse: s.id, userId: s.userId };
+      return {
+        error: 'The refresh token was already used: the session is revoked. Log in again.',
+        reuse: s.id,
+        userId: s.userId,
+      };
     });
     if ('error' in outcome) {
       if (outcome.reuse !== undefined) {
@@ -133,7 +145,12 @@ export class JwtSessions {
 
   private async pair(userId: number, sessionId: number, refresh: string): Promise<TokenPair> {
     const ttl = this.settings.accessTtlSeconds;
-    return { access_token: await this.accessToken(userId, sessionId, ttl), token_type: 'Bearer', expires_in: ttl, refresh_token: refresh };
+    return {
+      access_token: await this.accessToken(userId, sessionId, ttl),
+      token_type: 'Bearer',
+      expires_in: ttl,
+      refresh_token: refresh,
+    };
   }
 
   async accessToken(userId: number, sessionId: number, ttlSeconds: number): Promise<string> {

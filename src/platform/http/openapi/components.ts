@@ -7,7 +7,11 @@ export type Json = Record<string, unknown>;
 export const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const RentalEnvelope = Type.Object(
-  { success: Type.Literal(true), data: Type.Unknown({ description: 'The answer; its shape is given per operation' }), message: Type.String() },
+  {
+    success: Type.Literal(true),
+    data: Type.Unknown({ description: 'The answer; its shape is given per operation' }),
+    message: Type.String(),
+  },
   { description: 'Success envelope of the rental namespaces' },
 );
 
@@ -31,7 +35,8 @@ export function plain(schema: unknown): unknown {
     if (k === '$id') continue;
     if (k === 'const') out.enum = [v];
     // TypeBox writes Type.Record(String, X) as a catch-all pattern; @fastify/swagger emits additionalProperties.
-    else if (k === 'patternProperties' && isJson(v) && Object.keys(v).join() === '^(.*)$') out.additionalProperties = plain(v['^(.*)$']);
+    else if (k === 'patternProperties' && isJson(v) && Object.keys(v).join() === '^(.*)$')
+      out.additionalProperties = plain(v['^(.*)$']);
     else out[k] = plain(v);
   }
   return out;
@@ -48,7 +53,11 @@ export function fingerprint(schema: unknown): string {
       if (k === 'const') o.enum = [norm(x)];
       else o[k] = norm(x);
     }
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k]]),
+    );
   };
   return JSON.stringify(norm(schema));
 }
@@ -67,11 +76,16 @@ export const ERROR_FINGERPRINTS: Record<string, string> = {
 
 export const HEADERS: Record<string, Json> = {
   'X-WP-Total': { description: 'Number of items over all pages', schema: { type: 'integer', minimum: 0 } },
-  'X-WP-TotalPages': { description: 'Number of pages (0 when there are no items)', schema: { type: 'integer', minimum: 0 } },
+  'X-WP-TotalPages': {
+    description: 'Number of pages (0 when there are no items)',
+    schema: { type: 'integer', minimum: 0 },
+  },
   Link: { description: 'RFC 8288 links to the `prev` and `next` pages, when they exist', schema: { type: 'string' } },
 };
 
-export const ref = (kind: 'schemas' | 'headers' | 'responses' | 'parameters', name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
+export const ref = (kind: 'schemas' | 'headers' | 'responses' | 'parameters', name: string): Json => ({
+  $ref: `#/components/${kind}/${name}`,
+});
 
 /** `{success:true, data:X, message}` → the shared envelope with X (and a rental page of items the same way). */
 export function shareRentalEnvelope(schema: Json): Json {

@@ -4,7 +4,16 @@ import { DEFAULT_POLICY, requiredScopeFor, routePolicy } from '../../auth/guard.
 import type { RoutePolicy } from '../../auth/types.js';
 import type { NamespaceRegistry } from '../namespaces.js';
 import { VERSION } from '../../../version.js';
-import { ERROR_FINGERPRINTS, fingerprint, HEADERS, isJson, ref, SCHEMAS, shareRentalEnvelope, type Json } from './components.js';
+import {
+  ERROR_FINGERPRINTS,
+  fingerprint,
+  HEADERS,
+  isJson,
+  ref,
+  SCHEMAS,
+  shareRentalEnvelope,
+  type Json,
+} from './components.js';
 import { exampleFor } from './examples.js';
 import { tagDescription } from './tags.js';
 
@@ -23,10 +32,26 @@ export interface OpenApiContext {
 export const AUTHENTICATED_SECURITY: Json[] = [{ apiKey: [] }, { bearer: [] }, { sessionCookie: [], nonce: [] }];
 
 const SECURITY_SCHEMES: Json = {
-  apiKey: { type: 'apiKey', in: 'header', name: 'X-Rova-API-Key', description: 'An API key (`rova apikey create`, `POST /rova/v1/api-keys`).' },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Rova-API-Key',
+    description: 'An API key (`rova apikey create`, `POST /rova/v1/api-keys`).',
+  },
   bearer: { type: 'http', scheme: 'bearer', description: 'An API key as a Bearer token, or a JWT access token.' },
-  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'rova_session', description: 'Session cookie set by `POST /rova/v1/auth/login`; counts only with a nonce.' },
-  nonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'Nonce of the session (from the login answer or `GET /rova/v1/auth/nonce`); `_wpnonce` as a query or body parameter works too.' },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'rova_session',
+    description: 'Session cookie set by `POST /rova/v1/auth/login`; counts only with a nonce.',
+  },
+  nonce: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-WP-Nonce',
+    description:
+      'Nonce of the session (from the login answer or `GET /rova/v1/auth/nonce`); `_wpnonce` as a query or body parameter works too.',
+  },
 };
 
 const POLICY_KEY = 'x-rova-policy';
@@ -63,7 +88,8 @@ export function swaggerOptions(ctx: OpenApiContext): FastifyDynamicSwaggerOption
       security: AUTHENTICATED_SECURITY as never,
     },
     transform: ({ schema, url, route }) => ({ schema: routeSchema(ctx, schema, route), url }),
-    transformObject: (d) => ('openapiObject' in d ? (finishDocument(ctx, d.openapiObject as Json) as never) : d.swaggerObject),
+    transformObject: (d) =>
+      'openapiObject' in d ? (finishDocument(ctx, d.openapiObject as Json) as never) : d.swaggerObject,
   };
 }
 
@@ -106,7 +132,8 @@ function finishDocument(ctx: OpenApiContext, doc: Json): Json {
   doc.tags = [...tags].sort().map((name) => ({ name, description: tagDescription(name) }));
   // Only the shared pieces some operation refers to (an app without the rental module has no rental envelope).
   const text = JSON.stringify(out);
-  const used = (kind: string, all: Record<string, Json>) => Object.fromEntries(Object.entries(all).filter(([n]) => text.includes(`"#/components/${kind}/${n}"`)));
+  const used = (kind: string, all: Record<string, Json>) =>
+    Object.fromEntries(Object.entries(all).filter(([n]) => text.includes(`"#/components/${kind}/${n}"`)));
   const components = isJson(doc.components) ? doc.components : {};
   components.schemas = { ...used('schemas', SCHEMAS), ...(isJson(components.schemas) ? components.schemas : {}) };
   components.headers = { ...used('headers', HEADERS), ...(isJson(components.headers) ? components.headers : {}) };
@@ -121,7 +148,10 @@ function finishOperation(ctx: OpenApiContext, path: string, method: string, op: 
   const inRest = path === ctx.restRoot || path.startsWith(ctx.restRoot + '/');
   const errorSchema = ns?.shape === 'rental' ? 'RentalError' : 'WpError';
 
-  let id = typeof op.operationId === 'string' && !ids.has(op.operationId) ? op.operationId : operationId(ctx.restRoot, method, path);
+  let id =
+    typeof op.operationId === 'string' && !ids.has(op.operationId)
+      ? op.operationId
+      : operationId(ctx.restRoot, method, path);
   for (let n = 2; ids.has(id); n += 1) id = `${operationId(ctx.restRoot, method, path)}${n}`;
   ids.add(id);
   op.operationId = id;
@@ -146,15 +176,18 @@ function finishOperation(ctx: OpenApiContext, path: string, method: string, op: 
         // The response took the schema's description ("WordPress REST error shape"): say what the status means.
         if (r.description === media.schema.description) r.description = ERROR_TEXT[Number(status)] ?? r.description;
         media.schema = ref('schemas', shared);
-      }
-      else if (ns?.shape === 'rental' && /^2/.test(status)) media.schema = shareRentalEnvelope(media.schema);
+      } else if (ns?.shape === 'rental' && /^2/.test(status)) media.schema = shareRentalEnvelope(media.schema);
     }
-    if (r.description === 'Default Response') r.description = Number(status) >= 400 ? (ERROR_TEXT[Number(status)] ?? 'Error') : 'Success';
+    if (r.description === 'Default Response')
+      r.description = Number(status) >= 400 ? (ERROR_TEXT[Number(status)] ?? 'Error') : 'Success';
   }
   const hasInput = (Array.isArray(op.parameters) && op.parameters.length > 0) || isJson(op.requestBody);
   const add = (status: number, when: boolean) => {
     if (!when || responses[String(status)]) return;
-    responses[String(status)] = { description: ERROR_TEXT[status], content: { 'application/json': { schema: ref('schemas', errorSchema) } } };
+    responses[String(status)] = {
+      description: ERROR_TEXT[status],
+      content: { 'application/json': { schema: ref('schemas', errorSchema) } },
+    };
   };
   add(400, hasInput);
   add(401, policy !== 'public');
@@ -164,7 +197,11 @@ function finishOperation(ctx: OpenApiContext, path: string, method: string, op: 
 
   if (method === 'get' && ns?.shape === 'wp' && hasQuery(op, 'page')) {
     const ok = responses['200'];
-    if (isJson(ok)) ok.headers = { ...Object.fromEntries(Object.keys(HEADERS).map((h) => [h, ref('headers', h)])), ...(isJson(ok.headers) ? ok.headers : {}) };
+    if (isJson(ok))
+      ok.headers = {
+        ...Object.fromEntries(Object.keys(HEADERS).map((h) => [h, ref('headers', h)])),
+        ...(isJson(ok.headers) ? ok.headers : {}),
+      };
   }
 
   const body = isJson(op.requestBody) && isJson(op.requestBody.content) ? op.requestBody.content : null;
@@ -175,7 +212,8 @@ function finishOperation(ctx: OpenApiContext, path: string, method: string, op: 
   }
 }
 
-const hasQuery = (op: Json, name: string) => Array.isArray(op.parameters) && op.parameters.some((p) => isJson(p) && p.in === 'query' && p.name === name);
+const hasQuery = (op: Json, name: string) =>
+  Array.isArray(op.parameters) && op.parameters.some((p) => isJson(p) && p.in === 'query' && p.name === name);
 
 function permissionText(policy: RoutePolicy, method: string): string {
   if (policy === 'public') return '**Public**: no credentials needed.';
@@ -204,4 +242,8 @@ export function operationId(restRoot: string, method: string, path: string): str
   return method.toLowerCase() + (name || words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(''));
 }
 
-const split = (s: string) => s.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w.toLowerCase());
+const split = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());

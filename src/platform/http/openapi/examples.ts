@@ -64,7 +64,10 @@ function build(s: Schema, name: string, full: boolean, depth: number): unknown {
     const list = s[key];
     if (Array.isArray(list)) {
       // Prefer a non-null branch: an example that only says `null` explains nothing.
-      const ordered = [...list.filter((b) => isSchema(b) && b.type !== 'null'), ...list.filter((b) => isSchema(b) && b.type === 'null')];
+      const ordered = [
+        ...list.filter((b) => isSchema(b) && b.type !== 'null'),
+        ...list.filter((b) => isSchema(b) && b.type === 'null'),
+      ];
       for (const b of ordered) {
         const v = build(b as Schema, name, full, depth + 1);
         if (v !== undefined && conforms(b as Schema, v)) return v;
@@ -97,7 +100,10 @@ function build(s: Schema, name: string, full: boolean, depth: number): unknown {
       if (isSchema(s.properties)) return objectExample(s, full, depth);
       if (/_ids$/.test(name)) return [1, 2, 3];
       // A description that starts with the choices (`anomaly | fragments`) names a good value.
-      return /^([A-Za-z0-9_-]+)(?: \| [A-Za-z0-9_-]+)+/.exec(typeof s.description === 'string' ? s.description : '')?.[1] ?? stringCandidates(name)[0];
+      return (
+        /^([A-Za-z0-9_-]+)(?: \| [A-Za-z0-9_-]+)+/.exec(typeof s.description === 'string' ? s.description : '')?.[1] ??
+        stringCandidates(name)[0]
+      );
   }
 }
 
@@ -131,9 +137,27 @@ function arrayExample(s: Schema, name: string, full: boolean, depth: number): un
 }
 
 function numberExample(s: Schema, name: string, integer: boolean): number {
-  const min = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + (integer ? 1 : 0.5) : undefined;
-  const max = typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - (integer ? 1 : 0.5) : undefined;
-  let v = /(^|_)id$/.test(name) ? 1 : name === 'year' ? 2024 : /percent|rate/.test(name) ? 10 : /price|amount|total/.test(name) ? 25 : 1;
+  const min =
+    typeof s.minimum === 'number'
+      ? s.minimum
+      : typeof s.exclusiveMinimum === 'number'
+        ? s.exclusiveMinimum + (integer ? 1 : 0.5)
+        : undefined;
+  const max =
+    typeof s.maximum === 'number'
+      ? s.maximum
+      : typeof s.exclusiveMaximum === 'number'
+        ? s.exclusiveMaximum - (integer ? 1 : 0.5)
+        : undefined;
+  let v = /(^|_)id$/.test(name)
+    ? 1
+    : name === 'year'
+      ? 2024
+      : /percent|rate/.test(name)
+        ? 10
+        : /price|amount|total/.test(name)
+          ? 25
+          : 1;
   if (min !== undefined && v < min) v = min;
   if (max !== undefined && v > max) v = max;
   if (typeof s.multipleOf === 'number' && s.multipleOf > 0) v = Math.ceil(v / s.multipleOf) * s.multipleOf;

@@ -10,7 +10,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'platform: audit': 'Append-only audit log of every write and every authentication failure.',
   'platform: operations': 'Probes and metrics for orchestrators and monitoring.',
   'wc/v3 products': 'WooCommerce REST API v3 compatible catalogue: products and variations, with `?currency=` pricing.',
-  'rova-fx': 'Currency service: public conversion for cached storefront pages, settings, currencies, rates, cache notices.',
+  'rova-fx':
+    'Currency service: public conversion for cached storefront pages, settings, currencies, rates, cache notices.',
   storefront: 'Storefront scripts, their config object and the demo shop (cacheable, never personalised).',
   'rental: public': 'Public rental reads: health, active locations, availability and price of a vehicle.',
   'rental: vehicles': 'Rental fleet (admin).',
@@ -18,9 +19,11 @@ const DESCRIPTIONS: Record<string, string> = {
   'rental: transfer routes': 'Transfer routes with fixed or distance-based prices (admin).',
   'rental: pricing rules': 'Seasons, weekend multiplier, duration tiers, add-ons, tax and deposit (admin).',
   'rental: customers': 'Creating and editing rental customers (admin).',
-  'rental: bookings': 'Bookings: atomic availability check on create, re-pricing on date changes, status machine (admin).',
+  'rental: bookings':
+    'Bookings: atomic availability check on create, re-pricing on date changes, status machine (admin).',
   'rental v1: dashboard': 'KPI cards with month-over-month deltas and recent bookings and transfers (admin).',
-  'rental v1: reports': 'Revenue, bookings, vehicles and customers reports over a date range in the store time zone (admin).',
+  'rental v1: reports':
+    'Revenue, bookings, vehicles and customers reports over a date range in the store time zone (admin).',
   'rental v1: customers': 'Customer lists with booking statistics, detail and bulk delete with anonymisation (admin).',
   'rental v1: messages (admin)': 'Admin inbox: message threads, replies and status.',
   'rental v1: my messages (customer)': 'The signed-in customer’s own message threads.',

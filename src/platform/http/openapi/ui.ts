@@ -14,12 +14,21 @@ export function swaggerUiOptions(): FastifySwaggerUiOptions {
     // its inline scripts by hash (the plugin's list); no upgrade-insecure-requests: a plain-HTTP server's own files
     // must load. frame-ancestors 'self' is in it (src/platform/http/html-security.ts checks every HTML page).
     staticCSP: true,
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '').replace(' validator.swagger.io', ''),
+    transformStaticCSP: (header) =>
+      header.replace(/\s*upgrade-insecure-requests;?/, '').replace(' validator.swagger.io', ''),
     uiConfig: { docExpansion: 'list', deepLinking: true, displayOperationId: false, persistAuthorization: false },
     logo: { type: 'image/svg+xml', content: Buffer.from(ROVA_LOGO_SVG), href: '/', target: '_self' },
     theme: {
       title: 'Rova API',
-      favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(ROVA_ICON_SVG) }],
+      favicon: [
+        {
+          filename: 'favicon.svg',
+          rel: 'icon',
+          sizes: 'any',
+          type: 'image/svg+xml',
+          content: Buffer.from(ROVA_ICON_SVG),
+        },
+      ],
     },
   };
 }

@@ -40,14 +40,15 @@ const ORDER: Record<SortKey, SQL> = {
   date: sql`c.created_at`,
 };
 
-
 export async function listCustomers(
   db: Db,
   q: { search?: string; sortBy: SortKey; desc: boolean; limit: number; offset: number },
 ): Promise<{ items: CustomerRow[]; total: number }> {
   const term = q.search?.trim() ?? '';
-  const where = term === '' ? sql`true` : sql`(c.name ILIKE ${likePattern(term)} OR c.email ILIKE ${likePattern(term)})`;
-  const total = (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_customers c WHERE ${where}`))?.n ?? 0;
+  const where =
+    term === '' ? sql`true` : sql`(c.name ILIKE ${likePattern(term)} OR c.email ILIKE ${likePattern(term)})`;
+  const total =
+    (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_customers c WHERE ${where}`))?.n ?? 0;
   const dir = q.desc ? sql`DESC` : sql`ASC`;
   // Only the customers of the page need stats when sorting by a customer column.
   const byStat = q.sortBy === 'bookings' || q.sortBy === 'total_spent' || q.sortBy === 'last_booking';
@@ -70,7 +71,10 @@ export async function listCustomers(
 }
 
 export async function getCustomer(db: Db, id: number): Promise<CustomerRow | undefined> {
-  return one<CustomerRow>(db, sql`${SELECT} LEFT JOIN LATERAL (${STATS} AND b.customer_id = c.id GROUP BY b.customer_id) s ON true WHERE c.id = ${id}`);
+  return one<CustomerRow>(
+    db,
+    sql`${SELECT} LEFT JOIN LATERAL (${STATS} AND b.customer_id = c.id GROUP BY b.customer_id) s ON true WHERE c.id = ${id}`,
+  );
 }
 
 export interface CustomerBookingRow {
@@ -98,14 +102,28 @@ export async function recentBookingsOf(db: Db, customerId: number, limit = 10): 
 }
 
 export async function threadCountOf(db: Db, customerId: number): Promise<number> {
-  return (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_messages WHERE customer_id = ${customerId} AND parent_id IS NULL`))?.n ?? 0;
+  return (
+    (
+      await one<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM rental_messages WHERE customer_id = ${customerId} AND parent_id IS NULL`,
+      )
+    )?.n ?? 0
+  );
 }
 
-const idList = (ids: number[]) => sql.join(ids.map((i) => sql`${i}`), sql`, `);
+const idList = (ids: number[]) =>
+  sql.join(
+    ids.map((i) => sql`${i}`),
+    sql`, `,
+  );
 
 /** Locks and returns the ids among `ids` that exist. */
 export async function lockExisting(db: Db, ids: number[]): Promise<number[]> {
-  const r = await rows<{ id: number }>(db, sql`SELECT id::int AS id FROM rental_customers WHERE id IN (${idList(ids)}) ORDER BY id FOR UPDATE`);
+  const r = await rows<{ id: number }>(
+    db,
+    sql`SELECT id::int AS id FROM rental_customers WHERE id IN (${idList(ids)}) ORDER BY id FOR UPDATE`,
+  );
   return r.map((x) => x.id);
 }
 
@@ -129,6 +147,9 @@ export async function anonymiseMessages(db: Db, ids: number[]): Promise<void> {
 }
 
 export async function deleteCustomers(db: Db, ids: number[]): Promise<number[]> {
-  const r = await rows<{ id: number }>(db, sql`DELETE FROM rental_customers WHERE id IN (${idList(ids)}) RETURNING id::int AS id`);
+  const r = await rows<{ id: number }>(
+    db,
+    sql`DELETE FROM rental_customers WHERE id IN (${idList(ids)}) RETURNING id::int AS id`,
+  );
   return r.map((x) => x.id).sort((a, b) => a - b);
 }

@@ -48,7 +48,8 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Delete customers; their bookings are kept and anonymised (one transaction)',
-        description: "Body {ids:[…]} (non-empty array of positive integers, ≤ 1000). Bookings keep their amounts; customer_id becomes null and the name/e-mail/phone snapshot becomes 'Deleted customer'/''/''. Unknown ids are skipped.",
+        description:
+          "Body {ids:[…]} (non-empty array of positive integers, ≤ 1000). Bookings keep their amounts; customer_id becomes null and the name/e-mail/phone snapshot becomes 'Deleted customer'/''/''. Unknown ids are skipped.",
         body: BulkBody,
         response: { 200: RentalEnvelope(BulkResult), ...rentalErrors(400, 401, 403) },
       },

@@ -10,18 +10,23 @@ export const ListQuery = Type.Object({
   sort_by: Type.Optional(
     literalUnion([...SORT_KEYS, 'date'] as const, {
       default: 'last_booking',
-      description: 'name | email | bookings | total_spent | last_booking | created (`date` = created); anything else → 400',
+      description:
+        'name | email | bookings | total_spent | last_booking | created (`date` = created); anything else → 400',
     }),
   ),
   sort_order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Default desc' })),
-  sort_dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Alias of sort_order (original name)' })),
+  sort_dir: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Alias of sort_order (original name)' }),
+  ),
   ...Paging,
 });
 
 const Stats = {
   bookings_count: Type.Integer({ description: 'Bookings except drafts' }),
   total_spent: Type.Number({ description: 'Σ total of confirmed, in_progress and completed bookings' }),
-  first_booking: Type.Union([Type.String(), Type.Null()], { description: 'Creation instant of the first booking (ISO-8601 UTC)' }),
+  first_booking: Type.Union([Type.String(), Type.Null()], {
+    description: 'Creation instant of the first booking (ISO-8601 UTC)',
+  }),
   last_booking: Type.Union([Type.String(), Type.Null()]),
 };
 

@@ -80,12 +80,16 @@ export const MAX_BULK_IDS = 1000;
 
 /** `ids` must be a non-empty JSON array of positive integers (numbers, not strings); duplicates count once. */
 export function parseIds(raw: unknown): number[] {
-  const bad = (why: string) => badRequest(`ids must be a non-empty array of positive integer customer ids (${why}).`, 'INVALID_PARAMS', { params: { ids: why } });
+  const bad = (why: string) =>
+    badRequest(`ids must be a non-empty array of positive integer customer ids (${why}).`, 'INVALID_PARAMS', {
+      params: { ids: why },
+    });
   if (!Array.isArray(raw)) throw bad('not an array');
   if (raw.length === 0) throw bad('empty');
   if (raw.length > MAX_BULK_IDS) throw bad(`at most ${MAX_BULK_IDS} ids per request`);
   for (const v of raw) {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw bad(`${JSON.stringify(v)} is not a positive integer`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)
+      throw bad(`${JSON.stringify(v)} is not a positive integer`);
   }
   return [...new Set(raw as number[])];
 }
@@ -98,10 +102,16 @@ export async function bulkDelete(transaction: Tx, raw: unknown) {
   const ids = parseIds(raw);
   return transaction(async (tx) => {
     const existing = await repo.lockExisting(tx, ids);
-    if (existing.length === 0) return { deleted: 0, skipped: ids.length, deleted_ids: [] as number[], anonymised_bookings: 0 };
+    if (existing.length === 0)
+      return { deleted: 0, skipped: ids.length, deleted_ids: [] as number[], anonymised_bookings: 0 };
     const anonymised = await repo.anonymiseBookings(tx, existing);
     await repo.anonymiseMessages(tx, existing);
     const deleted = await repo.deleteCustomers(tx, existing);
-    return { deleted: deleted.length, skipped: ids.length - deleted.length, deleted_ids: deleted, anonymised_bookings: anonymised };
+    return {
+      deleted: deleted.length,
+      skipped: ids.length - deleted.length,
+      deleted_ids: deleted,
+      anonymised_bookings: anonymised,
+    };
   });
 }

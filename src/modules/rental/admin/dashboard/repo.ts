@@ -44,7 +44,11 @@ export async function monthFigures(db: Db, tz: string, now: Date): Promise<Month
   return r!;
 }
 
-export async function vehicleFigures(db: Db, tz: string, now: Date): Promise<{ active: number; active_before_month: number }> {
+export async function vehicleFigures(
+  db: Db,
+  tz: string,
+  now: Date,
+): Promise<{ active: number; active_before_month: number }> {
   const r = await one<{ active: number; active_before_month: number }>(
     db,
     sql`SELECT count(*) FILTER (WHERE status = 'active')::int AS active,
@@ -56,7 +60,10 @@ export async function vehicleFigures(db: Db, tz: string, now: Date): Promise<{ a
 }
 
 export async function statusBreakdown(db: Db): Promise<{ status: string; count: number }[]> {
-  return rows(db, sql`SELECT status, count(*)::int AS count FROM rental_bookings WHERE status <> 'draft' GROUP BY status ORDER BY count(*) DESC, status`);
+  return rows(
+    db,
+    sql`SELECT status, count(*)::int AS count FROM rental_bookings WHERE status <> 'draft' GROUP BY status ORDER BY count(*) DESC, status`,
+  );
 }
 
 export interface BookingListRow {
@@ -76,8 +83,13 @@ export interface BookingListRow {
   currency: string;
 }
 
-export async function recentBookings(db: Db, limit: number, offset: number): Promise<{ items: BookingListRow[]; total: number }> {
-  const total = (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE status <> 'draft'`))?.n ?? 0;
+export async function recentBookings(
+  db: Db,
+  limit: number,
+  offset: number,
+): Promise<{ items: BookingListRow[]; total: number }> {
+  const total =
+    (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE status <> 'draft'`))?.n ?? 0;
   const items = await rows<BookingListRow>(
     db,
     sql`SELECT b.id::int AS id, b.kind, b.status, b.customer_id::int AS customer_id,
@@ -111,11 +123,16 @@ export interface TransferRow {
   total: string;
 }
 
-
-export async function upcomingTransfers(db: Db, now: Date, limit: number, offset: number): Promise<{ items: TransferRow[]; total: number }> {
+export async function upcomingTransfers(
+  db: Db,
+  now: Date,
+  limit: number,
+  offset: number,
+): Promise<{ items: TransferRow[]; total: number }> {
   const at = now.toISOString();
   const cond = sql`b.kind = 'transfer' AND b.pickup_at >= ${at}::timestamptz AND b.status NOT IN ('draft', 'cancelled', 'refunded', 'no_show', 'completed')`;
-  const total = (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings b WHERE ${cond}`))?.n ?? 0;
+  const total =
+    (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings b WHERE ${cond}`))?.n ?? 0;
   const items = await rows<TransferRow>(
     db,
     sql`SELECT b.id::int AS id, b.status, COALESCE(c.name, b.customer_name, '') AS customer_name,

@@ -21,11 +21,21 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'KPI cards: total bookings, revenue, active vehicles, customers, with month-over-month deltas',
-        description: '"This month" is the calendar month in STORE_TIMEZONE. Revenue = Σ total of confirmed + completed bookings. Drafts are not counted.',
+        description:
+          '"This month" is the calendar month in STORE_TIMEZONE. Revenue = Σ total of confirmed + completed bookings. Drafts are not counted.',
         response: { 200: RentalEnvelope(DashboardStats), ...rentalErrors(401, 403) },
       },
     },
-    async () => rentalOk(await service.stats({ db, timezone: config.storeTimezone, currency: app.platform.storeCurrency.code, now: new Date() }), ''),
+    async () =>
+      rentalOk(
+        await service.stats({
+          db,
+          timezone: config.storeTimezone,
+          currency: app.platform.storeCurrency.code,
+          now: new Date(),
+        }),
+        '',
+      ),
   );
 
   app.get(

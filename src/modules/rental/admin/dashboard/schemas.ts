@@ -9,7 +9,12 @@ export const DeltaSchema = Type.Object(
   { description: 'Month-over-month change: pct = percentage vs last month; abs = last month was 0; neutral = both 0' },
 );
 
-export const StatusCount = Type.Object({ status: Type.String(), label: Type.String(), count: Type.Integer(), dot: Type.String() });
+export const StatusCount = Type.Object({
+  status: Type.String(),
+  label: Type.String(),
+  count: Type.Integer(),
+  dot: Type.String(),
+});
 
 export const DashboardStats = Type.Object({
   total_bookings: Type.Integer({ description: 'All bookings except drafts' }),
@@ -22,8 +27,15 @@ export const DashboardStats = Type.Object({
   active_vehicles_last_month: Type.Integer({ description: 'Active vehicles that existed before this month started' }),
   customers: Type.Integer({ description: 'Distinct customers with a booking created this month' }),
   customers_last_month: Type.Integer(),
-  deltas: Type.Object({ total_bookings: DeltaSchema, revenue: DeltaSchema, active_vehicles: DeltaSchema, customers: DeltaSchema }),
-  status_breakdown: Type.Array(StatusCount, { description: 'Bookings per status (drafts excluded), count desc; counts sum to total_bookings' }),
+  deltas: Type.Object({
+    total_bookings: DeltaSchema,
+    revenue: DeltaSchema,
+    active_vehicles: DeltaSchema,
+    customers: DeltaSchema,
+  }),
+  status_breakdown: Type.Array(StatusCount, {
+    description: 'Bookings per status (drafts excluded), count desc; counts sum to total_bookings',
+  }),
   month: Type.String({ description: 'This month in the store time zone, YYYY-MM' }),
   timezone: Type.String(),
   currency: Type.String(),

@@ -13,7 +13,6 @@ export interface DashboardContext {
   now: Date;
 }
 
-
 /** KPI cards with month-over-month deltas ("this month" in the store time zone) and the status breakdown. */
 export async function stats(ctx: DashboardContext) {
   const [m, v, breakdown] = await Promise.all([
@@ -38,7 +37,12 @@ export async function stats(ctx: DashboardContext) {
       active_vehicles: delta(v.active, v.active_before_month),
       customers: delta(m.customers_this_month, m.customers_last_month),
     },
-    status_breakdown: breakdown.map((r) => ({ status: r.status, label: statusLabel(r.status), count: r.count, dot: statusDot(r.status) })),
+    status_breakdown: breakdown.map((r) => ({
+      status: r.status,
+      label: statusLabel(r.status),
+      count: r.count,
+      dot: statusDot(r.status),
+    })),
     month: m.month,
     timezone: ctx.timezone,
     currency: ctx.currency,

@@ -3,7 +3,16 @@ import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { PageSchema, pageOf, parsePaging } from '../../paging.js';
 import { customerOf } from './identity.js';
-import { IdParams, MyInboxQuery, MyReplyBody, NewThreadBody, ReplyResult, StatusResult, ThreadSummary, ThreadView } from './schemas.js';
+import {
+  IdParams,
+  MyInboxQuery,
+  MyReplyBody,
+  NewThreadBody,
+  ReplyResult,
+  StatusResult,
+  ThreadSummary,
+  ThreadView,
+} from './schemas.js';
 import * as service from './service.js';
 
 const signedIn = { auth: { authenticated: true } } as const;

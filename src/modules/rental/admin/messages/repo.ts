@@ -46,7 +46,6 @@ export interface ThreadFilter {
   viewer: 'admin' | 'customer';
 }
 
-
 function threadWhere(f: ThreadFilter): SQL {
   const parts: SQL[] = [sql`t.parent_id IS NULL`];
   if (f.status) parts.push(sql`t.status = ${f.status}`);
@@ -77,10 +76,20 @@ const THREAD_SELECT = (viewer: 'admin' | 'customer') => sql`
   JOIN LATERAL (
     SELECT m.body, m.sender FROM rental_messages m WHERE m.thread_id = t.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) l ON true`;
 
-export async function listThreads(db: Db, f: ThreadFilter, limit: number, offset: number): Promise<{ items: ThreadRow[]; total: number }> {
+export async function listThreads(
+  db: Db,
+  f: ThreadFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: ThreadRow[]; total: number }> {
   const where = threadWhere(f);
   const total =
-    (await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_messages t LEFT JOIN rental_customers c ON c.id = t.customer_id WHERE ${where}`))?.n ?? 0;
+    (
+      await one<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM rental_messages t LEFT JOIN rental_customers c ON c.id = t.customer_id WHERE ${where}`,
+      )
+    )?.n ?? 0;
   const items = await rows<ThreadRow>(
     db,
     sql`${THREAD_SELECT(f.viewer)} WHERE ${where} ORDER BY s.last_message_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
@@ -88,12 +97,19 @@ export async function listThreads(db: Db, f: ThreadFilter, limit: number, offset
   return { items, total };
 }
 
-export async function getThread(db: Db, threadId: number, viewer: 'admin' | 'customer'): Promise<ThreadRow | undefined> {
+export async function getThread(
+  db: Db,
+  threadId: number,
+  viewer: 'admin' | 'customer',
+): Promise<ThreadRow | undefined> {
   return one<ThreadRow>(db, sql`${THREAD_SELECT(viewer)} WHERE t.id = ${threadId} AND t.parent_id IS NULL`);
 }
 
 /** The thread a message belongs to (null when the id is unknown). */
-export async function threadIdOf(db: Db, messageId: number): Promise<{ thread_id: number; customer_id: number | null } | undefined> {
+export async function threadIdOf(
+  db: Db,
+  messageId: number,
+): Promise<{ thread_id: number; customer_id: number | null } | undefined> {
   return one(
     db,
     sql`SELECT m.thread_id::int AS thread_id, t.customer_id::int AS customer_id
@@ -163,9 +179,22 @@ export async function lockAuthor(tx: Db, authorUserId: number): Promise<void> {
  * starters (`customerId`), when it says exactly this: the same body, and the same subject (a starter) or the same
  * message answered (`parentId`, a reply). That is the message a client sent again.
  */
-export async function repeatedMessage(db: Db, m: { authorUserId: number; sender: 'customer' | 'admin'; where: { threadId: number } | { customerId: number };
-  parentId: number | null; subject: string; body: string }, windowSeconds: number): Promise<{ id: number; thread_id: number } | undefined> {
-  const scope = 'threadId' in m.where ? sql`thread_id = ${m.where.threadId}` : sql`customer_id = ${m.where.customerId} AND parent_id IS NULL`;
+export async function repeatedMessage(
+  db: Db,
+  m: {
+    authorUserId: number;
+    sender: 'customer' | 'admin';
+    where: { threadId: number } | { customerId: number };
+    parentId: number | null;
+    subject: string;
+    body: string;
+  },
+  windowSeconds: number,
+): Promise<{ id: number; thread_id: number } | undefined> {
+  const scope =
+    'threadId' in m.where
+      ? sql`thread_id = ${m.where.threadId}`
+      : sql`customer_id = ${m.where.customerId} AND parent_id IS NULL`;
   const last = await one<{ id: number; thread_id: number; parent_id: number | null; subject: string; body: string }>(
     db,
     sql`SELECT id::int AS id, thread_id::int AS thread_id, parent_id::int AS parent_id, subject, body FROM rental_messages
@@ -176,7 +205,11 @@ export async function repeatedMessage(db: Db, m: { authorUserId: number; sender:
   return { id: last.id, thread_id: last.thread_id };
 }
 
-export async function setThreadStatus(db: Db, threadId: number, status: MessageStatus): Promise<MessageStatus | undefined> {
+export async function setThreadStatus(
+  db: Db,
+  threadId: number,
+  status: MessageStatus,
+): Promise<MessageStatus | undefined> {
   const r = await one<{ previous: MessageStatus }>(
     db,
     sql`UPDATE rental_messages t SET status = ${status}, updated_at = now()
@@ -197,12 +230,19 @@ export async function markRead(db: Db, threadId: number, reader: 'admin' | 'cust
 }
 
 export async function bookingBelongsTo(db: Db, bookingId: number, customerId: number): Promise<boolean> {
-  const r = await one<{ ok: number }>(db, sql`SELECT 1 AS ok FROM rental_bookings WHERE id = ${bookingId} AND customer_id = ${customerId}`);
+  const r = await one<{ ok: number }>(
+    db,
+    sql`SELECT 1 AS ok FROM rental_bookings WHERE id = ${bookingId} AND customer_id = ${customerId}`,
+  );
   return r !== undefined;
 }
 
 /** The rental customer linked to a user: by customers.user_id first, else by the same e-mail (case-insensitive). */
-export async function customerOfUser(db: Db, userId: number, email: string): Promise<{ id: number; name: string; email: string } | undefined> {
+export async function customerOfUser(
+  db: Db,
+  userId: number,
+  email: string,
+): Promise<{ id: number; name: string; email: string } | undefined> {
   return one(
     db,
     sql`SELECT id::int AS id, name, email FROM rental_customers
@@ -212,7 +252,12 @@ export async function customerOfUser(db: Db, userId: number, email: string): Pro
 }
 
 /** Creates (or links, on an e-mail race) the rental customer record of a customer-role user. */
-export async function ensureCustomerForUser(db: Db, userId: number, name: string, email: string): Promise<{ id: number; name: string; email: string }> {
+export async function ensureCustomerForUser(
+  db: Db,
+  userId: number,
+  name: string,
+  email: string,
+): Promise<{ id: number; name: string; email: string }> {
   const r = await one<{ id: number; name: string; email: string }>(
     db,
     sql`INSERT INTO rental_customers (name, email, user_id) VALUES (${name}, ${email}, ${userId})

@@ -2,7 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { PageSchema } from '../../paging.js';
-import { IdParams, InboxQuery, ReplyBody, ReplyResult, StatusBody, StatusResult, ThreadSummary, ThreadView } from './schemas.js';
+import {
+  IdParams,
+  InboxQuery,
+  ReplyBody,
+  ReplyResult,
+  StatusBody,
+  StatusResult,
+  ThreadSummary,
+  ThreadView,
+} from './schemas.js';
 import * as service from './service.js';
 
 const admin = { auth: { cap: 'manage_options' } } as const;
@@ -20,7 +29,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Inbox: message threads, newest activity first',
-        description: 'One row per thread (first message + counters). Filters combine with AND; search matches subject, any message body, customer name or e-mail.',
+        description:
+          'One row per thread (first message + counters). Filters combine with AND; search matches subject, any message body, customer name or e-mail.',
         querystring: InboxQuery,
         response: { 200: RentalEnvelope(PageSchema(ThreadSummary)), ...rentalErrors(400, 401, 403) },
       },
@@ -50,14 +60,21 @@ export const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Reply in the thread',
-        description: 'Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`.',
+        description:
+          'Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`.',
         params: IdParams,
         body: ReplyBody,
         response: { 201: RentalEnvelope(ReplyResult), ...rentalErrors(400, 401, 403, 404) },
       },
     },
     async (req, reply) => {
-      const r = await service.adminReply(tx, req.params.id, req.auth.user!, req.body.message, req.body.close_thread === true);
+      const r = await service.adminReply(
+        tx,
+        req.params.id,
+        req.auth.user!,
+        req.body.message,
+        req.body.close_thread === true,
+      );
       req.auditTarget = `message:${r.thread_id}`;
       return reply.status(201).send(rentalOk(r, 'Reply sent.'));
     },
@@ -70,7 +87,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Set the thread status',
-        description: 'status: pending | replied | closed (any → any; `answered` is accepted as an alias of replied). Anything else → 400 INVALID_PARAMS.',
+        description:
+          'status: pending | replied | closed (any → any; `answered` is accepted as an alias of replied). Anything else → 400 INVALID_PARAMS.',
         params: IdParams,
         body: StatusBody,
         response: { 200: RentalEnvelope(StatusResult), ...rentalErrors(400, 401, 403, 404) },

@@ -9,7 +9,6 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export type MessagePriority = (typeof MESSAGE_PRIORITIES)[number];
 export type MessageCategory = (typeof MESSAGE_CATEGORIES)[number];
 
-
 export const StatusSchema = literalUnion(MESSAGE_STATUSES, { description: 'Thread status' });
 export const PrioritySchema = literalUnion(MESSAGE_PRIORITIES, { description: 'Thread priority' });
 export const CategorySchema = literalUnion(MESSAGE_CATEGORIES, { description: 'Thread category' });
@@ -26,7 +25,9 @@ export const MessageView = Type.Object({
   author_name: Type.String(),
   subject: Type.String(),
   body: Type.String(),
-  is_read: Type.Boolean({ description: 'Read by the other party (admin for customer messages, customer for admin replies)' }),
+  is_read: Type.Boolean({
+    description: 'Read by the other party (admin for customer messages, customer for admin replies)',
+  }),
   read_at: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),
 });
@@ -64,7 +65,9 @@ export const InboxQuery = Type.Object({
   status: Type.Optional(StatusSchema),
   priority: Type.Optional(PrioritySchema),
   category: Type.Optional(CategorySchema),
-  search: Type.Optional(Text({ maxLength: 200, description: 'Contained in the subject, any message body, or the customer name/e-mail' })),
+  search: Type.Optional(
+    Text({ maxLength: 200, description: 'Contained in the subject, any message body, or the customer name/e-mail' }),
+  ),
   ...Paging,
 });
 
@@ -73,25 +76,45 @@ export const MyInboxQuery = Type.Object({
   ...Paging,
 });
 
-export const ReplyBody = Type.Object({
-  message: Text({ minLength: 1, maxLength: 10_000, description: 'Reply text (plain text; stored as given, rendered escaped by clients)' }),
-  close_thread: Type.Optional(Type.Boolean({ default: false, description: 'Close the thread instead of marking it replied' })),
-}, { additionalProperties: false });
+export const ReplyBody = Type.Object(
+  {
+    message: Text({
+      minLength: 1,
+      maxLength: 10_000,
+      description: 'Reply text (plain text; stored as given, rendered escaped by clients)',
+    }),
+    close_thread: Type.Optional(
+      Type.Boolean({ default: false, description: 'Close the thread instead of marking it replied' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const MyReplyBody = Type.Object({
-  message: Text({ minLength: 1, maxLength: 10_000 }),
-}, { additionalProperties: false });
+export const MyReplyBody = Type.Object(
+  {
+    message: Text({ minLength: 1, maxLength: 10_000 }),
+  },
+  { additionalProperties: false },
+);
 
 /** `status` is checked in code (service.parseStatus): schema coercion would turn ["closed"] into "closed". */
-export const StatusBody = Type.Object({ status: Type.Unknown({ description: 'pending | replied | closed (a string; anything else → 400 INVALID_PARAMS)' }) }, { additionalProperties: false });
+export const StatusBody = Type.Object(
+  {
+    status: Type.Unknown({ description: 'pending | replied | closed (a string; anything else → 400 INVALID_PARAMS)' }),
+  },
+  { additionalProperties: false },
+);
 
-export const NewThreadBody = Type.Object({
-  subject: Text({ minLength: 1, maxLength: 200 }),
-  message: Text({ minLength: 1, maxLength: 10_000 }),
-  category: Type.Optional(CategorySchema),
-  priority: Type.Optional(PrioritySchema),
-  booking_id: Type.Optional(IdSchema('One of your own bookings')),
-}, { additionalProperties: false });
+export const NewThreadBody = Type.Object(
+  {
+    subject: Text({ minLength: 1, maxLength: 200 }),
+    message: Text({ minLength: 1, maxLength: 10_000 }),
+    category: Type.Optional(CategorySchema),
+    priority: Type.Optional(PrioritySchema),
+    booking_id: Type.Optional(IdSchema('One of your own bookings')),
+  },
+  { additionalProperties: false },
+);
 
 export const ReplyResult = Type.Object({
   reply_id: Type.Integer(),

@@ -46,7 +46,14 @@ export async function inbox(db: Db, q: InboxQuery, customer?: CustomerIdentity):
   const p = parsePaging(q);
   const { items, total } = await repo.listThreads(
     db,
-    { status: q.status, priority: q.priority, category: q.category, search: q.search, customerId: customer?.id, viewer: customer ? 'customer' : 'admin' },
+    {
+      status: q.status,
+      priority: q.priority,
+      category: q.category,
+      search: q.search,
+      customerId: customer?.id,
+      viewer: customer ? 'customer' : 'admin',
+    },
     p.limit,
     p.offset,
   );
@@ -89,15 +96,34 @@ export interface ReplyResult {
  * with close_thread. Replying to a closed thread re-opens it as `replied` (the original allowed any reply and
  * any status move); close_thread keeps it closed.
  */
-export async function adminReply(transaction: Tx, messageId: number, author: AuthUser, text: string, closeThread: boolean): Promise<ReplyResult> {
-  if (text.trim() === '') throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
+export async function adminReply(
+  transaction: Tx,
+  messageId: number,
+  author: AuthUser,
+  text: string,
+  closeThread: boolean,
+): Promise<ReplyResult> {
+  if (text.trim() === '')
+    throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
   return transaction(async (tx) => {
     await repo.lockAuthor(tx, author.id);
     const threadId = await resolveThread(tx, messageId);
     const head = await repo.getThread(tx, threadId, 'admin');
     if (!head) throw notFound();
-    const repeated = await repo.repeatedMessage(tx, { authorUserId: author.id, sender: 'admin', where: { threadId }, parentId: messageId, subject: replySubject(head.subject), body: text }, MESSAGE_REPEAT_WINDOW_SECONDS);
-    if (repeated) return { reply_id: repeated.id, thread_id: threadId, status: head.status, previous_status: head.status };
+    const repeated = await repo.repeatedMessage(
+      tx,
+      {
+        authorUserId: author.id,
+        sender: 'admin',
+        where: { threadId },
+        parentId: messageId,
+        subject: replySubject(head.subject),
+        body: text,
+      },
+      MESSAGE_REPEAT_WINDOW_SECONDS,
+    );
+    if (repeated)
+      return { reply_id: repeated.id, thread_id: threadId, status: head.status, previous_status: head.status };
     const status: MessageStatus = closeThread ? 'closed' : 'replied';
     const replyId = await repo.insertMessage(tx, {
       threadId,
@@ -123,13 +149,19 @@ export function parseStatus(raw: unknown): MessageStatus {
   const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
   const s = v === 'answered' ? 'replied' : v;
   if (!(MESSAGE_STATUSES as readonly string[]).includes(s)) {
-    throw badRequest('status must be one of pending, replied, closed.', 'INVALID_PARAMS', { params: { status: 'must be pending, replied or closed' } });
+    throw badRequest('status must be one of pending, replied, closed.', 'INVALID_PARAMS', {
+      params: { status: 'must be pending, replied or closed' },
+    });
   }
   return s as MessageStatus;
 }
 
 /** Any status → any status (design §5); setting the current status is a successful no-op. */
-export async function setStatus(transaction: Tx, messageId: number, raw: unknown): Promise<{ id: number; thread_id: number; status: MessageStatus; previous_status: MessageStatus }> {
+export async function setStatus(
+  transaction: Tx,
+  messageId: number,
+  raw: unknown,
+): Promise<{ id: number; thread_id: number; status: MessageStatus; previous_status: MessageStatus }> {
   const status = parseStatus(raw);
   return transaction(async (tx) => {
     const threadId = await resolveThread(tx, messageId);
@@ -152,18 +184,31 @@ export interface NewThreadInput {
 }
 
 /** Customer starts a thread (status pending). A booking_id must be one of the customer's own bookings. */
-export async function startThread(transaction: Tx, customer: CustomerIdentity, user: AuthUser, input: NewThreadInput): Promise<ThreadView> {
+export async function startThread(
+  transaction: Tx,
+  customer: CustomerIdentity,
+  user: AuthUser,
+  input: NewThreadInput,
+): Promise<ThreadView> {
   const subject = input.subject.trim();
   const body = input.message.trim();
   if (subject === '' || body === '') {
-    throw badRequest('subject and message must not be blank.', 'INVALID_PARAMS', { params: { [subject === '' ? 'subject' : 'message']: 'must not be blank' } });
+    throw badRequest('subject and message must not be blank.', 'INVALID_PARAMS', {
+      params: { [subject === '' ? 'subject' : 'message']: 'must not be blank' },
+    });
   }
   const id = await transaction(async (tx) => {
     await repo.lockAuthor(tx, user.id);
-    const repeated = await repo.repeatedMessage(tx, { authorUserId: user.id, sender: 'customer', where: { customerId: customer.id }, parentId: null, subject, body }, MESSAGE_REPEAT_WINDOW_SECONDS);
+    const repeated = await repo.repeatedMessage(
+      tx,
+      { authorUserId: user.id, sender: 'customer', where: { customerId: customer.id }, parentId: null, subject, body },
+      MESSAGE_REPEAT_WINDOW_SECONDS,
+    );
     if (repeated) return repeated.id;
     if (input.booking_id !== undefined && !(await repo.bookingBelongsTo(tx, input.booking_id, customer.id))) {
-      throw badRequest('booking_id is not one of your bookings.', 'INVALID_PARAMS', { params: { booking_id: 'not one of your bookings' } });
+      throw badRequest('booking_id is not one of your bookings.', 'INVALID_PARAMS', {
+        params: { booking_id: 'not one of your bookings' },
+      });
     }
     const newId = await repo.insertMessage(tx, {
       threadId: null,
@@ -189,16 +234,35 @@ export async function startThread(transaction: Tx, customer: CustomerIdentity, u
  * Customer reply: adds the message and puts the thread back to `pending` (it awaits an answer again),
  * which also re-opens a closed thread.
  */
-export async function customerReply(transaction: Tx, customer: CustomerIdentity, user: AuthUser, messageId: number, text: string): Promise<ReplyResult> {
+export async function customerReply(
+  transaction: Tx,
+  customer: CustomerIdentity,
+  user: AuthUser,
+  messageId: number,
+  text: string,
+): Promise<ReplyResult> {
   const body = text.trim();
-  if (body === '') throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
+  if (body === '')
+    throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
   return transaction(async (tx) => {
     await repo.lockAuthor(tx, user.id);
     const threadId = await resolveThread(tx, messageId, customer);
     const head = await repo.getThread(tx, threadId, 'customer');
     if (!head) throw notFound();
-    const repeated = await repo.repeatedMessage(tx, { authorUserId: user.id, sender: 'customer', where: { threadId }, parentId: messageId, subject: replySubject(head.subject), body }, MESSAGE_REPEAT_WINDOW_SECONDS);
-    if (repeated) return { reply_id: repeated.id, thread_id: threadId, status: head.status, previous_status: head.status };
+    const repeated = await repo.repeatedMessage(
+      tx,
+      {
+        authorUserId: user.id,
+        sender: 'customer',
+        where: { threadId },
+        parentId: messageId,
+        subject: replySubject(head.subject),
+        body,
+      },
+      MESSAGE_REPEAT_WINDOW_SECONDS,
+    );
+    if (repeated)
+      return { reply_id: repeated.id, thread_id: threadId, status: head.status, previous_status: head.status };
     const replyId = await repo.insertMessage(tx, {
       threadId,
       parentId: messageId,
@@ -218,7 +282,11 @@ export async function customerReply(transaction: Tx, customer: CustomerIdentity,
 }
 
 /** Customer closes their own thread. */
-export async function customerClose(transaction: Tx, customer: CustomerIdentity, messageId: number): Promise<{ id: number; thread_id: number; status: MessageStatus; previous_status: MessageStatus }> {
+export async function customerClose(
+  transaction: Tx,
+  customer: CustomerIdentity,
+  messageId: number,
+): Promise<{ id: number; thread_id: number; status: MessageStatus; previous_status: MessageStatus }> {
   return transaction(async (tx) => {
     const threadId = await resolveThread(tx, messageId, customer);
     const previous = await repo.setThreadStatus(tx, threadId, 'closed');

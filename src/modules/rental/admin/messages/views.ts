@@ -2,7 +2,6 @@ import type { MessageRow, ThreadRow } from './repo.js';
 import type { MessageView, ThreadSummary } from './schemas.js';
 import { iso } from '../../views.js';
 
-
 /** Allow-list mapping of a message row to its public shape. */
 export function messageView(r: MessageRow): MessageView {
   return {

@@ -60,7 +60,13 @@ const CLOSED = ['cancelled', 'refunded', 'no_show'];
  * Bookings of these vehicles whose period overlaps [from, to), drafts never, closed ones (cancelled, refunded,
  * no-show) only when asked: one query on the (vehicle_id, pickup_at, return_at, status) index.
  */
-export async function bookingsOverlapping(db: Db, vehicleIds: readonly number[], from: Date, to: Date, closed: boolean): Promise<PlannerBookingRow[]> {
+export async function bookingsOverlapping(
+  db: Db,
+  vehicleIds: readonly number[],
+  from: Date,
+  to: Date,
+  closed: boolean,
+): Promise<PlannerBookingRow[]> {
   if (!vehicleIds.length) return [];
   return rows<PlannerBookingRow>(
     db,
@@ -77,9 +83,18 @@ export async function bookingsOverlapping(db: Db, vehicleIds: readonly number[],
 }
 
 /** Filter choices: locations that have vehicles, categories in use, vendors owning vehicles. */
-export async function filterOptions(db: Db): Promise<{ locations: { id: number; name: string }[]; categories: string[]; vendors: { id: number; name: string }[] }> {
+export async function filterOptions(
+  db: Db,
+): Promise<{
+  locations: { id: number; name: string }[];
+  categories: string[];
+  vendors: { id: number; name: string }[];
+}> {
   const [locations, categories, vendors] = await Promise.all([
-    rows<{ id: number; name: string }>(db, sql`SELECT l.id::int AS id, l.name FROM rental_locations l WHERE EXISTS (SELECT 1 FROM rental_vehicles v WHERE v.location_id = l.id) ORDER BY l.name, l.id`),
+    rows<{ id: number; name: string }>(
+      db,
+      sql`SELECT l.id::int AS id, l.name FROM rental_locations l WHERE EXISTS (SELECT 1 FROM rental_vehicles v WHERE v.location_id = l.id) ORDER BY l.name, l.id`,
+    ),
     rows<{ category: string }>(db, sql`SELECT DISTINCT category FROM rental_vehicles ORDER BY category`),
     rows<{ id: number; name: string }>(
       db,

@@ -24,6 +24,13 @@ export const plannerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RentalEnvelope(PlannerAnswer), ...rentalErrors(400, 401, 403) },
       },
     },
-    async (req) => rentalOk(await service.planner({ db: p.db, timezone: p.config.storeTimezone, bufferMinutes: rentalSettings(p).bufferMinutes }, req.query), ''),
+    async (req) =>
+      rentalOk(
+        await service.planner(
+          { db: p.db, timezone: p.config.storeTimezone, bufferMinutes: rentalSettings(p).bufferMinutes },
+          req.query,
+        ),
+        '',
+      ),
   );
 };

@@ -13,11 +13,24 @@ export const PlannerQuery = Type.Object({
   location: Type.Optional(Id({ description: 'Only vehicles at this location' })),
   category: Type.Optional(Text({ minLength: 1, maxLength: 100, description: 'Only vehicles of this category' })),
   vendor: Type.Optional(Id({ description: "Only this vendor's vehicles (its user id)" })),
-  closed: Type.Optional(Type.Boolean({ default: false, description: 'Also cancelled, refunded and no-show bookings (default: without them)' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_VEHICLE_LIMIT, default: DEFAULT_VEHICLE_LIMIT, description: 'Vehicles per answer' })),
+  closed: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Also cancelled, refunded and no-show bookings (default: without them)',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_VEHICLE_LIMIT,
+      default: DEFAULT_VEHICLE_LIMIT,
+      description: 'Vehicles per answer',
+    }),
+  ),
 });
 
-const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) =>
+  Type.Union([t, Type.Null()]);
 
 export const PlannerVehicle = Type.Object({
   id: Type.Integer(),
@@ -39,9 +52,17 @@ export const PlannerBooking = Type.Object({
   customer_name: Type.String(),
   pickup_at: Type.String({ description: 'ISO-8601 UTC' }),
   return_at: Type.String({ description: 'ISO-8601 UTC' }),
-  holds_slot: Type.Boolean({ description: 'The booking holds the vehicle now (confirmed, in progress, or a pending hold before its deadline)' }),
-  hold_expires_at: Nullable(Type.String({ description: 'pending_payment / pending: the payment deadline (ISO-8601 UTC), after which the hold lapses' })),
-  buffer_minutes: Type.Integer({ description: 'Gap the availability engine keeps before the pickup and after the return' }),
+  holds_slot: Type.Boolean({
+    description: 'The booking holds the vehicle now (confirmed, in progress, or a pending hold before its deadline)',
+  }),
+  hold_expires_at: Nullable(
+    Type.String({
+      description: 'pending_payment / pending: the payment deadline (ISO-8601 UTC), after which the hold lapses',
+    }),
+  ),
+  buffer_minutes: Type.Integer({
+    description: 'Gap the availability engine keeps before the pickup and after the return',
+  }),
 });
 
 const Option = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -52,12 +73,19 @@ export const PlannerAnswer = Type.Object({
   timezone: Type.String(),
   window_start: Type.String({ description: 'Start of `from` in the store time zone, ISO-8601 UTC' }),
   window_end: Type.String({ description: 'End of `to` (start of the next day) in the store time zone, ISO-8601 UTC' }),
-  buffer_minutes: Type.Integer({ description: 'RENTAL_BUFFER_MINUTES: the gap kept before and after every holding booking' }),
-  vehicles: Type.Array(PlannerVehicle, { description: 'Matching vehicles ordered by location name then vehicle name, at most `limit`' }),
+  buffer_minutes: Type.Integer({
+    description: 'RENTAL_BUFFER_MINUTES: the gap kept before and after every holding booking',
+  }),
+  vehicles: Type.Array(PlannerVehicle, {
+    description: 'Matching vehicles ordered by location name then vehicle name, at most `limit`',
+  }),
   vehicles_total: Type.Integer({ description: 'All vehicles matching the filters' }),
-  vehicles_more: Type.Integer({ description: 'Matching vehicles not in this answer (vehicles_total − vehicles.length)' }),
+  vehicles_more: Type.Integer({
+    description: 'Matching vehicles not in this answer (vehicles_total − vehicles.length)',
+  }),
   bookings: Type.Array(PlannerBooking, {
-    description: 'Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true',
+    description:
+      'Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true',
   }),
   filters: Type.Object(
     {

@@ -28,12 +28,24 @@ export interface PlannerInput {
  * to, or more than MAX_WINDOW_DAYS days → 400 INVALID_DATE_RANGE.
  */
 export function parseWindow(from: string, to: string, timezone: string): { start: Date; end: Date; days: number } {
-  for (const [name, v] of [['from', from], ['to', to]] as const) {
-    if (!isYmd(v)) throw badRequest(`${name} must be a date written YYYY-MM-DD.`, 'INVALID_PARAMS', { params: { [name]: 'expected YYYY-MM-DD' } });
+  for (const [name, v] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
+    if (!isYmd(v))
+      throw badRequest(`${name} must be a date written YYYY-MM-DD.`, 'INVALID_PARAMS', {
+        params: { [name]: 'expected YYYY-MM-DD' },
+      });
   }
   if (from > to) throw badRequest('from must not be after to.', 'INVALID_DATE_RANGE', { from, to });
   const days = daysInclusive(from, to);
-  if (days > MAX_WINDOW_DAYS) throw badRequest(`The window is too long: at most ${MAX_WINDOW_DAYS} days.`, 'INVALID_DATE_RANGE', { from, to, days, max_days: MAX_WINDOW_DAYS });
+  if (days > MAX_WINDOW_DAYS)
+    throw badRequest(`The window is too long: at most ${MAX_WINDOW_DAYS} days.`, 'INVALID_DATE_RANGE', {
+      from,
+      to,
+      days,
+      max_days: MAX_WINDOW_DAYS,
+    });
   return { start: localToUtc(from, '00:00', timezone), end: localToUtc(addDays(to, 1), '00:00', timezone), days };
 }
 
@@ -41,7 +53,10 @@ export function parseWindow(from: string, to: string, timezone: string): { start
 export async function planner(ctx: PlannerContext, q: PlannerInput) {
   const w = parseWindow(q.from, q.to, ctx.timezone);
   const filter = { location: q.location, category: q.category, vendor: q.vendor };
-  const [vehicles, filters] = await Promise.all([repo.vehicles(ctx.db, filter, q.limit ?? DEFAULT_VEHICLE_LIMIT), repo.filterOptions(ctx.db)]);
+  const [vehicles, filters] = await Promise.all([
+    repo.vehicles(ctx.db, filter, q.limit ?? DEFAULT_VEHICLE_LIMIT),
+    repo.filterOptions(ctx.db),
+  ]);
   const bookings = await repo.bookingsOverlapping(
     ctx.db,
     vehicles.map((v) => v.id),
@@ -79,7 +94,10 @@ export async function planner(ctx: PlannerContext, q: PlannerInput) {
       pickup_at: iso(b.pickup_at),
       return_at: iso(b.return_at),
       holds_slot: b.holds_slot,
-      hold_expires_at: (b.status === 'pending_payment' || b.status === 'pending') && b.payment_deadline !== null ? iso(b.payment_deadline) : null,
+      hold_expires_at:
+        (b.status === 'pending_payment' || b.status === 'pending') && b.payment_deadline !== null
+          ? iso(b.payment_deadline)
+          : null,
       buffer_minutes: b.buffer_minutes,
     })),
     filters,

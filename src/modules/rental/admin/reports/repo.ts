@@ -14,9 +14,11 @@ export interface Scope {
 const lo = (s: Scope) => sql`((${s.range.start}::date)::timestamp AT TIME ZONE ${s.tz})`;
 const hi = (s: Scope) => sql`(((${s.range.end}::date) + 1)::timestamp AT TIME ZONE ${s.tz})`;
 /** Bookings (alias b) created in the range, drafts excluded. */
-export const inRange = (s: Scope): SQL => sql`b.created_at >= ${lo(s)} AND b.created_at < ${hi(s)} AND b.status <> 'draft'`;
+export const inRange = (s: Scope): SQL =>
+  sql`b.created_at >= ${lo(s)} AND b.created_at < ${hi(s)} AND b.status <> 'draft'`;
 const localDay = (s: Scope) => sql`(b.created_at AT TIME ZONE ${s.tz})::date`;
-const days = (s: Scope) => sql`generate_series(${s.range.start}::timestamp, ${s.range.end}::timestamp, interval '1 day')`;
+const days = (s: Scope) =>
+  sql`generate_series(${s.range.start}::timestamp, ${s.range.end}::timestamp, interval '1 day')`;
 
 const REVENUE = sql`b.status IN ('confirmed', 'completed')`;
 const SPENT = sql`b.status IN ('confirmed', 'in_progress', 'completed')`;
@@ -55,7 +57,10 @@ export async function revenueByMethod(db: Db, s: Scope): Promise<{ method: strin
   );
 }
 
-export async function revenueMonthly(db: Db, s: Scope): Promise<{ month: string; revenue: string; bookings: number }[]> {
+export async function revenueMonthly(
+  db: Db,
+  s: Scope,
+): Promise<{ month: string; revenue: string; bookings: number }[]> {
   return rows(
     db,
     sql`SELECT to_char(m, 'YYYY-MM') AS month, COALESCE(a.revenue, 0)::text AS revenue, COALESCE(a.bookings, 0)::int AS bookings
@@ -69,14 +74,23 @@ export async function revenueMonthly(db: Db, s: Scope): Promise<{ month: string;
 }
 
 export async function statusCounts(db: Db, s: Scope): Promise<{ status: string; count: number }[]> {
-  return rows(db, sql`SELECT b.status, count(*)::int AS count FROM rental_bookings b WHERE ${inRange(s)} GROUP BY 1 ORDER BY 2 DESC, 1`);
+  return rows(
+    db,
+    sql`SELECT b.status, count(*)::int AS count FROM rental_bookings b WHERE ${inRange(s)} GROUP BY 1 ORDER BY 2 DESC, 1`,
+  );
 }
 
 export async function kindCounts(db: Db, s: Scope): Promise<{ kind: string; count: number }[]> {
-  return rows(db, sql`SELECT b.kind, count(*)::int AS count FROM rental_bookings b WHERE ${inRange(s)} GROUP BY 1 ORDER BY 2 DESC, 1`);
+  return rows(
+    db,
+    sql`SELECT b.kind, count(*)::int AS count FROM rental_bookings b WHERE ${inRange(s)} GROUP BY 1 ORDER BY 2 DESC, 1`,
+  );
 }
 
-export async function bookingsDaily(db: Db, s: Scope): Promise<{ date: string; bookings: number; cancelled: number }[]> {
+export async function bookingsDaily(
+  db: Db,
+  s: Scope,
+): Promise<{ date: string; bookings: number; cancelled: number }[]> {
   return rows(
     db,
     sql`SELECT d::date::text AS date, COALESCE(a.bookings, 0)::int AS bookings, COALESCE(a.cancelled, 0)::int AS cancelled
@@ -161,7 +175,10 @@ export async function occupancy(db: Db, s: Scope): Promise<OccupancyRow[]> {
   );
 }
 
-export async function categoryPerformance(db: Db, s: Scope): Promise<{ category: string; vehicles: number; bookings: number; revenue: string }[]> {
+export async function categoryPerformance(
+  db: Db,
+  s: Scope,
+): Promise<{ category: string; vehicles: number; bookings: number; revenue: string }[]> {
   return rows(
     db,
     sql`SELECT COALESCE(NULLIF(v.category, ''), 'uncategorised') AS category, count(DISTINCT v.id)::int AS vehicles,
@@ -232,7 +249,11 @@ export async function customerLifecycle(db: Db, s: Scope): Promise<{ date: strin
   );
 }
 
-export async function topCustomers(db: Db, s: Scope, limit = 10): Promise<{ customer_id: number; name: string; email: string; bookings: number; total_spent: string }[]> {
+export async function topCustomers(
+  db: Db,
+  s: Scope,
+  limit = 10,
+): Promise<{ customer_id: number; name: string; email: string; bookings: number; total_spent: string }[]> {
   return rows(
     db,
     sql`SELECT cu.id::int AS customer_id, cu.name, cu.email, c.bookings::int AS bookings, c.spent::text AS total_spent

@@ -24,14 +24,26 @@ interface Header {
 }
 
 function header(report: ReportName, range: DateRange, ctx: ReportContext): Header {
-  return { report, start_date: range.start, end_date: range.end, days: range.days, timezone: ctx.timezone, currency: ctx.currency };
+  return {
+    report,
+    start_date: range.start,
+    end_date: range.end,
+    days: range.days,
+    timezone: ctx.timezone,
+    currency: ctx.currency,
+  };
 }
 
 const scopeOf = (range: DateRange, ctx: ReportContext): repo.Scope => ({ range, tz: ctx.timezone });
 
 /** Revenue summary from the range totals (one SQL aggregate shared by the overview's parts). */
 function revenueSummary(t: repo.BookingTotals, range: DateRange) {
-  return { total: money(t.revenue), avg_daily: ratio(t.revenue, range.days), bookings: t.revenue_bookings, cancelled_total: money(t.cancelled_total) };
+  return {
+    total: money(t.revenue),
+    avg_daily: ratio(t.revenue, range.days),
+    bookings: t.revenue_bookings,
+    cancelled_total: money(t.cancelled_total),
+  };
 }
 
 function bookingsSummary(t: repo.BookingTotals) {
@@ -40,7 +52,8 @@ function bookingsSummary(t: repo.BookingTotals) {
     cancelled: t.cancelled,
     cancellation_rate: percent(t.cancelled, t.total),
     conversion_rate: percent(t.converted, t.total),
-    avg_duration_days: t.avg_days === null ? 0 : Number(new Decimal(t.avg_days).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toFixed(1)),
+    avg_duration_days:
+      t.avg_days === null ? 0 : Number(new Decimal(t.avg_days).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toFixed(1)),
   };
 }
 
@@ -77,7 +90,12 @@ async function vehiclesPart(ctx: ReportContext, range: DateRange, totalsOf: Prom
       total_days: range.days,
       occupancy_rate: percent(o.booked_days, range.days, 1),
     })),
-    category_performance: cats.map((c) => ({ category: c.category, vehicles: c.vehicles, bookings: c.bookings, revenue: money(c.revenue) })),
+    category_performance: cats.map((c) => ({
+      category: c.category,
+      vehicles: c.vehicles,
+      bookings: c.bookings,
+      revenue: money(c.revenue),
+    })),
     summary,
   };
 }
@@ -110,8 +128,18 @@ export async function revenueReport(ctx: ReportContext, q: RangeInput) {
   return {
     ...header('revenue', range, ctx),
     ...revenueSummary(totals, range),
-    series: series.map((d) => ({ date: d.date, revenue: money(d.revenue), bookings: d.bookings, cancelled: money(d.cancelled) })),
-    by_payment_method: methods.map((m) => ({ method: m.method, revenue: money(m.revenue), count: m.count, percentage: percent(m.revenue, sumOf(methods), 1) })),
+    series: series.map((d) => ({
+      date: d.date,
+      revenue: money(d.revenue),
+      bookings: d.bookings,
+      cancelled: money(d.cancelled),
+    })),
+    by_payment_method: methods.map((m) => ({
+      method: m.method,
+      revenue: money(m.revenue),
+      count: m.count,
+      percentage: percent(m.revenue, sumOf(methods), 1),
+    })),
     monthly: monthly.map((m) => ({ month: m.month, revenue: money(m.revenue), bookings: m.bookings })),
   };
 }
@@ -132,7 +160,12 @@ export async function bookingsReport(ctx: ReportContext, q: RangeInput) {
   return {
     ...header('bookings', range, ctx),
     ...bookingsSummary(totals),
-    status_distribution: statuses.map((r) => ({ status: r.status, label: statusLabel(r.status), count: r.count, percentage: percent(r.count, totals.total, 1) })),
+    status_distribution: statuses.map((r) => ({
+      status: r.status,
+      label: statusLabel(r.status),
+      count: r.count,
+      percentage: percent(r.count, totals.total, 1),
+    })),
     daily,
     by_kind: kinds,
   };
@@ -140,18 +173,31 @@ export async function bookingsReport(ctx: ReportContext, q: RangeInput) {
 
 export async function vehiclesReport(ctx: ReportContext, q: RangeInput) {
   const range = parseRange(q, ctx.timezone, ctx.now);
-  return { ...header('vehicles', range, ctx), ...(await vehiclesPart(ctx, range, repo.bookingTotals(ctx.db, scopeOf(range, ctx)))) };
+  return {
+    ...header('vehicles', range, ctx),
+    ...(await vehiclesPart(ctx, range, repo.bookingTotals(ctx.db, scopeOf(range, ctx)))),
+  };
 }
 
 export async function customersReport(ctx: ReportContext, q: RangeInput) {
   const range = parseRange(q, ctx.timezone, ctx.now);
   const s = scopeOf(range, ctx);
-  const [{ totals, summary }, lifecycle, top] = await Promise.all([customersSummary(ctx, range), repo.customerLifecycle(ctx.db, s), repo.topCustomers(ctx.db, s)]);
+  const [{ totals, summary }, lifecycle, top] = await Promise.all([
+    customersSummary(ctx, range),
+    repo.customerLifecycle(ctx.db, s),
+    repo.topCustomers(ctx.db, s),
+  ]);
   return {
     ...header('customers', range, ctx),
     lifecycle,
     segments: { vip: totals.vip, regular: totals.regular, new: totals.occasional },
-    top_customers: top.map((c) => ({ customer_id: c.customer_id, name: c.name, email: c.email, bookings: c.bookings, total_spent: money(c.total_spent) })),
+    top_customers: top.map((c) => ({
+      customer_id: c.customer_id,
+      name: c.name,
+      email: c.email,
+      bookings: c.bookings,
+      total_spent: money(c.total_spent),
+    })),
     summary,
   };
 }
@@ -159,7 +205,11 @@ export async function customersReport(ctx: ReportContext, q: RangeInput) {
 export async function overviewReport(ctx: ReportContext, q: RangeInput) {
   const range = parseRange(q, ctx.timezone, ctx.now);
   const totals = repo.bookingTotals(ctx.db, scopeOf(range, ctx));
-  const [t, vehicles, customers] = await Promise.all([totals, vehiclesPart(ctx, range, totals), customersSummary(ctx, range)]);
+  const [t, vehicles, customers] = await Promise.all([
+    totals,
+    vehiclesPart(ctx, range, totals),
+    customersSummary(ctx, range),
+  ]);
   return {
     ...header('overview', range, ctx),
     revenue: revenueSummary(t, range),

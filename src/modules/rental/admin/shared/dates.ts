@@ -45,20 +45,30 @@ export function parseRange(q: { start_date?: unknown; end_date?: unknown }, time
   for (const name of ['start_date', 'end_date'] as const) {
     const v = q[name];
     if (v !== undefined && (typeof v !== 'string' || !isYmd(v))) {
-      throw badRequest(`${name} must be a date written YYYY-MM-DD.`, 'INVALID_PARAMS', { params: { [name]: 'expected YYYY-MM-DD' } });
+      throw badRequest(`${name} must be a date written YYYY-MM-DD.`, 'INVALID_PARAMS', {
+        params: { [name]: 'expected YYYY-MM-DD' },
+      });
     }
   }
   const end = typeof q.end_date === 'string' ? q.end_date : localDate(now, timeZone);
   const start = typeof q.start_date === 'string' ? q.start_date : addDays(end, -(DEFAULT_RANGE_DAYS - 1));
-  if (start > end) throw badRequest('start_date must not be after end_date.', 'INVALID_DATE_RANGE', { start_date: start, end_date: end });
-  const days = daysInclusive(start, end);
-  if (days > MAX_RANGE_DAYS) {
-    throw badRequest(`The date range is too long: at most ${MAX_RANGE_DAYS} days (about 3 years) per report.`, 'INVALID_DATE_RANGE', {
+  if (start > end)
+    throw badRequest('start_date must not be after end_date.', 'INVALID_DATE_RANGE', {
       start_date: start,
       end_date: end,
-      days,
-      max_days: MAX_RANGE_DAYS,
     });
+  const days = daysInclusive(start, end);
+  if (days > MAX_RANGE_DAYS) {
+    throw badRequest(
+      `The date range is too long: at most ${MAX_RANGE_DAYS} days (about 3 years) per report.`,
+      'INVALID_DATE_RANGE',
+      {
+        start_date: start,
+        end_date: end,
+        days,
+        max_days: MAX_RANGE_DAYS,
+      },
+    );
   }
   return { start, end, days };
 }

@@ -3,13 +3,22 @@ import { BOOKING_STATUSES } from '../../bookings/status.js';
 import { Id, lit } from '../../schemas.js';
 import { col, defineExportType } from '../type.js';
 
-export const PAYMENT_STATUSES = ['unpaid', 'deposit_paid', 'partially_paid', 'paid', 'refunded', 'partially_refunded', 'failed'] as const;
+export const PAYMENT_STATUSES = [
+  'unpaid',
+  'deposit_paid',
+  'partially_paid',
+  'paid',
+  'refunded',
+  'partially_refunded',
+  'failed',
+] as const;
 
 /** Every booking, rentals and transfers; the date range applies to the creation date. */
 export const bookingsExport = defineExportType({
   name: 'bookings',
   title: 'Bookings',
-  description: 'One row per booking (rentals and transfers). date_from/date_to filter on the creation date (created_at, store time zone).',
+  description:
+    'One row per booking (rentals and transfers). date_from/date_to filter on the creation date (created_at, store time zone).',
   cap: 'manage_options',
   from: sql`rental_bookings b LEFT JOIN rental_vehicles v ON v.id = b.vehicle_id`,
   id: sql`b.id`,

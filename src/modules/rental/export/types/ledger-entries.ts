@@ -3,7 +3,17 @@ import { Id, lit } from '../../schemas.js';
 import { col, defineExportType } from '../type.js';
 import { majorUnits } from './minor-units.js';
 
-const KINDS = ['commission', 'commission_clearing', 'commission_refund', 'payout_hold', 'payout_release', 'payout_paid', 'payout_reversal', 'penalty', 'penalty_reversal'] as const;
+const KINDS = [
+  'commission',
+  'commission_clearing',
+  'commission_refund',
+  'payout_hold',
+  'payout_release',
+  'payout_paid',
+  'payout_reversal',
+  'penalty',
+  'penalty_reversal',
+] as const;
 
 /** Every ledger entry (both legs of every transaction, so each transaction's rows sum to 0). */
 export const ledgerEntriesExport = defineExportType({
@@ -26,9 +36,19 @@ export const ledgerEntriesExport = defineExportType({
     col('id', 'integer', sql`e.id`, 'Entry id'),
     col('transaction_id', 'integer', sql`e.transaction_id`, 'Transaction id'),
     col('kind', 'string', sql`t.kind`, `Transaction kind (${KINDS.join(', ')})`),
-    col('account', 'string', sql`a.code`, 'Account (vendor:{id}:pending|available|payout_hold, platform:commission, platform:penalties, external)'),
+    col(
+      'account',
+      'string',
+      sql`a.code`,
+      'Account (vendor:{id}:pending|available|payout_hold, platform:commission, platform:penalties, external)',
+    ),
     col('vendor_id', 'integer', sql`t.vendor_id`, 'Vendor the transaction concerns', true),
-    col('amount', 'number', majorUnits(sql`e.amount`, sql`t.currency`), 'Signed amount in the currency (exact decimal)'),
+    col(
+      'amount',
+      'number',
+      majorUnits(sql`e.amount`, sql`t.currency`),
+      'Signed amount in the currency (exact decimal)',
+    ),
     col('amount_minor', 'integer', sql`e.amount`, 'Signed amount in integer minor units'),
     col('currency', 'string', sql`t.currency`, 'ISO 4217 currency'),
     col('reference', 'string', sql`t.reference`, 'What it is about (booking:{id}, payout:{id}, vehicle:{id}, …)', true),

@@ -16,6 +16,12 @@ const NOT_CENTS: ReadonlyMap<number, string[]> = (() => {
  * divided exactly in `numeric` (a 'number' column renders the numeric as text, so nothing is rounded).
  */
 export function majorUnits(minor: SQL, currency: SQL): SQL {
-  const cases = [...NOT_CENTS].map(([d, codes]) => sql`WHEN ${currency} IN (${sql.join(codes.map((c) => sql`${c}`), sql`, `)}) THEN ${d}`);
+  const cases = [...NOT_CENTS].map(
+    ([d, codes]) =>
+      sql`WHEN ${currency} IN (${sql.join(
+        codes.map((c) => sql`${c}`),
+        sql`, `,
+      )}) THEN ${d}`,
+  );
   return sql`((${minor})::numeric / power(10::numeric, CASE ${sql.join(cases, sql` `)} ELSE 2 END))`;
 }

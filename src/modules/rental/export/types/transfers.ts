@@ -8,7 +8,8 @@ import { PAYMENT_STATUSES } from './bookings.js';
 export const transfersExport = defineExportType({
   name: 'transfers',
   title: 'Transfers',
-  description: 'One row per transfer booking (kind = transfer). date_from/date_to filter on the creation date (created_at, store time zone).',
+  description:
+    'One row per transfer booking (kind = transfer). date_from/date_to filter on the creation date (created_at, store time zone).',
   cap: 'manage_options',
   from: sql`rental_bookings b LEFT JOIN rental_vehicles v ON v.id = b.vehicle_id`,
   id: sql`b.id`,

@@ -6,7 +6,8 @@ import { col, defineExportType } from '../type.js';
 export const vehiclesExport = defineExportType({
   name: 'vehicles',
   title: 'Vehicles',
-  description: 'One row per vehicle. date_from/date_to filter on when the vehicle was added (created_at, store time zone).',
+  description:
+    'One row per vehicle. date_from/date_to filter on when the vehicle was added (created_at, store time zone).',
   cap: 'manage_options',
   from: sql`rental_vehicles v LEFT JOIN rental_locations l ON l.id = v.location_id`,
   id: sql`v.id`,

@@ -11,26 +11,47 @@ const T = ['rental v2: booking journey'];
 
 export const checkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.get('/schemas/booking-check.json', {
-    config: { auth: 'public' },
-    schema: { tags: T, summary: 'The JSON Schema that POST /booking/check enforces', security: [], response: { 200: Type.Object({}, { additionalProperties: true }) } },
-  }, async (req, reply) => {
-    reply.header('Cache-Control', 'public, max-age=3600');
-    const url = `${req.protocol}://${req.host}${req.url.split('?')[0]}`;
-    return publishedCheckSchema(url);
-  });
-
-  app.post('/booking/check', {
-    config: { auth: 'public', readOnly: true },
-    onRequest: publicReadLimit,
-    schema: {
-      tags: T, summary: 'Is the vehicle free, the full price breakdown, and up to 3 alternatives when it is not (public)', security: [],
-      description: `${AMOUNT_BOUND_DOC} Alternatives whose price would not fit are left out.`,
-      body: BookingCheckBody,
-      response: { 200: RentalEnvelope(Type.Object({}, { additionalProperties: true })), ...rentalErrors(400, 404, 429) },
+  app.get(
+    '/schemas/booking-check.json',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: T,
+        summary: 'The JSON Schema that POST /booking/check enforces',
+        security: [],
+        response: { 200: Type.Object({}, { additionalProperties: true }) },
+      },
     },
-  }, async (req) => {
-    const { result, data } = await bookingCheck(p, req.body);
-    return rentalOk(data, result.available ? 'The vehicle is available.' : `The vehicle is not available (${result.reason}).`);
-  });
+    async (req, reply) => {
+      reply.header('Cache-Control', 'public, max-age=3600');
+      const url = `${req.protocol}://${req.host}${req.url.split('?')[0]}`;
+      return publishedCheckSchema(url);
+    },
+  );
+
+  app.post(
+    '/booking/check',
+    {
+      config: { auth: 'public', readOnly: true },
+      onRequest: publicReadLimit,
+      schema: {
+        tags: T,
+        summary: 'Is the vehicle free, the full price breakdown, and up to 3 alternatives when it is not (public)',
+        security: [],
+        description: `${AMOUNT_BOUND_DOC} Alternatives whose price would not fit are left out.`,
+        body: BookingCheckBody,
+        response: {
+          200: RentalEnvelope(Type.Object({}, { additionalProperties: true })),
+          ...rentalErrors(400, 404, 429),
+        },
+      },
+    },
+    async (req) => {
+      const { result, data } = await bookingCheck(p, req.body);
+      return rentalOk(
+        data,
+        result.available ? 'The vehicle is available.' : `The vehicle is not available (${result.reason}).`,
+      );
+    },
+  );
 };

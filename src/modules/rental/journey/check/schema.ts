@@ -12,14 +12,28 @@ export const CheckFields = {
   return_time: Type.Optional(Time('HH:MM, 24 h, store timezone; default 10:00')),
   pickup_location_id: Type.Optional(LocationId('Pickup location (default: the vehicle’s)')),
   return_location_id: Type.Optional(LocationId('Return location (default: the pickup location)')),
-  addons: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,50}$' }), { maxItems: 20, uniqueItems: true, description: 'Add-on codes (pricing rules of kind addon)' })),
+  addons: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,50}$' }), {
+      maxItems: 20,
+      uniqueItems: true,
+      description: 'Add-on codes (pricing rules of kind addon)',
+    }),
+  ),
 };
 
 /** The body of POST /booking/check: enforced by the route and published at GET /schemas/booking-check.json. */
-export const BookingCheckBody = Type.Object(CheckFields, { additionalProperties: false, title: 'Booking check', description: 'Is a vehicle free for these dates, and what does it cost?' });
+export const BookingCheckBody = Type.Object(CheckFields, {
+  additionalProperties: false,
+  title: 'Booking check',
+  description: 'Is a vehicle free for these dates, and what does it cost?',
+});
 export type BookingCheckInput = Static<typeof BookingCheckBody>;
 
 /** The published document: the same schema with its JSON Schema dialect and id. */
 export function publishedCheckSchema(id: string): Record<string, unknown> {
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: id, ...JSON.parse(JSON.stringify(BookingCheckBody)) as Record<string, unknown> };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id,
+    ...(JSON.parse(JSON.stringify(BookingCheckBody)) as Record<string, unknown>),
+  };
 }

@@ -1,6 +1,12 @@
 import type { Platform } from '../../../../platform/context.js';
 import { HttpError } from '../../../../platform/http/errors.js';
-import { availabilityView, checkAvailability, parsePeriod, priceOrThrow, type AvailabilityResult } from '../../availability/service.js';
+import {
+  availabilityView,
+  checkAvailability,
+  parsePeriod,
+  priceOrThrow,
+  type AvailabilityResult,
+} from '../../availability/service.js';
 import { bookingAmountsFit } from '../../bookings/amount-bound.js';
 import { catalogueOf } from '../../catalogue.js';
 import { unavailability } from '../free.js';
@@ -21,19 +27,29 @@ export interface Alternative {
 export async function checkSlot(p: Platform, input: BookingCheckInput): Promise<AvailabilityResult> {
   const cat = await catalogueOf(p).get();
   if (input.return_location_id !== undefined && !cat.locations.has(input.return_location_id)) {
-    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.return_location_id} does not exist.`, { field: 'return_location_id' });
+    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.return_location_id} does not exist.`, {
+      field: 'return_location_id',
+    });
   }
   if (input.pickup_location_id !== undefined && !cat.locations.has(input.pickup_location_id)) {
-    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.pickup_location_id} does not exist.`, { field: 'pickup_location_id' });
+    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.pickup_location_id} does not exist.`, {
+      field: 'pickup_location_id',
+    });
   }
   return checkAvailability(p, p.db, { ...input, location_id: input.pickup_location_id }, { catalogue: cat });
 }
 
 /** Up to 3 other free vehicles of the same category for the same period, cheapest first. */
-export async function alternativesFor(p: Platform, r: AvailabilityResult, input: BookingCheckInput): Promise<Alternative[]> {
+export async function alternativesFor(
+  p: Platform,
+  r: AvailabilityResult,
+  input: BookingCheckInput,
+): Promise<Alternative[]> {
   const cat = await catalogueOf(p).get();
   const period = parsePeriod(p, input);
-  const same = [...cat.vehicles.values()].filter((v) => Number(v.id) !== Number(r.vehicle.id) && v.category === r.vehicle.category && v.service_type !== 'transfer');
+  const same = [...cat.vehicles.values()].filter(
+    (v) => Number(v.id) !== Number(r.vehicle.id) && v.category === r.vehicle.category && v.service_type !== 'transfer',
+  );
   const why = await unavailability(p, p.db, cat, same, period, input.pickup_location_id);
   const currency = p.storeCurrency.code;
   const out: Alternative[] = [];
@@ -47,7 +63,14 @@ export async function alternativesFor(p: Platform, r: AvailabilityResult, input:
     } catch {
       continue; // an add-on this vehicle does not offer
     }
-    out.push({ vehicle_id: Number(v.id), name: v.name, category: v.category, price_per_day: Number(v.price_per_day), total, currency });
+    out.push({
+      vehicle_id: Number(v.id),
+      name: v.name,
+      category: v.category,
+      price_per_day: Number(v.price_per_day),
+      total,
+      currency,
+    });
   }
   return out.sort((a, b) => a.total - b.total || a.vehicle_id - b.vehicle_id).slice(0, MAX_ALTERNATIVES);
 }

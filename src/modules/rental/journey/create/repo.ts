@@ -45,9 +45,20 @@ const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
       SELECT b.id, i.x#>>'{pay,provider}', (i.x#>>'{pay,amount}')::numeric, i.x#>>'{order,currency}' FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id)`;
 
-interface OrderOfBooking { user_id: number | null; payment_plan: string; currency: string; total: number; amount_due: number }
+interface OrderOfBooking {
+  user_id: number | null;
+  payment_plan: string;
+  currency: string;
+  total: number;
+  amount_due: number;
+}
 
-function orderData(o: OrderOfBooking, lines: readonly OrderLine[], pay: { provider: string; amount: number }, events: { list: readonly OutboxEvent[]; draft: boolean }): Record<string, unknown> {
+function orderData(
+  o: OrderOfBooking,
+  lines: readonly OrderLine[],
+  pay: { provider: string; amount: number },
+  events: { list: readonly OutboxEvent[]; draft: boolean },
+): Record<string, unknown> {
   return {
     draft: events.draft,
     // the events and lines go as they are: the statement reads their fields by these names
@@ -88,52 +99,103 @@ export async function insertOrderWithPayment(
 ): Promise<{ id: number }> {
   const { booking_id: bookingId, ...order } = o;
   const data = orderData(order, lines, pay, { list: events, draft: false });
-  const [r] = await rowsPreparedText<{ id: number }>(db, `WITH
+  const [r] = await rowsPreparedText<{ id: number }>(
+    db,
+    `WITH
     b AS (SELECT $1::bigint AS id, 'b'::text AS reference, NULL::bigint AS customer_id, NULL::numeric AS total, $3::text AS customer_email, $4::text AS customer_name),
     i AS (SELECT 0 AS k, 'b'::text AS ref, $2::jsonb AS x),
     ${ORDER_WRITES}${mail ? `, ${mail.cte}` : ''}
-    SELECT id::int AS id FROM pay`, [bookingId, JSON.stringify(mail ? { ...data, mail: mail.data } : data), mail?.booking.customer_email ?? '', mail?.booking.customer_name ?? '']);
+    SELECT id::int AS id FROM pay`,
+    [
+      bookingId,
+      JSON.stringify(mail ? { ...data, mail: mail.data } : data),
+      mail?.booking.customer_email ?? '',
+      mail?.booking.customer_name ?? '',
+    ],
+  );
   return { id: r!.id };
 }
 
-export async function orderOf(db: Db, bookingId: number): Promise<{ id: number; user_id: number | null; payment_plan: string; amount_due: string; lines: OrderLine[] } | undefined> {
-  const o = await one<{ id: number; user_id: number | null; payment_plan: string; amount_due: string }>(db,
-    sql`SELECT id::int AS id, user_id::int AS user_id, payment_plan, amount_due::text AS amount_due FROM rental_orders WHERE booking_id = ${bookingId}`);
+export async function orderOf(
+  db: Db,
+  bookingId: number,
+): Promise<
+  { id: number; user_id: number | null; payment_plan: string; amount_due: string; lines: OrderLine[] } | undefined
+> {
+  const o = await one<{ id: number; user_id: number | null; payment_plan: string; amount_due: string }>(
+    db,
+    sql`SELECT id::int AS id, user_id::int AS user_id, payment_plan, amount_due::text AS amount_due FROM rental_orders WHERE booking_id = ${bookingId}`,
+  );
   if (!o) return undefined;
-  const lines = await rows<OrderLine & { amount: string }>(db, sql`SELECT kind, code, description, amount::text AS amount FROM rental_order_lines WHERE order_id = ${o.id} ORDER BY id`);
+  const lines = await rows<OrderLine & { amount: string }>(
+    db,
+    sql`SELECT kind, code, description, amount::text AS amount FROM rental_order_lines WHERE order_id = ${o.id} ORDER BY id`,
+  );
   return { ...o, lines: lines.map((l) => ({ ...l, amount: Number(l.amount) })) };
 }
 
 export async function paymentsOf(db: Db, bookingId: number, forUpdate = false): Promise<PaymentRow[]> {
-  return rows<PaymentRow>(db, sql`SELECT ${PAY} FROM rental_payments WHERE booking_id = ${bookingId} ORDER BY id ${forUpdate ? sql`FOR UPDATE` : sql``}`);
+  return rows<PaymentRow>(
+    db,
+    sql`SELECT ${PAY} FROM rental_payments WHERE booking_id = ${bookingId} ORDER BY id ${forUpdate ? sql`FOR UPDATE` : sql``}`,
+  );
 }
 
-export async function setPayment(db: Db, id: number, f: { status?: string; external_id?: string; refunded_amount?: number | string; amount?: string }): Promise<void> {
+export async function setPayment(
+  db: Db,
+  id: number,
+  f: { status?: string; external_id?: string; refunded_amount?: number | string; amount?: string },
+): Promise<void> {
   await db.execute(sql`UPDATE rental_payments SET status = COALESCE(${f.status ?? null}, status), external_id = COALESCE(${f.external_id ?? null}, external_id),
     refunded_amount = COALESCE(${f.refunded_amount ?? null}::numeric, refunded_amount), amount = COALESCE(${f.amount ?? null}::numeric, amount), updated_at = now() WHERE id = ${id}`);
 }
 
 /** A pending payment of an amount due on an existing booking (its provider starts it after commit). */
-export async function insertPendingPayment(db: Db, p: { bookingId: number; provider: string; amount: string; currency: string }): Promise<number> {
-  const r = await one<{ id: number }>(db, sql`INSERT INTO rental_payments (booking_id, provider, amount, currency)
-    VALUES (${p.bookingId}, ${p.provider}, ${p.amount}, ${p.currency}) RETURNING id::int AS id`);
+export async function insertPendingPayment(
+  db: Db,
+  p: { bookingId: number; provider: string; amount: string; currency: string },
+): Promise<number> {
+  const r = await one<{ id: number }>(
+    db,
+    sql`INSERT INTO rental_payments (booking_id, provider, amount, currency)
+    VALUES (${p.bookingId}, ${p.provider}, ${p.amount}, ${p.currency}) RETURNING id::int AS id`,
+  );
   return r!.id;
 }
 
 /** Pending payments of these ids not started with their provider yet, with their booking's reference. */
 export async function unstartedPayments(db: Db, ids: readonly number[]) {
-  return rows<{ id: number; booking_id: number; provider: string; amount: string; currency: string; reference: string }>(db,
+  return rows<{
+    id: number;
+    booking_id: number;
+    provider: string;
+    amount: string;
+    currency: string;
+    reference: string;
+  }>(
+    db,
     sql`SELECT x.id::int AS id, x.booking_id::int AS booking_id, x.provider, x.amount::text AS amount, x.currency, b.reference
       FROM rental_payments x JOIN rental_bookings b ON b.id = x.booking_id
-      WHERE x.id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)}) AND x.status = 'pending' AND x.external_id IS NULL ORDER BY x.id`);
+      WHERE x.id IN (${sql.join(
+        ids.map((i) => sql`${i}`),
+        sql`, `,
+      )}) AND x.status = 'pending' AND x.external_id IS NULL ORDER BY x.id`,
+  );
 }
 
 /** The order's payment plan (undefined: an operator's booking, which has no order). */
 export async function orderPlanOf(db: Db, bookingId: number): Promise<'deposit' | 'full' | undefined> {
-  return (await one<{ payment_plan: 'deposit' | 'full' }>(db, sql`SELECT payment_plan FROM rental_orders WHERE booking_id = ${bookingId}`))?.payment_plan;
+  return (
+    await one<{ payment_plan: 'deposit' | 'full' }>(
+      db,
+      sql`SELECT payment_plan FROM rental_orders WHERE booking_id = ${bookingId}`,
+    )
+  )?.payment_plan;
 }
 
 /** The order follows its booking's price: its total, and what is asked of the customer now. */
 export async function setOrderAmounts(db: Db, bookingId: number, total: string, amountDue: string): Promise<void> {
-  await db.execute(sql`UPDATE rental_orders SET total = ${total}, amount_due = ${amountDue} WHERE booking_id = ${bookingId}`);
+  await db.execute(
+    sql`UPDATE rental_orders SET total = ${total}, amount_due = ${amountDue} WHERE booking_id = ${bookingId}`,
+  );
 }

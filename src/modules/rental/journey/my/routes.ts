@@ -10,52 +10,113 @@ import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
 
 const T = ['rental v2: booking journey'];
 const Obj = Type.Object({}, { additionalProperties: true });
-const VehicleName = Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s name (null when it was deleted)' });
+const VehicleName = Type.Union([Type.String(), Type.Null()], {
+  description: 'The vehicle’s name (null when it was deleted)',
+});
 const MyBookingItem = Type.Object({ vehicle_name: VehicleName }, { additionalProperties: true });
-const CancelQuote = Type.Object({
-  cancellable: Type.Boolean({ description: 'The status allows a customer cancellation (pending_payment, pending, confirmed)' }),
-  free_cancellation_until: Type.String({ description: 'ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup' }),
-  free: Type.Boolean({ description: 'Cancelling now costs nothing' }),
-  fee: Type.Number({ description: 'What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline)' }),
-  refund: Type.Number({ description: 'What would be refunded if cancelled now' }),
-  currency: Type.String(),
-}, { description: 'What a cancellation would cost now (the cancel route decides again under the booking lock)' });
-const MyBookingDetail = Type.Object({ vehicle_name: VehicleName, cancellation: CancelQuote }, { additionalProperties: true });
+const CancelQuote = Type.Object(
+  {
+    cancellable: Type.Boolean({
+      description: 'The status allows a customer cancellation (pending_payment, pending, confirmed)',
+    }),
+    free_cancellation_until: Type.String({ description: 'ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup' }),
+    free: Type.Boolean({ description: 'Cancelling now costs nothing' }),
+    fee: Type.Number({
+      description:
+        'What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline)',
+    }),
+    refund: Type.Number({ description: 'What would be refunded if cancelled now' }),
+    currency: Type.String(),
+  },
+  { description: 'What a cancellation would cost now (the cancel route decides again under the booking lock)' },
+);
+const MyBookingDetail = Type.Object(
+  { vehicle_name: VehicleName, cancellation: CancelQuote },
+  { additionalProperties: true },
+);
 
 export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  app.get('/my/bookings', {
-    config: { auth: { authenticated: true } },
-    schema: { tags: T, summary: 'The signed-in customer’s bookings (latest pickup first)', querystring: Type.Object(PagingQuery), response: { 200: RentalEnvelope(PageSchema(MyBookingItem)), ...rentalErrors(400, 401, 403, 429) } },
-  }, async (req) => {
-    const pg = parsePaging(req.query);
-    const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset);
-    return rentalOk(pageOf(r.items.map((b) => ({ ...bookingView(b), vehicle_name: b.vehicle_name })), r.total, pg));
-  });
-
-  app.get('/my/bookings/:id', {
-    config: { auth: { authenticated: true } },
-    schema: { tags: T, summary: 'One of the signed-in customer’s bookings with its order lines, payments and what cancelling it now would cost (another’s → 404)', params: IdParams, response: { 200: RentalEnvelope(MyBookingDetail), ...rentalErrors(400, 401, 403, 404, 429) } },
-  }, async (req) => {
-    const { b, order, payments, refs, cancellation } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
-    return rentalOk({
-      ...bookingView(b),
-      vehicle_name: refs.vehicle_name,
-      cancellation,
-      order: order ? { payment_plan: order.payment_plan, amount_due: money(order.amount_due), lines: order.lines } : null,
-      payments: payments.map((x) => ({ id: x.id, provider: x.provider, amount: money(x.amount), currency: x.currency, status: x.status, refunded_amount: money(x.refunded_amount) })),
-    });
-  });
-
-  app.post('/my/bookings/:id/cancel', {
-    config: { auth: { authenticated: true, scope: 'write' } },
-    schema: {
-      tags: T, summary: 'Cancel one of my bookings: free until the cancellation deadline, then the configured fee; the rest is refunded through the provider',
-      params: IdParams,
-      response: { 200: RentalEnvelope(Obj), ...rentalErrors(400, 401, 403, 404, 409, 429) },
+  app.get(
+    '/my/bookings',
+    {
+      config: { auth: { authenticated: true } },
+      schema: {
+        tags: T,
+        summary: 'The signed-in customer’s bookings (latest pickup first)',
+        querystring: Type.Object(PagingQuery),
+        response: { 200: RentalEnvelope(PageSchema(MyBookingItem)), ...rentalErrors(400, 401, 403, 429) },
+      },
     },
-  }, async (req) => {
-    const r = await cancelMyBooking(p, req.auth.user!.id, req.params.id);
-    return rentalOk({ booking: bookingView(r.booking), fee: r.fee, refund: r.refund, free_cancellation_until: r.free_cancellation_until }, r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.');
-  });
+    async (req) => {
+      const pg = parsePaging(req.query);
+      const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset);
+      return rentalOk(
+        pageOf(
+          r.items.map((b) => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
+          r.total,
+          pg,
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/my/bookings/:id',
+    {
+      config: { auth: { authenticated: true } },
+      schema: {
+        tags: T,
+        summary:
+          'One of the signed-in customer’s bookings with its order lines, payments and what cancelling it now would cost (another’s → 404)',
+        params: IdParams,
+        response: { 200: RentalEnvelope(MyBookingDetail), ...rentalErrors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { b, order, payments, refs, cancellation } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
+      return rentalOk({
+        ...bookingView(b),
+        vehicle_name: refs.vehicle_name,
+        cancellation,
+        order: order
+          ? { payment_plan: order.payment_plan, amount_due: money(order.amount_due), lines: order.lines }
+          : null,
+        payments: payments.map((x) => ({
+          id: x.id,
+          provider: x.provider,
+          amount: money(x.amount),
+          currency: x.currency,
+          status: x.status,
+          refunded_amount: money(x.refunded_amount),
+        })),
+      });
+    },
+  );
+
+  app.post(
+    '/my/bookings/:id/cancel',
+    {
+      config: { auth: { authenticated: true, scope: 'write' } },
+      schema: {
+        tags: T,
+        summary:
+          'Cancel one of my bookings: free until the cancellation deadline, then the configured fee; the rest is refunded through the provider',
+        params: IdParams,
+        response: { 200: RentalEnvelope(Obj), ...rentalErrors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const r = await cancelMyBooking(p, req.auth.user!.id, req.params.id);
+      return rentalOk(
+        {
+          booking: bookingView(r.booking),
+          fee: r.fee,
+          refund: r.refund,
+          free_cancellation_until: r.free_cancellation_until,
+        },
+        r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
+      );
+    },
+  );
 };

@@ -12,8 +12,16 @@ import { journeySettings } from '../settings.js';
 
 const MINE = (userId: number) => sql`customer_id IN (SELECT id FROM rental_customers WHERE user_id = ${userId})`;
 
-export async function myBookings(p: Platform, userId: number, limit: number, offset: number): Promise<{ items: (BookingRow & { vehicle_name: string | null })[]; total: number }> {
-  const items = await rows<BookingRow & { vehicle_name: string | null }>(p.db, sql`SELECT *, (SELECT name FROM rental_vehicles v WHERE v.id = rental_bookings.vehicle_id) AS vehicle_name FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+export async function myBookings(
+  p: Platform,
+  userId: number,
+  limit: number,
+  offset: number,
+): Promise<{ items: (BookingRow & { vehicle_name: string | null })[]; total: number }> {
+  const items = await rows<BookingRow & { vehicle_name: string | null }>(
+    p.db,
+    sql`SELECT *, (SELECT name FROM rental_vehicles v WHERE v.id = rental_bookings.vehicle_id) AS vehicle_name FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
   const t = await one<{ n: number }>(p.db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE ${MINE(userId)}`);
   return { items, total: t?.n ?? 0 };
 }
@@ -38,7 +46,12 @@ export interface CancelQuote {
 }
 
 /** The cancellation rule, pure: free before the deadline, after it `feePercent` of what was paid is kept. */
-export function cancelTerms(b: Pick<BookingRow, 'status' | 'pickup_at' | 'currency'>, paidTotal: Decimal, s: { freeCancelHours: number; cancelFeePercent: number }, now = Date.now()) {
+export function cancelTerms(
+  b: Pick<BookingRow, 'status' | 'pickup_at' | 'currency'>,
+  paidTotal: Decimal,
+  s: { freeCancelHours: number; cancelFeePercent: number },
+  now = Date.now(),
+) {
   const deadline = new Date(toDate(b.pickup_at).getTime() - s.freeCancelHours * 3_600_000);
   const free = now < deadline.getTime();
   const fee = free ? new Decimal(0) : cents(paidTotal.times(s.cancelFeePercent).div(100));
@@ -48,11 +61,17 @@ export function cancelTerms(b: Pick<BookingRow, 'status' | 'pickup_at' | 'curren
 export async function myBookingDetail(p: Platform, userId: number, id: number) {
   const b = await myBooking(p, userId, id);
   const [order, payments, refs] = await Promise.all([orderOf(p.db, id), paymentsOf(p.db, id), bookingRefs(p.db, b)]);
-  const paid = payments.filter((x) => x.status === 'succeeded').reduce((a, x) => a.plus(x.amount).minus(x.refunded_amount), new Decimal(0));
+  const paid = payments
+    .filter((x) => x.status === 'succeeded')
+    .reduce((a, x) => a.plus(x.amount).minus(x.refunded_amount), new Decimal(0));
   const t = cancelTerms(b, paid, journeySettings(p));
   const cancellation: CancelQuote = {
-    cancellable: t.cancellable, free_cancellation_until: t.deadline.toISOString(), free: t.free,
-    fee: t.fee.toNumber(), refund: t.refund.toNumber(), currency: b.currency,
+    cancellable: t.cancellable,
+    free_cancellation_until: t.deadline.toISOString(),
+    free: t.free,
+    fee: t.fee.toNumber(),
+    refund: t.refund.toNumber(),
+    currency: b.currency,
   };
   return { b, order, payments, refs, cancellation };
 }
@@ -91,16 +110,36 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
         left = left.minus(part);
         if (!part.gt(0)) continue;
         const refunded = new Decimal(pay.refunded_amount).plus(part);
-        await setPayment(tx, pay.id, { status: refunded.eq(pay.amount) ? 'refunded' : 'succeeded', refunded_amount: refunded.toFixed(2) });
-        const refundId = await owePaymentRefund(tx, { paymentId: pay.id, bookingId: id, amount: part.toFixed(2), currency: pay.currency, reason: 'customer_cancelled' });
+        await setPayment(tx, pay.id, {
+          status: refunded.eq(pay.amount) ? 'refunded' : 'succeeded',
+          refunded_amount: refunded.toFixed(2),
+        });
+        const refundId = await owePaymentRefund(tx, {
+          paymentId: pay.id,
+          bookingId: id,
+          amount: part.toFixed(2),
+          currency: pay.currency,
+          reason: 'customer_cancelled',
+        });
         if (refundId !== null) owed.push(refundId);
       }
-      await tx.execute(sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`);
+      await tx.execute(
+        sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`,
+      );
     },
   });
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
-  const after = (await myBooking(p, userId, id));
-  await mailBooking(p, 'booking_cancelled', after, [['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`], ['Refund', `${refund.toFixed(2)} ${b.currency}`]]);
-  return { booking: after, fee: fee.toNumber(), refund: refund.toNumber(), free_cancellation_until: deadline.toISOString(), order: await orderOf(p.db, id) };
+  const after = await myBooking(p, userId, id);
+  await mailBooking(p, 'booking_cancelled', after, [
+    ['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`],
+    ['Refund', `${refund.toFixed(2)} ${b.currency}`],
+  ]);
+  return {
+    booking: after,
+    fee: fee.toNumber(),
+    refund: refund.toNumber(),
+    free_cancellation_until: deadline.toISOString(),
+    order: await orderOf(p.db, id),
+  };
 }

@@ -12,10 +12,19 @@ export async function startDuePayments(p: Platform, ids: readonly number[]): Pro
   if (ids.length === 0) return;
   for (const d of await unstartedPayments(p.db, ids)) {
     try {
-      const started = await providerFor(d.provider)?.start(p, { id: d.id, bookingId: d.booking_id, reference: d.reference, amount: Number(d.amount), currency: d.currency });
+      const started = await providerFor(d.provider)?.start(p, {
+        id: d.id,
+        bookingId: d.booking_id,
+        reference: d.reference,
+        amount: Number(d.amount),
+        currency: d.currency,
+      });
       if (started?.external_id) await setPayment(p.db, d.id, { external_id: started.external_id });
     } catch {
-      p.log.warn({ payment_id: d.id, booking_id: d.booking_id }, 'the payment of an amount due could not be started; it stays due');
+      p.log.warn(
+        { payment_id: d.id, booking_id: d.booking_id },
+        'the payment of an amount due could not be started; it stays due',
+      );
     }
   }
 }

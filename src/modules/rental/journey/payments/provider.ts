@@ -32,5 +32,11 @@ export interface PaymentProvider {
    * idempotency key, for refunds of which one payment may owe the same amount twice (re-pricing); else the provider's
    * default per payment and amount.
    */
-  refund(p: Platform, payment: { id: number; external_id: string | null }, amount: number, currency: string, key?: string): Promise<void>;
+  refund(
+    p: Platform,
+    payment: { id: number; external_id: string | null },
+    amount: number,
+    currency: string,
+    key?: string,
+  ): Promise<void>;
 }

@@ -7,7 +7,24 @@ import { journeySettings, type StripeSettings } from '../settings.js';
 import type { PaymentProvider } from './provider.js';
 
 // Stripe's own minor-unit table (https://docs.stripe.com/currencies): it differs from ISO 4217 for a few codes.
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 const THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
 
 /** A decimal amount → the integer Stripe expects for the currency (cents; yen as is; 3-decimal currencies rounded to 10). */
@@ -21,21 +38,37 @@ export function stripeAmount(amount: Decimal.Value, currency: string): number {
 
 export function stripeSettings(p: Platform): StripeSettings {
   const s = journeySettings(p).stripe;
-  if (!s) throw new HttpError(500, 'INTERNAL_ERROR', 'The stripe provider is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
+  if (!s)
+    throw new HttpError(
+      500,
+      'INTERNAL_ERROR',
+      'The stripe provider is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).',
+    );
   return s;
 }
 
 /** One SDK client per platform; STRIPE_API_BASE points it elsewhere than api.stripe.com (tests). */
 export const stripeClient: (p: Platform) => Stripe = perPlatform((p) => {
   const s = stripeSettings(p);
-  return new Stripe(s.secretKey, { maxNetworkRetries: 2, timeout: 20_000, telemetry: false, ...(s.api ? { protocol: s.api.protocol, host: s.api.host, port: s.api.port } : {}) });
+  return new Stripe(s.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(s.api ? { protocol: s.api.protocol, host: s.api.host, port: s.api.port } : {}),
+  });
 });
 
 /** Any failure talking to Stripe: the customer sees a 503 naming the provider, the log has the SDK's error. */
 function providerError(p: Platform, err: unknown, what: string): HttpError {
   p.log.error({ err }, `stripe ${what} failed`);
   // the design's error table has no 502: an unreachable or refusing provider is a dependency outage (503, like health)
-  return new HttpError(503, 'SERVICE_UNAVAILABLE', `The payment provider could not ${what}; nothing was charged. Try again in a minute.`, { reason: 'payment_provider_error' }, { 'Retry-After': '60' });
+  return new HttpError(
+    503,
+    'SERVICE_UNAVAILABLE',
+    `The payment provider could not ${what}; nothing was charged. Try again in a minute.`,
+    { reason: 'payment_provider_error' },
+    { 'Retry-After': '60' },
+  );
 }
 
 /**
@@ -47,13 +80,16 @@ export const stripeProvider: PaymentProvider = {
   name: 'stripe',
   async start(p, b) {
     try {
-      const pi = await stripeClient(p).paymentIntents.create({
-        amount: stripeAmount(b.amount, b.currency),
-        currency: b.currency.toLowerCase(),
-        automatic_payment_methods: { enabled: true },
-        description: `Booking ${b.reference}`,
-        metadata: { booking_id: String(b.bookingId), payment_id: String(b.id), reference: b.reference },
-      }, { idempotencyKey: `rova-payment-${b.id}` });
+      const pi = await stripeClient(p).paymentIntents.create(
+        {
+          amount: stripeAmount(b.amount, b.currency),
+          currency: b.currency.toLowerCase(),
+          automatic_payment_methods: { enabled: true },
+          description: `Booking ${b.reference}`,
+          metadata: { booking_id: String(b.bookingId), payment_id: String(b.id), reference: b.reference },
+        },
+        { idempotencyKey: `rova-payment-${b.id}` },
+      );
       return { external_id: pi.id, ...(pi.client_secret ? { client_secret: pi.client_secret } : {}) };
     } catch (err) {
       throw providerError(p, err, 'start the payment');
@@ -62,8 +98,14 @@ export const stripeProvider: PaymentProvider = {
   async refund(p, payment, amount, currency, key) {
     if (!payment.external_id) return; // never started with Stripe: nothing was charged
     try {
-      await stripeClient(p).refunds.create({ payment_intent: payment.external_id, amount: stripeAmount(amount, currency), metadata: { payment_id: String(payment.id) } },
-        { idempotencyKey: key ?? `rova-refund-${payment.id}-${stripeAmount(amount, currency)}` });
+      await stripeClient(p).refunds.create(
+        {
+          payment_intent: payment.external_id,
+          amount: stripeAmount(amount, currency),
+          metadata: { payment_id: String(payment.id) },
+        },
+        { idempotencyKey: key ?? `rova-refund-${payment.id}-${stripeAmount(amount, currency)}` },
+      );
     } catch (err) {
       throw providerError(p, err, 'refund the payment');
     }

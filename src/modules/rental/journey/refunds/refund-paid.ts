@@ -11,18 +11,33 @@ import { insertRefund, type RefundReason } from './repo.js';
  * itself. (A customer's own cancel decides its fee instead: cancelMyBooking.) Returns the owed refund ids, to be
  * delivered after commit.
  */
-export async function refundEverythingPaid(tx: Db, bookingId: number, reason: Exclude<RefundReason, 'customer_cancelled' | 'late_payment_slot_taken'>): Promise<number[]> {
+export async function refundEverythingPaid(
+  tx: Db,
+  bookingId: number,
+  reason: Exclude<RefundReason, 'customer_cancelled' | 'late_payment_slot_taken'>,
+): Promise<number[]> {
   const owed: number[] = [];
   let refunded = new Decimal(0);
   for (const pay of await paymentsOf(tx, bookingId, true)) {
     if (pay.status !== 'succeeded') continue;
     const left = new Decimal(pay.amount).minus(pay.refunded_amount ?? 0);
     if (!left.gt(0)) continue;
-    await tx.execute(sql`UPDATE rental_payments SET status = 'refunded', refunded_amount = amount, updated_at = now() WHERE id = ${pay.id}`);
-    const id = await insertRefund(tx, { paymentId: pay.id, bookingId, amount: left.toFixed(2), currency: pay.currency, reason });
+    await tx.execute(
+      sql`UPDATE rental_payments SET status = 'refunded', refunded_amount = amount, updated_at = now() WHERE id = ${pay.id}`,
+    );
+    const id = await insertRefund(tx, {
+      paymentId: pay.id,
+      bookingId,
+      amount: left.toFixed(2),
+      currency: pay.currency,
+      reason,
+    });
     if (id !== null) owed.push(id);
     refunded = refunded.plus(left);
   }
-  if (refunded.gt(0)) await tx.execute(sql`UPDATE rental_bookings SET payment_status = 'refunded', updated_at = now() WHERE id = ${bookingId}`);
+  if (refunded.gt(0))
+    await tx.execute(
+      sql`UPDATE rental_bookings SET payment_status = 'refunded', updated_at = now() WHERE id = ${bookingId}`,
+    );
   return owed;
 }

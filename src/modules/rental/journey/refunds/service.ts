@@ -27,7 +27,10 @@ export async function deliverRefunds(p: Platform, ids: readonly number[] | null)
     } catch (err) {
       const why = err instanceof HttpError ? err.message : 'the payment provider could not be reached';
       await markRefundFailed(p.db, r.id, why);
-      p.log.warn({ refund_id: r.id, booking_id: r.booking_id, attempts: r.attempts }, 'refund not delivered; it will be retried');
+      p.log.warn(
+        { refund_id: r.id, booking_id: r.booking_id, attempts: r.attempts },
+        'refund not delivered; it will be retried',
+      );
     }
   }
   return delivered;

@@ -16,7 +16,9 @@ export function compareKeys(a: SortKey, b: SortKey): number {
 
 /** What binds a cursor: the filters and sort (not page size or display currency), so it cannot be replayed elsewhere. */
 export function queryFingerprint(q: Record<string, unknown>): string {
-  const kept = Object.entries(q).filter(([k, v]) => v !== undefined && !['cursor', 'page', 'per_page', 'currency'].includes(k)).sort(([a], [b]) => a.localeCompare(b));
+  const kept = Object.entries(q)
+    .filter(([k, v]) => v !== undefined && !['cursor', 'page', 'per_page', 'currency'].includes(k))
+    .sort(([a], [b]) => a.localeCompare(b));
   return JSON.stringify(kept);
 }
 
@@ -31,10 +33,17 @@ export function encodeCursor(secret: string, fingerprint: string, key: SortKey):
 }
 
 export function decodeCursor(secret: string, fingerprint: string, cursor: string): SortKey {
-  const bad = (why: string) => new HttpError(400, 'INVALID_PARAMS', `Invalid cursor: ${why}. Use next_cursor from a search with the same filters and sort.`, { field: 'cursor' });
+  const bad = (why: string) =>
+    new HttpError(
+      400,
+      'INVALID_PARAMS',
+      `Invalid cursor: ${why}. Use next_cursor from a search with the same filters and sort.`,
+      { field: 'cursor' },
+    );
   const [body, mac, extra] = cursor.split('.');
   if (!body || !mac || extra !== undefined) throw bad('malformed');
-  if (!safeEqual(mac, keyedHash(secret, `${fingerprint}\0${body}`, 'search-cursor').slice(0, 32))) throw bad('not issued for this query');
+  if (!safeEqual(mac, keyedHash(secret, `${fingerprint}\0${body}`, 'search-cursor').slice(0, 32)))
+    throw bad('not issued for this query');
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
