@@ -57,12 +57,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       await register(p, req, req.body);
-      return reply
-        .code(202)
-        .send({
-          success: true,
-          message: 'Check your inbox: a mail to finish the registration is on its way to this address.',
-        });
+      return reply.code(202).send({
+        success: true,
+        message: 'Check your inbox: a mail to finish the registration is on its way to this address.',
+      });
     },
   );
 

@@ -79,14 +79,12 @@ export function healthRoutes(opts: HealthOptions): FastifyPluginAsyncTypebox {
         else if (busStalled(p.bus.link.state())) failed.push('bus');
         const availability_from = holdingIndexOf(p).answersFrom;
         if (failed.length) {
-          return reply
-            .code(503)
-            .send({
-              success: false,
-              error_code: 'SERVICE_UNAVAILABLE',
-              data: { status: 'degraded', version: RENTAL_API_LEVEL, rova_version: VERSION, failed, availability_from },
-              message: `Degraded: ${failed.join(', ')} check failed.`,
-            });
+          return reply.code(503).send({
+            success: false,
+            error_code: 'SERVICE_UNAVAILABLE',
+            data: { status: 'degraded', version: RENTAL_API_LEVEL, rova_version: VERSION, failed, availability_from },
+            message: `Degraded: ${failed.join(', ')} check failed.`,
+          });
         }
         return {
           success: true as const,

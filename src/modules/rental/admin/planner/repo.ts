@@ -83,9 +83,7 @@ export async function bookingsOverlapping(
 }
 
 /** Filter choices: locations that have vehicles, categories in use, vendors owning vehicles. */
-export async function filterOptions(
-  db: Db,
-): Promise<{
+export async function filterOptions(db: Db): Promise<{
   locations: { id: number; name: string }[];
   categories: string[];
   vendors: { id: number; name: string }[];
