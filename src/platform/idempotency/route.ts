@@ -68,7 +68,11 @@ export async function keyedWrite(
       await w.after?.(answer);
       return answer;
     },
-    { errors: 'wp', ...(w.secret ? { seal: answerBox(p) } : {}) },
+    {
+      errors: 'wp',
+      answerWaitMs: p.config.databaseCommitOutcomeWaitMs,
+      ...(w.secret ? { seal: answerBox(p) } : {}),
+    },
   );
   if (r.replayed) reply.header('Idempotent-Replayed', 'true');
   return { status: r.status, body: r.body };

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { SecretBox } from '../auth/secret-box.js';
+import { untilAnswered } from '../db/answered.js';
 import type { Db } from '../db/types.js';
 import { HttpError } from '../http/errors.js';
 import {
@@ -61,6 +62,12 @@ export interface IdempotencyOptions {
   seal?: SecretBox;
   /** The namespace's error codes: `rental` (default) or WordPress's (`rest_invalid_param`, `rova_…`). */
   errors?: 'rental' | 'wp';
+  /**
+   * How long the final answer's mark is sent again while the database does not answer it (the node's
+   * DATABASE_COMMIT_OUTCOME_WAIT_MS; default 10 s): a mark lost with its connection would leave the key `running`,
+   * and once its lease ran out a retry would run the request again.
+   */
+  answerWaitMs?: number;
 }
 
 const NO_KEY: IdempotencyClaim = { keyed: false, commit: async () => undefined, release: async () => undefined };
@@ -180,8 +187,10 @@ export async function idempotent(
     throw err;
   }
   // The run succeeded: its answer is the truth even if it cannot be stored now. A key committed with the effect then
-  // replays the answer committed with it; a run that committed nothing through the claim has no such guarantee.
-  await finishKey(db, ref, lease.holder, keptAs(answer, ref, box)).catch(() => undefined);
+  // replays the answer committed with it; a run that committed nothing through the claim has no such guarantee. The
+  // mark matches only the key as this run left it, so sending it again after a lost connection is safe.
+  const done = keptAs(answer, ref, box);
+  await untilAnswered(() => finishKey(db, ref, lease.holder, done), opts.answerWaitMs ?? 10_000).catch(() => undefined);
   return { ...answer, replayed: false };
 }
 

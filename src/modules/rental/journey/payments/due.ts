@@ -1,5 +1,5 @@
 import type { Platform } from '../../../../platform/context.js';
-import { setPayment, unstartedPayments } from '../create/repo.js';
+import { setPaymentAnswered, unstartedPayments } from '../create/repo.js';
 import { providerFor } from './port.js';
 
 /**
@@ -19,7 +19,13 @@ export async function startDuePayments(p: Platform, ids: readonly number[]): Pro
         amount: Number(d.amount),
         currency: d.currency,
       });
-      if (started?.external_id) await setPayment(p.db, d.id, { external_id: started.external_id });
+      if (started?.external_id)
+        await setPaymentAnswered(
+          p.db,
+          d.id,
+          { external_id: started.external_id },
+          p.config.databaseCommitOutcomeWaitMs,
+        );
     } catch {
       p.log.warn(
         { payment_id: d.id, booking_id: d.booking_id },
