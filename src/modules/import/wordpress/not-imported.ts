@@ -3,7 +3,7 @@ import type { NotImported } from './report.js';
 import type { WpSource } from './source.js';
 
 /**
- * What a WordPress site holds that the import leaves out, counted on the site (README, "Moving from WordPress" →
+ * What a WordPress site holds that the import leaves out, counted on the site (docs/operators/import-wordpress.md →
  * "Not imported" lists the same items): nothing is dropped without a line there and a count in the report.
  */
 

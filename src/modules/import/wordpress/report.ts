@@ -49,7 +49,10 @@ export interface EntityReport {
   values: ValueNote[];
 }
 
-/** Something the site holds that Rova does not import (README, "Not imported"), with how many the site has. */
+/**
+ * Something the site holds that Rova does not import (docs/operators/import-wordpress.md, "Not imported"), with how
+ * many the site has.
+ */
 export interface NotImported {
   what: string;
   count: number;
