@@ -2713,7 +2713,7 @@ export interface paths {
         get: operations["getRovaV1ApiKeys"];
         put?: never;
         /**
-         * Create an API key; the key is in this response only
+         * Create an API key; the key is in this response only (and in a replay of it: Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1ApiKeys"];
@@ -3187,7 +3187,7 @@ export interface paths {
         get: operations["getRovaV1Users"];
         put?: never;
         /**
-         * Create a user (password optional: API-key-only users need none)
+         * Create a user (password optional: API-key-only users need none; Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1Users"];
@@ -3231,7 +3231,7 @@ export interface paths {
         get: operations["getRovaV1Webhooks"];
         put?: never;
         /**
-         * Register an endpoint; its whsec_ signing secret is in this answer only
+         * Register an endpoint; its whsec_ signing secret is in this answer only (and in a replay of it: Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1Webhooks"];
@@ -15348,7 +15348,10 @@ export interface operations {
     postRovaV1ApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16970,7 +16973,10 @@ export interface operations {
     postRovaV1Users: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17164,7 +17170,10 @@ export interface operations {
     postRovaV1Webhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
