@@ -50,7 +50,7 @@ import { sharedCompilers } from './platform/http/compilers.js';
 import { logEachRequest, loggerOptions, type LogDestination } from './platform/http/logging.js';
 import { createMetrics, installMetrics } from './platform/ops/metrics.js';
 import { registerProbes } from './platform/ops/probes.js';
-import { registerLandingPage } from './platform/routes/landing.js';
+import { registerFavicon, registerLandingPage } from './platform/routes/landing.js';
 import { registerAdminApp } from './platform/routes/admin-app.js';
 import { enforceQuota } from './platform/limits/quotas.js';
 import { securitySettings } from './platform/security-settings.js';
@@ -347,6 +347,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await app.register(swaggerUi, swaggerUiOptions());
     app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'public' } }, async () => app.swagger());
     registerLandingPage(app);
+    registerFavicon(app);
     registerAdminApp(app);
 
     for (const m of modules) {

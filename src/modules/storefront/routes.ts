@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../platform/http/errors.js';
+import { demoPagesOnly } from '../../platform/demo-data.js';
 import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
 import { journeySettings } from '../rental/journey/settings.js';
 import { accountPage, rentPage, rentPageCsp } from './rent-page.js';
@@ -16,6 +17,7 @@ const tags = ['storefront'];
 /** Root routes: the storefront scripts, their config object, and the demo shop. */
 export const storefrontRoutes: FastifyPluginAsync = async (app) => {
   const platform = app.platform;
+  const demoOnly = demoPagesOnly(platform);
   /** The demo rental pages' CSP: Stripe's origins added when the widget can take card payment. */
   const rentCsp = (): string => {
     const j = journeySettings(platform);
@@ -116,6 +118,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     '/demo/rent',
     {
       config: { auth: 'public' },
+      preHandler: demoOnly,
       schema: { tags, summary: 'Demo rental page: the booking widget inline and as a pop-up (cacheable, strict CSP)' },
     },
     async (req, reply) => {
@@ -129,6 +132,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     '/demo/rent/account',
     {
       config: { auth: 'public' },
+      preHandler: demoOnly,
       schema: {
         tags,
         summary: 'Demo customer account page: the booking widget in account mode (cacheable, strict CSP)',
@@ -150,6 +154,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     '/demo/shop',
     {
       config: { auth: 'public' },
+      preHandler: demoOnly,
       schema: { tags, summary: 'Demo shop: the public catalogue as a cacheable page in the base currency' },
     },
     async (req, reply) => {
@@ -163,6 +168,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     '/demo/shop/:product',
     {
       config: { auth: 'public' },
+      preHandler: demoOnly,
       schema: {
         tags,
         summary: 'Demo shop: one product (by id or slug)',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ROVA_ICON_SVG } from '../http/openapi/ui.js';
 import { VERSION } from '../../version.js';
+import { hasDemoData } from '../demo-data.js';
 
 // src/platform/routes or dist/platform/routes: the repository root is three levels up either way.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -26,7 +27,7 @@ export function registerLandingPage(app: FastifyInstance): void {
       schema: {
         tags: ['pages'],
         summary:
-          'Landing page: links to the API reference, the admin app (when built), the demo shop and the REST index',
+          'Landing page: links to the API reference, the admin app (when built), the demo pages (on a store seeded with demo data) and the REST index',
         produces: ['text/html'],
         response: { 200: { description: 'HTML page', type: 'string' } },
       },
@@ -42,21 +43,23 @@ export function registerLandingPage(app: FastifyInstance): void {
       // The admin app is optional: link it only when it was built.
       if (existsSync(path.join(ROOT, 'dist/admin/index.html')))
         links.push({ href: '/admin', title: 'Admin', text: 'The admin app' });
-      if (app.hasRoute({ method: 'GET', url: '/demo/shop' })) {
+      // Demo pages exist only on a store seeded with demo data (they answer 404 otherwise).
+      const demo = await hasDemoData(app.platform);
+      if (demo && app.hasRoute({ method: 'GET', url: '/demo/shop' })) {
         links.push({
           href: '/demo/shop',
           title: 'Demo shop',
           text: 'A cacheable storefront re-priced in the visitor’s currency',
         });
       }
-      if (app.hasRoute({ method: 'GET', url: '/demo/rent' })) {
+      if (demo && app.hasRoute({ method: 'GET', url: '/demo/rent' })) {
         links.push({
           href: '/demo/rent',
           title: 'Demo rental page',
           text: 'The booking widget: search, choose and book a car (one script tag)',
         });
       }
-      if (app.hasRoute({ method: 'GET', url: '/demo/rent/account' })) {
+      if (demo && app.hasRoute({ method: 'GET', url: '/demo/rent/account' })) {
         links.push({
           href: '/demo/rent/account',
           title: 'Demo customer account',
@@ -80,7 +83,7 @@ function page(links: Link[]): string {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Rova</title>
-    <link rel="icon" href="${icon}">
+    <link rel="icon" href="/favicon.ico" type="image/svg+xml">
     <style>
       body { font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; color: #1f2937; }
       h1 { display: flex; align-items: center; gap: .6rem; margin-bottom: .2rem; }
@@ -103,4 +106,22 @@ function page(links: Link[]): string {
   </body>
 </html>
 `;
+}
+
+/** `GET /favicon.ico`: browsers ask for it on every page; answer with Rova's mark (SVG) instead of a 404. */
+export function registerFavicon(app: FastifyInstance): void {
+  const body = Buffer.from(ROVA_ICON_SVG);
+  app.get(
+    '/favicon.ico',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['pages'],
+        summary: "Favicon: Rova's mark as SVG (cached a day)",
+        produces: ['image/svg+xml'],
+        response: { 200: { description: 'SVG image', type: 'string' } },
+      },
+    },
+    async (_req, reply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(body),
+  );
 }
