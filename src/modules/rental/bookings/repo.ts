@@ -8,6 +8,8 @@ import { one, rows, type Db } from '../../../platform/db/types.js';
 import { bigintArray, insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
 import type { CustomerRow } from '../customers/repo.js';
 import type { VehicleRow } from '../vehicles/repo.js';
+import type { BookingInsert, BookingUpdate, PaymentStatus } from './schema.js';
+import type { BookingStatus } from './status.js';
 
 export interface BookingRow {
   id: string | number;
@@ -37,12 +39,12 @@ export interface BookingRow {
   currency: string;
   addons: unknown;
   breakdown: unknown;
-  payment_status: string;
+  payment_status: PaymentStatus;
   payment_method: string | null;
   payment_deadline: string | null;
   /** Set by code when it cancels a booking (migration 0540): payment_deadline_passed | late_payment_slot_taken. */
   cancel_reason?: string | null;
-  status: string;
+  status: BookingStatus;
   notes: string;
   source: string;
   created_at: string;
@@ -94,7 +96,7 @@ export function holdKey(b: { vehicle_id: number | string; id: number | string })
   return `${b.vehicle_id}:${b.id}`;
 }
 
-export async function insertBooking(db: Db, f: Record<string, unknown>): Promise<BookingRow> {
+export async function insertBooking(db: Db, f: BookingInsert): Promise<BookingRow> {
   const { cols, vals } = insertParts(f);
   const b = (await one<BookingRow>(db, sql`INSERT INTO rental_bookings (${cols}) VALUES (${vals}) RETURNING *`))!;
   announceOnCommit(db, HOLDS_TOPIC, [holdKey(b)]);
@@ -254,7 +256,7 @@ export async function bookVehiclesAtOnce(tx: Db, items: readonly BookingAtOnce[]
 }
 
 /** Inserts many bookings in one statement (demo data: one round trip instead of hundreds). */
-export async function insertBookings(db: Db, fs: readonly Record<string, unknown>[]): Promise<void> {
+export async function insertBookings(db: Db, fs: readonly BookingInsert[]): Promise<void> {
   if (!fs.length) return;
   const { cols, vals } = insertManyParts(fs);
   await db.execute(sql`INSERT INTO rental_bookings (${cols}) VALUES ${vals}`);
@@ -262,7 +264,7 @@ export async function insertBookings(db: Db, fs: readonly Record<string, unknown
 }
 
 /** (No caller moves a booking to another vehicle; one that did would have to announce the old vehicle too.) */
-export async function updateBooking(db: Db, id: number, f: Record<string, unknown>): Promise<BookingRow | undefined> {
+export async function updateBooking(db: Db, id: number, f: BookingUpdate): Promise<BookingRow | undefined> {
   const b = await one<BookingRow>(db, sql`UPDATE rental_bookings SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
   if (b) announceOnCommit(db, HOLDS_TOPIC, [holdKey(b)]);
   return b;

@@ -20,6 +20,7 @@ import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { lockBooking } from './lock.js';
+import type { BookingPriceColumns, BookingUpdate } from './schema.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
 import { startDuePayments } from '../journey/payments/due.js';
 import {
@@ -151,7 +152,7 @@ export async function createBooking(
       if (!locked) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
       const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
       if (lapsed) expired.push(...(await expireLapsedHolds(tx, input.vehicle_id)));
-      let fields: Record<string, unknown>;
+      let fields: BookingPriceColumns;
       if (period) {
         const r = await checkAvailability(
           p,
@@ -194,7 +195,7 @@ export async function createBooking(
  */
 export type WritesAtOnce = (draft: BookingRow, events: readonly OutboxEvent[]) => WritesWithBookings;
 
-function rentalFields(input: CreateBookingInput, period: Period, r: AvailabilityResult): Record<string, unknown> {
+function rentalFields(input: CreateBookingInput, period: Period, r: AvailabilityResult): BookingPriceColumns {
   const loc = input.location_id ?? r.vehicle.location_id ?? null;
   return {
     kind: 'rental',
@@ -207,7 +208,7 @@ function rentalFields(input: CreateBookingInput, period: Period, r: Availability
 }
 
 /** The fields of a new booking that follow from the request and the settings, not from its customer or its price. */
-function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus): Record<string, unknown> {
+function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus): BookingUpdate {
   const s = rentalSettings(p);
   const deadline = DEADLINE_BOUND.includes(status)
     ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString()

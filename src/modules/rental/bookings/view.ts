@@ -1,9 +1,10 @@
 import { money } from '../money.js';
 import { iso, num } from '../views.js';
+import type { BookingDetailView, BookingView } from './schema.js';
 import type { BookingLineRow, BookingPaymentRow, BookingRefsRow, BookingRefundRow, BookingRow } from './repo.js';
 
 /** Booking → API (allow-list). */
-export function bookingView(b: BookingRow) {
+export function bookingView(b: BookingRow): BookingView {
   return {
     id: Number(b.id),
     reference: b.reference,
@@ -45,7 +46,7 @@ export function bookingDetailView(
   lines: BookingLineRow[],
   payments: BookingPaymentRow[],
   refunds: BookingRefundRow[],
-) {
+): BookingDetailView {
   const place = (id: string | number | null, name: string | null) =>
     id === null ? null : { id: Number(id), name: name ?? `#${id}` };
   return {

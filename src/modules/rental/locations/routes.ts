@@ -7,17 +7,17 @@ import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js'
 import { catalogueChanged, catalogueOf } from '../catalogue.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, Deleted, IdParams, Nullable, TimeStr, Priority, Text } from '../schemas.js';
+import { adminResponses, Deleted, IdParams, Nullable, Priority, Text } from '../schemas.js';
 import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
+import { LOCATION_TYPES, LocationView, OpeningHours, PublicLocation } from './schema.js';
 import { deleteLocation, insertLocation, locationSlugTaken, updateLocation, type LocationRow } from './repo.js';
 
-export const LOCATION_TYPES = ['airport', 'hotel', 'port', 'station', 'city_center', 'office', 'other'] as const;
 /** A slug of at most 90 characters (ASCII; accents folded), `location` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'location';
 const T = ['rental: locations'];
 
-export function locationView(l: LocationRow) {
+export function locationView(l: LocationRow): LocationView {
   return {
     id: Number(l.id),
     name: l.name,
@@ -37,8 +37,6 @@ export function locationView(l: LocationRow) {
   };
 }
 
-const Hours = Type.Object({ open: TimeStr, close: TimeStr }, { additionalProperties: false });
-const Day = Type.Optional(Hours);
 const LocationBody = {
   name: Text({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,100}$' })),
@@ -51,17 +49,9 @@ const LocationBody = {
   is_active: Type.Optional(Type.Boolean()),
   allow_rental: Type.Optional(Type.Boolean()),
   allow_transfer: Type.Optional(Type.Boolean()),
-  opening_hours: Type.Optional(
-    Nullable(
-      Type.Object(
-        { mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day },
-        { additionalProperties: false },
-      ),
-    ),
-  ),
+  opening_hours: Type.Optional(OpeningHours),
 };
 const LocationInput = writeSchemas(LocationBody);
-const Location = Type.Object({}, { additionalProperties: true });
 
 export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -84,7 +74,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ),
           city: Type.Optional(Text({ maxLength: 100, description: 'Case-insensitive exact city' })),
         }),
-        response: { 200: RentalEnvelope(PageSchema(Location)), ...rentalErrors(400, 429) },
+        response: { 200: RentalEnvelope(PageSchema(PublicLocation)), ...rentalErrors(400, 429) },
       },
     },
     async (req) => {
@@ -101,7 +91,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         )
         .filter((l) => city === undefined || l.city.toLocaleLowerCase() === city.trim().toLocaleLowerCase())
         .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name))
-        .map((l) => ({
+        .map((l): PublicLocation => ({
           id: Number(l.id),
           name: l.name,
           type: l.type,
@@ -123,7 +113,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: T,
         summary: 'Create a location',
         body: LocationInput.create,
-        response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) },
+        response: { 201: RentalEnvelope(LocationView), ...rentalErrors(400, 401, 403, 409, 429) },
       },
     },
     async (req, reply) => {
@@ -146,7 +136,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Update a location',
         params: IdParams,
         body: LocationInput.update,
-        response: adminResponses(Location, 200, 404, 409),
+        response: adminResponses(LocationView, 200, 404, 409),
       },
     },
     async (req) => {

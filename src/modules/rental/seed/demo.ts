@@ -3,10 +3,13 @@ import type { Platform } from '../../../platform/context.js';
 import { one, type Db } from '../../../platform/db/types.js';
 import { catalogueChanged } from '../catalogue.js';
 import { insertCustomers, type CustomerRow } from '../customers/repo.js';
+import type { CustomerInsert } from '../customers/schema.js';
 import { insertLocation } from '../locations/repo.js';
 import { quote } from '../pricing/engine.js';
 import { allRules, insertRule } from '../pricing/repo.js';
+import type { PricingRuleInsert } from '../pricing/schema.js';
 import { insertBookings } from '../bookings/repo.js';
+import type { BookingInsert } from '../bookings/schema.js';
 import type { BookingStatus } from '../bookings/status.js';
 import { rentalSettings } from '../settings.js';
 import { insertRoute } from '../transfer-routes/repo.js';
@@ -95,7 +98,7 @@ async function seedCatalogue(
     price_per_km: '1.40',
     min_price: '40.00',
   });
-  const rules: Record<string, unknown>[] = [
+  const rules: PricingRuleInsert[] = [
     {
       name: 'Summer season',
       kind: 'season',
@@ -145,7 +148,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
     const { vehicles } = await seedCatalogue(tx, p.storeCurrency.code, now);
     const rules = await allRules(tx);
     const rnd = prng(20260301);
-    const people: Record<string, unknown>[] = [];
+    const people: CustomerInsert[] = [];
     for (let i = 0; i < 60; i++) {
       const name = `${rnd.pick(FIRST)} ${rnd.pick(LAST)}`;
       const email = `${emailLocalPart(name)}.${i + 1}@example.com`;
@@ -159,7 +162,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
     }
     // one statement each for the customers and the bookings: a first start seeds in a fraction of the time
     const customers: CustomerRow[] = await insertCustomers(tx, people);
-    const bookings: Record<string, unknown>[] = [];
+    const bookings: BookingInsert[] = [];
     const routes = (await tx.execute(sql`SELECT * FROM rental_transfer_routes ORDER BY id`)) as unknown as {
       rows: Parameters<typeof routePrice>[0][];
     };

@@ -10,6 +10,7 @@ import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, lit, Text } f
 import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { vehicleView } from '../views.js';
+import { VehicleView as Vehicle, type VehicleUpdate } from './schema.js';
 import {
   deleteVehicle,
   insertVehicle,
@@ -24,7 +25,6 @@ import {
 /** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
 const T = ['rental: vehicles'];
-const Vehicle = Type.Object({}, { additionalProperties: true, description: 'Vehicle' });
 const VehicleBody = {
   name: Text({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,100}$' })),
@@ -50,11 +50,11 @@ const VehicleBody = {
 };
 const VehicleInput = writeSchemas(VehicleBody);
 
-function checkFields(b: {
-  blocked_dates?: string[];
-  price_per_day?: number;
-  deposit_percent?: number | null;
-}): Record<string, unknown> {
+type Columned = 'price_per_day' | 'deposit_percent' | 'blocked_dates';
+/** The body's values as columns: money and percent as decimal text, blocked dates checked, unique and sorted. */
+function checkFields<B extends { blocked_dates?: string[]; price_per_day?: number; deposit_percent?: number | null }>(
+  b: B,
+): Omit<B, Columned> & Pick<VehicleUpdate, Columned> {
   for (const d of b.blocked_dates ?? [])
     if (!isValidDate(d))
       throw new HttpError(400, 'INVALID_PARAMS', `blocked_dates: ${d} is not a date.`, { field: 'blocked_dates' });

@@ -120,9 +120,10 @@ export async function orderOf(
   db: Db,
   bookingId: number,
 ): Promise<
-  { id: number; user_id: number | null; payment_plan: string; amount_due: string; lines: OrderLine[] } | undefined
+  | { id: number; user_id: number | null; payment_plan: 'deposit' | 'full'; amount_due: string; lines: OrderLine[] }
+  | undefined
 > {
-  const o = await one<{ id: number; user_id: number | null; payment_plan: string; amount_due: string }>(
+  const o = await one<{ id: number; user_id: number | null; payment_plan: 'deposit' | 'full'; amount_due: string }>(
     db,
     sql`SELECT id::int AS id, user_id::int AS user_id, payment_plan, amount_due::text AS amount_due FROM rental_orders WHERE booking_id = ${bookingId}`,
   );

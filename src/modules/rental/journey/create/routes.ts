@@ -5,6 +5,7 @@ import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { CheckFields } from '../check/schema.js';
 import { journeySettings } from '../settings.js';
+import { CreatedBookingView } from './schema.js';
 import { createCustomerBooking, type CreatedBooking } from './service.js';
 import { AMOUNT_BOUND_DOC } from '../../bookings/amount-bound.js';
 
@@ -52,7 +53,7 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }),
         body: CreateBody,
         response: {
-          201: RentalEnvelope(Type.Object({}, { additionalProperties: true })),
+          201: RentalEnvelope(CreatedBookingView),
           ...rentalErrors(400, 401, 403, 404, 409, 422, 429, 503),
         },
       },

@@ -6,35 +6,10 @@ import { bookingView } from '../../bookings/view.js';
 import { money } from '../../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
+import { MyBookingDetail, MyBookingItem, MyCancellation } from './schema.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
 
 const T = ['rental v2: booking journey'];
-const Obj = Type.Object({}, { additionalProperties: true });
-const VehicleName = Type.Union([Type.String(), Type.Null()], {
-  description: 'The vehicle’s name (null when it was deleted)',
-});
-const MyBookingItem = Type.Object({ vehicle_name: VehicleName }, { additionalProperties: true });
-const CancelQuote = Type.Object(
-  {
-    cancellable: Type.Boolean({
-      description: 'The status allows a customer cancellation (pending_payment, pending, confirmed)',
-    }),
-    free_cancellation_until: Type.String({ description: 'ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup' }),
-    free: Type.Boolean({ description: 'Cancelling now costs nothing' }),
-    fee: Type.Number({
-      description:
-        'What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline)',
-    }),
-    refund: Type.Number({ description: 'What would be refunded if cancelled now' }),
-    currency: Type.String(),
-  },
-  { description: 'What a cancellation would cost now (the cancel route decides again under the booking lock)' },
-);
-const MyBookingDetail = Type.Object(
-  { vehicle_name: VehicleName, cancellation: CancelQuote },
-  { additionalProperties: true },
-);
-
 export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   app.get(
@@ -53,7 +28,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset);
       return rentalOk(
         pageOf(
-          r.items.map((b) => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
+          r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
           r.total,
           pg,
         ),
@@ -75,7 +50,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const { b, order, payments, refs, cancellation } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
-      return rentalOk({
+      const detail: MyBookingDetail = {
         ...bookingView(b),
         vehicle_name: refs.vehicle_name,
         cancellation,
@@ -90,7 +65,8 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
           status: x.status,
           refunded_amount: money(x.refunded_amount),
         })),
-      });
+      };
+      return rentalOk(detail);
     },
   );
 
@@ -103,18 +79,19 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Cancel one of my bookings: free until the cancellation deadline, then the configured fee; the rest is refunded through the provider',
         params: IdParams,
-        response: { 200: RentalEnvelope(Obj), ...rentalErrors(400, 401, 403, 404, 409, 429) },
+        response: { 200: RentalEnvelope(MyCancellation), ...rentalErrors(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req) => {
       const r = await cancelMyBooking(p, req.auth.user!.id, req.params.id);
+      const cancelled: MyCancellation = {
+        booking: bookingView(r.booking),
+        fee: r.fee,
+        refund: r.refund,
+        free_cancellation_until: r.free_cancellation_until,
+      };
       return rentalOk(
-        {
-          booking: bookingView(r.booking),
-          fee: r.fee,
-          refund: r.refund,
-          free_cancellation_until: r.free_cancellation_until,
-        },
+        cancelled,
         r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
       );
     },
