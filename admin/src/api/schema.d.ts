@@ -5718,8 +5718,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Availability and price */
                         data?: {
-                            [key: string]: unknown;
+                            available: boolean;
+                            breakdown: {
+                                addons: {
+                                    /** @description Per day or per booking, by charge */
+                                    amount: number;
+                                    charge: "per_day" | "per_booking";
+                                    code: string;
+                                    name: string;
+                                    rule_id: number;
+                                    total: number;
+                                }[];
+                                addons_total: number;
+                                /** @description days × price_per_day */
+                                base: number;
+                                duration_discount: number;
+                                rental_net: number;
+                                rental_subtotal: number;
+                                /** @description The rules that changed the price, with what each added (negative = discount) */
+                                rules: {
+                                    amount: number;
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    name: string;
+                                    rule_id: number;
+                                }[];
+                                season_adjustment: number;
+                                weekday_days: number;
+                                weekend_adjustment: number;
+                                weekend_days: number;
+                            };
+                            currency: string;
+                            days: number;
+                            deposit: number;
+                            deposit_percent: number;
+                            net_price: number;
+                            pickup: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            price_per_day: number;
+                            /** @description Why not (only when available is false) */
+                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            /** @description total − deposit */
+                            remaining: number;
+                            return: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            tax: number;
+                            /** @description Percent */
+                            tax_rate: number;
+                            total: number;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -5785,7 +5851,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                             }[];
                         };
                     };
@@ -5904,7 +6022,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description In the booking’s currency */
+                            addons_total: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -5986,6 +6156,22 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking detail */
                         data?: {
+                            /** @description In the booking’s currency */
+                            addons_total: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
                             /** @description Order lines of a booking made through the customer journey; empty for operator bookings */
                             lines: {
                                 amount: number;
@@ -5993,8 +6179,18 @@ export interface operations {
                                 description: string;
                                 kind: string;
                             }[];
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
                             payments: {
                                 amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
                                 created_at: string;
                                 currency: string;
                                 id: number;
@@ -6002,12 +6198,25 @@ export interface operations {
                                 refunded_amount: number;
                                 status: string;
                             }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
                             pickup_location: {
                                 id: number;
                                 name: string;
                             } | null;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
                             refunds: {
                                 amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
                                 created_at: string;
                                 currency: string;
                                 done_at: string | null;
@@ -6016,16 +6225,37 @@ export interface operations {
                                 reason: string;
                                 status: string;
                             }[];
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
                             return_location: {
                                 id: number;
                                 name: string;
                             } | null;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                             vehicle: {
                                 id: number;
+                                /** @description `#id` when the vehicle was deleted */
                                 name: string;
                             };
-                        } & {
-                            [key: string]: unknown;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -6123,7 +6353,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description In the booking’s currency */
+                            addons_total: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -6219,9 +6501,61 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                [key: string]: unknown;
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                             };
-                            previous_status: string;
+                            previous_status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                         };
                     };
                 };
@@ -6401,7 +6735,22 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Customer */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            email: string;
+                            id: number;
+                            name: string;
+                            phone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            user_id: number | null;
                         };
                     };
                 };
@@ -6588,7 +6937,22 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Customer */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            email: string;
+                            id: number;
+                            name: string;
+                            phone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            user_id: number | null;
                         };
                     };
                 };
@@ -7040,7 +7404,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                address: string;
+                                allow_rental: boolean;
+                                allow_transfer: boolean;
+                                city: string;
+                                id: number;
+                                name: string;
+                                opening_hours: {
+                                    fri?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    mon?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    sat?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    sun?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    thu?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    tue?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    wed?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                } | null;
+                                /** @description Higher first */
+                                priority: number;
+                                type: "airport" | "hotel" | "port" | "station" | "city_center" | "office" | "other";
                             }[];
                         };
                     };
@@ -7160,8 +7576,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Location */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            allow_rental: boolean;
+                            allow_transfer: boolean;
+                            city: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            id: number;
+                            is_active: boolean;
+                            latitude: number | null;
+                            longitude: number | null;
+                            name: string;
+                            opening_hours: {
+                                fri?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                mon?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sat?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sun?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                thu?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                tue?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                wed?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                            } | null;
+                            /** @description Higher first */
+                            priority: number;
+                            slug: string;
+                            type: "airport" | "hotel" | "port" | "station" | "city_center" | "office" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -7310,8 +7793,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Location */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            allow_rental: boolean;
+                            allow_transfer: boolean;
+                            city: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            id: number;
+                            is_active: boolean;
+                            latitude: number | null;
+                            longitude: number | null;
+                            name: string;
+                            opening_hours: {
+                                fri?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                mon?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sat?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sun?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                thu?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                tue?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                wed?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                            } | null;
+                            /** @description Higher first */
+                            priority: number;
+                            slug: string;
+                            type: "airport" | "hotel" | "port" | "station" | "city_center" | "office" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -8316,7 +8866,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                amount: number | null;
+                                category: string | null;
+                                charge: ("per_day" | "per_booking") | null;
+                                code: string | null;
+                                end_date: string | null;
+                                id: number;
+                                is_active: boolean;
+                                kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                min_days: number | null;
+                                multiplier: number | null;
+                                name: string;
+                                percent: number | null;
+                                priority: number;
+                                /** @description Seasons: the year is ignored */
+                                recurring: boolean;
+                                scope: "global" | "category" | "vehicle";
+                                start_date: string | null;
+                                vehicle_id: number | null;
                             }[];
                         };
                     };
@@ -8421,7 +8988,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Pricing rule */
                         data?: {
-                            [key: string]: unknown;
+                            amount: number | null;
+                            category: string | null;
+                            charge: ("per_day" | "per_booking") | null;
+                            code: string | null;
+                            end_date: string | null;
+                            id: number;
+                            is_active: boolean;
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            min_days: number | null;
+                            multiplier: number | null;
+                            name: string;
+                            percent: number | null;
+                            priority: number;
+                            /** @description Seasons: the year is ignored */
+                            recurring: boolean;
+                            scope: "global" | "category" | "vehicle";
+                            start_date: string | null;
+                            vehicle_id: number | null;
                         };
                     };
                 };
@@ -8485,7 +9069,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Pricing rule */
                         data?: {
-                            [key: string]: unknown;
+                            amount: number | null;
+                            category: string | null;
+                            charge: ("per_day" | "per_booking") | null;
+                            code: string | null;
+                            end_date: string | null;
+                            id: number;
+                            is_active: boolean;
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            min_days: number | null;
+                            multiplier: number | null;
+                            name: string;
+                            percent: number | null;
+                            priority: number;
+                            /** @description Seasons: the year is ignored */
+                            recurring: boolean;
+                            scope: "global" | "category" | "vehicle";
+                            start_date: string | null;
+                            vehicle_id: number | null;
                         };
                     };
                 };
@@ -8601,7 +9202,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Pricing rule */
                         data?: {
-                            [key: string]: unknown;
+                            amount: number | null;
+                            category: string | null;
+                            charge: ("per_day" | "per_booking") | null;
+                            code: string | null;
+                            end_date: string | null;
+                            id: number;
+                            is_active: boolean;
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            min_days: number | null;
+                            multiplier: number | null;
+                            name: string;
+                            percent: number | null;
+                            priority: number;
+                            /** @description Seasons: the year is ignored */
+                            recurring: boolean;
+                            scope: "global" | "category" | "vehicle";
+                            start_date: string | null;
+                            vehicle_id: number | null;
                         };
                     };
                 };
@@ -9223,7 +9841,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                base_price: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                destination: string;
+                                destination_location_id: number | null;
+                                distance_km: number;
+                                duration_min: number;
+                                id: number;
+                                is_active: boolean;
+                                min_price: number;
+                                origin: string;
+                                origin_location_id: number | null;
+                                /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                                price: number;
+                                price_per_km: number;
+                                pricing: "fixed" | "calculated";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
                             }[];
                         };
                     };
@@ -9318,7 +9959,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Transfer route */
                         data?: {
-                            [key: string]: unknown;
+                            base_price: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            destination: string;
+                            destination_location_id: number | null;
+                            distance_km: number;
+                            duration_min: number;
+                            id: number;
+                            is_active: boolean;
+                            min_price: number;
+                            origin: string;
+                            origin_location_id: number | null;
+                            /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                            price: number;
+                            price_per_km: number;
+                            pricing: "fixed" | "calculated";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -9382,7 +10046,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Transfer route */
                         data?: {
-                            [key: string]: unknown;
+                            base_price: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            destination: string;
+                            destination_location_id: number | null;
+                            distance_km: number;
+                            duration_min: number;
+                            id: number;
+                            is_active: boolean;
+                            min_price: number;
+                            origin: string;
+                            origin_location_id: number | null;
+                            /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                            price: number;
+                            price_per_km: number;
+                            pricing: "fixed" | "calculated";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -9488,7 +10175,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Transfer route */
                         data?: {
-                            [key: string]: unknown;
+                            base_price: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            destination: string;
+                            destination_location_id: number | null;
+                            distance_km: number;
+                            duration_min: number;
+                            id: number;
+                            is_active: boolean;
+                            min_price: number;
+                            origin: string;
+                            origin_location_id: number | null;
+                            /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                            price: number;
+                            price_per_km: number;
+                            pricing: "fixed" | "calculated";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -9641,7 +10351,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                                blocked_dates: string[];
+                                brand: string;
+                                category: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                deposit_percent: number | null;
+                                description: string;
+                                doors: number | null;
+                                features: string[];
+                                fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                                id: number;
+                                location_id: number | null;
+                                model: string;
+                                name: string;
+                                /** @description Store currency, major units */
+                                price_per_day: number;
+                                seats: number | null;
+                                service_type: "rental" | "transfer" | "both";
+                                slug: string;
+                                status: "active" | "inactive" | "maintenance";
+                                transfer_max_luggage: number | null;
+                                transfer_max_passengers: number | null;
+                                transmission: "manual" | "automatic";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vendor_id: number | null;
+                                year: number | null;
                             }[];
                         };
                     };
@@ -9760,7 +10503,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Vehicle */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                            blocked_dates: string[];
+                            brand: string;
+                            category: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            deposit_percent: number | null;
+                            description: string;
+                            doors: number | null;
+                            features: string[];
+                            fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                            id: number;
+                            location_id: number | null;
+                            model: string;
+                            name: string;
+                            /** @description Store currency, major units */
+                            price_per_day: number;
+                            seats: number | null;
+                            service_type: "rental" | "transfer" | "both";
+                            slug: string;
+                            status: "active" | "inactive" | "maintenance";
+                            transfer_max_luggage: number | null;
+                            transfer_max_passengers: number | null;
+                            transmission: "manual" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vendor_id: number | null;
+                            year: number | null;
                         };
                     };
                 };
@@ -9833,7 +10609,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Vehicle */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                            blocked_dates: string[];
+                            brand: string;
+                            category: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            deposit_percent: number | null;
+                            description: string;
+                            doors: number | null;
+                            features: string[];
+                            fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                            id: number;
+                            location_id: number | null;
+                            model: string;
+                            name: string;
+                            /** @description Store currency, major units */
+                            price_per_day: number;
+                            seats: number | null;
+                            service_type: "rental" | "transfer" | "both";
+                            slug: string;
+                            status: "active" | "inactive" | "maintenance";
+                            transfer_max_luggage: number | null;
+                            transfer_max_passengers: number | null;
+                            transmission: "manual" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vendor_id: number | null;
+                            year: number | null;
                         };
                     };
                 };
@@ -9963,7 +10772,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Vehicle */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                            blocked_dates: string[];
+                            brand: string;
+                            category: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            deposit_percent: number | null;
+                            description: string;
+                            doors: number | null;
+                            features: string[];
+                            fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                            id: number;
+                            location_id: number | null;
+                            model: string;
+                            name: string;
+                            /** @description Store currency, major units */
+                            price_per_day: number;
+                            seats: number | null;
+                            service_type: "rental" | "transfer" | "both";
+                            slug: string;
+                            status: "active" | "inactive" | "maintenance";
+                            transfer_max_luggage: number | null;
+                            transfer_max_passengers: number | null;
+                            transmission: "manual" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vendor_id: number | null;
+                            year: number | null;
                         };
                     };
                 };
@@ -13392,8 +14234,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Booking check */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Only when the vehicle is not available: up to 3 free vehicles of its category, cheapest first */
+                            alternatives?: {
+                                category: string;
+                                currency: string;
+                                name: string;
+                                price_per_day: number;
+                                total: number;
+                                vehicle_id: number;
+                            }[];
+                            available: boolean;
+                            breakdown: {
+                                addons: {
+                                    /** @description Per day or per booking, by charge */
+                                    amount: number;
+                                    charge: "per_day" | "per_booking";
+                                    code: string;
+                                    name: string;
+                                    rule_id: number;
+                                    total: number;
+                                }[];
+                                addons_total: number;
+                                /** @description days × price_per_day */
+                                base: number;
+                                duration_discount: number;
+                                rental_net: number;
+                                rental_subtotal: number;
+                                /** @description The rules that changed the price, with what each added (negative = discount) */
+                                rules: {
+                                    amount: number;
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    name: string;
+                                    rule_id: number;
+                                }[];
+                                season_adjustment: number;
+                                weekday_days: number;
+                                weekend_adjustment: number;
+                                weekend_days: number;
+                            };
+                            currency: string;
+                            days: number;
+                            deposit: number;
+                            deposit_percent: number;
+                            net_price: number;
+                            pickup: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            pickup_location_id: number | null;
+                            price_per_day: number;
+                            /** @description Why not (only when available is false) */
+                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            /** @description total − deposit */
+                            remaining: number;
+                            return: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            return_location_id: number | null;
+                            tax: number;
+                            /** @description Percent */
+                            tax_rate: number;
+                            total: number;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -13504,8 +14423,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Created booking */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description What to pay now (the deposit or the total, by the payment plan) */
+                            amount_due: number;
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            currency: string;
+                            /** @description How to pay; absent fields do not apply to the provider */
+                            payment: {
+                                checkout_url?: string;
+                                /** @description stripe: the PaymentIntent’s client secret */
+                                client_secret?: string;
+                                /** @description offline: how to pay */
+                                instructions?: string;
+                                /** @description offline | stripe */
+                                provider: string;
+                            };
                         };
                     };
                 };
@@ -13604,10 +14592,63 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description Booking */
                             booking: {
-                                [key: string]: unknown;
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                             };
-                            outcome: string;
+                            outcome: "confirmed" | "balance_paid" | "already_settled" | "refunded_slot_taken";
                         };
                     };
                 };
@@ -14260,12 +15301,62 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
-                            items?: ({
-                                /** @description The vehicle’s name (null when it was deleted) */
+                            items?: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                                 vehicle_name: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                            }[];
                         };
                     };
                 };
@@ -14327,7 +15418,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description My booking in detail */
                         data?: {
+                            /** @description In the booking’s currency */
+                            addons_total: number;
                             /** @description What a cancellation would cost now (the cancel route decides again under the booking lock) */
                             cancellation: {
                                 /** @description The status allows a customer cancellation (pending_payment, pending, confirmed) */
@@ -14337,15 +15431,85 @@ export interface operations {
                                 fee: number;
                                 /** @description Cancelling now costs nothing */
                                 free: boolean;
-                                /** @description ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup
+                                 */
                                 free_cancellation_until: string;
                                 /** @description What would be refunded if cancelled now */
                                 refund: number;
                             };
-                            /** @description The vehicle’s name (null when it was deleted) */
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            order: {
+                                /** @description What the order asked to pay when it was made */
+                                amount_due: number;
+                                lines: {
+                                    amount: number;
+                                    code: string | null;
+                                    description: string;
+                                    kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                }[];
+                                payment_plan: "deposit" | "full";
+                            } | null;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            payments: {
+                                amount: number;
+                                currency: string;
+                                id: number;
+                                provider: "offline" | "stripe";
+                                refunded_amount: number;
+                                status: "pending" | "succeeded" | "failed" | "refunded";
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vehicle_id: number;
                             vehicle_name: string | null;
-                        } & {
-                            [key: string]: unknown;
                         };
                     };
                 };
@@ -14417,7 +15581,71 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            /** @description What was kept */
+                            fee: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            free_cancellation_until: string;
+                            /** @description What is refunded through the payment’s provider */
+                            refund: number;
                         };
                     };
                 };
