@@ -20,7 +20,7 @@ export const lit = <const S extends string>(xs: readonly S[], o: SchemaOptions =
     xs.map((x) => Type.Literal(x)),
     o,
   );
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T, o: SchemaOptions = {}) => Type.Union([t, Type.Null()], o);
 /** An instant in an answer: ISO-8601 UTC with milliseconds (`2026-05-01T10:00:00.000Z`). */
 export const Instant = Type.String({ format: 'date-time', description: 'ISO-8601 UTC' });
 

@@ -44,12 +44,47 @@ export const OrderLineView = Type.Object(
   { additionalProperties: false },
 );
 
-/** GET /my/bookings/{id}: the booking, its order, payments and what cancelling it now would cost. */
+export const Balance = Type.Object(
+  {
+    paid: Type.Number({ description: 'What the customer paid and was not refunded' }),
+    due: Type.Number({
+      description:
+        'What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0',
+    }),
+    currency: Type.String(),
+    provider: Nullable(lit(['offline', 'stripe']), {
+      description: 'How the amount due is asked now (null when nothing is due or not asked yet)',
+    }),
+    instructions: Nullable(Type.String(), {
+      description: 'How to pay the amount due offline (when it is asked offline)',
+    }),
+  },
+  { additionalProperties: false, description: 'Paid and due; pay the rest with POST /my/bookings/{id}/pay-due' },
+);
+
+/** POST /my/bookings/{id}/pay-due: the payment asked for the amount due. */
+export const DuePayment = Type.Object(
+  {
+    booking_id: Type.Integer(),
+    payment_id: Type.Integer(),
+    provider: lit(['offline', 'stripe']),
+    amount: Type.Number(),
+    currency: Type.String(),
+    client_secret: Type.Optional(
+      Type.String({ description: 'stripe: confirm this PaymentIntent with Stripe.js; the signed webhook settles it' }),
+    ),
+    instructions: Type.Optional(Type.String({ description: 'offline: how to pay' })),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /my/bookings/{id}: the booking, its order, payments, balance and what cancelling it now would cost. */
 export const MyBookingDetail = Type.Object(
   {
     ...BookingView.properties,
     vehicle_name: VehicleName,
     cancellation: CancelQuote,
+    balance: Balance,
     order: Nullable(
       Type.Object(
         {
@@ -67,7 +102,7 @@ export const MyBookingDetail = Type.Object(
           provider: lit(['offline', 'stripe']),
           amount: Type.Number(),
           currency: Type.String(),
-          status: lit(['pending', 'succeeded', 'failed', 'refunded']),
+          status: lit(['pending', 'succeeded', 'failed', 'refunded', 'cancelled']),
           refunded_amount: Type.Number(),
         },
         { additionalProperties: false },
