@@ -2,9 +2,11 @@ import type { Platform } from '../../../platform/context.js';
 import { purgeIdempotency } from '../../../platform/idempotency/store.js';
 import { expireLapsedHolds, mailExpired } from '../bookings/expiry.js';
 import { deliverRefunds } from './refunds/service.js';
+import { runPaymentReminders } from './reminders/service.js';
 
 /**
- * Every minute: unpaid bookings past their payment deadline are cancelled and other lapsed holds free their
+ * Every minute: reminders go to bookings whose payment deadline nears (each once), unpaid bookings past their
+ * payment deadline are cancelled and other lapsed holds free their
  * slots (bookings do it lazily too, per vehicle), refunds a provider refused earlier are tried again, old
  * Idempotency-Keys go.
  */
@@ -14,6 +16,7 @@ export function scheduleJourneyJobs(p: Platform): void {
     name: 'rental-hold-expiry',
     intervalMs: () => 60_000,
     run: async () => {
+      await runPaymentReminders(p);
       await runHoldExpiry(p);
     },
   });
