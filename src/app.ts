@@ -16,6 +16,7 @@ import { appendAudit, type AuditEntry } from './platform/audit/log.js';
 import { AuditWriter } from './platform/audit/writer.js';
 import { announceWritesOf, transactionAnnounced } from './platform/db/announce.js';
 import { scheduleAuditRetention } from './platform/audit/retention.js';
+import { scheduleBackups } from './platform/backup/job.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
 import { createRedisReplayCache } from './platform/auth/replay-cache.js';
 import { AuthService } from './platform/auth/service.js';
@@ -226,7 +227,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
     if (opts.http !== false) await configureHttp();
     if (opts.startModules !== false) for (const m of modules) await m.start?.(platform);
-    if (config.jobs) scheduleAuditRetention(platform);
+    if (config.jobs) {
+      scheduleAuditRetention(platform);
+      scheduleBackups(platform);
+    }
     for (const file of config.extensions) await loadExtension(file, platform);
     if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
   }

@@ -10,6 +10,7 @@ import {
   type PaymentRow,
 } from '../journey/create/repo.js';
 import { insertRefund } from '../journey/refunds/repo.js';
+import { supersedePayments } from '../journey/payments/work-repo.js';
 import { Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
 import type { LockedBooking } from './lock.js';
@@ -21,6 +22,8 @@ export interface MoneyBalance {
   refundIds: number[];
   /** Pending payments made for an amount due, to be started with their provider after commit (startDuePayments). */
   duePaymentIds: number[];
+  /** Payments superseded by this settling whose intents are to be cancelled after commit (cancelStaleIntents). */
+  staleIds: number[];
   refunded: Decimal;
   due: Decimal;
   payment_status: string;
@@ -48,6 +51,7 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
   const out: MoneyBalance = {
     refundIds: [],
     duePaymentIds: [],
+    staleIds: [],
     refunded: new Decimal(0),
     due: new Decimal(0),
     payment_status: b.payment_status,
@@ -92,11 +96,25 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
   } else if (net.gte(total) || (plan === 'deposit' && b.payment_status === 'deposit_paid')) {
     if (out.refunded.gt(0) || b.payment_status === 'partially_paid') ask = new Decimal(0);
     if (net.gte(total)) out.payment_status = 'paid';
-    if (pendingOffline) await setPayment(tx, pendingOffline.id, { status: 'failed' }); // nothing is asked any more
+    // nothing is asked any more: an amount due asked through a provider is cancelled there
+    if (pendingOffline) await setPayment(tx, pendingOffline.id, { status: 'failed' });
+    out.staleIds.push(
+      ...(await supersedePayments(
+        tx,
+        pays.filter((x) => x.provider !== 'offline'),
+      )),
+    );
   } else {
     const due = (ask = out.due = total.minus(net));
     out.payment_status = 'partially_paid';
     const pendingSame = pays.find((x) => x.status === 'pending' && new Decimal(x.amount).eq(due));
+    // an intent asking an earlier amount due is superseded by the one asking this (cancelled at its provider)
+    out.staleIds.push(
+      ...(await supersedePayments(
+        tx,
+        pays.filter((x) => x.provider !== 'offline' && x !== pendingSame),
+      )),
+    );
     if (pendingOffline) await setPayment(tx, pendingOffline.id, { amount: due.toFixed(2) });
     else if (!pendingSame) {
       // asked through the provider the customer paid with (a stripe payment still pending for another amount is
@@ -121,7 +139,8 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
  * here, under the booking's lock: the new fields are written (refused with 400 when an amount does not fit the
  * booking's columns), the paid money is settled against the new total (balanceBookingMoney), a completed booking's
  * vendor commission follows the new total (reversed and posted again), and `booking.repriced` records the
- * difference. The caller delivers `money.refundIds` and starts `money.duePaymentIds` after commit.
+ * difference. The caller delivers `money.refundIds`, starts `money.duePaymentIds` and cancels `money.staleIds` after
+ * commit.
  */
 export async function repriceBooking(
   tx: Db,

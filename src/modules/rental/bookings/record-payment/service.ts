@@ -5,6 +5,9 @@ import { HttpError } from '../../../../platform/http/errors.js';
 import { emitBookingStatus } from '../../events.js';
 import { paymentsOf, type PaymentRow } from '../../journey/create/repo.js';
 import { mailBooking } from '../../journey/mails.js';
+import { startDuePayments } from '../../journey/payments/due.js';
+import { cancelStaleIntents } from '../../journey/payments/stale.js';
+import { deliverRefunds } from '../../journey/refunds/service.js';
 import { Decimal } from '../../money.js';
 import { rentalSettings } from '../../settings.js';
 import { mailExpired } from '../expiry.js';
@@ -19,6 +22,13 @@ export interface RecordPaymentInput {
   amount?: number;
   method: DeskMethod;
   reference?: string;
+}
+
+/** What the settling left for after the commit: refunds to deliver, stale intents to cancel, due payments to start. */
+interface AfterCommit {
+  refundIds: number[];
+  staleIds: number[];
+  duePaymentIds: number[];
 }
 
 export interface RecordedPayment {
@@ -79,6 +89,7 @@ export async function recordPayment(
 ): Promise<RecordedPayment> {
   const buf = rentalSettings(p).bufferMinutes * 60_000;
   const expired: BookingRow[] = [];
+  const settled: AfterCommit[] = [];
   const r = await p.transaction(async (tx) => {
     const b = await lockBooking(tx, bookingId, expired);
     const lapsed = b.status === 'cancelled' && b.cancel_reason === 'payment_deadline_passed';
@@ -142,7 +153,8 @@ export async function recordPayment(
       method: input.method,
     });
     if (confirms) await emitBookingStatus(tx, nb, b.status);
-    await balanceBookingMoney(tx, nb);
+    const money = await balanceBookingMoney(tx, nb);
+    settled.push({ refundIds: money.refundIds, staleIds: money.staleIds, duePaymentIds: money.duePaymentIds });
     const booking = (await bookingById(tx, bookingId))!;
     const left = new Decimal(booking.total).minus(after);
     const out: RecordedPayment = {
@@ -159,6 +171,19 @@ export async function recordPayment(
   await mailExpired(
     p,
     expired.filter((x) => Number(x.id) !== bookingId),
+  );
+  // a card intent still asking for money the desk took is cancelled; a provider failure leaves the job to retry
+  await deliverRefunds(
+    p,
+    settled.flatMap((a) => a.refundIds),
+  );
+  await cancelStaleIntents(
+    p,
+    settled.flatMap((a) => a.staleIds),
+  );
+  await startDuePayments(
+    p,
+    settled.flatMap((a) => a.duePaymentIds),
   );
   await mailBooking(p, 'payment_received', r.booking, [
     ['Amount paid', `${r.amount} ${r.booking.currency}`],
