@@ -41,6 +41,7 @@ import { swaggerUiOptions } from './platform/http/openapi/ui.js';
 import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
 import { JobRunner } from './platform/jobs.js';
 import { createMemoryBus, createRedisBus, type InvalidationBus } from './platform/kv/bus.js';
+import { dbPresence } from './platform/kv/presence.js';
 import { createOptions } from './platform/kv/options.js';
 import { RedisState, resilientRedisOptions } from './platform/kv/redis-state.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
@@ -131,7 +132,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (!opts.keepDb) await dbHandle.close();
       throw new Error(`cannot connect to Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
     }
-    bus = await createRedisBus(redis, redisSub, config.redisPrefix, redisState);
+    bus = await createRedisBus(redis, redisSub, config.redisPrefix, redisState, dbPresence(dbHandle.db));
   } else {
     bus = createMemoryBus();
   }

@@ -1,4 +1,4 @@
-// @integration: PaymentIntents of amounts due survive a provider outage (retried under one idempotency key, never
+// PaymentIntents of amounts due survive a provider outage (retried under one idempotency key, never
 // two intents), and intents made stale (superseded amount due, cancelled booking, nothing due any more) are
 // cancelled at the provider — against the local Stripe-speaking server, with its outages.
 import { sql } from 'drizzle-orm';

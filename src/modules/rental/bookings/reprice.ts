@@ -1,4 +1,7 @@
+import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
+import { bookingMailInTransaction } from '../journey/mails.js';
+import { journeySettings } from '../journey/settings.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { applyBookingCommission, reverseBookingCommission } from '../ledger/commission.js';
 import {
@@ -143,10 +146,11 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
  * commit.
  */
 export async function repriceBooking(
+  p: Platform,
   tx: Db,
   locked: LockedBooking,
   change: Record<string, unknown>,
-): Promise<{ booking: BookingRow; money: MoneyBalance }> {
+): Promise<{ booking: BookingRow; money: MoneyBalance; mailAfterCommit?: () => Promise<void> }> {
   assertBookingAmountsFit(change);
   const booking = (await updateBooking(tx, Number(locked.id), change)) as LockedBooking;
   const before = new Decimal(locked.total);
@@ -163,9 +167,22 @@ export async function repriceBooking(
     due: money.due.toFixed(2),
     payment_status: money.payment_status,
   });
-  return {
-    booking:
-      money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status },
-    money,
-  };
+  const now: BookingRow =
+    money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status };
+  return { booking: now, money, mailAfterCommit: money.due.gt(0) ? await askForDue(p, tx, now, money) : undefined };
+}
+
+/** The customer is told what the new price asks of them, and how to pay it, in the change's transaction. */
+async function askForDue(p: Platform, tx: Db, b: BookingRow, money: MoneyBalance) {
+  const total = new Decimal(b.total);
+  const amount = (d: Decimal) => `${d.toFixed(2)} ${b.currency}`;
+  const offline = (await paymentsOf(tx, Number(b.id))).some((x) => x.status === 'pending' && x.provider === 'offline');
+  const how = offline
+    ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${amount(money.due)}.`
+    : 'Pay the rest by card from this booking in your account.';
+  return bookingMailInTransaction(tx, p, 'amount_due', b, [
+    ['Paid', amount(total.minus(money.due))],
+    ['Amount due', amount(money.due)],
+    ['How to pay', how],
+  ]);
 }

@@ -313,6 +313,7 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
   const catalogue = await catalogueOf(p).get();
   const expired: BookingRow[] = [];
   const settled: MoneyBalance[] = [];
+  let mailAfterCommit: (() => Promise<void>) | undefined;
   const edited = await p
     .transaction(async (tx): Promise<BookingRow> => {
       const cur = await lockBooking(tx, id, expired);
@@ -336,13 +337,14 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
       const period = parsePeriod(p, merged);
       const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
       if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
-      const repriced = await repriceBooking(tx, cur, {
+      const repriced = await repriceBooking(p, tx, cur, {
         pickup_at: period.pickupAt.toISOString(),
         return_at: period.returnAt.toISOString(),
         ...priceFields(r),
         notes: input.notes,
       });
       settled.push(repriced.money);
+      mailAfterCommit = repriced.mailAfterCommit;
       return repriced.booking;
     })
     .catch(rethrowOverlap);
@@ -359,6 +361,7 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
     p,
     settled.flatMap((m) => m.staleIds),
   );
+  await mailAfterCommit?.();
   await mailExpired(p, expired);
   return edited;
 }

@@ -22,7 +22,7 @@ export interface StripeSettings {
 
 export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
-/** Settings of the customer journey (environment; see README configuration). */
+/** Settings of the customer journey (environment; see docs/integrators/rova-rental-v2.md). */
 export interface JourneySettings {
   /** Minutes a new pending_payment booking paid by card (or the generic `offline`) holds its slot. */
   holdMinutes: number;

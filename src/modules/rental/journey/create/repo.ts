@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { untilAnswered } from '../../../../platform/db/answered.js';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
 import type { OutboxEvent } from '../../../../platform/events/emit.js';
 import type { WritesWithBookings } from '../../bookings/repo.js';
@@ -148,6 +149,20 @@ export async function setPayment(
 ): Promise<void> {
   await db.execute(sql`UPDATE rental_payments SET status = COALESCE(${f.status ?? null}, status), external_id = COALESCE(${f.external_id ?? null}, external_id),
     refunded_amount = COALESCE(${f.refunded_amount ?? null}::numeric, refunded_amount), amount = COALESCE(${f.amount ?? null}::numeric, amount), updated_at = now() WHERE id = ${id}`);
+}
+
+/**
+ * setPayment outside a transaction (after the booking committed: the provider's intent id, or the payment failed to
+ * start). It sets fixed values, so a statement whose connection died is sent again until answered (`untilAnswered`,
+ * for at most `waitMs`) instead of answering 503 for a booking that exists.
+ */
+export function setPaymentAnswered(
+  db: Db,
+  id: number,
+  f: Parameters<typeof setPayment>[2],
+  waitMs: number,
+): Promise<void> {
+  return untilAnswered(() => setPayment(db, id, f), waitMs);
 }
 
 /**

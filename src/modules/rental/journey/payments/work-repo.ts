@@ -114,3 +114,13 @@ export async function supersedePayments(tx: Db, pays: readonly PaymentRow[]): Pr
   );
   return r.filter((x) => x.provider_action === 'cancel').map((x) => x.id);
 }
+
+/** A provider payment never started whose idempotency key Stripe may have forgotten: it cannot be retried safely. */
+export async function unstartedPastKeyLife(db: Db, id: number): Promise<boolean> {
+  const r = await one<{ old: boolean }>(
+    db,
+    sql`SELECT (provider <> 'offline' AND external_id IS NULL AND created_at <= now() - ${START_RETRY_HOURS}::int * interval '1 hour') AS old
+    FROM rental_payments WHERE id = ${id}`,
+  );
+  return r?.old ?? false;
+}
