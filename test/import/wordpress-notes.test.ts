@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReport } from '../../src/modules/import/wordpress/cli.js';
-import type { EntityReport, ImportReport } from '../../src/modules/import/wordpress/report.js';
+import { planLedgerRow } from '../../src/modules/import/wordpress/map-vendors.js';
+import { Notes, type EntityReport, type ImportReport } from '../../src/modules/import/wordpress/report.js';
 import { importWordPress, type ImportTarget } from '../../src/modules/import/wordpress/service.js';
 import { one } from '../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
@@ -67,6 +68,13 @@ function shaped(w: Writer, extra: Map<string, Row[]>, prefix: string): void {
   setMeta(w, 103, '_upsell_ids', 'a:1:{i:0;i:100;}');
   setMeta(w, 104, '_upsell_ids', 'a:0:{}');
   w.umeta(7, 'billing_address_1', 'Hauptstraße 1');
+  option(
+    w,
+    'mhm_rentiva_api_keys',
+    'a:2:{s:7:"key_aaa";a:1:{s:4:"name";s:1:"a";}s:7:"key_bbb";a:1:{s:4:"name";s:1:"b";}}',
+  );
+  extra.set(`${prefix}woocommerce_api_keys`, [{ key_id: 1 }]);
+  w.post(183, 'mhm_app_log', 'Payment log', 'publish');
 }
 
 describe('structured notes, unreadable values, draft dates, what is not imported', () => {
@@ -167,6 +175,9 @@ describe('structured notes, unreadable values, draft dates, what is not imported
       'downloadable and virtual products (_downloadable, _virtual)': 1,
       'upsells and cross-sells (_upsell_ids, _crosssell_ids)': 1,
       'customer billing and shipping addresses (billing_*, shipping_* user meta): only the phone is imported': 1,
+      "the rental plugin's API keys (mhm_rentiva_api_keys)": 2,
+      'WooCommerce REST API keys (woocommerce_api_keys)': 1,
+      'application logs (mhm_app_log)': 1,
     });
     expect(formatReport(report)).toContain('     2  tax rates (woocommerce_tax_rates)');
   });
@@ -193,5 +204,38 @@ describe('the customers step', () => {
       record: 'customer user:7',
     });
     expect(JSON.stringify(c.notes)).not.toMatch(/@/);
+  });
+});
+
+describe('a ledger row whose gross or commission does not read', () => {
+  it('goes in as its net amount, the value reported with row id and column (the import does not stop)', () => {
+    const n = new Notes();
+    const plans = planLedgerRow(
+      {
+        id: 9,
+        transaction_uuid: 'odd-gross',
+        vendor_id: 6,
+        booking_id: 'B-12',
+        type: 'commission_credit',
+        amount: '85.00',
+        gross_amount: 'n/a',
+        commission_amount: '1e400',
+        currency: 'USD',
+        status: 'pending',
+        created_at: '2026-05-01 00:00:00',
+      },
+      n,
+    );
+    expect(plans.map((p) => p.lines)).toEqual([
+      [
+        { account: 'external', amount: -8500 },
+        { account: 'vendor:0:pending', amount: 8500 },
+      ],
+    ]);
+    expect(n.values).toEqual([
+      { id: 'odd-gross', key: 'booking_id', reason: '"B-12" is not a whole number; left empty' },
+      { id: 'odd-gross', key: 'gross_amount', reason: '"n/a" is not an amount; left out' },
+      { id: 'odd-gross', key: 'commission_amount', reason: '"1e400" is not an amount; left out' },
+    ]);
   });
 });

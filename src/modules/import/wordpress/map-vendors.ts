@@ -11,7 +11,7 @@ import { toMinor } from '../../rental/ledger/money.js';
 import { detail, subject, type Notes } from './report.js';
 import { siteMysqlIso, UTC_ZONE, type SiteZone } from './site.js';
 import type { SqlRow, WpUser } from './source.js';
-import { decimalOrNull, gmtIso, intOrNull, phpMeta, stringList } from './values.js';
+import { decimalOrNull, gmtIso, intOrNull, phpMeta, shown, stringList } from './values.js';
 
 /** Rental-plugin vendors, their single-entry ledger and their reports → Rova rows (pure). */
 
@@ -156,14 +156,19 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
     return [];
   }
   const abs = Math.abs(amount);
-  const gross =
-    r.gross_amount === null || r.gross_amount === undefined
-      ? null
-      : Math.abs(toMinor(String(r.gross_amount), currency));
-  const commission =
-    r.commission_amount === null || r.commission_amount === undefined
-      ? null
-      : Math.abs(toMinor(String(r.commission_amount), currency));
+  // the split of the amount only explains it: one that does not read is reported and the row goes in as net only
+  const part = (key: 'gross_amount' | 'commission_amount'): number | null => {
+    const v = r[key];
+    if (v === null || v === undefined) return null;
+    try {
+      return Math.abs(toMinor(String(v), currency));
+    } catch {
+      notes.value(id, key, 'unreadable', `"${shown(String(v))}" is not an amount; left out`);
+      return null;
+    }
+  };
+  const gross = part('gross_amount');
+  const commission = part('commission_amount');
   const memo = {
     wp_ledger_id: Number(r.id),
     wp_uuid: id,

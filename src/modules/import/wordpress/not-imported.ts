@@ -1,4 +1,5 @@
 import type { SourceCache } from './context.js';
+import { maybeUnserialize } from './php-unserialize.js';
 import type { NotImported } from './report.js';
 import type { WpPost, WpSource, WpUser } from './source.js';
 
@@ -32,6 +33,7 @@ const POST_TYPES: [what: string, types: string[]][] = [
   ['payout requests (mhm_payout): their ledger rows are imported', ['mhm_payout']],
   ['vendor applications (vendor_application)', ['vendor_application', 'mhm_vendor_application']],
   ['blog posts and pages (post, page)', ['post', 'page']],
+  ['application logs (mhm_app_log)', ['mhm_app_log']],
   [
     'media library files (attachment): product images come over as their URLs, the files stay where WordPress keeps them',
     ['attachment'],
@@ -133,6 +135,8 @@ export async function countNotImported(source: WpSource, cache: SourceCache): Pr
     count: countWith(users, anyOf(ADDRESS_KEYS)),
   });
 
+  out.push(...(await rentalLeftOut(source, users)));
+
   const vehicles = await cache.posts('vehicle');
   for (const [what, test] of VEHICLE_META) out.push({ what, count: countWith(vehicles, test) });
   out.push({
@@ -140,4 +144,56 @@ export async function countNotImported(source: WpSource, cache: SourceCache): Pr
     count: (await source.option('mhm_rentiva_vehicle_seasonal_pricing')) === '1' ? 1 : 0,
   });
   return out;
+}
+
+/** How many entries a serialized (or JSON) option holds: an array's or a record's length, 0 when it does not read. */
+function entries(raw: string | null): number {
+  if (raw === null || raw.trim() === '') return 0;
+  const r = maybeUnserialize(raw);
+  let v: unknown = r.ok ? r.value : undefined;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      return 0;
+    }
+  }
+  return Array.isArray(v) ? v.length : v !== null && typeof v === 'object' ? Object.keys(v).length : 0;
+}
+
+/** The rental plugin's own records the import leaves out (reference: rental-original.md 2.7, 2.9–2.12). */
+async function rentalLeftOut(source: WpSource, users: WpUser[]): Promise<NotImported[]> {
+  const policies = (await source.table('mhm_rentiva_commission_policy')) ?? [];
+  const routes =
+    (await source.table('rentiva_transfer_routes')) ?? (await source.table('mhm_rentiva_transfer_routes')) ?? [];
+  return [
+    {
+      what: 'vendor-specific commission policies (mhm_rentiva_commission_policy rows with a vendor): the per-vendor rate meta is imported',
+      count: policies.filter((r) => r.vendor_id !== null && Number(r.vendor_id) !== 0).length,
+    },
+    {
+      what: 'vendor reliability score history (_rentiva_vendor_score_history): the current score is imported',
+      count: countWith(users, list(['_rentiva_vendor_score_history'])),
+    },
+    {
+      what: 'payout audit rows (mhm_rentiva_payout_audit)',
+      count: (await source.count('mhm_rentiva_payout_audit')) ?? 0,
+    },
+    {
+      what: "the rental plugin's API keys (mhm_rentiva_api_keys)",
+      count: entries(await source.option('mhm_rentiva_api_keys')),
+    },
+    {
+      what: 'WooCommerce REST API keys (woocommerce_api_keys)',
+      count: (await source.count('woocommerce_api_keys')) ?? 0,
+    },
+    {
+      what: 'export history (mhm_rentiva_export_history)',
+      count: entries(await source.option('_transient_mhm_rentiva_export_history')),
+    },
+    {
+      what: 'featured transfer routes (is_featured)',
+      count: routes.filter((r) => Number(r.is_featured ?? 0) === 1).length,
+    },
+  ];
 }
