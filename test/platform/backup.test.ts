@@ -206,6 +206,8 @@ describe('rova backup and rova restore', () => {
       jobs: { schedule: (s: JobSpec) => (spec = s) },
       log: { info: () => undefined },
     } as unknown as Platform;
+    scheduleBackups({ ...p, config: { ...p.config, backupEveryMs: null } } as Platform);
+    expect(spec).toBeUndefined(); // BACKUP_SCHEDULE unset: no job
     scheduleBackups(p);
     expect(spec?.name).toBe('backup');
     expect(await spec!.intervalMs()).toBe(3_600_000);
