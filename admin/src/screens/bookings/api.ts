@@ -23,6 +23,29 @@ export type BookingDetail = NonNullable<
   paths['/wp-json/rova-rental/v1/bookings/{id}']['get']['responses']['200']['content']['application/json']['data']
 >;
 
+export type RecordPaymentBody =
+  paths['/wp-json/rova-rental/v2/bookings/{id}/payments']['post']['requestBody']['content']['application/json'];
+
+/** Records a payment the desk took; `key` is the form's Idempotency-Key (a double submit records once). */
+export function useRecordPayment(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: RecordPaymentBody; key: string }) =>
+      unwrapRental(
+        api.POST('/wp-json/rova-rental/v2/bookings/{id}/payments', {
+          params: { path: { id }, header: { 'idempotency-key': key } },
+          body,
+        }),
+      ),
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: ['bookings'] }),
+        qc.invalidateQueries({ queryKey: ['planner'] }),
+        qc.invalidateQueries({ queryKey: ['dashboard'] }),
+      ]),
+  });
+}
+
 export const useBooking = (id: number) =>
   useQuery({
     queryKey: ['bookings', 'one', id],

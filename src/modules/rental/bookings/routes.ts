@@ -33,6 +33,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           pickup_from: Type.Optional(DateStr),
           pickup_to: Type.Optional(DateStr),
           search: Type.Optional(Text({ maxLength: 100 })),
+          payment_due: Type.Optional(
+            Type.Boolean({ description: 'true: only bookings under way whose payment is not complete' }),
+          ),
         }),
         response: adminResponses(PageSchema(Booking)),
       },
@@ -52,6 +55,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           customer_id: q.customer_id,
           kind: q.kind,
           search: q.search,
+          payment_due: q.payment_due,
           pickup_from: q.pickup_from ? new Date(q.pickup_from + 'T00:00:00Z') : undefined,
           pickup_to: q.pickup_to ? new Date(new Date(q.pickup_to + 'T00:00:00Z').getTime() + 86_400_000) : undefined,
         },

@@ -81,11 +81,15 @@ export const BookingDetailView = Type.Object(
     lines: Type.Array(BookingLineView, {
       description: 'Order lines of a booking made through the customer journey; empty for operator bookings',
     }),
+    amount_paid: Type.Number({ description: "What the booking's payments hold (succeeded, less refunds)" }),
+    amount_due: Type.Number({ description: 'What is still due of the total (0 for a cancelled booking)' }),
     payments: Type.Array(
       Type.Object(
         {
           id: Type.Integer(),
           provider: Type.String(),
+          method: Nullable(Type.String({ description: "A desk payment's method (cash, card_terminal, …)" })),
+          reference: Nullable(Type.String({ description: "A desk payment's receipt or transfer reference" })),
           amount: Type.Number(),
           currency: Type.String(),
           status: Type.String(),
