@@ -181,6 +181,22 @@ describe('core entity contracts: every answer is its schema, every view is its s
     expectShape(BookingView, bookingView((await bookingById(db, b.id))!));
     expectShape(BookingDetailView, await bookingDetail(db, b.id));
 
+    const desk = await call('POST', `${V1}/bookings`, admin, {
+      vehicle_id: v.id,
+      customer: { name: 'Contract Desk', email: 'contract-desk@example.test' },
+      pickup_date: '2031-04-01',
+      return_date: '2031-04-03',
+    });
+    const recorded = await call(
+      'POST',
+      `${V2}/bookings/${desk.id}/payments`,
+      { ...admin, 'idempotency-key': 'contract-desk-1' },
+      { kind: 'full', method: 'cash' },
+    );
+    expect(Object.keys(recorded).sort()).toEqual(['amount', 'booking', 'due', 'outcome', 'paid', 'payment_id']);
+    expectShape(BookingView, recorded.booking);
+    expectShape(BookingDetailView, await call('GET', `${V1}/bookings/${desk.id}`, admin));
+
     const busy = await call(
       'POST',
       `${V1}/availability`,

@@ -14816,8 +14816,61 @@ export interface operations {
                         data?: {
                             /** @description This payment */
                             amount: string;
+                            /** @description Booking */
                             booking: {
-                                [key: string]: unknown;
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                             };
                             /** @description What is still due */
                             due: string;

@@ -4,6 +4,7 @@ import { HttpError } from '../../../../platform/http/errors.js';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { idempotent } from '../../../../platform/idempotency/store.js';
 import { adminResponses, IdParams } from '../../schemas.js';
+import { BookingView } from '../schema.js';
 import { bookingView } from '../view.js';
 import { recordPayment, type RecordedPayment } from './service.js';
 
@@ -29,14 +30,17 @@ export const RecordPaymentBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Recorded = Type.Object({
-  outcome: Type.Union([Type.Literal('confirmed'), Type.Literal('recorded')]),
-  payment_id: Type.Integer(),
-  amount: Type.String({ description: 'This payment' }),
-  paid: Type.String({ description: "What the booking's payments hold now" }),
-  due: Type.String({ description: 'What is still due' }),
-  booking: Type.Object({}, { additionalProperties: true }),
-});
+const Recorded = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('confirmed'), Type.Literal('recorded')]),
+    payment_id: Type.Integer(),
+    amount: Type.String({ description: 'This payment' }),
+    paid: Type.String({ description: "What the booking's payments hold now" }),
+    due: Type.String({ description: 'What is still due' }),
+    booking: BookingView,
+  },
+  { additionalProperties: false },
+);
 
 export const recordPaymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
