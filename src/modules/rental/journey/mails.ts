@@ -1,17 +1,20 @@
 import type { Platform } from '../../../platform/context.js';
+import { rowsPreparedText } from '../../../platform/db/prepared.js';
+import type { Db } from '../../../platform/db/types.js';
 import { mailerOf, RECIPIENT_NAME, storedMailsWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
 import type { BookingRow } from '../bookings/repo.js';
 import { iso } from '../views.js';
 
-type BookingMail = 'booking_created' | 'booking_confirmed' | 'booking_cancelled' | 'payment_received';
+type BookingMail = 'booking_created' | 'booking_confirmed' | 'booking_cancelled' | 'payment_received' | 'amount_due';
 
 const SUBJECT: Record<BookingMail, string> = {
   booking_created: 'Booking received',
   booking_confirmed: 'Booking confirmed',
   booking_cancelled: 'Booking cancelled',
   payment_received: 'Payment received',
+  amount_due: 'Amount due',
 };
 
 /** A booking mail's content, greeting `name` (the customer's, or RECIPIENT_NAME when the statement fills it in). */
@@ -67,4 +70,27 @@ export function bookingMailWithBooking(
   return cte === undefined
     ? undefined
     : { cte: `mail AS (${cte})`, data: bookingMail(p, kind, draft, RECIPIENT_NAME, extra) };
+}
+
+/**
+ * A booking mail written by the caller's transaction (stored in the outbox with the change that causes it, so a
+ * connection lost after the commit cannot lose it). When mail goes over SMTP nothing can be stored: the answer is the
+ * send, for the caller to run after its commit.
+ */
+export async function bookingMailInTransaction(
+  tx: Db,
+  p: Platform,
+  kind: BookingMail,
+  b: BookingRow,
+  extra: [string, string][] = [],
+): Promise<(() => Promise<void>) | undefined> {
+  const mail = bookingMailWithBooking(p, kind, b, extra);
+  if (!mail) return () => mailBooking(p, kind, b, extra);
+  await rowsPreparedText(
+    tx,
+    `WITH b AS (SELECT 'b'::text AS reference, $1::text AS customer_email, $2::text AS customer_name),
+    i AS (SELECT 0 AS k, 'b'::text AS ref, $3::jsonb AS x), ${mail.cte} SELECT 1`,
+    [b.customer_email ?? '', b.customer_name ?? '', JSON.stringify({ mail: mail.data })],
+  );
+  return undefined;
 }

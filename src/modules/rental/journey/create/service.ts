@@ -14,7 +14,7 @@ import { bookingMailWithBooking, mailBooking } from '../mails.js';
 import { enabledProvider, type PaymentStart } from '../payments/port.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
-import { insertOrderWithPayment, orderWrites, setPayment, type OrderLine } from './repo.js';
+import { insertOrderWithPayment, orderWrites, setPaymentAnswered, type OrderLine } from './repo.js';
 
 export interface CreateInput extends BookingCheckInput {
   payment_method: 'offline' | 'stripe';
@@ -235,13 +235,19 @@ export async function createCustomerBooking(
     });
   } catch (err) {
     // the provider refused or is unreachable: nothing was charged, so the slot goes back at once
-    await setPayment(p.db, paymentId, { status: 'failed' });
+    await setPaymentAnswered(p.db, paymentId, { status: 'failed' }, p.config.databaseCommitOutcomeWaitMs);
     await changeStatus(p, Number(booking.id), 'cancelled', {
       ...(record ? { within: (tx) => record.withdrawn(tx) } : {}),
     }).catch((e: unknown) => p.log.error({ err: e }, 'cancelling a booking whose payment could not start failed'));
     throw err;
   }
-  if (payment.external_id) await setPayment(p.db, paymentId, { external_id: payment.external_id });
+  if (payment.external_id)
+    await setPaymentAnswered(
+      p.db,
+      paymentId,
+      { external_id: payment.external_id },
+      p.config.databaseCommitOutcomeWaitMs,
+    );
   await mailBooking(p, 'booking_created', booking, createdMailRows(due, booking.currency, payment));
   return created(booking, due, provider.name, payment);
 }
