@@ -17,7 +17,7 @@ import type { Platform } from '../../src/platform/context.js';
 import { rows } from '../../src/platform/db/types.js';
 import { makeApp, TEST_PG, type TestApp } from '../helpers/app.js';
 import { rovaInProcess } from '../helpers/cli.js';
-import { createDatabase } from '../helpers/pg-admin.js';
+import { adminQuery, createDatabase } from '../helpers/pg-admin.js';
 import { freePort } from '../helpers/ports.js';
 import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
 import { cleanEnv, start } from '../ops/spawn.js';
@@ -206,6 +206,8 @@ describe('rova backup and rova restore', () => {
       jobs: { schedule: (s: JobSpec) => (spec = s) },
       log: { info: () => undefined },
     } as unknown as Platform;
+    scheduleBackups({ ...p, config: { ...p.config, backupEveryMs: null } } as Platform);
+    expect(spec).toBeUndefined(); // BACKUP_SCHEDULE unset: no job
     scheduleBackups(p);
     expect(spec?.name).toBe('backup');
     expect(await spec!.intervalMs()).toBe(3_600_000);
@@ -333,6 +335,36 @@ describe.runIf(!!TEST_PG)('from the embedded database to PostgreSQL', () => {
       const n = await rows<{ n: number }>(restored.platform.db, sql`SELECT count(*)::int AS n FROM rental_bookings`);
       expect(n[0]!.n).toBe(taken.manifest.tables.find((x) => x.name === 'rental_bookings')!.rows);
       expect(n[0]!.n).toBeGreaterThan(0);
+    } finally {
+      await restored.app.close();
+    }
+  }, 300_000);
+});
+
+describe.runIf(!!TEST_PG)('restoring as the store’s own PostgreSQL role (no superuser)', () => {
+  it('loads in foreign-key order with the triggers on, and verifies', async () => {
+    const suffix = randomBytes(5).toString('hex');
+    const role = `rova_owner_${suffix}`;
+    const name = `rova_owned_${suffix}`;
+    await adminQuery(TEST_PG, `CREATE ROLE ${role} LOGIN NOSUPERUSER`);
+    await adminQuery(TEST_PG, `CREATE DATABASE ${name} OWNER ${role}`);
+    drops.push(async () => {
+      await adminQuery(TEST_PG, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await adminQuery(TEST_PG, `DROP ROLE IF EXISTS ${role}`);
+    });
+    const url = new URL(TEST_PG);
+    url.username = role;
+    url.password = '';
+    url.pathname = `/${name}`;
+    const env = { DATA_DIR: tmp('rova-owned-'), ROVA_SECRET: t.config.secret, DATABASE_URL: url.toString() };
+    const r = await rovaInProcess(['restore', backupDir], env);
+    expect(r.stdout).toMatch(/^verify ok: /m);
+    expect(r.code).toBe(0);
+    const restored = await openRestored(env);
+    try {
+      expect(await ledgerOf(restored.platform.db)).toEqual(await ledgerOf(t.platform.db));
+      const n = await rows<{ n: number }>(restored.platform.db, sql`SELECT count(*)::int AS n FROM rental_bookings`);
+      expect(n[0]!.n).toBe(manifest.tables.find((x) => x.name === 'rental_bookings')!.rows);
     } finally {
       await restored.app.close();
     }

@@ -27,6 +27,8 @@ export async function pruneBackups(dir: string, keep: number, now = new Date()):
 
 /** BACKUP_SCHEDULE: a backup every interval on one node at a time (JobRunner lease), keeping BACKUP_KEEP of them. */
 export function scheduleBackups(p: Platform): void {
+  // BACKUP_SCHEDULE is read once at start: without it there is no job at all (nothing waits for one that never runs)
+  if (p.config.backupEveryMs === null) return;
   p.jobs.schedule({
     name: 'backup',
     intervalMs: () => p.config.backupEveryMs,

@@ -63,19 +63,27 @@ export async function restoreBackup(
   );
   let total = 0;
   await handle.db.transaction(async (tx) => {
-    try {
-      await tx.execute(sql`SET LOCAL session_replication_role = replica`);
-    } catch (err) {
-      throw new BackupRefused(
-        `restore needs a PostgreSQL role that may set session_replication_role (a superuser, or on PostgreSQL 15+ ` +
-          `GRANT SET ON PARAMETER session_replication_role TO <role>): ${(err as Error).message}`,
+    // With triggers off (session_replication_role, which needs a superuser or, from PostgreSQL 15, a grant) the
+    // tables load in any order. Without it, in foreign-key order with the triggers on: the only insert trigger
+    // recomputes a booking's hold from its own row, and the append-only ones never fire on inserts.
+    const triggersOff = await tx
+      .transaction(async (sp) => {
+        await sp.execute(sql`SET LOCAL session_replication_role = replica`);
+      })
+      .then(
+        () => true,
+        () => false,
       );
-    }
     const present = await listTables(tx);
-    if (present.length) await tx.execute(sql.raw(`TRUNCATE ${present.map(quote).join(', ')}`));
-    for (const t of manifest.tables) {
+    const order = triggersOff ? present : await foreignKeyOrder(tx, present);
+    // what the migrations wrote (settings, defaults) makes way for the backup's rows
+    for (const table of [...order].reverse()) await tx.execute(sql`DELETE FROM ${sql.identifier(table)}`);
+    const byName = new Map(manifest.tables.map((t) => [t.name, t]));
+    for (const t of manifest.tables)
       if (!present.includes(t.name)) throw new BackupRefused(`the backup has table ${t.name}, which its schema lacks`);
-      total += await loadTable(tx, t.name, path.join(dir, t.file.path));
+    for (const name of order) {
+      const t = byName.get(name);
+      if (t) total += await loadTable(tx, t.name, path.join(dir, t.file.path));
     }
     for (const s of manifest.sequences) {
       if (s.value === null) continue;
@@ -85,6 +93,30 @@ export async function restoreBackup(
   for (const o of manifest.storage.objects)
     await storage.put(o.key, await readFile(path.join(dir, o.file.path)), o.content_type);
   return { tables: manifest.tables.length, rows: total, objects: manifest.storage.objects.length };
+}
+
+/** Tables ordered so that every table comes after the tables its foreign keys name. */
+async function foreignKeyOrder(db: Db, tables: string[]): Promise<string[]> {
+  const edges = await rows<{ child: string; parent: string }>(
+    db,
+    sql`SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
+        JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE k.contype = 'f' AND k.conrelid <> k.confrelid AND n.nspname = current_schema()`,
+  );
+  const parents = new Map(tables.map((t) => [t, new Set<string>()]));
+  for (const e of edges) parents.get(e.child)?.add(e.parent);
+  const done: string[] = [];
+  const seen = new Set<string>();
+  const visit = (t: string, path: string[]) => {
+    if (seen.has(t)) return;
+    if (path.includes(t)) throw new BackupRefused(`foreign keys form a cycle (${[...path, t].join(' → ')})`);
+    for (const p of parents.get(t) ?? []) visit(p, [...path, t]);
+    seen.add(t);
+    done.push(t);
+  };
+  for (const t of tables) visit(t, []);
+  return done;
 }
 
 async function loadTable(tx: Db, table: string, file: string): Promise<number> {

@@ -124,8 +124,17 @@ async function dumpTable(tx: Db, table: string, work: string): Promise<BackupMan
     bytes += b.length;
     if (!out.write(b)) await once(out, 'drain');
   };
+  // In primary-key order: a row that names an earlier row of its table (a reply, a variation's parent, a reversal)
+  // comes after it, which a restore without trigger control needs; and the same data gives the same file.
+  const key = await primaryKey(tx, table);
+  const order = key.length
+    ? sql` ORDER BY ${sql.join(
+        key.map((c) => sql.identifier(c)),
+        sql`, `,
+      )}`
+    : sql``;
   await tx.execute(
-    sql`DECLARE rova_backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS r FROM ${sql.identifier(table)} t`,
+    sql`DECLARE rova_backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS r FROM ${sql.identifier(table)} t${order}`,
   );
   for (;;) {
     const page = await rows<{ r: string }>(tx, sql.raw(`FETCH ${FETCH_ROWS} FROM rova_backup_rows`));
@@ -137,6 +146,17 @@ async function dumpTable(tx: Db, table: string, work: string): Promise<BackupMan
   out.end();
   await once(out, 'close');
   return { name: table, rows: count, file: { path: rel, bytes, sha256: hash.digest('hex') } };
+}
+
+async function primaryKey(db: Db, table: string): Promise<string[]> {
+  const r = await rows<{ name: string }>(
+    db,
+    sql`SELECT a.attname AS name FROM pg_index i
+        JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n) ON true
+        JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+        WHERE i.indrelid = ${`"${table.replaceAll('"', '""')}"`}::regclass AND i.indisprimary ORDER BY k.n`,
+  );
+  return r.map((x) => x.name);
 }
 
 async function copyStorage(storage: ObjectStorage, work: string): Promise<BackupManifest['storage']['objects']> {
