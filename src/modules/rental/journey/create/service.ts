@@ -12,6 +12,8 @@ import { Decimal } from '../../money.js';
 import type { Quote } from '../../pricing/engine.js';
 import { bookingMailWithBooking, mailBooking } from '../mails.js';
 import { enabledProvider, type PaymentStart } from '../payments/port.js';
+import { mayHaveActed } from '../payments/stripe.js';
+import { countStartTried } from '../payments/work-repo.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
 import { insertOrderWithPayment, orderWrites, setPaymentAnswered, type OrderLine } from './repo.js';
@@ -235,8 +237,10 @@ export async function createCustomerBooking(
       currency: booking.currency,
     });
   } catch (err) {
-    // the provider refused or is unreachable: nothing was charged, so the slot goes back at once
-    await setPaymentAnswered(p.db, paymentId, { status: 'failed' }, p.config.databaseCommitOutcomeWaitMs);
+    // the provider refused or is unreachable: nothing was charged, so the slot goes back at once (a start that may
+    // have made an intent stays pending, counted as tried: the cancel below cancels that intent at the provider)
+    if (mayHaveActed(err)) await countStartTried(p.db, paymentId);
+    else await setPaymentAnswered(p.db, paymentId, { status: 'failed' }, p.config.databaseCommitOutcomeWaitMs);
     await changeStatus(p, Number(booking.id), 'cancelled', {
       ...(record ? { within: (tx) => record.withdrawn(tx) } : {}),
     }).catch((e: unknown) => p.log.error({ err: e }, 'cancelling a booking whose payment could not start failed'));
