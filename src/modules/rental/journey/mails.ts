@@ -1,5 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
-import { mailerOf, RECIPIENT_NAME, storedMailsWith, type OutgoingMail } from '../../../platform/mail/mailer.js';
+import { mailerOf, type OutgoingMail } from '../../../platform/mail/mailer.js';
+import { mailToStore, type MailToStore } from '../../../platform/mail/outbox.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
 import type { BookingRow } from '../bookings/repo.js';
@@ -14,7 +15,7 @@ const SUBJECT: Record<BookingMail, string> = {
   payment_received: 'Payment received',
 };
 
-/** A booking mail's content, greeting `name` (the customer's, or RECIPIENT_NAME when the statement fills it in). */
+/** A booking mail's content, greeting `name`. */
 function bookingMail(
   p: Platform,
   kind: BookingMail,
@@ -48,23 +49,21 @@ export async function mailBooking(
 }
 
 /**
- * The same mail as a write of the bookings' own statement (`bookVehiclesAtOnce`: the bookings are `b`, their data
- * `i.x`, this mail `i.x->'mail'`; the customer is read in it): the mail costs no statement of its own. Undefined when
- * mail goes over SMTP (then `mailBooking` after the write).
+ * The same mail as an outbox row for the booking's own transaction (journey/create/statement.ts), rendered here for
+ * the booking as it is (or, before it exists, as drafted with its customer): null when the customer has no address.
+ * The delivery sends it after the commit (SMTP_URL), not before `holdSeconds`.
  */
-export function bookingMailWithBooking(
+export function bookingMailToStore(
   p: Platform,
   kind: BookingMail,
-  draft: BookingRow,
+  b: BookingRow,
   extra: [string, string][] = [],
-): { cte: string; data: Omit<OutgoingMail, 'to'> } | undefined {
-  const cte = storedMailsWith(p, {
-    from: "b JOIN i ON i.ref = b.reference WHERE b.customer_email <> '' ORDER BY i.k",
-    mail: "(i.x->'mail')",
-    to: 'b.customer_email',
-    name: "COALESCE(NULLIF(b.customer_name, ''), 'there')",
-  });
-  return cte === undefined
-    ? undefined
-    : { cte: `mail AS (${cte})`, data: bookingMail(p, kind, draft, RECIPIENT_NAME, extra) };
+  holdSeconds = 0,
+): MailToStore | null {
+  if (!b.customer_email) return null;
+  return mailToStore(
+    p,
+    { to: b.customer_email, ...bookingMail(p, kind, b, b.customer_name || 'there', extra) },
+    holdSeconds,
+  );
 }
