@@ -1,11 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { bookingsAtOnceOf } from '../../src/modules/rental/bookings/at-once.js';
+import { readJourneySettings } from '../../src/modules/rental/journey/settings.js';
 import { writePath, type PathFacts } from '../../src/modules/rental/journey/create/path.js';
 import {
   BOOKINGS_AT_ONCE,
   ORDER_OF_BOOKING,
   statementSnapshot,
 } from '../../src/modules/rental/journey/create/statement.js';
+import { makeApp, type TestApp } from '../helpers/app.js';
+import { vehicle } from './helpers.js';
 
 // The customer's booking statements are checked in as SQL (as immich-app/immich checks in its queries): a change of
 // their text is a change of statement.sql in review. After a deliberate change:
@@ -52,4 +57,59 @@ describe('writePath: which way a customer booking is written', () => {
       expect(writePath(base, tried), tried).toBe('transaction');
     expect(writePath(base, 'no_vehicle')).toBe('not_found');
   });
+});
+
+describe('BOOKING_BATCHING', () => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+
+  it('is on unless turned off (true/false, on/off, 1/0, yes/no)', () => {
+    const settings = (env: Record<string, string>) =>
+      readJourneySettings({ ...loadConfig({}, { ephemeral: true }), env }).batching;
+    expect(settings({})).toBe(true);
+    expect(settings({ BOOKING_BATCHING: 'off' })).toBe(false);
+    expect(settings({ BOOKING_BATCHING: 'false' })).toBe(false);
+    expect(settings({ BOOKING_BATCHING: '1' })).toBe(true);
+    expect(() => settings({ BOOKING_BATCHING: 'sometimes' })).toThrow(
+      'BOOKING_BATCHING must be true or false (got "sometimes")',
+    );
+  });
+
+  /** Two bookings of one customer (the first makes its customer record): which of them went in the one statement. */
+  async function batchedOf(env: Record<string, string>): Promise<number[]> {
+    const t = await makeApp({ env: { RENTAL_WRITE_RATE_LIMIT: '100000', ...env } });
+    apps.push(t);
+    const at = bookingsAtOnceOf(t.platform);
+    const batched: number[] = [];
+    const book = at.book.bind(at);
+    at.book = (item) => {
+      batched.push(item.columns.vehicle_id);
+      return book(item);
+    };
+    const { key } = await t.userWithKey('customer');
+    const [v1, v2] = [await vehicle(t), await vehicle(t)];
+    for (const v of [v1, v2]) {
+      const r = await t.inject({
+        method: 'POST',
+        url: '/wp-json/rova-rental/v2/booking/create',
+        headers: { 'x-rova-api-key': key },
+        payload: {
+          vehicle_id: v,
+          pickup_date: '2044-03-01',
+          return_date: '2044-03-03',
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+        },
+      });
+      expect(r.statusCode, r.body).toBe(201);
+    }
+    return batched.map((v) => [v1, v2].indexOf(v));
+  }
+
+  it("on: a known customer's booking goes in the one statement; off: every booking in a transaction of its own", async () => {
+    expect(await batchedOf({}), 'the second booking (the first made the customer record)').toEqual([1]);
+    expect(await batchedOf({ BOOKING_BATCHING: 'off' })).toEqual([]);
+  }, 240_000);
 });
