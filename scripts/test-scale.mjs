@@ -3,7 +3,8 @@
 // brought back and a rolling restart of every node; then it checks what must hold and prints a table. The load:
 // bookings (Idempotency-Key, retries), availability, locations, vendor payouts (Idempotency-Key, retries) with an
 // administrator and a payment processor settling them, and bursts against API keys with a quota plan; webhook
-// deliveries go to a local receiver. The checks: see the end of this file (and README, "The scale test").
+// deliveries go to a local receiver. The checks: see the end of this file (and docs/operators/several-nodes.md,
+// "The scale test").
 // Needs: PostgreSQL and Redis (ROVA_TEST_DATABASE_URL / ROVA_TEST_REDIS_URL, defaults as test:integration), Debian's
 // pgbouncer and haproxy, a build (`npm run build`). SCALE_SECONDS (default 60) sets the length of the load.
 // Every wait is bounded: a node not ready within SCALE_READY_TIMEOUT_S (default 120) after a start, or one that exits
@@ -374,7 +375,7 @@ try {
       return { status: 0, body: '', headers: new globalThis.Headers(), node: '' };
     }
   };
-  /** A client that retries with the same request (and Idempotency-Key) until it gets an answer, as the README tells integrators to. */
+  /** A client that retries with the same request (and Idempotency-Key) until it gets an answer, as the docs say to. */
   const withRetries = async (kind, url, init, allowed) => {
     let last = { status: 0, body: '' };
     for (let attempt = 0; attempt < 6; attempt++) {

@@ -16,6 +16,7 @@ import { appendAudit, type AuditEntry } from './platform/audit/log.js';
 import { AuditWriter } from './platform/audit/writer.js';
 import { announceWritesOf, transactionAnnounced } from './platform/db/announce.js';
 import { scheduleAuditRetention } from './platform/audit/retention.js';
+import { scheduleBackups } from './platform/backup/job.js';
 import { enforcePolicy, policyOf } from './platform/auth/guard.js';
 import { createRedisReplayCache } from './platform/auth/replay-cache.js';
 import { AuthService } from './platform/auth/service.js';
@@ -40,6 +41,7 @@ import { swaggerUiOptions } from './platform/http/openapi/ui.js';
 import { registerRestIndex, RouteCatalogue } from './platform/http/rest-index.js';
 import { JobRunner } from './platform/jobs.js';
 import { createMemoryBus, createRedisBus, type InvalidationBus } from './platform/kv/bus.js';
+import { dbPresence } from './platform/kv/presence.js';
 import { createOptions } from './platform/kv/options.js';
 import { RedisState, resilientRedisOptions } from './platform/kv/redis-state.js';
 import { createDbTransients, createRedisTransients } from './platform/kv/transients.js';
@@ -130,7 +132,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       if (!opts.keepDb) await dbHandle.close();
       throw new Error(`cannot connect to Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`);
     }
-    bus = await createRedisBus(redis, redisSub, config.redisPrefix, redisState);
+    bus = await createRedisBus(redis, redisSub, config.redisPrefix, redisState, dbPresence(dbHandle.db));
   } else {
     bus = createMemoryBus();
   }
@@ -226,7 +228,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     for (const m of modules) for (const ns of m.namespaces ?? []) namespaces.register(ns);
     if (opts.http !== false) await configureHttp();
     if (opts.startModules !== false) for (const m of modules) await m.start?.(platform);
-    if (config.jobs) scheduleAuditRetention(platform);
+    if (config.jobs) {
+      scheduleAuditRetention(platform);
+      scheduleBackups(platform);
+    }
     for (const file of config.extensions) await loadExtension(file, platform);
     if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
   }

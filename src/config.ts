@@ -51,6 +51,12 @@ export interface Config {
   auditRetentionDays: number;
   /** AUDIT_ARCHIVE_DIR: where the retention job writes gzipped NDJSON archives (default DATA_DIR/audit-archive). */
   auditArchiveDir: string;
+  /** BACKUP_DIR: where `rova backup` and the scheduled backup write (default DATA_DIR/backups). */
+  backupDir: string;
+  /** BACKUP_SCHEDULE: time between scheduled backups (`24h`, `6h`, `90m`); null = no scheduled backups. */
+  backupEveryMs: number | null;
+  /** BACKUP_KEEP: how many completed backups the scheduled job keeps in backupDir (older ones are deleted). */
+  backupKeep: number;
   /** Set by tests to skip background jobs. */
   jobs: boolean;
   /** ROVA_JOB_TICK_MS: how often a node looks for due jobs; a job's lease lasts 4 ticks (a dead holder's job waits that long). */
@@ -234,6 +240,19 @@ function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: b
   return s;
 }
 
+/** `24h`, `6h`, `90m`, `1d`; unset, `off` or empty: no scheduled backups. At least 15 minutes apart. */
+function parseBackupSchedule(raw: string | undefined): number | null {
+  const v = raw?.trim().toLowerCase() ?? '';
+  if (v === '' || v === 'off') return null;
+  const m = /^(\d{1,5})(m|h|d)$/.exec(v);
+  const ms = m ? Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'm' | 'h' | 'd'] : NaN;
+  if (!(ms >= 15 * 60_000 && ms <= 366 * 86_400_000))
+    throw new ConfigError(
+      `BACKUP_SCHEDULE must be a time between backups such as 24h, 6h or 90m (15m to 366d), or off (got "${raw}")`,
+    );
+  return ms;
+}
+
 function parseRetentionDays(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 365;
   const n = Number(raw.trim());
@@ -313,6 +332,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     extensions: parseExtensions(env.ROVA_EXTENSIONS),
     auditRetentionDays: parseRetentionDays(env.AUDIT_RETENTION_DAYS),
     auditArchiveDir: path.resolve(env.AUDIT_ARCHIVE_DIR?.trim() || path.join(dataDir, 'audit-archive')),
+    backupDir: path.resolve(env.BACKUP_DIR?.trim() || path.join(dataDir, 'backups')),
+    backupEveryMs: parseBackupSchedule(env.BACKUP_SCHEDULE),
+    backupKeep: parseIntSetting('BACKUP_KEEP', env.BACKUP_KEEP, 7, 1, 1000),
     jobs: !ephemeral && parseBool('ROVA_JOBS', env.ROVA_JOBS, true),
     jobTickMs: parseIntSetting('ROVA_JOB_TICK_MS', env.ROVA_JOB_TICK_MS, 30_000, 1_000, 600_000),
     databasePoolSize: parseIntSetting('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 20, 1, 500),

@@ -5,6 +5,7 @@ import type { CliCommand, CliHelp } from '../modules/types.js';
 import { command, fail } from './command.js';
 import { setupCommand } from './setup.js';
 import { storageCommand } from './storage.js';
+import { backupCommand, restoreCommand } from './backup.js';
 
 const seed: CliCommand = async (ctx) => {
   const { values } = parseArgs({
@@ -157,4 +158,7 @@ export const cliCommands: Record<string, CliCommand> = Object.assign({}, ...modu
   apikey: command(help.apikey, apikey),
   setup: setupCommand,
   storage: storageCommand,
+  backup: backupCommand,
+  // restore ends with the rental module's `verify` when it is installed
+  restore: restoreCommand(() => cliCommands.verify),
 });

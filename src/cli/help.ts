@@ -17,7 +17,7 @@ export function overview(commands: Record<string, CliCommand>): string {
     "  rova help [command]     this text, or one command's help (also: rova <command> --help)",
     '  rova --version          the version',
     '',
-    'Configuration comes from the environment (README.md, "Configuration"). Exit codes: 0 ok, 1 failure or',
+    'Configuration comes from the environment (docs/operators/configuration.md). Exit codes: 0 ok, 1 failure or',
     'unknown command, 2 bad arguments or configuration error.',
   );
   return lines.join('\n');

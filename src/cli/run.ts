@@ -12,7 +12,7 @@ const builtins: Record<string, CliCommand> = {
     {
       summary: 'start the HTTP server (migrates first; seeds demo data when ROVA_DEMO=1 and the database is new)',
       usage: ['serve'],
-      details: ['Stops gracefully on SIGTERM or SIGINT (see README, "Operations").'],
+      details: ['Stops gracefully on SIGTERM or SIGINT (see docs/operators/production.md, "Signals and shutdown").'],
     },
     (ctx) => serve(ctx.config),
   ),

@@ -2,6 +2,7 @@ import { buildApp, seedDemo } from '../app.js';
 import type { Config } from '../config.js';
 import { ensureDemoAdmin, type DemoAdmin } from '../platform/auth/demo-admin.js';
 import { firstAdministrator } from '../platform/auth/repo.js';
+import { answerBackupRequests } from '../platform/backup/handoff.js';
 import { legacyUploads } from './legacy-uploads.js';
 
 /**
@@ -76,6 +77,7 @@ export async function serve(config: Config): Promise<number> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  answerBackupRequests(platform);
   await app.listen({ port: config.port, host: config.host });
   const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as { port: number }).port}`;
   app.log.info(`Rova ${config.restRoot}/ ready at ${base}${config.restRoot}/ — API docs at ${base}/docs`);

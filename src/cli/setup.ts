@@ -136,7 +136,7 @@ export const setupCommand: CliCommand = command(
           'Next steps:',
           '  1. start the server if it is not running: npx rova serve (production) or npm start',
           `  2. an API key for scripts and integrations: npx rova apikey create --user ${u.login} --name ci`,
-          '  3. settings (time zone, mail, payments): README, "Configuration"',
+          '  3. settings (time zone, mail, payments): docs/operators/configuration.md',
           `  4. the store's currency is ${platform.storeCurrency.code} (STORE_CURRENCY on the first start, else USD; rova import wordpress sets the shop's): every amount is in it`,
           '',
         ].join('\n'),

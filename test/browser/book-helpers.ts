@@ -150,7 +150,7 @@ export async function register(w: Locator, c: Customer = customer()): Promise<Cu
   return c;
 }
 
-/** Screenshot for the README (docs/screenshots/<name>.png): written when missing or when ROVA_SCREENSHOTS=1. */
+/** Screenshot for the docs (docs/screenshots/<name>.png): written when missing or when ROVA_SCREENSHOTS=1. */
 export async function readmeShot(page: Page, name: string): Promise<void> {
   const file = fileURLToPath(new URL(`../../docs/screenshots/${name}.png`, import.meta.url));
   if (existsSync(file) && process.env.ROVA_SCREENSHOTS !== '1') return;

@@ -15,7 +15,7 @@ import {
 // real app with demo data. One server and one browser for the file; each test is its own visitor.
 
 let shop: Shop;
-/** A storefront on another origin (allowed by CORS_ORIGINS) that embeds the widget with the README's snippet. */
+/** A storefront on another origin (in CORS_ORIGINS) embedding the widget with docs/integrators/widget.md's snippet. */
 let storefront: StorefrontOrigin;
 let browser: Browser;
 const contexts: BrowserContext[] = [];

@@ -14,7 +14,8 @@ export interface CutAt {
 }
 
 /**
- * A TCP proxy in front of PostgreSQL (or a pooler) that a test can cut, as a network partition would: `cut()` kills
+ * A TCP proxy in front of PostgreSQL (or a pooler, or Redis with `postgres: false`) that a test can cut, as a network
+ * partition would, or stall: `cut()` kills
  * every connection through it at once and refuses new ones until `restore()`. Unlike refusing connections in
  * PostgreSQL itself, no connection can slip through the cut — not even one whose login was under way.
  */
@@ -31,7 +32,21 @@ export interface CuttableProxy {
   /** Forgets a `cutAt` that has not happened (it then never resolves). */
   disarm(): void;
   restore(): void;
+  /**
+   * A stalled link: nothing is forwarded either way, every connection stays open and new ones are accepted but carry
+   * nothing (a hung network path, or a peer that stopped reading). `resume()` delivers what was held back, in order.
+   */
+  stall(): void;
+  resume(): void;
   close(): Promise<void>;
+}
+
+export interface ProxyOptions {
+  /**
+   * The PostgreSQL frontend protocol is parsed (default), so `cutAt` can pick a message. `false` for any other
+   * protocol (Redis): the bytes pass untouched and `cutAt` never matches.
+   */
+  postgres?: boolean;
 }
 
 /** Splits a client's byte stream into frontend messages (the startup packet, and an SSL/GSS request before it, untyped). */
@@ -64,10 +79,12 @@ interface Armed {
   done: (n: number) => void;
 }
 
-export async function cuttableProxy(): Promise<CuttableProxy> {
+export async function cuttableProxy(opts: ProxyOptions = {}): Promise<CuttableProxy> {
+  const postgres = opts.postgres ?? true;
   let to: URL | null = null;
   const open = new Set<net.Socket>();
   let down = false;
+  let stalled = false;
   let armed: Armed | null = null;
   const cutAll = () => {
     down = true;
@@ -85,6 +102,7 @@ export async function cuttableProxy(): Promise<CuttableProxy> {
       open.add(s);
       s.on('close', () => open.delete(s));
       s.on('error', () => undefined);
+      if (stalled) s.pause();
     }
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -96,6 +114,7 @@ export async function cuttableProxy(): Promise<CuttableProxy> {
       a.done(n);
     };
     client.on('data', (chunk: Buffer) => {
+      if (!postgres) return void upstream.write(chunk);
       const messages = frames(chunk); // parsed always: the frames run on across chunks
       if (armed && messages.some((m) => armed!.match(m))) {
         const a = armed;
@@ -133,6 +152,14 @@ export async function cuttableProxy(): Promise<CuttableProxy> {
     },
     restore() {
       down = false;
+    },
+    stall() {
+      stalled = true;
+      for (const s of open) s.pause();
+    },
+    resume() {
+      stalled = false;
+      for (const s of open) s.resume();
     },
     async close() {
       armed = null;

@@ -15,7 +15,7 @@ export interface TwoNodes {
  */
 export async function twoNodes(
   env: Record<string, string> = {},
-  opts: { routeA?: (databaseUrl: string) => string } = {},
+  opts: { routeA?: (databaseUrl: string) => string; redisA?: (redisUrl: string) => string } = {},
 ): Promise<TwoNodes> {
   if (!TEST_PG || !TEST_REDIS)
     throw new Error('two nodes need ROVA_TEST_DATABASE_URL and ROVA_TEST_REDIS_URL (npm run test:integration)');
@@ -29,8 +29,13 @@ export async function twoNodes(
     ...env,
   };
   // node a may reach the database another way (a proxy a test can cut), node b directly
+  // node a may also reach Redis another way (a proxy a test can stall)
   const a = await makeApp({
-    env: opts.routeA ? { ...shared, DATABASE_URL: opts.routeA(shared.DATABASE_URL) } : shared,
+    env: {
+      ...shared,
+      ...(opts.routeA ? { DATABASE_URL: opts.routeA(shared.DATABASE_URL) } : {}),
+      ...(opts.redisA ? { REDIS_URL: opts.redisA(shared.REDIS_URL) } : {}),
+    },
   });
   const b = await makeApp({ env: shared });
   return {

@@ -617,6 +617,34 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
       expect(notImported, importRun.stdout).toMatch(/^ +3 +.*\(mhm_payout\)/m);
       expect(notImported).toMatch(/^ +2 +.*\(vehicle_addon\)/m);
     });
+
+    it('media, product reviews, comments, shipping zones, tax rates and settings are counted as WordPress holds them', () => {
+      const n = src.site.not_imported;
+      const notImported = /\nNot imported[^\n]*:\n([\s\S]*?)(\n\n|$)/.exec(importRun.stdout)?.[1] ?? '';
+      const line = (count: number, what: string) => `  ${String(count).padStart(6)}  ${what}`;
+      expect(notImported.split('\n')).toEqual(
+        expect.arrayContaining([
+          line(
+            n.media,
+            'media library files (attachment): product images come over as their URLs, the files stay where WordPress keeps them',
+          ),
+          line(n.reviews, 'product reviews and their ratings (comments on products)'),
+          line(n.comments, 'comments on blog posts and pages'),
+          line(n.shipping_zones, 'shipping zones with their locations and methods (woocommerce_shipping_zones)'),
+          line(n.tax_rates, 'tax rates (woocommerce_tax_rates)'),
+        ]),
+      );
+      expect([n.media, n.reviews, n.shipping_zones, n.tax_rates].every((x) => x > 0)).toBe(true);
+      expect(notImported).toMatch(/^ +\d+ {2}tax settings \(woocommerce_calc_taxes, /m);
+      // the products' tax fields are WooCommerce's defaults (taxable; a variation's class "parent"): nothing left out
+      expect(notImported).not.toContain('product tax statuses');
+    });
+
+    it('a numeric meta value WordPress stored as text is reported with vehicle, id and meta key (34.4)', () => {
+      expect(importRun.stdout).toContain(
+        `  vehicles ${src.site.vehicles.duster.id} _mhm_rentiva_doors: "beş" is not a whole number; left empty\n`,
+      );
+    });
   });
 
   // issue 34: WooCommerce details (the woocommerce_price_* settings)
@@ -914,6 +942,22 @@ describe.skipIf(missing !== null)('the same database, second site', () => {
         sql`SELECT id::int, booking_id::int FROM rental_messages`,
       );
       expect(m).toEqual([{ id: s.message, booking_id: s.booking.id }]);
+    });
+
+    it("a draft product's dates (post_date_gmt zero, as WordPress writes drafts) are read on the site's clock (34.3)", async () => {
+      const d = src.site6.draft_product;
+      const [stored] = await wpq<{ post_date: string; post_date_gmt: string }>(
+        'SELECT post_date, post_date_gmt FROM wp6_posts WHERE ID = ?',
+        [d.id],
+      );
+      expect(stored).toEqual({ post_date: d.date_local, post_date_gmt: '0000-00-00 00:00:00' });
+      const p = await rows<{ status: string; date_created: unknown }>(
+        t.platform.db,
+        sql`SELECT status, date_created FROM rova_products WHERE id = ${d.id}`,
+      );
+      expect(p.map((x) => ({ status: x.status, date_created: iso(x.date_created) }))).toEqual([
+        { status: 'draft', date_created: d.date_utc },
+      ]);
     });
 
     it('its customer signs in with the WordPress password', async () => {

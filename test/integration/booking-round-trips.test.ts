@@ -6,7 +6,7 @@ import { holdingIndexOf } from '../../src/modules/rental/availability/holding-in
 import { statementsDuring } from '../helpers/statements.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 
-// The README ("Performance") promises at most this many statements for one POST /v2/booking/create by a
+// docs/contributors/performance.md promises at most this many statements for one POST /v2/booking/create by a
 // customer's API key once its caches are warm: the booking with its order, lines, payment, event and stored mail in ONE
 // statement (in a transaction of its own, BEGIN and COMMIT besides: its answer comes before the COMMIT, which a lost
 // connection cannot then leave unknown), then the audit row (the pre-check is answered by the holding index).

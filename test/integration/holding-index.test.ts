@@ -4,8 +4,8 @@ import { vehicle } from '../rental/helpers.js';
 import { statementsDuring } from '../helpers/statements.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 
-// README "Performance": a booking written on one node is seen by another node's availability within the bus's
-// latency, stated there as at most this (Redis pub/sub plus one indexed reload of the vehicle).
+// docs/contributors/performance.md: a booking written on one node is seen by another node's availability within
+// the bus's latency, stated there as at most this (Redis pub/sub plus one indexed reload of the vehicle).
 const STATED_LATENCY_MS = 250;
 const ROUNDS = 100;
 const V1 = '/wp-json/rova-rental/v1';

@@ -16,7 +16,8 @@ import { vehicle } from '../rental/helpers.js';
 const V2 = '/wp-json/rova-rental/v2';
 const ROUNDS = 20;
 // Through PgBouncer a query that finds the database refusing waits out query_wait_timeout (5 s) before it fails: the
-// lease must outlast that wait, as BOOKING_IDEMPOTENCY_LEASE_SECONDS must in production (README, Connection pooler)
+// lease must outlast that wait, as BOOKING_IDEMPOTENCY_LEASE_SECONDS must in production
+// (docs/operators/several-nodes.md, Connection pooler)
 const LEASE_SECONDS = TEST_POOLER ? 8 : 3;
 const IN_FLIGHT = {
   success: false,

@@ -3,9 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
+import { allDocs } from '../readme/pages.js';
 
-// The files of deploy/ are what the README's "Running several nodes" tells an operator to install: each is checked by
-// the tool that will read it.
+// The files of deploy/ are what docs/operators/production.md and several-nodes.md tell an operator to install: each is
+// checked by the tool that will read it.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DEPLOY = path.join(ROOT, 'deploy');
 const has = (bin: string) => existsSync(bin);
@@ -39,8 +40,8 @@ describe('deploy/', () => {
     expect(problems).toEqual([]);
   });
 
-  it('rova.env.example names only settings the README documents, and the drain outlasts the health check', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  it('rova.env.example names only settings the docs document (a row of a settings table), and the drain outlasts the health check', () => {
+    const readme = allDocs();
     const env = readFileSync(path.join(DEPLOY, 'rova.env.example'), 'utf8');
     const keys = [...env.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]!);
     expect(keys.length).toBeGreaterThan(8);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecords, problems, readmeBlocks, runnable } from './blocks.js';
+import { docsBlocks, parseRecords, problems, readmeBlocks, runnable } from './blocks.js';
 
 const MD = `# Rova
 ## Quick start
@@ -36,6 +36,19 @@ describe('README block extraction', () => {
     expect(b[2]?.code).toBe('curl -s http://localhost:8080/x   # → 404');
   });
 
+  it('numbers the blocks of several pages through, each naming its page and its line there', () => {
+    const b = docsBlocks([
+      { file: 'README.md', text: MD },
+      { file: 'docs/integrators/x.md', text: '# X\n\n## Keys\n\n```sh\ncurl -s http://127.0.0.1:8080/y\n```\n' },
+    ]);
+    expect(b.map((x) => [x.n, x.file, x.line, x.heading])).toEqual([
+      [1, 'README.md', 6, 'Quick start'],
+      [2, 'README.md', 12, 'Quick start › Keys'],
+      [3, 'README.md', 17, 'Quick start › Keys'],
+      [4, 'docs/integrators/x.md', 5, 'Keys'],
+    ]);
+  });
+
   it('points the documented address at the test server and marks announced statuses', () => {
     const code = [
       'curl -s http://127.0.0.1:8080/a   # → 401',
@@ -70,7 +83,7 @@ describe('README block extraction', () => {
     );
     expect(problems(r)).toEqual([
       'curl #2: -s http://x/b\n      → HTTP 404 (mark an intended failure with "# → 404"): {"code":"rest_no_route"}',
-      'curl #4: -s http://x/d\n      → HTTP 200, the README says 401: {}',
+      'curl #4: -s http://x/d\n      → HTTP 200, the docs say 401: {}',
       'curl #5: -s http://x/e\n      → no HTTP answer (curl exit 7)',
       'line 3 of the block failed: grep price',
     ]);

@@ -1,6 +1,7 @@
 /**
- * README examples as tests. Every fenced `sh` / `bash` / `shell` block that contains `curl` runs, in document
- * order, in one bash session against a fresh demo server. Conventions (README "Tests" section):
+ * Documentation examples as tests. Every fenced `sh` / `bash` / `shell` block that contains `curl`, in README.md and
+ * every page under docs/ (pages.ts gives their order), runs in document order in one bash session against a fresh
+ * demo server. Conventions (docs/contributors/testing.md, "The docs are tested"):
  *   - `<!-- readme-test: skip (reason) -->` right before a block skips it;
  *   - a curl that is meant to fail says so in a comment: `curl … # → 401` on the command's last line, or a comment
  *     line right after the command that starts with `# → 409`; every other curl must answer 1xx–3xx.
@@ -8,7 +9,9 @@
 export interface ReadmeBlock {
   /** 1-based number among the curl blocks (skipped ones included), as the failure messages show it. */
   n: number;
-  /** README line of the opening fence. */
+  /** The page the block is on, from the repository root. */
+  file: string;
+  /** Line of the opening fence in that page. */
   line: number;
   /** The headings above the block, e.g. `Authentication › Get a key`. */
   heading: string;
@@ -21,7 +24,7 @@ const FENCE_CLOSE = /^\s*```\s*$/;
 const SKIP = /<!--\s*readme-test:\s*skip\b\s*(?:\((.*)\))?\s*-->/;
 const SHELLS = new Set(['sh', 'bash', 'shell']);
 
-export function readmeBlocks(markdown: string): ReadmeBlock[] {
+export function readmeBlocks(markdown: string, file = 'README.md'): ReadmeBlock[] {
   const lines = markdown.split('\n');
   const headings: string[] = [];
   const blocks: ReadmeBlock[] = [];
@@ -45,6 +48,7 @@ export function readmeBlocks(markdown: string): ReadmeBlock[] {
     if (SHELLS.has(lang) && /\bcurl\b/.test(code)) {
       blocks.push({
         n: blocks.length + 1,
+        file,
         line: i + 1,
         heading: headings.filter(Boolean).slice(1).join(' › ') || headings.join(' › '),
         code,
@@ -54,6 +58,12 @@ export function readmeBlocks(markdown: string): ReadmeBlock[] {
     i = j;
   }
   return blocks;
+}
+
+/** The blocks of several pages in their order, numbered through (a block's number is unique in the run). */
+export function docsBlocks(pages: readonly { file: string; text: string }[]): ReadmeBlock[] {
+  let n = 0;
+  return pages.flatMap((p) => readmeBlocks(p.text, p.file).map((b) => ({ ...b, n: (n += 1) })));
 }
 
 const leading = (s: string) => s.length - s.trimStart().length;
@@ -188,7 +198,7 @@ export function problems(r: BlockResult): string[] {
     const what = `curl #${k + 1}: ${c.command.trim()}`;
     if (c.exit !== 0 && c.status === 0) p.push(`${what}\n      → no HTTP answer (curl exit ${c.exit})`);
     else if (c.expect !== null && c.status !== c.expect)
-      p.push(`${what}\n      → HTTP ${c.status}, the README says ${c.expect}: ${c.body.slice(0, 300)}`);
+      p.push(`${what}\n      → HTTP ${c.status}, the docs say ${c.expect}: ${c.body.slice(0, 300)}`);
     else if (c.expect === null && c.status >= 400)
       p.push(
         `${what}\n      → HTTP ${c.status} (mark an intended failure with "# → ${c.status}"): ${c.body.slice(0, 300)}`,
@@ -198,15 +208,17 @@ export function problems(r: BlockResult): string[] {
   return p;
 }
 
-/** A JavaScript example of the README: its file name (first-line comment `// name.mjs`) and code. */
+/** A JavaScript example of the docs: its file name (first-line comment `// name.mjs`) and code. */
 export interface ReadmeScript {
+  /** The page it is on, and the line of its opening fence there. */
+  page: string;
   line: number;
   file: string;
   code: string;
 }
 
 /** Every fenced `js` / `mjs` / `javascript` block; each must name its file in a first-line comment. */
-export function readmeScripts(markdown: string): ReadmeScript[] {
+export function readmeScripts(markdown: string, page = 'README.md'): ReadmeScript[] {
   const lines = markdown.split('\n');
   const out: ReadmeScript[] = [];
   for (let i = 0; i < lines.length; i += 1) {
@@ -217,7 +229,7 @@ export function readmeScripts(markdown: string): ReadmeScript[] {
     for (; j < lines.length && !FENCE_CLOSE.test(lines[j] ?? ''); j += 1) body.push(lines[j] ?? '');
     if (['js', 'mjs', 'javascript'].includes((open[2] ?? '').toLowerCase())) {
       const code = body.join('\n');
-      out.push({ line: i + 1, file: /^\/\/\s*([\w.-]+\.mjs)\b/.exec(code)?.[1] ?? '', code });
+      out.push({ page, line: i + 1, file: /^\/\/\s*([\w.-]+\.mjs)\b/.exec(code)?.[1] ?? '', code });
     }
     i = j;
   }

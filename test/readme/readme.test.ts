@@ -10,18 +10,21 @@ import { mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { Filters } from '../../src/platform/hooks.js';
-import { parseRecords, prelude, problems, readmeBlocks, readmeScripts, runnable, type ReadmeBlock } from './blocks.js';
+import { docsBlocks, parseRecords, prelude, problems, readmeScripts, runnable, type ReadmeBlock } from './blocks.js';
+import { DOC_PAGES, docPages, markdownUnderDocs } from './pages.js';
 import { freePort } from '../helpers/ports.js';
 
 /**
- * The README's curl examples run as written against a fresh demo server: a real `rova serve` process on a free
- * port, embedded database in a temporary DATA_DIR, demo data, ROVA_BOOTSTRAP_ADMIN_KEY exported to the shell as
- * ADMIN_KEY. A drifting example fails here with its block number, heading, command, status and body.
+ * The curl examples of README.md and of every page under docs/ run as written against a fresh demo server: a real
+ * `rova serve` process on a free port, embedded database in a temporary DATA_DIR, demo data,
+ * ROVA_BOOTSTRAP_ADMIN_KEY exported to the shell as ADMIN_KEY. The pages run in the order of DOC_PAGES (pages.ts), in
+ * one shell. A drifting example fails here with its block number, page, line, heading, command, status and body.
  * (Once per CI run: the integration suite, which repeats the unit suites on PostgreSQL, skips it.)
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const blocks = readmeBlocks(README);
+const PAGES = docPages();
+const blocks = docsBlocks(PAGES);
+const scripts = PAGES.flatMap((p) => readmeScripts(p.text, p.file));
 const BLOCK_TIMEOUT_MS = 90_000;
 
 let dir = '';
@@ -77,7 +80,14 @@ function runInShell(n: number, code: string): Promise<{ records: string; output:
 
 const d = TEST_PG ? describe.skip : describe;
 
-d('README examples run as written', () => {
+describe('the documentation pages', () => {
+  it('every Markdown file under docs/ is one of the pages whose examples run (test/readme/pages.ts)', () => {
+    expect(markdownUnderDocs().filter((f) => !(DOC_PAGES as readonly string[]).includes(f))).toEqual([]);
+    expect(DOC_PAGES.filter((f) => !existsSync(path.join(ROOT, f)))).toEqual([]);
+  });
+});
+
+d('documentation examples run as written (README.md and docs/)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rova-readme-'));
     const port = await freePort();
@@ -122,10 +132,11 @@ d('README examples run as written', () => {
 
   it('finds the curl examples', () => {
     expect(blocks.length).toBeGreaterThan(10);
+    expect(new Set(blocks.map((b) => b.file)).size).toBeGreaterThan(10);
   });
 
   const title = (b: ReadmeBlock) =>
-    `block ${b.n} (README line ${b.line}, ${b.heading})${b.skip !== null ? ` — skipped: ${b.skip}` : ''}`;
+    `block ${b.n} (${b.file} line ${b.line}, ${b.heading})${b.skip !== null ? ` — skipped: ${b.skip}` : ''}`;
   for (const b of blocks) {
     const run = b.skip !== null ? it.skip : it;
     run(
@@ -139,7 +150,7 @@ d('README examples run as written', () => {
           p.replaceAll(adminKey, '$ADMIN_KEY').replaceAll(base, 'http://127.0.0.1:8080'),
         );
         const message = [
-          `README block ${b.n} at line ${b.line} (${b.heading}):`,
+          `block ${b.n} at ${b.file} line ${b.line} (${b.heading}):`,
           ...found.map((p) => `  - ${p}`),
           '  output (end):',
           output.slice(-1500).replaceAll(adminKey, '$ADMIN_KEY'),
@@ -152,8 +163,7 @@ d('README examples run as written', () => {
 
   describe('JavaScript examples run as written', () => {
     // Each example is written to a file inside the repository (so its imports resolve from node_modules), with the
-    // README's http://127.0.0.1:8080 pointed at the test server, and run the way the README says.
-    const scripts = readmeScripts(README);
+    // docs' http://127.0.0.1:8080 pointed at the test server, and run the way the page says.
     const jsDir = path.join(ROOT, 'node_modules', '.cache', 'rova-readme-js');
     const write = (file: string, rewrite: (code: string) => string = (c) => c) => {
       const s = scripts.find((x) => x.file === file)!;
@@ -165,9 +175,10 @@ d('README examples run as written', () => {
 
     it('every example names its file (first line `// name.mjs`) and each one is run below', () => {
       for (const s of scripts)
-        expect(s.file, `README line ${s.line}: the block's first line must be a comment naming its .mjs file`).not.toBe(
-          '',
-        );
+        expect(
+          s.file,
+          `${s.page} line ${s.line}: the block's first line must be a comment naming its .mjs file`,
+        ).not.toBe('');
       expect(scripts.map((s) => s.file).sort()).toEqual(['ext-a.mjs', 'receiver.mjs', 'woo.mjs']);
     });
 
@@ -245,25 +256,59 @@ d('README examples run as written', () => {
   });
 });
 
-describe('README examples leave no files behind in fixed places', () => {
+describe('documentation examples leave no files behind in fixed places', () => {
   it('no code block writes a fixed /tmp path (examples make their own with mktemp)', () => {
-    const fixed = [...README.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)]
-      .flatMap((m) => (m[1] ?? '').split('\n'))
-      .filter((l) => /\/tmp\//.test(l));
+    const fixed = PAGES.flatMap((p) =>
+      [...p.text.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)]
+        .flatMap((m) => (m[1] ?? '').split('\n'))
+        .filter((l) => /\/tmp\//.test(l))
+        .map((l) => `${p.file}: ${l}`),
+    );
     expect(fixed).toEqual([]);
   });
 });
 
-describe('README links', () => {
+describe('documentation links', () => {
   it('every relative link points to a file of this repository; no contract or design files outside it are named', () => {
     const bad: string[] = [];
-    for (const m of README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
-      const target = m[1] ?? '';
-      if (/^[a-z]+:/.test(target)) continue;
-      if (!existsSync(path.join(ROOT, target))) bad.push(target);
+    for (const p of PAGES) {
+      const dir = path.dirname(path.join(ROOT, p.file));
+      for (const m of p.text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        const target = m[1] ?? '';
+        if (/^[a-z]+:/.test(target)) continue;
+        if (!existsSync(path.resolve(dir, target))) bad.push(`${p.file}: ${target}`);
+      }
+      for (const m of p.text.matchAll(/`((?:spec|design|shared|reference)\/[^`]+\.md)`/g))
+        if (!existsSync(path.join(ROOT, m[1] ?? ''))) bad.push(`${p.file}: ${m[1] ?? ''}`);
     }
-    for (const m of README.matchAll(/`((?:spec|design|shared|reference)\/[^`]+\.md)`/g))
-      if (!existsSync(path.join(ROOT, m[1] ?? ''))) bad.push(m[1] ?? '');
+    expect(bad).toEqual([]);
+  });
+
+  it('every link to a heading of a page (page.md#anchor) names a heading that page has', () => {
+    const anchor = (h: string) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replaceAll(' ', '-');
+    const anchors = new Map<string, Set<string>>();
+    const of = (file: string) => {
+      if (!anchors.has(file)) {
+        const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+        const inCode = text.replace(/```[\s\S]*?```/g, '');
+        anchors.set(file, new Set([...inCode.matchAll(/^#{1,6}\s+(.*)$/gm)].map((m) => anchor(m[1] ?? ''))));
+      }
+      return anchors.get(file)!;
+    };
+    const bad: string[] = [];
+    for (const p of PAGES) {
+      const here = path.join(ROOT, p.file);
+      for (const m of p.text.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
+        const target = m[1] ? path.resolve(path.dirname(here), m[1]) : here;
+        if (/^[a-z]+:/.test(m[1] ?? '') || !target.endsWith('.md')) continue;
+        if (!of(target).has(m[2] ?? '')) bad.push(`${p.file}: ${m[1]}#${m[2]}`);
+      }
+    }
     expect(bad).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ const booking = (id: number, status: string, pickup: string, ret: string): MyBoo
   total: 100,
   currency: 'EUR',
 });
-const detail = (cancellable: boolean, free = true): MyBookingDetail => ({
+const detail = (cancellable: boolean, free = true, due = 0): MyBookingDetail => ({
   ...booking(1, cancellable ? 'confirmed' : 'cancelled', '2027-06-01T10:00:00.000Z', '2027-06-04T10:00:00.000Z'),
   days: 3,
   deposit: 0,
@@ -34,6 +34,7 @@ const detail = (cancellable: boolean, free = true): MyBookingDetail => ({
     currency: 'EUR',
     free_cancellation_until: '2027-05-31T10:00:00.000Z',
   },
+  balance: { paid: 100 - due, due, currency: 'EUR', provider: due ? 'stripe' : null, instructions: null },
 });
 const thread: Thread = {
   thread: {
@@ -101,6 +102,35 @@ describe('booking widget account mode (state machine)', () => {
     expect(run(s, { type: 'ask-cancel' })).toBe(s);
     s = run(s, { type: 'back' });
     expect(s).toMatchObject({ step: 'bookings', busy: true, notice: null }); // the list is loaded again
+  });
+
+  it('pay the rest: only from a loaded booking with an amount due; the pay step, back, paid → the booking, paid in full', () => {
+    let s = run(initialAccount(true), { type: 'bookings', items: [] }, { type: 'open-booking' });
+    expect(run(s, { type: 'pay-due' })).toBe(s); // not loaded yet
+    const paid = run(s, { type: 'booking', booking: detail(true) });
+    expect(run(paid, { type: 'pay-due' })).toBe(paid); // nothing due
+    s = run(s, { type: 'booking', booking: detail(true, true, 40) });
+    s = run(s, { type: 'pay-due' });
+    expect(s).toMatchObject({ step: 'booking', busy: true });
+    expect(run(s, { type: 'pay-due' })).toBe(s); // a second click while the first runs
+    const due = {
+      booking_id: 1,
+      payment_id: 7,
+      provider: 'stripe' as const,
+      amount: 40,
+      currency: 'EUR',
+      client_secret: 'pi_1_secret_x',
+    };
+    s = run(s, { type: 'pay-ready', due });
+    expect(s).toMatchObject({ step: 'pay', busy: false, due });
+    expect(run(s, { type: 'back' })).toMatchObject({ step: 'booking', due: null, busy: false });
+    s = run(s, { type: 'paying' });
+    expect(s).toMatchObject({ step: 'pay', busy: true });
+    expect(run(s, { type: 'paying' })).toBe(s);
+    expect(run(s, { type: 'back' })).toBe(s); // busy: no way back while paying
+    s = run(s, { type: 'paid-due', booking: detail(true), notice: 'Paid in full.' });
+    expect(s).toMatchObject({ step: 'booking', busy: false, due: null, notice: 'Paid in full.', bookings: null });
+    expect(s.booking?.balance.due).toBe(0);
   });
 
   it('messages: list → thread → reply; compose from a booking carries its id; a sent message opens its thread', () => {

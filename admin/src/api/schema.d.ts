@@ -2473,6 +2473,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/my/bookings/{id}/pay-due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)
+         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 when nothing is due; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).
+         *
+         *     **Needs** any signed-in user; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV2MyBookingsByIdPayDue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/payments/config": {
         parameters: {
             query?: never;
@@ -2691,7 +2713,7 @@ export interface paths {
         get: operations["getRovaV1ApiKeys"];
         put?: never;
         /**
-         * Create an API key; the key is in this response only
+         * Create an API key; the key is in this response only (and in a replay of it: Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1ApiKeys"];
@@ -3165,7 +3187,7 @@ export interface paths {
         get: operations["getRovaV1Users"];
         put?: never;
         /**
-         * Create a user (password optional: API-key-only users need none)
+         * Create a user (password optional: API-key-only users need none; Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1Users"];
@@ -3209,7 +3231,7 @@ export interface paths {
         get: operations["getRovaV1Webhooks"];
         put?: never;
         /**
-         * Register an endpoint; its whsec_ signing secret is in this answer only
+         * Register an endpoint; its whsec_ signing secret is in this answer only (and in a replay of it: Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1Webhooks"];
@@ -14328,6 +14350,18 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
+                            balance: {
+                                currency: string;
+                                /** @description What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0 */
+                                due: number;
+                                /** @description How to pay the amount due offline (when it is asked offline) */
+                                instructions: string | null;
+                                /** @description What the customer paid and was not refunded */
+                                paid: number;
+                                /** @description How the amount due is asked now (null when nothing is due or not asked yet) */
+                                provider: "offline" | "stripe" | null;
+                            };
                             /** @description What a cancellation would cost now (the cancel route decides again under the booking lock) */
                             cancellation: {
                                 /** @description The status allows a customer cancellation (pending_payment, pending, confirmed) */
@@ -14469,6 +14503,117 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2MyBookingsByIdPayDue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_method": "offline"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    payment_method?: "offline" | "stripe";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            amount: number;
+                            booking_id: number;
+                            /** @description stripe: confirm this PaymentIntent with Stripe.js; the signed webhook settles it */
+                            client_secret?: string;
+                            currency: string;
+                            /** @description offline: how to pay */
+                            instructions?: string;
+                            payment_id: number;
+                            provider: "offline" | "stripe";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15203,7 +15348,10 @@ export interface operations {
     postRovaV1ApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16825,7 +16973,10 @@ export interface operations {
     postRovaV1Users: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17019,7 +17170,10 @@ export interface operations {
     postRovaV1Webhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

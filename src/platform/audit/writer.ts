@@ -1,6 +1,6 @@
 import { GroupCommit } from '../db/group-commit.js';
 import type { Db } from '../db/types.js';
-import { insertAuditRows, type AuditEntry } from './log.js';
+import { insertAuditBatch, type AuditEntry } from './log.js';
 
 /**
  * The audit log's group commit: an entry is written before its response leaves (the caller awaits it), and the
@@ -8,6 +8,6 @@ import { insertAuditRows, type AuditEntry } from './log.js';
  */
 export class AuditWriter extends GroupCommit<AuditEntry> {
   constructor(db: Db, maxBatch = 500) {
-    super((entries) => insertAuditRows(db, entries), maxBatch);
+    super((entries) => insertAuditBatch(db, entries), maxBatch);
   }
 }

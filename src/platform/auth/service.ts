@@ -97,18 +97,21 @@ export class AuthService {
   }
 
   /** A key in WooCommerce's format; the secret is in this answer only. */
-  async createWooCommerceKey(input: {
-    userId: number;
-    name?: string;
-    scopes?: string[];
-    expiresAt?: Date | null;
-  }): Promise<{ consumerKey: string; consumerSecret: string; view: ApiKeyView }> {
+  async createWooCommerceKey(
+    input: {
+      userId: number;
+      name?: string;
+      scopes?: string[];
+      expiresAt?: Date | null;
+    },
+    db = this.db,
+  ): Promise<{ consumerKey: string; consumerSecret: string; view: ApiKeyView }> {
     const scopes = normaliseScopes(input.scopes);
     if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
       throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
-    const user = await repo.findUserById(this.db, input.userId);
+    const user = await repo.findUserById(db, input.userId);
     if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
-    const r = await this.woo.issue(this.db, {
+    const r = await this.woo.issue(db, {
       userId: input.userId,
       name: (input.name ?? '').trim().slice(0, 100),
       scopes,
@@ -311,19 +314,22 @@ export class AuthService {
     await repo.setUserPassword(this.db, userId, await hashPassword(password));
   }
 
-  async createApiKey(input: {
-    userId: number;
-    name?: string;
-    scopes?: string[];
-    expiresAt?: Date | null;
-  }): Promise<{ key: string; view: ApiKeyView }> {
+  async createApiKey(
+    input: {
+      userId: number;
+      name?: string;
+      scopes?: string[];
+      expiresAt?: Date | null;
+    },
+    db = this.db,
+  ): Promise<{ key: string; view: ApiKeyView }> {
     const scopes = normaliseScopes(input.scopes);
     if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
       throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
-    const user = await repo.findUserById(this.db, input.userId);
+    const user = await repo.findUserById(db, input.userId);
     if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
     const key = randomToken('rova_', 32);
-    const row = await repo.insertApiKey(this.db, {
+    const row = await repo.insertApiKey(db, {
       userId: input.userId,
       name: (input.name ?? '').trim().slice(0, 100),
       keyHash: this.hashKey(key),

@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { SecretBox } from '../auth/secret-box.js';
+import { untilAnswered } from '../db/answered.js';
 import type { Db } from '../db/types.js';
 import { HttpError } from '../http/errors.js';
 import {
@@ -53,14 +55,52 @@ export interface IdempotencyClaim {
 export interface IdempotencyOptions {
   /** The lease (default IDEMPOTENCY_LEASE_MS). */
   leaseMs?: number;
+  /**
+   * Answers that carry a secret shown once (an API key, a signing secret) are kept sealed with this box: the key's
+   * row holds no secret a database reader could use, and a replay still gives the client the secret it lost.
+   */
+  seal?: SecretBox;
+  /** The namespace's error codes: `rental` (default) or WordPress's (`rest_invalid_param`, `rova_…`). */
+  errors?: 'rental' | 'wp';
+  /**
+   * How long the final answer's mark is sent again while the database does not answer it (the node's
+   * DATABASE_COMMIT_OUTCOME_WAIT_MS; default 10 s): a mark lost with its connection would leave the key `running`,
+   * and once its lease ran out a retry would run the request again.
+   */
+  answerWaitMs?: number;
 }
 
 const NO_KEY: IdempotencyClaim = { keyed: false, commit: async () => undefined, release: async () => undefined };
 
-const inFlight = () =>
-  new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key is still being processed.', {
+const CODES = {
+  rental: { invalid: 'INVALID_PARAMS', conflict: 'STATE_CONFLICT', mismatch: 'IDEMPOTENCY_KEY_MISMATCH' },
+  wp: {
+    invalid: 'rest_invalid_param',
+    conflict: 'rova_idempotency_key_in_flight',
+    mismatch: 'rova_idempotency_key_mismatch',
+  },
+} as const;
+
+const inFlight = (codes: (typeof CODES)['rental' | 'wp']) =>
+  new HttpError(409, codes.conflict, 'A request with this Idempotency-Key is still being processed.', {
     reason: 'idempotency_key_in_flight',
   });
+
+/** The answer as the key's row keeps it: sealed (bound to its scope and key) when the answers carry a secret. */
+function keptAs(answer: IdempotentAnswer, ref: KeyRef, box: SecretBox | undefined): IdempotentAnswer {
+  if (!box) return answer;
+  return {
+    status: answer.status,
+    body: { sealed: box.seal(JSON.stringify(answer.body), `${ref.scope}\u0000${ref.key}`) },
+  };
+}
+
+function replayed(body: unknown, ref: KeyRef, box: SecretBox | undefined): unknown {
+  if (!box) return body;
+  const sealed = (body as { sealed?: unknown } | null)?.sealed;
+  if (typeof sealed !== 'string') throw new Error('an idempotent answer kept sealed is not sealed');
+  return JSON.parse(box.reveal(sealed, `${ref.scope}\u0000${ref.key}`)) as unknown;
+}
 
 function fingerprint(body: unknown): string {
   const canon = (v: unknown): unknown =>
@@ -97,10 +137,17 @@ export async function idempotent(
   opts: IdempotencyOptions = {},
 ): Promise<StoredAnswer> {
   if (key === undefined) return { ...(await run(NO_KEY)), replayed: false };
+  const codes = CODES[opts.errors ?? 'rental'];
+  const box = opts.seal;
   if (!KEY.test(key))
-    throw new HttpError(400, 'INVALID_PARAMS', 'Idempotency-Key must be 1-255 visible ASCII characters.', {
-      field: 'Idempotency-Key',
-    });
+    throw new HttpError(
+      400,
+      codes.invalid,
+      'Idempotency-Key must be 1-255 visible ASCII characters.',
+      opts.errors === 'wp'
+        ? { params: { 'Idempotency-Key': 'must be 1-255 visible ASCII characters' } }
+        : { field: 'Idempotency-Key' },
+    );
   const ref: KeyRef = { scope, key };
   const lease: Lease = {
     holder: randomUUID(),
@@ -112,25 +159,22 @@ export async function idempotent(
   if (!(await insertRunningKey(db, ref, lease)) && !(await takeOverAbandonedKey(db, ref, lease))) {
     const prior = await readKey(db, ref);
     if (!prior)
-      throw new HttpError(409, 'STATE_CONFLICT', 'A request with this Idempotency-Key just changed state; retry.', {
+      throw new HttpError(409, codes.conflict, 'A request with this Idempotency-Key just changed state; retry.', {
         reason: 'idempotency_key_in_flight',
       });
     if (prior.fingerprint !== lease.fingerprint)
-      throw new HttpError(
-        422,
-        'IDEMPOTENCY_KEY_MISMATCH',
-        'This Idempotency-Key was used with a different request body.',
-        { field: 'Idempotency-Key' },
-      );
+      throw new HttpError(422, codes.mismatch, 'This Idempotency-Key was used with a different request body.', {
+        field: 'Idempotency-Key',
+      });
     // committed: the effect stands; once its request is past its lease, the answer committed with it is the answer
     if (prior.status === 'done' || (prior.status === 'committed' && prior.lease_expired))
-      return { status: prior.response_status ?? 200, body: prior.response_body, replayed: true };
-    throw inFlight();
+      return { status: prior.response_status ?? 200, body: replayed(prior.response_body, ref, box), replayed: true };
+    throw inFlight(codes);
   }
   const claim: IdempotencyClaim = {
     keyed: true,
     commit: async (tx, answer) => {
-      if (!(await commitKey(tx, ref, lease.holder, answer))) throw inFlight();
+      if (!(await commitKey(tx, ref, lease.holder, keptAs(answer, ref, box)))) throw inFlight(codes);
     },
     release: (tx) => releaseKey(tx, ref, lease.holder),
   };
@@ -143,8 +187,10 @@ export async function idempotent(
     throw err;
   }
   // The run succeeded: its answer is the truth even if it cannot be stored now. A key committed with the effect then
-  // replays the answer committed with it; a run that committed nothing through the claim has no such guarantee.
-  await finishKey(db, ref, lease.holder, answer).catch(() => undefined);
+  // replays the answer committed with it; a run that committed nothing through the claim has no such guarantee. The
+  // mark matches only the key as this run left it, so sending it again after a lost connection is safe.
+  const done = keptAs(answer, ref, box);
+  await untilAnswered(() => finishKey(db, ref, lease.holder, done), opts.answerWaitMs ?? 10_000).catch(() => undefined);
   return { ...answer, replayed: false };
 }
 

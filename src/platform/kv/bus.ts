@@ -14,8 +14,26 @@ export const HEARTBEAT_MS = 100;
  * may be stale: the holding index answers from the database.
  */
 export const HEARTBEAT_BOUND_MS = 250;
-/** A node not heard for this long is taken as gone (killed without a goodbye): its silence no longer holds others back. */
+/**
+ * A node not heard for this long is taken as gone (killed without a goodbye): its silence no longer holds others back —
+ * unless it recorded its presence in the database meanwhile (BusPresence): then only its link to Redis is down, its
+ * announcements cannot reach this node, and the others keep answering from the database for as long as that lasts.
+ */
 export const PEER_GONE_MS = 30_000;
+/** How often each node records its presence in the database. */
+export const PRESENCE_MS = 5_000;
+
+/**
+ * Where nodes record that they live, apart from Redis (the database: presence.ts). A node silent on the bus but
+ * present there is alive with a stalled Redis link, not gone.
+ */
+export interface BusPresence {
+  beat(node: string): Promise<void>;
+  /** A graceful stop: this node is gone at once. */
+  leave(node: string): Promise<void>;
+  /** Of `nodes`, those that recorded their presence within the last `ms`. */
+  alive(nodes: readonly string[], ms: number): Promise<Set<string>>;
+}
 
 /** Whether announcements from every node demonstrably reach this one (heartbeats within HEARTBEAT_BOUND_MS). */
 export interface BusLink {
@@ -87,13 +105,18 @@ export async function createRedisBus(
   sub: Redis,
   prefix: string,
   state: RedisState,
+  presence?: BusPresence,
 ): Promise<InvalidationBus> {
   const nodeId = randomUUID();
   const channel = `${prefix}bus`;
   const local = createMemoryBus();
   const topics = new Set<string>();
   const pending = new Map<string, { topic: string; payload: string }>();
-  const heartbeats = new Heartbeats(nodeId);
+  const heartbeats = new Heartbeats(nodeId, presence);
+  const present = () => presence?.beat(nodeId).catch(() => undefined);
+  await present();
+  const presenceBeat = setInterval(() => void present(), PRESENCE_MS);
+  presenceBeat.unref();
   sub.on('message', (ch: string, raw: string) => {
     if (ch !== channel) return;
     try {
@@ -161,6 +184,8 @@ export async function createRedisBus(
     },
     async close() {
       clearInterval(beat);
+      clearInterval(presenceBeat);
+      await presence?.leave(nodeId).catch(() => undefined);
       // a goodbye, after every announcement of this node: the others stop waiting for its heartbeat at once
       if (pub.status === 'ready')
         await pub.publish(channel, JSON.stringify({ node: nodeId, bye: 1 })).catch(() => undefined);
@@ -181,8 +206,13 @@ class Heartbeats implements BusLink {
   private resumed = 0;
   private readonly listeners: (() => void)[] = [];
   private readonly ownListeners: (() => void)[] = [];
+  /** A presence check of silent nodes in flight (one at a time). */
+  private checking = false;
 
-  constructor(private readonly self: string) {}
+  constructor(
+    private readonly self: string,
+    private readonly presence?: BusPresence,
+  ) {}
 
   heard(node: string, at: number): void {
     const before = this.last.get(node);
@@ -198,12 +228,31 @@ class Heartbeats implements BusLink {
   }
 
   sweep(now: number): void {
-    for (const [node, at] of this.last) {
-      if (node !== this.self && now - at > PEER_GONE_MS) {
-        this.last.delete(node);
-        this.gapEnded(now);
-      }
+    const silent = [...this.last].filter(([node, at]) => node !== this.self && now - at > PEER_GONE_MS);
+    if (silent.length === 0) return;
+    if (!this.presence) {
+      for (const [node] of silent) this.forget(node, now);
+      return;
     }
+    if (this.checking) return;
+    this.checking = true;
+    // a node still present in the database lives with its Redis link down: it is kept (answers stay from the
+    // database); a failed check keeps it too
+    void this.presence
+      .alive(
+        silent.map(([node]) => node),
+        PEER_GONE_MS,
+      )
+      .then((alive) => {
+        for (const [node, at] of silent) if (!alive.has(node) && this.last.get(node) === at) this.forget(node, now);
+      })
+      .catch(() => undefined)
+      .finally(() => (this.checking = false));
+  }
+
+  private forget(node: string, now: number): void {
+    this.last.delete(node);
+    this.gapEnded(now);
   }
 
   private gapEnded(at: number): void {

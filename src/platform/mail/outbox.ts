@@ -33,6 +33,13 @@ export function mailToStore(p: Platform, m: OutgoingMail, holdSeconds = 0): Mail
   };
 }
 
+/** Stores `m` in the caller's transaction; `about` names what it is about (`booking:42`). */
+export async function storeMail(tx: Db, m: MailToStore, about: string | null): Promise<void> {
+  await tx.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about)
+    VALUES (${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${m.status},
+      now() + make_interval(secs => ${m.hold_seconds}), ${about})`);
+}
+
 /** A held mail may go now (the write it waited for is done); wakes the delivery. */
 export async function releaseMail(db: Db, id: number): Promise<void> {
   await db.execute(sql`UPDATE rova_mail_outbox SET not_before = now() WHERE id = ${id} AND status = 'pending'`);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest, notFound } from '../http/errors.js';
 import { setPagingHeaders } from '../http/namespaces.js';
 import { wpErrors } from '../http/schemas.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../idempotency/route.js';
 
 const ApiKey = Type.Object({
   id: Type.Integer(),
@@ -19,7 +20,8 @@ const ApiKey = Type.Object({
 });
 
 export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { auth } = app.platform;
+  const p = app.platform;
+  const { auth } = p;
   const tags = ['platform: api keys'];
   const policy = { auth: { cap: 'manage_options' } } as const;
 
@@ -51,7 +53,9 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: policy,
       schema: {
         tags,
-        summary: 'Create an API key; the key is in this response only',
+        summary:
+          'Create an API key; the key is in this response only (and in a replay of it: Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           {
             user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
@@ -95,16 +99,24 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const expires = req.body.expires_at ? new Date(req.body.expires_at) : null;
       const input = { userId, name: req.body.name, scopes: req.body.scopes, expiresAt: expires };
       reply.header('Cache-Control', 'no-store');
-      if (req.body.format === 'woocommerce') {
-        const w = await auth.createWooCommerceKey(input);
-        req.auditTarget = `api_key:${w.view.id}`;
-        return reply
-          .status(201)
-          .send({ consumer_key: w.consumerKey, consumer_secret: w.consumerSecret, api_key: w.view });
-      }
-      const r = await auth.createApiKey(input);
-      req.auditTarget = `api_key:${r.view.id}`;
-      return reply.status(201).send({ key: r.key, api_key: r.view });
+      const woo = req.body.format === 'woocommerce';
+      const r = await keyedWrite(p, req, reply, {
+        action: 'api-key-create',
+        secret: true,
+        async write(tx) {
+          if (woo) {
+            const w = await auth.createWooCommerceKey(input, tx);
+            return {
+              status: 201,
+              body: { consumer_key: w.consumerKey, consumer_secret: w.consumerSecret, api_key: w.view },
+            };
+          }
+          const k = await auth.createApiKey(input, tx);
+          return { status: 201, body: { key: k.key, api_key: k.view } };
+        },
+      });
+      req.auditTarget = `api_key:${(r.body as { api_key: { id: number } }).api_key.id}`;
+      return reply.status(r.status as 201).send(r.body as never);
     },
   );
 

@@ -6,6 +6,7 @@ import { setPagingHeaders } from '../http/namespaces.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { wpErrors } from '../http/schemas.js';
 import { toDate } from '../db/types.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../idempotency/route.js';
 
 const User = Type.Object({
   id: Type.Integer(),
@@ -18,7 +19,8 @@ const User = Type.Object({
 const Role = Type.Union(ROLES.map((r) => Type.Literal(r)));
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { auth, db } = app.platform;
+  const p = app.platform;
+  const { auth, db } = p;
   const tags = ['platform: users'];
   app.get(
     '/rova/v1/users',
@@ -54,7 +56,8 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { cap: 'manage_options' } },
       schema: {
         tags,
-        summary: 'Create a user (password optional: API-key-only users need none)',
+        summary: 'Create a user (password optional: API-key-only users need none; Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           {
             login: Type.String({ minLength: 2, maxLength: 60 }),
@@ -69,11 +72,18 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const u = await auth.createUser({ ...req.body, displayName: req.body.display_name });
-      req.auditTarget = `user:${u.id}`;
-      return reply
-        .status(201)
-        .send({ id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role });
+      const r = await keyedWrite(p, req, reply, {
+        action: 'user-create',
+        async write(tx) {
+          const u = await auth.createUser({ ...req.body, displayName: req.body.display_name }, tx);
+          return {
+            status: 201,
+            body: { id: u.id, login: u.login, email: u.email, display_name: u.displayName, role: u.role },
+          };
+        },
+      });
+      req.auditTarget = `user:${(r.body as { id: number }).id}`;
+      return reply.status(r.status as 201).send(r.body as never);
     },
   );
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eventTypes } from '../events/registry.js';
 import { setPagingHeaders } from '../http/namespaces.js';
 import { wpErrors } from '../http/schemas.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../idempotency/route.js';
 import { webhooksOf } from '../webhooks/service.js';
 
 const Endpoint = Type.Object({
@@ -129,7 +130,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Register an endpoint; its whsec_ signing secret is in this answer only',
+        summary:
+          'Register an endpoint; its whsec_ signing secret is in this answer only (and in a replay of it: Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           {
             url: Url,
@@ -143,10 +146,15 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const r = await wh.create(req.body);
-      req.auditTarget = `webhook:${r.endpoint.id}`;
       reply.header('Cache-Control', 'no-store');
-      return reply.status(201).send(r);
+      const input = await wh.checked(req.body);
+      const r = await keyedWrite(app.platform, req, reply, {
+        action: 'webhook-create',
+        secret: true,
+        write: async (tx) => ({ status: 201, body: await wh.insert(tx, input) }),
+      });
+      req.auditTarget = `webhook:${(r.body as { endpoint: { id: number } }).endpoint.id}`;
+      return reply.status(r.status as 201).send(r.body as never);
     },
   );
 

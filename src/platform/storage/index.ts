@@ -8,6 +8,9 @@ import type { ObjectStorage } from './types.js';
 
 export { StorageUnavailableError, type ObjectStorage, type StoredObject } from './types.js';
 
+/** An S3 (or S3-compatible) location on its own, for files that are not the store's (backups). */
+export const openS3 = (url: string): ObjectStorage => s3Storage(parseS3Url(url));
+
 /**
  * STORAGE_URL → a storage: unset or `database` (files in the database, shared by every node), `s3://bucket…`
  * (S3 or an S3-compatible server) or `file:///absolute/dir` (one node, or a shared mount).

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { SecretBox } from '../auth/secret-box.js';
 import type { Platform } from '../context.js';
-import { toDate, toDateOrNull } from '../db/types.js';
+import { toDate, toDateOrNull, type Db } from '../db/types.js';
 import { isKnownFilter, matchesFilter } from '../events/registry.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { perPlatform } from '../per-platform.js';
@@ -136,12 +136,23 @@ export class Webhooks {
     description?: string;
     enabled?: boolean;
   }): Promise<{ endpoint: EndpointView; secret: string }> {
-    const url = await this.checkUrl(input.url);
-    const events = this.checkEvents(input.events);
+    return this.insert(this.p.db, await this.checked(input));
+  }
+
+  /** The URL (SSRF guard: a DNS lookup) and the event filter checked, before any transaction holds a connection. */
+  async checked<T extends { url: string; events: string[] }>(input: T): Promise<T> {
+    return { ...input, url: await this.checkUrl(input.url), events: this.checkEvents(input.events) };
+  }
+
+  /** Registers an endpoint whose input `checked` passed, in `db` (a transaction or the pool). */
+  async insert(
+    db: Db,
+    input: { url: string; events: string[]; description?: string; enabled?: boolean },
+  ): Promise<{ endpoint: EndpointView; secret: string }> {
     const secret = newSecret();
-    const row = await repo.insertEndpoint(this.p.db, {
-      url,
-      events,
+    const row = await repo.insertEndpoint(db, {
+      url: input.url,
+      events: input.events,
       description: input.description?.trim() ?? '',
       enabled: input.enabled ?? true,
       secretEnc: this.box.seal(secret),

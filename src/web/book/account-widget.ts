@@ -3,7 +3,7 @@
  * my bookings (upcoming / past), a booking's detail, cancel with the fee shown before confirming, messages to the
  * operator (list, thread, reply, new), profile and password. Renders `AccountState` (account.ts).
  */
-import { ApiError, signedIn, type Api } from './api.js';
+import { ApiError, signedIn, type Api, type PaymentConfig } from './api.js';
 import {
   initialAccount,
   reduceAccount,
@@ -17,10 +17,13 @@ import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
 import type { I18n } from './i18n/index.js';
+import { paymentElement } from './stripe.js';
 
 export interface AccountContext {
   api: Api;
   i18n: I18n;
+  /** How the store takes payment: "pay the rest" by card is offered when `stripe` is set. */
+  payments?: () => Promise<PaymentConfig | null>;
 }
 
 export class AccountWidget {
@@ -33,6 +36,9 @@ export class AccountWidget {
   private auth = newAuth();
   private draft = { subject: '', message: '', reply: '' };
   private pw = { current: '', next: '' };
+  private payments: PaymentConfig | null = null;
+  /** The mounted Payment Element of the `pay` step. */
+  private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
 
   constructor(
     private readonly target: HTMLElement,
@@ -54,6 +60,10 @@ export class AccountWidget {
       ),
     );
     this.render();
+    void ctx.payments?.().then((c) => {
+      this.payments = c;
+      if (c?.stripe && this.state.step === 'booking') this.render();
+    });
     emit(target, 'rova:ready', { mode: 'account' });
     if (this.state.signedIn) void this.loadBookings();
   }
@@ -154,6 +164,66 @@ export class AccountWidget {
     });
   }
 
+  /** "Pay the rest" by card: the intent of the amount due, its Payment Element mounted for the `pay` step. */
+  private async payDue(): Promise<void> {
+    const b = this.state.booking;
+    const stripe = this.payments?.stripe;
+    const before = this.state;
+    if (!b || !stripe || this.dispatch({ type: 'pay-due' }) === before) return; // not payable, or a second click
+    await this.run(async () => {
+      const due = await this.ctx.api.payDue(b.id, 'stripe');
+      if (!due.client_secret) throw new Error('no client secret');
+      const root = this.container.getRootNode();
+      const host = root instanceof ShadowRoot ? root.host : this.target;
+      this.card?.remove();
+      this.card = await paymentElement(stripe.js_url, stripe.publishable_key, due.client_secret, host);
+      this.dispatch({ type: 'pay-ready', due });
+    });
+  }
+
+  /** Confirms the card payment, then waits (up to 30 s) until the webhook has settled the booking as paid. */
+  private async confirmDue(): Promise<void> {
+    const b = this.state.booking;
+    const due = this.state.due;
+    if (!b || !due || !this.card || this.state.step !== 'pay' || this.state.busy) return;
+    this.dispatch({ type: 'paying' });
+    const { t, money } = this.ctx.i18n;
+    this.live.textContent = t('paying');
+    await this.run(async () => {
+      const refused = await this.card!.confirm();
+      if (refused) {
+        this.dispatch({ type: 'failed', message: refused });
+        this.alert.textContent = t('error', { message: refused });
+        emit(this.target, 'rova:error', { message: refused, status: 402 });
+        return;
+      }
+      for (let i = 0; i < 40; i++) {
+        const now = await this.ctx.api.myBooking(b.id);
+        if (now.balance.due === 0) {
+          this.dropCard();
+          const notice = t('restPaid', { amount: money(due.amount, due.currency) });
+          this.dispatch({ type: 'paid-due', booking: now, notice });
+          this.live.textContent = notice;
+          emit(this.target, 'rova:paid', {
+            id: b.id,
+            reference: b.reference,
+            total: due.amount,
+            currency: due.currency,
+          });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 750));
+      }
+      this.dispatch({ type: 'failed', message: t('payPending') });
+      this.alert.textContent = t('payPending');
+    });
+  }
+
+  private dropCard(): void {
+    this.card?.remove();
+    this.card = null;
+  }
+
   private openThread(id: number): void {
     if (this.dispatch({ type: 'open-thread' }).step !== 'thread') return;
     void this.run(async () => void this.dispatch({ type: 'thread', thread: await this.ctx.api.thread(id) }));
@@ -229,6 +299,7 @@ export class AccountWidget {
     const stepKey = `${s.step}:${s.busy && !s.notice ? 'busy' : 'ready'}`;
     const stepChanged = s.step !== this.lastStep?.split(':')[0];
     this.lastStep = stepKey;
+    if (s.step !== 'pay' && this.card) this.dropCard();
     const body = this.body(s);
     this.view.replaceChildren(body);
     if (stepChanged && this.shown) body.querySelector<HTMLElement>('h2')?.focus();
@@ -297,6 +368,8 @@ export class AccountWidget {
         return this.bookingView(s);
       case 'cancel':
         return this.cancelView(s);
+      case 'pay':
+        return this.payView(s);
       case 'messages':
         return this.messagesView(s);
       case 'thread':
@@ -388,6 +461,7 @@ export class AccountWidget {
     const b = s.booking;
     if (!b) return h('div', {}, heading(t('bookingTitle', { ref: '' }).trim()), this.loading());
     const c = b.cancellation;
+    const due = b.balance.due;
     const row = (label: string, value: string) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, value));
     return h(
       'div',
@@ -405,8 +479,24 @@ export class AccountWidget {
           row(t('status'), status(b.status)),
           row(t('payment'), status(b.payment_status)),
           row(t('total'), money(b.total, b.currency)),
+          due > 0 ? row(t('paidSoFar'), money(b.balance.paid, b.balance.currency)) : null,
+          due > 0
+            ? h(
+                'tr',
+                { class: 'due' },
+                h('th', { scope: 'row' }, t('amountDue')),
+                h('td', {}, money(due, b.balance.currency)),
+              )
+            : null,
         ),
       ),
+      due > 0 && b.balance.instructions
+        ? h(
+            'p',
+            { class: 'note', 'data-instructions': '' },
+            t('payRestOffline', { instructions: b.balance.instructions }),
+          )
+        : null,
       c.cancellable
         ? h(
             'p',
@@ -432,6 +522,18 @@ export class AccountWidget {
           },
           t('messageAbout'),
         ),
+        due > 0 && this.payments?.stripe
+          ? h(
+              'button',
+              {
+                type: 'button',
+                'data-f': 'pay-due',
+                'aria-disabled': String(s.busy),
+                on: { click: () => void this.payDue() },
+              },
+              t('payRest', { amount: money(due, b.balance.currency) }),
+            )
+          : null,
         c.cancellable
           ? h(
               'button',
@@ -439,6 +541,54 @@ export class AccountWidget {
               t('cancelBooking'),
             )
           : null,
+      ),
+    );
+  }
+
+  private payView(s: AccountState): HTMLElement {
+    const { t, money } = this.ctx.i18n;
+    const b = s.booking!;
+    const due = s.due!;
+    return h(
+      'div',
+      {},
+      heading(t('payRestTitle', { ref: b.reference })),
+      h(
+        'table',
+        { class: 'breakdown' },
+        h(
+          'tbody',
+          {},
+          h('tr', {}, h('th', { scope: 'row' }, t('total')), h('td', {}, money(b.total, b.currency))),
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, t('paidSoFar')),
+            h('td', {}, money(b.balance.paid, b.balance.currency)),
+          ),
+          h(
+            'tr',
+            { class: 'total' },
+            h('th', { scope: 'row' }, t('amountDue')),
+            h('td', {}, money(due.amount, due.currency)),
+          ),
+        ),
+      ),
+      h('div', { class: 'card-element' }, this.card ? h('slot', { name: this.card.slot }) : null),
+      h(
+        'div',
+        { class: 'actions' },
+        this.back(),
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-f': 'pay',
+            'aria-disabled': String(s.busy),
+            on: { click: () => void this.confirmDue() },
+          },
+          s.busy ? t('paying') : t('payNow', { total: money(due.amount, due.currency) }),
+        ),
       ),
     );
   }

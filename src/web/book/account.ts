@@ -4,9 +4,17 @@
  * (test/storefront/book-account.test.ts).
  */
 
-import type { CancelQuoteAnswer, ProfileAnswer, ThreadAnswer, ThreadSummaryAnswer } from './api-types.js';
+import type {
+  BalanceAnswer,
+  CancelQuoteAnswer,
+  PayDueAnswer,
+  ProfileAnswer,
+  ThreadAnswer,
+  ThreadSummaryAnswer,
+} from './api-types.js';
 
-export type AccountStep = 'signin' | 'bookings' | 'booking' | 'cancel' | 'messages' | 'thread' | 'compose' | 'profile';
+export type AccountStep =
+  'signin' | 'bookings' | 'booking' | 'cancel' | 'pay' | 'messages' | 'thread' | 'compose' | 'profile';
 export type AccountTab = 'bookings' | 'messages' | 'profile';
 
 /** An item of GET /v2/my/bookings (the fields the widget shows). */
@@ -25,11 +33,18 @@ export interface MyBooking {
 /** What a cancellation would cost now (GET /v2/my/bookings/{id} → cancellation). */
 export type CancelQuote = CancelQuoteAnswer;
 
+/** Paid and due (GET /v2/my/bookings/{id} → balance): a due amount is paid with "pay the rest". */
+export type Balance = BalanceAnswer;
+
+/** POST /v2/my/bookings/{id}/pay-due: the card payment's client secret, or offline instructions. */
+export type DuePayment = PayDueAnswer;
+
 export interface MyBookingDetail extends MyBooking {
   days: number;
   deposit: number;
   payment_method: string;
   cancellation: CancelQuote;
+  balance: Balance;
 }
 
 export interface Cancelled {
@@ -61,6 +76,8 @@ export interface AccountState {
   booking: MyBookingDetail | null;
   /** The answer of the last cancellation (shown on the booking once it is cancelled). */
   cancelled: Cancelled | null;
+  /** The amount due being paid by card (the `pay` step). */
+  due: DuePayment | null;
   threads: ThreadSummary[] | null;
   thread: Thread | null;
   /** The booking a new message is about (compose from a booking), else null. */
@@ -82,6 +99,12 @@ export type AccountAction =
   | { type: 'open-booking' }
   | { type: 'booking'; booking: MyBookingDetail }
   | { type: 'ask-cancel' }
+  /** "Pay the rest" asked: the payment is being started (busy). */
+  | { type: 'pay-due' }
+  | { type: 'pay-ready'; due: DuePayment }
+  | { type: 'paying' }
+  /** The amount due was paid (the booking as it is now). */
+  | { type: 'paid-due'; booking: MyBookingDetail; notice: string }
   | { type: 'cancelled'; booking: MyBookingDetail; result: Cancelled; notice: string }
   | { type: 'threads'; items: ThreadSummary[] }
   | { type: 'open-thread' }
@@ -98,6 +121,7 @@ export function initialAccount(signedIn: boolean): AccountState {
     bookings: null,
     booking: null,
     cancelled: null,
+    due: null,
     threads: null,
     thread: null,
     about: null,
@@ -126,6 +150,7 @@ const BACK: Record<AccountStep, AccountStep> = {
   bookings: 'bookings',
   booking: 'bookings',
   cancel: 'booking',
+  pay: 'booking',
   messages: 'messages',
   thread: 'messages',
   compose: 'messages',
@@ -165,6 +190,25 @@ export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
       // the fee is shown before anything is cancelled: only from a loaded, cancellable booking
       if (s.busy || s.step !== 'booking' || !s.booking?.cancellation.cancellable) return s;
       return { ...s, step: 'cancel', error: null, notice: null };
+    case 'pay-due':
+      // only from a loaded booking that has something due
+      if (s.busy || s.step !== 'booking' || !(s.booking && s.booking.balance.due > 0)) return s;
+      return { ...s, busy: true, error: null, notice: null };
+    case 'pay-ready':
+      return { ...s, step: 'pay', due: a.due, busy: false, error: null };
+    case 'paying':
+      return s.busy || s.step !== 'pay' ? s : { ...s, busy: true, error: null };
+    case 'paid-due':
+      return {
+        ...s,
+        step: 'booking',
+        booking: a.booking,
+        due: null,
+        busy: false,
+        error: null,
+        notice: a.notice,
+        bookings: null,
+      };
     case 'cancelled':
       return {
         ...s,
@@ -204,7 +248,15 @@ export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
       if (step === s.step) return s;
       // back to a list: loaded again when it is empty (after a cancel or a new message)
       const reload = (step === 'bookings' && s.bookings === null) || (step === 'messages' && s.threads === null);
-      return { ...s, step, busy: reload, error: null, notice: null, thread: step === 'messages' ? null : s.thread };
+      return {
+        ...s,
+        step,
+        busy: reload,
+        error: null,
+        notice: null,
+        thread: step === 'messages' ? null : s.thread,
+        due: step === 'booking' ? null : s.due,
+      };
     }
   }
 }

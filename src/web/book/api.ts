@@ -4,13 +4,14 @@ import type {
   CreateBody,
   NewThreadBody,
   PasswordBody,
+  PayDueBody,
   PaymentConfigAnswer,
   ProfileBody,
   RegisterBody,
   SearchQuery,
   TokenAnswer,
 } from './api-types.js';
-import type { Cancelled, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
+import type { Cancelled, DuePayment, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
 import type { Alternative, Booked, Card, Check, PayMethod, Query } from './journey.js';
 
 export interface Location {
@@ -253,6 +254,13 @@ export class Api {
 
   async myBooking(id: number): Promise<MyBookingDetail> {
     const r = await this.call<{ data: MyBookingDetail }>('GET', `/rova-rental/v2/my/bookings/${id}`);
+    return r.data;
+  }
+
+  /** "Pay the rest" of a booking whose price went up: a card payment's client secret, or offline instructions. */
+  async payDue(id: number, method?: PayDueBody['payment_method']): Promise<DuePayment> {
+    const body: PayDueBody = method ? { payment_method: method } : {};
+    const r = await this.call<{ data: DuePayment }>('POST', `/rova-rental/v2/my/bookings/${id}/pay-due`, body);
     return r.data;
   }
 

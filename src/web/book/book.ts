@@ -144,7 +144,8 @@ function inline(el: HTMLElement): void {
   const container = h('div');
   root.append(container);
   const o = { ...fromDataset(el.dataset), ...fromUrl(location.search) };
-  if (el.dataset.rovaBook === 'account') new AccountWidget(el, container, { api, i18n: i18n(langOf(o)) });
+  if (el.dataset.rovaBook === 'account')
+    new AccountWidget(el, container, { api, i18n: i18n(langOf(o)), payments: paymentConfig });
   else mount(el, container, o);
 }
 

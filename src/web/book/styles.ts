@@ -1,7 +1,8 @@
 /**
  * The widget's stylesheet, adopted by its shadow root (a constructed stylesheet: no inline <style>, so a strict
- * CSP without 'unsafe-inline' for styles works too). Theming: the --rova-* custom properties (README), set on
- * the mount element or any ancestor; the rules read them through private --_* copies with the defaults.
+ * CSP without 'unsafe-inline' for styles works too). Theming: the --rova-* custom properties
+ * (docs/integrators/widget.md), set on the mount element or any ancestor; the rules read them through private --_*
+ * copies with the defaults.
  */
 export const CSS = `
 :host{--_color-primary:var(--rova-color-primary,#0f5ea8);--_color-on-primary:var(--rova-color-on-primary,#fff);--_color-text:var(--rova-color-text,#1f2330);--_color-muted:var(--rova-color-muted,#4b5563);

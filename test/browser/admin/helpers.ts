@@ -116,7 +116,7 @@ export async function expectAxeClean(page: Page, label: string): Promise<void> {
 }
 
 /**
- * Screenshot for the README: docs/screenshots/admin/<name>.png. Written when missing or when ROVA_SCREENSHOTS=1
+ * Screenshot for the docs: docs/screenshots/admin/<name>.png. Written when missing or when ROVA_SCREENSHOTS=1
  * (so an ordinary test run does not rewrite committed images whose demo dates move every day).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {

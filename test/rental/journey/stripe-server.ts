@@ -31,14 +31,16 @@ export interface PaymentIntentJson {
   last_payment_error: null | { code: string; message: string; type: string };
   automatic_payment_methods: { enabled: boolean } | null;
   latest_charge: string | null;
+  cancellation_reason?: string | null;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 /**
  * A local HTTP server speaking the few Stripe API calls Rova makes — POST /v1/payment_intents,
- * GET /v1/payment_intents/:id, POST /v1/refunds — with Stripe's JSON shapes, its Idempotency-Key replay and its
- * error envelope; every call is recorded. The real `stripe` SDK is pointed at it (STRIPE_API_BASE).
+ * GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds — with Stripe's JSON shapes,
+ * its Idempotency-Key replay and its error envelope; every call is recorded, and outages (503, dropped connections,
+ * answers too late) can be made to happen (`fault`). The real `stripe` SDK is pointed at it (STRIPE_API_BASE).
  * For browsers (with `publishableKey`): GET /v3/ serves the Stripe.js stand-in, and
  * POST /v1/payment_intents/:id/confirm (publishable key + client_secret, CORS open like Stripe's) succeeds the
  * intent — or declines card 4000000000000002 — and then, like Stripe, sends the signed
@@ -50,6 +52,8 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
   const refunds: Record<string, unknown>[] = [];
   const replies = new Map<string, { status: number; body: unknown }>();
   let failNext = 0;
+  /** Outages to come, each for one API call whose path matches (see `fault`). */
+  const faults: { kind: 'unavailable' | 'timeout' | 'reset'; path: RegExp; delayMs: number }[] = [];
   let hook: { url: string; secret: string } | null = null;
   const webhooks: { type: string; status: number }[] = [];
 
@@ -102,6 +106,14 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
       const pi = intents.get(confirm[1]!);
       if (!pi || params.client_secret !== pi.client_secret)
         return error(res, 404, 'invalid_request_error', `No such payment_intent: '${confirm[1]}'`, 'intent');
+      if (pi.status === 'canceled' || pi.status === 'succeeded')
+        return error(
+          res,
+          400,
+          'invalid_request_error',
+          `This PaymentIntent's status is ${pi.status}: it cannot be confirmed.`,
+          'intent',
+        );
       if (params['payment_method_data[card][number]'] === '4000000000000002') {
         send(res, 402, { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } });
         void notify('payment_intent.payment_failed', fail(pi.id));
@@ -117,15 +129,25 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
       failNext -= 1;
       return error(res, 402, 'card_error', 'Your card was declined.');
     }
+    const at = faults.findIndex((f) => f.path.test(url.pathname));
+    const outage = at >= 0 ? faults.splice(at, 1)[0] : undefined;
+    // before anything executes: nothing is stored under the key, as with Stripe's own 503s and dropped connections
+    if (outage?.kind === 'unavailable') return error(res, 503, 'api_error', 'Stripe is temporarily unavailable.');
+    if (outage?.kind === 'reset') return void req.socket.destroy();
+    // a timeout: the call executes (its result kept under its key), but the answer comes too late
+    const respond = (status: number, body: unknown) => {
+      if (outage?.kind === 'timeout') setTimeout(() => send(res, status, body), outage.delayMs);
+      else send(res, status, body);
+    };
     const replayKey = idem ? `${req.method} ${url.pathname} ${idem}` : '';
     if (replayKey && replies.has(replayKey)) {
       const r = replies.get(replayKey)!;
       res.setHeader('idempotent-replayed', 'true');
-      return send(res, r.status, r.body);
+      return respond(r.status, r.body);
     }
     const answer = (status: number, body: unknown) => {
       if (replayKey) replies.set(replayKey, { status, body });
-      send(res, status, body);
+      respond(status, body);
     };
     if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
       const amount = Number(params.amount);
@@ -166,6 +188,23 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
       return pi
         ? send(res, 200, pi)
         : error(res, 404, 'invalid_request_error', `No such payment_intent: '${get[1]}'`, 'id');
+    }
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
+    if (req.method === 'POST' && cancel) {
+      const pi = intents.get(cancel[1]!);
+      if (!pi) return error(res, 404, 'invalid_request_error', `No such payment_intent: '${cancel[1]}'`, 'intent');
+      if (pi.status === 'succeeded' || pi.status === 'canceled')
+        return answer(400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`,
+            payment_intent: pi,
+          },
+        });
+      pi.status = 'canceled';
+      pi.cancellation_reason = params.cancellation_reason ?? null;
+      return answer(200, pi);
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
       const pi = intents.get(params.payment_intent ?? '');
@@ -241,6 +280,18 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
     /** The next n API calls answer 402 card_error (a provider refusal). */
     failNext(n = 1) {
       failNext = n;
+    },
+    /**
+     * The next n API calls whose path matches fail as an outage would: `unavailable` answers 503 and `reset` drops
+     * the connection before anything executes; `timeout` executes the call (its result kept under its idempotency
+     * key) and answers only after `delayMs` (default 5 s), past the client's timeout.
+     */
+    fault(kind: 'unavailable' | 'timeout' | 'reset', n = 1, o: { path?: RegExp; delayMs?: number } = {}) {
+      for (let i = 0; i < n; i++) faults.push({ kind, path: o.path ?? /^\/v1\//, delayMs: o.delayMs ?? 5000 });
+    },
+    /** Clears outages not yet used. */
+    heal() {
+      faults.length = 0;
     },
     /** What the customer's browser does with the client secret: the intent succeeds (Stripe then sends the webhook). */
     succeed,

@@ -14,9 +14,29 @@ interface ProductValues {
   sale_price: string;
   status: NonNullable<ProductPatch['status']>;
   stock_status: NonNullable<ProductPatch['stock_status']>;
+  manage_stock: boolean;
+  stock_quantity: string;
+  backorders: NonNullable<ProductPatch['backorders']>;
   featured: boolean;
 }
-const FIELDS = ['name', 'sku', 'regular_price', 'sale_price', 'status', 'stock_status', 'featured'] as const;
+const FIELDS = [
+  'name',
+  'sku',
+  'regular_price',
+  'sale_price',
+  'status',
+  'stock_status',
+  'manage_stock',
+  'stock_quantity',
+  'backorders',
+  'featured',
+] as const;
+const QUANTITY = { value: /^-?\d{1,9}$/, message: 'A whole number like 12' };
+const BACKORDERS: { value: ProductValues['backorders']; label: string }[] = [
+  { value: 'no', label: 'Do not allow' },
+  { value: 'notify', label: 'Allow, but notify the customer' },
+  { value: 'yes', label: 'Allow' },
+];
 const PRICE = { value: /^\d+(\.\d{1,2})?$/, message: 'A price like 19.90' };
 
 /** Edit form of one product; a variable product's price lives on its variations, listed below with their own editors. */
@@ -41,18 +61,30 @@ function ProductForm({ product }: { product: Product }) {
       sale_price: product.sale_price ?? '',
       status: product.status as ProductValues['status'],
       stock_status: product.stock_status as ProductValues['stock_status'],
+      manage_stock: product.manage_stock,
+      stock_quantity: product.stock_quantity === null ? '' : String(product.stock_quantity),
+      backorders: product.backorders,
       featured: product.featured,
     },
   });
+  const managed = form.watch('manage_stock');
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
+    // with stock managed, the status follows the quantity and backorders (the server derives it); without, it is chosen
+    const stock: Partial<ProductPatch> = v.manage_stock
+      ? {
+          manage_stock: true,
+          stock_quantity: v.stock_quantity.trim() === '' ? null : Number(v.stock_quantity),
+          backorders: v.backorders,
+        }
+      : { manage_stock: false, stock_status: v.stock_status };
     const body: ProductPatch = {
       name: v.name.trim(),
       sku: v.sku.trim(),
       status: v.status,
-      stock_status: v.stock_status,
       featured: v.featured,
+      ...stock,
     };
     if (!variable) Object.assign(body, { regular_price: v.regular_price.trim(), sale_price: v.sale_price.trim() });
     try {
@@ -100,8 +132,12 @@ function ProductForm({ product }: { product: Product }) {
               ))}
             </select>
           </FormField>
-          <FormField label="Stock status" error={err.stock_status?.message}>
-            <select className="input w-full" {...form.register('stock_status')}>
+          <FormField
+            label="Stock status"
+            error={err.stock_status?.message}
+            hint={managed ? 'Follows the quantity and backorders' : undefined}
+          >
+            <select className="input w-full" disabled={managed} {...form.register('stock_status')}>
               {['instock', 'outofstock', 'onbackorder'].map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -110,6 +146,33 @@ function ProductForm({ product }: { product: Product }) {
             </select>
           </FormField>
         </div>
+        <fieldset className="mb-3">
+          <legend className="sr-only">Stock</legend>
+          <div className="mb-3 flex items-center gap-2">
+            <input id={`manage-stock-${product.id}`} type="checkbox" {...form.register('manage_stock')} />
+            <label htmlFor={`manage-stock-${product.id}`}>Manage stock</label>
+          </div>
+          {managed && (
+            <div className="grid grid-cols-2 gap-3">
+              <FormField label="Stock quantity" error={err.stock_quantity?.message} hint="Empty: not counted">
+                <input
+                  className="input w-full"
+                  inputMode="numeric"
+                  {...form.register('stock_quantity', { pattern: QUANTITY })}
+                />
+              </FormField>
+              <FormField label="Backorders" error={err.backorders?.message}>
+                <select className="input w-full" {...form.register('backorders')}>
+                  {BACKORDERS.map((b) => (
+                    <option key={b.value} value={b.value}>
+                      {b.label}
+                    </option>
+                  ))}
+                </select>
+              </FormField>
+            </div>
+          )}
+        </fieldset>
         <div className="mb-3 flex items-center gap-2">
           <input id={`featured-${product.id}`} type="checkbox" {...form.register('featured')} />
           <label htmlFor={`featured-${product.id}`}>Featured</label>

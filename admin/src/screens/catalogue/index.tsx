@@ -5,6 +5,7 @@ import { SearchBox } from '../../components/SearchBox';
 import { SlideOver } from '../../components/SlideOver';
 import { PageHeader } from '../../components/State';
 import { formatMoney } from '../../lib/format';
+import { stockText } from '../../lib/stock';
 import { withFilter } from '../../lib/table-state';
 import { ProductEditor } from './ProductEditor';
 import { useProducts, type ProductQuery } from './api';
@@ -45,6 +46,7 @@ export default function Catalogue() {
       numeric: true,
       cell: (r) => (r.type === 'variable' ? `from ${price(r.price)}` : price(r.price)),
     },
+    { id: 'stock', header: 'Stock', cell: stockText },
     { id: 'status', header: 'Status', cell: (r) => r.status },
     {
       id: 'actions',

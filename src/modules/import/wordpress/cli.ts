@@ -87,7 +87,7 @@ export const importCommand = command(
       'Ids the storefront knows stay the same (products, variations, terms, vehicles, bookings); re-running updates in place.',
       '--dry-run reads and maps everything in a transaction that is rolled back: counts and warnings, nothing written.',
       'Vendor IBANs: set WP_AUTH_KEY and WP_SECURE_AUTH_SALT (from wp-config.php) to carry them over, sealed with ROVA_SECRET.',
-      'See README, "Moving from WordPress".',
+      'See docs/operators/import-wordpress.md.',
     ],
   },
   async (ctx) => {

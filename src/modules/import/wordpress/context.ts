@@ -2,7 +2,7 @@ import type { Db } from '../../../platform/db/types.js';
 import { mapAttributes, type AttributeRow } from './map-products.js';
 import { mapUsers, type UserRow } from './map-users.js';
 import { Notes, type Entity, type EntityReport, type LedgerBalanceCheck } from './report.js';
-import { pluginVersion, siteZone, type PluginVersion, type SiteZone } from './site.js';
+import { pluginVersion, siteMysqlIso, siteZone, type PluginVersion, type SiteZone } from './site.js';
 import type { WpPost, WpSource, WpTerm, WpUser } from './source.js';
 
 /** The rental plugin's post types, 4.x name → the 6.0.0 prefix rename's name(s). */
@@ -25,6 +25,24 @@ export function metaAs4x(meta: Map<string, string>): Map<string, string> {
     for (const old of [`_mhm_${rest}`, `_mhm_rentiva_${rest}`]) if (!out.has(old)) out.set(old, v);
   }
   return out;
+}
+
+const isZeroDate = (v: string | undefined) => !v || v.startsWith('0000-00-00');
+
+/**
+ * A post's dates in UTC. WordPress leaves post_date_gmt at its zero date for a draft that was never published (and
+ * post_modified_gmt for some writers); its local post_date is then the only date, on the site's clock: it is read
+ * in the site's time zone, not as UTC.
+ */
+export function inUtc(p: WpPost, zone: SiteZone): WpPost {
+  const utc = (gmt: string, local: string | undefined): string => {
+    if (!isZeroDate(gmt) || isZeroDate(local)) return gmt;
+    const iso = siteMysqlIso(local, zone);
+    return iso === null ? gmt : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  };
+  const dateGmt = utc(p.dateGmt, p.date);
+  const modifiedGmt = utc(p.modifiedGmt, p.modified);
+  return dateGmt === p.dateGmt && modifiedGmt === p.modifiedGmt ? p : { ...p, dateGmt, modifiedGmt };
 }
 
 /** Where the import writes: the app's database (PGlite or PostgreSQL) and the secret Rova seals IBANs with. */
@@ -76,7 +94,8 @@ export class SourceCache {
         [type, ...renamed],
         type === 'attachment' ? ['_wp_attachment_image_alt'] : undefined,
       );
-      return list.map((p) => (renamed.includes(p.type) ? { ...p, type, meta: metaAs4x(p.meta) } : p));
+      const zone = await this.zone(new Notes());
+      return list.map((p) => inUtc(renamed.includes(p.type) ? { ...p, type, meta: metaAs4x(p.meta) } : p, zone));
     });
   }
   /** How many posts of these types the site holds (what the import leaves out is counted in the report). */

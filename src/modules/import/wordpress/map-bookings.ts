@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { Notes } from './report.js';
+import { detail, subject, type Notes } from './report.js';
 import type { WpPost } from './source.js';
 import { siteLocalIso, UTC_ZONE, type SiteZone } from './site.js';
 import { decimalOrNull, gmtIso, intOrNull, phpMeta, stringList } from './values.js';
@@ -84,8 +84,9 @@ function instant(
   timeKeys: string[],
   endOfDay: boolean,
   zone: SiteZone,
+  at: { id: number; notes: Notes },
 ): string | null {
-  const ts = intOrNull(m.get(tsKey));
+  const ts = intOrNull(m.get(tsKey), { id: at.id, key: tsKey }, at.notes);
   if (ts !== null && ts > 0) {
     if (ts > MAX_UNIX_SECONDS)
       throw new BadValue(tsKey, `timestamp ${String(ts).slice(0, 20)} is beyond the range of dates`);
@@ -127,14 +128,15 @@ export function mapBookings(
   const refs = new Set<string>();
   for (const p of posts) {
     const m = p.meta;
-    const what = `booking ${p.id}`;
+    const at = subject('booking', p.id);
+    const int = (key: string) => intOrNull(m.get(key), { id: p.id, key }, notes);
     if (p.status === 'trash' || p.status === 'auto-draft') {
-      notes.skip(p.id, p.status === 'trash' ? 'in the WordPress trash' : 'auto-draft (never saved)');
+      notes.skip(p.id, 'not_live', p.status === 'trash' ? 'in the WordPress trash' : 'auto-draft (never saved)');
       continue;
     }
-    const vehicleId = intOrNull(m.get('_mhm_vehicle_id'));
+    const vehicleId = int('_mhm_vehicle_id');
     if (!vehicleId) {
-      notes.skip(p.id, 'no vehicle (_mhm_vehicle_id)');
+      notes.skip(p.id, 'missing', 'no vehicle (_mhm_vehicle_id)');
       continue;
     }
     let pickupAt: string | null;
@@ -147,6 +149,7 @@ export function mapBookings(
         ['_mhm_pickup_time', '_mhm_start_time'],
         false,
         site.zone,
+        { id: p.id, notes },
       );
       returnAt = instant(
         m,
@@ -155,26 +158,29 @@ export function mapBookings(
         ['_mhm_dropoff_time', '_mhm_end_time'],
         true,
         site.zone,
+        { id: p.id, notes },
       );
     } catch (err) {
       if (!(err instanceof BadValue)) throw err;
-      notes.skip(p.id, err.message);
+      notes.skip(p.id, 'out_of_range', err.message);
       continue;
     }
     if (!pickupAt || !returnAt || returnAt <= pickupAt) {
-      notes.skip(p.id, 'pickup and return dates missing or not in order');
+      notes.skip(p.id, 'missing', 'pickup and return dates missing or not in order');
       continue;
     }
     const rawStatus = (m.get('_mhm_status') ?? '').trim();
     const status = (BOOKING_STATUSES as readonly string[]).includes(rawStatus) ? rawStatus : 'pending';
     if (status !== rawStatus)
       notes.warn(
-        `${what}: status "${rawStatus}" ${rawStatus ? 'is not known' : 'is missing'}; read as pending, as the original does`,
+        { ...at, key: '_mhm_status' },
+        rawStatus ? 'unknown' : 'missing',
+        `status "${rawStatus}" ${rawStatus ? 'is not known' : 'is missing'}; read as pending, as the original does`,
       );
-    const total = money(decimalOrNull(m.get('_mhm_total_price'), `${what} total`, notes));
+    const total = money(decimalOrNull(m.get('_mhm_total_price'), detail(at, 'total', '_mhm_total_price'), notes));
     const days = Math.max(
       1,
-      intOrNull(m.get('_mhm_rental_days')) ?? Math.ceil((Date.parse(returnAt) - Date.parse(pickupAt)) / 86_400_000),
+      int('_mhm_rental_days') ?? Math.ceil((Date.parse(returnAt) - Date.parse(pickupAt)) / 86_400_000),
     );
     const addonRows: BookingRow['addons'] = [];
     const lines: BookingLine[] = [];
@@ -183,12 +189,16 @@ export function mapBookings(
     )) {
       const a = addons.get(Number(idText));
       if (!a) {
-        notes.warn(`${what}: add-on ${idText} not found, left out of the price lines`);
+        notes.warn(at, 'unlinked', `add-on ${idText} not found, left out of the price lines`);
         continue;
       }
       const perDay = site.addonsAlwaysPerDay || a.pricing === 'per_day';
       if (!site.addonsAlwaysPerDay && a.pricing === 'per_passenger')
-        notes.warn(`${what}: add-on ${a.id} is priced per passenger; the passenger count is not stored, priced once`);
+        notes.warn(
+          at,
+          'unsupported',
+          `add-on ${a.id} is priced per passenger; the passenger count is not stored, priced once`,
+        );
       const amount = money(a.price).mul(perDay ? days : 1);
       addonRows.push({ code: `wp-addon-${a.id}`, name: a.title, amount: amount.toNumber() });
       lines.push({ kind: 'addon', code: `wp-addon-${a.id}`, description: a.title, amount: amount.toFixed(2) });
@@ -202,8 +212,12 @@ export function mapBookings(
       amount: net.toFixed(2),
     });
     const plan = m.get('_mhm_payment_type') === 'deposit' ? 'deposit' : 'full';
-    const deposit = money(decimalOrNull(m.get('_mhm_deposit_amount'), `${what} deposit`, notes));
-    const remaining = money(decimalOrNull(m.get('_mhm_remaining_amount'), `${what} remaining`, notes));
+    const deposit = money(
+      decimalOrNull(m.get('_mhm_deposit_amount'), detail(at, 'deposit', '_mhm_deposit_amount'), notes),
+    );
+    const remaining = money(
+      decimalOrNull(m.get('_mhm_remaining_amount'), detail(at, 'remaining', '_mhm_remaining_amount'), notes),
+    );
     const method = (m.get('_mhm_payment_gateway') || m.get('_mhm_payment_method') || '').trim() || null;
     const provider = method === 'stripe' ? 'stripe' : 'offline';
     const ps = m.get('_mhm_payment_status') ?? 'pending';
@@ -218,19 +232,23 @@ export function mapBookings(
       payment = { provider, amount: paidAmount.toFixed(2), status: 'refunded', refunded: paidAmount.toFixed(2) };
     } else if (ps === 'partially_refunded') {
       paymentStatus = 'partially_refunded';
-      const refunded = decimalOrNull(m.get('_mhm_refunded_amount'), `${what} refunded amount`, notes);
+      const refunded = decimalOrNull(
+        m.get('_mhm_refunded_amount'),
+        detail(at, 'refunded amount', '_mhm_refunded_amount'),
+        notes,
+      );
       if (refunded === null)
-        notes.warn(`${what}: partially refunded, but the refunded amount is not recorded; imported as 0`);
+        notes.warn(at, 'missing', 'partially refunded, but the refunded amount is not recorded; imported as 0');
       payment = { provider, amount: paidAmount.toFixed(2), status: 'succeeded', refunded: money(refunded).toFixed(2) };
     } else if (ps === 'failed') paymentStatus = 'failed';
     else if (ps !== 'pending' && ps !== 'cancelled')
-      notes.warn(`${what}: payment status "${ps}" is not known, imported as unpaid`);
-    const order = intOrNull(m.get('_mhm_wc_order_id') ?? m.get('_mhm_woocommerce_order_id'));
+      notes.warn(at, 'unknown', `payment status "${ps}" is not known, imported as unpaid`);
+    const order = m.has('_mhm_wc_order_id') ? int('_mhm_wc_order_id') : int('_mhm_woocommerce_order_id');
     // the original's display id: the WooCommerce order id when linked, else the post id
     let reference = String(order && order > 0 ? order : p.id);
     if (refs.has(reference)) reference = `${reference}-${p.id}`;
     refs.add(reference);
-    const origin = intOrNull(m.get('_mhm_transfer_origin_id'));
+    const origin = int('_mhm_transfer_origin_id');
     const name =
       m.get('_mhm_customer_name') ||
       [m.get('_mhm_customer_first_name'), m.get('_mhm_customer_last_name')].filter(Boolean).join(' ') ||
@@ -245,11 +263,11 @@ export function mapBookings(
       customerEmail: (m.get('_mhm_customer_email') ?? m.get('_mhm_contact_email') ?? '').trim().toLowerCase(),
       customerName: name,
       customerPhone: m.get('_mhm_customer_phone') ?? m.get('_mhm_contact_phone') ?? '',
-      wpUserId: intOrNull(m.get('_mhm_customer_user_id')) || null,
+      wpUserId: int('_mhm_customer_user_id') || null,
       kind: origin ? 'transfer' : 'rental',
       transferOriginId: origin || null,
-      transferDestinationId: intOrNull(m.get('_mhm_transfer_destination_id')) || null,
-      pickupLocationId: intOrNull(m.get('_mhm_pickup_location_id')) || null,
+      transferDestinationId: int('_mhm_transfer_destination_id') || null,
+      pickupLocationId: int('_mhm_pickup_location_id') || null,
       pickupAt,
       returnAt,
       days,
@@ -298,28 +316,30 @@ const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
 /** Thread starters first (a reply needs its thread), then replies in id order. */
 export function mapMessages(posts: WpPost[], notes: Notes): MessageRow[] {
   const live = posts.filter((p) => {
-    if (p.status === 'trash') notes.skip(p.id, 'in the WordPress trash');
+    if (p.status === 'trash') notes.skip(p.id, 'not_live', 'in the WordPress trash');
     return p.status !== 'trash' && p.status !== 'auto-draft';
   });
   const ids = new Set(live.map((p) => p.id));
   const rows: MessageRow[] = [];
   for (const p of live) {
     const m = p.meta;
-    const parent = intOrNull(m.get('_mhm_parent_message_id')) || null;
-    const thread = intOrNull(m.get('_mhm_thread_id')) || (parent ?? p.id);
+    const int = (key: string) => intOrNull(m.get(key), { id: p.id, key }, notes);
+    const parent = int('_mhm_parent_message_id') || null;
+    const thread = int('_mhm_thread_id') || (parent ?? p.id);
     if (parent !== null && (!ids.has(parent) || !ids.has(thread))) {
-      notes.skip(p.id, `its thread (${thread}) or parent message (${parent}) is not imported`);
+      notes.skip(p.id, 'unlinked', `its thread (${thread}) or parent message (${parent}) is not imported`);
       continue;
     }
     const starter = parent === null;
     const rawStatus = m.get('_mhm_message_status') ?? 'pending';
     const status = rawStatus === 'answered' ? 'replied' : rawStatus === 'closed' ? 'closed' : 'pending';
     if (starter && !['pending', 'answered', 'closed', 'urgent'].includes(rawStatus))
-      notes.warn(`message ${p.id}: status "${rawStatus}" imported as pending`);
+      notes.warn(subject('message', p.id), 'unknown', `status "${rawStatus}" imported as pending`);
     const rawPriority = rawStatus === 'urgent' ? 'urgent' : (m.get('_mhm_message_priority') ?? 'normal');
     const rawCategory = m.get('_mhm_message_category') ?? 'general';
     const category = CATEGORIES.includes(rawCategory) ? rawCategory : 'other';
-    if (starter && category !== rawCategory) notes.warn(`message ${p.id}: category "${rawCategory}" imported as other`);
+    if (starter && category !== rawCategory)
+      notes.warn(subject('message', p.id), 'unknown', `category "${rawCategory}" imported as other`);
     rows.push({
       id: p.id,
       threadId: starter ? p.id : thread,
@@ -333,7 +353,7 @@ export function mapMessages(posts: WpPost[], notes: Notes): MessageRow[] {
       status: starter ? status : null,
       priority: starter ? (PRIORITIES.includes(rawPriority) ? rawPriority : 'normal') : null,
       category: starter ? category : null,
-      bookingId: starter ? intOrNull(m.get('_mhm_booking_id')) || null : null,
+      bookingId: starter ? int('_mhm_booking_id') || null : null,
       isRead: m.get('_mhm_is_read') === '1',
       readAt: m.get('_mhm_read_at') ? gmtIso(m.get('_mhm_read_at')!) : null,
       createdAt: gmtIso(p.dateGmt) ?? new Date(0).toISOString(),

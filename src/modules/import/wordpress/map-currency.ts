@@ -18,7 +18,11 @@ function optionValue(raw: string | null, name: string, notes: Notes): unknown {
   if (raw === null || raw.trim() === '') return undefined;
   const php = maybeUnserialize(raw);
   if (!php.ok) {
-    notes.warn(`option ${name}: does not parse as PHP serialized data (${php.error}); not imported`);
+    notes.warn(
+      { id: name, record: `option ${name}`, key: name },
+      'unreadable',
+      `does not parse as PHP serialized data (${php.error}); not imported`,
+    );
     return undefined;
   }
   let v: PhpValue | unknown = php.value;
@@ -26,7 +30,11 @@ function optionValue(raw: string | null, name: string, notes: Notes): unknown {
     try {
       v = JSON.parse(v) as unknown;
     } catch {
-      notes.warn(`option ${name}: neither PHP serialized data nor JSON; not imported`);
+      notes.warn(
+        { id: name, record: `option ${name}`, key: name },
+        'unreadable',
+        'neither PHP serialized data nor JSON; not imported',
+      );
       return undefined;
     }
   }
@@ -56,9 +64,15 @@ export function mapCurrency(
   const s = optionValue(input.settings, 'mhmcs_settings', notes);
   if (isObj(s)) {
     const dropped = Object.keys(s).filter((k) => LEGACY.includes(k));
-    if (dropped.length) notes.warn(`mhmcs_settings: legacy keys not carried over: ${dropped.join(', ')}`);
+    if (dropped.length)
+      notes.warn(
+        { id: 'mhmcs_settings', record: 'mhmcs_settings' },
+        'unsupported',
+        `legacy keys not carried over: ${dropped.join(', ')}`,
+      );
     settings = withDefaults(s);
-  } else if (s !== undefined) notes.warn('mhmcs_settings is not an array; not imported');
+  } else if (s !== undefined)
+    notes.warn({ id: 'mhmcs_settings' }, 'unreadable', 'mhmcs_settings is not an array; not imported');
   let rows: CurrencyRow[] | null = null;
   if (isObj(stored)) {
     const list = Array.isArray(stored.currencies)
@@ -73,16 +87,17 @@ export function mapCurrency(
       if (!isObj(item) || typeof code !== 'string' || !/^[A-Z]{3}$/.test(code)) {
         notes.skip(
           isObj(item) ? String(item.code) : '?',
+          'unknown',
           'not an upper-case ISO 4217 code (the plugin drops such rows too)',
         );
         continue;
       }
       if (code === base) {
-        notes.skip(code, 'the base currency is never a row');
+        notes.skip(code, 'duplicate', 'the base currency is never a row');
         continue;
       }
       if (seen.has(code)) {
-        notes.skip(code, 'duplicate row (the plugin reads the first)');
+        notes.skip(code, 'duplicate', 'duplicate row (the plugin reads the first)');
         continue;
       }
       seen.add(code);
@@ -90,9 +105,14 @@ export function mapCurrency(
     }
     const r = sanitiseCurrencies({ currencies: keep }, base ?? 'USD');
     for (const a of r.adjustments)
-      notes.warn(`currency ${a.code}: ${a.field} ${a.reason} → ${JSON.stringify(a.value)}`);
+      notes.warn(
+        { id: a.code, record: `currency ${a.code}`, key: a.field },
+        'cleaned',
+        `${a.field} ${a.reason} → ${JSON.stringify(a.value)}`,
+      );
     rows = r.rows;
-  } else if (stored !== undefined) notes.warn('mhmcs_currencies is not an object; not imported');
+  } else if (stored !== undefined)
+    notes.warn({ id: 'mhmcs_currencies' }, 'unreadable', 'mhmcs_currencies is not an object; not imported');
   return { base, settings, rows };
 }
 
@@ -118,6 +138,7 @@ export function mapPriceFormat(o: PriceFormatOptions, notes: Notes): StorePriceF
     notes.value(
       'options',
       'woocommerce_currency_pos',
+      'unknown',
       `"${pos.slice(0, 40)}" is not a currency position; read as left`,
     );
   const raw = (o.decimals ?? '2').trim();
@@ -126,6 +147,7 @@ export function mapPriceFormat(o: PriceFormatOptions, notes: Notes): StorePriceF
     notes.value(
       'options',
       'woocommerce_price_num_decimals',
+      'unreadable',
       `"${raw.slice(0, 40)}" is not a number of decimals; read as 2`,
     );
   if (decimals > 8) decimals = 8;
@@ -133,7 +155,12 @@ export function mapPriceFormat(o: PriceFormatOptions, notes: Notes): StorePriceF
   const sep = (v: string | null, fallback: string, key: string) => {
     if (v === null) return fallback;
     if (v.length > 8) {
-      notes.value('options', key, `"${v.slice(0, 20)}…" is too long for a separator; read as "${fallback}"`);
+      notes.value(
+        'options',
+        key,
+        'too_long',
+        `"${v.slice(0, 20)}…" is too long for a separator; read as "${fallback}"`,
+      );
       return fallback;
     }
     return v;

@@ -1,5 +1,5 @@
 import type { CommissionTier, MarketplaceSettings } from '../../rental/ledger/settings.js';
-import type { Notes } from './report.js';
+import type { Notes, Subject } from './report.js';
 import type { SqlRow } from './source.js';
 import { decimalOrNull, isRecord, phpMeta } from './values.js';
 
@@ -21,11 +21,14 @@ export interface PricingImport {
 
 export type OptionReader = (name: string) => string | null;
 
+/** An option as a note names it: its name is its WordPress id. */
+const optionAt = (name: string): Subject => ({ id: name, record: `option ${name}`, key: name });
+
 export function mapPricing(option: OptionReader, policies: SqlRow[] | null, notes: Notes): PricingImport {
   const rules: PricingRuleRow[] = [];
   const weekend = option('mhm_rentiva_vehicle_weekend_multiplier');
   if (weekend !== null) {
-    const m = decimalOrNull(weekend, 'option mhm_rentiva_vehicle_weekend_multiplier', notes);
+    const m = decimalOrNull(weekend, optionAt('mhm_rentiva_vehicle_weekend_multiplier'), notes);
     if (m !== null)
       rules.push({
         key: 'mhm_rentiva_vehicle_weekend_multiplier',
@@ -37,9 +40,11 @@ export function mapPricing(option: OptionReader, policies: SqlRow[] | null, note
   }
   const tax = option('mhm_rentiva_vehicle_tax_rate');
   if (tax !== null) {
-    const p = decimalOrNull(tax, 'option mhm_rentiva_vehicle_tax_rate', notes);
+    const p = decimalOrNull(tax, optionAt('mhm_rentiva_vehicle_tax_rate'), notes);
     if (option('mhm_rentiva_vehicle_tax_inclusive') === '1')
       notes.warn(
+        { id: 'mhm_rentiva_vehicle_tax_inclusive' },
+        'unsupported',
         'prices were tax-inclusive in WordPress; Rova adds the tax rule on top of the net price: check vehicle prices or the tax rule',
       );
     if (p !== null)
@@ -52,7 +57,11 @@ export function mapPricing(option: OptionReader, policies: SqlRow[] | null, note
       });
   }
   if (option('mhm_rentiva_vehicle_seasonal_pricing') === '1')
-    notes.warn('seasonal pricing was on in WordPress: its seasons are not imported; add season rules in Rova');
+    notes.warn(
+      { id: 'mhm_rentiva_vehicle_seasonal_pricing' },
+      'unsupported',
+      'seasonal pricing was on in WordPress: its seasons are not imported; add season rules in Rova',
+    );
   const marketplace: Partial<MarketplaceSettings> = {};
   // the active global commission policy: no vendor, no end, the latest start
   const active = (policies ?? [])
@@ -74,10 +83,15 @@ export function mapPricing(option: OptionReader, policies: SqlRow[] | null, note
       if (Number.isFinite(min) && Number.isFinite(discount)) tiers.push({ min, discount });
     }
     if (tiers.length) marketplace.tiers = tiers.sort((a, b) => b.min - a.min);
-    else notes.warn('option mhm_rentiva_commission_tiers holds no tier Rova can read; the default tiers stay');
+    else
+      notes.warn(
+        { id: 'mhm_rentiva_commission_tiers' },
+        'unreadable',
+        'option mhm_rentiva_commission_tiers holds no tier Rova can read; the default tiers stay',
+      );
   }
   const minPayout = option('mhm_min_payout_amount');
-  if (minPayout !== null && decimalOrNull(minPayout, 'option mhm_min_payout_amount', notes) !== null)
+  if (minPayout !== null && decimalOrNull(minPayout, optionAt('mhm_min_payout_amount'), notes) !== null)
     marketplace.min_payout = Number(minPayout);
   const freeze = option('mhm_rentiva_global_payout_freeze');
   if (freeze !== null) marketplace.payout_freeze = freeze === 'yes' || freeze === '1';

@@ -1,5 +1,5 @@
 import type { Attribute, Backorders } from '../../store/types.js';
-import type { Notes } from './report.js';
+import { detail, subject, type Notes, type Subject } from './report.js';
 import type { WpAttributeTaxonomy, WpPost, WpTerm } from './source.js';
 import { withStock } from './map-stock.js';
 import { decimalOrNull, gmtIso, isRecord, phpMeta } from './values.js';
@@ -80,8 +80,13 @@ export function mapAttributes(list: WpAttributeTaxonomy[], notes: Notes): Attrib
       ? (a.orderby as AttributeRow['orderBy'])
       : 'menu_order';
     if (orderBy !== a.orderby)
-      notes.warn(`attribute ${a.id} (${a.name}): order "${a.orderby}" is not known, imported as menu_order`);
-    if (a.type !== 'select') notes.warn(`attribute ${a.id} (${a.name}): type "${a.type}" imported as select`);
+      notes.warn(
+        subject('attribute', a.id, a.name),
+        'unknown',
+        `order "${a.orderby}" is not known, imported as menu_order`,
+      );
+    if (a.type !== 'select')
+      notes.warn(subject('attribute', a.id, a.name), 'unsupported', `type "${a.type}" imported as select`);
     return {
       id: a.id,
       name: a.label || a.name,
@@ -104,7 +109,11 @@ export function mapTerms(terms: WpTerm[], attributes: AttributeRow[], notes: Not
       taxonomy = 'attribute';
       attributeId = bySlug.get(t.taxonomy)!;
     } else {
-      notes.skip(t.termId, `taxonomy ${t.taxonomy} has no attribute row in woocommerce_attribute_taxonomies`);
+      notes.skip(
+        t.termId,
+        'unlinked',
+        `taxonomy ${t.taxonomy} has no attribute row in woocommerce_attribute_taxonomies`,
+      );
       continue;
     }
     const displayRaw = t.meta.get('display_type') ?? '';
@@ -112,7 +121,11 @@ export function mapTerms(terms: WpTerm[], attributes: AttributeRow[], notes: Not
       ? (displayRaw as TermRow['display'])
       : 'default';
     if (t.parent && !ids.has(t.parent))
-      notes.warn(`term ${t.termId} (${t.name}): parent ${t.parent} not found, imported at the top level`);
+      notes.warn(
+        subject('term', t.termId, t.name),
+        'unlinked',
+        `parent ${t.parent} not found, imported at the top level`,
+      );
     out.push({
       id: t.termId,
       taxonomy,
@@ -129,13 +142,13 @@ export function mapTerms(terms: WpTerm[], attributes: AttributeRow[], notes: Not
 }
 
 /** Sale dates: WooCommerce 3+ keeps Unix timestamps; older stores kept "Y-m-d". */
-function saleDate(v: string | undefined, what: string, notes: Notes): string | null {
+function saleDate(v: string | undefined, at: Subject, notes: Notes): string | null {
   const s = (v ?? '').trim();
   if (!s) return null;
   if (/^\d{1,12}$/.test(s)) return new Date(Number(s) * 1000).toISOString();
   const d = new Date(/^\d{4}-\d\d-\d\d$/.test(s) ? `${s}T00:00:00Z` : s);
   if (Number.isNaN(d.getTime())) {
-    notes.warn(`${what}: sale date "${v}" does not parse, left empty`);
+    notes.warn(at, 'unreadable', `sale date "${v}" does not parse, left empty`);
     return null;
   }
   return d.toISOString();
@@ -158,7 +171,7 @@ export interface CatalogueInput {
   attachments?: Map<number, WpPost>;
 }
 
-function images(p: WpPost, attachments: Map<number, WpPost> | undefined, notes: Notes, what: string): ProductImage[] {
+function images(p: WpPost, attachments: Map<number, WpPost> | undefined, notes: Notes, at: Subject): ProductImage[] {
   const ids = [p.meta.get('_thumbnail_id') ?? '', ...(p.meta.get('_product_image_gallery') ?? '').split(',')]
     .map((x) => Number(x.trim()))
     .filter((n) => Number.isInteger(n) && n > 0);
@@ -166,7 +179,7 @@ function images(p: WpPost, attachments: Map<number, WpPost> | undefined, notes: 
   for (const id of [...new Set(ids)]) {
     const a = attachments?.get(id);
     if (!a || !a.guid) {
-      notes.warn(`${what}: image ${id} is not an attachment with a URL, left out`);
+      notes.warn(at, 'unlinked', `image ${id} is not an attachment with a URL, left out`);
       continue;
     }
     out.push({ id, src: a.guid, name: a.title, alt: a.meta.get('_wp_attachment_image_alt') ?? '' });
@@ -184,12 +197,13 @@ function fixedPrices(p: WpPost, notes: Notes): Record<string, string> {
     try {
       v = JSON.parse(raw) as unknown;
     } catch {
-      notes.value(p.id, key, 'looks like JSON but does not parse; no fixed prices imported');
+      notes.value(p.id, key, 'unreadable', 'looks like JSON but does not parse; no fixed prices imported');
       return {};
     }
   } else v = phpMeta(raw, { id: p.id, key }, notes);
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    if (v !== undefined) notes.value(p.id, key, 'is not a currency → price map; no fixed prices imported');
+    if (v !== undefined)
+      notes.value(p.id, key, 'unreadable', 'is not a currency → price map; no fixed prices imported');
     return {};
   }
   const out: Record<string, string> = {};
@@ -201,6 +215,7 @@ function fixedPrices(p: WpPost, notes: Notes): Record<string, string> {
       notes.value(
         p.id,
         key,
+        'unreadable',
         `entry ${code.slice(0, 10)} = "${text.slice(0, 20)}" is not a currency code and a price; left out`,
       );
       continue;
@@ -223,19 +238,20 @@ function orderedTerms(terms: WpTerm[], a: AttributeRow): WpTerm[] {
   return sorted;
 }
 
-function common(p: WpPost, notes: Notes, what: string) {
+function common(p: WpPost, notes: Notes, at: Subject) {
   const stockRaw = p.meta.get('_stock_status') ?? 'instock';
   const stockStatus = (STOCK as readonly string[]).includes(stockRaw)
     ? (stockRaw as ProductRow['stockStatus'])
     : 'instock';
-  if (stockRaw !== stockStatus) notes.warn(`${what}: stock status "${stockRaw}" is not known, imported as instock`);
+  if (stockRaw !== stockStatus)
+    notes.warn(at, 'unknown', `stock status "${stockRaw}" is not known, imported as instock`);
   const created = gmtIso(p.dateGmt) ?? new Date(0).toISOString();
   return {
     sku: (p.meta.get('_sku') ?? '').trim(),
-    regularPrice: decimalOrNull(p.meta.get('_regular_price'), `${what} regular price`, notes),
-    salePrice: decimalOrNull(p.meta.get('_sale_price'), `${what} sale price`, notes),
-    saleFrom: saleDate(p.meta.get('_sale_price_dates_from'), what, notes),
-    saleTo: saleDate(p.meta.get('_sale_price_dates_to'), what, notes),
+    regularPrice: decimalOrNull(p.meta.get('_regular_price'), detail(at, 'regular price', '_regular_price'), notes),
+    salePrice: decimalOrNull(p.meta.get('_sale_price'), detail(at, 'sale price', '_sale_price'), notes),
+    saleFrom: saleDate(p.meta.get('_sale_price_dates_from'), { ...at, key: '_sale_price_dates_from' }, notes),
+    saleTo: saleDate(p.meta.get('_sale_price_dates_to'), { ...at, key: '_sale_price_dates_to' }, notes),
     stockStatus,
     menuOrder: p.menuOrder,
     fixedPrices: fixedPrices(p, notes),
@@ -250,10 +266,11 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
   const out: ProductRow[] = [];
   const parents = new Map<number, { row: ProductRow; order: Map<string, number>; customNames: Map<string, string> }>();
   for (const p of input.products) {
-    const what = `product ${p.id}`;
+    const at = subject('product', p.id);
     if (!STATUSES.includes(p.status)) {
       notes.skip(
         p.id,
+        p.status === 'auto-draft' ? 'not_live' : 'unknown',
         p.status === 'auto-draft' ? 'auto-draft (never saved)' : `post status "${p.status}" is not a product status`,
       );
       continue;
@@ -263,7 +280,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       .filter((t): t is WpTerm => t !== undefined);
     const typeTerm = linked.find((t) => t.taxonomy === 'product_type')?.slug ?? 'simple';
     if (typeTerm !== 'simple' && typeTerm !== 'variable') {
-      notes.skip(p.id, `product type "${typeTerm}" is not supported (simple and variable are)`);
+      notes.skip(p.id, 'unsupported', `product type "${typeTerm}" is not supported (simple and variable are)`);
       continue;
     }
     const slugs = new Set(linked.filter((t) => t.taxonomy === 'product_visibility').map((t) => t.slug));
@@ -284,7 +301,7 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
         if (Number(a.is_taxonomy ?? 0) === 1) {
           const g = attrByTaxonomy.get(key);
           if (!g) {
-            notes.warn(`${what}: attribute ${key} is not a global attribute, left out`);
+            notes.warn(at, 'unlinked', `attribute ${key} is not a global attribute, left out`);
             continue;
           }
           const options = orderedTerms(
@@ -320,12 +337,12 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       catalogVisibility: visibility(slugs),
       featured: slugs.has('featured'),
       attributes,
-      images: images(p, input.attachments, notes, what),
+      images: images(p, input.attachments, notes, at),
       preTrashStatus: p.status === 'trash' ? (p.meta.get('_wp_trash_meta_status') ?? 'draft') : null,
       termIds: linked
         .filter((t) => t.taxonomy === 'product_cat' || t.taxonomy === 'product_tag' || attrByTaxonomy.has(t.taxonomy))
         .map((t) => t.termId),
-      ...withStock(common(p, notes, what), p.meta, typeTerm === 'variable', what, notes),
+      ...withStock(common(p, notes, at), p.meta, typeTerm === 'variable', at, notes),
     };
     if (row.type === 'variable' && (row.regularPrice !== null || row.salePrice !== null)) {
       row.regularPrice = null;
@@ -335,17 +352,22 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
     parents.set(p.id, { row, order, customNames });
   }
   for (const v of input.variations) {
-    const what = `variation ${v.id}`;
+    const at = subject('variation', v.id);
     const parent = parents.get(v.parent);
     if (!parent || parent.row.type !== 'variable') {
       notes.skip(
         v.id,
+        parent ? 'unsupported' : 'unlinked',
         parent ? `its parent ${v.parent} is not a variable product` : `its parent product ${v.parent} is not imported`,
       );
       continue;
     }
     if (v.status !== 'publish' && v.status !== 'private') {
-      notes.skip(v.id, `variation status "${v.status}" (only publish and private variations exist in Rova)`);
+      notes.skip(
+        v.id,
+        'unsupported',
+        `variation status "${v.status}" (only publish and private variations exist in Rova)`,
+      );
       continue;
     }
     const attributes: Attribute[] = [];
@@ -356,7 +378,8 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       if (g) {
         // the meta holds the term's slug ("kirmizi"); the option shown is the term's name, the slug stays for links
         const term = input.terms.find((t) => t.taxonomy === tax && t.slug === value);
-        if (!term && value !== '') notes.value(v.id, key, `no term "${value.slice(0, 40)}" in ${tax}; kept as written`);
+        if (!term && value !== '')
+          notes.value(v.id, key, 'unlinked', `no term "${value.slice(0, 40)}" in ${tax}; kept as written`);
         attributes.push({
           id: g.id,
           name: g.name,
@@ -367,7 +390,8 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
         const name =
           parent.customNames.get(tax) ??
           parent.row.attributes.find((a) => a.id === 0 && sanitizeTitle(a.name) === tax)?.name;
-        if (name === undefined) notes.value(v.id, key, `the parent has no custom attribute "${tax}"; named by its key`);
+        if (name === undefined)
+          notes.value(v.id, key, 'unlinked', `the parent has no custom attribute "${tax}"; named by its key`);
         attributes.push({ id: 0, name: name ?? tax, option: value });
       }
     }
@@ -389,8 +413,8 @@ export function mapProducts(input: CatalogueInput, notes: Notes): ProductRow[] {
       attributes,
       preTrashStatus: null,
       termIds: [],
-      images: images(v, input.attachments, notes, what),
-      ...withStock(common(v, notes, what), v.meta, false, what, notes),
+      images: images(v, input.attachments, notes, at),
+      ...withStock(common(v, notes, at), v.meta, false, at, notes),
     });
   }
   return out;

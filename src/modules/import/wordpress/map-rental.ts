@@ -1,5 +1,5 @@
 import { slugify } from '../../store/slug.js';
-import type { Notes } from './report.js';
+import { detail, subject, type Notes } from './report.js';
 import type { SqlRow, WpPost } from './source.js';
 import { decimalOrNull, gmtIso, intOrNull, isRecord, listMeta, phpMeta, stringList } from './values.js';
 
@@ -35,7 +35,8 @@ export function mapLocations(list: SqlRow[], notes: Notes): LocationRow[] {
     const id = Number(r.id);
     const raw = String(r.type ?? 'other');
     let type = LOCATION_TYPES.includes(raw) ? raw : (TYPE_ALIASES[raw] ?? 'other');
-    if (type !== raw) notes.warn(`location ${id}: type "${raw}" is not a Rova location type, imported as ${type}`);
+    if (type !== raw)
+      notes.warn(subject('location', id), 'unknown', `type "${raw}" is not a Rova location type, imported as ${type}`);
     if (!LOCATION_TYPES.includes(type)) type = 'other';
     const name = String(r.name ?? '').trim() || `Location ${id}`;
     let slug = slugify(name) || `location-${id}`;
@@ -79,13 +80,19 @@ export function mapRoutes(list: SqlRow[], locations: Map<number, string>, notes:
     const o = Number(r.origin_id);
     const d = Number(r.destination_id);
     if (!locations.has(o) || !locations.has(d)) {
-      notes.skip(id, `origin ${o} or destination ${d} is not an imported location`);
+      notes.skip(id, 'unlinked', `origin ${o} or destination ${d} is not an imported location`);
       continue;
     }
     const pricing = r.pricing_method === 'calculated' ? 'calculated' : 'fixed';
-    const base = decimalOrNull(String(r.base_price ?? '0'), `route ${id} base price`, notes) ?? '0';
+    const base =
+      decimalOrNull(String(r.base_price ?? '0'), detail(subject('route', id), 'base price', 'base_price'), notes) ??
+      '0';
     if (Number(r.max_price ?? 0) > 0)
-      notes.warn(`route ${id}: vendor ceiling max_price ${String(r.max_price)} has no Rova equivalent, not imported`);
+      notes.warn(
+        subject('route', id),
+        'unsupported',
+        `vendor ceiling max_price ${String(r.max_price)} has no Rova equivalent, not imported`,
+      );
     out.push({
       id,
       originId: o,
@@ -97,7 +104,8 @@ export function mapRoutes(list: SqlRow[], locations: Map<number, string>, notes:
       pricing,
       basePrice: pricing === 'fixed' ? base : '0',
       pricePerKm: pricing === 'calculated' ? base : '0',
-      minPrice: decimalOrNull(String(r.min_price ?? '0'), `route ${id} min price`, notes) ?? '0',
+      minPrice:
+        decimalOrNull(String(r.min_price ?? '0'), detail(subject('route', id), 'min price', 'min_price'), notes) ?? '0',
       createdAt: sqlDate(r.created_at),
     });
   }
@@ -151,24 +159,33 @@ const LIFECYCLES = ['pending_review', 'active', 'paused', 'expired', 'withdrawn'
 export function mapVehicles(posts: WpPost[], categories: Map<number, string>, notes: Notes): VehicleRow[] {
   const out: VehicleRow[] = [];
   for (const p of posts) {
-    const what = `vehicle ${p.id}`;
+    const at = subject('vehicle', p.id);
+    const int = (key: string) => intOrNull(p.meta.get(key), { id: p.id, key }, notes);
     if (p.status === 'trash' || p.status === 'auto-draft') {
-      notes.skip(p.id, p.status === 'trash' ? 'in the WordPress trash' : 'auto-draft (never saved)');
+      notes.skip(p.id, 'not_live', p.status === 'trash' ? 'in the WordPress trash' : 'auto-draft (never saved)');
       continue;
     }
     const m = p.meta;
-    const price = decimalOrNull(m.get('_mhm_rentiva_price_per_day'), `${what} price per day`, notes) ?? '0';
+    const price =
+      decimalOrNull(
+        m.get('_mhm_rentiva_price_per_day'),
+        detail(at, 'price per day', '_mhm_rentiva_price_per_day'),
+        notes,
+      ) ?? '0';
     const depRaw = (m.get('_mhm_rentiva_deposit') ?? '').replace('%', '').trim();
-    const deposit = depRaw === '' || depRaw === '0' ? null : decimalOrNull(depRaw, `${what} deposit`, notes);
+    const deposit =
+      depRaw === '' || depRaw === '0'
+        ? null
+        : decimalOrNull(depRaw, detail(at, 'deposit', '_mhm_rentiva_deposit'), notes);
     const vstatus = m.get('_mhm_vehicle_status') ?? 'active';
     let status: VehicleRow['status'] = vstatus === 'inactive' || vstatus === 'maintenance' ? vstatus : 'active';
     if (p.status !== 'publish') status = status === 'maintenance' ? 'maintenance' : 'inactive';
     const tr = (m.get('_mhm_rentiva_transmission') ?? 'manual').toLowerCase();
     const transmission = tr === 'automatic' || tr === 'auto' ? 'automatic' : 'manual';
-    if (tr !== transmission && tr !== 'auto') notes.warn(`${what}: transmission "${tr}" imported as manual`);
+    if (tr !== transmission && tr !== 'auto') notes.warn(at, 'unknown', `transmission "${tr}" imported as manual`);
     const fuelRaw = (m.get('_mhm_rentiva_fuel_type') ?? 'petrol').toLowerCase();
     const fuelType = FUELS[fuelRaw] ?? 'petrol';
-    if (!FUELS[fuelRaw]) notes.warn(`${what}: fuel type "${fuelRaw}" is not known, imported as petrol`);
+    if (!FUELS[fuelRaw]) notes.warn(at, 'unknown', `fuel type "${fuelRaw}" is not known, imported as petrol`);
     const svc = m.get('_mhm_vehicle_service_type') ?? m.get('_rentiva_vehicle_service_type') ?? 'rental';
     const serviceType = svc === 'transfer' || svc === 'both' ? svc : 'rental';
     // the meta box saves JSON text under _mhm_blocked_dates; older code and the cancellation blocker store PHP arrays
@@ -177,7 +194,7 @@ export function mapVehicles(posts: WpPost[], categories: Map<number, string>, no
       for (const x of listMeta(m.get(key), { id: p.id, key }, notes)) {
         const d = isRecord(x) ? String(x.date ?? '') : String(x);
         if (/^\d{4}-\d\d-\d\d$/.test(d)) blocked.push(d);
-        else notes.value(p.id, key, `entry "${d.slice(0, 40)}" is not a YYYY-MM-DD date; left out`);
+        else notes.value(p.id, key, 'unreadable', `entry "${d.slice(0, 40)}" is not a YYYY-MM-DD date; left out`);
       }
     }
     const lifeRaw = m.get('_mhm_vehicle_lifecycle_status') ?? '';
@@ -200,24 +217,30 @@ export function mapVehicles(posts: WpPost[], categories: Map<number, string>, no
       category: categories.get(p.id) ?? 'economy',
       brand: m.get('_mhm_rentiva_brand') ?? '',
       model: m.get('_mhm_rentiva_model') ?? '',
-      year: intOrNull(m.get('_mhm_rentiva_year') ?? m.get('_mhm_rentiva_model_year')),
-      seats: intOrNull(m.get('_mhm_rentiva_seats')),
-      doors: intOrNull(m.get('_mhm_rentiva_doors')),
+      year: m.has('_mhm_rentiva_year') ? int('_mhm_rentiva_year') : int('_mhm_rentiva_model_year'),
+      seats: int('_mhm_rentiva_seats'),
+      doors: int('_mhm_rentiva_doors'),
       transmission,
       fuelType,
       features: stringList(phpMeta(m.get('_mhm_rentiva_features'), { id: p.id, key: '_mhm_rentiva_features' }, notes)),
       description: p.content,
-      locationId: intOrNull(m.get('_mhm_rentiva_location_id')) || null,
+      locationId: int('_mhm_rentiva_location_id') || null,
       serviceType,
-      transferMaxPassengers: intOrNull(m.get('_mhm_transfer_max_pax') ?? m.get('_rentiva_transfer_max_pax')),
-      transferMaxLuggage: intOrNull(
-        m.get('_mhm_transfer_max_luggage_score') ?? m.get('_rentiva_transfer_max_luggage_score'),
-      ),
+      transferMaxPassengers: m.has('_mhm_transfer_max_pax')
+        ? int('_mhm_transfer_max_pax')
+        : int('_rentiva_transfer_max_pax'),
+      transferMaxLuggage: m.has('_mhm_transfer_max_luggage_score')
+        ? int('_mhm_transfer_max_luggage_score')
+        : int('_rentiva_transfer_max_luggage_score'),
       blockedDates: [...new Set(blocked)].sort(),
       createdAt: created,
       updatedAt: gmtIso(p.modifiedGmt) ?? created,
       lifecycle,
-      commissionRate: decimalOrNull(m.get('_mhm_vendor_commission_rate'), `${what} commission rate`, notes),
+      commissionRate: decimalOrNull(
+        m.get('_mhm_vendor_commission_rate'),
+        detail(at, 'commission rate', '_mhm_vendor_commission_rate'),
+        notes,
+      ),
     });
   }
   return out;

@@ -1,5 +1,5 @@
 import { stockAfter, type Stock } from '../../store/stock.js';
-import type { Notes } from './report.js';
+import type { Notes, Subject } from './report.js';
 
 /**
  * WooCommerce's stock post meta of a product or variation → Rova's stock fields: `_manage_stock` (yes/no), `_stock`
@@ -10,7 +10,7 @@ export function mapStock(
   meta: Map<string, string>,
   stockStatus: Stock['stockStatus'],
   variable: boolean,
-  what: string,
+  at: Subject,
   notes: Notes,
 ): Stock {
   const manageStock = meta.get('_manage_stock') === 'yes';
@@ -19,11 +19,17 @@ export function mapStock(
   if (rawQty !== '') {
     const n = Number(rawQty);
     if (Number.isFinite(n) && Math.abs(n) <= 2_147_483_647) stockQuantity = Math.trunc(n);
-    else if (manageStock) notes.warn(`${what}: stock quantity "${rawQty}" is not a number, imported as none`);
+    else if (manageStock)
+      notes.warn(
+        { ...at, key: '_stock' },
+        'unreadable',
+        `stock quantity "${rawQty}" is not a number, imported as none`,
+      );
   }
   const rawBackorders = meta.get('_backorders') ?? 'no';
   const backorders = rawBackorders === 'notify' || rawBackorders === 'yes' ? rawBackorders : 'no';
-  if (rawBackorders !== backorders) notes.warn(`${what}: backorders "${rawBackorders}" is not known, imported as no`);
+  if (rawBackorders !== backorders)
+    notes.warn({ ...at, key: '_backorders' }, 'unknown', `backorders "${rawBackorders}" is not known, imported as no`);
   return stockAfter(
     { manageStock: false, stockQuantity: null, backorders: 'no', stockStatus },
     { manageStock, stockQuantity, backorders },
@@ -36,10 +42,10 @@ export function withStock<T extends { stockStatus: string }>(
   row: T,
   meta: Map<string, string>,
   variable: boolean,
-  what: string,
+  at: Subject,
   notes: Notes,
 ): T & Omit<Stock, 'stockStatus'> {
-  const s = mapStock(meta, row.stockStatus, variable, what, notes);
+  const s = mapStock(meta, row.stockStatus, variable, at, notes);
   return {
     ...row,
     manageStock: s.manageStock,

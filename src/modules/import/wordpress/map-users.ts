@@ -1,5 +1,5 @@
 import { isWordPressHash } from '../../../platform/auth/wordpress-hash.js';
-import type { Notes } from './report.js';
+import { subject, type Notes, type Subject } from './report.js';
 import type { WpPost, WpUser } from './source.js';
 import { gmtIso, isRecord, phpMeta } from './values.js';
 import { sanitizeUser } from './wp-text.js';
@@ -36,43 +36,54 @@ export function wpRoles(u: WpUser, prefix: string, notes: Notes): string[] {
     : [];
 }
 
-export function roleOf(roles: string[], vendorStatus: string | undefined, notes: Notes, what: string): RovaRole {
+export function roleOf(roles: string[], vendorStatus: string | undefined, notes: Notes, at: Subject): RovaRole {
   if (roles.includes('administrator')) return 'administrator';
   if (roles.includes('shop_manager')) return 'shop_manager';
   // the status meta is the vendor's durable marker: a suspension takes the role away and keeps the meta
   if (roles.includes('rentiva_vendor') || vendorStatus === 'active' || vendorStatus === 'suspended') return 'vendor';
   const other = roles.filter((r) => !QUIET_ROLES.has(r));
-  if (other.length) notes.warn(`${what}: role ${other.join(', ')} has no Rova equivalent, imported as customer`);
+  if (other.length)
+    notes.warn(at, 'unsupported', `role ${other.join(', ')} has no Rova equivalent, imported as customer`);
   return 'customer';
 }
 
 export function mapUsers(users: WpUser[], prefix: string, notes: Notes): UserRow[] {
   const out: UserRow[] = [];
-  const emails = new Set<string>();
+  const emails = new Map<string, number>();
   for (const u of users) {
-    const what = `user ${u.id} (${u.login})`;
+    const at = subject('user', u.id, u.login);
     const email = u.email.trim().toLowerCase();
     if (!EMAIL.test(email)) {
-      notes.skip(u.id, `no valid e-mail address ("${u.email}"); Rova needs one to sign in and to reset a password`);
+      notes.skip(
+        u.id,
+        'missing',
+        `no valid e-mail address ("${u.email}"); Rova needs one to sign in and to reset a password`,
+      );
       continue;
     }
-    if (emails.has(email)) {
-      notes.skip(u.id, `e-mail ${email} already belongs to an earlier user`);
+    const earlier = emails.get(email);
+    if (earlier !== undefined) {
+      notes.skip(u.id, 'duplicate', `its e-mail address already belongs to user ${earlier}`);
       continue;
     }
     // WordPress stores logins through sanitize_user; one written around it (accents, tags) is read as WordPress would have stored it
     const login = sanitizeUser(u.login);
     if (login === '') {
-      notes.skip(u.id, 'the login has no letter WordPress keeps (sanitize_user leaves it empty)');
+      notes.skip(u.id, 'missing', 'the login has no letter WordPress keeps (sanitize_user leaves it empty)');
       continue;
     }
-    if (login !== u.login) notes.value(u.id, 'user_login', `sanitised the way WordPress does: imported as "${login}"`);
-    emails.add(email);
+    if (login !== u.login)
+      notes.value(u.id, 'user_login', 'cleaned', `sanitised the way WordPress does: imported as "${login}"`);
+    emails.set(email, u.id);
     const roles = wpRoles(u, prefix, notes);
-    const role = roleOf(roles, u.meta.get('_rentiva_vendor_status'), notes, what);
+    const role = roleOf(roles, u.meta.get('_rentiva_vendor_status'), notes, at);
     let passwordHash: string | null = u.pass || null;
     if (passwordHash !== null && !isWordPressHash(passwordHash)) {
-      notes.warn(`${what}: password hash format not recognised; the user must reset the password`);
+      notes.warn(
+        { ...at, key: 'user_pass' },
+        'unreadable',
+        'password hash format not recognised; the user must reset the password',
+      );
       passwordHash = null;
     }
     out.push({
@@ -95,6 +106,8 @@ export function mapUsers(users: WpUser[], prefix: string, notes: Notes): UserRow
 export interface CustomerRow {
   /** Map key: `user:<WordPress user id>` or `email:<lower-case e-mail>` for a guest who booked without an account. */
   key: string;
+  /** The WordPress record it comes from, as notes name it: `user:<id>`, or `booking:<id>` for a guest (never the e-mail). */
+  wpRef: string;
   wpUserId: number | null;
   name: string;
   email: string;
@@ -128,6 +141,7 @@ export function mapCustomers(users: UserRow[], wpUsers: WpUser[], bookings: WpPo
     if (!(u.wpRoles.includes('customer') || booked.has(u.email) || bookedIds.has(u.wpId) || phone || address)) continue;
     out.push({
       key: `user:${u.wpId}`,
+      wpRef: `user:${u.wpId}`,
       wpUserId: u.wpId,
       name: u.displayName,
       email: u.email,
@@ -142,7 +156,11 @@ export function mapCustomers(users: UserRow[], wpUsers: WpUser[], bookings: WpPo
     const email = (b.meta.get('_mhm_customer_email') ?? b.meta.get('_mhm_contact_email') ?? '').trim().toLowerCase();
     if (!email || seen.has(email)) continue;
     if (!EMAIL.test(email)) {
-      notes.warn(`booking ${b.id}: customer e-mail "${email}" is not an address; no customer record made`);
+      notes.warn(
+        { ...subject('booking', b.id), key: '_mhm_customer_email' },
+        'unreadable',
+        'the customer e-mail is not an address; no customer record made',
+      );
       continue;
     }
     seen.add(email);
@@ -155,6 +173,7 @@ export function mapCustomers(users: UserRow[], wpUsers: WpUser[], bookings: WpPo
       email;
     out.push({
       key: known ? `user:${known.wpId}` : `email:${email}`,
+      wpRef: known ? `user:${known.wpId}` : `booking:${b.id}`,
       wpUserId: known?.wpId ?? null,
       name,
       email,

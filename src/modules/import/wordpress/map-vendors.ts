@@ -8,10 +8,10 @@ import {
   type LedgerKind,
 } from '../../rental/ledger/accounts.js';
 import { toMinor } from '../../rental/ledger/money.js';
-import type { Notes } from './report.js';
+import { detail, subject, type Notes } from './report.js';
 import { siteMysqlIso, UTC_ZONE, type SiteZone } from './site.js';
 import type { SqlRow, WpUser } from './source.js';
-import { decimalOrNull, gmtIso, intOrNull, phpMeta, stringList } from './values.js';
+import { decimalOrNull, gmtIso, intOrNull, phpMeta, shown, stringList } from './values.js';
 
 /** Rental-plugin vendors, their single-entry ledger and their reports → Rova rows (pure). */
 
@@ -62,29 +62,41 @@ export function mapVendors(
     const statusMeta = m.get('_rentiva_vendor_status');
     const caps = m.get(`${prefix}capabilities`) ?? '';
     if (statusMeta !== 'active' && statusMeta !== 'suspended' && !caps.includes('"rentiva_vendor"')) continue;
-    const what = `vendor ${u.id}`;
+    const at = subject('vendor', u.id);
     let iban: string | null = null;
     const sealed = m.get('_rentiva_vendor_iban') ?? '';
     if (sealed) {
       if (!keys)
         notes.warn(
-          `${what}: IBAN not carried over (set WP_AUTH_KEY and WP_SECURE_AUTH_SALT from wp-config.php to open it)`,
+          { ...at, key: '_rentiva_vendor_iban' },
+          'missing',
+          'IBAN not carried over (set WP_AUTH_KEY and WP_SECURE_AUTH_SALT from wp-config.php to open it)',
         );
       else {
         const plain = openWpIban(sealed, keys);
         iban = plain === null ? null : parseIban(plain);
         if (iban === null)
           notes.warn(
-            `${what}: IBAN does not open with the given WordPress keys or is not a valid IBAN; not carried over`,
+            { ...at, key: '_rentiva_vendor_iban' },
+            'unreadable',
+            'IBAN does not open with the given WordPress keys or is not a valid IBAN; not carried over',
           );
       }
     }
     phpMeta(m.get('_rentiva_vendor_score_history'), { id: u.id, key: '_rentiva_vendor_score_history' }, notes);
-    const score = intOrNull(m.get('_rentiva_vendor_reliability_score'));
+    const score = intOrNull(
+      m.get('_rentiva_vendor_reliability_score'),
+      { id: u.id, key: '_rentiva_vendor_reliability_score' },
+      notes,
+    );
     out.push({
       wpUserId: u.id,
       status: statusMeta === 'suspended' ? 'suspended' : 'active',
-      commissionRate: decimalOrNull(m.get('_mhm_vendor_commission_rate'), `${what} commission rate`, notes),
+      commissionRate: decimalOrNull(
+        m.get('_mhm_vendor_commission_rate'),
+        detail(at, 'commission rate', '_mhm_vendor_commission_rate'),
+        notes,
+      ),
       payoutFreeze: m.get('_mhm_vendor_payout_freeze') === '1' || m.get('_mhm_vendor_payout_freeze') === 'yes',
       approvedAt: siteMysqlIso(m.get('_rentiva_vendor_approved_at'), zone),
       phone: m.get('_rentiva_vendor_phone') ?? '',
@@ -135,23 +147,28 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
   const currency = String(r.currency || 'TRY').toUpperCase();
   const at = gmtIso(String(r.created_at ?? '')) ?? new Date(0).toISOString();
   const vendor = Number(r.vendor_id);
-  const booking = intOrNull(String(r.booking_id ?? ''));
+  const booking = intOrNull(String(r.booking_id ?? ''), { id, key: 'booking_id' }, notes);
   let amount: number;
   try {
     amount = toMinor(String(r.amount), currency);
   } catch {
-    notes.skip(id, `amount "${String(r.amount)}" is not a number`);
+    notes.skip(id, 'unreadable', `amount "${String(r.amount).slice(0, 40)}" is not a number`);
     return [];
   }
   const abs = Math.abs(amount);
-  const gross =
-    r.gross_amount === null || r.gross_amount === undefined
-      ? null
-      : Math.abs(toMinor(String(r.gross_amount), currency));
-  const commission =
-    r.commission_amount === null || r.commission_amount === undefined
-      ? null
-      : Math.abs(toMinor(String(r.commission_amount), currency));
+  // the split of the amount only explains it: one that does not read is reported and the row goes in as net only
+  const part = (key: 'gross_amount' | 'commission_amount'): number | null => {
+    const v = r[key];
+    if (v === null || v === undefined) return null;
+    try {
+      return Math.abs(toMinor(String(v), currency));
+    } catch {
+      notes.value(id, key, 'unreadable', `"${shown(String(v))}" is not an amount; left out`);
+      return null;
+    }
+  };
+  const gross = part('gross_amount');
+  const commission = part('commission_amount');
   const memo = {
     wp_ledger_id: Number(r.id),
     wp_uuid: id,
@@ -163,16 +180,16 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
   const base = { wpVendorId: vendor, currency, at, reference: booking ? `booking:${booking}` : null };
   const key = `wordpress:ledger:${id}`;
   if (status === 'void') {
-    notes.skip(id, 'void row (counts in no balance of the original)');
+    notes.skip(id, 'not_live', 'void row (counts in no balance of the original)');
     return [];
   }
   if (!['pending', 'cleared', 'reserved'].includes(status)) {
-    notes.skip(id, `status "${status}" is not known`);
+    notes.skip(id, 'unknown', `status "${status}" is not known`);
     return [];
   }
   const live = status === 'cleared' || status === 'reserved';
   if (amount === 0) {
-    notes.skip(id, 'zero amount');
+    notes.skip(id, 'missing', 'zero amount');
     return [];
   }
   switch (type) {
@@ -196,7 +213,9 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
       ];
       if (gross !== null && g !== gross)
         notes.warn(
-          `ledger ${id}: gross ${String(r.gross_amount)} − commission ${String(r.commission_amount)} ≠ amount ${String(r.amount)}; imported as net only`,
+          subject('ledger', id),
+          'balance',
+          `gross ${String(r.gross_amount)} − commission ${String(r.commission_amount)} ≠ amount ${String(r.amount)}; imported as net only`,
         );
       if (live)
         out.push({
@@ -234,7 +253,7 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
     case 'payout_debit': {
       if (amount > 0) break;
       if (!live) {
-        notes.skip(id, 'pending payout row (counts in no balance of the original)');
+        notes.skip(id, 'not_live', 'pending payout row (counts in no balance of the original)');
         return [];
       }
       const out: PlannedTx[] = [
@@ -308,11 +327,12 @@ export function planLedgerRow(r: SqlRow, notes: Notes): PlannedTx[] {
         },
       ];
     default:
-      notes.skip(id, `ledger type "${type}" is not known`);
+      notes.skip(id, 'unknown', `ledger type "${type}" is not known`);
       return [];
   }
   notes.skip(
     id,
+    'unknown',
     `${status} ${type} with amount ${String(r.amount)} does not fit the original's rules (sign or status)`,
   );
   return [];
@@ -359,12 +379,12 @@ export function mapVendorReports(list: SqlRow[], notes: Notes): ReportRow[] {
     const id = Number(r.id);
     const ctx = String(r.context_type);
     if (!['booking', 'vehicle', 'vehicle_action', 'penalty', 'general'].includes(ctx)) {
-      notes.skip(id, `context type "${ctx}" is not known`);
+      notes.skip(id, 'unknown', `context type "${ctx}" is not known`);
       continue;
     }
     const status = String(r.status);
     if (!['open', 'in_review', 'resolved', 'rejected'].includes(status)) {
-      notes.skip(id, `status "${status}" is not known`);
+      notes.skip(id, 'unknown', `status "${status}" is not known`);
       continue;
     }
     const created = gmtIso(String(r.created_at ?? '')) ?? new Date(0).toISOString();
@@ -377,7 +397,7 @@ export function mapVendorReports(list: SqlRow[], notes: Notes): ReportRow[] {
       description: String(r.description ?? ''),
       status,
       adminNote: r.admin_note === null ? null : String(r.admin_note),
-      adminWpId: intOrNull(String(r.admin_user_id ?? '')) || null,
+      adminWpId: intOrNull(String(r.admin_user_id ?? ''), { id, key: 'admin_user_id' }, notes) || null,
       createdAt: created,
       updatedAt: gmtIso(String(r.updated_at ?? '')) ?? created,
       resolvedAt: r.resolved_at ? gmtIso(String(r.resolved_at)) : null,

@@ -165,17 +165,18 @@ export async function currencyCodes(db: Db): Promise<Set<string>> {
 }
 
 /** The currency rows become exactly `list` (in this order); an unchanged row is not written again. */
-export async function putCurrencies(db: Db, list: { code: string; data: unknown }[]): Promise<void> {
-  const codes = list.map((r) => r.code);
+/** The site's currency rows replace Rova's: a code the site no longer lists goes. */
+export async function dropCurrenciesBut(db: Db, codes: string[]): Promise<void> {
   await db.execute(
     sql`DELETE FROM rova_fx_currencies WHERE NOT (code = ANY(${sql.raw(`ARRAY[${codes.map((c) => `'${c.replace(/[^A-Z]/g, '')}'`).join(',')}]::text[]`)}))`,
   );
-  for (const [i, r] of list.entries()) {
-    const data = JSON.stringify(r.data);
-    await db.execute(sql`INSERT INTO rova_fx_currencies (code, position, data) VALUES (${r.code}, ${i}, ${data}::jsonb)
-      ON CONFLICT (code) DO UPDATE SET position = EXCLUDED.position, data = EXCLUDED.data, updated_at = now()
-      WHERE rova_fx_currencies.position IS DISTINCT FROM EXCLUDED.position OR rova_fx_currencies.data IS DISTINCT FROM EXCLUDED.data`);
-  }
+}
+
+export async function putCurrency(db: Db, code: string, position: number, row: unknown): Promise<void> {
+  const data = JSON.stringify(row);
+  await db.execute(sql`INSERT INTO rova_fx_currencies (code, position, data) VALUES (${code}, ${position}, ${data}::jsonb)
+    ON CONFLICT (code) DO UPDATE SET position = EXCLUDED.position, data = EXCLUDED.data, updated_at = now()
+    WHERE rova_fx_currencies.position IS DISTINCT FROM EXCLUDED.position OR rova_fx_currencies.data IS DISTINCT FROM EXCLUDED.data`);
 }
 
 // ---------- users and customers ----------

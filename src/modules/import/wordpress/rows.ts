@@ -2,7 +2,7 @@ import { isDatabaseUnavailable } from '../../../platform/db/outage.js';
 import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import type { Db } from '../../../platform/db/types.js';
 import type { StepContext } from './context.js';
-import type { Notes } from './report.js';
+import type { NoteCode, Notes } from './report.js';
 
 /**
  * One record at a time, each on its own: a record Rova cannot take (a value out of range, a text PostgreSQL refuses)
@@ -14,7 +14,14 @@ import type { Notes } from './report.js';
 export const MAX_TEXT = 1_000_000;
 
 /** Why a record was refused, said without any of its values. */
-export class RefusedValue extends Error {}
+export class RefusedValue extends Error {
+  constructor(
+    readonly code: NoteCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Cleans the strings of a mapped row in place, where that is safe: NUL characters (PostgreSQL text cannot hold them)
@@ -24,10 +31,13 @@ export function cleanRow(row: object, id: number | string, notes: Notes): void {
   const walk = (v: unknown, path: string, set: (x: string) => void): void => {
     if (typeof v === 'string') {
       if (v.length > MAX_TEXT)
-        throw new RefusedValue(`${path} is ${v.length} characters long (the import takes at most ${MAX_TEXT})`);
+        throw new RefusedValue(
+          'too_long',
+          `${path} is ${v.length} characters long (the import takes at most ${MAX_TEXT})`,
+        );
       if (v.includes('\u0000')) {
         set(v.replaceAll('\u0000', ''));
-        notes.value(id, path, 'NUL characters removed');
+        notes.value(id, path, 'cleaned', 'NUL characters removed');
       }
       return;
     }
@@ -46,7 +56,9 @@ function refusal(err: unknown): string {
   let said = '';
   for (let i = 0; i < 5 && e && typeof e === 'object'; i++, e = (e as { cause?: unknown }).cause) {
     const m = (e as { message?: unknown }).message;
-    if (typeof m === 'string' && !m.startsWith('Failed query:')) said = m;
+    // PostgreSQL ends some sentences with the value it refused (`invalid input syntax for type integer: "…"`)
+    if (typeof m === 'string' && !m.startsWith('Failed query:'))
+      said = m.replace(/: ".*$/s, ': (the value is not shown)');
   }
   const state = sqlStateOf(err);
   return `Rova's database refused it${state ? ` (SQLSTATE ${state})` : ''}${said ? `: ${said.split('\n')[0]!.slice(0, 200)}` : ''}`;
@@ -55,8 +67,8 @@ function refusal(err: unknown): string {
 export type RowOutcome = 'created' | 'updated' | null;
 
 /** Notes why record `id` is skipped; importRows then counts nothing for it. */
-export function skip(c: Pick<StepContext, 'notes'>, id: number | string, reason: string): RowOutcome {
-  c.notes.skip(id, reason);
+export function skip(c: Pick<StepContext, 'notes'>, id: number | string, code: NoteCode, reason: string): RowOutcome {
+  c.notes.skip(id, code, reason);
   return null;
 }
 
@@ -79,11 +91,11 @@ export async function importRows<R extends object>(
       outcome = await c.tx.transaction((sp) => write(r, sp));
     } catch (err) {
       if (err instanceof RefusedValue) {
-        c.notes.skip(id, err.message);
+        c.notes.skip(id, err.code, err.message);
         continue;
       }
       if (isDatabaseUnavailable(err) || sqlStateOf(err) === undefined) throw err;
-      c.notes.skip(id, refusal(err));
+      c.notes.skip(id, 'refused', refusal(err));
       continue;
     }
     if (outcome !== null) c.rep[outcome]++;

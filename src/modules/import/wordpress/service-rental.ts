@@ -12,8 +12,8 @@ import { mapLocations, mapRoutes, mapVehicles } from './map-rental.js';
 import { mapVendorReports, mapVendors, originalBalances, planLedgerRow } from './map-vendors.js';
 import * as repo from './repo.js';
 import * as rrepo from './repo-rental.js';
-import { Notes, type Entity } from './report.js';
-import { importRows, skip } from './rows.js';
+import { Notes, subject, type Entity } from './report.js';
+import { importRows, RefusedValue, skip } from './rows.js';
 import { versionBefore } from './site.js';
 import type { SqlRow } from './source.js';
 
@@ -24,7 +24,7 @@ async function pluginTable(c: StepContext, names: string[]): Promise<SqlRow[] | 
     const r = await c.source.table(n);
     if (r) return r;
   }
-  c.notes.warn(`no ${c.source.prefix}${names[0]} table: nothing to import`);
+  c.notes.warn({ id: names[0]! }, 'missing', `no ${c.source.prefix}${names[0]} table: nothing to import`);
   return null;
 }
 
@@ -37,6 +37,8 @@ async function storeCurrency(c: StepContext): Promise<string> {
   const wc = (await c.source.option('woocommerce_currency'))?.trim().toUpperCase() ?? '';
   if (/^[A-Z]{3}$/.test(wc) && wc !== store)
     c.notes.warn(
+      { id: 'woocommerce_currency' },
+      'setting',
       `the shop's currency is ${wc} but the store's is ${store}: amounts are recorded in ${store} (import the currency entity first)`,
     );
   return store;
@@ -64,7 +66,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       (l) => l.id,
       async (l, tx) => {
         const claim = await repo.claimId(tx, 'rental_locations', 'rentiva_transfer_locations', l.id, true);
-        if ('conflict' in claim) return skip(c, l.id, claim.conflict);
+        if ('conflict' in claim) return skip(c, l.id, 'conflict', claim.conflict);
         if (await repo.heldByOther(tx, 'rental_locations', 'slug', l.slug, l.id)) l.slug = `${l.slug}-${l.id}`;
         await rrepo.upsertLocation(tx, l);
         await repo.remember(tx, 'rentiva_transfer_locations', l.id, l.id);
@@ -92,7 +94,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       (r) => r.id,
       async (r, tx) => {
         const claim = await repo.claimId(tx, 'rental_transfer_routes', 'rentiva_transfer_routes', r.id, true);
-        if ('conflict' in claim) return skip(c, r.id, claim.conflict);
+        if ('conflict' in claim) return skip(c, r.id, 'conflict', claim.conflict);
         await rrepo.upsertRoute(tx, r);
         await repo.remember(tx, 'rentiva_transfer_routes', r.id, r.id);
         return claim.existed ? 'updated' : 'created';
@@ -115,14 +117,23 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
     for (const n of names) values.set(n, await c.source.option(n));
     const m = mapPricing((n) => values.get(n) ?? null, await c.source.table('mhm_rentiva_commission_policy'), c.notes);
     c.rep.read = m.rules.length + Object.keys(m.marketplace).length;
-    for (const r of m.rules) {
-      const claim = await repo.claimId(c.tx, 'rental_pricing_rules', 'options', 0, false);
-      const before = await mapped(c, 'options', r.key);
-      const id = before ?? ('id' in claim ? claim.id : 0);
-      await rrepo.upsertPricingRule(c.tx, id, r);
-      await repo.remember(c.tx, 'options', r.key, id);
-      c.rep[before !== undefined ? 'updated' : 'created']++;
-    }
+    await importRows(
+      c,
+      m.rules,
+      (r) => r.key,
+      async (r, tx) => {
+        let id = await repo.mappedId(tx, 'options', r.key);
+        const existed = id !== undefined;
+        if (id === undefined) {
+          const claim = await repo.claimId(tx, 'rental_pricing_rules', 'options', 0, false);
+          if ('conflict' in claim) return skip(c, r.key, 'conflict', claim.conflict);
+          id = claim.id;
+        }
+        await rrepo.upsertPricingRule(tx, id, r);
+        await repo.remember(tx, 'options', r.key, id);
+        return existed ? 'updated' : 'created';
+      },
+    );
     await repo.bumpSequence(c.tx, 'rental_pricing_rules');
     if (Object.keys(m.marketplace).length) {
       const current = await rrepo.marketplaceOption(c.tx);
@@ -148,15 +159,21 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       (v) => v.id,
       async (v, tx) => {
         const claim = await repo.claimId(tx, 'rental_vehicles', 'posts:vehicle', v.id, true);
-        if ('conflict' in claim) return skip(c, v.id, claim.conflict);
+        if ('conflict' in claim) return skip(c, v.id, 'conflict', claim.conflict);
         const vendorId = vendors.has(v.authorId) ? ((await mapped(c, 'users', v.authorId)) ?? null) : null;
         if (vendors.has(v.authorId) && vendorId === null)
           c.notes.warn(
-            `vehicle ${v.id}: its vendor (user ${v.authorId}) is not imported; imported as an operator vehicle`,
+            subject('vehicle', v.id),
+            'unlinked',
+            `its vendor (user ${v.authorId}) is not imported; imported as an operator vehicle`,
           );
         const locationId = (await mapped(c, 'rentiva_transfer_locations', v.locationId)) ?? null;
         if (v.locationId !== null && locationId === null)
-          c.notes.warn(`vehicle ${v.id}: location ${v.locationId} is not imported; left without a location`);
+          c.notes.warn(
+            subject('vehicle', v.id),
+            'unlinked',
+            `location ${v.locationId} is not imported; left without a location`,
+          );
         if (await repo.heldByOther(tx, 'rental_vehicles', 'slug', v.slug, v.id)) v.slug = `${v.slug}-${v.id}`;
         await rrepo.upsertVehicle(tx, v, vendorId, locationId, currency);
         if (vendorId !== null) await rrepo.upsertListing(tx, v.id, vendorId, v);
@@ -177,7 +194,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       (v) => v.wpUserId,
       async (v, tx) => {
         const userId = await mapped(c, 'users', v.wpUserId);
-        if (userId === undefined) return skip(c, v.wpUserId, 'the vendor user is not imported');
+        if (userId === undefined) return skip(c, v.wpUserId, 'unlinked', 'the vendor user is not imported');
         // the IBAN sealed on an earlier run stays as it is when it holds the same IBAN (sealing draws a new IV)
         let sealed: string | null = null;
         if (v.iban !== null) {
@@ -226,9 +243,9 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       (b) => b.id,
       async (b, tx) => {
         const claim = await repo.claimId(tx, 'rental_bookings', 'posts:vehicle_booking', b.id, true);
-        if ('conflict' in claim) return skip(c, b.id, claim.conflict);
+        if ('conflict' in claim) return skip(c, b.id, 'conflict', claim.conflict);
         const vehicleId = await mapped(c, 'posts:vehicle', b.vehicleId);
-        if (vehicleId === undefined) return skip(c, b.id, `its vehicle ${b.vehicleId} is not imported`);
+        if (vehicleId === undefined) return skip(c, b.id, 'unlinked', `its vehicle ${b.vehicleId} is not imported`);
         const wpUser = b.wpUserId ?? userByEmail.get(b.customerEmail) ?? null;
         const customerId =
           (wpUser !== null ? await mapped(c, 'customers', `user:${wpUser}`) : undefined) ??
@@ -264,6 +281,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
           return skip(
             c,
             b.id,
+            'conflict',
             `overlaps another holding booking of vehicle ${b.vehicleId} (Rova refuses double bookings)`,
           );
         }
@@ -286,7 +304,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       (m) => m.id,
       async (m, tx) => {
         const claim = await repo.claimId(tx, 'rental_messages', 'posts:mhm_message', m.id, true);
-        if ('conflict' in claim) return skip(c, m.id, claim.conflict);
+        if ('conflict' in claim) return skip(c, m.id, 'conflict', claim.conflict);
         const wpUser = userByEmail.get(m.customerEmail);
         const customerId =
           (wpUser !== undefined ? await mapped(c, 'customers', `user:${wpUser}`) : undefined) ??
@@ -295,7 +313,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
         const authorId = (await mapped(c, 'users', m.authorWpId)) ?? null;
         const bookingId = (await mapped(c, 'posts:vehicle_booking', m.bookingId)) ?? null;
         if (m.bookingId !== null && bookingId === null)
-          c.notes.warn(`message ${m.id}: booking ${m.bookingId} is not imported; no booking link`);
+          c.notes.warn(subject('message', m.id), 'unlinked', `booking ${m.bookingId} is not imported; no booking link`);
         await rrepo.upsertMessage(tx, m, { customerId, authorId, bookingId });
         await repo.remember(tx, 'posts:mhm_message', m.id, m.id);
         return claim.existed ? 'updated' : 'created';
@@ -315,55 +333,47 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       ...list.filter((r) => String(r.type) !== 'commission_refund'),
       ...list.filter((r) => String(r.type) === 'commission_refund'),
     ];
-    for (const [i, r] of ordered.entries()) {
-      const wpVendor = Number(r.vendor_id);
-      const vendorId = await mapped(c, 'users', wpVendor);
-      if (vendorId === undefined) {
-        c.notes.skip(String(r.transaction_uuid ?? r.id), `vendor ${wpVendor} is not imported`);
-        continue;
-      }
-      vendors.set(wpVendor, vendorId);
-      let anyNew = false;
-      const plans = planLedgerRow(r, c.notes);
-      if (!plans.length) continue;
-      let changed = false;
-      let unlinked: string | null = null;
-      for (const p of plans) {
-        const movement = await linkedMovement(c.tx, p, vendorId, startedAt);
-        if ('unlinked' in movement) {
-          unlinked = movement.unlinked;
-          break;
+    await importRows(
+      c,
+      ordered,
+      (r) => String(r.transaction_uuid ?? r.id),
+      async (r, tx) => {
+        const id = String(r.transaction_uuid ?? r.id);
+        const wpVendor = Number(r.vendor_id);
+        const vendorId = await mapped(c, 'users', wpVendor);
+        if (vendorId === undefined) return skip(c, id, 'unlinked', `vendor ${wpVendor} is not imported`);
+        vendors.set(wpVendor, vendorId);
+        const plans = planLedgerRow(r, c.notes);
+        if (!plans.length) return null; // planLedgerRow noted why
+        let anyNew = false;
+        for (const p of plans) {
+          const movement = await linkedMovement(tx, p, vendorId, startedAt);
+          // thrown, not returned: what this row posted before is undone with it (a row is booked whole or not at all)
+          if ('unlinked' in movement) throw new RefusedValue('unlinked', movement.unlinked);
+          try {
+            const posted = await postLedgerTransaction(tx, movement);
+            if (!posted.replayed) anyNew = true;
+          } catch (err) {
+            // the key exists with other lines: the WordPress row changed after it was imported (nothing was written)
+            if (!(err instanceof HttpError) || err.status !== 409) throw err;
+            throw new RefusedValue(
+              'changed',
+              'changed in WordPress since it was imported; the ledger is append-only: post a correction in Rova',
+            );
+          }
         }
-        try {
-          const posted = await postLedgerTransaction(c.tx, movement);
-          if (!posted.replayed) anyNew = true;
-        } catch (err) {
-          // the key exists with other lines: the WordPress row changed after it was imported (nothing was written)
-          if (!(err instanceof HttpError) || err.status !== 409) throw err;
-          changed = true;
-        }
-      }
-      if (unlinked !== null) {
-        c.notes.skip(String(r.transaction_uuid ?? r.id), unlinked);
-        continue;
-      }
-      if (changed) {
-        c.notes.skip(
-          String(r.transaction_uuid ?? r.id),
-          'changed in WordPress since it was imported; the ledger is append-only: post a correction in Rova',
-        );
-        continue;
-      }
-      c.rep[anyNew ? 'created' : 'updated']++;
-      c.tick(i + 1, list.length);
-    }
+        return anyNew ? 'created' : 'updated';
+      },
+    );
     // compared as the vendor will see them once Rova runs: after a (rolled back) pass of the scheduled jobs too
     const { before, after } = await balancesBeforeAndAfterJobs(c.tx, [...vendors.values()]);
     for (const [wpVendor, vendorId] of vendors) {
       const byCurrency = originalBalances(list.filter((r) => Number(r.vendor_id) === wpVendor));
       if (byCurrency.size > 1)
         c.notes.warn(
-          `vendor ${wpVendor}: ledger rows in several currencies (${[...byCurrency.keys()].join(', ')}); Rova keeps one balance per vendor account`,
+          subject('vendor', wpVendor),
+          'balance',
+          `ledger rows in several currencies (${[...byCurrency.keys()].join(', ')}); Rova keeps one balance per vendor account`,
         );
       for (const [currency, orig] of byCurrency) {
         const now = before.get(vendorId)!;
@@ -383,12 +393,16 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
         c.ledger.push(check);
         if (now.available !== later.available || now.pending !== later.pending) {
           c.notes.warn(
-            `vendor ${wpVendor}: the scheduled jobs would change its balances (available ${text(now.available)} → ${text(later.available)}, pending ${text(now.pending)} → ${text(later.pending)})`,
+            subject('vendor', wpVendor),
+            'balance',
+            `the scheduled jobs would change its balances (available ${text(now.available)} → ${text(later.available)}, pending ${text(now.pending)} → ${text(later.pending)})`,
           );
         }
         if (orig.available !== now.available || orig.pending !== now.pending)
           c.notes.warn(
-            `vendor ${wpVendor}: balances differ from the original (available ${check.original.available} → ${text(now.available)}, pending ${check.original.pending} → ${text(now.pending)})`,
+            subject('vendor', wpVendor),
+            'balance',
+            `balances differ from the original (available ${check.original.available} → ${text(now.available)}, pending ${check.original.pending} → ${text(now.pending)})`,
           );
       }
     }
@@ -406,7 +420,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
       (r) => r.id,
       async (r, tx) => {
         const vendorId = await mapped(c, 'users', r.wpVendorId);
-        if (vendorId === undefined) return skip(c, r.id, `vendor ${r.wpVendorId} is not imported`);
+        if (vendorId === undefined) return skip(c, r.id, 'unlinked', `vendor ${r.wpVendorId} is not imported`);
         let contextId: number | null = null;
         if (r.contextType === 'booking') contextId = (await mapped(c, 'posts:vehicle_booking', r.contextId)) ?? null;
         else if (r.contextType === 'vehicle' || r.contextType === 'vehicle_action')
@@ -414,14 +428,19 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
         else if (r.contextType === 'penalty')
           contextId = r.contextId ? await rrepo.ledgerTxIdByKey(tx, `wordpress:ledger:${r.contextId}`) : null;
         if (r.contextType !== 'general' && contextId === null)
-          return skip(c, r.id, `its ${r.contextType} ${r.contextId ?? ''} is not imported`);
+          return skip(c, r.id, 'unlinked', `its ${r.contextType} ${r.contextId ?? ''} is not imported`);
         const claim = await repo.claimId(tx, 'vendor_reports', 'mhm_rentiva_vendor_reports', r.id, false, maxId);
-        if ('conflict' in claim) return null;
+        if ('conflict' in claim) return skip(c, r.id, 'conflict', claim.conflict);
         if (
           (r.status === 'open' || r.status === 'in_review') &&
           (await rrepo.openReportHeld(tx, claim.id, vendorId, r.contextType, contextId))
         ) {
-          return skip(c, r.id, 'another open report of this vendor on the same subject exists (Rova allows one)');
+          return skip(
+            c,
+            r.id,
+            'conflict',
+            'another open report of this vendor on the same subject exists (Rova allows one)',
+          );
         }
         const adminId = (await mapped(c, 'users', r.adminWpId)) ?? null;
         await rrepo.upsertVendorReport(tx, claim.id, r, vendorId, contextId, adminId);

@@ -7,9 +7,20 @@ import { countNotImported } from './not-imported.js';
 import { mapProducts, mapTerms } from './map-products.js';
 import { mapCustomers, mapUsers } from './map-users.js';
 import * as repo from './repo.js';
-import { ENTITIES, Notes, type Entity, type EntityReport, type ImportReport } from './report.js';
+import {
+  ENTITIES,
+  Notes,
+  skippedOf,
+  subject,
+  valuesOf,
+  warningsOf,
+  type Entity,
+  type EntityReport,
+  type ImportReport,
+} from './report.js';
 import type { WpSource, WpTerm } from './source.js';
 import { importRows, skip } from './rows.js';
+import { shown } from './values.js';
 import { rentalSteps } from './service-rental.js';
 
 export type { ImportOptions, ImportTarget } from './context.js';
@@ -29,6 +40,8 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
       c.rep.updated++;
     } else
       c.notes.warn(
+        { id: 'gmt_offset', key: 'gmt_offset' },
+        'setting',
         `the site's time zone ${zone.label} has no IANA name; set STORE_TIMEZONE (site-local times were read at ${zone.label})`,
       );
     const [position, decimalSep, thousandSep, decimals] = await Promise.all(
@@ -62,9 +75,9 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
       (a) => a.id,
       async (a, tx) => {
         const claim = await repo.claimId(tx, 'rova_product_attributes', 'woocommerce_attribute_taxonomies', a.id, true);
-        if ('conflict' in claim) return skip(c, a.id, claim.conflict);
+        if ('conflict' in claim) return skip(c, a.id, 'conflict', claim.conflict);
         if (await repo.heldByOther(tx, 'rova_product_attributes', 'slug', a.slug, a.id))
-          return skip(c, a.id, `attribute slug pa_${a.slug} is already used in Rova`);
+          return skip(c, a.id, 'conflict', `attribute slug pa_${a.slug} is already used in Rova`);
         await repo.upsertAttribute(tx, a);
         await repo.remember(tx, 'woocommerce_attribute_taxonomies', a.id, a.id);
         return claim.existed ? 'updated' : 'created';
@@ -97,6 +110,8 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
       c.rep.updated++;
     } else
       c.notes.warn(
+        { id: 'woocommerce_currency', key: 'woocommerce_currency' },
+        m.base ? 'unreadable' : 'missing',
         m.base
           ? `woocommerce_currency ${m.base} is not an ISO 4217 code: the store currency stays as it is`
           : 'woocommerce_currency is not set: the store currency stays as it is',
@@ -106,12 +121,21 @@ const catalogueSteps: Partial<Record<Entity, Step>> = {
       c.rep.updated++;
     }
     if (m.rows) {
+      const rows = m.rows;
       const before = await repo.currencyCodes(c.tx);
-      await repo.putCurrencies(
+      await repo.dropCurrenciesBut(
         c.tx,
-        m.rows.map((r) => ({ code: r.code, data: r })),
+        rows.map((r) => r.code),
       );
-      for (const r of m.rows) c.rep[before.has(r.code) ? 'updated' : 'created']++;
+      await importRows(
+        c,
+        rows,
+        (r) => r.code,
+        async (r, tx) => {
+          await repo.putCurrency(tx, r.code, rows.indexOf(r), r);
+          return before.has(r.code) ? 'updated' : 'created';
+        },
+      );
     }
   },
 };
@@ -129,14 +153,14 @@ async function termsStep(c: StepContext, taxonomy: 'product_cat' | 'product_tag'
     (t) => t.id,
     async (t, tx) => {
       const claim = await repo.claimId(tx, 'rova_product_terms', 'terms', t.id, true);
-      if ('conflict' in claim) return skip(c, t.id, claim.conflict);
+      if ('conflict' in claim) return skip(c, t.id, 'conflict', claim.conflict);
       if (
         t.attributeId !== null &&
         (await repo.mappedId(tx, 'woocommerce_attribute_taxonomies', t.attributeId)) === undefined
       )
-        return skip(c, t.id, `its attribute ${t.attributeId} is not imported`);
+        return skip(c, t.id, 'unlinked', `its attribute ${t.attributeId} is not imported`);
       if (await repo.termSlugHeld(tx, t))
-        return skip(c, t.id, `slug "${t.slug}" is already used in Rova by another term of ${t.taxonomy}`);
+        return skip(c, t.id, 'conflict', `slug "${t.slug}" is already used in Rova by another term of ${t.taxonomy}`);
       await repo.upsertTerm(tx, t);
       await repo.remember(tx, 'terms', t.id, t.id);
       written.add(t.id);
@@ -160,18 +184,13 @@ async function productsStep(c: StepContext, variations: boolean): Promise<void> 
   const attachments = new Map(attachmentPosts.map((a) => [a.id, a]));
   const links = await c.source.termLinks([...new Set(terms.map((t) => t.taxonomy))]);
   // both passes map everything (a variation needs its parent's row); each reports and writes only its own records
-  const mine = variations ? vars : products;
-  const noteFor = (id: number) => (mine.some((p) => p.id === id) ? c.notes : new Notes());
+  const mine = new Set((variations ? vars : products).map((p) => String(p.id)));
   const rowNotes = new Notes();
   const rows = mapProducts({ products, variations: vars, links, terms, attributes, attachments }, rowNotes);
-  for (const s of rowNotes.skipped) noteFor(Number(s.id)).skip(s.id, s.reason);
-  for (const v of rowNotes.values) noteFor(Number(v.id)).value(v.id, v.key, v.reason);
-  for (const w of rowNotes.warnings) {
-    const id = Number(/^(?:product|variation) (\d+)/.exec(w)?.[1] ?? NaN);
-    if (Number.isNaN(id) ? !variations : mine.some((p) => p.id === id)) c.notes.warn(w);
-  }
+  // each pass keeps the notes of its own records (a note about no record goes with the products)
+  c.notes.take(rowNotes.list.filter((n) => (n.id === null ? !variations : mine.has(n.id))));
   const list = rows.filter((r) => (r.type === 'variation') === variations);
-  c.rep.read = mine.length;
+  c.rep.read = mine.size;
   await importRows(
     c,
     list,
@@ -184,19 +203,23 @@ async function productsStep(c: StepContext, variations: boolean): Promise<void> 
         p.id,
         true,
       );
-      if ('conflict' in claim) return skip(c, p.id, claim.conflict);
+      if ('conflict' in claim) return skip(c, p.id, 'conflict', claim.conflict);
       if (p.parentId !== null && (await repo.mappedId(tx, 'posts:product', p.parentId)) === undefined)
-        return skip(c, p.id, `its parent product ${p.parentId} is not imported`);
+        return skip(c, p.id, 'unlinked', `its parent product ${p.parentId} is not imported`);
       if (await repo.heldByOther(tx, 'rova_products', 'slug', p.slug, p.id)) {
         const slug = `${p.slug}-${p.id}`;
         c.notes.warn(
-          `${variations ? 'variation' : 'product'} ${p.id}: slug "${p.slug}" is taken in Rova, imported as "${slug}"`,
+          { ...subject(variations ? 'variation' : 'product', p.id), key: 'post_name' },
+          'conflict',
+          `slug "${p.slug}" is taken in Rova, imported as "${slug}"`,
         );
         p.slug = slug;
       }
       if (p.sku && (await repo.heldByOther(tx, 'rova_products', 'sku', p.sku, p.id))) {
         c.notes.warn(
-          `${variations ? 'variation' : 'product'} ${p.id}: SKU "${p.sku}" is already used in Rova, imported without a SKU`,
+          { ...subject(variations ? 'variation' : 'product', p.id), key: '_sku' },
+          'conflict',
+          `SKU "${shown(p.sku)}" is already used in Rova, imported without a SKU`,
         );
         p.sku = '';
       }
@@ -221,16 +244,21 @@ const peopleSteps: Partial<Record<Entity, Step>> = {
       (u) => u.wpId,
       async (u, tx) => {
         const claim = await repo.claimId(tx, 'rova_users', 'users', u.wpId, false, maxId);
-        if ('conflict' in claim) return null;
+        if ('conflict' in claim) return skip(c, u.wpId, 'conflict', claim.conflict);
         const other = await repo.userHolding(tx, u.login, u.email, claim.id);
         if (other)
           return skip(
             c,
             u.wpId,
+            'conflict',
             `Rova user ${other.id} (${other.login}) already has this login or e-mail; left as it is`,
           );
         if (claim.id !== u.wpId)
-          c.notes.warn(`user ${u.wpId} (${u.login}): id ${u.wpId} is taken in Rova, imported as user ${claim.id}`);
+          c.notes.warn(
+            subject('user', u.wpId, u.login),
+            'conflict',
+            `id ${u.wpId} is taken in Rova, imported as user ${claim.id}`,
+          );
         await repo.upsertUser(tx, { ...u, id: claim.id });
         await repo.remember(tx, 'users', u.wpId, claim.id);
         return claim.existed ? 'updated' : 'created';
@@ -250,7 +278,7 @@ const peopleSteps: Partial<Record<Entity, Step>> = {
     await importRows(
       c,
       list,
-      (cu) => cu.key,
+      (cu) => cu.wpRef,
       async (cu, tx) => {
         const mapKey = cu.key;
         let id = await repo.mappedId(tx, 'customers', mapKey);
@@ -258,14 +286,21 @@ const peopleSteps: Partial<Record<Entity, Step>> = {
         const userId = cu.wpUserId === null ? null : ((await repo.mappedId(tx, 'users', cu.wpUserId)) ?? null);
         if (cu.wpUserId !== null && userId === null)
           c.notes.warn(
-            `customer ${cu.email}: WordPress user ${cu.wpUserId} is not imported; the customer has no account link`,
+            { id: cu.wpRef, record: `customer ${cu.wpRef}` },
+            'unlinked',
+            `WordPress user ${cu.wpUserId} is not imported; the customer has no account link`,
           );
         if (id === undefined) {
           const sameEmail = await repo.customerByEmail(tx, cu.email);
           if (sameEmail !== undefined)
-            return skip(c, mapKey, `Rova customer ${sameEmail} already has e-mail ${cu.email}; left as it is`);
+            return skip(
+              c,
+              cu.wpRef,
+              'conflict',
+              `Rova customer ${sameEmail} already has this e-mail address; left as it is`,
+            );
           const claim = await repo.claimId(tx, 'rental_customers', 'customers', cu.wpUserId ?? 0, false, maxId);
-          if ('conflict' in claim) return null;
+          if ('conflict' in claim) return skip(c, cu.wpRef, 'conflict', claim.conflict);
           id = claim.id;
         }
         await repo.upsertCustomer(tx, {
@@ -302,22 +337,21 @@ export async function importWordPress(
     for (const entity of ENTITIES) {
       const step = STEPS[entity];
       if (!only.has(entity) || !step) continue;
-      const notes = new Notes();
+      const notes = new Notes(entity);
       const rep: EntityReport = {
         entity,
         read: 0,
         created: 0,
         updated: 0,
-        skipped: notes.skipped,
-        warnings: notes.warnings,
-        values: notes.values,
+        notes: notes.list,
+        skipped: [],
+        warnings: [],
+        values: [],
       };
       await inTx(async (tx) => {
         rep.created = 0;
         rep.updated = 0;
-        notes.skipped.length = 0;
-        notes.warnings.length = 0;
-        notes.values.length = 0;
+        notes.clear();
         await step({
           tx,
           source,
@@ -329,6 +363,11 @@ export async function importWordPress(
           tick: (d, t) => opts.progress?.(entity, d, t),
           ledger: report.ledger,
         });
+      });
+      Object.assign(rep, {
+        skipped: skippedOf(notes.list),
+        warnings: warningsOf(notes.list),
+        values: valuesOf(notes.list),
       });
       report.entities.push(rep);
     }

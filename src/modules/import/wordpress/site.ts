@@ -22,11 +22,20 @@ export const UTC_ZONE: SiteZone = { zone: 'UTC', fixedOffsetMinutes: null, label
 export function siteZone(timezoneString: string | null, gmtOffset: string | null, notes: Notes): SiteZone {
   const named = (timezoneString ?? '').trim();
   if (named && isTimeZone(named)) return { zone: named, fixedOffsetMinutes: null, label: named };
-  if (named) notes.warn(`option timezone_string "${named}" is not a time zone; gmt_offset is used, as WordPress does`);
+  if (named)
+    notes.warn(
+      { id: 'timezone_string', key: 'timezone_string' },
+      'unreadable',
+      `option timezone_string "${named}" is not a time zone; gmt_offset is used, as WordPress does`,
+    );
   const raw = (gmtOffset ?? '').trim();
   const hours = raw === '' ? 0 : Number(raw);
   if (!Number.isFinite(hours) || Math.abs(hours) > 14) {
-    notes.warn(`option gmt_offset "${raw}" is not an offset in hours; site-local times read as UTC`);
+    notes.warn(
+      { id: 'gmt_offset', key: 'gmt_offset' },
+      'unreadable',
+      `option gmt_offset "${raw}" is not an offset in hours; site-local times read as UTC`,
+    );
     return UTC_ZONE;
   }
   if (hours === 0) return UTC_ZONE;

@@ -15,9 +15,16 @@ export interface WpPost {
   menuOrder: number;
   /** The post's GUID (for an attachment: the file's URL). */
   guid: string;
-  /** "YYYY-MM-DD HH:MM:SS" in UTC (post_date_gmt, else post_date). */
+  /**
+   * "YYYY-MM-DD HH:MM:SS" in UTC: post_date_gmt as the source stores it. WordPress writes its zero date there for a
+   * draft that was never published; the import's reader (context.ts, SourceCache) then reads `date` on the site's
+   * clock, so a mapper always gets an instant in UTC.
+   */
   dateGmt: string;
   modifiedGmt: string;
+  /** post_date and post_modified: the same instants on the site's clock (current_time('mysql')). */
+  date?: string;
+  modified?: string;
   meta: Map<string, string>;
 }
 
@@ -66,17 +73,22 @@ export interface WpSource {
   option(name: string): Promise<string | null>;
   /** All rows of a plugin table (name without prefix), or null when the table does not exist. */
   table(name: string, orderBy?: string): Promise<SqlRow[] | null>;
+  /** How many rows a table holds (name without prefix), or null when the table does not exist. */
+  count(name: string): Promise<number | null>;
+  /** How many posts of each type the site holds (any status). */
+  postTypeCounts(): Promise<Map<string, number>>;
+  /** Comments on posts of the types `on`, and on every other post. */
+  commentCounts(on: string[]): Promise<{ on: number; other: number }>;
+  /** The names of the options that start with `prefix`. */
+  optionNames(prefix: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
 /** A user error about the source (bad URL, unreachable server, wrong credentials): shown without a stack trace. */
 export class SourceError extends Error {}
 
-const GMT_ZERO = '0000-00-00 00:00:00';
-const gmt = (gmtValue: unknown, local: unknown): string => {
-  const g = String(gmtValue ?? '');
-  return g && g !== GMT_ZERO ? g : String(local ?? GMT_ZERO);
-};
+export const GMT_ZERO = '0000-00-00 00:00:00';
+const dateText = (v: unknown): string => (v === null || v === undefined || v === '' ? GMT_ZERO : String(v));
 
 function metaMap(rows: SqlRow[], idCol: string): Map<number, Map<string, string>> {
   const by = new Map<number, Map<string, string>>();
@@ -177,8 +189,10 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
         parent: Number(r.post_parent),
         menuOrder: Number(r.menu_order),
         guid: String(r.guid ?? ''),
-        dateGmt: gmt(r.post_date_gmt, r.post_date),
-        modifiedGmt: gmt(r.post_modified_gmt, r.post_modified),
+        dateGmt: dateText(r.post_date_gmt),
+        modifiedGmt: dateText(r.post_modified_gmt),
+        date: dateText(r.post_date),
+        modified: dateText(r.post_modified),
         meta: meta.get(Number(r.ID)) ?? new Map(),
       }));
     },
@@ -257,6 +271,32 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
       if (!/^\w+$/.test(name) || !/^\w+$/.test(orderBy)) throw new Error(`bad table name ${name}`);
       if (!tables.has(`${prefix}${name}`)) return null;
       return q(`SELECT * FROM ${t(name)} ORDER BY \`${orderBy}\``);
+    },
+    async count(name) {
+      if (!/^\w+$/.test(name)) throw new Error(`bad table name ${name}`);
+      if (!tables.has(`${prefix}${name}`)) return null;
+      return Number((await q(`SELECT COUNT(*) AS n FROM ${t(name)}`))[0]!.n);
+    },
+    async postTypeCounts() {
+      const rows = await q(`SELECT post_type, COUNT(*) AS n FROM ${t('posts')} GROUP BY post_type`);
+      return new Map(rows.map((r) => [String(r.post_type), Number(r.n)]));
+    },
+    async commentCounts(on) {
+      if (!tables.has(`${prefix}comments`)) return { on: 0, other: 0 };
+      const rows = await q(
+        `SELECT p.post_type IN (?) AS matched, COUNT(*) AS n FROM ${t('comments')} c
+        JOIN ${t('posts')} p ON p.ID = c.comment_post_ID GROUP BY matched`,
+        [on.length ? on : ['']],
+      );
+      const n = (m: number) => Number(rows.find((r) => Number(r.matched) === m)?.n ?? 0);
+      return { on: n(1), other: n(0) };
+    },
+    async optionNames(start) {
+      const like = `${start.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await q(`SELECT option_name FROM ${t('options')} WHERE option_name LIKE ? ORDER BY option_name`, [
+        like,
+      ]);
+      return rows.map((r) => String(r.option_name));
     },
     close: () => c.end(),
   };

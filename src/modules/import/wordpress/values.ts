@@ -1,22 +1,20 @@
 import { maybeUnserialize, type PhpValue } from './php-unserialize.js';
-import type { Notes } from './report.js';
+import type { Notes, Subject } from './report.js';
 
 /** Small readers for WordPress meta text, shared by the mappers (pure). */
 
-/** A decimal string ("19.99"), null when empty; a value that is not a non-negative number is reported and dropped. */
-export function decimalOrNull(v: string | undefined, what: string, notes: Notes): string | null {
+/**
+ * A decimal string ("19.99"), null when empty; a value that is not a non-negative number is reported (`at`: the
+ * record, named as the warning line names the amount, and its key) and dropped.
+ */
+export function decimalOrNull(v: string | undefined, at: Subject, notes: Notes): string | null {
   const s = (v ?? '').trim().replace(',', '.');
   if (s === '') return null;
   if (!/^\d+(\.\d+)?$/.test(s)) {
-    notes.warn(`${what}: "${v}" is not a price, left empty`);
+    notes.warn(at, 'unreadable', `"${shown(v ?? '')}" is not a price, left empty`);
     return null;
   }
   return s;
-}
-
-export function intOrNull(v: string | undefined): number | null {
-  const s = (v ?? '').trim();
-  return /^-?\d{1,15}$/.test(s) ? Number(s) : null;
 }
 
 /** Where a value comes from: the WordPress record's id and the meta key (or option, column). */
@@ -25,12 +23,30 @@ export interface ValueAt {
   key: string;
 }
 
+/** A value as a note may quote it: short, one line (a 10 MB value is not quoted whole). */
+export const shown = (v: string, max = 40): string => {
+  const one = [...v.slice(0, max)].map((ch) => (ch.charCodeAt(0) < 32 ? ' ' : ch)).join('');
+  return v.length > max ? `${one}…` : one;
+};
+
+/**
+ * A whole number stored as text ("4", "2019", "5.000"), null when empty. Anything else is reported with the record's
+ * id and key (`at`) and read as empty: never a silent empty value.
+ */
+export function intOrNull(v: string | undefined, at: ValueAt, notes: Notes): number | null {
+  const s = (v ?? '').trim();
+  if (s === '') return null;
+  if (/^-?\d{1,15}(\.0*)?$/.test(s)) return Math.trunc(Number(s));
+  notes.value(at.id, at.key, 'unreadable', `"${shown(s)}" is not a whole number; left empty`);
+  return null;
+}
+
 /** A meta value that PHP serialized (arrays), parsed; a value that does not parse is reported (id, key, reason) and left out. */
 export function phpMeta(v: string | undefined, at: ValueAt, notes: Notes): PhpValue | undefined {
   if (v === undefined) return undefined;
   const r = maybeUnserialize(v);
   if (r.ok) return r.value;
-  notes.value(at.id, at.key, `does not parse as PHP serialized data (${r.error}); left out`);
+  notes.value(at.id, at.key, 'unreadable', `does not parse as PHP serialized data (${r.error}); left out`);
   return undefined;
 }
 
@@ -46,13 +62,13 @@ export function listMeta(v: string | undefined, at: ValueAt, notes: Notes): PhpV
     try {
       parsed = JSON.parse(s) as unknown;
     } catch {
-      notes.value(at.id, at.key, 'looks like JSON but does not parse; left out');
+      notes.value(at.id, at.key, 'unreadable', 'looks like JSON but does not parse; left out');
       return [];
     }
   } else {
     const r = maybeUnserialize(s);
     if (!r.ok) {
-      notes.value(at.id, at.key, `neither JSON nor PHP serialized data (${r.error}); left out`);
+      notes.value(at.id, at.key, 'unreadable', `neither JSON nor PHP serialized data (${r.error}); left out`);
       return [];
     }
     parsed = r.value;
@@ -64,6 +80,7 @@ export function listMeta(v: string | undefined, at: ValueAt, notes: Notes): PhpV
   notes.value(
     at.id,
     at.key,
+    'unreadable',
     `holds ${typeof parsed === 'string' ? 'a single text' : String(parsed)}, not a list; left out`,
   );
   return [];

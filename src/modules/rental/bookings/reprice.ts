@@ -1,4 +1,7 @@
+import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
+import { bookingMailInTransaction } from '../journey/mails.js';
+import { journeySettings } from '../journey/settings.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { applyBookingCommission, reverseBookingCommission } from '../ledger/commission.js';
 import {
@@ -10,6 +13,7 @@ import {
   type PaymentRow,
 } from '../journey/create/repo.js';
 import { insertRefund } from '../journey/refunds/repo.js';
+import { supersedePayments } from '../journey/payments/work-repo.js';
 import { Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
 import type { LockedBooking } from './lock.js';
@@ -21,6 +25,8 @@ export interface MoneyBalance {
   refundIds: number[];
   /** Pending payments made for an amount due, to be started with their provider after commit (startDuePayments). */
   duePaymentIds: number[];
+  /** Payments superseded by this settling whose intents are to be cancelled after commit (cancelStaleIntents). */
+  staleIds: number[];
   refunded: Decimal;
   due: Decimal;
   payment_status: string;
@@ -48,6 +54,7 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
   const out: MoneyBalance = {
     refundIds: [],
     duePaymentIds: [],
+    staleIds: [],
     refunded: new Decimal(0),
     due: new Decimal(0),
     payment_status: b.payment_status,
@@ -92,11 +99,25 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
   } else if (net.gte(total) || (plan === 'deposit' && b.payment_status === 'deposit_paid')) {
     if (out.refunded.gt(0) || b.payment_status === 'partially_paid') ask = new Decimal(0);
     if (net.gte(total)) out.payment_status = 'paid';
-    if (pendingOffline) await setPayment(tx, pendingOffline.id, { status: 'failed' }); // nothing is asked any more
+    // nothing is asked any more: an amount due asked through a provider is cancelled there
+    if (pendingOffline) await setPayment(tx, pendingOffline.id, { status: 'failed' });
+    out.staleIds.push(
+      ...(await supersedePayments(
+        tx,
+        pays.filter((x) => x.provider !== 'offline'),
+      )),
+    );
   } else {
     const due = (ask = out.due = total.minus(net));
     out.payment_status = 'partially_paid';
     const pendingSame = pays.find((x) => x.status === 'pending' && new Decimal(x.amount).eq(due));
+    // an intent asking an earlier amount due is superseded by the one asking this (cancelled at its provider)
+    out.staleIds.push(
+      ...(await supersedePayments(
+        tx,
+        pays.filter((x) => x.provider !== 'offline' && x !== pendingSame),
+      )),
+    );
     if (pendingOffline) await setPayment(tx, pendingOffline.id, { amount: due.toFixed(2) });
     else if (!pendingSame) {
       // asked through the provider the customer paid with (a stripe payment still pending for another amount is
@@ -121,13 +142,15 @@ export async function balanceBookingMoney(tx: Db, b: LockedBooking): Promise<Mon
  * here, under the booking's lock: the new fields are written (refused with 400 when an amount does not fit the
  * booking's columns), the paid money is settled against the new total (balanceBookingMoney), a completed booking's
  * vendor commission follows the new total (reversed and posted again), and `booking.repriced` records the
- * difference. The caller delivers `money.refundIds` and starts `money.duePaymentIds` after commit.
+ * difference. The caller delivers `money.refundIds`, starts `money.duePaymentIds` and cancels `money.staleIds` after
+ * commit.
  */
 export async function repriceBooking(
+  p: Platform,
   tx: Db,
   locked: LockedBooking,
   change: Record<string, unknown>,
-): Promise<{ booking: BookingRow; money: MoneyBalance }> {
+): Promise<{ booking: BookingRow; money: MoneyBalance; mailAfterCommit?: () => Promise<void> }> {
   assertBookingAmountsFit(change);
   const booking = (await updateBooking(tx, Number(locked.id), change)) as LockedBooking;
   const before = new Decimal(locked.total);
@@ -144,9 +167,22 @@ export async function repriceBooking(
     due: money.due.toFixed(2),
     payment_status: money.payment_status,
   });
-  return {
-    booking:
-      money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status },
-    money,
-  };
+  const now: BookingRow =
+    money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status };
+  return { booking: now, money, mailAfterCommit: money.due.gt(0) ? await askForDue(p, tx, now, money) : undefined };
+}
+
+/** The customer is told what the new price asks of them, and how to pay it, in the change's transaction. */
+async function askForDue(p: Platform, tx: Db, b: BookingRow, money: MoneyBalance) {
+  const total = new Decimal(b.total);
+  const amount = (d: Decimal) => `${d.toFixed(2)} ${b.currency}`;
+  const offline = (await paymentsOf(tx, Number(b.id))).some((x) => x.status === 'pending' && x.provider === 'offline');
+  const how = offline
+    ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${amount(money.due)}.`
+    : 'Pay the rest by card from this booking in your account.';
+  return bookingMailInTransaction(tx, p, 'amount_due', b, [
+    ['Paid', amount(total.minus(money.due))],
+    ['Amount due', amount(money.due)],
+    ['How to pay', how],
+  ]);
 }

@@ -21,6 +21,9 @@ import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { lockBooking } from './lock.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
 import { startDuePayments } from '../journey/payments/due.js';
+import { cancelStaleIntents } from '../journey/payments/stale.js';
+import { supersedePayments } from '../journey/payments/work-repo.js';
+import { paymentsOf } from '../journey/create/repo.js';
 import {
   bookingById,
   bookingRefs,
@@ -308,6 +311,7 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
   const catalogue = await catalogueOf(p).get();
   const expired: BookingRow[] = [];
   const settled: MoneyBalance[] = [];
+  let mailAfterCommit: (() => Promise<void>) | undefined;
   const edited = await p
     .transaction(async (tx): Promise<BookingRow> => {
       const cur = await lockBooking(tx, id, expired);
@@ -331,13 +335,14 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
       const period = parsePeriod(p, merged);
       const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
       if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
-      const repriced = await repriceBooking(tx, cur, {
+      const repriced = await repriceBooking(p, tx, cur, {
         pickup_at: period.pickupAt.toISOString(),
         return_at: period.returnAt.toISOString(),
         ...priceFields(r),
         notes: input.notes,
       });
       settled.push(repriced.money);
+      mailAfterCommit = repriced.mailAfterCommit;
       return repriced.booking;
     })
     .catch(rethrowOverlap);
@@ -350,6 +355,11 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
     p,
     settled.flatMap((m) => m.duePaymentIds),
   );
+  await cancelStaleIntents(
+    p,
+    settled.flatMap((m) => m.staleIds),
+  );
+  await mailAfterCommit?.();
   await mailExpired(p, expired);
   return edited;
 }
@@ -391,6 +401,7 @@ export async function changeStatus(
   const s = rentalSettings(p);
   const expired: BookingRow[] = [];
   const owed: number[] = [];
+  const stale: number[] = [];
   const moved = await p
     .transaction(async (tx) => {
       const cur = await lockBooking(tx, id, expired);
@@ -430,6 +441,14 @@ export async function changeStatus(
       // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
       await onBookingStatusChange(tx, booking, from, to);
       if (opts.within) await opts.within(tx, booking);
+      // an ended booking asks for nothing more: its open intents are cancelled at the provider
+      if (to === 'cancelled' || to === 'refunded')
+        stale.push(
+          ...(await supersedePayments(
+            tx,
+            (await paymentsOf(tx, id, true)).filter((x) => x.provider !== 'offline'),
+          )),
+        );
       if ((to === 'cancelled' || to === 'refunded') && opts.refunds !== 'caller') {
         owed.push(
           ...(await refundEverythingPaid(
@@ -444,6 +463,7 @@ export async function changeStatus(
     .catch(rethrowOverlap);
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
+  await cancelStaleIntents(p, stale);
   await mailExpired(p, expired);
   return moved;
 }

@@ -12,7 +12,7 @@ const KIND_DOC: Record<string, string> = {
   json: 'JSON',
 };
 
-/** A type's columns as a Markdown table (OpenAPI description; the README carries the same tables). */
+/** A type's columns as a Markdown table (OpenAPI description; docs/integrators/rental-export.md has the same). */
 export function columnsTable(t: ExportType): string {
   const lines = ['| column | kind | meaning |', '|---|---|---|'];
   for (const c of t.columns)

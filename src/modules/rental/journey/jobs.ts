@@ -2,10 +2,12 @@ import type { Platform } from '../../../platform/context.js';
 import { purgeIdempotency } from '../../../platform/idempotency/store.js';
 import { expireLapsedHolds, mailExpired } from '../bookings/expiry.js';
 import { deliverRefunds } from './refunds/service.js';
+import { runPaymentRetries } from './payments/retry.js';
 
 /**
  * Every minute: unpaid bookings past their payment deadline are cancelled and other lapsed holds free their
- * slots (bookings do it lazily too, per vehicle), refunds a provider refused earlier are tried again, old
+ * slots (bookings do it lazily too, per vehicle), refunds a provider refused earlier are tried again (and so are
+ * intents of amounts due that could not be started, and stale intents that could not be cancelled), old
  * Idempotency-Keys go.
  */
 export function scheduleJourneyJobs(p: Platform): void {
@@ -26,6 +28,7 @@ export async function runHoldExpiry(p: Platform): Promise<number> {
     p.log.info({ cancelled: cancelled.length }, 'unpaid bookings past their payment deadline cancelled');
   await mailExpired(p, cancelled);
   await deliverRefunds(p, null);
+  await runPaymentRetries(p);
   await purgeIdempotency(p.db);
   return cancelled.length;
 }

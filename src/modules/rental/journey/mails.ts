@@ -1,18 +1,21 @@
 import type { Platform } from '../../../platform/context.js';
+import type { Db } from '../../../platform/db/types.js';
+import { mailDeliveryOf } from '../../../platform/mail/delivery.js';
 import { mailerOf, type OutgoingMail } from '../../../platform/mail/mailer.js';
-import { mailToStore, type MailToStore } from '../../../platform/mail/outbox.js';
+import { mailToStore, storeMail, type MailToStore } from '../../../platform/mail/outbox.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
 import type { BookingRow } from '../bookings/repo.js';
 import { iso } from '../views.js';
 
-type BookingMail = 'booking_created' | 'booking_confirmed' | 'booking_cancelled' | 'payment_received';
+type BookingMail = 'booking_created' | 'booking_confirmed' | 'booking_cancelled' | 'payment_received' | 'amount_due';
 
 const SUBJECT: Record<BookingMail, string> = {
   booking_created: 'Booking received',
   booking_confirmed: 'Booking confirmed',
   booking_cancelled: 'Booking cancelled',
   payment_received: 'Payment received',
+  amount_due: 'Amount due',
 };
 
 /** A booking mail's content, greeting `name`. */
@@ -66,4 +69,22 @@ export function bookingMailToStore(
     { to: b.customer_email, ...bookingMail(p, kind, b, b.customer_name || 'there', extra) },
     holdSeconds,
   );
+}
+
+/**
+ * A booking mail written by the caller's transaction (stored in the outbox with the change that causes it, so a
+ * connection lost after the commit cannot lose it). The answer, when the mail is to be delivered over SMTP, wakes the
+ * delivery: for the caller to run after its commit.
+ */
+export async function bookingMailInTransaction(
+  tx: Db,
+  p: Platform,
+  kind: BookingMail,
+  b: BookingRow,
+  extra: [string, string][] = [],
+): Promise<(() => Promise<void>) | undefined> {
+  const mail = bookingMailToStore(p, kind, b, extra);
+  if (!mail) return undefined;
+  await storeMail(tx, mail, `booking:${b.id}`);
+  return mail.status === 'pending' ? async () => mailDeliveryOf(p).nudge() : undefined;
 }

@@ -16,11 +16,13 @@ export interface StripeSettings {
   publishableKey: string | null;
   /** Where the booking widget loads Stripe.js from (ROVA_STRIPE_JS_URL; a local stand-in in tests). */
   jsUrl: string;
+  /** Milliseconds one call to Stripe may take before it counts as failed and is retried (STRIPE_API_TIMEOUT_MS). */
+  apiTimeoutMs: number;
 }
 
 export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
-/** Settings of the customer journey (environment; see README configuration). */
+/** Settings of the customer journey (environment; see docs/integrators/rova-rental-v2.md). */
 export interface JourneySettings {
   /** Minutes a new pending_payment booking holds its slot (its payment deadline). */
   holdMinutes: number;
@@ -92,6 +94,7 @@ function readStripe(c: Config, required: boolean): StripeSettings | null {
     api,
     publishableKey: pk,
     jsUrl: js.href,
+    apiTimeoutMs: envInt(c, 'STRIPE_API_TIMEOUT_MS', 20_000, 100, 120_000),
   };
 }
 

@@ -29,7 +29,7 @@ import { prng } from '../../../platform/prng.js';
 
 const DAY = 86_400_000;
 
-/** The demo vendor login (README "Vendor portal"): Anatolia Cars signs in to the admin app's vendor portal with it. */
+/** The demo vendor login (docs/staff/vendor-portal.md): Anatolia Cars signs in to the vendor portal with it. */
 export const DEMO_VENDOR_LOGIN = 'demo-vendor-anatolia';
 export const DEMO_VENDOR_PASSWORD = 'demo-vendor-2026';
 

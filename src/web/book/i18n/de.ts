@@ -132,4 +132,10 @@ export const de: Messages = {
   paying: 'Zahlung läuft…',
   paidText: 'Zahlung erhalten: Ihre Buchung ist bestätigt.',
   payPending: 'Ihre Zahlung wird bearbeitet; wir senden Ihnen eine E-Mail, sobald die Buchung bestätigt ist.',
+  paidSoFar: 'Bezahlt',
+  amountDue: 'Offener Betrag',
+  payRest: 'Rest ({amount}) mit Karte bezahlen',
+  payRestTitle: 'Rest der Buchung {ref} bezahlen',
+  payRestOffline: 'So bezahlen Sie den Rest: {instructions}',
+  restPaid: 'Zahlung von {amount} erhalten: Ihre Buchung ist vollständig bezahlt.',
 };

@@ -131,6 +131,12 @@ export const en = {
   paying: 'Paying…',
   paidText: 'Payment received: your booking is confirmed.',
   payPending: 'Your payment is being processed; we will e-mail you when the booking is confirmed.',
+  paidSoFar: 'Paid',
+  amountDue: 'Amount due',
+  payRest: 'Pay the rest ({amount}) by card',
+  payRestTitle: 'Pay the rest of booking {ref}',
+  payRestOffline: 'To pay the rest: {instructions}',
+  restPaid: 'Payment of {amount} received: your booking is paid in full.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -132,4 +132,10 @@ export const tr: Messages = {
   paying: 'Ödeniyor…',
   paidText: 'Ödeme alındı: rezervasyonunuz onaylandı.',
   payPending: 'Ödemeniz işleniyor; rezervasyon onaylandığında size e-posta göndereceğiz.',
+  paidSoFar: 'Ödenen',
+  amountDue: 'Kalan tutar',
+  payRest: 'Kalanı ({amount}) kartla öde',
+  payRestTitle: '{ref} rezervasyonunun kalanını öde',
+  payRestOffline: 'Kalanı ödemek için: {instructions}',
+  restPaid: '{amount} ödemesi alındı: rezervasyonunuzun tamamı ödendi.',
 };

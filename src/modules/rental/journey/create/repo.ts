@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { untilAnswered } from '../../../../platform/db/answered.js';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
 import type { OrderLine } from './statement.js';
 
@@ -9,7 +10,7 @@ export interface PaymentRow {
   external_id: string | null;
   amount: string;
   currency: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'refunded';
+  status: 'pending' | 'succeeded' | 'failed' | 'refunded' | 'cancelled';
   refunded_amount: string;
 }
 
@@ -49,37 +50,34 @@ export async function setPayment(
     refunded_amount = COALESCE(${f.refunded_amount ?? null}::numeric, refunded_amount), amount = COALESCE(${f.amount ?? null}::numeric, amount), updated_at = now() WHERE id = ${id}`);
 }
 
-/** A pending payment of an amount due on an existing booking (its provider starts it after commit). */
+/**
+ * setPayment outside a transaction (after the booking committed: the provider's intent id, or the payment failed to
+ * start). It sets fixed values, so a statement whose connection died is sent again until answered (`untilAnswered`,
+ * for at most `waitMs`) instead of answering 503 for a booking that exists.
+ */
+export function setPaymentAnswered(
+  db: Db,
+  id: number,
+  f: Parameters<typeof setPayment>[2],
+  waitMs: number,
+): Promise<void> {
+  return untilAnswered(() => setPayment(db, id, f), waitMs);
+}
+
+/**
+ * A pending payment of an amount due on an existing booking: a provider's is marked to be started (after commit,
+ * and by the journey job until it is, startDuePayments).
+ */
 export async function insertPendingPayment(
   db: Db,
   p: { bookingId: number; provider: string; amount: string; currency: string },
 ): Promise<number> {
   const r = await one<{ id: number }>(
     db,
-    sql`INSERT INTO rental_payments (booking_id, provider, amount, currency)
-    VALUES (${p.bookingId}, ${p.provider}, ${p.amount}, ${p.currency}) RETURNING id::int AS id`,
+    sql`INSERT INTO rental_payments (booking_id, provider, amount, currency, provider_action)
+    VALUES (${p.bookingId}, ${p.provider}, ${p.amount}, ${p.currency}, ${p.provider === 'offline' ? null : 'start'}) RETURNING id::int AS id`,
   );
   return r!.id;
-}
-
-/** Pending payments of these ids not started with their provider yet, with their booking's reference. */
-export async function unstartedPayments(db: Db, ids: readonly number[]) {
-  return rows<{
-    id: number;
-    booking_id: number;
-    provider: string;
-    amount: string;
-    currency: string;
-    reference: string;
-  }>(
-    db,
-    sql`SELECT x.id::int AS id, x.booking_id::int AS booking_id, x.provider, x.amount::text AS amount, x.currency, b.reference
-      FROM rental_payments x JOIN rental_bookings b ON b.id = x.booking_id
-      WHERE x.id IN (${sql.join(
-        ids.map((i) => sql`${i}`),
-        sql`, `,
-      )}) AND x.status = 'pending' AND x.external_id IS NULL ORDER BY x.id`,
-  );
 }
 
 /** The order's payment plan (undefined: an operator's booking, which has no order). */

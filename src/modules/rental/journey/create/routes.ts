@@ -86,7 +86,7 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 : undefined,
             ),
           ),
-        { leaseMs: journeySettings(p).idempotencyLeaseMs },
+        { leaseMs: journeySettings(p).idempotencyLeaseMs, answerWaitMs: p.config.databaseCommitOutcomeWaitMs },
       );
       const body = r.body as { data?: { booking?: { id?: number } } };
       if (body.data?.booking?.id) req.auditTarget = `booking:${body.data.booking.id}`;

@@ -20,13 +20,14 @@ import { Decimal } from '../../money.js';
 import type { Quote } from '../../pricing/engine.js';
 import { mailDeliveryOf } from '../../../../platform/mail/delivery.js';
 import { releaseMail, withdrawMail } from '../../../../platform/mail/outbox.js';
+import { untilAnswered } from '../../../../platform/db/answered.js';
 import { bookingMailToStore } from '../mails.js';
 import { enabledProvider, type PaymentStart } from '../payments/port.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
 import { knownCustomersOf } from './customers.js';
 import { writePath, type PathFacts } from './path.js';
-import { setPayment } from './repo.js';
+import { setPaymentAnswered } from './repo.js';
 import type { KnownCustomer, OrderLine, OrderWrites, OrderWritten, RentalColumns } from './statement.js';
 
 export interface CreateInput extends BookingCheckInput {
@@ -303,7 +304,7 @@ export async function createCustomerBooking(
   } catch (err) {
     // the provider refused or is unreachable: nothing was charged, so the slot goes back at once (and its mail,
     // held until now, with it)
-    await setPayment(p.db, written.payment_id, { status: 'failed' });
+    await setPaymentAnswered(p.db, written.payment_id, { status: 'failed' }, p.config.databaseCommitOutcomeWaitMs);
     await changeStatus(p, Number(booking.id), 'cancelled', {
       within: async (tx) => {
         if (written.mail_id !== null) await withdrawMail(tx, written.mail_id);
@@ -312,12 +313,20 @@ export async function createCustomerBooking(
     }).catch((e: unknown) => p.log.error({ err: e }, 'cancelling a booking whose payment could not start failed'));
     throw err;
   }
-  if (payment.external_id) await setPayment(p.db, written.payment_id, { external_id: payment.external_id });
-  if (written.mail_id !== null)
-    await releaseMail(p.db, written.mail_id).catch((err: unknown) =>
-      // held, not lost: it goes when its hold runs out
+  if (payment.external_id)
+    await setPaymentAnswered(
+      p.db,
+      written.payment_id,
+      { external_id: payment.external_id },
+      p.config.databaseCommitOutcomeWaitMs,
+    );
+  if (written.mail_id !== null) {
+    const id = written.mail_id;
+    // idempotent, so sent again on a lost connection; failing that the mail is held, not lost: it goes when its hold runs out
+    await untilAnswered(() => releaseMail(p.db, id), p.config.databaseCommitOutcomeWaitMs).catch((err: unknown) =>
       p.log.warn({ err }, 'releasing a booking mail failed'),
     );
+  }
   delivery.nudge();
   return created(booking, due, provider.name, payment);
 }

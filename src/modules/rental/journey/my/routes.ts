@@ -7,6 +7,8 @@ import { money } from '../../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
+import { balanceOf, payMyDue } from './pay-due.js';
+import { journeySettings } from '../settings.js';
 
 const T = ['rental v2: booking journey'];
 const Obj = Type.Object({}, { additionalProperties: true });
@@ -30,9 +32,40 @@ const CancelQuote = Type.Object(
   },
   { description: 'What a cancellation would cost now (the cancel route decides again under the booking lock)' },
 );
+const Balance = Type.Object(
+  {
+    paid: Type.Number({ description: 'What the customer paid and was not refunded' }),
+    due: Type.Number({
+      description:
+        'What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0',
+    }),
+    currency: Type.String(),
+    provider: Type.Union([Type.Literal('offline'), Type.Literal('stripe'), Type.Null()], {
+      description: 'How the amount due is asked now (null when nothing is due or not asked yet)',
+    }),
+    instructions: Type.Union([Type.String(), Type.Null()], {
+      description: 'How to pay the amount due offline (when it is asked offline)',
+    }),
+  },
+  { description: 'Paid and due; pay the rest with POST /my/bookings/{id}/pay-due' },
+);
 const MyBookingDetail = Type.Object(
-  { vehicle_name: VehicleName, cancellation: CancelQuote },
+  { vehicle_name: VehicleName, cancellation: CancelQuote, balance: Balance },
   { additionalProperties: true },
+);
+const DuePayment = Type.Object(
+  {
+    booking_id: Type.Integer(),
+    payment_id: Type.Integer(),
+    provider: Type.Union([Type.Literal('offline'), Type.Literal('stripe')]),
+    amount: Type.Number(),
+    currency: Type.String(),
+    client_secret: Type.Optional(
+      Type.String({ description: 'stripe: confirm this PaymentIntent with Stripe.js; the signed webhook settles it' }),
+    ),
+    instructions: Type.Optional(Type.String({ description: 'offline: how to pay' })),
+  },
+  { additionalProperties: false },
 );
 
 export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -75,10 +108,21 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const { b, order, payments, refs, cancellation } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
+      const bal = balanceOf(b, payments);
       return rentalOk({
         ...bookingView(b),
         vehicle_name: refs.vehicle_name,
         cancellation,
+        balance: {
+          paid: bal.paid.toNumber(),
+          due: bal.due.toNumber(),
+          currency: b.currency,
+          provider: bal.asking?.provider ?? null,
+          instructions:
+            bal.asking?.provider === 'offline'
+              ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${bal.due.toFixed(2)} ${b.currency}.`
+              : null,
+        },
         order: order
           ? { payment_plan: order.payment_plan, amount_due: money(order.amount_due), lines: order.lines }
           : null,
@@ -91,6 +135,39 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
           refunded_amount: money(x.refunded_amount),
         })),
       });
+    },
+  );
+
+  app.post(
+    '/my/bookings/:id/pay-due',
+    {
+      config: { auth: { authenticated: true, scope: 'write' } },
+      schema: {
+        tags: T,
+        summary: 'Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)',
+        description:
+          'For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked ' +
+          'now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; ' +
+          'the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way ' +
+          'than before supersedes the earlier request (its intent is cancelled at Stripe). 409 when nothing is due; ' +
+          '400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).',
+        params: IdParams,
+        body: Type.Optional(
+          Type.Object(
+            { payment_method: Type.Optional(Type.Union([Type.Literal('offline'), Type.Literal('stripe')])) },
+            { additionalProperties: false },
+          ),
+        ),
+        response: { 200: RentalEnvelope(DuePayment), ...rentalErrors(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (req) => {
+      const r = await payMyDue(p, req.auth.user!.id, req.params.id, req.body?.payment_method);
+      req.auditTarget = `booking:${r.booking_id}`;
+      return rentalOk(
+        r,
+        r.provider === 'stripe' ? 'Confirm the payment with the client secret.' : 'Pay as instructed.',
+      );
     },
   );
 

@@ -39,4 +39,12 @@ export interface PaymentProvider {
     currency: string,
     key?: string,
   ): Promise<void>;
+  /** What the customer needs to pay a payment started earlier (`external_id` set): the same intent's client secret. */
+  resume?(p: Platform, payment: PaymentRequest & { external_id: string }): Promise<PaymentStart>;
+  /**
+   * Cancels the intent a payment started (or may have started: `external_id` null after a creation whose answer was
+   * lost) so it can no longer be paid. `succeeded` when it was paid meanwhile (the provider's webhook settles it).
+   * Absent: the provider starts nothing that could be paid later (offline).
+   */
+  cancel?(p: Platform, payment: PaymentRequest & { external_id: string | null }): Promise<'cancelled' | 'succeeded'>;
 }

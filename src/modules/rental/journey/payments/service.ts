@@ -11,6 +11,8 @@ import { lockBooking, type LockedBooking } from '../../bookings/lock.js';
 import { paymentsOf, setPayment } from '../create/repo.js';
 import { mailBooking } from '../mails.js';
 import { deliverRefunds, owePaymentRefund } from '../refunds/service.js';
+import { cancelStaleIntents } from './stale.js';
+import { startDuePayments } from './due.js';
 import { journeySettings, type ProviderName } from '../settings.js';
 
 /** What a storefront needs to offer payment: the providers, and Stripe.js with the publishable key when card payment is possible. */
@@ -62,8 +64,17 @@ export async function settlePayment(
         ? pays.find((x) => x.status === 'pending')
         : undefined);
     if (!pay) throw new HttpError(409, 'STATE_CONFLICT', 'The booking has no pending payment to settle.');
-    if (pay.status !== 'pending')
-      return { outcome: 'already_settled' as const, booking: b, pay, refundIds: [] as number[] };
+    // a payment superseded (`cancelled`) whose intent was paid before its cancel reached the provider: the money
+    // came all the same, and is settled like any payment (what is not owed is refunded)
+    if (pay.status !== 'pending' && pay.status !== 'cancelled')
+      return {
+        outcome: 'already_settled' as const,
+        booking: b,
+        pay,
+        refundIds: [] as number[],
+        staleIds: [],
+        dueIds: [],
+      };
     const amount = Number(pay.amount);
     if (UNDER_WAY.includes(b.status)) {
       await setPayment(tx, pay.id, { status: 'succeeded' });
@@ -80,6 +91,8 @@ export async function settlePayment(
         booking: { ...b, payment_status: money.payment_status },
         pay,
         refundIds: money.refundIds,
+        staleIds: money.staleIds,
+        dueIds: money.duePaymentIds,
       };
     }
     const paidStatus = amount >= Number(b.total) ? 'paid' : 'deposit_paid';
@@ -118,6 +131,8 @@ export async function settlePayment(
         booking: { ...nb, payment_status: money.payment_status },
         pay,
         refundIds: money.refundIds,
+        staleIds: money.staleIds,
+        dueIds: money.duePaymentIds,
       };
     }
     // the slot is gone (or the booking was cancelled meanwhile): give the money back
@@ -131,7 +146,8 @@ export async function settlePayment(
     });
     const nb = (await updateBooking(tx, bookingId, {
       status: 'cancelled',
-      payment_status: 'refunded',
+      // a cancel that kept its fee keeps it: only this payment is given back
+      payment_status: b.payment_status === 'partially_refunded' ? 'partially_refunded' : 'refunded',
       cancel_reason: lapsed || holding ? 'late_payment_slot_taken' : (b.cancel_reason ?? null),
       notes: [b.notes, LATE_PAYMENT_REASON].filter(Boolean).join('\n'),
     }))!;
@@ -141,6 +157,8 @@ export async function settlePayment(
       booking: nb,
       pay,
       refundIds: refundId === null ? [] : [refundId],
+      staleIds: [] as number[],
+      dueIds: [] as number[],
     };
   });
   await mailExpired(
@@ -149,6 +167,8 @@ export async function settlePayment(
   );
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, r.refundIds);
+  await cancelStaleIntents(p, r.staleIds);
+  await startDuePayments(p, r.dueIds);
   if (r.outcome === 'refunded_slot_taken') {
     await mailBooking(p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]);
   } else if (r.outcome === 'confirmed' || r.outcome === 'balance_paid') {

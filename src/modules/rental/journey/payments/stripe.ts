@@ -4,7 +4,7 @@ import { HttpError } from '../../../../platform/http/errors.js';
 import { perPlatform } from '../../../../platform/per-platform.js';
 import { Decimal } from '../../money.js';
 import { journeySettings, type StripeSettings } from '../settings.js';
-import type { PaymentProvider } from './provider.js';
+import type { PaymentProvider, PaymentRequest } from './provider.js';
 
 // Stripe's own minor-unit table (https://docs.stripe.com/currencies): it differs from ISO 4217 for a few codes.
 const ZERO_DECIMAL = new Set([
@@ -51,8 +51,9 @@ export function stripeSettings(p: Platform): StripeSettings {
 export const stripeClient: (p: Platform) => Stripe = perPlatform((p) => {
   const s = stripeSettings(p);
   return new Stripe(s.secretKey, {
+    // a retry of a create is sent with the create's own idempotency key (intentKey): it never makes a second intent
     maxNetworkRetries: 2,
-    timeout: 20_000,
+    timeout: s.apiTimeoutMs,
     telemetry: false,
     ...(s.api ? { protocol: s.api.protocol, host: s.api.host, port: s.api.port } : {}),
   });
@@ -71,28 +72,76 @@ function providerError(p: Platform, err: unknown, what: string): HttpError {
   );
 }
 
+/** The one idempotency key of a payment's PaymentIntent: every start (and a retry days later) asks for the same intent. */
+export const intentKey = (paymentId: number) => `rova-payment-${paymentId}`;
+
+/** A payment's PaymentIntent as created — the same parameters on every call, as Stripe's key replay requires. */
+function intentParams(b: PaymentRequest): Stripe.PaymentIntentCreateParams {
+  return {
+    amount: stripeAmount(b.amount, b.currency),
+    currency: b.currency.toLowerCase(),
+    automatic_payment_methods: { enabled: true },
+    description: `Booking ${b.reference}`,
+    metadata: { booking_id: String(b.bookingId), payment_id: String(b.id), reference: b.reference },
+  };
+}
+
+/** Where an intent that could not be cancelled stands (it was paid, or was cancelled already), or null when unknown. */
+async function settledState(p: Platform, id: string): Promise<'cancelled' | 'succeeded' | null> {
+  try {
+    const pi = await stripeClient(p).paymentIntents.retrieve(id);
+    return pi.status === 'canceled' ? 'cancelled' : pi.status === 'succeeded' ? 'succeeded' : null;
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return 'cancelled';
+    throw err;
+  }
+}
+
 /**
  * `stripe`: a PaymentIntent for the amount due (Stripe minor units, store currency, our ids in metadata, an
  * idempotency key per payment row so a retried create never makes a second intent); the client confirms it with
- * its client_secret and the signed webhook settles it. Refunds go through refunds.create on the intent.
+ * its client_secret and the signed webhook settles it. Refunds go through refunds.create on the intent; a stale
+ * intent is cancelled (paymentIntents.cancel).
  */
 export const stripeProvider: PaymentProvider = {
   name: 'stripe',
   async start(p, b) {
     try {
-      const pi = await stripeClient(p).paymentIntents.create(
-        {
-          amount: stripeAmount(b.amount, b.currency),
-          currency: b.currency.toLowerCase(),
-          automatic_payment_methods: { enabled: true },
-          description: `Booking ${b.reference}`,
-          metadata: { booking_id: String(b.bookingId), payment_id: String(b.id), reference: b.reference },
-        },
-        { idempotencyKey: `rova-payment-${b.id}` },
-      );
+      const pi = await stripeClient(p).paymentIntents.create(intentParams(b), { idempotencyKey: intentKey(b.id) });
       return { external_id: pi.id, ...(pi.client_secret ? { client_secret: pi.client_secret } : {}) };
     } catch (err) {
       throw providerError(p, err, 'start the payment');
+    }
+  },
+  async resume(p, b) {
+    try {
+      const pi = await stripeClient(p).paymentIntents.retrieve(b.external_id);
+      return { external_id: pi.id, ...(pi.client_secret ? { client_secret: pi.client_secret } : {}) };
+    } catch (err) {
+      throw providerError(p, err, 'start the payment');
+    }
+  },
+  async cancel(p, b) {
+    const stripe = stripeClient(p);
+    try {
+      // a creation whose answer was lost: the same call under the same key answers the intent it made (or makes it)
+      const id =
+        b.external_id ?? (await stripe.paymentIntents.create(intentParams(b), { idempotencyKey: intentKey(b.id) })).id;
+      try {
+        await stripe.paymentIntents.cancel(
+          id,
+          { cancellation_reason: 'abandoned' },
+          { idempotencyKey: `rova-cancel-${b.id}` },
+        );
+        return 'cancelled';
+      } catch (err) {
+        // cancelled already, paid meanwhile, or gone: the intent's own state says which
+        const state = err instanceof Stripe.errors.StripeInvalidRequestError ? await settledState(p, id) : null;
+        if (state) return state;
+        throw err;
+      }
+    } catch (err) {
+      throw providerError(p, err, 'cancel the payment');
     }
   },
   async refund(p, payment, amount, currency, key) {

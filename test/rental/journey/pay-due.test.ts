@@ -1,0 +1,238 @@
+// A price change that leaves an amount due asks the customer for it — a mail written in the change's
+// transaction, the balance on their booking, and "pay the rest" (Stripe PaymentIntent for the difference, or the
+// offline instructions) — against the local Stripe-speaking server.
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockBooking } from '../../../src/modules/rental/bookings/lock.js';
+import { repriceBooking } from '../../../src/modules/rental/bookings/reprice.js';
+import { verifyIntegrity } from '../../../src/modules/rental/integrity/service.js';
+import { rows } from '../../../src/platform/db/types.js';
+import { makeApp, type TestApp } from '../../helpers/app.js';
+import { vehicle } from '../helpers.js';
+import { startStripe, stripeEvent } from './stripe-server.js';
+
+const V1 = '/wp-json/rova-rental/v1';
+const V2 = '/wp-json/rova-rental/v2';
+const SK = 'sk_test_rovaPayDueFake123';
+const WHSEC = 'whsec_rovaPayDueWebhookSecret';
+let t: TestApp;
+let fake: Awaited<ReturnType<typeof startStripe>>;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  fake = await startStripe({ secretKey: SK });
+  t = await makeApp({
+    env: {
+      RENTAL_WRITE_RATE_LIMIT: '1000000',
+      RENTAL_PUBLIC_RATE_LIMIT: '1000000',
+      BOOKING_PAYMENT_PROVIDERS: 'offline,stripe',
+      STRIPE_SECRET_KEY: SK,
+      STRIPE_WEBHOOK_SECRET: WHSEC,
+      STRIPE_API_BASE: fake.url,
+      STRIPE_API_TIMEOUT_MS: '400',
+      PAYMENT_OFFLINE_INSTRUCTIONS: 'Pay at the desk.',
+    },
+  });
+  admin = { 'x-rova-api-key': (await t.userWithKey('administrator')).key };
+}, 240_000);
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+let day = 0;
+const date = (n: number) => new Date(Date.UTC(2038, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+const signed = (payload: string) =>
+  t.inject({
+    method: 'POST',
+    url: `${V2}/payments/stripe/webhook`,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
+    },
+    payload,
+  });
+const put = (id: number, body: Record<string, unknown>) =>
+  t.inject({ method: 'PUT', url: `${V1}/bookings/${id}`, headers: admin, payload: body });
+const clean = async () => expect((await verifyIntegrity(t.platform.db)).findings).toEqual([]);
+const payments = (id: number) =>
+  rows<{ id: number; provider: string; status: string; amount: string; external_id: string | null }>(
+    t.platform.db,
+    sql`SELECT id::int AS id, provider, status, amount::text AS amount, external_id FROM rental_payments WHERE booking_id = ${id} ORDER BY id`,
+  );
+const mails = (to: string) =>
+  rows<{ template: string; subject: string; text_body: string }>(
+    t.platform.db,
+    sql`SELECT template, subject, text_body FROM rova_mail_outbox WHERE to_address = ${to} AND template = 'amount_due' ORDER BY id`,
+  );
+
+interface Made {
+  id: number;
+  reference: string;
+  first: number;
+  email: string;
+  customer: Record<string, string>;
+}
+/** A customer's 4-day booking (100.00 a day), paid in full with the provider. */
+async function paidBooking(provider: 'offline' | 'stripe'): Promise<Made> {
+  day += 10;
+  const user = await t.userWithKey('customer');
+  const customer = { 'x-rova-api-key': user.key };
+  const created = await t.inject({
+    method: 'POST',
+    url: `${V2}/booking/create`,
+    headers: customer,
+    payload: {
+      vehicle_id: await vehicle(t),
+      pickup_date: date(day),
+      return_date: date(day + 4),
+      payment_method: provider,
+      payment_plan: 'full',
+    },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const b = created.json().data.booking as { id: number; reference: string; customer_email: string };
+  if (provider === 'offline')
+    expect(
+      (await t.inject({ method: 'POST', url: `${V2}/bookings/${b.id}/mark-paid`, headers: admin })).statusCode,
+    ).toBe(200);
+  else await succeed((await payments(b.id))[0]!.external_id!, 'confirmed');
+  return { id: b.id, reference: b.reference, first: day, email: b.customer_email, customer };
+}
+async function succeed(intent: string, outcome: string) {
+  const r = await signed(stripeEvent('payment_intent.succeeded', fake.succeed(intent)));
+  expect(r.json().data.outcome, r.body).toBe(outcome);
+}
+const detail = async (m: Made) => {
+  const r = await t.inject({ method: 'GET', url: `${V2}/my/bookings/${m.id}`, headers: m.customer });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json().data as { payment_status: string; total: number; balance: Record<string, unknown> };
+};
+const payDue = (m: Made, body?: Record<string, unknown>) =>
+  t.inject({ method: 'POST', url: `${V2}/my/bookings/${m.id}/pay-due`, headers: m.customer, payload: body ?? {} });
+
+describe('an amount due is asked of the customer', () => {
+  it('card: the mail says what is due; the booking shows paid and due; pay-due answers the intent of the difference (the same on a repeat); paid → paid, verify clean', async () => {
+    const m = await paidBooking('stripe');
+    expect((await put(m.id, { return_date: date(m.first + 6) })).statusCode).toBe(200);
+    const [mail] = await mails(m.email);
+    expect(mail).toMatchObject({ template: 'amount_due', subject: `[Rova] Amount due — ${m.reference}` });
+    expect(mail!.text_body).toContain('Total: 600.00 USD');
+    expect(mail!.text_body).toContain('Paid: 400.00 USD');
+    expect(mail!.text_body).toContain('Amount due: 200.00 USD');
+    expect(mail!.text_body).toContain('How to pay: Pay the rest by card from this booking in your account.');
+    expect(await detail(m)).toMatchObject({
+      payment_status: 'partially_paid',
+      total: 600,
+      balance: { paid: 400, due: 200, currency: 'USD', provider: 'stripe', instructions: null },
+    });
+    const calls = fake.calls.length;
+    const r = await payDue(m);
+    expect(r.statusCode, r.body).toBe(200);
+    const due = (await payments(m.id))[1]!;
+    const pi = fake.intents.get(due.external_id!)!;
+    expect(r.json().data).toEqual({
+      booking_id: m.id,
+      payment_id: due.id,
+      provider: 'stripe',
+      amount: 200,
+      currency: 'USD',
+      client_secret: pi.client_secret,
+    });
+    expect(pi).toMatchObject({ amount: 20000, status: 'requires_payment_method' });
+    // a repeat finds the same intent again (one GET, no second intent)
+    expect((await payDue(m)).json().data.client_secret).toBe(pi.client_secret);
+    expect(fake.calls.slice(calls).map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET /v1/payment_intents/${pi.id}`,
+      `GET /v1/payment_intents/${pi.id}`,
+    ]);
+    await succeed(pi.id, 'balance_paid');
+    expect(await detail(m)).toMatchObject({
+      payment_status: 'paid',
+      balance: { paid: 600, due: 0, provider: null },
+    });
+    expect((await payDue(m)).statusCode).toBe(409);
+    await clean();
+  });
+
+  it('offline: the mail and the booking give the instructions; paying by card instead supersedes the offline request', async () => {
+    const m = await paidBooking('offline');
+    expect((await put(m.id, { return_date: date(m.first + 5) })).statusCode).toBe(200);
+    const how = `Pay at the desk. Reference: ${m.reference}. Amount due: 100.00 USD.`;
+    expect((await mails(m.email))[0]!.text_body).toContain(`How to pay: ${how}`);
+    expect((await detail(m)).balance).toEqual({
+      paid: 400,
+      due: 100,
+      currency: 'USD',
+      provider: 'offline',
+      instructions: how,
+    });
+    const off = await payDue(m);
+    expect(off.json().data).toMatchObject({ provider: 'offline', amount: 100, instructions: how });
+    const card = await payDue(m, { payment_method: 'stripe' });
+    expect(card.statusCode, card.body).toBe(200);
+    const pays = await payments(m.id);
+    expect(pays.map((x) => [x.provider, x.status, x.amount])).toEqual([
+      ['offline', 'succeeded', '400.00'],
+      ['offline', 'cancelled', '100.00'],
+      ['stripe', 'pending', '100.00'],
+    ]);
+    expect(card.json().data).toMatchObject({ provider: 'stripe', payment_id: pays[2]!.id, amount: 100 });
+    await clean();
+    await succeed(pays[2]!.external_id!, 'balance_paid');
+    expect((await detail(m)).payment_status).toBe('paid');
+    // the superseded offline request can no longer be marked paid (nothing is pending)
+    expect(
+      (await t.inject({ method: 'POST', url: `${V2}/bookings/${m.id}/mark-paid`, headers: admin })).statusCode,
+    ).toBe(409);
+    await clean();
+  });
+
+  it('Stripe down when the customer asks: 503 naming the provider, it stays due; asked again later: one intent', async () => {
+    const m = await paidBooking('offline');
+    expect((await put(m.id, { return_date: date(m.first + 5) })).statusCode).toBe(200);
+    fake.fault('unavailable', 3, { path: /^\/v1\/payment_intents$/ });
+    const down = await payDue(m, { payment_method: 'stripe' });
+    expect(down.statusCode, down.body).toBe(503);
+    expect(down.json()).toMatchObject({
+      error_code: 'SERVICE_UNAVAILABLE',
+      details: { reason: 'payment_provider_error' },
+    });
+    expect((await detail(m)).balance).toMatchObject({ due: 100, provider: 'stripe' });
+    const again = await payDue(m);
+    expect(again.statusCode, again.body).toBe(200);
+    const pays = await payments(m.id);
+    expect(pays.filter((x) => x.provider === 'stripe')).toHaveLength(1);
+    expect([...fake.intents.values()].filter((x) => x.metadata.booking_id === String(m.id))).toHaveLength(1);
+    await clean();
+  });
+
+  it('nothing due, or not mine: 409 and 404; a shortened booking sends no amount-due mail', async () => {
+    const m = await paidBooking('stripe');
+    expect((await payDue(m)).statusCode).toBe(409);
+    const other = { ...m, customer: { 'x-rova-api-key': (await t.userWithKey('customer')).key } };
+    expect((await payDue(other)).statusCode).toBe(404);
+    expect((await put(m.id, { return_date: date(m.first + 2) })).statusCode).toBe(200);
+    expect(await mails(m.email)).toEqual([]);
+    expect((await payDue(m, { payment_method: 'paypal' })).statusCode).toBe(400);
+  });
+
+  it('the mail is written by the change’s own transaction: rolled back with it', async () => {
+    const m = await paidBooking('stripe');
+    await expect(
+      t.platform.transaction(async (tx) => {
+        const locked = await lockBooking(tx, m.id, []);
+        const r = await repriceBooking(t.platform, tx, locked, { total: '500.00' });
+        expect(r.money.due.toFixed(2)).toBe('100.00');
+        const inTx = await rows<{ n: number }>(
+          tx,
+          sql`SELECT count(*)::int AS n FROM rova_mail_outbox WHERE to_address = ${m.email} AND template = 'amount_due'`,
+        );
+        expect(inTx[0]!.n).toBe(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await mails(m.email)).toEqual([]);
+    await clean();
+  });
+});
