@@ -63,8 +63,11 @@ export interface Config {
   jobTickMs: number;
   /** ROVA_AUTH_CACHE_SECONDS: how long a node may answer an API key from memory when it missed the bus's invalidation (0 = no cache). */
   authCacheSeconds: number;
-  /** LOG_FORMAT: json lines, or pretty (local time, colours); unset = pretty when stdout is a terminal. */
-  logFormat: 'json' | 'pretty';
+  /**
+   * LOG_FORMAT: json lines, or pretty (local time, colours); unset = pretty when stdout is a terminal. `line` (not a
+   * setting): a one-shot CLI command's warnings on a terminal, one plain line each.
+   */
+  logFormat: 'json' | 'pretty' | 'line';
   /** GET /metrics (Prometheus): off (404), public, or token (Authorization: Bearer METRICS_TOKEN). */
   metrics: { mode: 'off' | 'public' | 'token'; token: string | null };
   /** How long a graceful shutdown waits for in-flight requests and jobs before it exits anyway. */
@@ -222,7 +225,7 @@ function parseExtensions(raw: string | undefined): string[] {
   return files;
 }
 
-function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: boolean): string {
+function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: boolean, mayCreate: boolean): string {
   if (raw !== undefined && raw !== '') {
     if (raw.length < 32)
       throw new ConfigError('ROVA_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)');
@@ -234,6 +237,13 @@ function loadOrCreateSecret(dataDir: string, raw: string | undefined, persist: b
     const s = readFileSync(file, 'utf8').trim();
     if (s.length >= 32) return s;
   }
+  if (!mayCreate)
+    throw new ConfigError(
+      `ROVA_SECRET is not set and ${file} does not exist: a command on the server's database (DATABASE_URL) needs the ` +
+        "server's secret, or the keys and passwords it writes are ones the server refuses. Run it with the server's " +
+        'settings, e.g. `set -a; . /etc/rova/rova.env; set +a` first (DATABASE_URL, ROVA_SECRET, and STORAGE_URL ' +
+        'when set) — see docs/operators/cli.md',
+    );
   mkdirSync(dataDir, { recursive: true });
   const s = randomBytes(32).toString('hex');
   writeFileSync(file, s + '\n', { mode: 0o600 });
@@ -266,6 +276,11 @@ export interface LoadConfigOptions {
   ephemeral?: boolean;
   /** Whether stdout is a terminal (decides the default LOG_FORMAT); default: process.stdout.isTTY. */
   isTty?: boolean;
+  /**
+   * false: with DATABASE_URL and no ROVA_SECRET nor DATA_DIR/secret, refuse instead of making a new secret (CLI
+   * commands on a server's database, where a new secret would write keys the server refuses).
+   */
+  createSecret?: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfigOptions = {}): Config {
@@ -321,7 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
     restRoot,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    secret: loadOrCreateSecret(dataDir, env.ROVA_SECRET, !ephemeral),
+    secret: loadOrCreateSecret(dataDir, env.ROVA_SECRET, !ephemeral, opts.createSecret !== false || !databaseUrl),
     storeCurrencyEnv,
     storeTimezone,
     logLevel,

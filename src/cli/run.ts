@@ -1,5 +1,5 @@
 import { buildApp } from '../app.js';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config, type LoadConfigOptions } from '../config.js';
 import { modules } from '../modules/index.js';
 import type { CliCommand, CliContext, CliIo } from '../modules/types.js';
 import { command } from './command.js';
@@ -29,8 +29,8 @@ const builtins: Record<string, CliCommand> = {
 const allCommands = (): Record<string, CliCommand> => ({ ...cliCommands, ...builtins });
 
 /** Every setting, the core ones and each module's, validated before anything connects or writes. */
-function loadAndCheckConfig(env: NodeJS.ProcessEnv): Config {
-  const config = loadConfig(env);
+function loadAndCheckConfig(env: NodeJS.ProcessEnv, opts: LoadConfigOptions = {}): Config {
+  const config = loadConfig(env, opts);
   for (const m of modules) m.checkConfig?.(config);
   return config;
 }
@@ -79,7 +79,14 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Prom
     io.stdout.write(commandHelp(name, cmd) + '\n');
     return 0;
   }
-  const config = loadAndCheckConfig(env);
+  // Only the server and `migrate` may start on a database without the server's secret: anything else would write
+  // keys and tokens the server refuses.
+  const config = loadAndCheckConfig(env, { createSecret: name === 'serve' || name === 'migrate' });
+  // A one-shot command's warnings on a terminal: one plain line each, not JSON (LOG_FORMAT still wins)
+  const logFormat =
+    name !== 'serve' && !env.LOG_FORMAT?.trim() && (io.stderr as { isTTY?: boolean }).isTTY === true
+      ? 'line'
+      : config.logFormat;
   const ctx: CliContext = {
     config,
     args: rest,
@@ -87,7 +94,7 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Prom
     // stdout is the command's output (a key, an export file): its log lines and warnings go to stderr
     open: (o) =>
       buildApp(
-        { ...config, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
+        { ...config, logFormat, jobs: false, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
         { logTo: io.stderr, http: false, startModules: !o?.platformOnly },
       ),
   };

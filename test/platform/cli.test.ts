@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { TEST_PG } from '../helpers/app.js';
-import { rovaInProcess } from '../helpers/cli.js';
+import { runRova } from '../../src/cli/run.js';
+import { capturedIo, rovaInProcess } from '../helpers/cli.js';
 import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
 
 const dirs: string[] = [];
@@ -124,12 +125,37 @@ describe('rova CLI', () => {
     expect(x.stdout.split('\n')[0]).toMatch(/^\uFEFF?id,/);
     expect(x.stdout).not.toContain('stale');
     expect(x.stderr).toContain('exchange rates are stale');
+    // on a terminal, with LOG_FORMAT unset, the same warning is one plain line
+    const tty = capturedIo();
+    Object.assign(tty.io.stderr, { isTTY: true });
+    const { LOG_FORMAT: _json, ...termEnv } = env;
+    expect(await runRova(['export', 'vehicles', '--format', 'csv'], termEnv, tty.io)).toBe(0);
+    expect(tty.stderr()).toMatch(
+      /^WARN: exchange rates are stale until a sync succeeds \(GET \/rova-fx\/v1\/currencies lists them\)\n$/,
+    );
     // a key needs only the platform: no module starts, so no rate check and nothing but the key
     const k = rova(['apikey', 'create', '--user', 'quiet', '--name', 'ci'], env);
     expect(k.code, k.stderr).toBe(0);
     expect(k.stdout).toMatch(/^rova_[A-Za-z0-9_-]{40,}\n$/);
     expect(k.stderr).not.toContain('exchange rates are stale');
   }, 120_000);
+  it('a command on a server database without the server secret refuses, naming what it needs, and makes no secret', async () => {
+    const d = tmp();
+    const env = { DATA_DIR: d, DATABASE_URL: 'postgres://rova@127.0.0.1:1/rova' };
+    const r = await rovaInProcess(['apikey', 'create', '--user', 'x', '--name', 'ci'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^rova: configuration error: ROVA_SECRET is not set and .*secret does not exist: a command on the server's database \(DATABASE_URL\) needs the server's secret/,
+    );
+    expect(r.stderr).toContain('set -a; . /etc/rova/rova.env; set +a');
+    expect(existsSync(path.join(d, 'secret'))).toBe(false);
+    // with the secret it goes on (to the connection, which fails here)
+    const withSecret = await rovaInProcess(['apikey', 'create', '--user', 'x', '--name', 'ci'], {
+      ...env,
+      ROVA_SECRET: 's'.repeat(64),
+    });
+    expect(withSecret.stderr).toMatch(/cannot connect to PostgreSQL/);
+  });
   it('unknown command → usage, exit 1', async () => {
     const r = await rovaInProcess(['frobnicate'], { DATA_DIR: tmp() });
     expect(r.code).toBe(1);

@@ -42,6 +42,10 @@ describe.skipIf(!!TEST_PG)('rova setup', () => {
       'Next steps:',
     ]);
     expect(r.stdout).toContain('npx rova apikey create --user owner --name ci');
+    // the next step says what the key it suggests may do
+    expect(r.stdout).toContain(
+      'an API key for scripts and integrations, allowed to read and write: npx rova apikey create --user owner --name ci --scopes read,write',
+    );
     expect(r.stdout).not.toContain('a long enough password');
     const again = await rova(
       ['setup', '--login', 'second', '--email', 'second@example.test', '--password', 'another long password'],

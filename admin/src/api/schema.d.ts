@@ -2301,6 +2301,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/bookings/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment the desk took (cash, card terminal, bank transfer): full or deposit
+         * @description Idempotency-Key required (a double click or a retry records once; another body → 422). Under the booking lock: the payment is written succeeded with its method and reference, a booking waiting for payment is confirmed (outcome `confirmed`; one cancelled because its deadline passed too, when its slot is still free, else 409 `VEHICLE_NOT_AVAILABLE`), otherwise `recorded`. payment_status: paid, deposit_paid or partially_paid. 400 when the amount exceeds what is due; 409 when nothing is due or the booking is cancelled. Event `payment.succeeded`; the customer is mailed. Capability manage_store.
+         *
+         *     **Needs** the `manage_store` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV2BookingsByIdPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/ledger/clearing": {
         parameters: {
             query?: never;
@@ -5585,6 +5607,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only vehicles at this location */
                 location?: number;
+                /** @description Only bookings under way whose payment is not complete */
+                payment_due?: boolean;
                 /** @description YYYY-MM-DD (store timezone) */
                 to: string;
                 /** @description Only this vendor's vehicles (its user id) */
@@ -5615,6 +5639,10 @@ export interface operations {
                                 id: number;
                                 /** @description rental | transfer */
                                 kind: string;
+                                /** @description Under way and not fully paid */
+                                payment_due: boolean;
+                                /** @description unpaid | deposit_paid | partially_paid | paid | refunded */
+                                payment_status: string;
                                 /** @description ISO-8601 UTC */
                                 pickup_at: string;
                                 reference: string;
@@ -5782,6 +5810,8 @@ export interface operations {
                 kind?: "rental" | "transfer";
                 /** @description Page (≥ 1); past the end gives items: [] */
                 page?: number;
+                /** @description true: only bookings under way whose payment is not complete */
+                payment_due?: boolean;
                 /** @description Items per page (1–100) */
                 per_page?: number;
                 /** @description YYYY-MM-DD (store timezone) */
@@ -6008,6 +6038,10 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking detail */
                         data?: {
+                            /** @description What is still due of the total (0 for a cancelled booking) */
+                            amount_due: number;
+                            /** @description What the booking's payments hold (succeeded, less refunds) */
+                            amount_paid: number;
                             /** @description Order lines of a booking made through the customer journey; empty for operator bookings */
                             lines: {
                                 amount: number;
@@ -6020,7 +6054,9 @@ export interface operations {
                                 created_at: string;
                                 currency: string;
                                 id: number;
+                                method: string | null;
                                 provider: string;
+                                reference: string | null;
                                 refunded_amount: number;
                                 status: string;
                             }[];
@@ -13493,7 +13529,8 @@ export interface operations {
                         name: string;
                         phone?: string;
                     };
-                    payment_method: "offline" | "stripe";
+                    /** @description pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold (BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled. */
+                    payment_method: "offline" | "pay_at_pickup" | "bank_transfer" | "stripe";
                     payment_plan: "deposit" | "full";
                     /**
                      * Format: date
@@ -13672,6 +13709,132 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2BookingsByIdPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "full",
+                 *       "amount": 25,
+                 *       "method": "cash",
+                 *       "reference": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description In the store currency, at most 2 decimals, at most the amount due; default: what kind asks */
+                    amount?: number;
+                    /** @description full: the whole amount due; deposit: the deposit (what is asked when no amount is sent) */
+                    kind: "full" | "deposit";
+                    /** @description How the desk was paid */
+                    method: "cash" | "card_terminal" | "bank_transfer" | "other";
+                    /** @description Receipt number, transfer reference… */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description This payment */
+                            amount: string;
+                            booking: {
+                                [key: string]: unknown;
+                            };
+                            /** @description What is still due */
+                            due: string;
+                            outcome: "confirmed" | "recorded";
+                            /** @description What the booking's payments hold now */
+                            paid: string;
+                            payment_id: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -70,6 +70,8 @@ export interface Booking {
   currency: string;
   payment_status: string;
   payment_method: string | null;
+  /** Null: none (a pay-at-pick-up reservation, or a booking not waiting for payment). */
+  payment_deadline: string | null;
   status: string;
   notes: string;
   created_at: string;

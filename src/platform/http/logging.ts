@@ -75,19 +75,30 @@ export function loggerOptions(config: Config, to: LogDestination = 'stdout'): Fa
         remotePort: req.socket?.remotePort,
       }),
     },
-    ...(config.logFormat === 'pretty'
+    ...(config.logFormat === 'line'
       ? {
+          // a CLI command on a terminal: `WARN: message`, nothing else
           stream: pretty({
-            translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
-            ignore: 'pid,hostname',
+            ignore: 'pid,hostname,time',
+            hideObject: true,
             sync: true,
-            destination: own ?? stream ?? 1,
+            destination: own ?? stream ?? 2,
             colorize: own !== null && (own === 2 ? process.stderr : process.stdout).isTTY === true,
           }),
         }
-      : own === 1
-        ? {}
-        : { stream: own === 2 ? process.stderr : (stream ?? process.stdout) }),
+      : config.logFormat === 'pretty'
+        ? {
+            stream: pretty({
+              translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+              ignore: 'pid,hostname',
+              sync: true,
+              destination: own ?? stream ?? 1,
+              colorize: own !== null && (own === 2 ? process.stderr : process.stdout).isTTY === true,
+            }),
+          }
+        : own === 1
+          ? {}
+          : { stream: own === 2 ? process.stderr : (stream ?? process.stdout) }),
   };
 }
 

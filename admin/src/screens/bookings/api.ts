@@ -22,7 +22,33 @@ type DetailData = NonNullable<
 >;
 /** The detail: the booking's own fields plus the vehicle and locations by name, order lines, payments and refunds. */
 export type BookingDetail = Booking &
-  Pick<DetailData, 'vehicle' | 'pickup_location' | 'return_location' | 'lines' | 'payments' | 'refunds'>;
+  Pick<
+    DetailData,
+    'vehicle' | 'pickup_location' | 'return_location' | 'lines' | 'payments' | 'refunds' | 'amount_paid' | 'amount_due'
+  >;
+
+export type RecordPaymentBody =
+  paths['/wp-json/rova-rental/v2/bookings/{id}/payments']['post']['requestBody']['content']['application/json'];
+
+/** Records a payment the desk took; `key` is the form's Idempotency-Key (a double submit records once). */
+export function useRecordPayment(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, key }: { body: RecordPaymentBody; key: string }) =>
+      unwrapRental(
+        api.POST('/wp-json/rova-rental/v2/bookings/{id}/payments', {
+          params: { path: { id }, header: { 'idempotency-key': key } },
+          body,
+        }),
+      ),
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: ['bookings'] }),
+        qc.invalidateQueries({ queryKey: ['planner'] }),
+        qc.invalidateQueries({ queryKey: ['dashboard'] }),
+      ]),
+  });
+}
 
 export const useBooking = (id: number) =>
   useQuery({

@@ -114,6 +114,9 @@ export async function updateBooking(db: Db, id: number, f: Record<string, unknow
   return b;
 }
 
+/** A booking under way (waiting, confirmed, running) whose payment is not complete. */
+export const PAYMENT_DUE = sql`status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND payment_status IN ('unpaid', 'deposit_paid', 'partially_paid')`;
+
 export interface BookingFilter {
   status?: string;
   vehicle_id?: number;
@@ -122,6 +125,8 @@ export interface BookingFilter {
   pickup_from?: Date;
   pickup_to?: Date;
   search?: string;
+  /** Bookings still under way whose payment is not complete (issue 35.1's "payment due"). */
+  payment_due?: boolean;
 }
 
 export async function listBookings(
@@ -132,6 +137,7 @@ export async function listBookings(
 ): Promise<{ items: BookingRow[]; total: number }> {
   const c: SQL[] = [];
   if (f.status) c.push(sql`status = ${f.status}`);
+  if (f.payment_due) c.push(PAYMENT_DUE);
   if (f.vehicle_id !== undefined) c.push(sql`vehicle_id = ${f.vehicle_id}`);
   if (f.customer_id !== undefined) c.push(sql`customer_id = ${f.customer_id}`);
   if (f.kind) c.push(sql`kind = ${f.kind}`);
@@ -239,13 +245,16 @@ export interface BookingPaymentRow {
   currency: string;
   status: string;
   refunded_amount: string;
+  /** A desk payment's method and reference (migration 0685); null for a provider's. */
+  method: string | null;
+  reference: string | null;
   created_at: string;
 }
 
 export async function paymentsOfBooking(db: Db, bookingId: number): Promise<BookingPaymentRow[]> {
   return rows<BookingPaymentRow>(
     db,
-    sql`SELECT id, provider, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount, created_at
+    sql`SELECT id, provider, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount, method, reference, created_at
         FROM rental_payments WHERE booking_id = ${bookingId} ORDER BY created_at, id`,
   );
 }

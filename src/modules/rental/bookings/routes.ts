@@ -30,10 +30,14 @@ const BookingDetail = Type.Object(
       }),
       { description: 'Order lines of a booking made through the customer journey; empty for operator bookings' },
     ),
+    amount_paid: Type.Number({ description: "What the booking's payments hold (succeeded, less refunds)" }),
+    amount_due: Type.Number({ description: 'What is still due of the total (0 for a cancelled booking)' }),
     payments: Type.Array(
       Type.Object({
         id: Type.Integer(),
         provider: Type.String(),
+        method: Nullable(Type.String({ description: "A desk payment's method (cash, card_terminal, …)" })),
+        reference: Nullable(Type.String({ description: "A desk payment's receipt or transfer reference" })),
         amount: Type.Number(),
         currency: Type.String(),
         status: Type.String(),
@@ -76,6 +80,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           pickup_from: Type.Optional(DateStr),
           pickup_to: Type.Optional(DateStr),
           search: Type.Optional(Text({ maxLength: 100 })),
+          payment_due: Type.Optional(
+            Type.Boolean({ description: 'true: only bookings under way whose payment is not complete' }),
+          ),
         }),
         response: adminResponses(PageSchema(Booking)),
       },
@@ -95,6 +102,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           customer_id: q.customer_id,
           kind: q.kind,
           search: q.search,
+          payment_due: q.payment_due,
           pickup_from: q.pickup_from ? new Date(q.pickup_from + 'T00:00:00Z') : undefined,
           pickup_to: q.pickup_to ? new Date(new Date(q.pickup_to + 'T00:00:00Z').getTime() + 86_400_000) : undefined,
         },

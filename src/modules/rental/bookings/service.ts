@@ -45,6 +45,8 @@ import {
 } from '../journey/create/statement.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
+import { paymentDeadlineFor, type DeadlineSettings } from './deadline.js';
+import { journeySettings } from '../journey/settings.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
 
 export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date'> {
@@ -61,7 +63,10 @@ export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date
   notes?: string;
   payment_method?: string;
   source?: string;
-  /** v2 journey: minutes the pending booking holds its slot (default RENTAL_PAYMENT_DEADLINE_MINUTES). */
+  /**
+   * v2 journey: minutes of the short hold (default RENTAL_PAYMENT_DEADLINE_MINUTES); `payment_method` pay_at_pickup
+   * and bank_transfer have their own rules (paymentDeadlineFor).
+   */
   hold_minutes?: number;
   return_location_id?: number;
 }
@@ -202,7 +207,7 @@ export async function bookInTransaction(
         customer_email: person.email,
         customer_phone: person.phone,
         ...fields,
-        ...bookingTerms(p, input, status),
+        ...bookingTerms(p, input, status, String(fields.pickup_at)),
       });
       if (!customer) {
         await emitBookingCreated(tx, booking);
@@ -254,11 +259,24 @@ type BookingTerms = Pick<
   'currency' | 'payment_method' | 'payment_deadline' | 'status' | 'notes' | 'source' | 'buffer_minutes'
 >;
 
+/** The rule settings of a payment deadline; `holdMinutes`: the short hold (v2 journey's, or the admin API's). */
+function deadlineSettings(p: Platform, holdMinutes?: number): DeadlineSettings {
+  return {
+    holdMinutes: holdMinutes ?? rentalSettings(p).paymentDeadlineMinutes,
+    bankTransferDays: journeySettings(p).bankTransferDays,
+  };
+}
+
 /** The fields of a new booking that follow from the request and the settings, not from its customer or its price. */
-function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus): BookingTerms {
+function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus, pickupAt: string): BookingTerms {
   const s = rentalSettings(p);
   const deadline = DEADLINE_BOUND.includes(status)
-    ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString()
+    ? (paymentDeadlineFor(
+        input.payment_method,
+        new Date(pickupAt),
+        new Date(),
+        deadlineSettings(p, input.hold_minutes),
+      )?.toISOString() ?? null)
     : null;
   return {
     currency: p.storeCurrency.code,
@@ -287,7 +305,7 @@ export function rentalColumns(
     reference: reference(),
     vehicle_id: input.vehicle_id,
     ...rentalFields(input, period, pre),
-    ...bookingTerms(p, input, status),
+    ...bookingTerms(p, input, status, period.pickupAt.toISOString()),
   };
 }
 
@@ -429,14 +447,25 @@ export async function changeStatus(
             { reason: 'booked' },
           );
       }
+      // back to waiting for payment: the deadline its payment method's rule gives from now (null: held until pick-up)
       const deadline = DEADLINE_BOUND.includes(to)
-        ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString()
+        ? (paymentDeadlineFor(
+            cur.payment_method,
+            toDate(cur.pickup_at),
+            new Date(),
+            deadlineSettings(p),
+          )?.toISOString() ?? null)
         : undefined;
       const cancel =
         to === 'cancelled'
           ? { cancelled_by: opts.by ?? null, cancelled_at: new Date().toISOString() }
           : { cancelled_by: null, cancelled_at: null };
-      const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline, ...cancel }))!;
+      const booking = (await updateBooking(tx, id, {
+        status: to,
+        payment_deadline: deadline,
+        ...(deadline !== undefined ? { payment_reminded_at: null } : {}),
+        ...cancel,
+      }))!;
       await emitBookingStatus(tx, booking, from);
       // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
       await onBookingStatusChange(tx, booking, from, to);

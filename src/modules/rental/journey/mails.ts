@@ -7,8 +7,15 @@ import { mailSettings } from '../../../platform/mail/settings.js';
 import { compose, localTime } from '../../../platform/mail/templates.js';
 import type { BookingRow } from '../bookings/repo.js';
 import { iso } from '../views.js';
+import { paymentTermRows } from './payment-terms.js';
 
-type BookingMail = 'booking_created' | 'booking_confirmed' | 'booking_cancelled' | 'payment_received' | 'amount_due';
+type BookingMail =
+  | 'booking_created'
+  | 'booking_confirmed'
+  | 'booking_cancelled'
+  | 'payment_received'
+  | 'amount_due'
+  | 'payment_reminder';
 
 const SUBJECT: Record<BookingMail, string> = {
   booking_created: 'Booking received',
@@ -16,6 +23,7 @@ const SUBJECT: Record<BookingMail, string> = {
   booking_cancelled: 'Booking cancelled',
   payment_received: 'Payment received',
   amount_due: 'Amount due',
+  payment_reminder: 'Payment reminder',
 };
 
 /** A booking mail's content, greeting `name`. */
@@ -33,6 +41,7 @@ function bookingMail(
     ['Return', localTime(iso(b.return_at), s.timezone)],
     ['Total', `${Number(b.total).toFixed(2)} ${b.currency}`],
     ['Status', b.status],
+    ...paymentTermRows(b, s.timezone),
     ...extra,
   ];
   return { template: kind, ...compose(s, `${SUBJECT[kind]} — ${b.reference}`, `Hello ${name},`, [{ rows }]) };

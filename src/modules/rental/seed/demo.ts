@@ -194,6 +194,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
                   : roll < 0.9
                     ? 'draft'
                     : 'cancelled';
+        const waiting = status === 'pending_payment' || status === 'pending';
         // booked 1–25 days ahead of pick-up, and never in the future: an upcoming booking was made some time in the past
         // weeks (clamping them all to "an hour ago" drew a spike of that day's bookings on the dashboard)
         const ahead = rnd.int(1, 25) * DAY + rnd.int(0, 23) * 3_600_000;
@@ -251,10 +252,12 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
               : status === 'confirmed'
                 ? 'deposit_paid'
                 : 'unpaid',
-          payment_method: rnd.pick(['card', 'bank_transfer', 'cash', 'paypal']),
-          payment_deadline: ['pending_payment', 'pending'].includes(status)
-            ? new Date(now.getTime() + 30 * 60_000).toISOString()
-            : null,
+          // the ones waiting for payment are pay-at-pick-up reservations (no deadline): a demo server restarted a day
+          // later must not find them lapsed, cancel them and mail their customers (issue 35.1)
+          payment_method: ((m) => (waiting ? 'pay_at_pickup' : m))(
+            rnd.pick(['card', 'bank_transfer', 'cash', 'paypal']),
+          ),
+          payment_deadline: null,
           status,
           source: 'demo',
           created_at: created.toISOString(),

@@ -14,7 +14,15 @@ const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: 
 export const CreateBody = Type.Object(
   {
     ...CheckFields,
-    payment_method: Type.Union([Type.Literal('offline'), Type.Literal('stripe')]),
+    payment_method: Type.Union(
+      [Type.Literal('offline'), Type.Literal('pay_at_pickup'), Type.Literal('bank_transfer'), Type.Literal('stripe')],
+      {
+        description:
+          'pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within ' +
+          'BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold ' +
+          '(BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled.',
+      },
+    ),
     payment_plan: Type.Union([Type.Literal('deposit'), Type.Literal('full')]),
     customer: Type.Optional(
       Type.Object(
@@ -25,6 +33,14 @@ export const CreateBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The answer's message: a reservation is paid at pick-up; otherwise the deadline, as the booking says it. */
+function createdMessage(data: CreatedBooking): string {
+  const d = data.booking.payment_deadline;
+  return d === null
+    ? 'Booking reserved: the vehicle is held until pick-up, pay at the desk.'
+    : `Booking created: pay before ${d} to confirm it.`;
+}
 
 export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -64,7 +80,7 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const key = req.headers['idempotency-key'];
       const answer = (data: CreatedBooking) => ({
         status: 201,
-        body: rentalOk(data, 'Booking created: pay before the deadline to confirm it.'),
+        body: rentalOk(data, createdMessage(data)),
       });
       // the key commits with the booking (and is freed with its cancellation when the payment cannot start)
       const r = await idempotent(

@@ -31,7 +31,7 @@ import { setPaymentAnswered } from './repo.js';
 import type { KnownCustomer, OrderLine, OrderWrites, OrderWritten, RentalColumns } from './statement.js';
 
 export interface CreateInput extends BookingCheckInput {
-  payment_method: 'offline' | 'stripe';
+  payment_method: 'offline' | 'pay_at_pickup' | 'bank_transfer' | 'stripe';
   payment_plan: 'deposit' | 'full';
   customer?: { name: string; email: string; phone?: string };
 }
@@ -200,7 +200,8 @@ export async function createCustomerBooking(
   input: CreateInput,
   record?: BookingRecord,
 ): Promise<CreatedBooking> {
-  const provider = enabledProvider(p, input.payment_method);
+  // pay at pick-up and bank transfer are offline payments with their own deadline rules (bookings/deadline.ts)
+  const provider = enabledProvider(p, input.payment_method === 'stripe' ? 'stripe' : 'offline');
   if (!provider)
     throw new HttpError(400, 'INVALID_PARAMS', `Payment method "${input.payment_method}" is not enabled.`, {
       field: 'payment_method',
