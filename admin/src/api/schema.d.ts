@@ -1061,7 +1061,7 @@ export interface paths {
         get: operations["getRovaRentalV1Locations"];
         put?: never;
         /**
-         * Create a location
+         * Create a location (Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1Locations"];
@@ -1281,7 +1281,7 @@ export interface paths {
         get: operations["getRovaRentalV1PricingRules"];
         put?: never;
         /**
-         * Create a pricing rule (season, weekend, duration, addon, tax, deposit)
+         * Create a pricing rule (season, weekend, duration, addon, tax, deposit; Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1PricingRules"];
@@ -1443,7 +1443,7 @@ export interface paths {
         get: operations["getRovaRentalV1TransferRoutes"];
         put?: never;
         /**
-         * Create a transfer route
+         * Create a transfer route (Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1TransferRoutes"];
@@ -1495,7 +1495,7 @@ export interface paths {
         get: operations["getRovaRentalV1Vehicles"];
         put?: never;
         /**
-         * Create a vehicle
+         * Create a vehicle (Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1Vehicles"];
@@ -7127,7 +7127,10 @@ export interface operations {
     postRovaRentalV1Locations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8421,7 +8424,10 @@ export interface operations {
     postRovaRentalV1PricingRules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9328,7 +9334,10 @@ export interface operations {
     postRovaRentalV1TransferRoutes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9746,7 +9755,10 @@ export interface operations {
     postRovaRentalV1Vehicles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

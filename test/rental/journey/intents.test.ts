@@ -293,4 +293,61 @@ describe('stale intents are cancelled at the provider', () => {
     expect(await bookingOf(id)).toMatchObject({ payment_status: 'paid' });
     await clean();
   });
+
+  it('a new booking whose first intent’s creation timed out (Stripe made it): 503, the booking cancelled, and that intent cancelled by its key', async () => {
+    day += 10;
+    const customer = { 'x-rova-api-key': (await t.userWithKey('customer')).key };
+    let v = 0;
+    fake.fault('timeout', 3, { path: CREATE, delayMs: 1500 });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: customer,
+      payload: {
+        vehicle_id: (v = await vehicle(t)),
+        pickup_date: date(day),
+        return_date: date(day + 2),
+        payment_method: 'stripe',
+        payment_plan: 'full',
+      },
+    });
+    expect(r.statusCode, r.body).toBe(503);
+    const [b] = await rows<{ id: number; status: string }>(
+      t.platform.db,
+      sql`SELECT id::int AS id, status FROM rental_bookings WHERE vehicle_id = ${v}`,
+    );
+    expect(b!.status).toBe('cancelled');
+    const [pay] = await payments(b!.id);
+    expect(pay).toMatchObject({ status: 'cancelled', external_id: null, provider_action: null });
+    const made = intentsOfPayment(pay!.id);
+    expect(made).toEqual([expect.objectContaining({ status: 'canceled', amount: 20000 })]);
+    await clean();
+  });
+
+  it('a refused first intent (402, nothing made): the payment failed, nothing to cancel', async () => {
+    day += 10;
+    const customer = { 'x-rova-api-key': (await t.userWithKey('customer')).key };
+    const calls = fake.calls.length;
+    let v = 0;
+    fake.failNext(1);
+    const r = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: customer,
+      payload: {
+        vehicle_id: (v = await vehicle(t)),
+        pickup_date: date(day),
+        return_date: date(day + 2),
+        payment_method: 'stripe',
+        payment_plan: 'full',
+      },
+    });
+    expect(r.statusCode, r.body).toBe(503);
+    expect(fake.calls.slice(calls).map((c) => c.path)).toEqual(['/v1/payment_intents']);
+    const [b] = await rows<{ id: number }>(
+      t.platform.db,
+      sql`SELECT id::int AS id FROM rental_bookings WHERE vehicle_id = ${v}`,
+    );
+    expect((await payments(b!.id))[0]).toMatchObject({ status: 'failed', provider_action: null });
+  });
 });

@@ -11,6 +11,7 @@ import { adminResponses, Deleted, IdParams, Nullable, TimeStr, Priority, Text } 
 import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
 import { deleteLocation, insertLocation, locationSlugTaken, updateLocation, type LocationRow } from './repo.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 export const LOCATION_TYPES = ['airport', 'hotel', 'port', 'station', 'city_center', 'office', 'other'] as const;
 /** A slug of at most 90 characters (ASCII; accents folded), `location` when nothing is left. */
@@ -121,7 +122,8 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a location',
+        summary: 'Create a location (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: LocationInput.create,
         response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) },
       },
@@ -129,12 +131,18 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const b = req.body;
       const slug = b.slug ?? slugOf(`${b.city}-${b.name}`);
-      if (await locationSlugTaken(p.db, slug))
-        throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-      const l = await insertLocation(p.db, { ...b, slug });
-      await catalogueChanged(p);
-      req.auditTarget = `location:${l.id}`;
-      return reply.code(201).send(rentalOk(locationView(l), 'Location created.'));
+      const r = await keyedWrite(p, req, reply, {
+        action: 'location-create',
+        async write(tx) {
+          if (await locationSlugTaken(tx, slug))
+            throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
+          const l = await insertLocation(tx, { ...b, slug });
+          return { status: 201, body: rentalOk(locationView(l), 'Location created.') };
+        },
+        after: () => catalogueChanged(p),
+      });
+      req.auditTarget = `location:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
 

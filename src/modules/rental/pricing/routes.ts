@@ -10,6 +10,7 @@ import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { deleteRule, insertRule, listRules, ruleById, updateRule } from './repo.js';
 import { RULE_KINDS, RULE_SCOPES, type PricingRule } from './types.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 const T = ['rental: pricing rules'];
 const Rule = Type.Object({}, { additionalProperties: true, description: 'Pricing rule' });
@@ -118,7 +119,8 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit)',
+        summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit; Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: RuleInput.create,
         response: { 201: RentalEnvelope(Rule), ...rentalErrors(400, 401, 403, 429) },
       },
@@ -131,10 +133,16 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         percent: b.percent === undefined ? undefined : String(b.percent),
         amount: b.amount === undefined ? undefined : String(b.amount),
       } as Partial<PricingRule>);
-      const r = await insertRule(p.db, toFields(b)).catch(fkError);
-      await catalogueChanged(p);
-      req.auditTarget = `pricing_rule:${r.id}`;
-      return reply.code(201).send(rentalOk(ruleView(r), 'Pricing rule created.'));
+      const r = await keyedWrite(p, req, reply, {
+        action: 'pricing-rule-create',
+        write: async (tx) => ({
+          status: 201,
+          body: rentalOk(ruleView(await insertRule(tx, toFields(b)).catch(fkError)), 'Pricing rule created.'),
+        }),
+        after: () => catalogueChanged(p),
+      });
+      req.auditTarget = `pricing_rule:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
   app.put(

@@ -9,6 +9,7 @@ import { adminResponses, Deleted, IdParams, Nullable, Id, Text } from '../schema
 import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
 import { deleteRoute, insertRoute, listRoutes, routeById, updateRoute, type TransferRouteRow } from './repo.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 const T = ['rental: transfer routes'];
 const Route = Type.Object({}, { additionalProperties: true, description: 'Transfer route' });
@@ -103,15 +104,23 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a transfer route',
+        summary: 'Create a transfer route (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: RouteInput.create,
         response: { 201: RentalEnvelope(Route), ...rentalErrors(400, 401, 403, 429) },
       },
     },
     async (req, reply) => {
-      const r = await insertRoute(p.db, fields(req.body)).catch(fkError);
-      req.auditTarget = `transfer_route:${r.id}`;
-      return reply.code(201).send(rentalOk(routeView(r), 'Transfer route created.'));
+      const input = fields(req.body);
+      const r = await keyedWrite(p, req, reply, {
+        action: 'transfer-route-create',
+        write: async (tx) => ({
+          status: 201,
+          body: rentalOk(routeView(await insertRoute(tx, input).catch(fkError)), 'Transfer route created.'),
+        }),
+      });
+      req.auditTarget = `transfer_route:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
   app.put(

@@ -20,6 +20,7 @@ import {
   vehicleById,
   vehicleHasBookings,
 } from './repo.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 /** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
@@ -115,21 +116,27 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a vehicle',
+        summary: 'Create a vehicle (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: VehicleInput.create,
         response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) },
       },
     },
     async (req, reply) => {
-      const slug = req.body.slug ?? (await freeVehicleSlug(p.db, slugOf(req.body.name)));
-      if (await slugTaken(p.db, slug))
-        throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-      const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.storeCurrency.code }).catch(
-        fkError,
-      );
-      await catalogueChanged(p);
-      req.auditTarget = `vehicle:${v.id}`;
-      return reply.code(201).send(rentalOk(vehicleView(v), 'Vehicle created.'));
+      const fields = checkFields(req.body);
+      const r = await keyedWrite(p, req, reply, {
+        action: 'vehicle-create',
+        async write(tx) {
+          const slug = req.body.slug ?? (await freeVehicleSlug(tx, slugOf(req.body.name)));
+          if (await slugTaken(tx, slug))
+            throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
+          const v = await insertVehicle(tx, { ...fields, slug, currency: p.storeCurrency.code }).catch(fkError);
+          return { status: 201, body: rentalOk(vehicleView(v), 'Vehicle created.') };
+        },
+        after: () => catalogueChanged(p),
+      });
+      req.auditTarget = `vehicle:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
 

@@ -23,6 +23,8 @@ import { releaseMail, withdrawMail } from '../../../../platform/mail/outbox.js';
 import { untilAnswered } from '../../../../platform/db/answered.js';
 import { bookingMailToStore } from '../mails.js';
 import { enabledProvider, type PaymentStart } from '../payments/port.js';
+import { mayHaveActed } from '../payments/stripe.js';
+import { countStartTried } from '../payments/work-repo.js';
 import { journeySettings } from '../settings.js';
 import type { BookingCheckInput } from '../check/schema.js';
 import { knownCustomersOf } from './customers.js';
@@ -303,9 +305,11 @@ export async function createCustomerBooking(
       currency: booking.currency,
     });
   } catch (err) {
-    // the provider refused or is unreachable: nothing was charged, so the slot goes back at once (and its mail,
-    // held until now, with it)
-    await setPaymentAnswered(p.db, written.payment_id, { status: 'failed' }, p.config.databaseCommitOutcomeWaitMs);
+    // the provider refused or is unreachable: nothing was charged, so the slot goes back at once, and its mail, held
+    // until now, with it (a start that may have made an intent stays pending, counted as tried: the cancel below
+    // cancels that intent at the provider)
+    if (mayHaveActed(err)) await countStartTried(p.db, written.payment_id);
+    else await setPaymentAnswered(p.db, written.payment_id, { status: 'failed' }, p.config.databaseCommitOutcomeWaitMs);
     await changeStatus(p, Number(booking.id), 'cancelled', {
       within: async (tx) => {
         if (written.mail_id !== null) await withdrawMail(tx, written.mail_id);
