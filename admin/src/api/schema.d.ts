@@ -3159,7 +3159,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Mails kept instead of sent (no SMTP_URL) or refused by the SMTP server, newest first
+         * Mails kept instead of sent (no SMTP_URL), refused by the SMTP server, or delivered from the outbox, newest first
          * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         get: operations["getRovaV1Outbox"];
@@ -18177,7 +18177,7 @@ export interface operations {
                         error: string | null;
                         html: string;
                         id: number;
-                        /** @description stored (no SMTP_URL) or failed (the SMTP server refused it) */
+                        /** @description stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking_created mail) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); any other mail refused by the SMTP server is failed */
                         status: string;
                         subject: string;
                         template: string;

@@ -154,7 +154,7 @@ export const BookingColumns = Type.Object(
     deposit: Type.Optional(Amount),
     remaining: Type.Optional(Amount),
     currency: Type.Optional(Type.String()),
-    addons: Type.Optional(Type.Array(Type.Unknown(), { description: 'The chosen add-ons as priced (jsonb)' })),
+    addons: Type.Optional(Type.Unknown({ description: 'The chosen add-ons as priced (jsonb array)' })),
     breakdown: Type.Optional(Nullable(Type.Unknown({ description: 'The pricing engine’s breakdown (jsonb)' }))),
     payment_status: Type.Optional(lit(PAYMENT_STATUSES)),
     payment_method: Type.Optional(Nullable(Type.String())),

@@ -1,4 +1,4 @@
-import { envInt, ConfigError, type Config } from '../../../config.js';
+import { envBool, envInt, ConfigError, type Config } from '../../../config.js';
 import type { Platform } from '../../../platform/context.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../../platform/idempotency/store.js';
 import { perPlatform } from '../../../platform/per-platform.js';
@@ -42,6 +42,11 @@ export interface JourneySettings {
   searchCacheMs: number;
   /** Milliseconds a create holds its Idempotency-Key before a retry may take it over (the request timeout). */
   idempotencyLeaseMs: number;
+  /**
+   * BOOKING_BATCHING: customers' bookings that arrive together share one statement (journey/create/statement.ts);
+   * off: each goes in a transaction of its own (what a keyed request does anyway).
+   */
+  batching: boolean;
 }
 
 function readStripe(c: Config, required: boolean): StripeSettings | null {
@@ -127,6 +132,7 @@ export function readJourneySettings(c: Config): JourneySettings {
     stripe: readStripe(c, providers.has('stripe')),
     searchCacheMs: envInt(c, 'BOOKING_SEARCH_CACHE_MS', 1000, 0, 60_000),
     idempotencyLeaseMs: envInt(c, 'BOOKING_IDEMPOTENCY_LEASE_SECONDS', IDEMPOTENCY_LEASE_MS / 1000, 1, 3600) * 1000,
+    batching: envBool(c, 'BOOKING_BATCHING', true),
   };
 }
 
