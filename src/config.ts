@@ -369,6 +369,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
   };
 }
 
+/** Boolean setting from the environment (1/0, true/false, yes/no, on/off), for module-owned settings. */
+export function envBool(config: Config, name: string, fallback: boolean): boolean {
+  return parseBool(name, config.env[name], fallback);
+}
+
 /** Integer setting from the environment, for module-owned settings. */
 export function envInt(
   config: Config,

@@ -11,6 +11,7 @@ import { outboxRoutes } from './routes/outbox.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webhooksOf } from './webhooks/service.js';
+import { mailDeliveryOf } from './mail/delivery.js';
 import { securitySettings } from './security-settings.js';
 
 /** The platform's own REST routes (`rova/v1`): auth, JWT sessions, API keys and quotas, users, audit log, webhooks. */
@@ -25,6 +26,7 @@ export const platformModule: RovaModule = {
     await app.register(auditRoutes);
     await app.register(webhookRoutes);
     app.addHook('onClose', async () => webhooksOf(app.platform).stop());
+    app.addHook('onClose', async () => mailDeliveryOf(app.platform).stop());
     await app.register(accountRoutes);
     await app.register(outboxRoutes);
   },
@@ -34,6 +36,7 @@ export const platformModule: RovaModule = {
     const sessions = jwtSessionsOf(platform);
     platform.auth.setJwtVerifier((token) => sessions.verify(token));
     webhooksOf(platform).start();
+    mailDeliveryOf(platform).start();
   },
   commands: { keys: keysCommand },
 };

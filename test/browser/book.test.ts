@@ -91,6 +91,11 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     const reference = await w.locator('[data-reference]').textContent();
     expect(reference).toMatch(/^RB-/);
+    // pay at pick-up is a reservation (issue 35.1): the confirmation says it is held until pick-up, not a deadline
+    expect(await w.locator('p.deadline').textContent()).toBe(
+      'The vehicle is held for you until pick-up: pay at the desk.',
+    );
+    expect(await w.locator('p.deadline').getAttribute('data-deadline')).toBe('');
     await expectAxeClean(page, 'done');
 
     const evs = await events();
@@ -104,12 +109,21 @@ describe('booking widget (book.js) in Chromium', () => {
     };
     expect(created.reference).toBe(reference);
     const b = await api<{
-      data: { reference: string; customer_email: string; payment_method: string; status: string; pickup_at: string };
+      data: {
+        reference: string;
+        customer_email: string;
+        payment_method: string;
+        payment_deadline: string | null;
+        status: string;
+        pickup_at: string;
+      };
     }>(`/rova-rental/v1/bookings/${created.id}`);
     expect(b.data).toMatchObject({
       reference,
       customer_email: c.email,
-      payment_method: 'offline',
+      // the widget's "Pay at pick-up" (issue 35.1): held until pick-up, no 15-minute deadline
+      payment_method: 'pay_at_pickup',
+      payment_deadline: null,
       status: 'pending_payment',
     });
     expect(b.data.pickup_at).toMatch(/^2027-08-02/);

@@ -46,6 +46,7 @@ describe('every setting is validated at start', () => {
     [{ BOOKING_HOLD_MINUTES: 'abc' }, 'BOOKING_HOLD_MINUTES'],
     [{ BOOKING_FREE_CANCEL_HOURS: '-1' }, 'BOOKING_FREE_CANCEL_HOURS'],
     [{ BOOKING_CANCEL_FEE_PERCENT: 'ten' }, 'BOOKING_CANCEL_FEE_PERCENT'],
+    [{ BOOKING_BATCHING: 'sometimes' }, 'BOOKING_BATCHING'],
     [{ JWT_ACCESS_TTL_SECONDS: '999999' }, 'JWT_ACCESS_TTL_SECONDS'],
     [{ JWT_AUDIENCE: 'has space' }, 'JWT_AUDIENCE'],
     [{ ROVA_STRICT_METHODS: 'maybe' }, 'ROVA_STRICT_METHODS'],

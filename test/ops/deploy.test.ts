@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 import { allDocs } from '../readme/pages.js';
 
@@ -66,5 +67,111 @@ describe('deploy/', () => {
     expect(/^ExecStart=(.*)$/m.exec(unit)![1]).toBe(
       `/usr/bin/node ${SERVER_NODE_FLAGS.join(' ')} /opt/rova/dist/main.js serve`,
     );
+  });
+
+  it('the Containerfile starts node as PID 1 with the same flags, as user 10001, with /readyz as its health check', () => {
+    const file = readFileSync(path.join(ROOT, 'Containerfile'), 'utf8');
+    expect(JSON.parse(/^ENTRYPOINT (.*)$/m.exec(file)![1]!)).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/main.js']);
+    expect(/^CMD (.*)$/m.exec(file)![1]).toBe('["serve"]');
+    expect(file).toMatch(/^USER 10001:10001$/m);
+    expect(file).toMatch(/^VOLUME \/var\/lib\/rova$/m);
+    expect(file).toMatch(/^ARG BASE=docker\.io\/library\/node:24-slim$/m);
+    expect(file).toMatch(
+      /^HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", "fetch\('http:\/\/127\.0\.0\.1:'[^\n]*\/readyz'\)/m,
+    );
+  });
+
+  interface KubeContainer {
+    image: string;
+    args: string[];
+    ports: Array<{ name: string }>;
+    env: Array<{ name: string; value: string }>;
+    envFrom: Array<{ secretRef: { name: string } }>;
+    readinessProbe: { httpGet: unknown };
+    livenessProbe: { httpGet: unknown };
+    resources: { requests: { memory: string } };
+  }
+  interface KubeDoc {
+    kind: string;
+    metadata: { name: string };
+    spec: {
+      template: {
+        spec: {
+          containers: KubeContainer[];
+          restartPolicy?: string;
+          securityContext?: object;
+          terminationGracePeriodSeconds: number;
+        };
+      };
+      selector: { matchLabels?: Record<string, string> } & Record<string, unknown>;
+      ports: Array<{ targetPort: string }>;
+    };
+  }
+  const kube = (): KubeDoc[] =>
+    readdirSync(path.join(DEPLOY, 'kube'))
+      .filter((f) => f.endsWith('.yaml'))
+      .flatMap((f) => YAML.parseAllDocuments(readFileSync(path.join(DEPLOY, 'kube', f), 'utf8')).map((d) => d.toJS()));
+
+  it('deploy/kube: a Deployment probed on /readyz and /livez with memory requests, its Service, a migration Job', () => {
+    const docs = kube();
+    const of = (kind: string) => docs.find((d) => d.kind === kind)!;
+    expect(docs.map((d) => d.kind).sort()).toEqual(['Deployment', 'Job', 'Secret', 'Service']);
+    const pod = of('Deployment').spec.template;
+    const ctr = pod.spec.containers[0]!;
+    expect(ctr.args).toEqual(['serve']);
+    expect(ctr.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(ctr.livenessProbe.httpGet).toEqual({ path: '/livez', port: 'http' });
+    expect(ctr.resources.requests.memory).toMatch(/^\d+Mi$/);
+    expect(ctr.envFrom[0]!.secretRef.name).toBe(of('Secret').metadata.name);
+    expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
+    // the pod must be given longer than the drain and the shutdown timeout before SIGKILL
+    const env = Object.fromEntries(ctr.env.map((e) => [e.name, Number(e.value)]));
+    expect(pod.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(
+      env.SHUTDOWN_DRAIN_MS! + env.SHUTDOWN_TIMEOUT_MS!,
+    );
+    const service = of('Service');
+    expect(service.spec.selector).toEqual(of('Deployment').spec.selector.matchLabels);
+    expect(ctr.ports.map((p) => p.name)).toContain(service.spec.ports[0]!.targetPort);
+    const job = of('Job').spec.template.spec;
+    expect(job.restartPolicy).toBe('Never');
+    expect(job.containers[0]!.args).toEqual(['migrate']);
+    expect(job.containers[0]!.image).toBe(ctr.image);
+  });
+
+  it('deploy/compose.yaml: Rova from the Containerfile on PostgreSQL and Redis, every service with a health check; profile ha puts two nodes behind HAProxy', () => {
+    const compose = YAML.parse(readFileSync(path.join(DEPLOY, 'compose.yaml'), 'utf8'), { merge: true }) as {
+      services: Record<
+        string,
+        {
+          build?: { dockerfile: string };
+          healthcheck?: { test: string[] };
+          profiles?: string[];
+          env_file?: string;
+          depends_on?: Record<string, unknown>;
+        }
+      >;
+    };
+    const s = compose.services;
+    expect(Object.keys(s).sort()).toEqual(['haproxy', 'postgres', 'redis', 'rova', 'rova-1', 'rova-2']);
+    for (const name of ['rova', 'rova-1', 'rova-2']) {
+      expect(s[name]!.build!.dockerfile).toBe('Containerfile');
+      expect(s[name]!.healthcheck!.test.join(' ')).toContain('/readyz');
+      expect(s[name]!.env_file).toBe('compose.env');
+      expect(Object.keys(s[name]!.depends_on!).sort()).toEqual(['postgres', 'redis']);
+    }
+    for (const name of ['postgres', 'redis']) expect(s[name]!.healthcheck).toBeDefined();
+    for (const name of ['rova-1', 'rova-2', 'haproxy']) expect(s[name]!.profiles).toEqual(['ha']);
+    const cfg = readFileSync(path.join(DEPLOY, 'compose-haproxy.cfg'), 'utf8');
+    expect(cfg.match(/^\s+server node\d (rova-\d):8080 check$/gm)).toEqual([
+      '    server node1 rova-1:8080 check',
+      '    server node2 rova-2:8080 check',
+    ]);
+    expect(cfg).toMatch(/http-check send meth GET uri \/readyz/);
+    if (has('/usr/sbin/haproxy')) {
+      const r = spawnSync('/usr/sbin/haproxy', ['-c', '-f', path.join(DEPLOY, 'compose-haproxy.cfg')], {
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr + r.stdout).toBe(0);
+    }
   });
 });

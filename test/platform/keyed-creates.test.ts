@@ -127,4 +127,53 @@ describe('Idempotency-Key on the admin creates', () => {
       2,
     );
   });
+
+  it('rova-rental/v1 creates (locations, vehicles, transfer routes, pricing rules): one key → the first answer and one row; errors in the rental shape', async () => {
+    const rental = (url: string, body: object, key?: string) =>
+      t.inject({
+        method: 'POST',
+        url: `/wp-json/rova-rental/v1/${url}`,
+        headers: { 'x-rova-api-key': admin, ...(key ? { 'idempotency-key': key } : {}) },
+        payload: body,
+      });
+    const cases: [string, object, ReturnType<typeof sql>][] = [
+      [
+        'locations',
+        { name: 'Keyed Office', type: 'office', city: 'Keyed' },
+        sql`SELECT count(*)::int AS n FROM rental_locations WHERE name = 'Keyed Office'`,
+      ],
+      [
+        'vehicles',
+        { name: 'Keyed Car', price_per_day: 40 },
+        sql`SELECT count(*)::int AS n FROM rental_vehicles WHERE name = 'Keyed Car'`,
+      ],
+      [
+        'transfer-routes',
+        { origin: 'Keyed A', destination: 'Keyed B', distance_km: 10, pricing: 'fixed', base_price: 25 },
+        sql`SELECT count(*)::int AS n FROM rental_transfer_routes WHERE origin = 'Keyed A'`,
+      ],
+      [
+        'pricing-rules',
+        { name: 'Keyed weekend', kind: 'weekend', multiplier: 1.1 },
+        sql`SELECT count(*)::int AS n FROM rental_pricing_rules WHERE name = 'Keyed weekend'`,
+      ],
+    ];
+    for (const [url, body, stored] of cases) {
+      const first = await rental(url, body, `rental-${url}`);
+      expect(first.statusCode, `${url}: ${first.body}`).toBe(201);
+      const again = await rental(url, body, `rental-${url}`);
+      expect(again.statusCode, url).toBe(201);
+      expect(again.headers['idempotent-replayed'], url).toBe('true');
+      expect(again.json(), url).toEqual(first.json());
+      expect(await count(stored), url).toBe(1);
+      const changed = 'name' in body ? { ...body, name: 'Another' } : { ...body, destination: 'Another' };
+      const mismatch = await rental(url, changed, `rental-${url}`);
+      expect(mismatch.statusCode, url).toBe(422);
+      expect(mismatch.json(), url).toMatchObject({ success: false, error_code: 'IDEMPOTENCY_KEY_MISMATCH' });
+    }
+    // a failed create (an unknown location) frees its key: the corrected request with the same key is answered afresh
+    const bad = await rental('vehicles', { name: 'Keyed Fix', price_per_day: 40, location_id: 999999 }, 'fix-key');
+    expect(bad.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
+    expect((await rental('vehicles', { name: 'Keyed Fix', price_per_day: 40 }, 'fix-key')).statusCode).toBe(201);
+  });
 });

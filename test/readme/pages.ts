@@ -21,6 +21,7 @@ export const DOC_PAGES = [
   'docs/operators/several-nodes.md',
   'docs/operators/backups.md',
   'docs/operators/upgrading.md',
+  'docs/operators/container.md',
   'docs/integrators/extensions.md',
   'docs/integrators/wc-v3.md',
   'docs/integrators/rova-fx-v1.md',

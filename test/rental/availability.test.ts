@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { avail, location, rawBooking, rule, vehicle } from './helpers.js';
+import type { BookingStatus } from '../../src/modules/rental/bookings/status.js';
 
 async function standardRules(t: TestApp): Promise<void> {
   await rule(t, {
@@ -157,7 +158,7 @@ describe('POST /availability (UTC store)', () => {
     ['completed', null, true],
   ])('a %s booking (deadline %s) → available %s', async (status, deadline, free) => {
     const v = await vehicle(t);
-    await rawBooking(t, v, '2030-05-10T10:00:00Z', '2030-05-12T10:00:00Z', status as string, {
+    await rawBooking(t, v, '2030-05-10T10:00:00Z', '2030-05-12T10:00:00Z', status as BookingStatus, {
       payment_deadline: deadline,
     });
     const d = (await avail(t, { vehicle_id: v, pickup_date: '2030-05-11', return_date: '2030-05-13' })).json().data;

@@ -1,9 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_BATCH, BOOKING_FLIGHTS, bookingsAtOnceOf } from '../../src/modules/rental/bookings/at-once.js';
-import { bookVehiclesAtOnce, type BookedAtOnce, type BookingAtOnce } from '../../src/modules/rental/bookings/repo.js';
-import { orderWrites } from '../../src/modules/rental/journey/create/repo.js';
-import { bookingMailWithBooking } from '../../src/modules/rental/journey/mails.js';
+import {
+  bookVehiclesAtOnce,
+  type BookedAtOnce,
+  type KnownCustomer,
+  type RentalAtOnce,
+} from '../../src/modules/rental/journey/create/statement.js';
+import { bookingMailToStore } from '../../src/modules/rental/journey/mails.js';
 import { outboxEvent } from '../../src/platform/events/emit.js';
 import { rows } from '../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
@@ -16,23 +20,29 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 let n = 0;
+/** The customer record of each account made by `account`, as the writer of a booking knows it. */
+const customers = new Map<number, KnownCustomer>();
 /** An account with a customer record (as its first booking leaves it). */
 async function account(name: string): Promise<number> {
   const { userId } = await t.userWithKey('customer');
-  await t.platform.db.execute(
-    sql`INSERT INTO rental_customers (user_id, name, email) VALUES (${userId}, ${name}, ${`c${userId}@example.test`})`,
+  const [c] = await rows<{ id: number }>(
+    t.platform.db,
+    sql`INSERT INTO rental_customers (user_id, name, email) VALUES (${userId}, ${name}, ${`c${userId}@example.test`}) RETURNING id::int AS id`,
   );
+  customers.set(userId, { id: c!.id, name, email: `c${userId}@example.test`, phone: '' });
   return userId;
 }
 
 /** A booking as the storefront's create makes it: the order with three lines, the payment, the drafted event, the mail. */
-function item(vehicleId: number, accountId: number, day: string, answers: Record<string, number>): BookingAtOnce {
+function item(vehicleId: number, accountId: number, day: string, answers: Record<string, number>): RentalAtOnce {
   n += 1;
   const reference = `AT-${n}-${Date.now()}`;
-  const fields = {
+  const columns = {
     reference,
     vehicle_id: vehicleId,
-    kind: 'rental',
+    kind: 'rental' as const,
+    pickup_location_id: null,
+    return_location_id: null,
     pickup_at: `${day}T10:00:00.000Z`,
     return_at: `${day.slice(0, 8)}${String(Number(day.slice(8)) + 2).padStart(2, '0')}T10:00:00.000Z`,
     days: 2,
@@ -48,49 +58,49 @@ function item(vehicleId: number, accountId: number, day: string, answers: Record
     currency: 'USD',
     payment_method: 'offline',
     payment_deadline: new Date(Date.now() + 900_000).toISOString(),
-    status: 'pending_payment',
+    status: 'pending_payment' as const,
     notes: '',
     source: 'storefront',
     buffer_minutes: 0,
-    undefined_one: undefined,
   };
+  // an account without a record (`nobody`): what its writer would have guessed
+  const customer = customers.get(accountId) ?? { id: 0, name: 'Nobody', email: 'nobody@example.test', phone: '' };
   const draft = {
-    ...fields,
+    ...columns,
     id: 0,
     customer_id: 0,
-    customer_name: '',
-    customer_email: '',
-    customer_phone: '',
+    customer_name: customer.name,
+    customer_email: customer.email,
+    customer_phone: customer.phone,
     created_at: '',
     updated_at: '',
   } as never;
-  const w = orderWrites(
-    { user_id: accountId, payment_plan: 'deposit', currency: 'USD', total: 220, amount_due: 44 },
-    [
-      { kind: 'rental', code: null, description: 'Rental', amount: 200 },
-      { kind: 'tax', code: 'vat', description: 'VAT', amount: 20 },
-      { kind: 'deposit', code: null, description: 'Deposit', amount: 44 },
-    ],
-    { provider: 'offline', amount: 44 },
-    [outboxEvent('booking.created', { id: 0, customer_id: 0, total: '0', reference })],
-    (p) => {
-      answers[reference] = p.id;
-    },
-  );
-  const mail = bookingMailWithBooking(t.platform, 'booking_created', draft)!;
-  const { undefined_one: _u, ...defined } = fields;
-  void defined;
+  answering.set(reference, answers);
   return {
-    vehicleId,
     accountId,
-    fields,
+    customer,
+    columns,
     writes: {
-      ctes: `${w.ctes}, ${mail.cte}`,
-      data: { ...w.data, mail: mail.data },
-      columns: w.columns,
-      answered: w.answered,
+      order: { user_id: accountId, payment_plan: 'deposit', currency: 'USD', total: 220, amount_due: 44 },
+      lines: [
+        { kind: 'rental', code: null, description: 'Rental', amount: 200 },
+        { kind: 'tax', code: 'vat', description: 'VAT', amount: 20 },
+        { kind: 'deposit', code: null, description: 'Deposit', amount: 44 },
+      ],
+      payment: { provider: 'offline', amount: 44 },
+      events: [outboxEvent('booking.created', { id: 0, customer_id: 0, total: '0', reference })],
+      mail: bookingMailToStore(t.platform, 'booking_created', draft),
     },
   };
+}
+
+/** Where each booking's payment id is recorded once it is written (what the create answers with). */
+const answering = new Map<string, Record<string, number>>();
+function answered(items: readonly RentalAtOnce[], made: readonly BookedAtOnce[]): void {
+  made.forEach((m, i) => {
+    const ref = items[i]!.columns.reference;
+    if ('booking' in m) answering.get(ref)![ref] = m.written.payment_id;
+  });
 }
 
 describe('bookings at once', () => {
@@ -116,6 +126,7 @@ describe('bookings at once', () => {
       item(v2, bob, '2036-03-14', answers),
     ];
     const made = await bookVehiclesAtOnce(t.platform.db, items);
+    answered(items, made);
     expect(made.map((m) => ('booking' in m ? 'booked' : m.fallback))).toEqual([
       'booked',
       'conflict',
@@ -130,14 +141,14 @@ describe('bookings at once', () => {
       customer_name: 'Alice <&>',
       status: 'pending_payment',
       total: '220.00',
-      reference: items[0]!.fields.reference,
+      reference: items[0]!.columns.reference,
       breakdown: { note: expect.any(String) },
     });
     expect(Number(b!.vehicle_id)).toBe(v2);
-    expect(b).toMatchObject({ customer_name: 'Bob', reference: items[5]!.fields.reference });
-    expect(Object.keys(answers).sort()).toEqual([items[0]!.fields.reference, items[5]!.fields.reference].sort());
+    expect(b).toMatchObject({ customer_name: 'Bob', reference: items[5]!.columns.reference });
+    expect(Object.keys(answers).sort()).toEqual([items[0]!.columns.reference, items[5]!.columns.reference].sort());
 
-    const refs = items.map((i) => String(i.fields.reference));
+    const refs = items.map((i) => String(i.columns.reference));
     const written = await rows<{
       reference: string;
       lines: string;
@@ -190,9 +201,9 @@ describe('bookings at once', () => {
     const db = t.platform.db;
     const at = bookingsAtOnceOf(t.platform);
     // every statement's bookings, by vehicle, as the batcher hands them over
-    const orig = (at as unknown as { write(b: { item: BookingAtOnce }[]): Promise<void> }).write.bind(at);
-    (at as unknown as { write(b: { item: BookingAtOnce }[]): Promise<void> }).write = (b) => {
-      seen.push(b.map((w) => w.item.vehicleId));
+    const orig = (at as unknown as { write(b: { item: RentalAtOnce }[]): Promise<void> }).write.bind(at);
+    (at as unknown as { write(b: { item: RentalAtOnce }[]): Promise<void> }).write = (b) => {
+      seen.push(b.map((w) => w.item.columns.vehicle_id));
       return orig(b);
     };
     try {
@@ -203,6 +214,7 @@ describe('bookings at once', () => {
         item(v, who, `2037-0${(i % 6) + 1}-10`, answers),
       ]);
       const made = await Promise.all(items.map((x) => at.book(x)));
+      answered(items, made);
       expect(made.every((m) => 'booking' in m)).toBe(true);
       expect(seen.length, 'fewer statements than bookings').toBeLessThan(items.length);
       expect(seen[0], 'a quiet node sends the first booking alone, at once').toHaveLength(1);
@@ -210,7 +222,9 @@ describe('bookings at once', () => {
         expect(new Set(s).size, 'one booking per vehicle in a statement').toBe(s.length);
         expect(s.length).toBeLessThanOrEqual(BOOKING_BATCH);
       }
-      expect(seen.flat().sort(), 'every booking went exactly once').toEqual(items.map((x) => x.vehicleId).sort());
+      expect(seen.flat().sort(), 'every booking went exactly once').toEqual(
+        items.map((x) => x.columns.vehicle_id).sort(),
+      );
     } finally {
       delete (at as unknown as { write?: unknown }).write;
     }
@@ -223,19 +237,24 @@ describe('bookings at once', () => {
     const answers: Record<string, number> = {};
     const good = item(v2, who, '2038-01-10', answers);
     const bad = item(v3, who, '2038-01-10', answers);
-    bad.fields.days = 10_000_000_000; // out of the column's range: PostgreSQL refuses the whole statement (22003)
+    bad.columns.days = 10_000_000_000; // out of the column's range: PostgreSQL refuses the whole statement (22003)
     await expect(bookVehiclesAtOnce(t.platform.db, [bad])).rejects.toMatchObject({ cause: { code: '22003' } });
     const at = bookingsAtOnceOf(t.platform);
     // both flights busy, so the good and the bad booking wait and share the next statement
-    const flying = [at.book(item(v0, who, '2038-01-10', answers)), at.book(item(v1, who, '2038-01-10', answers))];
+    const flyingItems = [item(v0, who, '2038-01-10', answers), item(v1, who, '2038-01-10', answers)];
+    const flying = flyingItems.map((x) => at.book(x));
     const together = [at.book(good), at.book(bad)];
-    expect((await Promise.all(flying)).every((m) => 'booking' in m)).toBe(true);
-    expect(await Promise.all(together)).toEqual([{ fallback: 'refused' }, { fallback: 'refused' }]);
+    const flown = await Promise.all(flying);
+    answered(flyingItems, flown);
+    expect(flown.every((m) => 'booking' in m)).toBe(true);
+    const refused = await Promise.all(together);
+    answered([good, bad], refused);
+    expect(refused).toEqual([{ fallback: 'refused' }, { fallback: 'refused' }]);
     const left = await rows<{ n: number }>(
       t.platform.db,
-      sql`SELECT count(*)::int AS n FROM rental_bookings WHERE reference IN (${good.fields.reference as string}, ${bad.fields.reference as string})`,
+      sql`SELECT count(*)::int AS n FROM rental_bookings WHERE reference IN (${good.columns.reference}, ${bad.columns.reference})`,
     );
     expect(left[0]!.n).toBe(0);
-    expect(answers[good.fields.reference as string]).toBeUndefined();
+    expect(answers[good.columns.reference]).toBeUndefined();
   });
 });

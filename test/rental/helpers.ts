@@ -1,9 +1,12 @@
 import type { TestApp } from '../helpers/app.js';
 import { catalogueChanged } from '../../src/modules/rental/catalogue.js';
 import { insertBooking } from '../../src/modules/rental/bookings/repo.js';
+import type { BookingInsert } from '../../src/modules/rental/bookings/schema.js';
+import type { BookingStatus } from '../../src/modules/rental/bookings/status.js';
 import { insertCustomer } from '../../src/modules/rental/customers/repo.js';
 import { insertLocation } from '../../src/modules/rental/locations/repo.js';
 import { insertRule } from '../../src/modules/rental/pricing/repo.js';
+import type { PricingRuleInsert } from '../../src/modules/rental/pricing/schema.js';
 import { insertVehicle } from '../../src/modules/rental/vehicles/repo.js';
 
 export const V1 = '/wp-json/rova-rental/v1';
@@ -35,7 +38,7 @@ export async function location(t: TestApp, f: Record<string, unknown> = {}): Pro
   return Number(l.id);
 }
 
-export async function rule(t: TestApp, f: Record<string, unknown>): Promise<number> {
+export async function rule(t: TestApp, f: PricingRuleInsert): Promise<number> {
   const r = await insertRule(t.platform.db, { scope: 'global', ...f });
   await catalogueChanged(t.platform);
   return r.id;
@@ -59,8 +62,8 @@ export async function rawBooking(
   vehicleId: number,
   pickup: string,
   ret: string,
-  status: string,
-  extra: Record<string, unknown> = {},
+  status: BookingStatus,
+  extra: Partial<BookingInsert> = {},
 ): Promise<number> {
   seq += 1;
   const b = await insertBooking(t.platform.db, {

@@ -9,6 +9,7 @@ import {
   updateBooking,
 } from '../../src/modules/rental/bookings/repo.js';
 import { holdIntervals } from '../../src/modules/rental/availability/repo.js';
+import type { BookingStatus } from '../../src/modules/rental/bookings/status.js';
 import type { Db } from '../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { avail, rawBooking, vehicle } from './helpers.js';
@@ -218,7 +219,12 @@ describe('holding index', () => {
 });
 
 let n = 0;
-async function rawBookingIn(tx: Db, v: number, status: string, pickup = '2032-03-10T10:00:00Z'): Promise<number> {
+async function rawBookingIn(
+  tx: Db,
+  v: number,
+  status: BookingStatus,
+  pickup = '2032-03-10T10:00:00Z',
+): Promise<number> {
   n += 1;
   const ret = new Date(new Date(pickup).getTime() + 2 * 86_400_000).toISOString();
   return Number(

@@ -1061,7 +1061,7 @@ export interface paths {
         get: operations["getRovaRentalV1Locations"];
         put?: never;
         /**
-         * Create a location
+         * Create a location (Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1Locations"];
@@ -1281,7 +1281,7 @@ export interface paths {
         get: operations["getRovaRentalV1PricingRules"];
         put?: never;
         /**
-         * Create a pricing rule (season, weekend, duration, addon, tax, deposit)
+         * Create a pricing rule (season, weekend, duration, addon, tax, deposit; Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1PricingRules"];
@@ -1443,7 +1443,7 @@ export interface paths {
         get: operations["getRovaRentalV1TransferRoutes"];
         put?: never;
         /**
-         * Create a transfer route
+         * Create a transfer route (Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1TransferRoutes"];
@@ -1495,7 +1495,7 @@ export interface paths {
         get: operations["getRovaRentalV1Vehicles"];
         put?: never;
         /**
-         * Create a vehicle
+         * Create a vehicle (Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1Vehicles"];
@@ -2295,6 +2295,28 @@ export interface paths {
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2BookingsByIdMarkPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/bookings/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment the desk took (cash, card terminal, bank transfer): full or deposit
+         * @description Idempotency-Key required (a double click or a retry records once; another body → 422). Under the booking lock: the payment is written succeeded with its method and reference, a booking waiting for payment is confirmed (outcome `confirmed`; one cancelled because its deadline passed too, when its slot is still free, else 409 `VEHICLE_NOT_AVAILABLE`), otherwise `recorded`. payment_status: paid, deposit_paid or partially_paid. 400 when the amount exceeds what is due; 409 when nothing is due or the booking is cancelled. Event `payment.succeeded`; the customer is mailed. Capability manage_store.
+         *
+         *     **Needs** the `manage_store` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV2BookingsByIdPayments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3137,7 +3159,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Mails kept instead of sent (no SMTP_URL) or refused by the SMTP server, newest first
+         * Mails kept instead of sent (no SMTP_URL), refused by the SMTP server, or delivered from the outbox, newest first
          * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
          */
         get: operations["getRovaV1Outbox"];
@@ -5585,6 +5607,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only vehicles at this location */
                 location?: number;
+                /** @description Only bookings under way whose payment is not complete */
+                payment_due?: boolean;
                 /** @description YYYY-MM-DD (store timezone) */
                 to: string;
                 /** @description Only this vendor's vehicles (its user id) */
@@ -5615,6 +5639,10 @@ export interface operations {
                                 id: number;
                                 /** @description rental | transfer */
                                 kind: string;
+                                /** @description Under way and not fully paid */
+                                payment_due: boolean;
+                                /** @description unpaid | deposit_paid | partially_paid | paid | refunded */
+                                payment_status: string;
                                 /** @description ISO-8601 UTC */
                                 pickup_at: string;
                                 reference: string;
@@ -5740,8 +5768,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Availability and price */
                         data?: {
-                            [key: string]: unknown;
+                            available: boolean;
+                            breakdown: {
+                                addons: {
+                                    /** @description Per day or per booking, by charge */
+                                    amount: number;
+                                    charge: "per_day" | "per_booking";
+                                    code: string;
+                                    name: string;
+                                    rule_id: number;
+                                    total: number;
+                                }[];
+                                addons_total: number;
+                                /** @description days × price_per_day */
+                                base: number;
+                                duration_discount: number;
+                                rental_net: number;
+                                rental_subtotal: number;
+                                /** @description The rules that changed the price, with what each added (negative = discount) */
+                                rules: {
+                                    amount: number;
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    name: string;
+                                    rule_id: number;
+                                }[];
+                                season_adjustment: number;
+                                weekday_days: number;
+                                weekend_adjustment: number;
+                                weekend_days: number;
+                            };
+                            currency: string;
+                            days: number;
+                            deposit: number;
+                            deposit_percent: number;
+                            net_price: number;
+                            pickup: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            price_per_day: number;
+                            /** @description Why not (only when available is false) */
+                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            /** @description total − deposit */
+                            remaining: number;
+                            return: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            tax: number;
+                            /** @description Percent */
+                            tax_rate: number;
+                            total: number;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -5782,6 +5876,8 @@ export interface operations {
                 kind?: "rental" | "transfer";
                 /** @description Page (≥ 1); past the end gives items: [] */
                 page?: number;
+                /** @description true: only bookings under way whose payment is not complete */
+                payment_due?: boolean;
                 /** @description Items per page (1–100) */
                 per_page?: number;
                 /** @description YYYY-MM-DD (store timezone) */
@@ -5807,7 +5903,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                             }[];
                         };
                     };
@@ -5926,7 +6074,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description In the booking’s currency */
+                            addons_total: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -6008,6 +6208,26 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking detail */
                         data?: {
+                            /** @description In the booking’s currency */
+                            addons_total: number;
+                            /** @description What is still due of the total (0 for a cancelled booking) */
+                            amount_due: number;
+                            /** @description What the booking's payments hold (succeeded, less refunds) */
+                            amount_paid: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
                             /** @description Order lines of a booking made through the customer journey; empty for operator bookings */
                             lines: {
                                 amount: number;
@@ -6015,21 +6235,46 @@ export interface operations {
                                 description: string;
                                 kind: string;
                             }[];
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
                             payments: {
                                 amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
                                 created_at: string;
                                 currency: string;
                                 id: number;
+                                method: string | null;
                                 provider: string;
+                                reference: string | null;
                                 refunded_amount: number;
                                 status: string;
                             }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
                             pickup_location: {
                                 id: number;
                                 name: string;
                             } | null;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
                             refunds: {
                                 amount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
                                 created_at: string;
                                 currency: string;
                                 done_at: string | null;
@@ -6038,16 +6283,37 @@ export interface operations {
                                 reason: string;
                                 status: string;
                             }[];
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
                             return_location: {
                                 id: number;
                                 name: string;
                             } | null;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                             vehicle: {
                                 id: number;
+                                /** @description `#id` when the vehicle was deleted */
                                 name: string;
                             };
-                        } & {
-                            [key: string]: unknown;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -6145,7 +6411,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description In the booking’s currency */
+                            addons_total: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -6241,9 +6559,61 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                [key: string]: unknown;
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                             };
-                            previous_status: string;
+                            previous_status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                         };
                     };
                 };
@@ -6423,7 +6793,22 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Customer */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            email: string;
+                            id: number;
+                            name: string;
+                            phone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            user_id: number | null;
                         };
                     };
                 };
@@ -6610,7 +6995,22 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Customer */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            email: string;
+                            id: number;
+                            name: string;
+                            phone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            user_id: number | null;
                         };
                     };
                 };
@@ -7062,7 +7462,59 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                address: string;
+                                allow_rental: boolean;
+                                allow_transfer: boolean;
+                                city: string;
+                                id: number;
+                                name: string;
+                                opening_hours: {
+                                    fri?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    mon?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    sat?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    sun?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    thu?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    tue?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                    wed?: {
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        close: string;
+                                        /** @description HH:MM, 24 h (store timezone) */
+                                        open: string;
+                                    };
+                                } | null;
+                                /** @description Higher first */
+                                priority: number;
+                                type: "airport" | "hotel" | "port" | "station" | "city_center" | "office" | "other";
                             }[];
                         };
                     };
@@ -7091,7 +7543,10 @@ export interface operations {
     postRovaRentalV1Locations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7182,8 +7637,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Location */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            allow_rental: boolean;
+                            allow_transfer: boolean;
+                            city: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            id: number;
+                            is_active: boolean;
+                            latitude: number | null;
+                            longitude: number | null;
+                            name: string;
+                            opening_hours: {
+                                fri?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                mon?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sat?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sun?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                thu?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                tue?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                wed?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                            } | null;
+                            /** @description Higher first */
+                            priority: number;
+                            slug: string;
+                            type: "airport" | "hotel" | "port" | "station" | "city_center" | "office" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -7332,8 +7854,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Location */
                         data?: {
-                            [key: string]: unknown;
+                            address: string;
+                            allow_rental: boolean;
+                            allow_transfer: boolean;
+                            city: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            id: number;
+                            is_active: boolean;
+                            latitude: number | null;
+                            longitude: number | null;
+                            name: string;
+                            opening_hours: {
+                                fri?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                mon?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sat?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                sun?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                thu?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                tue?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                                wed?: {
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    close: string;
+                                    /** @description HH:MM, 24 h (store timezone) */
+                                    open: string;
+                                };
+                            } | null;
+                            /** @description Higher first */
+                            priority: number;
+                            slug: string;
+                            type: "airport" | "hotel" | "port" | "station" | "city_center" | "office" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -8338,7 +8927,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                amount: number | null;
+                                category: string | null;
+                                charge: ("per_day" | "per_booking") | null;
+                                code: string | null;
+                                end_date: string | null;
+                                id: number;
+                                is_active: boolean;
+                                kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                min_days: number | null;
+                                multiplier: number | null;
+                                name: string;
+                                percent: number | null;
+                                priority: number;
+                                /** @description Seasons: the year is ignored */
+                                recurring: boolean;
+                                scope: "global" | "category" | "vehicle";
+                                start_date: string | null;
+                                vehicle_id: number | null;
                             }[];
                         };
                     };
@@ -8385,7 +8991,10 @@ export interface operations {
     postRovaRentalV1PricingRules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8443,7 +9052,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Pricing rule */
                         data?: {
-                            [key: string]: unknown;
+                            amount: number | null;
+                            category: string | null;
+                            charge: ("per_day" | "per_booking") | null;
+                            code: string | null;
+                            end_date: string | null;
+                            id: number;
+                            is_active: boolean;
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            min_days: number | null;
+                            multiplier: number | null;
+                            name: string;
+                            percent: number | null;
+                            priority: number;
+                            /** @description Seasons: the year is ignored */
+                            recurring: boolean;
+                            scope: "global" | "category" | "vehicle";
+                            start_date: string | null;
+                            vehicle_id: number | null;
                         };
                     };
                 };
@@ -8507,7 +9133,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Pricing rule */
                         data?: {
-                            [key: string]: unknown;
+                            amount: number | null;
+                            category: string | null;
+                            charge: ("per_day" | "per_booking") | null;
+                            code: string | null;
+                            end_date: string | null;
+                            id: number;
+                            is_active: boolean;
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            min_days: number | null;
+                            multiplier: number | null;
+                            name: string;
+                            percent: number | null;
+                            priority: number;
+                            /** @description Seasons: the year is ignored */
+                            recurring: boolean;
+                            scope: "global" | "category" | "vehicle";
+                            start_date: string | null;
+                            vehicle_id: number | null;
                         };
                     };
                 };
@@ -8623,7 +9266,24 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Pricing rule */
                         data?: {
-                            [key: string]: unknown;
+                            amount: number | null;
+                            category: string | null;
+                            charge: ("per_day" | "per_booking") | null;
+                            code: string | null;
+                            end_date: string | null;
+                            id: number;
+                            is_active: boolean;
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            min_days: number | null;
+                            multiplier: number | null;
+                            name: string;
+                            percent: number | null;
+                            priority: number;
+                            /** @description Seasons: the year is ignored */
+                            recurring: boolean;
+                            scope: "global" | "category" | "vehicle";
+                            start_date: string | null;
+                            vehicle_id: number | null;
                         };
                     };
                 };
@@ -9245,7 +9905,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                base_price: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                destination: string;
+                                destination_location_id: number | null;
+                                distance_km: number;
+                                duration_min: number;
+                                id: number;
+                                is_active: boolean;
+                                min_price: number;
+                                origin: string;
+                                origin_location_id: number | null;
+                                /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                                price: number;
+                                price_per_km: number;
+                                pricing: "fixed" | "calculated";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
                             }[];
                         };
                     };
@@ -9292,7 +9975,10 @@ export interface operations {
     postRovaRentalV1TransferRoutes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9340,7 +10026,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Transfer route */
                         data?: {
-                            [key: string]: unknown;
+                            base_price: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            destination: string;
+                            destination_location_id: number | null;
+                            distance_km: number;
+                            duration_min: number;
+                            id: number;
+                            is_active: boolean;
+                            min_price: number;
+                            origin: string;
+                            origin_location_id: number | null;
+                            /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                            price: number;
+                            price_per_km: number;
+                            pricing: "fixed" | "calculated";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -9404,7 +10113,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Transfer route */
                         data?: {
-                            [key: string]: unknown;
+                            base_price: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            destination: string;
+                            destination_location_id: number | null;
+                            distance_km: number;
+                            duration_min: number;
+                            id: number;
+                            is_active: boolean;
+                            min_price: number;
+                            origin: string;
+                            origin_location_id: number | null;
+                            /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                            price: number;
+                            price_per_km: number;
+                            pricing: "fixed" | "calculated";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -9510,7 +10242,30 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Transfer route */
                         data?: {
-                            [key: string]: unknown;
+                            base_price: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            destination: string;
+                            destination_location_id: number | null;
+                            distance_km: number;
+                            duration_min: number;
+                            id: number;
+                            is_active: boolean;
+                            min_price: number;
+                            origin: string;
+                            origin_location_id: number | null;
+                            /** @description What the transfer costs: fixed → base_price; calculated → max(min_price, base_price + km × price_per_km) */
+                            price: number;
+                            price_per_km: number;
+                            pricing: "fixed" | "calculated";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
                         };
                     };
                 };
@@ -9663,7 +10418,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                [key: string]: unknown;
+                                /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                                blocked_dates: string[];
+                                brand: string;
+                                category: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                deposit_percent: number | null;
+                                description: string;
+                                doors: number | null;
+                                features: string[];
+                                fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                                id: number;
+                                location_id: number | null;
+                                model: string;
+                                name: string;
+                                /** @description Store currency, major units */
+                                price_per_day: number;
+                                seats: number | null;
+                                service_type: "rental" | "transfer" | "both";
+                                slug: string;
+                                status: "active" | "inactive" | "maintenance";
+                                transfer_max_luggage: number | null;
+                                transfer_max_passengers: number | null;
+                                transmission: "manual" | "automatic";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vendor_id: number | null;
+                                year: number | null;
                             }[];
                         };
                     };
@@ -9710,7 +10498,10 @@ export interface operations {
     postRovaRentalV1Vehicles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9782,7 +10573,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Vehicle */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                            blocked_dates: string[];
+                            brand: string;
+                            category: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            deposit_percent: number | null;
+                            description: string;
+                            doors: number | null;
+                            features: string[];
+                            fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                            id: number;
+                            location_id: number | null;
+                            model: string;
+                            name: string;
+                            /** @description Store currency, major units */
+                            price_per_day: number;
+                            seats: number | null;
+                            service_type: "rental" | "transfer" | "both";
+                            slug: string;
+                            status: "active" | "inactive" | "maintenance";
+                            transfer_max_luggage: number | null;
+                            transfer_max_passengers: number | null;
+                            transmission: "manual" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vendor_id: number | null;
+                            year: number | null;
                         };
                     };
                 };
@@ -9855,7 +10679,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Vehicle */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                            blocked_dates: string[];
+                            brand: string;
+                            category: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            deposit_percent: number | null;
+                            description: string;
+                            doors: number | null;
+                            features: string[];
+                            fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                            id: number;
+                            location_id: number | null;
+                            model: string;
+                            name: string;
+                            /** @description Store currency, major units */
+                            price_per_day: number;
+                            seats: number | null;
+                            service_type: "rental" | "transfer" | "both";
+                            slug: string;
+                            status: "active" | "inactive" | "maintenance";
+                            transfer_max_luggage: number | null;
+                            transfer_max_passengers: number | null;
+                            transmission: "manual" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vendor_id: number | null;
+                            year: number | null;
                         };
                     };
                 };
@@ -9985,7 +10842,40 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Vehicle */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Store-local dates on which the vehicle cannot be rented (sorted) */
+                            blocked_dates: string[];
+                            brand: string;
+                            category: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            deposit_percent: number | null;
+                            description: string;
+                            doors: number | null;
+                            features: string[];
+                            fuel_type: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                            id: number;
+                            location_id: number | null;
+                            model: string;
+                            name: string;
+                            /** @description Store currency, major units */
+                            price_per_day: number;
+                            seats: number | null;
+                            service_type: "rental" | "transfer" | "both";
+                            slug: string;
+                            status: "active" | "inactive" | "maintenance";
+                            transfer_max_luggage: number | null;
+                            transfer_max_passengers: number | null;
+                            transmission: "manual" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vendor_id: number | null;
+                            year: number | null;
                         };
                     };
                 };
@@ -13414,8 +14304,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Booking check */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Only when the vehicle is not available: up to 3 free vehicles of its category, cheapest first */
+                            alternatives?: {
+                                category: string;
+                                currency: string;
+                                name: string;
+                                price_per_day: number;
+                                total: number;
+                                vehicle_id: number;
+                            }[];
+                            available: boolean;
+                            breakdown: {
+                                addons: {
+                                    /** @description Per day or per booking, by charge */
+                                    amount: number;
+                                    charge: "per_day" | "per_booking";
+                                    code: string;
+                                    name: string;
+                                    rule_id: number;
+                                    total: number;
+                                }[];
+                                addons_total: number;
+                                /** @description days × price_per_day */
+                                base: number;
+                                duration_discount: number;
+                                rental_net: number;
+                                rental_subtotal: number;
+                                /** @description The rules that changed the price, with what each added (negative = discount) */
+                                rules: {
+                                    amount: number;
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    name: string;
+                                    rule_id: number;
+                                }[];
+                                season_adjustment: number;
+                                weekday_days: number;
+                                weekend_adjustment: number;
+                                weekend_days: number;
+                            };
+                            currency: string;
+                            days: number;
+                            deposit: number;
+                            deposit_percent: number;
+                            net_price: number;
+                            pickup: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            pickup_location_id: number | null;
+                            price_per_day: number;
+                            /** @description Why not (only when available is false) */
+                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            /** @description total − deposit */
+                            remaining: number;
+                            return: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                at: string;
+                                /** @description YYYY-MM-DD (store timezone) */
+                                date: string;
+                                /** @description HH:MM (store timezone) */
+                                time: string;
+                            };
+                            return_location_id: number | null;
+                            tax: number;
+                            /** @description Percent */
+                            tax_rate: number;
+                            total: number;
+                            vehicle_id: number;
                         };
                     };
                 };
@@ -13493,7 +14460,8 @@ export interface operations {
                         name: string;
                         phone?: string;
                     };
-                    payment_method: "offline" | "stripe";
+                    /** @description pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold (BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled. */
+                    payment_method: "offline" | "pay_at_pickup" | "bank_transfer" | "stripe";
                     payment_plan: "deposit" | "full";
                     /**
                      * Format: date
@@ -13526,8 +14494,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Created booking */
                         data?: {
-                            [key: string]: unknown;
+                            /** @description What to pay now (the deposit or the total, by the payment plan) */
+                            amount_due: number;
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            currency: string;
+                            /** @description How to pay; absent fields do not apply to the provider */
+                            payment: {
+                                checkout_url?: string;
+                                /** @description stripe: the PaymentIntent’s client secret */
+                                client_secret?: string;
+                                /** @description offline: how to pay */
+                                instructions?: string;
+                                /** @description offline | stripe */
+                                provider: string;
+                            };
                         };
                     };
                 };
@@ -13626,10 +14663,63 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description Booking */
                             booking: {
-                                [key: string]: unknown;
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                             };
-                            outcome: string;
+                            outcome: "confirmed" | "balance_paid" | "already_settled" | "refunded_slot_taken";
                         };
                     };
                 };
@@ -13672,6 +14762,185 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2BookingsByIdPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "full",
+                 *       "amount": 25,
+                 *       "method": "cash",
+                 *       "reference": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description In the store currency, at most 2 decimals, at most the amount due; default: what kind asks */
+                    amount?: number;
+                    /** @description full: the whole amount due; deposit: the deposit (what is asked when no amount is sent) */
+                    kind: "full" | "deposit";
+                    /** @description How the desk was paid */
+                    method: "cash" | "card_terminal" | "bank_transfer" | "other";
+                    /** @description Receipt number, transfer reference… */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description This payment */
+                            amount: string;
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            /** @description What is still due */
+                            due: string;
+                            outcome: "confirmed" | "recorded";
+                            /** @description What the booking's payments hold now */
+                            paid: string;
+                            payment_id: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14282,12 +15551,62 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
-                            items?: ({
-                                /** @description The vehicle’s name (null when it was deleted) */
+                            items?: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
                                 vehicle_name: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                            }[];
                         };
                     };
                 };
@@ -14349,7 +15668,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description My booking in detail */
                         data?: {
+                            /** @description In the booking’s currency */
+                            addons_total: number;
                             /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
                             balance: {
                                 currency: string;
@@ -14360,7 +15682,7 @@ export interface operations {
                                 /** @description What the customer paid and was not refunded */
                                 paid: number;
                                 /** @description How the amount due is asked now (null when nothing is due or not asked yet) */
-                                provider: "offline" | "stripe" | null;
+                                provider: ("offline" | "stripe") | null;
                             };
                             /** @description What a cancellation would cost now (the cancel route decides again under the booking lock) */
                             cancellation: {
@@ -14371,15 +15693,85 @@ export interface operations {
                                 fee: number;
                                 /** @description Cancelling now costs nothing */
                                 free: boolean;
-                                /** @description ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup */
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup
+                                 */
                                 free_cancellation_until: string;
                                 /** @description What would be refunded if cancelled now */
                                 refund: number;
                             };
-                            /** @description The vehicle’s name (null when it was deleted) */
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            order: {
+                                /** @description What the order asked to pay when it was made */
+                                amount_due: number;
+                                lines: {
+                                    amount: number;
+                                    code: string | null;
+                                    description: string;
+                                    kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                }[];
+                                payment_plan: "deposit" | "full";
+                            } | null;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            payments: {
+                                amount: number;
+                                currency: string;
+                                id: number;
+                                provider: "offline" | "stripe";
+                                refunded_amount: number;
+                                status: "pending" | "succeeded" | "failed" | "refunded" | "cancelled";
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vehicle_id: number;
                             vehicle_name: string | null;
-                        } & {
-                            [key: string]: unknown;
                         };
                     };
                 };
@@ -14451,7 +15843,71 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
-                            [key: string]: unknown;
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            /** @description What was kept */
+                            fee: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            free_cancellation_until: string;
+                            /** @description What is refunded through the payment’s provider */
+                            refund: number;
                         };
                     };
                 };
@@ -16721,7 +18177,7 @@ export interface operations {
                         error: string | null;
                         html: string;
                         id: number;
-                        /** @description stored (no SMTP_URL) or failed (the SMTP server refused it) */
+                        /** @description stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking_created mail) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); any other mail refused by the SMTP server is failed */
                         status: string;
                         subject: string;
                         template: string;

@@ -1,4 +1,5 @@
 import { api, unwrapRental } from '../api/client';
+import type { paths } from '../api/schema';
 import type { PickerOption, PickerSource } from './Combobox';
 
 // Picker sources over the existing list endpoints (no id is ever typed by a person).
@@ -22,12 +23,9 @@ export const customerSource: PickerSource = {
   },
 };
 
-interface VehicleRow {
-  id: number;
-  name: string;
-  category?: string | null;
-  status?: string;
-}
+type VehicleRow = NonNullable<
+  paths['/wp-json/rova-rental/v1/vehicles/{id}']['get']['responses']['200']['content']['application/json']['data']
+>;
 const vehicleOption = (v: VehicleRow): PickerOption => ({
   id: v.id,
   label: v.name,
@@ -43,30 +41,26 @@ export const vehicleSource: PickerSource = {
         params: { query: { per_page: PAGE, ...(text ? { search: text } : {}) } },
       }),
     );
-    return (d.items as unknown as VehicleRow[]).map(vehicleOption);
+    return d.items.map(vehicleOption);
   },
   async get(id) {
     return vehicleOption(
-      (await unwrapRental(
-        api.GET('/wp-json/rova-rental/v1/vehicles/{id}', { params: { path: { id } } }),
-      )) as unknown as VehicleRow,
+      await unwrapRental(api.GET('/wp-json/rova-rental/v1/vehicles/{id}', { params: { path: { id } } })),
     );
   },
 };
 
-interface LocationRow {
-  id: number;
-  name: string;
-  city: string;
-  type: string;
-}
+type LocationPage = NonNullable<
+  paths['/wp-json/rova-rental/v1/locations']['get']['responses']['200']['content']['application/json']['data']
+>;
+type LocationRow = LocationPage['items'][number];
 /**
  * Locations: the list has no text search and a store has tens of them, so one request fetches them (100 per page,
  * cached) and the typed text filters name and city here.
  */
 async function allLocations(): Promise<LocationRow[]> {
   const d = await unwrapRental(api.GET('/wp-json/rova-rental/v1/locations', { params: { query: { per_page: 100 } } }));
-  return d.items as unknown as LocationRow[];
+  return d.items;
 }
 let locationCache: { at: number; rows: Promise<LocationRow[]> } | null = null;
 const locations = () => {

@@ -1,5 +1,10 @@
+import type { paths } from '../api/schema';
+
 // Booking statuses and the moves the server's state machine allows (src/modules/rental/bookings/status.ts).
 // The server still decides: a move it refuses comes back as 409 with its message, shown as is.
+
+/** The statuses the API's booking schema enumerates: the labels and moves below must name every one. */
+export type BookingStatus = Booking['status'];
 
 export const BOOKING_STATUSES = [
   'draft',
@@ -11,8 +16,7 @@ export const BOOKING_STATUSES = [
   'cancelled',
   'no_show',
   'refunded',
-] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+] as const satisfies readonly BookingStatus[];
 
 export const STATUS_LABELS: Record<BookingStatus, string> = {
   draft: 'Draft',
@@ -46,31 +50,8 @@ export function movesFrom(s: string): readonly BookingStatus[] {
   return (TRANSITIONS as Record<string, readonly BookingStatus[]>)[s] ?? [];
 }
 
-/** Fields of a booking as the rental API returns them (the OpenAPI schema leaves the object open). */
-export interface Booking {
-  id: number;
-  reference: string;
-  vehicle_id: number | null;
-  customer_id: number | null;
-  customer_name: string;
-  customer_email: string;
-  kind: string;
-  transfer_origin: string | null;
-  transfer_destination: string | null;
-  pickup_at: string;
-  return_at: string | null;
-  days: number | null;
-  price_per_day: number | null;
-  net_price: number;
-  addons_total: number;
-  tax: number;
-  total: number;
-  deposit: number;
-  remaining: number;
-  currency: string;
-  payment_status: string;
-  payment_method: string | null;
-  status: string;
-  notes: string;
-  created_at: string;
-}
+type BookingPage = NonNullable<
+  paths['/wp-json/rova-rental/v1/bookings']['get']['responses']['200']['content']['application/json']['data']
+>;
+/** A booking as the rental API answers it (its OpenAPI schema, generated into api/schema.d.ts). */
+export type Booking = BookingPage['items'][number];

@@ -1,4 +1,4 @@
-import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type StringOptions, type TSchema } from '@sinclair/typebox';
 import { RentalEnvelope, rentalErrors } from '../../platform/http/schemas.js';
 
 /** Ids are bigint; beyond 2^53 − 1 a JSON number loses precision, so larger values are refused (400, never a database error). */
@@ -15,8 +15,14 @@ export const TimeStr = Type.String({
 /** Free text: PostgreSQL text cannot hold U+0000, so a NUL character is a 400 INVALID_PARAMS, never a database error. */
 export const Text = (o: StringOptions = {}) => Type.String({ pattern: '^[^\\u0000]*$', ...o });
 /** A union of string literals (an enum in OpenAPI). */
-export const lit = <S extends string>(xs: readonly S[]) => Type.Union(xs.map((x) => Type.Literal(x)));
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const lit = <const S extends string>(xs: readonly S[], o: SchemaOptions = {}) =>
+  Type.Union(
+    xs.map((x) => Type.Literal(x)),
+    o,
+  );
+export const Nullable = <T extends TSchema>(t: T, o: SchemaOptions = {}) => Type.Union([t, Type.Null()], o);
+/** An instant in an answer: ISO-8601 UTC with milliseconds (`2026-05-01T10:00:00.000Z`). */
+export const Instant = Type.String({ format: 'date-time', description: 'ISO-8601 UTC' });
 
 /** Admin route response set: 200 envelope + the error classes every admin route can give. */
 export function adminResponses<T extends TSchema>(data: T, ok = 200, ...extra: number[]) {

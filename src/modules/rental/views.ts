@@ -1,12 +1,13 @@
 import { toDate } from '../../platform/db/types.js';
 import { money } from './money.js';
 import type { VehicleRow } from './vehicles/repo.js';
+import type { VehicleView } from './vehicles/schema.js';
 
 export const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 export const iso = (v: unknown): string => toDate(v).toISOString();
 
 /** Vehicle → API (allow-list). */
-export function vehicleView(r: VehicleRow) {
+export function vehicleView(r: VehicleRow): VehicleView {
   return {
     id: Number(r.id),
     name: r.name,

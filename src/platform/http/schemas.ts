@@ -5,6 +5,7 @@ export const WpError = Type.Object(
   {
     code: Type.String(),
     message: Type.String(),
+    // WordPress's free-form error data bag: besides status, what the error names (params, details, field)
     data: Type.Object({ status: Type.Integer() }, { additionalProperties: true }),
   },
   { $id: 'WpError', description: 'WordPress REST error shape' },

@@ -40,7 +40,7 @@ export interface KeyedWrite {
 }
 
 /**
- * A create route's write, answered once per Idempotency-Key (rova/v1: WordPress error codes). Without a key the
+ * A create route's write, answered once per Idempotency-Key (errors in the namespace's codes). Without a key the
  * write runs as before. With one, the write and the key commit in one transaction: a request sent again — by a
  * client that never saw the first answer, after a 502 or a timeout — gets the first answer instead of a second
  * row; a lost COMMIT answer is resolved by the transaction helper (src/platform/db/connect.ts).
@@ -69,7 +69,7 @@ export async function keyedWrite(
       return answer;
     },
     {
-      errors: 'wp',
+      errors: p.namespaces.forUrl(req.url)?.shape === 'rental' ? 'rental' : 'wp',
       answerWaitMs: p.config.databaseCommitOutcomeWaitMs,
       ...(w.secret ? { seal: answerBox(p) } : {}),
     },

@@ -26,14 +26,24 @@ export class Mailer {
       await storeMail(this.p.db, m, 'stored', null);
       return;
     }
-    this.transport ??= nodemailer.createTransport(s.smtpUrl);
     try {
-      await this.transport.sendMail({ from: s.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      await this.deliver(m);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.p.log.warn({ template: m.template, reason }, 'mail not sent');
       await storeMail(this.p.db, m, 'failed', reason.slice(0, 500)).catch(() => undefined);
     }
+  }
+
+  /**
+   * Sends `m` over SMTP_URL now; throws what the server or the connection said. Bounded in time, so a delivery's
+   * claim (`MailDelivery`) always outlasts it.
+   */
+  async deliver(m: Omit<OutgoingMail, 'template'>): Promise<void> {
+    const s = mailSettings(this.p);
+    if (!s.smtpUrl) throw new Error('no SMTP_URL');
+    this.transport ??= nodemailer.createTransport({ url: s.smtpUrl, ...SMTP_TIMEOUTS });
+    await this.transport.sendMail({ from: s.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
   }
 
   close(): void {
@@ -42,29 +52,12 @@ export class Mailer {
   }
 }
 
+/** Milliseconds an SMTP exchange may take at most (nodemailer's own defaults run to 10 minutes). */
+const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
+/** Longer than any one SMTP exchange can take (SMTP_TIMEOUTS): what a delivery's claim of a mail lasts. */
+export const SMTP_EXCHANGE_MAX_SECONDS = 300;
+
 export const mailerOf = perPlatform((p) => new Mailer(p));
-
-/** Where a mail composed before its recipient's name is known puts the name (see `storedMailWith`). */
-export const RECIPIENT_NAME = '\uE000recipient\uE000';
-
-/**
- * The outbox INSERT of mails whose recipients the caller's statement reads, as a CTE's body: `from` gives one row per
- * mail, with the mail itself as a jsonb SQL expression (`mail`: an `Omit<OutgoingMail, 'to'>`: subject, text, html, template)
- * and its recipient's address and name as SQL (`to`, `name`). RECIPIENT_NAME in the mail is replaced by the name —
- * HTML-escaped in the HTML body, as the templates escape — so the mail is stored with the write that causes it, in the
- * same statement. Undefined when mail goes over SMTP (it is sent after the write, not stored).
- */
-export function storedMailsWith(
-  p: Platform,
-  r: { from: string; mail: string; to: string; name: string },
-): string | undefined {
-  if (mailSettings(p).smtpUrl) return undefined;
-  const html = `replace(replace(replace(replace(replace(${r.name}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
-  const token = `'${RECIPIENT_NAME}'::text`;
-  return `INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
-    SELECT ${r.to}, ${r.mail}->>'subject', replace(${r.mail}->>'text', ${token}, ${r.name}), replace(${r.mail}->>'html', ${token}, ${html}),
-      ${r.mail}->>'template', 'stored', NULL FROM ${r.from}`;
-}
 
 // One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch
 // could carry another request's mail into the next write; see idempotency-lease.test.ts, "killed after its commit").

@@ -12,7 +12,12 @@ const Mail = Type.Object({
   text: Type.String(),
   html: Type.String(),
   template: Type.String(),
-  status: Type.String({ description: 'stored (no SMTP_URL) or failed (the SMTP server refused it)' }),
+  status: Type.String({
+    description:
+      'stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking_created ' +
+      'mail) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); ' +
+      'any other mail refused by the SMTP server is failed',
+  }),
   error: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String(),
 });
@@ -24,7 +29,8 @@ export const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { cap: 'manage_options' } },
       schema: {
         tags: ['platform: mail'],
-        summary: 'Mails kept instead of sent (no SMTP_URL) or refused by the SMTP server, newest first',
+        summary:
+          'Mails kept instead of sent (no SMTP_URL), refused by the SMTP server, or delivered from the outbox, newest first',
         querystring: Type.Object({
           to: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' })),
           template: Type.Optional(Type.String({ maxLength: 50, pattern: '^[a-z_]+$' })),

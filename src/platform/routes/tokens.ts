@@ -29,6 +29,7 @@ const Jwk = Type.Object(
     alg: Type.String(),
     use: Type.String(),
   },
+  // a JWK (RFC 7517) as the key library exports it: members beyond these depend on the key type
   { additionalProperties: true },
 );
 const Ok = Type.Object({ success: Type.Boolean() });

@@ -478,6 +478,9 @@ export class AccountWidget {
           row(t('dates'), this.period(b.pickup_at, b.return_at)),
           row(t('status'), status(b.status)),
           row(t('payment'), status(b.payment_status)),
+          ['pending_payment', 'pending'].includes(b.status) && b.payment_status === 'unpaid'
+            ? row(t('payByLabel'), b.payment_deadline ? when(b.payment_deadline) : t('atPickup'))
+            : null,
           row(t('total'), money(b.total, b.currency)),
           due > 0 ? row(t('paidSoFar'), money(b.balance.paid, b.balance.currency)) : null,
           due > 0

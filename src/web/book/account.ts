@@ -43,6 +43,8 @@ export interface MyBookingDetail extends MyBooking {
   days: number;
   deposit: number;
   payment_method: string;
+  /** Null: no deadline (a pay-at-pick-up reservation, or paid). */
+  payment_deadline?: string | null;
   cancellation: CancelQuote;
   balance: Balance;
 }

@@ -220,10 +220,14 @@ export class Api {
 
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
   async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
-    const body: CreateBody = { ...this.slot(q, vehicleId), payment_method: method, payment_plan: 'full' };
+    const body: CreateBody = {
+      ...this.slot(q, vehicleId),
+      payment_method: method === 'offline' ? 'pay_at_pickup' : method,
+      payment_plan: 'full',
+    };
     const r = await this.call<{
       data: {
-        booking: { id: number; reference: string; total: number; currency: string };
+        booking: { id: number; reference: string; total: number; currency: string; payment_deadline: string | null };
         payment?: { instructions?: string; client_secret?: string };
       };
     }>('POST', '/rova-rental/v2/booking/create', body, { 'Idempotency-Key': key });
@@ -237,6 +241,7 @@ export class Api {
       instructions: r.data.payment?.instructions ?? '',
       clientSecret: method === 'stripe' && secret ? secret : null,
       paid: false,
+      deadline: b.payment_deadline ?? null,
     };
   }
 

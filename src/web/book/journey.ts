@@ -6,7 +6,8 @@
 import type { SearchItem } from './api-types.js';
 
 export type Step = 'search' | 'results' | 'detail' | 'auth' | 'review' | 'pay' | 'done';
-export type PayMethod = 'offline' | 'stripe';
+/** How the customer pays: `offline` is pay at pick-up (the API's pay_at_pickup), then bank transfer, card. */
+export type PayMethod = 'offline' | 'bank_transfer' | 'stripe';
 
 export interface Query {
   location: number | null;
@@ -81,6 +82,8 @@ export interface Booked {
   clientSecret: string | null;
   /** The booking was seen confirmed after the card payment. */
   paid: boolean;
+  /** The payment deadline (ISO-8601); null: a pay-at-pick-up reservation, held until pick-up. */
+  deadline?: string | null;
 }
 
 export interface State {

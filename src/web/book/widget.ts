@@ -643,33 +643,33 @@ export class BookWidget {
       h('h3', {}, s.vehicle?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       this.breakdown(s),
-      this.payments?.stripe
-        ? h(
-            'fieldset',
-            { class: 'pay-with' },
-            h('legend', {}, t('payment')),
-            (
-              [
-                ['offline', t('payOfflineOption')],
-                ['stripe', t('payCardOption')],
-              ] as const
-            ).map(([m, label]) =>
-              h(
-                'label',
-                { class: 'radio' },
-                h('input', {
-                  type: 'radio',
-                  name: 'payment',
-                  value: m,
-                  checked: s.payment === m,
-                  'data-f': `pay-${m}`,
-                  on: { change: () => this.dispatch({ type: 'pay-with', method: m }) },
-                }),
-                label,
-              ),
-            ),
-          )
-        : h('p', {}, t('payOffline')),
+      // every offline method has its own rule (issue 35.1): pick-up holds the car, a transfer has days, a card minutes
+      h(
+        'fieldset',
+        { class: 'pay-with' },
+        h('legend', {}, t('payment')),
+        (
+          [
+            ['offline', t('payOfflineOption')],
+            ['bank_transfer', t('payTransferOption')],
+            ...(this.payments?.stripe ? [['stripe', t('payCardOption')] as const] : []),
+          ] as const
+        ).map(([m, label]) =>
+          h(
+            'label',
+            { class: 'radio' },
+            h('input', {
+              type: 'radio',
+              name: 'payment',
+              value: m,
+              checked: s.payment === m,
+              'data-f': `pay-${m}`,
+              on: { change: () => this.dispatch({ type: 'pay-with', method: m }) },
+            }),
+            label,
+          ),
+        ),
+      ),
       h(
         'div',
         { class: 'actions' },
@@ -677,7 +677,13 @@ export class BookWidget {
         h(
           'button',
           { type: 'button', 'data-f': 'book', 'aria-disabled': String(s.busy), on: { click: () => void this.book() } },
-          s.busy ? t('booking') : s.payment === 'stripe' ? t('bookCard') : t('book'),
+          s.busy
+            ? t('booking')
+            : s.payment === 'stripe'
+              ? t('bookCard')
+              : s.payment === 'bank_transfer'
+                ? t('bookTransfer')
+                : t('book'),
         ),
       ),
     );
@@ -705,7 +711,7 @@ export class BookWidget {
   }
 
   private doneView(s: State): HTMLElement {
-    const { t, money } = this.ctx.i18n;
+    const { t, money, when } = this.ctx.i18n;
     const b = s.booking;
     return h(
       'div',
@@ -720,6 +726,13 @@ export class BookWidget {
       ),
       b ? h('p', {}, t('total'), ': ', money(b.total, b.currency)) : null,
       h('p', { class: b?.paid ? 'ok' : '' }, b?.paid ? t('paidText') : t('doneText')),
+      b && !b.paid && !b.clientSecret
+        ? h(
+            'p',
+            { class: 'deadline', 'data-deadline': b.deadline ?? '' },
+            b.deadline ? t('payBy', { date: when(b.deadline) }) : t('heldUntilPickup'),
+          )
+        : null,
       b?.instructions && !b.clientSecret ? h('p', { class: 'note' }, b.instructions) : null,
       h(
         'div',

@@ -140,6 +140,8 @@ describe('GET /admin/planner', () => {
             return_at: '2027-03-27T09:00:00.000Z',
             holds_slot: true,
             hold_expires_at: null,
+            payment_status: 'unpaid',
+            payment_due: true,
             buffer_minutes: 60,
           },
           {
@@ -153,6 +155,8 @@ describe('GET /admin/planner', () => {
             return_at: '2027-03-31T12:00:00.000Z',
             holds_slot: true,
             hold_expires_at: '2099-01-01T00:00:00.000Z',
+            payment_status: 'unpaid',
+            payment_due: true,
             buffer_minutes: 60,
           },
           {
@@ -166,6 +170,8 @@ describe('GET /admin/planner', () => {
             return_at: '2027-04-20T10:00:00.000Z',
             holds_slot: true,
             hold_expires_at: null,
+            payment_status: 'unpaid',
+            payment_due: true,
             buffer_minutes: 60,
           },
         ],
@@ -238,6 +244,8 @@ describe('GET /admin/planner', () => {
       return_at: '2027-03-30T10:00:00.000Z',
       holds_slot: false,
       hold_expires_at: null,
+      payment_status: 'unpaid',
+      payment_due: false,
       buffer_minutes: 60,
     });
     const off = (await get('?from=2027-03-27&to=2027-03-29&closed=false')).json().data;

@@ -2,57 +2,35 @@
 // two intents), and intents made stale (superseded amount due, cancelled booking, nothing due any more) are
 // cancelled at the provider — against the local Stripe-speaking server, with its outages.
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../../src/modules/rental/integrity/service.js';
 import { runPaymentRetries } from '../../../src/modules/rental/journey/payments/retry.js';
 import { rows } from '../../../src/platform/db/types.js';
-import { makeApp, type TestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
 import { vehicle } from '../helpers.js';
-import { startStripe, stripeEvent } from './stripe-server.js';
+import { stripeApp, type StripeApp } from './stripe-app.js';
+import { stripeEvent } from './stripe-server.js';
 
 const V1 = '/wp-json/rova-rental/v1';
 const V2 = '/wp-json/rova-rental/v2';
-const SK = 'sk_test_rovaIntentsFake123';
-const WHSEC = 'whsec_rovaIntentsWebhookSecret';
 const CREATE = /^\/v1\/payment_intents$/;
 const CANCEL = /^\/v1\/payment_intents\/[^/]+\/cancel$/;
 let t: TestApp;
-let fake: Awaited<ReturnType<typeof startStripe>>;
+let fake: StripeApp['fake'];
 let admin: Record<string, string>;
+let stripe: StripeApp;
 beforeAll(async () => {
-  fake = await startStripe({ secretKey: SK });
-  t = await makeApp({
-    env: {
-      RENTAL_WRITE_RATE_LIMIT: '1000000',
-      RENTAL_PUBLIC_RATE_LIMIT: '1000000',
-      BOOKING_PAYMENT_PROVIDERS: 'offline,stripe',
-      STRIPE_SECRET_KEY: SK,
-      STRIPE_WEBHOOK_SECRET: WHSEC,
-      STRIPE_API_BASE: fake.url,
-      // a call to the provider that has not answered in 400 ms counts as failed (and is retried)
-      STRIPE_API_TIMEOUT_MS: '400',
-    },
+  stripe = await stripeApp({
+    // a call to the provider that has not answered in 400 ms counts as failed (and is retried)
+    STRIPE_API_TIMEOUT_MS: '400',
   });
-  admin = { 'x-rova-api-key': (await t.userWithKey('administrator')).key };
+  ({ t, fake, admin } = stripe);
 }, 240_000);
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+afterAll(async () => stripe?.close());
 
 let day = 0;
 const date = (n: number) => new Date(Date.UTC(2037, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
-const signed = (payload: string) =>
-  t.inject({
-    method: 'POST',
-    url: `${V2}/payments/stripe/webhook`,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
-    },
-    payload,
-  });
+const signed = (payload: string) => stripe.signed(payload);
 const intentsOfPayment = (paymentId: number) =>
   [...fake.intents.values()].filter((x) => x.metadata.payment_id === String(paymentId));
 const put = (id: number, body: Record<string, unknown>) =>
@@ -292,5 +270,62 @@ describe('stale intents are cancelled at the provider', () => {
     await payWebhook(after[3]!.external_id!, 'balance_paid');
     expect(await bookingOf(id)).toMatchObject({ payment_status: 'paid' });
     await clean();
+  });
+
+  it('a new booking whose first intent’s creation timed out (Stripe made it): 503, the booking cancelled, and that intent cancelled by its key', async () => {
+    day += 10;
+    const customer = { 'x-rova-api-key': (await t.userWithKey('customer')).key };
+    let v = 0;
+    fake.fault('timeout', 3, { path: CREATE, delayMs: 1500 });
+    const r = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: customer,
+      payload: {
+        vehicle_id: (v = await vehicle(t)),
+        pickup_date: date(day),
+        return_date: date(day + 2),
+        payment_method: 'stripe',
+        payment_plan: 'full',
+      },
+    });
+    expect(r.statusCode, r.body).toBe(503);
+    const [b] = await rows<{ id: number; status: string }>(
+      t.platform.db,
+      sql`SELECT id::int AS id, status FROM rental_bookings WHERE vehicle_id = ${v}`,
+    );
+    expect(b!.status).toBe('cancelled');
+    const [pay] = await payments(b!.id);
+    expect(pay).toMatchObject({ status: 'cancelled', external_id: null, provider_action: null });
+    const made = intentsOfPayment(pay!.id);
+    expect(made).toEqual([expect.objectContaining({ status: 'canceled', amount: 20000 })]);
+    await clean();
+  });
+
+  it('a refused first intent (402, nothing made): the payment failed, nothing to cancel', async () => {
+    day += 10;
+    const customer = { 'x-rova-api-key': (await t.userWithKey('customer')).key };
+    const calls = fake.calls.length;
+    let v = 0;
+    fake.failNext(1);
+    const r = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: customer,
+      payload: {
+        vehicle_id: (v = await vehicle(t)),
+        pickup_date: date(day),
+        return_date: date(day + 2),
+        payment_method: 'stripe',
+        payment_plan: 'full',
+      },
+    });
+    expect(r.statusCode, r.body).toBe(503);
+    expect(fake.calls.slice(calls).map((c) => c.path)).toEqual(['/v1/payment_intents']);
+    const [b] = await rows<{ id: number }>(
+      t.platform.db,
+      sql`SELECT id::int AS id FROM rental_bookings WHERE vehicle_id = ${v}`,
+    );
+    expect((await payments(b!.id))[0]).toMatchObject({ status: 'failed', provider_action: null });
   });
 });

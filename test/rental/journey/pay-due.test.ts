@@ -2,56 +2,31 @@
 // transaction, the balance on their booking, and "pay the rest" (Stripe PaymentIntent for the difference, or the
 // offline instructions) — against the local Stripe-speaking server.
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockBooking } from '../../../src/modules/rental/bookings/lock.js';
 import { repriceBooking } from '../../../src/modules/rental/bookings/reprice.js';
 import { verifyIntegrity } from '../../../src/modules/rental/integrity/service.js';
 import { rows } from '../../../src/platform/db/types.js';
-import { makeApp, type TestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
 import { vehicle } from '../helpers.js';
-import { startStripe, stripeEvent } from './stripe-server.js';
+import { stripeApp, type StripeApp } from './stripe-app.js';
+import { stripeEvent } from './stripe-server.js';
 
 const V1 = '/wp-json/rova-rental/v1';
 const V2 = '/wp-json/rova-rental/v2';
-const SK = 'sk_test_rovaPayDueFake123';
-const WHSEC = 'whsec_rovaPayDueWebhookSecret';
 let t: TestApp;
-let fake: Awaited<ReturnType<typeof startStripe>>;
+let fake: StripeApp['fake'];
 let admin: Record<string, string>;
+let stripe: StripeApp;
 beforeAll(async () => {
-  fake = await startStripe({ secretKey: SK });
-  t = await makeApp({
-    env: {
-      RENTAL_WRITE_RATE_LIMIT: '1000000',
-      RENTAL_PUBLIC_RATE_LIMIT: '1000000',
-      BOOKING_PAYMENT_PROVIDERS: 'offline,stripe',
-      STRIPE_SECRET_KEY: SK,
-      STRIPE_WEBHOOK_SECRET: WHSEC,
-      STRIPE_API_BASE: fake.url,
-      STRIPE_API_TIMEOUT_MS: '400',
-      PAYMENT_OFFLINE_INSTRUCTIONS: 'Pay at the desk.',
-    },
-  });
-  admin = { 'x-rova-api-key': (await t.userWithKey('administrator')).key };
+  stripe = await stripeApp({ STRIPE_API_TIMEOUT_MS: '400', PAYMENT_OFFLINE_INSTRUCTIONS: 'Pay at the desk.' });
+  ({ t, fake, admin } = stripe);
 }, 240_000);
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+afterAll(async () => stripe?.close());
 
 let day = 0;
 const date = (n: number) => new Date(Date.UTC(2038, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
-const signed = (payload: string) =>
-  t.inject({
-    method: 'POST',
-    url: `${V2}/payments/stripe/webhook`,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
-    },
-    payload,
-  });
+const signed = (payload: string) => stripe.signed(payload);
 const put = (id: number, body: Record<string, unknown>) =>
   t.inject({ method: 'PUT', url: `${V1}/bookings/${id}`, headers: admin, payload: body });
 const clean = async () => expect((await verifyIntegrity(t.platform.db)).findings).toEqual([]);

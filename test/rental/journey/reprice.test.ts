@@ -1,15 +1,15 @@
 // @integration: a booking's price change settles its money under the booking lock, racing payments and cancels
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeStatus } from '../../../src/modules/rental/bookings/service.js';
 import { verifyIntegrity } from '../../../src/modules/rental/integrity/service.js';
 import { bookingMoneyTxs } from '../../../src/modules/rental/ledger/income-repo.js';
 import { rows } from '../../../src/platform/db/types.js';
-import { makeApp, type TestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
 import { vehicle } from '../helpers.js';
 import { vendor, vendorVehicle } from '../market/helpers.js';
-import { startStripe, stripeEvent } from './stripe-server.js';
+import { stripeApp, type StripeApp } from './stripe-app.js';
+import { stripeEvent } from './stripe-server.js';
 
 // Issue 37 item 1: new dates re-price a booking, and the price change settles the money paid for it — the overpaid
 // part refunded through the payment's provider (recorded for offline payments), the missing part due
@@ -17,42 +17,19 @@ import { startStripe, stripeEvent } from './stripe-server.js';
 // payment_status says is paid (what `rova verify` checks), and completion's commission is on what was really paid.
 const V1 = '/wp-json/rova-rental/v1';
 const V2 = '/wp-json/rova-rental/v2';
-const SK = 'sk_test_rovaRepriceFake123';
-const WHSEC = 'whsec_rovaRepriceWebhookSecret';
 let t: TestApp;
-let fake: Awaited<ReturnType<typeof startStripe>>;
+let fake: StripeApp['fake'];
 let admin: Record<string, string>;
+let stripe: StripeApp;
 beforeAll(async () => {
-  fake = await startStripe({ secretKey: SK });
-  t = await makeApp({
-    env: {
-      RENTAL_WRITE_RATE_LIMIT: '1000000',
-      RENTAL_PUBLIC_RATE_LIMIT: '1000000',
-      BOOKING_PAYMENT_PROVIDERS: 'offline,stripe',
-      STRIPE_SECRET_KEY: SK,
-      STRIPE_WEBHOOK_SECRET: WHSEC,
-      STRIPE_API_BASE: fake.url,
-    },
-  });
-  admin = { 'x-rova-api-key': (await t.userWithKey('administrator')).key };
+  stripe = await stripeApp();
+  ({ t, fake, admin } = stripe);
 }, 240_000);
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+afterAll(async () => stripe?.close());
 
 let day = 0;
 const date = (n: number) => new Date(Date.UTC(2036, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
-const signed = (payload: string) =>
-  t.inject({
-    method: 'POST',
-    url: `${V2}/payments/stripe/webhook`,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
-    },
-    payload,
-  });
+const signed = (payload: string) => stripe.signed(payload);
 const intentOfPayment = (paymentId: number) =>
   [...fake.intents.values()].find((x) => x.metadata.payment_id === String(paymentId))!;
 

@@ -24,9 +24,12 @@ export async function startSmtp(): Promise<{
   url: string;
   mails: ReceivedMail[];
   waitFor(pred: (m: ReceivedMail) => boolean, ms?: number): Promise<ReceivedMail>;
+  /** The next `n` messages are refused (451, try again later) after their data was sent. */
+  refuse(n: number): void;
   close(): Promise<void>;
 }> {
   const mails: ReceivedMail[] = [];
+  let refusing = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -35,6 +38,10 @@ export async function startSmtp(): Promise<{
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (refusing > 0) {
+          refusing -= 1;
+          return cb(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        }
         const raw = Buffer.concat(chunks).toString('utf8');
         const subj = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, ' ') ?? '';
         mails.push({
@@ -61,6 +68,9 @@ export async function startSmtp(): Promise<{
         if (Date.now() > end) throw new Error(`no such mail arrived; got: ${mails.map((x) => x.subject).join(' | ')}`);
         await new Promise((r) => setTimeout(r, 50));
       }
+    },
+    refuse(n) {
+      refusing = n;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

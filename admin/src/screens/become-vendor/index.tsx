@@ -100,7 +100,8 @@ function ApplyForm({ termsVersion }: { termsVersion: string }) {
         const f = v[k]?.[0];
         if (f) fd.append(k, f, f.name);
       }
-      // multipart: the client sends the FormData as it is (the browser sets the boundary), with the nonce header
+      // multipart: the client sends the FormData as it is (the browser sets the boundary), with the nonce header. The
+      // two casts stay: openapi-fetch types a body by its JSON schema (the files as strings), never as FormData.
       return unwrapRental(
         api.POST('/wp-json/rova-rental/v1/vendor/application', {
           body: fd as unknown as ApplyBody,

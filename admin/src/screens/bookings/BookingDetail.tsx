@@ -5,7 +5,18 @@ import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { movesFrom, statusLabel } from '../../lib/bookings';
 import { formatDateTime, formatMoney } from '../../lib/format';
-import { useBooking, useMoveStatus } from './api';
+import { useBooking, useMoveStatus, type BookingDetail as Detail } from './api';
+import { RecordPayment } from './RecordPayment';
+
+const METHOD_LABELS: Record<string, string> = {
+  pay_at_pickup: 'pay at pick-up',
+  bank_transfer: 'bank transfer',
+  card_terminal: 'card terminal',
+};
+
+/** Statuses the desk takes a payment in (a lapsed one is taken back through the API, when its slot is free). */
+const TAKES_PAYMENT = ['pending_payment', 'pending', 'confirmed', 'in_progress', 'completed'];
+const takesPayment = (b: Detail) => b.amount_due > 0 && TAKES_PAYMENT.includes(b.status);
 
 const REFUND_REASONS: Record<string, string> = {
   customer_cancelled: 'Cancelled by the customer',
@@ -72,9 +83,21 @@ export function BookingDetail() {
             <dt>Return</dt>
             <dd>{formatDateTime(b.return_at, store.timezone)}</dd>
             <dt>Payment</dt>
-            <dd>
-              {b.payment_status} {b.payment_method ? `(${b.payment_method})` : ''}
+            <dd data-testid="detail-payment">
+              {b.payment_status} {b.payment_method ? `(${METHOD_LABELS[b.payment_method] ?? b.payment_method})` : ''}
             </dd>
+            <dt>Payment deadline</dt>
+            <dd data-testid="detail-deadline">
+              {b.payment_deadline
+                ? formatDateTime(b.payment_deadline, store.timezone)
+                : ['pending_payment', 'pending'].includes(b.status) && b.payment_status === 'unpaid'
+                  ? 'None: held until pick-up'
+                  : '—'}
+            </dd>
+            <dt>Paid</dt>
+            <dd data-testid="detail-paid">{money(b.amount_paid)}</dd>
+            <dt>Due</dt>
+            <dd data-testid="detail-due">{money(b.amount_due)}</dd>
             <dt>Created</dt>
             <dd>{formatDateTime(b.created_at, store.timezone)}</dd>
             {b.notes && (
@@ -121,6 +144,9 @@ export function BookingDetail() {
                     Method
                   </th>
                   <th scope="col" className="py-1 font-normal">
+                    Reference
+                  </th>
+                  <th scope="col" className="py-1 font-normal">
                     Status
                   </th>
                   <th scope="col" className="py-1 text-right font-normal">
@@ -135,7 +161,8 @@ export function BookingDetail() {
                 {b.payments.map((p) => (
                   <tr key={p.id} className="border-t border-slate-100 dark:border-slate-800">
                     <td className="py-1">{formatDateTime(p.created_at, store.timezone)}</td>
-                    <td className="py-1">{p.provider}</td>
+                    <td className="py-1">{p.method ? (METHOD_LABELS[p.method] ?? p.method) : p.provider}</td>
+                    <td className="py-1">{p.reference ?? ''}</td>
                     <td className="py-1">{p.status}</td>
                     <td className="py-1 text-right tabular-nums">{formatMoney(p.amount, p.currency)}</td>
                     <td className="py-1 text-right tabular-nums">{formatMoney(p.refunded_amount, p.currency)}</td>
@@ -143,6 +170,11 @@ export function BookingDetail() {
                 ))}
               </tbody>
             </table>
+          )}
+          {takesPayment(b) && (
+            <div className="mt-4 border-t border-slate-100 pt-3 dark:border-slate-800">
+              <RecordPayment key={`${b.amount_due}-${b.status}`} booking={b} />
+            </div>
           )}
         </section>
         <section className="card" aria-labelledby="b-refunds">

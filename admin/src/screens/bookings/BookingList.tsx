@@ -8,7 +8,7 @@ import { formatDateTime, formatMoney } from '../../lib/format';
 import { withFilter } from '../../lib/table-state';
 import { useBookings } from './api';
 
-const FILTERS = ['status', 'kind', 'search', 'pickup_from', 'pickup_to'] as const;
+const FILTERS = ['status', 'kind', 'search', 'pickup_from', 'pickup_to', 'payment'] as const;
 
 export function BookingList() {
   const store = useStore();
@@ -23,6 +23,7 @@ export function BookingList() {
     ...(f.search ? { search: f.search } : {}),
     ...(f.pickup_from ? { pickup_from: f.pickup_from } : {}),
     ...(f.pickup_to ? { pickup_to: f.pickup_to } : {}),
+    ...(f.payment === 'due' ? { payment_due: true } : {}),
   });
   const columns: Column<Booking>[] = [
     {
@@ -42,6 +43,16 @@ export function BookingList() {
     { id: 'kind', header: 'Kind', cell: (b) => (b.kind === 'transfer' ? 'Transfer' : 'Rental') },
     { id: 'status', header: 'Status', cell: (b) => <span data-testid="booking-status">{statusLabel(b.status)}</span> },
     { id: 'pickup', header: 'Pick-up', cell: (b) => formatDateTime(b.pickup_at, store.timezone) },
+    {
+      id: 'pay_by',
+      header: 'Pay by',
+      cell: (b) => (
+        <span data-testid="booking-deadline">
+          {b.payment_deadline ? formatDateTime(b.payment_deadline, store.timezone) : ''}
+        </span>
+      ),
+    },
+    { id: 'payment', header: 'Payment', cell: (b) => b.payment_status.replace('_', ' ') },
     { id: 'total', header: 'Total', numeric: true, cell: (b) => formatMoney(b.total, b.currency) },
   ];
   const set = (k: string) => (v: string) => setState(withFilter(state, k, v));
@@ -56,7 +67,7 @@ export function BookingList() {
         }
       />
       <div
-        className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-5"
+        className="mb-3 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-6"
         role="search"
         aria-label="Filter bookings"
       >
@@ -70,6 +81,13 @@ export function BookingList() {
                 {STATUS_LABELS[s]}
               </option>
             ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-sm">
+          <span className="mb-1 font-medium">Payment</span>
+          <select className="input" value={f.payment ?? ''} onChange={(e) => set('payment')(e.target.value)}>
+            <option value="">Any payment</option>
+            <option value="due">Payment due</option>
           </select>
         </label>
         <label className="flex flex-col text-sm">

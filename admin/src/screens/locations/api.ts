@@ -6,10 +6,8 @@ type Body = paths['/wp-json/rova-rental/v1/locations']['post']['requestBody']['c
 type Query = NonNullable<paths['/wp-json/rova-rental/v1/locations']['get']['parameters']['query']>;
 
 export const locationsApi: EntityApi = {
-  list: async (q) =>
-    (await unwrapRental(
-      api.GET('/wp-json/rova-rental/v1/locations', { params: { query: q as Query } }),
-    )) as unknown as EntityPage,
+  list: async (q): Promise<EntityPage> =>
+    unwrapRental(api.GET('/wp-json/rova-rental/v1/locations', { params: { query: q as Query } })),
   create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/locations', { body: b as Body })),
   update: (id, b) =>
     unwrapRental(api.PUT('/wp-json/rova-rental/v1/locations/{id}', { params: { path: { id } }, body: b as Body })),

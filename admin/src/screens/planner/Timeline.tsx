@@ -313,10 +313,11 @@ function BarView({
         href={base + href}
         data-to={href}
         aria-label={name}
-        title={`${name}\n${b.customer_name}\n${dateTimeIn(from, timezone)} → ${dateTimeIn(to, timezone)}${b.holds_slot && b.buffer_minutes ? `\nBuffer ${b.buffer_minutes} min before and after` : ''}`}
+        title={`${name}\n${b.customer_name}\n${dateTimeIn(from, timezone)} → ${dateTimeIn(to, timezone)}${b.payment_due ? `\nPayment due (${b.payment_status.replace('_', ' ')})` : ''}${b.holds_slot && b.buffer_minutes ? `\nBuffer ${b.buffer_minutes} min before and after` : ''}`}
         data-testid="planner-bar"
         data-booking-id={b.id}
         data-status={b.status}
+        data-payment-due={b.payment_due ? 'true' : undefined}
         className={`absolute z-[5] flex items-center overflow-hidden whitespace-nowrap border px-1 text-xs leading-none ${LOOK_CLASS[look]} ${bar.clippedStart ? 'rounded-l-none border-l-0' : 'rounded-l'} ${bar.clippedEnd ? 'rounded-r-none border-r-0' : 'rounded-r'}`}
         style={{ left, width: w, top: top + 3, height: LANE_H - 6 }}
       >

@@ -28,6 +28,7 @@ export default function Planner() {
   const { from, to } = windowOf(view, anchor);
   // the box answers at once (its own state); the URL follows so a reload or a shared link shows the same view
   const [showClosed, setShowClosed] = useState(params.get('closed') === '1');
+  const [dueOnly, setDueOnly] = useState(params.get('due') === '1');
   const f = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? ''])) as Record<
     (typeof FILTERS)[number],
     string
@@ -39,6 +40,7 @@ export default function Planner() {
     ...(f.category ? { category: f.category } : {}),
     ...(f.vendor ? { vendor: Number(f.vendor) } : {}),
     ...(showClosed ? { closed: true } : {}),
+    ...(dueOnly ? { payment_due: true } : {}),
     // the most the API gives at once: rows beyond the visible part are not drawn, so 500 vehicles stay smooth
     limit: 500,
   });
@@ -153,6 +155,17 @@ export default function Planner() {
             }}
           />
           Show cancelled, refunded and no-show
+        </label>
+        <label className="flex items-center gap-2 self-end pb-2 text-sm">
+          <input
+            type="checkbox"
+            checked={dueOnly}
+            onChange={(e) => {
+              setDueOnly(e.target.checked);
+              set({ due: e.target.checked ? '1' : null });
+            }}
+          />
+          Payment due only
         </label>
       </div>
       <Legend bufferMinutes={data?.buffer_minutes ?? 0} />

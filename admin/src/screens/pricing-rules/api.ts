@@ -6,10 +6,8 @@ type Body = paths['/wp-json/rova-rental/v1/pricing-rules']['post']['requestBody'
 type Query = NonNullable<paths['/wp-json/rova-rental/v1/pricing-rules']['get']['parameters']['query']>;
 
 export const pricingRulesApi: EntityApi = {
-  list: async (q) =>
-    (await unwrapRental(
-      api.GET('/wp-json/rova-rental/v1/pricing-rules', { params: { query: q as Query } }),
-    )) as unknown as EntityPage,
+  list: async (q): Promise<EntityPage> =>
+    unwrapRental(api.GET('/wp-json/rova-rental/v1/pricing-rules', { params: { query: q as Query } })),
   create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/pricing-rules', { body: b as Body })),
   update: (id, b) =>
     unwrapRental(api.PUT('/wp-json/rova-rental/v1/pricing-rules/{id}', { params: { path: { id } }, body: b as Body })),

@@ -6,10 +6,8 @@ type Body = paths['/wp-json/rova-rental/v1/transfer-routes']['post']['requestBod
 type Query = NonNullable<paths['/wp-json/rova-rental/v1/transfer-routes']['get']['parameters']['query']>;
 
 export const transferRoutesApi: EntityApi = {
-  list: async (q) =>
-    (await unwrapRental(
-      api.GET('/wp-json/rova-rental/v1/transfer-routes', { params: { query: q as Query } }),
-    )) as unknown as EntityPage,
+  list: async (q): Promise<EntityPage> =>
+    unwrapRental(api.GET('/wp-json/rova-rental/v1/transfer-routes', { params: { query: q as Query } })),
   create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/transfer-routes', { body: b as Body })),
   update: (id, b) =>
     unwrapRental(

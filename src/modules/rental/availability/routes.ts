@@ -6,6 +6,7 @@ import { publicReadLimit } from '../http/rate-limits.js';
 import { Id, Text } from '../schemas.js';
 import { sendJsonOnce } from '../../../platform/http/json-once.js';
 import { availabilityAnswersOf } from './answers.js';
+import { AvailabilityView } from './schema.js';
 import { AMOUNT_BOUND_DOC } from '../bookings/amount-bound.js';
 
 export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -34,7 +35,7 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { additionalProperties: false },
         ),
         response: {
-          200: RentalEnvelope(Type.Object({}, { additionalProperties: true })),
+          200: RentalEnvelope(AvailabilityView),
           ...rentalErrors(400, 404, 429),
         },
       },

@@ -12,6 +12,7 @@ import { holdingIndexOf } from './holding-index.js';
 import type { VehicleRow } from '../vehicles/repo.js';
 import { deepFreeze } from '../../../platform/deep-freeze.js';
 import { assertBookingAmountsFit } from '../bookings/amount-bound.js';
+import type { AvailabilityView } from './schema.js';
 
 export interface AvailabilityInput {
   vehicle_id: number;
@@ -230,7 +231,7 @@ export function ruleReason(
 }
 
 /** The public answer (design §4). */
-export function availabilityView(p: Platform, r: AvailabilityResult) {
+export function availabilityView(p: Platform, r: AvailabilityResult): AvailabilityView {
   const q = r.quote;
   return {
     available: r.available,

@@ -2,7 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import { preparedStatementRefused } from '../../../platform/db/prepared.js';
 import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { perPlatform } from '../../../platform/per-platform.js';
-import { bookVehiclesAtOnce, shapeOfBookingAtOnce, type BookedAtOnce, type BookingAtOnce } from './repo.js';
+import { bookVehiclesAtOnce, type BookedAtOnce, type RentalAtOnce } from '../journey/create/statement.js';
 
 /** Statements of bookings in flight at once per node; the requests that arrive meanwhile wait and go in the next. */
 export const BOOKING_FLIGHTS = 2;
@@ -15,8 +15,8 @@ export const BOOKING_BATCH = 32;
  * next statement. Under load PostgreSQL then runs one statement and one commit for many bookings (BEGIN, the
  * statement and COMMIT: three round trips per batch): the executor start, plan check, commit and socket work a
  * booking statement costs are paid per batch, not per booking. A batch holds one booking per vehicle (a second one
- * for the same vehicle waits for the next batch, where the first one's row is visible) and bookings of one shape
- * (`shapeOfBookingAtOnce`). Order is kept: the oldest waiting booking always goes in the next batch.
+ * for the same vehicle waits for the next batch, where the first one's row is visible). Order is kept: the oldest
+ * waiting booking always goes in the next batch.
  */
 export class BookingsAtOnce {
   private queue: Waiting[] = [];
@@ -24,9 +24,9 @@ export class BookingsAtOnce {
 
   constructor(private readonly p: Platform) {}
 
-  book(item: BookingAtOnce): Promise<BookedAtOnce> {
+  book(item: RentalAtOnce): Promise<BookedAtOnce> {
     return new Promise<BookedAtOnce>((resolve, reject) => {
-      this.queue.push({ item, shape: shapeOfBookingAtOnce(item), resolve, reject });
+      this.queue.push({ item, resolve, reject });
       this.next();
     });
   }
@@ -43,13 +43,13 @@ export class BookingsAtOnce {
   }
 
   private take(): Waiting[] {
-    const shape = this.queue[0]!.shape;
     const vehicles = new Set<number>();
     const batch: Waiting[] = [];
     const rest: Waiting[] = [];
     for (const w of this.queue) {
-      if (batch.length < BOOKING_BATCH && w.shape === shape && !vehicles.has(w.item.vehicleId)) {
-        vehicles.add(w.item.vehicleId);
+      const vehicle = w.item.columns.vehicle_id;
+      if (batch.length < BOOKING_BATCH && !vehicles.has(vehicle)) {
+        vehicles.add(vehicle);
         batch.push(w);
       } else rest.push(w);
     }
@@ -81,8 +81,7 @@ export class BookingsAtOnce {
 }
 
 interface Waiting {
-  item: BookingAtOnce;
-  shape: string;
+  item: RentalAtOnce;
   resolve(made: BookedAtOnce): void;
   reject(err: unknown): void;
 }

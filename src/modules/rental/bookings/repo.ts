@@ -1,13 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { announceOnCommit } from '../../../platform/db/announce.js';
-import { TRANSACTION_ID_COLUMN, transactionIdKnown } from '../../../platform/db/outcome.js';
-import { rowsPrepared, rowsPreparedInTransaction } from '../../../platform/db/prepared.js';
+import { rowsPrepared } from '../../../platform/db/prepared.js';
 import { sqlStateOf } from '../../../platform/db/sqlstate.js';
-import { ident } from '../../../platform/db/statement.js';
 import { one, rows, type Db } from '../../../platform/db/types.js';
-import { bigintArray, insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
+import { insertManyParts, insertParts, setClause, whereAll } from '../sqlx.js';
 import type { CustomerRow } from '../customers/repo.js';
 import type { VehicleRow } from '../vehicles/repo.js';
+import type { BookingInsert, BookingUpdate, PaymentStatus } from './schema.js';
+import type { BookingStatus } from './status.js';
 
 export interface BookingRow {
   id: string | number;
@@ -37,12 +37,12 @@ export interface BookingRow {
   currency: string;
   addons: unknown;
   breakdown: unknown;
-  payment_status: string;
+  payment_status: PaymentStatus;
   payment_method: string | null;
   payment_deadline: string | null;
   /** Set by code when it cancels a booking (migration 0540): payment_deadline_passed | late_payment_slot_taken. */
   cancel_reason?: string | null;
-  status: string;
+  status: BookingStatus;
   notes: string;
   source: string;
   created_at: string;
@@ -94,167 +94,15 @@ export function holdKey(b: { vehicle_id: number | string; id: number | string })
   return `${b.vehicle_id}:${b.id}`;
 }
 
-export async function insertBooking(db: Db, f: Record<string, unknown>): Promise<BookingRow> {
+export async function insertBooking(db: Db, f: BookingInsert): Promise<BookingRow> {
   const { cols, vals } = insertParts(f);
   const b = (await one<BookingRow>(db, sql`INSERT INTO rental_bookings (${cols}) VALUES (${vals}) RETURNING *`))!;
   announceOnCommit(db, HOLDS_TOPIC, [holdKey(b)]);
   return b;
 }
 
-/**
- * The caller's writes that ride in the bookings' own statement, for every booking of a batch at once: CTEs that read
- * the new bookings as `b` and each booking's own data as `i.x` (jsonb; join `i ON i.ref = b.reference`). The text is
- * the same for every booking of its kind (it is the statement's shape, prepared once per connection); what differs
- * between bookings is only `data`.
- */
-export interface WritesWithBookings {
-  ctes: string;
-  /** This booking's part of `i.x`. */
-  data: Record<string, unknown>;
-  /** What it answers, by name: SQL expressions over the CTEs and this booking's row `b` (`(SELECT id FROM pay WHERE pay.booking_id = b.id)`). */
-  columns: Record<string, string>;
-  answered(values: Record<string, unknown>): void;
-}
-
-/** One customer's booking for `bookVehiclesAtOnce`. */
-export interface BookingAtOnce {
-  vehicleId: number;
-  accountId: number;
-  /** The booking's columns (the customer's are read in the statement); an undefined one takes its column default. */
-  fields: Record<string, unknown>;
-  writes: WritesWithBookings;
-}
-
-export type BookedAtOnce =
-  | { booking: BookingRow }
-  /**
-   * Nothing was written for it: the vehicle is gone; another transaction holds the vehicle's lock (the statement
-   * never waits for one: a long transaction on one vehicle must not hold up the bookings of the others); the account
-   * has no customer record yet; a hold of the vehicle lapsed (it must be swept first); the insert met a conflict (an
-   * overlapping holding booking: the transaction under the vehicle lock decides and answers it); or PostgreSQL
-   * refused the whole statement (nothing of it was written; each booking is decided alone).
-   */
-  | { fallback: 'no_vehicle' | 'busy' | 'no_customer' | 'lapsed_holds' | 'conflict' | 'refused' };
-
-/** Bookings of one statement share its text: the same booking columns and the same writes. */
-export function shapeOfBookingAtOnce(b: BookingAtOnce): string {
-  return `${Object.keys(b.fields)
-    .filter((k) => b.fields[k] !== undefined)
-    .join(',')}|${Object.keys(b.writes.columns).join(',')}|${b.writes.ctes}`;
-}
-
-/**
- * Customers' slot-holding bookings in ONE statement, run in the caller's transaction `tx` (which has nothing else to
- * do: BEGIN, this statement, COMMIT). Not autocommit: the statement's answer then comes before the COMMIT, and the
- * transaction's id it reads lets a COMMIT whose answer is lost be resolved (platform/db/outcome.ts) — every booking
- * of the batch answered as committed, or none. For the batch (at most one booking per vehicle, all of one shape):
- * - the vehicles' row locks, as every booking write takes its vehicle's first, skipping a vehicle whose lock another
- *   transaction holds (that booking goes the transactional way and waits there);
- * - each account's customer record and the lapsed-hold note, read in the statement's snapshot as
- *   `lockVehicleForBooking` reads it;
- * - the bookings INSERT: where the exclusion constraint finds an overlap, that booking is skipped (ON CONFLICT DO
- *   NOTHING) and the others go on;
- * - the caller's writes that reference them (order, lines, payment, outbox events), all or nothing.
- * A booking that was not written says why, and its caller takes the transactional path. Answers in the order of
- * `items`; the bookings written are announced to the holding index in one message.
- */
-export async function bookVehiclesAtOnce(tx: Db, items: readonly BookingAtOnce[]): Promise<BookedAtOnce[]> {
-  const first = items[0];
-  if (!first) return [];
-  const shape = shapeOfBookingAtOnce(first);
-  if (items.some((b) => shapeOfBookingAtOnce(b) !== shape))
-    throw new Error('bookVehiclesAtOnce: every booking of a statement must have the same columns and writes');
-  const cols = Object.keys(first.fields).filter((k) => first.fields[k] !== undefined);
-  const names = Object.entries(first.writes.columns);
-  const input = items.map((b, k) => ({
-    k,
-    vehicle_id: b.vehicleId,
-    account_id: b.accountId,
-    ref: b.fields.reference,
-    f: Object.fromEntries(cols.map((c) => [c, b.fields[c]])),
-    x: b.writes.data,
-  }));
-  // the caller's answers come back as one jsonb column, so they can never shadow a column of the booking
-  const extra = names.length
-    ? `jsonb_build_object(${names.map(([n, e]) => `'${n.replace(/'/g, "''")}'::text, ${e}`).join(', ')})`
-    : 'NULL::jsonb';
-  const found = await rowsPreparedInTransaction<
-    BookingRow & {
-      k: number;
-      has_vehicle: boolean;
-      locked: boolean;
-      has_customer: boolean;
-      has_lapsed_holds: boolean;
-      booked: boolean;
-      answers: Record<string, unknown> | null;
-      commit_xid: string;
-    }
-  >(
-    tx,
-    `WITH
-    i AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(k int, vehicle_id bigint, account_id bigint, ref text, f jsonb, x jsonb)),
-    known AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ANY($2::bigint[])),
-    v AS (SELECT v.id FROM rental_vehicles v WHERE v.id = ANY($2::bigint[]) ORDER BY v.id FOR UPDATE OF v SKIP LOCKED),
-    c AS (SELECT DISTINCT ON (c.user_id) c.user_id, c.id, c.name, c.email, c.phone FROM rental_customers c
-      WHERE c.user_id = ANY($3::bigint[]) ORDER BY c.user_id, c.id),
-    lapsed AS (SELECT u.vehicle_id FROM unnest($2::bigint[]) AS u(vehicle_id) CROSS JOIN LATERAL (SELECT 1 FROM rental_bookings x
-      WHERE x.vehicle_id = u.vehicle_id AND x.status IN ('pending_payment', 'pending') AND x.payment_deadline <= now()
-        AND (x.holds_slot OR (x.status = 'pending_payment' AND x.payment_status = 'unpaid')) LIMIT 1) AS one),
-    b AS (INSERT INTO rental_bookings (customer_id, customer_name, customer_email, customer_phone, ${cols.map(ident).join(', ')})
-      SELECT c.id, c.name, c.email, c.phone, ${cols.map((n) => `r.${ident(n)}`).join(', ')}
-      FROM i JOIN v ON v.id = i.vehicle_id JOIN c ON c.user_id = i.account_id CROSS JOIN LATERAL jsonb_populate_record(NULL::rental_bookings, i.f) AS r
-      WHERE NOT EXISTS (SELECT 1 FROM lapsed WHERE lapsed.vehicle_id = i.vehicle_id)
-      ORDER BY i.k
-      ON CONFLICT DO NOTHING RETURNING *),
-    ${first.writes.ctes}
-    SELECT i.k, known.id IS NOT NULL AS has_vehicle, v.id IS NOT NULL AS locked, c.id IS NOT NULL AS has_customer, lapsed.vehicle_id IS NOT NULL AS has_lapsed_holds,
-      b.id IS NOT NULL AS booked, ${extra} AS answers, ${TRANSACTION_ID_COLUMN} AS commit_xid, b.*
-    FROM i LEFT JOIN known ON known.id = i.vehicle_id LEFT JOIN v ON v.id = i.vehicle_id LEFT JOIN c ON c.user_id = i.account_id
-      LEFT JOIN lapsed ON lapsed.vehicle_id = i.vehicle_id
-      LEFT JOIN b ON b.reference = i.ref
-    ORDER BY i.k`,
-    [JSON.stringify(input), bigintArray(items.map((b) => b.vehicleId)), bigintArray(items.map((b) => b.accountId))],
-  );
-  if (found[0]) transactionIdKnown(tx, found[0].commit_xid);
-  const byK = new Map(found.map((r) => [Number(r.k), r]));
-  const made = items.map((item, k): BookedAtOnce => {
-    const r = byK.get(k);
-    if (!r?.booked)
-      return {
-        fallback: !r?.has_vehicle
-          ? 'no_vehicle'
-          : !r.locked
-            ? 'busy'
-            : !r.has_customer
-              ? 'no_customer'
-              : r.has_lapsed_holds
-                ? 'lapsed_holds'
-                : 'conflict',
-      };
-    const {
-      k: _k,
-      has_vehicle: _v,
-      locked: _lk,
-      has_customer: _c,
-      has_lapsed_holds: _l,
-      booked: _b,
-      answers,
-      commit_xid: _x,
-      ...booking
-    } = r;
-    item.writes.answered(answers ?? {});
-    return { booking };
-  });
-  announceOnCommit(
-    tx,
-    HOLDS_TOPIC,
-    made.flatMap((m) => ('booking' in m ? [holdKey(m.booking)] : [])),
-  );
-  return made;
-}
-
 /** Inserts many bookings in one statement (demo data: one round trip instead of hundreds). */
-export async function insertBookings(db: Db, fs: readonly Record<string, unknown>[]): Promise<void> {
+export async function insertBookings(db: Db, fs: readonly BookingInsert[]): Promise<void> {
   if (!fs.length) return;
   const { cols, vals } = insertManyParts(fs);
   await db.execute(sql`INSERT INTO rental_bookings (${cols}) VALUES ${vals}`);
@@ -262,11 +110,14 @@ export async function insertBookings(db: Db, fs: readonly Record<string, unknown
 }
 
 /** (No caller moves a booking to another vehicle; one that did would have to announce the old vehicle too.) */
-export async function updateBooking(db: Db, id: number, f: Record<string, unknown>): Promise<BookingRow | undefined> {
+export async function updateBooking(db: Db, id: number, f: BookingUpdate): Promise<BookingRow | undefined> {
   const b = await one<BookingRow>(db, sql`UPDATE rental_bookings SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
   if (b) announceOnCommit(db, HOLDS_TOPIC, [holdKey(b)]);
   return b;
 }
+
+/** A booking under way (waiting, confirmed, running) whose payment is not complete. */
+export const PAYMENT_DUE = sql`status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND payment_status IN ('unpaid', 'deposit_paid', 'partially_paid')`;
 
 export interface BookingFilter {
   status?: string;
@@ -276,6 +127,8 @@ export interface BookingFilter {
   pickup_from?: Date;
   pickup_to?: Date;
   search?: string;
+  /** Bookings still under way whose payment is not complete (issue 35.1's "payment due"). */
+  payment_due?: boolean;
 }
 
 export async function listBookings(
@@ -286,6 +139,7 @@ export async function listBookings(
 ): Promise<{ items: BookingRow[]; total: number }> {
   const c: SQL[] = [];
   if (f.status) c.push(sql`status = ${f.status}`);
+  if (f.payment_due) c.push(PAYMENT_DUE);
   if (f.vehicle_id !== undefined) c.push(sql`vehicle_id = ${f.vehicle_id}`);
   if (f.customer_id !== undefined) c.push(sql`customer_id = ${f.customer_id}`);
   if (f.kind) c.push(sql`kind = ${f.kind}`);
@@ -393,13 +247,16 @@ export interface BookingPaymentRow {
   currency: string;
   status: string;
   refunded_amount: string;
+  /** A desk payment's method and reference (migration 0685); null for a provider's. */
+  method: string | null;
+  reference: string | null;
   created_at: string;
 }
 
 export async function paymentsOfBooking(db: Db, bookingId: number): Promise<BookingPaymentRow[]> {
   return rows<BookingPaymentRow>(
     db,
-    sql`SELECT id, provider, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount, created_at
+    sql`SELECT id, provider, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount, method, reference, created_at
         FROM rental_payments WHERE booking_id = ${bookingId} ORDER BY created_at, id`,
   );
 }

@@ -18,6 +18,7 @@ import { Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
 import type { LockedBooking } from './lock.js';
 import { updateBooking, type BookingRow } from './repo.js';
+import type { PaymentStatus } from './schema.js';
 
 /** What settling a booking's money against its total decided (all in the caller's transaction). */
 export interface MoneyBalance {
@@ -29,7 +30,7 @@ export interface MoneyBalance {
   staleIds: number[];
   refunded: Decimal;
   due: Decimal;
-  payment_status: string;
+  payment_status: PaymentStatus;
 }
 
 /** Statuses whose money is settled by a cancel or refund path, never by a price difference. */

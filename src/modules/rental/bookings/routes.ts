@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
@@ -10,52 +10,9 @@ import { listBookings } from './repo.js';
 import { bookingDetail, changeStatus, createBooking, editBooking } from './service.js';
 import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
 import { bookingView } from './view.js';
+import { BookingDetailView as BookingDetail, BookingView as Booking } from './schema.js';
 import { AMOUNT_BOUND_DOC } from './amount-bound.js';
 
-const Booking = Type.Object({}, { additionalProperties: true, description: 'Booking' });
-const Named = Type.Object({ id: Type.Integer(), name: Type.String() });
-const Nullable = <S extends TSchema>(s: S) => Type.Union([s, Type.Null()]);
-/** The detail adds names and money records to the booking's own fields (which stay open, as in the list). */
-const BookingDetail = Type.Object(
-  {
-    vehicle: Named,
-    pickup_location: Nullable(Named),
-    return_location: Nullable(Named),
-    lines: Type.Array(
-      Type.Object({
-        kind: Type.String(),
-        code: Nullable(Type.String()),
-        description: Type.String(),
-        amount: Type.Number(),
-      }),
-      { description: 'Order lines of a booking made through the customer journey; empty for operator bookings' },
-    ),
-    payments: Type.Array(
-      Type.Object({
-        id: Type.Integer(),
-        provider: Type.String(),
-        amount: Type.Number(),
-        currency: Type.String(),
-        status: Type.String(),
-        refunded_amount: Type.Number(),
-        created_at: Type.String(),
-      }),
-    ),
-    refunds: Type.Array(
-      Type.Object({
-        id: Type.Integer(),
-        payment_id: Type.Integer(),
-        amount: Type.Number(),
-        currency: Type.String(),
-        reason: Type.String(),
-        status: Type.String(),
-        created_at: Type.String(),
-        done_at: Nullable(Type.String()),
-      }),
-    ),
-  },
-  { additionalProperties: true, description: 'Booking detail' },
-);
 const T = ['rental: bookings'];
 const Status = Type.Union(BOOKING_STATUSES.map((s) => Type.Literal(s)));
 
@@ -76,6 +33,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           pickup_from: Type.Optional(DateStr),
           pickup_to: Type.Optional(DateStr),
           search: Type.Optional(Text({ maxLength: 100 })),
+          payment_due: Type.Optional(
+            Type.Boolean({ description: 'true: only bookings under way whose payment is not complete' }),
+          ),
         }),
         response: adminResponses(PageSchema(Booking)),
       },
@@ -95,6 +55,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           customer_id: q.customer_id,
           kind: q.kind,
           search: q.search,
+          payment_due: q.payment_due,
           pickup_from: q.pickup_from ? new Date(q.pickup_from + 'T00:00:00Z') : undefined,
           pickup_to: q.pickup_to ? new Date(new Date(q.pickup_to + 'T00:00:00Z').getTime() + 86_400_000) : undefined,
         },
@@ -202,7 +163,12 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)',
         params: IdParams,
         body: Type.Object({ status: Text({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
-        response: adminResponses(Type.Object({ booking: Booking, previous_status: Type.String() }), 200, 404, 409),
+        response: adminResponses(
+          Type.Object({ booking: Booking, previous_status: Status }, { additionalProperties: false }),
+          200,
+          404,
+          409,
+        ),
       },
     },
     async (req) => {

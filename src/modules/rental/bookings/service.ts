@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { OutboxEvent } from '../../../platform/events/emit.js';
-import { bookingCreatedEvent, emitBookingCreated, emitBookingStatus } from '../events.js';
+import { emitBookingCreated, emitBookingStatus } from '../events.js';
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { HttpError } from '../../../platform/http/errors.js';
@@ -20,6 +19,7 @@ import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { lockBooking } from './lock.js';
+import type { BookingPriceColumns, BookingUpdate } from './schema.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
 import { startDuePayments } from '../journey/payments/due.js';
 import { cancelStaleIntents } from '../journey/payments/stale.js';
@@ -37,11 +37,17 @@ import {
   refundsOfBooking,
   updateBooking,
   type BookingRow,
-  type WritesWithBookings,
 } from './repo.js';
-import { bookingsAtOnceOf } from './at-once.js';
+import {
+  writeOrderOfBooking,
+  type OrderWrites,
+  type OrderWritten,
+  type RentalColumns,
+} from '../journey/create/statement.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
+import { paymentDeadlineFor, type DeadlineSettings } from './deadline.js';
+import { journeySettings } from '../journey/settings.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
 
 export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date'> {
@@ -58,16 +64,13 @@ export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date
   notes?: string;
   payment_method?: string;
   source?: string;
-  /** v2 journey: minutes the pending booking holds its slot (default RENTAL_PAYMENT_DEADLINE_MINUTES). */
+  /**
+   * v2 journey: minutes of the short hold (default RENTAL_PAYMENT_DEADLINE_MINUTES); `payment_method` pay_at_pickup
+   * and bank_transfer have their own rules (paymentDeadlineFor).
+   */
   hold_minutes?: number;
   return_location_id?: number;
 }
-
-/**
- * Runs inside the booking's transaction, after the insert (v2: order lines, payment). It must write `events` (the
- * booking's `booking.created`) in this transaction — in one of its own statements, so they cost no round trip.
- */
-export type WithinBooking = (tx: Db, booking: BookingRow, events: readonly OutboxEvent[]) => Promise<void>;
 
 export const BOOKINGS_TOPIC = 'rental:bookings';
 
@@ -91,7 +94,9 @@ function reference(): string {
   return 'RB-' + randomBytes(5).toString('hex').toUpperCase();
 }
 
-function priceFields(r: AvailabilityResult) {
+function priceFields(
+  r: AvailabilityResult,
+): Omit<RentalPrice, 'kind' | 'pickup_location_id' | 'return_location_id' | 'pickup_at' | 'return_at'> {
   const q = r.quote;
   return {
     days: q.days,
@@ -107,46 +112,71 @@ function priceFields(r: AvailabilityResult) {
   };
 }
 
+/** A new booking's checks done before its transaction (see `prepareBooking`). */
+export interface PreparedBooking {
+  status: BookingStatus;
+  /** null for a transfer (it ends after its route's duration). */
+  period: Period | null;
+  catalogue: Awaited<ReturnType<ReturnType<typeof catalogueOf>['get']>>;
+  /** The pre-check's decision of the rules from the catalogue (a rental, not a draft); null otherwise. */
+  pre: AvailabilityResult | null;
+}
+
 /**
- * Creates a booking (rental or transfer): check + insert in ONE transaction that first locks the vehicle row (SELECT … FOR
- * UPDATE), so two requests for the same slot are serialised and the second sees the first's booking →
- * 409 VEHICLE_NOT_AVAILABLE. Works the same on PGlite and PostgreSQL. v2 /booking/create reuses it.
+ * A new booking's checks before anything is locked: the period, and for a rental that holds its slot the pre-check,
+ * which fails fast without the vehicle lock when the slot is visibly taken: under a rush for one vehicle the losers
+ * answer 409 at once instead of queueing on its row lock (and on the pool). A slot the holding index sees free costs
+ * no query here; one it sees taken is confirmed by the database. The locked check of the transaction decides.
  */
-export async function createBooking(
-  p: Platform,
-  input: CreateBookingInput,
-  within?: WithinBooking,
-  atOnce?: WritesAtOnce,
-): Promise<BookingRow> {
+export async function prepareBooking(p: Platform, input: CreateBookingInput): Promise<PreparedBooking> {
   const status = input.status ?? 'pending_payment';
   const transfer = input.kind === 'transfer';
   if (!transfer && input.return_date === undefined)
     throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
   const period = transfer ? null : parsePeriod(p, { ...input, return_date: input.return_date });
   const catalogue = await catalogueOf(p).get();
+  let pre: AvailabilityResult | null = null;
   if (period && status !== 'draft') {
-    // Fail fast without the vehicle lock when the slot is visibly taken: under a rush for one vehicle the losers
-    // answer 409 at once instead of queueing on its row lock (and on the pool). The locked check below decides.
-    // A slot the holding index sees free costs no query here; one it sees taken is confirmed by the database.
-    const pre = await checkAvailability(
+    pre = await checkAvailability(
       p,
       p.db,
       { ...input, return_date: period.returnDate },
       { period, catalogue, confirmBooked: true },
     );
     if (!pre.available) throw notAvailable(pre);
-    if (atOnce && input.customer_account && !transfer && BLOCKING.includes(status)) {
-      const made = await createInOneStatement(
-        p,
-        { ...input, customer_account: input.customer_account },
-        period,
-        pre,
-        status,
-        atOnce,
-      );
-      if (made) return made;
-    }
   }
+  return { status, period, catalogue, pre };
+}
+
+/**
+ * Creates a booking (rental or transfer) for an operator or an API v1 caller: the transactional path with its
+ * booking.created event and nothing else (`bookInTransaction`).
+ */
+export async function createBooking(p: Platform, input: CreateBookingInput): Promise<BookingRow> {
+  return (await bookInTransaction(p, input, await prepareBooking(p, input))).booking;
+}
+
+/** What a customer's booking writes besides itself on the transactional path (journey/create). */
+export interface WritesInTransaction {
+  /** The order, lines, payment, event and mail of the booking as inserted (pure: data for ORDER_OF_BOOKING). */
+  writes(booking: BookingRow): OrderWrites;
+  /** The caller's record kept in step with the booking (its Idempotency-Key), in the booking's transaction. */
+  record?(tx: Db, booking: BookingRow, written: OrderWritten): Promise<void>;
+}
+
+/**
+ * Check and insert in ONE transaction that first locks the vehicle row (SELECT … FOR UPDATE), so two requests for
+ * the same slot are serialised and the second sees the first's booking → 409 VEHICLE_NOT_AVAILABLE; then either the
+ * booking.created event alone, or `customer`'s writes (ORDER_OF_BOOKING, then its record). Works the same on PGlite
+ * and PostgreSQL.
+ */
+export async function bookInTransaction(
+  p: Platform,
+  input: CreateBookingInput,
+  prepared: PreparedBooking,
+  customer?: WritesInTransaction,
+): Promise<{ booking: BookingRow; written: OrderWritten | null }> {
+  const { status, period, catalogue } = prepared;
   const expired: BookingRow[] = [];
   const created = await p
     .transaction(async (tx) => {
@@ -154,7 +184,7 @@ export async function createBooking(
       if (!locked) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
       const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
       if (lapsed) expired.push(...(await expireLapsedHolds(tx, input.vehicle_id)));
-      let fields: Record<string, unknown>;
+      let fields: BookingPriceColumns;
       if (period) {
         const r = await checkAvailability(
           p,
@@ -163,42 +193,58 @@ export async function createBooking(
           { period, catalogue, overlapByConstraint: BLOCKING.includes(status) },
         );
         if (!r.available && status !== 'draft') throw notAvailable(r);
-        fields = rentalFields(input, period, r);
+        fields = { ...rentalFields(input, period, r) };
       } else {
         fields = await transferFields(p, tx, vehicle, catalogue.rules, input);
       }
-      const customer = input.customer_account
+      const person = input.customer_account
         ? (linked ?? (await customerOfAccount(tx, input.customer_account)))
         : await resolveCustomer(tx, input.customer_id, input.customer);
       const booking = await insertBooking(tx, {
         reference: reference(),
         vehicle_id: input.vehicle_id,
-        customer_id: Number(customer.id),
-        customer_name: customer.name,
-        customer_email: customer.email,
-        customer_phone: customer.phone,
+        customer_id: Number(person.id),
+        customer_name: person.name,
+        customer_email: person.email,
+        customer_phone: person.phone,
         ...fields,
-        ...bookingTerms(p, input, status),
+        ...bookingTerms(p, input, status, String(fields.pickup_at)),
       });
-      if (within) await within(tx, booking, [bookingCreatedEvent(booking)]);
-      else await emitBookingCreated(tx, booking);
-      return booking;
+      if (!customer) {
+        await emitBookingCreated(tx, booking);
+        return { booking, written: null };
+      }
+      const written = await writeOrderOfBooking(tx, Number(booking.id), customer.writes(booking));
+      if (customer.record) await customer.record(tx, booking, written);
+      return { booking, written };
     })
     .catch(rethrowOverlap);
   await mailExpired(p, expired);
   return created;
 }
 
-/**
- * The caller's writes for a customer's new booking, made in the booking's own statement (`bookVehiclesAtOnce`):
- * built before the booking exists from its draft (priced fields, id and customer not known yet) and the
- * `booking.created` event drafted from it, which the statement completes. Without them, or when the one-statement
- * path does not apply, createBooking runs its transaction and `within`.
- */
-export type WritesAtOnce = (draft: BookingRow, events: readonly OutboxEvent[]) => WritesWithBookings;
+type RentalPrice = Pick<
+  RentalColumns,
+  | 'kind'
+  | 'pickup_location_id'
+  | 'return_location_id'
+  | 'pickup_at'
+  | 'return_at'
+  | 'days'
+  | 'price_per_day'
+  | 'net_price'
+  | 'addons_total'
+  | 'tax'
+  | 'total'
+  | 'deposit'
+  | 'remaining'
+  | 'addons'
+  | 'breakdown'
+>;
 
-function rentalFields(input: CreateBookingInput, period: Period, r: AvailabilityResult): Record<string, unknown> {
-  const loc = input.location_id ?? r.vehicle.location_id ?? null;
+function rentalFields(input: CreateBookingInput, period: Period, r: AvailabilityResult): RentalPrice {
+  const home = r.vehicle.location_id;
+  const loc = input.location_id ?? (home === null || home === undefined ? null : Number(home));
   return {
     kind: 'rental',
     pickup_location_id: loc,
@@ -209,11 +255,29 @@ function rentalFields(input: CreateBookingInput, period: Period, r: Availability
   };
 }
 
+type BookingTerms = Pick<
+  RentalColumns,
+  'currency' | 'payment_method' | 'payment_deadline' | 'status' | 'notes' | 'source' | 'buffer_minutes'
+>;
+
+/** The rule settings of a payment deadline; `holdMinutes`: the short hold (v2 journey's, or the admin API's). */
+function deadlineSettings(p: Platform, holdMinutes?: number): DeadlineSettings {
+  return {
+    holdMinutes: holdMinutes ?? rentalSettings(p).paymentDeadlineMinutes,
+    bankTransferDays: journeySettings(p).bankTransferDays,
+  };
+}
+
 /** The fields of a new booking that follow from the request and the settings, not from its customer or its price. */
-function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus): Record<string, unknown> {
+function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingStatus, pickupAt: string): BookingTerms {
   const s = rentalSettings(p);
   const deadline = DEADLINE_BOUND.includes(status)
-    ? new Date(Date.now() + (input.hold_minutes ?? s.paymentDeadlineMinutes) * 60_000).toISOString()
+    ? (paymentDeadlineFor(
+        input.payment_method,
+        new Date(pickupAt),
+        new Date(),
+        deadlineSettings(p, input.hold_minutes),
+      )?.toISOString() ?? null)
     : null;
   return {
     currency: p.storeCurrency.code,
@@ -227,47 +291,23 @@ function bookingTerms(p: Platform, input: CreateBookingInput, status: BookingSta
 }
 
 /**
- * A signed-in customer's rental in one statement (no BEGIN/COMMIT round trips), shared with the other customers'
- * bookings that arrive meanwhile (`BookingsAtOnce`): `r` is the pre-check's decision of the rules from the catalogue
- * (the transactional path decides them the same way). Undefined when it does not apply (no customer record yet, a
- * lapsed hold to sweep, an overlap the exclusion constraint found, the statement refused): the caller runs the
- * transaction, which decides it under the vehicle lock.
+ * The columns of a customer's rental for the one-statement path (BOOKINGS_AT_ONCE), from the pre-check's decision of
+ * the rules from the catalogue (the transactional path decides them the same way). Undefined when it is not a rental
+ * that holds its slot.
  */
-async function createInOneStatement(
+export function rentalColumns(
   p: Platform,
-  input: CreateBookingInput & { customer_account: CustomerAccount },
-  period: Period,
-  r: AvailabilityResult,
-  status: BookingStatus,
-  atOnce: WritesAtOnce,
-): Promise<BookingRow | undefined> {
-  const fields = {
+  input: CreateBookingInput,
+  prepared: PreparedBooking,
+): RentalColumns | undefined {
+  const { status, period, pre } = prepared;
+  if (!period || !pre || input.kind === 'transfer' || !BLOCKING.includes(status)) return undefined;
+  return {
     reference: reference(),
     vehicle_id: input.vehicle_id,
-    ...rentalFields(input, period, r),
-    ...bookingTerms(p, input, status),
+    ...rentalFields(input, period, pre),
+    ...bookingTerms(p, input, status, period.pickupAt.toISOString()),
   };
-  const now = new Date().toISOString();
-  const draft = {
-    ...fields,
-    id: 0,
-    customer_id: 0,
-    customer_name: '',
-    customer_email: '',
-    customer_phone: '',
-    created_at: now,
-    updated_at: now,
-  } as unknown as BookingRow;
-  const made = await bookingsAtOnceOf(p).book({
-    vehicleId: input.vehicle_id,
-    accountId: input.customer_account.id,
-    fields,
-    writes: atOnce(draft, [bookingCreatedEvent(draft)]),
-  });
-  if ('booking' in made) return made.booking;
-  if (made.fallback === 'no_vehicle')
-    throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
-  return undefined;
 }
 
 export interface UpdateBookingInput {
@@ -408,14 +448,25 @@ export async function changeStatus(
             { reason: 'booked' },
           );
       }
+      // back to waiting for payment: the deadline its payment method's rule gives from now (null: held until pick-up)
       const deadline = DEADLINE_BOUND.includes(to)
-        ? new Date(Date.now() + s.paymentDeadlineMinutes * 60_000).toISOString()
+        ? (paymentDeadlineFor(
+            cur.payment_method,
+            toDate(cur.pickup_at),
+            new Date(),
+            deadlineSettings(p),
+          )?.toISOString() ?? null)
         : undefined;
       const cancel =
         to === 'cancelled'
           ? { cancelled_by: opts.by ?? null, cancelled_at: new Date().toISOString() }
           : { cancelled_by: null, cancelled_at: null };
-      const booking = (await updateBooking(tx, id, { status: to, payment_deadline: deadline, ...cancel }))!;
+      const booking = (await updateBooking(tx, id, {
+        status: to,
+        payment_deadline: deadline,
+        ...(deadline !== undefined ? { payment_reminded_at: null } : {}),
+        ...cancel,
+      }))!;
       await emitBookingStatus(tx, booking, from);
       // vendor income moves with the status, in this same transaction (commission on completion, reversal on leaving it)
       await onBookingStatusChange(tx, booking, from, to);

@@ -11,6 +11,7 @@ import { routeById } from '../transfer-routes/repo.js';
 import { routePrice } from '../transfer-routes/routes.js';
 import type { VehicleRow } from '../vehicles/repo.js';
 import { findOverlap, updateBooking, type BookingRow } from './repo.js';
+import type { BookingPriceColumns } from './schema.js';
 import { BLOCKING, type BookingStatus } from './status.js';
 
 export interface TransferInput {
@@ -30,7 +31,7 @@ export async function transferFields(
   v: VehicleRow,
   rules: readonly PricingRule[],
   i: TransferInput,
-): Promise<Record<string, unknown>> {
+): Promise<BookingPriceColumns> {
   const s = rentalSettings(p);
   if (v.service_type === 'rental')
     throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'This vehicle does not do transfers.', {

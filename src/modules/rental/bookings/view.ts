@@ -1,9 +1,10 @@
-import { money } from '../money.js';
+import { Decimal, money } from '../money.js';
 import { iso, num } from '../views.js';
+import type { BookingDetailView, BookingView } from './schema.js';
 import type { BookingLineRow, BookingPaymentRow, BookingRefsRow, BookingRefundRow, BookingRow } from './repo.js';
 
 /** Booking → API (allow-list). */
-export function bookingView(b: BookingRow) {
+export function bookingView(b: BookingRow): BookingView {
   return {
     id: Number(b.id),
     reference: b.reference,
@@ -38,6 +39,18 @@ export function bookingView(b: BookingRow) {
   };
 }
 
+/** What the booking's payments hold (succeeded, less refunds) and what is still due of its total. */
+function amountsOf(b: BookingRow, payments: readonly BookingPaymentRow[]) {
+  const paid = payments
+    .filter((p) => p.status === 'succeeded')
+    .reduce((a, p) => a.plus(new Decimal(p.amount).minus(p.refunded_amount)), new Decimal(0));
+  // a cancelled or refunded booking owes nothing, whatever its total says
+  const due = ['cancelled', 'refunded', 'no_show', 'draft'].includes(b.status)
+    ? new Decimal(0)
+    : new Decimal(b.total).minus(paid);
+  return { amount_paid: money(paid.toFixed(2)), amount_due: money(Decimal.max(due, 0).toFixed(2)) };
+}
+
 /** One booking with what it points at, its price lines, payments and refunds (GET /bookings/{id}). */
 export function bookingDetailView(
   b: BookingRow,
@@ -45,7 +58,7 @@ export function bookingDetailView(
   lines: BookingLineRow[],
   payments: BookingPaymentRow[],
   refunds: BookingRefundRow[],
-) {
+): BookingDetailView {
   const place = (id: string | number | null, name: string | null) =>
     id === null ? null : { id: Number(id), name: name ?? `#${id}` };
   return {
@@ -54,9 +67,12 @@ export function bookingDetailView(
     pickup_location: place(b.pickup_location_id, refs.pickup_location_name),
     return_location: place(b.return_location_id, refs.return_location_name),
     lines: lines.map((l) => ({ kind: l.kind, code: l.code, description: l.description, amount: money(l.amount) })),
+    ...amountsOf(b, payments),
     payments: payments.map((p) => ({
       id: Number(p.id),
       provider: p.provider,
+      method: p.method,
+      reference: p.reference,
       amount: money(p.amount),
       currency: p.currency,
       status: p.status,

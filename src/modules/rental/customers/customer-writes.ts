@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { adminResponses, IdParams, Nullable, Id, Text } from '../schemas.js';
+import { CustomerView as Customer } from './schema.js';
 import { createCustomer, customerView, editCustomer } from './service.js';
 
 const T = ['rental: customers'];
-const Customer = Type.Object({}, { additionalProperties: true, description: 'Customer' });
 const Body = {
   name: Text({ minLength: 1, maxLength: 200 }),
   email: Text({ minLength: 3, maxLength: 200 }),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { one, rows as rowsOf, type Db } from '../../../platform/db/types.js';
 import { insertManyParts, insertParts, setClause } from '../sqlx.js';
+import type { CustomerInsert, CustomerUpdate } from './schema.js';
 
 export interface CustomerRow {
   id: string | number;
@@ -44,21 +45,21 @@ export async function customerByEmail(db: Db, email: string): Promise<CustomerRo
   return one<CustomerRow>(db, sql`SELECT * FROM rental_customers WHERE lower(email) = lower(${email})`);
 }
 
-export async function insertCustomer(db: Db, f: Record<string, unknown>): Promise<CustomerRow> {
+export async function insertCustomer(db: Db, f: CustomerInsert): Promise<CustomerRow> {
   const { cols, vals } = insertParts(f);
   return (await one<CustomerRow>(db, sql`INSERT INTO rental_customers (${cols}) VALUES (${vals}) RETURNING *`))!;
 }
 
 /** Inserts many customers in one statement; returns them in the order given. */
-export async function insertCustomers(db: Db, fs: readonly Record<string, unknown>[]): Promise<CustomerRow[]> {
+export async function insertCustomers(db: Db, fs: readonly CustomerInsert[]): Promise<CustomerRow[]> {
   if (!fs.length) return [];
   const { cols, vals } = insertManyParts(fs);
   const rows = await rowsOf<CustomerRow>(db, sql`INSERT INTO rental_customers (${cols}) VALUES ${vals} RETURNING *`);
   const byEmail = new Map(rows.map((r) => [r.email, r]));
-  return fs.map((f) => byEmail.get(String(f.email))!);
+  return fs.map((f) => byEmail.get(f.email)!);
 }
 
-export async function updateCustomer(db: Db, id: number, f: Record<string, unknown>): Promise<CustomerRow | undefined> {
+export async function updateCustomer(db: Db, id: number, f: CustomerUpdate): Promise<CustomerRow | undefined> {
   return one<CustomerRow>(db, sql`UPDATE rental_customers SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
 }
 

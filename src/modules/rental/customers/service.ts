@@ -17,6 +17,7 @@ import {
   upsertCustomerByEmail,
   type CustomerRow,
 } from './repo.js';
+import type { CustomerView } from './schema.js';
 
 export interface CustomerInput {
   name?: string;
@@ -26,7 +27,7 @@ export interface CustomerInput {
   user_id?: number | null;
 }
 
-export function customerView(c: CustomerRow) {
+export function customerView(c: CustomerRow): CustomerView {
   return {
     id: Number(c.id),
     name: c.name,

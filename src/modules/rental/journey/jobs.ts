@@ -3,11 +3,13 @@ import { purgeIdempotency } from '../../../platform/idempotency/store.js';
 import { expireLapsedHolds, mailExpired } from '../bookings/expiry.js';
 import { deliverRefunds } from './refunds/service.js';
 import { runPaymentRetries } from './payments/retry.js';
+import { runPaymentReminders } from './reminders/service.js';
 
 /**
- * Every minute: unpaid bookings past their payment deadline are cancelled and other lapsed holds free their
- * slots (bookings do it lazily too, per vehicle), refunds a provider refused earlier are tried again (and so are
- * intents of amounts due that could not be started, and stale intents that could not be cancelled), old
+ * Every minute: reminders go to bookings whose payment deadline nears (each once), unpaid bookings past their
+ * payment deadline are cancelled and other lapsed holds free their slots (bookings do it lazily too, per vehicle),
+ * refunds a provider refused earlier are tried again (and so are intents of amounts due that could not be started,
+ * and stale intents that could not be cancelled), old
  * Idempotency-Keys go.
  */
 export function scheduleJourneyJobs(p: Platform): void {
@@ -16,6 +18,7 @@ export function scheduleJourneyJobs(p: Platform): void {
     name: 'rental-hold-expiry',
     intervalMs: () => 60_000,
     run: async () => {
+      await runPaymentReminders(p);
       await runHoldExpiry(p);
     },
   });

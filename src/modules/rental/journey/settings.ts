@@ -1,4 +1,4 @@
-import { envInt, ConfigError, type Config } from '../../../config.js';
+import { envBool, envInt, ConfigError, type Config } from '../../../config.js';
 import type { Platform } from '../../../platform/context.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../../platform/idempotency/store.js';
 import { perPlatform } from '../../../platform/per-platform.js';
@@ -24,8 +24,12 @@ export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
 /** Settings of the customer journey (environment; see docs/integrators/rova-rental-v2.md). */
 export interface JourneySettings {
-  /** Minutes a new pending_payment booking holds its slot (its payment deadline). */
+  /** Minutes a new pending_payment booking paid by card (or the generic `offline`) holds its slot. */
   holdMinutes: number;
+  /** Days a booking paid by bank transfer has to pay (never past its pick-up); pay at pick-up has no deadline. */
+  bankTransferDays: number;
+  /** Hours before a payment deadline the reminder mail goes out (to bookings given longer than that to pay). */
+  paymentReminderHours: number;
   /** A customer cancels free of charge until this many hours before pickup. */
   freeCancelHours: number;
   /** After that, this percent of the amount paid is kept. */
@@ -38,6 +42,11 @@ export interface JourneySettings {
   searchCacheMs: number;
   /** Milliseconds a create holds its Idempotency-Key before a retry may take it over (the request timeout). */
   idempotencyLeaseMs: number;
+  /**
+   * BOOKING_BATCHING: customers' bookings that arrive together share one statement (journey/create/statement.ts);
+   * off: each goes in a transaction of its own (what a keyed request does anyway).
+   */
+  batching: boolean;
 }
 
 function readStripe(c: Config, required: boolean): StripeSettings | null {
@@ -112,6 +121,8 @@ export function readJourneySettings(c: Config): JourneySettings {
     throw new ConfigError('BOOKING_PAYMENT_PROVIDERS must name at least one of offline, stripe');
   return {
     holdMinutes: envInt(c, 'BOOKING_HOLD_MINUTES', 15, 1),
+    bankTransferDays: envInt(c, 'BOOKING_BANK_TRANSFER_DAYS', 2, 1, 60),
+    paymentReminderHours: envInt(c, 'BOOKING_PAYMENT_REMINDER_HOURS', 24, 1, 24 * 30),
     freeCancelHours: envInt(c, 'BOOKING_FREE_CANCEL_HOURS', 24, 0),
     cancelFeePercent: Math.min(fee, 100),
     offlineInstructions:
@@ -121,6 +132,7 @@ export function readJourneySettings(c: Config): JourneySettings {
     stripe: readStripe(c, providers.has('stripe')),
     searchCacheMs: envInt(c, 'BOOKING_SEARCH_CACHE_MS', 1000, 0, 60_000),
     idempotencyLeaseMs: envInt(c, 'BOOKING_IDEMPOTENCY_LEASE_SECONDS', IDEMPOTENCY_LEASE_MS / 1000, 1, 3600) * 1000,
+    batching: envBool(c, 'BOOKING_BATCHING', true),
   };
 }
 

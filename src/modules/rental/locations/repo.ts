@@ -2,15 +2,15 @@ import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertParts, setClause } from '../sqlx.js';
 
-export type OpeningHours = Partial<
-  Record<'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat', { open: string; close: string }>
->;
+import type { LocationInsert, LocationType, LocationUpdate, OpeningHours } from './schema.js';
+
+export type { OpeningHours };
 
 export interface LocationRow {
   id: string | number;
   name: string;
   slug: string;
-  type: string;
+  type: LocationType;
   city: string;
   address: string;
   latitude: string | null;
@@ -32,12 +32,12 @@ export async function locationById(db: Db, id: number): Promise<LocationRow | un
   return one<LocationRow>(db, sql`SELECT * FROM rental_locations WHERE id = ${id}`);
 }
 
-export async function insertLocation(db: Db, f: Record<string, unknown>): Promise<LocationRow> {
+export async function insertLocation(db: Db, f: LocationInsert): Promise<LocationRow> {
   const { cols, vals } = insertParts(f);
   return (await one<LocationRow>(db, sql`INSERT INTO rental_locations (${cols}) VALUES (${vals}) RETURNING *`))!;
 }
 
-export async function updateLocation(db: Db, id: number, f: Record<string, unknown>): Promise<LocationRow | undefined> {
+export async function updateLocation(db: Db, id: number, f: LocationUpdate): Promise<LocationRow | undefined> {
   return one<LocationRow>(db, sql`UPDATE rental_locations SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
 }
 

@@ -7,17 +7,18 @@ import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js'
 import { catalogueChanged, catalogueOf } from '../catalogue.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, Deleted, IdParams, Nullable, TimeStr, Priority, Text } from '../schemas.js';
+import { adminResponses, Deleted, IdParams, Nullable, Priority, Text } from '../schemas.js';
 import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
+import { LOCATION_TYPES, LocationView, OpeningHours, PublicLocation } from './schema.js';
 import { deleteLocation, insertLocation, locationSlugTaken, updateLocation, type LocationRow } from './repo.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
-export const LOCATION_TYPES = ['airport', 'hotel', 'port', 'station', 'city_center', 'office', 'other'] as const;
 /** A slug of at most 90 characters (ASCII; accents folded), `location` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'location';
 const T = ['rental: locations'];
 
-export function locationView(l: LocationRow) {
+export function locationView(l: LocationRow): LocationView {
   return {
     id: Number(l.id),
     name: l.name,
@@ -37,8 +38,6 @@ export function locationView(l: LocationRow) {
   };
 }
 
-const Hours = Type.Object({ open: TimeStr, close: TimeStr }, { additionalProperties: false });
-const Day = Type.Optional(Hours);
 const LocationBody = {
   name: Text({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,100}$' })),
@@ -51,17 +50,9 @@ const LocationBody = {
   is_active: Type.Optional(Type.Boolean()),
   allow_rental: Type.Optional(Type.Boolean()),
   allow_transfer: Type.Optional(Type.Boolean()),
-  opening_hours: Type.Optional(
-    Nullable(
-      Type.Object(
-        { mon: Day, tue: Day, wed: Day, thu: Day, fri: Day, sat: Day, sun: Day },
-        { additionalProperties: false },
-      ),
-    ),
-  ),
+  opening_hours: Type.Optional(OpeningHours),
 };
 const LocationInput = writeSchemas(LocationBody);
-const Location = Type.Object({}, { additionalProperties: true });
 
 export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -84,7 +75,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ),
           city: Type.Optional(Text({ maxLength: 100, description: 'Case-insensitive exact city' })),
         }),
-        response: { 200: RentalEnvelope(PageSchema(Location)), ...rentalErrors(400, 429) },
+        response: { 200: RentalEnvelope(PageSchema(PublicLocation)), ...rentalErrors(400, 429) },
       },
     },
     async (req) => {
@@ -101,7 +92,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         )
         .filter((l) => city === undefined || l.city.toLocaleLowerCase() === city.trim().toLocaleLowerCase())
         .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name))
-        .map((l) => ({
+        .map((l): PublicLocation => ({
           id: Number(l.id),
           name: l.name,
           type: l.type,
@@ -121,20 +112,27 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a location',
+        summary: 'Create a location (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: LocationInput.create,
-        response: { 201: RentalEnvelope(Location), ...rentalErrors(400, 401, 403, 409, 429) },
+        response: { 201: RentalEnvelope(LocationView), ...rentalErrors(400, 401, 403, 409, 429) },
       },
     },
     async (req, reply) => {
       const b = req.body;
       const slug = b.slug ?? slugOf(`${b.city}-${b.name}`);
-      if (await locationSlugTaken(p.db, slug))
-        throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-      const l = await insertLocation(p.db, { ...b, slug });
-      await catalogueChanged(p);
-      req.auditTarget = `location:${l.id}`;
-      return reply.code(201).send(rentalOk(locationView(l), 'Location created.'));
+      const r = await keyedWrite(p, req, reply, {
+        action: 'location-create',
+        async write(tx) {
+          if (await locationSlugTaken(tx, slug))
+            throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
+          const l = await insertLocation(tx, { ...b, slug });
+          return { status: 201, body: rentalOk(locationView(l), 'Location created.') };
+        },
+        after: () => catalogueChanged(p),
+      });
+      req.auditTarget = `location:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
 
@@ -146,7 +144,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Update a location',
         params: IdParams,
         body: LocationInput.update,
-        response: adminResponses(Location, 200, 404, 409),
+        response: adminResponses(LocationView, 200, 404, 409),
       },
     },
     async (req) => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertParts, setClause } from '../sqlx.js';
+import type { PricingRuleInsert, PricingRuleUpdate } from './schema.js';
 import type { PricingRule } from './types.js';
 
 interface RuleRow extends Omit<PricingRule, 'id' | 'vehicle_id' | 'start_date' | 'end_date'> {
@@ -52,7 +53,7 @@ export async function listRules(
   return { items, total: Number(t?.n ?? 0) };
 }
 
-export async function insertRule(db: Db, f: Record<string, unknown>): Promise<PricingRule> {
+export async function insertRule(db: Db, f: PricingRuleInsert): Promise<PricingRule> {
   const { cols, vals } = insertParts(f);
   const r = await one<{ id: string }>(
     db,
@@ -61,7 +62,7 @@ export async function insertRule(db: Db, f: Record<string, unknown>): Promise<Pr
   return (await ruleById(db, Number(r!.id)))!;
 }
 
-export async function updateRule(db: Db, id: number, f: Record<string, unknown>): Promise<PricingRule | undefined> {
+export async function updateRule(db: Db, id: number, f: PricingRuleUpdate): Promise<PricingRule | undefined> {
   const r = await one<{ id: string }>(
     db,
     sql`UPDATE rental_pricing_rules SET ${setClause(f)} WHERE id = ${id} RETURNING id`,

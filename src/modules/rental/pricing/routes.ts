@@ -9,10 +9,11 @@ import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, Priority, lit
 import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { deleteRule, insertRule, listRules, ruleById, updateRule } from './repo.js';
+import { PricingRuleView, RULE_CHARGES, type PricingRuleUpdate } from './schema.js';
 import { RULE_KINDS, RULE_SCOPES, type PricingRule } from './types.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 const T = ['rental: pricing rules'];
-const Rule = Type.Object({}, { additionalProperties: true, description: 'Pricing rule' });
 const RuleBody = {
   name: Text({ minLength: 1, maxLength: 200 }),
   kind: lit(RULE_KINDS),
@@ -27,15 +28,33 @@ const RuleBody = {
   min_days: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
   code: Type.Optional(Nullable(Type.String({ pattern: '^[a-z0-9_-]{1,50}$' }))),
   amount: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
-  charge: Type.Optional(Nullable(lit(['per_day', 'per_booking']))),
+  charge: Type.Optional(Nullable(lit(RULE_CHARGES))),
   priority: Type.Optional(Priority),
   is_active: Type.Optional(Type.Boolean()),
 };
 const RuleInput = writeSchemas(RuleBody);
 
-export function ruleView(r: PricingRule) {
+export function ruleView(r: PricingRule): PricingRuleView {
   const n = (v: string | null) => (v === null ? null : Number(v));
-  return { ...r, multiplier: n(r.multiplier), percent: n(r.percent), amount: n(r.amount) };
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    scope: r.scope,
+    category: r.category,
+    vehicle_id: r.vehicle_id,
+    start_date: r.start_date,
+    end_date: r.end_date,
+    recurring: r.recurring,
+    multiplier: n(r.multiplier),
+    percent: n(r.percent),
+    min_days: r.min_days,
+    code: r.code,
+    amount: n(r.amount),
+    charge: r.charge,
+    priority: r.priority,
+    is_active: r.is_active,
+  };
 }
 
 const bad = (m: string, field: string) => new HttpError(400, 'INVALID_PARAMS', m, { field });
@@ -71,9 +90,12 @@ function validate(r: Partial<PricingRule>): void {
   }
 }
 
-type Body = Partial<Record<keyof typeof RuleBody, unknown>>;
-function toFields(b: Body): Record<string, unknown> {
-  const s = (v: unknown) => (v === undefined || v === null ? v : String(v));
+type Decimals = 'multiplier' | 'percent' | 'amount';
+/** The body's decimals as text (PostgreSQL numeric). */
+function toFields<B extends Partial<Record<Decimals, number | null>>>(
+  b: B,
+): Omit<B, Decimals> & Pick<PricingRuleUpdate, Decimals> {
+  const s = (v: number | null | undefined) => (v === undefined || v === null ? v : String(v));
   return { ...b, multiplier: s(b.multiplier), percent: s(b.percent), amount: s(b.amount) };
 }
 
@@ -95,7 +117,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: T,
         summary: 'List pricing rules',
         querystring: Type.Object({ ...PagingQuery, kind: Type.Optional(lit(RULE_KINDS)) }),
-        response: adminResponses(PageSchema(Rule)),
+        response: adminResponses(PageSchema(PricingRuleView)),
       },
     },
     async (req) => {
@@ -106,7 +128,14 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/pricing-rules/:id',
-    { schema: { tags: T, summary: 'One pricing rule', params: IdParams, response: adminResponses(Rule, 200, 404) } },
+    {
+      schema: {
+        tags: T,
+        summary: 'One pricing rule',
+        params: IdParams,
+        response: adminResponses(PricingRuleView, 200, 404),
+      },
+    },
     async (req) => {
       const r = await ruleById(p.db, req.params.id);
       if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
@@ -118,9 +147,10 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit)',
+        summary: 'Create a pricing rule (season, weekend, duration, addon, tax, deposit; Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: RuleInput.create,
-        response: { 201: RentalEnvelope(Rule), ...rentalErrors(400, 401, 403, 429) },
+        response: { 201: RentalEnvelope(PricingRuleView), ...rentalErrors(400, 401, 403, 429) },
       },
     },
     async (req, reply) => {
@@ -131,10 +161,16 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         percent: b.percent === undefined ? undefined : String(b.percent),
         amount: b.amount === undefined ? undefined : String(b.amount),
       } as Partial<PricingRule>);
-      const r = await insertRule(p.db, toFields(b)).catch(fkError);
-      await catalogueChanged(p);
-      req.auditTarget = `pricing_rule:${r.id}`;
-      return reply.code(201).send(rentalOk(ruleView(r), 'Pricing rule created.'));
+      const r = await keyedWrite(p, req, reply, {
+        action: 'pricing-rule-create',
+        write: async (tx) => ({
+          status: 201,
+          body: rentalOk(ruleView(await insertRule(tx, toFields(b)).catch(fkError)), 'Pricing rule created.'),
+        }),
+        after: () => catalogueChanged(p),
+      });
+      req.auditTarget = `pricing_rule:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
   app.put(
@@ -145,7 +181,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Update a pricing rule',
         params: IdParams,
         body: RuleInput.update,
-        response: adminResponses(Rule, 200, 404),
+        response: adminResponses(PricingRuleView, 200, 404),
       },
     },
     async (req) => {

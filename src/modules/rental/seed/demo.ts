@@ -3,10 +3,13 @@ import type { Platform } from '../../../platform/context.js';
 import { one, type Db } from '../../../platform/db/types.js';
 import { catalogueChanged } from '../catalogue.js';
 import { insertCustomers, type CustomerRow } from '../customers/repo.js';
+import type { CustomerInsert } from '../customers/schema.js';
 import { insertLocation } from '../locations/repo.js';
 import { quote } from '../pricing/engine.js';
 import { allRules, insertRule } from '../pricing/repo.js';
+import type { PricingRuleInsert } from '../pricing/schema.js';
 import { insertBookings } from '../bookings/repo.js';
+import type { BookingInsert } from '../bookings/schema.js';
 import type { BookingStatus } from '../bookings/status.js';
 import { rentalSettings } from '../settings.js';
 import { insertRoute } from '../transfer-routes/repo.js';
@@ -95,7 +98,7 @@ async function seedCatalogue(
     price_per_km: '1.40',
     min_price: '40.00',
   });
-  const rules: Record<string, unknown>[] = [
+  const rules: PricingRuleInsert[] = [
     {
       name: 'Summer season',
       kind: 'season',
@@ -145,7 +148,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
     const { vehicles } = await seedCatalogue(tx, p.storeCurrency.code, now);
     const rules = await allRules(tx);
     const rnd = prng(20260301);
-    const people: Record<string, unknown>[] = [];
+    const people: CustomerInsert[] = [];
     for (let i = 0; i < 60; i++) {
       const name = `${rnd.pick(FIRST)} ${rnd.pick(LAST)}`;
       const email = `${emailLocalPart(name)}.${i + 1}@example.com`;
@@ -159,7 +162,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
     }
     // one statement each for the customers and the bookings: a first start seeds in a fraction of the time
     const customers: CustomerRow[] = await insertCustomers(tx, people);
-    const bookings: Record<string, unknown>[] = [];
+    const bookings: BookingInsert[] = [];
     const routes = (await tx.execute(sql`SELECT * FROM rental_transfer_routes ORDER BY id`)) as unknown as {
       rows: Parameters<typeof routePrice>[0][];
     };
@@ -194,6 +197,7 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
                   : roll < 0.9
                     ? 'draft'
                     : 'cancelled';
+        const waiting = status === 'pending_payment' || status === 'pending';
         // booked 1–25 days ahead of pick-up, and never in the future: an upcoming booking was made some time in the past
         // weeks (clamping them all to "an hour ago" drew a spike of that day's bookings on the dashboard)
         const ahead = rnd.int(1, 25) * DAY + rnd.int(0, 23) * 3_600_000;
@@ -251,10 +255,12 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
               : status === 'confirmed'
                 ? 'deposit_paid'
                 : 'unpaid',
-          payment_method: rnd.pick(['card', 'bank_transfer', 'cash', 'paypal']),
-          payment_deadline: ['pending_payment', 'pending'].includes(status)
-            ? new Date(now.getTime() + 30 * 60_000).toISOString()
-            : null,
+          // the ones waiting for payment are pay-at-pick-up reservations (no deadline): a demo server restarted a day
+          // later must not find them lapsed, cancel them and mail their customers (issue 35.1)
+          payment_method: ((m) => (waiting ? 'pay_at_pickup' : m))(
+            rnd.pick(['card', 'bank_transfer', 'cash', 'paypal']),
+          ),
+          payment_deadline: null,
           status,
           source: 'demo',
           created_at: created.toISOString(),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { insertParts, setClause } from '../sqlx.js';
+import type { ROUTE_PRICINGS, TransferRouteInsert, TransferRouteUpdate } from './schema.js';
 
 export interface TransferRouteRow {
   id: string | number;
@@ -10,7 +11,7 @@ export interface TransferRouteRow {
   destination: string;
   distance_km: string;
   duration_min: number;
-  pricing: 'fixed' | 'calculated';
+  pricing: (typeof ROUTE_PRICINGS)[number];
   base_price: string;
   price_per_km: string;
   min_price: string;
@@ -34,18 +35,14 @@ export async function listRoutes(
 export async function routeById(db: Db, id: number): Promise<TransferRouteRow | undefined> {
   return one<TransferRouteRow>(db, sql`SELECT * FROM rental_transfer_routes WHERE id = ${id}`);
 }
-export async function insertRoute(db: Db, f: Record<string, unknown>): Promise<TransferRouteRow> {
+export async function insertRoute(db: Db, f: TransferRouteInsert): Promise<TransferRouteRow> {
   const { cols, vals } = insertParts(f);
   return (await one<TransferRouteRow>(
     db,
     sql`INSERT INTO rental_transfer_routes (${cols}) VALUES (${vals}) RETURNING *`,
   ))!;
 }
-export async function updateRoute(
-  db: Db,
-  id: number,
-  f: Record<string, unknown>,
-): Promise<TransferRouteRow | undefined> {
+export async function updateRoute(db: Db, id: number, f: TransferRouteUpdate): Promise<TransferRouteRow | undefined> {
   return one<TransferRouteRow>(db, sql`UPDATE rental_transfer_routes SET ${setClause(f)} WHERE id = ${id} RETURNING *`);
 }
 export async function deleteRoute(db: Db, id: number): Promise<boolean> {

@@ -8,10 +8,11 @@ import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, Deleted, IdParams, Nullable, Id, Text } from '../schemas.js';
 import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
+import { TransferRouteView, type TransferRouteUpdate } from './schema.js';
 import { deleteRoute, insertRoute, listRoutes, routeById, updateRoute, type TransferRouteRow } from './repo.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 const T = ['rental: transfer routes'];
-const Route = Type.Object({}, { additionalProperties: true, description: 'Transfer route' });
 const RouteBody = {
   origin: Text({ minLength: 1, maxLength: 200 }),
   destination: Text({ minLength: 1, maxLength: 200 }),
@@ -35,7 +36,7 @@ export function routePrice(r: TransferRouteRow): number {
   ).toNumber();
 }
 
-export function routeView(r: TransferRouteRow) {
+export function routeView(r: TransferRouteRow): TransferRouteView {
   return {
     id: Number(r.id),
     origin: r.origin,
@@ -55,13 +56,20 @@ export function routeView(r: TransferRouteRow) {
   };
 }
 
-const fields = (b: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(b).map(([k, v]) => [
-      k,
-      typeof v === 'number' && k !== 'duration_min' && !k.endsWith('_id') ? String(v) : v,
-    ]),
-  );
+type Decimals = 'distance_km' | 'base_price' | 'price_per_km' | 'min_price';
+/** The body's decimals as text (PostgreSQL numeric); ids, minutes and the rest as given. */
+function fields<B extends Partial<Record<Decimals, number>>>(
+  b: B,
+): Omit<B, Decimals> & Pick<TransferRouteUpdate, Decimals> {
+  const text = (v: number | undefined) => (v === undefined ? undefined : String(v));
+  return {
+    ...b,
+    distance_km: text(b.distance_km),
+    base_price: text(b.base_price),
+    price_per_km: text(b.price_per_km),
+    min_price: text(b.min_price),
+  };
+}
 function fkError(e: unknown): never {
   const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
   if (/foreign key|violates/.test(msg))
@@ -80,7 +88,7 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: T,
         summary: 'List transfer routes',
         querystring: Type.Object(PagingQuery),
-        response: adminResponses(PageSchema(Route)),
+        response: adminResponses(PageSchema(TransferRouteView)),
       },
     },
     async (req) => {
@@ -91,7 +99,14 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/transfer-routes/:id',
-    { schema: { tags: T, summary: 'One transfer route', params: IdParams, response: adminResponses(Route, 200, 404) } },
+    {
+      schema: {
+        tags: T,
+        summary: 'One transfer route',
+        params: IdParams,
+        response: adminResponses(TransferRouteView, 200, 404),
+      },
+    },
     async (req) => {
       const r = await routeById(p.db, req.params.id);
       if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
@@ -103,15 +118,23 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a transfer route',
+        summary: 'Create a transfer route (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: RouteInput.create,
-        response: { 201: RentalEnvelope(Route), ...rentalErrors(400, 401, 403, 429) },
+        response: { 201: RentalEnvelope(TransferRouteView), ...rentalErrors(400, 401, 403, 429) },
       },
     },
     async (req, reply) => {
-      const r = await insertRoute(p.db, fields(req.body)).catch(fkError);
-      req.auditTarget = `transfer_route:${r.id}`;
-      return reply.code(201).send(rentalOk(routeView(r), 'Transfer route created.'));
+      const input = fields(req.body);
+      const r = await keyedWrite(p, req, reply, {
+        action: 'transfer-route-create',
+        write: async (tx) => ({
+          status: 201,
+          body: rentalOk(routeView(await insertRoute(tx, input).catch(fkError)), 'Transfer route created.'),
+        }),
+      });
+      req.auditTarget = `transfer_route:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
   app.put(
@@ -122,7 +145,7 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Update a transfer route',
         params: IdParams,
         body: RouteInput.update,
-        response: adminResponses(Route, 200, 404),
+        response: adminResponses(TransferRouteView, 200, 404),
       },
     },
     async (req) => {

@@ -2,12 +2,20 @@ import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
 import { dedupeSlug } from '../../store/slug.js';
 import { insertParts, setClause, whereAll } from '../sqlx.js';
+import type {
+  FUEL_TYPES,
+  SERVICE_TYPES,
+  TRANSMISSIONS,
+  VEHICLE_STATUSES,
+  VehicleInsert,
+  VehicleUpdate,
+} from './schema.js';
 
 export interface VehicleRow {
   id: string | number;
   name: string;
   slug: string;
-  status: 'active' | 'inactive' | 'maintenance';
+  status: (typeof VEHICLE_STATUSES)[number];
   vendor_id: string | number | null;
   price_per_day: string;
   deposit_percent: string | null;
@@ -17,12 +25,12 @@ export interface VehicleRow {
   year: number | null;
   seats: number | null;
   doors: number | null;
-  transmission: string;
-  fuel_type: string;
+  transmission: (typeof TRANSMISSIONS)[number];
+  fuel_type: (typeof FUEL_TYPES)[number];
   features: string[];
   description: string;
   location_id: string | number | null;
-  service_type: 'rental' | 'transfer' | 'both';
+  service_type: (typeof SERVICE_TYPES)[number];
   transfer_max_passengers: number | null;
   transfer_max_luggage: number | null;
   blocked_dates: string[];
@@ -75,16 +83,12 @@ export async function listVehicles(
   return { items, total: Number(total?.n ?? 0) };
 }
 
-export async function insertVehicle(db: Db, fields: Record<string, unknown>): Promise<VehicleRow> {
+export async function insertVehicle(db: Db, fields: VehicleInsert): Promise<VehicleRow> {
   const { cols, vals } = insertParts(fields);
   return (await one<VehicleRow>(db, sql`INSERT INTO rental_vehicles (${cols}) VALUES (${vals}) RETURNING *`))!;
 }
 
-export async function updateVehicle(
-  db: Db,
-  id: number,
-  fields: Record<string, unknown>,
-): Promise<VehicleRow | undefined> {
+export async function updateVehicle(db: Db, id: number, fields: VehicleUpdate): Promise<VehicleRow | undefined> {
   return one<VehicleRow>(db, sql`UPDATE rental_vehicles SET ${setClause(fields)} WHERE id = ${id} RETURNING *`);
 }
 

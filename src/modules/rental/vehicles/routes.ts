@@ -10,6 +10,7 @@ import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, lit, Text } f
 import { writeSchemas } from '../write-schemas.js';
 import { isValidDate } from '../time.js';
 import { vehicleView } from '../views.js';
+import { VehicleView as Vehicle, type VehicleUpdate } from './schema.js';
 import {
   deleteVehicle,
   insertVehicle,
@@ -20,11 +21,11 @@ import {
   vehicleById,
   vehicleHasBookings,
 } from './repo.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 /** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
 const T = ['rental: vehicles'];
-const Vehicle = Type.Object({}, { additionalProperties: true, description: 'Vehicle' });
 const VehicleBody = {
   name: Text({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,100}$' })),
@@ -50,11 +51,11 @@ const VehicleBody = {
 };
 const VehicleInput = writeSchemas(VehicleBody);
 
-function checkFields(b: {
-  blocked_dates?: string[];
-  price_per_day?: number;
-  deposit_percent?: number | null;
-}): Record<string, unknown> {
+type Columned = 'price_per_day' | 'deposit_percent' | 'blocked_dates';
+/** The body's values as columns: money and percent as decimal text, blocked dates checked, unique and sorted. */
+function checkFields<B extends { blocked_dates?: string[]; price_per_day?: number; deposit_percent?: number | null }>(
+  b: B,
+): Omit<B, Columned> & Pick<VehicleUpdate, Columned> {
   for (const d of b.blocked_dates ?? [])
     if (!isValidDate(d))
       throw new HttpError(400, 'INVALID_PARAMS', `blocked_dates: ${d} is not a date.`, { field: 'blocked_dates' });
@@ -115,21 +116,27 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a vehicle',
+        summary: 'Create a vehicle (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: VehicleInput.create,
         response: { 201: RentalEnvelope(Vehicle), ...rentalErrors(400, 401, 403, 409, 429) },
       },
     },
     async (req, reply) => {
-      const slug = req.body.slug ?? (await freeVehicleSlug(p.db, slugOf(req.body.name)));
-      if (await slugTaken(p.db, slug))
-        throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-      const v = await insertVehicle(p.db, { ...checkFields(req.body), slug, currency: p.storeCurrency.code }).catch(
-        fkError,
-      );
-      await catalogueChanged(p);
-      req.auditTarget = `vehicle:${v.id}`;
-      return reply.code(201).send(rentalOk(vehicleView(v), 'Vehicle created.'));
+      const fields = checkFields(req.body);
+      const r = await keyedWrite(p, req, reply, {
+        action: 'vehicle-create',
+        async write(tx) {
+          const slug = req.body.slug ?? (await freeVehicleSlug(tx, slugOf(req.body.name)));
+          if (await slugTaken(tx, slug))
+            throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
+          const v = await insertVehicle(tx, { ...fields, slug, currency: p.storeCurrency.code }).catch(fkError);
+          return { status: 201, body: rentalOk(vehicleView(v), 'Vehicle created.') };
+        },
+        after: () => catalogueChanged(p),
+      });
+      req.auditTarget = `vehicle:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
 

@@ -16,6 +16,7 @@ import { recomputeReliability } from '../ledger/score.js';
 import { marketplaceSettingsIn } from '../ledger/settings.js';
 import { locationById } from '../locations/repo.js';
 import { insertVehicle, updateVehicle } from '../vehicles/repo.js';
+import type { VehicleUpdate } from '../vehicles/schema.js';
 import {
   activeBookingCount,
   insertListing,
@@ -74,9 +75,9 @@ const VENDOR_FIELDS = [
  * The row values a vendor's input may set: an allow-list, so a property the schema let through by mistake can never
  * reach a column (status, vendor_id, currency, slug, deposit_percent are the platform's).
  */
-function fields(b: VehicleInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of VENDOR_FIELDS) if (b[k] !== undefined) out[k] = b[k];
+function fields(b: VehicleInput): VehicleUpdate {
+  const out: VehicleUpdate = {};
+  for (const k of VENDOR_FIELDS) if (b[k] !== undefined) Object.assign(out, { [k]: b[k] });
   if (b.price_per_day !== undefined) out.price_per_day = b.price_per_day.toFixed(2);
   return out;
 }
@@ -125,6 +126,7 @@ export async function createVendorVehicle(
     }-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const v = await insertVehicle(tx, {
       ...fields(b),
+      name: b.name,
       slug,
       status: 'inactive',
       vendor_id: user.id,

@@ -50,8 +50,13 @@ export interface PlannerBookingRow {
   return_at: unknown;
   holds_slot: boolean;
   payment_deadline: unknown;
+  payment_status: string;
+  payment_due: boolean;
   buffer_minutes: number;
 }
+
+/** bookings/repo.ts's PAYMENT_DUE on the alias `b`: under way and not fully paid. */
+const PAYMENT_DUE_OF_B = sql`b.status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND b.payment_status IN ('unpaid', 'deposit_paid', 'partially_paid')`;
 
 /** Statuses a planner never draws (draft), and those it draws only when asked (closed). */
 const CLOSED = ['cancelled', 'refunded', 'no_show'];
@@ -66,18 +71,20 @@ export async function bookingsOverlapping(
   from: Date,
   to: Date,
   closed: boolean,
+  paymentDue = false,
 ): Promise<PlannerBookingRow[]> {
   if (!vehicleIds.length) return [];
   return rows<PlannerBookingRow>(
     db,
     sql`SELECT b.id::int AS id, b.reference, b.vehicle_id::int AS vehicle_id, b.kind, b.status,
                COALESCE(c.name, b.customer_name, '') AS customer_name, b.pickup_at, b.return_at, b.holds_slot,
-               b.payment_deadline, b.buffer_minutes
+               b.payment_deadline, b.payment_status, (${PAYMENT_DUE_OF_B}) AS payment_due, b.buffer_minutes
         FROM rental_bookings b
         LEFT JOIN rental_customers c ON c.id = b.customer_id
         WHERE b.vehicle_id = ANY(${bigintArray(vehicleIds)}::bigint[])
           AND b.pickup_at < ${to.toISOString()}::timestamptz AND b.return_at > ${from.toISOString()}::timestamptz
           AND b.status <> 'draft' ${closed ? sql`` : sql`AND b.status <> ALL(${`{${CLOSED.join(',')}}`}::text[])`}
+          ${paymentDue ? sql`AND (${PAYMENT_DUE_OF_B})` : sql``}
         ORDER BY b.vehicle_id, b.pickup_at, b.id`,
   );
 }

@@ -19,6 +19,9 @@ export const PlannerQuery = Type.Object({
       description: 'Also cancelled, refunded and no-show bookings (default: without them)',
     }),
   ),
+  payment_due: Type.Optional(
+    Type.Boolean({ default: false, description: 'Only bookings under way whose payment is not complete' }),
+  ),
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,
@@ -60,6 +63,8 @@ export const PlannerBooking = Type.Object({
       description: 'pending_payment / pending: the payment deadline (ISO-8601 UTC), after which the hold lapses',
     }),
   ),
+  payment_status: Type.String({ description: 'unpaid | deposit_paid | partially_paid | paid | refunded' }),
+  payment_due: Type.Boolean({ description: 'Under way and not fully paid' }),
   buffer_minutes: Type.Integer({
     description: 'Gap the availability engine keeps before the pickup and after the return',
   }),

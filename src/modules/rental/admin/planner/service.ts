@@ -19,6 +19,7 @@ export interface PlannerInput {
   category?: string;
   vendor?: number;
   closed?: boolean;
+  payment_due?: boolean;
   limit?: number;
 }
 
@@ -63,6 +64,7 @@ export async function planner(ctx: PlannerContext, q: PlannerInput) {
     w.start,
     w.end,
     q.closed ?? false,
+    q.payment_due ?? false,
   );
   const total = vehicles[0]?.total ?? 0;
   return {
@@ -98,6 +100,8 @@ export async function planner(ctx: PlannerContext, q: PlannerInput) {
         (b.status === 'pending_payment' || b.status === 'pending') && b.payment_deadline !== null
           ? iso(b.payment_deadline)
           : null,
+      payment_status: b.payment_status,
+      payment_due: b.payment_due,
       buffer_minutes: b.buffer_minutes,
     })),
     filters,

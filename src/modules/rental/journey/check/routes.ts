@@ -4,6 +4,7 @@ import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { publicReadLimit } from '../../http/rate-limits.js';
 import { BookingCheckBody, publishedCheckSchema } from './schema.js';
+import { BookingCheckView } from '../../availability/schema.js';
 import { bookingCheck } from './service.js';
 import { AMOUNT_BOUND_DOC } from '../../bookings/amount-bound.js';
 
@@ -19,6 +20,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: T,
         summary: 'The JSON Schema that POST /booking/check enforces',
         security: [],
+        // a JSON Schema document (draft 2020-12, built from BookingCheckBody), open by nature: not an entity
         response: { 200: Type.Object({}, { additionalProperties: true }) },
       },
     },
@@ -41,7 +43,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: `${AMOUNT_BOUND_DOC} Alternatives whose price would not fit are left out.`,
         body: BookingCheckBody,
         response: {
-          200: RentalEnvelope(Type.Object({}, { additionalProperties: true })),
+          200: RentalEnvelope(BookingCheckView),
           ...rentalErrors(400, 404, 429),
         },
       },

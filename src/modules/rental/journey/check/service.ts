@@ -10,6 +10,7 @@ import {
 import { bookingAmountsFit } from '../../bookings/amount-bound.js';
 import { catalogueOf } from '../../catalogue.js';
 import { unavailability } from '../free.js';
+import type { BookingCheckView } from '../../availability/schema.js';
 import type { BookingCheckInput } from './schema.js';
 
 const MAX_ALTERNATIVES = 3;
@@ -75,7 +76,10 @@ export async function alternativesFor(
   return out.sort((a, b) => a.total - b.total || a.vehicle_id - b.vehicle_id).slice(0, MAX_ALTERNATIVES);
 }
 
-export async function bookingCheck(p: Platform, input: BookingCheckInput) {
+export async function bookingCheck(
+  p: Platform,
+  input: BookingCheckInput,
+): Promise<{ result: AvailabilityResult; data: BookingCheckView }> {
   const r = await checkSlot(p, input);
   const view = availabilityView(p, r);
   const loc = input.pickup_location_id ?? (r.vehicle.location_id === null ? null : Number(r.vehicle.location_id));

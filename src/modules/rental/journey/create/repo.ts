@@ -1,16 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { untilAnswered } from '../../../../platform/db/answered.js';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
-import type { OutboxEvent } from '../../../../platform/events/emit.js';
-import type { WritesWithBookings } from '../../bookings/repo.js';
-import { rowsPreparedText } from '../../../../platform/db/prepared.js';
-
-export interface OrderLine {
-  kind: 'rental' | 'addon' | 'tax' | 'deposit' | 'full';
-  code: string | null;
-  description: string;
-  amount: number;
-}
+import type { OrderLine } from './statement.js';
 
 export interface PaymentRow {
   id: number;
@@ -25,105 +16,14 @@ export interface PaymentRow {
 
 const PAY = sql`id::int AS id, booking_id::int AS booking_id, provider, external_id, amount::text AS amount, currency, status, refunded_amount::text AS refunded_amount`;
 
-/**
- * The order, its lines (in the given order), the payment due now and the booking's outbox events as CTEs of the
- * bookings' own statement, for every booking of its batch (`bookVehiclesAtOnce`: the new bookings are `b`, each one's
- * data `i.x`, joined on `i.ref = b.reference`). Events built before the booking existed (`draft`) get the booking's
- * id, customer and total (as the database stores it) patched in by the statement.
- */
-const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
-      SELECT e.j->>'eventId', e.j->>'type', CASE WHEN (i.x->>'draft')::boolean
-          THEN jsonb_set(jsonb_set(jsonb_set((e.j->>'payload')::jsonb, '{data,id}', to_jsonb(b.id)), '{data,customer_id}', to_jsonb(b.customer_id)), '{data,total}', to_jsonb(b.total::text))
-          ELSE (e.j->>'payload')::jsonb END
-      FROM b JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'events') WITH ORDINALITY AS e(j, ord) ORDER BY i.k, e.ord),
-    o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
-      SELECT b.id, (i.x#>>'{order,user_id}')::bigint, i.x#>>'{order,payment_plan}', i.x#>>'{order,currency}', (i.x#>>'{order,total}')::numeric, (i.x#>>'{order,amount_due}')::numeric
-      FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
-    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
-      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric
-      FROM o JOIN b ON b.id = o.booking_id JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'lines') WITH ORDINALITY AS x(j, ord)
-      ORDER BY i.k, x.ord),
-    pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
-      SELECT b.id, i.x#>>'{pay,provider}', (i.x#>>'{pay,amount}')::numeric, i.x#>>'{order,currency}' FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id)`;
-
-interface OrderOfBooking {
-  user_id: number | null;
-  payment_plan: string;
-  currency: string;
-  total: number;
-  amount_due: number;
-}
-
-function orderData(
-  o: OrderOfBooking,
-  lines: readonly OrderLine[],
-  pay: { provider: string; amount: number },
-  events: { list: readonly OutboxEvent[]; draft: boolean },
-): Record<string, unknown> {
-  return {
-    draft: events.draft,
-    // the events and lines go as they are: the statement reads their fields by these names
-    events: events.list,
-    order: o,
-    lines,
-    pay,
-  };
-}
-
-/** The writes of a customer's new booking made by the booking's own statement; the payment answers as `payment_id`. */
-export function orderWrites(
-  o: OrderOfBooking,
-  lines: readonly OrderLine[],
-  pay: { provider: string; amount: number },
-  events: readonly OutboxEvent[],
-  answered: (payment: { id: number }) => void,
-): WritesWithBookings {
-  return {
-    ctes: ORDER_WRITES,
-    data: orderData(o, lines, pay, { list: events, draft: true }),
-    columns: { payment_id: '(SELECT pay.id FROM pay WHERE pay.booking_id = b.id)' },
-    answered: (v) => answered({ id: Number(v.payment_id) }),
-  };
-}
-
-/**
- * The same writes for a booking written by an earlier statement of the caller's transaction: one round trip. With
- * `mail` (`bookingMailWithBooking`) the booking mail is stored by the same statement, in that transaction.
- */
-export async function insertOrderWithPayment(
-  db: Db,
-  o: OrderOfBooking & { booking_id: number },
-  lines: readonly OrderLine[],
-  pay: { provider: string; amount: number },
-  events: readonly OutboxEvent[] = [],
-  mail?: { booking: { customer_email: string; customer_name: string }; cte: string; data: object },
-): Promise<{ id: number }> {
-  const { booking_id: bookingId, ...order } = o;
-  const data = orderData(order, lines, pay, { list: events, draft: false });
-  const [r] = await rowsPreparedText<{ id: number }>(
-    db,
-    `WITH
-    b AS (SELECT $1::bigint AS id, 'b'::text AS reference, NULL::bigint AS customer_id, NULL::numeric AS total, $3::text AS customer_email, $4::text AS customer_name),
-    i AS (SELECT 0 AS k, 'b'::text AS ref, $2::jsonb AS x),
-    ${ORDER_WRITES}${mail ? `, ${mail.cte}` : ''}
-    SELECT id::int AS id FROM pay`,
-    [
-      bookingId,
-      JSON.stringify(mail ? { ...data, mail: mail.data } : data),
-      mail?.booking.customer_email ?? '',
-      mail?.booking.customer_name ?? '',
-    ],
-  );
-  return { id: r!.id };
-}
-
 export async function orderOf(
   db: Db,
   bookingId: number,
 ): Promise<
-  { id: number; user_id: number | null; payment_plan: string; amount_due: string; lines: OrderLine[] } | undefined
+  | { id: number; user_id: number | null; payment_plan: 'deposit' | 'full'; amount_due: string; lines: OrderLine[] }
+  | undefined
 > {
-  const o = await one<{ id: number; user_id: number | null; payment_plan: string; amount_due: string }>(
+  const o = await one<{ id: number; user_id: number | null; payment_plan: 'deposit' | 'full'; amount_due: string }>(
     db,
     sql`SELECT id::int AS id, user_id::int AS user_id, payment_plan, amount_due::text AS amount_due FROM rental_orders WHERE booking_id = ${bookingId}`,
   );

@@ -5,6 +5,7 @@ import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { CheckFields } from '../check/schema.js';
 import { journeySettings } from '../settings.js';
+import { CreatedBookingView } from './schema.js';
 import { createCustomerBooking, type CreatedBooking } from './service.js';
 import { AMOUNT_BOUND_DOC } from '../../bookings/amount-bound.js';
 
@@ -14,7 +15,15 @@ const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: 
 export const CreateBody = Type.Object(
   {
     ...CheckFields,
-    payment_method: Type.Union([Type.Literal('offline'), Type.Literal('stripe')]),
+    payment_method: Type.Union(
+      [Type.Literal('offline'), Type.Literal('pay_at_pickup'), Type.Literal('bank_transfer'), Type.Literal('stripe')],
+      {
+        description:
+          'pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within ' +
+          'BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold ' +
+          '(BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled.',
+      },
+    ),
     payment_plan: Type.Union([Type.Literal('deposit'), Type.Literal('full')]),
     customer: Type.Optional(
       Type.Object(
@@ -25,6 +34,14 @@ export const CreateBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The answer's message: a reservation is paid at pick-up; otherwise the deadline, as the booking says it. */
+function createdMessage(data: CreatedBooking): string {
+  const d = data.booking.payment_deadline;
+  return d === null
+    ? 'Booking reserved: the vehicle is held until pick-up, pay at the desk.'
+    : `Booking created: pay before ${d} to confirm it.`;
+}
 
 export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -52,7 +69,7 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }),
         body: CreateBody,
         response: {
-          201: RentalEnvelope(Type.Object({}, { additionalProperties: true })),
+          201: RentalEnvelope(CreatedBookingView),
           ...rentalErrors(400, 401, 403, 404, 409, 422, 429, 503),
         },
       },
@@ -64,7 +81,7 @@ export const createRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const key = req.headers['idempotency-key'];
       const answer = (data: CreatedBooking) => ({
         status: 201,
-        body: rentalOk(data, 'Booking created: pay before the deadline to confirm it.'),
+        body: rentalOk(data, createdMessage(data)),
       });
       // the key commits with the booking (and is freed with its cancellation when the payment cannot start)
       const r = await idempotent(

@@ -6,68 +6,12 @@ import { bookingView } from '../../bookings/view.js';
 import { money } from '../../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
+import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation } from './schema.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
 import { balanceOf, payMyDue } from './pay-due.js';
 import { journeySettings } from '../settings.js';
 
 const T = ['rental v2: booking journey'];
-const Obj = Type.Object({}, { additionalProperties: true });
-const VehicleName = Type.Union([Type.String(), Type.Null()], {
-  description: 'The vehicle’s name (null when it was deleted)',
-});
-const MyBookingItem = Type.Object({ vehicle_name: VehicleName }, { additionalProperties: true });
-const CancelQuote = Type.Object(
-  {
-    cancellable: Type.Boolean({
-      description: 'The status allows a customer cancellation (pending_payment, pending, confirmed)',
-    }),
-    free_cancellation_until: Type.String({ description: 'ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup' }),
-    free: Type.Boolean({ description: 'Cancelling now costs nothing' }),
-    fee: Type.Number({
-      description:
-        'What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline)',
-    }),
-    refund: Type.Number({ description: 'What would be refunded if cancelled now' }),
-    currency: Type.String(),
-  },
-  { description: 'What a cancellation would cost now (the cancel route decides again under the booking lock)' },
-);
-const Balance = Type.Object(
-  {
-    paid: Type.Number({ description: 'What the customer paid and was not refunded' }),
-    due: Type.Number({
-      description:
-        'What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0',
-    }),
-    currency: Type.String(),
-    provider: Type.Union([Type.Literal('offline'), Type.Literal('stripe'), Type.Null()], {
-      description: 'How the amount due is asked now (null when nothing is due or not asked yet)',
-    }),
-    instructions: Type.Union([Type.String(), Type.Null()], {
-      description: 'How to pay the amount due offline (when it is asked offline)',
-    }),
-  },
-  { description: 'Paid and due; pay the rest with POST /my/bookings/{id}/pay-due' },
-);
-const MyBookingDetail = Type.Object(
-  { vehicle_name: VehicleName, cancellation: CancelQuote, balance: Balance },
-  { additionalProperties: true },
-);
-const DuePayment = Type.Object(
-  {
-    booking_id: Type.Integer(),
-    payment_id: Type.Integer(),
-    provider: Type.Union([Type.Literal('offline'), Type.Literal('stripe')]),
-    amount: Type.Number(),
-    currency: Type.String(),
-    client_secret: Type.Optional(
-      Type.String({ description: 'stripe: confirm this PaymentIntent with Stripe.js; the signed webhook settles it' }),
-    ),
-    instructions: Type.Optional(Type.String({ description: 'offline: how to pay' })),
-  },
-  { additionalProperties: false },
-);
-
 export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   app.get(
@@ -86,7 +30,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset);
       return rentalOk(
         pageOf(
-          r.items.map((b) => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
+          r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
           r.total,
           pg,
         ),
@@ -109,7 +53,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const { b, order, payments, refs, cancellation } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
       const bal = balanceOf(b, payments);
-      return rentalOk({
+      const detail: MyBookingDetail = {
         ...bookingView(b),
         vehicle_name: refs.vehicle_name,
         cancellation,
@@ -134,7 +78,8 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
           status: x.status,
           refunded_amount: money(x.refunded_amount),
         })),
-      });
+      };
+      return rentalOk(detail);
     },
   );
 
@@ -180,18 +125,19 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Cancel one of my bookings: free until the cancellation deadline, then the configured fee; the rest is refunded through the provider',
         params: IdParams,
-        response: { 200: RentalEnvelope(Obj), ...rentalErrors(400, 401, 403, 404, 409, 429) },
+        response: { 200: RentalEnvelope(MyCancellation), ...rentalErrors(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req) => {
       const r = await cancelMyBooking(p, req.auth.user!.id, req.params.id);
+      const cancelled: MyCancellation = {
+        booking: bookingView(r.booking),
+        fee: r.fee,
+        refund: r.refund,
+        free_cancellation_until: r.free_cancellation_until,
+      };
       return rentalOk(
-        {
-          booking: bookingView(r.booking),
-          fee: r.fee,
-          refund: r.refund,
-          free_cancellation_until: r.free_cancellation_until,
-        },
+        cancelled,
         r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
       );
     },

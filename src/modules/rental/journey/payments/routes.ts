@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { bookingView } from '../../bookings/view.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
-import { adminResponses, IdParams } from '../../schemas.js';
+import { BookingView } from '../../bookings/schema.js';
+import { adminResponses, IdParams, lit } from '../../schemas.js';
 import { paymentConfig, settlePayment } from './service.js';
 
 const PaymentConfig = Type.Object({
@@ -54,7 +55,13 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`already_settled`; `refunded_slot_taken`.',
         params: IdParams,
         response: adminResponses(
-          Type.Object({ outcome: Type.String(), booking: Type.Object({}, { additionalProperties: true }) }),
+          Type.Object(
+            {
+              outcome: lit(['confirmed', 'balance_paid', 'already_settled', 'refunded_slot_taken']),
+              booking: BookingView,
+            },
+            { additionalProperties: false },
+          ),
           200,
           404,
           409,

@@ -56,6 +56,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Verified with the Stripe SDK over the raw body (Stripe-Signature, tolerance STRIPE_WEBHOOK_TOLERANCE_SECONDS, default 300 s). Missing, forged, stale or future (beyond the tolerance) signature → 400 INVALID_PARAMS with details.reason missing_signature | signature_mismatch | timestamp_outside_tolerance; a signed event without a string id, a type or a data.object → 400 malformed_event; nothing changes. payment_intent.succeeded for the payment of an amount due (a booking re-priced up after it was paid) answers outcome "balance_paid" (payment_status back to paid). A replayed event id answers outcome "duplicate" and acts once. 404 when the stripe provider is not configured.',
         headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
+        // a request body, not an answer: Stripe's event object, whose other members Stripe defines and adds to
         body: Type.Object(
           { id: Type.String({ minLength: 1, maxLength: 255 }), type: Type.String({ minLength: 1, maxLength: 255 }) },
           { additionalProperties: true },

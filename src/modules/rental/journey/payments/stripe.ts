@@ -59,17 +59,32 @@ export const stripeClient: (p: Platform) => Stripe = perPlatform((p) => {
   });
 });
 
+const madeOrNot = new WeakSet<Error>();
+
+/**
+ * Did a failed call maybe reach Stripe and act (a dropped connection, a timeout, a 5xx — not a refusal)? A start
+ * that failed so may have made an intent nobody learned of: it is to be cancelled by its key.
+ */
+export function mayHaveActed(err: unknown): boolean {
+  return err instanceof Error && madeOrNot.has(err);
+}
+
 /** Any failure talking to Stripe: the customer sees a 503 naming the provider, the log has the SDK's error. */
 function providerError(p: Platform, err: unknown, what: string): HttpError {
+  const uncertain =
+    err instanceof Stripe.errors.StripeConnectionError ||
+    (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500);
   p.log.error({ err }, `stripe ${what} failed`);
   // the design's error table has no 502: an unreachable or refusing provider is a dependency outage (503, like health)
-  return new HttpError(
+  const e = new HttpError(
     503,
     'SERVICE_UNAVAILABLE',
     `The payment provider could not ${what}; nothing was charged. Try again in a minute.`,
     { reason: 'payment_provider_error' },
     { 'Retry-After': '60' },
   );
+  if (uncertain) madeOrNot.add(e);
+  return e;
 }
 
 /** The one idempotency key of a payment's PaymentIntent: every start (and a retry days later) asks for the same intent. */

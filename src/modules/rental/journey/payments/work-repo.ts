@@ -124,3 +124,8 @@ export async function unstartedPastKeyLife(db: Db, id: number): Promise<boolean>
   );
   return r?.old ?? false;
 }
+
+/** A start made outside the provider work (a new booking's first payment) was tried: its intent may exist. */
+export async function countStartTried(db: Db, id: number): Promise<void> {
+  await db.execute(sql`UPDATE rental_payments SET provider_attempts = provider_attempts + 1 WHERE id = ${id}`);
+}

@@ -1,0 +1,113 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { RULE_KINDS } from '../pricing/types.js';
+import { Instant, lit } from '../schemas.js';
+
+export const UNAVAILABLE_REASONS = [
+  'booked',
+  'maintenance',
+  'inactive',
+  'blocked_date',
+  'min_notice',
+  'duration',
+  'outside_opening_hours',
+] as const;
+
+const Moment = Type.Object(
+  {
+    date: Type.String({ description: 'YYYY-MM-DD (store timezone)' }),
+    time: Type.String({ description: 'HH:MM (store timezone)' }),
+    at: Instant,
+  },
+  { additionalProperties: false },
+);
+
+/** The pricing engine's breakdown of a quote (also stored with each booking). */
+export const PriceBreakdown = Type.Object(
+  {
+    base: Type.Number({ description: 'days × price_per_day' }),
+    weekday_days: Type.Integer(),
+    weekend_days: Type.Integer(),
+    season_adjustment: Type.Number(),
+    weekend_adjustment: Type.Number(),
+    rental_subtotal: Type.Number(),
+    duration_discount: Type.Number(),
+    rental_net: Type.Number(),
+    addons: Type.Array(
+      Type.Object(
+        {
+          code: Type.String(),
+          name: Type.String(),
+          rule_id: Type.Integer(),
+          charge: lit(['per_day', 'per_booking']),
+          amount: Type.Number({ description: 'Per day or per booking, by charge' }),
+          total: Type.Number(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    addons_total: Type.Number(),
+    rules: Type.Array(
+      Type.Object(
+        { rule_id: Type.Integer(), name: Type.String(), kind: lit(RULE_KINDS), amount: Type.Number() },
+        { additionalProperties: false },
+      ),
+      { description: 'The rules that changed the price, with what each added (negative = discount)' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const availabilityFields = {
+  available: Type.Boolean(),
+  reason: Type.Optional(lit(UNAVAILABLE_REASONS, { description: 'Why not (only when available is false)' })),
+  vehicle_id: Type.Integer(),
+  pickup: Moment,
+  return: Moment,
+  days: Type.Integer(),
+  price_per_day: Type.Number(),
+  net_price: Type.Number(),
+  currency: Type.String(),
+  breakdown: PriceBreakdown,
+  tax_rate: Type.Number({ description: 'Percent' }),
+  tax: Type.Number(),
+  total: Type.Number(),
+  deposit_percent: Type.Number(),
+  deposit: Type.Number(),
+  remaining: Type.Number({ description: 'total − deposit' }),
+};
+
+/** POST /availability: free or why not, and the full price (`availabilityView`). */
+export const AvailabilityView = Type.Object(availabilityFields, {
+  additionalProperties: false,
+  description: 'Availability and price',
+});
+export type AvailabilityView = Static<typeof AvailabilityView>;
+
+/** POST /booking/check: the availability answer, the locations, and alternatives when the vehicle is not free. */
+export const BookingCheckView = Type.Object(
+  {
+    ...availabilityFields,
+    pickup_location_id: Type.Union([Type.Integer(), Type.Null()]),
+    return_location_id: Type.Union([Type.Integer(), Type.Null()]),
+    alternatives: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            vehicle_id: Type.Integer(),
+            name: Type.String(),
+            category: Type.String(),
+            price_per_day: Type.Number(),
+            total: Type.Number(),
+            currency: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description: 'Only when the vehicle is not available: up to 3 free vehicles of its category, cheapest first',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'Booking check' },
+);
+export type BookingCheckView = Static<typeof BookingCheckView>;

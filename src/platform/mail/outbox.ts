@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import type { Platform } from '../context.js';
+import { rows, type Db } from '../db/types.js';
+import type { OutgoingMail } from './mailer.js';
+import { mailSettings } from './settings.js';
+
+/**
+ * A mail rendered in TypeScript, stored by the write that causes it in that write's own transaction (so it exists
+ * exactly when the write does), and delivered afterwards (`MailDelivery`).
+ */
+export interface MailToStore {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  template: string;
+  /** `pending`: the delivery sends it (SMTP_URL set); `stored`: kept for an administrator to read (no SMTP_URL). */
+  status: 'pending' | 'stored';
+  /** Seconds before the delivery may send it; the write that follows it may release it earlier (`releaseMail`). */
+  hold_seconds: number;
+}
+
+/** The outbox row of `m`, as the deployment delivers mail. `holdSeconds`: see `MailToStore.hold_seconds`. */
+export function mailToStore(p: Platform, m: OutgoingMail, holdSeconds = 0): MailToStore {
+  return {
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html,
+    template: m.template,
+    status: mailSettings(p).smtpUrl ? 'pending' : 'stored',
+    hold_seconds: holdSeconds,
+  };
+}
+
+/** Stores `m` in the caller's transaction; `about` names what it is about (`booking:42`). */
+export async function storeMail(tx: Db, m: MailToStore, about: string | null): Promise<void> {
+  await tx.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about)
+    VALUES (${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${m.status},
+      now() + make_interval(secs => ${m.hold_seconds}), ${about})`);
+}
+
+/** A held mail may go now (the write it waited for is done); wakes the delivery. */
+export async function releaseMail(db: Db, id: number): Promise<void> {
+  await db.execute(sql`UPDATE rova_mail_outbox SET not_before = now() WHERE id = ${id} AND status = 'pending'`);
+}
+
+/** A held mail whose write was undone: gone before anything was sent (in the transaction that undoes the write). */
+export async function withdrawMail(db: Db, id: number): Promise<void> {
+  await db.execute(sql`DELETE FROM rova_mail_outbox WHERE id = ${id} AND status IN ('pending', 'stored')`);
+}
+
+export interface ClaimedMail {
+  id: number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  template: string;
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` mails that are due: `pending` past `not_before`, or `sending` whose claim ran out (the node
+ * that claimed it stopped). The row locks are taken with SKIP LOCKED and the claim committed before anything is sent,
+ * so two nodes' passes never claim the same row; a claimed row is this pass's for `leaseSeconds`.
+ */
+export async function claimDueMails(db: Db, limit: number, leaseSeconds: number): Promise<ClaimedMail[]> {
+  return rows<ClaimedMail>(
+    db,
+    sql`UPDATE rova_mail_outbox m SET status = 'sending', attempts = m.attempts + 1,
+        claimed_until = now() + make_interval(secs => ${leaseSeconds})
+      FROM (SELECT id FROM rova_mail_outbox
+        WHERE (status = 'pending' AND not_before <= now()) OR (status = 'sending' AND claimed_until < now())
+        ORDER BY not_before, id LIMIT ${limit} FOR UPDATE SKIP LOCKED) due
+      WHERE m.id = due.id
+      RETURNING m.id::int AS id, m.to_address, m.subject, m.text_body, m.html_body, m.template, m.attempts`,
+  );
+}
+
+export async function markSent(db: Db, id: number): Promise<void> {
+  await db.execute(
+    sql`UPDATE rova_mail_outbox SET status = 'sent', sent_at = now(), claimed_until = NULL, error = NULL
+      WHERE id = ${id} AND status = 'sending'`,
+  );
+}
+
+/** A refused attempt: again after `retryInSeconds`, or `failed` for good when that was the last attempt. */
+export async function markRefused(db: Db, id: number, reason: string, retryInSeconds: number | null): Promise<void> {
+  await db.execute(
+    sql`UPDATE rova_mail_outbox SET error = ${reason}, claimed_until = NULL,
+        status = ${retryInSeconds === null ? 'failed' : 'pending'},
+        not_before = now() + make_interval(secs => ${retryInSeconds ?? 0})
+      WHERE id = ${id} AND status = 'sending'`,
+  );
+}
