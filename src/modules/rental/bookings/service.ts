@@ -19,7 +19,7 @@ import { deliverRefunds } from '../journey/refunds/service.js';
 import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { lockBooking } from './lock.js';
-import type { BookingPriceColumns, BookingUpdate } from './schema.js';
+import type { BookingPriceColumns } from './schema.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
 import { startDuePayments } from '../journey/payments/due.js';
 import { cancelStaleIntents } from '../journey/payments/stale.js';
