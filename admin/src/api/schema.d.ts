@@ -8,7 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Landing page: links to the API reference, the admin app (when built), the demo shop and the REST index
+         * Landing page: links to the API reference, the admin app (when built), the demo pages (on a store seeded with demo data) and the REST index
          * @description **Public**: no credentials needed.
          */
         get: operations["getRoot"];
@@ -192,6 +192,26 @@ export interface paths {
          * @description **Public**: no credentials needed.
          */
         get: operations["getDemoShopByProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Favicon: Rova's mark as SVG (cached a day)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getFaviconIco"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4197,6 +4217,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WpError"];
+                };
+            };
+        };
+    };
+    getFaviconIco: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SVG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
                 };
             };
         };
