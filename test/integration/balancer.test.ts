@@ -25,7 +25,7 @@ const V2 = '/wp-json/rova-rental/v2';
 const PAST_BOUND_MS = 500;
 
 let redis: RedisServer;
-let db: { url: string; drop: () => Promise<void> };
+let db: { url: string; directUrl: string; drop: () => Promise<void> };
 let listener: pg.Client;
 let balancer: Balancer | null = null;
 let dataDir: string;
@@ -105,7 +105,10 @@ beforeAll(async () => {
   db = await createDatabase(TEST_PG, name, (inject('postgresTemplate') as string | undefined) || undefined);
   dataDir = mkdtempSync(path.join(tmpdir(), 'rova-lb-'));
   env = {
-    DATABASE_URL: db.url,
+    // directly, also in the PgBouncer run: the test hears the nodes' commits (LISTEN) and tells them apart by their
+    // application_name, and a transaction-mode pooler carries neither; this test is about HAProxy, the pooler is
+    // covered by every other test of that run
+    DATABASE_URL: db.directUrl,
     REDIS_URL: redis.url,
     REDIS_PREFIX: `rova-test:${name}:`,
     ROVA_SECRET: randomBytes(32).toString('hex'),
@@ -125,7 +128,7 @@ beforeAll(async () => {
   customer = (await setup.userWithKey('customer', ['read', 'write'], 'lb-customer')).key;
   await setup.close();
   // every committed booking or message tells which node wrote it (the node's application_name), at its commit
-  listener = new pg.Client({ connectionString: db.url });
+  listener = new pg.Client({ connectionString: db.directUrl });
   await listener.connect();
   await listener.query(`CREATE FUNCTION lb_test_committed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN PERFORM pg_notify('lb_test_committed', current_setting('application_name')); RETURN NULL; END $$`);
@@ -205,7 +208,7 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
       await stopNode(0);
     }
     expect(interrupted, 'the kill landed while node a had requests in flight').toBeGreaterThan(0);
-    const q = new pg.Client({ connectionString: db.url });
+    const q = new pg.Client({ connectionString: db.directUrl });
     await q.connect();
     try {
       const bookings = new Map(
