@@ -91,7 +91,14 @@ describe('operator fixes', () => {
       vehicle: { name: string };
       pickup_location: { name: string } | null;
       return_location: { name: string } | null;
-      payments: { amount: number; refunded_amount: number; status: string; provider: string }[];
+      payments: {
+        amount: number;
+        refunded_amount: number;
+        status: string;
+        provider: string;
+        method: string | null;
+        reference: string | null;
+      }[];
       refunds: { amount: number; status: string }[];
     }
     const list = await rental<{ items: { id: number; reference: string; pickup_location_id: number | null }[] }>(
@@ -140,7 +147,14 @@ describe('operator fixes', () => {
         ),
       );
     expect(payments).toEqual(
-      d.payments.map((p) => [p.provider, p.status, money(p.amount, d.currency), money(p.refunded_amount, d.currency)]),
+      // the method column names the provider when no method was recorded (a card payment), then the reference
+      d.payments.map((p) => [
+        p.method ?? p.provider,
+        p.reference ?? '',
+        p.status,
+        money(p.amount, d.currency),
+        money(p.refunded_amount, d.currency),
+      ]),
     );
     const refunds = await page
       .getByTestId('refunds')
