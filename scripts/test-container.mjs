@@ -269,8 +269,12 @@ async function buildBase() {
   const node = await node24();
   const npmDir = hostNpmDir();
   // the egress of this machine may need its own CA (npm's cafile): the base's npm gets the same, for the build only
-  const cafile = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout.trim();
-  const withCa = cafile && cafile !== 'null' && existsSync(cafile);
+  // (asked of npm, else the CA bundle Node itself is told about: .ci/run puts another node's npm prefix first)
+  const configured = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout.trim();
+  const cafile = [configured, process.env.npm_config_cafile, process.env.NODE_EXTRA_CA_CERTS].find(
+    (f) => f && f !== 'null' && f !== 'undefined' && existsSync(f),
+  );
+  const withCa = Boolean(cafile);
   await sh(`cd ${rootfs}
     rm -rf var/lib/apt/lists/* var/cache/apt/* usr/share/man/* usr/share/info/* usr/share/locale/* usr/share/groff \
       usr/share/lintian var/log/*.log
