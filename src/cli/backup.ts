@@ -7,7 +7,7 @@ import { BackupRefused, readVerifiedManifest } from '../platform/backup/manifest
 import { askServerForBackup, embeddedServerPid } from '../platform/backup/handoff.js';
 import { checkRestorable, databaseIsEmpty, restoreBackup } from '../platform/backup/restore.js';
 import { takeBackup } from '../platform/backup/take.js';
-import { connectDatabase, type DbHandle } from '../platform/db/connect.js';
+import { connectDatabase } from '../platform/db/connect.js';
 import { openS3, openStorage } from '../platform/storage/index.js';
 import type { CliCommand, CliContext } from '../modules/types.js';
 import { command, fail } from './command.js';
@@ -160,7 +160,7 @@ async function restoreFrom(ctx: CliContext, dir: string, verify: CliCommand | un
     throw new BackupRefused(
       `${ctx.config.dataDir} already holds a database: restore into an empty DATA_DIR (or move this one away first)`,
     );
-  let handle: DbHandle | undefined = await connectDatabase(ctx.config);
+  const handle = await connectDatabase(ctx.config);
   try {
     if (!(await databaseIsEmpty(handle.db)))
       throw new BackupRefused('the database at DATABASE_URL already holds tables: restore into an empty database');
@@ -175,8 +175,7 @@ async function restoreFrom(ctx: CliContext, dir: string, verify: CliCommand | un
       await storage.close();
     }
   } finally {
-    await handle?.close();
-    handle = undefined;
+    await handle.close();
   }
   // A normal open migrates the restored data to this version; then the same checks as `rova verify`.
   const { app, migration } = await ctx.open();

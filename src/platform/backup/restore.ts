@@ -8,7 +8,7 @@ import { listMigrations, migrate } from '../db/migrate.js';
 import { rows, type Db } from '../db/types.js';
 import type { ObjectStorage } from '../storage/types.js';
 import { BackupRefused, secretFingerprint, type BackupManifest } from './manifest.js';
-import { BACKUP_NAME, listTables } from './take.js';
+import { BACKUP_NAME, listTables, quoteIdentifier as quote } from './take.js';
 
 /** Rows per INSERT: one statement's JSON parameter stays a few MB at most. */
 const INSERT_ROWS = 500;
@@ -147,8 +147,6 @@ async function loadTable(tx: Db, table: string, file: string): Promise<number> {
   await flush();
   return count;
 }
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Completed backups in a directory, oldest first (names sort by time). */
 export async function listBackups(dir: string): Promise<string[]> {

@@ -24,6 +24,9 @@ export interface TakenBackup {
   manifest: BackupManifest;
 }
 
+/** A table or sequence name as SQL text (`regclass` input, statements built from catalogue names). */
+export const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 /** `rova-backup-20261126T201500Z`: sorts by time, which retention relies on. */
 export const backupName = (at: Date) =>
   `rova-backup-${at
@@ -154,7 +157,7 @@ async function primaryKey(db: Db, table: string): Promise<string[]> {
     sql`SELECT a.attname AS name FROM pg_index i
         JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n) ON true
         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-        WHERE i.indrelid = ${`"${table.replaceAll('"', '""')}"`}::regclass AND i.indisprimary ORDER BY k.n`,
+        WHERE i.indrelid = ${quoteIdentifier(table)}::regclass AND i.indisprimary ORDER BY k.n`,
   );
   return r.map((x) => x.name);
 }
