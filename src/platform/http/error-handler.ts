@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/outage.js';
 import { StorageUnavailableError } from '../storage/types.js';
+import { DomainError } from '../domain-error.js';
 import { HttpError } from './errors.js';
 import { errorBody, type NamespaceRegistry } from './namespaces.js';
 
@@ -73,6 +74,12 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
   };
 
   app.setErrorHandler((err: FastifyError | HttpError | Error, req, reply) => {
+    if (err instanceof DomainError) {
+      const mapped = namespaces.forUrl(req.url)?.domainErrors?.(err);
+      // A rule the namespace has no entry for is still the request's conflict with the data, not a crash.
+      if (!mapped) return send(req, reply, 409, undefined, err.message, err.details);
+      err = mapped;
+    }
     if (err instanceof HttpError) {
       if (err.headers) for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
       return send(req, reply, err.status, err.code, err.message, err.data);

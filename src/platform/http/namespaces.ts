@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import type { DomainError } from '../domain-error.js';
+import type { HttpError } from './errors.js';
 
 export type ErrorShape = 'wp' | 'rental';
 
@@ -16,6 +18,8 @@ export interface NamespaceInfo {
   allowedMethods?: readonly string[];
   /** The default quota plan counts this namespace's writes per API key. */
   writeQuota?: boolean;
+  /** The namespace's one mapping of domain errors to its HTTP errors (its catalogue's `httpErrorOf`). */
+  domainErrors?: (err: DomainError) => HttpError | undefined;
 }
 
 const WP_CODES: Record<number, string> = {
