@@ -3,6 +3,7 @@
 // HttpError themselves (test/ops/error-catalogue.test.ts keeps it so, and checks docs/integrators/errors.md lists
 // each entry).
 import type { DomainError } from '../../platform/domain-error.js';
+import { LedgerKeyReused } from './ledger/post.js';
 import { errorKind, type ErrorCatalogue, type HttpError } from '../../platform/http/errors.js';
 
 export const RentalErrors = {
@@ -41,7 +42,7 @@ export const notFoundError = (noun: string, id: string | number) =>
 
 /** The rental namespaces' mapping of domain errors (registered on both namespaces in module.ts). */
 export function rentalHttpErrorOf(err: DomainError): HttpError | undefined {
-  void err;
+  if (err instanceof LedgerKeyReused) return RentalErrors.stateConflict(err.message);
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { RovaModule } from '../types.js';
+import { rentalHttpErrorOf } from './errors.js';
 import { seedAdminDemo } from './admin/index.js';
 import { holdingIndexOf } from './availability/holding-index.js';
 import { catalogueOf } from './catalogue.js';
@@ -20,11 +21,12 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
   return {
     name: 'rental',
     namespaces: [
-      { name: 'rova-rental/v1', shape: 'rental', writeQuota: true },
+      { name: 'rova-rental/v1', shape: 'rental', writeQuota: true, domainErrors: rentalHttpErrorOf },
       {
         name: 'rova-rental/v2',
         shape: 'rental',
         writeQuota: true,
+        domainErrors: rentalHttpErrorOf,
         nonceRequired: true,
         strictMethods: true,
         allowedMethods: ['GET', 'POST', 'PUT'],

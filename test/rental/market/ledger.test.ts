@@ -6,7 +6,8 @@ import { changeStatus } from '../../../src/modules/rental/bookings/service.js';
 import { EXTERNAL, PLATFORM_COMMISSION, vendorAccount } from '../../../src/modules/rental/ledger/accounts.js';
 import { vendorBalances } from '../../../src/modules/rental/ledger/balances.js';
 import { clearMaturedCommissions } from '../../../src/modules/rental/ledger/clearing.js';
-import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
+import { LedgerKeyReused, postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
+import { rentalHttpErrorOf } from '../../../src/modules/rental/errors.js';
 import { verifyLedger } from '../../../src/modules/rental/ledger/verify.js';
 import { one, rows } from '../../../src/platform/db/types.js';
 import { completedBooking, transactionSums, vendor, vendorVehicle } from './helpers.js';
@@ -53,7 +54,12 @@ describe('ledger core (design §6; reference §8.11 scenarios 84–89)', () => {
     expect(b.replayed).toBe(true);
     expect(b.transaction.id).toEqual(a.transaction.id);
     expect((await vendorBalances(t.platform.db, v.id)).available).toBe(5000);
-    await expect(earn(`k84-${v.id}`, v.id, 6000)).rejects.toMatchObject({ status: 409, code: 'STATE_CONFLICT' });
+    const reused = await earn(`k84-${v.id}`, v.id, 6000).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(reused).toBeInstanceOf(LedgerKeyReused);
+    expect(rentalHttpErrorOf(reused as LedgerKeyReused)).toMatchObject({ status: 409, code: 'STATE_CONFLICT' });
     expect((await vendorBalances(t.platform.db, v.id)).available).toBe(5000);
   });
 

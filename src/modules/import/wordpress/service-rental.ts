@@ -1,8 +1,7 @@
-import { HttpError } from '../../../platform/http/errors.js';
 import { DEFAULT_STORE_CURRENCY, readStoreCurrency } from '../../../platform/store-currency.js';
 import { isOverlapViolation } from '../../rental/bookings/repo.js';
 import { fromMinor } from '../../rental/ledger/money.js';
-import { postLedgerTransaction } from '../../rental/ledger/post.js';
+import { LedgerKeyReused, postLedgerTransaction } from '../../rental/ledger/post.js';
 import { decryptIban, encryptIban } from '../../rental/vendors/iban.js';
 import type { Step, StepContext } from './context.js';
 import { balancesBeforeAndAfterJobs, linkedMovement } from './ledger-links.js';
@@ -355,7 +354,7 @@ export const rentalSteps: Partial<Record<Entity, Step>> = {
             if (!posted.replayed) anyNew = true;
           } catch (err) {
             // the key exists with other lines: the WordPress row changed after it was imported (nothing was written)
-            if (!(err instanceof HttpError) || err.status !== 409) throw err;
+            if (!(err instanceof LedgerKeyReused)) throw err;
             throw new RefusedValue(
               'changed',
               'changed in WordPress since it was imported; the ledger is append-only: post a correction in Rova',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { DomainError } from '../../../platform/domain-error.js';
 import { isAccountCode, type LedgerKind } from './accounts.js';
 import { entriesOfTx, insertEntry, insertTx, lockAccounts, txByKey, type EntryRow, type LedgerTxRow } from './repo.js';
 
@@ -105,13 +105,16 @@ export async function postLedgerTransaction(tx: Db, input: PostLedgerInput): Pro
   return { transaction: created, entries: await entriesOfTx(tx, Number(created.id)), replayed: false };
 }
 
+/** A movement posted under a key that already names a different movement: nothing was written. */
+export class LedgerKeyReused extends DomainError {
+  constructor(readonly key: string) {
+    super(`Ledger idempotency key ${key} was already used for a different movement.`);
+  }
+}
+
 async function replay(tx: Db, existing: LedgerTxRow, hash: string): Promise<PostedLedgerTx> {
   if (existing.request_hash !== hash) {
-    throw new HttpError(
-      409,
-      'STATE_CONFLICT',
-      `Ledger idempotency key ${existing.idempotency_key} was already used for a different movement.`,
-    );
+    throw new LedgerKeyReused(existing.idempotency_key);
   }
   return { transaction: existing, entries: await entriesOfTx(tx, Number(existing.id)), replayed: true };
 }
