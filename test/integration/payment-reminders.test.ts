@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPaymentReminders } from '../../src/modules/rental/journey/reminders/service.js';
-import { runHoldExpiry } from '../../src/modules/rental/journey/jobs.js';
+import { runPaymentReminders } from '../../src/modules/rental/bookings/reminders/service.js';
+import { runHoldExpiry } from '../../src/modules/rental/bookings/jobs.js';
 import { rows } from '../../src/platform/db/types.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 import { DAY, HOUR, moveClock } from '../rental/clock.js';

@@ -2,20 +2,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { bookingsAtOnceOf } from '../../src/modules/rental/bookings/at-once.js';
-import { readJourneySettings } from '../../src/modules/rental/journey/settings.js';
-import { writePath, type PathFacts } from '../../src/modules/rental/journey/create/path.js';
+import { readJourneySettings } from '../../src/modules/rental/bookings/settings.js';
+import { writePath, type PathFacts } from '../../src/modules/rental/bookings/create/path.js';
 import {
   BOOKINGS_AT_ONCE,
   ORDER_OF_BOOKING,
   statementSnapshot,
-} from '../../src/modules/rental/journey/create/statement.js';
+} from '../../src/modules/rental/bookings/create/statement.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { vehicle } from './helpers.js';
 
 // The customer's booking statements are checked in as SQL (as immich-app/immich checks in its queries): a change of
 // their text is a change of statement.sql in review. After a deliberate change:
 // UPDATE_SQL_SNAPSHOT=1 npx vitest run test/rental/booking-statement.test.ts
-const SNAPSHOT = new URL('../../src/modules/rental/journey/create/statement.sql', import.meta.url);
+const SNAPSHOT = new URL('../../src/modules/rental/bookings/create/statement.sql', import.meta.url);
 
 describe('the booking statement', () => {
   it('is the text checked in as statement.sql', () => {

@@ -6,8 +6,8 @@ import {
   type BookedAtOnce,
   type KnownCustomer,
   type RentalAtOnce,
-} from '../../src/modules/rental/journey/create/statement.js';
-import { bookingMailToStore } from '../../src/modules/rental/journey/mails.js';
+} from '../../src/modules/rental/bookings/create/statement.js';
+import { bookingMailToStore } from '../../src/modules/rental/bookings/mails.js';
 import { outboxEvent } from '../../src/platform/events/emit.js';
 import { rows } from '../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';

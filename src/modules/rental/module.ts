@@ -1,16 +1,17 @@
 import type { RovaModule } from '../types.js';
 import { rentalHttpErrorOf } from './errors.js';
-import { seedAdminDemo } from './admin/index.js';
 import { holdingIndexOf } from './availability/holding-index.js';
 import { catalogueOf } from './catalogue.js';
-import { busyCacheOf } from './journey/search/busy-cache.js';
+import { busyCacheOf } from './availability/search/busy-cache.js';
 import { exportCommand } from './export/cli.js';
 import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
+import { seedMessages } from './seed/messages.js';
+import { scheduleJourneyJobs } from './bookings/jobs.js';
 import { seedMarketplaceDemo } from './seed/marketplace.js';
-import { readJourneySettings } from './journey/settings.js';
+import { readJourneySettings } from './bookings/settings.js';
 import { readRentalSettings } from './settings.js';
 import { scheduleClearing } from './ledger/clearing.js';
 import { verifyCommand } from './integrity/cli.js';
@@ -43,13 +44,14 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       holds.onChange(() => busyCacheOf(platform).clear());
       holds.start();
       if (platform.config.jobs) scheduleClearing(platform);
+      scheduleJourneyJobs(platform);
     },
     stop(platform) {
       holdingIndexOf(platform).stop();
     },
     async seedDemo(platform) {
       await seedRentalDemo(platform);
-      await seedAdminDemo(platform);
+      await seedMessages(platform);
       await seedMarketplaceDemo(platform);
     },
     seedBookings,

@@ -17,7 +17,7 @@ export async function emitEvent(tx: Db, type: EventType, data: Record<string, un
   return e.eventId;
 }
 
-/** An event ready for the outbox, for a caller that writes it inside one of its own statements (a CTE; see journey/create/repo.ts). */
+/** An event ready for the outbox, for a caller that writes it inside one of its own statements (a CTE; see rental/bookings/create/repo.ts). */
 export interface OutboxEvent {
   eventId: string;
   type: EventType;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHoldExpiry } from '../../../src/modules/rental/journey/jobs.js';
-import { runPaymentReminders } from '../../../src/modules/rental/journey/reminders/service.js';
+import { runHoldExpiry } from '../../../src/modules/rental/bookings/jobs.js';
+import { runPaymentReminders } from '../../../src/modules/rental/bookings/reminders/service.js';
 import { DAY, HOUR, MINUTE, moveClock } from '../../rental/clock.js';
 import {
   expectAxeClean,

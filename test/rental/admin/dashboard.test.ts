@@ -1,7 +1,7 @@
 // @integration: the dashboard aggregates by period in the store time zone in SQL
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stats } from '../../../src/modules/rental/admin/dashboard/service.js';
-import { delta } from '../../../src/modules/rental/admin/shared/delta.js';
+import { stats } from '../../../src/modules/rental/dashboard/service.js';
+import { delta } from '../../../src/modules/rental/shared/delta.js';
 import type { TestApp } from '../../helpers/app.js';
 import { API, insertBooking, insertCustomer, insertReportFixture, insertVehicle, makeAdminApp } from './fixtures.js';
 

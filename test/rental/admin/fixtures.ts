@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { adminRoutes } from '../../../src/modules/rental/admin/index.js';
+import { adminRoutes } from '../../../src/modules/rental/routes.js';
 import type { RovaModule } from '../../../src/modules/types.js';
 import { platformModule } from '../../../src/platform/module.js';
 import { one, type Db } from '../../../src/platform/db/types.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMessages, DEMO_CUSTOMER_PASSWORD } from '../../../src/modules/rental/admin/seed.js';
+import { seedMessages, DEMO_CUSTOMER_PASSWORD } from '../../../src/modules/rental/seed/messages.js';
 import { one } from '../../../src/platform/db/types.js';
 import type { TestApp } from '../../helpers/app.js';
 import { API, insertBooking, insertCustomer, insertVehicle, makeAdminApp } from './fixtures.js';

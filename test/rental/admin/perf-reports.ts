@@ -9,7 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { seedBookings } from '../../../src/modules/rental/seed/bulk.js';
-import { addDays, localDate } from '../../../src/modules/rental/admin/shared/dates.js';
+import { addDays, localDate } from '../../../src/modules/rental/shared/dates.js';
 import { one, rows } from '../../../src/platform/db/types.js';
 import { API, makeAdminApp } from './fixtures.js';
 

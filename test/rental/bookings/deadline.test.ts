@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paymentDeadlineFor } from '../../../src/modules/rental/bookings/deadline.js';
-import { readJourneySettings } from '../../../src/modules/rental/journey/settings.js';
+import { readJourneySettings } from '../../../src/modules/rental/bookings/settings.js';
 import { loadConfig } from '../../../src/config.js';
 
 const S = { holdMinutes: 15, bankTransferDays: 2 };

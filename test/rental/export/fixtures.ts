@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
-import { insertMessage } from '../../../src/modules/rental/admin/messages/repo.js';
+import { insertMessage } from '../../../src/modules/rental/messages/repo.js';
 import { postLedgerTransaction } from '../../../src/modules/rental/ledger/post.js';
 import { one, type Db } from '../../../src/platform/db/types.js';
 import { insertBooking, insertCustomer, insertVehicle } from '../admin/fixtures.js';

@@ -1,7 +1,7 @@
 // @integration: the expiry job claims bookings under row locks
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHoldExpiry } from '../../../src/modules/rental/journey/jobs.js';
+import { runHoldExpiry } from '../../../src/modules/rental/bookings/jobs.js';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { vehicle } from '../helpers.js';
 

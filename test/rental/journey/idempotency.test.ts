@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { readJourneySettings } from '../../../src/modules/rental/journey/settings.js';
+import { readJourneySettings } from '../../../src/modules/rental/bookings/settings.js';
 import { rows } from '../../../src/platform/db/types.js';
 import { idempotent, type IdempotencyClaim, type IdempotentAnswer } from '../../../src/platform/idempotency/store.js';
 import { makeApp, type TestApp } from '../../helpers/app.js';

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../../src/modules/rental/integrity/service.js';
-import { runPaymentRetries } from '../../../src/modules/rental/journey/payments/retry.js';
+import { runPaymentRetries } from '../../../src/modules/rental/payments/retry.js';
 import { rows } from '../../../src/platform/db/types.js';
 import type { TestApp } from '../../helpers/app.js';
 import { vehicle } from '../helpers.js';

@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { readJourneySettings } from '../../../src/modules/rental/journey/settings.js';
-import { stripeAmount } from '../../../src/modules/rental/journey/payments/stripe.js';
+import { readJourneySettings } from '../../../src/modules/rental/bookings/settings.js';
+import { stripeAmount } from '../../../src/modules/rental/payments/stripe.js';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { rule, vehicle } from '../helpers.js';
 import { startStripe, stripeEvent } from './stripe-server.js';
@@ -417,7 +417,7 @@ describe('stripe payment provider (real SDK against a local Stripe-speaking serv
     expect((await owed()).map((r) => ({ ...r, amount: Number(r.amount) }))).toEqual([
       { status: 'pending', attempts: 1, last_error: expect.stringContaining('payment provider'), amount: d.amount_due },
     ]);
-    const { runHoldExpiry } = await import('../../../src/modules/rental/journey/jobs.js');
+    const { runHoldExpiry } = await import('../../../src/modules/rental/bookings/jobs.js');
     await runHoldExpiry(t.platform); // not due yet (backoff): nothing is called
     expect(fake.refunds.length).toBe(before);
     await t.platform.db.execute(

@@ -3,7 +3,7 @@ import { deepFreeze } from '../../../platform/deep-freeze.js';
 import { KeptAnswers } from '../../../platform/kept-answers.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { catalogueOf } from '../catalogue.js';
-import { journeySettings } from '../journey/settings.js';
+import { journeySettings } from '../bookings/settings.js';
 import { holdingIndexOf } from './holding-index.js';
 import { availabilityView, checkAvailability, type AvailabilityInput } from './service.js';
 

@@ -2,7 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import { preparedStatementRefused } from '../../../platform/db/prepared.js';
 import { sqlStateOf } from '../../../platform/db/sqlstate.js';
 import { perPlatform } from '../../../platform/per-platform.js';
-import { bookVehiclesAtOnce, type BookedAtOnce, type RentalAtOnce } from '../journey/create/statement.js';
+import { bookVehiclesAtOnce, type BookedAtOnce, type RentalAtOnce } from './create/statement.js';
 
 /** Statements of bookings in flight at once per node; the requests that arrive meanwhile wait and go in the next. */
 export const BOOKING_FLIGHTS = 2;

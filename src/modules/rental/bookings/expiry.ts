@@ -1,7 +1,7 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
 import { emitBookingStatus } from '../events.js';
-import { mailBooking } from '../journey/mails.js';
+import { mailBooking } from './mails.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
 import { cancelLapsedUnpaid, EXPIRED_REASON, releaseLapsedHolds, type BookingRow } from './repo.js';
 

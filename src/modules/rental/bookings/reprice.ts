@@ -1,7 +1,7 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
-import { bookingMailInTransaction } from '../journey/mails.js';
-import { journeySettings } from '../journey/settings.js';
+import { bookingMailInTransaction } from './mails.js';
+import { journeySettings } from './settings.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { applyBookingCommission, reverseBookingCommission } from '../ledger/commission.js';
 import {
@@ -11,9 +11,9 @@ import {
   setOrderAmounts,
   setPayment,
   type PaymentRow,
-} from '../journey/create/repo.js';
-import { insertRefund } from '../journey/refunds/repo.js';
-import { supersedePayments } from '../journey/payments/work-repo.js';
+} from './create/repo.js';
+import { insertRefund } from '../payments/refunds/repo.js';
+import { supersedePayments } from '../payments/work-repo.js';
 import { Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
 import type { LockedBooking } from './lock.js';

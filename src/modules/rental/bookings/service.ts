@@ -15,16 +15,16 @@ import { customerOfAccount, resolveCustomer, type CustomerAccount } from '../cus
 import { rentalSettings } from '../settings.js';
 import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
-import { deliverRefunds } from '../journey/refunds/service.js';
-import { refundEverythingPaid } from '../journey/refunds/refund-paid.js';
+import { deliverRefunds } from '../payments/refunds/service.js';
+import { refundEverythingPaid } from '../payments/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { lockBooking } from './lock.js';
 import type { BookingPriceColumns } from './schema.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
-import { startDuePayments } from '../journey/payments/due.js';
-import { cancelStaleIntents } from '../journey/payments/stale.js';
-import { supersedePayments } from '../journey/payments/work-repo.js';
-import { paymentsOf } from '../journey/create/repo.js';
+import { startDuePayments } from '../payments/due.js';
+import { cancelStaleIntents } from '../payments/stale.js';
+import { supersedePayments } from '../payments/work-repo.js';
+import { paymentsOf } from './create/repo.js';
 import {
   bookingById,
   bookingRefs,
@@ -43,11 +43,11 @@ import {
   type OrderWrites,
   type OrderWritten,
   type RentalColumns,
-} from '../journey/create/statement.js';
+} from './create/statement.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { paymentDeadlineFor, type DeadlineSettings } from './deadline.js';
-import { journeySettings } from '../journey/settings.js';
+import { journeySettings } from './settings.js';
 import { assertMove, BLOCKING, DEADLINE_BOUND, isBookingStatus, type BookingStatus } from './status.js';
 
 export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date'> {
@@ -156,7 +156,7 @@ export async function createBooking(p: Platform, input: CreateBookingInput): Pro
   return (await bookInTransaction(p, input, await prepareBooking(p, input))).booking;
 }
 
-/** What a customer's booking writes besides itself on the transactional path (journey/create). */
+/** What a customer's booking writes besides itself on the transactional path (bookings/create). */
 export interface WritesInTransaction {
   /** The order, lines, payment, event and mail of the booking as inserted (pure: data for ORDER_OF_BOOKING). */
   writes(booking: BookingRow): OrderWrites;

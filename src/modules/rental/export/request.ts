@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import { badRequest } from '../../../platform/http/errors.js';
-import { isYmd } from '../admin/shared/dates.js';
+import { isYmd } from '../shared/dates.js';
 import { FORMATS, type ExportFormat } from './encode.js';
 import { EXPORT_TYPES, exportType } from './registry.js';
 import type { ExportFilter, ExportType } from './type.js';

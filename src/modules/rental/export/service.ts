@@ -3,7 +3,7 @@ import type { Capability } from '../../../platform/auth/roles.js';
 import type { Db } from '../../../platform/db/types.js';
 import { forbidden } from '../../../platform/http/errors.js';
 import type { Transients } from '../../../platform/kv/transients.js';
-import { localDate } from '../admin/shared/dates.js';
+import { localDate } from '../shared/dates.js';
 import { pageOf, parsePaging, type Page } from '../paging.js';
 import { ENCODERS } from './encode.js';
 import { addHistory, deleteHistory, expiryOf, listHistory, newEntryId, type HistoryEntry } from './history.js';

@@ -8,7 +8,7 @@ import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js'
 import { clearMaturedCommissions } from '../ledger/clearing.js';
 import { marketplaceSettings, saveMarketplaceSettings } from '../ledger/settings.js';
 import { PageSchema, pageOf, parsePaging } from '../paging.js';
-import { vendorById } from '../vendors/vendors-repo.js';
+import { vendorById } from '../vendors/repo.js';
 import { listPayouts, payoutById } from './repo.js';
 import {
   CallbackBody,

@@ -12,7 +12,7 @@ import { fromMinor, minorDigits, moneyText, toMinor } from '../ledger/money.js';
 import { postLedgerTransaction } from '../ledger/post.js';
 import { balancesOf } from '../ledger/repo.js';
 import { marketplaceSettings, type MarketplaceSettings } from '../ledger/settings.js';
-import { vendorById } from '../vendors/vendors-repo.js';
+import { vendorById } from '../vendors/repo.js';
 import {
   insertPayout,
   nextStatementNumber,

@@ -6,7 +6,7 @@ import { HttpError } from '../../../platform/http/errors.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { fromMinor } from '../ledger/money.js';
 import { maskStored } from '../vendors/iban.js';
-import { vendorById } from '../vendors/vendors-repo.js';
+import { vendorById } from '../vendors/repo.js';
 import { payoutById, type PayoutRow } from './repo.js';
 
 const STATUS_WORDS: Record<string, string> = {

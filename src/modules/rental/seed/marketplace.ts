@@ -19,12 +19,12 @@ import { recomputeReliability } from '../ledger/score.js';
 import { marketplaceSettingsIn } from '../ledger/settings.js';
 import { requestPayout } from '../payouts/service.js';
 import { insertVehicle } from '../vehicles/repo.js';
-import { insertApplication, insertDocument } from '../vendors/applications-repo.js';
+import { insertApplication, insertDocument } from '../vendors/applications/repo.js';
 import { encryptIban } from '../vendors/iban.js';
 import { fileReport } from '../vendors/reports/service.js';
-import { storeDocument } from '../vendors/uploads.js';
-import { setLifecycle } from '../vendors/vehicles-repo.js';
-import { hideListedVehicles, setVendorStatus } from '../vendors/vendors-repo.js';
+import { storeDocument } from '../vendors/applications/uploads.js';
+import { setLifecycle } from '../vehicles/vendor-repo.js';
+import { hideListedVehicles, setVendorStatus } from '../vendors/repo.js';
 import { prng } from '../../../platform/prng.js';
 
 const DAY = 86_400_000;

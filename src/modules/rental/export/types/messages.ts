@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { MESSAGE_CATEGORIES, MESSAGE_PRIORITIES, MESSAGE_STATUSES } from '../../admin/messages/schemas.js';
+import { MESSAGE_CATEGORIES, MESSAGE_PRIORITIES, MESSAGE_STATUSES } from '../../messages/schemas.js';
 import { Id, lit } from '../../schemas.js';
 import { col, defineExportType } from '../type.js';
 

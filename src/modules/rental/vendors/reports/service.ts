@@ -12,7 +12,7 @@ import { applyWithdrawalPenalty } from '../../ledger/penalty.js';
 import { postLedgerTransaction } from '../../ledger/post.js';
 import { recomputeReliability } from '../../ledger/score.js';
 import { marketplaceSettingsIn } from '../../ledger/settings.js';
-import { vendorById } from '../vendors-repo.js';
+import { vendorById } from '../repo.js';
 import {
   clearDeferredPenalty,
   contextOwned,

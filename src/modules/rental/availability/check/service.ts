@@ -1,0 +1,89 @@
+import type { Platform } from '../../../../platform/context.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import {
+  availabilityView,
+  checkAvailability,
+  parsePeriod,
+  priceOrThrow,
+  type AvailabilityResult,
+} from '../service.js';
+import { bookingAmountsFit } from '../../bookings/amount-bound.js';
+import { catalogueOf } from '../../catalogue.js';
+import { unavailability } from '../free.js';
+import type { BookingCheckView } from '../schema.js';
+import type { BookingCheckInput } from './schema.js';
+
+const MAX_ALTERNATIVES = 3;
+
+export interface Alternative {
+  vehicle_id: number;
+  name: string;
+  category: string;
+  price_per_day: number;
+  total: number;
+  currency: string;
+}
+
+/** The availability answer for a check body (pickup location = the availability location; return location must exist). */
+export async function checkSlot(p: Platform, input: BookingCheckInput): Promise<AvailabilityResult> {
+  const cat = await catalogueOf(p).get();
+  if (input.return_location_id !== undefined && !cat.locations.has(input.return_location_id)) {
+    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.return_location_id} does not exist.`, {
+      field: 'return_location_id',
+    });
+  }
+  if (input.pickup_location_id !== undefined && !cat.locations.has(input.pickup_location_id)) {
+    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.pickup_location_id} does not exist.`, {
+      field: 'pickup_location_id',
+    });
+  }
+  return checkAvailability(p, p.db, { ...input, location_id: input.pickup_location_id }, { catalogue: cat });
+}
+
+/** Up to 3 other free vehicles of the same category for the same period, cheapest first. */
+export async function alternativesFor(
+  p: Platform,
+  r: AvailabilityResult,
+  input: BookingCheckInput,
+): Promise<Alternative[]> {
+  const cat = await catalogueOf(p).get();
+  const period = parsePeriod(p, input);
+  const same = [...cat.vehicles.values()].filter(
+    (v) => Number(v.id) !== Number(r.vehicle.id) && v.category === r.vehicle.category && v.service_type !== 'transfer',
+  );
+  const why = await unavailability(p, p.db, cat, same, period, input.pickup_location_id);
+  const currency = p.storeCurrency.code;
+  const out: Alternative[] = [];
+  for (const v of same) {
+    if (why.has(Number(v.id))) continue;
+    let total: number;
+    try {
+      const q = priceOrThrow(v, cat.rules, period, input.addons ?? []);
+      if (!bookingAmountsFit(q)) continue; // could not be booked (amounts past the booking's columns)
+      total = q.total;
+    } catch {
+      continue; // an add-on this vehicle does not offer
+    }
+    out.push({
+      vehicle_id: Number(v.id),
+      name: v.name,
+      category: v.category,
+      price_per_day: Number(v.price_per_day),
+      total,
+      currency,
+    });
+  }
+  return out.sort((a, b) => a.total - b.total || a.vehicle_id - b.vehicle_id).slice(0, MAX_ALTERNATIVES);
+}
+
+export async function bookingCheck(
+  p: Platform,
+  input: BookingCheckInput,
+): Promise<{ result: AvailabilityResult; data: BookingCheckView }> {
+  const r = await checkSlot(p, input);
+  const view = availabilityView(p, r);
+  const loc = input.pickup_location_id ?? (r.vehicle.location_id === null ? null : Number(r.vehicle.location_id));
+  const data = { ...view, pickup_location_id: loc, return_location_id: input.return_location_id ?? loc };
+  if (r.available) return { result: r, data };
+  return { result: r, data: { ...data, alternatives: await alternativesFor(p, r, input) } };
+}

@@ -1,0 +1,118 @@
+import type { Platform } from '../../../../platform/context.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import type { BookingRow } from '../repo.js';
+import { lockBooking } from '../lock.js';
+import { mailExpired } from '../expiry.js';
+import { Decimal } from '../../money.js';
+import { insertPendingPayment, paymentsOf, type PaymentRow } from '../create/repo.js';
+import { startDuePayments } from '../../payments/due.js';
+import { enabledProvider, offlineProvider, providerFor, type PaymentStart } from '../../payments/port.js';
+import { cancelStaleIntents } from '../../payments/stale.js';
+import { supersedePayments, unstartedPastKeyLife } from '../../payments/work-repo.js';
+import type { ProviderName } from '../settings.js';
+import { myBooking } from './service.js';
+
+/** What a booking's customer has paid and still owes now (an amount due after a price change). */
+export interface Balance {
+  paid: Decimal;
+  due: Decimal;
+  /** The pending payment asking the amount due, when there is one. */
+  asking: PaymentRow | undefined;
+}
+
+const kept = (x: PaymentRow) =>
+  x.status === 'succeeded' || x.status === 'refunded' ? new Decimal(x.amount).minus(x.refunded_amount) : new Decimal(0);
+
+/** The balance of a booking from its payments: due only while payment_status says part of it is paid. */
+export function balanceOf(b: Pick<BookingRow, 'total' | 'payment_status'>, pays: readonly PaymentRow[]): Balance {
+  const paid = pays.reduce((a, x) => a.plus(kept(x)), new Decimal(0));
+  const due = b.payment_status === 'partially_paid' ? Decimal.max(new Decimal(b.total).minus(paid), 0) : new Decimal(0);
+  const asking = due.gt(0) ? pays.find((x) => x.status === 'pending' && new Decimal(x.amount).eq(due)) : undefined;
+  return { paid, due, asking };
+}
+
+export interface DuePayment {
+  booking_id: number;
+  payment_id: number;
+  provider: ProviderName;
+  amount: number;
+  currency: string;
+  client_secret?: string;
+  instructions?: string;
+}
+
+/**
+ * "Pay the rest": the signed-in customer pays the amount due on one of their bookings (payment_status
+ * `partially_paid` after a price change) with `method` (default: the provider already asked). Under the booking's
+ * lock the pending payment of the amount due is kept when it asks through that provider, else superseded (its
+ * intent cancelled at the provider) by a new one of the same amount; after commit a Stripe payment is started (or
+ * its intent found again) and its client secret answered, an offline one answers its instructions. 409 when nothing
+ * is due; 400 when the method is not enabled; 503 when the provider cannot start it (it stays due and is retried).
+ */
+export async function payMyDue(p: Platform, userId: number, id: number, method?: ProviderName): Promise<DuePayment> {
+  await myBooking(p, userId, id); // another customer's booking is a 404
+  const expired: BookingRow[] = [];
+  const stale: number[] = [];
+  const decided = await p.transaction(async (tx) => {
+    const b = await lockBooking(tx, id, expired);
+    const pays = await paymentsOf(tx, id, true);
+    const { due, asking } = balanceOf(b, pays);
+    if (!due.gt(0) || ['cancelled', 'refunded', 'no_show', 'completed'].includes(b.status))
+      throw new HttpError(409, 'STATE_CONFLICT', 'Nothing is due on this booking.');
+    const provider =
+      method ??
+      asking?.provider ??
+      pays.filter((x) => x.status === 'succeeded' || x.status === 'refunded').at(-1)?.provider;
+    if (!provider || !enabledProvider(p, provider))
+      throw new HttpError(400, 'INVALID_PARAMS', `Payment method "${provider ?? ''}" is not enabled.`, {
+        field: 'payment_method',
+      });
+    // a start not made within the provider key's lifetime is asked afresh: a new payment, a new key
+    const keep = asking && asking.provider === provider && !(await unstartedPastKeyLife(tx, asking.id));
+    if (keep) return { b, payId: asking.id, provider, amount: due };
+    stale.push(...(await supersedePayments(tx, pays)));
+    const payId = await insertPendingPayment(tx, {
+      bookingId: id,
+      provider,
+      amount: due.toFixed(2),
+      currency: b.currency,
+    });
+    return { b, payId, provider, amount: due };
+  });
+  await mailExpired(p, expired);
+  await cancelStaleIntents(p, stale);
+  const answer: DuePayment = {
+    booking_id: id,
+    payment_id: decided.payId,
+    provider: decided.provider,
+    amount: decided.amount.toNumber(),
+    currency: decided.b.currency,
+  };
+  const req = {
+    id: decided.payId,
+    bookingId: id,
+    reference: decided.b.reference,
+    amount: answer.amount,
+    currency: answer.currency,
+  };
+  let start: PaymentStart | undefined;
+  if (decided.provider === 'offline') start = offlineProvider.startKnown!(p, req);
+  else {
+    start = (await startDuePayments(p, [decided.payId])).get(decided.payId);
+    const pay = start ? undefined : (await paymentsOf(p.db, id)).find((x) => x.id === decided.payId);
+    if (pay?.external_id) start = await providerFor(pay.provider)!.resume!(p, { ...req, external_id: pay.external_id });
+    if (!start?.client_secret)
+      throw new HttpError(
+        503,
+        'SERVICE_UNAVAILABLE',
+        'The payment provider could not start the payment; nothing was charged. Try again in a minute.',
+        { reason: 'payment_provider_error' },
+        { 'Retry-After': '60' },
+      );
+  }
+  return {
+    ...answer,
+    ...(start.client_secret ? { client_secret: start.client_secret } : {}),
+    ...(start.instructions ? { instructions: start.instructions } : {}),
+  };
+}

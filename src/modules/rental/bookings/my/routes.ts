@@ -1,0 +1,145 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { rentalOk } from '../../../../platform/http/namespaces.js';
+import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
+import { bookingView } from '../view.js';
+import { money } from '../../money.js';
+import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
+import { IdParams } from '../../schemas.js';
+import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation } from './schema.js';
+import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
+import { balanceOf, payMyDue } from './pay-due.js';
+import { journeySettings } from '../settings.js';
+
+const T = ['rental v2: booking journey'];
+export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const p = app.platform;
+  app.get(
+    '/my/bookings',
+    {
+      config: { auth: { authenticated: true } },
+      schema: {
+        tags: T,
+        summary: 'The signed-in customer’s bookings (latest pickup first)',
+        querystring: Type.Object(PagingQuery),
+        response: { 200: RentalEnvelope(PageSchema(MyBookingItem)), ...rentalErrors(400, 401, 403, 429) },
+      },
+    },
+    async (req) => {
+      const pg = parsePaging(req.query);
+      const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset);
+      return rentalOk(
+        pageOf(
+          r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
+          r.total,
+          pg,
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/my/bookings/:id',
+    {
+      config: { auth: { authenticated: true } },
+      schema: {
+        tags: T,
+        summary:
+          'One of the signed-in customer’s bookings with its order lines, payments and what cancelling it now would cost (another’s → 404)',
+        params: IdParams,
+        response: { 200: RentalEnvelope(MyBookingDetail), ...rentalErrors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { b, order, payments, refs, cancellation } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
+      const bal = balanceOf(b, payments);
+      const detail: MyBookingDetail = {
+        ...bookingView(b),
+        vehicle_name: refs.vehicle_name,
+        cancellation,
+        balance: {
+          paid: bal.paid.toNumber(),
+          due: bal.due.toNumber(),
+          currency: b.currency,
+          provider: bal.asking?.provider ?? null,
+          instructions:
+            bal.asking?.provider === 'offline'
+              ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${bal.due.toFixed(2)} ${b.currency}.`
+              : null,
+        },
+        order: order
+          ? { payment_plan: order.payment_plan, amount_due: money(order.amount_due), lines: order.lines }
+          : null,
+        payments: payments.map((x) => ({
+          id: x.id,
+          provider: x.provider,
+          amount: money(x.amount),
+          currency: x.currency,
+          status: x.status,
+          refunded_amount: money(x.refunded_amount),
+        })),
+      };
+      return rentalOk(detail);
+    },
+  );
+
+  app.post(
+    '/my/bookings/:id/pay-due',
+    {
+      config: { auth: { authenticated: true, scope: 'write' } },
+      schema: {
+        tags: T,
+        summary: 'Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)',
+        description:
+          'For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked ' +
+          'now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; ' +
+          'the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way ' +
+          'than before supersedes the earlier request (its intent is cancelled at Stripe). 409 when nothing is due; ' +
+          '400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).',
+        params: IdParams,
+        body: Type.Optional(
+          Type.Object(
+            { payment_method: Type.Optional(Type.Union([Type.Literal('offline'), Type.Literal('stripe')])) },
+            { additionalProperties: false },
+          ),
+        ),
+        response: { 200: RentalEnvelope(DuePayment), ...rentalErrors(400, 401, 403, 404, 409, 429, 503) },
+      },
+    },
+    async (req) => {
+      const r = await payMyDue(p, req.auth.user!.id, req.params.id, req.body?.payment_method);
+      req.auditTarget = `booking:${r.booking_id}`;
+      return rentalOk(
+        r,
+        r.provider === 'stripe' ? 'Confirm the payment with the client secret.' : 'Pay as instructed.',
+      );
+    },
+  );
+
+  app.post(
+    '/my/bookings/:id/cancel',
+    {
+      config: { auth: { authenticated: true, scope: 'write' } },
+      schema: {
+        tags: T,
+        summary:
+          'Cancel one of my bookings: free until the cancellation deadline, then the configured fee; the rest is refunded through the provider',
+        params: IdParams,
+        response: { 200: RentalEnvelope(MyCancellation), ...rentalErrors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const r = await cancelMyBooking(p, req.auth.user!.id, req.params.id);
+      const cancelled: MyCancellation = {
+        booking: bookingView(r.booking),
+        fee: r.fee,
+        refund: r.refund,
+        free_cancellation_until: r.free_cancellation_until,
+      };
+      return rentalOk(
+        cancelled,
+        r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
+      );
+    },
+  );
+};

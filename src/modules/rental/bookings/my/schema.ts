@@ -1,0 +1,126 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { BookingView } from '../schema.js';
+import { Instant, lit, Nullable } from '../../schemas.js';
+
+const VehicleName = Nullable(Type.String({ description: 'The vehicle’s name (null when it was deleted)' }));
+
+/** One of the signed-in customer's bookings in their list (GET /my/bookings). */
+export const MyBookingItem = Type.Object(
+  { ...BookingView.properties, vehicle_name: VehicleName },
+  { additionalProperties: false, description: 'My booking' },
+);
+export type MyBookingItem = Static<typeof MyBookingItem>;
+
+export const CancelQuote = Type.Object(
+  {
+    cancellable: Type.Boolean({
+      description: 'The status allows a customer cancellation (pending_payment, pending, confirmed)',
+    }),
+    free_cancellation_until: Type.String({
+      format: 'date-time',
+      description: 'ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup',
+    }),
+    free: Type.Boolean({ description: 'Cancelling now costs nothing' }),
+    fee: Type.Number({
+      description:
+        'What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline)',
+    }),
+    refund: Type.Number({ description: 'What would be refunded if cancelled now' }),
+    currency: Type.String(),
+  },
+  {
+    additionalProperties: false,
+    description: 'What a cancellation would cost now (the cancel route decides again under the booking lock)',
+  },
+);
+
+export const OrderLineView = Type.Object(
+  {
+    kind: lit(['rental', 'addon', 'tax', 'deposit', 'full']),
+    code: Nullable(Type.String()),
+    description: Type.String(),
+    amount: Type.Number(),
+  },
+  { additionalProperties: false },
+);
+
+export const Balance = Type.Object(
+  {
+    paid: Type.Number({ description: 'What the customer paid and was not refunded' }),
+    due: Type.Number({
+      description:
+        'What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0',
+    }),
+    currency: Type.String(),
+    provider: Nullable(lit(['offline', 'stripe']), {
+      description: 'How the amount due is asked now (null when nothing is due or not asked yet)',
+    }),
+    instructions: Nullable(Type.String(), {
+      description: 'How to pay the amount due offline (when it is asked offline)',
+    }),
+  },
+  { additionalProperties: false, description: 'Paid and due; pay the rest with POST /my/bookings/{id}/pay-due' },
+);
+
+/** POST /my/bookings/{id}/pay-due: the payment asked for the amount due. */
+export const DuePayment = Type.Object(
+  {
+    booking_id: Type.Integer(),
+    payment_id: Type.Integer(),
+    provider: lit(['offline', 'stripe']),
+    amount: Type.Number(),
+    currency: Type.String(),
+    client_secret: Type.Optional(
+      Type.String({ description: 'stripe: confirm this PaymentIntent with Stripe.js; the signed webhook settles it' }),
+    ),
+    instructions: Type.Optional(Type.String({ description: 'offline: how to pay' })),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /my/bookings/{id}: the booking, its order, payments, balance and what cancelling it now would cost. */
+export const MyBookingDetail = Type.Object(
+  {
+    ...BookingView.properties,
+    vehicle_name: VehicleName,
+    cancellation: CancelQuote,
+    balance: Balance,
+    order: Nullable(
+      Type.Object(
+        {
+          payment_plan: lit(['deposit', 'full']),
+          amount_due: Type.Number({ description: 'What the order asked to pay when it was made' }),
+          lines: Type.Array(OrderLineView),
+        },
+        { additionalProperties: false, description: 'null for a booking made by the operator' },
+      ),
+    ),
+    payments: Type.Array(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          provider: lit(['offline', 'stripe']),
+          amount: Type.Number(),
+          currency: Type.String(),
+          status: lit(['pending', 'succeeded', 'failed', 'refunded', 'cancelled']),
+          refunded_amount: Type.Number(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'My booking in detail' },
+);
+export type MyBookingDetail = Static<typeof MyBookingDetail>;
+
+/** POST /my/bookings/{id}/cancel. */
+export const MyCancellation = Type.Object(
+  {
+    booking: BookingView,
+    fee: Type.Number({ description: 'What was kept' }),
+    refund: Type.Number({ description: 'What is refunded through the payment’s provider' }),
+    free_cancellation_until: Instant,
+  },
+  { additionalProperties: false },
+);
+export type MyCancellation = Static<typeof MyCancellation>;

@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import type { Platform } from '../../../../platform/context.js';
+import { one, rows, toDate } from '../../../../platform/db/types.js';
+import { HttpError } from '../../../../platform/http/errors.js';
+import { bookingRefs, type BookingRow } from '../repo.js';
+import { changeStatus } from '../service.js';
+import { cents, Decimal } from '../../money.js';
+import { orderOf, paymentsOf, setPayment } from '../create/repo.js';
+import { mailBooking } from '../mails.js';
+import { deliverRefunds, owePaymentRefund } from '../../payments/refunds/service.js';
+import { journeySettings } from '../settings.js';
+
+const MINE = (userId: number) => sql`customer_id IN (SELECT id FROM rental_customers WHERE user_id = ${userId})`;
+
+export async function myBookings(
+  p: Platform,
+  userId: number,
+  limit: number,
+  offset: number,
+): Promise<{ items: (BookingRow & { vehicle_name: string | null })[]; total: number }> {
+  const items = await rows<BookingRow & { vehicle_name: string | null }>(
+    p.db,
+    sql`SELECT *, (SELECT name FROM rental_vehicles v WHERE v.id = rental_bookings.vehicle_id) AS vehicle_name FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const t = await one<{ n: number }>(p.db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE ${MINE(userId)}`);
+  return { items, total: t?.n ?? 0 };
+}
+
+/** One of the caller's bookings; another customer's is a 404, exactly like a missing one. */
+export async function myBooking(p: Platform, userId: number, id: number): Promise<BookingRow> {
+  const b = await one<BookingRow>(p.db, sql`SELECT * FROM rental_bookings WHERE id = ${id} AND ${MINE(userId)}`);
+  if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  return b;
+}
+
+const CANCELLABLE = ['pending_payment', 'pending', 'confirmed'];
+
+/** What a customer cancellation would cost now: the same rule cancelMyBooking applies under the booking lock. */
+export interface CancelQuote {
+  cancellable: boolean;
+  free_cancellation_until: string;
+  free: boolean;
+  fee: number;
+  refund: number;
+  currency: string;
+}
+
+/** The cancellation rule, pure: free before the deadline, after it `feePercent` of what was paid is kept. */
+export function cancelTerms(
+  b: Pick<BookingRow, 'status' | 'pickup_at' | 'currency'>,
+  paidTotal: Decimal,
+  s: { freeCancelHours: number; cancelFeePercent: number },
+  now = Date.now(),
+) {
+  const deadline = new Date(toDate(b.pickup_at).getTime() - s.freeCancelHours * 3_600_000);
+  const free = now < deadline.getTime();
+  const fee = free ? new Decimal(0) : cents(paidTotal.times(s.cancelFeePercent).div(100));
+  return { cancellable: CANCELLABLE.includes(b.status), deadline, free, fee, refund: paidTotal.minus(fee) };
+}
+
+export async function myBookingDetail(p: Platform, userId: number, id: number) {
+  const b = await myBooking(p, userId, id);
+  const [order, payments, refs] = await Promise.all([orderOf(p.db, id), paymentsOf(p.db, id), bookingRefs(p.db, b)]);
+  const paid = payments
+    .filter((x) => x.status === 'succeeded')
+    .reduce((a, x) => a.plus(x.amount).minus(x.refunded_amount), new Decimal(0));
+  const t = cancelTerms(b, paid, journeySettings(p));
+  const cancellation: CancelQuote = {
+    cancellable: t.cancellable,
+    free_cancellation_until: t.deadline.toISOString(),
+    free: t.free,
+    fee: t.fee.toNumber(),
+    refund: t.refund.toNumber(),
+    currency: b.currency,
+  };
+  return { b, order, payments, refs, cancellation };
+}
+
+/**
+ * The customer cancels: free until the cancellation deadline (BOOKING_FREE_CANCEL_HOURS before pickup), after it
+ * the configured fee (a percent of what was paid) is kept; the rest is refunded through the provider.
+ */
+export async function cancelMyBooking(p: Platform, userId: number, id: number) {
+  const b = await myBooking(p, userId, id);
+  if (!CANCELLABLE.includes(b.status)) {
+    throw new HttpError(409, 'STATE_CONFLICT', `A ${b.status} booking cannot be cancelled.`);
+  }
+  const s = journeySettings(p);
+  const now = Date.now();
+  const { deadline } = cancelTerms(b, new Decimal(0), s, now);
+  let fee = new Decimal(0);
+  let refund = new Decimal(0);
+  const owed: number[] = [];
+  // Decided under the booking lock, in the transaction that cancels: a payment that lands at the same moment
+  // (mark-paid, a Stripe webhook, on any node) is either seen here and refunded, or waits and finds the booking
+  // cancelled (and refunds itself). Reading payments before the lock once let a cancel keep the money.
+  // changeStatus emits booking.cancelled with the move.
+  await changeStatus(p, id, 'cancelled', {
+    by: 'customer',
+    refunds: 'caller',
+    within: async (tx, booking) => {
+      // what each payment still holds: a re-priced booking may have had part of a payment refunded already
+      const paid = (await paymentsOf(tx, id, true)).filter((x) => x.status === 'succeeded');
+      const held = (x: (typeof paid)[number]) => new Decimal(x.amount).minus(x.refunded_amount);
+      const paidTotal = paid.reduce((a, x) => a.plus(held(x)), new Decimal(0));
+      ({ fee, refund } = cancelTerms(b, paidTotal, s, now));
+      let left = refund;
+      for (const pay of paid) {
+        const part = Decimal.min(left, held(pay));
+        left = left.minus(part);
+        if (!part.gt(0)) continue;
+        const refunded = new Decimal(pay.refunded_amount).plus(part);
+        await setPayment(tx, pay.id, {
+          status: refunded.eq(pay.amount) ? 'refunded' : 'succeeded',
+          refunded_amount: refunded.toFixed(2),
+        });
+        const refundId = await owePaymentRefund(tx, {
+          paymentId: pay.id,
+          bookingId: id,
+          amount: part.toFixed(2),
+          currency: pay.currency,
+          reason: 'customer_cancelled',
+        });
+        if (refundId !== null) owed.push(refundId);
+      }
+      await tx.execute(
+        sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`,
+      );
+    },
+  });
+  // owed since the commit above; a provider failure leaves them pending for the journey job to retry
+  await deliverRefunds(p, owed);
+  const after = await myBooking(p, userId, id);
+  await mailBooking(p, 'booking_cancelled', after, [
+    ['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`],
+    ['Refund', `${refund.toFixed(2)} ${b.currency}`],
+  ]);
+  return {
+    booking: after,
+    fee: fee.toNumber(),
+    refund: refund.toNumber(),
+    free_cancellation_until: deadline.toISOString(),
+    order: await orderOf(p.db, id),
+  };
+}
