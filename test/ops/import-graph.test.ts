@@ -90,3 +90,54 @@ describe('module wiring', () => {
     expect(above).toEqual([]);
   });
 });
+
+/** The module a file under src/modules/<name>/ belongs to (null for src/modules/index.ts, types.ts and outside). */
+function moduleOf(file: string): string | null {
+  const parts = path.relative(SRC, file).split(path.sep);
+  return parts[0] === 'modules' && parts.length > 2 ? parts[1]! : null;
+}
+
+const rel = (f: string) => path.relative(SRC, f);
+const isRoutes = (f: string) => /(^|-)routes\.ts$/.test(path.basename(f));
+const isRepo = (f: string) => /(^|-)repo\.ts$/.test(path.basename(f));
+const isService = (f: string) => /(^|-)service\.ts$/.test(path.basename(f));
+
+describe('where things go (docs/contributors/architecture.md)', () => {
+  const graph = importGraph();
+
+  it('a module uses another only through its index.ts', () => {
+    const crossings = [...graph].flatMap(([file, deps]) =>
+      deps
+        .filter((d) => moduleOf(file) && moduleOf(d) && moduleOf(d) !== moduleOf(file))
+        .filter((d) => path.relative(path.join(SRC, 'modules', moduleOf(d)!), d) !== 'index.ts')
+        .map((d) => `${rel(file)} → ${rel(d)}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it('the platform imports no module', () => {
+    const up = [...graph].flatMap(([file, deps]) =>
+      rel(file).startsWith('platform/')
+        ? deps.filter((d) => rel(d).startsWith('modules/') && rel(d) !== 'modules/types.ts').map((d) => rel(d))
+        : [],
+    );
+    expect(up).toEqual([]);
+  });
+
+  it('a request goes routes → service → repository: no route file imports a repository', () => {
+    const skips = [...graph].flatMap(([file, deps]) =>
+      isRoutes(file) ? deps.filter(isRepo).map((d) => `${rel(file)} → ${rel(d)}`) : [],
+    );
+    expect(skips).toEqual([]);
+  });
+
+  it('services hold rules, not SQL: no service file imports drizzle-orm', () => {
+    const sqlInServices = sourceFiles(SRC)
+      .filter(isService)
+      .filter((f) =>
+        ts.preProcessFile(readFileSync(f, 'utf8'), true, true).importedFiles.some((r) => r.fileName === 'drizzle-orm'),
+      )
+      .map(rel);
+    expect(sqlInServices).toEqual([]);
+  });
+});

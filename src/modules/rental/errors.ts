@@ -40,6 +40,10 @@ export const invalidField = (field: string, message: string) => RentalErrors.inv
 export const notFoundError = (noun: string, id: string | number) =>
   RentalErrors.notFound(`${noun} ${id} does not exist.`);
 
+// ── bookings, payments, availability, ledger, payouts, export (entries and helpers added by that conversion) ──
+
+// ── vehicles, locations, pricing, transfer routes, customers, messages, dashboard, reports, vendors ──
+
 /** The rental namespaces' mapping of domain errors (registered on both namespaces in module.ts). */
 export function rentalHttpErrorOf(err: DomainError): HttpError | undefined {
   if (err instanceof LedgerKeyReused) return RentalErrors.stateConflict(err.message);
