@@ -20,7 +20,7 @@ export const RovaErrors = {
   tooManyRequests: errorKind(
     429,
     'rova_too_many_requests',
-    'Too many account requests (sign-up, password reset, verification) from this address.',
+    'Too many sign-ups, password-reset requests or resets from this address; `Retry-After` says when to try again.',
   ),
   invalidToken: errorKind(
     400,
@@ -30,15 +30,19 @@ export const RovaErrors = {
   invalidGrant: errorKind(
     401,
     'rova_invalid_grant',
-    'App (JWT) sessions: the refresh or access token is not valid, expired, or its session was revoked.',
+    'App (JWT) sessions: the refresh token is unknown, its session ended or sat idle too long, or it was already used (the session is then revoked).',
   ),
-  noSession: errorKind(401, 'rova_no_session', 'No live cookie session where one is needed (e.g. for a nonce).'),
+  noSession: errorKind(401, 'rova_no_session', 'A nonce was asked for without a live session cookie.'),
   notASession: errorKind(
     400,
     'rova_not_a_session',
     'Log out was called with an API key: only cookie and app (JWT) sessions can log out.',
   ),
-  sessionNotFound: errorKind(404, 'rova_session_not_found', 'The session id does not exist or is not yours.'),
+  sessionNotFound: errorKind(
+    404,
+    'rova_session_not_found',
+    'The app session id does not exist or is not one of yours.',
+  ),
   apiKeyNotFound: errorKind(404, 'rova_api_key_not_found', 'The API key id does not exist.'),
   notAnApiKey: errorKind(
     400,
