@@ -1,5 +1,5 @@
 import type { Platform } from './context.js';
-import { notFound } from './http/errors.js';
+import { HttpErrors } from './http/errors.js';
 
 /** Set by seedDemo; the fact that decides whether the demo pages exist on this installation. */
 export const OPT_DEMO_SEEDED_AT = 'demo_seeded_at';
@@ -15,6 +15,7 @@ export async function hasDemoData(platform: Platform): Promise<boolean> {
 /** preHandler for `/demo/*`: a store without demo data answers 404 as if the page did not exist. */
 export function demoPagesOnly(platform: Platform): () => Promise<void> {
   return async () => {
-    if (!(await hasDemoData(platform))) throw notFound('No demo data on this installation: the demo pages are off.');
+    if (!(await hasDemoData(platform)))
+      throw HttpErrors.notFound('No demo data on this installation: the demo pages are off.');
   };
 }

@@ -34,6 +34,12 @@ describe('metrics', () => {
     const wrong = await t.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer nope' } });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+    expect(wrong.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(wrong.json()).toEqual({
+      code: 'rova_metrics_unauthorized',
+      message: 'Send Authorization: Bearer <METRICS_TOKEN>.',
+      data: { status: 401 },
+    });
     const r = await t.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toMatch(/^text\/plain/);

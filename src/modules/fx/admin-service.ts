@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { emitRatesSynced } from './events.js';
-import { badRequest, HttpError } from '../../platform/http/errors.js';
+import { DomainError } from '../../platform/domain-error.js';
+import { HttpErrors } from '../../platform/http/errors.js';
 import type { CurrencyFormat } from '../store/currency-port.js';
 import { amountText } from '../store/price-html.js';
 import { normaliseCode } from './detect.js';
@@ -14,6 +15,11 @@ import { isStale, rateDate, SNAPSHOT_DATE, SNAPSHOT_TIME, staleRates } from './s
 import type { Adjustment, CurrencyRow, FxSettings, LastSync, NextSync, SourceId } from './types.js';
 
 export const SYNC_JOB = 'rova_fx_rates_sync';
+
+/** No exchange-rate source answered a sync; the stored rates were kept. `details.attempts`: each source's error. */
+export class RatesUnavailable extends DomainError {
+  declare readonly details: { attempts: { source: string; error: string }[] };
+}
 
 /** When the scheduled sync runs next, or null for `manual`. */
 export async function nextSync(rt: FxRuntime): Promise<NextSync | null> {
@@ -31,7 +37,7 @@ export async function getSettings(rt: FxRuntime): Promise<FxSettings> {
 }
 
 export async function saveSettings(rt: FxRuntime, body: unknown) {
-  if (!isObj(body)) throw badRequest('Invalid settings data: send a JSON object.');
+  if (!isObj(body)) throw HttpErrors.badRequest('Invalid settings data: send a JSON object.');
   await rt.refresh();
   const adjustments: Adjustment[] = [];
   const settings = mergeSettings(rt.snapshot.settings, body, adjustments);
@@ -80,12 +86,9 @@ export async function syncRates(rt: FxRuntime): Promise<SyncResult> {
   for (const a of outcome.attempts)
     rt.platform.log.warn({ source: a.source, reason: a.error }, 'exchange-rate source failed');
   if (!outcome.source) {
-    throw new HttpError(
-      502,
-      'rova_fx_rates_unavailable',
-      'No exchange-rate source answered; the stored rates were kept.',
-      { attempts: outcome.attempts },
-    );
+    throw new RatesUnavailable('No exchange-rate source answered; the stored rates were kept.', {
+      attempts: outcome.attempts,
+    });
   }
   const now = Math.floor(Date.now() / 1000);
   // Rates are as old as their source says (the bundled file: its date), never "now": a feed that stopped updating
@@ -192,7 +195,7 @@ export async function previewSubmitted(rt: FxRuntime, body: unknown) {
     body.base_currency !== null &&
     normaliseCode(body.base_currency) !== base
   ) {
-    throw badRequest(`The submitted base currency is not the store's base currency (${base}).`, undefined, {
+    throw HttpErrors.badRequest(`The submitted base currency is not the store's base currency (${base}).`, {
       params: { base_currency: `Must be ${base} or omitted.` },
     });
   }

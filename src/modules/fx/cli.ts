@@ -1,6 +1,5 @@
 import { command } from '../../cli/command.js';
-import { HttpError } from '../../platform/http/errors.js';
-import { syncRates } from './admin-service.js';
+import { RatesUnavailable, syncRates } from './admin-service.js';
 import { fxRuntime } from './state.js';
 
 /** `rova rates sync`: fetch exchange rates now (same rules as POST /rova-fx/v1/rates/sync). */
@@ -27,10 +26,9 @@ export const ratesCommand = command(
         );
       return 0;
     } catch (err) {
-      if (err instanceof HttpError && err.status === 502) {
+      if (err instanceof RatesUnavailable) {
         ctx.io.stderr.write(`rova: ${err.message}\n`);
-        for (const a of (err.data?.attempts as { source: string; error: string }[] | undefined) ?? [])
-          ctx.io.stderr.write(`  ${a.source}: ${a.error}\n`);
+        for (const a of err.details.attempts) ctx.io.stderr.write(`  ${a.source}: ${a.error}\n`);
         return 1;
       }
       throw err;

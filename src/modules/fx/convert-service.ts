@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../../platform/http/errors.js';
+import { invalidParam, missingParam } from '../../platform/http/errors.js';
 import { clientAddress } from '../../platform/http/client-ip.js';
 import { catalogueView } from '../store/catalogue-view.js';
 import { detectCurrency, normaliseCode } from './detect.js';
@@ -28,10 +28,7 @@ export interface ConvertRequest {
 }
 
 const invalid = (param: string, message: string, extra?: Record<string, unknown>) =>
-  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${param}`, {
-    params: { [param]: message },
-    ...(extra ?? {}),
-  });
+  invalidParam(param, message, extra);
 
 /** Valid requests of the bodies the route's parser hands out frozen and shared (one per distinct body text). */
 const parsedBodies = new WeakMap<object, ConvertRequest>();
@@ -53,9 +50,7 @@ function validateConvertBody(body: unknown): ConvertRequest {
   const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const ids = b.product_ids;
   if (ids === undefined || ids === null) {
-    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): product_ids', {
-      params: ['product_ids'],
-    });
+    throw missingParam('product_ids');
   }
   if (!Array.isArray(ids)) throw invalid('product_ids', 'The product_ids parameter must be an array of IDs.');
   if (ids.length > MAX_PRODUCT_IDS) {

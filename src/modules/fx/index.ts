@@ -3,6 +3,7 @@ import type { JobRunner } from '../../platform/jobs.js';
 import type { RovaModule } from '../types.js';
 import { setCurrencyPort } from '../store/currency-port.js';
 import { SYNC_JOB, syncRates } from './admin-service.js';
+import { fxHttpErrorOf } from './errors.js';
 import { ratesCommand } from './cli.js';
 import { GeoLookup } from './geo.js';
 import { fxRoutes } from './routes.js';
@@ -32,7 +33,7 @@ export function scheduleRateSync(jobs: JobRunner, rt: FxRuntime): void {
 /** Currency conversion service (`rova-fx/v1`). */
 export const fxModule: RovaModule = {
   name: 'fx',
-  namespaces: [{ name: 'rova-fx/v1', shape: 'wp' }],
+  namespaces: [{ name: 'rova-fx/v1', shape: 'wp', domainErrors: fxHttpErrorOf }],
   routes: fxRoutes(geoFor),
   checkConfig: readFxEnv,
   async start(platform) {

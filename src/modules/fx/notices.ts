@@ -1,4 +1,5 @@
-import { badRequest, conflict } from '../../platform/http/errors.js';
+import { HttpErrors } from '../../platform/http/errors.js';
+import { FxErrors } from './errors.js';
 import type { Platform } from '../../platform/context.js';
 import { dropSnoozes, loadCurrencies, saveSnooze, snoozesOf, type NoticeKind } from './repo.js';
 import { staleRates } from './staleness.js';
@@ -39,12 +40,12 @@ export async function listNotices(p: Platform, userId: number) {
 export async function reportNotice(p: Platform, body: unknown) {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (typeof b.kind !== 'string' || !(NOTICE_KINDS as readonly string[]).includes(b.kind)) {
-    throw badRequest('Invalid parameter(s): kind', undefined, {
+    throw HttpErrors.badRequest('Invalid parameter(s): kind', {
       params: { kind: `kind must be one of ${NOTICE_KINDS.join(', ')}.` },
     });
   }
   if (typeof b.path !== 'string')
-    throw badRequest('Invalid parameter(s): path', undefined, {
+    throw HttpErrors.badRequest('Invalid parameter(s): path', {
       params: { path: 'path must be a string ("" clears).' },
     });
   const kind = b.kind as NoticeKind;
@@ -59,7 +60,7 @@ export async function reportNotice(p: Platform, body: unknown) {
 
 export async function snoozeNotice(p: Platform, userId: number, kind: NoticeKind) {
   const signature = await currentSignature(p, kind);
-  if (!signature) throw conflict('There is nothing to snooze right now.', 'rova_fx_nothing_to_snooze');
+  if (!signature) throw FxErrors.nothingToSnooze('There is nothing to snooze right now.');
   await saveSnooze(p.db, userId, kind, signature);
   return { success: true as const, signature };
 }

@@ -1,4 +1,4 @@
-import { badRequest } from '../../platform/http/errors.js';
+import { HttpErrors } from '../../platform/http/errors.js';
 import type { SymbolPosition } from '../store/currency-port.js';
 import { defaultSymbol, isIsoCurrency, minorUnits } from './iso.js';
 import type { Adjustment, CurrencyRow, FeeType, RateType, RoundingType } from './types.js';
@@ -149,13 +149,13 @@ export function sanitiseRow(code: string, input: Record<string, unknown>, adjust
  */
 export function sanitiseCurrencies(body: unknown, base: string): { rows: CurrencyRow[]; adjustments: Adjustment[] } {
   if (!isObj(body) || !Array.isArray(body.currencies)) {
-    throw badRequest('Invalid currencies data: send {"currencies": [...]}.', undefined, {
+    throw HttpErrors.badRequest('Invalid currencies data: send {"currencies": [...]}.', {
       params: { currencies: 'currencies must be an array of currency rows.' },
     });
   }
   const list = body.currencies as unknown[];
   if (list.length > MAX_CURRENCY_ROWS) {
-    throw badRequest(`Too many currencies (at most ${MAX_CURRENCY_ROWS}).`, undefined, {
+    throw HttpErrors.badRequest(`Too many currencies (at most ${MAX_CURRENCY_ROWS}).`, {
       params: { currencies: `At most ${MAX_CURRENCY_ROWS} rows.` },
     });
   }
@@ -171,7 +171,7 @@ export function sanitiseCurrencies(body: unknown, base: string): { rows: Currenc
     valid.push([code, item]);
   }
   if (dupes.size > 0) {
-    throw badRequest(`Duplicate currency code(s): ${[...dupes].join(', ')}.`, undefined, {
+    throw HttpErrors.badRequest(`Duplicate currency code(s): ${[...dupes].join(', ')}.`, {
       params: { currencies: 'Each currency code may appear once.' },
     });
   }

@@ -1,4 +1,4 @@
-import { badRequest } from '../../platform/http/errors.js';
+import { HttpErrors } from '../../platform/http/errors.js';
 import { isObj } from './sanitise.js';
 import { SOURCE_IDS, type Adjustment, type FxSettings, type RateInterval, type SourceId } from './types.js';
 
@@ -64,12 +64,12 @@ export function mergeSettings(
   if ('rate_sources' in input) {
     const v = input.rate_sources;
     if (!Array.isArray(v) || v.length === 0)
-      throw badRequest('rate_sources must be a non-empty list of source ids.', undefined, {
+      throw HttpErrors.badRequest('rate_sources must be a non-empty list of source ids.', {
         params: { rate_sources: `Allowed: ${SOURCE_IDS.join(', ')}.` },
       });
     const unknown = v.filter((s) => typeof s !== 'string' || !(SOURCE_IDS as readonly string[]).includes(s));
     if (unknown.length > 0) {
-      throw badRequest(`Unknown rate source(s): ${unknown.map((u) => JSON.stringify(u)).join(', ')}.`, undefined, {
+      throw HttpErrors.badRequest(`Unknown rate source(s): ${unknown.map((u) => JSON.stringify(u)).join(', ')}.`, {
         params: { rate_sources: `Allowed: ${SOURCE_IDS.join(', ')}.` },
       });
     }

@@ -1,4 +1,4 @@
-import { HttpError } from '../../platform/http/errors.js';
+import { invalidParam } from '../../platform/http/errors.js';
 import { parseDateInput } from './dates.js';
 import type { Attribute, Backorders, Image, ProductPatch, ProductStatus, RecordType } from './types.js';
 import { slugify } from './slug.js';
@@ -7,8 +7,7 @@ import { slugify } from './slug.js';
 
 export type ProductBody = Record<string, unknown>;
 
-const invalid = (field: string, why: string) =>
-  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: why } });
+const invalid = (field: string, why: string) => invalidParam(field, why);
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 

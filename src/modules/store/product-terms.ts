@@ -1,12 +1,11 @@
 import type { Db } from '../../platform/db/types.js';
-import { HttpError } from '../../platform/http/errors.js';
+import { invalidParam } from '../../platform/http/errors.js';
 import * as taxRepo from './taxonomy/repo.js';
 import type { ProductPatch } from './types.js';
 
 /** A product's categories, tags and global attributes: checked against the taxonomies, then linked. */
 
-const invalid = (field: string, why: string) =>
-  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: why } });
+const invalid = (field: string, why: string) => invalidParam(field, why);
 
 /**
  * Refuses unknown category/tag ids (WooCommerce would drop them silently: a typo then loses a category) and

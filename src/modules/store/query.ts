@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../../platform/http/errors.js';
+import { HttpErrors, invalidParam } from '../../platform/http/errors.js';
 
 /**
  * Query strings of the wc/v3 routes as WordPress reads them (PHP's `$_GET`):
@@ -58,7 +58,7 @@ export function normaliseQuery(raw: Record<string, unknown>, schema: unknown): R
     const params = Object.fromEntries(
       unknown.map((k) => [k, `${k} is not a parameter of this route (Rova does not support it)`]),
     );
-    throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${unknown.join(', ')}`, { params });
+    throw HttpErrors.invalidParam(`Invalid parameter(s): ${unknown.join(', ')}`, { params });
   }
   for (const [name, list] of indexed) {
     list.sort((a, b) => a.index - b.index || a.order - b.order);
@@ -66,9 +66,7 @@ export function normaliseQuery(raw: Record<string, unknown>, schema: unknown): R
   }
   const context = out.context;
   if (context !== undefined && context !== 'view' && context !== 'edit') {
-    throw new HttpError(400, 'rest_invalid_param', 'Invalid parameter(s): context', {
-      params: { context: 'context must be one of: view, edit' },
-    });
+    throw invalidParam('context', 'context must be one of: view, edit');
   }
   return out;
 }

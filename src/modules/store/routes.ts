@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../../platform/http/errors.js';
+import { invalidParam } from '../../platform/http/errors.js';
 import { setPagingHeaders } from '../../platform/http/namespaces.js';
 import { wpErrors } from '../../platform/http/schemas.js';
 import {
@@ -40,9 +40,7 @@ function idList(v: unknown, field: string): number[] | undefined {
     .filter((x) => x !== '');
   return parts.map((x) => {
     if (!/^\d{1,15}$/.test(x) || (Number(x) < 1 && field !== 'parent' && field !== 'parent_exclude')) {
-      throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, {
-        params: { [field]: `${field} must be a list of positive integer ids` },
-      });
+      throw invalidParam(field, `${field} must be a list of positive integer ids`);
     }
     return Number(x);
   });
@@ -59,10 +57,7 @@ const textList = (v: string | undefined) =>
 function queryDate(v: string | undefined, field: string, tz: string, gmt: boolean): Date | undefined {
   if (v === undefined) return undefined;
   const d = parseDateInput(v, tz, { asGmt: gmt });
-  if (!d)
-    throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, {
-      params: { [field]: `${field} must be an ISO 8601 date-time, e.g. 2026-05-01T00:00:00` },
-    });
+  if (!d) throw invalidParam(field, `${field} must be an ISO 8601 date-time, e.g. 2026-05-01T00:00:00`);
   return d;
 }
 

@@ -1,7 +1,8 @@
 import type { Platform } from '../../platform/context.js';
 import { emitProductUpdated } from './events.js';
 import type { Db } from '../../platform/db/types.js';
-import { HttpError } from '../../platform/http/errors.js';
+import { invalidParam } from '../../platform/http/errors.js';
+import { batchItemError, StoreErrors } from './errors.js';
 import { toPatch, type ProductBody } from './input.js';
 import { checkProductTaxonomies, saveProductTerms } from './product-terms.js';
 import { baseFormat, requestedCurrency } from './pricing.js';
@@ -16,8 +17,8 @@ import type { ProductPatch, ProductRecord } from './types.js';
 export const CATALOGUE_TOPIC = 'store.catalogue';
 export const BATCH_LIMIT = 100;
 
-const productNotFound = () => new HttpError(404, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
-const variationNotFound = () => new HttpError(404, 'woocommerce_rest_product_variation_invalid_id', 'Invalid ID.');
+const productNotFound = () => StoreErrors.productInvalidId('Invalid ID.');
+const variationNotFound = () => StoreErrors.variationInvalidId('Invalid ID.');
 
 async function context(
   platform: Platform,
@@ -117,7 +118,7 @@ async function checkSku(db: Db, sku: string | undefined, self?: number): Promise
   if (!sku) return;
   const owner = await repo.skuOwner(db, sku);
   if (owner !== null && owner !== self) {
-    throw new HttpError(400, 'product_invalid_sku', 'Invalid or duplicated SKU.', {
+    throw StoreErrors.invalidSku('Invalid or duplicated SKU.', {
       params: { sku: `SKU "${sku}" is already used by product ${owner}` },
     });
   }
@@ -174,9 +175,7 @@ async function updateIn(db: Db, tz: string, current: ProductRecord, body: Produc
     const from = patch.saleFrom !== undefined ? patch.saleFrom : current.saleFrom;
     const to = patch.saleTo !== undefined ? patch.saleTo : current.saleTo;
     if (from && to && from.getTime() > to.getTime()) {
-      throw new HttpError(400, 'rest_invalid_param', 'Invalid parameter(s): date_on_sale_to', {
-        params: { date_on_sale_to: 'date_on_sale_to must not be before date_on_sale_from' },
-      });
+      throw invalidParam('date_on_sale_to', 'date_on_sale_to must not be before date_on_sale_from');
     }
   }
   await repo.update(db, current.id, patch, trashFields(patch, current));
@@ -196,7 +195,7 @@ async function write<T>(platform: Platform, fn: (tx: Db) => Promise<T>): Promise
 function mapDbError(err: unknown): unknown {
   const code =
     (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-  if (code === '23505') return new HttpError(400, 'product_invalid_sku', 'Invalid or duplicated SKU or slug.');
+  if (code === '23505') return StoreErrors.invalidSku('Invalid or duplicated SKU or slug.');
   return err;
 }
 
@@ -223,14 +222,9 @@ async function deleteIn(platform: Platform, tx: Db, r: ProductRecord, force: boo
     return wire;
   }
   if (r.type === 'variation') {
-    throw new HttpError(
-      501,
-      'woocommerce_rest_trash_not_supported',
-      'Variations do not support trashing. Set force=true to delete.',
-    );
+    throw StoreErrors.trashNotSupported('Variations do not support trashing. Set force=true to delete.');
   }
-  if (r.status === 'trash')
-    throw new HttpError(410, 'woocommerce_rest_already_trashed', 'The product has already been deleted.');
+  if (r.status === 'trash') throw StoreErrors.alreadyTrashed('The product has already been deleted.');
   await repo.update(tx, r.id, { status: 'trash' }, { preTrashStatus: r.status });
   return wireOf(platform, tx, (await repo.findById(tx, r.id))!);
 }
@@ -242,9 +236,7 @@ export async function deleteProduct(platform: Platform, id: number, force: boole
 async function variableParent(db: Db, parentId: number): Promise<ProductRecord> {
   const parent = await getParent(db, parentId);
   if (parent.type !== 'variable') {
-    throw new HttpError(
-      400,
-      'woocommerce_rest_product_variation_invalid_parent',
+    throw StoreErrors.variationInvalidParent(
       `Product ${parentId} is not a variable product; only variable products have variations.`,
     );
   }
@@ -290,23 +282,12 @@ export interface BatchBody {
   delete?: number[];
 }
 
-function itemError(err: unknown, op: string, index: number): unknown {
-  if (!(err instanceof HttpError)) return err;
-  const status = err.status === 404 ? 400 : err.status;
-  return new HttpError(status, err.code, `${op}[${index}]: ${err.message} Nothing was written.`, {
-    ...(err.data ?? {}),
-    batch: { operation: op, index },
-  });
-}
+const itemError = batchItemError;
 
 function checkBatchSize(body: BatchBody): void {
   const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
   if (total > BATCH_LIMIT) {
-    throw new HttpError(
-      413,
-      'woocommerce_rest_request_entity_too_large',
-      `Unable to accept more than ${BATCH_LIMIT} items for this request.`,
-    );
+    throw StoreErrors.tooManyItems(`Unable to accept more than ${BATCH_LIMIT} items for this request.`);
   }
 }
 

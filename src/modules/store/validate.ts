@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Value, ValueErrorType } from '@sinclair/typebox/value';
 import type { FastifySchemaCompiler } from 'fastify';
-import { HttpError } from '../../platform/http/errors.js';
+import { HttpErrors } from '../../platform/http/errors.js';
 
 /**
  * Strict validator for the catalogue routes: bodies are checked exactly as sent (no type coercion, so
@@ -78,7 +78,7 @@ export const strictCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPar
       // WordPress routes spell ids as `(?P<id>[\d]+)`: `/products/categories` with PUT, `/products/abc` are no route at all.
       if (loose && httpPart === 'params')
         return {
-          error: new HttpError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
+          error: HttpErrors.noRoute('No route was found matching the URL and request method.'),
         } as never;
       if (loose)
         return {

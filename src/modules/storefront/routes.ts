@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { notFound } from '../../platform/http/errors.js';
+import { HttpErrors } from '../../platform/http/errors.js';
 import { demoPagesOnly } from '../../platform/demo-data.js';
 import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
 import { journeySettings } from '../rental/bookings/settings.js';
@@ -79,7 +79,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     async (req, reply) => {
       const { file } = req.params as { file: string };
       const found = (await webAssets()).get(file);
-      if (!found || isBookAsset(found.asset.name)) throw notFound(`No storefront asset named ${file}.`);
+      if (!found || isBookAsset(found.asset.name)) throw HttpErrors.notFound(`No storefront asset named ${file}.`);
       const { asset, hashed } = found;
       return sendCacheable(req, reply, {
         body: asset.body,
@@ -103,7 +103,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
     async (req, reply) => {
       const { file } = req.params as { file: string };
       const found = (await webAssets()).get(file);
-      if (!found || !isBookAsset(found.asset.name)) throw notFound(`No booking widget asset named ${file}.`);
+      if (!found || !isBookAsset(found.asset.name)) throw HttpErrors.notFound(`No booking widget asset named ${file}.`);
       const { asset, hashed } = found;
       return sendCacheable(req, reply, {
         body: asset.body,
@@ -181,7 +181,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
       const item = /^[1-9][0-9]{0,15}$/.test(product)
         ? items.find((i) => i.id === Number(product))
         : items.find((i) => i.slug === product);
-      if (!item) throw notFound('No such product in the demo shop.');
+      if (!item) throw HttpErrors.notFound('No such product in the demo shop.');
       const body = productPage(h.head, item);
       return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
     },

@@ -3,7 +3,8 @@ import type { Platform } from '../context.js';
 import { hashPassword, keyedHash, randomToken } from '../auth/crypto.js';
 import { toDateOrNull, toDate } from '../db/types.js';
 import { clientAddress } from '../http/client-ip.js';
-import { HttpError, badRequest } from '../http/errors.js';
+import { HttpErrors, isKind } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import * as repo from './repo.js';
 import { sendAccountExists, sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
 
@@ -39,7 +40,7 @@ const tokenHash = (p: Platform, token: string) => keyedHash(p.config.secret, tok
 
 function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD || password.length > 200) {
-    throw badRequest(`password must be ${MIN_PASSWORD}-200 characters`, 'rest_invalid_param', {
+    throw HttpErrors.invalidParam(`password must be ${MIN_PASSWORD}-200 characters`, {
       params: { password: `at least ${MIN_PASSWORD} characters` },
     });
   }
@@ -60,13 +61,9 @@ async function limitAddress(
   const r = await p.limits.hit(bucket, clientAddress(req), max, windowSeconds);
   if (r.allowed) return;
   const wait = Math.max(1, Math.ceil(r.resetMs / 1000));
-  throw new HttpError(
-    429,
-    'rova_too_many_requests',
-    `Too many requests from this address. Try again in ${wait} s.`,
-    undefined,
-    { 'Retry-After': String(wait) },
-  );
+  throw RovaErrors.tooManyRequests(`Too many requests from this address. Try again in ${wait} s.`, undefined, {
+    'Retry-After': String(wait),
+  });
 }
 
 async function issueToken(p: Platform, userId: number, purpose: repo.TokenPurpose, ttlMs: number): Promise<string> {
@@ -110,7 +107,7 @@ export async function register(p: Platform, req: FastifyRequest, input: Register
     });
   } catch (err) {
     // the same address registered at the same moment by another request: it exists now
-    if (err instanceof HttpError && err.status === 409) return mailOwner(await repo.userIdByEmail(p.db, email));
+    if (isKind(err, RovaErrors.userExists)) return mailOwner(await repo.userIdByEmail(p.db, email));
     throw err;
   }
   const u = (await repo.updateProfile(p.db, created.id, {
@@ -125,7 +122,7 @@ export async function register(p: Platform, req: FastifyRequest, input: Register
 export async function verifyEmail(p: Platform, token: string): Promise<repo.ProfileRow> {
   const userId = await repo.consumeToken(p.db, 'verify_email', tokenHash(p, token));
   if (userId === undefined)
-    throw badRequest('The verification link is not valid, was already used, or has expired.', 'rova_invalid_token');
+    throw RovaErrors.invalidToken('The verification link is not valid, was already used, or has expired.');
   await repo.markVerified(p.db, userId);
   return (await repo.profileById(p.db, userId))!;
 }
@@ -154,7 +151,7 @@ export async function resetPassword(p: Platform, req: FastifyRequest, token: str
   checkPassword(password);
   const userId = await repo.consumeToken(p.db, 'reset_password', tokenHash(p, token));
   if (userId === undefined)
-    throw badRequest('The reset token is not valid, was already used, or has expired.', 'rova_invalid_token');
+    throw RovaErrors.invalidToken('The reset token is not valid, was already used, or has expired.');
   await p.auth.setPassword(userId, password);
   await repo.endSessions(p.db, userId);
   await repo.markVerified(p.db, userId);
@@ -164,7 +161,7 @@ export async function resetPassword(p: Platform, req: FastifyRequest, token: str
 
 export async function getProfile(p: Platform, userId: number): Promise<repo.ProfileRow> {
   const u = await repo.profileById(p.db, userId);
-  if (!u) throw new HttpError(404, 'rova_user_not_found', 'The account no longer exists.');
+  if (!u) throw RovaErrors.userNotFound('The account no longer exists.');
   return u;
 }
 
@@ -179,7 +176,7 @@ export async function editProfile(
     phone: f.phone?.trim(),
     display_name: f.display_name?.trim() || undefined,
   });
-  if (!u) throw new HttpError(404, 'rova_user_not_found', 'The account no longer exists.');
+  if (!u) throw RovaErrors.userNotFound('The account no longer exists.');
   await p.auth.usersChanged();
   return u;
 }

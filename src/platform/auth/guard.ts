@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../http/errors.js';
+import { HttpErrors } from '../http/errors.js';
 import { roleHasCap } from './roles.js';
 import type { AuthContext, AuthFailure, RoutePolicy, Scope } from './types.js';
 
@@ -41,16 +41,16 @@ export function enforcePolicy(req: FastifyRequest, auth: AuthContext, policy: Ro
     const why = auth.failure
       ? FAILURE_TEXT[auth.failure]
       : 'Authentication required: send an API key (X-Rova-API-Key) or log in and send a nonce.';
-    throw new HttpError(401, undefined, why, auth.failure ? { reason: auth.failure } : undefined);
+    throw HttpErrors.unauthorized(why, auth.failure ? { reason: auth.failure } : undefined);
   }
   const scope = requiredScope(req, policy);
   if (auth.scopes && !auth.scopes.has(scope)) {
-    throw new HttpError(403, undefined, `This API key lacks the "${scope}" scope needed for this request.`, {
+    throw HttpErrors.forbidden(`This API key lacks the "${scope}" scope needed for this request.`, {
       reason: 'insufficient_scope',
     });
   }
   if (policy.cap && !roleHasCap(auth.user.role, policy.cap)) {
-    throw new HttpError(403, undefined, `Sorry, you are not allowed to do that (needs the ${policy.cap} capability).`, {
+    throw HttpErrors.forbidden(`Sorry, you are not allowed to do that (needs the ${policy.cap} capability).`, {
       reason: 'missing_capability',
     });
   }

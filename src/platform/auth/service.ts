@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { toDate, toDateOrNull, type Db } from '../db/types.js';
-import { HttpError, badRequest, conflict, notFound } from '../http/errors.js';
+import { HttpErrors } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { clientAddress } from '../http/client-ip.js';
 import { addressKey } from '../limits/address-key.js';
 import type { HitResult, Limits } from '../limits/limiter.js';
@@ -108,9 +109,9 @@ export class AuthService {
   ): Promise<{ consumerKey: string; consumerSecret: string; view: ApiKeyView }> {
     const scopes = normaliseScopes(input.scopes);
     if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
-      throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
+      throw HttpErrors.badRequest('expires_at must be in the future', { params: { expires_at: 'in the past' } });
     const user = await repo.findUserById(db, input.userId);
-    if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
+    if (!user) throw RovaErrors.userNotFound(`user ${input.userId} not found`);
     const r = await this.woo.issue(db, {
       userId: input.userId,
       name: (input.name ?? '').trim().slice(0, 100),
@@ -250,7 +251,7 @@ export class AuthService {
     tooManyLogins(await this.limits.hit('login-account-address', pair, perAccountAddress, windowSeconds));
     tooManyLogins(await this.limits.hit('login-account', account, perAccount, windowSeconds));
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
-    if (!user || !ok) throw new HttpError(401, 'rova_invalid_credentials', 'Unknown login or wrong password.');
+    if (!user || !ok) throw RovaErrors.invalidCredentials('Unknown login or wrong password.');
     // an imported WordPress hash (phpass, bcrypt) becomes Rova's scrypt on the first good login
     if (needsRehash(user.passwordHash)) await repo.setUserPassword(this.db, user.id, await hashPassword(password));
     // The limits are budgets for failures: a good login takes its hits back (an operator who logs in often is
@@ -273,20 +274,20 @@ export class AuthService {
     const login = input.login.trim();
     const email = input.email.trim().toLowerCase();
     if (!/^[A-Za-z0-9._@-]{2,60}$/.test(login))
-      throw badRequest('login must be 2-60 characters: letters, digits, . _ @ -', undefined, {
+      throw HttpErrors.badRequest('login must be 2-60 characters: letters, digits, . _ @ -', {
         params: { login: 'invalid' },
       });
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 200)
-      throw badRequest('email is not a valid address', undefined, { params: { email: 'invalid' } });
+      throw HttpErrors.badRequest('email is not a valid address', { params: { email: 'invalid' } });
     if (!isRole(input.role))
-      throw badRequest('role must be one of administrator, shop_manager, vendor, customer', undefined, {
+      throw HttpErrors.badRequest('role must be one of administrator, shop_manager, vendor, customer', {
         params: { role: 'invalid' },
       });
     if (input.password !== undefined && (input.password.length < 8 || input.password.length > 200)) {
-      throw badRequest('password must be 8-200 characters', undefined, { params: { password: 'invalid' } });
+      throw HttpErrors.badRequest('password must be 8-200 characters', { params: { password: 'invalid' } });
     }
     const existing = (await repo.findUserByLogin(db, login)) ?? (await repo.findUserByLogin(db, email));
-    if (existing) throw conflict(`a user with login "${login}" or email "${email}" already exists`, 'rova_user_exists');
+    if (existing) throw RovaErrors.userExists(`a user with login "${login}" or email "${email}" already exists`);
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     return repo.insertUser(db, {
       login,
@@ -325,9 +326,9 @@ export class AuthService {
   ): Promise<{ key: string; view: ApiKeyView }> {
     const scopes = normaliseScopes(input.scopes);
     if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
-      throw badRequest('expires_at must be in the future', undefined, { params: { expires_at: 'in the past' } });
+      throw HttpErrors.badRequest('expires_at must be in the future', { params: { expires_at: 'in the past' } });
     const user = await repo.findUserById(db, input.userId);
-    if (!user) throw notFound(`user ${input.userId} not found`, 'rova_user_not_found');
+    if (!user) throw RovaErrors.userNotFound(`user ${input.userId} not found`);
     const key = randomToken('rova_', 32);
     const row = await repo.insertApiKey(db, {
       userId: input.userId,
@@ -351,7 +352,7 @@ export class AuthService {
 
   async revokeApiKey(id: number): Promise<ApiKeyView> {
     const row = await repo.revokeApiKey(this.db, id);
-    if (!row) throw notFound(`API key ${id} not found`, 'rova_api_key_not_found');
+    if (!row) throw RovaErrors.apiKeyNotFound(`API key ${id} not found`);
     await this.usersChanged();
     return apiKeyView(row);
   }
@@ -383,22 +384,16 @@ export class AuthService {
 
 function tooManyLogins(r: HitResult): void {
   if (r.allowed) return;
-  throw new HttpError(
-    429,
-    'rova_too_many_logins',
-    'Too many login attempts. Wait a few minutes and try again.',
-    undefined,
-    {
-      'Retry-After': String(Math.max(1, Math.ceil(r.resetMs / 1000))),
-    },
-  );
+  throw RovaErrors.tooManyLogins('Too many login attempts. Wait a few minutes and try again.', undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(r.resetMs / 1000))),
+  });
 }
 
 export function normaliseScopes(scopes: string[] | undefined): Scope[] {
   const list = scopes === undefined || scopes.length === 0 ? ['read'] : scopes.map((s) => s.trim().toLowerCase());
   for (const s of list)
     if (!(SCOPES as readonly string[]).includes(s))
-      throw badRequest(`unknown scope "${s}"; use read and/or write`, undefined, { params: { scopes: 'invalid' } });
+      throw HttpErrors.badRequest(`unknown scope "${s}"; use read and/or write`, { params: { scopes: 'invalid' } });
   return SCOPES.filter((s) => list.includes(s));
 }
 

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/outage.js';
 import { StorageUnavailableError } from '../storage/types.js';
 import { DomainError } from '../domain-error.js';
-import { HttpError } from './errors.js';
+import { HttpError, HttpErrors } from './errors.js';
 import { errorBody, type NamespaceRegistry } from './namespaces.js';
 
 interface ValidationItem {
@@ -92,9 +92,16 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
       const params: Record<string, string> = {};
       for (const v of errors) params[fieldOf(v)] ??= describe(v, fe.validationContext);
       if (ns?.shape !== 'rental' && missing.length > 0 && missing.length === errors.length) {
-        return send(req, reply, 400, 'rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, {
-          params: missing,
-        });
+        return send(
+          req,
+          reply,
+          400,
+          HttpErrors.missingCallbackParam.code,
+          `Missing parameter(s): ${missing.join(', ')}`,
+          {
+            params: missing,
+          },
+        );
       }
       const names = Object.keys(params);
       return send(req, reply, 400, undefined, `Invalid parameter(s): ${names.join(', ')}`, { params });
@@ -131,7 +138,7 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
           req,
           reply,
           400,
-          namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json',
+          namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : HttpErrors.invalidJson.code,
           `The request body is not valid JSON: ${fe.message}`,
         );
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -144,7 +151,7 @@ export function installErrorHandling(app: FastifyInstance, namespaces: Namespace
             req,
             reply,
             400,
-            namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : 'rest_invalid_json',
+            namespaces.forUrl(req.url)?.shape === 'rental' ? undefined : HttpErrors.invalidJson.code,
             `The request body is not valid JSON: ${err.message}`,
           );
         }

@@ -43,6 +43,88 @@ export interface ErrorCatalogue {
   kinds: Record<string, ErrorKind>;
 }
 
+/**
+ * The kinds every namespace shares, thrown by the platform's mechanisms (method rules, the NUL guard, idempotency,
+ * quotas, the guard) and by modules for the generic cases. A `code` of `undefined` answers with the namespace's
+ * default code for the status (see `namespaces.ts`); the WordPress-shape codes several namespaces answer with
+ * (`rest_invalid_param`, `rest_missing_callback_param`, …) are fixed.
+ */
+export const HttpErrors = {
+  badRequest: errorKind(
+    400,
+    undefined,
+    'A parameter, header or body field is invalid; `params` (or `field`) names it.',
+  ),
+  unauthorized: errorKind(
+    401,
+    undefined,
+    'No credentials, or credentials that failed, on a protected route; `reason` says why they failed.',
+  ),
+  forbidden: errorKind(
+    403,
+    undefined,
+    'Authenticated, but the API key lacks the scope (`reason: insufficient_scope`) or the role the capability (`reason: missing_capability`).',
+  ),
+  notFound: errorKind(404, undefined, 'The resource or page does not exist.'),
+  methodNotAllowed: errorKind(
+    405,
+    undefined,
+    'Strict method mode: the path does not serve this method; `allow` and the `Allow` header list the ones it serves.',
+  ),
+  conflict: errorKind(
+    409,
+    undefined,
+    'The request conflicts with the current state (rental namespaces: a request with this Idempotency-Key is still being processed, `reason: idempotency_key_in_flight`).',
+  ),
+  tooManyRequests: errorKind(
+    429,
+    undefined,
+    "The API key's quota is spent; `Retry-After` and the `RateLimit` headers say when it refills.",
+  ),
+  invalidParam: errorKind(
+    400,
+    'rest_invalid_param',
+    'WordPress-shape namespaces: a parameter or body field is invalid; `params` maps each to what is wrong with it.',
+  ),
+  missingCallbackParam: errorKind(
+    400,
+    'rest_missing_callback_param',
+    'WordPress-shape namespaces: a required parameter is missing; `params` lists them.',
+  ),
+  invalidJson: errorKind(400, 'rest_invalid_json', 'WordPress-shape namespaces: the request body is not valid JSON.'),
+  noRoute: errorKind(404, 'rest_no_route', 'WordPress-shape namespaces: no route matches the URL and method.'),
+  nonceRequired: errorKind(
+    403,
+    'NONCE_REQUIRED',
+    'Namespaces that require the nonce: a cookie-authenticated request came without X-WP-Nonce.',
+  ),
+  nonceInvalid: errorKind(
+    403,
+    'NONCE_INVALID',
+    'Namespaces that require the nonce: the X-WP-Nonce sent is not valid for this session.',
+  ),
+  idempotencyKeyMismatch: errorKind(
+    422,
+    'IDEMPOTENCY_KEY_MISMATCH',
+    'Rental namespaces: this Idempotency-Key was already used with a different request body.',
+  ),
+} as const;
+
+/** `Invalid parameter(s): <field>` with `params.<field>` saying why: the WordPress shape's invalid parameter. */
+export const invalidParam = (field: string, why: string, extra?: Record<string, unknown>) =>
+  HttpErrors.invalidParam(`Invalid parameter(s): ${field}`, { params: { [field]: why }, ...(extra ?? {}) });
+
+/** `Missing parameter(s): <field>` with `params: [field]`: the WordPress shape's missing parameter. */
+export const missingParam = (field: string) =>
+  HttpErrors.missingCallbackParam(`Missing parameter(s): ${field}`, { params: [field] });
+
+/** The kinds every namespace shares (`*`), for the docs. */
+export const sharedErrorCatalogue: ErrorCatalogue = { namespace: '*', kinds: HttpErrors };
+
+/** Is `err` an error of this kind (same status and code)? For the few places that recover from one kind. */
+export const isKind = (err: unknown, kind: ErrorKind): err is HttpError =>
+  err instanceof HttpError && err.status === kind.status && err.code === kind.code;
+
 // Being replaced by the catalogues (issue 38, item 5); removed once nothing calls them.
 /** @deprecated throw an entry of the namespace's catalogue */
 export const badRequest = (message: string, code?: string, data?: Record<string, unknown>) =>

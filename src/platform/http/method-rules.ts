@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { HttpError } from './errors.js';
+import { HttpErrors } from './errors.js';
 import type { NamespaceInfo, NamespaceRegistry } from './namespaces.js';
 
 const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -52,9 +52,7 @@ export class MethodRules {
       }
       if (req.is404 || !accepted) {
         return done(
-          new HttpError(
-            405,
-            undefined,
+          HttpErrors.methodNotAllowed(
             `${req.method} is not allowed here; this path serves ${allowed}.`,
             { allow: allowed.split(', ') },
             { Allow: allowed },
@@ -94,16 +92,12 @@ export function enforceNonceRule(req: FastifyRequest, ns: NamespaceInfo | null):
   if (!ns?.nonceRequired) return;
   const f = req.auth.failure;
   if (f === 'missing_nonce') {
-    throw new HttpError(
-      403,
-      'NONCE_REQUIRED',
+    throw HttpErrors.nonceRequired(
       'Browser requests to this API must carry the nonce: send the X-WP-Nonce header (GET /rova/v1/auth/nonce gives one).',
     );
   }
   if (f === 'invalid_nonce') {
-    throw new HttpError(
-      403,
-      'NONCE_INVALID',
+    throw HttpErrors.nonceInvalid(
       'The nonce is not valid for this session. Fetch a new one from GET /rova/v1/auth/nonce.',
     );
   }

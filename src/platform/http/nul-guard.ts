@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { HttpError } from './errors.js';
+import { HttpErrors, type HttpError } from './errors.js';
 
 const NUL = '\u0000';
 const MAX_DEPTH = 64;
@@ -73,7 +73,7 @@ function nulProblem(req: FastifyRequest): HttpError | null {
     return null;
   }
   const field = hit.field || 'body';
-  return new HttpError(400, undefined, `Invalid parameter(s): ${field}`, {
+  return HttpErrors.badRequest(`Invalid parameter(s): ${field}`, {
     params: { [field]: `${field} must not contain ${hit.problem}` },
   });
 }

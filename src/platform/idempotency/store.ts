@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { SecretBox } from '../auth/secret-box.js';
 import { untilAnswered } from '../db/answered.js';
 import type { Db } from '../db/types.js';
-import { HttpError } from '../http/errors.js';
+import { HttpErrors, type ErrorKind } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import {
   commitKey,
   dropExpiredKey,
@@ -72,17 +73,22 @@ export interface IdempotencyOptions {
 
 const NO_KEY: IdempotencyClaim = { keyed: false, commit: async () => undefined, release: async () => undefined };
 
-const CODES = {
-  rental: { invalid: 'INVALID_PARAMS', conflict: 'STATE_CONFLICT', mismatch: 'IDEMPOTENCY_KEY_MISMATCH' },
-  wp: {
-    invalid: 'rest_invalid_param',
-    conflict: 'rova_idempotency_key_in_flight',
-    mismatch: 'rova_idempotency_key_mismatch',
+/** The errors of each flavour: the rental namespaces' (their default codes INVALID_PARAMS, STATE_CONFLICT) or rova/v1's. */
+const KINDS: Record<'rental' | 'wp', { invalid: ErrorKind; conflict: ErrorKind; mismatch: ErrorKind }> = {
+  rental: {
+    invalid: HttpErrors.badRequest,
+    conflict: HttpErrors.conflict,
+    mismatch: HttpErrors.idempotencyKeyMismatch,
   },
-} as const;
+  wp: {
+    invalid: HttpErrors.invalidParam,
+    conflict: RovaErrors.idempotencyKeyInFlight,
+    mismatch: RovaErrors.idempotencyKeyMismatch,
+  },
+};
 
-const inFlight = (codes: (typeof CODES)['rental' | 'wp']) =>
-  new HttpError(409, codes.conflict, 'A request with this Idempotency-Key is still being processed.', {
+const inFlight = (kinds: (typeof KINDS)['rental' | 'wp']) =>
+  kinds.conflict('A request with this Idempotency-Key is still being processed.', {
     reason: 'idempotency_key_in_flight',
   });
 
@@ -137,12 +143,10 @@ export async function idempotent(
   opts: IdempotencyOptions = {},
 ): Promise<StoredAnswer> {
   if (key === undefined) return { ...(await run(NO_KEY)), replayed: false };
-  const codes = CODES[opts.errors ?? 'rental'];
+  const kinds = KINDS[opts.errors ?? 'rental'];
   const box = opts.seal;
   if (!KEY.test(key))
-    throw new HttpError(
-      400,
-      codes.invalid,
+    throw kinds.invalid(
       'Idempotency-Key must be 1-255 visible ASCII characters.',
       opts.errors === 'wp'
         ? { params: { 'Idempotency-Key': 'must be 1-255 visible ASCII characters' } }
@@ -159,22 +163,22 @@ export async function idempotent(
   if (!(await insertRunningKey(db, ref, lease)) && !(await takeOverAbandonedKey(db, ref, lease))) {
     const prior = await readKey(db, ref);
     if (!prior)
-      throw new HttpError(409, codes.conflict, 'A request with this Idempotency-Key just changed state; retry.', {
+      throw kinds.conflict('A request with this Idempotency-Key just changed state; retry.', {
         reason: 'idempotency_key_in_flight',
       });
     if (prior.fingerprint !== lease.fingerprint)
-      throw new HttpError(422, codes.mismatch, 'This Idempotency-Key was used with a different request body.', {
+      throw kinds.mismatch('This Idempotency-Key was used with a different request body.', {
         field: 'Idempotency-Key',
       });
     // committed: the effect stands; once its request is past its lease, the answer committed with it is the answer
     if (prior.status === 'done' || (prior.status === 'committed' && prior.lease_expired))
       return { status: prior.response_status ?? 200, body: replayed(prior.response_body, ref, box), replayed: true };
-    throw inFlight(codes);
+    throw inFlight(kinds);
   }
   const claim: IdempotencyClaim = {
     keyed: true,
     commit: async (tx, answer) => {
-      if (!(await commitKey(tx, ref, lease.holder, keptAs(answer, ref, box)))) throw inFlight(codes);
+      if (!(await commitKey(tx, ref, lease.holder, keptAs(answer, ref, box)))) throw inFlight(kinds);
     },
     release: (tx) => releaseKey(tx, ref, lease.holder),
   };

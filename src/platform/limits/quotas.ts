@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { envInt } from '../../config.js';
 import type { Platform } from '../context.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { HttpErrors } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { perPlatform } from '../per-platform.js';
 import * as repo from './plans-repo.js';
 
@@ -86,7 +87,7 @@ export class Quotas {
 
   async setPlan(apiKeyId: number, plan: repo.PlanRow): Promise<QuotaPlan> {
     if (!(await repo.apiKeyExists(this.p.db, apiKeyId)))
-      throw notFound(`API key ${apiKeyId} not found`, 'rova_api_key_not_found');
+      throw RovaErrors.apiKeyNotFound(`API key ${apiKeyId} not found`);
     await repo.upsertPlan(this.p.db, apiKeyId, plan);
     await this.changed(apiKeyId);
     return this.planOf(apiKeyId);
@@ -94,7 +95,7 @@ export class Quotas {
 
   async clearPlan(apiKeyId: number): Promise<QuotaPlan> {
     if (!(await repo.apiKeyExists(this.p.db, apiKeyId)))
-      throw notFound(`API key ${apiKeyId} not found`, 'rova_api_key_not_found');
+      throw RovaErrors.apiKeyNotFound(`API key ${apiKeyId} not found`);
     await repo.deletePlan(this.p.db, apiKeyId);
     await this.changed(apiKeyId);
     return this.defaultPlan();
@@ -211,7 +212,7 @@ export async function enforceQuota(req: FastifyRequest, reply: FastifyReply): Pr
   if (!r.allowed) {
     const over = r.windows.filter((w) => w.used + cost > w.limit);
     const retry = Math.max(...(over.length ? over : r.windows).map((w) => w.reset_seconds));
-    throw new HttpError(429, undefined, `Quota of this API key exceeded. Try again in ${retry} s.`, undefined, {
+    throw HttpErrors.tooManyRequests(`Quota of this API key exceeded. Try again in ${retry} s.`, undefined, {
       ...headers,
       'Retry-After': String(retry),
     });

@@ -9,6 +9,7 @@ import type { JobRunObserver } from '../jobs.js';
 import type { Limits } from '../limits/limiter.js';
 import type { BusLink } from '../kv/bus.js';
 import type { RedisHealth } from '../kv/redis-state.js';
+import { RovaErrors } from '../errors.js';
 
 /** The app's Prometheus registry (one per app, so tests and several apps in one process do not mix counts). */
 export interface Metrics {
@@ -158,14 +159,9 @@ export function installMetrics(app: FastifyInstance, config: Config, metrics: Me
       if (wanted) {
         const given = sha256(req.headers.authorization ?? '');
         if (!timingSafeEqual(given, wanted)) {
-          return reply
-            .code(401)
-            .header('WWW-Authenticate', 'Bearer realm="metrics"')
-            .send({
-              code: 'rova_metrics_unauthorized',
-              message: 'Send Authorization: Bearer <METRICS_TOKEN>.',
-              data: { status: 401 },
-            });
+          throw RovaErrors.metricsUnauthorized('Send Authorization: Bearer <METRICS_TOKEN>.', undefined, {
+            'WWW-Authenticate': 'Bearer realm="metrics"',
+          });
         }
       }
       const text = await metrics.registry.metrics();

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badRequest, notFound } from '../http/errors.js';
+import { HttpErrors } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { setPagingHeaders } from '../http/namespaces.js';
 import { wpErrors } from '../http/schemas.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../idempotency/route.js';
@@ -91,11 +92,11 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let userId = req.body.user_id;
       if (userId === undefined && req.body.user) {
         const u = await auth.findUser(req.body.user);
-        if (!u) throw notFound(`user "${req.body.user}" not found`, 'rova_user_not_found');
+        if (!u) throw RovaErrors.userNotFound(`user "${req.body.user}" not found`);
         userId = u.id;
       }
       if (userId === undefined)
-        throw badRequest('user_id or user is required', 'rest_missing_callback_param', { params: ['user_id'] });
+        throw HttpErrors.missingCallbackParam('user_id or user is required', { params: ['user_id'] });
       const expires = req.body.expires_at ? new Date(req.body.expires_at) : null;
       const input = { userId, name: req.body.name, scopes: req.body.scopes, expiresAt: expires };
       reply.header('Cache-Control', 'no-store');

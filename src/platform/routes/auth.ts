@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../auth/service.js';
 import { logoutSession } from '../auth/jwt/logout.js';
-import { HttpError, unauthorized } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { wpErrors } from '../http/schemas.js';
 import { mailSettings } from '../mail/settings.js';
 import { capsOf, isRole } from '../auth/roles.js';
@@ -73,7 +73,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
       const r = await auth.nonceForCookie(req.cookies[SESSION_COOKIE]);
-      if (!r) throw unauthorized('No live session: log in with POST /rova/v1/auth/login first.', 'rova_no_session');
+      if (!r) throw RovaErrors.noSession('No live session: log in with POST /rova/v1/auth/login first.');
       return { nonce: r.nonce, user: toUser(r.user) };
     },
   );
@@ -94,11 +94,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       if (req.auth.method !== 'cookie' && req.auth.method !== 'jwt')
-        throw new HttpError(
-          400,
-          'rova_not_a_session',
-          'Only cookie and app (JWT) sessions can log out; revoke API keys instead.',
-        );
+        throw RovaErrors.notASession('Only cookie and app (JWT) sessions can log out; revoke API keys instead.');
       await logoutSession(app.platform, req.auth, req.query.everywhere === true);
       if (req.auth.method === 'cookie') reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true };

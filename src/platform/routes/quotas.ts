@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HttpError } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { wpErrors } from '../http/schemas.js';
 import { quotasOf, type QuotaPlan, type QuotaWindow } from '../limits/quotas.js';
 
@@ -128,7 +128,7 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       if (req.auth.apiKeyId === null)
-        throw new HttpError(400, 'rova_not_an_api_key', 'Call this with the API key whose usage you want to see.');
+        throw RovaErrors.notAnApiKey('Call this with the API key whose usage you want to see.');
       return usage(req.auth.apiKeyId);
     },
   );

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { jwtSessionsOf } from '../auth/jwt/sessions.js';
 import { changePassword } from '../auth/jwt/password.js';
-import { notFound } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { wpErrors } from '../http/schemas.js';
 
 const TokenPair = Type.Object({
@@ -146,7 +146,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       if (!(await sessions.revokeOne(req.auth.user!.id, req.params.id)))
-        throw notFound(`session ${req.params.id} not found`, 'rova_session_not_found');
+        throw RovaErrors.sessionNotFound(`session ${req.params.id} not found`);
       return { success: true };
     },
   );

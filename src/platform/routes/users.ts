@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import * as repo from '../auth/repo.js';
 import { ROLES } from '../auth/roles.js';
 import { setPagingHeaders } from '../http/namespaces.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { wpErrors } from '../http/schemas.js';
 import { toDate } from '../db/types.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../idempotency/route.js';
@@ -102,10 +102,8 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (req.params.id === req.auth.user!.id)
-        throw badRequest('You cannot delete yourself.', 'rova_cannot_delete_self');
-      if (!(await repo.deleteUser(db, req.params.id)))
-        throw notFound(`user ${req.params.id} not found`, 'rova_user_not_found');
+      if (req.params.id === req.auth.user!.id) throw RovaErrors.cannotDeleteSelf('You cannot delete yourself.');
+      if (!(await repo.deleteUser(db, req.params.id))) throw RovaErrors.userNotFound(`user ${req.params.id} not found`);
       await auth.usersChanged();
       req.auditTarget = `user:${req.params.id}`;
       return { deleted: true, id: req.params.id };

@@ -7,7 +7,7 @@ import { SecretBox } from '../auth/secret-box.js';
 import type { Platform } from '../context.js';
 import { toDate, toDateOrNull, type Db } from '../db/types.js';
 import { isKnownFilter, matchesFilter } from '../events/registry.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { RovaErrors } from '../errors.js';
 import { perPlatform } from '../per-platform.js';
 import * as repo from './repo.js';
 import { SsrfError, checkUrlShape, checkUrlTarget, guardedLookup, isPrivateAddress } from './ssrf.js';
@@ -18,6 +18,8 @@ const JITTER = 0.1;
 const TIMEOUT_MS = 10_000;
 const POLL_MS = 2_000;
 const OPT_ALLOW_PRIVATE = 'webhooks_allow_private_urls';
+/** A receiver answering 410 Gone asks us to stop sending (Standard Webhooks): the endpoint is disabled. */
+const GONE = 410;
 
 export interface EndpointView {
   id: number;
@@ -111,8 +113,7 @@ export class Webhooks {
       await checkUrlTarget(u, await this.allowPrivate());
       return u.toString();
     } catch (err) {
-      if (err instanceof SsrfError)
-        throw badRequest(err.message, 'rova_webhook_url_refused', { params: { url: err.message } });
+      if (err instanceof SsrfError) throw RovaErrors.webhookUrlRefused(err.message, { params: { url: err.message } });
       throw err;
     }
   }
@@ -121,9 +122,8 @@ export class Webhooks {
     const list = [...new Set(events.map((e) => e.trim()))];
     const unknown = list.filter((e) => !isKnownFilter(e));
     if (list.length === 0 || unknown.length) {
-      throw badRequest(
+      throw RovaErrors.webhookUnknownEvent(
         `unknown event type(s): ${unknown.join(', ') || '(none given)'}; see GET /rova/v1/webhooks/event-types`,
-        'rova_webhook_unknown_event',
         { params: { events: 'invalid' } },
       );
     }
@@ -170,7 +170,7 @@ export class Webhooks {
 
   private async row(id: number): Promise<repo.EndpointRow> {
     const r = await repo.findEndpoint(this.p.db, id);
-    if (!r) throw notFound(`webhook endpoint ${id} not found`, 'rova_webhook_not_found');
+    if (!r) throw RovaErrors.webhookNotFound(`webhook endpoint ${id} not found`);
     return r;
   }
 
@@ -187,13 +187,13 @@ export class Webhooks {
       description: input.description?.trim(),
       enabled: input.enabled,
     });
-    if (!r) throw notFound(`webhook endpoint ${id} not found`, 'rova_webhook_not_found');
+    if (!r) throw RovaErrors.webhookNotFound(`webhook endpoint ${id} not found`);
     return endpointView(r);
   }
 
   async remove(id: number): Promise<void> {
     if (!(await repo.deleteEndpoint(this.p.db, id)))
-      throw notFound(`webhook endpoint ${id} not found`, 'rova_webhook_not_found');
+      throw RovaErrors.webhookNotFound(`webhook endpoint ${id} not found`);
   }
 
   /** A new secret, shown once; the old one keeps signing alongside it for `overlapSeconds`. */
@@ -213,7 +213,7 @@ export class Webhooks {
 
   async attempts(endpointId: number, deliveryId: number) {
     const d = await repo.findDelivery(this.p.db, endpointId, deliveryId);
-    if (!d) throw notFound(`delivery ${deliveryId} not found`, 'rova_delivery_not_found');
+    if (!d) throw RovaErrors.deliveryNotFound(`delivery ${deliveryId} not found`);
     const attempts = (await repo.attemptsOf(this.p.db, d.id)).map((a) => ({
       attempted_at: toDate(a.attemptedAt).toISOString(),
       response_status: a.responseStatus,
@@ -226,7 +226,7 @@ export class Webhooks {
   /** Manual replay: a new delivery of the same event, attempted at once. */
   async replay(endpointId: number, deliveryId: number): Promise<DeliveryView> {
     const d = await repo.findDelivery(this.p.db, endpointId, deliveryId);
-    if (!d) throw notFound(`delivery ${deliveryId} not found`, 'rova_delivery_not_found');
+    if (!d) throw RovaErrors.deliveryNotFound(`delivery ${deliveryId} not found`);
     const id = await repo.insertDelivery(this.p.db, endpointId, d.eventId, d.eventType, new Date(this.now()));
     const fresh = (await repo.findDelivery(this.p.db, endpointId, id))!;
     await this.attempt(fresh);
@@ -315,7 +315,7 @@ export class Webhooks {
       });
       return;
     }
-    if (r.status === 410) {
+    if (r.status === GONE) {
       // 410 Gone: the receiver asks us to stop (Standard Webhooks)
       await repo.recordAttempt(this.p.db, {
         id: d.id,

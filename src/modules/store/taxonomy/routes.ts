@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { HttpError } from '../../../platform/http/errors.js';
+import { invalidParam } from '../../../platform/http/errors.js';
 import { setPagingHeaders } from '../../../platform/http/namespaces.js';
 import { wpErrors } from '../../../platform/http/schemas.js';
 import {
@@ -38,9 +38,7 @@ function ids(v: unknown, field: string): number[] | undefined {
     .filter(Boolean);
   return parts.map((x) => {
     if (!/^\d{1,15}$/.test(x) || Number(x) < 1)
-      throw new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, {
-        params: { [field]: `${field} must be a list of positive integer ids` },
-      });
+      throw invalidParam(field, `${field} must be a list of positive integer ids`);
     return Number(x);
   });
 }

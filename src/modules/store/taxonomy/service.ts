@@ -1,6 +1,7 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { invalidParam, missingParam } from '../../../platform/http/errors.js';
+import { batchItemError, StoreErrors } from '../errors.js';
 import { dedupeSlug, slugify } from '../slug.js';
 import type { Image } from '../types.js';
 import * as repo from './repo.js';
@@ -16,16 +17,10 @@ export const TAXONOMY_BATCH_LIMIT = 100;
 export type Body = Record<string, unknown>;
 export type Wire = Record<string, unknown>;
 
-const termNotFound = () => new HttpError(404, 'woocommerce_rest_term_invalid', 'Resource does not exist.');
-const attributeNotFound = () => new HttpError(404, 'woocommerce_rest_attribute_invalid', 'Resource does not exist.');
-const noTrash = () =>
-  new HttpError(
-    501,
-    'woocommerce_rest_trash_not_supported',
-    'Resource does not support trashing. Set force=true to delete.',
-  );
-const invalid = (field: string, why: string) =>
-  new HttpError(400, 'rest_invalid_param', `Invalid parameter(s): ${field}`, { params: { [field]: why } });
+const termNotFound = () => StoreErrors.termInvalid('Resource does not exist.');
+const attributeNotFound = () => StoreErrors.attributeInvalid('Resource does not exist.');
+const noTrash = () => StoreErrors.trashNotSupported('Resource does not support trashing. Set force=true to delete.');
+const invalid = (field: string, why: string) => invalidParam(field, why);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function termWire(t: TermRecord): Wire {
@@ -105,11 +100,11 @@ async function termPatch(db: Db, scope: TermScope, body: Body, current: TermReco
     const owner = await repo.termSlugOwner(db, scope, wanted);
     if (owner !== null) {
       if (body.slug !== undefined)
-        throw new HttpError(400, 'duplicate_term_slug', `The slug "${wanted}" is already in use by another term.`, {
+        throw StoreErrors.duplicateTermSlug(`The slug "${wanted}" is already in use by another term.`, {
           resource_id: owner,
         });
       if (!current)
-        throw new HttpError(400, 'term_exists', 'A term with the name provided already exists.', {
+        throw StoreErrors.termExists('A term with the name provided already exists.', {
           resource_id: owner,
           term_id: owner,
         });
@@ -123,7 +118,7 @@ async function termPatch(db: Db, scope: TermScope, body: Body, current: TermReco
     if (parent === 0) p.parentId = null;
     else {
       if (!(await repo.findTerm(db, scope, parent)))
-        throw new HttpError(400, 'woocommerce_rest_term_invalid', `Parent category ${parent} does not exist.`, {
+        throw StoreErrors.parentTermInvalid(`Parent category ${parent} does not exist.`, {
           params: { parent: 'unknown category' },
         });
       if (current && (await repo.termSubtree(db, current.id)).has(parent))
@@ -140,8 +135,7 @@ async function termPatch(db: Db, scope: TermScope, body: Body, current: TermReco
 
 async function createTermIn(db: Db, scope: TermScope, body: Body): Promise<number> {
   if (scope.attributeId !== null && !(await repo.findAttribute(db, scope.attributeId))) throw attributeNotFound();
-  if (typeof body.name !== 'string' || body.name.trim() === '')
-    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): name', { params: ['name'] });
+  if (typeof body.name !== 'string' || body.name.trim() === '') throw missingParam('name');
   const p = await termPatch(db, scope, body, null);
   return repo.insertTerm(db, scope, { ...p, name: p.name!, slug: p.slug! });
 }
@@ -195,12 +189,9 @@ async function attributePatch(db: Db, body: Body, current: AttributeRecord | nul
     if (wanted === '') throw invalid('slug', 'slug must contain letters or digits');
     const owner = await repo.attributeSlugOwner(db, wanted);
     if (owner !== null && owner !== current?.id) {
-      throw new HttpError(
-        400,
-        'woocommerce_rest_cannot_create',
-        `Slug "${wanted}" is already in use. Change it, please.`,
-        { params: { slug: 'already in use' } },
-      );
+      throw StoreErrors.cannotCreate(`Slug "${wanted}" is already in use. Change it, please.`, {
+        params: { slug: 'already in use' },
+      });
     }
     p.slug = wanted;
   }
@@ -225,8 +216,7 @@ export async function getAttribute(platform: Platform, id: number): Promise<Wire
 }
 
 async function createAttributeIn(db: Db, body: Body): Promise<number> {
-  if (typeof body.name !== 'string' || body.name.trim() === '')
-    throw new HttpError(400, 'rest_missing_callback_param', 'Missing parameter(s): name', { params: ['name'] });
+  if (typeof body.name !== 'string' || body.name.trim() === '') throw missingParam('name');
   const p = await attributePatch(db, body, null);
   return repo.insertAttribute(db, { ...p, name: p.name!, slug: p.slug! });
 }
@@ -276,25 +266,13 @@ interface BatchOps {
   read(tx: Db, id: number): Promise<Wire>;
 }
 
-function itemError(err: unknown, op: string, index: number): unknown {
-  if (!(err instanceof HttpError)) return err;
-  return new HttpError(
-    err.status === 404 ? 400 : err.status,
-    err.code,
-    `${op}[${index}]: ${err.message} Nothing was written.`,
-    { ...(err.data ?? {}), batch: { operation: op, index } },
-  );
-}
+const itemError = batchItemError;
 
 /** All items in one transaction: one bad item fails the batch and nothing is written (like products/batch). */
 async function runBatch(platform: Platform, body: TaxonomyBatch, ops: BatchOps): Promise<Record<string, Wire[]>> {
   const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);
   if (total > TAXONOMY_BATCH_LIMIT) {
-    throw new HttpError(
-      413,
-      'woocommerce_rest_request_entity_too_large',
-      `Unable to accept more than ${TAXONOMY_BATCH_LIMIT} items for this request.`,
-    );
+    throw StoreErrors.tooManyItems(`Unable to accept more than ${TAXONOMY_BATCH_LIMIT} items for this request.`);
   }
   return write(platform, async (tx) => {
     const out: Record<string, Wire[]> = {};

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../context.js';
-import { HttpError } from '../../http/errors.js';
+import { isKind } from '../../http/errors.js';
+import { RovaErrors } from '../../errors.js';
 import { hashPassword } from '../crypto.js';
 import { findUserById, setUserPassword } from '../repo.js';
 import { jwtSessionsOf } from './sessions.js';
@@ -18,12 +19,12 @@ export async function changePassword(
   next: string,
 ): Promise<number> {
   const u = await findUserById(p.db, userId);
-  if (!u) throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
+  if (!u) throw RovaErrors.invalidCredentials('The current password is wrong.');
   try {
     await p.auth.checkPassword(req, u.login, current);
   } catch (err) {
-    if (err instanceof HttpError && err.status === 401)
-      throw new HttpError(401, 'rova_invalid_credentials', 'The current password is wrong.');
+    if (isKind(err, RovaErrors.invalidCredentials))
+      throw RovaErrors.invalidCredentials('The current password is wrong.');
     throw err;
   }
   const hash = await hashPassword(next);

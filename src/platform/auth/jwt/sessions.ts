@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose';
 import { toDate, type Db } from '../../db/types.js';
 import { clientAddress } from '../../http/client-ip.js';
-import { HttpError } from '../../http/errors.js';
+import { RovaErrors } from '../../errors.js';
 import type { Platform } from '../../context.js';
 import { perPlatform } from '../../per-platform.js';
 import { securitySettings } from '../../security-settings.js';
@@ -37,7 +37,7 @@ export interface SessionView {
   current: boolean;
 }
 
-const invalidGrant = (message: string) => new HttpError(401, 'rova_invalid_grant', message);
+const invalidGrant = (message: string) => RovaErrors.invalidGrant(message);
 
 /**
  * JWT sessions for mobile apps: short-lived EdDSA access tokens plus rotating opaque refresh tokens. Every
