@@ -36,7 +36,8 @@ describe('one error catalogue per namespace', () => {
     expect(outsideCatalogues(/\berrorKind\(/)).toEqual([]);
   });
 
-  it('nothing tells an error apart by its HTTP status outside the error handler', () => {
-    expect(outsideCatalogues(/\.status\s*[!=]==\s*4\d\d\b/)).toEqual([]);
+  // (the browser code under web/ reads HTTP answers: their statuses are its input, not errors of ours)
+  it('nothing on the server tells an error apart by its HTTP status', () => {
+    expect(outsideCatalogues(/\.status\s*[!=]==\s*4\d\d\b/).filter((hit) => !hit.startsWith('web/'))).toEqual([]);
   });
 });

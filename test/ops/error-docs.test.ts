@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fxErrorCatalogue } from '../../src/modules/fx/errors.js';
 import { rentalErrorCatalogue } from '../../src/modules/rental/errors.js';
+import { storeErrorCatalogue } from '../../src/modules/store/errors.js';
+import { rovaErrorCatalogue } from '../../src/platform/errors.js';
+import { sharedErrorCatalogue } from '../../src/platform/http/errors.js';
 import type { ErrorCatalogue } from '../../src/platform/http/errors.js';
 
 const DOC = readFileSync(new URL('../../docs/integrators/errors.md', import.meta.url), 'utf8');
@@ -13,7 +17,13 @@ function documented(namespace: string): string[] {
   return [...section.matchAll(/^\| (\d{3}) \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
 }
 
-const catalogues: ErrorCatalogue[] = [rentalErrorCatalogue];
+const catalogues: ErrorCatalogue[] = [
+  sharedErrorCatalogue,
+  rovaErrorCatalogue,
+  storeErrorCatalogue,
+  fxErrorCatalogue,
+  rentalErrorCatalogue,
+];
 
 describe('the errors page lists every catalogue entry', () => {
   for (const c of catalogues) {
