@@ -35,9 +35,12 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-/** The real app with demo data, listening on a real port; loopback is a trusted proxy (X-Forwarded-For buckets). */
-export async function startShop(env: Record<string, string> = {}): Promise<Shop> {
-  const t = await makeApp({ env: { TRUST_PROXY: 'loopback', ...env }, demo: true });
+/**
+ * The real app with demo data (`demo: false`: a fresh, empty installation), listening on a real port; loopback is a
+ * trusted proxy (X-Forwarded-For buckets).
+ */
+export async function startShop(env: Record<string, string> = {}, opts: { demo?: boolean } = {}): Promise<Shop> {
+  const t = await makeApp({ env: { TRUST_PROXY: 'loopback', ...env }, demo: opts.demo ?? true });
   const admin = await t.userWithKey('administrator');
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;

@@ -18,9 +18,15 @@ export interface AdminRig {
   close(): Promise<void>;
 }
 
-/** One server (demo data on PGlite, admin `admin` / ADMIN_PASSWORD) and one Chromium per test file. */
-export async function startAdminRig(env: Record<string, string> = {}): Promise<AdminRig> {
-  const shop = await startShop(env);
+/**
+ * One server (demo data on PGlite, admin `admin` / ADMIN_PASSWORD) and one Chromium per test file; `demo: false`
+ * starts an empty installation instead (only the admin user and the harness's API key).
+ */
+export async function startAdminRig(
+  env: Record<string, string> = {},
+  opts: { demo?: boolean } = {},
+): Promise<AdminRig> {
+  const shop = await startShop(env, opts);
   await ensureDemoAdmin(shop.t.platform, ADMIN_PASSWORD);
   const browser = await launchChromium();
   return {

@@ -326,6 +326,55 @@ describe('admin fleet planner', () => {
     await a.context.close();
   });
 
+  it('month view at 1280 px: every day column is in view or reached by scrolling sideways, the vehicle column fixed and the hint saying so', async () => {
+    const a = await openAdmin(rig, { width: 1280, height: 800 });
+    const { page } = a;
+    await loginAs(rig, a, { path: '/' });
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Planner' }).click();
+    await page.getByTestId('planner-summary').waitFor();
+    await page.getByRole('button', { name: 'Month', exact: true }).click();
+    const m = await plannerApi('month', todayIn(TZ, new Date()));
+    await expectBarsMatch(page, 'month', todayIn(TZ, new Date()), m.data);
+    const days = Number(m.to.slice(8));
+    const heads = page.getByTestId('planner-day');
+    expect(await heads.count()).toBe(days);
+    // the page itself never scrolls sideways
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    const region = page.getByRole('region', { name: /^Planner / });
+    const box = (await region.boundingBox())!;
+    const right = async () => (await heads.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right)))!;
+    const fits = (await right()).every((r) => r <= box.x + box.width + 0.5);
+    const hint = page.getByTestId('planner-scroll-hint');
+    if (fits) {
+      expect(await hint.count()).toBe(0);
+    } else {
+      // it scrolls, and says so (the region is described by the hint)
+      expect(await hint.textContent()).toContain('Scroll sideways for more days: the vehicle column stays in place.');
+      expect(await hint.isVisible()).toBe(true);
+      expect(await region.getAttribute('aria-describedby')).toBe('planner-scroll-hint');
+      await screenshot(page, 'planner-month');
+      const label = page.getByTestId('planner-row').first().locator('xpath=./div[1]');
+      const column = page.getByTestId('planner-vehicle-heading');
+      const [labelBefore, columnBefore] = [(await label.boundingBox())!, (await column.boundingBox())!];
+      // sideways with the mouse wheel over the grid, to the last day
+      const max = await region.evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(max).toBeGreaterThan(0);
+      await region.hover();
+      await page.mouse.wheel(max + 100, 0);
+      await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThanOrEqual(max - 1);
+      // the vehicle column stayed where it was, and the last day is now inside the region, right of that column
+      const [labelAfter, columnAfter] = [(await label.boundingBox())!, (await column.boundingBox())!];
+      expect(labelAfter.x).toBeCloseTo(labelBefore.x, 0);
+      expect(columnAfter.x).toBeCloseTo(columnBefore.x, 0);
+      const last = (await heads.last().boundingBox())!;
+      expect(last.x).toBeGreaterThanOrEqual(labelAfter.x + labelAfter.width - 0.5);
+      expect(last.x + last.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+    }
+    await expectAxeClean(page, 'planner month 1280');
+    expectNoPageErrors(a);
+    await a.context.close();
+  });
+
   it('phone width: the grid scrolls sideways inside its region, axe clean', async () => {
     const a = await openAdmin(rig, MOBILE);
     const { page } = a;
@@ -341,6 +390,7 @@ describe('admin fleet planner', () => {
     ]);
     expect(scroll).toBeGreaterThan(client);
     expect(pageWidth).toBeLessThanOrEqual(390);
+    await page.getByTestId('planner-scroll-hint').waitFor();
     await expectAxeClean(page, 'planner mobile');
     expectNoPageErrors(a);
     await a.context.close();

@@ -1,8 +1,20 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { useStore } from '../../api/session';
+import { useMe, useStore } from '../../api/session';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { formatDateTime, formatMoney, formatNumber } from '../../lib/format';
-import { useDashboardStats, useRecentBookings, useUpcomingTransfers } from './api';
+import {
+  useDashboardStats,
+  useRecentBookings,
+  useSetupApiKeys,
+  useSetupCurrencies,
+  useSetupLocations,
+  useSetupPayments,
+  useSetupVehicles,
+  useUpcomingTransfers,
+} from './api';
+import { isEmptyInstallation, setupSteps, type SetupStep, type StepId } from './setup';
+import { SetupGuide } from './SetupGuide';
 import { StatusChart } from './StatusChart';
 
 interface Delta {
@@ -68,17 +80,83 @@ function Kpi({
   );
 }
 
+/** The getting-started steps, each from the endpoint that owns its fact; a fact that could not be read says so. */
+function useSetup(): { steps: SetupStep[]; vehicles: number | undefined; vehiclesError: boolean } {
+  const currencies = useSetupCurrencies();
+  const locations = useSetupLocations();
+  const vehicles = useSetupVehicles();
+  const payments = useSetupPayments();
+  const keys = useSetupApiKeys();
+  const errors: Partial<Record<StepId, Error | null>> = {
+    currency: currencies.error,
+    location: locations.error,
+    vehicle: vehicles.error,
+    payment: payments.error,
+    api_key: keys.error,
+  };
+  const steps = setupSteps({
+    currency: currencies.data && { base: currencies.data.base_currency, currencies: currencies.data.currencies },
+    locations: locations.data?.total,
+    vehicles: vehicles.data?.total,
+    payments: payments.data,
+    apiKeys: keys.data?.items,
+  }).map((s) => {
+    const e = errors[s.id];
+    return e ? { ...s, detail: `Could not check: ${e.message}` } : s;
+  });
+  return { steps, vehicles: vehicles.data?.total, vehiclesError: vehicles.error !== null };
+}
+
+/** "Hide this guide", remembered per user in this browser. */
+function useGuideHidden(userId: number): [boolean, () => void] {
+  const key = `rova-admin:setup-guide-hidden:${userId}`;
+  const [hidden, setHidden] = useState(() => {
+    try {
+      return localStorage.getItem(key) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const hide = () => {
+    try {
+      localStorage.setItem(key, '1');
+    } catch {
+      // private mode: hidden for this visit only
+    }
+    setHidden(true);
+  };
+  return [hidden, hide];
+}
+
 export default function Dashboard() {
   const store = useStore();
+  const me = useMe();
   const stats = useDashboardStats();
   const recent = useRecentBookings();
   const transfers = useUpcomingTransfers();
+  const setup = useSetup();
+  const [guideHidden, hideGuide] = useGuideHidden(me.user.id);
+  // Nothing to chart yet (no bookings, no vehicles): the checklist instead of empty charts. Once there is data the
+  // charts come back and the checklist stays on top until every step is done or it is hidden.
+  const empty = setup.vehiclesError ? false : isEmptyInstallation(stats.data?.total_bookings, setup.vehicles);
+  const allDone = setup.steps.every((s) => s.done === true);
+  if (empty === true)
+    return (
+      <div>
+        <PageHeader title="Dashboard" />
+        <p className="mb-4 text-slate-700 dark:text-slate-300">
+          Nothing to chart yet: no vehicles and no bookings. These steps get the business ready to take bookings.
+        </p>
+        <SetupGuide steps={setup.steps} />
+      </div>
+    );
   return (
     <div>
       <PageHeader title="Dashboard" />
+      {empty === false && !allDone && !guideHidden && <SetupGuide steps={setup.steps} onHide={hideGuide} />}
       {stats.error ? (
         <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />
-      ) : !stats.data ? (
+      ) : !stats.data || empty === undefined ? (
         <Loading />
       ) : (
         <>

@@ -132,6 +132,7 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
         <div
           className="sticky left-0 z-30 shrink-0 bg-white p-2 font-medium dark:bg-slate-900"
           style={{ width: LABEL_W }}
+          data-testid="planner-vehicle-heading"
         >
           Vehicle
         </div>
@@ -143,6 +144,8 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
               className={`shrink-0 border-l border-slate-200 py-1 text-center dark:border-slate-800 ${d === p.today ? 'bg-teal-50 font-semibold text-teal-900 dark:bg-teal-950 dark:text-teal-100' : ''}`}
               style={{ width: p.colW }}
               title={h.long}
+              data-testid="planner-day"
+              data-day={d}
             >
               <div className="text-xs">{h.weekday}</div>
               <div>{h.day}</div>

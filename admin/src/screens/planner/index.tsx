@@ -1,11 +1,11 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
 import { Empty, ErrorState, Loading, PageHeader } from '../../components/State';
 import { usePlanner, type PlannerBooking, type PlannerVehicle } from './api';
 import { addDays, dayStarts, daysBetween, shiftAnchor, todayIn, windowOf, windowTitle, type View } from './dates';
 import { byVehicle } from './layout';
-import { BUFFER_STYLE, Timeline } from './Timeline';
+import { BUFFER_STYLE, LABEL_W, Timeline } from './Timeline';
 import { LEGEND, LOOK_CLASS } from './status';
 
 const FILTERS = ['location', 'category', 'vendor'] as const;
@@ -67,6 +67,9 @@ export default function Planner() {
       `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`,
     [here],
   );
+  const colW = days.length <= 7 ? 112 : 44;
+  // wider than its region (a month at 1280 px, a week on a phone): it scrolls sideways, and the page says so
+  const scrolls = useScrollsSideways(scrollRef, LABEL_W + days.length * colW, !!data && data.vehicles.length > 0);
   const unit = view === 'week' ? 'week' : 'month';
   const title = windowTitle(view, from, to);
   const shown = data?.bookings.length ?? 0;
@@ -195,10 +198,20 @@ export default function Planner() {
               filters.
             </p>
           )}
+          {scrolls && (
+            <p
+              id="planner-scroll-hint"
+              className="mb-2 text-sm text-slate-700 dark:text-slate-300"
+              data-testid="planner-scroll-hint"
+            >
+              <span aria-hidden="true">↔ </span>Scroll sideways for more days: the vehicle column stays in place.
+            </p>
+          )}
           <div
             ref={scrollRef}
             role="region"
             aria-label={`Planner ${title}`}
+            aria-describedby={scrolls ? 'planner-scroll-hint' : undefined}
             tabIndex={0}
             className="max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
           >
@@ -206,7 +219,7 @@ export default function Planner() {
               days={days}
               starts={starts}
               today={today}
-              colW={days.length <= 7 ? 112 : 44}
+              colW={colW}
               timezone={data.timezone}
               vehicles={data.vehicles}
               bookings={bookings}
@@ -219,6 +232,24 @@ export default function Planner() {
       )}
     </div>
   );
+}
+
+/** Whether the grid (`width` px) is wider than its scroll region, kept current as the region resizes. */
+function useScrollsSideways(ref: RefObject<HTMLDivElement | null>, width: number, shown: boolean): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!shown || !el) {
+      setScrolls(false);
+      return;
+    }
+    const check = () => setScrolls(el.scrollWidth > el.clientWidth + 1);
+    check();
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref, width, shown]);
+  return scrolls;
 }
 
 function Legend({ bufferMinutes }: { bufferMinutes: number }) {

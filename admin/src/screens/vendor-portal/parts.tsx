@@ -3,6 +3,7 @@ import { useStore } from '../../api/session';
 import { Skeleton } from '../../components/State';
 import { formatMoney } from '../../lib/format';
 import { useConsequences, type ConsequenceQuery } from './api';
+import { scoreChange } from './score';
 
 /** A listing's lifecycle in words (the API's codes stay out of the vendor's way). */
 export const LIFECYCLE_WORDS: Record<string, string> = {
@@ -92,13 +93,31 @@ export function Consequence({ query, intro }: { query: ConsequenceQuery; intro: 
               {q.data.penalty_rate_percent} % of your average monthly income)
             </li>
           )}
-          <li>
-            Reliability score: <strong>{q.data.reliability_score}</strong> →{' '}
-            <strong>{q.data.reliability_score_after}</strong>
-            {q.data.reliability_score_after === q.data.reliability_score ? ' (no change)' : ''}
+          <li data-testid="consequence-score">
+            <ScoreChange before={q.data.reliability_score} after={q.data.reliability_score_after} />
           </li>
         </ul>
       )}
     </div>
+  );
+}
+
+/** "Reliability score: 72 → 70", "… 70 → 70 (no change)", or at the maximum "… 100 — already the maximum, …". */
+function ScoreChange({ before, after }: { before: number; after: number }) {
+  const c = scoreChange(before, after);
+  return (
+    <span data-score-change={c.kind}>
+      Reliability score:{' '}
+      {c.kind === 'max' ? (
+        <>
+          <strong>{before}</strong> — already the maximum, and it stays there
+        </>
+      ) : (
+        <>
+          <strong>{before}</strong> → <strong>{after}</strong>
+          {c.kind === 'same' ? ' (no change)' : ''}
+        </>
+      )}
+    </span>
   );
 }
