@@ -1,7 +1,7 @@
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { emitMessageCreated } from '../events.js';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError, badRequest } from '../../../platform/http/errors.js';
+import { invalidParam, messageNotFound } from '../errors.js';
 import { pageOf, parsePaging, type Page } from '../paging.js';
 import * as repo from './repo.js';
 import {
@@ -23,8 +23,7 @@ type Tx = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
  */
 export const MESSAGE_REPEAT_WINDOW_SECONDS = 60;
 
-export const notFoundError = (message = 'Message not found.') => new HttpError(404, 'RESOURCE_NOT_FOUND', message);
-const notFound = () => notFoundError();
+const notFound = messageNotFound;
 
 /** The rental customer a caller writes as (customer side). */
 export interface CustomerIdentity {
@@ -103,8 +102,7 @@ export async function adminReply(
   text: string,
   closeThread: boolean,
 ): Promise<ReplyResult> {
-  if (text.trim() === '')
-    throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
+  if (text.trim() === '') throw invalidParam('message', 'message must not be blank.', 'must not be blank');
   return transaction(async (tx) => {
     await repo.lockAuthor(tx, author.id);
     const threadId = await resolveThread(tx, messageId);
@@ -149,9 +147,11 @@ export function parseStatus(raw: unknown): MessageStatus {
   const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
   const s = v === 'answered' ? 'replied' : v;
   if (!(MESSAGE_STATUSES as readonly string[]).includes(s)) {
-    throw badRequest('status must be one of pending, replied, closed.', 'INVALID_PARAMS', {
-      params: { status: 'must be pending, replied or closed' },
-    });
+    throw invalidParam(
+      'status',
+      'status must be one of pending, replied, closed.',
+      'must be pending, replied or closed',
+    );
   }
   return s as MessageStatus;
 }
@@ -193,9 +193,11 @@ export async function startThread(
   const subject = input.subject.trim();
   const body = input.message.trim();
   if (subject === '' || body === '') {
-    throw badRequest('subject and message must not be blank.', 'INVALID_PARAMS', {
-      params: { [subject === '' ? 'subject' : 'message']: 'must not be blank' },
-    });
+    throw invalidParam(
+      subject === '' ? 'subject' : 'message',
+      'subject and message must not be blank.',
+      'must not be blank',
+    );
   }
   const id = await transaction(async (tx) => {
     await repo.lockAuthor(tx, user.id);
@@ -206,9 +208,7 @@ export async function startThread(
     );
     if (repeated) return repeated.id;
     if (input.booking_id !== undefined && !(await repo.bookingBelongsTo(tx, input.booking_id, customer.id))) {
-      throw badRequest('booking_id is not one of your bookings.', 'INVALID_PARAMS', {
-        params: { booking_id: 'not one of your bookings' },
-      });
+      throw invalidParam('booking_id', 'booking_id is not one of your bookings.', 'not one of your bookings');
     }
     const newId = await repo.insertMessage(tx, {
       threadId: null,
@@ -242,8 +242,7 @@ export async function customerReply(
   text: string,
 ): Promise<ReplyResult> {
   const body = text.trim();
-  if (body === '')
-    throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
+  if (body === '') throw invalidParam('message', 'message must not be blank.', 'must not be blank');
   return transaction(async (tx) => {
     await repo.lockAuthor(tx, user.id);
     const threadId = await resolveThread(tx, messageId, customer);
