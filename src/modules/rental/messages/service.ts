@@ -23,8 +23,6 @@ type Tx = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
  */
 export const MESSAGE_REPEAT_WINDOW_SECONDS = 60;
 
-const notFound = messageNotFound;
-
 /** The rental customer a caller writes as (customer side). */
 export interface CustomerIdentity {
   id: number;
@@ -65,8 +63,8 @@ export async function inbox(db: Db, q: InboxQuery, customer?: CustomerIdentity):
  */
 async function resolveThread(db: Db, messageId: number, customer?: CustomerIdentity): Promise<number> {
   const t = await repo.threadIdOf(db, messageId);
-  if (!t) throw notFound();
-  if (customer && t.customer_id !== customer.id) throw notFound();
+  if (!t) throw messageNotFound();
+  if (customer && t.customer_id !== customer.id) throw messageNotFound();
   return t.thread_id;
 }
 
@@ -76,10 +74,10 @@ export async function thread(db: Db, messageId: number, customer?: CustomerIdent
   const threadId = await resolveThread(db, messageId, customer);
   await repo.markRead(db, threadId, viewer);
   const head = await repo.getThread(db, threadId, viewer);
-  if (!head) throw notFound();
+  if (!head) throw messageNotFound();
   const msgs = (await repo.threadMessages(db, threadId)).map(messageView);
   const [first, ...replies] = msgs;
-  if (!first) throw notFound();
+  if (!first) throw messageNotFound();
   return { thread: threadSummary(head), message: first, replies };
 }
 
@@ -107,7 +105,7 @@ export async function adminReply(
     await repo.lockAuthor(tx, author.id);
     const threadId = await resolveThread(tx, messageId);
     const head = await repo.getThread(tx, threadId, 'admin');
-    if (!head) throw notFound();
+    if (!head) throw messageNotFound();
     const repeated = await repo.repeatedMessage(
       tx,
       {
@@ -166,7 +164,7 @@ export async function setStatus(
   return transaction(async (tx) => {
     const threadId = await resolveThread(tx, messageId);
     const previous = await repo.setThreadStatus(tx, threadId, status);
-    if (previous === undefined) throw notFound();
+    if (previous === undefined) throw messageNotFound();
     return { id: messageId, thread_id: threadId, status, previous_status: previous };
   });
 }
@@ -247,7 +245,7 @@ export async function customerReply(
     await repo.lockAuthor(tx, user.id);
     const threadId = await resolveThread(tx, messageId, customer);
     const head = await repo.getThread(tx, threadId, 'customer');
-    if (!head) throw notFound();
+    if (!head) throw messageNotFound();
     const repeated = await repo.repeatedMessage(
       tx,
       {
@@ -289,7 +287,7 @@ export async function customerClose(
   return transaction(async (tx) => {
     const threadId = await resolveThread(tx, messageId, customer);
     const previous = await repo.setThreadStatus(tx, threadId, 'closed');
-    if (previous === undefined) throw notFound();
+    if (previous === undefined) throw messageNotFound();
     return { id: messageId, thread_id: threadId, status: 'closed', previous_status: previous };
   });
 }

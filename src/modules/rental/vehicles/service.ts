@@ -5,8 +5,6 @@ import { isValidDate } from '../time.js';
 import * as repo from './repo.js';
 import type { VehicleInsert, VehicleUpdate } from './schema.js';
 
-export type { VehicleFilter, VehicleRow } from './repo.js';
-
 /** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
 const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
 
