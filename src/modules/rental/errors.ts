@@ -44,6 +44,22 @@ export const notFoundError = (noun: string, id: string | number) =>
 
 // ── vehicles, locations, pricing, transfer routes, customers, messages, dashboard, reports, vendors ──
 
+/** `Vehicle <id> does not exist.` (404 VEHICLE_NOT_FOUND): an unknown vehicle, or a vendor's look at another's. */
+export const vehicleNotFound = (id: number) => RentalErrors.vehicleNotFound(`Vehicle ${id} does not exist.`);
+
+/** A slug another record has (409 STATE_CONFLICT, `details.field` = `slug`); names the slug the server chose. */
+export const slugTaken = (slug?: string) =>
+  RentalErrors.stateConflict(slug === undefined ? 'The slug is taken.' : `The slug "${slug}" is taken.`, {
+    field: 'slug',
+  });
+
+/** One bad parameter told the WordPress way (400 INVALID_PARAMS): `details.params` maps its name to why. */
+export const invalidParam = (param: string, message: string, why: string) =>
+  RentalErrors.invalidParams(message, { params: { [param]: why } });
+
+/** `Message not found.` (404): an unknown message id, or another customer's thread (no existence oracle). */
+export const messageNotFound = () => RentalErrors.notFound('Message not found.');
+
 /** The rental namespaces' mapping of domain errors (registered on both namespaces in module.ts). */
 export function rentalHttpErrorOf(err: DomainError): HttpError | undefined {
   if (err instanceof LedgerKeyReused) return RentalErrors.stateConflict(err.message);

@@ -1,5 +1,5 @@
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError, badRequest } from '../../../platform/http/errors.js';
+import { invalidParam, RentalErrors } from '../errors.js';
 import { statusLabel } from '../shared/labels.js';
 import { money } from '../shared/money.js';
 import { pageOf, parsePaging } from '../paging.js';
@@ -55,7 +55,7 @@ export async function list(db: Db, currency: string, q: ListInput) {
 
 export async function detail(db: Db, currency: string, id: number) {
   const c = await repo.getCustomer(db, id);
-  if (!c) throw new HttpError(404, 'RESOURCE_NOT_FOUND', 'Customer not found.');
+  if (!c) throw RentalErrors.notFound('Customer not found.');
   const [recent, threads] = await Promise.all([repo.recentBookingsOf(db, id), repo.threadCountOf(db, id)]);
   return {
     ...customerView(c, currency),
@@ -81,9 +81,7 @@ export const MAX_BULK_IDS = 1000;
 /** `ids` must be a non-empty JSON array of positive integers (numbers, not strings); duplicates count once. */
 export function parseIds(raw: unknown): number[] {
   const bad = (why: string) =>
-    badRequest(`ids must be a non-empty array of positive integer customer ids (${why}).`, 'INVALID_PARAMS', {
-      params: { ids: why },
-    });
+    invalidParam('ids', `ids must be a non-empty array of positive integer customer ids (${why}).`, why);
   if (!Array.isArray(raw)) throw bad('not an array');
   if (raw.length === 0) throw bad('empty');
   if (raw.length > MAX_BULK_IDS) throw bad(`at most ${MAX_BULK_IDS} ids per request`);

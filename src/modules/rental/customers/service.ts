@@ -1,6 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { invalidField, notFoundError, RentalErrors } from '../errors.js';
 import { iso, num } from '../views.js';
 import { profileById } from '../../../platform/accounts/repo.js';
 import {
@@ -40,10 +40,13 @@ export function customerView(c: CustomerRow): CustomerView {
   };
 }
 
+/** Another customer has this e-mail (409, `details.field` = `email`). */
+const emailTakenError = () =>
+  RentalErrors.stateConflict('A customer with this e-mail already exists.', { field: 'email' });
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function checkEmail(email: string): void {
-  if (!EMAIL.test(email))
-    throw new HttpError(400, 'INVALID_PARAMS', 'email must be an e-mail address.', { field: 'email' });
+  if (!EMAIL.test(email)) throw invalidField('email', 'email must be an e-mail address.');
 }
 
 export async function createCustomer(
@@ -51,11 +54,9 @@ export async function createCustomer(
   input: Required<Pick<CustomerInput, 'name' | 'email'>> & CustomerInput,
 ): Promise<CustomerRow> {
   checkEmail(input.email);
-  const taken = () =>
-    new HttpError(409, 'STATE_CONFLICT', 'A customer with this e-mail already exists.', { field: 'email' });
   try {
     return await p.transaction(async (tx) => {
-      if (await emailTaken(tx, input.email)) throw taken();
+      if (await emailTaken(tx, input.email)) throw emailTakenError();
       return insertCustomer(tx, {
         name: input.name.trim(),
         email: input.email.trim(),
@@ -65,9 +66,8 @@ export async function createCustomer(
       });
     });
   } catch (e) {
-    if (isUniqueViolation(e)) throw taken();
-    if (isForeignKeyViolation(e))
-      throw new HttpError(400, 'INVALID_PARAMS', 'user_id does not exist.', { field: 'user_id' });
+    if (isUniqueViolation(e)) throw emailTakenError();
+    if (isForeignKeyViolation(e)) throw invalidField('user_id', 'user_id does not exist.');
     throw e;
   }
 }
@@ -76,11 +76,9 @@ export async function editCustomer(p: Platform, id: number, input: CustomerInput
   if (input.email !== undefined) checkEmail(input.email);
   return p.transaction(async (tx) => {
     if (input.user_id && !(await userExists(tx, input.user_id)))
-      throw new HttpError(400, 'INVALID_PARAMS', 'user_id does not exist.', { field: 'user_id' });
-    if (!(await customerById(tx, id))) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Customer ${id} does not exist.`);
-    if (input.email !== undefined && (await emailTaken(tx, input.email, id))) {
-      throw new HttpError(409, 'STATE_CONFLICT', 'A customer with this e-mail already exists.', { field: 'email' });
-    }
+      throw invalidField('user_id', 'user_id does not exist.');
+    if (!(await customerById(tx, id))) throw notFoundError('Customer', id);
+    if (input.email !== undefined && (await emailTaken(tx, input.email, id))) throw emailTakenError();
     return (await updateCustomer(tx, id, {
       name: input.name?.trim(),
       email: input.email?.trim(),
@@ -118,11 +116,10 @@ export async function resolveCustomer(
 ): Promise<CustomerRow> {
   if (id !== undefined) {
     const row = await customerById(tx, id);
-    if (!row) throw new HttpError(400, 'INVALID_PARAMS', `Customer ${id} does not exist.`, { field: 'customer_id' });
+    if (!row) throw invalidField('customer_id', `Customer ${id} does not exist.`);
     return row;
   }
-  if (!c)
-    throw new HttpError(400, 'INVALID_PARAMS', 'Give customer_id or customer {name, email}.', { field: 'customer' });
+  if (!c) throw invalidField('customer', 'Give customer_id or customer {name, email}.');
   checkEmail(c.email);
   return (
     (await customerByEmail(tx, c.email)) ??

@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { slugify } from '../../store/slug.js';
-import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { catalogueChanged, catalogueOf } from '../catalogue.js';
@@ -11,11 +9,9 @@ import { adminResponses, Deleted, IdParams, Nullable, Priority, Text } from '../
 import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
 import { LOCATION_TYPES, LocationView, OpeningHours, PublicLocation } from './schema.js';
-import { deleteLocation, insertLocation, locationSlugTaken, updateLocation, type LocationRow } from './repo.js';
+import { createLocation, editLocation, locationSlug, removeLocation, type LocationRow } from './service.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
-/** A slug of at most 90 characters (ASCII; accents folded), `location` when nothing is left. */
-const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'location';
 const T = ['rental: locations'];
 
 export function locationView(l: LocationRow): LocationView {
@@ -120,13 +116,11 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const b = req.body;
-      const slug = b.slug ?? slugOf(`${b.city}-${b.name}`);
+      const slug = locationSlug(b);
       const r = await keyedWrite(p, req, reply, {
         action: 'location-create',
         async write(tx) {
-          if (await locationSlugTaken(tx, slug))
-            throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-          const l = await insertLocation(tx, { ...b, slug });
+          const l = await createLocation(tx, { ...b, slug });
           return { status: 201, body: rentalOk(locationView(l), 'Location created.') };
         },
         after: () => catalogueChanged(p),
@@ -148,10 +142,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (req.body.slug && (await locationSlugTaken(p.db, req.body.slug, req.params.id)))
-        throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
-      const l = await updateLocation(p.db, req.params.id, req.body);
-      if (!l) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Location ${req.params.id} does not exist.`);
+      const l = await editLocation(p.db, req.params.id, req.body);
       await catalogueChanged(p);
       return rentalOk(locationView(l), 'Location updated.');
     },
@@ -168,8 +159,7 @@ export const locationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!(await deleteLocation(p.db, req.params.id)))
-        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Location ${req.params.id} does not exist.`);
+      await removeLocation(p.db, req.params.id);
       await catalogueChanged(p);
       return rentalOk({ id: req.params.id, deleted: true }, 'Location deleted.');
     },

@@ -1,6 +1,6 @@
 import type { AuthUser } from '../../../platform/auth/types.js';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import * as repo from './repo.js';
 import type { CustomerIdentity } from './service.js';
 
@@ -13,7 +13,7 @@ export async function customerOf(db: Db, user: AuthUser, create: boolean): Promi
   const found = await repo.customerOfUser(db, user.id, user.email);
   if (found) return found;
   if (user.role !== 'customer') {
-    throw new HttpError(403, 'PERMISSION_DENIED', 'This account is not linked to a rental customer.');
+    throw RentalErrors.permissionDenied('This account is not linked to a rental customer.');
   }
   if (!create) return null;
   return repo.ensureCustomerForUser(db, user.id, user.displayName || user.login, user.email);

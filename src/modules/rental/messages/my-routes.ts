@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
+import { messageNotFound } from '../errors.js';
 import { PageSchema, pageOf, parsePaging } from '../paging.js';
 import { customerOf } from './identity.js';
 import {
@@ -25,7 +26,6 @@ const tags = ['rental v1: my messages (customer)'];
 export const myMessageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.platform;
   const tx = app.platform.transaction;
-  const NOT_FOUND = 'Message not found.';
 
   app.get(
     '/rova-rental/v1/my/messages',
@@ -77,7 +77,7 @@ export const myMessageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const me = await customerOf(db, req.auth.user!, false);
-      if (!me) throw service.notFoundError(NOT_FOUND);
+      if (!me) throw messageNotFound();
       return rentalOk(await service.thread(db, req.params.id, me), '');
     },
   );
@@ -96,7 +96,7 @@ export const myMessageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const me = await customerOf(db, req.auth.user!, false);
-      if (!me) throw service.notFoundError(NOT_FOUND);
+      if (!me) throw messageNotFound();
       const r = await service.customerReply(tx, me, req.auth.user!, req.params.id, req.body.message);
       req.auditTarget = `message:${r.thread_id}`;
       return reply.status(201).send(rentalOk(r, 'Reply sent.'));
@@ -116,7 +116,7 @@ export const myMessageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const me = await customerOf(db, req.auth.user!, false);
-      if (!me) throw service.notFoundError(NOT_FOUND);
+      if (!me) throw messageNotFound();
       const r = await service.customerClose(tx, me, req.params.id);
       req.auditTarget = `message:${r.thread_id}`;
       return rentalOk(r, 'Thread closed.');

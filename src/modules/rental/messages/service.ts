@@ -1,7 +1,7 @@
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { emitMessageCreated } from '../events.js';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError, badRequest } from '../../../platform/http/errors.js';
+import { invalidParam, messageNotFound } from '../errors.js';
 import { pageOf, parsePaging, type Page } from '../paging.js';
 import * as repo from './repo.js';
 import {
@@ -22,9 +22,6 @@ type Tx = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
  * and is answered with the stored one instead of being stored twice. Messages carry no Idempotency-Key.
  */
 export const MESSAGE_REPEAT_WINDOW_SECONDS = 60;
-
-export const notFoundError = (message = 'Message not found.') => new HttpError(404, 'RESOURCE_NOT_FOUND', message);
-const notFound = () => notFoundError();
 
 /** The rental customer a caller writes as (customer side). */
 export interface CustomerIdentity {
@@ -66,8 +63,8 @@ export async function inbox(db: Db, q: InboxQuery, customer?: CustomerIdentity):
  */
 async function resolveThread(db: Db, messageId: number, customer?: CustomerIdentity): Promise<number> {
   const t = await repo.threadIdOf(db, messageId);
-  if (!t) throw notFound();
-  if (customer && t.customer_id !== customer.id) throw notFound();
+  if (!t) throw messageNotFound();
+  if (customer && t.customer_id !== customer.id) throw messageNotFound();
   return t.thread_id;
 }
 
@@ -77,10 +74,10 @@ export async function thread(db: Db, messageId: number, customer?: CustomerIdent
   const threadId = await resolveThread(db, messageId, customer);
   await repo.markRead(db, threadId, viewer);
   const head = await repo.getThread(db, threadId, viewer);
-  if (!head) throw notFound();
+  if (!head) throw messageNotFound();
   const msgs = (await repo.threadMessages(db, threadId)).map(messageView);
   const [first, ...replies] = msgs;
-  if (!first) throw notFound();
+  if (!first) throw messageNotFound();
   return { thread: threadSummary(head), message: first, replies };
 }
 
@@ -103,13 +100,12 @@ export async function adminReply(
   text: string,
   closeThread: boolean,
 ): Promise<ReplyResult> {
-  if (text.trim() === '')
-    throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
+  if (text.trim() === '') throw invalidParam('message', 'message must not be blank.', 'must not be blank');
   return transaction(async (tx) => {
     await repo.lockAuthor(tx, author.id);
     const threadId = await resolveThread(tx, messageId);
     const head = await repo.getThread(tx, threadId, 'admin');
-    if (!head) throw notFound();
+    if (!head) throw messageNotFound();
     const repeated = await repo.repeatedMessage(
       tx,
       {
@@ -149,9 +145,11 @@ export function parseStatus(raw: unknown): MessageStatus {
   const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
   const s = v === 'answered' ? 'replied' : v;
   if (!(MESSAGE_STATUSES as readonly string[]).includes(s)) {
-    throw badRequest('status must be one of pending, replied, closed.', 'INVALID_PARAMS', {
-      params: { status: 'must be pending, replied or closed' },
-    });
+    throw invalidParam(
+      'status',
+      'status must be one of pending, replied, closed.',
+      'must be pending, replied or closed',
+    );
   }
   return s as MessageStatus;
 }
@@ -166,7 +164,7 @@ export async function setStatus(
   return transaction(async (tx) => {
     const threadId = await resolveThread(tx, messageId);
     const previous = await repo.setThreadStatus(tx, threadId, status);
-    if (previous === undefined) throw notFound();
+    if (previous === undefined) throw messageNotFound();
     return { id: messageId, thread_id: threadId, status, previous_status: previous };
   });
 }
@@ -193,9 +191,11 @@ export async function startThread(
   const subject = input.subject.trim();
   const body = input.message.trim();
   if (subject === '' || body === '') {
-    throw badRequest('subject and message must not be blank.', 'INVALID_PARAMS', {
-      params: { [subject === '' ? 'subject' : 'message']: 'must not be blank' },
-    });
+    throw invalidParam(
+      subject === '' ? 'subject' : 'message',
+      'subject and message must not be blank.',
+      'must not be blank',
+    );
   }
   const id = await transaction(async (tx) => {
     await repo.lockAuthor(tx, user.id);
@@ -206,9 +206,7 @@ export async function startThread(
     );
     if (repeated) return repeated.id;
     if (input.booking_id !== undefined && !(await repo.bookingBelongsTo(tx, input.booking_id, customer.id))) {
-      throw badRequest('booking_id is not one of your bookings.', 'INVALID_PARAMS', {
-        params: { booking_id: 'not one of your bookings' },
-      });
+      throw invalidParam('booking_id', 'booking_id is not one of your bookings.', 'not one of your bookings');
     }
     const newId = await repo.insertMessage(tx, {
       threadId: null,
@@ -242,13 +240,12 @@ export async function customerReply(
   text: string,
 ): Promise<ReplyResult> {
   const body = text.trim();
-  if (body === '')
-    throw badRequest('message must not be blank.', 'INVALID_PARAMS', { params: { message: 'must not be blank' } });
+  if (body === '') throw invalidParam('message', 'message must not be blank.', 'must not be blank');
   return transaction(async (tx) => {
     await repo.lockAuthor(tx, user.id);
     const threadId = await resolveThread(tx, messageId, customer);
     const head = await repo.getThread(tx, threadId, 'customer');
-    if (!head) throw notFound();
+    if (!head) throw messageNotFound();
     const repeated = await repo.repeatedMessage(
       tx,
       {
@@ -290,7 +287,7 @@ export async function customerClose(
   return transaction(async (tx) => {
     const threadId = await resolveThread(tx, messageId, customer);
     const previous = await repo.setThreadStatus(tx, threadId, 'closed');
-    if (previous === undefined) throw notFound();
+    if (previous === undefined) throw messageNotFound();
     return { id: messageId, thread_id: threadId, status: 'closed', previous_status: previous };
   });
 }

@@ -1,15 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { catalogueChanged } from '../catalogue.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, Priority, lit, Text } from '../schemas.js';
 import { writeSchemas } from '../write-schemas.js';
-import { isValidDate } from '../time.js';
-import { deleteRule, insertRule, listRules, ruleById, updateRule } from './repo.js';
-import { PricingRuleView, RULE_CHARGES, type PricingRuleUpdate } from './schema.js';
+import { PricingRuleView, RULE_CHARGES } from './schema.js';
+import { createRule, editRule, findRules, removeRule, ruleFields, ruleOf, validateRule } from './service.js';
 import { RULE_KINDS, RULE_SCOPES, type PricingRule } from './types.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
@@ -57,57 +55,6 @@ export function ruleView(r: PricingRule): PricingRuleView {
   };
 }
 
-const bad = (m: string, field: string) => new HttpError(400, 'INVALID_PARAMS', m, { field });
-
-/** The fields each kind needs (checked on the merged rule). */
-function validate(r: Partial<PricingRule>): void {
-  if (r.scope === 'category' && !r.category) throw bad('A category rule needs category.', 'category');
-  if (r.scope === 'vehicle' && !r.vehicle_id) throw bad('A vehicle rule needs vehicle_id.', 'vehicle_id');
-  for (const f of ['start_date', 'end_date'] as const)
-    if (r[f] && !isValidDate(r[f]!)) throw bad(`${f} is not a date.`, f);
-  switch (r.kind) {
-    case 'season':
-      if (!r.start_date || !r.end_date) throw bad('A season needs start_date and end_date.', 'start_date');
-      if (!r.recurring && r.start_date > r.end_date)
-        throw new HttpError(400, 'INVALID_DATE_RANGE', 'start_date is after end_date.');
-      if (r.multiplier === null || r.multiplier === undefined) throw bad('A season needs multiplier.', 'multiplier');
-      break;
-    case 'weekend':
-      if (r.multiplier === null || r.multiplier === undefined)
-        throw bad('A weekend rule needs multiplier.', 'multiplier');
-      break;
-    case 'duration':
-      if (!r.min_days || r.percent === null || r.percent === undefined)
-        throw bad('A duration tier needs min_days and percent.', 'min_days');
-      break;
-    case 'addon':
-      if (!r.code || r.amount === null || r.amount === undefined) throw bad('An add-on needs code and amount.', 'code');
-      break;
-    case 'tax':
-    case 'deposit':
-      if (r.percent === null || r.percent === undefined) throw bad(`A ${r.kind} rule needs percent.`, 'percent');
-      break;
-  }
-}
-
-type Decimals = 'multiplier' | 'percent' | 'amount';
-/** The body's decimals as text (PostgreSQL numeric). */
-function toFields<B extends Partial<Record<Decimals, number | null>>>(
-  b: B,
-): Omit<B, Decimals> & Pick<PricingRuleUpdate, Decimals> {
-  const s = (v: number | null | undefined) => (v === undefined || v === null ? v : String(v));
-  return { ...b, multiplier: s(b.multiplier), percent: s(b.percent), amount: s(b.amount) };
-}
-
-function fkError(e: unknown): never {
-  const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
-  if (/foreign key|violates/.test(msg))
-    throw new HttpError(400, 'INVALID_PARAMS', 'The rule refers to an unknown vehicle or breaks a constraint.', {
-      field: 'vehicle_id',
-    });
-  throw e;
-}
-
 export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   app.get(
@@ -122,7 +69,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listRules(p.db, req.query.kind, pg.limit, pg.offset);
+      const r = await findRules(p.db, req.query.kind, pg.limit, pg.offset);
       return rentalOk(pageOf(r.items.map(ruleView), r.total, pg));
     },
   );
@@ -137,9 +84,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const r = await ruleById(p.db, req.params.id);
-      if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
-      return rentalOk(ruleView(r));
+      return rentalOk(ruleView(await ruleOf(p.db, req.params.id)));
     },
   );
   app.post(
@@ -155,7 +100,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const b = { scope: 'global' as const, recurring: true, ...req.body };
-      validate({
+      validateRule({
         ...b,
         multiplier: b.multiplier === undefined ? undefined : String(b.multiplier),
         percent: b.percent === undefined ? undefined : String(b.percent),
@@ -165,7 +110,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         action: 'pricing-rule-create',
         write: async (tx) => ({
           status: 201,
-          body: rentalOk(ruleView(await insertRule(tx, toFields(b)).catch(fkError)), 'Pricing rule created.'),
+          body: rentalOk(ruleView(await createRule(tx, ruleFields(b))), 'Pricing rule created.'),
         }),
         after: () => catalogueChanged(p),
       });
@@ -185,16 +130,9 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const cur = await ruleById(p.db, req.params.id);
-      if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
-      const f = toFields(req.body);
-      validate({
-        ...cur,
-        ...(Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Partial<PricingRule>),
-      });
-      const r = await updateRule(p.db, req.params.id, f).catch(fkError);
+      const r = await editRule(p.db, req.params.id, ruleFields(req.body));
       await catalogueChanged(p);
-      return rentalOk(ruleView(r!), 'Pricing rule updated.');
+      return rentalOk(ruleView(r), 'Pricing rule updated.');
     },
   );
   app.delete(
@@ -208,8 +146,7 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!(await deleteRule(p.db, req.params.id)))
-        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Pricing rule ${req.params.id} does not exist.`);
+      await removeRule(p.db, req.params.id);
       await catalogueChanged(p);
       return rentalOk({ id: req.params.id, deleted: true }, 'Pricing rule deleted.');
     },

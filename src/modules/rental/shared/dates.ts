@@ -1,4 +1,4 @@
-import { badRequest } from '../../../platform/http/errors.js';
+import { invalidParam, RentalErrors } from '../errors.js';
 
 /** Longest report range accepted (three years, leap days included). */
 export const MAX_RANGE_DAYS = 1096;
@@ -45,23 +45,17 @@ export function parseRange(q: { start_date?: unknown; end_date?: unknown }, time
   for (const name of ['start_date', 'end_date'] as const) {
     const v = q[name];
     if (v !== undefined && (typeof v !== 'string' || !isYmd(v))) {
-      throw badRequest(`${name} must be a date written YYYY-MM-DD.`, 'INVALID_PARAMS', {
-        params: { [name]: 'expected YYYY-MM-DD' },
-      });
+      throw invalidParam(name, `${name} must be a date written YYYY-MM-DD.`, 'expected YYYY-MM-DD');
     }
   }
   const end = typeof q.end_date === 'string' ? q.end_date : localDate(now, timeZone);
   const start = typeof q.start_date === 'string' ? q.start_date : addDays(end, -(DEFAULT_RANGE_DAYS - 1));
   if (start > end)
-    throw badRequest('start_date must not be after end_date.', 'INVALID_DATE_RANGE', {
-      start_date: start,
-      end_date: end,
-    });
+    throw RentalErrors.invalidDateRange('start_date must not be after end_date.', { start_date: start, end_date: end });
   const days = daysInclusive(start, end);
   if (days > MAX_RANGE_DAYS) {
-    throw badRequest(
+    throw RentalErrors.invalidDateRange(
       `The date range is too long: at most ${MAX_RANGE_DAYS} days (about 3 years) per report.`,
-      'INVALID_DATE_RANGE',
       {
         start_date: start,
         end_date: end,

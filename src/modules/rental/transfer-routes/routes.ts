@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { cents, dec, Decimal, money } from '../money.js';
@@ -9,7 +8,7 @@ import { adminResponses, Deleted, IdParams, Nullable, Id, Text } from '../schema
 import { writeSchemas } from '../write-schemas.js';
 import { iso, num } from '../views.js';
 import { TransferRouteView, type TransferRouteUpdate } from './schema.js';
-import { deleteRoute, insertRoute, listRoutes, routeById, updateRoute, type TransferRouteRow } from './repo.js';
+import { createRoute, editRoute, findRoutes, removeRoute, routeOf, type TransferRouteRow } from './service.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 const T = ['rental: transfer routes'];
@@ -70,15 +69,6 @@ function fields<B extends Partial<Record<Decimals, number>>>(
     min_price: text(b.min_price),
   };
 }
-function fkError(e: unknown): never {
-  const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
-  if (/foreign key|violates/.test(msg))
-    throw new HttpError(400, 'INVALID_PARAMS', 'origin_location_id or destination_location_id does not exist.', {
-      field: 'origin_location_id',
-    });
-  throw e;
-}
-
 export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   app.get(
@@ -93,7 +83,7 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listRoutes(p.db, pg.limit, pg.offset);
+      const r = await findRoutes(p.db, pg.limit, pg.offset);
       return rentalOk(pageOf(r.items.map(routeView), r.total, pg));
     },
   );
@@ -108,9 +98,7 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const r = await routeById(p.db, req.params.id);
-      if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
-      return rentalOk(routeView(r));
+      return rentalOk(routeView(await routeOf(p.db, req.params.id)));
     },
   );
   app.post(
@@ -130,7 +118,7 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         action: 'transfer-route-create',
         write: async (tx) => ({
           status: 201,
-          body: rentalOk(routeView(await insertRoute(tx, input).catch(fkError)), 'Transfer route created.'),
+          body: rentalOk(routeView(await createRoute(tx, input)), 'Transfer route created.'),
         }),
       });
       req.auditTarget = `transfer_route:${(r.body as { data: { id: number } }).data.id}`;
@@ -149,8 +137,7 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const r = await updateRoute(p.db, req.params.id, fields(req.body)).catch(fkError);
-      if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
+      const r = await editRoute(p.db, req.params.id, fields(req.body));
       return rentalOk(routeView(r), 'Transfer route updated.');
     },
   );
@@ -165,8 +152,7 @@ export const transferRouteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!(await deleteRoute(p.db, req.params.id)))
-        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Transfer route ${req.params.id} does not exist.`);
+      await removeRoute(p.db, req.params.id);
       return rentalOk({ id: req.params.id, deleted: true }, 'Transfer route deleted.');
     },
   );

@@ -1,30 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { slugify } from '../../store/slug.js';
-import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { catalogueChanged } from '../catalogue.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, DateStr, Deleted, IdParams, Nullable, Id, lit, Text } from '../schemas.js';
 import { writeSchemas } from '../write-schemas.js';
-import { isValidDate } from '../time.js';
 import { vehicleView } from '../views.js';
-import { VehicleView as Vehicle, type VehicleUpdate } from './schema.js';
-import {
-  deleteVehicle,
-  insertVehicle,
-  listVehicles,
-  slugTaken,
-  freeVehicleSlug,
-  updateVehicle,
-  vehicleById,
-  vehicleHasBookings,
-} from './repo.js';
+import { VehicleView as Vehicle } from './schema.js';
+import { createVehicle, editVehicle, findVehicles, removeVehicle, vehicleFields, vehicleOf } from './service.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
-/** A slug of at most 90 characters (ASCII; accents folded), `vehicle` when nothing is left. */
-const slugOf = (s: string) => slugify(s).slice(0, 90).replace(/-+$/, '') || 'vehicle';
 const T = ['rental: vehicles'];
 const VehicleBody = {
   name: Text({ minLength: 1, maxLength: 200 }),
@@ -51,30 +37,6 @@ const VehicleBody = {
 };
 const VehicleInput = writeSchemas(VehicleBody);
 
-type Columned = 'price_per_day' | 'deposit_percent' | 'blocked_dates';
-/** The body's values as columns: money and percent as decimal text, blocked dates checked, unique and sorted. */
-function checkFields<B extends { blocked_dates?: string[]; price_per_day?: number; deposit_percent?: number | null }>(
-  b: B,
-): Omit<B, Columned> & Pick<VehicleUpdate, Columned> {
-  for (const d of b.blocked_dates ?? [])
-    if (!isValidDate(d))
-      throw new HttpError(400, 'INVALID_PARAMS', `blocked_dates: ${d} is not a date.`, { field: 'blocked_dates' });
-  return {
-    ...b,
-    price_per_day: b.price_per_day === undefined ? undefined : b.price_per_day.toFixed(2),
-    deposit_percent:
-      b.deposit_percent === undefined || b.deposit_percent === null ? b.deposit_percent : String(b.deposit_percent),
-    blocked_dates: b.blocked_dates ? [...new Set(b.blocked_dates)].sort() : undefined,
-  };
-}
-
-function fkError(e: unknown): never {
-  const msg = e instanceof Error ? e.message + String((e as { cause?: unknown }).cause ?? '') : '';
-  if (/foreign key|violates/.test(msg))
-    throw new HttpError(400, 'INVALID_PARAMS', 'location_id or vendor_id does not exist.', { field: 'location_id' });
-  throw e;
-}
-
 export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   app.get(
@@ -96,7 +58,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listVehicles(p.db, req.query, pg.limit, pg.offset);
+      const r = await findVehicles(p.db, req.query, pg.limit, pg.offset);
       return rentalOk(pageOf(r.items.map(vehicleView), r.total, pg));
     },
   );
@@ -105,9 +67,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/vehicles/:id',
     { schema: { tags: T, summary: 'One vehicle', params: IdParams, response: adminResponses(Vehicle, 200, 404) } },
     async (req) => {
-      const v = await vehicleById(p.db, req.params.id);
-      if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
-      return rentalOk(vehicleView(v));
+      return rentalOk(vehicleView(await vehicleOf(p.db, req.params.id)));
     },
   );
 
@@ -123,14 +83,11 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const fields = checkFields(req.body);
+      const fields = vehicleFields(req.body);
       const r = await keyedWrite(p, req, reply, {
         action: 'vehicle-create',
         async write(tx) {
-          const slug = req.body.slug ?? (await freeVehicleSlug(tx, slugOf(req.body.name)));
-          if (await slugTaken(tx, slug))
-            throw new HttpError(409, 'STATE_CONFLICT', `The slug "${slug}" is taken.`, { field: 'slug' });
-          const v = await insertVehicle(tx, { ...fields, slug, currency: p.storeCurrency.code }).catch(fkError);
+          const v = await createVehicle(tx, fields, p.storeCurrency.code);
           return { status: 201, body: rentalOk(vehicleView(v), 'Vehicle created.') };
         },
         after: () => catalogueChanged(p),
@@ -152,10 +109,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (req.body.slug && (await slugTaken(p.db, req.body.slug, req.params.id)))
-        throw new HttpError(409, 'STATE_CONFLICT', 'The slug is taken.', { field: 'slug' });
-      const v = await updateVehicle(p.db, req.params.id, checkFields(req.body)).catch(fkError);
-      if (!v) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
+      const v = await editVehicle(p.db, req.params.id, req.body);
       await catalogueChanged(p);
       return rentalOk(vehicleView(v), 'Vehicle updated.');
     },
@@ -172,11 +126,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!(await vehicleById(p.db, req.params.id)))
-        throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${req.params.id} does not exist.`);
-      if (await vehicleHasBookings(p.db, req.params.id))
-        throw new HttpError(409, 'STATE_CONFLICT', 'The vehicle has bookings; set its status to inactive instead.');
-      await deleteVehicle(p.db, req.params.id);
+      await removeVehicle(p.db, req.params.id);
       await catalogueChanged(p);
       return rentalOk({ id: req.params.id, deleted: true }, 'Vehicle deleted.');
     },

@@ -1,14 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { money } from '../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { Id, Nullable, Text, lit } from '../schemas.js';
 import { toDate } from '../../../platform/db/types.js';
-import { listOwnListings, ownListing, type ListingRow } from './vendor-repo.js';
-import { approveVendorVehicle, createVendorVehicle, editVendorVehicle, moveVendorVehicle } from './vendor-service.js';
+import {
+  approveVendorVehicle,
+  createVendorVehicle,
+  editVendorVehicle,
+  moveVendorVehicle,
+  ownVehicle,
+  ownVehicles,
+  type ListingRow,
+} from './vendor-service.js';
 import { IdParams } from '../vendors/schemas.js';
 
 const V1 = '/rova-rental/v1';
@@ -93,11 +99,7 @@ const DONE = {
 /** Vendors manage their own vehicles only: another vendor's vehicle answers 404, exactly like a missing one. */
 export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  const own = async (userId: number, id: number) => {
-    const l = await ownListing(p.db, userId, id);
-    if (!l) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${id} does not exist.`);
-    return view(l);
-  };
+  const own = async (userId: number, id: number) => view(await ownVehicle(p.db, userId, id));
 
   app.get(
     `${V1}/vendor/vehicles`,
@@ -112,7 +114,7 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listOwnListings(p.db, req.auth.user!.id, pg.limit, pg.offset);
+      const r = await ownVehicles(p.db, req.auth.user!.id, pg.limit, pg.offset);
       return rentalOk(pageOf(r.items.map(view), r.total, pg), '');
     },
   );

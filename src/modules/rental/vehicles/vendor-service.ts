@@ -1,8 +1,8 @@
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
 import { catalogueChanged } from '../catalogue.js';
+import { invalidField, RentalErrors, vehicleNotFound } from '../errors.js';
 import { recordVendorAudit, type VendorAuditEvent } from '../ledger/audit.js';
 import { lockVendorMoney } from '../ledger/income-repo.js';
 import {
@@ -21,6 +21,7 @@ import {
   activeBookingCount,
   insertListing,
   listingById,
+  listOwnListings,
   ownListing,
   setLifecycle,
   type Lifecycle,
@@ -28,6 +29,8 @@ import {
 } from './vendor-repo.js';
 import { deferPenalty, openReportFor } from '../vendors/reports/repo.js';
 import { vendorById } from '../vendors/repo.js';
+
+export type { ListingRow } from './vendor-repo.js';
 
 /** Lifecycle moves a vendor may make (reference §2.14); approval of pending_review is the admin's. */
 const MOVES: Record<
@@ -86,26 +89,32 @@ function fields(b: VehicleInput): VehicleUpdate {
 async function checkLocation(db: Db, b: VehicleInput): Promise<void> {
   if (b.location_id === undefined || b.location_id === null) return;
   if (!(await locationById(db, b.location_id)))
-    throw new HttpError(400, 'INVALID_PARAMS', `location_id ${b.location_id} does not exist.`, {
-      field: 'location_id',
-    });
-}
-
-function notFound(id: number): HttpError {
-  return new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${id} does not exist.`);
+    throw invalidField('location_id', `location_id ${b.location_id} does not exist.`);
 }
 
 /** Only an active vendor acts on its listings (a suspended one reads but cannot change anything). */
 async function activeVendor(db: Db, user: AuthUser): Promise<void> {
   const v = await vendorById(db, user.id);
-  if (!v) throw new HttpError(403, 'PERMISSION_DENIED', 'Only approved vendors can manage vehicles.');
-  if (v.status !== 'active') throw new HttpError(403, 'PERMISSION_DENIED', 'Your vendor account is suspended.');
+  if (!v) throw RentalErrors.permissionDenied('Only approved vendors can manage vehicles.');
+  if (v.status !== 'active') throw RentalErrors.permissionDenied('Your vendor account is suspended.');
 }
 
 async function ownLocked(tx: Db, user: AuthUser, id: number): Promise<ListingRow> {
   const l = await ownListing(tx, user.id, id, true);
-  if (!l) throw notFound(id);
+  if (!l) throw vehicleNotFound(id);
   return l;
+}
+
+/** One of the vendor's own vehicles: another vendor's answers 404, exactly like a missing one. */
+export async function ownVehicle(db: Db, userId: number, id: number): Promise<ListingRow> {
+  const l = await ownListing(db, userId, id);
+  if (!l) throw vehicleNotFound(id);
+  return l;
+}
+
+/** The vendor's own vehicles, a page of them. */
+export function ownVehicles(db: Db, userId: number, limit: number, offset: number) {
+  return listOwnListings(db, userId, limit, offset);
 }
 
 /** A vendor lists a new vehicle: it waits in pending_review (not bookable) until an admin approves it. */
@@ -149,8 +158,7 @@ export async function editVendorVehicle(p: Platform, user: AuthUser, id: number,
   await p.transaction(async (tx) => {
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
-    if (l.lifecycle === 'withdrawn')
-      throw new HttpError(409, 'STATE_CONFLICT', 'A withdrawn vehicle cannot be edited.');
+    if (l.lifecycle === 'withdrawn') throw RentalErrors.stateConflict('A withdrawn vehicle cannot be edited.');
     await checkLocation(tx, b);
     await updateVehicle(tx, id, fields(b));
   });
@@ -174,15 +182,11 @@ export async function moveVendorVehicle(
     await activeVendor(tx, user);
     const l = await ownLocked(tx, user, id);
     if (!m.from.includes(l.lifecycle))
-      throw new HttpError(409, 'STATE_CONFLICT', `A ${l.lifecycle} vehicle cannot be ${m.to}.`, {
-        lifecycle: l.lifecycle,
-      });
+      throw RentalErrors.stateConflict(`A ${l.lifecycle} vehicle cannot be ${m.to}.`, { lifecycle: l.lifecycle });
     if (move === 'relist' && l.withdrawn_at !== null) {
       const until = new Date(toDate(l.withdrawn_at).getTime() + RELIST_COOLDOWN_DAYS * 86_400_000);
       if (until.getTime() > Date.now())
-        throw new HttpError(
-          409,
-          'STATE_CONFLICT',
+        throw RentalErrors.stateConflict(
           `A withdrawn vehicle can be relisted from ${until.toISOString()} (${RELIST_COOLDOWN_DAYS}-day cooldown).`,
           { reason: 'relist_cooldown', relist_at: until.toISOString() },
         );
@@ -190,7 +194,7 @@ export async function moveVendorVehicle(
     if (move === 'pause' || move === 'withdraw') {
       const n = await activeBookingCount(tx, id);
       if (n > 0)
-        throw new HttpError(409, 'STATE_CONFLICT', `The vehicle has ${n} confirmed or in-progress booking(s).`, {
+        throw RentalErrors.stateConflict(`The vehicle has ${n} confirmed or in-progress booking(s).`, {
           reason: 'active_bookings_exist',
         });
     }
@@ -238,11 +242,9 @@ async function chargeWithdrawal(p: Platform, tx: Db, vendorId: number, vehicleId
 export async function approveVendorVehicle(p: Platform, admin: AuthUser, id: number): Promise<void> {
   await p.transaction(async (tx) => {
     const l = await listingById(tx, id, true);
-    if (!l) throw notFound(id);
+    if (!l) throw vehicleNotFound(id);
     if (l.lifecycle !== 'pending_review')
-      throw new HttpError(
-        409,
-        'STATE_CONFLICT',
+      throw RentalErrors.stateConflict(
         `Vehicle ${id} is ${l.lifecycle}; only a pending_review listing can be approved.`,
       );
     await setLifecycle(tx, id, 'active');

@@ -1,15 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Platform } from '../../../platform/context.js';
-import { HttpError } from '../../../platform/http/errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
-import { listVendorAudit } from '../ledger/audit.js';
-import { vendorBalances } from '../ledger/balances.js';
-import { scoreHistory } from '../ledger/score.js';
 import { PageSchema, pageOf, parsePaging } from '../paging.js';
-import { documentsOf } from './applications/repo.js';
-import { recentPayoutsOf } from './portal/payouts-brief.js';
 import {
   AuditItem,
   AuditQuery,
@@ -21,30 +14,21 @@ import {
   VendorItem,
   VendorsQuery,
 } from './schemas.js';
-import { documentView } from './applications/views.js';
-import { auditView, vendorDetailView, vendorListItem } from './views.js';
-import { bookingCounts, listVendors, vendorById, vendorVehicles } from './repo.js';
-import { decideIbanChange, requestIbanChange, suspendVendor, unsuspendVendor } from './service.js';
+import { auditView, vendorListItem } from './views.js';
+import {
+  decideIbanChange,
+  findVendors,
+  requestIbanChange,
+  suspendVendor,
+  unsuspendVendor,
+  vendorAuditLog,
+  vendorDetail,
+} from './service.js';
 
 const VM = '/rova-rental/v1/vendor-management';
 const admin = { auth: { cap: 'manage_options' } } as const;
 const vendorOnly = { auth: { cap: 'manage_vendor_account' } } as const;
 const tags = ['rental v1: vendor management'];
-
-async function detail(p: Platform, id: number) {
-  const v = await vendorById(p.db, id);
-  if (!v) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor ${id} does not exist.`);
-  const currency = p.storeCurrency.code;
-  const docs = v.application_id === null ? [] : await documentsOf(p.db, Number(v.application_id));
-  return vendorDetailView(v, p.config.secret, currency, {
-    balances: await vendorBalances(p.db, id),
-    counts: await bookingCounts(p.db, id),
-    vehicles: await vendorVehicles(p.db, id),
-    documents: docs.map((d) => documentView(d, p.config.restRoot)),
-    payouts: await recentPayoutsOf(p.db, id, currency),
-    scores: await scoreHistory(p.db, id),
-  });
-}
 
 export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
@@ -63,7 +47,7 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const pg = parsePaging(req.query);
       const q = req.query;
-      const r = await listVendors(
+      const r = await findVendors(
         p.db,
         {
           search: q.search,
@@ -98,7 +82,7 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RentalEnvelope(VendorDetail), ...rentalErrors(400, 401, 403, 404) },
       },
     },
-    async (req) => rentalOk(await detail(p, req.params.id), ''),
+    async (req) => rentalOk(await vendorDetail(p, req.params.id), ''),
   );
 
   app.post(
@@ -143,10 +127,8 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!(await vendorById(p.db, req.params.id)))
-        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor ${req.params.id} does not exist.`);
       const pg = parsePaging(req.query);
-      const r = await listVendorAudit(p.db, req.params.id, req.query.event_type, pg.limit, pg.offset);
+      const r = await vendorAuditLog(p.db, req.params.id, req.query.event_type, pg.limit, pg.offset);
       return rentalOk(
         pageOf(
           r.items.map((a) => auditView(a, p.storeCurrency.code)),
@@ -196,7 +178,7 @@ export const vendorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RentalEnvelope(VendorDetail), ...rentalErrors(401, 403, 404) },
       },
     },
-    async (req) => rentalOk(await detail(p, req.auth.user!.id), ''),
+    async (req) => rentalOk(await vendorDetail(p, req.auth.user!.id), ''),
   );
 
   app.post(

@@ -1,23 +1,58 @@
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
 import { catalogueChanged } from '../catalogue.js';
-import { recordVendorAudit } from '../ledger/audit.js';
+import { invalidField, notFoundError, RentalErrors } from '../errors.js';
+import { listVendorAudit, recordVendorAudit } from '../ledger/audit.js';
+import { vendorBalances } from '../ledger/balances.js';
+import { scoreHistory } from '../ledger/score.js';
+import { documentsOf } from './applications/repo.js';
+import { documentView } from './applications/views.js';
+import { recentPayoutsOf } from './portal/payouts-brief.js';
 import { encryptIban, parseIban } from './iban.js';
 import {
   applyPendingIban,
+  bookingCounts,
   hideListedVehicles,
+  listVendors,
   restoreHiddenVehicles,
   setPendingIban,
   setVendorStatus,
   vendorById,
+  vendorVehicles,
   type VendorRow,
 } from './repo.js';
+import { vendorDetailView } from './views.js';
+
+/** The vendor's profile with its balances, statistics, vehicles, documents, recent payouts and score history. */
+export async function vendorDetail(p: Platform, id: number) {
+  const v = await vendorById(p.db, id);
+  if (!v) throw notFoundError('Vendor', id);
+  const currency = p.storeCurrency.code;
+  const docs = v.application_id === null ? [] : await documentsOf(p.db, Number(v.application_id));
+  return vendorDetailView(v, p.config.secret, currency, {
+    balances: await vendorBalances(p.db, id),
+    counts: await bookingCounts(p.db, id),
+    vehicles: await vendorVehicles(p.db, id),
+    documents: docs.map((d) => documentView(d, p.config.restRoot)),
+    payouts: await recentPayoutsOf(p.db, id, currency),
+    scores: await scoreHistory(p.db, id),
+  });
+}
+
+export function findVendors(db: Db, f: Parameters<typeof listVendors>[1], limit: number, offset: number) {
+  return listVendors(db, f, limit, offset);
+}
+
+/** A vendor's audit log, newest first (an unknown vendor → 404). */
+export async function vendorAuditLog(db: Db, id: number, event: string | undefined, limit: number, offset: number) {
+  if (!(await vendorById(db, id))) throw notFoundError('Vendor', id);
+  return listVendorAudit(db, id, event, limit, offset);
+}
 
 async function lockedVendor(tx: Db, id: number): Promise<VendorRow> {
   const v = await vendorById(tx, id, true);
-  if (!v) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor ${id} does not exist.`);
+  if (!v) throw notFoundError('Vendor', id);
   return v;
 }
 
@@ -30,11 +65,7 @@ export async function suspendVendor(
   const r = await p.transaction(async (tx) => {
     const v = await lockedVendor(tx, id);
     if (v.status !== 'active')
-      throw new HttpError(
-        409,
-        'STATE_CONFLICT',
-        `Vendor ${id} is ${v.status}; only an active vendor can be suspended.`,
-      );
+      throw RentalErrors.stateConflict(`Vendor ${id} is ${v.status}; only an active vendor can be suspended.`);
     const hidden = await hideListedVehicles(tx, id);
     await setVendorStatus(tx, id, 'suspended');
     await recordVendorAudit(tx, {
@@ -58,11 +89,7 @@ export async function unsuspendVendor(
   const r = await p.transaction(async (tx) => {
     const v = await lockedVendor(tx, id);
     if (v.status !== 'suspended')
-      throw new HttpError(
-        409,
-        'STATE_CONFLICT',
-        `Vendor ${id} is ${v.status}; only a suspended vendor can be unsuspended.`,
-      );
+      throw RentalErrors.stateConflict(`Vendor ${id} is ${v.status}; only a suspended vendor can be unsuspended.`);
     const restored = await restoreHiddenVehicles(tx, id);
     await setVendorStatus(tx, id, 'active');
     await recordVendorAudit(tx, {
@@ -80,8 +107,7 @@ export async function unsuspendVendor(
 /** A vendor asks to change the payout IBAN; it takes effect when an admin approves it. */
 export async function requestIbanChange(p: Platform, vendor: AuthUser, raw: string): Promise<void> {
   const iban = parseIban(raw);
-  if (!iban)
-    throw new HttpError(400, 'INVALID_PARAMS', 'iban is not a valid IBAN (checksum failed).', { field: 'iban' });
+  if (!iban) throw invalidField('iban', 'iban is not a valid IBAN (checksum failed).');
   await p.transaction(async (tx) => {
     await lockedVendor(tx, vendor.id);
     await setPendingIban(tx, vendor.id, encryptIban(p.config.secret, iban));
@@ -101,8 +127,7 @@ export async function decideIbanChange(
 ): Promise<{ vendor_id: number; status: 'approved' | 'rejected' }> {
   return p.transaction(async (tx) => {
     const v = await lockedVendor(tx, id);
-    if (!v.pending_iban_encrypted)
-      throw new HttpError(409, 'STATE_CONFLICT', `Vendor ${id} has no pending IBAN change.`);
+    if (!v.pending_iban_encrypted) throw RentalErrors.stateConflict(`Vendor ${id} has no pending IBAN change.`);
     if (approve) await applyPendingIban(tx, id);
     else await setPendingIban(tx, id, null);
     await recordVendorAudit(tx, {

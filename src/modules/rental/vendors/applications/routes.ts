@@ -8,18 +8,17 @@ import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { marketplaceSettings } from '../../ledger/settings.js';
 import { PageSchema, pageOf, parsePaging } from '../../paging.js';
+import { invalidField, invalidParam, RentalErrors } from '../../errors.js';
 import {
-  applicationById,
-  documentById,
-  documentsOf,
-  latestApplicationOf,
-  listApplications,
-} from './repo.js';
-import {
+  applicationOf,
   applyBlocker,
   approveApplication,
+  downloadableDocument,
+  findApplications,
+  ownApplication,
   rejectApplication,
   submitApplication,
+  type ApplicationWithDocuments,
   type ApplyFields,
   type UploadedFile,
 } from './service.js';
@@ -57,7 +56,7 @@ const FIELDS = [
  * documents (document_id|license|address) held in memory ≤ 10 MB each.
  */
 async function readApplyForm(req: FastifyRequest): Promise<{ fields: ApplyFields; files: UploadedFile[] }> {
-  if (!req.isMultipart()) throw new HttpError(400, 'INVALID_PARAMS', 'Send the application as multipart/form-data.');
+  if (!req.isMultipart()) throw RentalErrors.invalidParams('Send the application as multipart/form-data.');
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   try {
@@ -66,9 +65,7 @@ async function readApplyForm(req: FastifyRequest): Promise<{ fields: ApplyFields
     // busboy's own errors (truncated body, no boundary, bad part headers) carry no status: the client's fault, not ours
     const status = (err as { statusCode?: unknown }).statusCode;
     if (err instanceof HttpError || (typeof status === 'number' && status >= 400 && status < 500)) throw err;
-    throw new HttpError(
-      400,
-      'INVALID_PARAMS',
+    throw RentalErrors.invalidParams(
       'The multipart/form-data body is malformed or truncated: send the whole form with the boundary its Content-Type names.',
       { reason: 'malformed_multipart' },
     );
@@ -86,17 +83,14 @@ async function readParts(req: FastifyRequest, fields: Record<string, string>, fi
         files.some((f) => f.kind === kind)
       ) {
         part.file.resume();
-        throw new HttpError(
-          400,
-          'INVALID_PARAMS',
+        throw invalidField(
+          part.fieldname,
           `Unexpected file field "${part.fieldname}" (document_id, document_license, document_address; one each).`,
-          { field: part.fieldname },
         );
       }
       const name = checkOriginalName(part.filename ?? '');
       const data = await part.toBuffer();
-      if (data.length === 0)
-        throw new HttpError(400, 'INVALID_PARAMS', `${part.fieldname} is empty.`, { field: part.fieldname });
+      if (data.length === 0) throw invalidField(part.fieldname, `${part.fieldname} is empty.`);
       files.push({ kind, original_name: name, data });
     } else if (FIELDS.includes(part.fieldname) && typeof part.value === 'string') {
       fields[part.fieldname] = part.value;
@@ -104,7 +98,7 @@ async function readParts(req: FastifyRequest, fields: Record<string, string>, fi
       // the form names every field it takes, like a JSON write schema: anything else is a 400 naming it
       const name = part.fieldname;
       const why = name.startsWith('document_') ? `${name} must be sent as a file` : `unknown field "${name}"`;
-      throw new HttpError(400, 'INVALID_PARAMS', `Invalid parameter(s): ${name}`, { params: { [name]: why } });
+      throw invalidParam(name, `Invalid parameter(s): ${name}`, why);
     }
   }
 }
@@ -112,6 +106,7 @@ async function readParts(req: FastifyRequest, fields: Record<string, string>, fi
 export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   const base = p.config.restRoot;
+  const detail = (a: ApplicationWithDocuments) => applicationDetail(a.application, a.documents, p.config.secret, base);
   // preservePath: see the client's raw file name, so a path trick is refused rather than silently stripped
   await app.register(multipart, {
     limits: { fileSize: MAX_DOCUMENT_BYTES, files: 3, fields: 20, fieldSize: 10_000, parts: 30 },
@@ -167,15 +162,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { fields, files } = await readApplyForm(req);
       const a = await submitApplication(p, req.auth.user!, fields, files);
       req.auditTarget = `vendor_application:${a.id}`;
-      const full = (await applicationById(p.db, Number(a.id)))!;
-      return reply
-        .code(201)
-        .send(
-          rentalOk(
-            applicationDetail(full, await documentsOf(p.db, Number(a.id)), p.config.secret, base),
-            'Application submitted.',
-          ),
-        );
+      return reply.code(201).send(rentalOk(detail(await applicationOf(p.db, Number(a.id))), 'Application submitted.'));
     },
   );
 
@@ -190,9 +177,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const a = await latestApplicationOf(p.db, req.auth.user!.id);
-      if (!a) throw new HttpError(404, 'RESOURCE_NOT_FOUND', 'You have not applied to become a vendor.');
-      return rentalOk(applicationDetail(a, await documentsOf(p.db, Number(a.id)), p.config.secret, base), '');
+      return rentalOk(detail(await ownApplication(p.db, req.auth.user!.id)), '');
     },
   );
 
@@ -213,10 +198,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const d = await documentById(p.db, req.params.id);
-      const u = req.auth.user!;
-      if (!d || (u.role !== 'administrator' && Number(d.user_id) !== u.id))
-        throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Document ${req.params.id} does not exist.`);
+      const d = await downloadableDocument(p.db, req.params.id, req.auth.user!);
       const data = await readDocument(p.storage, d.stored_name, Number(d.id));
       return reply
         .type(d.mime)
@@ -240,7 +222,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listApplications(
+      const r = await findApplications(
         p.db,
         { status: req.query.status ?? 'pending', search: req.query.search },
         pg.limit,
@@ -262,9 +244,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const a = await applicationById(p.db, req.params.id);
-      if (!a) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor application ${req.params.id} does not exist.`);
-      return rentalOk(applicationDetail(a, await documentsOf(p.db, Number(a.id)), p.config.secret, base), '');
+      return rentalOk(detail(await applicationOf(p.db, req.params.id)), '');
     },
   );
 

@@ -1,19 +1,24 @@
 import type { Platform } from '../../../../platform/context.js';
 import type { AuthUser } from '../../../../platform/auth/types.js';
 import { emitEvent } from '../../../../platform/events/emit.js';
-import { HttpError } from '../../../../platform/http/errors.js';
 import { toDate, type Db } from '../../../../platform/db/types.js';
+import { invalidField, notFoundError, RentalErrors } from '../../errors.js';
 import { recordVendorAudit } from '../../ledger/audit.js';
 import { marketplaceSettings } from '../../ledger/settings.js';
 import {
   applicationById,
   decideApplication,
+  documentById,
+  documentsOf,
   insertApplication,
   insertDocument,
   isVendor,
   latestApplicationOf,
+  listApplications,
   upsertVendorFromApplication,
+  type ApplicationFilter,
   type ApplicationRow,
+  type DocumentRow,
 } from './repo.js';
 import { encryptIban, parseIban } from '../iban.js';
 import { removeDocument, storeDocument, type DocumentKind, type StoredDocument } from './uploads.js';
@@ -39,7 +44,7 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-const bad = (field: string, message: string) => new HttpError(400, 'INVALID_PARAMS', message, { field });
+const bad = invalidField;
 
 function text(f: ApplyFields, name: keyof ApplyFields, min: number, max: number): string {
   const v = (f[name] ?? '').trim();
@@ -50,6 +55,42 @@ function text(f: ApplyFields, name: keyof ApplyFields, min: number, max: number)
     );
   }
   return v;
+}
+
+/** An application with its documents. */
+export interface ApplicationWithDocuments {
+  application: ApplicationRow;
+  documents: DocumentRow[];
+}
+
+const withDocuments = async (db: Db, a: ApplicationRow): Promise<ApplicationWithDocuments> => ({
+  application: a,
+  documents: await documentsOf(db, Number(a.id)),
+});
+
+export function findApplications(db: Db, f: ApplicationFilter, limit: number, offset: number) {
+  return listApplications(db, f, limit, offset);
+}
+
+/** One application with its documents (an unknown id → 404). */
+export async function applicationOf(db: Db, id: number): Promise<ApplicationWithDocuments> {
+  const a = await applicationById(db, id);
+  if (!a) throw notFoundError('Vendor application', id);
+  return withDocuments(db, a);
+}
+
+/** The user's latest application with its documents (none → 404). */
+export async function ownApplication(db: Db, userId: number): Promise<ApplicationWithDocuments> {
+  const a = await latestApplicationOf(db, userId);
+  if (!a) throw RentalErrors.notFound('You have not applied to become a vendor.');
+  return withDocuments(db, a);
+}
+
+/** A document the user may download: administrators any, the applicant their own; others get 404 like a missing id. */
+export async function downloadableDocument(db: Db, id: number, user: AuthUser): Promise<DocumentRow> {
+  const d = await documentById(db, id);
+  if (!d || (user.role !== 'administrator' && Number(d.user_id) !== user.id)) throw notFoundError('Document', id);
+  return d;
 }
 
 /** Why the user may not apply now (null = may apply). */
@@ -94,7 +135,7 @@ export async function submitApplication(
     throw bad('terms_version', `terms_version must be the current version "${s.terms_version}".`);
   if (!files.some((x) => x.kind === 'id')) throw bad('document_id', 'An identity document (document_id) is required.');
   const blocker = await applyBlocker(p, user);
-  if (blocker) throw new HttpError(409, 'STATE_CONFLICT', blocker);
+  if (blocker) throw RentalErrors.stateConflict(blocker);
   const stored: { file: UploadedFile; doc: StoredDocument }[] = [];
   try {
     for (const file of files) stored.push({ file, doc: await storeDocument(p.storage, file.data) });
@@ -111,7 +152,7 @@ export async function submitApplication(
         service_areas: areas,
         terms_version: s.terms_version,
       });
-      if (!app) throw new HttpError(409, 'STATE_CONFLICT', 'You already have a pending application.');
+      if (!app) throw RentalErrors.stateConflict('You already have a pending application.');
       for (const { file, doc } of stored)
         await insertDocument(tx, {
           application_id: app.id,
@@ -130,13 +171,9 @@ export async function submitApplication(
 
 async function pendingForDecision(tx: Db, id: number): Promise<ApplicationRow> {
   const a = await applicationById(tx, id, true);
-  if (!a) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor application ${id} does not exist.`);
+  if (!a) throw notFoundError('Vendor application', id);
   if (a.status !== 'pending')
-    throw new HttpError(
-      409,
-      'STATE_CONFLICT',
-      `Application ${id} is ${a.status}; only a pending application can be decided.`,
-    );
+    throw RentalErrors.stateConflict(`Application ${id} is ${a.status}; only a pending application can be decided.`);
   return a;
 }
 

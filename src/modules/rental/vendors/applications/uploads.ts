@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HttpError } from '../../../../platform/http/errors.js';
 import type { ObjectStorage } from '../../../../platform/storage/index.js';
+import { invalidField, RentalErrors } from '../../errors.js';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_KINDS = ['id', 'license', 'address'] as const;
@@ -41,12 +41,7 @@ export function checkOriginalName(name: string): string {
     name.includes('..') ||
     name.split('.').every((p) => p === '')
   ) {
-    throw new HttpError(
-      400,
-      'INVALID_PARAMS',
-      'The file name is not acceptable (no paths, "..", or control characters).',
-      { field: 'file_name' },
-    );
+    throw invalidField('file_name', 'The file name is not acceptable (no paths, "..", or control characters).');
   }
   return name;
 }
@@ -68,12 +63,7 @@ export function documentKey(storedName: string): string {
 export async function storeDocument(storage: ObjectStorage, data: Buffer): Promise<StoredDocument> {
   const type = sniffDocument(data);
   if (!type)
-    throw new HttpError(
-      400,
-      'INVALID_PARAMS',
-      'Documents must be PDF, JPEG, PNG or WebP files (checked from the content).',
-      { field: 'documents' },
-    );
+    throw invalidField('documents', 'Documents must be PDF, JPEG, PNG or WebP files (checked from the content).');
   const stored = `${randomBytes(16).toString('hex')}.${type.ext}`;
   await storage.put(documentKey(stored), data, type.mime);
   return {
@@ -88,9 +78,7 @@ export async function storeDocument(storage: ObjectStorage, data: Buffer): Promi
 export async function readDocument(storage: ObjectStorage, storedName: string, id: number): Promise<Buffer> {
   const o = await storage.get(documentKey(storedName));
   if (!o)
-    throw new HttpError(
-      404,
-      'RESOURCE_NOT_FOUND',
+    throw RentalErrors.notFound(
       `The file of document ${id} is missing from the storage (${storage.label}); if it was stored by an older Rova, run \`rova storage migrate\`.`,
     );
   return o.data;

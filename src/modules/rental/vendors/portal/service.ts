@@ -1,7 +1,7 @@
 import type { Platform } from '../../../../platform/context.js';
 import type { AuthUser } from '../../../../platform/auth/types.js';
 import { toDate } from '../../../../platform/db/types.js';
-import { HttpError } from '../../../../platform/http/errors.js';
+import { invalidField, RentalErrors, vehicleNotFound } from '../../errors.js';
 import { fromMinor } from '../../ledger/money.js';
 import {
   monthlyAverageIncome,
@@ -42,7 +42,7 @@ function bookingView(b: VendorBookingRow) {
 
 async function ownVendor(p: Platform, user: AuthUser) {
   const v = await vendorById(p.db, user.id);
-  if (!v) throw new HttpError(403, 'PERMISSION_DENIED', 'Only approved vendors have a vendor account.');
+  if (!v) throw RentalErrors.permissionDenied('Only approved vendors have a vendor account.');
   return v;
 }
 
@@ -71,10 +71,8 @@ export async function actionConsequences(
   const s = await marketplaceSettings(p);
   const currency = p.storeCurrency.code;
   if (action === 'withdraw') {
-    if (vehicleId === undefined)
-      throw new HttpError(400, 'INVALID_PARAMS', 'vehicle_id is required for a withdrawal.', { field: 'vehicle_id' });
-    if (!(await ownListing(p.db, user.id, vehicleId)))
-      throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${vehicleId} does not exist.`);
+    if (vehicleId === undefined) throw invalidField('vehicle_id', 'vehicle_id is required for a withdrawal.');
+    if (!(await ownListing(p.db, user.id, vehicleId))) throw vehicleNotFound(vehicleId);
   }
   const inputs = await scoreInputs(p.db, user.id, s.rolling_window_months);
   const next = { ...inputs };

@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
 
-export const CONTEXT_TYPES = ['booking', 'vehicle', 'vehicle_action', 'penalty', 'general'] as const;
-export type ContextType = (typeof CONTEXT_TYPES)[number];
-export const REPORT_STATUSES = ['open', 'in_review', 'resolved', 'rejected'] as const;
-export type ReportStatus = (typeof REPORT_STATUSES)[number];
+import type { ContextType, ReportStatus } from './types.js';
+
+export { CONTEXT_TYPES, REPORT_STATUSES, type ContextType, type ReportStatus } from './types.js';
 export const OPEN_STATUSES: readonly ReportStatus[] = ['open', 'in_review'];
 
 export interface ReportRow {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { toDate } from '../../../../platform/db/types.js';
-import { HttpError } from '../../../../platform/http/errors.js';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { fromMinor } from '../../ledger/money.js';
@@ -9,15 +8,15 @@ import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { Id, Nullable, Text, lit } from '../../schemas.js';
 import { IdParams } from '../schemas.js';
 import {
-  CONTEXT_TYPES,
-  REPORT_STATUSES,
-  listReports,
-  reportById,
-  reportEvents,
+  MIN_DESCRIPTION,
+  decideReport,
+  fileReport,
+  findReports,
+  reportWithEvents,
   type ReportEventRow,
   type ReportRow,
-} from './repo.js';
-import { MIN_DESCRIPTION, decideReport, fileReport } from './service.js';
+} from './service.js';
+import { CONTEXT_TYPES, REPORT_STATUSES } from './types.js';
 
 const V1 = '/rova-rental/v1';
 const admin = { auth: { cap: 'manage_options' } } as const;
@@ -136,15 +135,12 @@ function detail(r: ReportRow, ev: ReportEventRow[]) {
   };
 }
 
-const notFound = (id: number) => new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor report ${id} does not exist.`);
-
 /** Vendor reports: vendors file and read their own; administrators list, review, resolve and reject them. */
 export const vendorReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   const load = async (id: number, vendorId?: number) => {
-    const r = await reportById(p.db, id, { vendorId });
-    if (!r) throw notFound(id);
-    return detail(r, await reportEvents(p.db, id));
+    const { report, events } = await reportWithEvents(p.db, id, vendorId);
+    return detail(report, events);
   };
 
   app.post(
@@ -178,7 +174,7 @@ export const vendorReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listReports(
+      const r = await findReports(
         p.db,
         { status: req.query.status ?? 'all', contextType: req.query.context_type, vendorId: req.auth.user!.id },
         pg.limit,
@@ -216,7 +212,7 @@ export const vendorReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listReports(
+      const r = await findReports(
         p.db,
         { status: req.query.status ?? 'open', contextType: req.query.context_type },
         pg.limit,

@@ -3,8 +3,8 @@ import type { AuthUser } from '../../../../platform/auth/types.js';
 import { toDate, type Db } from '../../../../platform/db/types.js';
 import { emitEvent } from '../../../../platform/events/emit.js';
 import { registerEventTypes } from '../../../../platform/events/registry.js';
-import { HttpError } from '../../../../platform/http/errors.js';
 import { isUniqueViolation } from '../../customers/repo.js';
+import { invalidField, notFoundError, RentalErrors } from '../../errors.js';
 import { PLATFORM_PENALTIES, vendorAccount } from '../../ledger/accounts.js';
 import { recordVendorAudit } from '../../ledger/audit.js';
 import { lockVendorMoney } from '../../ledger/income-repo.js';
@@ -19,14 +19,20 @@ import {
   excuseWithdrawal,
   insertReport,
   insertReportEvent,
+  listReports,
   openReportFor,
   penaltyOf,
   reportById,
+  reportEvents,
   setReportStatus,
   withdrawalState,
   type ContextType,
+  type ReportEventRow,
+  type ReportFilter,
   type ReportRow,
 } from './repo.js';
+
+export type { ReportEventRow, ReportRow } from './repo.js';
 
 registerEventTypes({
   'vendor_report.created': 'A vendor filed a report (booking, vehicle, vehicle action, penalty or general)',
@@ -56,8 +62,21 @@ export interface Decision {
   ledger_tx_id: number | null;
 }
 
-function invalid(message: string, field: string): HttpError {
-  return new HttpError(400, 'INVALID_PARAMS', message, { field });
+const invalid = (message: string, field: string) => invalidField(field, message);
+
+export function findReports(db: Db, f: ReportFilter, limit: number, offset: number) {
+  return listReports(db, f, limit, offset);
+}
+
+/** A report with its audit trail; with `vendorId`, only that vendor's (another vendor's answers 404). */
+export async function reportWithEvents(
+  db: Db,
+  id: number,
+  vendorId?: number,
+): Promise<{ report: ReportRow; events: ReportEventRow[] }> {
+  const report = await reportById(db, id, { vendorId });
+  if (!report) throw notFoundError('Vendor report', id);
+  return { report, events: await reportEvents(db, id) };
 }
 
 /** Validates and files a vendor report: one open report per (vendor, context), the context must be the vendor's. */
@@ -76,7 +95,7 @@ export async function fileReport(p: Platform, user: AuthUser, b: ReportInput, at
   try {
     return await p.transaction(async (tx) => {
       if (!(await vendorById(tx, user.id)))
-        throw new HttpError(403, 'PERMISSION_DENIED', 'Only vendors can file vendor reports.');
+        throw RentalErrors.permissionDenied('Only vendors can file vendor reports.');
       if (contextId !== null && !(await contextOwned(tx, user.id, b.context_type, contextId))) {
         throw invalid(
           `context_id ${contextId} is not one of your ${b.context_type === 'penalty' ? 'penalties' : b.context_type === 'booking' ? 'bookings' : 'vehicles'}.`,
@@ -101,8 +120,8 @@ export async function fileReport(p: Platform, user: AuthUser, b: ReportInput, at
   }
 }
 
-function duplicate(): HttpError {
-  return new HttpError(409, 'STATE_CONFLICT', 'An open report for this context already exists.', {
+function duplicate() {
+  return RentalErrors.stateConflict('An open report for this context already exists.', {
     reason: 'duplicate_open_report',
   });
 }
@@ -120,15 +139,15 @@ export async function decideReport(
 ): Promise<Decision> {
   return p.transaction(async (tx) => {
     const r = await reportById(tx, id, { forUpdate: true });
-    if (!r) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor report ${id} does not exist.`);
+    if (!r) throw notFoundError('Vendor report', id);
     if (r.status === 'resolved' || r.status === 'rejected') {
-      throw new HttpError(409, 'STATE_CONFLICT', `Vendor report ${id} is already ${r.status}.`, {
+      throw RentalErrors.stateConflict(`Vendor report ${id} is already ${r.status}.`, {
         reason: 'already_terminal',
         status: r.status,
       });
     }
     if (to === 'in_review' && r.status === 'in_review')
-      throw new HttpError(409, 'STATE_CONFLICT', `Vendor report ${id} is already in review.`, { status: r.status });
+      throw RentalErrors.stateConflict(`Vendor report ${id} is already in review.`, { status: r.status });
     await setReportStatus(tx, id, to, admin.id, note);
     await insertReportEvent(tx, id, to, admin.id, note);
     const effect = to === 'in_review' ? NONE : await sideEffect(p, tx, r, to === 'resolved', admin.id);
