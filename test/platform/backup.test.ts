@@ -91,6 +91,8 @@ beforeAll(async () => {
       else throw new Error(`booking answered ${r.statusCode}: ${r.body}`);
     }
   });
+  // some bookings answered before the snapshot, however loaded the machine (then writes go on during the backup)
+  while (answered.length < vehicles.length) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 300));
   const taken = await takeBackup(t.platform.dbHandle, t.platform.storage, {
     into: tmp('rova-backups-'),
