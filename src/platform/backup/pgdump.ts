@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { BackupRefused } from './manifest.js';
 
 // PostgreSQL's own dump tools, run as child processes: pg_dump (custom format, inside a snapshot Rova exported) for
@@ -134,6 +135,31 @@ export function libpqConnection(url: string): { conninfo: string; env: NodeJS.Pr
   return { conninfo: parts.join(' '), env };
 }
 
+/**
+ * The server itself when DATABASE_URL names something in between (PgBouncer on 6432 in front of 5432): pg_dump sets
+ * session settings (an empty search_path among them) that a pooler in transaction mode would leave on a server
+ * connection the nodes' next transactions get. The server's own address as it sees the connection, checked by
+ * connecting to it; when it cannot be reached from here, DATABASE_URL as it is (a port mapping, not a pooler).
+ */
+export async function directUrl(url: string, addr: string | null, port: number): Promise<string> {
+  const u = new URL(url);
+  if (Number(u.port || 5432) === port) return url;
+  const d = new URL(url);
+  if (addr) d.hostname = addr.includes(':') ? `[${addr}]` : addr;
+  d.port = String(port);
+  d.searchParams.delete('host');
+  d.searchParams.delete('port');
+  const probe = new pg.Client({ connectionString: d.toString(), connectionTimeoutMillis: 3000 });
+  try {
+    await probe.connect();
+    return d.toString();
+  } catch {
+    return url;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+}
+
 async function runTool(tool: FoundTool, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const r = await run(tool.file, args, env);
   if (r.spawnError) throw new Error(`${tool.file} could not run: ${r.spawnError.message}`);
@@ -147,11 +173,7 @@ async function runTool(tool: FoundTool, args: string[], env: NodeJS.ProcessEnv):
 /** `pg_dump --format=custom` of the whole database, inside an exported snapshot (`pg_export_snapshot()`). */
 export async function pgDump(tool: FoundTool, url: string, snapshot: string, file: string): Promise<void> {
   const c = libpqConnection(url);
-  await runTool(
-    tool,
-    ['--format=custom', `--snapshot=${snapshot}`, '--no-sync', `--file=${file}`, `--dbname=${c.conninfo}`],
-    c.env,
-  );
+  await runTool(tool, ['--format=custom', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${c.conninfo}`], c.env);
 }
 
 /**

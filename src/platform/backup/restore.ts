@@ -10,7 +10,7 @@ import { rows, type Db } from '../db/types.js';
 import type { ObjectStorage } from '../storage/types.js';
 import type pg from 'pg';
 import { BackupRefused, PG_DUMP_FORMAT, secretFingerprint, type BackupManifest } from './manifest.js';
-import { findTool, pgRestore, restorableList, serverMajor } from './pgdump.js';
+import { directUrl, findTool, pgRestore, restorableList, serverMajor } from './pgdump.js';
 import { BACKUP_NAME, listTables, quoteIdentifier as quote } from './take.js';
 
 /** Rows per INSERT: one statement's JSON parameter stays a few MB at most. */
@@ -91,9 +91,14 @@ async function restoreArchive(
   const dump = manifest.dump!;
   const url = (handle.raw as pg.Pool).options.connectionString;
   if (!url) throw new Error('the PostgreSQL pool has no connection string to give pg_restore');
-  const target = serverMajor(
-    (await rows<{ v: string }>(handle.db, sql`SELECT current_setting('server_version_num') AS v`))[0]!.v,
-  );
+  const server = (
+    await rows<{ v: string; addr: string | null; port: number | null; own: string }>(
+      handle.db,
+      sql`SELECT current_setting('server_version_num') AS v, host(inet_server_addr()) AS addr,
+          inet_server_port() AS port, current_setting('port') AS own`,
+    )
+  )[0]!;
+  const target = serverMajor(server.v);
   if (target < dump.server_major)
     throw new BackupRefused(
       `the backup is of a PostgreSQL ${dump.server_major} database and the one at DATABASE_URL runs PostgreSQL ` +
@@ -105,7 +110,7 @@ async function restoreArchive(
   try {
     const list = path.join(tmp, 'restore.list');
     await writeFile(list, await restorableList(tool, archive), { mode: 0o600 });
-    await pgRestore(tool, url, archive, list);
+    await pgRestore(tool, await directUrl(url, server.addr, server.port ?? Number(server.own)), archive, list);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

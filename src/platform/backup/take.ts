@@ -19,7 +19,7 @@ import {
   type BackupFile,
   type BackupManifest,
 } from './manifest.js';
-import { findTool, pgDump, serverMajor } from './pgdump.js';
+import { directUrl, findTool, pgDump, serverMajor } from './pgdump.js';
 
 const FETCH_ROWS = 1000;
 
@@ -139,8 +139,9 @@ async function dumpPostgres(
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     const q = async <T>(text: string) => (await client.query(text)).rows as T[];
     const head = (
-      await q<{ snapshot: string; now: string; server: string }>(
-        `SELECT pg_export_snapshot() AS snapshot, now()::text AS now, current_setting('server_version_num') AS server`,
+      await q<{ snapshot: string; now: string; server: string; addr: string | null; port: number | null; own: string }>(
+        `SELECT pg_export_snapshot() AS snapshot, now()::text AS now, current_setting('server_version_num') AS server,
+                host(inet_server_addr()) AS addr, inet_server_port() AS port, current_setting('port') AS own`,
       )
     )[0]!;
     const server = serverMajor(head.server);
@@ -165,7 +166,8 @@ async function dumpPostgres(
        WHERE schemaname = current_schema() ORDER BY 1`,
     );
     const archive = path.join(work, PG_DUMP_FILE);
-    await pgDump(tool, url, head.snapshot, archive);
+    const direct = await directUrl(url, head.addr, head.port ?? Number(head.own));
+    await pgDump(tool, direct, head.snapshot, archive);
     await client.query('COMMIT');
     await chmod(archive, 0o600); // sealed values, as the NDJSON files
     const sum = await sha256File(archive);
