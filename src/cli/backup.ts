@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackupRefused, readVerifiedManifest } from '../platform/backup/manifest.js';
 import { askServerForBackup, embeddedServerPid } from '../platform/backup/handoff.js';
-import { checkRestorable, databaseIsEmpty, restoreBackup } from '../platform/backup/restore.js';
+import { archiveTargetProblem, checkRestorable, databaseIsEmpty, restoreBackup } from '../platform/backup/restore.js';
 import { takeBackup } from '../platform/backup/take.js';
 import { connectDatabase } from '../platform/db/connect.js';
 import { openS3, openStorage } from '../platform/storage/index.js';
@@ -22,7 +22,9 @@ export const backupCommand: CliCommand = command(
     details: [
       'The default --to is BACKUP_DIR (DATA_DIR/backups). The backup is a directory rova-backup-<time> with a',
       'manifest (version, migrations, rows per table, checksums). ROVA_SECRET is not in it: keep the secret apart.',
-      'On the embedded database a running server takes the backup itself when asked (same machine, same DATA_DIR).',
+      'On PostgreSQL the database is a pg_dump custom-format archive: pg_dump of the server’s major version or newer',
+      'must be on PATH (Debian: postgresql-client-NN). On the embedded database every table is NDJSON, and a running',
+      'server takes the backup itself when asked (same machine, same DATA_DIR).',
     ],
   },
   async (ctx) => {
@@ -64,8 +66,9 @@ async function backupInto(ctx: CliContext, into: string): Promise<string | null>
   try {
     const t = await takeBackup(handle, storage, { into, secret: ctx.config.secret });
     const rowsTotal = t.manifest.tables.reduce((n, x) => n + x.rows, 0);
+    const how = t.manifest.dump ? ` (pg_dump archive, ${t.manifest.dump.pg_dump})` : '';
     ctx.io.stderr.write(
-      `backup taken at ${t.manifest.taken_at}: ${t.manifest.tables.length} tables, ${rowsTotal} rows, ` +
+      `backup taken at ${t.manifest.taken_at}${how}: ${t.manifest.tables.length} tables, ${rowsTotal} rows, ` +
         `${t.manifest.storage.objects.length} stored files. ROVA_SECRET is not in it: keep a copy of the secret elsewhere.\n`,
     );
     return t.dir;
@@ -129,6 +132,8 @@ export function restoreCommand(verify: () => CliCommand | undefined): CliCommand
       details: [
         'Refuses a damaged backup (checksums), a target that holds data, and a ROVA_SECRET other than the one the',
         'backup was taken with. Migrates the restored data to this version and runs rova verify at the end.',
+        'A backup of PostgreSQL (a pg_dump archive) restores into PostgreSQL only, with pg_restore (on PATH, at least',
+        'as new as the pg_dump that made it); a backup of the embedded database restores into either.',
       ],
     },
     async (ctx) => {
@@ -155,6 +160,8 @@ export function restoreCommand(verify: () => CliCommand | undefined): CliCommand
 async function restoreFrom(ctx: CliContext, dir: string, verify: CliCommand | undefined): Promise<number> {
   const manifest = await readVerifiedManifest(dir);
   checkRestorable(manifest, ctx.config.secret);
+  const problem = archiveTargetProblem(manifest, !!ctx.config.databaseUrl);
+  if (problem) throw new BackupRefused(problem);
   const pgdata = path.join(ctx.config.dataDir, 'pgdata');
   if (!ctx.config.databaseUrl && existsSync(pgdata) && readdirSync(pgdata).length > 0)
     throw new BackupRefused(
@@ -167,9 +174,10 @@ async function restoreFrom(ctx: CliContext, dir: string, verify: CliCommand | un
     const storage = openStorage(ctx.config.storageUrl, handle.db);
     try {
       const r = await restoreBackup(handle, storage, dir, manifest);
+      const how = manifest.dump ? ', pg_dump archive restored with pg_restore' : '';
       ctx.io.stderr.write(
-        `restored the backup of ${manifest.taken_at} (Rova ${manifest.version}): ${r.tables} tables, ${r.rows} rows, ` +
-          `${r.objects} stored files\n`,
+        `restored the backup of ${manifest.taken_at} (Rova ${manifest.version}${how}): ${r.tables} tables, ` +
+          `${r.rows} rows, ${r.objects} stored files\n`,
       );
     } finally {
       await storage.close();

@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, seedDemo, type BuiltApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { BackupManifest } from '../../src/platform/backup/manifest.js';
 import { pruneBackups, scheduleBackups } from '../../src/platform/backup/job.js';
-import { takeBackup } from '../../src/platform/backup/take.js';
+import { takeBackup, type TakenBackup } from '../../src/platform/backup/take.js';
 import type { JobSpec } from '../../src/platform/jobs.js';
 import type { Platform } from '../../src/platform/context.js';
 import { rows } from '../../src/platform/db/types.js';
@@ -22,6 +23,7 @@ import { freePort } from '../helpers/ports.js';
 import { migratedDataDir, rovaArgs } from '../helpers/rova-process.js';
 import { cleanEnv, start } from '../ops/spawn.js';
 import { V1, vehicle } from '../rental/helpers.js';
+import { APPLY_FIELDS, multipart, PDF } from '../rental/market/helpers.js';
 
 // A backup taken while bookings are written, restored into an empty target (a fresh DATA_DIR on the embedded
 // database, an empty database under `npm run test:integration`), started again.
@@ -38,6 +40,8 @@ let t: TestApp;
 let key: string;
 let backupDir: string;
 let manifest: BackupManifest;
+/** A vendor application's document, uploaded before the backup. */
+let documentId: number;
 /** Bookings answered 201, with when the answer came. */
 const answered: { id: number; at: number }[] = [];
 
@@ -56,6 +60,15 @@ beforeAll(async () => {
   t = await makeApp({ demo: true, env: { RENTAL_WRITE_RATE_LIMIT: '1000000' } });
   key = (await t.userWithKey('administrator')).key;
   await t.platform.storage.put('vendor-documents/backup-probe.pdf', Buffer.from('%PDF-1.4 probe'), 'application/pdf');
+  const upload = multipart(APPLY_FIELDS, [{ field: 'document_id', name: 'passport.pdf', data: PDF }]);
+  const applied = await t.inject({
+    method: 'POST',
+    url: `${V1}/vendor/application`,
+    headers: { 'x-rova-api-key': (await t.userWithKey('customer')).key, ...upload.headers },
+    payload: upload.payload,
+  });
+  if (applied.statusCode !== 201) throw new Error(`application answered ${applied.statusCode}: ${applied.body}`);
+  documentId = (applied.json() as { data: { documents: { id: number }[] } }).data.documents[0]!.id;
   const vehicles = await Promise.all(Array.from({ length: 8 }, () => vehicle(t, { price_per_day: '50.00' })));
   // eight clients book day after day until the backup is done
   let writing = true;
@@ -78,6 +91,8 @@ beforeAll(async () => {
       else throw new Error(`booking answered ${r.statusCode}: ${r.body}`);
     }
   });
+  // some bookings answered before the snapshot, however loaded the machine (then writes go on during the backup)
+  while (answered.length < vehicles.length) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 300));
   const taken = await takeBackup(t.platform.dbHandle, t.platform.storage, {
     into: tmp('rova-backups-'),
@@ -101,6 +116,21 @@ async function openRestored(env: Record<string, string>): Promise<BuiltApp> {
   });
 }
 
+/** The tables of a PostgreSQL database (an empty target has none). */
+async function tablesIn(url: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ name: string }>(
+      `SELECT relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') ORDER BY 1`,
+    );
+    return r.rows.map((x) => x.name);
+  } finally {
+    await c.end();
+  }
+}
+
 const ledgerOf = (db: BuiltApp['platform']['db']) =>
   rows<{ account: string; balance: string }>(
     db,
@@ -113,6 +143,16 @@ describe('rova backup and rova restore', () => {
     const before = answered.filter((a) => a.at < snapshot).map((a) => a.id);
     expect(before.length).toBeGreaterThan(0);
     expect(answered.length).toBeGreaterThan(before.length); // writes went on during the backup
+    if (TEST_PG) {
+      // PostgreSQL: one pg_dump custom-format archive, the manifest counting every table in the same snapshot
+      expect(manifest.format).toBe(2);
+      expect(manifest.dump?.file.path).toBe('database.dump');
+      expect(readFileSync(path.join(backupDir, 'database.dump')).subarray(0, 5).toString()).toBe('PGDMP');
+      expect(readdirSync(backupDir)).not.toContain('tables');
+    } else {
+      expect(manifest.format).toBe(1);
+      expect(manifest.tables.every((x) => x.file?.path === `tables/${x.name}.ndjson`)).toBe(true);
+    }
     const env = await emptyTarget();
     const r = await rovaInProcess(['restore', backupDir], env);
     expect(r.stdout).toMatch(/^verify ok: /m);
@@ -145,6 +185,14 @@ describe('rova backup and rova restore', () => {
         headers: { 'x-rova-api-key': key },
       });
       expect(list.statusCode).toBe(200);
+      // the application's document downloads from the restored storage
+      const doc = await restored.app.inject({
+        method: 'GET',
+        url: `${V1}/vendor-documents/${documentId}`,
+        headers: { 'x-rova-api-key': key },
+      });
+      expect(doc.statusCode).toBe(200);
+      expect(doc.rawPayload.equals(PDF)).toBe(true);
       // a new booking after the restore gets a fresh id (sequences restored past the restored rows)
       const v = (
         await rows<{ id: number }>(restored.platform.db, sql`SELECT max(id)::int AS id FROM rental_vehicles`)
@@ -178,7 +226,9 @@ describe('rova backup and rova restore', () => {
   it('refuses a damaged backup by its checksum, before writing anything', async () => {
     const copy = path.join(tmp('rova-damaged-'), path.basename(backupDir));
     cpSync(backupDir, copy, { recursive: true });
-    const file = path.join(copy, 'tables', 'rental_bookings.ndjson');
+    // on PostgreSQL the pg_dump archive, on the embedded database a table's NDJSON
+    const damaged = TEST_PG ? 'database.dump' : 'tables/rental_bookings.ndjson';
+    const file = path.join(copy, damaged);
     const text = readFileSync(file);
     const at = Math.floor(text.length / 2);
     text[at] = text[at]! ^ 1;
@@ -186,8 +236,9 @@ describe('rova backup and rova restore', () => {
     const env = await emptyTarget();
     const r = await rovaInProcess(['restore', copy], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('tables/rental_bookings.ndjson does not match its checksum');
+    expect(r.stderr).toContain(`${damaged} does not match its checksum`);
     expect(readdirSync(env.DATA_DIR!)).not.toContain('pgdata');
+    if (env.DATABASE_URL) expect(await tablesIn(env.DATABASE_URL)).toEqual([]);
   });
 
   it('refuses another ROVA_SECRET (sealed IBANs and keys would be unreadable)', async () => {
@@ -307,24 +358,33 @@ describe.skipIf(!!TEST_PG)('a backup in S3', () => {
   }, 180_000);
 });
 
-describe.runIf(!!TEST_PG)('from the embedded database to PostgreSQL', () => {
-  it('a backup of an embedded database restores into an empty PostgreSQL database', async () => {
+/** A backup of a demo-seeded embedded database (format 1, NDJSON), taken once. */
+let embeddedBackup: Promise<TakenBackup> | undefined;
+function takeEmbeddedBackup(): Promise<TakenBackup> {
+  embeddedBackup ??= (async () => {
     const embedded = await buildApp(
       loadConfig({ LOG_LEVEL: 'silent', STORE_CURRENCY: 'USD', ROVA_SECRET: t.config.secret }, { ephemeral: true }),
       { logger: false },
     );
-    let taken;
     try {
       expect(embedded.platform.dbHandle.kind).toBe('pglite');
       await seedDemo(embedded.platform);
-      taken = await takeBackup(embedded.platform.dbHandle, embedded.platform.storage, {
+      return await takeBackup(embedded.platform.dbHandle, embedded.platform.storage, {
         into: tmp('rova-embedded-backups-'),
         secret: t.config.secret,
       });
     } finally {
       await embedded.app.close();
     }
+  })();
+  return embeddedBackup;
+}
+
+describe.runIf(!!TEST_PG)('from the embedded database to PostgreSQL', () => {
+  it('a backup of an embedded database restores into an empty PostgreSQL database', async () => {
+    const taken = await takeEmbeddedBackup();
     expect(taken.manifest.engine).toBe('pglite');
+    expect(taken.manifest.format).toBe(1);
     const env = await emptyTarget();
     const r = await rovaInProcess(['restore', taken.dir], env);
     expect(r.stdout).toMatch(/^verify ok: /m);
@@ -342,7 +402,8 @@ describe.runIf(!!TEST_PG)('from the embedded database to PostgreSQL', () => {
 });
 
 describe.runIf(!!TEST_PG)('restoring as the store’s own PostgreSQL role (no superuser)', () => {
-  it('loads in foreign-key order with the triggers on, and verifies', async () => {
+  /** An empty database owned by a new role that is no superuser, and that role's DATABASE_URL. */
+  async function ownedTarget(): Promise<Record<string, string>> {
     const suffix = randomBytes(5).toString('hex');
     const role = `rova_owner_${suffix}`;
     const name = `rova_owned_${suffix}`;
@@ -356,7 +417,11 @@ describe.runIf(!!TEST_PG)('restoring as the store’s own PostgreSQL role (no su
     url.username = role;
     url.password = '';
     url.pathname = `/${name}`;
-    const env = { DATA_DIR: tmp('rova-owned-'), ROVA_SECRET: t.config.secret, DATABASE_URL: url.toString() };
+    return { DATA_DIR: tmp('rova-owned-'), ROVA_SECRET: t.config.secret, DATABASE_URL: url.toString() };
+  }
+
+  it('pg_restore owns everything by that role (--no-owner), skips what only a superuser may do, and verifies', async () => {
+    const env = await ownedTarget();
     const r = await rovaInProcess(['restore', backupDir], env);
     expect(r.stdout).toMatch(/^verify ok: /m);
     expect(r.code).toBe(0);
@@ -369,4 +434,52 @@ describe.runIf(!!TEST_PG)('restoring as the store’s own PostgreSQL role (no su
       await restored.app.close();
     }
   }, 300_000);
+
+  it('an NDJSON backup (embedded, or Rova 0.2.0) loads in foreign-key order with the triggers on, and verifies', async () => {
+    const taken = await takeEmbeddedBackup();
+    const env = await ownedTarget();
+    const r = await rovaInProcess(['restore', taken.dir], env);
+    expect(r.stdout).toMatch(/^verify ok: /m);
+    expect(r.code).toBe(0);
+    const restored = await openRestored(env);
+    try {
+      const n = await rows<{ n: number }>(restored.platform.db, sql`SELECT count(*)::int AS n FROM rental_bookings`);
+      expect(n[0]!.n).toBe(taken.manifest.tables.find((x) => x.name === 'rental_bookings')!.rows);
+    } finally {
+      await restored.app.close();
+    }
+  }, 300_000);
+});
+
+describe.runIf(!!TEST_PG)('a pg_dump archive and its target', () => {
+  it('refuses to restore a PostgreSQL backup into the embedded database, before writing anything', async () => {
+    const env = { DATA_DIR: tmp('rova-to-embedded-'), ROVA_SECRET: t.config.secret };
+    const r = await rovaInProcess(['restore', backupDir], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/restore refused: this backup is a pg_dump archive .* \(set DATABASE_URL\)/);
+    expect(readdirSync(env.DATA_DIR)).not.toContain('pgdata');
+  });
+
+  it('refuses a non-empty PostgreSQL target before pg_restore writes anything', async () => {
+    const env = await emptyTarget();
+    await adminQuery(env.DATABASE_URL!, 'CREATE TABLE someone_elses (id int)');
+    const r = await rovaInProcess(['restore', backupDir], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/restore refused: the database at DATABASE_URL already holds tables/);
+    expect(await tablesIn(env.DATABASE_URL!)).toEqual(['someone_elses']);
+  });
+
+  it('rova backup on PostgreSQL writes the archive and says so', async () => {
+    const into = tmp('rova-cli-pgdump-');
+    const r = await rovaInProcess(['backup', '--to', into], {
+      DATA_DIR: tmp('rova-cli-data-'),
+      ROVA_SECRET: t.config.secret,
+      DATABASE_URL: t.config.databaseUrl!,
+    });
+    expect(r.stderr).toMatch(/^backup taken at .* \(pg_dump archive, pg_dump \(PostgreSQL\) \d+/);
+    expect(r.code).toBe(0);
+    const m = JSON.parse(readFileSync(path.join(r.stdout.trim(), 'manifest.json'), 'utf8')) as BackupManifest;
+    expect(m.format).toBe(2);
+    expect(m.tables.find((x) => x.name === 'rental_bookings')!.rows).toBeGreaterThan(0);
+  }, 120_000);
 });

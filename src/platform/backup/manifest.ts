@@ -3,8 +3,16 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Bumped when the layout of a backup directory changes; restore refuses formats it does not know. */
-export const BACKUP_FORMAT = 1;
+/**
+ * The layout of a backup directory; restore reads both and refuses formats it does not know (a newer Rova's).
+ * 1: every table as NDJSON under `tables/` (the embedded database; every backup of Rova 0.2.0).
+ * 2: PostgreSQL as one `pg_dump --format=custom` archive, `database.dump`; the manifest still counts each table.
+ */
+export const NDJSON_FORMAT = 1;
+export const PG_DUMP_FORMAT = 2;
+export type BackupFormat = typeof NDJSON_FORMAT | typeof PG_DUMP_FORMAT;
+/** The archive of a format-2 backup. */
+export const PG_DUMP_FILE = 'database.dump';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -16,7 +24,7 @@ export interface BackupFile {
 }
 
 export interface BackupManifest {
-  format: typeof BACKUP_FORMAT;
+  format: BackupFormat;
   /** Rova's version that took the backup. */
   version: string;
   /** When the snapshot was taken (every write committed before it is in the backup). */
@@ -25,7 +33,10 @@ export interface BackupManifest {
   engine: 'pglite' | 'postgresql';
   /** Migrations applied to the database at the snapshot, with their checksums. */
   migrations: { name: string; checksum: string }[];
-  tables: { name: string; rows: number; file: BackupFile }[];
+  /** Every table with its rows at the snapshot; in format 1 also its NDJSON file (format 2: in the archive). */
+  tables: { name: string; rows: number; file?: BackupFile }[];
+  /** Format 2: the pg_dump archive, with the versions that made it (pg_restore must be at least as new). */
+  dump?: { file: BackupFile; pg_dump: string; pg_dump_major: number; server_major: number };
   sequences: { name: string; value: number | null }[];
   /** Files of the configured storage (vendor documents, statements); none when the storage is the database. */
   storage: { label: string; objects: { key: string; content_type: string; file: BackupFile }[] };
@@ -73,12 +84,17 @@ export async function readVerifiedManifest(dir: string): Promise<BackupManifest>
       `${dir} is not a readable Rova backup (${MANIFEST_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     );
   }
-  if (manifest.format !== BACKUP_FORMAT)
+  if (manifest.format !== NDJSON_FORMAT && manifest.format !== PG_DUMP_FORMAT)
     throw new BackupRefused(
-      `${dir} is a backup in format ${String(manifest.format)}; this Rova reads format ${BACKUP_FORMAT}`,
+      `${dir} is a backup in format ${String(manifest.format)}; this Rova reads formats ${NDJSON_FORMAT} and ` +
+        `${PG_DUMP_FORMAT}: restore it with the Rova that took it (${String(manifest.version)}) or later`,
     );
-  const files = [...manifest.tables.map((t) => t.file), ...manifest.storage.objects.map((o) => o.file)];
-  for (const f of files) {
+  const files: (BackupFile | undefined)[] =
+    manifest.format === PG_DUMP_FORMAT ? [manifest.dump?.file] : manifest.tables.map((t) => t.file);
+  if (files.some((f) => f === undefined))
+    throw new BackupRefused(`${dir}/${MANIFEST_FILE} does not name the file of every table: the backup is damaged`);
+  files.push(...manifest.storage.objects.map((o) => o.file));
+  for (const f of files as BackupFile[]) {
     const full = path.join(dir, f.path);
     if (path.relative(dir, full).startsWith('..')) throw new BackupRefused(`${f.path}: not a path inside the backup`);
     let got: { sha256: string; bytes: number };

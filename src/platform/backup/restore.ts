@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
@@ -7,7 +8,9 @@ import type { DbHandle } from '../db/connect.js';
 import { listMigrations, migrate } from '../db/migrate.js';
 import { rows, type Db } from '../db/types.js';
 import type { ObjectStorage } from '../storage/types.js';
-import { BackupRefused, secretFingerprint, type BackupManifest } from './manifest.js';
+import type pg from 'pg';
+import { BackupRefused, PG_DUMP_FORMAT, secretFingerprint, type BackupManifest } from './manifest.js';
+import { directUrl, findTool, pgRestore, restorableList, serverMajor } from './pgdump.js';
 import { BACKUP_NAME, listTables, quoteIdentifier as quote } from './take.js';
 
 /** Rows per INSERT: one statement's JSON parameter stays a few MB at most. */
@@ -46,9 +49,8 @@ export interface RestoreResult {
 }
 
 /**
- * Restores into an empty database: migrates it to the backup's schema (exactly the migrations the backup had),
- * loads every table in one transaction with triggers off (the rows are already what the triggers made), sets the
- * sequences past the restored ids, then copies the storage's files. The caller migrates to this version afterwards.
+ * Restores into an empty database. A pg_dump archive (format 2) through pg_restore, PostgreSQL only; NDJSON tables
+ * (format 1: the embedded database, and Rova 0.2.0's backups of either) by Rova itself, into either.
  */
 export async function restoreBackup(
   handle: DbHandle,
@@ -56,6 +58,84 @@ export async function restoreBackup(
   dir: string,
   manifest: BackupManifest,
 ): Promise<RestoreResult> {
+  const r =
+    manifest.format === PG_DUMP_FORMAT
+      ? await restoreArchive(handle, dir, manifest)
+      : await restoreTables(handle, dir, manifest);
+  for (const o of manifest.storage.objects)
+    await storage.put(o.key, await readFile(path.join(dir, o.file.path)), o.content_type);
+  return { ...r, objects: manifest.storage.objects.length };
+}
+
+/** Why a pg_dump archive cannot go into this target, or null when it can (before anything is written). */
+export function archiveTargetProblem(manifest: BackupManifest, postgres: boolean): string | null {
+  if (manifest.format !== PG_DUMP_FORMAT || postgres) return null;
+  return (
+    'this backup is a pg_dump archive of a PostgreSQL database: restore it into an empty PostgreSQL database ' +
+    '(set DATABASE_URL); the embedded database cannot load it'
+  );
+}
+
+/**
+ * pg_restore into the empty database, in one transaction (a failure leaves it empty), then counts every table and
+ * compares with the manifest. The data, sequences, indexes, constraints and triggers are the archive's: the
+ * triggers are created after the data, as pg_dump orders them.
+ */
+async function restoreArchive(
+  handle: DbHandle,
+  dir: string,
+  manifest: BackupManifest,
+): Promise<Omit<RestoreResult, 'objects'>> {
+  const problem = archiveTargetProblem(manifest, handle.kind === 'postgres');
+  if (problem) throw new BackupRefused(problem);
+  const dump = manifest.dump!;
+  const url = (handle.raw as pg.Pool).options.connectionString;
+  if (!url) throw new Error('the PostgreSQL pool has no connection string to give pg_restore');
+  const server = (
+    await rows<{ v: string; addr: string | null; port: number | null; own: string }>(
+      handle.db,
+      sql`SELECT current_setting('server_version_num') AS v, host(inet_server_addr()) AS addr,
+          inet_server_port() AS port, current_setting('port') AS own`,
+    )
+  )[0]!;
+  const target = serverMajor(server.v);
+  if (target < dump.server_major)
+    throw new BackupRefused(
+      `the backup is of a PostgreSQL ${dump.server_major} database and the one at DATABASE_URL runs PostgreSQL ` +
+        `${target}: restore a pg_dump archive into PostgreSQL ${dump.server_major} or newer`,
+    );
+  const tool = await findTool('pg_restore', dump.pg_dump_major, `the archive of pg_dump ${dump.pg_dump_major}`);
+  const archive = path.join(dir, dump.file.path);
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'rova-pg-restore-'));
+  try {
+    const list = path.join(tmp, 'restore.list');
+    await writeFile(list, await restorableList(tool, archive), { mode: 0o600 });
+    await pgRestore(tool, await directUrl(url, server.addr, server.port ?? Number(server.own)), archive, list);
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  let total = 0;
+  const differ: string[] = [];
+  for (const t of manifest.tables) {
+    const n = (await rows<{ n: number }>(handle.db, sql`SELECT count(*)::int8 AS n FROM ${sql.identifier(t.name)}`))[0]!
+      .n;
+    total += Number(n);
+    if (Number(n) !== t.rows) differ.push(`${t.name}: ${n} rows, the backup counted ${t.rows}`);
+  }
+  if (differ.length) throw new Error(`the restored database differs from the backup's manifest (${differ.join('; ')})`);
+  return { tables: manifest.tables.length, rows: total };
+}
+
+/**
+ * Format 1 (NDJSON) into an empty database: migrates it to the backup's schema (exactly the migrations the backup had),
+ * loads every table in one transaction with triggers off (the rows are already what the triggers made), sets the
+ * sequences past the restored ids, then copies the storage's files. The caller migrates to this version afterwards.
+ */
+async function restoreTables(
+  handle: DbHandle,
+  dir: string,
+  manifest: BackupManifest,
+): Promise<Omit<RestoreResult, 'objects'>> {
   const had = new Set(manifest.migrations.map((m) => m.name));
   await migrate(
     handle,
@@ -83,16 +163,14 @@ export async function restoreBackup(
       if (!present.includes(t.name)) throw new BackupRefused(`the backup has table ${t.name}, which its schema lacks`);
     for (const name of order) {
       const t = byName.get(name);
-      if (t) total += await loadTable(tx, t.name, path.join(dir, t.file.path));
+      if (t) total += await loadTable(tx, t.name, path.join(dir, t.file!.path));
     }
     for (const s of manifest.sequences) {
       if (s.value === null) continue;
       await tx.execute(sql`SELECT setval(${quote(s.name)}::regclass, ${s.value}, true)`);
     }
   });
-  for (const o of manifest.storage.objects)
-    await storage.put(o.key, await readFile(path.join(dir, o.file.path)), o.content_type);
-  return { tables: manifest.tables.length, rows: total, objects: manifest.storage.objects.length };
+  return { tables: manifest.tables.length, rows: total };
 }
 
 /** Tables ordered so that every table comes after the tables its foreign keys name. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { sql } from 'drizzle-orm';
@@ -8,7 +8,18 @@ import { VERSION } from '../../version.js';
 import type { DbHandle } from '../db/connect.js';
 import { rows, toDate, type Db } from '../db/types.js';
 import type { ObjectStorage } from '../storage/types.js';
-import { BACKUP_FORMAT, MANIFEST_FILE, secretFingerprint, type BackupFile, type BackupManifest } from './manifest.js';
+import type pg from 'pg';
+import {
+  MANIFEST_FILE,
+  NDJSON_FORMAT,
+  PG_DUMP_FILE,
+  PG_DUMP_FORMAT,
+  secretFingerprint,
+  sha256File,
+  type BackupFile,
+  type BackupManifest,
+} from './manifest.js';
+import { directUrl, findTool, pgDump, serverMajor } from './pgdump.js';
 
 const FETCH_ROWS = 1000;
 
@@ -36,10 +47,12 @@ export const backupName = (at: Date) =>
 export const BACKUP_NAME = /^rova-backup-\d{8}T\d{6}Z(-\d+)?$/;
 
 /**
- * A consistent backup of a running database: every table read inside one repeatable-read, read-only transaction
- * (one snapshot, so a booking and its payments and ledger rows are all in or all out), streamed to NDJSON with a
- * cursor (memory stays flat), then the storage's files. Written to `<name>.partial` and renamed when complete, so a
- * directory named like a backup is always a whole one.
+ * A consistent backup of a running database, written to `<name>.partial` and renamed when complete (a directory named
+ * like a backup is always a whole one). On PostgreSQL, `pg_dump --format=custom` (format 2) inside a snapshot Rova
+ * exports from a repeatable-read transaction that also reads the manifest's migrations and row counts, so the counts
+ * are the archive's. On the embedded database (no pg_dump can reach it), every table read inside one repeatable-read,
+ * read-only transaction and streamed to NDJSON with a cursor (format 1, memory stays flat). Either way one snapshot:
+ * a booking and its payments and ledger rows are all in or all out. Then the storage's files.
  */
 export async function takeBackup(
   handle: DbHandle,
@@ -52,36 +65,12 @@ export async function takeBackup(
   const final = path.join(opts.into, name);
   const work = `${final}.partial`;
   await rm(work, { recursive: true, force: true });
-  await mkdir(path.join(work, 'tables'), { recursive: true });
+  await mkdir(work, { recursive: true });
   try {
-    const manifest: BackupManifest = await handle.db.transaction(
-      async (tx): Promise<BackupManifest> => {
-        const snapshotAt = (await rows<{ now: string }>(tx, sql`SELECT now()::text AS now`))[0]!.now;
-        const migrations = await rows<{ name: string; checksum: string }>(
-          tx,
-          sql`SELECT name, checksum FROM rova_migrations ORDER BY name`,
-        );
-        const tables: BackupManifest['tables'] = [];
-        for (const table of await listTables(tx)) tables.push(await dumpTable(tx, table, work));
-        const sequences = await rows<{ name: string; value: number | null }>(
-          tx,
-          sql`SELECT sequencename AS name, last_value::int8 AS value FROM pg_sequences
-              WHERE schemaname = current_schema() ORDER BY 1`,
-        );
-        return {
-          format: BACKUP_FORMAT,
-          version: VERSION,
-          taken_at: toDate(snapshotAt).toISOString(),
-          engine: handle.kind === 'pglite' ? 'pglite' : 'postgresql',
-          migrations,
-          tables,
-          sequences,
-          storage: { label: storage.label, objects: [] },
-          secret_fingerprint: secretFingerprint(opts.secret),
-        };
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
-    );
+    const manifest =
+      handle.kind === 'postgres'
+        ? await dumpPostgres(handle.raw as pg.Pool, work, storage, opts)
+        : await dumpTables(handle, work, storage, opts);
     // The database's own storage is inside the tables already; files elsewhere are copied after the snapshot (a
     // file is written before the row that names it, so every file a backed-up row names exists by now).
     if (storage.kind !== 'database') manifest.storage.objects = await copyStorage(storage, work);
@@ -91,6 +80,121 @@ export async function takeBackup(
   } catch (err) {
     await rm(work, { recursive: true, force: true });
     throw err;
+  }
+}
+
+/** Format 1: every table as NDJSON, read in one repeatable-read, read-only transaction. */
+async function dumpTables(
+  handle: DbHandle,
+  work: string,
+  storage: ObjectStorage,
+  opts: TakeBackupOptions,
+): Promise<BackupManifest> {
+  await mkdir(path.join(work, 'tables'), { recursive: true });
+  return handle.db.transaction(
+    async (tx): Promise<BackupManifest> => {
+      const snapshotAt = (await rows<{ now: string }>(tx, sql`SELECT now()::text AS now`))[0]!.now;
+      const migrations = await rows<{ name: string; checksum: string }>(
+        tx,
+        sql`SELECT name, checksum FROM rova_migrations ORDER BY name`,
+      );
+      const tables: BackupManifest['tables'] = [];
+      for (const table of await listTables(tx)) tables.push(await dumpTable(tx, table, work));
+      const sequences = await rows<{ name: string; value: number | null }>(
+        tx,
+        sql`SELECT sequencename AS name, last_value::int8 AS value FROM pg_sequences
+            WHERE schemaname = current_schema() ORDER BY 1`,
+      );
+      return {
+        format: NDJSON_FORMAT,
+        version: VERSION,
+        taken_at: toDate(snapshotAt).toISOString(),
+        engine: handle.kind === 'pglite' ? 'pglite' : 'postgresql',
+        migrations,
+        tables,
+        sequences,
+        storage: { label: storage.label, objects: [] },
+        secret_fingerprint: secretFingerprint(opts.secret),
+      };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+/**
+ * Format 2: a repeatable-read, read-only transaction on one connection exports its snapshot, reads the migrations,
+ * the rows of every table and the sequences, and stays open while `pg_dump --snapshot` dumps in that same snapshot.
+ */
+async function dumpPostgres(
+  pool: pg.Pool,
+  work: string,
+  storage: ObjectStorage,
+  opts: TakeBackupOptions,
+): Promise<BackupManifest> {
+  const url = pool.options.connectionString;
+  if (!url) throw new Error('the PostgreSQL pool has no connection string to give pg_dump');
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const q = async <T>(text: string) => (await client.query(text)).rows as T[];
+    const head = (
+      await q<{ snapshot: string; now: string; server: string; addr: string | null; port: number | null; own: string }>(
+        `SELECT pg_export_snapshot() AS snapshot, now()::text AS now, current_setting('server_version_num') AS server,
+                host(inet_server_addr()) AS addr, inet_server_port() AS port, current_setting('port') AS own`,
+      )
+    )[0]!;
+    const server = serverMajor(head.server);
+    // before anything is read: a missing or too old pg_dump fails here, naming the package to install
+    const tool = await findTool('pg_dump', server, `the PostgreSQL ${server} server at DATABASE_URL`);
+    const migrations = await q<{ name: string; checksum: string }>(
+      'SELECT name, checksum FROM rova_migrations ORDER BY name',
+    );
+    const names = (
+      await q<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
+      )
+    ).map((x) => x.name);
+    const tables: BackupManifest['tables'] = [];
+    for (const table of names) {
+      const n = (await q<{ n: number }>(`SELECT count(*)::int8 AS n FROM ${quoteIdentifier(table)}`))[0]!.n;
+      tables.push({ name: table, rows: Number(n) });
+    }
+    const sequences = await q<{ name: string; value: number | null }>(
+      `SELECT sequencename AS name, last_value::int8 AS value FROM pg_sequences
+       WHERE schemaname = current_schema() ORDER BY 1`,
+    );
+    const archive = path.join(work, PG_DUMP_FILE);
+    const direct = await directUrl(url, head.addr, head.port ?? Number(head.own));
+    await pgDump(tool, direct, head.snapshot, archive);
+    await client.query('COMMIT');
+    await chmod(archive, 0o600); // sealed values, as the NDJSON files
+    const sum = await sha256File(archive);
+    return {
+      format: PG_DUMP_FORMAT,
+      version: VERSION,
+      taken_at: toDate(head.now).toISOString(),
+      engine: 'postgresql',
+      migrations,
+      tables,
+      sequences: sequences.map((s) => ({ name: s.name, value: s.value === null ? null : Number(s.value) })),
+      dump: {
+        file: { path: PG_DUMP_FILE, ...sum },
+        pg_dump: tool.version,
+        pg_dump_major: tool.major,
+        server_major: server,
+      },
+      storage: { label: storage.label, objects: [] },
+      secret_fingerprint: secretFingerprint(opts.secret),
+    };
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: unknown) => {
+      broken = e instanceof Error ? e : new Error(String(e));
+    });
+    throw err;
+  } finally {
+    client.release(broken);
   }
 }
 
