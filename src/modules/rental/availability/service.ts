@@ -1,6 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { bookedVehicleNotFound, invalidField, RentalErrors, unknownLocation } from '../errors.js';
 import { catalogueOf, type CatalogueSnapshot } from '../catalogue.js';
 import type { LocationRow } from '../locations/repo.js';
 import { quote, UnknownAddonError, type Quote } from '../pricing/engine.js';
@@ -48,7 +48,7 @@ export interface AvailabilityResult {
 /** Longest period priced at all (longer → 400 INVALID_DATE_RANGE); the configured maximum days still gives `duration`. */
 export const MAX_PERIOD_DAYS = 366;
 
-const bad = (msg: string, field: string) => new HttpError(400, 'INVALID_PARAMS', msg, { field });
+const bad = (msg: string, field: string) => invalidField(field, msg);
 
 /** Validates dates/times (store timezone) and computes the period and its rental days. 400 when malformed or reversed. */
 export function parsePeriod(
@@ -72,7 +72,7 @@ export function parsePeriod(
   const pickupAt = localToUtc(pickupDate, pickupTime, s.timezone);
   const returnAt = localToUtc(returnDate, returnTime, s.timezone);
   if (returnAt.getTime() <= pickupAt.getTime()) {
-    throw new HttpError(400, 'INVALID_DATE_RANGE', 'The return must be after the pickup.', {
+    throw RentalErrors.invalidDateRange('The return must be after the pickup.', {
       pickup_date: pickupDate,
       return_date: returnDate,
     });
@@ -81,7 +81,7 @@ export function parsePeriod(
   // Longer than the maximum is a 200 `duration` answer, but a period of years would make the engine price every day: refuse it.
   const cap = Math.max(MAX_PERIOD_DAYS, s.maxDays);
   if (days > cap)
-    throw new HttpError(400, 'INVALID_DATE_RANGE', `A period is at most ${cap} days.`, {
+    throw RentalErrors.invalidDateRange(`A period is at most ${cap} days.`, {
       pickup_date: pickupDate,
       return_date: returnDate,
     });
@@ -129,8 +129,7 @@ export function priceOrThrow(
     memo.set(key, q);
     return q;
   } catch (e) {
-    if (e instanceof UnknownAddonError)
-      throw new HttpError(400, 'INVALID_PARAMS', e.message, { field: 'addons', addon: e.code });
+    if (e instanceof UnknownAddonError) throw RentalErrors.invalidParams(e.message, { field: 'addons', addon: e.code });
     throw e;
   }
 }
@@ -163,12 +162,9 @@ export async function checkAvailability(
   const period = opts.period ?? parsePeriod(p, input);
   const cat = opts.catalogue ?? (await catalogueOf(p).get());
   const vehicle = cat.vehicles.get(input.vehicle_id);
-  if (!vehicle) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
-  if (input.location_id !== undefined && !cat.locations.has(input.location_id)) {
-    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.location_id} does not exist.`, {
-      field: 'location_id',
-    });
-  }
+  if (!vehicle) throw bookedVehicleNotFound(input.vehicle_id);
+  if (input.location_id !== undefined && !cat.locations.has(input.location_id))
+    throw unknownLocation('location_id', input.location_id);
   const q = priceOrThrow(vehicle, cat.rules, period, input.addons ?? []);
   // a price the booking's columns cannot hold is refused (400 naming it) before any answer or write
   assertBookingAmountsFit(q);

@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import { Decimal } from '../money.js';
 
 /**
@@ -40,9 +40,7 @@ export function assertBookingAmountsFit(price: Priced): void {
   if (!t) return;
   const amount = t.amount.toFixed(2);
   const max = MAX_BOOKING_AMOUNT.toFixed(2);
-  throw new HttpError(
-    400,
-    'INVALID_PARAMS',
+  throw RentalErrors.invalidParams(
     `The booking's ${t.field} would be ${amount}, more than the largest amount a booking can hold (${max}): choose fewer days or a cheaper vehicle.`,
     { field: t.field, amount, max },
   );

@@ -1,5 +1,5 @@
 import type { Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { bookingNotFound } from '../errors.js';
 import { lockVehicle } from '../vehicles/repo.js';
 import { expireLapsedHolds } from './expiry.js';
 import { bookingById, type BookingRow } from './repo.js';
@@ -17,10 +17,10 @@ export type LockedBooking = BookingRow & { readonly [lockedBrand]: true };
  */
 export async function lockBooking(tx: Db, id: number, expired: BookingRow[]): Promise<LockedBooking> {
   const seen = await bookingById(tx, id);
-  if (!seen) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  if (!seen) throw bookingNotFound(id);
   await lockVehicle(tx, Number(seen.vehicle_id));
   expired.push(...(await expireLapsedHolds(tx, Number(seen.vehicle_id))));
   const cur = await bookingById(tx, id, true);
-  if (!cur) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  if (!cur) throw bookingNotFound(id);
   return cur as LockedBooking;
 }

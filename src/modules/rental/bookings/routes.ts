@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HttpError } from '../../../platform/http/errors.js';
+import { invalidField } from '../errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { rentalErrors } from '../../../platform/http/schemas.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, DateStr, IdParams, TimeStr, Id, Text } from '../schemas.js';
 import { isValidDate } from '../time.js';
-import { listBookings } from './repo.js';
-import { bookingDetail, changeStatus, createBooking, editBooking } from './service.js';
+import { bookingDetail, bookingsPage, changeStatus, createBooking, editBooking } from './service.js';
 import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
 import { bookingView } from './view.js';
 import { BookingDetailView as BookingDetail, BookingView as Booking } from './schema.js';
@@ -43,11 +42,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const q = req.query;
       for (const f of ['pickup_from', 'pickup_to'] as const) {
-        if (q[f] !== undefined && !isValidDate(q[f]))
-          throw new HttpError(400, 'INVALID_PARAMS', `${f} is not a valid date.`, { field: f });
+        if (q[f] !== undefined && !isValidDate(q[f])) throw invalidField(f, `${f} is not a valid date.`);
       }
       const pg = parsePaging(q);
-      const r = await listBookings(
+      const r = await bookingsPage(
         p.db,
         {
           status: q.status,

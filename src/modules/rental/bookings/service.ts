@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { emitBookingCreated, emitBookingStatus } from '../events.js';
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { VehicleNotAvailable } from '../availability/not-available.js';
+import { bookedVehicleNotFound, bookingNotFound, invalidField, RentalErrors } from '../errors.js';
 import {
   checkAvailability,
   parsePeriod,
@@ -30,20 +31,17 @@ import {
   bookingRefs,
   findOverlap,
   insertBooking,
+  listBookings,
   lockVehicleForBooking,
   isOverlapViolation,
   orderLinesOfBooking,
   paymentsOfBooking,
   refundsOfBooking,
   updateBooking,
+  type BookingFilter,
   type BookingRow,
 } from './repo.js';
-import {
-  writeOrderOfBooking,
-  type OrderWrites,
-  type OrderWritten,
-  type RentalColumns,
-} from './create/statement.js';
+import { writeOrderOfBooking, type OrderWrites, type OrderWritten, type RentalColumns } from './create/statement.js';
 import { bookingDetailView } from './view.js';
 import { moveTransfer, transferFields } from './transfer.js';
 import { paymentDeadlineFor, type DeadlineSettings } from './deadline.js';
@@ -74,18 +72,14 @@ export interface CreateBookingInput extends Omit<AvailabilityInput, 'return_date
 
 export const BOOKINGS_TOPIC = 'rental:bookings';
 
-function notAvailable(r: AvailabilityResult): HttpError {
-  return new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is not available for these dates (${r.reason}).`, {
-    reason: r.reason,
-  });
+function notAvailable(r: AvailabilityResult): VehicleNotAvailable {
+  return new VehicleNotAvailable(`The vehicle is not available for these dates (${r.reason}).`, { reason: r.reason });
 }
 
 /** The database's exclusion constraint (migration 0500) refused an overlap the checks did not see → 409. */
 export function rethrowOverlap(err: unknown): never {
   if (isOverlapViolation(err)) {
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available for these dates (booked).', {
-      reason: 'booked',
-    });
+    throw new VehicleNotAvailable('The vehicle is not available for these dates (booked).', { reason: 'booked' });
   }
   throw err;
 }
@@ -131,8 +125,7 @@ export interface PreparedBooking {
 export async function prepareBooking(p: Platform, input: CreateBookingInput): Promise<PreparedBooking> {
   const status = input.status ?? 'pending_payment';
   const transfer = input.kind === 'transfer';
-  if (!transfer && input.return_date === undefined)
-    throw new HttpError(400, 'INVALID_PARAMS', 'return_date is required.', { field: 'return_date' });
+  if (!transfer && input.return_date === undefined) throw invalidField('return_date', 'return_date is required.');
   const period = transfer ? null : parsePeriod(p, { ...input, return_date: input.return_date });
   const catalogue = await catalogueOf(p).get();
   let pre: AvailabilityResult | null = null;
@@ -181,7 +174,7 @@ export async function bookInTransaction(
   const created = await p
     .transaction(async (tx) => {
       const locked = await lockVehicleForBooking(tx, input.vehicle_id, input.customer_account?.id ?? null);
-      if (!locked) throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+      if (!locked) throw bookedVehicleNotFound(input.vehicle_id);
       const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
       if (lapsed) expired.push(...(await expireLapsedHolds(tx, input.vehicle_id)));
       let fields: BookingPriceColumns;
@@ -339,7 +332,7 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
       );
       if (!datesChange) return (await updateBooking(tx, id, { notes: input.notes }))!;
       if (FROZEN.includes(cur.status))
-        throw new HttpError(409, 'STATE_CONFLICT', `The dates of a ${cur.status} booking cannot change.`);
+        throw RentalErrors.stateConflict(`The dates of a ${cur.status} booking cannot change.`);
       if (cur.kind === 'transfer') return moveTransfer(p, tx, cur, input);
       const pu = utcToLocal(toDate(cur.pickup_at), s.timezone);
       const re = utcToLocal(toDate(cur.return_at), s.timezone);
@@ -416,7 +409,7 @@ export async function changeStatus(
   to: string,
   opts: StatusChangeOptions = {},
 ): Promise<{ booking: BookingRow; previous: BookingStatus }> {
-  if (!isBookingStatus(to)) throw new HttpError(400, 'INVALID_PARAMS', `Unknown status "${to}".`, { field: 'status' });
+  if (!isBookingStatus(to)) throw invalidField('status', `Unknown status "${to}".`);
   const s = rentalSettings(p);
   const expired: BookingRow[] = [];
   const owed: number[] = [];
@@ -441,12 +434,9 @@ export async function changeStatus(
           id,
         );
         if (clash)
-          throw new HttpError(
-            409,
-            'VEHICLE_NOT_AVAILABLE',
-            'The vehicle is no longer available for these dates (booked).',
-            { reason: 'booked' },
-          );
+          throw new VehicleNotAvailable('The vehicle is no longer available for these dates (booked).', {
+            reason: 'booked',
+          });
       }
       // back to waiting for payment: the deadline its payment method's rule gives from now (null: held until pick-up)
       const deadline = DEADLINE_BOUND.includes(to)
@@ -498,10 +488,20 @@ export async function changeStatus(
   return moved;
 }
 
+/** One page of the back office's booking list (newest first) and the number of bookings the filter matches. */
+export function bookingsPage(
+  db: Db,
+  filter: BookingFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: BookingRow[]; total: number }> {
+  return listBookings(db, filter, limit, offset);
+}
+
 /** The detail of one booking: the vehicle and locations by name, price lines, payments and refunds; 404 when absent. */
 export async function bookingDetail(db: Db, id: number) {
   const b = await bookingById(db, id);
-  if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  if (!b) throw bookingNotFound(id);
   const [refs, lines, payments, refunds] = await Promise.all([
     bookingRefs(db, b),
     orderLinesOfBooking(db, id),

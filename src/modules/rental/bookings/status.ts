@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 
 export const BOOKING_STATUSES = [
   'draft',
@@ -42,7 +42,7 @@ export function canMove(from: BookingStatus, to: BookingStatus): boolean {
 
 export function assertMove(from: BookingStatus, to: BookingStatus): void {
   if (!canMove(from, to)) {
-    throw new HttpError(409, 'STATE_CONFLICT', `A booking cannot move from ${from} to ${to}.`, {
+    throw RentalErrors.stateConflict(`A booking cannot move from ${from} to ${to}.`, {
       from,
       to,
       allowed: [...TRANSITIONS[from]],

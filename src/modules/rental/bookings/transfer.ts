@@ -1,6 +1,7 @@
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { VehicleNotAvailable } from '../availability/not-available.js';
+import { invalidField } from '../errors.js';
 import { cents, Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
 import { rulesFor } from '../pricing/engine.js';
@@ -34,34 +35,23 @@ export async function transferFields(
 ): Promise<BookingPriceColumns> {
   const s = rentalSettings(p);
   if (v.service_type === 'rental')
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'This vehicle does not do transfers.', {
-      reason: 'service_type',
-    });
-  if (v.status !== 'active')
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', `The vehicle is ${v.status}.`, { reason: v.status });
-  if (i.transfer_route_id === undefined)
-    throw new HttpError(400, 'INVALID_PARAMS', 'A transfer needs transfer_route_id.', { field: 'transfer_route_id' });
+    throw new VehicleNotAvailable('This vehicle does not do transfers.', { reason: 'service_type' });
+  if (v.status !== 'active') throw new VehicleNotAvailable(`The vehicle is ${v.status}.`, { reason: v.status });
+  if (i.transfer_route_id === undefined) throw invalidField('transfer_route_id', 'A transfer needs transfer_route_id.');
   const route = await routeById(tx, i.transfer_route_id);
   if (!route || !route.is_active)
-    throw new HttpError(400, 'INVALID_PARAMS', `Transfer route ${i.transfer_route_id} does not exist.`, {
-      field: 'transfer_route_id',
-    });
+    throw invalidField('transfer_route_id', `Transfer route ${i.transfer_route_id} does not exist.`);
   if (i.passengers !== undefined && v.transfer_max_passengers !== null && i.passengers > v.transfer_max_passengers) {
-    throw new HttpError(400, 'INVALID_PARAMS', `The vehicle carries at most ${v.transfer_max_passengers} passengers.`, {
-      field: 'passengers',
-    });
+    throw invalidField('passengers', `The vehicle carries at most ${v.transfer_max_passengers} passengers.`);
   }
-  if (!isValidDate(i.pickup_date))
-    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_date must be YYYY-MM-DD.', { field: 'pickup_date' });
+  if (!isValidDate(i.pickup_date)) throw invalidField('pickup_date', 'pickup_date must be YYYY-MM-DD.');
   if (i.pickup_time !== undefined && !isValidTime(i.pickup_time))
-    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_time must be HH:MM.', { field: 'pickup_time' });
+    throw invalidField('pickup_time', 'pickup_time must be HH:MM.');
   const pickupAt = localToUtc(i.pickup_date, i.pickup_time ?? s.defaultTime, s.timezone);
   const returnAt = new Date(pickupAt.getTime() + Math.max(60, route.duration_min) * 60_000);
   const buf = s.bufferMinutes * 60_000;
   if (await findOverlap(tx, Number(v.id), new Date(pickupAt.getTime() - buf), new Date(returnAt.getTime() + buf))) {
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available at this time (booked).', {
-      reason: 'booked',
-    });
+    throw new VehicleNotAvailable('The vehicle is not available at this time (booked).', { reason: 'booked' });
   }
   const price = new Decimal(routePrice(route));
   const taxRule = rulesFor(rules, 'tax', {
@@ -105,21 +95,14 @@ export async function moveTransfer(
 ): Promise<BookingRow> {
   const s = rentalSettings(p);
   if (i.return_date !== undefined || i.return_time !== undefined) {
-    throw new HttpError(
-      400,
-      'INVALID_PARAMS',
-      'A transfer ends after its route duration: change pickup_date/pickup_time only.',
-      { field: 'return_date' },
-    );
+    throw invalidField('return_date', 'A transfer ends after its route duration: change pickup_date/pickup_time only.');
   }
   const oldPickup = toDate(cur.pickup_at);
   const local = utcToLocal(oldPickup, s.timezone);
   const date = i.pickup_date ?? local.date;
   const time = i.pickup_time ?? local.time;
-  if (!isValidDate(date))
-    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_date must be YYYY-MM-DD.', { field: 'pickup_date' });
-  if (!isValidTime(time))
-    throw new HttpError(400, 'INVALID_PARAMS', 'pickup_time must be HH:MM.', { field: 'pickup_time' });
+  if (!isValidDate(date)) throw invalidField('pickup_date', 'pickup_date must be YYYY-MM-DD.');
+  if (!isValidTime(time)) throw invalidField('pickup_time', 'pickup_time must be HH:MM.');
   const pickupAt = localToUtc(date, time, s.timezone);
   const returnAt = new Date(pickupAt.getTime() + (toDate(cur.return_at).getTime() - oldPickup.getTime()));
   const buf = s.bufferMinutes * 60_000;
@@ -133,9 +116,7 @@ export async function moveTransfer(
       Number(cur.id),
     ))
   ) {
-    throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle is not available at this time (booked).', {
-      reason: 'booked',
-    });
+    throw new VehicleNotAvailable('The vehicle is not available at this time (booked).', { reason: 'booked' });
   }
   return (await updateBooking(tx, Number(cur.id), {
     pickup_at: pickupAt.toISOString(),

@@ -115,7 +115,8 @@ export const exportCommand = command(
       }
       return 0;
     } catch (err) {
-      if (err instanceof HttpError && err.status < 500) return fail(ctx, err.message);
+      // the export's refusals are catalogue errors (all of them the request's fault); anything else is a crash
+      if (err instanceof HttpError) return fail(ctx, err.message);
       throw err;
     } finally {
       await app.close();

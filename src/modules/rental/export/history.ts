@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Transients } from '../../../platform/kv/transients.js';
-import { notFound } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 
 /** Transient key of the history (one JSON array, newest first). */
 export const HISTORY_KEY = 'rova_export_history';
@@ -71,7 +71,7 @@ export async function deleteHistory(
     (cur) => {
       const list = alive(cur, now);
       const rest = list.filter((e) => e.id !== id || !visible(e));
-      if (rest.length === list.length) throw notFound('Export entry not found.', 'RESOURCE_NOT_FOUND');
+      if (rest.length === list.length) throw RentalErrors.notFound('Export entry not found.');
       return rest.length ? rest : undefined;
     },
     ttlFor(now),

@@ -1,5 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
-import { badRequest } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import { isYmd } from '../shared/dates.js';
 import { FORMATS, type ExportFormat } from './encode.js';
 import { EXPORT_TYPES, exportType } from './registry.js';
@@ -16,7 +16,7 @@ export interface ExportRequest {
 const COMMON = new Set(['type', 'format', 'date_from', 'date_to', 'status', '_wpnonce']);
 
 const invalid = (param: string, message: string) =>
-  badRequest(message, 'INVALID_PARAMS', { params: { [param]: message } });
+  RentalErrors.invalidParams(message, { params: { [param]: message } });
 
 /**
  * Validates `{type, date_from?, date_to?, status?, …type filters}` (the same rules for HTTP and the CLI):
@@ -25,7 +25,7 @@ const invalid = (param: string, message: string) =>
  */
 export function parseExportRequest(input: unknown, timeZone: string): ExportRequest {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
-    throw badRequest('The request body must be a JSON object.', 'INVALID_PARAMS');
+    throw RentalErrors.invalidParams('The request body must be a JSON object.');
   const q = input as Record<string, unknown>;
   const names = EXPORT_TYPES.map((t) => t.name);
   if (q.type === undefined) throw invalid('type', `type is required: one of ${names.join(', ')}.`);
@@ -40,7 +40,7 @@ export function parseExportRequest(input: unknown, timeZone: string): ExportRequ
   const from = (q.date_from as string | undefined) ?? null;
   const to = (q.date_to as string | undefined) ?? null;
   if (from && to && from > to)
-    throw badRequest('date_from must not be after date_to.', 'INVALID_DATE_RANGE', { date_from: from, date_to: to });
+    throw RentalErrors.invalidDateRange('date_from must not be after date_to.', { date_from: from, date_to: to });
 
   let status: string | null = null;
   if (q.status !== undefined) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Capability } from '../../../platform/auth/roles.js';
 import type { Db } from '../../../platform/db/types.js';
-import { forbidden } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import type { Transients } from '../../../platform/kv/transients.js';
 import { localDate } from '../shared/dates.js';
 import { pageOf, parsePaging, type Page } from '../paging.js';
@@ -39,9 +39,8 @@ export interface ExportRun {
 
 function authorise(req: ExportRequest, who: Caller): void {
   if (!who.can(req.type.cap)) {
-    throw forbidden(
+    throw RentalErrors.permissionDenied(
       `Exporting ${req.type.name} needs the ${req.type.cap} capability (it holds customer personal data or admin records).`,
-      'PERMISSION_DENIED',
     );
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { HitResult } from '../../../platform/limits/limiter.js';
 import { clientAddress } from '../../../platform/http/client-ip.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { JourneyErrors } from '../errors.js';
 import { rentalSettings } from '../settings.js';
 
 export const PUBLIC_BUCKET = 'rental-public';
@@ -19,16 +19,10 @@ function rateHeaders(r: HitResult): Record<string, string> {
 function enforce(reply: FastifyReply, r: HitResult, what: string): void {
   const headers = rateHeaders(r);
   if (!r.allowed) {
-    throw new HttpError(
-      429,
-      'RATE_LIMIT_EXCEEDED',
-      `Too many ${what}. Try again in ${headers['X-RateLimit-Reset']} s.`,
-      undefined,
-      {
-        ...headers,
-        'Retry-After': headers['X-RateLimit-Reset']!,
-      },
-    );
+    throw JourneyErrors.rateLimited(`Too many ${what}. Try again in ${headers['X-RateLimit-Reset']} s.`, undefined, {
+      ...headers,
+      'Retry-After': headers['X-RateLimit-Reset']!,
+    });
   }
   reply.headers(headers);
 }

@@ -2,7 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import { toDate } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { emitBookingStatus } from '../events.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import { mailExpired } from '../bookings/expiry.js';
 import { findOverlap, updateBooking, type BookingRow } from '../bookings/repo.js';
 import { rentalSettings } from '../settings.js';
@@ -63,7 +63,7 @@ export async function settlePayment(
       (match.paymentId === undefined && match.externalId === undefined
         ? pays.find((x) => x.status === 'pending')
         : undefined);
-    if (!pay) throw new HttpError(409, 'STATE_CONFLICT', 'The booking has no pending payment to settle.');
+    if (!pay) throw RentalErrors.stateConflict('The booking has no pending payment to settle.');
     // a payment superseded (`cancelled`) whose intent was paid before its cancel reached the provider: the money
     // came all the same, and is settled like any payment (what is not owed is refunded)
     if (pay.status !== 'pending' && pay.status !== 'cancelled')

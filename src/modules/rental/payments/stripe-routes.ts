@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type Stripe from 'stripe';
-import { HttpError } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { journeySettings } from '../bookings/settings.js';
@@ -37,7 +37,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     try {
       done(null, JSON.parse((body as Buffer).toString('utf8')));
     } catch {
-      done(new HttpError(400, 'INVALID_PARAMS', 'The body is not valid JSON.'), undefined);
+      done(RentalErrors.invalidParams('The body is not valid JSON.'), undefined);
     }
   });
   app.post(
@@ -45,8 +45,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { auth: 'public' },
       preValidation: async (req) => {
-        if (!journeySettings(p).stripe)
-          throw new HttpError(404, 'RESOURCE_NOT_FOUND', 'The stripe payment provider is not configured.');
+        if (!journeySettings(p).stripe) throw RentalErrors.notFound('The stripe payment provider is not configured.');
         events.set(req, verifyStripeEvent(p, rawBodies.get(req), req.headers['stripe-signature']));
       },
       schema: {

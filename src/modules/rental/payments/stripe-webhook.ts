@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import type { Platform } from '../../../platform/context.js';
 import { one } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import { settlePayment, type Settlement } from './service.js';
 import { stripeSettings } from './stripe.js';
 
@@ -21,13 +21,13 @@ export function verifyStripeEvent(
   now = Date.now(),
 ): Stripe.Event {
   if (typeof header !== 'string' || header === '')
-    throw new HttpError(400, 'INVALID_PARAMS', 'Missing Stripe-Signature header.', {
+    throw RentalErrors.invalidParams('Missing Stripe-Signature header.', {
       field: 'Stripe-Signature',
       reason: 'missing_signature',
     });
   const s = stripeSettings(p);
   const outsideTolerance = () =>
-    new HttpError(400, 'INVALID_PARAMS', 'The webhook signature timestamp is outside the tolerance window.', {
+    RentalErrors.invalidParams('The webhook signature timestamp is outside the tolerance window.', {
       field: 'Stripe-Signature',
       reason: 'timestamp_outside_tolerance',
     });
@@ -39,7 +39,7 @@ export function verifyStripeEvent(
     ev = Stripe.webhooks.constructEvent(raw ?? Buffer.alloc(0), header, s.webhookSecret, s.webhookToleranceSeconds);
   } catch (err) {
     if (err instanceof Error && /tolerance/i.test(err.message)) throw outsideTolerance();
-    throw new HttpError(400, 'INVALID_PARAMS', 'The webhook signature does not match the body.', {
+    throw RentalErrors.invalidParams('The webhook signature does not match the body.', {
       field: 'Stripe-Signature',
       reason: 'signature_mismatch',
     });
@@ -66,9 +66,7 @@ function wellFormed(ev: Stripe.Event): Stripe.Event {
     typeof obj === 'object' &&
     (!intent || typeof (obj as { id?: unknown }).id === 'string');
   if (!ok)
-    throw new HttpError(
-      400,
-      'INVALID_PARAMS',
+    throw RentalErrors.invalidParams(
       'The event needs a string id, a string type and a data.object (with an id for payment_intent events).',
       { reason: 'malformed_event' },
     );

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import type { Platform } from '../../../platform/context.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import type { HttpError } from '../../../platform/http/errors.js';
+import { JourneyErrors, paymentProviderFailed } from '../errors.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { Decimal } from '../money.js';
 import { journeySettings, type StripeSettings } from '../bookings/settings.js';
@@ -39,9 +40,7 @@ export function stripeAmount(amount: Decimal.Value, currency: string): number {
 export function stripeSettings(p: Platform): StripeSettings {
   const s = journeySettings(p).stripe;
   if (!s)
-    throw new HttpError(
-      500,
-      'INTERNAL_ERROR',
+    throw JourneyErrors.providerNotConfigured(
       'The stripe provider is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).',
     );
   return s;
@@ -76,13 +75,7 @@ function providerError(p: Platform, err: unknown, what: string): HttpError {
     (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500);
   p.log.error({ err }, `stripe ${what} failed`);
   // the design's error table has no 502: an unreachable or refusing provider is a dependency outage (503, like health)
-  const e = new HttpError(
-    503,
-    'SERVICE_UNAVAILABLE',
-    `The payment provider could not ${what}; nothing was charged. Try again in a minute.`,
-    { reason: 'payment_provider_error' },
-    { 'Retry-After': '60' },
-  );
+  const e = paymentProviderFailed(what);
   if (uncertain) madeOrNot.add(e);
   return e;
 }

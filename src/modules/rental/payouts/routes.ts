@@ -1,15 +1,12 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { AuthUser } from '../../../platform/auth/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { RentalErrors } from '../errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { clearMaturedCommissions } from '../ledger/clearing.js';
 import { marketplaceSettings, saveMarketplaceSettings } from '../ledger/settings.js';
 import { PageSchema, pageOf, parsePaging } from '../paging.js';
-import { vendorById } from '../vendors/repo.js';
-import { listPayouts, payoutById } from './repo.js';
 import {
   CallbackBody,
   CallbackResult,
@@ -23,7 +20,15 @@ import {
   Summary,
   SummaryQuery,
 } from './schemas.js';
-import { approvePayout, processPayoutCallback, rejectPayout, requestPayout } from './service.js';
+import {
+  approvePayout,
+  ledgerOwner,
+  payoutOf,
+  payoutsPage,
+  processPayoutCallback,
+  rejectPayout,
+  requestPayout,
+} from './service.js';
 import { payoutStatement } from './statement.js';
 import { ledgerSummary } from './summary.js';
 import { payoutView } from './views.js';
@@ -33,26 +38,6 @@ const vendorOrAdmin = { auth: { authenticated: true } } as const;
 const vendorOnly = { auth: { cap: 'manage_vendor_account' } } as const;
 const admin = { auth: { cap: 'manage_options' } } as const;
 const tags = ['rental v2: ledger and payouts'];
-
-/** Whose ledger: a vendor reads its own (another vendor's id → 404); an administrator names one; others → 403. */
-async function ledgerOwner(
-  db: Parameters<typeof vendorById>[0],
-  user: AuthUser,
-  asked: number | undefined,
-): Promise<number> {
-  if (user.role === 'administrator') {
-    if (asked === undefined)
-      throw new HttpError(400, 'INVALID_PARAMS', 'vendor_id is required for administrators.', { field: 'vendor_id' });
-    if (!(await vendorById(db, asked)))
-      throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor ${asked} does not exist.`);
-    return asked;
-  }
-  if (user.role !== 'vendor')
-    throw new HttpError(403, 'PERMISSION_DENIED', 'Only vendors and administrators can read a ledger.');
-  if (asked !== undefined && asked !== user.id)
-    throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Vendor ${asked} does not exist.`);
-  return user.id;
-}
 
 const rawBodies = new WeakMap<FastifyRequest, string>();
 
@@ -101,7 +86,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const r = await requestPayout(p, req.auth.user!, req.body.amount, req.headers['idempotency-key'] ?? null);
       req.auditTarget = `payout:${r.payout.id}`;
-      const full = (await payoutById(p.db, Number(r.payout.id)))!;
+      const full = (await payoutOf(p.db, Number(r.payout.id)))!;
       return reply
         .code(r.replayed ? 200 : 201)
         .send(
@@ -130,7 +115,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listPayouts(
+      const r = await payoutsPage(
         p.db,
         { status: req.query.status, vendor_id: req.auth.user!.id },
         pg.limit,
@@ -184,7 +169,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await listPayouts(
+      const r = await payoutsPage(
         p.db,
         { status: req.query.status, vendor_id: req.query.vendor_id },
         pg.limit,
@@ -298,7 +283,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         done(null, JSON.parse(body as string));
       } catch {
-        done(new HttpError(400, 'INVALID_PARAMS', 'The body is not valid JSON.'), undefined);
+        done(RentalErrors.invalidParams('The body is not valid JSON.'), undefined);
       }
     });
     hook.post(
@@ -310,7 +295,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (!/^\d{1,15}$/.test(String((req.params as { id?: unknown }).id))) return;
           const secrets = await webhookSecrets(p);
           if (secrets.length === 0 || !verifyWebhook(secrets, rawBodies.get(req) ?? '', req.headers)) {
-            throw new HttpError(401, 'AUTH_REQUIRED', 'Invalid or missing webhook signature.');
+            throw RentalErrors.authRequired('Invalid or missing webhook signature.');
           }
         },
         schema: {

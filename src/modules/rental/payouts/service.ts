@@ -3,7 +3,7 @@ import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import type { Db } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { invalidField, notFoundError, payoutNotFound, RentalErrors, stateConflictFor } from '../errors.js';
 import { EXTERNAL, vendorAccount } from '../ledger/accounts.js';
 import { recordVendorAudit } from '../ledger/audit.js';
 import { lockVendorMoney } from '../ledger/income-repo.js';
@@ -15,16 +15,45 @@ import { marketplaceSettings, type MarketplaceSettings } from '../ledger/setting
 import { vendorById } from '../vendors/repo.js';
 import {
   insertPayout,
+  listPayouts,
   nextStatementNumber,
   openPayoutOf,
   payoutById,
   payoutByKey,
   recordWebhook,
   updatePayout,
+  type PayoutFilter,
   type PayoutRow,
 } from './repo.js';
 
-const conflict = (message: string, reason: string) => new HttpError(409, 'STATE_CONFLICT', message, { reason });
+/** Whose ledger: a vendor reads its own (another vendor's id → 404); an administrator names one; others → 403. */
+export async function ledgerOwner(db: Db, user: AuthUser, asked: number | undefined): Promise<number> {
+  if (user.role === 'administrator') {
+    if (asked === undefined) throw invalidField('vendor_id', 'vendor_id is required for administrators.');
+    if (!(await vendorById(db, asked))) throw notFoundError('Vendor', asked);
+    return asked;
+  }
+  if (user.role !== 'vendor') throw RentalErrors.permissionDenied('Only vendors and administrators can read a ledger.');
+  if (asked !== undefined && asked !== user.id) throw notFoundError('Vendor', asked);
+  return user.id;
+}
+
+/** One payout with its vendor's name; undefined when it does not exist. */
+export function payoutOf(db: Db, id: number): Promise<PayoutRow | undefined> {
+  return payoutById(db, id);
+}
+
+/** One page of payouts (newest first) matching the filter, and how many match. */
+export function payoutsPage(
+  db: Db,
+  filter: PayoutFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: PayoutRow[]; total: number }> {
+  return listPayouts(db, filter, limit, offset);
+}
+
+const payoutConflict = (message: string, reason: string) => stateConflictFor(reason, message);
 
 /**
  * A payout leaves the platform only while the vendor's money covers it: hold + available ≥ the payout. Available may
@@ -38,12 +67,10 @@ async function assertPayoutCovered(tx: Db, po: PayoutRow, action: 'approved' | '
   const cover = (b.get(vendorAccount(v, 'payout_hold')) ?? 0) + available;
   if (Number(po.amount) > cover) {
     const m = (n: number) => moneyText(n, po.currency);
-    throw new HttpError(
-      409,
-      'STATE_CONFLICT',
+    throw stateConflictFor(
+      'vendor_owes',
       `Payout ${po.id} cannot be ${action}: vendor ${v} owes ${m(Math.max(0, -available))} and hold + available cover only ${m(Math.max(0, cover))} of ${m(Number(po.amount))}. Reject it, or wait until new income settles the debt.`,
       {
-        reason: 'vendor_owes',
         owed: fromMinor(Math.max(0, -available), po.currency),
         covered: fromMinor(Math.max(0, cover), po.currency),
       },
@@ -54,7 +81,7 @@ async function assertPayoutCovered(tx: Db, po: PayoutRow, action: 'approved' | '
 /** A requested amount in major units → minor units, refusing what would be rounded or cannot be represented exactly. */
 function payoutMinor(amountMajor: number, currency: string, minimumMajor: number): number {
   const invalid = (message: string, reason: string, extra: Record<string, unknown> = {}) =>
-    new HttpError(400, 'INVALID_PARAMS', message, { field: 'amount', reason, ...extra });
+    RentalErrors.invalidParams(message, { field: 'amount', reason, ...extra });
   if (!Number.isFinite(amountMajor) || !(amountMajor > 0))
     throw invalid('amount must be greater than 0.', 'invalid_amount');
   const exact = new Decimal(amountMajor);
@@ -73,7 +100,7 @@ function payoutMinor(amountMajor: number, currency: string, minimumMajor: number
 
 async function lockedPayout(tx: Db, id: number): Promise<PayoutRow> {
   const p = await payoutById(tx, id, true);
-  if (!p) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Payout ${id} does not exist.`);
+  if (!p) throw payoutNotFound(id);
   return p;
 }
 
@@ -96,14 +123,13 @@ export async function requestPayout(
     const seen = await payoutByKey(p.db, user.id, key);
     if (seen) return replay(seen, hash);
   }
-  if (s.payout_freeze) throw conflict('Payouts are frozen at the moment; try again later.', 'payout_freeze');
+  if (s.payout_freeze) throw payoutConflict('Payouts are frozen at the moment; try again later.', 'payout_freeze');
   try {
     return await p.transaction(async (tx) => {
       const vendor = await vendorById(tx, user.id);
-      if (!vendor) throw new HttpError(404, 'RESOURCE_NOT_FOUND', 'You are not a vendor.');
-      if (vendor.status !== 'active')
-        throw new HttpError(403, 'PERMISSION_DENIED', 'Your vendor account is suspended.');
-      if (vendor.payout_freeze) throw conflict('Payouts are frozen for your account.', 'payout_freeze');
+      if (!vendor) throw RentalErrors.notFound('You are not a vendor.');
+      if (vendor.status !== 'active') throw RentalErrors.permissionDenied('Your vendor account is suspended.');
+      if (vendor.payout_freeze) throw payoutConflict('Payouts are frozen for your account.', 'payout_freeze');
       await lockVendorMoney(tx, user.id);
       if (key) {
         const seen = await payoutByKey(tx, user.id, key);
@@ -111,11 +137,11 @@ export async function requestPayout(
       }
       const open = await openPayoutOf(tx, user.id);
       if (open)
-        throw conflict(`Payout ${open.id} is still ${open.status}; one open payout at a time.`, 'pending_exists');
+        throw payoutConflict(`Payout ${open.id} is still ${open.status}; one open payout at a time.`, 'pending_exists');
       const available =
         (await balancesOf(tx, [vendorAccount(user.id, 'available')])).get(vendorAccount(user.id, 'available')) ?? 0;
       if (amount > available)
-        throw conflict(`The available balance is ${moneyText(available, currency)}.`, 'insufficient_funds');
+        throw payoutConflict(`The available balance is ${moneyText(available, currency)}.`, 'insufficient_funds');
       const payout = await insertPayout(tx, {
         vendor_id: user.id,
         amount,
@@ -157,7 +183,7 @@ export async function requestPayout(
         String((err as { cause?: unknown }).cause ?? err),
       )
     ) {
-      throw conflict('Another payout request is open.', 'pending_exists');
+      throw payoutConflict('Another payout request is open.', 'pending_exists');
     }
     throw err;
   }
@@ -165,7 +191,7 @@ export async function requestPayout(
 
 function replay(seen: PayoutRow, hash: string): { payout: PayoutRow; replayed: boolean } {
   if (seen.request_hash !== hash)
-    throw conflict('This Idempotency-Key was used for a different payout request.', 'idempotency_key_reused');
+    throw payoutConflict('This Idempotency-Key was used for a different payout request.', 'idempotency_key_reused');
   return { payout: seen, replayed: true };
 }
 
@@ -174,7 +200,7 @@ export async function approvePayout(p: Platform, admin: AuthUser, id: number): P
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
     if (po.status !== 'requested')
-      throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be approved.`, 'invalid_status');
+      throw payoutConflict(`Payout ${id} is ${po.status}; only a requested payout can be approved.`, 'invalid_status');
     await lockVendorMoney(tx, Number(po.vendor_id));
     await assertPayoutCovered(tx, po, 'approved');
     const number = await nextStatementNumber(tx, new Date().getUTCFullYear());
@@ -205,11 +231,11 @@ export async function approvePayout(p: Platform, admin: AuthUser, id: number): P
 /** Admin rejection: the hold goes back to available. */
 export async function rejectPayout(p: Platform, admin: AuthUser, id: number, reason: string): Promise<PayoutRow> {
   const why = reason.trim();
-  if (!why) throw new HttpError(400, 'INVALID_PARAMS', 'A rejection reason is required.', { field: 'reason' });
+  if (!why) throw invalidField('reason', 'A rejection reason is required.');
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
     if (po.status !== 'requested')
-      throw conflict(`Payout ${id} is ${po.status}; only a requested payout can be rejected.`, 'invalid_status');
+      throw payoutConflict(`Payout ${id} is ${po.status}; only a requested payout can be rejected.`, 'invalid_status');
     const v = Number(po.vendor_id);
     await lockVendorMoney(tx, v);
     const posted = await postLedgerTransaction(tx, {
@@ -276,7 +302,7 @@ export async function processPayoutCallback(
   // The signature covers the body, not the URL: the body must name this payout, or a callback signed for one payout
   // could be replayed against another's URL.
   if (body.payout_id !== id)
-    throw new HttpError(400, 'INVALID_PARAMS', `The signed body names payout ${body.payout_id}, not ${id}.`, {
+    throw RentalErrors.invalidParams(`The signed body names payout ${body.payout_id}, not ${id}.`, {
       field: 'payout_id',
       reason: 'payout_mismatch',
     });
@@ -285,9 +311,7 @@ export async function processPayoutCallback(
   return p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
     if (body.amount !== undefined && toMinor(body.amount, po.currency) !== Number(po.amount)) {
-      throw new HttpError(
-        400,
-        'INVALID_PARAMS',
+      throw RentalErrors.invalidParams(
         `The signed amount ${body.amount} is not payout ${id}'s ${moneyText(po.amount, po.currency)}.`,
         { field: 'amount', reason: 'amount_mismatch' },
       );
@@ -318,7 +342,7 @@ export async function processPayoutCallback(
     if (status === 'paid') {
       if (po.status === 'paid') return { payout_id: id, status: 'paid', idempotent: true };
       if (po.status !== 'approved')
-        throw conflict(`Payout ${id} is ${po.status}; only an approved payout can be paid.`, 'invalid_state');
+        throw payoutConflict(`Payout ${id} is ${po.status}; only an approved payout can be paid.`, 'invalid_state');
       await assertPayoutCovered(tx, po, 'paid');
       const t = await move('payout_paid', vendorAccount(v, 'payout_hold'), EXTERNAL);
       await updatePayout(tx, id, { status: 'paid', external_reference: externalRef, stamp: 'paid_at' });
@@ -341,7 +365,7 @@ export async function processPayoutCallback(
     }
     if (po.status === 'failed') return { payout_id: id, status: 'failed', idempotent: true };
     if (po.status !== 'approved' && po.status !== 'paid')
-      throw conflict(`Payout ${id} is ${po.status}; only an approved or paid payout can fail.`, 'invalid_state');
+      throw payoutConflict(`Payout ${id} is ${po.status}; only an approved or paid payout can fail.`, 'invalid_state');
     const afterPaid = po.status === 'paid';
     const t = afterPaid
       ? await move('payout_reversal', EXTERNAL, vendorAccount(v, 'available'), { after_paid: true })

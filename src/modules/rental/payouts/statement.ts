@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { toDate } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { payoutNotFound, RentalErrors, stateConflictFor } from '../errors.js';
 import { mailSettings } from '../../../platform/mail/settings.js';
 import { fromMinor } from '../ledger/money.js';
 import { maskStored } from '../vendors/iban.js';
@@ -26,16 +26,16 @@ export async function payoutStatement(
   id: number,
 ): Promise<{ number: string; pdf: Buffer }> {
   if (user.role !== 'administrator' && user.role !== 'vendor')
-    throw new HttpError(403, 'PERMISSION_DENIED', 'Only vendors and administrators can read payout statements.');
+    throw RentalErrors.permissionDenied('Only vendors and administrators can read payout statements.');
   const payout = await payoutById(p.db, id);
-  if (!payout || (user.role === 'vendor' && Number(payout.vendor_id) !== user.id))
-    throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Payout ${id} does not exist.`);
+  if (!payout || (user.role === 'vendor' && Number(payout.vendor_id) !== user.id)) throw payoutNotFound(id);
   if (!payout.statement_number)
-    throw new HttpError(
-      409,
-      'STATE_CONFLICT',
+    throw stateConflictFor(
+      'no_statement',
       `Payout ${id} is ${payout.status}: a statement exists once a payout is approved.`,
-      { reason: 'no_statement', status: payout.status },
+      {
+        status: payout.status,
+      },
     );
   const vendor = await vendorById(p.db, Number(payout.vendor_id));
   const pdf = await render(p, payout, {

@@ -1,7 +1,7 @@
 import { Decimal } from '../money.js';
 import type { Platform } from '../../../platform/context.js';
 import { toDate } from '../../../platform/db/types.js';
-import { HttpError } from '../../../platform/http/errors.js';
+import { invalidField, RentalErrors } from '../errors.js';
 import { vendorBalances } from '../ledger/balances.js';
 import { marketplaceSettings } from '../ledger/settings.js';
 import { openPayoutOf } from './repo.js';
@@ -39,12 +39,11 @@ export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQue
     ['entries_from', q.entries_from],
     ['entries_to', q.entries_to],
   ] as const) {
-    if (v !== undefined && !isValidDate(v))
-      throw new HttpError(400, 'INVALID_PARAMS', `${f} is not a valid date (YYYY-MM-DD).`, { field: f });
+    if (v !== undefined && !isValidDate(v)) throw invalidField(f, `${f} is not a valid date (YYYY-MM-DD).`);
   }
-  if (start > end) throw new HttpError(400, 'INVALID_DATE_RANGE', 'start_date is after end_date.');
+  if (start > end) throw RentalErrors.invalidDateRange('start_date is after end_date.');
   const days = dayCount(start, end);
-  if (days > 366) throw new HttpError(400, 'INVALID_DATE_RANGE', 'The range is at most 366 days.');
+  if (days > 366) throw RentalErrors.invalidDateRange('The range is at most 366 days.');
   const range = { from: localToUtc(start, '00:00', tz), to: localToUtc(addDays(end, 1), '00:00', tz) };
   const prevStart = addDays(start, -days);
   const prev = { from: localToUtc(prevStart, '00:00', tz), to: range.from };

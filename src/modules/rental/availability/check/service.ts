@@ -1,12 +1,6 @@
 import type { Platform } from '../../../../platform/context.js';
-import { HttpError } from '../../../../platform/http/errors.js';
-import {
-  availabilityView,
-  checkAvailability,
-  parsePeriod,
-  priceOrThrow,
-  type AvailabilityResult,
-} from '../service.js';
+import { unknownLocation } from '../../errors.js';
+import { availabilityView, checkAvailability, parsePeriod, priceOrThrow, type AvailabilityResult } from '../service.js';
 import { bookingAmountsFit } from '../../bookings/amount-bound.js';
 import { catalogueOf } from '../../catalogue.js';
 import { unavailability } from '../free.js';
@@ -28,14 +22,10 @@ export interface Alternative {
 export async function checkSlot(p: Platform, input: BookingCheckInput): Promise<AvailabilityResult> {
   const cat = await catalogueOf(p).get();
   if (input.return_location_id !== undefined && !cat.locations.has(input.return_location_id)) {
-    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.return_location_id} does not exist.`, {
-      field: 'return_location_id',
-    });
+    throw unknownLocation('return_location_id', input.return_location_id);
   }
   if (input.pickup_location_id !== undefined && !cat.locations.has(input.pickup_location_id)) {
-    throw new HttpError(400, 'INVALID_PARAMS', `Location ${input.pickup_location_id} does not exist.`, {
-      field: 'pickup_location_id',
-    });
+    throw unknownLocation('pickup_location_id', input.pickup_location_id);
   }
   return checkAvailability(p, p.db, { ...input, location_id: input.pickup_location_id }, { catalogue: cat });
 }

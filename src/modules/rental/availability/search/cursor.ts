@@ -1,5 +1,5 @@
 import { keyedHash, safeEqual } from '../../../../platform/auth/crypto.js';
-import { HttpError } from '../../../../platform/http/errors.js';
+import { invalidField } from '../../errors.js';
 
 /** A card's place in a sort order: compared element by element (numbers numerically, strings by localeCompare). */
 export type SortKey = (number | string)[];
@@ -34,12 +34,7 @@ export function encodeCursor(secret: string, fingerprint: string, key: SortKey):
 
 export function decodeCursor(secret: string, fingerprint: string, cursor: string): SortKey {
   const bad = (why: string) =>
-    new HttpError(
-      400,
-      'INVALID_PARAMS',
-      `Invalid cursor: ${why}. Use next_cursor from a search with the same filters and sort.`,
-      { field: 'cursor' },
-    );
+    invalidField('cursor', `Invalid cursor: ${why}. Use next_cursor from a search with the same filters and sort.`);
   const [body, mac, extra] = cursor.split('.');
   if (!body || !mac || extra !== undefined) throw bad('malformed');
   if (!safeEqual(mac, keyedHash(secret, `${fingerprint}\0${body}`, 'search-cursor').slice(0, 32)))

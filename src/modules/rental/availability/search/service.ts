@@ -1,5 +1,5 @@
 import type { Platform } from '../../../../platform/context.js';
-import { HttpError } from '../../../../platform/http/errors.js';
+import { invalidField, unknownLocation } from '../../errors.js';
 import { currencyPort } from '../../../store/currency-port.js';
 import { parsePeriod } from '../service.js';
 import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
@@ -103,12 +103,13 @@ function shownIn(conv: Pricing, n: number): number {
 
 async function computeSearch(p: Platform, cat: CatalogueSnapshot, q: SearchQuery) {
   if ((q.pickup_date === undefined) !== (q.return_date === undefined)) {
-    throw new HttpError(400, 'INVALID_PARAMS', 'Give both pickup_date and return_date, or neither.', {
-      field: q.pickup_date === undefined ? 'pickup_date' : 'return_date',
-    });
+    throw invalidField(
+      q.pickup_date === undefined ? 'pickup_date' : 'return_date',
+      'Give both pickup_date and return_date, or neither.',
+    );
   }
   if (q.location_id !== undefined && !cat.locations.has(q.location_id))
-    throw new HttpError(400, 'INVALID_PARAMS', `Location ${q.location_id} does not exist.`, { field: 'location_id' });
+    throw unknownLocation('location_id', q.location_id);
   const period =
     q.pickup_date !== undefined
       ? parsePeriod(p, {

@@ -2,16 +2,16 @@ import type { Platform } from '../../../../platform/context.js';
 import type { Db } from '../../../../platform/db/types.js';
 import type { AuthContext } from '../../../../platform/auth/types.js';
 import { roleHasCap } from '../../../../platform/auth/roles.js';
-import { HttpError } from '../../../../platform/http/errors.js';
+import {
+  bookedVehicleNotFound,
+  invalidField,
+  paymentMethodNotEnabled,
+  RentalErrors,
+  unknownLocation,
+} from '../../errors.js';
 import type { BookingRow } from '../repo.js';
 import { bookingsAtOnceOf } from '../at-once.js';
-import {
-  bookInTransaction,
-  changeStatus,
-  prepareBooking,
-  rentalColumns,
-  type CreateBookingInput,
-} from '../service.js';
+import { bookInTransaction, changeStatus, prepareBooking, rentalColumns, type CreateBookingInput } from '../service.js';
 import { bookingCreatedEvent } from '../../events.js';
 import { bookingView } from '../view.js';
 import { catalogueOf } from '../../catalogue.js';
@@ -79,22 +79,15 @@ function bookingCustomer(
 ): { customer_account?: CustomerAccount; customer?: CreateInput['customer']; user_id: number | null } {
   const user = auth.user!;
   if (user.role === 'customer') {
-    if (input.customer)
-      throw new HttpError(400, 'INVALID_PARAMS', 'customer is only for an API key acting for a customer.', {
-        field: 'customer',
-      });
+    if (input.customer) throw invalidField('customer', 'customer is only for an API key acting for a customer.');
     return { customer_account: { id: user.id, email: user.email, displayName: user.displayName }, user_id: user.id };
   }
   if (auth.method === 'api_key' && roleHasCap(user.role, 'manage_store')) {
     if (!input.customer)
-      throw new HttpError(400, 'INVALID_PARAMS', 'An API key acting for a customer must send customer {name, email}.', {
-        field: 'customer',
-      });
+      throw invalidField('customer', 'An API key acting for a customer must send customer {name, email}.');
     return { customer: input.customer, user_id: null };
   }
-  throw new HttpError(
-    403,
-    'PERMISSION_DENIED',
+  throw RentalErrors.permissionDenied(
     'Bookings are made by a signed-in customer, or by a store API key acting for a customer.',
   );
 }
@@ -204,15 +197,11 @@ export async function createCustomerBooking(
 ): Promise<CreatedBooking> {
   // pay at pick-up and bank transfer are offline payments with their own deadline rules (bookings/deadline.ts)
   const provider = enabledProvider(p, input.payment_method === 'stripe' ? 'stripe' : 'offline');
-  if (!provider)
-    throw new HttpError(400, 'INVALID_PARAMS', `Payment method "${input.payment_method}" is not enabled.`, {
-      field: 'payment_method',
-    });
+  if (!provider) throw paymentMethodNotEnabled(input.payment_method);
   const cat = await catalogueOf(p).get();
   for (const f of ['pickup_location_id', 'return_location_id'] as const) {
     const id = input[f];
-    if (id !== undefined && !cat.locations.has(id))
-      throw new HttpError(400, 'INVALID_PARAMS', `Location ${id} does not exist.`, { field: f });
+    if (id !== undefined && !cat.locations.has(id)) throw unknownLocation(f, id);
   }
   const who = bookingCustomer(auth, input);
   const bookingInput: CreateBookingInput = {
@@ -269,8 +258,7 @@ export async function createCustomerBooking(
     else {
       if (r.fallback === 'customer_changed') known.forget(account!);
       path = writePath(facts, r.fallback);
-      if (path === 'not_found')
-        throw new HttpError(404, 'VEHICLE_NOT_FOUND', `Vehicle ${input.vehicle_id} does not exist.`);
+      if (path === 'not_found') throw bookedVehicleNotFound(input.vehicle_id);
     }
   }
   if (!made) {

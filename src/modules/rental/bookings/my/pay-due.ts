@@ -1,5 +1,5 @@
 import type { Platform } from '../../../../platform/context.js';
-import { HttpError } from '../../../../platform/http/errors.js';
+import { paymentMethodNotEnabled, paymentProviderFailed, RentalErrors } from '../../errors.js';
 import type { BookingRow } from '../repo.js';
 import { lockBooking } from '../lock.js';
 import { mailExpired } from '../expiry.js';
@@ -58,15 +58,12 @@ export async function payMyDue(p: Platform, userId: number, id: number, method?:
     const pays = await paymentsOf(tx, id, true);
     const { due, asking } = balanceOf(b, pays);
     if (!due.gt(0) || ['cancelled', 'refunded', 'no_show', 'completed'].includes(b.status))
-      throw new HttpError(409, 'STATE_CONFLICT', 'Nothing is due on this booking.');
+      throw RentalErrors.stateConflict('Nothing is due on this booking.');
     const provider =
       method ??
       asking?.provider ??
       pays.filter((x) => x.status === 'succeeded' || x.status === 'refunded').at(-1)?.provider;
-    if (!provider || !enabledProvider(p, provider))
-      throw new HttpError(400, 'INVALID_PARAMS', `Payment method "${provider ?? ''}" is not enabled.`, {
-        field: 'payment_method',
-      });
+    if (!provider || !enabledProvider(p, provider)) throw paymentMethodNotEnabled(provider ?? '');
     // a start not made within the provider key's lifetime is asked afresh: a new payment, a new key
     const keep = asking && asking.provider === provider && !(await unstartedPastKeyLife(tx, asking.id));
     if (keep) return { b, payId: asking.id, provider, amount: due };
@@ -101,14 +98,7 @@ export async function payMyDue(p: Platform, userId: number, id: number, method?:
     start = (await startDuePayments(p, [decided.payId])).get(decided.payId);
     const pay = start ? undefined : (await paymentsOf(p.db, id)).find((x) => x.id === decided.payId);
     if (pay?.external_id) start = await providerFor(pay.provider)!.resume!(p, { ...req, external_id: pay.external_id });
-    if (!start?.client_secret)
-      throw new HttpError(
-        503,
-        'SERVICE_UNAVAILABLE',
-        'The payment provider could not start the payment; nothing was charged. Try again in a minute.',
-        { reason: 'payment_provider_error' },
-        { 'Retry-After': '60' },
-      );
+    if (!start?.client_secret) throw paymentProviderFailed('start the payment');
   }
   return {
     ...answer,

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { Platform } from '../../../../platform/context.js';
-import { one, rows, toDate } from '../../../../platform/db/types.js';
-import { HttpError } from '../../../../platform/http/errors.js';
+import { toDate } from '../../../../platform/db/types.js';
+import { bookingNotFound, RentalErrors } from '../../errors.js';
 import { bookingRefs, type BookingRow } from '../repo.js';
 import { changeStatus } from '../service.js';
 import { cents, Decimal } from '../../money.js';
@@ -9,27 +8,21 @@ import { orderOf, paymentsOf, setPayment } from '../create/repo.js';
 import { mailBooking } from '../mails.js';
 import { deliverRefunds, owePaymentRefund } from '../../payments/refunds/service.js';
 import { journeySettings } from '../settings.js';
-
-const MINE = (userId: number) => sql`customer_id IN (SELECT id FROM rental_customers WHERE user_id = ${userId})`;
+import { myBookingRow, myBookingRows, setBookingPaymentStatus, type MyBookingRow } from './repo.js';
 
 export async function myBookings(
   p: Platform,
   userId: number,
   limit: number,
   offset: number,
-): Promise<{ items: (BookingRow & { vehicle_name: string | null })[]; total: number }> {
-  const items = await rows<BookingRow & { vehicle_name: string | null }>(
-    p.db,
-    sql`SELECT *, (SELECT name FROM rental_vehicles v WHERE v.id = rental_bookings.vehicle_id) AS vehicle_name FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
-  );
-  const t = await one<{ n: number }>(p.db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE ${MINE(userId)}`);
-  return { items, total: t?.n ?? 0 };
+): Promise<{ items: MyBookingRow[]; total: number }> {
+  return myBookingRows(p.db, userId, limit, offset);
 }
 
 /** One of the caller's bookings; another customer's is a 404, exactly like a missing one. */
 export async function myBooking(p: Platform, userId: number, id: number): Promise<BookingRow> {
-  const b = await one<BookingRow>(p.db, sql`SELECT * FROM rental_bookings WHERE id = ${id} AND ${MINE(userId)}`);
-  if (!b) throw new HttpError(404, 'RESOURCE_NOT_FOUND', `Booking ${id} does not exist.`);
+  const b = await myBookingRow(p.db, userId, id);
+  if (!b) throw bookingNotFound(id);
   return b;
 }
 
@@ -83,7 +76,7 @@ export async function myBookingDetail(p: Platform, userId: number, id: number) {
 export async function cancelMyBooking(p: Platform, userId: number, id: number) {
   const b = await myBooking(p, userId, id);
   if (!CANCELLABLE.includes(b.status)) {
-    throw new HttpError(409, 'STATE_CONFLICT', `A ${b.status} booking cannot be cancelled.`);
+    throw RentalErrors.stateConflict(`A ${b.status} booking cannot be cancelled.`);
   }
   const s = journeySettings(p);
   const now = Date.now();
@@ -123,8 +116,10 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
         });
         if (refundId !== null) owed.push(refundId);
       }
-      await tx.execute(
-        sql`UPDATE rental_bookings SET payment_status = ${refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status}, updated_at = now() WHERE id = ${id}`,
+      await setBookingPaymentStatus(
+        tx,
+        id,
+        refund.gt(0) ? (fee.gt(0) ? 'partially_refunded' : 'refunded') : booking.payment_status,
       );
     },
   });

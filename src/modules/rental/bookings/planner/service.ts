@@ -1,5 +1,5 @@
 import type { Db } from '../../../../platform/db/types.js';
-import { badRequest } from '../../../../platform/http/errors.js';
+import { RentalErrors } from '../../errors.js';
 import { addDays, localToUtc } from '../../time.js';
 import { iso } from '../../views.js';
 import { daysInclusive, isYmd } from '../../shared/dates.js';
@@ -34,14 +34,14 @@ export function parseWindow(from: string, to: string, timezone: string): { start
     ['to', to],
   ] as const) {
     if (!isYmd(v))
-      throw badRequest(`${name} must be a date written YYYY-MM-DD.`, 'INVALID_PARAMS', {
+      throw RentalErrors.invalidParams(`${name} must be a date written YYYY-MM-DD.`, {
         params: { [name]: 'expected YYYY-MM-DD' },
       });
   }
-  if (from > to) throw badRequest('from must not be after to.', 'INVALID_DATE_RANGE', { from, to });
+  if (from > to) throw RentalErrors.invalidDateRange('from must not be after to.', { from, to });
   const days = daysInclusive(from, to);
   if (days > MAX_WINDOW_DAYS)
-    throw badRequest(`The window is too long: at most ${MAX_WINDOW_DAYS} days.`, 'INVALID_DATE_RANGE', {
+    throw RentalErrors.invalidDateRange(`The window is too long: at most ${MAX_WINDOW_DAYS} days.`, {
       from,
       to,
       days,

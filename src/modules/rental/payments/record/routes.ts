@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HttpError } from '../../../../platform/http/errors.js';
+import { invalidField } from '../../errors.js';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { idempotent } from '../../../../platform/idempotency/store.js';
 import { adminResponses, IdParams } from '../../schemas.js';
@@ -70,9 +70,7 @@ export const recordPaymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const key = req.headers['idempotency-key'];
       if (typeof key !== 'string' || key === '')
-        throw new HttpError(400, 'INVALID_PARAMS', 'Recording a payment needs an Idempotency-Key header.', {
-          field: 'Idempotency-Key',
-        });
+        throw invalidField('Idempotency-Key', 'Recording a payment needs an Idempotency-Key header.');
       const id = req.params.id;
       req.auditTarget = `booking:${id}`;
       const answer = (r: RecordedPayment) => ({

@@ -1,7 +1,8 @@
 import type { Platform } from '../../../../platform/context.js';
 import { toDate, type Db } from '../../../../platform/db/types.js';
 import { emitEvent } from '../../../../platform/events/emit.js';
-import { HttpError } from '../../../../platform/http/errors.js';
+import { VehicleNotAvailable } from '../../availability/not-available.js';
+import { invalidField, RentalErrors, stateConflictFor } from '../../errors.js';
 import { emitBookingStatus } from '../../events.js';
 import { paymentsOf, type PaymentRow } from '../../bookings/create/repo.js';
 import { mailBooking } from '../../bookings/mails.js';
@@ -53,9 +54,7 @@ export function paidOf(pays: readonly Pick<PaymentRow, 'status' | 'amount' | 're
     .reduce((a, x) => a.plus(new Decimal(x.amount).minus(x.refunded_amount)), new Decimal(0));
 }
 
-function bad(field: string, message: string): HttpError {
-  return new HttpError(400, 'INVALID_PARAMS', message, { field });
-}
+const bad = invalidField;
 
 /** The amount to record: the one sent, or what `kind` asks; refused when it is not a positive amount within the due. */
 function amountToRecord(b: BookingRow, input: RecordPaymentInput, paid: Decimal, due: Decimal): Decimal {
@@ -94,14 +93,11 @@ export async function recordPayment(
     const b = await lockBooking(tx, bookingId, expired);
     const lapsed = b.status === 'cancelled' && b.cancel_reason === 'payment_deadline_passed';
     if (!TAKES_PAYMENT.includes(b.status) && !lapsed)
-      throw new HttpError(409, 'STATE_CONFLICT', `A ${b.status} booking takes no payment.`, { status: b.status });
+      throw RentalErrors.stateConflict(`A ${b.status} booking takes no payment.`, { status: b.status });
     const pays = await paymentsOf(tx, bookingId, true);
     const paid = paidOf(pays);
     const due = new Decimal(b.total).minus(paid);
-    if (due.lte(0))
-      throw new HttpError(409, 'STATE_CONFLICT', 'Nothing is due on this booking: it is paid.', {
-        reason: 'nothing_due',
-      });
+    if (due.lte(0)) throw stateConflictFor('nothing_due', 'Nothing is due on this booking: it is paid.');
     const amount = amountToRecord(b, input, paid, due);
     const reopens = lapsed || (WAITING.includes(b.status) && !(b as BookingRow & { holds_slot?: boolean }).holds_slot);
     if (
@@ -114,9 +110,7 @@ export async function recordPayment(
         bookingId,
       ))
     )
-      throw new HttpError(409, 'VEHICLE_NOT_AVAILABLE', 'The vehicle was booked by someone else since this lapsed.', {
-        reason: 'booked',
-      });
+      throw new VehicleNotAvailable('The vehicle was booked by someone else since this lapsed.', { reason: 'booked' });
     const paymentId = await insertRecordedPayment(tx, {
       bookingId,
       amount: amount.toFixed(2),
