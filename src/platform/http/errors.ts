@@ -124,18 +124,3 @@ export const sharedErrorCatalogue: ErrorCatalogue = { namespace: '*', kinds: Htt
 /** Is `err` an error of this kind (same status and code)? For the few places that recover from one kind. */
 export const isKind = (err: unknown, kind: ErrorKind): err is HttpError =>
   err instanceof HttpError && err.status === kind.status && err.code === kind.code;
-
-// Being replaced by the catalogues (issue 38, item 5); removed once nothing calls them.
-/** @deprecated throw an entry of the namespace's catalogue */
-export const badRequest = (message: string, code?: string, data?: Record<string, unknown>) =>
-  new HttpError(400, code, message, data);
-/** @deprecated throw an entry of the namespace's catalogue */
-export const unauthorized = (message = 'Authentication required.', code?: string) => new HttpError(401, code, message);
-/** @deprecated throw an entry of the namespace's catalogue */
-export const forbidden = (message = 'Sorry, you are not allowed to do that.', code?: string) =>
-  new HttpError(403, code, message);
-/** @deprecated throw an entry of the namespace's catalogue */
-export const notFound = (message = 'Not found.', code?: string) => new HttpError(404, code, message);
-/** @deprecated throw an entry of the namespace's catalogue */
-export const conflict = (message: string, code?: string, data?: Record<string, unknown>) =>
-  new HttpError(409, code, message, data);
