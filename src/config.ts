@@ -24,6 +24,8 @@ export interface Config {
   /** When true and no databaseUrl, PGlite runs in memory (tests). */
   memoryDb: boolean;
   redisUrl: string | null;
+  /** REDIS_COMMAND_TIMEOUT_MS: how long a Redis command may take before it fails (read only with REDIS_URL). */
+  redisCommandTimeoutMs: number;
   /** Where files live (vendor documents, statements): null = the database; `s3://…` or `file:///…` (src/platform/storage). */
   storageUrl: string | null;
   /** Prefix for every Redis key, so several deployments (or test runs) can share one Redis. */
@@ -38,6 +40,8 @@ export interface Config {
    */
   storeCurrencyEnv: string | null;
   storeTimezone: string;
+  /** STORE_TIMEZONE is set: it wins over the zone stored in the database (src/platform/store-timezone.ts). */
+  storeTimezoneFromEnv: boolean;
   logLevel: LogLevel;
   bootstrapAdminKey: string | null;
   demo: boolean;
@@ -332,6 +336,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     databaseUrl,
     memoryDb: ephemeral && !databaseUrl,
     redisUrl,
+    redisCommandTimeoutMs: redisUrl
+      ? parseIntSetting('REDIS_COMMAND_TIMEOUT_MS', env.REDIS_COMMAND_TIMEOUT_MS, 500, 10)
+      : 500,
     storageUrl,
     redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
     restRoot,
@@ -339,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     secret: loadOrCreateSecret(dataDir, env.ROVA_SECRET, !ephemeral, opts.createSecret !== false || !databaseUrl),
     storeCurrencyEnv,
     storeTimezone,
+    storeTimezoneFromEnv: Boolean(env.STORE_TIMEZONE?.trim()),
     logLevel,
     bootstrapAdminKey,
     demo: parseBool('ROVA_DEMO', env.ROVA_DEMO, false),
