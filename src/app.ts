@@ -4,8 +4,6 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { modules as defaultModules } from './modules/index.js';
 import type { BuiltApp, RovaModule } from './modules/types.js';
-import { scheduleAuditRetention } from './platform/audit/retention.js';
-import { scheduleBackups } from './platform/backup/job.js';
 import { assemblePlatform, closePlatform } from './platform/assemble.js';
 import type { Platform } from './platform/context.js';
 import { connectDatabase, type ConnectOptions, type DbHandle } from './platform/db/connect.js';
@@ -75,7 +73,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const parts = assemblePlatform(app, config, dbHandle, storeCurrency, redisLink);
   const { platform, authFailures } = parts;
   app.addHook('onClose', async () => {
-    for (const m of modules) m.stop?.(platform);
+    for (const m of modules) await m.stop?.(platform);
     await closePlatform(parts, !opts.keepDb);
   });
 
@@ -88,10 +86,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       finishHttp(app, platform, catalogue);
     }
     if (opts.startModules !== false) for (const m of modules) await m.start?.(platform);
-    if (config.jobs) {
-      scheduleAuditRetention(platform);
-      scheduleBackups(platform);
-    }
     for (const file of config.extensions) await loadExtension(file, platform);
     if (config.bootstrapAdminKey) await platform.auth.ensureBootstrapAdmin(config.bootstrapAdminKey);
     await app.ready();

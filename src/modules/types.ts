@@ -72,8 +72,8 @@ export interface RovaModule {
   checkConfig?(config: Config): void;
   /** Runs once the platform is up, before the server listens: caches, subscriptions, jobs. */
   start?(platform: Platform): Promise<void> | void;
-  /** Runs when the app closes, before the database does: stops what `start` scheduled. */
-  stop?(platform: Platform): void;
+  /** Runs when the app closes (modules in order, each awaited), before the database does: stops what `start` began. */
+  stop?(platform: Platform): Promise<void> | void;
   /** Adds this module's demo data. Must be idempotent (`rova seed --demo` may run again). */
   seedDemo?(platform: Platform): Promise<void>;
   /** `rova seed --bookings N`: adds N synthetic bookings (load and report tests). */
