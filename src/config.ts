@@ -81,7 +81,14 @@ export interface Config {
    * needs that long to take the node out); 0 for a node without one.
    */
   shutdownDrainMs: number;
-  /** Extra, module-owned settings read from the environment (e.g. FX_CONVERT_RATE_LIMIT). */
+  /** PUBLIC_URL without trailing slashes: where operators reach the server (the admin app's address); null = unset. */
+  publicUrl: string | null;
+  /** ROVA_SETUP_LOGIN, ROVA_SETUP_EMAIL, ROVA_SETUP_PASSWORD as given: `rova setup`'s answers when no flag gives them. */
+  setupAccount: { login?: string; email?: string; password?: string };
+  /**
+   * The environment as loaded, read only by config.ts and the settings files (module settings: e.g.
+   * src/modules/rental/settings.ts, src/modules/fx/env.ts), which give each value a type, a default and bounds.
+   */
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -373,6 +380,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),
     shutdownTimeoutMs: parseIntSetting('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
     shutdownDrainMs: parseIntSetting('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 0, 0, 600_000),
+    publicUrl: env.PUBLIC_URL?.trim().replace(/\/+$/, '') || null,
+    setupAccount: { login: env.ROVA_SETUP_LOGIN, email: env.ROVA_SETUP_EMAIL, password: env.ROVA_SETUP_PASSWORD },
     env: { ...env },
   };
 }

@@ -11,14 +11,13 @@ import { seedRentalDemo } from './seed/demo.js';
 import { seedMessages } from './seed/messages.js';
 import { scheduleJourneyJobs } from './bookings/jobs.js';
 import { seedMarketplaceDemo } from './seed/marketplace.js';
-import { readJourneySettings } from './bookings/settings.js';
-import { readRentalSettings } from './settings.js';
+import { readRentalModuleSettings, type RentalModuleSettings } from './settings.js';
 import { scheduleClearing } from './ledger/clearing.js';
 import { verifyCommand } from './integrity/cli.js';
 import { ledgerCommand } from './ledger/cli.js';
 
 /** Rental management `rova-rental/v1` and `v2` (options let tests fake health inputs). */
-export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule {
+export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule<RentalModuleSettings> {
   return {
     name: 'rental',
     namespaces: [
@@ -34,10 +33,7 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       },
     ],
     routes: rentalRoutes(opts.health),
-    checkConfig(config) {
-      readRentalSettings(config);
-      readJourneySettings(config);
-    },
+    checkConfig: readRentalModuleSettings,
     start(platform) {
       catalogueOf(platform);
       const holds = holdingIndexOf(platform);
@@ -59,4 +55,4 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
   };
 }
 
-export const rentalModule: RovaModule = createRentalModule();
+export const rentalModule: RovaModule<RentalModuleSettings> = createRentalModule();
