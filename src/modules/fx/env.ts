@@ -23,6 +23,11 @@ export function geoDbPath(env: Readonly<Record<string, string | undefined>>): st
   }
 }
 
+/** The country database file GeoLookup opens (geoDbPath of GEOIP_DB), unchecked: a missing file is its warning. */
+export function geoDbFile(config: Config): string | null {
+  return geoDbPath(config.env);
+}
+
 export interface FxEnv {
   convertLimit: ConvertLimit;
   sources: SourceConfig;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import maxmind, { type Reader, type Response } from 'maxmind';
 import type { Platform } from '../../platform/context.js';
-import { readFxEnv } from './env.js';
+import { geoDbFile } from './env.js';
 
 /** A country record of either DB-IP/ip-location-db (`country_code`) or MaxMind GeoIP2/GeoLite2 (`country.iso_code`). */
 interface CountryRecord {
@@ -19,7 +19,7 @@ export class GeoLookup {
 
   private open(): Promise<Reader<Response> | null> {
     this.reader ??= (async () => {
-      const file = readFxEnv(this.platform.config).geoDb;
+      const file = geoDbFile(this.platform.config);
       if (!file || !existsSync(file)) {
         this.platform.log.warn({ file }, 'country database not found; geolocation uses CDN headers only');
         return null;
