@@ -1,8 +1,6 @@
 import type { RovaModule } from '../types.js';
 import { rentalHttpErrorOf } from './errors.js';
-import { holdingIndexOf } from './availability/holding-index.js';
-import { catalogueOf } from './catalogue.js';
-import { busyCacheOf } from './availability/search/busy-cache.js';
+import { rentalRuntimeOf } from './runtime.js';
 import { exportCommand } from './export/cli.js';
 import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
@@ -34,16 +32,15 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
     ],
     routes: rentalRoutes(opts.health),
     checkConfig: readRentalModuleSettings,
+    /** Builds and starts the rental runtime (settings, catalogue, holding index, caches, batcher), then its jobs. */
     start(platform) {
-      catalogueOf(platform);
-      const holds = holdingIndexOf(platform);
-      holds.onChange(() => busyCacheOf(platform).clear());
-      holds.start();
+      rentalRuntimeOf(platform).start();
       if (platform.config.jobs) scheduleClearing(platform);
       scheduleJourneyJobs(platform);
     },
-    stop(platform) {
-      holdingIndexOf(platform).stop();
+    /** Stops the runtime when one was built (a CLI app opened without starting modules has none). */
+    async stop(platform) {
+      await rentalRuntimeOf.existing(platform)?.stop();
     },
     async seedDemo(platform) {
       await seedRentalDemo(platform);
