@@ -24,6 +24,8 @@ export interface Config {
   /** When true and no databaseUrl, PGlite runs in memory (tests). */
   memoryDb: boolean;
   redisUrl: string | null;
+  /** REDIS_COMMAND_TIMEOUT_MS: how long a Redis command may take before it fails (read only with REDIS_URL). */
+  redisCommandTimeoutMs: number;
   /** Where files live (vendor documents, statements): null = the database; `s3://…` or `file:///…` (src/platform/storage). */
   storageUrl: string | null;
   /** Prefix for every Redis key, so several deployments (or test runs) can share one Redis. */
@@ -38,6 +40,8 @@ export interface Config {
    */
   storeCurrencyEnv: string | null;
   storeTimezone: string;
+  /** STORE_TIMEZONE is set: it wins over the zone stored in the database (src/platform/store-timezone.ts). */
+  storeTimezoneFromEnv: boolean;
   logLevel: LogLevel;
   bootstrapAdminKey: string | null;
   demo: boolean;
@@ -77,7 +81,14 @@ export interface Config {
    * needs that long to take the node out); 0 for a node without one.
    */
   shutdownDrainMs: number;
-  /** Extra, module-owned settings read from the environment (e.g. FX_CONVERT_RATE_LIMIT). */
+  /** PUBLIC_URL without trailing slashes: where operators reach the server (the admin app's address); null = unset. */
+  publicUrl: string | null;
+  /** ROVA_SETUP_LOGIN, ROVA_SETUP_EMAIL, ROVA_SETUP_PASSWORD as given: `rova setup`'s answers when no flag gives them. */
+  setupAccount: { login?: string; email?: string; password?: string };
+  /**
+   * The environment as loaded, read only by config.ts and the settings files (module settings: e.g.
+   * src/modules/rental/settings.ts, src/modules/fx/env.ts), which give each value a type, a default and bounds.
+   */
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -332,6 +343,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     databaseUrl,
     memoryDb: ephemeral && !databaseUrl,
     redisUrl,
+    redisCommandTimeoutMs: redisUrl
+      ? parseIntSetting('REDIS_COMMAND_TIMEOUT_MS', env.REDIS_COMMAND_TIMEOUT_MS, 500, 10)
+      : 500,
     storageUrl,
     redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
     restRoot,
@@ -339,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     secret: loadOrCreateSecret(dataDir, env.ROVA_SECRET, !ephemeral, opts.createSecret !== false || !databaseUrl),
     storeCurrencyEnv,
     storeTimezone,
+    storeTimezoneFromEnv: Boolean(env.STORE_TIMEZONE?.trim()),
     logLevel,
     bootstrapAdminKey,
     demo: parseBool('ROVA_DEMO', env.ROVA_DEMO, false),
@@ -365,6 +380,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     metrics: parseMetrics(env.METRICS, env.METRICS_TOKEN),
     shutdownTimeoutMs: parseIntSetting('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
     shutdownDrainMs: parseIntSetting('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 0, 0, 600_000),
+    publicUrl: env.PUBLIC_URL?.trim().replace(/\/+$/, '') || null,
+    setupAccount: { login: env.ROVA_SETUP_LOGIN, email: env.ROVA_SETUP_EMAIL, password: env.ROVA_SETUP_PASSWORD },
     env: { ...env },
   };
 }

@@ -10,7 +10,7 @@ const MIN_PASSWORD = 10;
 
 /** Where the operator finds the admin app: PUBLIC_URL when set, else the address the server listens on. */
 export function adminUrl(config: Config): string {
-  const publicUrl = config.env.PUBLIC_URL?.trim().replace(/\/+$/, '');
+  const publicUrl = config.publicUrl;
   if (publicUrl) return `${publicUrl}/admin`;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/admin`;
@@ -74,10 +74,10 @@ export const setupCommand: CliCommand = command(
       },
       strict: true,
     });
-    const env = ctx.config.env;
-    let login = values.login ?? env.ROVA_SETUP_LOGIN;
-    let email = values.email ?? env.ROVA_SETUP_EMAIL;
-    let password = values.password ?? env.ROVA_SETUP_PASSWORD;
+    const env = ctx.config.setupAccount;
+    let login = values.login ?? env.login;
+    let email = values.email ?? env.email;
+    let password = values.password ?? env.password;
     const interactive = ctx.io.stdin.isTTY === true;
     const missing = Object.entries({ login, email, password })
       .filter(([, v]) => !v)

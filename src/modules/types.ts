@@ -57,8 +57,11 @@ export interface CliHelp {
  */
 export type CliCommand = ((ctx: CliContext) => Promise<number>) & { help?: CliHelp };
 
-/** A feature module: its namespaces, its routes, what it starts, and its demo data. */
-export interface RovaModule {
+/**
+ * A feature module: its namespaces, its routes, its settings, what it starts, and its demo data. `Settings` is what
+ * checkConfig returns: the module's typed settings (the rental module's RentalModuleSettings, fx's FxEnv, …).
+ */
+export interface RovaModule<Settings = unknown> {
   name: string;
   namespaces?: NamespaceInfo[];
   /** Registered with prefix REST_ROOT (paths start with the namespace, e.g. `/wc/v3/products`). */
@@ -66,14 +69,15 @@ export interface RovaModule {
   /** Registered at the server root (assets, demo pages, docs). */
   rootRoutes?: FastifyPluginAsync;
   /**
-   * Validates this module's environment settings (config.env) before anything connects; throws ConfigError
-   * naming the variable. Runs for `serve` and every CLI command.
+   * Reads and validates this module's settings from the environment before anything connects, and returns them
+   * typed; throws ConfigError naming the variable. Runs for `serve` and every CLI command that opens the app. Only
+   * the module's settings files read the environment (config.env); everything else receives typed values.
    */
-  checkConfig?(config: Config): void;
+  checkConfig?(config: Config): Settings;
   /** Runs once the platform is up, before the server listens: caches, subscriptions, jobs. */
   start?(platform: Platform): Promise<void> | void;
-  /** Runs when the app closes, before the database does: stops what `start` scheduled. */
-  stop?(platform: Platform): void;
+  /** Runs when the app closes (modules in order, each awaited), before the database does: stops what `start` began. */
+  stop?(platform: Platform): Promise<void> | void;
   /** Adds this module's demo data. Must be idempotent (`rova seed --demo` may run again). */
   seedDemo?(platform: Platform): Promise<void>;
   /** `rova seed --bookings N`: adds N synthetic bookings (load and report tests). */

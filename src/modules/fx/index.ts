@@ -10,7 +10,8 @@ import { fxRoutes } from './routes.js';
 import { seedFxDemo } from './seed.js';
 import { INTERVAL_MS } from './settings.js';
 import { staleRates } from './staleness.js';
-import { fxRuntime, readFxEnv, TOPIC, type FxRuntime } from './state.js';
+import { readFxEnv, type FxEnv } from './env.js';
+import { fxRuntime, TOPIC, type FxRuntime } from './state.js';
 
 const geoFor = perPlatform((p) => new GeoLookup(p));
 
@@ -31,7 +32,7 @@ export function scheduleRateSync(jobs: JobRunner, rt: FxRuntime): void {
 }
 
 /** Currency conversion service (`rova-fx/v1`). */
-export const fxModule: RovaModule = {
+export const fxModule: RovaModule<FxEnv> = {
   name: 'fx',
   namespaces: [{ name: 'rova-fx/v1', shape: 'wp', domainErrors: fxHttpErrorOf }],
   routes: fxRoutes(geoFor),

@@ -1,7 +1,5 @@
 import { perPlatform } from '../../platform/per-platform.js';
 import { Decimal } from 'decimal.js';
-import { existsSync } from 'node:fs';
-import { envInt, ConfigError, type Config } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
 import { OPT_STORE_CURRENCY } from '../../platform/store-currency.js';
 import type { CurrencyFormat, CurrencyPort, PricingCurrency } from '../store/currency-port.js';
@@ -9,7 +7,8 @@ import { intlFormat } from '../store/pricing.js';
 import { ConvertAnswers } from './convert-cache.js';
 import { convertAmount, isUsable, rowFormat } from './money.js';
 import { loadCurrencies, readOptions } from './repo.js';
-import { DEFAULT_ECB_URL, DEFAULT_EXCHANGERATE_API_URL, type SourceConfig } from './rates/sources.js';
+import type { SourceConfig } from './rates/sources.js';
+import { readFxEnv } from './env.js';
 import { withDefaults } from './settings.js';
 import type { CurrencyRow, FxSettings, LastSync } from './types.js';
 
@@ -40,10 +39,8 @@ export interface FxSnapshot {
   lastSync: LastSync | null;
 }
 
-export interface ConvertLimit {
-  limit: number;
-  window: number;
-}
+import type { ConvertLimit } from './env.js';
+export type { ConvertLimit };
 
 /** The base currency is never a row: its format is the shop's price format when one is set, else the Intl default. */
 export function baseFormat(code: string, shop?: StorePriceFormat | null): CurrencyFormat {
@@ -105,51 +102,6 @@ export function buildSnapshot(
     byCode: new Map(visible.map((r) => [r.code, r])),
     offered,
     lastSync,
-  };
-}
-
-export interface FxEnv {
-  convertLimit: ConvertLimit;
-  sources: SourceConfig;
-  geoHeaders: string[];
-}
-
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-
-/** Reads and validates the FX_* settings and GEOIP_DB (also run at start: a bad value stops the process). */
-export function readFxEnv(cfg: Config): FxEnv {
-  const url = (name: string, fallback: string): string => {
-    const v = cfg.env[name]?.trim();
-    if (!v) return fallback;
-    let ok = /^https?:\/\//.test(v);
-    try {
-      new URL(v);
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw new ConfigError(`${name} must be an http(s) URL (got "${v}")`);
-    return v;
-  };
-  const gh = cfg.env.FX_GEO_HEADERS;
-  const geoHeaders = (gh === undefined ? 'CF-IPCountry' : gh)
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== '' && h !== 'none');
-  for (const h of geoHeaders)
-    if (!HEADER_NAME.test(h)) throw new ConfigError(`FX_GEO_HEADERS entry "${h}" is not a header name`);
-  const geoDb = cfg.env.GEOIP_DB?.trim();
-  if (geoDb && !existsSync(geoDb)) throw new ConfigError(`GEOIP_DB: file not found: ${geoDb}`);
-  return {
-    convertLimit: {
-      limit: envInt(cfg, 'FX_CONVERT_RATE_LIMIT', 120, 0),
-      window: envInt(cfg, 'FX_CONVERT_RATE_WINDOW', 60, 0),
-    },
-    sources: {
-      exchangerateApiUrl: url('FX_EXCHANGERATE_API_URL', DEFAULT_EXCHANGERATE_API_URL),
-      ecbUrl: url('FX_ECB_URL', DEFAULT_ECB_URL),
-      timeoutMs: envInt(cfg, 'FX_RATE_TIMEOUT_MS', 10_000, 1, 600_000),
-    },
-    geoHeaders,
   };
 }
 

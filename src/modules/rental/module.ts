@@ -1,8 +1,6 @@
 import type { RovaModule } from '../types.js';
 import { rentalHttpErrorOf } from './errors.js';
-import { holdingIndexOf } from './availability/holding-index.js';
-import { catalogueOf } from './catalogue.js';
-import { busyCacheOf } from './availability/search/busy-cache.js';
+import { rentalRuntimeOf } from './runtime.js';
 import { exportCommand } from './export/cli.js';
 import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
@@ -11,14 +9,13 @@ import { seedRentalDemo } from './seed/demo.js';
 import { seedMessages } from './seed/messages.js';
 import { scheduleJourneyJobs } from './bookings/jobs.js';
 import { seedMarketplaceDemo } from './seed/marketplace.js';
-import { readJourneySettings } from './bookings/settings.js';
-import { readRentalSettings } from './settings.js';
+import { readRentalModuleSettings, type RentalModuleSettings } from './settings.js';
 import { scheduleClearing } from './ledger/clearing.js';
 import { verifyCommand } from './integrity/cli.js';
 import { ledgerCommand } from './ledger/cli.js';
 
 /** Rental management `rova-rental/v1` and `v2` (options let tests fake health inputs). */
-export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule {
+export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaModule<RentalModuleSettings> {
   return {
     name: 'rental',
     namespaces: [
@@ -34,20 +31,16 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       },
     ],
     routes: rentalRoutes(opts.health),
-    checkConfig(config) {
-      readRentalSettings(config);
-      readJourneySettings(config);
-    },
+    checkConfig: readRentalModuleSettings,
+    /** Builds and starts the rental runtime (settings, catalogue, holding index, caches, batcher), then its jobs. */
     start(platform) {
-      catalogueOf(platform);
-      const holds = holdingIndexOf(platform);
-      holds.onChange(() => busyCacheOf(platform).clear());
-      holds.start();
+      rentalRuntimeOf(platform).start();
       if (platform.config.jobs) scheduleClearing(platform);
       scheduleJourneyJobs(platform);
     },
-    stop(platform) {
-      holdingIndexOf(platform).stop();
+    /** Stops the runtime when one was built (a CLI app opened without starting modules has none). */
+    async stop(platform) {
+      await rentalRuntimeOf.existing(platform)?.stop();
     },
     async seedDemo(platform) {
       await seedRentalDemo(platform);
@@ -59,4 +52,4 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
   };
 }
 
-export const rentalModule: RovaModule = createRentalModule();
+export const rentalModule: RovaModule<RentalModuleSettings> = createRentalModule();

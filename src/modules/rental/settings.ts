@@ -1,6 +1,7 @@
 import { perPlatform } from '../../platform/per-platform.js';
 import { ConfigError, envInt, type Config } from '../../config.js';
 import type { Platform } from '../../platform/context.js';
+import { readJourneySettings, type JourneySettings } from './bookings/settings.js';
 
 /** Rental settings from the environment (deployment knobs; business prices live in pricing rules). */
 export interface RentalSettings {
@@ -14,6 +15,8 @@ export interface RentalSettings {
   maxDays: number;
   defaultTime: string;
   timezone: string;
+  /** ROVA_PAYOUT_WEBHOOK_SECRET, space-separated (rotation); checked by loadConfig (whsec_<base64> each). */
+  payoutWebhookSecrets: readonly string[];
 }
 
 /** Reads and validates the RENTAL_* settings (also run at start, so a bad value stops the process, not a request). */
@@ -29,10 +32,22 @@ export function readRentalSettings(c: Config): RentalSettings {
     maxDays: envInt(c, 'RENTAL_MAX_DAYS', 30, 1),
     defaultTime: '10:00',
     timezone: c.storeTimezone,
+    payoutWebhookSecrets: (c.env.ROVA_PAYOUT_WEBHOOK_SECRET ?? '').split(/\s+/).filter(Boolean),
   };
   if (s.minDays > s.maxDays)
     throw new ConfigError(`RENTAL_MIN_DAYS (${s.minDays}) must not exceed RENTAL_MAX_DAYS (${s.maxDays})`);
   return s;
+}
+
+/** What the rental module's checkConfig returns: its RENTAL_* settings and the booking journey's. */
+export interface RentalModuleSettings {
+  rental: RentalSettings;
+  journey: JourneySettings;
+}
+
+/** Reads every setting of the rental module (RENTAL_*, BOOKING_*, STRIPE_*, PAYMENT_*), each checked. */
+export function readRentalModuleSettings(c: Config): RentalModuleSettings {
+  return { rental: readRentalSettings(c), journey: readJourneySettings(c) };
 }
 
 export const rentalSettings: (p: Platform) => RentalSettings = perPlatform((p) => readRentalSettings(p.config));

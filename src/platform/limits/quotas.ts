@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { envInt } from '../../config.js';
+import { defaultWritesPerMinute } from './settings.js';
 import type { Platform } from '../context.js';
 import { HttpErrors } from '../http/errors.js';
 import { RovaErrors } from '../errors.js';
@@ -70,7 +70,7 @@ export class Quotas {
   defaultPlan(): QuotaPlan {
     return {
       name: 'default',
-      requestsPerMinute: envInt(this.p.config, 'RENTAL_WRITE_RATE_LIMIT', 60, 1),
+      requestsPerMinute: defaultWritesPerMinute(this.p.config),
       requestsPerDay: null,
       routeCosts: {},
       writesOnly: true,

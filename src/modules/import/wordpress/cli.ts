@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { readImportSettings } from '../settings.js';
 import { command, fail } from '../../../cli/command.js';
 import type { CliContext } from '../../types.js';
 import { fxRuntime } from '../../fx/state.js';
@@ -118,11 +119,7 @@ export const importCommand = command(
         );
       only = names as Entity[];
     }
-    const env = ctx.config.env;
-    const wpKeys =
-      env.WP_AUTH_KEY && env.WP_SECURE_AUTH_SALT
-        ? { authKey: env.WP_AUTH_KEY, secureAuthSalt: env.WP_SECURE_AUTH_SALT }
-        : null;
+    const { wpKeys } = readImportSettings(ctx.config);
     let source: WpSource;
     try {
       source = await openMysqlSource(values.from, values.prefix ?? 'wp_');

@@ -21,8 +21,15 @@ export const BOOKING_BATCH = 32;
 export class BookingsAtOnce {
   private queue: Waiting[] = [];
   private flights = 0;
+  private idle: (() => void)[] = [];
 
   constructor(private readonly p: Platform) {}
+
+  /** Resolves once no booking waits and no batch is in flight (the module's stop, before the database closes). */
+  stop(): Promise<void> {
+    if (this.flights === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idle.push(resolve));
+  }
 
   book(item: RentalAtOnce): Promise<BookedAtOnce> {
     return new Promise<BookedAtOnce>((resolve, reject) => {
@@ -38,6 +45,7 @@ export class BookingsAtOnce {
       void this.write(batch).finally(() => {
         this.flights -= 1;
         this.next();
+        if (this.flights === 0 && this.queue.length === 0) for (const resolve of this.idle.splice(0)) resolve();
       });
     }
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { Platform } from '../../../platform/context.js';
+import { rentalSettings } from '../settings.js';
 import { decryptIban as decrypt, encryptIban as encrypt } from '../vendors/iban.js';
 
 const OPTION = 'payout_webhook_secret';
@@ -10,7 +11,7 @@ const OPTION = 'payout_webhook_secret';
  * one an administrator generated (stored encrypted with the ROVA_SECRET-derived key). None → every callback is refused.
  */
 export async function webhookSecrets(p: Platform): Promise<string[]> {
-  const env = (p.config.env.ROVA_PAYOUT_WEBHOOK_SECRET ?? '').split(/\s+/).filter(Boolean);
+  const env = [...rentalSettings(p).payoutWebhookSecrets];
   const stored = await p.options.get<{ encrypted: string }>(OPTION);
   if (stored?.encrypted) {
     try {
