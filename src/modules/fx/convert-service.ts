@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { invalidParam, missingParam } from '../../platform/http/errors.js';
 import { clientAddress } from '../../platform/http/client-ip.js';
-import { catalogueView } from '../store/catalogue-view.js';
+import { catalogueView } from '../store/index.js';
 import { detectCurrency, normaliseCode } from './detect.js';
 import type { GeoLookup } from './geo.js';
 import { ConvertAnswers } from './convert-cache.js';

@@ -1,7 +1,7 @@
 import { perPlatform } from '../../platform/per-platform.js';
 import type { JobRunner } from '../../platform/jobs.js';
 import type { RovaModule } from '../types.js';
-import { setCurrencyPort } from '../store/currency-port.js';
+import { setCurrencyPort } from '../store/index.js';
 import { SYNC_JOB, syncRates } from './admin-service.js';
 import { fxHttpErrorOf } from './errors.js';
 import { ratesCommand } from './cli.js';
@@ -55,3 +55,12 @@ export const fxModule: RovaModule<FxEnv> = {
   seedDemo: seedFxDemo,
   commands: { rates: ratesCommand },
 };
+
+// What other modules may use of fx (test/ops/import-graph.test.ts: they import nothing else of it).
+export { MAX_PRODUCT_IDS } from './convert-service.js';
+export { currencyName } from './iso.js';
+export { isObj, sanitiseCurrencies } from './sanitise.js';
+export { withDefaults } from './settings.js';
+export { OPT_BASE, OPT_PRICE_FORMAT, OPT_SETTINGS, fxRuntime } from './state.js';
+export type { StorePriceFormat } from './state.js';
+export type { CurrencyRow, FxSettings } from './types.js';

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { CurrencyFormat } from '../store/currency-port.js';
+import type { CurrencyFormat } from '../store/index.js';
 import type { CurrencyRow } from './types.js';
 
 /** Decimal from a JSON number or decimal string (exact for the digits written). */

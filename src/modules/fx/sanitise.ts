@@ -1,5 +1,5 @@
 import { HttpErrors } from '../../platform/http/errors.js';
-import type { SymbolPosition } from '../store/currency-port.js';
+import type { SymbolPosition } from '../store/index.js';
 import { defaultSymbol, isIsoCurrency, minorUnits } from './iso.js';
 import type { Adjustment, CurrencyRow, FeeType, RateType, RoundingType } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { SymbolPosition } from '../store/currency-port.js';
+import type { SymbolPosition } from '../store/index.js';
 
 export type RateType = 'auto' | 'manual';
 export type FeeType = 'none' | 'percentage' | 'fixed';

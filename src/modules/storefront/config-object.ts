@@ -1,8 +1,8 @@
 import type { Platform } from '../../platform/context.js';
-import { MAX_PRODUCT_IDS } from '../fx/convert-service.js';
-import { currencyName } from '../fx/iso.js';
-import { fxRuntime } from '../fx/state.js';
-import type { FxSettings } from '../fx/types.js';
+import { MAX_PRODUCT_IDS } from '../fx/index.js';
+import { currencyName } from '../fx/index.js';
+import { fxRuntime } from '../fx/index.js';
+import type { FxSettings } from '../fx/index.js';
 
 /** The server's cap on `product_ids` per POST /convert (design §5): the client batches by it. */
 export const CONVERT_BATCH_CAP = MAX_PRODUCT_IDS;

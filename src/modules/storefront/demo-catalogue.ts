@@ -1,9 +1,9 @@
 import type { Platform } from '../../platform/context.js';
-import { catalogueView } from '../store/catalogue-view.js';
-import { isPublicRecord } from '../store/public.js';
-import { loadAll } from '../store/repo.js';
-import { CATALOGUE_TOPIC } from '../store/service.js';
-import type { ProductRecord } from '../store/types.js';
+import { catalogueView } from '../store/index.js';
+import { isPublicRecord } from '../store/index.js';
+import { loadAll } from '../store/index.js';
+import { CATALOGUE_TOPIC } from '../store/index.js';
+import type { ProductRecord } from '../store/index.js';
 
 export interface DemoItem {
   id: number;

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../store/price-html.js';
+import { escapeHtml } from '../store/index.js';
 import type { DemoItem } from './demo-catalogue.js';
 import { priceMarker, switcherElement, widgetElement } from './embed.js';
 

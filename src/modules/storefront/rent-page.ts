@@ -1,4 +1,4 @@
-import { escapeHtml } from '../store/price-html.js';
+import { escapeHtml } from '../store/index.js';
 
 /** The demo page's policy: scripts only from this origin (no inline script anywhere), styles inline for the page. */
 export const RENT_PAGE_CSP =

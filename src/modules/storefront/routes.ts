@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { HttpErrors } from '../../platform/http/errors.js';
 import { demoPagesOnly } from '../../platform/demo-data.js';
 import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
-import { journeySettings } from '../rental/bookings/settings.js';
+import { journeySettings } from '../rental/index.js';
 import { accountPage, rentPage, rentPageCsp } from './rent-page.js';
 import { configScript, scriptSafeJson, storefrontConfig } from './config-object.js';
 import { demoCatalogue } from './demo-catalogue.js';

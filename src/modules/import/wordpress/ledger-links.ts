@@ -1,10 +1,10 @@
 import type { Db } from '../../../platform/db/types.js';
-import { vendorAccount } from '../../rental/ledger/accounts.js';
-import { clearMaturedIn } from '../../rental/ledger/clearing.js';
-import { clearingMovement } from '../../rental/ledger/links.js';
-import type { PostLedgerInput } from '../../rental/ledger/post.js';
-import { txByKey } from '../../rental/ledger/repo.js';
-import { marketplaceSettingsIn } from '../../rental/ledger/settings.js';
+import { vendorAccount } from '../../rental/index.js';
+import { clearMaturedIn } from '../../rental/index.js';
+import { clearingMovement } from '../../rental/index.js';
+import type { PostLedgerInput } from '../../rental/index.js';
+import { txByKey } from '../../rental/index.js';
+import { marketplaceSettingsIn } from '../../rental/index.js';
 import type { PlannedTx } from './map-vendors.js';
 import { accountBalance, creditRefundable } from './repo-rental.js';
 

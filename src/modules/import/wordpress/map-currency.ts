@@ -1,7 +1,7 @@
-import { sanitiseCurrencies, isObj } from '../../fx/sanitise.js';
-import { withDefaults } from '../../fx/settings.js';
-import type { StorePriceFormat } from '../../fx/state.js';
-import type { CurrencyRow, FxSettings } from '../../fx/types.js';
+import { sanitiseCurrencies, isObj } from '../../fx/index.js';
+import { withDefaults } from '../../fx/index.js';
+import type { StorePriceFormat } from '../../fx/index.js';
+import type { CurrencyRow, FxSettings } from '../../fx/index.js';
 import type { Notes } from './report.js';
 import { maybeUnserialize, type PhpValue } from './php-unserialize.js';
 

@@ -1,4 +1,4 @@
-import type { CommissionTier, MarketplaceSettings } from '../../rental/ledger/settings.js';
+import type { CommissionTier, MarketplaceSettings } from '../../rental/index.js';
 import type { Notes, Subject } from './report.js';
 import type { SqlRow } from './source.js';
 import { decimalOrNull, isRecord, phpMeta } from './values.js';

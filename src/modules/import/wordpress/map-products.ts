@@ -1,4 +1,4 @@
-import type { Attribute, Backorders } from '../../store/types.js';
+import type { Attribute, Backorders } from '../../store/index.js';
 import { detail, subject, type Notes, type Subject } from './report.js';
 import type { WpAttributeTaxonomy, WpPost, WpTerm } from './source.js';
 import { withStock } from './map-stock.js';

@@ -1,4 +1,4 @@
-import { slugify } from '../../store/slug.js';
+import { slugify } from '../../store/index.js';
 import { detail, subject, type Notes } from './report.js';
 import type { SqlRow, WpPost } from './source.js';
 import { decimalOrNull, gmtIso, intOrNull, isRecord, listMeta, phpMeta, stringList } from './values.js';

@@ -1,4 +1,4 @@
-import { stockAfter, type Stock } from '../../store/stock.js';
+import { stockAfter, type Stock } from '../../store/index.js';
 import type { Notes, Subject } from './report.js';
 
 /**

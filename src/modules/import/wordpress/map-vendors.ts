@@ -1,13 +1,13 @@
 import { createDecipheriv, createHash } from 'node:crypto';
-import { parseIban } from '../../rental/vendors/iban.js';
+import { parseIban } from '../../rental/index.js';
 import {
   EXTERNAL,
   PLATFORM_COMMISSION,
   PLATFORM_PENALTIES,
   vendorAccount,
   type LedgerKind,
-} from '../../rental/ledger/accounts.js';
-import { toMinor } from '../../rental/ledger/money.js';
+} from '../../rental/index.js';
+import { toMinor } from '../../rental/index.js';
 import { detail, subject, type Notes } from './report.js';
 import { siteMysqlIso, UTC_ZONE, type SiteZone } from './site.js';
 import type { SqlRow, WpUser } from './source.js';

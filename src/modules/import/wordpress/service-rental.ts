@@ -1,8 +1,8 @@
 import { DEFAULT_STORE_CURRENCY, readStoreCurrency } from '../../../platform/store-currency.js';
-import { isOverlapViolation } from '../../rental/bookings/repo.js';
-import { fromMinor } from '../../rental/ledger/money.js';
-import { LedgerKeyReused, postLedgerTransaction } from '../../rental/ledger/post.js';
-import { decryptIban, encryptIban } from '../../rental/vendors/iban.js';
+import { isOverlapViolation } from '../../rental/index.js';
+import { fromMinor } from '../../rental/index.js';
+import { LedgerKeyReused, postLedgerTransaction } from '../../rental/index.js';
+import { decryptIban, encryptIban } from '../../rental/index.js';
 import type { Step, StepContext } from './context.js';
 import { balancesBeforeAndAfterJobs, linkedMovement } from './ledger-links.js';
 import { mapBookings, mapMessages, type AddonInfo } from './map-bookings.js';

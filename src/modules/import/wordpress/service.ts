@@ -1,6 +1,6 @@
 import { isCurrencyCode } from '../../../config.js';
 import type { Db } from '../../../platform/db/types.js';
-import { OPT_BASE, OPT_PRICE_FORMAT, OPT_SETTINGS } from '../../fx/state.js';
+import { OPT_BASE, OPT_PRICE_FORMAT, OPT_SETTINGS } from '../../fx/index.js';
 import { SourceCache, type ImportOptions, type ImportTarget, type Step, type StepContext } from './context.js';
 import { mapCurrency, mapPriceFormat } from './map-currency.js';
 import { countNotImported } from './not-imported.js';

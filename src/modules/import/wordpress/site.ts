@@ -1,5 +1,5 @@
 import { isTimeZone } from '../../../config.js';
-import { localToUtc } from '../../rental/time.js';
+import { localToUtc } from '../../rental/index.js';
 import type { Notes } from './report.js';
 
 /** Facts about the WordPress site the mappers need: its time zone and the rental plugin's version (pure). */

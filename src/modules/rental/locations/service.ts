@@ -1,5 +1,5 @@
 import type { Db } from '../../../platform/db/types.js';
-import { slugify } from '../../store/slug.js';
+import { slugify } from '../../store/index.js';
 import { notFoundError, slugTaken } from '../errors.js';
 import * as repo from './repo.js';
 import type { LocationInsert, LocationUpdate } from './schema.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../platform/db/types.js';
-import { dedupeSlug } from '../../store/slug.js';
+import { dedupeSlug } from '../../store/index.js';
 import { insertParts, setClause, whereAll } from '../sqlx.js';
 import type {
   FUEL_TYPES,

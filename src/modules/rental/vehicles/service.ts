@@ -1,5 +1,5 @@
 import type { Db } from '../../../platform/db/types.js';
-import { slugify } from '../../store/slug.js';
+import { slugify } from '../../store/index.js';
 import { invalidField, RentalErrors, slugTaken, vehicleNotFound } from '../errors.js';
 import { isValidDate } from '../time.js';
 import * as repo from './repo.js';

@@ -1,6 +1,6 @@
 import type { Platform } from '../../../../platform/context.js';
 import { invalidField, unknownLocation } from '../../errors.js';
-import { currencyPort } from '../../../store/currency-port.js';
+import { currencyPort } from '../../../store/index.js';
 import { parsePeriod } from '../service.js';
 import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
 import { Decimal, money } from '../../money.js';
