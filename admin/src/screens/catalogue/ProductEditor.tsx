@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useStore } from '../../api/session';
 import { FormField, applyServerErrors } from '../../components/FormField';
@@ -44,29 +44,36 @@ export function ProductEditor({ id }: { id: number }) {
   const p = useProduct(id);
   if (p.error) return <ErrorState error={p.error} onRetry={() => void p.refetch()} />;
   if (!p.data) return <Loading />;
-  return <ProductForm key={p.data.id + p.data.date_modified_gmt} product={p.data} />;
+  return <ProductForm key={p.data.id} product={p.data} />;
 }
 
 type Product = NonNullable<ReturnType<typeof useProduct>['data']>;
+
+function productValues(product: Product): ProductValues {
+  return {
+    name: product.name,
+    sku: product.sku ?? '',
+    regular_price: product.regular_price ?? '',
+    sale_price: product.sale_price ?? '',
+    status: product.status as ProductValues['status'],
+    stock_status: product.stock_status as ProductValues['stock_status'],
+    manage_stock: product.manage_stock,
+    stock_quantity: product.stock_quantity === null ? '' : String(product.stock_quantity),
+    backorders: product.backorders,
+    featured: product.featured,
+  };
+}
 
 function ProductForm({ product }: { product: Product }) {
   const toast = useToast();
   const save = useSaveProduct();
   const variable = product.type === 'variable';
-  const form = useForm<ProductValues>({
-    defaultValues: {
-      name: product.name,
-      sku: product.sku ?? '',
-      regular_price: product.regular_price ?? '',
-      sale_price: product.sale_price ?? '',
-      status: product.status as ProductValues['status'],
-      stock_status: product.stock_status as ProductValues['stock_status'],
-      manage_stock: product.manage_stock,
-      stock_quantity: product.stock_quantity === null ? '' : String(product.stock_quantity),
-      backorders: product.backorders,
-      featured: product.featured,
-    },
-  });
+  const form = useForm<ProductValues>({ defaultValues: productValues(product) });
+  // A newer copy of the product (after a save, or a variation's change to it) updates the fields the operator has
+  // not touched since; what they typed meanwhile stays (remounting the form here lost input typed after a save).
+  useEffect(() => {
+    form.reset(productValues(product), { keepDirtyValues: true });
+  }, [form, product]);
   const managed = form.watch('manage_stock');
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (v) => {
