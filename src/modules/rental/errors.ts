@@ -68,10 +68,6 @@ export const bookingNotFound = (id: string | number) => notFoundError('Booking',
 /** `Payout <id> does not exist.` (404 RESOURCE_NOT_FOUND). */
 export const payoutNotFound = (id: string | number) => notFoundError('Payout', id);
 
-/** `Vehicle <id> does not exist.` (404 VEHICLE_NOT_FOUND): the vehicle a booking or a check names is not there. */
-export const bookedVehicleNotFound = (id: string | number) =>
-  RentalErrors.vehicleNotFound(`Vehicle ${id} does not exist.`);
-
 /** A location id in the body or query that does not exist (400 INVALID_PARAMS naming the field). */
 export const unknownLocation = (field: string, id: string | number) =>
   invalidField(field, `Location ${id} does not exist.`);
@@ -95,7 +91,7 @@ export const paymentProviderFailed = (what: string) =>
 // ── vehicles, locations, pricing, transfer routes, customers, messages, dashboard, reports, vendors ──
 
 /** `Vehicle <id> does not exist.` (404 VEHICLE_NOT_FOUND): an unknown vehicle, or a vendor's look at another's. */
-export const vehicleNotFound = (id: number) => RentalErrors.vehicleNotFound(`Vehicle ${id} does not exist.`);
+export const vehicleNotFound = (id: string | number) => RentalErrors.vehicleNotFound(`Vehicle ${id} does not exist.`);
 
 /** A slug another record has (409 STATE_CONFLICT, `details.field` = `slug`); names the slug the server chose. */
 export const slugTaken = (slug?: string) =>

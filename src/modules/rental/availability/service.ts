@@ -1,6 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
-import { bookedVehicleNotFound, invalidField, RentalErrors, unknownLocation } from '../errors.js';
+import { vehicleNotFound, invalidField, RentalErrors, unknownLocation } from '../errors.js';
 import { catalogueOf, type CatalogueSnapshot } from '../catalogue.js';
 import type { LocationRow } from '../locations/repo.js';
 import { quote, UnknownAddonError, type Quote } from '../pricing/engine.js';
@@ -162,7 +162,7 @@ export async function checkAvailability(
   const period = opts.period ?? parsePeriod(p, input);
   const cat = opts.catalogue ?? (await catalogueOf(p).get());
   const vehicle = cat.vehicles.get(input.vehicle_id);
-  if (!vehicle) throw bookedVehicleNotFound(input.vehicle_id);
+  if (!vehicle) throw vehicleNotFound(input.vehicle_id);
   if (input.location_id !== undefined && !cat.locations.has(input.location_id))
     throw unknownLocation('location_id', input.location_id);
   const q = priceOrThrow(vehicle, cat.rules, period, input.addons ?? []);

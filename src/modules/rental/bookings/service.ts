@@ -3,7 +3,7 @@ import { emitBookingCreated, emitBookingStatus } from '../events.js';
 import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { VehicleNotAvailable } from '../availability/not-available.js';
-import { bookedVehicleNotFound, bookingNotFound, invalidField, RentalErrors } from '../errors.js';
+import { vehicleNotFound, bookingNotFound, invalidField, RentalErrors } from '../errors.js';
 import {
   checkAvailability,
   parsePeriod,
@@ -174,7 +174,7 @@ export async function bookInTransaction(
   const created = await p
     .transaction(async (tx) => {
       const locked = await lockVehicleForBooking(tx, input.vehicle_id, input.customer_account?.id ?? null);
-      if (!locked) throw bookedVehicleNotFound(input.vehicle_id);
+      if (!locked) throw vehicleNotFound(input.vehicle_id);
       const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
       if (lapsed) expired.push(...(await expireLapsedHolds(tx, input.vehicle_id)));
       let fields: BookingPriceColumns;

@@ -2,13 +2,7 @@ import type { Platform } from '../../../../platform/context.js';
 import type { Db } from '../../../../platform/db/types.js';
 import type { AuthContext } from '../../../../platform/auth/types.js';
 import { roleHasCap } from '../../../../platform/auth/roles.js';
-import {
-  bookedVehicleNotFound,
-  invalidField,
-  paymentMethodNotEnabled,
-  RentalErrors,
-  unknownLocation,
-} from '../../errors.js';
+import { vehicleNotFound, invalidField, paymentMethodNotEnabled, RentalErrors, unknownLocation } from '../../errors.js';
 import type { BookingRow } from '../repo.js';
 import { bookingsAtOnceOf } from '../at-once.js';
 import { bookInTransaction, changeStatus, prepareBooking, rentalColumns, type CreateBookingInput } from '../service.js';
@@ -258,7 +252,7 @@ export async function createCustomerBooking(
     else {
       if (r.fallback === 'customer_changed') known.forget(account!);
       path = writePath(facts, r.fallback);
-      if (path === 'not_found') throw bookedVehicleNotFound(input.vehicle_id);
+      if (path === 'not_found') throw vehicleNotFound(input.vehicle_id);
     }
   }
   if (!made) {
