@@ -305,6 +305,15 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     );
     await expectAxeClean(page, 'profile');
 
+    // the rule comes from the server, is shown beside the field, and a shorter password is refused before sending
+    await w.locator('#rova-new-password-rule', { hasText: 'Use at least 10 characters.' }).waitFor();
+    await w.locator('input[name=pw-current]').fill(c.password);
+    await w.locator('input[name=pw-next]').fill('short-pw');
+    await w.locator('button[data-f=change-password]').click();
+    await expect
+      .poll(() => w.locator('[role=alert]').textContent())
+      .toBe('Something went wrong: Use at least 10 characters.');
+    expect(requests.filter((r) => r === 'PUT /wp-json/rova/v1/auth/password')).toEqual([]);
     await w.locator('input[name=pw-current]').fill('not-the-password');
     await w.locator('input[name=pw-next]').fill('a-new-password-456');
     await w.locator('button[data-f=change-password]').click();
@@ -338,6 +347,55 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('button[data-f=sign-out]').click();
     expect((await revoke).status()).toBe(200);
     await w.locator('input[name=email]').waitFor();
+  });
+
+  it('forgot password: from the sign-in, the mailed link opens the reset page, which says the rule, refuses a short one, and the new password signs in (axe on each step)', async () => {
+    const c = await account();
+    const { page, requests } = await open('/demo/rent/account');
+    const w = page.locator(ACCOUNT);
+    await w.locator('button[data-f=auth-forgot-open]').click();
+    await w.locator('h2', { hasText: 'Forgot your password?' }).waitFor();
+    await expectAxeClean(page, 'forgot');
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('button[data-f=auth-forgot]').click();
+    await w
+      .locator('[data-f=auth-notice]', {
+        hasText:
+          'If an account exists for this address, a link to choose a new password is on its way. Check your inbox.',
+      })
+      .waitFor();
+    await w.locator('h2', { hasText: 'Sign in' }).waitFor();
+
+    // the mail (this shop keeps mails in the outbox): its link leads to the page Rova serves for the reset
+    const mails = await call<{ template: string; html: string }[]>(
+      'GET',
+      `/rova/v1/outbox?to=${encodeURIComponent(c.email)}`,
+      { admin: true },
+    );
+    const mail = mails.find((m) => m.template === 'password_reset');
+    const link = /href="(https?:\/\/[^"]+\/account\/password-reset\?rova_reset=[A-Za-z0-9_-]+)"/.exec(
+      mail?.html ?? '',
+    )?.[1];
+    expect(link, 'the reset link in the mail').toBeTruthy();
+    const opened = new URL(link!);
+    // the customer opens it (this shop stands for the public address)
+    await page.goto(shop.origin + opened.pathname + opened.search);
+    await w.locator('h2', { hasText: 'Choose a new password' }).waitFor();
+    await w.locator('#rova-password-rule', { hasText: 'Use at least 10 characters.' }).waitFor();
+    await expectAxeClean(page, 'reset');
+    await w.locator('input[name=password]').fill('too-short');
+    await w.locator('button[data-f=auth-reset]').click();
+    expect(await w.locator('[data-f=auth-error]').textContent()).toBe('Use at least 10 characters.');
+    expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/password/reset')).toEqual([]);
+    await w.locator('input[name=password]').fill('brand-new-pass-789');
+    await w.locator('button[data-f=auth-reset]').click();
+    await w
+      .locator('[data-f=auth-notice]', { hasText: 'Your password is changed. Sign in with the new one.' })
+      .waitFor();
+    // the spent token left the address bar
+    expect(new URL(page.url()).searchParams.has('rova_reset')).toBe(false);
+    await call('POST', '/rova/v1/auth/token', { body: { login: c.email, password: c.password }, status: 401 });
+    await signIn(page, { ...c, password: 'brand-new-pass-789' });
   });
 
   it('from / through the links to /demo/rent (no typed URL); the floating button opens the dialog and stays clear of the content at 320 px; on to the account page', async () => {

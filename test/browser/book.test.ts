@@ -69,6 +69,8 @@ describe('booking widget (book.js) in Chromium', () => {
     await tabTo(page, 'Continue');
     await page.keyboard.press('Enter');
     await w.locator('h2', { hasText: 'Sign in' }).waitFor();
+    // every sign-in offers the way back into an account (the account page's test follows it through)
+    expect(await w.locator('button[data-f=auth-forgot-open]').textContent()).toBe('Forgot password?');
     await tabTo(page, 'I am new here');
     await page.keyboard.press('Enter');
     await w.locator('h2', { hasText: 'Create an account' }).waitFor();

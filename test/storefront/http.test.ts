@@ -66,6 +66,13 @@ describe('size budget', () => {
     expect(r.body.trim().split('\n')).toHaveLength(1); // minified: one line
     expect(gzipSync(r.rawPayload, { level: 6 }).length).toBeLessThanOrEqual(6 * 1024);
   });
+
+  it('book.js (the booking widget) is minified and at most 40 KB gzipped (issue 36 budget)', async () => {
+    const r = await t.inject({ method: 'GET', url: '/assets/rova-book/book.js' });
+    expect(r.statusCode).toBe(200);
+    expect(r.rawPayload.length).toBeGreaterThan(10_000);
+    expect(gzipSync(r.rawPayload, { level: 6 }).length).toBeLessThanOrEqual(40 * 1024);
+  });
 });
 
 describe('config object', () => {

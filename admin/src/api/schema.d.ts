@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the password-reset mail leads: the booking widget asks for the new password (`?rova_reset=<token>`), then offers the sign-in (strict CSP, no referrer)
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getAccountPasswordReset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin": {
         parameters: {
             query?: never;
@@ -2980,7 +3000,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Change your password; every session (apps and browsers) ends
+         * Change your password (new password: at least 10 characters, GET /rova/v1/auth/password/policy); every session (apps and browsers) ends
          * @description **Needs** any signed-in user; an API key needs the `write` scope.
          */
         put: operations["putRovaV1AuthPassword"];
@@ -3005,6 +3025,26 @@ export interface paths {
          * @description **Public**: no credentials needed.
          */
         post: operations["postRovaV1AuthPasswordForgot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova/v1/auth/password/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The password rule of accounts (registration, reset, change), so a form can say it before the server refuses
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getRovaV1AuthPasswordPolicy"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3984,6 +4024,35 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    getAccountPasswordReset: {
+        parameters: {
+            query?: {
+                rova_reset?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
                 };
             };
         };
@@ -17744,6 +17813,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WpError"];
+                };
+            };
+        };
+    };
+    getRovaV1AuthPasswordPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        max_length: number;
+                        min_length: number;
+                        rule: string;
+                    };
                 };
             };
         };

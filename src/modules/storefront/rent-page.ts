@@ -21,7 +21,7 @@ export function rentPageCsp(stripe: { jsUrl: string; apiOrigin: string } | null)
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2330;background:#f6f7fb}
 header{display:flex;align-items:center;justify-content:space-between;gap:1rem;padding:.9rem 2rem;background:#fff;border-bottom:1px solid #e3e5ee}
-header a{color:inherit;text-decoration:none;font-weight:700;font-size:1.25rem}main{max-width:1100px;margin:0 auto;padding:1.5rem 2rem 3rem}
+header a,header span{color:inherit;text-decoration:none;font-weight:700;font-size:1.25rem}main{max-width:1100px;margin:0 auto;padding:1.5rem 2rem 3rem}
 .open{font:inherit;font-weight:600;padding:.55rem 1.1rem;border-radius:8px;border:1px solid #0f5ea8;background:#0f5ea8;color:#fff;cursor:pointer}
 .note{color:#4b5563}nav{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}nav a{font-size:1rem;font-weight:600;color:#0f5ea8}
 `;
@@ -33,18 +33,20 @@ function shell(
   header: string,
   main: string,
   floating: boolean,
+  home = '<a href="/demo/rent">Rova rentals</a>',
+  titleSuffix = ' — Rova demo',
 ): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — Rova demo</title>
+<title>${title}${titleSuffix}</title>
 <style>${STYLE}</style>
 <script src="${escapeHtml(scriptUrl)}" data-api="${escapeHtml(restRoot)}"${floating ? ' data-rova-book-floating data-location="1"' : ''} defer></script>
 </head>
 <body>
-<header><a href="/demo/rent">Rova rentals</a><nav>${header}</nav></header>
+<header>${home}<nav>${header}</nav></header>
 <main>
 ${main}
 </main>
@@ -84,5 +86,24 @@ export function accountPage(scriptUrl: string, restRoot: string): string {
 <p class="note">Your bookings, cancellations, messages to us and your profile: the same script tag, <code>data-rova-book="account"</code>.</p>
 <div data-rova-book="account"></div>`,
     false,
+  );
+}
+
+/**
+ * GET /account/password-reset: where the password-reset mail's link leads (served with or without demo data). The
+ * widget in account mode reads `?rova_reset=` and asks for the new password first, then drops the token from the
+ * address bar and offers the sign-in. The same HTML for every visitor; the token never reaches the page's body.
+ */
+export function passwordResetPage(scriptUrl: string, restRoot: string, storeName: string): string {
+  return shell(
+    scriptUrl,
+    restRoot,
+    'Choose a new password',
+    '',
+    `<h1>Choose a new password</h1>
+<div data-rova-book="account"></div>`,
+    false,
+    `<span>${escapeHtml(storeName)}</span>`,
+    ` — ${escapeHtml(storeName)}`,
   );
 }

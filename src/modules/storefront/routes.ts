@@ -4,7 +4,8 @@ import { HttpErrors } from '../../platform/http/errors.js';
 import { demoPagesOnly } from '../../platform/demo-data.js';
 import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
 import { journeySettings } from '../rental/index.js';
-import { accountPage, rentPage, rentPageCsp } from './rent-page.js';
+import { accountPage, passwordResetPage, rentPage, rentPageCsp } from './rent-page.js';
+import { mailSettings } from '../../platform/mail/settings.js';
 import { configScript, scriptSafeJson, storefrontConfig } from './config-object.js';
 import { demoCatalogue } from './demo-catalogue.js';
 import { productPage, shopPage } from './demo-page.js';
@@ -142,6 +143,32 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
       const body = accountPage((await webAssets()).url('book.js'), platform.config.restRoot);
       reply.header('Content-Security-Policy', rentCsp());
       return sendCacheable(req, reply, { body, type: HTML, etag: strongEtag(body), cacheControl: PAGE_CACHE });
+    },
+  );
+
+  app.get(
+    '/account/password-reset',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary:
+          'Where the password-reset mail leads: the booking widget asks for the new password (`?rova_reset=<token>`), then offers the sign-in (strict CSP, no referrer)',
+        querystring: Type.Object({ rova_reset: Type.Optional(Type.String({ maxLength: 200 })) }),
+      },
+    },
+    async (req, reply) => {
+      const body = passwordResetPage(
+        (await webAssets()).url('book.js'),
+        platform.config.restRoot,
+        mailSettings(platform).storeName,
+      );
+      reply.header('Content-Security-Policy', rentCsp());
+      // the token is in this page's address: no other site learns it from a Referer
+      reply.header('Referrer-Policy', 'no-referrer');
+      reply.header('Cache-Control', 'no-store');
+      reply.type(HTML);
+      return body;
     },
   );
 

@@ -8,6 +8,13 @@ function link(p: Platform, path: string, token: string): string {
   return `${s.publicUrl}${s.restRoot}${path}?token=${encodeURIComponent(token)}`;
 }
 
+/** The page Rova serves for choosing a new password (the booking widget in account mode reads the token). */
+export const RESET_PAGE = '/account/password-reset';
+
+function resetLink(p: Platform, token: string): string {
+  return `${mailSettings(p).publicUrl}${RESET_PAGE}?rova_reset=${encodeURIComponent(token)}`;
+}
+
 export async function sendVerification(
   p: Platform,
   to: string,
@@ -57,10 +64,9 @@ export async function sendPasswordReset(
     to,
     template: 'password_reset',
     ...compose(s, 'Reset your password', `Hello ${name},`, [
-      {
-        p: 'Someone (hopefully you) asked to reset the password of your account. Send this token with your new password to POST /rova/v1/auth/password/reset, or open the link:',
-      },
-      { link: link(p, '/rova/v1/auth/password/reset', token), label: 'Choose a new password' },
+      { p: 'Someone (hopefully you) asked to reset the password of your account. Open the link to choose a new one:' },
+      { link: resetLink(p, token), label: 'Choose a new password' },
+      { p: 'An app can instead send this token with the new password to POST /rova/v1/auth/password/reset.' },
       { rows: [['Token', token]] },
       { p: `The token works once and expires in ${minutes} minutes. If you did not ask for it, ignore this mail.` },
     ]),

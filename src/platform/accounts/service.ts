@@ -6,9 +6,9 @@ import { clientAddress } from '../http/client-ip.js';
 import { HttpErrors, isKind } from '../http/errors.js';
 import { RovaErrors } from '../errors.js';
 import * as repo from './repo.js';
+import { MAX_PASSWORD, MIN_PASSWORD, PASSWORD_RULE } from './password-policy.js';
 import { sendAccountExists, sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
 
-export const MIN_PASSWORD = 10;
 const VERIFY_HOURS = 48;
 const RESET_MINUTES = 60;
 
@@ -39,9 +39,9 @@ export function profileView(u: repo.ProfileRow) {
 const tokenHash = (p: Platform, token: string) => keyedHash(p.config.secret, token, 'account-token');
 
 function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD || password.length > 200) {
-    throw HttpErrors.invalidParam(`password must be ${MIN_PASSWORD}-200 characters`, {
-      params: { password: `at least ${MIN_PASSWORD} characters` },
+  if (password.length < MIN_PASSWORD || password.length > MAX_PASSWORD) {
+    throw HttpErrors.invalidParam(`password must be ${MIN_PASSWORD}-${MAX_PASSWORD} characters`, {
+      params: { password: PASSWORD_RULE },
     });
   }
 }

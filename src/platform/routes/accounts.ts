@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MAX_PASSWORD, MIN_PASSWORD, passwordPolicy } from '../accounts/password-policy.js';
 import {
   editProfile,
   forgotPassword,
   getProfile,
-  MIN_PASSWORD,
   profileView,
   register,
   resetPassword,
@@ -45,7 +45,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Object(
           {
             email: Type.String({ format: 'email', maxLength: 200 }),
-            password: Type.String({ minLength: MIN_PASSWORD, maxLength: 200 }),
+            password: Type.String({ minLength: MIN_PASSWORD, maxLength: MAX_PASSWORD }),
             first_name: Type.Optional(Str(100)),
             last_name: Type.Optional(Str(100)),
             phone: Type.Optional(Str(50)),
@@ -82,6 +82,29 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.get(
+    '/rova/v1/auth/password/policy',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary:
+          'The password rule of accounts (registration, reset, change), so a form can say it before the server refuses',
+        security: [],
+        response: {
+          200: Type.Object(
+            { min_length: Type.Integer(), max_length: Type.Integer(), rule: Type.String() },
+            { additionalProperties: false },
+          ),
+        },
+      },
+    },
+    async (_req, reply) => {
+      reply.header('Cache-Control', 'public, max-age=3600');
+      return passwordPolicy();
+    },
+  );
+
   app.post(
     '/rova/v1/auth/password/forgot',
     {
@@ -111,7 +134,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Set a new password with the mailed token (single use, expires after 60 minutes); ends every session',
         security: [],
         body: Type.Object(
-          { token: Token, password: Type.String({ minLength: MIN_PASSWORD, maxLength: 200 }) },
+          { token: Token, password: Type.String({ minLength: MIN_PASSWORD, maxLength: MAX_PASSWORD }) },
           { additionalProperties: false },
         ),
         response: { 200: Done, ...wpErrors(400, 429) },

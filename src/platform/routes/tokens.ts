@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { jwtSessionsOf } from '../auth/jwt/sessions.js';
 import { changePassword } from '../auth/jwt/password.js';
+import { MAX_PASSWORD, MIN_PASSWORD } from '../accounts/password-policy.js';
 import { RovaErrors } from '../errors.js';
 import { wpErrors } from '../http/schemas.js';
 
@@ -157,11 +158,11 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { authenticated: true, scope: 'write' } },
       schema: {
         tags,
-        summary: 'Change your password; every session (apps and browsers) ends',
+        summary: `Change your password (new password: at least ${MIN_PASSWORD} characters, GET /rova/v1/auth/password/policy); every session (apps and browsers) ends`,
         body: Type.Object(
           {
             current_password: Type.String({ minLength: 1, maxLength: 200 }),
-            new_password: Type.String({ minLength: 8, maxLength: 200 }),
+            new_password: Type.String({ minLength: MIN_PASSWORD, maxLength: MAX_PASSWORD }),
           },
           { additionalProperties: false },
         ),

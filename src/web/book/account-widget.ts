@@ -13,7 +13,7 @@ import {
   type AccountTab,
   type MyBooking,
 } from './account.js';
-import { authForm, newAuth, submitAuth } from './auth-view.js';
+import { authForm, newAuth, submitAuth, type AuthFields } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
 import type { I18n } from './i18n/index.js';
@@ -24,6 +24,10 @@ export interface AccountContext {
   i18n: I18n;
   /** How the store takes payment: "pay the rest" by card is offered when `stripe` is set. */
   payments?: () => Promise<PaymentConfig | null>;
+  /** The token of a password-reset link the page was opened with (`?rova_reset=`): the reset form comes first. */
+  resetToken?: string | null;
+  /** The reset is done: drop the token from the address bar. */
+  onReset?: () => void;
 }
 
 export class AccountWidget {
@@ -33,7 +37,9 @@ export class AccountWidget {
   private readonly alert: HTMLElement;
   private lastStep: string | null = null;
   private shown = false;
-  private auth = newAuth();
+  private auth: AuthFields;
+  /** The server's minimum password length, asked when the profile (with its password change) is first shown. */
+  private minPassword: number | null = null;
   private draft = { subject: '', message: '', reply: '' };
   private pw = { current: '', next: '' };
   private payments: PaymentConfig | null = null;
@@ -47,6 +53,7 @@ export class AccountWidget {
   ) {
     const { t } = ctx.i18n;
     this.state = initialAccount(signedIn());
+    this.auth = newAuth(ctx.resetToken ?? null);
     this.view = h('div', { class: 'view' });
     this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
     this.alert = h('div', { class: 'alert', role: 'alert' });
@@ -278,6 +285,13 @@ export class AccountWidget {
 
   private async changePassword(): Promise<void> {
     const profile = this.state.profile;
+    const min = this.minPassword;
+    if (profile && min !== null && this.pw.next.length < min) {
+      const message = this.ctx.i18n.t('passwordRule', { n: min });
+      this.dispatch({ type: 'failed', message });
+      this.alert.textContent = this.ctx.i18n.t('error', { message });
+      return;
+    }
     if (!profile || !this.begin()) return;
     const { current, next } = this.pw;
     this.pw = { current: '', next: '' };
@@ -313,13 +327,12 @@ export class AccountWidget {
       return h(
         'div',
         {},
-        authForm(
-          this.ctx.i18n,
-          this.auth,
-          s.busy,
-          () => void this.signIn(),
-          () => this.render(),
-        ),
+        authForm(this.ctx.i18n, this.auth, s.busy, {
+          api: this.ctx.api,
+          submit: () => void this.signIn(),
+          rerender: () => this.render(),
+          onReset: () => this.ctx.onReset?.(),
+        }),
         h('p', { class: 'note' }, t('signInAccount')),
       );
     }
@@ -817,6 +830,11 @@ export class AccountWidget {
     const { t } = this.ctx.i18n;
     const p = s.profile;
     if (!p) return h('div', {}, heading(t('profile')), this.loading());
+    if (this.minPassword === null)
+      void this.ctx.api.passwordPolicy().then((policy) => {
+        this.minPassword = policy.min_length;
+        if (this.state.step === 'profile') this.render();
+      });
     const input = (name: string, label: string, value: string, extra: Record<string, string | boolean> = {}) =>
       field(label, h('input', { name, value, 'data-f': `p-${name}`, ...extra }));
     const pw = this.pw;
@@ -870,7 +888,13 @@ export class AccountWidget {
           },
         },
         secret('current', t('currentPassword'), { autocomplete: 'current-password' }),
-        secret('next', t('newPassword'), { autocomplete: 'new-password', minlength: '8' }),
+        secret('next', t('newPassword'), {
+          autocomplete: 'new-password',
+          'aria-describedby': 'rova-new-password-rule',
+        }),
+        this.minPassword === null
+          ? null
+          : h('p', { class: 'note', id: 'rova-new-password-rule' }, t('passwordRule', { n: this.minPassword })),
         h('button', { type: 'submit', 'data-f': 'change-password', disabled: s.busy }, t('changePassword')),
       ),
     );

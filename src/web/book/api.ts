@@ -64,12 +64,27 @@ type TokenPair = Pick<TokenAnswer, 'access_token' | 'refresh_token'>;
 
 function messageOf(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
-    const b = body as { message?: unknown; error?: { message?: unknown } };
+    const b = body as { message?: unknown; error?: { message?: unknown }; data?: { params?: unknown } };
+    // "Invalid parameter(s): password" names the field; its reason ("password must NOT have fewer than 10
+    // characters") is what a person can act on
+    const params = b.data?.params;
+    if (params && typeof params === 'object' && !Array.isArray(params)) {
+      const why = Object.values(params).filter((v): v is string => typeof v === 'string');
+      if (why.length > 0) return why.join('; ');
+    }
     if (typeof b.message === 'string' && b.message) return b.message;
     if (typeof b.error?.message === 'string') return b.error.message;
   }
   return `HTTP ${status}`;
 }
+
+export interface PasswordPolicy {
+  min_length: number;
+  max_length: number;
+  rule: string;
+}
+
+let policy: Promise<PasswordPolicy> | null = null;
 
 export class Api {
   constructor(private readonly root: string) {}
@@ -216,6 +231,25 @@ export class Api {
   async register(input: RegisterBody & { password: string }): Promise<void> {
     await this.call<unknown>('POST', '/rova/v1/auth/register', input);
     await this.signIn(input.email, input.password);
+  }
+
+  /** Mails a reset link (the same answer whether or not the address has an account). */
+  async forgotPassword(email: string): Promise<void> {
+    await this.call<unknown>('POST', '/rova/v1/auth/password/forgot', { email });
+  }
+
+  /** Sets a new password with the mailed token; the customer signs in with it afterwards. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    await this.call<unknown>('POST', '/rova/v1/auth/password/reset', { token, password });
+  }
+
+  /** The server's password rule (asked once per page). */
+  passwordPolicy(): Promise<PasswordPolicy> {
+    policy ??= this.call<PasswordPolicy>('GET', '/rova/v1/auth/password/policy').catch(() => {
+      policy = null;
+      return { min_length: 10, max_length: 200, rule: '' };
+    });
+    return policy;
   }
 
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */

@@ -136,6 +136,13 @@ function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): Book
   );
 }
 
+/** The reset token is spent: it leaves the address bar (and so the history and any later copy of the URL). */
+function dropResetToken(): void {
+  const url = new URL(location.href);
+  url.searchParams.delete('rova_reset');
+  history.replaceState(history.state, '', url);
+}
+
 function inline(el: HTMLElement): void {
   if (el.shadowRoot || el.dataset.rovaBookMounted) return;
   el.dataset.rovaBookMounted = '';
@@ -145,7 +152,13 @@ function inline(el: HTMLElement): void {
   root.append(container);
   const o = { ...fromDataset(el.dataset), ...fromUrl(location.search) };
   if (el.dataset.rovaBook === 'account')
-    new AccountWidget(el, container, { api, i18n: i18n(langOf(o)), payments: paymentConfig });
+    new AccountWidget(el, container, {
+      api,
+      i18n: i18n(langOf(o)),
+      payments: paymentConfig,
+      resetToken: new URLSearchParams(location.search).get('rova_reset'),
+      onReset: dropResetToken,
+    });
   else mount(el, container, o);
 }
 

@@ -623,13 +623,11 @@ export class BookWidget {
     return h(
       'div',
       {},
-      authForm(
-        this.ctx.i18n,
-        this.auth,
-        s.busy,
-        () => void this.signIn(),
-        () => this.render(true),
-      ),
+      authForm(this.ctx.i18n, this.auth, s.busy, {
+        api: this.ctx.api,
+        submit: () => void this.signIn(),
+        rerender: () => this.render(true),
+      }),
       h('div', { class: 'actions' }, this.backButton()),
     );
   }

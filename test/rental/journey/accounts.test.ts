@@ -71,6 +71,17 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     expect(again.json()).toMatchObject({ code: 'rova_invalid_token', data: { status: 400 } });
   });
 
+  it('GET /auth/password/policy: the one rule of registration, reset and change, cacheable for an hour', async () => {
+    const r = await t.inject({ method: 'GET', url: `${R}/auth/password/policy` });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['cache-control']).toBe('public, max-age=3600');
+    expect(r.json()).toEqual({ min_length: 10, max_length: 200, rule: 'at least 10 characters' });
+    // nine characters: refused, and the reason says what the rule wants
+    const weak = await post('/auth/register', { email: 'nine@example.test', password: '123456789' });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().data.params).toEqual({ password: 'password must NOT have fewer than 10 characters' });
+  });
+
   it('password policy; an address that has an account gets the same answer as a new one, its owner a mail, and no second account (issue 19 item 7)', async () => {
     const short = await post('/auth/register', { email: 'short@example.test', password: 'short' });
     expect(short.statusCode).toBe(400);
@@ -107,8 +118,24 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     expect(unknown.json()).toEqual(known.json());
     const m = await smtp.waitFor((x) => x.to.includes('ola@example.test') && x.subject.includes('Reset'));
     expect(smtp.mails.some((x) => x.to.includes('nobody@example.test'))).toBe(false);
-    const token = tokenIn(m.decoded, '/wp-json/rova/v1/auth/password/reset')!;
-    expect((await post('/auth/password/reset', { token, password: 'short' })).statusCode).toBe(400);
+    // the link opens the page Rova serves for it (the widget asks for the new password), on the public address
+    const token = /https:\/\/cars\.example\.test\/account\/password-reset\?rova_reset=([A-Za-z0-9_-]+)/.exec(
+      m.decoded,
+    )?.[1];
+    expect(token).toBeTruthy();
+    const page = await t.inject({ method: 'GET', url: `/account/password-reset?rova_reset=${token!}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.body).toContain('data-rova-book="account"');
+    expect(page.body).toContain('<title>Choose a new password — Aegean Cars</title>');
+    expect(page.body).not.toContain(token!); // the token stays in the address, never in the page
+    const short = await post('/auth/password/reset', { token, password: 'short' });
+    expect(short.statusCode).toBe(400);
+    // the reason names the rule the policy publishes
+    expect(short.json().data.params.password).toBe('password must NOT have fewer than 10 characters');
     const ok = await post('/auth/password/reset', { token, password: 'second password' });
     expect(ok.statusCode).toBe(200);
     expect((await post('/auth/password/reset', { token, password: 'third password!' })).statusCode).toBe(400);

@@ -111,7 +111,7 @@ export const de: Messages = {
   saved: 'Gespeichert.',
   changePassword: 'Passwort ändern',
   currentPassword: 'Aktuelles Passwort',
-  newPassword: 'Neues Passwort (mindestens 8 Zeichen)',
+  newPassword: 'Neues Passwort',
   passwordChanged: 'Passwort geändert; andere Sitzungen wurden abgemeldet.',
   sessionEnded: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
   currency: 'Währung',
@@ -144,4 +144,16 @@ export const de: Messages = {
   payRestTitle: 'Rest der Buchung {ref} bezahlen',
   payRestOffline: 'So bezahlen Sie den Rest: {instructions}',
   restPaid: 'Zahlung von {amount} erhalten: Ihre Buchung ist vollständig bezahlt.',
+  passwordRule: 'Verwenden Sie mindestens {n} Zeichen.',
+  forgotPassword: 'Passwort vergessen?',
+  forgotPasswordLink: 'Passwort vergessen?',
+  forgotIntro:
+    'Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen.',
+  sendResetLink: 'Link senden',
+  resetSent:
+    'Wenn es für diese Adresse ein Konto gibt, ist ein Link für ein neues Passwort unterwegs. Sehen Sie in Ihrem Postfach nach.',
+  chooseNewPassword: 'Neues Passwort wählen',
+  setNewPassword: 'Neues Passwort speichern',
+  passwordReset: 'Ihr Passwort ist geändert. Melden Sie sich mit dem neuen an.',
+  backToSignIn: 'Zurück zur Anmeldung',
 };

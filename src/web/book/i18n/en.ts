@@ -110,7 +110,7 @@ export const en = {
   saved: 'Saved.',
   changePassword: 'Change password',
   currentPassword: 'Current password',
-  newPassword: 'New password (at least 8 characters)',
+  newPassword: 'New password',
   passwordChanged: 'Password changed; other sessions were signed out.',
   sessionEnded: 'Your session has ended. Please sign in again.',
   currency: 'Currency',
@@ -143,6 +143,16 @@ export const en = {
   payRestTitle: 'Pay the rest of booking {ref}',
   payRestOffline: 'To pay the rest: {instructions}',
   restPaid: 'Payment of {amount} received: your booking is paid in full.',
+  passwordRule: 'Use at least {n} characters.',
+  forgotPassword: 'Forgot your password?',
+  forgotPasswordLink: 'Forgot password?',
+  forgotIntro: 'Enter the e-mail address of your account and we will send you a link to choose a new password.',
+  sendResetLink: 'Send the link',
+  resetSent: 'If an account exists for this address, a link to choose a new password is on its way. Check your inbox.',
+  chooseNewPassword: 'Choose a new password',
+  setNewPassword: 'Save the new password',
+  passwordReset: 'Your password is changed. Sign in with the new one.',
+  backToSignIn: 'Back to sign in',
 } as const;
 
 export type MessageKey = keyof typeof en;
