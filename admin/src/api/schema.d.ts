@@ -857,7 +857,7 @@ export interface paths {
         get: operations["getRovaRentalV1Bookings"];
         put?: never;
         /**
-         * Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)
+         * Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap; Idempotency-Key honoured)
          * @description A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
@@ -2121,7 +2121,7 @@ export interface paths {
         get: operations["getRovaRentalV1VendorVehicles"];
         put?: never;
         /**
-         * List a new vehicle (pending_review until an administrator approves it)
+         * List a new vehicle (pending_review until an administrator approves it; Idempotency-Key honoured)
          * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1VendorVehicles"];
@@ -2671,7 +2671,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate a new processor callback secret (whsec_…, shown once; ROVA_PAYOUT_WEBHOOK_SECRET keeps working beside it)
+         * Generate a new processor callback secret (whsec_…, shown once and in a replay of this answer: Idempotency-Key honoured; ROVA_PAYOUT_WEBHOOK_SECRET keeps working beside it)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2PayoutsWebhookSecret"];
@@ -3361,7 +3361,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send the event of a delivery again now (a new delivery)
+         * Send the event of a delivery again now (a new delivery; Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1WebhooksByIdDeliveriesByDidReplay"];
@@ -3381,7 +3381,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * New signing secret (shown once); the old one keeps signing alongside for overlap_seconds
+         * New signing secret (shown once, and in a replay of this answer: Idempotency-Key honoured); the old one keeps signing alongside for overlap_seconds
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1WebhooksByIdRotateSecret"];
@@ -3469,7 +3469,7 @@ export interface paths {
         get: operations["getWcV3Products"];
         put?: never;
         /**
-         * Create a product
+         * Create a product (Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3Products"];
@@ -3525,7 +3525,7 @@ export interface paths {
         get: operations["getWcV3ProductsByIdVariations"];
         put?: never;
         /**
-         * Create a variation
+         * Create a variation (Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3ProductsByIdVariations"];
@@ -3577,7 +3577,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create, update and delete a product's variations in one transaction (max 100 items)
+         * Create, update and delete a product's variations in one transaction (max 100 items; Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3ProductsByIdVariationsBatch"];
@@ -3749,7 +3749,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create, update and delete products in one transaction (max 100 items)
+         * Create, update and delete products in one transaction (max 100 items; Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3ProductsBatch"];
@@ -6042,7 +6042,10 @@ export interface operations {
     postRovaRentalV1Bookings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6209,6 +6212,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7584,7 +7596,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -9032,7 +9044,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -10016,7 +10028,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -10539,7 +10551,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -13592,7 +13604,10 @@ export interface operations {
     postRovaRentalV1VendorVehicles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13682,6 +13697,24 @@ export interface operations {
             };
             /** @description Authenticated, but lacking the capability or the API key scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16584,7 +16617,10 @@ export interface operations {
     postRovaRentalV2PayoutsWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16603,6 +16639,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
             /** @description No or invalid credentials */
             401: {
                 headers: {
@@ -16614,6 +16659,24 @@ export interface operations {
             };
             /** @description Authenticated, but lacking the capability or the API key scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16845,7 +16908,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -18470,7 +18533,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -18667,7 +18730,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -19134,7 +19197,10 @@ export interface operations {
     postRovaV1WebhooksByIdDeliveriesByDidReplay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 did: number;
                 id: number;
@@ -19202,12 +19268,33 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
         };
     };
     postRovaV1WebhooksByIdRotateSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -19282,6 +19369,24 @@ export interface operations {
             };
             /** @description Unknown id or route */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19623,7 +19728,10 @@ export interface operations {
     postWcV3Products: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19871,8 +19979,26 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
             /** @description Request too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20840,7 +20966,10 @@ export interface operations {
     postWcV3ProductsByIdVariations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Product id */
                 id: number;
@@ -21053,6 +21182,24 @@ export interface operations {
             };
             /** @description Unknown id or route */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21763,7 +21910,10 @@ export interface operations {
     postWcV3ProductsByIdVariationsBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Product id */
                 id: number;
@@ -22163,8 +22313,26 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
             /** @description Request too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23451,7 +23619,10 @@ export interface operations {
     postWcV3ProductsBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -23902,8 +24073,26 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
             /** @description Request too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
