@@ -204,3 +204,109 @@ describe('single statements outside a transaction, the connection lost right aft
     }
   }, 120_000);
 });
+
+// Issue 37 item 5 for the writes of a login and a password reset: each is one transaction (the session row; the spent
+// token with the new password, the ended sessions and the verified mark), so a connection lost before its COMMIT
+// leaves nothing (503, the same request may be sent again) and one lost after it is answered as the success it was.
+describe('a login and a password reset, the connection lost around their COMMIT (issue 37 item 5)', () => {
+  const R = '/wp-json/rova/v1';
+  const sessions = (userId: number) =>
+    count(sql`SELECT count(*)::int AS n FROM rova_sessions WHERE user_id = ${userId}`);
+
+  it("login: the session INSERT's answer lost → 503 and no session; the COMMIT's answer lost → 200 with a cookie that works, one session", async () => {
+    const user = await n.a.platform.auth.createUser({
+      login: 'outcome-login',
+      email: 'outcome-login@example.test',
+      role: 'customer',
+      password: 'a long password 1',
+    });
+    const login = (ua: string) =>
+      n.a.inject({
+        method: 'POST',
+        url: `${R}/auth/login`,
+        headers: { 'user-agent': ua },
+        payload: { login: 'outcome-login', password: 'a long password 1' },
+      });
+    // before the COMMIT: the INSERT ran, its answer never came back
+    const before = `outcome-before-${Date.now()}`;
+    const cutInsert = proxy.cutAt((m) => m.type === 'B' && text(m).includes(before), { when: 'answer' });
+    const lost = await login(before);
+    expect(await cutWithin(cutInsert, 10_000), 'the cut landed after the session INSERT').toBeGreaterThan(0);
+    await settle();
+    expect(lost.statusCode, lost.body).toBe(503);
+    expect(await sessions(user.id), 'a 503 left a session').toBe(0);
+    // after the COMMIT: committed, its answer lost
+    const after = `outcome-after-${Date.now()}`;
+    let sawInsert = false;
+    const cutCommit = proxy.cutAt(
+      (m) => {
+        if (m.type === 'B' && text(m).includes(after)) sawInsert = true;
+        return sawInsert && isCommit(m);
+      },
+      { when: 'answer' },
+    );
+    const ok = await login(after);
+    expect(await cutWithin(cutCommit, 10_000), "the cut landed at the session's COMMIT").toBeGreaterThan(0);
+    expect(ok.statusCode, ok.body).toBe(200);
+    await settle();
+    expect(await sessions(user.id)).toBe(1);
+    const cookie = ok.cookies.find((c) => c.name === 'rova_session')!;
+    const nonce = await n.b.inject({
+      method: 'GET',
+      url: `${R}/auth/nonce`,
+      headers: { cookie: `rova_session=${cookie.value}` },
+    });
+    expect(nonce.statusCode, nonce.body).toBe(200);
+  }, 120_000);
+
+  it("password reset: the spent token's answer lost → 503 and the token still works; the COMMIT's answer lost → 200, the new password set", async () => {
+    const email = 'outcome-reset@example.test';
+    const user = await n.a.platform.auth.createUser({
+      login: 'outcome-reset',
+      email,
+      role: 'customer',
+      password: 'the old password 1',
+    });
+    const forgot = await n.a.inject({ method: 'POST', url: `${R}/auth/password/forgot`, payload: { email } });
+    expect(forgot.statusCode, forgot.body).toBe(202);
+    const [mail] = await rows<{ text: string }>(
+      n.b.platform.db,
+      sql`SELECT text_body AS text FROM rova_mail_outbox WHERE to_address = ${email} AND template = 'password_reset'`,
+    );
+    const token = /password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+    const reset = () =>
+      n.a.inject({
+        method: 'POST',
+        url: `${R}/auth/password/reset`,
+        payload: { token, password: 'the new password 2' },
+      });
+    const spends = (m: ClientMessage) => m.type === 'P' && text(m).includes('UPDATE rova_account_tokens SET used_at');
+    const unused = () =>
+      count(sql`SELECT count(*)::int AS n FROM rova_account_tokens WHERE user_id = ${user.id} AND used_at IS NULL`);
+    // before the COMMIT: the token's UPDATE ran, its answer never came back
+    const cutSpend = proxy.cutAt(spends, { when: 'answer' });
+    const lost = await reset();
+    expect(await cutWithin(cutSpend, 10_000), 'the cut landed after the token UPDATE').toBeGreaterThan(0);
+    await settle();
+    expect(lost.statusCode, lost.body).toBe(503);
+    expect(await unused(), 'a 503 spent the token').toBe(1);
+    // after the COMMIT: committed, its answer lost
+    let sawSpend = false;
+    const cutCommit = proxy.cutAt(
+      (m) => {
+        if (spends(m)) sawSpend = true;
+        return sawSpend && isCommit(m);
+      },
+      { when: 'answer' },
+    );
+    const ok = await reset();
+    expect(await cutWithin(cutCommit, 10_000), "the cut landed at the reset's COMMIT").toBeGreaterThan(0);
+    expect(ok.statusCode, ok.body).toBe(200);
+    await settle();
+    expect(await unused()).toBe(0);
+    const login = (password: string) =>
+      n.b.inject({ method: 'POST', url: `${R}/auth/login`, payload: { login: 'outcome-reset', password } });
+    expect((await login('the old password 1')).statusCode).toBe(401);
+    expect((await login('the new password 2')).statusCode).toBe(200);
+  }, 120_000);
+});

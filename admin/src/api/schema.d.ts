@@ -877,7 +877,7 @@ export interface paths {
         get: operations["getRovaRentalV1Bookings"];
         put?: never;
         /**
-         * Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)
+         * Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap; Idempotency-Key honoured)
          * @description A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
@@ -2141,7 +2141,7 @@ export interface paths {
         get: operations["getRovaRentalV1VendorVehicles"];
         put?: never;
         /**
-         * List a new vehicle (pending_review until an administrator approves it)
+         * List a new vehicle (pending_review until an administrator approves it; Idempotency-Key honoured)
          * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1VendorVehicles"];
@@ -2691,7 +2691,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate a new processor callback secret (whsec_…, shown once; ROVA_PAYOUT_WEBHOOK_SECRET keeps working beside it)
+         * Generate a new processor callback secret (whsec_…, shown once and in a replay of this answer: Idempotency-Key honoured; ROVA_PAYOUT_WEBHOOK_SECRET keeps working beside it)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2PayoutsWebhookSecret"];
@@ -3401,7 +3401,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send the event of a delivery again now (a new delivery)
+         * Send the event of a delivery again now (a new delivery; Idempotency-Key honoured)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1WebhooksByIdDeliveriesByDidReplay"];
@@ -3421,7 +3421,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * New signing secret (shown once); the old one keeps signing alongside for overlap_seconds
+         * New signing secret (shown once, and in a replay of this answer: Idempotency-Key honoured); the old one keeps signing alongside for overlap_seconds
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaV1WebhooksByIdRotateSecret"];
@@ -3509,7 +3509,7 @@ export interface paths {
         get: operations["getWcV3Products"];
         put?: never;
         /**
-         * Create a product
+         * Create a product (Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3Products"];
@@ -3565,7 +3565,7 @@ export interface paths {
         get: operations["getWcV3ProductsByIdVariations"];
         put?: never;
         /**
-         * Create a variation
+         * Create a variation (Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3ProductsByIdVariations"];
@@ -3617,7 +3617,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create, update and delete a product's variations in one transaction (max 100 items)
+         * Create, update and delete a product's variations in one transaction (max 100 items; Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3ProductsByIdVariationsBatch"];
@@ -3789,7 +3789,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create, update and delete products in one transaction (max 100 items)
+         * Create, update and delete products in one transaction (max 100 items; Idempotency-Key honoured)
          * @description **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postWcV3ProductsBatch"];
@@ -6111,7 +6111,10 @@ export interface operations {
     postRovaRentalV1Bookings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6278,6 +6281,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7653,7 +7665,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -9101,7 +9113,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -10085,7 +10097,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -10608,7 +10620,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -13661,7 +13673,10 @@ export interface operations {
     postRovaRentalV1VendorVehicles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13751,6 +13766,24 @@ export interface operations {
             };
             /** @description Authenticated, but lacking the capability or the API key scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16653,7 +16686,10 @@ export interface operations {
     postRovaRentalV2PayoutsWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16672,6 +16708,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
             /** @description No or invalid credentials */
             401: {
                 headers: {
@@ -16683,6 +16728,24 @@ export interface operations {
             };
             /** @description Authenticated, but lacking the capability or the API key scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16914,7 +16977,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -18563,7 +18626,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -18760,7 +18823,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body → 422, while the first request runs → 409. The effect commits with the key, so one key never creates twice. */
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -19227,7 +19290,10 @@ export interface operations {
     postRovaV1WebhooksByIdDeliveriesByDidReplay: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 did: number;
                 id: number;
@@ -19295,12 +19361,33 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
         };
     };
     postRovaV1WebhooksByIdRotateSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: number;
             };
@@ -19375,6 +19462,24 @@ export interface operations {
             };
             /** @description Unknown id or route */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19716,7 +19821,10 @@ export interface operations {
     postWcV3Products: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19964,8 +20072,26 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
             /** @description Request too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20933,7 +21059,10 @@ export interface operations {
     postWcV3ProductsByIdVariations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Product id */
                 id: number;
@@ -21146,6 +21275,24 @@ export interface operations {
             };
             /** @description Unknown id or route */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21856,7 +22003,10 @@ export interface operations {
     postWcV3ProductsByIdVariationsBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Product id */
                 id: number;
@@ -22256,8 +22406,26 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
             /** @description Request too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23544,7 +23712,10 @@ export interface operations {
     postWcV3ProductsBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -23995,8 +24166,26 @@ export interface operations {
                     "application/json": components["schemas"]["WpError"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
             /** @description Request too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WpError"];
+                };
+            };
+            /** @description WordPress REST error shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

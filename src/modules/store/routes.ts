@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidParam } from '../../platform/http/errors.js';
 import { setPagingHeaders } from '../../platform/http/namespaces.js';
 import { wpErrors } from '../../platform/http/schemas.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../platform/idempotency/route.js';
 import {
   BatchIn,
   BatchOut,
@@ -138,15 +139,20 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       config: auth,
       schema: {
         tags,
-        summary: 'Create a product',
+        summary: 'Create a product (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: ProductIn,
-        response: { 201: ProductOut, ...wpErrors(400, 401, 403, 413) },
+        response: { 201: ProductOut, ...wpErrors(400, 401, 403, 409, 413, 422) },
       },
     },
     async (req, reply) => {
-      const out = await service.createProduct(platform, req.body);
-      req.auditTarget = `product:${String(out.id)}`;
-      return reply.status(201).send(out);
+      const r = await keyedWrite(platform, req, reply, {
+        action: 'product-create',
+        write: async (tx) => ({ status: 201, body: await service.createProduct(platform, tx, req.body) }),
+        after: () => service.catalogueChanged(platform),
+      });
+      req.auditTarget = `product:${String((r.body as { id: number }).id)}`;
+      return reply.status(r.status).send(r.body);
     },
   );
 
@@ -156,12 +162,20 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       config: auth,
       schema: {
         tags,
-        summary: 'Create, update and delete products in one transaction (max 100 items)',
+        summary: 'Create, update and delete products in one transaction (max 100 items; Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: BatchIn,
-        response: { 200: BatchOut, ...wpErrors(400, 401, 403, 413) },
+        response: { 200: BatchOut, ...wpErrors(400, 401, 403, 409, 413, 422) },
       },
     },
-    async (req) => service.batch(platform, req.body),
+    async (req, reply) => {
+      const r = await keyedWrite(platform, req, reply, {
+        action: 'product-batch',
+        write: async (tx) => ({ status: 200, body: await service.batch(platform, tx, req.body) }),
+        after: () => service.catalogueChanged(platform),
+      });
+      return reply.status(r.status).send(r.body);
+    },
   );
 
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof ReadQuery> }>(
@@ -234,16 +248,24 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       config: auth,
       schema: {
         tags,
-        summary: 'Create a variation',
+        summary: 'Create a variation (Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         params: IdParams,
         body: VariationIn,
-        response: { 201: VariationOut, ...wpErrors(400, 401, 403, 404) },
+        response: { 201: VariationOut, ...wpErrors(400, 401, 403, 404, 409, 422) },
       },
     },
     async (req, reply) => {
-      const out = await service.createVariation(platform, req.params.id, req.body);
-      req.auditTarget = `product:${String(out.id)}`;
-      return reply.status(201).send(out);
+      const r = await keyedWrite(platform, req, reply, {
+        action: 'variation-create',
+        write: async (tx) => ({
+          status: 201,
+          body: await service.createVariation(platform, tx, req.params.id, req.body),
+        }),
+        after: () => service.catalogueChanged(platform),
+      });
+      req.auditTarget = `product:${String((r.body as { id: number }).id)}`;
+      return reply.status(r.status).send(r.body);
     },
   );
 
@@ -253,13 +275,25 @@ export const storeRoutes: FastifyPluginAsync = async (app) => {
       config: auth,
       schema: {
         tags,
-        summary: "Create, update and delete a product's variations in one transaction (max 100 items)",
+        summary:
+          "Create, update and delete a product's variations in one transaction (max 100 items; Idempotency-Key honoured)",
+        headers: IdempotencyKeyHeader,
         params: IdParams,
         body: VariationBatchIn,
-        response: { 200: VariationBatchOut, ...wpErrors(400, 401, 403, 404, 413) },
+        response: { 200: VariationBatchOut, ...wpErrors(400, 401, 403, 404, 409, 413, 422) },
       },
     },
-    async (req) => service.batchVariations(platform, req.params.id, req.body),
+    async (req, reply) => {
+      const r = await keyedWrite(platform, req, reply, {
+        action: 'variation-batch',
+        write: async (tx) => ({
+          status: 200,
+          body: await service.batchVariations(platform, tx, req.params.id, req.body),
+        }),
+        after: () => service.catalogueChanged(platform),
+      });
+      return reply.status(r.status).send(r.body);
+    },
   );
 
   app.get<{ Params: Static<typeof VariationParams>; Querystring: Static<typeof ReadQuery> }>(

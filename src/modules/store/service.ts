@@ -57,6 +57,9 @@ async function changed(platform: Platform): Promise<void> {
   await platform.bus.publish(CATALOGUE_TOPIC, 'changed');
 }
 
+/** After a write the route committed itself (a keyed create, a batch): every node's catalogue view reloads. */
+export const catalogueChanged = changed;
+
 // ---- reads -------------------------------------------------------------------------------------------------
 
 /** A listing: the repository's filters plus paging and the pricing currency. */
@@ -192,6 +195,18 @@ async function write<T>(platform: Platform, fn: (tx: Db) => Promise<T>): Promise
   }
 }
 
+/**
+ * A write in the route's transaction (its Idempotency-Key commits in it): the database's refusals said as the
+ * catalogue says them; the route announces the change after the commit (`catalogueChanged`).
+ */
+async function inRouteTransaction<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw mapDbError(err);
+  }
+}
+
 function mapDbError(err: unknown): unknown {
   const code =
     (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
@@ -199,8 +214,9 @@ function mapDbError(err: unknown): unknown {
   return err;
 }
 
-export async function createProduct(platform: Platform, body: ProductBody): Promise<Wire> {
-  return write(platform, async (tx) => {
+/** Creates a product in the route's transaction `tx` (see inRouteTransaction). */
+export async function createProduct(platform: Platform, tx: Db, body: ProductBody): Promise<Wire> {
+  return inRouteTransaction(async () => {
     const id = await createIn(tx, platform.config.storeTimezone, body, null);
     return wireOf(platform, tx, (await repo.findById(tx, id))!);
   });
@@ -243,8 +259,9 @@ async function variableParent(db: Db, parentId: number): Promise<ProductRecord> 
   return parent;
 }
 
-export async function createVariation(platform: Platform, parentId: number, body: ProductBody): Promise<Wire> {
-  return write(platform, async (tx) => {
+/** Creates a variation in the route's transaction `tx` (see inRouteTransaction). */
+export async function createVariation(platform: Platform, tx: Db, parentId: number, body: ProductBody): Promise<Wire> {
+  return inRouteTransaction(async () => {
     const parent = await variableParent(tx, parentId);
     const id = await createIn(tx, platform.config.storeTimezone, body, parent);
     return wireOf(platform, tx, (await repo.findById(tx, id))!);
@@ -291,15 +308,19 @@ function checkBatchSize(body: BatchBody): void {
   }
 }
 
-/** A variable product's variations: create, update and delete in ONE transaction, like products/batch. */
+/**
+ * A variable product's variations: create, update and delete in ONE transaction, like products/batch (the route's
+ * `tx`, see inRouteTransaction).
+ */
 export async function batchVariations(
   platform: Platform,
+  tx: Db,
   parentId: number,
   body: BatchBody,
 ): Promise<Record<string, Wire[]>> {
   checkBatchSize(body);
   const tz = platform.config.storeTimezone;
-  return write(platform, async (tx) => {
+  return inRouteTransaction(async () => {
     const parent = await getParent(tx, parentId);
     const ids: Record<'create' | 'update', number[]> = { create: [], update: [] };
     const deleted: Wire[] = [];
@@ -350,11 +371,14 @@ async function readWires(
   return recs.map((r) => wire(r, ctx));
 }
 
-/** Create, update and delete in ONE transaction: any bad item → the whole batch fails, nothing is written. */
-export async function batch(platform: Platform, body: BatchBody): Promise<Record<string, Wire[]>> {
+/**
+ * Create, update and delete in ONE transaction (the route's `tx`, see inRouteTransaction): any bad item → the whole
+ * batch fails, nothing is written.
+ */
+export async function batch(platform: Platform, tx: Db, body: BatchBody): Promise<Record<string, Wire[]>> {
   checkBatchSize(body);
   const tz = platform.config.storeTimezone;
-  return write(platform, async (tx) => {
+  return inRouteTransaction(async () => {
     const created: number[] = [];
     const updated: number[] = [];
     const deleted: Wire[] = [];

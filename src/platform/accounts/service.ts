@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../context.js';
 import { hashPassword, keyedHash, randomToken } from '../auth/crypto.js';
+import { inOwnTransaction } from '../db/answered.js';
 import { toDateOrNull, toDate } from '../db/types.js';
 import { clientAddress } from '../http/client-ip.js';
 import { HttpErrors, isKind } from '../http/errors.js';
@@ -149,14 +150,23 @@ export async function forgotPassword(p: Platform, req: FastifyRequest, email: st
 export async function resetPassword(p: Platform, req: FastifyRequest, token: string, password: string): Promise<void> {
   await limitAddress(p, 'reset-ip', req, 20, 900);
   checkPassword(password);
-  const userId = await repo.consumeToken(p.db, 'reset_password', tokenHash(p, token));
-  if (userId === undefined)
-    throw RovaErrors.invalidToken('The reset token is not valid, was already used, or has expired.');
-  await p.auth.setPassword(userId, password);
-  await repo.endSessions(p.db, userId);
-  await repo.markVerified(p.db, userId);
-  const u = (await repo.profileById(p.db, userId))!;
-  await sendPasswordChanged(p, u.email, u.display_name);
+  const passwordHash = await hashPassword(password);
+  // One transaction: a token spent without its password set (a connection lost in between) would leave the user
+  // with the old password and a token that no longer works. A COMMIT whose answer was lost is resolved
+  // (pg_xact_status): a reset that happened is answered 200, never "try again" with a token already spent.
+  const u = await inOwnTransaction(p.db, async (tx) => {
+    const id = await repo.consumeToken(tx, 'reset_password', tokenHash(p, token));
+    if (id === undefined)
+      throw RovaErrors.invalidToken('The reset token is not valid, was already used, or has expired.');
+    await p.auth.setPasswordHash(id, passwordHash, tx);
+    await repo.endSessions(tx, id);
+    await repo.markVerified(tx, id);
+    return (await repo.profileById(tx, id))!;
+  });
+  // the password is changed: a notice that cannot be stored now is logged, not answered as a failed reset
+  await sendPasswordChanged(p, u.email, u.display_name).catch((err: unknown) =>
+    p.log.warn({ err, userId: u.id }, 'password changed notice not stored'),
+  );
 }
 
 export async function getProfile(p: Platform, userId: number): Promise<repo.ProfileRow> {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { toDate, toDateOrNull, type Db } from '../db/types.js';
+import { inOwnTransaction } from '../db/answered.js';
 import { HttpErrors } from '../http/errors.js';
 import { RovaErrors } from '../errors.js';
 import { clientAddress } from '../http/client-ip.js';
@@ -223,13 +224,17 @@ export class AuthService {
     const token = randomToken('', 32);
     const tokenHash = this.hashSessionToken(token);
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await repo.insertSession(
-      this.db,
-      tokenHash,
-      user.id,
-      expiresAt,
-      clientAddress(req),
-      headerValue(req.headers['user-agent']) ?? '',
+    // In a transaction of its own: a COMMIT whose answer was lost is resolved (pg_xact_status), so a session that
+    // was stored is answered with its cookie, never with a 503 — the retry would log in again for nothing.
+    await inOwnTransaction(this.db, (tx) =>
+      repo.insertSession(
+        tx,
+        tokenHash,
+        user.id,
+        expiresAt,
+        clientAddress(req),
+        headerValue(req.headers['user-agent']) ?? '',
+      ),
     );
     return { token, nonce: createNonce(this.secret, tokenHash), user, expiresAt };
   }
@@ -312,7 +317,12 @@ export class AuthService {
   }
 
   async setPassword(userId: number, password: string): Promise<void> {
-    await repo.setUserPassword(this.db, userId, await hashPassword(password));
+    await this.setPasswordHash(userId, await hashPassword(password));
+  }
+
+  /** A password hashed beforehand (`hashPassword`), set in `db` (a caller's transaction). */
+  async setPasswordHash(userId: number, passwordHash: string, db: Db = this.db): Promise<void> {
+    await repo.setUserPassword(db, userId, passwordHash);
   }
 
   async createApiKey(

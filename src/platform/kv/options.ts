@@ -8,8 +8,14 @@ import type { InvalidationBus } from './bus.js';
  */
 export interface Options {
   get<T>(name: string): Promise<T | undefined>;
+  /**
+   * In a transaction (`db`), the cached value is dropped before the commit: a read in between caches the old value
+   * again, so the caller calls `forget` once the transaction committed.
+   */
   set(name: string, value: unknown, db?: Db): Promise<void>;
   delete(name: string, db?: Db): Promise<void>;
+  /** Drops the cached value on every node (after a transaction that set it committed). */
+  forget(name: string): Promise<void>;
 }
 
 const TOPIC = 'options';
@@ -42,6 +48,10 @@ export function createOptions(db: Db, bus: InvalidationBus): Options {
     },
     async delete(name, tx = db) {
       await tx.execute(sql`DELETE FROM rova_options WHERE name = ${name}`);
+      drop(name);
+      await bus.publish(TOPIC, name);
+    },
+    async forget(name) {
       drop(name);
       await bus.publish(TOPIC, name);
     },

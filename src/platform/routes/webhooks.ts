@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eventTypes } from '../events/registry.js';
 import { setPagingHeaders } from '../http/namespaces.js';
 import { wpErrors } from '../http/schemas.js';
-import { IdempotencyKeyHeader, keyedWrite } from '../idempotency/route.js';
+import { IdempotencyKeyHeader, keyedRun, keyedWrite } from '../idempotency/route.js';
 import { webhooksOf } from '../webhooks/service.js';
 
 const Endpoint = Type.Object({
@@ -221,7 +221,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'New signing secret (shown once); the old one keeps signing alongside for overlap_seconds',
+        summary:
+          'New signing secret (shown once, and in a replay of this answer: Idempotency-Key honoured); the old one keeps signing alongside for overlap_seconds',
+        headers: IdempotencyKeyHeader,
         params: Id,
         body: Type.Optional(
           Type.Object(
@@ -229,12 +231,19 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
             { additionalProperties: false },
           ),
         ),
-        response: { 200: WithSecret, ...wpErrors(400, 401, 403, 404) },
+        response: { 200: WithSecret, ...wpErrors(400, 401, 403, 404, 409, 422) },
       },
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return wh.rotateSecret(req.params.id, req.body?.overlap_seconds ?? 86400);
+      const overlap = req.body?.overlap_seconds ?? 86400;
+      const r = await keyedWrite(app.platform, req, reply, {
+        action: 'webhook-rotate-secret',
+        secret: true,
+        write: async (tx) => ({ status: 200, body: await wh.rotateSecret(req.params.id, overlap, tx) }),
+      });
+      req.auditTarget = `webhook:${req.params.id}`;
+      return reply.status(r.status as 200).send(r.body as never);
     },
   );
 
@@ -283,14 +292,25 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Send the event of a delivery again now (a new delivery)',
+        summary: 'Send the event of a delivery again now (a new delivery; Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         params: Did,
-        response: { 200: Delivery, ...wpErrors(400, 401, 403, 404) },
+        response: { 200: Delivery, ...wpErrors(400, 401, 403, 404, 409, 422) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       req.auditTarget = `webhook:${req.params.id}`;
-      return wh.replay(req.params.id, req.params.did);
+      // the new delivery commits with the key; the key's final answer is the delivery after its attempt
+      const r = await keyedRun(app.platform, req, reply, {
+        action: 'webhook-delivery-replay',
+        run: async (claim) => ({
+          status: 200,
+          body: await wh.replay(req.params.id, req.params.did, (tx, pending) =>
+            claim.commit(tx, { status: 200, body: pending }),
+          ),
+        }),
+      });
+      return reply.status(r.status as 200).send(r.body as never);
     },
   );
 };

@@ -197,12 +197,17 @@ export class Webhooks {
   }
 
   /** A new secret, shown once; the old one keeps signing alongside it for `overlapSeconds`. */
-  async rotateSecret(id: number, overlapSeconds: number): Promise<{ endpoint: EndpointView; secret: string }> {
-    await this.row(id);
+  /** A new signing secret, in `db` (the route's transaction, which commits its Idempotency-Key with it). */
+  async rotateSecret(
+    id: number,
+    overlapSeconds: number,
+    db: Db = this.p.db,
+  ): Promise<{ endpoint: EndpointView; secret: string }> {
     const secret = newSecret();
     const until = new Date(this.now() + overlapSeconds * 1000).toISOString();
-    const r = await repo.rotateSecret(this.p.db, id, this.box.seal(secret), until);
-    return { endpoint: endpointView(r!), secret };
+    const r = await repo.rotateSecret(db, id, this.box.seal(secret), until);
+    if (!r) throw RovaErrors.webhookNotFound(`webhook endpoint ${id} not found`);
+    return { endpoint: endpointView(r), secret };
   }
 
   async deliveries(id: number, page: number, perPage: number): Promise<{ items: DeliveryView[]; total: number }> {
@@ -223,14 +228,26 @@ export class Webhooks {
     return { ...deliveryView(d), log: attempts };
   }
 
-  /** Manual replay: a new delivery of the same event, attempted at once. */
-  async replay(endpointId: number, deliveryId: number): Promise<DeliveryView> {
-    const d = await repo.findDelivery(this.p.db, endpointId, deliveryId);
-    if (!d) throw RovaErrors.deliveryNotFound(`delivery ${deliveryId} not found`);
-    const id = await repo.insertDelivery(this.p.db, endpointId, d.eventId, d.eventType, new Date(this.now()));
-    const fresh = (await repo.findDelivery(this.p.db, endpointId, id))!;
+  /**
+   * Manual replay: a new delivery of the same event, attempted at once. The delivery commits with the caller's
+   * `record` (its Idempotency-Key, answering the delivery as pending should the attempt never finish: the job then
+   * attempts it); the answer is the delivery after its attempt.
+   */
+  async replay(
+    endpointId: number,
+    deliveryId: number,
+    record?: (tx: Db, pending: DeliveryView) => Promise<void>,
+  ): Promise<DeliveryView> {
+    const fresh = await this.p.transaction(async (tx) => {
+      const d = await repo.findDelivery(tx, endpointId, deliveryId);
+      if (!d) throw RovaErrors.deliveryNotFound(`delivery ${deliveryId} not found`);
+      const id = await repo.insertDelivery(tx, endpointId, d.eventId, d.eventType, new Date(this.now()));
+      const row = (await repo.findDelivery(tx, endpointId, id))!;
+      if (record) await record(tx, deliveryView(row));
+      return row;
+    });
     await this.attempt(fresh);
-    return deliveryView((await repo.findDelivery(this.p.db, endpointId, id))!);
+    return deliveryView((await repo.findDelivery(this.p.db, endpointId, fresh.id))!);
   }
 
   /** One pass of the job: fan new events out to matching endpoints, then attempt every due delivery. */

@@ -3,11 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { rentalErrors } from '../../../platform/http/schemas.js';
+import { IdempotencyKeyHeader, keyedRun } from '../../../platform/idempotency/route.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { adminResponses, DateStr, IdParams, TimeStr, Id, Text } from '../schemas.js';
 import { isValidDate } from '../time.js';
 import { bookingDetail, bookingsPage, changeStatus, createBooking, editBooking } from './service.js';
 import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
+import type { BookingRow } from './repo.js';
 import { bookingView } from './view.js';
 import { BookingDetailView as BookingDetail, BookingView as Booking } from './schema.js';
 import { AMOUNT_BOUND_DOC } from './amount-bound.js';
@@ -82,8 +84,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)',
+        summary:
+          'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap; Idempotency-Key honoured)',
         description: AMOUNT_BOUND_DOC,
+        headers: IdempotencyKeyHeader,
         body: Type.Object(
           {
             vehicle_id: Id(),
@@ -113,13 +117,19 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false },
         ),
-        response: { 201: adminResponses(Booking)[200], ...rentalErrors(400, 401, 403, 404, 409, 429) },
+        response: { 201: adminResponses(Booking)[200], ...rentalErrors(400, 401, 403, 404, 409, 422, 429) },
       },
     },
     async (req, reply) => {
-      const b = await createBooking(p, { ...req.body, source: 'admin' });
-      req.auditTarget = `booking:${b.id}`;
-      return reply.code(201).send(rentalOk(bookingView(b), 'Booking created.'));
+      const answer = (b: BookingRow) => ({ status: 201, body: rentalOk(bookingView(b), 'Booking created.') });
+      // the key commits in the booking's transaction: one key never books twice
+      const r = await keyedRun(p, req, reply, {
+        action: 'booking-admin-create',
+        run: async (claim) =>
+          answer(await createBooking(p, { ...req.body, source: 'admin' }, (tx, b) => claim.commit(tx, answer(b)))),
+      });
+      req.auditTarget = `booking:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
 

@@ -143,10 +143,15 @@ export async function prepareBooking(p: Platform, input: CreateBookingInput): Pr
 
 /**
  * Creates a booking (rental or transfer) for an operator or an API v1 caller: the transactional path with its
- * booking.created event and nothing else (`bookInTransaction`).
+ * booking.created event and nothing else (`bookInTransaction`) — but the caller's `record` (its Idempotency-Key),
+ * which commits with the booking.
  */
-export async function createBooking(p: Platform, input: CreateBookingInput): Promise<BookingRow> {
-  return (await bookInTransaction(p, input, await prepareBooking(p, input))).booking;
+export async function createBooking(
+  p: Platform,
+  input: CreateBookingInput,
+  record?: (tx: Db, booking: BookingRow) => Promise<void>,
+): Promise<BookingRow> {
+  return (await bookInTransaction(p, input, await prepareBooking(p, input), undefined, record)).booking;
 }
 
 /** What a customer's booking writes besides itself on the transactional path (bookings/create). */
@@ -160,14 +165,15 @@ export interface WritesInTransaction {
 /**
  * Check and insert in ONE transaction that first locks the vehicle row (SELECT … FOR UPDATE), so two requests for
  * the same slot are serialised and the second sees the first's booking → 409 VEHICLE_NOT_AVAILABLE; then either the
- * booking.created event alone, or `customer`'s writes (ORDER_OF_BOOKING, then its record). Works the same on PGlite
- * and PostgreSQL.
+ * booking.created event (and the operator's `record`), or `customer`'s writes (ORDER_OF_BOOKING, then its record).
+ * Works the same on PGlite and PostgreSQL.
  */
 export async function bookInTransaction(
   p: Platform,
   input: CreateBookingInput,
   prepared: PreparedBooking,
   customer?: WritesInTransaction,
+  record?: (tx: Db, booking: BookingRow) => Promise<void>,
 ): Promise<{ booking: BookingRow; written: OrderWritten | null }> {
   const { status, period, catalogue } = prepared;
   const expired: BookingRow[] = [];
@@ -205,6 +211,7 @@ export async function bookInTransaction(
       });
       if (!customer) {
         await emitBookingCreated(tx, booking);
+        if (record) await record(tx, booking);
         return { booking, written: null };
       }
       const written = await writeOrderOfBooking(tx, Number(booking.id), customer.writes(booking));

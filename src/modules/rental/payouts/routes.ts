@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { RentalErrors } from '../errors.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 import { clearMaturedCommissions } from '../ledger/clearing.js';
 import { marketplaceSettings, saveMarketplaceSettings } from '../ledger/settings.js';
 import { PageSchema, pageOf, parsePaging } from '../paging.js';
@@ -32,7 +33,7 @@ import {
 import { payoutStatement } from './statement.js';
 import { ledgerSummary } from './summary.js';
 import { payoutView } from './views.js';
-import { rotateWebhookSecret, verifyWebhook, webhookSecrets } from './webhook.js';
+import { rotateWebhookSecret, verifyWebhook, webhookSecretStored, webhookSecrets } from './webhook.js';
 
 const vendorOrAdmin = { auth: { authenticated: true } } as const;
 const vendorOnly = { auth: { cap: 'manage_vendor_account' } } as const;
@@ -220,14 +221,27 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary:
-          'Generate a new processor callback secret (whsec_…, shown once; ROVA_PAYOUT_WEBHOOK_SECRET keeps working beside it)',
-        response: { 201: RentalEnvelope(Type.Object({ secret: Type.String() })), ...rentalErrors(401, 403) },
+          'Generate a new processor callback secret (whsec_…, shown once and in a replay of this answer: Idempotency-Key honoured; ROVA_PAYOUT_WEBHOOK_SECRET keeps working beside it)',
+        headers: IdempotencyKeyHeader,
+        response: {
+          201: RentalEnvelope(Type.Object({ secret: Type.String() })),
+          ...rentalErrors(400, 401, 403, 409, 422),
+        },
       },
     },
-    async (_req, reply) =>
-      reply
-        .code(201)
-        .send(rentalOk({ secret: await rotateWebhookSecret(p) }, 'Store this secret now: it is not shown again.')),
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const r = await keyedWrite(p, req, reply, {
+        action: 'payout-webhook-secret',
+        secret: true,
+        write: async (tx) => ({
+          status: 201,
+          body: rentalOk({ secret: await rotateWebhookSecret(p, tx) }, 'Store this secret now: it is not shown again.'),
+        }),
+        after: () => webhookSecretStored(p),
+      });
+      return reply.code(r.status as 201).send(r.body as never);
+    },
   );
 
   app.post(

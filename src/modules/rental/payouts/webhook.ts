@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { Platform } from '../../../platform/context.js';
+import type { Db } from '../../../platform/db/types.js';
 import { rentalSettings } from '../settings.js';
 import { decryptIban as decrypt, encryptIban as encrypt } from '../vendors/iban.js';
 
@@ -23,11 +24,23 @@ export async function webhookSecrets(p: Platform): Promise<string[]> {
   return env;
 }
 
-/** Generates a new `whsec_` secret (shown once) and stores it; the env secrets keep working beside it. */
-export async function rotateWebhookSecret(p: Platform): Promise<string> {
+/**
+ * Generates a new `whsec_` secret (shown once) and stores it in the route's transaction `tx` (its Idempotency-Key
+ * commits in it); the env secrets keep working beside it. After the commit: `webhookSecretStored`.
+ */
+export async function rotateWebhookSecret(p: Platform, tx: Db): Promise<string> {
   const secret = 'whsec_' + randomBytes(32).toString('base64');
-  await p.options.set(OPTION, { encrypted: encrypt(p.config.secret, secret), created_at: new Date().toISOString() });
+  await p.options.set(
+    OPTION,
+    { encrypted: encrypt(p.config.secret, secret), created_at: new Date().toISOString() },
+    tx,
+  );
   return secret;
+}
+
+/** Every node verifies callbacks with the secret just committed (a read during the transaction cached the old one). */
+export function webhookSecretStored(p: Platform): Promise<void> {
+  return p.options.forget(OPTION);
 }
 
 /** Standard Webhooks verification over the raw body (signature list, ±5 min timestamp, constant-time compare). */

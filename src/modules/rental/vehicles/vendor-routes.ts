@@ -6,6 +6,8 @@ import { money } from '../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
 import { Id, Nullable, Text, lit } from '../schemas.js';
 import { toDate } from '../../../platform/db/types.js';
+import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
+import { catalogueChanged } from '../catalogue.js';
 import {
   approveVendorVehicle,
   createVendorVehicle,
@@ -125,15 +127,27 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: vendorOnly,
       schema: {
         tags,
-        summary: 'List a new vehicle (pending_review until an administrator approves it)',
+        summary: 'List a new vehicle (pending_review until an administrator approves it; Idempotency-Key honoured)',
+        headers: IdempotencyKeyHeader,
         body: Type.Object(Fields, { additionalProperties: false }),
-        response: { 201: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403) },
+        response: { 201: RentalEnvelope(VendorVehicle), ...rentalErrors(400, 401, 403, 409, 422) },
       },
     },
     async (req, reply) => {
-      const id = await createVendorVehicle(p, req.auth.user!, req.body);
-      req.auditTarget = `vehicle:${id}`;
-      return reply.code(201).send(rentalOk(await own(req.auth.user!.id, id), 'Vehicle submitted for review.'));
+      const user = req.auth.user!;
+      const r = await keyedWrite(p, req, reply, {
+        action: 'vendor-vehicle-create',
+        async write(tx) {
+          const id = await createVendorVehicle(p, tx, user, req.body);
+          return {
+            status: 201,
+            body: rentalOk(view(await ownVehicle(tx, user.id, id)), 'Vehicle submitted for review.'),
+          };
+        },
+        after: () => catalogueChanged(p),
+      });
+      req.auditTarget = `vehicle:${(r.body as { data: { id: number } }).data.id}`;
+      return reply.code(r.status as 201).send(r.body as never);
     },
   );
 

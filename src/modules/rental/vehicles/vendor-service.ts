@@ -117,41 +117,41 @@ export function ownVehicles(db: Db, userId: number, limit: number, offset: numbe
   return listOwnListings(db, userId, limit, offset);
 }
 
-/** A vendor lists a new vehicle: it waits in pending_review (not bookable) until an admin approves it. */
+/**
+ * A vendor lists a new vehicle: it waits in pending_review (not bookable) until an admin approves it. In the route's
+ * transaction `tx` (its Idempotency-Key commits in it); `catalogueChanged` after the commit.
+ */
 export async function createVendorVehicle(
   p: Platform,
+  tx: Db,
   user: AuthUser,
   b: VehicleInput & { name: string; price_per_day: number },
 ): Promise<number> {
-  const id = await p.transaction(async (tx) => {
-    await activeVendor(tx, user);
-    await checkLocation(tx, b);
-    const slug = `${
-      b.name
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '')
-        .slice(0, 60) || 'vehicle'
-    }-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-    const v = await insertVehicle(tx, {
-      ...fields(b),
-      name: b.name,
-      slug,
-      status: 'inactive',
-      vendor_id: user.id,
-      currency: p.storeCurrency.code,
-    });
-    await insertListing(tx, Number(v.id), user.id);
-    await recordVendorAudit(tx, {
-      vendorId: user.id,
-      event: 'vehicle_submitted',
-      vehicleId: Number(v.id),
-      note: `Vehicle "${b.name}" submitted for review.`,
-    });
-    return Number(v.id);
+  await activeVendor(tx, user);
+  await checkLocation(tx, b);
+  const slug = `${
+    b.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'vehicle'
+  }-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const v = await insertVehicle(tx, {
+    ...fields(b),
+    name: b.name,
+    slug,
+    status: 'inactive',
+    vendor_id: user.id,
+    currency: p.storeCurrency.code,
   });
-  await catalogueChanged(p);
-  return id;
+  await insertListing(tx, Number(v.id), user.id);
+  await recordVendorAudit(tx, {
+    vendorId: user.id,
+    event: 'vehicle_submitted',
+    vehicleId: Number(v.id),
+    note: `Vehicle "${b.name}" submitted for review.`,
+  });
+  return Number(v.id);
 }
 
 export async function editVendorVehicle(p: Platform, user: AuthUser, id: number, b: VehicleInput): Promise<void> {
