@@ -7,6 +7,7 @@ import { clientAddress } from '../http/client-ip.js';
 import { HttpErrors, isKind } from '../http/errors.js';
 import { RovaErrors } from '../errors.js';
 import * as repo from './repo.js';
+import { jwtSessionsOf } from '../auth/jwt/sessions.js';
 import { MAX_PASSWORD, MIN_PASSWORD, PASSWORD_RULE } from './password-policy.js';
 import { sendAccountExists, sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
 
@@ -160,6 +161,8 @@ export async function resetPassword(p: Platform, req: FastifyRequest, token: str
       throw RovaErrors.invalidToken('The reset token is not valid, was already used, or has expired.');
     await p.auth.setPasswordHash(id, passwordHash, tx);
     await repo.endSessions(tx, id);
+    // the apps' sessions too (the mail says every session ended): a stolen refresh token dies with the old password
+    await jwtSessionsOf(p).revokeAll(id, 'password_reset', tx);
     await repo.markVerified(tx, id);
     return (await repo.profileById(tx, id))!;
   });

@@ -111,6 +111,9 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     expect(login.statusCode).toBe(200);
     const cookie = `rova_session=${login.cookies.find((c) => c.name === 'rova_session')!.value}`;
     const nonce = login.json().nonce as string;
+    const app = await post('/auth/token', { login: 'ola@example.test', password: 'first password' });
+    expect(app.statusCode).toBe(200);
+    const refresh = app.json().refresh_token as string;
     const known = await post('/auth/password/forgot', { email: 'ola@example.test' });
     const unknown = await post('/auth/password/forgot', { email: 'nobody@example.test' });
     expect(known.statusCode).toBe(202);
@@ -143,6 +146,8 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     expect((await post('/auth/login', { login: 'ola@example.test', password: 'second password' })).statusCode).toBe(
       200,
     );
+    // the app's session ended too: its refresh token is refused
+    expect((await post('/auth/token/refresh', { refresh_token: refresh })).statusCode).toBe(401);
     // the old cookie session ended
     const me = await t.inject({ method: 'GET', url: `${R}/profile`, headers: { cookie, 'x-wp-nonce': nonce } });
     expect(me.statusCode).toBe(401);
