@@ -91,6 +91,62 @@ describe('POST /availability (UTC store)', () => {
     ]);
   });
 
+  it('each rule that changed the price is a line with the days it applied to, and the lines add up to the total', async () => {
+    const d = (
+      await avail(t, {
+        vehicle_id: vid,
+        pickup_date: '2030-07-01',
+        return_date: '2030-07-08',
+        addons: ['child_seat', 'extra_driver'],
+      })
+    ).json().data;
+    const byName = Object.fromEntries(
+      d.breakdown.rules.map((x: { name: string; amount: number; days: number | null }) => [x.name, [x.amount, x.days]]),
+    );
+    expect(byName).toEqual({
+      Summer: [175, 7],
+      Weekend: [25, 2],
+      Week: [-90, 7],
+      'Child seat': [35, 7],
+      'Extra driver': [25, null],
+      VAT: [156.6, null],
+      Deposit: [205.32, null],
+    });
+  });
+
+  it('two seasons whose parts round apart: each season line is rounded on its own and the adjustment is their sum', async () => {
+    // 10.00 × 0.0004 = 0.004 a day under each season: each line rounds to 0.00, so the adjustment is 0.00 too
+    // (rounding the sum, 0.008, would add a cent no line shows)
+    const v2 = await vehicle(t, { price_per_day: '10.00' });
+    for (const [name, day] of [
+      ['Fair', '2031-04-01'],
+      ['Festival', '2031-04-02'],
+    ] as const)
+      await rule(t, {
+        name,
+        kind: 'season',
+        scope: 'vehicle',
+        vehicle_id: v2,
+        start_date: day,
+        end_date: day,
+        recurring: false,
+        multiplier: '1.0004',
+      });
+    const d = (await avail(t, { vehicle_id: v2, pickup_date: '2031-04-01', return_date: '2031-04-03' })).json().data;
+    const seasons = d.breakdown.rules.filter((x: { kind: string }) => x.kind === 'season');
+    expect(seasons.map((x: { name: string; amount: number; days: number }) => [x.name, x.amount, x.days])).toEqual([
+      ['Fair', 0, 1],
+      ['Festival', 0, 1],
+    ]);
+    expect(d.breakdown.season_adjustment).toBe(0);
+    const cents = (x: number) => Math.round(x * 100);
+    const lines = d.breakdown.rules
+      .filter((x: { kind: string }) => ['season', 'weekend', 'duration'].includes(x.kind))
+      .reduce((sum: number, x: { amount: number }) => sum + cents(x.amount), cents(d.breakdown.base));
+    expect(lines).toBe(cents(d.breakdown.rental_net));
+    expect(lines + cents(d.breakdown.addons_total) + cents(d.tax)).toBe(cents(d.total));
+  });
+
   it('unknown add-on → 400 INVALID_PARAMS', async () => {
     const r = await avail(t, {
       vehicle_id: vid,

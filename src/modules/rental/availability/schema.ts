@@ -48,7 +48,18 @@ export const PriceBreakdown = Type.Object(
     addons_total: Type.Number(),
     rules: Type.Array(
       Type.Object(
-        { rule_id: Type.Integer(), name: Type.String(), kind: lit(RULE_KINDS), amount: Type.Number() },
+        {
+          rule_id: Type.Integer(),
+          name: Type.String(),
+          kind: lit(RULE_KINDS),
+          amount: Type.Number(),
+          days: Type.Optional(
+            Type.Union([Type.Integer(), Type.Null()], {
+              description:
+                'The days the rule changed (season, weekend, duration tier, per-day add-on); null when charged once. Absent on bookings made before 0.3.0',
+            }),
+          ),
+        },
         { additionalProperties: false },
       ),
       { description: 'The rules that changed the price, with what each added (negative = discount)' },

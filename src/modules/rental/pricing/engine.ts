@@ -41,6 +41,9 @@ export interface RuleContribution {
   name: string;
   kind: RuleKind;
   amount: number;
+  /** The days the rule changed (a season's days in the period, the weekend days, every day of a duration tier or a
+   * per-day add-on); null for what is charged once (a per-booking add-on, tax, deposit). */
+  days: number | null;
 }
 
 export interface Quote {
@@ -92,14 +95,15 @@ export function quote(
   const seasons = rulesFor(rules, 'season', v);
   const weekend = rulesFor(rules, 'weekend', v)[0];
   const wMul = weekend?.multiplier ? new Decimal(weekend.multiplier) : new Decimal(1);
-  const contributions = new Map<number, { rule: PricingRule; amount: Decimal }>();
-  const add = (rule: PricingRule, amount: Decimal) => {
+  const contributions = new Map<number, { rule: PricingRule; amount: Decimal; days: number | null }>();
+  const add = (rule: PricingRule, amount: Decimal, days: number | null = null) => {
     const c = contributions.get(rule.id);
-    if (c) c.amount = c.amount.plus(amount);
-    else contributions.set(rule.id, { rule, amount });
+    if (c) {
+      c.amount = c.amount.plus(amount);
+      if (days !== null) c.days = (c.days ?? 0) + days;
+    } else contributions.set(rule.id, { rule, amount, days });
   };
 
-  let seasonAdj = new Decimal(0);
   let weekendAdj = new Decimal(0);
   let weekendDays = 0;
   for (let i = 0; i < days; i++) {
@@ -107,22 +111,25 @@ export function quote(
     const season = seasons.find((r) => seasonCovers(r, date));
     const sMul = season?.multiplier ? new Decimal(season.multiplier) : new Decimal(1);
     const seasonal = p.times(sMul);
-    if (season && !sMul.eq(1)) {
-      seasonAdj = seasonAdj.plus(seasonal.minus(p));
-      add(season, seasonal.minus(p));
-    }
+    if (season && !sMul.eq(1)) add(season, seasonal.minus(p), 1);
     const wd = weekday(date);
     if (wd === 0 || wd === 6) {
       weekendDays += 1;
       if (weekend && !wMul.eq(1)) {
         const extra = seasonal.times(wMul.minus(1));
         weekendAdj = weekendAdj.plus(extra);
-        add(weekend, extra);
+        add(weekend, extra, 1);
       }
     }
   }
   const base = cents(p.times(days));
-  const seasonR = cents(seasonAdj);
+  // each season's line is rounded on its own and the adjustment is their sum, so the lines a customer sees add up
+  let seasonR = new Decimal(0);
+  for (const c of contributions.values()) {
+    if (c.rule.kind !== 'season') continue;
+    c.amount = cents(c.amount);
+    seasonR = seasonR.plus(c.amount);
+  }
   const weekendR = cents(weekendAdj);
   const subtotal = base.plus(seasonR).plus(weekendR);
 
@@ -130,7 +137,7 @@ export function quote(
     .filter((r) => r.min_days !== null && r.min_days <= days && r.percent !== null)
     .sort((a, b) => SCOPE_RANK[b.scope] - SCOPE_RANK[a.scope] || (b.min_days ?? 0) - (a.min_days ?? 0))[0];
   const discount = tier ? cents(subtotal.times(new Decimal(tier.percent!)).div(100)) : new Decimal(0);
-  if (tier) add(tier, discount);
+  if (tier) add(tier, discount, days);
   const rentalNet = subtotal.plus(discount);
 
   const addonRules = rulesFor(rules, 'addon', v);
@@ -143,7 +150,7 @@ export function quote(
     const amount = cents(r.amount ?? '0');
     const total = charge === 'per_day' ? cents(amount.times(days)) : amount;
     addonsTotal = addonsTotal.plus(total);
-    add(r, total);
+    add(r, total, charge === 'per_day' ? days : null);
     addons.push({ code, name: r.name, rule_id: r.id, charge, amount: amount.toNumber(), total: total.toNumber() });
   }
 
@@ -182,6 +189,7 @@ export function quote(
         name: c.rule.name,
         kind: c.rule.kind,
         amount: money(c.amount),
+        days: c.days,
       })),
     },
     net_price: net.toNumber(),
