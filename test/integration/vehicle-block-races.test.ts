@@ -31,7 +31,7 @@ const bothWon = (vehicleId: number) =>
     WHERE k.vehicle_id = ${vehicleId} AND b.holds_slot AND b.pickup_at < k.ends_at AND b.return_at > k.starts_at`,
   );
 
-describe('a vehicle block racing a booking of the same days over two nodes', () => {
+describe('vehicle blocks over two nodes of one deployment', () => {
   it(`${REPEAT} rounds: exactly one of them wins, and the database never holds both`, async () => {
     const seller = await vendor(n.a);
     const customers = [(await n.a.userWithKey('customer')).key, (await n.b.userWithKey('customer')).key];
@@ -84,4 +84,41 @@ describe('a vehicle block racing a booking of the same days over two nodes', () 
     console.log('block vs booking outcomes:', Object.fromEntries(outcomes));
     expect(outcomes.size).toBe(2);
   }, 240_000);
+
+  it("a block added on node a takes the days out of node b's answers from its holding index; removed, b gives them back", async () => {
+    const seller = await vendor(n.a);
+    const v = await vehicle(n.a, { vendor_id: seller.id });
+    await n.a.platform.db.execute(
+      sql`INSERT INTO vendor_listings (vehicle_id, vendor_id, lifecycle) VALUES (${v}, ${seller.id}, 'active')`,
+    );
+    const availableOn = async (node: TwoNodes['a']) => {
+      const r = await node.inject({
+        method: 'POST',
+        url: `${V1}/availability`,
+        payload: { vehicle_id: v, pickup_date: '2044-02-10', return_date: '2044-02-12' },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json().data.available as boolean;
+    };
+    expect(await availableOn(n.b)).toBe(true);
+    const made = await n.a.inject({
+      method: 'POST',
+      url: `${V1}/vendor/vehicles/${v}/blocks`,
+      headers: seller.h,
+      payload: { from: '2044-02-11', to: '2044-02-11', reason: 'own_use' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(await availableOn(n.a)).toBe(false);
+    await expect.poll(() => availableOn(n.b), { timeout: 2_000, interval: 5 }).toBe(false);
+    // b answers from its index again (not from the database because it was reloading the vehicle)
+    await expect.poll(() => holdingIndexOf(n.b.platform).stateOf(v)?.length, { timeout: 2_000, interval: 5 }).toBe(1);
+    const gone = await n.a.inject({
+      method: 'DELETE',
+      url: `${V1}/vendor/vehicles/${v}/blocks/${made.json().data.id}`,
+      headers: seller.h,
+    });
+    expect(gone.statusCode, gone.body).toBe(200);
+    await expect.poll(() => availableOn(n.b), { timeout: 2_000, interval: 5 }).toBe(true);
+    await expect.poll(() => holdingIndexOf(n.b.platform).stateOf(v)?.length, { timeout: 2_000, interval: 5 }).toBe(0);
+  });
 });
