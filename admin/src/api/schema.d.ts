@@ -2175,6 +2175,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/vendor/vehicles/{id}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An own vehicle's blocked periods, oldest first
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorVehiclesByIdBlocks"];
+        put?: never;
+        /**
+         * Block days of an own vehicle (maintenance, own use): not bookable on them; 409 naming the booking or block it overlaps
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorVehiclesByIdBlocks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/vehicles/{id}/blocks/{block}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a block of an own vehicle (its days are bookable again)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        delete: operations["deleteRovaRentalV1VendorVehiclesByIdBlocksByBlock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/vehicles/{id}/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An own vehicle's month: the bookings that take its days and its blocks (store timezone)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorVehiclesByIdCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/vendor/vehicles/{id}/pause": {
         parameters: {
             query?: never;
@@ -13988,6 +14052,345 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorVehiclesByIdBlocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            /** @description First blocked day, YYYY-MM-DD (store timezone) */
+                            from: string;
+                            id: number;
+                            note: string;
+                            reason: "maintenance" | "own_use";
+                            /** @description Last blocked day, included */
+                            to: string;
+                            vehicle_id: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorVehiclesByIdBlocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "2027-07-02",
+                 *       "to": "2027-07-02",
+                 *       "reason": "maintenance",
+                 *       "note": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description YYYY-MM-DD (store timezone) */
+                    from: string;
+                    note?: string;
+                    reason: "maintenance" | "own_use";
+                    /** @description YYYY-MM-DD (store timezone) */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            /** @description First blocked day, YYYY-MM-DD (store timezone) */
+                            from: string;
+                            id: number;
+                            note: string;
+                            reason: "maintenance" | "own_use";
+                            /** @description Last blocked day, included */
+                            to: string;
+                            vehicle_id: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    deleteRovaRentalV1VendorVehiclesByIdBlocksByBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Block id */
+                block: number;
+                /** @description Vehicle id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            id: number;
+                            /** @enum {boolean} */
+                            removed: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorVehiclesByIdCalendar: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM */
+                month: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            blocks: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                /** @description First blocked day, YYYY-MM-DD (store timezone) */
+                                from: string;
+                                id: number;
+                                note: string;
+                                reason: "maintenance" | "own_use";
+                                /** @description Last blocked day, included */
+                                to: string;
+                                vehicle_id: number;
+                            }[];
+                            bookings: {
+                                /** @description Pick-up day (store timezone) */
+                                from: string;
+                                id: number;
+                                reference: string;
+                                status: string;
+                                /** @description Return day, included */
+                                to: string;
+                            }[];
+                            from: string;
+                            month: string;
+                            to: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

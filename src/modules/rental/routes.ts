@@ -24,6 +24,7 @@ import { reportRoutes } from './reports/routes.js';
 import { transferRouteRoutes } from './transfer-routes/routes.js';
 import { vehicleRoutes } from './vehicles/routes.js';
 import { vendorVehicleRoutes } from './vehicles/vendor-routes.js';
+import { vendorBlockRoutes } from './vehicles/block-routes.js';
 import { applicationRoutes } from './vendors/applications/routes.js';
 import { vendorPortalRoutes } from './vendors/portal/routes.js';
 import { vendorReportRoutes } from './vendors/reports/routes.js';
@@ -84,6 +85,7 @@ const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   await app.register(applicationRoutes);
   await app.register(vendorRoutes);
   await app.register(vendorVehicleRoutes);
+  await app.register(vendorBlockRoutes);
   await app.register(vendorReportRoutes);
   await app.register(vendorBookingRoutes);
   await app.register(vendorPortalRoutes);

@@ -13,6 +13,9 @@ export type ConsequenceQuery = Q<'/wp-json/rova-rental/v1/vendor/consequences'>;
 export type VehicleBody = NonNullable<
   paths['/wp-json/rova-rental/v1/vendor/vehicles']['post']['requestBody']
 >['content']['application/json'];
+export type BlockBody = NonNullable<
+  paths['/wp-json/rova-rental/v1/vendor/vehicles/{id}/blocks']['post']['requestBody']
+>['content']['application/json'];
 export type ReportBody = NonNullable<
   paths['/wp-json/rova-rental/v1/vendor/reports']['post']['requestBody']
 >['content']['application/json'];
@@ -38,6 +41,24 @@ export const useVendorVehicles = (q: { page?: number; per_page?: number }) =>
     queryKey: ['vendor', 'vehicles', q],
     queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor/vehicles', { params: { query: q } })),
     placeholderData: keepPreviousData,
+  });
+/** An own vehicle's month (`YYYY-MM`): the bookings that take its days and its blocks. */
+export const useVehicleMonth = (id: number, month: string) =>
+  useQuery({
+    queryKey: ['vendor', 'vehicle-month', id, month],
+    queryFn: () =>
+      unwrapRental(
+        api.GET('/wp-json/rova-rental/v1/vendor/vehicles/{id}/calendar', {
+          params: { path: { id }, query: { month } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+export const useVehicleBlocks = (id: number) =>
+  useQuery({
+    queryKey: ['vendor', 'vehicle-blocks', id],
+    queryFn: () =>
+      unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor/vehicles/{id}/blocks', { params: { path: { id } } })),
   });
 export const useVendorPayouts = (q: PayoutQuery) =>
   useQuery({
@@ -100,6 +121,20 @@ export const useMoveVehicle = () =>
         );
     }
   });
+export const useAddBlock = () =>
+  usePortalMutation((a: { id: number; body: BlockBody }) =>
+    unwrapRental(
+      api.POST('/wp-json/rova-rental/v1/vendor/vehicles/{id}/blocks', { params: { path: { id: a.id } }, body: a.body }),
+    ),
+  );
+export const useRemoveBlock = () =>
+  usePortalMutation((a: { id: number; block: number }) =>
+    unwrapRental(
+      api.DELETE('/wp-json/rova-rental/v1/vendor/vehicles/{id}/blocks/{block}', {
+        params: { path: { id: a.id, block: a.block } },
+      }),
+    ),
+  );
 export const useCancelBooking = () =>
   usePortalMutation((a: { id: number; reason: string }) =>
     unwrapRental(

@@ -13,6 +13,7 @@ import { TextDialog } from '../../components/TextDialog';
 import { useToast } from '../../components/Toast';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useCreateVehicle, useEditVehicle, useMoveVehicle, useVendorVehicles, type VehicleBody } from './api';
+import { VehicleCalendar } from './calendar';
 import { Consequence, LIFECYCLE_WORDS } from './parts';
 
 type Vehicle = NonNullable<ReturnType<typeof useVendorVehicles>['data']>['items'][number];
@@ -272,7 +273,10 @@ function Actions({ v }: { v: Vehicle }) {
   );
 }
 
-/** /vendor/vehicles: own vehicles with their status in words; create, edit, pause/resume/withdraw/relist. */
+/**
+ * /vendor/vehicles: own vehicles with their status in words; create, edit, pause/resume/withdraw/relist; each one's
+ * calendar (booked and blocked days, blocking and unblocking days).
+ */
 export default function VendorVehicles() {
   const store = useStore();
   const [state, setState] = useTableState([]);
@@ -287,6 +291,15 @@ export default function VendorVehicles() {
       return n;
     });
   const editing = open && open !== 'new' ? q.data?.items.find((v) => v.id === Number(open)) : undefined;
+  const calendarOf = params.get('calendar');
+  const showing = calendarOf ? q.data?.items.find((v) => v.id === Number(calendarOf)) : undefined;
+  const setCalendar = (v: string | null) =>
+    setParams((p) => {
+      const n = new URLSearchParams(p);
+      if (v === null) n.delete('calendar');
+      else n.set('calendar', v);
+      return n;
+    });
   const columns: Column<Vehicle>[] = [
     { id: 'name', header: 'Vehicle', cell: (v) => <span className="font-medium">{v.name}</span> },
     { id: 'category', header: 'Category', cell: (v) => v.category },
@@ -309,6 +322,16 @@ export default function VendorVehicles() {
           {v.lifecycle !== 'withdrawn' && (
             <button type="button" className="btn" aria-label={`Edit ${v.name}`} onClick={() => setOpen(String(v.id))}>
               Edit
+            </button>
+          )}
+          {v.lifecycle !== 'withdrawn' && (
+            <button
+              type="button"
+              className="btn"
+              aria-label={`Calendar of ${v.name}`}
+              onClick={() => setCalendar(String(v.id))}
+            >
+              Calendar
             </button>
           )}
           <Actions v={v} />
@@ -349,6 +372,13 @@ export default function VendorVehicles() {
         ) : editing ? (
           <VehicleForm key={editing.id} vehicle={editing} onDone={() => setOpen(null)} />
         ) : null}
+      </SlideOver>
+      <SlideOver
+        open={calendarOf !== null}
+        onClose={() => setCalendar(null)}
+        title={showing ? `${showing.name}: calendar` : 'Calendar'}
+      >
+        {showing ? <VehicleCalendar key={showing.id} vehicleId={showing.id} /> : null}
       </SlideOver>
     </div>
   );

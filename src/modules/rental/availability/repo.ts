@@ -3,7 +3,10 @@ import { rowsPrepared } from '../../../platform/db/prepared.js';
 import { toDate, toDateOrNull, type Db } from '../../../platform/db/types.js';
 import { bigintArray } from '../sqlx.js';
 
-/** One booking's claim on its vehicle, as the overlap query sees it: [from, to) until `until` (null = for good). */
+/**
+ * One booking's claim on its vehicle, as the overlap query sees it: [from, to) until `until` (null = for good). A
+ * vehicle block (vehicles/block-repo.ts) is one too, with the block's id negated.
+ */
 export interface HoldInterval {
   id: number;
   vehicleId: number;
@@ -15,7 +18,7 @@ export interface HoldInterval {
 
 /**
  * The holding bookings of some vehicles (null = all) that end after `since`: the statuses findOverlap and
- * busyVehicles count, with the deadline for the pending ones.
+ * busyVehicles count, with the deadline for the pending ones; and the vehicles' blocks (negative ids).
  */
 export async function holdIntervals(
   db: Db,
@@ -23,11 +26,15 @@ export async function holdIntervals(
   since: Date,
 ): Promise<HoldInterval[]> {
   const only = vehicleIds === null ? sql`` : sql`AND vehicle_id = ANY(${bigintArray(vehicleIds)}::bigint[])`;
+  // a vehicle block holds the vehicle like a confirmed booking; its id is negated so it never meets a booking's
   const r = await rowsPrepared<HoldRow>(
     db,
     sql`/* holding index */
     SELECT id, vehicle_id, pickup_at, return_at, status, payment_deadline FROM rental_bookings
-    WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}`,
+    WHERE status IN ('pending_payment', 'pending', 'confirmed', 'in_progress') AND return_at > ${since.toISOString()}::timestamptz ${only}
+    UNION ALL
+    SELECT -id, vehicle_id, starts_at, ends_at, 'blocked', NULL FROM rental_vehicle_blocks
+    WHERE ends_at > ${since.toISOString()}::timestamptz ${only}`,
   );
   return r.map(holdInterval);
 }

@@ -51,7 +51,8 @@ export interface BookingRow {
 
 /**
  * First booking that holds the vehicle between `from` and `to` (buffer already applied by the caller):
- * confirmed / in_progress always, pending_payment / pending until their payment deadline.
+ * confirmed / in_progress always, pending_payment / pending until their payment deadline; or a block of the vehicle
+ * (vehicles/block-repo.ts: its id negated).
  * Uses the (vehicle_id, pickup_at, return_at, status) index.
  */
 export async function findOverlap(
@@ -71,6 +72,9 @@ export async function findOverlap(
       AND status IN ('pending_payment', 'pending', 'confirmed', 'in_progress')
       AND (status IN ('confirmed', 'in_progress')
            OR (status IN ('pending_payment', 'pending') AND (payment_deadline IS NULL OR payment_deadline > now())))
+    UNION ALL
+    SELECT -id FROM rental_vehicle_blocks
+    WHERE vehicle_id = ${vehicleId} AND starts_at < ${to.toISOString()}::timestamptz AND ends_at > ${from.toISOString()}::timestamptz
     LIMIT 1`,
     )
   )[0];

@@ -27,6 +27,8 @@ export type VendorAuditEvent =
   | 'vehicle_resumed'
   | 'vehicle_withdrawn'
   | 'vehicle_relisted'
+  | 'vehicle_blocked'
+  | 'vehicle_unblocked'
   | 'booking_cancelled';
 
 export interface VendorAuditInput {

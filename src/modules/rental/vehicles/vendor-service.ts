@@ -93,7 +93,7 @@ async function checkLocation(db: Db, b: VehicleInput): Promise<void> {
 }
 
 /** Only an active vendor acts on its listings (a suspended one reads but cannot change anything). */
-async function activeVendor(db: Db, user: AuthUser): Promise<void> {
+export async function activeVendor(db: Db, user: AuthUser): Promise<void> {
   const v = await vendorById(db, user.id);
   if (!v) throw RentalErrors.permissionDenied('Only approved vendors can manage vehicles.');
   if (v.status !== 'active') throw RentalErrors.permissionDenied('Your vendor account is suspended.');
