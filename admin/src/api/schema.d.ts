@@ -2473,6 +2473,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/ledger/payouts/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payout's statement lines: opening balance, every movement of the available balance it covers, closing balance
+         * @description The lines of the statement PDF: every ledger movement of the vendor's available balance since the previous payout was requested (income with its booking's reference, dates, gross and commission; refunds; penalties; payouts returned), this payout last. opening_balance + Σ net = closing_balance. Any payout (also requested or rejected); the vendor its own (another's → 404), administrators any; other roles → 403.
+         *
+         *     **Needs** any signed-in user; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV2LedgerPayoutsByIdLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/ledger/payouts/{id}/lines.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payout's statement lines as CSV (the same lines as the PDF)
+         * @description RFC 4180 with CRLF and a UTF-8 BOM; columns line, date, type, description, booking_reference, booking_start, booking_end, gross, commission, penalty, net, balance, currency, transaction_id. The first row is the opening_balance, the last the closing_balance; money as exact decimal text in the currency (e.g. -12.30), dates in the store time zone. Access as for /lines.
+         *
+         *     **Needs** any signed-in user; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV2LedgerPayoutsByIdLinesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/ledger/payouts/{id}/statement": {
         parameters: {
             query?: never;
@@ -2482,7 +2526,7 @@ export interface paths {
         };
         /**
          * The payout statement PS-YYYY-NNNN as a PDF (the vendor its own, administrators any)
-         * @description Rendered on the server (pdfkit): vendor, account holder, masked IBAN, amount, status and dates. 409 STATE_CONFLICT (details.reason no_statement) while the payout has no statement (requested or rejected); another vendor's payout → 404; other roles → 403.
+         * @description Rendered on the server (pdfkit): vendor, account holder, masked IBAN, amount, status and dates, then the statement lines (opening balance, every movement of the available balance the payout covers, closing balance; the same as /lines and /lines.csv). 409 STATE_CONFLICT (details.reason no_statement) while the payout has no statement (requested or rejected); another vendor's payout → 404; other roles → 403.
          *
          *     **Needs** any signed-in user; an API key needs the `read` scope.
          */
@@ -5963,6 +6007,8 @@ export interface operations {
                                 /** @description The rules that changed the price, with what each added (negative = discount) */
                                 rules: {
                                     amount: number;
+                                    /** @description The days the rule changed (season, weekend, duration tier, per-day add-on); null when charged once. Absent on bookings made before 0.3.0 */
+                                    days?: number | null;
                                     kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
                                     name: string;
                                     rule_id: number;
@@ -14880,6 +14926,8 @@ export interface operations {
                                 /** @description The rules that changed the price, with what each added (negative = discount) */
                                 rules: {
                                     amount: number;
+                                    /** @description The days the rule changed (season, weekend, duration tier, per-day add-on); null when charged once. Absent on bookings made before 0.3.0 */
+                                    days?: number | null;
                                     kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
                                     name: string;
                                     rule_id: number;
@@ -15579,6 +15627,8 @@ export interface operations {
                                 paid_at: string | null;
                                 rejection_reason: string | null;
                                 requested_at: string;
+                                /** @description The vendor's own payout number (#1, #2, …), given at the request: how the portal and the statement name it */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: "requested" | "approved" | "rejected" | "paid" | "failed";
                                 vendor_id: number;
@@ -15660,6 +15710,8 @@ export interface operations {
                                 paid_at: string | null;
                                 rejection_reason: string | null;
                                 requested_at: string;
+                                /** @description The vendor's own payout number (#1, #2, …), given at the request: how the portal and the statement name it */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: "requested" | "approved" | "rejected" | "paid" | "failed";
                                 vendor_id: number;
@@ -15687,6 +15739,8 @@ export interface operations {
                                 paid_at: string | null;
                                 rejection_reason: string | null;
                                 requested_at: string;
+                                /** @description The vendor's own payout number (#1, #2, …), given at the request: how the portal and the statement name it */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: "requested" | "approved" | "rejected" | "paid" | "failed";
                                 vendor_id: number;
@@ -15694,6 +15748,189 @@ export interface operations {
                             };
                         };
                     };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2LedgerPayoutsByIdLines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payout id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Currency units (exact to the minor unit) */
+                            closing_balance: number;
+                            currency: string;
+                            lines: {
+                                /** @description When it moved (ISO-8601) */
+                                at: string;
+                                /** @description The available balance after this line */
+                                balance: number;
+                                booking_end: string | null;
+                                booking_reference: string | null;
+                                booking_start: string | null;
+                                /** @description The platform's commission on it (a refund: returned, negative) */
+                                commission: number;
+                                description: string;
+                                /** @description What the customer paid (a refund: given back, negative); 0 on other lines */
+                                gross: number;
+                                /** @description The change of the available balance */
+                                net: number;
+                                /** @description A penalty charged (positive) or reversed (negative) */
+                                penalty: number;
+                                /** @description The ledger transaction */
+                                transaction_id: number;
+                                type: "income" | "refund" | "penalty" | "penalty_reversed" | "payout" | "payout_returned" | "other";
+                            }[];
+                            /** @description Currency units (exact to the minor unit) */
+                            opening_balance: number;
+                            payout_id: number;
+                            /** @description This payout's request (ISO-8601) */
+                            period_end: string;
+                            period_start: string | null;
+                            statement_no: number;
+                            statement_number: string | null;
+                            totals: {
+                                /** @description Currency units (exact to the minor unit) */
+                                income: number;
+                                /** @description Currency units (exact to the minor unit) */
+                                payouts: number;
+                                /** @description Currency units (exact to the minor unit) */
+                                penalties: number;
+                                /** @description Currency units (exact to the minor unit) */
+                                refunds: number;
+                                /** @description Currency units (exact to the minor unit) */
+                                returned: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2LedgerPayoutsByIdLinesCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payout id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv (attachment PS-YYYY-NNNN.csv once approved, else payout-<n>.csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description Invalid parameters or body */
@@ -15886,6 +16123,7 @@ export interface operations {
                                 /** @description The smallest payout a vendor may request (marketplace setting) */
                                 min_payout: number;
                                 open_payout_id: number | null;
+                                open_payout_no: number | null;
                                 /** @description While true no payout can be requested */
                                 payout_freeze: boolean;
                             };
@@ -16779,6 +17017,8 @@ export interface operations {
                                 paid_at: string | null;
                                 rejection_reason: string | null;
                                 requested_at: string;
+                                /** @description The vendor's own payout number (#1, #2, …), given at the request: how the portal and the statement name it */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: "requested" | "approved" | "rejected" | "paid" | "failed";
                                 vendor_id: number;
@@ -16847,6 +17087,8 @@ export interface operations {
                                 paid_at: string | null;
                                 rejection_reason: string | null;
                                 requested_at: string;
+                                /** @description The vendor's own payout number (#1, #2, …), given at the request: how the portal and the statement name it */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: "requested" | "approved" | "rejected" | "paid" | "failed";
                                 vendor_id: number;
@@ -17030,6 +17272,8 @@ export interface operations {
                                 paid_at: string | null;
                                 rejection_reason: string | null;
                                 requested_at: string;
+                                /** @description The vendor's own payout number (#1, #2, …), given at the request: how the portal and the statement name it */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: "requested" | "approved" | "rejected" | "paid" | "failed";
                                 vendor_id: number;

@@ -8,10 +8,25 @@ export async function downloadStatement(id: number, number: string): Promise<voi
     parseAs: 'blob',
   });
   if (!r.response.ok || !r.data) throw toApiError(r.response.status, r.error);
-  const url = URL.createObjectURL(r.data as Blob);
+  save(r.data as Blob, `${number}.pdf`);
+}
+
+/** The statement's lines as CSV (opening balance, every movement, closing balance), under the server's file name. */
+export async function downloadStatementLines(id: number, fallback: string): Promise<void> {
+  const r = await api.GET('/wp-json/rova-rental/v2/ledger/payouts/{id}/lines.csv', {
+    params: { path: { id } },
+    parseAs: 'blob',
+  });
+  if (!r.response.ok || !r.data) throw toApiError(r.response.status, r.error);
+  const named = /filename="([^"]+)"/.exec(r.response.headers.get('content-disposition') ?? '')?.[1];
+  save(r.data as Blob, named ?? fallback);
+}
+
+function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${number}.pdf`;
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();
@@ -35,6 +50,25 @@ export function StatementButton({ payout }: { payout: { id: number; statement_nu
       }
     >
       {number} (PDF)
+    </button>
+  );
+}
+
+/** A payout's statement lines as CSV, for any payout (the lines exist from the request on). */
+export function StatementLinesButton({ payout }: { payout: { id: number; statement_no: number } }) {
+  const toast = useToast();
+  return (
+    <button
+      type="button"
+      className="btn"
+      aria-label={`Download the lines of payout #${payout.statement_no} (CSV)`}
+      onClick={() =>
+        void downloadStatementLines(payout.id, `payout-${payout.statement_no}.csv`).catch((e: unknown) =>
+          toast(e instanceof Error ? e.message : String(e), 'error'),
+        )
+      }
+    >
+      Lines (CSV)
     </button>
   );
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +48,7 @@ async function asVendor<T>(p: string, init: RequestInit = {}): Promise<T> {
 
 interface Summary {
   balances: { available: number; pending: number; on_hold: number; owed: number };
-  payouts: { min_payout: number; payout_freeze: boolean; open_payout_id: number | null };
+  payouts: { min_payout: number; payout_freeze: boolean; open_payout_id: number | null; open_payout_no: number | null };
   daily: { date: string; gross: number; net: number }[];
 }
 interface Vehicle {
@@ -63,6 +64,7 @@ interface Booking {
 }
 interface Payout {
   id: number;
+  statement_no: number;
   amount: number;
   status: string;
   statement_number: string | null;
@@ -328,7 +330,8 @@ describe('vendor portal (issue 22)', () => {
     expect(keys[0]).toMatch(/^payout-[0-9a-f]{32}$/);
     const after = await asVendor<Summary>('/rova-rental/v2/ledger/summary?per_page=1');
     expect(after.balances.on_hold).toBe(s.balances.on_hold + 120.5);
-    await page.getByText(`Payout #${payouts.items[0]!.id} is still open: one payout at a time.`).waitFor();
+    expect(after.payouts.open_payout_no).toBe(payouts.items[0]!.statement_no);
+    await page.getByText(`Payout #${payouts.items[0]!.statement_no} is still open: one payout at a time.`).waitFor();
     await expect
       .poll(() => page.locator('[data-stat="Available"]').textContent())
       .toContain(usd(after.balances.available));
@@ -343,6 +346,10 @@ describe('vendor portal (issue 22)', () => {
     await page.reload();
     const table = page.getByRole('table', { name: 'Payout history' });
     await expect.poll(() => table.locator('tbody tr').count()).toBe(payouts.items.length);
+    // each payout by the vendor's own number, newest first
+    await expect
+      .poll(() => table.locator('tbody tr td:first-child').allTextContents())
+      .toEqual(payouts.items.map((p) => `#${p.statement_no}`));
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: `Download statement ${approved.statement_number} (PDF)` }).click(),
@@ -352,6 +359,63 @@ describe('vendor portal (issue 22)', () => {
     expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
     await expectAxeClean(page, 'vendor payouts');
     await screenshot(page, 'vendor-portal-payouts');
+    expectNoPageErrors(a);
+    await a.context.close();
+  });
+
+  it("payout lines as CSV: the vendor logs in, opens Payouts and downloads the lines of its approved payout; the file is the API's statement lines, from the opening to the closing balance", async () => {
+    // the payout approved by the test before, or one requested and approved here (run alone)
+    let payout = (await asVendor<{ items: Payout[] }>('/rova-rental/v2/ledger/payouts?status=approved')).items[0];
+    if (!payout) {
+      const asked = await asVendor<{ payout: Payout }>('/rova-rental/v2/ledger/payouts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'csv-test' },
+        body: JSON.stringify({ amount: 100 }),
+      });
+      payout = (
+        await rig.api<{ data: { payout: Payout } }>(`/rova-rental/v2/payouts/${asked.payout.id}/approve`, {
+          method: 'POST',
+        })
+      ).body.data.payout;
+    }
+    const lines = await asVendor<{
+      statement_no: number;
+      opening_balance: number;
+      closing_balance: number;
+      lines: { description: string; net: number; balance: number; transaction_id: number }[];
+    }>(`/rova-rental/v2/ledger/payouts/${payout.id}/lines`);
+    expect(lines.statement_no).toBe(payout.statement_no);
+    expect(lines.lines.length).toBeGreaterThan(0);
+
+    const a = await openPortal('/');
+    const { page } = a;
+    await page.waitForURL(/\/admin\/vendor\/dashboard$/);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Payouts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Download the lines of payout #${payout.statement_no} (CSV)` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${payout.statement_number}.csv`);
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const [header, ...records] = parse(text, { bom: true }) as string[][];
+    const col = (r: string[], name: string) => r[header!.indexOf(name)]!;
+    expect(col(records[0]!, 'type')).toBe('opening_balance');
+    expect(col(records.at(-1)!, 'type')).toBe('closing_balance');
+    const cents = (v: string | number) => Math.round(Number(v) * 100);
+    expect(cents(col(records[0]!, 'balance'))).toBe(cents(lines.opening_balance));
+    expect(cents(col(records.at(-1)!, 'balance'))).toBe(cents(lines.closing_balance));
+    const body = records.slice(1, -1);
+    expect(body.map((r) => [col(r, 'transaction_id'), col(r, 'description'), cents(col(r, 'net'))])).toEqual(
+      lines.lines.map((l) => [String(l.transaction_id), l.description, cents(l.net)]),
+    );
+    // the file adds up on its own: opening + Σ net = closing, and the last line is this payout
+    expect(body.reduce((s, r) => s + cents(col(r, 'net')), cents(col(records[0]!, 'balance')))).toBe(
+      cents(col(records.at(-1)!, 'balance')),
+    );
+    expect(col(body.at(-1)!, 'description')).toBe(`Payout #${payout.statement_no}`);
+    expect(cents(col(body.at(-1)!, 'net'))).toBe(-cents(payout.amount));
     expectNoPageErrors(a);
     await a.context.close();
   });

@@ -144,8 +144,8 @@ export async function seedExportData(db: Db): Promise<Seeded> {
   );
   const payout = await one<{ id: number }>(
     db,
-    sql`INSERT INTO vendor_payouts (vendor_id, amount, currency, status, request_hash, requested_at)
-    VALUES (${vendor}, 5000, 'EUR', 'requested', 'fixture', '2026-08-01T10:00:00Z') RETURNING id::int AS id`,
+    sql`INSERT INTO vendor_payouts (vendor_id, statement_no, amount, currency, status, request_hash, requested_at)
+    VALUES (${vendor}, (SELECT coalesce(max(statement_no), 0) + 1 FROM vendor_payouts WHERE vendor_id = ${vendor}), 5000, 'EUR', 'requested', 'fixture', '2026-08-01T10:00:00Z') RETURNING id::int AS id`,
   );
   s.payouts.push(payout!.id);
   return s;

@@ -192,6 +192,7 @@ describe('vendor portal reads: own bookings, consequences, payout statements (is
       min_payout: 100,
       payout_freeze: false,
       open_payout_id: id,
+      open_payout_no: 1,
     });
     const early = await t.inject({ method: 'GET', url: `${V2}/ledger/payouts/${id}/statement`, headers: v.h });
     expect(early.statusCode).toBe(409);
@@ -216,7 +217,7 @@ describe('vendor portal reads: own bookings, consequences, payout statements (is
     expect(
       (await t.inject({ method: 'GET', url: `${V2}/ledger/summary?vendor_id=${other.id}`, headers: admin })).json().data
         .payouts,
-    ).toEqual({ min_payout: 100, payout_freeze: false, open_payout_id: null });
+    ).toEqual({ min_payout: 100, payout_freeze: false, open_payout_id: null, open_payout_no: null });
 
     expect(
       (await t.inject({ method: 'GET', url: `${V2}/ledger/payouts/${id}/statement`, headers: other.h })).statusCode,

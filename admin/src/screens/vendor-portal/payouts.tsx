@@ -3,7 +3,7 @@ import { useStore } from '../../api/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, useTableState, type Column } from '../../components/DataTable';
 import { FormField } from '../../components/FormField';
-import { StatementButton } from '../../components/StatementButton';
+import { StatementButton, StatementLinesButton } from '../../components/StatementButton';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { currencyDigits, formatDate, formatMoney } from '../../lib/format';
@@ -28,7 +28,7 @@ function RequestPayout() {
   if (s.error) return <ErrorState error={s.error} onRetry={() => void s.refetch()} />;
   if (!s.data) return <Loading />;
   const { available, owed } = s.data.balances;
-  const { min_payout: min, payout_freeze: frozen, open_payout_id: open } = s.data.payouts;
+  const { min_payout: min, payout_freeze: frozen, open_payout_no: open } = s.data.payouts;
   const money = (n: number) => formatMoney(n, store.currency);
   const text = amount ?? (available > 0 ? String(available) : '');
   const value = Number(text);
@@ -108,7 +108,10 @@ function RequestPayout() {
   );
 }
 
-/** /vendor/payouts: request (available and minimum shown, an Idempotency-Key per confirmation), history, statements as PDF. */
+/**
+ * /vendor/payouts: request (available and minimum shown, an Idempotency-Key per confirmation), history (each payout by
+ * the vendor's own number), statements as PDF and their lines as CSV.
+ */
 export default function VendorPayouts() {
   const store = useStore();
   const [state, setState] = useTableState(['status']);
@@ -118,7 +121,7 @@ export default function VendorPayouts() {
     ...(state.filters.status ? { status: state.filters.status as PayoutQuery['status'] } : {}),
   });
   const columns: Column<Payout>[] = [
-    { id: 'id', header: 'Payout', cell: (p) => `#${p.id}` },
+    { id: 'id', header: 'Payout', cell: (p) => `#${p.statement_no}` },
     { id: 'amount', header: 'Amount', numeric: true, cell: (p) => formatMoney(p.amount, p.currency) },
     { id: 'requested_at', header: 'Requested', cell: (p) => formatDate(p.requested_at, store.timezone) },
     {
@@ -126,7 +129,16 @@ export default function VendorPayouts() {
       header: 'Status',
       cell: (p) => `${PAYOUT_WORDS[p.status] ?? p.status}${p.rejection_reason ? ` (${p.rejection_reason})` : ''}`,
     },
-    { id: 'statement', header: 'Statement', cell: (p) => <StatementButton payout={p} /> },
+    {
+      id: 'statement',
+      header: 'Statement',
+      cell: (p) => (
+        <div className="flex flex-wrap gap-2">
+          <StatementButton payout={p} />
+          <StatementLinesButton payout={p} />
+        </div>
+      ),
+    },
   ];
   return (
     <div>

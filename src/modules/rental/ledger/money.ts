@@ -45,3 +45,9 @@ export function moneyText(minor: number | string | bigint, currency: string): st
       .toFixed(minorDigits(currency)) as `${number}`,
   );
 }
+
+/** Integer minor units → the exact decimal text in the currency's unit ("-12.30", "1200" for JPY): for files. */
+export function decimalText(minor: number | string | bigint, currency: string): string {
+  const d = minorDigits(currency);
+  return new Decimal(String(minor)).div(new Decimal(10).pow(d)).toFixed(d);
+}

@@ -12,6 +12,8 @@ export interface PayoutRow {
   idempotency_key: string | null;
   request_hash: string;
   statement_number: string | null;
+  /** The vendor's own payout number (#1, #2, …), given at the request. */
+  statement_no: number;
   rejection_reason: string | null;
   external_reference: string | null;
   decided_by: string | number | null;
@@ -47,10 +49,14 @@ export async function insertPayout(
     requested_at?: string;
   },
 ): Promise<PayoutRow> {
+  // the vendor's next number: the caller holds the vendor's money lock, and the unique (vendor_id, statement_no)
+  // index refuses a twin whatever happens
   return (await one<PayoutRow>(
     db,
-    sql`INSERT INTO vendor_payouts (vendor_id, amount, currency, idempotency_key, request_hash, requested_at)
-    VALUES (${f.vendor_id}, ${f.amount}, ${f.currency}, ${f.idempotency_key}, ${f.request_hash}, coalesce(${f.requested_at ?? null}::timestamptz, now())) RETURNING *`,
+    sql`INSERT INTO vendor_payouts (vendor_id, statement_no, amount, currency, idempotency_key, request_hash, requested_at)
+    VALUES (${f.vendor_id}, (SELECT coalesce(max(statement_no), 0) + 1 FROM vendor_payouts WHERE vendor_id = ${f.vendor_id}),
+      ${f.amount}, ${f.currency}, ${f.idempotency_key}, ${f.request_hash}, coalesce(${f.requested_at ?? null}::timestamptz, now()))
+    RETURNING *`,
   ))!;
 }
 

@@ -15,6 +15,7 @@ import {
   PayoutIdParams,
   PayoutListQuery,
   PayoutRequestBody,
+  PayoutStatementLines,
   RejectPayoutBody,
   Settings,
   SettingsBody,
@@ -30,9 +31,11 @@ import {
   rejectPayout,
   requestPayout,
 } from './service.js';
+import { payoutStatementData, readablePayout } from './lines.js';
+import { statementCsv } from './lines-csv.js';
 import { payoutStatement } from './statement.js';
 import { ledgerSummary } from './summary.js';
-import { payoutView } from './views.js';
+import { payoutView, statementLinesView } from './views.js';
 import { rotateWebhookSecret, verifyWebhook, webhookSecretStored, webhookSecrets } from './webhook.js';
 
 const vendorOrAdmin = { auth: { authenticated: true } } as const;
@@ -135,7 +138,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The payout statement PS-YYYY-NNNN as a PDF (the vendor its own, administrators any)',
         params: PayoutIdParams,
         description:
-          "Rendered on the server (pdfkit): vendor, account holder, masked IBAN, amount, status and dates. 409 STATE_CONFLICT (details.reason no_statement) while the payout has no statement (requested or rejected); another vendor's payout → 404; other roles → 403.",
+          "Rendered on the server (pdfkit): vendor, account holder, masked IBAN, amount, status and dates, then the statement lines (opening balance, every movement of the available balance the payout covers, closing balance; the same as /lines and /lines.csv). 409 STATE_CONFLICT (details.reason no_statement) while the payout has no statement (requested or rejected); another vendor's payout → 404; other roles → 403.",
         response: {
           200: Type.Unsafe<Buffer>({
             type: 'string',
@@ -154,6 +157,60 @@ export const payoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
         .send(s.pdf);
+    },
+  );
+
+  app.get(
+    '/ledger/payouts/:id/lines',
+    {
+      config: vendorOrAdmin,
+      schema: {
+        tags,
+        summary:
+          "A payout's statement lines: opening balance, every movement of the available balance it covers, closing balance",
+        params: PayoutIdParams,
+        description:
+          "The lines of the statement PDF: every ledger movement of the vendor's available balance since the previous payout was requested (income with its booking's reference, dates, gross and commission; refunds; penalties; payouts returned), this payout last. opening_balance + Σ net = closing_balance. Any payout (also requested or rejected); the vendor its own (another's → 404), administrators any; other roles → 403.",
+        response: { 200: RentalEnvelope(PayoutStatementLines), ...rentalErrors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req) => {
+      const payout = await readablePayout(p.db, req.auth.user!, req.params.id);
+      return rentalOk(statementLinesView(await payoutStatementData(p.db, payout)), '');
+    },
+  );
+
+  app.get(
+    '/ledger/payouts/:id/lines.csv',
+    {
+      config: vendorOrAdmin,
+      schema: {
+        tags,
+        summary: "A payout's statement lines as CSV (the same lines as the PDF)",
+        params: PayoutIdParams,
+        description:
+          'RFC 4180 with CRLF and a UTF-8 BOM; columns line, date, type, description, booking_reference, booking_start, booking_end, gross, commission, penalty, net, balance, currency, transaction_id. The first row is the opening_balance, the last the closing_balance; money as exact decimal text in the currency (e.g. -12.30), dates in the store time zone. Access as for /lines.',
+        response: {
+          200: Type.Unsafe<string>({
+            type: 'string',
+            description: 'text/csv (attachment PS-YYYY-NNNN.csv once approved, else payout-<n>.csv)',
+          }),
+          ...rentalErrors(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (req, reply) => {
+      const payout = await readablePayout(p.db, req.auth.user!, req.params.id);
+      const csv = statementCsv(await payoutStatementData(p.db, payout), p.config.storeTimezone);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="${payout.statement_number ?? `payout-${Number(payout.statement_no)}`}.csv"`,
+        )
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(csv);
     },
   );
 

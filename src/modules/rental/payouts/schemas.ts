@@ -12,6 +12,10 @@ export const Payout = Type.Object({
   amount: Type.Number(),
   currency: Type.String(),
   status: lit(PAYOUT_STATUSES),
+  statement_no: Type.Integer({
+    description:
+      "The vendor's own payout number (#1, #2, …), given at the request: how the portal and the statement name it",
+  }),
   statement_number: Nullable(Type.String({ description: 'PS-YYYY-NNNN, frozen at approval' })),
   rejection_reason: Nullable(Type.String()),
   external_reference: Nullable(Type.String()),
@@ -105,6 +109,7 @@ export const Summary = Type.Object({
       open_payout_id: Nullable(
         Type.Integer({ description: 'The requested or approved payout still open (one at a time), else null' }),
       ),
+      open_payout_no: Nullable(Type.Integer({ description: "That payout's number for the vendor (#n), else null" })),
     },
     { description: 'What a payout request is checked against' },
   ),
@@ -144,4 +149,40 @@ export const Settings = Type.Object({
   penalty_tier3_rate: Type.Number(),
   rolling_window_months: Type.Integer(),
   terms_version: Type.String(),
+});
+
+const StatementMoney = Type.Number({ description: 'Currency units (exact to the minor unit)' });
+export const StatementLine = Type.Object({
+  transaction_id: Type.Integer({ description: 'The ledger transaction' }),
+  at: Type.String({ description: 'When it moved (ISO-8601)' }),
+  type: lit(['income', 'refund', 'penalty', 'penalty_reversed', 'payout', 'payout_returned', 'other'] as const),
+  description: Type.String(),
+  booking_reference: Nullable(Type.String()),
+  booking_start: Nullable(Type.String({ description: 'Pick-up of the booking (ISO-8601)' })),
+  booking_end: Nullable(Type.String({ description: 'Return of the booking (ISO-8601)' })),
+  gross: Type.Number({ description: 'What the customer paid (a refund: given back, negative); 0 on other lines' }),
+  commission: Type.Number({ description: "The platform's commission on it (a refund: returned, negative)" }),
+  penalty: Type.Number({ description: 'A penalty charged (positive) or reversed (negative)' }),
+  net: Type.Number({ description: 'The change of the available balance' }),
+  balance: Type.Number({ description: 'The available balance after this line' }),
+});
+export const PayoutStatementLines = Type.Object({
+  payout_id: Type.Integer(),
+  statement_no: Type.Integer(),
+  statement_number: Nullable(Type.String()),
+  currency: Type.String(),
+  period_start: Nullable(
+    Type.String({ description: "The previous payout's request (ISO-8601); null for the vendor's first payout" }),
+  ),
+  period_end: Type.String({ description: "This payout's request (ISO-8601)" }),
+  opening_balance: StatementMoney,
+  closing_balance: StatementMoney,
+  totals: Type.Object({
+    income: StatementMoney,
+    refunds: StatementMoney,
+    penalties: StatementMoney,
+    payouts: StatementMoney,
+    returned: StatementMoney,
+  }),
+  lines: Type.Array(StatementLine),
 });

@@ -13,6 +13,7 @@ import { postLedgerTransaction } from '../ledger/post.js';
 import { balancesOf } from '../ledger/repo.js';
 import { marketplaceSettings, type MarketplaceSettings } from '../ledger/settings.js';
 import { vendorById } from '../vendors/repo.js';
+import { payoutMailInTransaction } from './mails.js';
 import {
   insertPayout,
   listPayouts,
@@ -137,7 +138,10 @@ export async function requestPayout(
       }
       const open = await openPayoutOf(tx, user.id);
       if (open)
-        throw payoutConflict(`Payout ${open.id} is still ${open.status}; one open payout at a time.`, 'pending_exists');
+        throw payoutConflict(
+          `Payout #${open.statement_no} is still ${open.status}; one open payout at a time.`,
+          'pending_exists',
+        );
       const available =
         (await balancesOf(tx, [vendorAccount(user.id, 'available')])).get(vendorAccount(user.id, 'available')) ?? 0;
       if (amount > available)
@@ -179,7 +183,7 @@ export async function requestPayout(
   } catch (err) {
     // the unique index caught a concurrent twin the lock did not (another node, same key)
     if (
-      /vendor_payouts_one_open|vendor_payouts_vendor_id_idempotency_key_key/.test(
+      /vendor_payouts_one_open|vendor_payouts_vendor_id_idempotency_key_key|vendor_payouts_vendor_statement_no/.test(
         String((err as { cause?: unknown }).cause ?? err),
       )
     ) {
@@ -195,9 +199,12 @@ function replay(seen: PayoutRow, hash: string): { payout: PayoutRow; replayed: b
   return { payout: seen, replayed: true };
 }
 
-/** Admin approval: requested → approved, a numbered statement is frozen, the payout goes to the processor. */
+/**
+ * Admin approval: requested → approved, a numbered statement is frozen, the payout goes to the processor; the vendor's
+ * mail is written with it.
+ */
 export async function approvePayout(p: Platform, admin: AuthUser, id: number): Promise<PayoutRow> {
-  return p.transaction(async (tx) => {
+  const { payout, afterCommit } = await p.transaction(async (tx) => {
     const po = await lockedPayout(tx, id);
     if (po.status !== 'requested')
       throw payoutConflict(`Payout ${id} is ${po.status}; only a requested payout can be approved.`, 'invalid_status');
@@ -224,8 +231,11 @@ export async function approvePayout(p: Platform, admin: AuthUser, id: number): P
       currency: po.currency,
       statement_number: number,
     });
-    return (await payoutById(tx, id))!;
+    const approved = (await payoutById(tx, id))!;
+    return { payout: approved, afterCommit: await payoutMailInTransaction(tx, p, 'payout_approved', approved) };
   });
+  await afterCommit?.();
+  return payout;
 }
 
 /** Admin rejection: the hold goes back to available. */
@@ -308,7 +318,9 @@ export async function processPayoutCallback(
     });
   const { status } = body;
   const externalRef = body.external_reference ?? null;
-  return p.transaction(async (tx) => {
+  let afterCommit: (() => Promise<void>) | undefined;
+  const result = await p.transaction(async (tx): Promise<CallbackResult> => {
+    afterCommit = undefined; // a retried transaction writes its mail again
     const po = await lockedPayout(tx, id);
     if (body.amount !== undefined && toMinor(body.amount, po.currency) !== Number(po.amount)) {
       throw RentalErrors.invalidParams(
@@ -361,6 +373,7 @@ export async function processPayoutCallback(
         currency: po.currency,
         external_reference: externalRef,
       });
+      afterCommit = await payoutMailInTransaction(tx, p, 'payout_paid', (await payoutById(tx, id))!);
       return { payout_id: id, status: 'paid', idempotent: false };
     }
     if (po.status === 'failed') return { payout_id: id, status: 'failed', idempotent: true };
@@ -386,8 +399,17 @@ export async function processPayoutCallback(
       currency: po.currency,
       after_paid: afterPaid,
     });
+    afterCommit = await payoutMailInTransaction(
+      tx,
+      p,
+      'payout_failed',
+      (await payoutById(tx, id))!,
+      afterPaid ? [['Note', 'The bank returned the payment after it was made.']] : [],
+    );
     return { payout_id: id, status: 'failed', idempotent: false };
   });
+  await afterCommit?.();
+  return result;
 }
 
 export type { MarketplaceSettings };

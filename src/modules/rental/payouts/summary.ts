@@ -90,6 +90,7 @@ export async function ledgerSummary(p: Platform, vendorId: number, q: SummaryQue
       min_payout: settings.min_payout,
       payout_freeze: settings.payout_freeze,
       open_payout_id: open ? Number(open.id) : null,
+      open_payout_no: open ? Number(open.statement_no) : null,
     },
     completed_bookings: cur.completed,
     occupancy_pct: Math.min(100, pct(stats.bookedDays, stats.vehicles * days)),
