@@ -56,8 +56,12 @@ export interface Check {
   total?: number;
   deposit?: number;
   alternatives?: Alternative[];
+  price_per_day?: number;
+  tax_rate?: number;
   breakdown?: {
-    rules?: { name: string; kind: string; amount: number }[];
+    base?: number;
+    rules?: { name: string; kind: string; amount: number; days?: number | null }[];
+    addons?: { name: string; total: number }[];
     addons_total?: number;
     duration_discount?: number;
   };

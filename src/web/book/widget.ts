@@ -13,6 +13,9 @@ import { CSS } from './styles.js';
 
 let sheet: CSSStyleSheet | null = null;
 
+/** The rule kinds that change the rent itself (add-ons, tax and deposit have their own lines or none). */
+const CHANGES_RENT = new Set(['season', 'weekend', 'duration']);
+
 /** Styles inside the shadow root: a constructed stylesheet where supported, else a <style> element. */
 export function adoptStyles(root: ShadowRoot): void {
   try {
@@ -454,6 +457,18 @@ export class BookWidget {
     return h('div', {}, this.heading(this.ctx.i18n.t('title')), this.searchForm(s));
   }
 
+  /**
+   * The per-day figure the card's total is made of: the rate when the total is days × rate, else the total spread
+   * over the days (a season, weekend, discount or tax changed it), said as an average.
+   */
+  private perDay(c: State['results'][number]): string {
+    const { t, money } = this.ctx.i18n;
+    const cents = (x: number) => Math.round(x * 100);
+    if (c.days < 1 || cents(c.total_price) === cents(c.price_per_day) * c.days)
+      return t('perDay', { price: money(c.price_per_day, c.currency) });
+    return t('perDayAverage', { price: money(Math.round(cents(c.total_price) / c.days) / 100, c.currency) });
+  }
+
   private resultsView(s: State): HTMLElement {
     const { t, money } = this.ctx.i18n;
     const cards = s.results.map((c) =>
@@ -473,7 +488,7 @@ export class BookWidget {
           { class: 'price', 'data-price': c.total_price, 'data-currency': c.currency },
           t('totalFor', { price: money(c.total_price, c.currency), days: c.days }),
         ),
-        h('p', { class: 'note' }, t('perDay', { price: money(c.price_per_day, c.currency) })),
+        h('p', { class: 'note', 'data-f': 'per-day' }, this.perDay(c)),
         h(
           'button',
           { type: 'button', 'data-f': `choose-${c.vehicle_id}`, on: { click: () => void this.select(c) } },
@@ -517,25 +532,60 @@ export class BookWidget {
     });
   }
 
+  /**
+   * The price as the customer checks it: the days at the vehicle's rate, then every rule that changed it (season,
+   * weekend, duration) with the days it applied to, the extras, the tax, the total. The lines are the API's and add
+   * up to its total. No deposit line: the widget books the whole amount (see `payTerms`).
+   */
   private breakdown(s: State): HTMLElement | null {
     const c = s.check;
     if (!c?.available || c.currency === undefined) return null;
     const { t, money } = this.ctx.i18n;
     const cur = c.currency;
+    const days = c.days ?? 0;
     const row = (label: string, amount: number, cls?: string) =>
       h('tr', cls ? { class: cls } : {}, h('th', { scope: 'row' }, label), h('td', {}, money(amount, cur)));
+    const b = c.breakdown;
+    const priced = b?.base !== undefined && c.price_per_day !== undefined;
+    const rules = (b?.rules ?? []).filter((r) => CHANGES_RENT.has(r.kind) && r.amount !== 0);
     return h(
       'table',
       { class: 'breakdown' },
       h(
         'tbody',
         {},
-        row(t('rental', { days: c.days ?? 0 }), c.net_price ?? 0),
-        c.tax ? row(t('tax'), c.tax) : null,
+        priced
+          ? row(t('baseLine', { days: this.dayCount(days), price: money(c.price_per_day!, cur) }), b.base!)
+          : row(t('rental', { days }), c.net_price ?? 0),
+        priced
+          ? rules.map((r) =>
+              row(r.days ? t('ruleLine', { name: r.name, days: this.dayCount(r.days) }) : r.name, r.amount),
+            )
+          : null,
+        priced ? (b.addons ?? []).map((a) => row(a.name, a.total)) : null,
+        c.tax ? row(c.tax_rate ? t('taxRate', { rate: c.tax_rate }) : t('tax'), c.tax) : null,
         row(t('total'), c.total ?? 0, 'total'),
-        c.deposit ? row(t('deposit'), c.deposit) : null,
       ),
     );
+  }
+
+  private dayCount(n: number): string {
+    return n === 1 ? this.ctx.i18n.t('oneDay') : this.ctx.i18n.t('nDays', { n });
+  }
+
+  /** What is paid when, for the chosen method: the whole total (the widget books `payment_plan: full`). */
+  private payTerms(s: State): HTMLElement | null {
+    const c = s.check;
+    if (!c?.available || c.currency === undefined || c.total === undefined) return null;
+    const { t, money } = this.ctx.i18n;
+    const total = money(c.total, c.currency);
+    const text =
+      s.payment === 'stripe'
+        ? t('paidNowCard', { total })
+        : s.payment === 'bank_transfer'
+          ? t('paidByTransfer', { total })
+          : t('paidAtPickup', { total });
+    return h('p', { class: 'pay-terms', 'data-f': 'pay-terms' }, text);
   }
 
   private backButton(): HTMLElement {
@@ -641,6 +691,7 @@ export class BookWidget {
       h('h3', {}, s.vehicle?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       this.breakdown(s),
+      this.payTerms(s),
       // every offline method has its own rule (issue 35.1): pick-up holds the car, a transfer has days, a card minutes
       h(
         'fieldset',

@@ -156,4 +156,13 @@ export const de: Messages = {
   setNewPassword: 'Neues Passwort speichern',
   passwordReset: 'Ihr Passwort ist geändert. Melden Sie sich mit dem neuen an.',
   backToSignIn: 'Zurück zur Anmeldung',
+  baseLine: '{days} × {price}',
+  ruleLine: '{name} ({days})',
+  oneDay: '1 Tag',
+  nDays: '{n} Tage',
+  taxRate: 'Steuer ({rate} %)',
+  perDayAverage: '{price} pro Tag im Durchschnitt',
+  paidNowCard: 'Sie zahlen {total} jetzt mit Karte.',
+  paidByTransfer: 'Sie zahlen {total} per Überweisung; die Bestätigung nennt die Frist.',
+  paidAtPickup: 'Sie zahlen {total} bei der Abholung; jetzt wird nichts belastet.',
 };

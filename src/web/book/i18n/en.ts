@@ -153,6 +153,15 @@ export const en = {
   setNewPassword: 'Save the new password',
   passwordReset: 'Your password is changed. Sign in with the new one.',
   backToSignIn: 'Back to sign in',
+  baseLine: '{days} × {price}',
+  ruleLine: '{name} ({days})',
+  oneDay: '1 day',
+  nDays: '{n} days',
+  taxRate: 'Tax ({rate} %)',
+  perDayAverage: '{price} per day on average',
+  paidNowCard: 'You pay {total} now by card.',
+  paidByTransfer: 'You pay {total} by bank transfer; the confirmation says by when.',
+  paidAtPickup: 'You pay {total} at pick-up; nothing is charged now.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -154,4 +154,13 @@ export const tr: Messages = {
   setNewPassword: 'Yeni şifreyi kaydet',
   passwordReset: 'Şifreniz değişti. Yeni şifrenizle giriş yapın.',
   backToSignIn: 'Girişe dön',
+  baseLine: '{days} × {price}',
+  ruleLine: '{name} ({days})',
+  oneDay: '1 gün',
+  nDays: '{n} gün',
+  taxRate: 'Vergi (%{rate})',
+  perDayAverage: 'Günlük ortalama {price}',
+  paidNowCard: '{total} tutarını şimdi kartla ödersiniz.',
+  paidByTransfer: '{total} tutarını banka havalesiyle ödersiniz; son tarih onayda yazar.',
+  paidAtPickup: '{total} tutarını teslim alırken ödersiniz; şimdi bir şey tahsil edilmez.',
 };
