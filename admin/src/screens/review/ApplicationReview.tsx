@@ -1,4 +1,5 @@
 import { useStore } from '../../api/session';
+import { DocumentLinks } from '../../components/DocumentLinks';
 import { ErrorState, Loading } from '../../components/State';
 import { formatDateTime } from '../../lib/format';
 import { useApplication, useDecideApplication } from './api';
@@ -49,11 +50,7 @@ export function ApplicationReview({ id, onDone }: { id: number; onDone(): void }
           <ul className="list-disc pl-5">
             {a.documents.map((d) => (
               <li key={d.id}>
-                {/* the server answers with the file as an attachment (same-origin, the session's cookie) */}
-                <a href={d.url} download className="text-teal-800 underline dark:text-teal-300">
-                  {d.label}
-                </a>{' '}
-                ({d.file_name}, {size(d.size)})
+                <DocumentLinks doc={d} /> <span className="text-slate-600 dark:text-slate-400">{size(d.size)}</span>
               </li>
             ))}
           </ul>

@@ -140,8 +140,7 @@ export default function Review() {
               `-mb-px border-b-2 px-3 py-2 ${isActive ? 'border-teal-700 font-semibold text-teal-800 dark:text-teal-300' : 'border-transparent'}`
             }
           >
-            {label}
-            {n !== undefined && <span className="ml-1 tabular-nums">({n})</span>}
+            {n === undefined ? label : `${label} (${n})`}
           </NavLink>
         ))}
       </nav>
