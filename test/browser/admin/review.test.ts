@@ -20,9 +20,8 @@ import {
 // applies with a PDF; the operator works the queue from the dashboard; the vendor reads the rejection in the portal.
 let rig: AdminRig;
 let vendorKey = '';
-const suffix = Date.now().toString(36);
-const GOOD = `Review Dacia Duster ${suffix}`;
-const BAD = `Review Fiat Doblo ${suffix}`;
+const GOOD = 'Dacia Jogger Extreme';
+const BAD = 'Renault Kangoo Maxi';
 const REASON = 'The photos show another car: send the ones of this vehicle.';
 let goodId = 0;
 let badId = 0;
@@ -50,7 +49,7 @@ beforeAll(async () => {
     ).id;
   goodId = await submit(GOOD, 48.5);
   badId = await submit(BAD, 39);
-  const h = { 'x-rova-api-key': (await t.userWithKey('customer', ['read', 'write'], `reviewapplicant${suffix}`)).key };
+  const h = { 'x-rova-api-key': (await t.userWithKey('customer', ['read', 'write'], 'reviewapplicant')).key };
   const m = multipart(APPLY_FIELDS, [{ field: 'document_id', name: 'passport.pdf', data: PDF }]);
   const r = await t.inject({
     method: 'POST',
