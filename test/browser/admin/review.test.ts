@@ -44,7 +44,13 @@ beforeAll(async () => {
       await rental<{ id: number }>(rig, '/rova-rental/v1/vendor/vehicles', {
         method: 'POST',
         headers: { 'x-rova-api-key': vendorKey },
-        body: JSON.stringify({ name, price_per_day: price, brand: 'Dacia', model: 'Duster', seats: 5 }),
+        body: JSON.stringify({
+          name,
+          price_per_day: price,
+          brand: name.split(' ')[0],
+          model: name.split(' ')[1],
+          seats: 5,
+        }),
       })
     ).id;
   goodId = await submit(GOOD, 48.5);
