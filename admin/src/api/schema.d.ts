@@ -1795,6 +1795,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/vendor-management/review-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many vendor listings and vendor applications wait for a decision
+         * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorManagementReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor-management/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vendors' vehicle listings waiting for review (pending_review), oldest first (paged)
+         * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorManagementVehicles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor-management/vehicles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vendor's vehicle listing with its prices, vendor and last review (any lifecycle)
+         * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorManagementVehiclesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/vendor-management/vehicles/{id}/approve": {
         parameters: {
             query?: never;
@@ -1805,10 +1865,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a vendor's pending vehicle listing (it becomes bookable; 409 unless pending_review)
+         * Approve a vendor's pending vehicle listing (it becomes bookable; the vendor is mailed; 409 unless pending_review)
          * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1VendorManagementVehiclesByIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor-management/vehicles/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a vendor's pending vehicle listing with a reason (400 when empty) the vendor reads in the portal and by mail; 409 unless pending_review
+         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorManagementVehiclesByIdReject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2269,7 +2349,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Relist a withdrawn own vehicle: back to pending_review for an administrator (409 within 7 days of the withdrawal)
+         * Relist a withdrawn or rejected own vehicle: back to pending_review for an administrator (409 within 7 days of a withdrawal)
          * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1VendorVehiclesByIdRelist"];
@@ -12150,6 +12230,227 @@ export interface operations {
             };
         };
     };
+    getRovaRentalV1VendorManagementReviewQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Vendor applications waiting (pending) */
+                            applications: number;
+                            total: number;
+                            /** @description Vendor listings waiting (pending_review) */
+                            vehicles: number;
+                        };
+                    };
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorManagementVehicles: {
+        parameters: {
+            query?: {
+                /** @description Page (≥ 1); past the end gives items: [] */
+                page?: number;
+                /** @description Items per page (1–100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: components["schemas"]["RentalPage"] & {
+                            items?: {
+                                brand: string;
+                                category: string;
+                                created_at: string;
+                                currency: string;
+                                deposit_percent: number | null;
+                                description: string;
+                                fuel_type: string;
+                                id: number;
+                                lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
+                                location_id: number | null;
+                                location_name: string | null;
+                                model: string;
+                                name: string;
+                                price_per_day: number;
+                                review_reason: string | null;
+                                reviewed_at: string | null;
+                                seats: number | null;
+                                /** @description Bookable status of the vehicle (active only while the listing is active) */
+                                status: string;
+                                /** @description When the listing entered its current lifecycle (for a waiting one: submitted) */
+                                submitted_at: string;
+                                transmission: string;
+                                vendor_email: string;
+                                vendor_id: number;
+                                vendor_name: string;
+                                withdrawal_reason: string | null;
+                                withdrawn_at: string | null;
+                                year: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorManagementVehiclesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            brand: string;
+                            category: string;
+                            created_at: string;
+                            currency: string;
+                            deposit_percent: number | null;
+                            description: string;
+                            fuel_type: string;
+                            id: number;
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
+                            location_id: number | null;
+                            location_name: string | null;
+                            model: string;
+                            name: string;
+                            price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
+                            seats: number | null;
+                            /** @description Bookable status of the vehicle (active only while the listing is active) */
+                            status: string;
+                            /** @description When the listing entered its current lifecycle (for a waiting one: submitted) */
+                            submitted_at: string;
+                            transmission: string;
+                            vendor_email: string;
+                            vendor_id: number;
+                            vendor_name: string;
+                            withdrawal_reason: string | null;
+                            withdrawn_at: string | null;
+                            year: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
     postRovaRentalV1VendorManagementVehiclesByIdApprove: {
         parameters: {
             query?: never;
@@ -12173,6 +12474,95 @@ export interface operations {
                             id: number;
                             /** @enum {string} */
                             lifecycle: "active";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorManagementVehiclesByIdReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Required (400 when empty) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            id: number;
+                            /** @enum {string} */
+                            lifecycle: "rejected";
+                            reason: string;
                         };
                     };
                 };
@@ -13734,11 +14124,13 @@ export interface operations {
                                 description: string;
                                 fuel_type: string;
                                 id: number;
-                                lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                                lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                                 location_id: number | null;
                                 model: string;
                                 name: string;
                                 price_per_day: number;
+                                review_reason: string | null;
+                                reviewed_at: string | null;
                                 seats: number | null;
                                 /** @description Bookable status of the vehicle (active only while the listing is active) */
                                 status: string;
@@ -13840,11 +14232,13 @@ export interface operations {
                             description: string;
                             fuel_type: string;
                             id: number;
-                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                             location_id: number | null;
                             model: string;
                             name: string;
                             price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
                             seats: number | null;
                             /** @description Bookable status of the vehicle (active only while the listing is active) */
                             status: string;
@@ -13930,11 +14324,13 @@ export interface operations {
                             description: string;
                             fuel_type: string;
                             id: number;
-                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                             location_id: number | null;
                             model: string;
                             name: string;
                             price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
                             seats: number | null;
                             /** @description Bookable status of the vehicle (active only while the listing is active) */
                             status: string;
@@ -14044,11 +14440,13 @@ export interface operations {
                             description: string;
                             fuel_type: string;
                             id: number;
-                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                             location_id: number | null;
                             model: string;
                             name: string;
                             price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
                             seats: number | null;
                             /** @description Bookable status of the vehicle (active only while the listing is active) */
                             status: string;
@@ -14473,11 +14871,13 @@ export interface operations {
                             description: string;
                             fuel_type: string;
                             id: number;
-                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                             location_id: number | null;
                             model: string;
                             name: string;
                             price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
                             seats: number | null;
                             /** @description Bookable status of the vehicle (active only while the listing is active) */
                             status: string;
@@ -14563,11 +14963,13 @@ export interface operations {
                             description: string;
                             fuel_type: string;
                             id: number;
-                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                             location_id: number | null;
                             model: string;
                             name: string;
                             price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
                             seats: number | null;
                             /** @description Bookable status of the vehicle (active only while the listing is active) */
                             status: string;
@@ -14653,11 +15055,13 @@ export interface operations {
                             description: string;
                             fuel_type: string;
                             id: number;
-                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                             location_id: number | null;
                             model: string;
                             name: string;
                             price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
                             seats: number | null;
                             /** @description Bookable status of the vehicle (active only while the listing is active) */
                             status: string;
@@ -14756,11 +15160,13 @@ export interface operations {
                             description: string;
                             fuel_type: string;
                             id: number;
-                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn";
+                            lifecycle: "pending_review" | "active" | "paused" | "expired" | "withdrawn" | "rejected";
                             location_id: number | null;
                             model: string;
                             name: string;
                             price_per_day: number;
+                            review_reason: string | null;
+                            reviewed_at: string | null;
                             seats: number | null;
                             /** @description Bookable status of the vehicle (active only while the listing is active) */
                             status: string;

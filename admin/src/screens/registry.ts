@@ -15,6 +15,7 @@ export interface Screen {
 // One line per screen. Order = order in the navigation.
 export const SCREENS: Screen[] = [
   { path: 'dashboard', label: 'Dashboard', capability: 'manage_options', load: () => import('./dashboard') },
+  { path: 'review', label: 'Review', capability: 'manage_options', load: () => import('./review') },
   { path: 'reports', label: 'Reports', capability: 'manage_options', load: () => import('./reports') },
   { path: 'bookings', label: 'Bookings', capability: 'manage_options', load: () => import('./bookings') },
   { path: 'planner', label: 'Planner', capability: 'manage_options', load: () => import('./planner') },

@@ -211,6 +211,7 @@ async function crawlAs(
 
 const OPERATOR = [
   'Dashboard',
+  'Review',
   'Reports',
   'Bookings',
   'Customers',

@@ -65,3 +65,10 @@ export const useSetupApiKeys = () =>
     queryKey: ['dashboard', 'setup', 'api-keys'],
     queryFn: () => unwrapList(api.GET('/wp-json/rova/v1/api-keys', { params: { query: { page: 1, per_page: 100 } } })),
   });
+
+/** What waits for an operator's decision (vendors' new vehicles and vendor applications). */
+export const useReviewWaiting = () =>
+  useQuery({
+    queryKey: ['dashboard', 'review-queue'],
+    queryFn: () => unwrapRental(api.GET('/wp-json/rova-rental/v1/vendor-management/review-queue')),
+  });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ReviewWaiting } from './ReviewWaiting';
 import { useMe, useStore } from '../../api/session';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { formatDateTime, formatMoney, formatNumber } from '../../lib/format';
@@ -144,6 +145,7 @@ export default function Dashboard() {
     return (
       <div>
         <PageHeader title="Dashboard" />
+        <ReviewWaiting />
         <p className="mb-4 text-slate-700 dark:text-slate-300">
           Nothing to chart yet: no vehicles and no bookings. These steps get the business ready to take bookings.
         </p>
@@ -153,6 +155,7 @@ export default function Dashboard() {
   return (
     <div>
       <PageHeader title="Dashboard" />
+      <ReviewWaiting />
       {empty === false && !allDone && !guideHidden && <SetupGuide steps={setup.steps} onHide={hideGuide} />}
       {stats.error ? (
         <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />

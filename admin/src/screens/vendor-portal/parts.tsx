@@ -12,6 +12,7 @@ export const LIFECYCLE_WORDS: Record<string, string> = {
   paused: 'Paused',
   withdrawn: 'Withdrawn',
   expired: 'Expired',
+  rejected: 'Not approved',
 };
 
 export const BOOKING_WORDS: Record<string, string> = {

@@ -251,6 +251,19 @@ function Actions({ v }: { v: Vehicle }) {
           onConfirm={(reason) => run('withdraw', 'Vehicle withdrawn', reason.trim() || undefined)}
         />
       )}
+      {v.lifecycle === 'rejected' && (
+        <ConfirmDialog
+          trigger={
+            <button type="button" className="btn" aria-label={`Submit ${v.name} again`}>
+              Submit again
+            </button>
+          }
+          title={`Submit ${v.name} again?`}
+          description="It goes back under review; change what the reason asks for first (Edit)."
+          confirmLabel="Submit again"
+          onConfirm={() => run('relist', 'Vehicle sent for review')}
+        />
+      )}
       {v.lifecycle === 'withdrawn' && relistFrom(v) !== null && (
         <span className="text-sm text-slate-600 dark:text-slate-400">
           Can be relisted from {formatDate(relistFrom(v), store.timezone)}
@@ -310,7 +323,13 @@ export default function VendorVehicles() {
       cell: (v) => (
         <span data-lifecycle={v.lifecycle}>
           {LIFECYCLE_WORDS[v.lifecycle] ?? v.lifecycle}
-          {v.withdrawn_at ? ` since ${formatDate(v.withdrawn_at, store.timezone)}` : ''}
+          {v.lifecycle === 'withdrawn' && v.withdrawn_at ? ` since ${formatDate(v.withdrawn_at, store.timezone)}` : ''}
+          {v.lifecycle === 'rejected' && v.review_reason && (
+            // the operator's reason, as mailed: what to change before submitting again
+            <span className="mt-1 block text-sm text-slate-700 dark:text-slate-300" data-testid="review-reason">
+              Reason: {v.review_reason}
+            </span>
+          )}
         </span>
       ),
     },

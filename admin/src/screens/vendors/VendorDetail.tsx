@@ -1,4 +1,5 @@
 import { useStore } from '../../api/session';
+import { DocumentLinks } from '../../components/DocumentLinks';
 import { ErrorState, Loading } from '../../components/State';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { useVendor, useVendorAudit } from './api';
@@ -101,10 +102,7 @@ export function VendorDetail({ id }: { id: number }) {
           <ul className="list-disc pl-5">
             {d.documents.map((doc) => (
               <li key={doc.id}>
-                <a href={doc.url} className="text-teal-800 underline dark:text-teal-300">
-                  {doc.label}
-                </a>{' '}
-                ({doc.file_name})
+                <DocumentLinks doc={doc} />
               </li>
             ))}
           </ul>

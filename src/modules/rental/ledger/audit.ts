@@ -23,6 +23,7 @@ export type VendorAuditEvent =
   | 'iban_change_rejected'
   | 'vehicle_submitted'
   | 'vehicle_approved'
+  | 'vehicle_rejected'
   | 'vehicle_paused'
   | 'vehicle_resumed'
   | 'vehicle_withdrawn'

@@ -9,15 +9,20 @@ import { toDate } from '../../../platform/db/types.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 import { catalogueChanged } from '../catalogue.js';
 import {
-  approveVendorVehicle,
   createVendorVehicle,
+  decideVendorVehicle,
   editVendorVehicle,
   moveVendorVehicle,
   ownVehicle,
   ownVehicles,
+  listingForReview,
+  waitingListingCount,
+  waitingListings,
   type ListingRow,
+  type WaitingListingRow,
 } from './vendor-service.js';
-import { IdParams } from '../vendors/schemas.js';
+import { IdParams, RejectBody } from '../vendors/schemas.js';
+import { waitingApplicationCount } from '../vendors/applications/service.js';
 
 const V1 = '/rova-rental/v1';
 const vendorOnly = { auth: { cap: 'manage_vendor_account' } } as const;
@@ -42,7 +47,7 @@ const Fields = {
 const VendorVehicle = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  lifecycle: lit(['pending_review', 'active', 'paused', 'expired', 'withdrawn'] as const),
+  lifecycle: lit(['pending_review', 'active', 'paused', 'expired', 'withdrawn', 'rejected'] as const),
   status: Type.String({ description: 'Bookable status of the vehicle (active only while the listing is active)' }),
   price_per_day: Type.Number(),
   currency: Type.String(),
@@ -57,7 +62,26 @@ const VendorVehicle = Type.Object({
   description: Type.String(),
   withdrawn_at: Nullable(Type.String()),
   withdrawal_reason: Nullable(Type.String()),
+  review_reason: Nullable(
+    Type.String({ description: "The administrator's reason when the listing was rejected (null otherwise)" }),
+  ),
+  reviewed_at: Nullable(Type.String({ description: 'When an administrator last decided on the listing' })),
   created_at: Type.String(),
+});
+
+/** A vendor's listing as the operator reviews it: the vehicle, its prices, who listed it and where. */
+const ReviewListing = Type.Object({
+  ...VendorVehicle.properties,
+  vendor_id: Type.Integer(),
+  vendor_name: Type.String(),
+  vendor_email: Type.String(),
+  location_name: Nullable(Type.String()),
+  deposit_percent: Nullable(
+    Type.Number({ description: 'Deposit share of the total, percent (null: the store default)' }),
+  ),
+  submitted_at: Type.String({
+    description: 'When the listing entered its current lifecycle (for a waiting one: submitted)',
+  }),
 });
 
 function view(l: ListingRow) {
@@ -79,9 +103,31 @@ function view(l: ListingRow) {
     description: l.description,
     withdrawn_at: l.withdrawn_at === null ? null : toDate(l.withdrawn_at).toISOString(),
     withdrawal_reason: l.withdrawal_reason,
+    // the reason belongs to a rejection: once the listing is resubmitted and approved, it no longer applies
+    review_reason: l.lifecycle === 'rejected' ? l.review_reason : null,
+    reviewed_at: l.reviewed_at === null ? null : toDate(l.reviewed_at).toISOString(),
     created_at: toDate(l.created_at).toISOString(),
   };
 }
+
+function reviewView(l: WaitingListingRow) {
+  return {
+    ...view(l),
+    review_reason: l.review_reason,
+    vendor_id: Number(l.vendor_id),
+    vendor_name: l.vendor_name,
+    vendor_email: l.vendor_email,
+    location_name: l.location_name,
+    deposit_percent: l.deposit_percent === null ? null : Number(l.deposit_percent),
+    submitted_at: toDate(l.submitted_at).toISOString(),
+  };
+}
+
+const ReviewQueue = Type.Object({
+  vehicles: Type.Integer({ description: 'Vendor listings waiting (pending_review)' }),
+  applications: Type.Integer({ description: 'Vendor applications waiting (pending)' }),
+  total: Type.Integer(),
+});
 
 const SUMMARIES = {
   pause: 'Pause an active own vehicle (409 with confirmed/in-progress bookings)',
@@ -89,7 +135,7 @@ const SUMMARIES = {
   withdraw:
     'Withdraw an own vehicle (optional reason; 409 with confirmed/in-progress bookings; penalty deferred while a vehicle_action report about it is open)',
   relist:
-    'Relist a withdrawn own vehicle: back to pending_review for an administrator (409 within 7 days of the withdrawal)',
+    'Relist a withdrawn or rejected own vehicle: back to pending_review for an administrator (409 within 7 days of a withdrawal)',
 } as const;
 const DONE = {
   pause: 'paused',
@@ -211,13 +257,62 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
+  app.get(
+    `${V1}/vendor-management/review-queue`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'How many vendor listings and vendor applications wait for a decision',
+        response: { 200: RentalEnvelope(ReviewQueue), ...rentalErrors(401, 403) },
+      },
+    },
+    async () => {
+      const [vehicles, applications] = await Promise.all([waitingListingCount(p.db), waitingApplicationCount(p.db)]);
+      return rentalOk({ vehicles, applications, total: vehicles + applications }, '');
+    },
+  );
+
+  app.get(
+    `${V1}/vendor-management/vehicles`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "Vendors' vehicle listings waiting for review (pending_review), oldest first (paged)",
+        querystring: Type.Object(PagingQuery),
+        response: { 200: RentalEnvelope(PageSchema(ReviewListing)), ...rentalErrors(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const pg = parsePaging(req.query);
+      const r = await waitingListings(p.db, pg.limit, pg.offset);
+      return rentalOk(pageOf(r.items.map(reviewView), r.total, pg), '');
+    },
+  );
+
+  app.get(
+    `${V1}/vendor-management/vehicles/:id`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "One vendor's vehicle listing with its prices, vendor and last review (any lifecycle)",
+        params: IdParams,
+        response: { 200: RentalEnvelope(ReviewListing), ...rentalErrors(400, 401, 403, 404) },
+      },
+    },
+    async (req) => rentalOk(reviewView(await listingForReview(p.db, req.params.id)), ''),
+  );
+
   app.post(
     `${V1}/vendor-management/vehicles/:id/approve`,
     {
       config: admin,
       schema: {
         tags,
-        summary: "Approve a vendor's pending vehicle listing (it becomes bookable; 409 unless pending_review)",
+        summary:
+          "Approve a vendor's pending vehicle listing (it becomes bookable; the vendor is mailed; 409 unless pending_review)",
         params: IdParams,
         response: {
           200: RentalEnvelope(Type.Object({ id: Type.Integer(), lifecycle: Type.Literal('active') })),
@@ -226,8 +321,37 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await approveVendorVehicle(p, req.auth.user!, req.params.id);
+      req.auditTarget = `vehicle:${req.params.id}`;
+      await decideVendorVehicle(p, req.auth.user!, req.params.id, 'approve');
       return rentalOk({ id: req.params.id, lifecycle: 'active' as const }, 'Vehicle approved.');
+    },
+  );
+
+  app.post(
+    `${V1}/vendor-management/vehicles/:id/reject`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary:
+          "Reject a vendor's pending vehicle listing with a reason (400 when empty) the vendor reads in the portal and by mail; 409 unless pending_review",
+        params: IdParams,
+        body: RejectBody,
+        response: {
+          200: RentalEnvelope(
+            Type.Object({ id: Type.Integer(), lifecycle: Type.Literal('rejected'), reason: Type.String() }),
+          ),
+          ...rentalErrors(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (req) => {
+      req.auditTarget = `vehicle:${req.params.id}`;
+      await decideVendorVehicle(p, req.auth.user!, req.params.id, 'reject', req.body.reason);
+      return rentalOk(
+        { id: req.params.id, lifecycle: 'rejected' as const, reason: req.body.reason.trim() },
+        'Vehicle rejected.',
+      );
     },
   );
 };

@@ -21,16 +21,22 @@ import {
   activeBookingCount,
   insertListing,
   listingById,
+  listListingsIn,
   listOwnListings,
   ownListing,
+  recordReview,
   setLifecycle,
+  waitingListingById,
+  waitingListingCount,
   type Lifecycle,
   type ListingRow,
+  type WaitingListingRow,
 } from './vendor-repo.js';
 import { deferPenalty, openReportFor } from '../vendors/reports/repo.js';
 import { vendorById } from '../vendors/repo.js';
+import { reviewMailInTransaction } from '../vendors/review-mails.js';
 
-export type { ListingRow } from './vendor-repo.js';
+export type { ListingRow, WaitingListingRow } from './vendor-repo.js';
 
 /** Lifecycle moves a vendor may make (reference §2.14); approval of pending_review is the admin's. */
 const MOVES: Record<
@@ -40,8 +46,9 @@ const MOVES: Record<
   pause: { from: ['active'], to: 'paused', event: 'vehicle_paused' },
   resume: { from: ['paused'], to: 'active', event: 'vehicle_resumed' },
   withdraw: { from: ['pending_review', 'active', 'paused', 'expired'], to: 'withdrawn', event: 'vehicle_withdrawn' },
-  // back to review, not straight to active: an admin approves the listing again (reference §2.14)
-  relist: { from: ['withdrawn'], to: 'pending_review', event: 'vehicle_relisted' },
+  // back to review, not straight to active: an admin approves the listing again (reference §2.14); a rejected
+  // listing, changed by its vendor, goes back the same way
+  relist: { from: ['withdrawn', 'rejected'], to: 'pending_review', event: 'vehicle_relisted' },
 };
 
 /** Days after a withdrawal before the vehicle can be relisted (reference §2.14 withdrawal cooldown). */
@@ -183,7 +190,7 @@ export async function moveVendorVehicle(
     const l = await ownLocked(tx, user, id);
     if (!m.from.includes(l.lifecycle))
       throw RentalErrors.stateConflict(`A ${l.lifecycle} vehicle cannot be ${m.to}.`, { lifecycle: l.lifecycle });
-    if (move === 'relist' && l.withdrawn_at !== null) {
+    if (move === 'relist' && l.lifecycle === 'withdrawn' && l.withdrawn_at !== null) {
       const until = new Date(toDate(l.withdrawn_at).getTime() + RELIST_COOLDOWN_DAYS * 86_400_000);
       if (until.getTime() > Date.now())
         throw RentalErrors.stateConflict(
@@ -238,23 +245,68 @@ async function chargeWithdrawal(p: Platform, tx: Db, vendorId: number, vehicleId
   await applyWithdrawalPenalty(tx, vendorId, vehicleId, amount, p.storeCurrency.code, new Date().toISOString());
 }
 
-/** Admin approves a pending listing: it becomes active and bookable. */
-export async function approveVendorVehicle(p: Platform, admin: AuthUser, id: number): Promise<void> {
-  await p.transaction(async (tx) => {
+/**
+ * An administrator decides on a pending listing: approved, it becomes active and bookable; rejected (a reason is
+ * required), it stays off the catalogue with the reason for the vendor to read. The vendor is mailed in the same
+ * transaction; a listing already decided (or no longer pending) → 409.
+ */
+export async function decideVendorVehicle(
+  p: Platform,
+  admin: AuthUser,
+  id: number,
+  decision: 'approve' | 'reject',
+  reason?: string,
+): Promise<Lifecycle> {
+  const why = reason?.trim() ?? '';
+  if (decision === 'reject' && !why) throw invalidField('reason', 'A rejection reason is required.');
+  const to: Lifecycle = decision === 'approve' ? 'active' : 'rejected';
+  const wake = await p.transaction(async (tx) => {
     const l = await listingById(tx, id, true);
     if (!l) throw vehicleNotFound(id);
     if (l.lifecycle !== 'pending_review')
       throw RentalErrors.stateConflict(
-        `Vehicle ${id} is ${l.lifecycle}; only a pending_review listing can be approved.`,
+        `Vehicle ${id} is ${l.lifecycle}; only a pending_review listing can be ${decision === 'approve' ? 'approved' : 'rejected'}.`,
+        { lifecycle: l.lifecycle },
       );
-    await setLifecycle(tx, id, 'active');
+    await setLifecycle(tx, id, to);
+    await recordReview(tx, id, admin.id, decision === 'reject' ? why : null);
     await recordVendorAudit(tx, {
       vendorId: Number(l.vendor_id),
-      event: 'vehicle_approved',
+      event: decision === 'approve' ? 'vehicle_approved' : 'vehicle_rejected',
       vehicleId: id,
       adminUserId: admin.id,
-      note: 'Listing approved.',
+      note: decision === 'approve' ? 'Listing approved.' : `Listing rejected: ${why}`,
     });
+    const w = await waitingListingById(tx, id);
+    return reviewMailInTransaction(
+      tx,
+      p,
+      decision === 'approve' ? 'listing_approved' : 'listing_rejected',
+      {
+        to: w?.vendor_email ?? '',
+        name: w?.vendor_name ?? '',
+        subject: ['Vehicle', l.name],
+        reason: decision === 'reject' ? why : null,
+        decidedAt: new Date(),
+      },
+      `vehicle:${id}`,
+    );
   });
+  await wake?.();
   await catalogueChanged(p);
+  return to;
 }
+
+/** The listings waiting for an administrator, oldest first. */
+export function waitingListings(db: Db, limit: number, offset: number) {
+  return listListingsIn(db, 'pending_review', limit, offset);
+}
+
+/** One vendor listing as the operator sees it (any lifecycle). */
+export async function listingForReview(db: Db, id: number): Promise<WaitingListingRow> {
+  const l = await waitingListingById(db, id);
+  if (!l) throw vehicleNotFound(id);
+  return l;
+}
+
+export { waitingListingCount };

@@ -149,3 +149,11 @@ export async function upsertVendorFromApplication(db: Db, a: ApplicationRow): Pr
 export async function isVendor(db: Db, userId: number): Promise<boolean> {
   return (await one(db, sql`SELECT 1 AS x FROM rental_vendors WHERE user_id = ${userId}`)) !== undefined;
 }
+
+export async function pendingApplicationCount(db: Db): Promise<number> {
+  const n = await one<{ n: string }>(
+    db,
+    sql`SELECT count(*)::text AS n FROM vendor_applications WHERE status = 'pending'`,
+  );
+  return Number(n?.n ?? 0);
+}

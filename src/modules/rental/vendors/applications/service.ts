@@ -15,12 +15,14 @@ import {
   isVendor,
   latestApplicationOf,
   listApplications,
+  pendingApplicationCount,
   upsertVendorFromApplication,
   type ApplicationFilter,
   type ApplicationRow,
   type DocumentRow,
 } from './repo.js';
 import { encryptIban, parseIban } from '../iban.js';
+import { reviewMailInTransaction } from '../review-mails.js';
 import { removeDocument, storeDocument, type DocumentKind, type StoredDocument } from './uploads.js';
 
 export const REAPPLY_COOLDOWN_MS = 24 * 3_600_000;
@@ -195,11 +197,13 @@ export async function approveApplication(
       note: `Application ${id} approved.`,
     });
     await emitEvent(tx, 'vendor.application.approved', { application_id: id, vendor_id: Number(a.user_id) });
-    return { id, status: 'approved' as const, vendor_id: Number(a.user_id) };
+    const wake = await decisionMail(tx, p, a, 'application_approved', null);
+    return { decision: { id, status: 'approved' as const, vendor_id: Number(a.user_id) }, wake };
   });
   // the new role, seen by every node's key cache only once it is committed
   await p.auth.usersChanged();
-  return approved;
+  await approved.wake?.();
+  return approved.decision;
 }
 
 export async function rejectApplication(
@@ -210,10 +214,40 @@ export async function rejectApplication(
 ): Promise<{ id: number; status: 'rejected'; reason: string }> {
   const why = (reason ?? '').trim();
   if (!why) throw bad('reason', 'A rejection reason is required.');
-  return p.transaction(async (tx) => {
+  const wake = await p.transaction(async (tx) => {
     const a = await pendingForDecision(tx, id);
     await decideApplication(tx, id, 'rejected', admin.id, why);
     await emitEvent(tx, 'vendor.application.rejected', { application_id: id, user_id: Number(a.user_id), reason: why });
-    return { id, status: 'rejected' as const, reason: why };
+    return decisionMail(tx, p, a, 'application_rejected', why);
   });
+  await wake?.();
+  return { id, status: 'rejected' as const, reason: why };
+}
+
+/** The applicant is told the decision by mail, in the decision's transaction. */
+function decisionMail(
+  tx: Db,
+  p: Platform,
+  a: ApplicationRow,
+  kind: 'application_approved' | 'application_rejected',
+  reason: string | null,
+) {
+  return reviewMailInTransaction(
+    tx,
+    p,
+    kind,
+    {
+      to: a.applicant_email ?? '',
+      name: a.applicant_name ?? '',
+      subject: ['Application', `#${a.id}`],
+      reason,
+      decidedAt: new Date(),
+    },
+    `vendor_application:${a.id}`,
+  );
+}
+
+/** How many vendor applications wait for a decision. */
+export function waitingApplicationCount(db: Db): Promise<number> {
+  return pendingApplicationCount(db);
 }
