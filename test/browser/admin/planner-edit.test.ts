@@ -167,6 +167,12 @@ describe('admin planner: walk-in bookings and moves', () => {
     );
     expect(customers.items).toMatchObject([{ id: b.customer_id, name: 'Wanda Walkin', phone: '+90 555 010 0101' }]);
 
+    // scrolled sideways (the bar still in view): the scroll goes into the address when it stops
+    const region = page.getByRole('region', { name: `Planner ${monthTitle}` });
+    const sx = await barOf(page, b.id).evaluate((el) => Math.max(0, (el as HTMLElement).offsetLeft - 120));
+    expect(sx).toBeGreaterThan(0);
+    await region.evaluate((el, x) => el.scrollTo({ left: x }), sx);
+    await expect.poll(() => new URL(page.url()).searchParams.get('sx')).toBe(String(sx));
     // the bar opens the detail; its link goes back to the planner where it was
     await barOf(page, b.id).click();
     await page.getByRole('heading', { name: `Booking ${b.reference}` }).waitFor();
@@ -178,12 +184,14 @@ describe('admin planner: walk-in bookings and moves', () => {
     await page.getByRole('link', { name: '← Back to planner' }).click();
     await title(page, monthTitle);
     await barOf(page, b.id).waitFor();
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBe(sx);
     // the browser's back does the same
     await barOf(page, b.id).click();
     await page.getByRole('heading', { name: `Booking ${b.reference}` }).waitFor();
     await page.goBack();
     await title(page, monthTitle);
     expect(new URL(page.url()).searchParams.get('view')).toBe('month');
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBe(sx);
     expectNoPageErrors(a);
     await a.context.close();
   });
@@ -315,6 +323,24 @@ describe('admin planner: walk-in bookings and moves', () => {
       total: longer.total,
       return_at: longer.booking.return_at,
     });
+
+    // its end dragged a day back: the return day only, priced by the server; cancelled, nothing changes
+    await expect.poll(() => barOf(page, b.id).evaluate((el) => (el as HTMLElement).offsetWidth)).toBe(3 * 112);
+    const end = (await barOf(page, b.id).getByTestId('planner-bar-end').boundingBox())!;
+    await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(end.x + end.width / 2 - 112, end.y + end.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('Pick-up date').inputValue()).toBe(addDays(d0, 1));
+    expect(await dialog.getByLabel('Return date').inputValue()).toBe(addDays(d0, 3));
+    expect(await dialog.getByLabel('Vehicle').inputValue()).toBe(String(to.id));
+    await expect
+      .poll(() => page.getByTestId('move-new').textContent(), { timeout: 10_000 })
+      .toBe(`${usd(want.total)} (2 days)`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await rental<Booking>(rig, `/rova-rental/v1/bookings/${b.id}`)).total).toBe(longer.total);
     expectNoPageErrors(a);
     await a.context.close();
   });

@@ -98,10 +98,10 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
     const a = (e.target as Element).closest<HTMLAnchorElement>('a[data-to]');
     if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    // the way back is the planner as it is now (its scroll is in the address since the last scroll stopped)
+    // the way back is the planner as it is now, scrolled as it is (a scroll stopped less than a moment ago is not in
+    // the address yet)
     const to = new URL(a.dataset.to!, 'http://admin.invalid');
-    if (to.searchParams.has('back'))
-      to.searchParams.set('back', window.location.pathname.slice(base.length) + window.location.search);
+    if (to.searchParams.has('back')) to.searchParams.set('back', plannerHere(base, p.scrollRef.current));
     void navigate(to.pathname + to.search);
   };
   const headings = useMemo(() => p.days.map((d) => dayHeading(d)), [p.days]);
@@ -216,6 +216,22 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
     </div>
   );
 });
+
+/** The planner's address now (router path, without the basename), with the scroll region's position (`sx`, `sy`). */
+export function plannerHere(base: string, region: HTMLElement | null): string {
+  const q = new URLSearchParams(window.location.search);
+  if (region) {
+    for (const [k, v] of [
+      ['sx', Math.round(region.scrollLeft)],
+      ['sy', Math.round(region.scrollTop)],
+    ] as const) {
+      if (v) q.set(k, String(v));
+      else q.delete(k);
+    }
+  }
+  const s = q.toString();
+  return window.location.pathname.slice(base.length) + (s ? `?${s}` : '');
+}
 
 const EMPTY: PlannerBooking[] = [];
 /** Bookings the planner may move (the server keeps the dates of ended ones: 409). */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useHref, useNavigate, useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
 import { Empty, ErrorState, Loading, PageHeader } from '../../components/State';
 import { usePlanner, type PlannerBooking, type PlannerVehicle } from './api';
@@ -18,7 +18,7 @@ import {
 import { byVehicle } from './layout';
 import { BarMenu } from './BarMenu';
 import { MoveDialog, type MoveTarget } from './MoveDialog';
-import { BUFFER_STYLE, LABEL_W, Timeline, type BarMove, type BarPreview } from './Timeline';
+import { BUFFER_STYLE, LABEL_W, plannerHere, Timeline, type BarMove, type BarPreview } from './Timeline';
 import { LEGEND, LOOK_CLASS } from './status';
 
 const FILTERS = ['location', 'category', 'vendor'] as const;
@@ -90,6 +90,7 @@ export default function Planner() {
   );
   useScrollInAddress(scrollRef, !!data && data.vehicles.length > 0, params, setParams);
   const navigate = useNavigate();
+  const base = useHref('/').replace(/\/$/, '');
   const tz = data?.timezone ?? store.timezone;
   // a move being decided: the dialog, and the ghost bar where the server accepts it to go
   const [moving, setMoving] = useState<{ booking: PlannerBooking; initial: MoveTarget } | null>(null);
@@ -305,7 +306,7 @@ export default function Planner() {
               label: 'Open booking',
               run: () =>
                 void navigate(
-                  `/bookings/${menu.booking.id}?${new URLSearchParams({ back: `/planner${window.location.search}` }).toString()}`,
+                  `/bookings/${menu.booking.id}?${new URLSearchParams({ back: plannerHere(base, scrollRef.current) }).toString()}`,
                 ),
             },
             {
@@ -368,6 +369,8 @@ function useScrollInAddress(
     const onScroll = () => {
       window.clearTimeout(timer);
       timer = window.setTimeout(() => {
+        // a click on the grid may have left the planner since (the unmount clears this timer only afterwards)
+        if (!window.location.pathname.endsWith('/planner')) return;
         const n = new URLSearchParams(window.location.search);
         const x = Math.round(el.scrollLeft);
         const y = Math.round(el.scrollTop);
