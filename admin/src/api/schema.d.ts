@@ -902,13 +902,35 @@ export interface paths {
          */
         get: operations["getRovaRentalV1BookingsById"];
         /**
-         * Change the dates (re-priced, re-checked for overlap) or notes of a booking
-         * @description New dates re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid beyond the new total is refunded (reason `booking_repriced`; through the payment's provider after commit, recorded for offline payments), and a fully paid booking that now costs more owes the difference (`payment_status` `partially_paid`, a pending payment of the difference with the same provider: Stripe gets a PaymentIntent, offline is settled by mark-paid). Event `booking.repriced`. Completed, cancelled, no-show and refunded bookings keep their dates (409). A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
+         * Change the dates or vehicle (re-priced, re-checked for overlap) or notes of a booking
+         * @description New dates (or `vehicle_id`: another vehicle, for a rental) re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid beyond the new total is refunded (reason `booking_repriced`; through the payment's provider after commit, recorded for offline payments), and a fully paid booking that now costs more owes the difference (`payment_status` `partially_paid`, a pending payment of the difference with the same provider: Stripe gets a PaymentIntent, offline is settled by mark-paid). Event `booking.repriced`. Completed, cancelled, no-show and refunded bookings keep their dates (409). A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         put: operations["putRovaRentalV1BookingsById"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/bookings/{id}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What new dates or another vehicle would do to a booking’s price, without changing it
+         * @description The change PUT /bookings/{id} would make, by the same rules and in the same transaction, rolled back: the booking as it would be, its old and new total, and what settling its money would do (`refund`: owed to the customer; `due`: asked of them). Nothing is written. A change PUT would refuse is refused the same way (409 `VEHICLE_NOT_AVAILABLE` with its reason, 409 for a completed, cancelled, no-show or refunded booking).
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1BookingsByIdQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6327,6 +6349,7 @@ export interface operations {
                  *       "pickup_time": "09:00",
                  *       "return_time": "10:00",
                  *       "location_id": 1,
+                 *       "return_location_id": 1,
                  *       "addons": [
                  *         "Example"
                  *       ],
@@ -6347,6 +6370,7 @@ export interface operations {
                     customer_id?: number;
                     /** @default rental */
                     kind?: "rental" | "transfer";
+                    /** @description Pick-up location (default: the vehicle's) */
                     location_id?: number;
                     notes?: string;
                     passengers?: number;
@@ -6357,6 +6381,8 @@ export interface operations {
                     pickup_time?: string;
                     /** @description YYYY-MM-DD (store timezone) */
                     return_date?: string;
+                    /** @description Return location (default: the pick-up location) */
+                    return_location_id?: number;
                     /** @description HH:MM, 24 h (store timezone) */
                     return_time?: string;
                     status?: "draft" | "pending_payment" | "pending" | "confirmed";
@@ -6694,6 +6720,7 @@ export interface operations {
                  *       "return_date": "2027-07-09",
                  *       "pickup_time": "09:00",
                  *       "return_time": "10:00",
+                 *       "vehicle_id": 1,
                  *       "notes": "Example"
                  *     }
                  */
@@ -6709,6 +6736,8 @@ export interface operations {
                     return_date?: string;
                     /** @description HH:MM, 24 h (store timezone) */
                     return_time?: string;
+                    /** @description Another vehicle (rentals): re-checked and re-priced on it */
+                    vehicle_id?: number;
                 };
             };
         };
@@ -6775,6 +6804,180 @@ export interface operations {
                              */
                             updated_at: string;
                             vehicle_id: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1BookingsByIdQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pickup_date": "2027-07-02",
+                 *       "return_date": "2027-07-09",
+                 *       "pickup_time": "09:00",
+                 *       "return_time": "10:00",
+                 *       "vehicle_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description YYYY-MM-DD (store timezone) */
+                    pickup_date?: string;
+                    /** @description HH:MM, 24 h (store timezone) */
+                    pickup_time?: string;
+                    /** @description YYYY-MM-DD (store timezone) */
+                    return_date?: string;
+                    /** @description HH:MM, 24 h (store timezone) */
+                    return_time?: string;
+                    /** @description Another vehicle (rentals): re-checked and re-priced on it */
+                    vehicle_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Booking change quote */
+                        data?: {
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            /** @description total − previous_total */
+                            difference: number;
+                            /** @description What the change would ask beyond what was paid (a fully paid booking) */
+                            due: number;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            /** @description The total now */
+                            previous_total: number;
+                            /** @description What the change would refund of what was paid */
+                            refund: number;
+                            /** @description The total after the change */
+                            total: number;
                         };
                     };
                 };

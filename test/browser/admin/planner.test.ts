@@ -282,6 +282,8 @@ describe('admin fleet planner', () => {
       .first()
       .click();
     await page.getByLabel('Status').selectOption('pending_payment');
+    // paid by card online: the short hold (pay at pick-up, the form's default, would hold it until pick-up)
+    await page.getByLabel('Payment', { exact: true }).selectOption('card');
     await page.getByRole('button', { name: 'Create booking' }).click();
 
     // back on the planner, same window, with the new bar
@@ -292,14 +294,18 @@ describe('admin fleet planner', () => {
     const after = await plannerApi('week', anchor);
     const created = after.data.bookings.find((b) => b.vehicle_id === vehicle.id)!;
     expect(created).toBeDefined();
-    const full = await rental<{ customer_id: number; total: number; status: string; vehicle_id: number }>(
-      rig,
-      `/rova-rental/v1/bookings/${created.id}`,
-    );
+    const full = await rental<{
+      customer_id: number;
+      total: number;
+      status: string;
+      vehicle_id: number;
+      payment_method: string;
+    }>(rig, `/rova-rental/v1/bookings/${created.id}`);
     expect(full).toMatchObject({
       customer_id: customer.id,
       total: quote.total,
       status: 'pending_payment',
+      payment_method: 'card',
       vehicle_id: vehicle.id,
     });
     expect(created.holds_slot).toBe(true);

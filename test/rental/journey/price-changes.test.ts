@@ -5,10 +5,11 @@ import { rows } from '../../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { customer, V1, vehicle } from '../helpers.js';
 
-// Issue 37 item 1: every change of a booking's price goes through repriceBooking. In the API only new dates change
-// it (PUT /v1/bookings/{id}, tested in reprice.test.ts, intents.test.ts, pay-due.test.ts). A change of vehicle, of
-// add-ons or an operator's own price is not offered anywhere: PUT refuses those fields (400, nothing changes), and a
-// transfer moved to another time keeps the route's price.
+// Issue 37 item 1: every change of a booking's price goes through repriceBooking. In the API only new dates and (issue
+// 35 item 6, the planner's drag) another vehicle change it (PUT /v1/bookings/{id}, tested in reprice.test.ts,
+// intents.test.ts, pay-due.test.ts, booking-move.test.ts). A change of add-ons or an operator's own price is not
+// offered anywhere: PUT refuses those fields (400, nothing changes), and a transfer moved to another time keeps the
+// route's price.
 const V2 = '/wp-json/rova-rental/v2';
 let t: TestApp;
 let admin: Record<string, string>;
@@ -34,10 +35,10 @@ const money = async (id: number) => ({
 });
 
 describe('no price change bypasses repriceBooking', () => {
-  it('PUT refuses a new vehicle, add-ons or a price (400 naming the field): the paid booking and its money stay as they were', async () => {
+  it('PUT refuses add-ons or a price (400 naming the field): the paid booking and its money stay as they were; another vehicle is re-priced and settled', async () => {
     const customerKey = { 'x-rova-api-key': (await t.userWithKey('customer')).key };
     const v = await vehicle(t);
-    const other = await vehicle(t);
+    const other = await vehicle(t, { price_per_day: '150.00' });
     const created = await t.inject({
       method: 'POST',
       url: `${V2}/booking/create`,
@@ -60,7 +61,6 @@ describe('no price change bypasses repriceBooking', () => {
       payments: [{ amount: '400.00', status: 'succeeded' }],
     });
     for (const [field, value] of [
-      ['vehicle_id', other],
       ['addons', ['child_seat']],
       ['total', 10],
       ['price_per_day', 1],
@@ -82,6 +82,22 @@ describe('no price change bypasses repriceBooking', () => {
       });
     }
     expect(await money(id)).toEqual(before);
+    expect((await verifyIntegrity(t.platform.db)).findings).toEqual([]);
+    // another vehicle at 150.00 a day: re-priced through repriceBooking, the paid booking owes the difference
+    const moved = await t.inject({
+      method: 'PUT',
+      url: `${V1}/bookings/${id}`,
+      headers: admin,
+      payload: { vehicle_id: other },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await money(id)).toEqual({
+      booking: { vehicle_id: other, total: '600.00', addons_total: '0.00', payment_status: 'partially_paid' },
+      payments: [
+        { amount: '400.00', status: 'succeeded', refunded_amount: '0.00' },
+        { amount: '200.00', status: 'pending', refunded_amount: '0.00' },
+      ],
+    });
     expect((await verifyIntegrity(t.platform.db)).findings).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorState, Loading, PageHeader } from '../../components/State';
@@ -7,6 +7,7 @@ import { movesFrom, statusLabel } from '../../lib/bookings';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { useBooking, useMoveStatus, type BookingDetail as Detail } from './api';
 import { RecordPayment } from './RecordPayment';
+import { backLabel, backOf } from './back';
 
 const METHOD_LABELS: Record<string, string> = {
   pay_at_pickup: 'pay at pick-up',
@@ -25,6 +26,8 @@ const REFUND_REASONS: Record<string, string> = {
 
 export function BookingDetail() {
   const id = Number(useParams().id);
+  // opened from the planner: back to it as it was (its window, filters and scroll are in that address)
+  const back = backOf(useSearchParams()[0]);
   const store = useStore();
   const toast = useToast();
   const q = useBooking(id);
@@ -49,8 +52,8 @@ export function BookingDetail() {
   return (
     <div>
       <p className="mb-2 text-sm">
-        <Link to="/bookings" className="underline">
-          ← Bookings
+        <Link to={back ?? '/bookings'} className="underline">
+          ← {backLabel(back)}
         </Link>
       </p>
       <PageHeader title={`Booking ${b.reference}`} />

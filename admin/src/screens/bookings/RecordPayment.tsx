@@ -12,7 +12,7 @@ interface Values {
   reference: string;
 }
 
-const METHODS: [RecordPaymentBody['method'], string][] = [
+export const METHODS: [RecordPaymentBody['method'], string][] = [
   ['cash', 'Cash'],
   ['card_terminal', 'Card (terminal)'],
   ['bank_transfer', 'Bank transfer'],
@@ -26,7 +26,7 @@ function suggested(b: BookingDetail, kind: Values['kind']): number {
 }
 
 // getRandomValues works on a plain-http admin too (randomUUID needs a secure context)
-const newKey = () =>
+export const newKey = () =>
   'pay-' + Array.from(crypto.getRandomValues(new Uint8Array(16)), (x) => x.toString(16).padStart(2, '0')).join('');
 
 /** Record payment: amount, method, reference; full or deposit. One Idempotency-Key per payment the form records. */

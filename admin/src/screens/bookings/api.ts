@@ -26,14 +26,17 @@ export type BookingDetail = NonNullable<
 export type RecordPaymentBody =
   paths['/wp-json/rova-rental/v2/bookings/{id}/payments']['post']['requestBody']['content']['application/json'];
 
-/** Records a payment the desk took; `key` is the form's Idempotency-Key (a double submit records once). */
-export function useRecordPayment(id: number) {
+/**
+ * Records a payment the desk took; `key` is the form's Idempotency-Key (a double submit records once). `id` in the
+ * variables: a booking only just created (the new-booking form's "already paid").
+ */
+export function useRecordPayment(bookingId?: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, key }: { body: RecordPaymentBody; key: string }) =>
+    mutationFn: ({ body, key, id }: { body: RecordPaymentBody; key: string; id?: number }) =>
       unwrapRental(
         api.POST('/wp-json/rova-rental/v2/bookings/{id}/payments', {
-          params: { path: { id }, header: { 'idempotency-key': key } },
+          params: { path: { id: id ?? bookingId! }, header: { 'idempotency-key': key } },
           body,
         }),
       ),
@@ -96,3 +99,35 @@ export const useQuote = (body: { vehicle_id: number; pickup_date: string; return
     queryFn: async (): Promise<Quote> =>
       unwrapRental(api.POST('/wp-json/rova-rental/v1/availability', { body: body! })),
   });
+
+export type MoveBody =
+  paths['/wp-json/rova-rental/v1/bookings/{id}/quote']['post']['requestBody']['content']['application/json'];
+export type MoveQuote = NonNullable<
+  paths['/wp-json/rova-rental/v1/bookings/{id}/quote']['post']['responses']['200']['content']['application/json']['data']
+>;
+
+/** What new dates or another vehicle would do to a booking's price and money (the server's own rules, nothing saved). */
+export const useMoveQuote = (id: number, body: MoveBody | null) =>
+  useQuery({
+    queryKey: ['bookings', 'move-quote', id, body],
+    enabled: body !== null,
+    retry: false,
+    staleTime: 0,
+    queryFn: async (): Promise<MoveQuote> =>
+      unwrapRental(api.POST('/wp-json/rova-rental/v1/bookings/{id}/quote', { params: { path: { id } }, body: body! })),
+  });
+
+/** Moves a booking (PUT: re-checked, re-priced and its money settled by the server). */
+export function useMoveBooking(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: MoveBody) =>
+      unwrapRental(api.PUT('/wp-json/rova-rental/v1/bookings/{id}', { params: { path: { id } }, body })),
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: ['bookings'] }),
+        qc.invalidateQueries({ queryKey: ['planner'] }),
+        qc.invalidateQueries({ queryKey: ['dashboard'] }),
+      ]),
+  });
+}

@@ -1,7 +1,17 @@
-import { memo, useEffect, useMemo, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
+import {
+  memo,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type RefObject,
+} from 'react';
 import { useHref, useNavigate } from 'react-router';
 import type { PlannerBooking, PlannerVehicle } from './api';
-import { dateTimeIn, dayHeading, periodLabel, shortDateTime } from './dates';
+import { columnOf, dateTimeIn, dayHeading, periodLabel, shortDateTime } from './dates';
 import { layoutRow, type Bar, type RowLayout } from './layout';
 import { visibleSlice } from './virtual';
 import { LOOK_CLASS, lookOf, statusWords } from './status';
@@ -30,6 +40,27 @@ export interface TimelineProps {
   newHref: (v: PlannerVehicle, day: string) => string;
   /** The scroll region around the grid (rows are drawn for its visible part when there are many). */
   scrollRef: RefObject<HTMLDivElement | null>;
+  /** A bar dropped on other days or another vehicle's row (a drag), or its end dragged (a resize). */
+  onMove?(m: BarMove): void;
+  /** The bar's menu asked for (right click, Shift+F10 or the context-menu key on a focused bar). */
+  onMenu?(b: PlannerBooking, at: { x: number; y: number }): void;
+  /** Where a booking being moved would go (a dashed ghost bar), while the server accepts it. */
+  preview?: BarPreview | null;
+}
+
+/** A drag's outcome, in whole days of the store calendar: the pick-up and return days shifted, maybe another row. */
+export interface BarMove {
+  booking: PlannerBooking;
+  vehicleId: number;
+  pickupShift: number;
+  returnShift: number;
+}
+
+export interface BarPreview {
+  id: number;
+  vehicle_id: number;
+  from: number;
+  to: number;
 }
 
 type Item =
@@ -67,7 +98,11 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
     const a = (e.target as Element).closest<HTMLAnchorElement>('a[data-to]');
     if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    void navigate(a.dataset.to!);
+    // the way back is the planner as it is now, scrolled as it is (a scroll stopped less than a moment ago is not in
+    // the address yet)
+    const to = new URL(a.dataset.to!, 'http://admin.invalid');
+    if (to.searchParams.has('back')) to.searchParams.set('back', plannerHere(base, p.scrollRef.current));
+    void navigate(to.pathname + to.search);
   };
   const headings = useMemo(() => p.days.map((d) => dayHeading(d)), [p.days]);
   // Location headings and vehicle rows, each with its height (rows: their lanes of bars), in order.
@@ -182,7 +217,25 @@ export const Timeline = memo(function Timeline(p: TimelineProps) {
   );
 });
 
+/** The planner's address now (router path, without the basename), with the scroll region's position (`sx`, `sy`). */
+export function plannerHere(base: string, region: HTMLElement | null): string {
+  const q = new URLSearchParams(window.location.search);
+  if (region) {
+    for (const [k, v] of [
+      ['sx', Math.round(region.scrollLeft)],
+      ['sy', Math.round(region.scrollTop)],
+    ] as const) {
+      if (v) q.set(k, String(v));
+      else q.delete(k);
+    }
+  }
+  const s = q.toString();
+  return window.location.pathname.slice(base.length) + (s ? `?${s}` : '');
+}
+
 const EMPTY: PlannerBooking[] = [];
+/** Bookings the planner may move (the server keeps the dates of ended ones: 409). */
+const MOVABLE = new Set(['draft', 'pending_payment', 'pending', 'confirmed', 'in_progress']);
 /** Buffers: hatched in the current text colour, lighter than any bar. */
 export const BUFFER_STYLE = {
   backgroundImage: 'repeating-linear-gradient(135deg, currentColor 0 2px, transparent 2px 5px)',
@@ -212,6 +265,10 @@ const VehicleRow = memo(function VehicleRow({
   timezone,
   bookingHref,
   newHref,
+  starts,
+  onMove,
+  onMenu,
+  preview,
 }: RowProps) {
   const detail = [
     v.category,
@@ -259,12 +316,52 @@ const VehicleRow = memo(function VehicleRow({
             timezone={timezone}
             href={bookingHref(b.booking)}
             base={base}
+            onMove={onMove}
+            onMenu={onMenu}
+            moving={preview?.id === b.booking.id}
           />
         ))}
+        {preview && preview.vehicle_id === v.id && (
+          <div
+            aria-hidden="true"
+            data-testid="planner-ghost"
+            className="pointer-events-none absolute z-[7] rounded border-2 border-dashed border-teal-700 bg-teal-100/60 dark:border-teal-300 dark:bg-teal-900/60"
+            style={{
+              left: columnOf(preview.from, starts) * colW,
+              width: Math.max(6, (columnOf(preview.to, starts) - columnOf(preview.from, starts)) * colW),
+              top: PAD + 1,
+              height: LANE_H - 2,
+            }}
+          />
+        )}
       </div>
     </div>
   );
 });
+
+/** How far a pointer moves before a press on a bar becomes a drag (a shorter one is a click: open the booking). */
+const DRAG_PX = 5;
+
+interface Drag {
+  mode: 'move' | 'resize';
+  pointer: number;
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+  started: boolean;
+  vehicleId: number;
+}
+
+/** The vehicle row under a point, ignoring the dragged bar itself. */
+function rowUnder(x: number, y: number, self: Element): number | null {
+  for (const el of document.elementsFromPoint(x, y)) {
+    if (self.contains(el)) continue;
+    const row = el.closest<HTMLElement>('[data-testid="planner-row"]');
+    if (row) return Number(row.dataset.vehicleId);
+  }
+  return null;
+}
 
 function BarView({
   bar,
@@ -273,6 +370,9 @@ function BarView({
   timezone,
   href,
   base,
+  onMove,
+  onMenu,
+  moving,
 }: {
   bar: Bar<PlannerBooking>;
   vehicle: PlannerVehicle;
@@ -280,8 +380,61 @@ function BarView({
   timezone: string;
   href: string;
   base: string;
+  onMove: TimelineProps['onMove'];
+  onMenu: TimelineProps['onMenu'];
+  moving: boolean;
 }) {
   const b = bar.booking;
+  // a drag is drawn by this bar alone (its own state): the grid does not re-render while the pointer moves
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const dragged = useRef(false);
+  const movable = !!onMove && MOVABLE.has(b.status) && b.kind !== 'transfer';
+  const onPointerDown = (e: PointerEvent<HTMLAnchorElement>) => {
+    if (!movable || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const mode = (e.target as HTMLElement).dataset.handle === 'end' ? 'resize' : 'move';
+    dragged.current = false;
+    // captured at once: a quick first move that leaves the bar still belongs to this drag
+    e.currentTarget.setPointerCapture(e.pointerId);
+    setDrag({
+      mode,
+      pointer: e.pointerId,
+      x: e.clientX,
+      y: e.clientY,
+      dx: 0,
+      dy: 0,
+      started: false,
+      vehicleId: vehicle.id,
+    });
+  };
+  const onPointerMove = (e: PointerEvent<HTMLAnchorElement>) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    const dx = e.clientX - drag.x;
+    const dy = drag.mode === 'move' ? e.clientY - drag.y : 0;
+    if (!drag.started && Math.hypot(dx, dy) < DRAG_PX) return;
+    const over = drag.mode === 'move' ? rowUnder(e.clientX, e.clientY, e.currentTarget) : null;
+    setDrag({ ...drag, dx, dy, started: true, vehicleId: over ?? drag.vehicleId });
+  };
+  const onPointerUp = (e: PointerEvent<HTMLAnchorElement>) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    setDrag(null);
+    if (!drag.started) return;
+    dragged.current = true; // the click that follows is the end of the drag, not "open the booking"
+    const days = Math.round(drag.dx / colW);
+    const m: BarMove = {
+      booking: b,
+      vehicleId: drag.vehicleId,
+      pickupShift: drag.mode === 'move' ? days : 0,
+      returnShift: days,
+    };
+    if (m.pickupShift || m.returnShift || m.vehicleId !== vehicle.id) onMove?.(m);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLAnchorElement>) => {
+    if (!onMenu || !((e.shiftKey && e.key === 'F10') || e.key === 'ContextMenu')) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const r = e.currentTarget.getBoundingClientRect();
+    onMenu(b, { x: r.left, y: r.bottom });
+  };
   const look = lookOf(b);
   const top = PAD + bar.lane * LANE_H;
   const from = Date.parse(b.pickup_at);
@@ -315,16 +468,50 @@ function BarView({
       <a
         href={base + href}
         data-to={href}
+        draggable={false}
+        onDragStart={(e) => e.preventDefault()}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => setDrag(null)}
+        onClickCapture={(e) => {
+          if (!dragged.current) return;
+          dragged.current = false;
+          e.preventDefault();
+          e.stopPropagation();
+        }}
+        onContextMenu={(e) => {
+          if (!onMenu) return;
+          e.preventDefault();
+          onMenu(b, { x: e.clientX, y: e.clientY });
+        }}
+        onKeyDown={onKeyDown}
+        aria-keyshortcuts={onMenu ? 'Shift+F10' : undefined}
         aria-label={name}
-        title={`${name}\n${b.customer_name}\n${dateTimeIn(from, timezone)} → ${dateTimeIn(to, timezone)}${b.payment_due ? `\nPayment due (${b.payment_status.replace('_', ' ')})` : ''}${b.holds_slot && b.buffer_minutes ? `\nBuffer ${b.buffer_minutes} min before and after` : ''}`}
         data-testid="planner-bar"
         data-booking-id={b.id}
         data-status={b.status}
         data-payment-due={b.payment_due ? 'true' : undefined}
-        className={`absolute z-[5] flex items-center overflow-hidden whitespace-nowrap border px-1 text-xs leading-none ${LOOK_CLASS[look]} ${bar.clippedStart ? 'rounded-l-none border-l-0' : 'rounded-l'} ${bar.clippedEnd ? 'rounded-r-none border-r-0' : 'rounded-r'}`}
-        style={{ left, width: w, top: top + 3, height: LANE_H - 6 }}
+        className={`absolute flex items-center overflow-hidden whitespace-nowrap border px-1 text-xs leading-none ${LOOK_CLASS[look]} ${bar.clippedStart ? 'rounded-l-none border-l-0' : 'rounded-l'} ${bar.clippedEnd ? 'rounded-r-none border-r-0' : 'rounded-r'} ${movable ? 'cursor-grab' : ''} ${drag?.started ? 'z-[8] cursor-grabbing opacity-80 shadow-lg' : 'z-[5]'} ${moving ? 'opacity-50' : ''}`}
+        style={{
+          left,
+          width: drag?.started && drag.mode === 'resize' ? Math.max(6, w + drag.dx) : w,
+          top: top + 3,
+          height: LANE_H - 6,
+          transform: drag?.started && drag.mode === 'move' ? `translate(${drag.dx}px, ${drag.dy}px)` : undefined,
+        }}
+        title={`${name}\n${b.customer_name}\n${dateTimeIn(from, timezone)} → ${dateTimeIn(to, timezone)}${b.payment_due ? `\nPayment due (${b.payment_status.replace('_', ' ')})` : ''}${b.holds_slot && b.buffer_minutes ? `\nBuffer ${b.buffer_minutes} min before and after` : ''}${movable ? '\nDrag to move, drag its end to change the return; Shift+F10: Move…' : ''}`}
       >
         <span className="truncate">{b.reference}</span>
+        {movable && !bar.clippedEnd && (
+          // the end of the bar: dragging it changes the return day
+          <span
+            aria-hidden="true"
+            data-handle="end"
+            data-testid="planner-bar-end"
+            className="absolute right-0 top-0 h-full w-2 cursor-ew-resize"
+          />
+        )}
       </a>
       {look === 'hold' && b.hold_expires_at && (
         // the deadline, visible on the bar (its words are in the link's name too)

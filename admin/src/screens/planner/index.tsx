@@ -1,22 +1,38 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useHref, useNavigate, useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
 import { Empty, ErrorState, Loading, PageHeader } from '../../components/State';
 import { usePlanner, type PlannerBooking, type PlannerVehicle } from './api';
-import { addDays, dayStarts, daysBetween, shiftAnchor, todayIn, windowOf, windowTitle, type View } from './dates';
+import {
+  addDays,
+  dateIn,
+  dayCount,
+  dayStarts,
+  daysBetween,
+  shiftAnchor,
+  todayIn,
+  windowOf,
+  windowTitle,
+  type View,
+} from './dates';
 import { byVehicle } from './layout';
-import { BUFFER_STYLE, LABEL_W, Timeline } from './Timeline';
+import { BarMenu } from './BarMenu';
+import { MoveDialog, type MoveTarget } from './MoveDialog';
+import { BUFFER_STYLE, LABEL_W, plannerHere, Timeline, type BarMove, type BarPreview } from './Timeline';
 import { LEGEND, LOOK_CLASS } from './status';
 
 const FILTERS = ['location', 'category', 'vendor'] as const;
 const YMD = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * `/planner?view=week|month&date=YYYY-MM-DD&location=&category=&vendor=&closed=1`: vehicles × days of the store
- * calendar. One request per window (GET /admin/planner); a bar links to the booking, an empty day cell to a new
- * booking for that vehicle and day.
+ * `/planner?view=week|month&date=YYYY-MM-DD&location=&category=&vendor=&closed=1&sx=&sy=`: vehicles × days of the
+ * store calendar. One request per window (GET /admin/planner); a bar links to the booking, an empty day cell to a new
+ * booking for that vehicle and day, both with the way back to this view (window, filters and scroll: `sx`/`sy`, kept
+ * in the address when a scroll stops). A bar is dragged to other days or another vehicle, its end dragged to change
+ * the return, or moved from its menu ("Move…"): the server prices the change before it is saved (MoveDialog).
  */
-const bookingHref = (b: PlannerBooking) => `/bookings/${b.id}`;
+const MOVABLE = ['draft', 'pending_payment', 'pending', 'confirmed', 'in_progress'];
+const DAY_MS = 86_400_000;
 
 export default function Planner() {
   const store = useStore();
@@ -60,12 +76,60 @@ export default function Planner() {
   const days = useMemo(() => (data ? daysBetween(data.from, data.to) : []), [data?.from, data?.to]);
   const starts = useMemo(() => dayStarts(days, store.timezone), [days, store.timezone]);
   const bookings = useMemo(() => byVehicle(data?.bookings ?? []), [data]);
-  // "back" from a new booking: the view this answer was asked for (the address at the time it arrived)
+  // "back" from a booking: the view this answer was asked for (the address at the time it arrived; a click on the
+  // grid puts the address of that moment, scroll included)
   const here = useMemo(() => `/planner${window.location.search}`, [data]);
   const newHref = useCallback(
     (v: PlannerVehicle, day: string) =>
       `/bookings/new?${new URLSearchParams({ vehicle_id: String(v.id), pickup_date: day, return_date: addDays(day, 1), back: here }).toString()}`,
     [here],
+  );
+  const bookingHref = useCallback(
+    (b: PlannerBooking) => `/bookings/${b.id}?${new URLSearchParams({ back: here }).toString()}`,
+    [here],
+  );
+  useScrollInAddress(scrollRef, !!data && data.vehicles.length > 0, params, setParams);
+  const navigate = useNavigate();
+  const base = useHref('/').replace(/\/$/, '');
+  const tz = data?.timezone ?? store.timezone;
+  // a move being decided: the dialog, and the ghost bar where the server accepts it to go
+  const [moving, setMoving] = useState<{ booking: PlannerBooking; initial: MoveTarget } | null>(null);
+  const [target, setTarget] = useState<MoveTarget | null>(null);
+  const startMove = useCallback(
+    (m: BarMove) => {
+      const b = m.booking;
+      setMoving({
+        booking: b,
+        initial: {
+          vehicle_id: m.vehicleId,
+          pickup_date: addDays(dateIn(Date.parse(b.pickup_at), tz), m.pickupShift),
+          return_date: addDays(dateIn(Date.parse(b.return_at), tz), m.returnShift),
+        },
+      });
+    },
+    [tz],
+  );
+  const preview = useMemo((): BarPreview | null => {
+    if (!moving || !target) return null;
+    const b = moving.booking;
+    // the times stay: the instants move by whole days (a DST change between draws the ghost an hour off at most)
+    const shift = (iso: string, day: string) =>
+      Date.parse(iso) + (dayCount(dateIn(Date.parse(iso), tz), day) - 1) * DAY_MS;
+    return {
+      id: b.id,
+      vehicle_id: target.vehicle_id,
+      from: shift(b.pickup_at, target.pickup_date),
+      to: shift(b.return_at, target.return_date),
+    };
+  }, [moving, target, tz]);
+  const [menu, setMenu] = useState<{
+    booking: PlannerBooking;
+    at: { x: number; y: number };
+    from: Element | null;
+  } | null>(null);
+  const openMenu = useCallback(
+    (booking: PlannerBooking, at: { x: number; y: number }) => setMenu({ booking, at, from: document.activeElement }),
+    [],
   );
   const colW = days.length <= 7 ? 112 : 44;
   // wider than its region (a month at 1280 px, a week on a phone): it scrolls sideways, and the page says so
@@ -226,12 +290,103 @@ export default function Planner() {
               bookingHref={bookingHref}
               newHref={newHref}
               scrollRef={scrollRef}
+              onMove={startMove}
+              onMenu={openMenu}
+              preview={preview}
             />
           </div>
         </>
       )}
+      {menu && (
+        <BarMenu
+          label={`Booking ${menu.booking.reference}`}
+          at={menu.at}
+          items={[
+            {
+              label: 'Open booking',
+              run: () =>
+                void navigate(
+                  `/bookings/${menu.booking.id}?${new URLSearchParams({ back: plannerHere(base, scrollRef.current) }).toString()}`,
+                ),
+            },
+            {
+              label: 'Move…',
+              disabled: !MOVABLE.includes(menu.booking.status) || menu.booking.kind === 'transfer',
+              run: () =>
+                startMove({
+                  booking: menu.booking,
+                  vehicleId: menu.booking.vehicle_id,
+                  pickupShift: 0,
+                  returnShift: 0,
+                }),
+            },
+          ]}
+          onClose={(refocus) => {
+            if (refocus && menu.from instanceof HTMLElement) menu.from.focus();
+            setMenu(null);
+          }}
+        />
+      )}
+      {moving && data && (
+        <MoveDialog
+          key={`${moving.booking.id}-${moving.initial.vehicle_id}-${moving.initial.pickup_date}-${moving.initial.return_date}`}
+          booking={moving.booking}
+          vehicles={data.vehicles}
+          initial={moving.initial}
+          timezone={data.timezone}
+          onPreview={setTarget}
+          onClose={() => {
+            setMoving(null);
+            setTarget(null);
+          }}
+        />
+      )}
     </div>
   );
+}
+
+/**
+ * The scroll region's position in the address (`sx`, `sy`; replaced, not pushed, when a scroll stops), put back once
+ * when the planner opens with them (back from a booking, a reload): the operator returns to the rows they left.
+ */
+function useScrollInAddress(
+  ref: RefObject<HTMLDivElement | null>,
+  shown: boolean,
+  params: URLSearchParams,
+  setParams: ReturnType<typeof useSearchParams>[1],
+) {
+  const restored = useRef(false);
+  const initial = useRef({ x: Number(params.get('sx')) || 0, y: Number(params.get('sy')) || 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!shown || !el) return;
+    if (!restored.current) {
+      restored.current = true;
+      el.scrollLeft = initial.current.x;
+      el.scrollTop = initial.current.y;
+    }
+    let timer = 0;
+    const onScroll = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        // a click on the grid may have left the planner since (the unmount clears this timer only afterwards)
+        if (!window.location.pathname.endsWith('/planner')) return;
+        const n = new URLSearchParams(window.location.search);
+        const x = Math.round(el.scrollLeft);
+        const y = Math.round(el.scrollTop);
+        if (x) n.set('sx', String(x));
+        else n.delete('sx');
+        if (y) n.set('sy', String(y));
+        else n.delete('sy');
+        if (n.toString() !== window.location.search.replace(/^\?/, '')) setParams(n, { replace: true });
+      }, 250);
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      window.clearTimeout(timer);
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [ref, shown, setParams]);
 }
 
 /** Whether the grid (`width` px) is wider than its scroll region, kept current as the region resizes. */
@@ -270,6 +425,7 @@ function Legend({ bufferMinutes }: { bufferMinutes: number }) {
         Buffer: {bufferMinutes} min kept before and after a booking that holds the vehicle
       </li>
       <li>An empty day opens a new booking for that vehicle.</li>
+      <li>Drag a bar to other days or another vehicle, or its end to change the return (Shift+F10 on a bar: Move…).</li>
     </ul>
   );
 }

@@ -5,16 +5,46 @@ import { rentalOk } from '../../../platform/http/namespaces.js';
 import { rentalErrors } from '../../../platform/http/schemas.js';
 import { IdempotencyKeyHeader, keyedRun } from '../../../platform/idempotency/route.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../paging.js';
-import { adminResponses, DateStr, IdParams, TimeStr, Id, Text } from '../schemas.js';
+import { adminResponses, DateStr, IdParams, TimeStr, Id, Text, lit } from '../schemas.js';
 import { isValidDate } from '../time.js';
-import { bookingDetail, bookingsPage, changeStatus, createBooking, editBooking } from './service.js';
+import {
+  bookingDetail,
+  bookingsPage,
+  changeStatus,
+  createBooking,
+  editBooking,
+  quoteBookingChange,
+} from './service.js';
+import { Decimal } from '../money.js';
 import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
 import type { BookingRow } from './repo.js';
 import { bookingView } from './view.js';
-import { BookingDetailView as BookingDetail, BookingView as Booking } from './schema.js';
+import { BookingDetailView as BookingDetail, BookingView as Booking, PAYMENT_STATUSES } from './schema.js';
 import { AMOUNT_BOUND_DOC } from './amount-bound.js';
 
 const T = ['rental: bookings'];
+
+/** New dates, times or vehicle of a booking (PUT /bookings/{id} and its quote). */
+const Move = {
+  pickup_date: Type.Optional(DateStr),
+  return_date: Type.Optional(DateStr),
+  pickup_time: Type.Optional(TimeStr),
+  return_time: Type.Optional(TimeStr),
+  vehicle_id: Type.Optional(Id({ description: 'Another vehicle (rentals): re-checked and re-priced on it' })),
+};
+
+const QuoteView = Type.Object(
+  {
+    booking: Booking,
+    previous_total: Type.Number({ description: 'The total now' }),
+    total: Type.Number({ description: 'The total after the change' }),
+    difference: Type.Number({ description: 'total − previous_total' }),
+    refund: Type.Number({ description: 'What the change would refund of what was paid' }),
+    due: Type.Number({ description: 'What the change would ask beyond what was paid (a fully paid booking)' }),
+    payment_status: lit(PAYMENT_STATUSES),
+  },
+  { additionalProperties: false, description: 'Booking change quote' },
+);
 const Status = Type.Union(BOOKING_STATUSES.map((s) => Type.Literal(s)));
 
 export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -109,7 +139,8 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
             return_date: Type.Optional(DateStr),
             pickup_time: Type.Optional(TimeStr),
             return_time: Type.Optional(TimeStr),
-            location_id: Type.Optional(Id()),
+            location_id: Type.Optional(Id({ description: "Pick-up location (default: the vehicle's)" })),
+            return_location_id: Type.Optional(Id({ description: 'Return location (default: the pick-up location)' })),
             addons: Type.Optional(Type.Array(Text({ maxLength: 50 }), { maxItems: 20 })),
             status: Type.Optional(Type.Union(INITIAL_STATUSES.map((s) => Type.Literal(s)))),
             payment_method: Type.Optional(Text({ maxLength: 50 })),
@@ -138,29 +169,54 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: T,
-        summary: 'Change the dates (re-priced, re-checked for overlap) or notes of a booking',
+        summary: 'Change the dates or vehicle (re-priced, re-checked for overlap) or notes of a booking',
         params: IdParams,
         description:
-          'New dates re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid ' +
+          'New dates (or `vehicle_id`: another vehicle, for a rental) re-price the booking under its lock, and the price change settles its money in the same transaction: what was paid ' +
           "beyond the new total is refunded (reason `booking_repriced`; through the payment's provider after commit, recorded for offline payments), " +
           'and a fully paid booking that now costs more owes the difference (`payment_status` `partially_paid`, a pending payment of the difference ' +
           'with the same provider: Stripe gets a PaymentIntent, offline is settled by mark-paid). Event `booking.repriced`. Completed, cancelled, ' +
           'no-show and refunded bookings keep their dates (409). ' +
           AMOUNT_BOUND_DOC,
         body: Type.Object(
-          {
-            pickup_date: Type.Optional(DateStr),
-            return_date: Type.Optional(DateStr),
-            pickup_time: Type.Optional(TimeStr),
-            return_time: Type.Optional(TimeStr),
-            notes: Type.Optional(Text({ maxLength: 5000 })),
-          },
+          { ...Move, notes: Type.Optional(Text({ maxLength: 5000 })) },
           { additionalProperties: false },
         ),
         response: adminResponses(Booking, 200, 404, 409),
       },
     },
     async (req) => rentalOk(bookingView(await editBooking(p, req.params.id, req.body)), 'Booking updated.'),
+  );
+
+  app.post(
+    '/bookings/:id/quote',
+    {
+      schema: {
+        tags: T,
+        summary: 'What new dates or another vehicle would do to a booking’s price, without changing it',
+        params: IdParams,
+        description:
+          'The change PUT /bookings/{id} would make, by the same rules and in the same transaction, rolled back: the ' +
+          'booking as it would be, its old and new total, and what settling its money would do (`refund`: owed to ' +
+          'the customer; `due`: asked of them). Nothing is written. A change PUT would refuse is refused the same way ' +
+          '(409 `VEHICLE_NOT_AVAILABLE` with its reason, 409 for a completed, cancelled, no-show or refunded booking).',
+        body: Type.Object(Move, { additionalProperties: false }),
+        response: adminResponses(QuoteView, 200, 404, 409),
+      },
+    },
+    async (req) => {
+      const q = await quoteBookingChange(p, req.params.id, req.body);
+      const before = new Decimal(q.previous.total);
+      return rentalOk({
+        booking: bookingView(q.booking),
+        previous_total: before.toNumber(),
+        total: new Decimal(q.booking.total).toNumber(),
+        difference: new Decimal(q.booking.total).minus(before).toNumber(),
+        refund: Number(q.refunded),
+        due: Number(q.due),
+        payment_status: q.payment_status,
+      });
+    },
   );
 
   app.post(

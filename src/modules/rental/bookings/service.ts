@@ -20,15 +20,19 @@ import { deliverRefunds } from '../payments/refunds/service.js';
 import { refundEverythingPaid } from '../payments/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { lockBooking } from './lock.js';
-import type { BookingPriceColumns } from './schema.js';
+import type { BookingPriceColumns, PaymentStatus } from './schema.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
 import { startDuePayments } from '../payments/due.js';
 import { cancelStaleIntents } from '../payments/stale.js';
 import { supersedePayments } from '../payments/work-repo.js';
 import { paymentsOf } from './create/repo.js';
+import { announceOnCommit } from '../../../platform/db/announce.js';
+import { Decimal } from '../money.js';
 import {
   bookingById,
   bookingRefs,
+  HOLDS_TOPIC,
+  holdKey,
   findOverlap,
   insertBooking,
   listBookings,
@@ -315,72 +319,136 @@ export interface UpdateBookingInput {
   return_date?: string;
   pickup_time?: string;
   return_time?: string;
+  /** Another vehicle for a rental (the planner's drag to another row): re-checked and re-priced on that vehicle. */
+  vehicle_id?: number;
   notes?: string;
 }
 
 const FROZEN: readonly string[] = ['completed', 'cancelled', 'no_show', 'refunded'];
+const MOVES = ['pickup_date', 'return_date', 'pickup_time', 'return_time', 'vehicle_id'] as const;
+
+/** What a change of a booking decided in its transaction (the caller commits it, or rolls it back for a quote). */
+interface BookingChange {
+  previous: BookingRow;
+  booking: BookingRow;
+  money: MoneyBalance | null;
+  mailAfterCommit?: () => Promise<void>;
+}
 
 /**
- * Changes dates and/or notes. New dates of a rental are re-checked for overlap (excluding itself) and re-priced under
- * the booking's lock, and the price change settles its money (repriceBooking: the overpaid part refunded, an amount
- * due asked for); the refunds are delivered and the due payments started after commit.
+ * The change itself, under the booking's lock (both vehicles' on a move to another one): new dates or vehicle of a
+ * rental re-checked for overlap (excluding itself) and re-priced (repriceBooking settles the money).
+ */
+async function changeBooking(
+  p: Platform,
+  tx: Db,
+  id: number,
+  input: UpdateBookingInput,
+  catalogue: PreparedBooking['catalogue'],
+  expired: BookingRow[],
+): Promise<BookingChange> {
+  const s = rentalSettings(p);
+  const cur = await lockBooking(tx, id, expired, input.vehicle_id);
+  const datesChange = MOVES.some((k) => input[k] !== undefined);
+  if (!datesChange)
+    return { previous: cur, booking: (await updateBooking(tx, id, { notes: input.notes }))!, money: null };
+  if (FROZEN.includes(cur.status))
+    throw RentalErrors.stateConflict(`The dates of a ${cur.status} booking cannot change.`);
+  const from = Number(cur.vehicle_id);
+  const vehicle = input.vehicle_id ?? from;
+  if (cur.kind === 'transfer') {
+    if (vehicle !== from) throw invalidField('vehicle_id', 'A transfer keeps its vehicle: change its dates only.');
+    return { previous: cur, booking: await moveTransfer(p, tx, cur, input), money: null };
+  }
+  const pu = utcToLocal(toDate(cur.pickup_at), s.timezone);
+  const re = utcToLocal(toDate(cur.return_at), s.timezone);
+  const merged = {
+    vehicle_id: vehicle,
+    pickup_date: input.pickup_date ?? pu.date,
+    return_date: input.return_date ?? re.date,
+    pickup_time: input.pickup_time ?? pu.time,
+    return_time: input.return_time ?? re.time,
+    addons: Array.isArray(cur.addons) ? (cur.addons as { code: string }[]).map((a) => a.code) : [],
+  };
+  const period = parsePeriod(p, merged);
+  const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
+  if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
+  const repriced = await repriceBooking(p, tx, cur, {
+    ...(vehicle !== from ? { vehicle_id: vehicle } : {}),
+    pickup_at: period.pickupAt.toISOString(),
+    return_at: period.returnAt.toISOString(),
+    ...priceFields(r),
+    notes: input.notes,
+  });
+  // the old vehicle's holds lose this booking (updateBooking announces the new vehicle's)
+  if (vehicle !== from) announceOnCommit(tx, HOLDS_TOPIC, [holdKey({ vehicle_id: from, id })]);
+  return { previous: cur, booking: repriced.booking, money: repriced.money, mailAfterCommit: repriced.mailAfterCommit };
+}
+
+/**
+ * Changes dates, vehicle and/or notes. New dates (or vehicle) of a rental are re-checked for overlap (excluding
+ * itself) and re-priced under the booking's lock, and the price change settles its money (repriceBooking: the
+ * overpaid part refunded, an amount due asked for); the refunds are delivered and the due payments started after
+ * commit.
  */
 export async function editBooking(p: Platform, id: number, input: UpdateBookingInput): Promise<BookingRow> {
-  const s = rentalSettings(p);
   const catalogue = await catalogueOf(p).get();
   const expired: BookingRow[] = [];
-  const settled: MoneyBalance[] = [];
-  let mailAfterCommit: (() => Promise<void>) | undefined;
-  const edited = await p
-    .transaction(async (tx): Promise<BookingRow> => {
-      const cur = await lockBooking(tx, id, expired);
-      const datesChange = ['pickup_date', 'return_date', 'pickup_time', 'return_time'].some(
-        (k) => input[k as keyof UpdateBookingInput] !== undefined,
-      );
-      if (!datesChange) return (await updateBooking(tx, id, { notes: input.notes }))!;
-      if (FROZEN.includes(cur.status))
-        throw RentalErrors.stateConflict(`The dates of a ${cur.status} booking cannot change.`);
-      if (cur.kind === 'transfer') return moveTransfer(p, tx, cur, input);
-      const pu = utcToLocal(toDate(cur.pickup_at), s.timezone);
-      const re = utcToLocal(toDate(cur.return_at), s.timezone);
-      const merged = {
-        vehicle_id: Number(cur.vehicle_id),
-        pickup_date: input.pickup_date ?? pu.date,
-        return_date: input.return_date ?? re.date,
-        pickup_time: input.pickup_time ?? pu.time,
-        return_time: input.return_time ?? re.time,
-        addons: Array.isArray(cur.addons) ? (cur.addons as { code: string }[]).map((a) => a.code) : [],
-      };
-      const period = parsePeriod(p, merged);
-      const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
-      if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
-      const repriced = await repriceBooking(p, tx, cur, {
-        pickup_at: period.pickupAt.toISOString(),
-        return_at: period.returnAt.toISOString(),
-        ...priceFields(r),
-        notes: input.notes,
-      });
-      settled.push(repriced.money);
-      mailAfterCommit = repriced.mailAfterCommit;
-      return repriced.booking;
-    })
-    .catch(rethrowOverlap);
+  const change = await p.transaction((tx) => changeBooking(p, tx, id, input, catalogue, expired)).catch(rethrowOverlap);
+  const money = change.money;
   // owed or due since the commit above; a provider failure leaves them pending (refunds: the journey job retries)
-  await deliverRefunds(
-    p,
-    settled.flatMap((m) => m.refundIds),
-  );
-  await startDuePayments(
-    p,
-    settled.flatMap((m) => m.duePaymentIds),
-  );
-  await cancelStaleIntents(
-    p,
-    settled.flatMap((m) => m.staleIds),
-  );
-  await mailAfterCommit?.();
+  if (money) {
+    await deliverRefunds(p, money.refundIds);
+    await startDuePayments(p, money.duePaymentIds);
+    await cancelStaleIntents(p, money.staleIds);
+  }
+  await change.mailAfterCommit?.();
   await mailExpired(p, expired);
-  return edited;
+  return change.booking;
+}
+
+/** What a change of dates or vehicle would do to a booking's price and money (`quoteBookingChange`). */
+export interface BookingChangeQuote {
+  booking: BookingRow;
+  previous: BookingRow;
+  refunded: string;
+  due: string;
+  payment_status: PaymentStatus;
+}
+
+class QuoteOnly extends Error {
+  constructor(readonly change: BookingChange) {
+    super('quote only');
+  }
+}
+
+/**
+ * The same change as `editBooking`, in the same transaction and by the same rules (lock, availability, re-price,
+ * money settling), rolled back instead of committed: what the booking would become, and the refund it would owe or
+ * the amount it would ask. Nothing is written, mailed or announced; a refusal is the same error the change would get.
+ */
+export async function quoteBookingChange(
+  p: Platform,
+  id: number,
+  input: UpdateBookingInput,
+): Promise<BookingChangeQuote> {
+  const catalogue = await catalogueOf(p).get();
+  try {
+    await p.transaction(async (tx) => {
+      throw new QuoteOnly(await changeBooking(p, tx, id, input, catalogue, []));
+    });
+  } catch (err) {
+    if (!(err instanceof QuoteOnly)) rethrowOverlap(err);
+    const { booking, previous, money } = err.change;
+    return {
+      booking,
+      previous,
+      refunded: (money?.refunded ?? new Decimal(0)).toFixed(2),
+      due: (money?.due ?? new Decimal(0)).toFixed(2),
+      payment_status: money?.payment_status ?? booking.payment_status,
+    };
+  }
+  throw new Error('unreachable: a quote always rolls back');
 }
 
 /** Does the booking hold its vehicle now? (pending ones only until their payment deadline.) */
