@@ -1170,7 +1170,7 @@ export interface paths {
         put?: never;
         /**
          * Reply in the thread
-         * @description Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`.
+         * @description Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`. The customer gets the reply by mail (template `message_reply`, in the outbox with the reply).
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
@@ -18213,11 +18213,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Files sent with the mail: a customer booking mail carries the booking as an .ics event */
+                        attachments: {
+                            /** @description The file as sent (text: an iCalendar event for booking mails) */
+                            content: string;
+                            content_type: string;
+                            filename: string;
+                        }[];
                         created_at: string;
                         error: string | null;
                         html: string;
                         id: number;
-                        /** @description stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking_created mail) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); any other mail refused by the SMTP server is failed */
+                        /** @description stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking and message mails) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); any other mail refused by the SMTP server is failed */
                         status: string;
                         subject: string;
                         template: string;
