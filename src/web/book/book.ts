@@ -145,7 +145,12 @@ function inline(el: HTMLElement): void {
   root.append(container);
   const o = { ...fromDataset(el.dataset), ...fromUrl(location.search) };
   if (el.dataset.rovaBook === 'account')
-    new AccountWidget(el, container, { api, i18n: i18n(langOf(o)), payments: paymentConfig });
+    new AccountWidget(el, container, {
+      api,
+      i18n: i18n(langOf(o)),
+      payments: paymentConfig,
+      open: new URLSearchParams(location.search).get('rova_booking') ?? undefined,
+    });
   else mount(el, container, o);
 }
 
