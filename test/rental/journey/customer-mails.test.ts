@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingsAtOnceOf } from '../../../src/modules/rental/bookings/at-once.js';
 import { rows } from '../../../src/platform/db/types.js';
 import { mailDeliveryOf } from '../../../src/platform/mail/delivery.js';
 import { makeApp, type TestApp } from '../../helpers/app.js';
@@ -242,6 +243,40 @@ describe('the customer is told (store language de, Europe/Berlin, SMTP)', () => 
     expect(c.event.UID).toBe(`${b.reference}@rent.example.test`);
     expect(c.event.DESCRIPTION).toContain('Rückgabeort: Hauptbahnhof, Europaplatz 1, Berlin');
     expect(icsInstant(c.event.DTSTART!).toISOString()).toBe('2034-09-01T08:00:00.000Z');
+  });
+
+  it("a signed-in customer's second booking, written by the one statement: its booking_created row keeps the .ics too", async () => {
+    const at = bookingsAtOnceOf(t.platform);
+    const viaStatement: string[] = [];
+    const book = at.book.bind(at);
+    at.book = (item) => {
+      viaStatement.push(item.columns.reference);
+      return book(item);
+    };
+    const cust = await t.userWithKey('customer', ['read', 'write'], 'erika-twice');
+    const refs: string[] = [];
+    for (const day of ['2034-10-01', '2034-10-10']) {
+      const r = await t.inject({
+        method: 'POST',
+        url: `${V2}/booking/create`,
+        headers: { 'x-rova-api-key': cust.key },
+        payload: {
+          vehicle_id: car,
+          pickup_date: day,
+          return_date: `${day.slice(0, 8)}${String(Number(day.slice(8)) + 2).padStart(2, '0')}`,
+          payment_method: 'offline',
+          payment_plan: 'full',
+        },
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      refs.push(r.json().data.booking.reference as string);
+    }
+    at.book = book;
+    expect(viaStatement).toEqual([refs[1]]); // the first made the customer record: its own transaction
+    const ms = await outbox('erika-twice@example.test');
+    expect(ms.map((m) => m.template)).toEqual(['booking_created', 'booking_created']);
+    expect(ms.map((m) => ics(m).event.UID)).toEqual(refs.map((r) => `${r}@rent.example.test`));
+    expect(ms[1]!.text).toContain(`Ihre Buchung ansehen: ${link(refs[1]!)}`);
   });
 
   it("the operator's reply to a customer's message: message_reply to the customer with the reply and the account link", async () => {
