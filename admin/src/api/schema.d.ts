@@ -858,7 +858,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap)
-         * @description A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
+         * @description The customer is mailed in the same transaction: `booking_confirmed` for a booking created confirmed, `booking_created` for one waiting for payment, nothing for a draft. A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
@@ -906,7 +906,9 @@ export interface paths {
         put?: never;
         /**
          * Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)
-         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         * @description A move to `confirmed` mails the customer `booking_confirmed`, a move to `cancelled` `booking_cancelled`, written in the transaction of the move.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1BookingsByIdStatus"];
         delete?: never;
