@@ -616,6 +616,26 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     expect(await violations()).toEqual([]);
   });
 
+  it("a booking mail's link: the account page opens that booking as soon as its customer has signed in", async () => {
+    const c = await account();
+    const b = await book(c.token, new Date(Date.UTC(2028, 4, 9, 10)), 2, false);
+    const [mail] = await call<{ text: string }[]>(
+      'GET',
+      `/rova/v1/outbox?to=${encodeURIComponent(c.email)}&template=booking_created`,
+      { admin: true },
+    );
+    const link = new URL(/View your booking: (\S+)/.exec(mail!.text)![1]!);
+    expect(link.pathname).toBe('/demo/rent/account');
+    expect(link.searchParams.get('rova_booking')).toBe(b.reference);
+    // the link as the customer clicks it in the mail (PUBLIC_URL is this test's shop)
+    const { page } = await open(`${link.pathname}${link.search}`);
+    const w = page.locator(ACCOUNT);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+  });
+
   it('in an iframe: events are posted to the parent named by data-parent-origin ({source, type, detail}); a frame naming another origin posts nothing it can read', async () => {
     framed.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framed</title>
 <script src="${shop.origin}/assets/rova-book/book.js" data-parent-origin="${parent.origin}" defer></script></head>

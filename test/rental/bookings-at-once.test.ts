@@ -89,10 +89,13 @@ function item(vehicleId: number, accountId: number, day: string, answers: Record
       ],
       payment: { provider: 'offline', amount: 44 },
       events: [outboxEvent('booking.created', { id: 0, customer_id: 0, total: '0', reference })],
-      mail: bookingMailToStore(t.platform, 'booking_created', draft),
+      mail: bookingMailToStore(t.platform, NO_CATALOGUE, 'booking_created', draft),
     },
   };
 }
+
+/** The mail names no vehicle or location (the rows it renders without them are the ones this test reads). */
+const NO_CATALOGUE = { vehicles: new Map(), locations: new Map(), rules: [] };
 
 /** Where each booking's payment id is recorded once it is written (what the create answers with). */
 const answering = new Map<string, Record<string, number>>();

@@ -878,7 +878,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap; Idempotency-Key honoured)
-         * @description A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
+         * @description The customer is mailed in the same transaction: `booking_confirmed` for a booking created confirmed, `booking_created` for one waiting for payment, nothing for a draft. A price whose total or another amount would exceed 9999999999.99 (the booking columns are numeric(12,2)) → 400 `INVALID_PARAMS` naming it (`details: {field, amount, max}`), before anything is written.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
@@ -948,7 +948,9 @@ export interface paths {
         put?: never;
         /**
          * Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)
-         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         * @description A move to `confirmed` mails the customer `booking_confirmed`, a move to `cancelled` `booking_cancelled`, written in the transaction of the move.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1BookingsByIdStatus"];
         delete?: never;
@@ -1212,7 +1214,7 @@ export interface paths {
         put?: never;
         /**
          * Reply in the thread
-         * @description Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`.
+         * @description Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`. The customer gets the reply by mail (template `message_reply`, in the outbox with the reply).
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
@@ -19625,11 +19627,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Files sent with the mail: a customer booking mail carries the booking as an .ics event */
+                        attachments: {
+                            /** @description The file as sent (text: an iCalendar event for booking mails) */
+                            content: string;
+                            content_type: string;
+                            filename: string;
+                        }[];
                         created_at: string;
                         error: string | null;
                         html: string;
                         id: number;
-                        /** @description stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking_created mail) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); any other mail refused by the SMTP server is failed */
+                        /** @description stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking and message mails) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); any other mail refused by the SMTP server is failed */
                         status: string;
                         subject: string;
                         template: string;

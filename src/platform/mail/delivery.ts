@@ -85,7 +85,13 @@ export class MailDelivery {
 
   private async send(m: ClaimedMail): Promise<void> {
     try {
-      await mailerOf(this.p).deliver({ to: m.to_address, subject: m.subject, text: m.text_body, html: m.html_body });
+      await mailerOf(this.p).deliver({
+        to: m.to_address,
+        subject: m.subject,
+        text: m.text_body,
+        html: m.html_body,
+        attachments: m.attachments,
+      });
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
       const last = m.attempts >= MAIL_ATTEMPTS;

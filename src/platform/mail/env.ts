@@ -8,9 +8,19 @@ export interface MailEnv {
   storeName: string;
   /** Base URL of the public site, for links in mails (verification, password reset). */
   publicUrl: string;
+  /** Language of the mails to customers (STORE_LANGUAGE). */
+  language: MailLanguage;
+  /** The shop's page with the booking widget's account mode: booking mails link to the booking there. */
+  accountUrl: string;
 }
 
-/** Reads and validates SMTP_URL, MAIL_FROM, STORE_NAME and PUBLIC_URL (called from loadConfig: bad value → exit 2). */
+export const MAIL_LANGUAGES = ['en', 'de', 'tr'] as const;
+export type MailLanguage = (typeof MAIL_LANGUAGES)[number];
+
+/**
+ * Reads and validates SMTP_URL, MAIL_FROM, STORE_NAME, PUBLIC_URL, STORE_LANGUAGE and ACCOUNT_URL (called from
+ * loadConfig: bad value → exit 2).
+ */
 export function parseMailEnv(env: Readonly<Record<string, string | undefined>>): MailEnv {
   const smtpUrl = env.SMTP_URL?.trim() || null;
   if (smtpUrl !== null) {
@@ -34,5 +44,11 @@ export function parseMailEnv(env: Readonly<Record<string, string | undefined>>):
   const publicUrl = (env.PUBLIC_URL?.trim() || 'http://127.0.0.1:8080').replace(/\/+$/, '');
   if (!/^https?:\/\/[^\s/]+/.test(publicUrl))
     throw new ConfigError(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
-  return { smtpUrl, from, storeName, publicUrl };
+  const language = (env.STORE_LANGUAGE?.trim().toLowerCase() || 'en') as MailLanguage;
+  if (!MAIL_LANGUAGES.includes(language))
+    throw new ConfigError(`STORE_LANGUAGE must be one of ${MAIL_LANGUAGES.join(', ')} (got "${env.STORE_LANGUAGE}")`);
+  const accountUrl = env.ACCOUNT_URL?.trim() || `${publicUrl}/demo/rent/account`;
+  if (!/^https?:\/\/[^\s/]+[^\s]*$/.test(accountUrl) || accountUrl.includes('#'))
+    throw new ConfigError(`ACCOUNT_URL must be an http(s) URL without a fragment (got "${accountUrl}")`);
+  return { smtpUrl, from, storeName, publicUrl, language, accountUrl };
 }

@@ -4,12 +4,13 @@ import type { Platform } from '../context.js';
 import { one, rows, type Db } from '../db/types.js';
 import { perPlatform } from '../per-platform.js';
 import { mailSettings } from './settings.js';
-import type { MailContent } from './templates.js';
+import type { MailAttachment, MailContent } from './templates.js';
 
 export interface OutgoingMail extends MailContent {
   to: string;
   /** Template name, kept with an outbox copy (e.g. `password_reset`). */
   template: string;
+  attachments?: MailAttachment[];
 }
 
 /**
@@ -43,7 +44,18 @@ export class Mailer {
     const s = mailSettings(this.p);
     if (!s.smtpUrl) throw new Error('no SMTP_URL');
     this.transport ??= nodemailer.createTransport({ url: s.smtpUrl, ...SMTP_TIMEOUTS });
-    await this.transport.sendMail({ from: s.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+    await this.transport.sendMail({
+      from: s.from,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      attachments: (m.attachments ?? []).map((a) => ({
+        filename: a.filename,
+        content: a.content,
+        contentType: a.content_type,
+      })),
+    });
   }
 
   close(): void {
@@ -62,8 +74,9 @@ export const mailerOf = perPlatform((p) => new Mailer(p));
 // One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch
 // could carry another request's mail into the next write; see idempotency-lease.test.ts, "killed after its commit").
 async function storeMail(db: Db, m: OutgoingMail, status: 'stored' | 'failed', error: string | null): Promise<void> {
-  await db.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error)
-    VALUES (${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${status}, ${error})`);
+  await db.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error, attachments)
+    VALUES (${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${status}, ${error},
+      ${JSON.stringify(m.attachments ?? [])}::jsonb)`);
 }
 
 export interface OutboxRow {
@@ -75,6 +88,7 @@ export interface OutboxRow {
   template: string;
   status: string;
   error: string | null;
+  attachments: MailAttachment[];
   created_at: string;
 }
 
@@ -90,7 +104,7 @@ export async function listOutbox(
   const w = sql.join(c, sql` AND `);
   const items = await rows<OutboxRow>(
     db,
-    sql`SELECT id::int AS id, to_address, subject, text_body, html_body, template, status, error, created_at
+    sql`SELECT id::int AS id, to_address, subject, text_body, html_body, template, status, error, attachments, created_at
     FROM rova_mail_outbox WHERE ${w} ORDER BY id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
   );
   const t = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_mail_outbox WHERE ${w}`);

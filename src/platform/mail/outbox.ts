@@ -3,6 +3,7 @@ import type { Platform } from '../context.js';
 import { rows, type Db } from '../db/types.js';
 import type { OutgoingMail } from './mailer.js';
 import { mailSettings } from './settings.js';
+import type { MailAttachment } from './templates.js';
 
 /**
  * A mail rendered in TypeScript, stored by the write that causes it in that write's own transaction (so it exists
@@ -14,6 +15,8 @@ export interface MailToStore {
   text: string;
   html: string;
   template: string;
+  /** Files sent with it (an .ics of the booking), kept in the row's `attachments`. */
+  attachments: MailAttachment[];
   /** `pending`: the delivery sends it (SMTP_URL set); `stored`: kept for an administrator to read (no SMTP_URL). */
   status: 'pending' | 'stored';
   /** Seconds before the delivery may send it; the write that follows it may release it earlier (`releaseMail`). */
@@ -28,6 +31,7 @@ export function mailToStore(p: Platform, m: OutgoingMail, holdSeconds = 0): Mail
     text: m.text,
     html: m.html,
     template: m.template,
+    attachments: m.attachments ?? [],
     status: mailSettings(p).smtpUrl ? 'pending' : 'stored',
     hold_seconds: holdSeconds,
   };
@@ -35,9 +39,9 @@ export function mailToStore(p: Platform, m: OutgoingMail, holdSeconds = 0): Mail
 
 /** Stores `m` in the caller's transaction; `about` names what it is about (`booking:42`). */
 export async function storeMail(tx: Db, m: MailToStore, about: string | null): Promise<void> {
-  await tx.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about)
+  await tx.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
     VALUES (${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${m.status},
-      now() + make_interval(secs => ${m.hold_seconds}), ${about})`);
+      now() + make_interval(secs => ${m.hold_seconds}), ${about}, ${JSON.stringify(m.attachments)}::jsonb)`);
 }
 
 /** A held mail may go now (the write it waited for is done); wakes the delivery. */
@@ -57,6 +61,7 @@ export interface ClaimedMail {
   text_body: string;
   html_body: string;
   template: string;
+  attachments: MailAttachment[];
   attempts: number;
 }
 
@@ -74,7 +79,7 @@ export async function claimDueMails(db: Db, limit: number, leaseSeconds: number)
         WHERE (status = 'pending' AND not_before <= now()) OR (status = 'sending' AND claimed_until < now())
         ORDER BY not_before, id LIMIT ${limit} FOR UPDATE SKIP LOCKED) due
       WHERE m.id = due.id
-      RETURNING m.id::int AS id, m.to_address, m.subject, m.text_body, m.html_body, m.template, m.attempts`,
+      RETURNING m.id::int AS id, m.to_address, m.subject, m.text_body, m.html_body, m.template, m.attachments, m.attempts`,
   );
 }
 

@@ -6,6 +6,14 @@ export interface MailContent {
   html: string;
 }
 
+/** A file sent with a mail (kept with it in the outbox): text content, e.g. an iCalendar event. */
+export interface MailAttachment {
+  filename: string;
+  /** e.g. `text/calendar; charset=utf-8; method=PUBLISH` */
+  content_type: string;
+  content: string;
+}
+
 export interface MailContext {
   storeName: string;
   timezone: string;

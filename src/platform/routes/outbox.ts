@@ -14,11 +14,19 @@ const Mail = Type.Object({
   template: Type.String(),
   status: Type.String({
     description:
-      'stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking_created ' +
-      'mail) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); ' +
+      'stored (no SMTP_URL: kept here to be read); with SMTP_URL, a mail delivered from the outbox (the booking and message ' +
+      'mails) is pending (waiting for its attempt), sending, sent, or failed (refused by the SMTP server on every attempt); ' +
       'any other mail refused by the SMTP server is failed',
   }),
   error: Type.Union([Type.String(), Type.Null()]),
+  attachments: Type.Array(
+    Type.Object({
+      filename: Type.String(),
+      content_type: Type.String(),
+      content: Type.String({ description: 'The file as sent (text: an iCalendar event for booking mails)' }),
+    }),
+    { description: 'Files sent with the mail: a customer booking mail carries the booking as an .ics event' },
+  ),
   created_at: Type.String(),
 });
 
@@ -58,6 +66,7 @@ export const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
         template: m.template,
         status: m.status,
         error: m.error,
+        attachments: m.attachments,
         created_at: toDate(m.created_at).toISOString(),
       }));
     },

@@ -28,6 +28,8 @@ export interface AccountContext {
   resetToken?: string | null;
   /** The reset is done: drop the token from the address bar. */
   onReset?: () => void;
+  /** A booking to open once the bookings are loaded: its reference (`rova_booking`, the link of a booking mail). */
+  open?: string;
 }
 
 export class AccountWidget {
@@ -45,6 +47,8 @@ export class AccountWidget {
   private payments: PaymentConfig | null = null;
   /** The mounted Payment Element of the `pay` step. */
   private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
+  /** `ctx.open` until the first bookings list (after signing in, when the link was opened signed out). */
+  private toOpen: string | undefined;
 
   constructor(
     private readonly target: HTMLElement,
@@ -52,6 +56,7 @@ export class AccountWidget {
     private readonly ctx: AccountContext,
   ) {
     const { t } = ctx.i18n;
+    this.toOpen = ctx.open;
     this.state = initialAccount(signedIn());
     this.auth = newAuth(ctx.resetToken ?? null);
     this.view = h('div', { class: 'view' });
@@ -130,7 +135,12 @@ export class AccountWidget {
 
   private loadBookings(): Promise<void> {
     return this.run(async () => {
-      this.dispatch({ type: 'bookings', items: await this.ctx.api.myBookings() });
+      const items = await this.ctx.api.myBookings();
+      this.dispatch({ type: 'bookings', items });
+      const ref = this.toOpen;
+      this.toOpen = undefined;
+      const linked = ref === undefined ? undefined : items.find((b) => b.reference === ref);
+      if (linked) this.openBooking(linked.id);
     });
   }
 

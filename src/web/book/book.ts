@@ -158,6 +158,7 @@ function inline(el: HTMLElement): void {
       payments: paymentConfig,
       resetToken: new URLSearchParams(location.search).get('rova_reset'),
       onReset: dropResetToken,
+      open: new URLSearchParams(location.search).get('rova_booking') ?? undefined,
     });
   else mount(el, container, o);
 }

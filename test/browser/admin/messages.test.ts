@@ -23,6 +23,7 @@ interface T {
   id: number;
   subject: string;
   status: string;
+  customer_email: string;
 }
 interface Page<X> {
   items: X[];
@@ -67,6 +68,14 @@ describe('admin messages', () => {
     const after = await rental<Thread>(rig, `/rova-rental/v1/messages/${t.id}`);
     expect(after.replies.map((r) => [r.sender, r.body])).toContainEqual(['admin', text]);
     expect(after.thread.status).toBe('replied');
+    // the customer is told: the reply by mail, in the outbox with it
+    const mails = await rig.api<{ template: string; subject: string; text: string }[]>(
+      `/rova/v1/outbox?to=${encodeURIComponent(t.customer_email)}&template=message_reply`,
+    );
+    expect(mails.status).toBe(200);
+    expect(mails.body.filter((m) => m.text.includes(text)).map((m) => m.subject)).toEqual([
+      `[Rova] New reply to your message — ${t.subject}`,
+    ]);
     await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('replied');
 
     await page.getByLabel('Status').selectOption('closed');

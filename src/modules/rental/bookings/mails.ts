@@ -1,15 +1,18 @@
 import type { Platform } from '../../../platform/context.js';
-import type { Db } from '../../../platform/db/types.js';
+import { toDate, type Db } from '../../../platform/db/types.js';
 import { mailDeliveryOf } from '../../../platform/mail/delivery.js';
+import { icsCalendar } from '../../../platform/mail/ics.js';
 import { mailerOf, type OutgoingMail } from '../../../platform/mail/mailer.js';
 import { mailToStore, storeMail, type MailToStore } from '../../../platform/mail/outbox.js';
-import { mailSettings } from '../../../platform/mail/settings.js';
-import { compose, localTime } from '../../../platform/mail/templates.js';
+import { mailSettings, type MailSettings } from '../../../platform/mail/settings.js';
+import { compose, type MailAttachment } from '../../../platform/mail/templates.js';
+import { catalogueOf, type CatalogueSnapshot } from '../catalogue.js';
 import type { BookingRow } from './repo.js';
 import { iso } from '../views.js';
 import { paymentTermRows } from '../payments/terms.js';
+import { phrase, statusWord, storeTime } from './mail-text.js';
 
-type BookingMail =
+export type BookingMail =
   | 'booking_created'
   | 'booking_confirmed'
   | 'booking_cancelled'
@@ -26,28 +29,148 @@ const SUBJECT: Record<BookingMail, string> = {
   payment_reminder: 'Payment reminder',
 };
 
-/** A booking mail's content, greeting `name`. */
+const OPENING: Record<BookingMail, string> = {
+  booking_created: 'Thank you for your booking. Here are its details.',
+  booking_confirmed: 'Your booking is confirmed. We look forward to seeing you.',
+  booking_cancelled: 'Your booking has been cancelled.',
+  payment_received: 'We have received your payment. Thank you.',
+  amount_due: 'The price of your booking has changed: an amount is due.',
+  payment_reminder: 'Your booking is waiting for its payment.',
+};
+
+/** The customer's booking in their account (the widget's account mode opens it by reference). */
+export function bookingLink(s: Pick<MailSettings, 'accountUrl'>, reference: string): string {
+  const sep = s.accountUrl.includes('?') ? '&' : '?';
+  return `${s.accountUrl}${sep}rova_booking=${encodeURIComponent(reference)}`;
+}
+
+/** Where the booking starts and ends: a location's name and address, or a transfer's origin and destination. */
+function places(cat: CatalogueSnapshot, b: BookingRow): { pickup: string | null; dropoff: string | null } {
+  const at = (id: string | number | null): string | null => {
+    const l = id === null ? undefined : cat.locations.get(Number(id));
+    if (!l) return null;
+    const address = [l.address, l.city].filter((x) => x && x.trim() !== '').join(', ');
+    return address ? `${l.name}, ${address}` : l.name;
+  };
+  if (b.kind === 'transfer') return { pickup: b.transfer_origin, dropoff: b.transfer_destination };
+  const pickup = at(b.pickup_location_id);
+  return { pickup, dropoff: at(b.return_location_id) ?? pickup };
+}
+
+/**
+ * The booking as an iCalendar event: UID from its reference (unique, known before the booking row exists), SEQUENCE
+ * the whole seconds since the booking was created (so each later mail's copy supersedes the earlier one in the
+ * customer's calendar), METHOD:CANCEL once it is cancelled.
+ */
+export function bookingIcs(
+  s: MailSettings,
+  cat: CatalogueSnapshot,
+  b: BookingRow,
+  now: Date,
+): { attachment: MailAttachment; uid: string } {
+  const host = new URL(s.publicUrl).hostname || 'rova';
+  const uid = `${b.reference}@${host}`;
+  const where = places(cat, b);
+  const vehicle = cat.vehicles.get(Number(b.vehicle_id))?.name ?? '';
+  const sequence = Math.max(0, Math.floor((now.getTime() - createdMs(b)) / 1000));
+  const cancelled = b.status === 'cancelled' || b.status === 'refunded' || b.status === 'no_show';
+  const L = (t: string) => phrase(s.language, t);
+  const description = [
+    `${L('Reference')}: ${b.reference}`,
+    ...(vehicle ? [`${L('Vehicle')}: ${vehicle}`] : []),
+    ...(where.pickup ? [`${L('Pick-up location')}: ${where.pickup}`] : []),
+    ...(where.dropoff ? [`${L('Return location')}: ${where.dropoff}`] : []),
+    bookingLink(s, b.reference),
+  ].join('\n');
+  const content = icsCalendar({
+    uid,
+    sequence,
+    stamp: now,
+    start: new Date(iso(b.pickup_at)),
+    end: new Date(iso(b.return_at)),
+    summary: `${s.storeName}: ${vehicle ? `${vehicle} ` : ''}(${b.reference})`,
+    location: where.pickup ?? undefined,
+    description,
+    url: bookingLink(s, b.reference),
+    organizer: { name: s.storeName, email: senderAddress(s.from) },
+    attendee: { name: b.customer_name, email: b.customer_email },
+    status: cancelled
+      ? 'CANCELLED'
+      : b.status === 'pending_payment' || b.status === 'pending'
+        ? 'TENTATIVE'
+        : 'CONFIRMED',
+  });
+  return {
+    uid,
+    attachment: {
+      filename: `booking-${b.reference}.ics`,
+      content_type: `text/calendar; charset=utf-8; method=${cancelled ? 'CANCEL' : 'PUBLISH'}`,
+      content,
+    },
+  };
+}
+
+/** When the booking was written (now for one drafted before it exists). */
+function createdMs(b: BookingRow): number {
+  try {
+    return toDate(b.created_at).getTime();
+  } catch {
+    return Date.now();
+  }
+}
+
+/** `Shop <shop@example.com>` → `shop@example.com`. */
+function senderAddress(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+}
+
+/**
+ * A booking mail's content in the store's language: its places and times (the store's time zone), a link to the
+ * booking in the customer's account and the booking as an .ics event.
+ */
 function bookingMail(
   p: Platform,
+  cat: CatalogueSnapshot,
   kind: BookingMail,
   b: BookingRow,
-  name: string,
   extra: [string, string][],
 ): Omit<OutgoingMail, 'to'> {
   const s = mailSettings(p);
+  const L = (t: string) => phrase(s.language, t);
+  const where = places(cat, b);
+  const vehicle = cat.vehicles.get(Number(b.vehicle_id))?.name;
   const rows: [string, string][] = [
     ['Reference', b.reference],
-    ['Pickup', localTime(iso(b.pickup_at), s.timezone)],
-    ['Return', localTime(iso(b.return_at), s.timezone)],
+    ...(vehicle ? [['Vehicle', vehicle] as [string, string]] : []),
+    ['Pick-up', storeTime(iso(b.pickup_at), s.timezone, s.language)],
+    ...(where.pickup ? [['Pick-up location', where.pickup] as [string, string]] : []),
+    ['Return', storeTime(iso(b.return_at), s.timezone, s.language)],
+    ...(where.dropoff ? [['Return location', where.dropoff] as [string, string]] : []),
     ['Total', `${Number(b.total).toFixed(2)} ${b.currency}`],
-    ['Status', b.status],
-    ...paymentTermRows(b, s.timezone),
+    ['Status', statusWord(s.language, b.status)],
+    ...paymentTermRows(b, s.timezone).map(([k, v]): [string, string] =>
+      k === 'Pay by' && b.payment_deadline ? [k, storeTime(iso(b.payment_deadline), s.timezone, s.language)] : [k, v],
+    ),
     ...extra,
   ];
-  return { template: kind, ...compose(s, `${SUBJECT[kind]} — ${b.reference}`, `Hello ${name},`, [{ rows }]) };
+  const name = b.customer_name.trim();
+  const { attachment } = bookingIcs(s, cat, b, new Date());
+  return {
+    template: kind,
+    attachments: [attachment],
+    ...compose(s, `${L(SUBJECT[kind])} — ${b.reference}`, name ? `${L('Hello')} ${name},` : `${L('Hello')},`, [
+      { p: L(OPENING[kind]) },
+      { rows: rows.map(([k, v]) => [L(k), L(v)]) },
+      { link: bookingLink(s, b.reference), label: L('View your booking') },
+      { p: L('The booking is attached as a calendar event (.ics).') },
+    ]),
+  };
 }
 
-/** A booking mail to its customer (store name, times in the store timezone). Never fails the caller. */
+/**
+ * A booking mail to its customer, sent after the write that caused it (the paths that mail after their commit:
+ * a card payment's webhook, expiry, reminders, the customer's own cancel). Never fails the caller.
+ */
 export async function mailBooking(
   p: Platform,
   kind: BookingMail,
@@ -55,9 +178,12 @@ export async function mailBooking(
   extra: [string, string][] = [],
 ): Promise<void> {
   if (!b.customer_email) return;
-  await mailerOf(p)
-    .send({ to: b.customer_email, ...bookingMail(p, kind, b, b.customer_name || 'there', extra) })
-    .catch((err: unknown) => p.log.warn({ err }, 'booking mail failed'));
+  try {
+    const cat = await catalogueOf(p).get();
+    await mailerOf(p).send({ to: b.customer_email, ...bookingMail(p, cat, kind, b, extra) });
+  } catch (err) {
+    p.log.warn({ err }, 'booking mail failed');
+  }
 }
 
 /**
@@ -67,17 +193,14 @@ export async function mailBooking(
  */
 export function bookingMailToStore(
   p: Platform,
+  cat: CatalogueSnapshot,
   kind: BookingMail,
   b: BookingRow,
   extra: [string, string][] = [],
   holdSeconds = 0,
 ): MailToStore | null {
   if (!b.customer_email) return null;
-  return mailToStore(
-    p,
-    { to: b.customer_email, ...bookingMail(p, kind, b, b.customer_name || 'there', extra) },
-    holdSeconds,
-  );
+  return mailToStore(p, { to: b.customer_email, ...bookingMail(p, cat, kind, b, extra) }, holdSeconds);
 }
 
 /**
@@ -92,8 +215,13 @@ export async function bookingMailInTransaction(
   b: BookingRow,
   extra: [string, string][] = [],
 ): Promise<(() => Promise<void>) | undefined> {
-  const mail = bookingMailToStore(p, kind, b, extra);
+  const mail = bookingMailToStore(p, await catalogueOf(p).get(), kind, b, extra);
   if (!mail) return undefined;
   await storeMail(tx, mail, `booking:${b.id}`);
+  return wakeDelivery(p, mail);
+}
+
+/** After the commit of a write that stored `mail`: the delivery sends it now (SMTP_URL), else nothing to do. */
+export function wakeDelivery(p: Platform, mail: MailToStore): (() => Promise<void>) | undefined {
   return mail.status === 'pending' ? async () => mailDeliveryOf(p).nudge() : undefined;
 }

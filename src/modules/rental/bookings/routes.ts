@@ -116,7 +116,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: T,
         summary:
           'Create a booking (checks availability atomically; 409 VEHICLE_NOT_AVAILABLE on overlap; Idempotency-Key honoured)',
-        description: AMOUNT_BOUND_DOC,
+        description:
+          'The customer is mailed in the same transaction: `booking_confirmed` for a booking created confirmed, ' +
+          '`booking_created` for one waiting for payment, nothing for a draft. ' +
+          AMOUNT_BOUND_DOC,
         headers: IdempotencyKeyHeader,
         body: Type.Object(
           {
@@ -225,6 +228,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: T,
         summary: 'Move a booking along the status machine (illegal move → 409 STATE_CONFLICT)',
+        description:
+          'A move to `confirmed` mails the customer `booking_confirmed`, a move to `cancelled` `booking_cancelled`, ' +
+          'written in the transaction of the move.',
         params: IdParams,
         body: Type.Object({ status: Text({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
         response: adminResponses(

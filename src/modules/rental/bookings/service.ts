@@ -19,6 +19,7 @@ import { onBookingStatusChange } from '../ledger/commission.js';
 import { deliverRefunds } from '../payments/refunds/service.js';
 import { refundEverythingPaid } from '../payments/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
+import { bookingMailInTransaction } from './mails.js';
 import { lockBooking } from './lock.js';
 import type { BookingPriceColumns, PaymentStatus } from './schema.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
@@ -181,6 +182,7 @@ export async function bookInTransaction(
 ): Promise<{ booking: BookingRow; written: OrderWritten | null }> {
   const { status, period, catalogue } = prepared;
   const expired: BookingRow[] = [];
+  let wake: (() => Promise<void>) | undefined;
   const created = await p
     .transaction(async (tx) => {
       const locked = await lockVehicleForBooking(tx, input.vehicle_id, input.customer_account?.id ?? null);
@@ -216,6 +218,14 @@ export async function bookInTransaction(
       if (!customer) {
         await emitBookingCreated(tx, booking);
         if (record) await record(tx, booking);
+        // the operator's booking: its customer is told, in this transaction (a draft is not a booking yet)
+        if (status !== 'draft')
+          wake = await bookingMailInTransaction(
+            tx,
+            p,
+            status === 'confirmed' ? 'booking_confirmed' : 'booking_created',
+            booking,
+          );
         return { booking, written: null };
       }
       const written = await writeOrderOfBooking(tx, Number(booking.id), customer.writes(booking));
@@ -223,6 +233,7 @@ export async function bookInTransaction(
       return { booking, written };
     })
     .catch(rethrowOverlap);
+  await wake?.();
   await mailExpired(p, expired);
   return created;
 }
@@ -478,6 +489,14 @@ export interface StatusChangeOptions {
   refunds?: 'full' | 'caller';
 }
 
+/** The mail an operator's status move sends the customer. */
+const OPERATOR_MAILS: Partial<
+  Record<string, { mail: 'booking_confirmed' | 'booking_cancelled'; extra: [string, string][] }>
+> = {
+  confirmed: { mail: 'booking_confirmed', extra: [] },
+  cancelled: { mail: 'booking_cancelled', extra: [['Reason', 'Cancelled by the store.']] },
+};
+
 export async function changeStatus(
   p: Platform,
   id: number,
@@ -489,6 +508,7 @@ export async function changeStatus(
   const expired: BookingRow[] = [];
   const owed: number[] = [];
   const stale: number[] = [];
+  let wake: (() => Promise<void>) | undefined;
   const moved = await p
     .transaction(async (tx) => {
       const cur = await lockBooking(tx, id, expired);
@@ -553,9 +573,14 @@ export async function changeStatus(
           )),
         );
       }
-      return { booking: owed.length ? (await bookingById(tx, id))! : booking, previous: from };
+      const after = owed.length ? (await bookingById(tx, id))! : booking;
+      // the operator's confirmation or cancellation: its customer is told, in this transaction
+      const told = opts.by === 'admin' ? OPERATOR_MAILS[to] : undefined;
+      if (told) wake = await bookingMailInTransaction(tx, p, told.mail, after, told.extra);
+      return { booking: after, previous: from };
     })
     .catch(rethrowOverlap);
+  await wake?.();
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
   await cancelStaleIntents(p, stale);

@@ -61,7 +61,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Reply in the thread',
         description:
-          'Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`.',
+          'Sets the thread to `replied`, or `closed` with close_thread:true. Replying to a closed thread re-opens it as `replied`. ' +
+          'The customer gets the reply by mail (template `message_reply`, in the outbox with the reply).',
         params: IdParams,
         body: ReplyBody,
         response: { 201: RentalEnvelope(ReplyResult), ...rentalErrors(400, 401, 403, 404) },
@@ -69,7 +70,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const r = await service.adminReply(
-        tx,
+        app.platform,
         req.params.id,
         req.auth.user!,
         req.body.message,

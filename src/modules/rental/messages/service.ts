@@ -1,8 +1,10 @@
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { emitMessageCreated } from '../events.js';
+import type { Platform } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/types.js';
 import { invalidParam, messageNotFound } from '../errors.js';
 import { pageOf, parsePaging, type Page } from '../paging.js';
+import { replyMailInTransaction } from './mails.js';
 import * as repo from './repo.js';
 import {
   MESSAGE_STATUSES,
@@ -91,17 +93,19 @@ export interface ReplyResult {
 /**
  * Admin reply: adds the reply (parent = the addressed message) and sets the thread to `replied`, or `closed`
  * with close_thread. Replying to a closed thread re-opens it as `replied` (the original allowed any reply and
- * any status move); close_thread keeps it closed.
+ * any status move); close_thread keeps it closed. The customer gets the reply by mail (message_reply), written in
+ * the same transaction.
  */
 export async function adminReply(
-  transaction: Tx,
+  p: Platform,
   messageId: number,
   author: AuthUser,
   text: string,
   closeThread: boolean,
 ): Promise<ReplyResult> {
   if (text.trim() === '') throw invalidParam('message', 'message must not be blank.', 'must not be blank');
-  return transaction(async (tx) => {
+  let wake: (() => Promise<void>) | undefined;
+  const r = await p.transaction(async (tx) => {
     await repo.lockAuthor(tx, author.id);
     const threadId = await resolveThread(tx, messageId);
     const head = await repo.getThread(tx, threadId, 'admin');
@@ -136,8 +140,12 @@ export async function adminReply(
     const previous = (await repo.setThreadStatus(tx, threadId, status)) ?? head.status;
     // The admin has now dealt with the customer's messages.
     await repo.markRead(tx, threadId, 'admin');
+    // the customer is told by mail, in this transaction (a repeated reply above sends nothing again)
+    wake = await replyMailInTransaction(tx, p, head, text);
     return { reply_id: replyId, thread_id: threadId, status, previous_status: previous };
   });
+  await wake?.();
+  return r;
 }
 
 /** Accepts pending | replied | closed (and the original's `answered` as an alias of replied); anything else 400. */

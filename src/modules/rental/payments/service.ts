@@ -1,5 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
-import { toDate } from '../../../platform/db/types.js';
+import { toDate, type Db } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { emitBookingStatus } from '../events.js';
 import { RentalErrors } from '../errors.js';
@@ -9,7 +9,7 @@ import { rentalSettings } from '../settings.js';
 import { balanceBookingMoney } from '../bookings/reprice.js';
 import { lockBooking, type LockedBooking } from '../bookings/lock.js';
 import { paymentsOf, setPayment } from '../bookings/create/repo.js';
-import { mailBooking } from '../bookings/mails.js';
+import { bookingMailInTransaction } from '../bookings/mails.js';
 import { deliverRefunds, owePaymentRefund } from './refunds/service.js';
 import { cancelStaleIntents } from './stale.js';
 import { startDuePayments } from './due.js';
@@ -51,7 +51,24 @@ export async function settlePayment(
 ): Promise<{ outcome: Settlement; booking: BookingRow }> {
   const buf = rentalSettings(p).bufferMinutes * 60_000;
   const expired: BookingRow[] = [];
+  const wake: (() => Promise<void>)[] = [];
   const r = await p.transaction(async (tx) => {
+    const settled = await settleLocked(tx);
+    wake.push(...(await settlementMails(tx, p, settled)));
+    return settled;
+  });
+  for (const w of wake) await w();
+  await mailExpired(
+    p,
+    expired.filter((x) => Number(x.id) !== bookingId),
+  );
+  // owed since the commit above; a provider failure leaves them pending for the journey job to retry
+  await deliverRefunds(p, r.refundIds);
+  await cancelStaleIntents(p, r.staleIds);
+  await startDuePayments(p, r.dueIds);
+  return { outcome: r.outcome, booking: r.booking };
+
+  async function settleLocked(tx: Db) {
     const b = await lockBooking(tx, bookingId, expired);
     const pays = await paymentsOf(tx, bookingId, true);
     const pay =
@@ -160,22 +177,30 @@ export async function settlePayment(
       staleIds: [] as number[],
       dueIds: [] as number[],
     };
-  });
-  await mailExpired(
-    p,
-    expired.filter((x) => Number(x.id) !== bookingId),
-  );
-  // owed since the commit above; a provider failure leaves them pending for the journey job to retry
-  await deliverRefunds(p, r.refundIds);
-  await cancelStaleIntents(p, r.staleIds);
-  await startDuePayments(p, r.dueIds);
-  if (r.outcome === 'refunded_slot_taken') {
-    await mailBooking(p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]);
-  } else if (r.outcome === 'confirmed' || r.outcome === 'balance_paid') {
-    await mailBooking(p, 'payment_received', r.booking, [
-      ['Amount paid', `${Number(r.pay.amount).toFixed(2)} ${r.pay.currency}`],
-    ]);
-    if (r.outcome === 'confirmed') await mailBooking(p, 'booking_confirmed', r.booking);
   }
-  return { outcome: r.outcome, booking: r.booking };
+}
+
+/**
+ * The customer's mails of a settlement, written in its transaction (they exist exactly when the settlement does);
+ * the answers wake the delivery after the commit.
+ */
+async function settlementMails(
+  tx: Db,
+  p: Platform,
+  r: { outcome: Settlement; booking: BookingRow; pay: { amount: string | number; currency: string } },
+): Promise<(() => Promise<void>)[]> {
+  const woken: ((() => Promise<void>) | undefined)[] = [];
+  if (r.outcome === 'refunded_slot_taken') {
+    woken.push(
+      await bookingMailInTransaction(tx, p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]),
+    );
+  } else if (r.outcome === 'confirmed' || r.outcome === 'balance_paid') {
+    woken.push(
+      await bookingMailInTransaction(tx, p, 'payment_received', r.booking, [
+        ['Amount paid', `${Number(r.pay.amount).toFixed(2)} ${r.pay.currency}`],
+      ]),
+    );
+    if (r.outcome === 'confirmed') woken.push(await bookingMailInTransaction(tx, p, 'booking_confirmed', r.booking));
+  }
+  return woken.filter((w) => w !== undefined);
 }

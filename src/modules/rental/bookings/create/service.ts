@@ -8,7 +8,7 @@ import { bookingsAtOnceOf } from '../at-once.js';
 import { bookInTransaction, changeStatus, prepareBooking, rentalColumns, type CreateBookingInput } from '../service.js';
 import { bookingCreatedEvent } from '../../events.js';
 import { bookingView } from '../view.js';
-import { catalogueOf } from '../../catalogue.js';
+import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
 import type { CustomerAccount } from '../../customers/service.js';
 import { Decimal } from '../../money.js';
 import type { Quote } from '../../pricing/engine.js';
@@ -131,6 +131,7 @@ type Start = { known: PaymentStart } | { afterCommit: true };
  */
 function writesOf(
   p: Platform,
+  cat: CatalogueSnapshot,
   b: BookingRow,
   c: { userId: number | null; plan: 'deposit' | 'full'; provider: 'offline' | 'stripe'; start: Start },
 ): { writes: OrderWrites; due: number } {
@@ -144,7 +145,7 @@ function writesOf(
       lines: orderLines(b, c.plan, due),
       payment: { provider: c.provider, amount: due },
       events: [bookingCreatedEvent(b)],
-      mail: bookingMailToStore(p, 'booking_created', b, rows, holdSeconds),
+      mail: bookingMailToStore(p, cat, 'booking_created', b, rows, holdSeconds),
     },
   };
 }
@@ -246,7 +247,7 @@ export async function createCustomerBooking(
   if (path === 'statement') {
     const draft = drafted(columns!, customer!);
     const t = terms(draft);
-    const { writes, due } = writesOf(p, draft, t);
+    const { writes, due } = writesOf(p, cat, draft, t);
     const r = await bookingsAtOnceOf(p).book({ accountId: account!, customer: customer!, columns: columns!, writes });
     if ('booking' in r) made = { ...r, start: t.start, due };
     else {
@@ -262,7 +263,7 @@ export async function createCustomerBooking(
       writes(b) {
         const t = terms(b);
         start = t.start;
-        const w = writesOf(p, b, t);
+        const w = writesOf(p, cat, b, t);
         due = w.due;
         return w.writes;
       },

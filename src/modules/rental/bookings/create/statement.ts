@@ -132,10 +132,10 @@ const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
       ORDER BY i.k, x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
       SELECT b.id, i.x#>>'{pay,provider}', (i.x#>>'{pay,amount}')::numeric, i.x#>>'{order,currency}' FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
-    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about)
-      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id
+    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
+      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb)
       FROM b JOIN i ON i.ref = b.reference
-        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int)
+        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int, attachments jsonb)
       ORDER BY i.k RETURNING id, about)`;
 
 /**

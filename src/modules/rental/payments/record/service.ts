@@ -5,7 +5,7 @@ import { VehicleNotAvailable } from '../../availability/not-available.js';
 import { invalidField, RentalErrors, stateConflictFor } from '../../errors.js';
 import { emitBookingStatus } from '../../events.js';
 import { paymentsOf, type PaymentRow } from '../../bookings/create/repo.js';
-import { mailBooking } from '../../bookings/mails.js';
+import { bookingMailInTransaction } from '../../bookings/mails.js';
 import { startDuePayments } from '../due.js';
 import { cancelStaleIntents } from '../stale.js';
 import { deliverRefunds } from '../refunds/service.js';
@@ -77,7 +77,8 @@ function amountToRecord(b: BookingRow, input: RecordPaymentInput, paid: Decimal,
  * the booking confirmed when it was waiting for it (a booking cancelled only because its deadline passed, too, when
  * its slot is still free; otherwise 409 VEHICLE_NOT_AVAILABLE), then the money settled against the total
  * (balanceBookingMoney: the pending offline payment asks the rest or nothing). `commit` runs in the transaction
- * (the Idempotency-Key commits with the payment). Mails after the commit.
+ * (the Idempotency-Key commits with the payment), and so are the customer's mails (payment_received, and
+ * booking_confirmed when it confirms).
  */
 export async function recordPayment(
   p: Platform,
@@ -89,6 +90,7 @@ export async function recordPayment(
   const buf = rentalSettings(p).bufferMinutes * 60_000;
   const expired: BookingRow[] = [];
   const settled: AfterCommit[] = [];
+  const wake: (() => Promise<void>)[] = [];
   const r = await p.transaction(async (tx) => {
     const b = await lockBooking(tx, bookingId, expired);
     const lapsed = b.status === 'cancelled' && b.cancel_reason === 'payment_deadline_passed';
@@ -159,9 +161,17 @@ export async function recordPayment(
       paid: after.toFixed(2),
       due: Decimal.max(left, 0).toFixed(2),
     };
+    // the customer is told in this transaction: the mails exist exactly when the payment does
+    const received = await bookingMailInTransaction(tx, p, 'payment_received', booking, [
+      ['Amount paid', `${out.amount} ${booking.currency}`],
+      ...(new Decimal(out.due).gt(0) ? [['Still due', `${out.due} ${booking.currency}`] as [string, string]] : []),
+    ]);
+    const confirmed = confirms ? await bookingMailInTransaction(tx, p, 'booking_confirmed', booking) : undefined;
+    for (const w of [received, confirmed]) if (w) wake.push(w);
     await commit(tx, out);
     return out;
   });
+  for (const w of wake) await w();
   await mailExpired(
     p,
     expired.filter((x) => Number(x.id) !== bookingId),
@@ -179,10 +189,5 @@ export async function recordPayment(
     p,
     settled.flatMap((a) => a.duePaymentIds),
   );
-  await mailBooking(p, 'payment_received', r.booking, [
-    ['Amount paid', `${r.amount} ${r.booking.currency}`],
-    ...(new Decimal(r.due).gt(0) ? [['Still due', `${r.due} ${r.booking.currency}`] as [string, string]] : []),
-  ]);
-  if (r.outcome === 'confirmed') await mailBooking(p, 'booking_confirmed', r.booking);
   return r;
 }
