@@ -103,6 +103,9 @@ function run(cmd, args, { timeoutMs = 120_000, input, logFile } = {}) {
       if (logFile) writeFileSync(logFile, stdout + stderr);
       resolve({ code, stdout, stderr });
     });
+    // a command that exits before reading its (empty) input makes this write fail with EPIPE: not an error of the
+    // command (its exit code says how it went), and unhandled it would end this script without cleaning up
+    child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
 }
