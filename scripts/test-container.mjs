@@ -39,7 +39,7 @@ const pgUrl = process.env.ROVA_TEST_DATABASE_URL || 'postgres://postgres@127.0.0
 const redisUrl = process.env.ROVA_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const MIRROR = process.env.ROVA_CONTAINER_MIRROR || 'http://deb.debian.org/debian';
 const BASE_CACHE = process.env.ROVA_CONTAINER_BASE_CACHE || '';
-// The Containerfile's base is Debian trixie (its PostgreSQL 17 client dumps the Compose file's PostgreSQL 16).
+// The Containerfile's base is Debian trixie: its PostgreSQL 17 client, the Compose file's PostgreSQL major version.
 const SUITE = 'trixie';
 const SUITE_VERSION_PREFIX = '13';
 const MAX_IMAGE_BYTES = 400e6; // as podman prints sizes: MB of 10^6 bytes
