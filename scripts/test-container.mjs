@@ -1,5 +1,5 @@
 // `npm run test:container`: the Containerfile's image, built and run here with real containers (podman with runc).
-// 1. A local base, since no image registry is reachable here: Debian bookworm by `debootstrap --variant=minbase`,
+// 1. A local base, since no image registry is reachable here: Debian trixie by `debootstrap --variant=minbase`,
 //    slimmed as Debian's slim images are (no apt lists or caches, docs, man pages, locales), with Node 24 (the running
 //    node when it is 24, else the npm package node@24) and npm in /usr/local as in the official node images.
 // 2. The image (`podman build --format docker`, so HEALTHCHECK is kept): size printed, ≤ 400 MB; only package.json,
@@ -16,7 +16,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -40,6 +39,9 @@ const pgUrl = process.env.ROVA_TEST_DATABASE_URL || 'postgres://postgres@127.0.0
 const redisUrl = process.env.ROVA_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const MIRROR = process.env.ROVA_CONTAINER_MIRROR || 'http://deb.debian.org/debian';
 const BASE_CACHE = process.env.ROVA_CONTAINER_BASE_CACHE || '';
+// The Containerfile's base is Debian trixie: its PostgreSQL 17 client, the Compose file's PostgreSQL major version.
+const SUITE = 'trixie';
+const SUITE_VERSION_PREFIX = '13';
 const MAX_IMAGE_BYTES = 400e6; // as podman prints sizes: MB of 10^6 bytes
 const RUN_TIMEOUT_MS = 28 * 60_000;
 const DRAIN_MS = 3000;
@@ -101,6 +103,9 @@ function run(cmd, args, { timeoutMs = 120_000, input, logFile } = {}) {
       if (logFile) writeFileSync(logFile, stdout + stderr);
       resolve({ code, stdout, stderr });
     });
+    // a command that exits before reading its (empty) input makes this write fail with EPIPE: not an error of the
+    // command (its exit code says how it went), and unhandled it would end this script without cleaning up
+    child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
 }
@@ -202,17 +207,18 @@ async function cleanup() {
   rmSync(work, { recursive: true, force: true });
 }
 
-async function createDatabase(prefix) {
+/** A new database on this machine's PostgreSQL (dropped at the end), or on another server (gone with its container). */
+async function createDatabase(prefix, server = pgUrl) {
   const name = `${prefix}_${id}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
+  const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
-  made.databases.push(name);
-  const u = new URL(pgUrl);
+  if (server === pgUrl) made.databases.push(name);
+  const u = new URL(server);
   u.pathname = `/${name}`;
   return u.toString();
 }
@@ -249,22 +255,27 @@ function hostNpmDir() {
 
 async function buildBase() {
   let rootfs = path.join(work, 'rootfs');
-  const cached = BASE_CACHE && existsSync(path.join(BASE_CACHE, 'rootfs/etc/debian_version'));
+  // a tree cached by an older run of this script may be another release (bookworm before the PostgreSQL client)
+  const versionFile = path.join(BASE_CACHE, 'rootfs/etc/debian_version');
+  const cached =
+    BASE_CACHE && existsSync(versionFile) && readFileSync(versionFile, 'utf8').startsWith(SUITE_VERSION_PREFIX);
   if (cached) {
     say(`base: the debootstrap tree cached in ${BASE_CACHE} (ROVA_CONTAINER_BASE_CACHE)`);
-    cpSync(path.join(BASE_CACHE, 'rootfs'), rootfs, { recursive: true, verbatimSymlinks: true });
+    // cp -a, not fs.cpSync: the tree has device nodes (dev/ptmx, dev/null), which cpSync cannot copy
+    await sh(`cp -a ${path.join(BASE_CACHE, 'rootfs')} ${rootfs}`);
   } else {
     const t0 = Date.now();
-    say(`base: debootstrap --variant=minbase bookworm (${MIRROR})`);
+    say(`base: debootstrap --variant=minbase ${SUITE} (${MIRROR})`);
     const target = BASE_CACHE ? path.join(BASE_CACHE, 'rootfs') : rootfs;
+    if (BASE_CACHE) rmSync(target, { recursive: true, force: true });
     if (BASE_CACHE) mkdirSync(BASE_CACHE, { recursive: true });
-    const r = await run('debootstrap', ['--variant=minbase', 'bookworm', target, MIRROR], {
+    const r = await run('debootstrap', ['--variant=minbase', SUITE, target, MIRROR], {
       timeoutMs: 15 * 60_000,
       logFile: path.join(work, 'debootstrap.log'),
     });
     if (r.code !== 0) throw new Error(`debootstrap exited ${r.code}:\n${tail(r.stdout + r.stderr)}`);
     say(`base: debootstrap took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    if (BASE_CACHE) cpSync(target, rootfs, { recursive: true, verbatimSymlinks: true });
+    if (BASE_CACHE) await sh(`cp -a ${target} ${rootfs}`);
   }
   const node = await node24();
   const npmDir = hostNpmDir();
@@ -292,6 +303,50 @@ async function buildBase() {
   rmSync(rootfs, { recursive: true, force: true });
   const v = await podman(['run', '--rm', baseTag, 'node', '--version']);
   say(`base: ${baseTag} (node ${v.stdout.trim()})`);
+}
+
+// ---- PostgreSQL 17, as the Compose file runs it -----------------------------------------------------------------
+
+/**
+ * Starts PostgreSQL 17 (Debian trixie's, the major version of deploy/compose.yaml's and of the image's pg_dump and
+ * pg_restore) in a container of the base on the host network, on a free port, trust auth on 127.0.0.1; resolves with
+ * a function that waits until it answers and gives its URL. This machine's own PostgreSQL is 15: pg_dump 17 dumps it,
+ * but pg_restore 17 restores only into 17 or newer (it sets transaction_timeout, unknown before 17).
+ */
+async function startPostgres17() {
+  const port = await freeServerPort();
+  const name = `rova-test-pg17-${id}`;
+  made.containers.push(name);
+  const script = `set -e
+    mkdir -p /etc/postgresql-common/createcluster.d
+    echo 'create_main_cluster = false' > /etc/postgresql-common/createcluster.d/rova-test.conf
+    printf '#!/bin/sh\\nexit 101\\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends postgresql-17 >/dev/null
+    install -d -o postgres -g postgres /var/lib/rova-pg17 /run/postgresql
+    su postgres -s /bin/sh -c '/usr/lib/postgresql/17/bin/initdb -D /var/lib/rova-pg17 -A trust -U postgres >/dev/null'
+    exec su postgres -s /bin/sh -c 'exec /usr/lib/postgresql/17/bin/postgres -D /var/lib/rova-pg17 -p ${port} -c listen_addresses=127.0.0.1 -k /run/postgresql'`;
+  await podman(['run', '-d', '--name', name, '--network', 'host', '--entrypoint', 'bash', baseTag, '-c', script]);
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return async () => {
+    const t0 = Date.now();
+    for (;;) {
+      const c = new pg.Client({ connectionString: url });
+      try {
+        await c.connect();
+        await c.end();
+        say(
+          `PostgreSQL 17 in a container: answering ${((Date.now() - t0) / 1000).toFixed(0)} s after it was waited for`,
+        );
+        return url;
+      } catch {
+        await c.end().catch(() => {});
+      }
+      const st = await podman(['inspect', '--format', '{{.State.Status}}', name], { allowFail: true });
+      if (st.stdout.trim() === 'exited' || Date.now() - t0 > 300_000)
+        throw new Error(`PostgreSQL 17 in ${name} did not start:\n${tail(await logsOf(name))}`);
+      await sleep(1000);
+    }
+  };
 }
 
 // ---- the quick start's curl steps, from the README ------------------------------------------------------------
@@ -392,6 +447,9 @@ try {
     listing,
   );
   check('no dev dependency and no npm cache in the image', rest.filter(Boolean).length === 0, rest.join(', '));
+
+  // PostgreSQL 17 for the backup and restore of section 4: apt-get and initdb run meanwhile
+  const postgres17 = await startPostgres17();
 
   // ---- 3. the README's "Run in a container": embedded database in a volume
   const demoPort = await freeServerPort();
@@ -589,6 +647,82 @@ try {
     both.every((r) => r.status === 200) && json(both[0].body)?.[0]?.id === json(both[1].body)?.[0]?.id,
     both.map((r) => r.status).join(', '),
   );
+
+  // docs/operators/backups.md inside the container: `rova backup` (pg_dump from the image) and `rova restore` into an
+  // empty database (pg_restore from the image), rows counted table by table. First this machine's PostgreSQL 15 into
+  // a PostgreSQL 17 like the Compose file's (the move of a 0.2.0 Compose store, then on 16), then 17 into 17.
+  const pg17 = await postgres17();
+  const round = async (label, sourceUrl, targetUrl) => {
+    const envOf = (u) => [
+      '-e',
+      `DATABASE_URL=${u}`,
+      '-e',
+      `REDIS_PREFIX=rova-container-${label.replace(/\D+/g, '-')}-${id}:`,
+    ];
+    let t = Date.now();
+    const backup = await podman(['exec', ...envOf(sourceUrl), node2, 'node', 'dist/main.js', 'backup'], {
+      allowFail: true,
+      timeoutMs: 180_000,
+    });
+    const dir = backup.stdout.trim().split('\n').pop() ?? '';
+    const serverMajor = Math.floor(
+      Number((await sqlOne(sourceUrl, 'SHOW server_version_num')).server_version_num) / 1e4,
+    );
+    check(
+      `${label}: rova backup in the container of a PostgreSQL ${serverMajor} store: exit 0, a pg_dump archive in DATA_DIR/backups`,
+      backup.code === 0 &&
+        /^\/var\/lib\/rova\/backups\/rova-backup-\S+$/.test(dir) &&
+        /pg_dump archive, pg_dump \(PostgreSQL\) \d+/.test(backup.stderr),
+      backup.code === 0
+        ? `${((Date.now() - t) / 1000).toFixed(1)} s`
+        : `exit ${backup.code}: ${tail(noise(backup.stderr), 5)}`,
+    );
+    const manifest = json((await podman(['exec', node2, 'cat', `${dir}/manifest.json`], { allowFail: true })).stdout);
+    check(
+      `${label}: the image's pg_dump, at least the server's major version, made the archive`,
+      manifest?.format === 2 &&
+        manifest.dump?.server_major === serverMajor &&
+        manifest.dump.pg_dump_major >= serverMajor &&
+        manifest.dump.file?.path === 'database.dump' &&
+        manifest.dump.file.bytes > 0,
+      manifest?.dump ? `${manifest.dump.pg_dump} of PostgreSQL ${serverMajor}, ${manifest.dump.file.bytes} bytes` : '',
+    );
+    t = Date.now();
+    const restored = await podman(['exec', ...envOf(targetUrl), node2, 'node', 'dist/main.js', 'restore', dir], {
+      allowFail: true,
+      timeoutMs: 300_000,
+    });
+    check(
+      `${label}: rova restore in the container into an empty database: exit 0, pg_restore, verified`,
+      restored.code === 0 &&
+        /pg_dump archive restored with pg_restore/.test(restored.stderr) &&
+        /verify ok/.test(restored.stdout + restored.stderr),
+      restored.code === 0
+        ? `${((Date.now() - t) / 1000).toFixed(1)} s`
+        : `exit ${restored.code}: ${tail(noise(restored.stderr + restored.stdout), 8)}`,
+    );
+    const tables = manifest?.tables ?? [];
+    const differ = [];
+    for (const x of tables) {
+      const r = await sqlOne(targetUrl, `SELECT count(*)::int AS n FROM "${x.name.replaceAll('"', '""')}"`).catch(
+        (err) => ({ n: err.message }),
+      );
+      if (r.n !== x.rows) differ.push(`${x.name}: ${r.n} restored, ${x.rows} in the manifest`);
+    }
+    const bookings = await Promise.all(
+      [sourceUrl, targetUrl].map(async (u) => (await sqlOne(u, 'SELECT count(*)::int AS n FROM rental_bookings')).n),
+    );
+    check(
+      `${label}: the restored database has every table's rows of the manifest, and the source's bookings`,
+      tables.length > 20 && differ.length === 0 && bookings[1] > 0 && bookings[1] === bookings[0],
+      differ.length
+        ? differ.slice(0, 5).join('; ')
+        : `${tables.length} tables, ${tables.reduce((n, x) => n + x.rows, 0)} rows, ${bookings[1]} bookings`,
+    );
+  };
+  const first17 = await createDatabase('rova_restored', pg17);
+  await round('15 → 17', dbUrl, first17);
+  await round('17 → 17', first17, await createDatabase('rova_restored_again', pg17));
 
   t0 = Date.now();
   await podman(['kill', '--signal', 'TERM', node1]);

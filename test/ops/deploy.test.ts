@@ -75,7 +75,7 @@ describe('deploy/', () => {
     expect(/^CMD (.*)$/m.exec(file)![1]).toBe('["serve"]');
     expect(file).toMatch(/^USER 10001:10001$/m);
     expect(file).toMatch(/^VOLUME \/var\/lib\/rova$/m);
-    expect(file).toMatch(/^ARG BASE=docker\.io\/library\/node:24-slim$/m);
+    expect(file).toMatch(/^ARG BASE=docker\.io\/library\/node:24-trixie-slim$/m);
     expect(file).toMatch(
       /^HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", "fetch\('http:\/\/127\.0\.0\.1:'[^\n]*\/readyz'\)/m,
     );
@@ -144,6 +144,7 @@ describe('deploy/', () => {
         string,
         {
           build?: { dockerfile: string };
+          image?: string;
           healthcheck?: { test: string[] };
           profiles?: string[];
           env_file?: string;
@@ -160,6 +161,12 @@ describe('deploy/', () => {
       expect(Object.keys(s[name]!.depends_on!).sort()).toEqual(['postgres', 'redis']);
     }
     for (const name of ['postgres', 'redis']) expect(s[name]!.healthcheck).toBeDefined();
+    // `rova backup` in the container: the image's pg_dump (PG_MAJOR) refuses a server newer than itself
+    const containerfile = readFileSync(path.join(ROOT, 'Containerfile'), 'utf8');
+    const clientMajor = Number(/^ARG PG_MAJOR=(\d+)$/m.exec(containerfile)?.[1]);
+    const serverMajor = Number(/^docker\.io\/library\/postgres:(\d+)$/.exec(s.postgres!.image ?? '')?.[1]);
+    expect(serverMajor).toBeGreaterThan(0);
+    expect(clientMajor).toBeGreaterThanOrEqual(serverMajor);
     for (const name of ['rova-1', 'rova-2', 'haproxy']) expect(s[name]!.profiles).toEqual(['ha']);
     const cfg = readFileSync(path.join(DEPLOY, 'compose-haproxy.cfg'), 'utf8');
     expect(cfg.match(/^\s+server node\d (rova-\d):8080 check$/gm)).toEqual([

@@ -90,6 +90,27 @@ describe('README block extraction', () => {
   });
 });
 
+describe('README block second server', () => {
+  it('points the documented second server (PORT=8081, http://127.0.0.1:8081) at the free port it gets', () => {
+    const code = [
+      'DATA_DIR=$R PORT=8081 rova serve &',
+      'curl -s http://127.0.0.1:8081/readyz',
+      'curl -s http://localhost:8081/x   # → 404',
+      'curl -s http://127.0.0.1:8080/y',
+      'EXPORT=8081 curl -s http://127.0.0.1:80812/z',
+    ].join('\n');
+    expect(runnable(code, 'http://127.0.0.1:5555', 6666).split('\n')).toEqual([
+      'DATA_DIR=$R PORT=6666 rova serve &',
+      'curl -s http://127.0.0.1:6666/readyz',
+      'ROVA_EXPECT=404 curl -s http://127.0.0.1:6666/x   # → 404',
+      'curl -s http://127.0.0.1:5555/y',
+      'EXPORT=8081 curl -s http://127.0.0.1:80812/z',
+    ]);
+    // without a second port nothing but the first address changes
+    expect(runnable('PORT=8081 rova serve', 'http://h')).toBe('PORT=8081 rova serve');
+  });
+});
+
 describe('README block commands', () => {
   it('a JSON body over several lines belongs to its curl; apostrophes in comments do not open a quote', () => {
     const code = [

@@ -83,10 +83,16 @@ const EXPECT_LINE = /^\s*#\s*→\s*(\d{3})\b/;
 
 /**
  * The block as it runs: the documented address replaced by the test server's, and `ROVA_EXPECT=NNN` put in front
- * of each curl that announces a status.
+ * of each curl that announces a status. A block that starts a second server (the backup drill) documents it on
+ * port 8081 (`PORT=8081`, `http://127.0.0.1:8081`): `secondPort` is the free port it gets instead.
  */
-export function runnable(code: string, base: string): string {
-  const lines = code.replace(/http:\/\/(127\.0\.0\.1|localhost):8080/g, base).split('\n');
+export function runnable(code: string, base: string, secondPort?: number): string {
+  let text = code.replace(/http:\/\/(127\.0\.0\.1|localhost):8080/g, base);
+  if (secondPort !== undefined)
+    text = text
+      .replace(/http:\/\/(127\.0\.0\.1|localhost):8081\b/g, `http://127.0.0.1:${secondPort}`)
+      .replace(/\bPORT=8081\b/g, `PORT=${secondPort}`);
+  const lines = text.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     let j = i;
     // A command goes on after a trailing backslash or inside a quoted string (a JSON body over lines).

@@ -17,15 +17,18 @@ import { freePort } from '../helpers/ports.js';
 /**
  * The curl examples of README.md and of every page under docs/ run as written against a fresh demo server: a real
  * `rova serve` process on a free port, embedded database in a temporary DATA_DIR, demo data,
- * ROVA_BOOTSTRAP_ADMIN_KEY exported to the shell as ADMIN_KEY. The pages run in the order of DOC_PAGES (pages.ts), in
- * one shell. A drifting example fails here with its block number, page, line, heading, command, status and body.
+ * ROVA_BOOTSTRAP_ADMIN_KEY exported to the shell as ADMIN_KEY. The shell also has the server's DATA_DIR and a `rova`
+ * command on PATH (this checkout's CLI, as `npx rova` in a clone), so an operator's example such as the backup →
+ * restore drill of docs/operators/backups.md runs as written; a second server it starts gets a free port in place
+ * of the documented 8081. The pages run in the order of DOC_PAGES (pages.ts), in one shell. A drifting example fails here with its block number, page, line, heading, command, status and body.
  * (Once per CI run: the integration suite, which repeats the unit suites on PostgreSQL, skips it.)
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PAGES = docPages();
 const blocks = docsBlocks(PAGES);
 const scripts = PAGES.flatMap((p) => readmeScripts(p.text, p.file));
-const BLOCK_TIMEOUT_MS = 90_000;
+// The backup drill (backup, restore with migrations and verify, a second server's start) takes ~35 s here.
+const BLOCK_TIMEOUT_MS = 150_000;
 
 let dir = '';
 let server: ChildProcessWithoutNullStreams | null = null;
@@ -33,6 +36,7 @@ let serverLog = '';
 let shell: ChildProcessWithoutNullStreams | null = null;
 let shellOut = '';
 let base = '';
+let secondPort = 0;
 const adminKey = `readme-admin-${randomBytes(12).toString('hex')}`;
 
 async function waitReady(url: string, ms: number): Promise<void> {
@@ -92,6 +96,7 @@ d('documentation examples run as written (README.md and docs/)', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rova-readme-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    secondPort = await freePort();
     const env = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
@@ -110,9 +115,30 @@ d('documentation examples run as written (README.md and docs/)', () => {
     server.stderr.on('data', (b: Buffer) => (serverLog += b.toString()));
     await waitReady(`${base}/wp-json/`, 240_000);
 
+    // `rova`: this checkout's CLI, as the docs' `rova` (the production shell function, or `npx rova` in a clone)
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin);
+    const quote = (a: string) => `'${a.replaceAll("'", `'\\''`)}'`;
+    writeFileSync(
+      path.join(bin, 'rova'),
+      `#!/bin/sh\nexec ${[process.execPath, ...rovaArgs()].map(quote).join(' ')} "$@"\n`,
+      { mode: 0o755 },
+    );
+    // its own process group: a server a block started in the background goes with the shell in afterAll
     shell = spawn('bash', ['--noprofile', '--norc'], {
       cwd: dir,
-      env: { PATH: env.PATH, HOME: dir, TERM: 'dumb', ADMIN_KEY: adminKey, LC_ALL: 'C.UTF-8' },
+      detached: true,
+      env: {
+        PATH: `${bin}${path.delimiter}${env.PATH}`,
+        HOME: dir,
+        TERM: 'dumb',
+        ADMIN_KEY: adminKey,
+        LC_ALL: 'C.UTF-8',
+        DATA_DIR: env.DATA_DIR,
+        LOG_LEVEL: env.LOG_LEVEL,
+        FX_EXCHANGERATE_API_URL: env.FX_EXCHANGERATE_API_URL,
+        FX_ECB_URL: env.FX_ECB_URL,
+      },
     });
     shell.stdout.on('data', (b: Buffer) => (shellOut += b.toString()));
     shell.stdin.write(`export ADMIN_KEY\n${prelude(path.join(dir, 'records'))}\n`);
@@ -120,7 +146,11 @@ d('documentation examples run as written (README.md and docs/)', () => {
 
   afterAll(async () => {
     shell?.stdin.end();
-    shell?.kill();
+    try {
+      if (shell?.pid) process.kill(-shell.pid, 'SIGKILL');
+    } catch {
+      // the group has gone already
+    }
     if (server && server.exitCode === null) {
       const exited = new Promise((r) => server?.once('exit', r));
       server.kill('SIGTERM');
@@ -142,7 +172,7 @@ d('documentation examples run as written (README.md and docs/)', () => {
     run(
       title(b),
       async () => {
-        const { records, output } = await runInShell(b.n, runnable(b.code, base));
+        const { records, output } = await runInShell(b.n, runnable(b.code, base, secondPort));
         const result = parseRecords(records);
         // The `source` of the block itself fails when its last command did: that command is reported already.
         result.errors = result.errors.filter((e) => !e.command.includes(`block-${b.n}.sh`));
