@@ -4,10 +4,10 @@ import { parseMailEnv } from '../../src/platform/mail/env.js';
 import { phrase, statusWord, storeTime } from '../../src/modules/rental/bookings/mail-text.js';
 
 describe('mail settings: STORE_LANGUAGE and ACCOUNT_URL', () => {
-  it('defaults: English, the demo account page under PUBLIC_URL', () => {
+  it('defaults: English, the account page Rova serves under PUBLIC_URL', () => {
     expect(parseMailEnv({ PUBLIC_URL: 'https://rent.example.test/' })).toMatchObject({
       language: 'en',
-      accountUrl: 'https://rent.example.test/demo/rent/account',
+      accountUrl: 'https://rent.example.test/account',
     });
   });
 

@@ -90,17 +90,18 @@ export function accountPage(scriptUrl: string, restRoot: string): string {
 }
 
 /**
- * GET /account/password-reset: where the password-reset mail's link leads (served with or without demo data). The
- * widget in account mode reads `?rova_reset=` and asks for the new password first, then drops the token from the
- * address bar and offers the sign-in. The same HTML for every visitor; the token never reaches the page's body.
+ * GET /account: the customer's account page Rova serves with or without demo data, the default `ACCOUNT_URL` that
+ * booking mails link to (`?rova_booking=`) and where the password-reset mail leads (`?rova_reset=`: the widget asks
+ * for the new password first, then drops the token from the address bar). The same HTML for every visitor; no token
+ * ever reaches the page's body.
  */
-export function passwordResetPage(scriptUrl: string, restRoot: string, storeName: string): string {
+export function storeAccountPage(scriptUrl: string, restRoot: string, storeName: string): string {
   return shell(
     scriptUrl,
     restRoot,
-    'Choose a new password',
+    'My account',
     '',
-    `<h1>Choose a new password</h1>
+    `<h1>My account</h1>
 <div data-rova-book="account"></div>`,
     false,
     `<span>${escapeHtml(storeName)}</span>`,

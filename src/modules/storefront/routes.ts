@@ -4,7 +4,7 @@ import { HttpErrors } from '../../platform/http/errors.js';
 import { demoPagesOnly } from '../../platform/demo-data.js';
 import { ASSET_PREFIX, BOOK_PREFIX, isBookAsset, webAssets } from './assets.js';
 import { journeySettings } from '../rental/index.js';
-import { accountPage, passwordResetPage, rentPage, rentPageCsp } from './rent-page.js';
+import { accountPage, storeAccountPage, rentPage, rentPageCsp } from './rent-page.js';
 import { mailSettings } from '../../platform/mail/settings.js';
 import { configScript, scriptSafeJson, storefrontConfig } from './config-object.js';
 import { demoCatalogue } from './demo-catalogue.js';
@@ -147,24 +147,28 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
   );
 
   app.get(
-    '/account/password-reset',
+    '/account',
     {
       config: { auth: 'public' },
       schema: {
         tags,
         summary:
-          'Where the password-reset mail leads: the booking widget asks for the new password (`?rova_reset=<token>`), then offers the sign-in (strict CSP, no referrer)',
-        querystring: Type.Object({ rova_reset: Type.Optional(Type.String({ maxLength: 200 })) }),
+          'The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`) and where the password-reset mail leads (`?rova_reset=<token>`; strict CSP, no referrer)',
+        querystring: Type.Object({
+          rova_reset: Type.Optional(Type.String({ maxLength: 200 })),
+          rova_booking: Type.Optional(Type.String({ maxLength: 64 })),
+          rova_lang: Type.Optional(Type.String({ maxLength: 10 })),
+        }),
       },
     },
     async (req, reply) => {
-      const body = passwordResetPage(
+      const body = storeAccountPage(
         (await webAssets()).url('book.js'),
         platform.config.restRoot,
         mailSettings(platform).storeName,
       );
       reply.header('Content-Security-Policy', rentCsp());
-      // the token is in this page's address: no other site learns it from a Referer
+      // a reset token can be in this page's address: no other site learns it from a Referer
       reply.header('Referrer-Policy', 'no-referrer');
       reply.header('Cache-Control', 'no-store');
       reply.type(HTML);

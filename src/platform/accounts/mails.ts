@@ -8,11 +8,10 @@ function link(p: Platform, path: string, token: string): string {
   return `${s.publicUrl}${s.restRoot}${path}?token=${encodeURIComponent(token)}`;
 }
 
-/** The page Rova serves for choosing a new password (the booking widget in account mode reads the token). */
-export const RESET_PAGE = '/account/password-reset';
-
+/** The account page (`ACCOUNT_URL`, by default Rova's own `/account`): the widget there reads the token first. */
 function resetLink(p: Platform, token: string): string {
-  return `${mailSettings(p).publicUrl}${RESET_PAGE}?rova_reset=${encodeURIComponent(token)}`;
+  const account = mailSettings(p).accountUrl;
+  return `${account}${account.includes('?') ? '&' : '?'}rova_reset=${encodeURIComponent(token)}`;
 }
 
 export async function sendVerification(

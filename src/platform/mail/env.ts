@@ -47,7 +47,7 @@ export function parseMailEnv(env: Readonly<Record<string, string | undefined>>):
   const language = (env.STORE_LANGUAGE?.trim().toLowerCase() || 'en') as MailLanguage;
   if (!MAIL_LANGUAGES.includes(language))
     throw new ConfigError(`STORE_LANGUAGE must be one of ${MAIL_LANGUAGES.join(', ')} (got "${env.STORE_LANGUAGE}")`);
-  const accountUrl = env.ACCOUNT_URL?.trim() || `${publicUrl}/demo/rent/account`;
+  const accountUrl = env.ACCOUNT_URL?.trim() || `${publicUrl}/account`;
   if (!/^https?:\/\/[^\s/]+[^\s]*$/.test(accountUrl) || accountUrl.includes('#'))
     throw new ConfigError(`ACCOUNT_URL must be an http(s) URL without a fragment (got "${accountUrl}")`);
   return { smtpUrl, from, storeName, publicUrl, language, accountUrl };

@@ -121,19 +121,17 @@ describe('customer accounts and e-mail over a real SMTP server', () => {
     expect(unknown.json()).toEqual(known.json());
     const m = await smtp.waitFor((x) => x.to.includes('ola@example.test') && x.subject.includes('Reset'));
     expect(smtp.mails.some((x) => x.to.includes('nobody@example.test'))).toBe(false);
-    // the link opens the page Rova serves for it (the widget asks for the new password), on the public address
-    const token = /https:\/\/cars\.example\.test\/account\/password-reset\?rova_reset=([A-Za-z0-9_-]+)/.exec(
-      m.decoded,
-    )?.[1];
+    // the link opens the account page Rova serves (the widget asks for the new password first), on the public address
+    const token = /https:\/\/cars\.example\.test\/account\?rova_reset=([A-Za-z0-9_-]+)/.exec(m.decoded)?.[1];
     expect(token).toBeTruthy();
-    const page = await t.inject({ method: 'GET', url: `/account/password-reset?rova_reset=${token!}` });
+    const page = await t.inject({ method: 'GET', url: `/account?rova_reset=${token!}` });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.body).toContain('data-rova-book="account"');
-    expect(page.body).toContain('<title>Choose a new password — Aegean Cars</title>');
+    expect(page.body).toContain('<title>My account — Aegean Cars</title>');
     expect(page.body).not.toContain(token!); // the token stays in the address, never in the page
     const short = await post('/auth/password/reset', { token, password: 'short' });
     expect(short.statusCode).toBe(400);
