@@ -20,7 +20,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/account/password-reset": {
+    "/account": {
         parameters: {
             query?: never;
             header?: never;
@@ -28,10 +28,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Where the password-reset mail leads: the booking widget asks for the new password (`?rova_reset=<token>`), then offers the sign-in (strict CSP, no referrer)
+         * The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`) and where the password-reset mail leads (`?rova_reset=<token>`; strict CSP, no referrer)
          * @description **Public**: no credentials needed.
          */
-        get: operations["getAccountPasswordReset"];
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4240,9 +4240,11 @@ export interface operations {
             };
         };
     };
-    getAccountPasswordReset: {
+    getAccount: {
         parameters: {
             query?: {
+                rova_booking?: string;
+                rova_lang?: string;
                 rova_reset?: string;
             };
             header?: never;
