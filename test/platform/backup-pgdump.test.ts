@@ -67,6 +67,21 @@ describe('pg_dump and pg_restore', () => {
     expect(t.file).toBe(path.join(bindirs, '17', 'bin', 'pg_restore'));
   });
 
+  it('pg_restore for a server older than the newest client: the newest one not newer than the server', async () => {
+    const bindirs = mkdtempSync(path.join(tmpdir(), 'rova-pg-bindirs-'));
+    dirs.push(bindirs);
+    const none = path.join(bindirs, 'none');
+    fakeTool('pg_restore', 'pg_restore (PostgreSQL) 17.2', path.join(bindirs, '17', 'bin'));
+    fakeTool('pg_restore', 'pg_restore (PostgreSQL) 16.6', path.join(bindirs, '16', 'bin'));
+    fakeTool('pg_restore', 'pg_restore (PostgreSQL) 15.1', path.join(bindirs, '15', 'bin'));
+    // an archive of pg_dump 15 into a PostgreSQL 16 server: 16, not 17
+    expect((await findTool('pg_restore', 15, 'the archive', { pathVar: none, bindirs, atMost: 16 })).major).toBe(16);
+    // an archive of pg_dump 17 needs 17 even for a 16 server: the only one that can read it
+    expect((await findTool('pg_restore', 17, 'the archive', { pathVar: none, bindirs, atMost: 16 })).major).toBe(17);
+    // no bound: the newest
+    expect((await findTool('pg_restore', 15, 'the archive', { pathVar: none, bindirs })).major).toBe(17);
+  });
+
   it('gives libpq DATABASE_URL with the password in the environment, not on the command line', () => {
     const saved = process.env.PGHOST;
     process.env.PGHOST = 'elsewhere';

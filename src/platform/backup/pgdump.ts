@@ -66,22 +66,30 @@ export function candidates(tool: PgTool, pathVar = process.env.PATH ?? '', bindi
 
 /**
  * The newest copy of the tool found, which must be at least `atLeast` (pg_dump refuses a server newer than itself;
- * pg_restore, an archive of a newer pg_dump). Refuses with what to install when there is none or all are older.
+ * pg_restore, an archive of a newer pg_dump). With `atMost` (pg_restore: the target server's major), the newest copy
+ * within [atLeast, atMost] is preferred: a pg_restore newer than its server sends settings the server does not know
+ * (pg_restore 17 → PostgreSQL 16: `transaction_timeout`). Refuses with what to install when there is none or all are
+ * older.
  */
 export async function findTool(
   tool: PgTool,
   atLeast: number,
   why: string,
-  where: { pathVar?: string; bindirs?: string } = {},
+  where: { pathVar?: string; bindirs?: string; atMost?: number } = {},
 ): Promise<FoundTool> {
   let best: FoundTool | null = null;
+  let fitting: FoundTool | null = null;
   for (const file of candidates(tool, where.pathVar, where.bindirs)) {
     const r = await run(file, ['--version']);
     if (r.code !== 0) continue;
     const version = r.stdout.trim();
     const major = majorOf(version);
-    if (major !== null && (!best || major > best.major)) best = { file, version, major };
+    if (major === null) continue;
+    if (!best || major > best.major) best = { file, version, major };
+    const fits = major >= atLeast && (where.atMost === undefined || major <= where.atMost);
+    if (fits && (!fitting || major > fitting.major)) fitting = { file, version, major };
   }
+  if (fitting) return fitting;
   if (!best) throw new BackupRefused(`${tool} was not found (${why}): ${installHint(tool, atLeast)}`);
   if (best.major < atLeast)
     throw new BackupRefused(

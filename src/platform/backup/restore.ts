@@ -104,7 +104,9 @@ async function restoreArchive(
       `the backup is of a PostgreSQL ${dump.server_major} database and the one at DATABASE_URL runs PostgreSQL ` +
         `${target}: restore a pg_dump archive into PostgreSQL ${dump.server_major} or newer`,
     );
-  const tool = await findTool('pg_restore', dump.pg_dump_major, `the archive of pg_dump ${dump.pg_dump_major}`);
+  const tool = await findTool('pg_restore', dump.pg_dump_major, `the archive of pg_dump ${dump.pg_dump_major}`, {
+    atMost: target,
+  });
   const archive = path.join(dir, dump.file.path);
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'rova-pg-restore-'));
   try {

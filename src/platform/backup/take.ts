@@ -146,7 +146,10 @@ async function dumpPostgres(
     )[0]!;
     const server = serverMajor(head.server);
     // before anything is read: a missing or too old pg_dump fails here, naming the package to install
-    const tool = await findTool('pg_dump', server, `the PostgreSQL ${server} server at DATABASE_URL`);
+    // the server's own major when installed: its archive then restores with a pg_restore no newer than the server
+    const tool = await findTool('pg_dump', server, `the PostgreSQL ${server} server at DATABASE_URL`, {
+      atMost: server,
+    });
     const migrations = await q<{ name: string; checksum: string }>(
       'SELECT name, checksum FROM rova_migrations ORDER BY name',
     );
