@@ -440,6 +440,26 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('table.breakdown').waitFor();
     expect(await w.locator('p.meta').first().textContent()).toBe('01.09.2027, 10:00 – 03.09.2027, 10:00');
     expect(await w.locator('tr.total th').textContent()).toBe('Gesamt');
+    // the charge is in the store's currency, said with both amounts before booking
+    const chosen = suvs.data.items[0]!;
+    const checked = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
+      body: JSON.stringify({
+        vehicle_id: chosen.vehicle_id,
+        pickup_date: '2027-09-01',
+        return_date: '2027-09-03',
+        pickup_time: '10:00',
+        return_time: '10:00',
+      }),
+    });
+    const charged = ((await checked.json()) as { data: { total: number; currency: string } }).data;
+    expect(charged.currency).toBe('USD');
+    const de = (x: number, currency: string) =>
+      new Intl.NumberFormat('de-DE', { style: 'currency', currency }).format(x);
+    expect(await w.locator('[data-f=charged-in]').textContent()).toBe(
+      `${de(chosen.total_price, 'EUR')} ≈ ${de(charged.total, 'USD')}, abgerechnet in USD`,
+    );
   });
 
   it("strict CSP (script-src 'self') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*; 320 px wide", async () => {

@@ -573,6 +573,26 @@ export class BookWidget {
     return n === 1 ? this.ctx.i18n.t('oneDay') : this.ctx.i18n.t('nDays', { n });
   }
 
+  /**
+   * Browsing in another currency: the price is charged in the store's. Both amounts, before anything is booked
+   * ("€117.11 ≈ US$125.10, charged in USD"); the first is the search's conversion of the same dates.
+   */
+  private chargedIn(s: State): HTMLElement | null {
+    const c = s.check;
+    const v = s.vehicle;
+    if (!c?.available || !c.currency || c.total === undefined || !v || v.currency === c.currency) return null;
+    const { t, money } = this.ctx.i18n;
+    return h(
+      'p',
+      { class: 'note', 'data-f': 'charged-in' },
+      t('chargedIn', {
+        shown: money(v.total_price, v.currency),
+        charged: money(c.total, c.currency),
+        code: c.currency,
+      }),
+    );
+  }
+
   /** What is paid when, for the chosen method: the whole total (the widget books `payment_plan: full`). */
   private payTerms(s: State): HTMLElement | null {
     const c = s.check;
@@ -608,6 +628,7 @@ export class BookWidget {
       h('p', { class: 'meta' }, this.period(s)),
       !c ? h('p', {}, t('checking')) : c.available ? h('p', { class: 'ok' }, t('available')) : h('p', {}, t('taken')),
       this.breakdown(s),
+      this.chargedIn(s),
       c && !c.available
         ? alts.length
           ? h(
@@ -691,6 +712,7 @@ export class BookWidget {
       h('h3', {}, s.vehicle?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       this.breakdown(s),
+      this.chargedIn(s),
       this.payTerms(s),
       // every offline method has its own rule (issue 35.1): pick-up holds the car, a transfer has days, a card minutes
       h(

@@ -165,4 +165,5 @@ export const de: Messages = {
   paidNowCard: 'Sie zahlen {total} jetzt mit Karte.',
   paidByTransfer: 'Sie zahlen {total} per Überweisung; die Bestätigung nennt die Frist.',
   paidAtPickup: 'Sie zahlen {total} bei der Abholung; jetzt wird nichts belastet.',
+  chargedIn: '{shown} ≈ {charged}, abgerechnet in {code}',
 };

@@ -162,6 +162,7 @@ export const en = {
   paidNowCard: 'You pay {total} now by card.',
   paidByTransfer: 'You pay {total} by bank transfer; the confirmation says by when.',
   paidAtPickup: 'You pay {total} at pick-up; nothing is charged now.',
+  chargedIn: '{shown} ≈ {charged}, charged in {code}',
 } as const;
 
 export type MessageKey = keyof typeof en;

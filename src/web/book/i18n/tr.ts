@@ -163,4 +163,5 @@ export const tr: Messages = {
   paidNowCard: '{total} tutarını şimdi kartla ödersiniz.',
   paidByTransfer: '{total} tutarını banka havalesiyle ödersiniz; son tarih onayda yazar.',
   paidAtPickup: '{total} tutarını teslim alırken ödersiniz; şimdi bir şey tahsil edilmez.',
+  chargedIn: '{shown} ≈ {charged}, {code} olarak tahsil edilir',
 };
