@@ -348,6 +348,38 @@ describe('booking widget (book.js) in Chromium', () => {
     await expectAxeClean(page, 'review with the terms');
   });
 
+  it('dates: the picker offers no past day and no return before the pick-up; a wrong pair is refused with one message and no search', async () => {
+    const { page, requests } = await open('/demo/rent?rova_pickup=2027-10-04T10:00&rova_return=2027-10-06T10:00');
+    const w = page.locator(WIDGET);
+    const today = await page.evaluate(() => new Intl.DateTimeFormat('en-CA').format(new Date()));
+    expect(await w.locator('input[name=pickup_date]').getAttribute('min')).toBe(today);
+    expect(await w.locator('input[name=return_date]').getAttribute('min')).toBe('2027-10-04');
+    await w.locator('input[name=pickup_date]').fill('2027-10-08');
+    expect(await w.locator('input[name=return_date]').getAttribute('min')).toBe('2027-10-08');
+    const searches = () => requests.filter((r) => r.startsWith('GET /wp-json/rova-rental/v2/vehicles/search')).length;
+    const before = searches();
+    // the return is now before the pick-up
+    await w.locator('button[data-f=search]').click();
+    expect(await w.locator('[role=alert]').textContent()).toBe(
+      'Choose a pick-up from today on, and a return after the pick-up.',
+    );
+    expect(await w.locator('input[name=return_date]').getAttribute('aria-invalid')).toBe('true');
+    // a day in the past, typed
+    await w.locator('input[name=pickup_date]').fill('2020-01-01');
+    await w.locator('input[name=return_date]').fill('2020-01-03');
+    await w.locator('button[data-f=search]').click();
+    expect(await w.locator('[role=alert]').textContent()).toBe(
+      'Choose a pick-up from today on, and a return after the pick-up.',
+    );
+    expect(searches()).toBe(before);
+    await w.locator('input[name=pickup_date]').fill('2027-10-08');
+    await w.locator('input[name=return_date]').fill('2027-10-10');
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards').waitFor();
+    expect(await w.locator('[role=alert]').textContent()).toBe('');
+    expect(searches()).toBe(before + 1);
+  });
+
   it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
     storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
 <script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>

@@ -329,8 +329,15 @@ export class BookWidget {
         h('option', { value: '' }, empty),
         this.locations.map((l) => h('option', { value: l.id, selected: l.id === value }, l.name)),
       );
-    const input = (name: string, type: string, value: string) =>
-      h('input', { name, type, value, required: true, 'data-f': name });
+    const input = (name: string, type: string, value: string, extra: Record<string, string> = {}) =>
+      h('input', { name, type, value, required: true, 'data-f': name, ...extra });
+    // the visitor's calendar day: the picker offers no earlier day, and the return none before the pick-up
+    const today = new Intl.DateTimeFormat('en-CA').format(new Date());
+    const returnDate = input('return_date', 'date', q.returnDate, { min: q.pickupDate < today ? today : q.pickupDate });
+    const pickupDate = input('pickup_date', 'date', q.pickupDate, { min: today });
+    pickupDate.addEventListener('change', () => {
+      returnDate.min = pickupDate.value && pickupDate.value >= today ? pickupDate.value : today;
+    });
     const sort = h(
       'select',
       { name: 'sort', 'data-f': 'sort' },
@@ -413,13 +420,24 @@ export class BookWidget {
     const form = h(
       'form',
       {
-        novalidate: false,
+        // one message of ours for every wrong date, instead of the browser's bubble per field
+        novalidate: true,
         on: {
           submit: (e: Event) => {
             e.preventDefault();
             const f = new FormData(e.target as HTMLFormElement);
             const str = (k: string) => String(f.get(k) ?? '');
             const num = (k: string) => (/^[1-9][0-9]*$/.test(str(k)) ? Number(str(k)) : null);
+            const from = `${str('pickup_date')}T${str('pickup_time') || '10:00'}`;
+            const to = `${str('return_date')}T${str('return_time') || '10:00'}`;
+            const wrong = !/^\d{4}-\d{2}-\d{2}$/.test(str('pickup_date')) || str('pickup_date') < today || !(to > from);
+            pickupDate.setAttribute('aria-invalid', String(wrong));
+            returnDate.setAttribute('aria-invalid', String(wrong));
+            if (wrong) {
+              this.alert.textContent = t('datesInvalid');
+              return;
+            }
+            this.alert.textContent = '';
             void this.search({
               location: num('location'),
               returnLocation: num('return_location'),
@@ -438,9 +456,9 @@ export class BookWidget {
       },
       this.field(t('pickupLocation'), loc('location', q.location, t('anyLocation'))),
       this.field(t('returnLocation'), loc('return_location', q.returnLocation, t('sameLocation'))),
-      this.field(t('pickupDate'), input('pickup_date', 'date', q.pickupDate)),
+      this.field(t('pickupDate'), pickupDate),
       this.field(t('pickupTime'), input('pickup_time', 'time', q.pickupTime)),
-      this.field(t('returnDate'), input('return_date', 'date', q.returnDate)),
+      this.field(t('returnDate'), returnDate),
       this.field(t('returnTime'), input('return_time', 'time', q.returnTime)),
       this.field(t('category'), category),
       this.field(t('transmission'), transmission),

@@ -166,4 +166,5 @@ export const de: Messages = {
   paidByTransfer: 'Sie zahlen {total} per Überweisung; die Bestätigung nennt die Frist.',
   paidAtPickup: 'Sie zahlen {total} bei der Abholung; jetzt wird nichts belastet.',
   chargedIn: '{shown} ≈ {charged}, abgerechnet in {code}',
+  datesInvalid: 'Wählen Sie eine Abholung ab heute und eine Rückgabe nach der Abholung.',
 };

@@ -163,6 +163,7 @@ export const en = {
   paidByTransfer: 'You pay {total} by bank transfer; the confirmation says by when.',
   paidAtPickup: 'You pay {total} at pick-up; nothing is charged now.',
   chargedIn: '{shown} ≈ {charged}, charged in {code}',
+  datesInvalid: 'Choose a pick-up from today on, and a return after the pick-up.',
 } as const;
 
 export type MessageKey = keyof typeof en;

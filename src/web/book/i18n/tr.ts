@@ -164,4 +164,5 @@ export const tr: Messages = {
   paidByTransfer: '{total} tutarını banka havalesiyle ödersiniz; son tarih onayda yazar.',
   paidAtPickup: '{total} tutarını teslim alırken ödersiniz; şimdi bir şey tahsil edilmez.',
   chargedIn: '{shown} ≈ {charged}, {code} olarak tahsil edilir',
+  datesInvalid: 'Bugünden itibaren bir teslim alma ve ondan sonra bir iade seçin.',
 };
