@@ -20,6 +20,7 @@ export const EVENTS = [
   'rova:paid',
   'rova:cancelled',
   'rova:error',
+  'rova:language',
 ];
 
 export interface Tab {

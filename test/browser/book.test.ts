@@ -380,6 +380,44 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(searches()).toBe(before + 1);
   });
 
+  it('language switch in the widget; attributes, seats and currency names in words of the language', async () => {
+    const q =
+      'pickup_date=2027-10-12&return_date=2027-10-14&pickup_time=10%3A00&return_time=10%3A00&sort=price_asc&category=suv&per_page=12';
+    const want = await api<{
+      data: { items: { name: string; seats: number; transmission: string; fuel_type: string }[] };
+    }>(`/rova-rental/v2/vehicles/search?${q}`);
+    const first = want.data.items[0]!;
+    const { page, events } = await open('/demo/rent?rova_pickup=2027-10-12T10:00&rova_return=2027-10-14T10:00');
+    const w = page.locator(WIDGET);
+    // the category choices come from the search's facets
+    await w.locator('button[data-f=search]').click();
+    await w.locator('select[name=category] option[value=suv]').waitFor({ state: 'attached' });
+    expect(await w.locator('select[name=category] option[value=suv]').textContent()).toBe('SUV');
+    expect(await w.locator('select[name=category] option[value=economy]').textContent()).toBe('Economy');
+    await w.locator('select[name=category]').selectOption('suv');
+    await w.locator('button[data-f=search]').click();
+    await expect.poll(() => w.locator('ul.cards h3').first().textContent()).toBe(first.name);
+    const words = { automatic: ['Automatic', 'Automatik'], manual: ['Manual', 'Schaltgetriebe'] } as const;
+    const fuels = { petrol: ['Petrol', 'Benzin'], diesel: ['Diesel', 'Diesel'], hybrid: ['Hybrid', 'Hybrid'] } as const;
+    const t = first.transmission as keyof typeof words;
+    const f = first.fuel_type as keyof typeof fuels;
+    expect(await w.locator('ul.cards p.meta').first().textContent()).toBe(
+      `SUV · ${first.seats} seats · ${words[t][0]} · ${fuels[f][0]}`,
+    );
+    await w.locator('select[name=lang]').selectOption('de');
+    await w.locator('h2', { hasText: /Fahrzeuge verfügbar/ }).waitFor();
+    expect(await w.locator('section.root').getAttribute('lang')).toBe('de');
+    expect(await w.locator('ul.cards p.meta').first().textContent()).toBe(
+      `SUV · ${first.seats} Sitze · ${words[t][1]} · ${fuels[f][1]}`,
+    );
+    expect(await w.locator('button[data-f=search]').textContent()).toBe('Suchen');
+    const names = await w.locator('select[name=currency] option').allTextContents();
+    expect(names).toContain('EUR – Euro');
+    expect(names).toContain('USD – US-Dollar');
+    expect((await events()).filter((e) => e.type === 'rova:language').map((e) => e.detail)).toEqual([{ lang: 'de' }]);
+    await expectAxeClean(page, 'results in German');
+  });
+
   it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
     storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
 <script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>

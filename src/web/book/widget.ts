@@ -6,12 +6,19 @@ import { ApiError, signedIn, type Api, type Currency, type Location, type Paymen
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
-import type { I18n } from './i18n/index.js';
+import { i18n, type I18n, type Lang } from './i18n/index.js';
 import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
 import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
 
 let sheet: CSSStyleSheet | null = null;
+
+/** The widget's languages, each named in itself. */
+const LANGUAGES: [Lang, string][] = [
+  ['en', 'English'],
+  ['de', 'Deutsch'],
+  ['tr', 'Türkçe'],
+];
 
 /** The rule kinds that change the rent itself (add-ons, tax and deposit have their own lines or none). */
 const CHANGES_RENT = new Set(['season', 'weekend', 'duration']);
@@ -62,6 +69,7 @@ export class BookWidget {
   /** The first render does not move focus (the page just loaded); later step changes focus the step's heading. */
   private shown = false;
   private auth = newAuth();
+  private readonly root: HTMLElement;
 
   constructor(
     /** The element events are dispatched on (the inline div, the pop-up button, or the dialog host). */
@@ -76,15 +84,14 @@ export class BookWidget {
     this.view = h('div', { class: 'view' });
     this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
     this.alert = h('div', { class: 'alert', role: 'alert' });
-    container.append(
-      h(
-        'section',
-        { class: 'root', part: 'root', 'aria-label': t('title'), lang: ctx.i18n.lang },
-        this.view,
-        this.live,
-        this.alert,
-      ),
+    this.root = h(
+      'section',
+      { class: 'root', part: 'root', 'aria-label': t('title'), lang: ctx.i18n.lang },
+      this.view,
+      this.live,
+      this.alert,
     );
+    container.append(this.root);
     this.render();
     void ctx.locations.then(
       (l) => {
@@ -111,6 +118,15 @@ export class BookWidget {
     });
     this.emit('rova:ready', {});
     if (init.vehicle !== null) void this.preselect(init.vehicle);
+  }
+
+  /** The visitor's language choice: every text, date and amount of the widget follows it at once. */
+  private switchLanguage(lang: Lang): void {
+    this.ctx.i18n = i18n(lang);
+    this.root.lang = lang;
+    this.root.setAttribute('aria-label', this.ctx.i18n.t('title'));
+    this.render(true);
+    this.emit('rova:language', { lang });
   }
 
   private emit(type: string, detail: object): void {
@@ -356,9 +372,7 @@ export class BookWidget {
       'select',
       { name: 'category', 'data-f': 'category' },
       h('option', { value: '' }, t('anyCategory')),
-      cats
-        .sort()
-        .map((c) => h('option', { value: c, selected: q.category === c }, c.charAt(0).toUpperCase() + c.slice(1))),
+      cats.sort().map((c) => h('option', { value: c, selected: q.category === c }, this.ctx.i18n.attr(c))),
     );
     const transmission = h(
       'select',
@@ -383,7 +397,7 @@ export class BookWidget {
           h(
             'option',
             { value: f, selected: q.fuel === f },
-            `${f.charAt(0).toUpperCase() + f.slice(1)}${s.fuels[f] !== undefined ? ` (${s.fuels[f]})` : ''}`,
+            `${this.ctx.i18n.attr(f)}${s.fuels[f] !== undefined ? ` (${s.fuels[f]})` : ''}`,
           ),
         ),
     );
@@ -412,7 +426,11 @@ export class BookWidget {
                 },
               },
               this.currencies.map((c) =>
-                h('option', { value: c.code, selected: c.code === cur }, `${c.code} – ${c.name}`),
+                h(
+                  'option',
+                  { value: c.code, selected: c.code === cur },
+                  `${c.code} – ${this.ctx.i18n.currencyName(c.code, c.name)}`,
+                ),
               ),
             ),
           )
@@ -466,6 +484,20 @@ export class BookWidget {
       this.field(t('seats'), seats),
       this.field(t('sort'), sort),
       currency,
+      this.field(
+        t('language'),
+        h(
+          'select',
+          {
+            name: 'lang',
+            'data-f': 'lang',
+            on: { change: (e: Event) => this.switchLanguage((e.target as HTMLSelectElement).value as Lang) },
+          },
+          LANGUAGES.map(([code, name]) =>
+            h('option', { value: code, lang: code, selected: this.ctx.i18n.lang === code }, name),
+          ),
+        ),
+      ),
       h('button', { type: 'submit', 'data-f': 'search', disabled: s.busy }, s.busy ? t('searching') : t('search')),
     );
     return form;
@@ -497,7 +529,12 @@ export class BookWidget {
         h(
           'p',
           { class: 'meta' },
-          [c.category, c.seats ? `${c.seats}×` : '', c.transmission ?? '', c.fuel_type ?? '']
+          [
+            this.ctx.i18n.attr(c.category),
+            c.seats ? t('seatsCount', { n: c.seats }) : '',
+            c.transmission ? this.ctx.i18n.attr(c.transmission) : '',
+            c.fuel_type ? this.ctx.i18n.attr(c.fuel_type) : '',
+          ]
             .filter(Boolean)
             .join(' · '),
         ),

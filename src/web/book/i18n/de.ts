@@ -167,4 +167,6 @@ export const de: Messages = {
   paidAtPickup: 'Sie zahlen {total} bei der Abholung; jetzt wird nichts belastet.',
   chargedIn: '{shown} ≈ {charged}, abgerechnet in {code}',
   datesInvalid: 'Wählen Sie eine Abholung ab heute und eine Rückgabe nach der Abholung.',
+  seatsCount: '{n} Sitze',
+  language: 'Sprache',
 };

@@ -164,6 +164,8 @@ export const en = {
   paidAtPickup: 'You pay {total} at pick-up; nothing is charged now.',
   chargedIn: '{shown} ≈ {charged}, charged in {code}',
   datesInvalid: 'Choose a pick-up from today on, and a return after the pick-up.',
+  seatsCount: '{n} seats',
+  language: 'Language',
 } as const;
 
 export type MessageKey = keyof typeof en;

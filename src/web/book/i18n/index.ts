@@ -1,6 +1,7 @@
 import { de } from './de.js';
 import { en, type MessageKey, type Messages } from './en.js';
 import { tr } from './tr.js';
+import { attributeWord } from './attributes.js';
 
 export type Lang = 'en' | 'de' | 'tr';
 const ALL: Record<Lang, Messages> = { en, de, tr };
@@ -21,6 +22,10 @@ export interface I18n {
   when(iso: string): string;
   /** A booking or thread status in words (the code itself when unknown). */
   status(code: string): string;
+  /** A vehicle attribute (`suv`, `petrol`, `automatic`) in words. */
+  attr(value: string): string;
+  /** A currency's name in the language (`Intl.DisplayNames`), else `fallback`. */
+  currencyName(code: string, fallback: string): string;
 }
 
 export function i18n(lang: Lang): I18n {
@@ -54,5 +59,13 @@ export function i18n(lang: Lang): I18n {
       return z ? `${instants.format(d)} ${z}` : instants.format(d);
     },
     status: (code) => (`st_${code}` in m ? m[`st_${code}` as MessageKey] : code.replace(/_/g, ' ')),
+    attr: (value) => attributeWord(lang, value),
+    currencyName(code, fallback) {
+      try {
+        return new Intl.DisplayNames([locale], { type: 'currency' }).of(code) ?? fallback;
+      } catch {
+        return fallback;
+      }
+    },
   };
 }

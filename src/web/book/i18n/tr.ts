@@ -165,4 +165,6 @@ export const tr: Messages = {
   paidAtPickup: '{total} tutarını teslim alırken ödersiniz; şimdi bir şey tahsil edilmez.',
   chargedIn: '{shown} ≈ {charged}, {code} olarak tahsil edilir',
   datesInvalid: 'Bugünden itibaren bir teslim alma ve ondan sonra bir iade seçin.',
+  seatsCount: '{n} koltuk',
+  language: 'Dil',
 };
