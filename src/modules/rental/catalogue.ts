@@ -1,5 +1,6 @@
 import { perPlatform } from '../../platform/per-platform.js';
 import type { Platform } from '../../platform/context.js';
+import type { Db } from '../../platform/db/types.js';
 import { allLocations, type LocationRow } from './locations/repo.js';
 import { allRules } from './pricing/repo.js';
 import type { PricingRule } from './pricing/types.js';
@@ -20,6 +21,8 @@ export interface CatalogueSnapshot {
  */
 export class Catalogue {
   private snap: Promise<CatalogueSnapshot> | null = null;
+  /** The snapshot once loaded (`snap` may still be loading). */
+  private ready: CatalogueSnapshot | null = null;
   private gen = 0;
   constructor(private readonly p: Platform) {
     p.bus.subscribe(CATALOGUE_TOPIC, () => this.drop());
@@ -28,28 +31,43 @@ export class Catalogue {
   drop(): void {
     this.gen += 1;
     this.snap = null;
+    this.ready = null;
+  }
+
+  /**
+   * For a write's transaction: the loaded snapshot, else one read through `db` (the transaction's own connection)
+   * and not kept, since it may hold the transaction's uncommitted writes. Never waits on a load through the pool: on
+   * the embedded database (one connection) that load would wait for the transaction, and the transaction for it.
+   */
+  async within(db: Db): Promise<CatalogueSnapshot> {
+    return this.ready ?? snapshotOf(db);
   }
 
   get(): Promise<CatalogueSnapshot> {
     if (!this.snap) {
       const gen = this.gen;
-      const load = this.load();
+      const load = snapshotOf(this.p.db);
       this.snap = load;
-      load.catch(() => {
-        if (this.gen === gen) this.snap = null;
-      });
+      load.then(
+        (snap) => {
+          if (this.gen === gen) this.ready = snap;
+        },
+        () => {
+          if (this.gen === gen) this.snap = null;
+        },
+      );
     }
     return this.snap;
   }
+}
 
-  private async load(): Promise<CatalogueSnapshot> {
-    const [v, l, r] = await Promise.all([allVehicles(this.p.db), allLocations(this.p.db), allRules(this.p.db)]);
-    return {
-      vehicles: new Map(v.map((x) => [Number(x.id), x])),
-      locations: new Map(l.map((x) => [Number(x.id), x])),
-      rules: r,
-    };
-  }
+async function snapshotOf(db: Db): Promise<CatalogueSnapshot> {
+  const [v, l, r] = await Promise.all([allVehicles(db), allLocations(db), allRules(db)]);
+  return {
+    vehicles: new Map(v.map((x) => [Number(x.id), x])),
+    locations: new Map(l.map((x) => [Number(x.id), x])),
+    rules: r,
+  };
 }
 
 export const catalogueOf = perPlatform((p) => new Catalogue(p));

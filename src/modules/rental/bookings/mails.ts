@@ -215,7 +215,7 @@ export async function bookingMailInTransaction(
   b: BookingRow,
   extra: [string, string][] = [],
 ): Promise<(() => Promise<void>) | undefined> {
-  const mail = bookingMailToStore(p, await catalogueOf(p).get(), kind, b, extra);
+  const mail = bookingMailToStore(p, await catalogueOf(p).within(tx), kind, b, extra);
   if (!mail) return undefined;
   await storeMail(tx, mail, `booking:${b.id}`);
   return wakeDelivery(p, mail);

@@ -17,7 +17,6 @@ import {
 } from './service.js';
 import { Decimal } from '../money.js';
 import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
-import type { BookingRow } from './repo.js';
 import { bookingView } from './view.js';
 import { BookingDetailView as BookingDetail, BookingView as Booking, PAYMENT_STATUSES } from './schema.js';
 import { AMOUNT_BOUND_DOC } from './amount-bound.js';
@@ -155,7 +154,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const answer = (b: BookingRow) => ({ status: 201, body: rentalOk(bookingView(b), 'Booking created.') });
+      const answer = (b: Parameters<typeof bookingView>[0]) => ({
+        status: 201,
+        body: rentalOk(bookingView(b), 'Booking created.'),
+      });
       // the key commits in the booking's transaction: one key never books twice
       const r = await keyedRun(p, req, reply, {
         action: 'booking-admin-create',

@@ -2,7 +2,8 @@
  * Vehicle attributes as the API sends them (`suv`, `petrol`, `automatic`) in words, per language. A value the list
  * does not know is shown in sentence case, with the usual acronyms kept in capitals.
  */
-import type { Lang } from './index.js';
+/** The widget's languages (index.ts's `Lang`, named here so that the two files do not import each other). */
+type Lang = 'en' | 'de' | 'tr';
 
 const WORDS: Record<Lang, Record<string, string>> = {
   en: {
