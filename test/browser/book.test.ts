@@ -418,6 +418,33 @@ describe('booking widget (book.js) in Chromium', () => {
     await expectAxeClean(page, 'results in German');
   });
 
+  it('the floating button steps aside while an inline booking is under way and never covers its actions; back at the results it returns', async () => {
+    const { page } = await open('/demo/rent?rova_pickup=2027-10-20T10:00&rova_return=2027-10-22T10:00', {
+      viewport: { width: 375, height: 700 },
+    });
+    const w = page.locator(WIDGET);
+    const fab = page.locator('[data-rova-book-floating-host] button.floating');
+    await fab.waitFor();
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards').waitFor();
+    expect(await fab.isVisible()).toBe(true);
+    await w.locator('ul.cards button').first().click();
+    const cont = w.locator('button[data-f=continue]');
+    await cont.waitFor();
+    await expect.poll(() => fab.isVisible()).toBe(false);
+    // nothing of the page's corner button sits over the widget's action
+    await cont.scrollIntoViewIfNeeded();
+    const box = (await cont.boundingBox())!;
+    const covering = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('[data-rova-book]') !== null,
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
+    expect(covering).toBe(true);
+    await w.locator('button[data-f=back]').click();
+    await w.locator('ul.cards').waitFor();
+    await expect.poll(() => fab.isVisible()).toBe(true);
+  });
+
   it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
     storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
 <script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>

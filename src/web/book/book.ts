@@ -111,7 +111,24 @@ const api = new Api(restRoot());
 setParentOrigin(script?.dataset.parentOrigin);
 let locations: ReturnType<Api['locations']> | null = null;
 
-function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): BookWidget {
+/** Inline widgets with a booking under way (a vehicle chosen, not yet booked): the floating button steps aside. */
+const underWay = new Set<HTMLElement>();
+const UNDER_WAY = new Set(['detail', 'auth', 'review', 'pay']);
+
+function floatingAside(): void {
+  const aside = underWay.size > 0;
+  for (const el of Array.from(
+    document.querySelectorAll<HTMLElement>('[data-rova-book-floating-host], [data-rova-book-spacer]'),
+  ))
+    el.hidden = aside;
+}
+
+function mount(
+  target: HTMLElement,
+  container: HTMLElement,
+  o: RawOptions,
+  onStep?: (step: string) => void,
+): BookWidget {
   if (!locations) {
     const l = api.locations();
     locations = l;
@@ -131,6 +148,7 @@ function mount(target: HTMLElement, container: HTMLElement, o: RawOptions): Book
       pickCurrency,
       locations,
       payments: paymentConfig,
+      onStep,
     },
     { query: queryFrom(o, today), vehicle: vehicleFrom(o) },
   );
@@ -160,7 +178,12 @@ function inline(el: HTMLElement): void {
       onReset: dropResetToken,
       open: new URLSearchParams(location.search).get('rova_booking') ?? undefined,
     });
-  else mount(el, container, o);
+  else
+    mount(el, container, o, (step) => {
+      if (UNDER_WAY.has(step)) underWay.add(el);
+      else underWay.delete(el);
+      floatingAside();
+    });
 }
 
 // ── pop-up ──────────────────────────────────────────────────────────────────

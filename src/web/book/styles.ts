@@ -43,6 +43,7 @@ ol.thread{list-style:none;margin:0 0 var(--_space);padding:0;display:flex;flex-d
 .msg .body{margin:.25rem 0 0;white-space:pre-wrap;overflow-wrap:anywhere}
 :host([data-rova-book-floating-host]){position:fixed;right:max(.75rem,env(safe-area-inset-right));bottom:max(.75rem,env(safe-area-inset-bottom));z-index:2147483000;max-width:calc(100vw - 1.5rem)}
 :host([data-rova-book-spacer]){height:4.5rem}
+:host([hidden]){display:none}
 button.floating{box-shadow:0 4px 14px rgba(10,14,22,.3);border-radius:999px;padding:.7rem 1.2rem;max-width:100%;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 fieldset.pay-with{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem var(--_space);margin:0 0 var(--_space)}legend{color:var(--_color-muted);font-size:.9rem}
 label.radio{flex-direction:row;align-items:center;gap:.5rem;color:var(--_color-text);min-height:2.25rem}label.radio input{width:auto;min-height:0}

@@ -46,6 +46,8 @@ export interface WidgetContext {
   locations: Promise<Location[]>;
   /** How the store takes payment (card payment offered when `stripe` is set); null when unknown. */
   payments: () => Promise<PaymentConfig | null>;
+  /** The journey moved to another step (the page's floating button steps aside while a booking is under way). */
+  onStep?: (step: State['step']) => void;
 }
 
 export interface WidgetInit {
@@ -298,6 +300,7 @@ export class BookWidget {
     if (!s.error) this.alert.textContent = '';
     const stepChanged = s.step !== this.lastStep;
     this.lastStep = s.step;
+    if (stepChanged) this.ctx.onStep?.(s.step);
     const body = this.step(s);
     this.view.replaceChildren(body);
     if (stepChanged && !keepFocus && this.shown) {
