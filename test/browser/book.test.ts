@@ -486,6 +486,13 @@ describe('booking widget (book.js) in Chromium', () => {
     await expect.poll(() => d.locator('p.meta').first().textContent()).toContain('20 Aug 2027, 10:00');
     await d.locator('table.breakdown').waitFor();
     await expectAxeClean(page, 'dialog');
+    // Close sits inside the dialog's panel (its own background), not above it on the backdrop
+    const panel = (await d.boundingBox())!;
+    const closeBox = (await d.locator('.dialog-bar button').boundingBox())!;
+    expect(closeBox.x).toBeGreaterThanOrEqual(panel.x);
+    expect(closeBox.y).toBeGreaterThanOrEqual(panel.y);
+    expect(closeBox.x + closeBox.width).toBeLessThanOrEqual(panel.x + panel.width);
+    expect(await d.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
       expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-rova-book-dialog'))).toBe(true);

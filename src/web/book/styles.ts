@@ -48,6 +48,6 @@ button.floating{box-shadow:0 4px 14px rgba(10,14,22,.3);border-radius:999px;padd
 fieldset.pay-with{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem var(--_space);margin:0 0 var(--_space)}legend{color:var(--_color-muted);font-size:.9rem}
 label.radio{flex-direction:row;align-items:center;gap:.5rem;color:var(--_color-text);min-height:2.25rem}label.radio input{width:auto;min-height:0}
 .card-element{margin:var(--_space) 0}
-dialog{border:none;padding:0;background:transparent;width:min(46rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto}
+dialog{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem;background:var(--_color-background);color:var(--_color-text);width:min(46rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto}dialog .root{border:none;padding:.25rem .5rem .5rem}
 dialog::backdrop{background:rgba(10,14,22,.55)}.dialog-bar{display:flex;justify-content:flex-end;margin-bottom:.25rem}
 `;
