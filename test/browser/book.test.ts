@@ -445,6 +445,37 @@ describe('booking widget (book.js) in Chromium', () => {
     await expect.poll(() => fab.isVisible()).toBe(true);
   });
 
+  it('where and when: the detail shows the pick-up and return places with address, the hours of that day and a map link', async () => {
+    const locs = await api<{
+      data: { items: { id: number; name: string; city: string; address: string; opening_hours: unknown }[] };
+    }>('/rova-rental/v1/locations');
+    const airport = locs.data.items.find((l) => l.name === 'Istanbul Airport')!;
+    const office = locs.data.items.find((l) => l.name === 'Levent Office')!;
+    expect(airport.opening_hours).toBeNull();
+    // Saturday at the airport, back on Monday at the office
+    const { page } = await open(
+      `/demo/rent?rova_location=${airport.id}&rova_return_location=${office.id}&rova_pickup=2027-10-23T10:00&rova_return=2027-10-25T10:00`,
+    );
+    const w = page.locator(WIDGET);
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards button').first().click();
+    await w.locator('[data-f=place-pickup]').waitFor();
+    const text = (sel: string) => w.locator(sel).textContent();
+    expect(await text('[data-f=place-pickup] p:first-of-type')).toBe(
+      [airport.name, airport.address, airport.city].filter(Boolean).join(', '),
+    );
+    expect(await text('[data-f=hours-pickup]')).toBe('Open around the clock');
+    expect(await text('[data-f=place-return] p:first-of-type')).toBe(
+      [office.name, office.address, office.city].filter(Boolean).join(', '),
+    );
+    expect(await text('[data-f=hours-return]')).toBe('Open on Monday 08:00–20:00');
+    const map = await w.locator('[data-f=place-return] a').getAttribute('href');
+    expect(map).toBe(
+      `https://www.openstreetmap.org/search?query=${encodeURIComponent([office.name, office.address, office.city].filter(Boolean).join(', '))}`,
+    );
+    await expectAxeClean(page, 'detail with places');
+  });
+
   it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
     storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
 <script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>

@@ -18,7 +18,14 @@ export interface Location {
   id: number;
   name: string;
   city: string;
+  address?: string;
+  latitude?: number | null;
+  longitude?: number | null;
+  /** null: always open; a missing day: closed (store time zone). */
+  opening_hours?: Partial<Record<Weekday, { open: string; close: string }>> | null;
 }
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
 export interface SearchPage {
   items: Card[];

@@ -43,7 +43,8 @@ export type Card = Pick<
   | 'price_per_day'
   | 'total_price'
   | 'currency'
->;
+> &
+  Partial<Pick<SearchItem, 'location_id'>>;
 
 /** What POST /v2/booking/check answers (the fields the widget shows). */
 export interface Check {
@@ -58,6 +59,8 @@ export interface Check {
   alternatives?: Alternative[];
   price_per_day?: number;
   tax_rate?: number;
+  pickup_location_id?: number | null;
+  return_location_id?: number | null;
   breakdown?: {
     base?: number;
     rules?: { name: string; kind: string; amount: number; days?: number | null }[];

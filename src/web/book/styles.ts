@@ -30,6 +30,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 var(--_space)}td,th{pad
 tr.total th,tr.total td{font-weight:700}.ok{color:var(--_color-success);font-weight:600}
 .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:var(--_space)}
 .alert:not(:empty){margin-top:var(--_space);padding:.6rem .8rem;border:1px solid var(--_color-error);border-radius:var(--_radius);color:var(--_color-error)}
+.places{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(14rem,100%),1fr));gap:var(--_space);margin:0 0 var(--_space)}.place p{margin:.15rem 0}
 .pay-terms{font-weight:600;margin:0 0 var(--_space)}
 .ref{font-size:1.4rem;font-weight:700;letter-spacing:.05em}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

@@ -2,7 +2,7 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
-import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig } from './api.js';
+import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig, type Weekday } from './api.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
@@ -12,6 +12,15 @@ import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
 
 let sheet: CSSStyleSheet | null = null;
+
+const WEEKDAYS: Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** A map of the place: its coordinates when known, else a search for its name and address. */
+function mapLink(l: Location): string {
+  if (typeof l.latitude === 'number' && typeof l.longitude === 'number')
+    return `https://www.openstreetmap.org/?mlat=${l.latitude}&mlon=${l.longitude}#map=16/${l.latitude}/${l.longitude}`;
+  return `https://www.openstreetmap.org/search?query=${encodeURIComponent([l.name, l.address, l.city].filter(Boolean).join(', '))}`;
+}
 
 /** The widget's languages, each named in itself. */
 const LANGUAGES: [Lang, string][] = [
@@ -591,6 +600,46 @@ export class BookWidget {
   }
 
   /**
+   * Where the car is picked up and returned: name and address, the opening hours on that day (store time zone) and a
+   * map link, so the customer knows where and when before booking.
+   */
+  private places(s: State): HTMLElement | null {
+    const c = s.check;
+    if (!c?.available) return null;
+    const byId = (id: number | null | undefined) =>
+      id === null || id === undefined ? undefined : this.locations.find((l) => l.id === id);
+    const pick = byId(c.pickup_location_id ?? s.query.location ?? s.vehicle?.location_id);
+    if (!pick) return null;
+    const back = byId(c.return_location_id ?? s.query.returnLocation) ?? pick;
+    const { t } = this.ctx.i18n;
+    const place = (kind: 'pickup' | 'return', l: Location, date: string) =>
+      h(
+        'div',
+        { class: 'place', 'data-f': `place-${kind}` },
+        h('h4', {}, kind === 'pickup' ? t('pickupAt') : t('returnAt')),
+        h('p', {}, [l.name, l.address, l.city].filter(Boolean).join(', ')),
+        h('p', { class: 'note', 'data-f': `hours-${kind}` }, this.hours(l, date)),
+        h('a', { href: mapLink(l), target: '_blank', rel: 'noopener noreferrer' }, t('onTheMap', { name: l.name })),
+      );
+    return h(
+      'div',
+      { class: 'places' },
+      place('pickup', pick, s.query.pickupDate),
+      place('return', back, s.query.returnDate),
+    );
+  }
+
+  private hours(l: Location, date: string): string {
+    const { t, weekday } = this.ctx.i18n;
+    if (!l.opening_hours) return t('openAllDay');
+    const day = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
+    const h = l.opening_hours[day];
+    return h
+      ? t('openHours', { day: weekday(date), from: h.open, to: h.close })
+      : t('closedOn', { day: weekday(date) });
+  }
+
+  /**
    * The price as the customer checks it: the days at the vehicle's rate, then every rule that changed it (season,
    * weekend, duration) with the days it applied to, the extras, the tax, the total. The lines are the API's and add
    * up to its total. No deposit line: the widget books the whole amount (see `payTerms`).
@@ -685,6 +734,7 @@ export class BookWidget {
       this.heading(v?.name ?? ''),
       h('p', { class: 'meta' }, this.period(s)),
       !c ? h('p', {}, t('checking')) : c.available ? h('p', { class: 'ok' }, t('available')) : h('p', {}, t('taken')),
+      this.places(s),
       this.breakdown(s),
       this.chargedIn(s),
       c && !c.available

@@ -169,4 +169,10 @@ export const de: Messages = {
   datesInvalid: 'Wählen Sie eine Abholung ab heute und eine Rückgabe nach der Abholung.',
   seatsCount: '{n} Sitze',
   language: 'Sprache',
+  pickupAt: 'Abholung',
+  returnAt: 'Rückgabe',
+  onTheMap: '{name} auf der Karte',
+  openAllDay: 'Rund um die Uhr geöffnet',
+  openHours: 'Geöffnet am {day} {from}–{to}',
+  closedOn: 'Geschlossen am {day}',
 };

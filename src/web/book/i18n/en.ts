@@ -166,6 +166,12 @@ export const en = {
   datesInvalid: 'Choose a pick-up from today on, and a return after the pick-up.',
   seatsCount: '{n} seats',
   language: 'Language',
+  pickupAt: 'Pick-up',
+  returnAt: 'Return',
+  onTheMap: '{name} on the map',
+  openAllDay: 'Open around the clock',
+  openHours: 'Open on {day} {from}–{to}',
+  closedOn: 'Closed on {day}',
 } as const;
 
 export type MessageKey = keyof typeof en;

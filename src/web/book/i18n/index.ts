@@ -22,6 +22,8 @@ export interface I18n {
   when(iso: string): string;
   /** A booking or thread status in words (the code itself when unknown). */
   status(code: string): string;
+  /** The weekday of a calendar date (YYYY-MM-DD), in words. */
+  weekday(isoDate: string): string;
   /** A vehicle attribute (`suv`, `petrol`, `automatic`) in words. */
   attr(value: string): string;
   /** A currency's name in the language (`Intl.DisplayNames`), else `fallback`. */
@@ -60,6 +62,8 @@ export function i18n(lang: Lang): I18n {
     },
     status: (code) => (`st_${code}` in m ? m[`st_${code}` as MessageKey] : code.replace(/_/g, ' ')),
     attr: (value) => attributeWord(lang, value),
+    weekday: (isoDate) =>
+      new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${isoDate}T12:00:00Z`)),
     currencyName(code, fallback) {
       try {
         return new Intl.DisplayNames([locale], { type: 'currency' }).of(code) ?? fallback;

@@ -167,4 +167,10 @@ export const tr: Messages = {
   datesInvalid: 'Bugünden itibaren bir teslim alma ve ondan sonra bir iade seçin.',
   seatsCount: '{n} koltuk',
   language: 'Dil',
+  pickupAt: 'Teslim alma',
+  returnAt: 'İade',
+  onTheMap: '{name} haritada',
+  openAllDay: '7/24 açık',
+  openHours: '{day} {from}–{to} açık',
+  closedOn: '{day} kapalı',
 };
