@@ -273,7 +273,7 @@ describe('a login and a password reset, the connection lost around their COMMIT 
       n.b.platform.db,
       sql`SELECT text_body AS text FROM rova_mail_outbox WHERE to_address = ${email} AND template = 'password_reset'`,
     );
-    const token = /password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+    const token = /rova_reset=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
     const reset = () =>
       n.a.inject({
         method: 'POST',
