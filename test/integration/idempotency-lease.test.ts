@@ -159,7 +159,21 @@ async function databaseDown(): Promise<{ killed: number; restore: () => Promise<
     await sleep(20);
     return undefined;
   });
-  return { killed, restore: async () => void (await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`)) };
+  return {
+    killed,
+    restore: async () => {
+      await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
+      // back for the nodes too: through PgBouncer a login refused while the database was down is retried only after
+      // server_login_retry (1 s), and a query in that second is refused ("server login has been failing")
+      for (const node of [n.a, n.b])
+        await waitFor('the nodes to reach the database again', () =>
+          node.platform.db.execute(sql`SELECT 1`).then(
+            () => true,
+            () => undefined,
+          ),
+        );
+    },
+  };
 }
 
 describe('Idempotency-Key over two nodes on PostgreSQL', () => {
