@@ -633,9 +633,9 @@ export class BookWidget {
     const { t, weekday } = this.ctx.i18n;
     if (!l.opening_hours) return t('openAllDay');
     const day = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
-    const h = l.opening_hours[day];
-    return h
-      ? t('openHours', { day: weekday(date), from: h.open, to: h.close })
+    const hours = l.opening_hours[day];
+    return hours
+      ? t('openHours', { day: weekday(date), from: hours.open, to: hours.close })
       : t('closedOn', { day: weekday(date) });
   }
 
