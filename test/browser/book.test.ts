@@ -476,6 +476,35 @@ describe('booking widget (book.js) in Chromium', () => {
     await expectAxeClean(page, 'detail with places');
   });
 
+  it('opening hours: a time outside the desk hours of that day is refused with one message naming the desk and its hours, before any search', async () => {
+    const locs = await api<{ data: { items: { id: number; name: string }[] } }>('/rova-rental/v1/locations');
+    const airport = locs.data.items.find((l) => l.name === 'Istanbul Airport')!;
+    const office = locs.data.items.find((l) => l.name === 'Levent Office')!;
+    // from the airport (always open) on Friday, back at the office on Sunday, when it is closed
+    const { page, requests } = await open(
+      `/demo/rent?rova_location=${airport.id}&rova_return_location=${office.id}&rova_pickup=2027-10-22T10:00&rova_return=2027-10-24T10:00`,
+    );
+    const w = page.locator(WIDGET);
+    const searches = () => requests.filter((r) => r.startsWith('GET /wp-json/rova-rental/v2/vehicles/search')).length;
+    const before = searches();
+    await w.locator('button[data-f=search]').click();
+    expect(await w.locator('[role=alert]').textContent()).toBe(
+      'Return: Levent Office is closed on Sunday. Choose another day or place.',
+    );
+    await w.locator('input[name=return_date]').fill('2027-10-25');
+    await w.locator('input[name=return_time]').fill('21:00');
+    await w.locator('button[data-f=search]').click();
+    expect(await w.locator('[role=alert]').textContent()).toBe(
+      'Return: Levent Office is open on Monday 08:00–20:00. Choose a time within these hours.',
+    );
+    expect(searches()).toBe(before);
+    await w.locator('input[name=return_time]').fill('19:30');
+    await w.locator('button[data-f=search]').click();
+    await w.locator('ul.cards').waitFor();
+    expect(await w.locator('[role=alert]').textContent()).toBe('');
+    expect(searches()).toBe(before + 1);
+  });
+
   it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
     storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
 <script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>

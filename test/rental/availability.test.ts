@@ -271,6 +271,35 @@ describe('POST /availability (UTC store)', () => {
     ).toMatchObject({ available: false, reason: 'outside_opening_hours' });
   });
 
+  it('a one-way rental is returned within the return desk hours, not the pick-up desk hours', async () => {
+    const weekdays = { open: '08:00', close: '18:00' };
+    const desk = await location(t, { opening_hours: { mon: weekdays, tue: weekdays, wed: weekdays } });
+    const late = await location(t, { opening_hours: { tue: { open: '18:00', close: '23:00' } } });
+    const h = await vehicle(t, { location_id: desk });
+    const check = async (ret: number, return_time: string) =>
+      (
+        await t.inject({
+          method: 'POST',
+          url: '/wp-json/rova-rental/v2/booking/check',
+          payload: {
+            vehicle_id: h,
+            pickup_location_id: desk,
+            return_location_id: ret,
+            // Monday 10:00 → Tuesday
+            pickup_date: '2030-06-03',
+            pickup_time: '10:00',
+            return_date: '2030-06-04',
+            return_time,
+          },
+        })
+      ).json().data;
+    // 21:00 on Tuesday: the pick-up desk is closed, the return desk open
+    expect(await check(late, '21:00')).toMatchObject({ available: true });
+    expect(await check(desk, '21:00')).toMatchObject({ available: false, reason: 'outside_opening_hours' });
+    // 10:00 on Tuesday: the pick-up desk is open, the return desk not yet
+    expect(await check(late, '10:00')).toMatchObject({ available: false, reason: 'outside_opening_hours' });
+  });
+
   it('errors: 404 VEHICLE_NOT_FOUND, 400 INVALID_PARAMS, 400 INVALID_DATE_RANGE', async () => {
     const nf = await avail(t, { vehicle_id: 999999, pickup_date: '2030-06-01', return_date: '2030-06-03' });
     expect(nf.statusCode).toBe(404);

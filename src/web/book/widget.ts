@@ -467,6 +467,16 @@ export class BookWidget {
               this.alert.textContent = t('datesInvalid');
               return;
             }
+            const closed = this.outsideHours(
+              num('location'),
+              num('return_location'),
+              [str('pickup_date'), str('pickup_time') || '10:00'],
+              [str('return_date'), str('return_time') || '10:00'],
+            );
+            if (closed) {
+              this.alert.textContent = closed;
+              return;
+            }
             this.alert.textContent = '';
             void this.search({
               location: num('location'),
@@ -627,6 +637,31 @@ export class BookWidget {
       place('pickup', pick, s.query.pickupDate),
       place('return', back, s.query.returnDate),
     );
+  }
+
+  /**
+   * The desk's hours, asked before the search rather than answered by an empty result: the pick-up time within the
+   * pick-up location's hours that day, the return time within the return location's (the API decides the same way).
+   */
+  private outsideHours(
+    pickupId: number | null,
+    returnId: number | null,
+    [pickupDate, pickupTime]: [string, string],
+    [returnDate, returnTime]: [string, string],
+  ): string | null {
+    const { t, weekday } = this.ctx.i18n;
+    const pick = this.locations.find((l) => l.id === pickupId);
+    const back = returnId === null ? pick : this.locations.find((l) => l.id === returnId);
+    const ask = (l: Location | undefined, date: string, time: string, kind: 'pickup' | 'return'): string | null => {
+      if (!l?.opening_hours) return null;
+      const open = l.opening_hours[WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!];
+      const what = kind === 'pickup' ? t('pickupAt') : t('returnAt');
+      if (!open) return t('deskClosed', { what, name: l.name, day: weekday(date) });
+      if (time < open.open || time > open.close)
+        return t('deskHours', { what, name: l.name, day: weekday(date), from: open.open, to: open.close });
+      return null;
+    };
+    return ask(pick, pickupDate, pickupTime, 'pickup') ?? ask(back, returnDate, returnTime, 'return');
   }
 
   private hours(l: Location, date: string): string {

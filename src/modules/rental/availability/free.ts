@@ -19,12 +19,13 @@ export async function unavailability(
   period: Period,
   locationId?: number,
   heldBetween?: (from: Date, to: Date) => Promise<Set<number>>,
+  returnLocationId?: number,
 ): Promise<Map<number, UnavailableReason>> {
   const now = new Date();
   const out = new Map<number, UnavailableReason>();
   const rest: number[] = [];
   for (const v of vehicles) {
-    const r = ruleReason(p, cat, v, period, locationId, now);
+    const r = ruleReason(p, cat, v, period, locationId, now, returnLocationId);
     if (r) out.set(Number(v.id), r);
     else rest.push(Number(v.id));
   }

@@ -21,6 +21,8 @@ export interface AvailabilityInput {
   pickup_time?: string;
   return_time?: string;
   location_id?: number;
+  /** Where the car is returned (its opening hours decide the return time); absent: the pick-up location. */
+  return_location_id?: number | null;
   addons?: string[];
 }
 
@@ -176,7 +178,15 @@ export async function checkAvailability(
     quote: q,
   });
 
-  const reason = ruleReason(p, cat, vehicle, period, input.location_id, opts.now ?? new Date());
+  const reason = ruleReason(
+    p,
+    cat,
+    vehicle,
+    period,
+    input.location_id,
+    opts.now ?? new Date(),
+    input.return_location_id ?? undefined,
+  );
   if (reason) return result(reason);
   if (opts.overlapByConstraint) return result();
   const buf = s.bufferMinutes * 60_000;
@@ -203,6 +213,7 @@ export function ruleReason(
   period: Period,
   locationId: number | undefined,
   now: Date,
+  returnLocationId?: number,
 ): UnavailableReason | undefined {
   const s = rentalSettings(p);
   if (vehicle.status === 'maintenance') return 'maintenance';
@@ -216,10 +227,12 @@ export function ruleReason(
   }
   const locId = locationId ?? (vehicle.location_id === null ? undefined : Number(vehicle.location_id));
   const loc = locId === undefined ? undefined : cat.locations.get(locId);
+  // a one-way rental is returned where that desk's hours apply
+  const back = returnLocationId === undefined ? loc : cat.locations.get(returnLocationId);
   const wd = (d: string) => new Date(d + 'T00:00:00Z').getUTCDay();
   if (
     !withinHours(loc, period.pickupDate, period.pickupTime, wd) ||
-    !withinHours(loc, period.returnDate, period.returnTime, wd)
+    !withinHours(back, period.returnDate, period.returnTime, wd)
   ) {
     return 'outside_opening_hours';
   }

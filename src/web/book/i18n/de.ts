@@ -175,4 +175,6 @@ export const de: Messages = {
   openAllDay: 'Rund um die Uhr geöffnet',
   openHours: 'Geöffnet am {day} {from}–{to}',
   closedOn: 'Geschlossen am {day}',
+  deskClosed: '{what}: {name} ist am {day} geschlossen. Wählen Sie einen anderen Tag oder Ort.',
+  deskHours: '{what}: {name} ist am {day} von {from} bis {to} geöffnet. Wählen Sie eine Uhrzeit in dieser Zeit.',
 };

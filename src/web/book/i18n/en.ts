@@ -172,6 +172,8 @@ export const en = {
   openAllDay: 'Open around the clock',
   openHours: 'Open on {day} {from}–{to}',
   closedOn: 'Closed on {day}',
+  deskClosed: '{what}: {name} is closed on {day}. Choose another day or place.',
+  deskHours: '{what}: {name} is open on {day} {from}–{to}. Choose a time within these hours.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -173,4 +173,6 @@ export const tr: Messages = {
   openAllDay: '7/24 açık',
   openHours: '{day} {from}–{to} açık',
   closedOn: '{day} kapalı',
+  deskClosed: '{what}: {name} {day} kapalı. Başka bir gün ya da yer seçin.',
+  deskHours: '{what}: {name} {day} {from}–{to} arası açık. Bu saatler içinde bir saat seçin.',
 };

@@ -41,7 +41,16 @@ export async function alternativesFor(
   const same = [...cat.vehicles.values()].filter(
     (v) => Number(v.id) !== Number(r.vehicle.id) && v.category === r.vehicle.category && v.service_type !== 'transfer',
   );
-  const why = await unavailability(p, p.db, cat, same, period, input.pickup_location_id);
+  const why = await unavailability(
+    p,
+    p.db,
+    cat,
+    same,
+    period,
+    input.pickup_location_id,
+    undefined,
+    input.return_location_id,
+  );
   const currency = p.storeCurrency.code;
   const out: Alternative[] = [];
   for (const v of same) {
