@@ -180,6 +180,29 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('h2', { hasText: `Booking ${near.reference}` }).waitFor();
     const feeText = `Cancelling now costs a fee of ${money(quote.fee, quote.currency)}; ${money(quote.refund, quote.currency)} is refunded.`;
     expect(await w.locator('[data-quote]').textContent()).toBe(feeText);
+    // where: the booking's pick-up and return places with address and a map link
+    const where = (
+      await call<{ data: { pickup_location_id: number; return_location_id: number } }>(
+        'GET',
+        `/rova-rental/v2/my/bookings/${near.id}`,
+        { token: c.token },
+      )
+    ).data;
+    const places = (
+      await call<{ data: { items: { id: number; name: string; address: string; city: string }[] } }>(
+        'GET',
+        '/rova-rental/v1/locations',
+      )
+    ).data.items;
+    const line = (id: number) => {
+      const l = places.find((x) => x.id === id)!;
+      return [l.name, l.address, l.city].filter(Boolean).join(', ');
+    };
+    expect(await w.locator('[data-f=place-pickup] p').first().textContent()).toBe(line(where.pickup_location_id));
+    expect(await w.locator('[data-f=place-return] p').first().textContent()).toBe(line(where.return_location_id));
+    expect(await w.locator('[data-f=place-pickup] a').getAttribute('href')).toMatch(
+      /^https:\/\/www\.openstreetmap\.org\//,
+    );
     await expectAxeClean(page, 'booking');
     await tabTo(page, 'Cancel booking');
     await page.keyboard.press('Enter');

@@ -107,6 +107,12 @@ describe('booking widget (book.js) in Chromium', () => {
       'The vehicle is held for you until pick-up: pay at the desk.',
     );
     expect(await w.locator('p.deadline').getAttribute('data-deadline')).toBe('');
+    // the confirmation repeats what, when and where
+    expect(await w.locator('[data-f=done-period]').textContent()).toMatch(/^.+ · 2 Aug 2027, 10:00/);
+    expect(await w.locator('[data-f=place-pickup] h4').textContent()).toBe('Pick-up');
+    expect(await w.locator('[data-f=place-return] a').getAttribute('href')).toMatch(
+      /^https:\/\/www\.openstreetmap\.org\//,
+    );
     await expectAxeClean(page, 'done');
 
     const evs = await events();

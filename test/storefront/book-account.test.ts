@@ -26,6 +26,8 @@ const detail = (cancellable: boolean, free = true, due = 0): MyBookingDetail => 
   days: 3,
   deposit: 0,
   payment_method: 'offline',
+  pickup_location_id: null,
+  return_location_id: null,
   cancellation: {
     cancellable,
     free,

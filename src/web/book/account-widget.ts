@@ -3,7 +3,7 @@
  * my bookings (upcoming / past), a booking's detail, cancel with the fee shown before confirming, messages to the
  * operator (list, thread, reply, new), profile and password. Renders `AccountState` (account.ts).
  */
-import { ApiError, signedIn, type Api, type PaymentConfig } from './api.js';
+import { ApiError, signedIn, type Api, type Location, type PaymentConfig } from './api.js';
 import {
   initialAccount,
   reduceAccount,
@@ -17,6 +17,7 @@ import { authForm, newAuth, submitAuth, type AuthFields } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
 import type { I18n } from './i18n/index.js';
+import { placesView } from './places.js';
 import { paymentElement } from './stripe.js';
 
 export interface AccountContext {
@@ -30,6 +31,8 @@ export interface AccountContext {
   onReset?: () => void;
   /** A booking to open once the bookings are loaded: its reference (`rova_booking`, the link of a booking mail). */
   open?: string;
+  /** The store's locations: a booking shows where it is picked up and returned. */
+  locations?: Promise<Location[]>;
 }
 
 export class AccountWidget {
@@ -45,6 +48,7 @@ export class AccountWidget {
   private draft = { subject: '', message: '', reply: '' };
   private pw = { current: '', next: '' };
   private payments: PaymentConfig | null = null;
+  private locations: Location[] = [];
   /** The mounted Payment Element of the `pay` step. */
   private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
   /** `ctx.open` until the first bookings list (after signing in, when the link was opened signed out). */
@@ -76,6 +80,13 @@ export class AccountWidget {
       this.payments = c;
       if (c?.stripe && this.state.step === 'booking') this.render();
     });
+    ctx.locations?.then(
+      (l) => {
+        this.locations = l;
+        if (this.state.step === 'booking') this.render();
+      },
+      () => undefined, // the booking is shown without its places
+    );
     emit(target, 'rova:ready', { mode: 'account' });
     if (this.state.signedIn) void this.loadBookings();
   }
@@ -479,6 +490,13 @@ export class AccountWidget {
     );
   }
 
+  /** Where the booking is picked up and returned (no hours line: the account shows instants, not the store's days). */
+  private places(b: { pickup_location_id: number | null; return_location_id: number | null }): HTMLElement | null {
+    const byId = (id: number | null) => (id === null ? undefined : this.locations.find((l) => l.id === id));
+    const pick = byId(b.pickup_location_id);
+    return pick ? placesView(this.ctx.i18n, pick, byId(b.return_location_id) ?? pick) : null;
+  }
+
   private bookingView(s: AccountState): HTMLElement {
     const { t, money, status, when } = this.ctx.i18n;
     const b = s.booking;
@@ -516,6 +534,7 @@ export class AccountWidget {
             : null,
         ),
       ),
+      this.places(b),
       due > 0 && b.balance.instructions
         ? h(
             'p',

@@ -45,6 +45,9 @@ export interface MyBookingDetail extends MyBooking {
   payment_method: string;
   /** Null: no deadline (a pay-at-pick-up reservation, or paid). */
   payment_deadline?: string | null;
+  /** Where it is picked up and returned (null: the vehicle's own place, unknown to the widget). */
+  pickup_location_id: number | null;
+  return_location_id: number | null;
   cancellation: CancelQuote;
   balance: Balance;
 }

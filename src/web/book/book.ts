@@ -8,7 +8,7 @@
  * ever read from or written to the page, so the page itself can be cached and shared.
  */
 import { AccountWidget } from './account-widget.js';
-import { Api, type Currency, type PaymentConfig } from './api.js';
+import { Api, type Currency, type Location, type PaymentConfig } from './api.js';
 import { h } from './dom.js';
 import { setParentOrigin } from './events.js';
 import { i18n, pickLang, type Lang } from './i18n/index.js';
@@ -109,7 +109,7 @@ function assetOrigin(): string {
 
 const api = new Api(restRoot());
 setParentOrigin(script?.dataset.parentOrigin);
-let locations: ReturnType<Api['locations']> | null = null;
+let locations: Promise<Location[]> | null = null;
 
 /** Inline widgets with a booking under way (a vehicle chosen, not yet booked): the floating button steps aside. */
 const underWay = new Set<HTMLElement>();
@@ -123,12 +123,8 @@ function floatingAside(): void {
     el.hidden = aside;
 }
 
-function mount(
-  target: HTMLElement,
-  container: HTMLElement,
-  o: RawOptions,
-  onStep?: (step: string) => void,
-): BookWidget {
+/** The store's locations, asked once for every widget on the page (asked again after a failure). */
+function storeLocations(): Promise<Location[]> {
   if (!locations) {
     const l = api.locations();
     locations = l;
@@ -136,6 +132,15 @@ function mount(
       if (locations === l) locations = null; // the next widget asks again
     });
   }
+  return locations;
+}
+
+function mount(
+  target: HTMLElement,
+  container: HTMLElement,
+  o: RawOptions,
+  onStep?: (step: string) => void,
+): BookWidget {
   const today = new Date().toISOString().slice(0, 10);
   return new BookWidget(
     target,
@@ -146,7 +151,7 @@ function mount(
       currency: () => visitorCurrency(o),
       currencies: offeredCurrencies,
       pickCurrency,
-      locations,
+      locations: storeLocations(),
       payments: paymentConfig,
       onStep,
     },
@@ -177,6 +182,7 @@ function inline(el: HTMLElement): void {
       resetToken: new URLSearchParams(location.search).get('rova_reset'),
       onReset: dropResetToken,
       open: new URLSearchParams(location.search).get('rova_booking') ?? undefined,
+      locations: storeLocations(),
     });
   else
     mount(el, container, o, (step) => {

@@ -2,25 +2,17 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
-import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig, type Weekday } from './api.js';
+import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig } from './api.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
 import { i18n, type I18n, type Lang } from './i18n/index.js';
 import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
+import { hoursOn, placesView } from './places.js';
 import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
 
 let sheet: CSSStyleSheet | null = null;
-
-const WEEKDAYS: Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-
-/** A map of the place: its coordinates when known, else a search for its name and address. */
-function mapLink(l: Location): string {
-  if (typeof l.latitude === 'number' && typeof l.longitude === 'number')
-    return `https://www.openstreetmap.org/?mlat=${l.latitude}&mlon=${l.longitude}#map=16/${l.latitude}/${l.longitude}`;
-  return `https://www.openstreetmap.org/search?query=${encodeURIComponent([l.name, l.address, l.city].filter(Boolean).join(', '))}`;
-}
 
 /** The widget's languages, each named in itself. */
 const LANGUAGES: [Lang, string][] = [
@@ -621,22 +613,7 @@ export class BookWidget {
     const pick = byId(c.pickup_location_id ?? s.query.location ?? s.vehicle?.location_id);
     if (!pick) return null;
     const back = byId(c.return_location_id ?? s.query.returnLocation) ?? pick;
-    const { t } = this.ctx.i18n;
-    const place = (kind: 'pickup' | 'return', l: Location, date: string) =>
-      h(
-        'div',
-        { class: 'place', 'data-f': `place-${kind}` },
-        h('h4', {}, kind === 'pickup' ? t('pickupAt') : t('returnAt')),
-        h('p', {}, [l.name, l.address, l.city].filter(Boolean).join(', ')),
-        h('p', { class: 'note', 'data-f': `hours-${kind}` }, this.hours(l, date)),
-        h('a', { href: mapLink(l), target: '_blank', rel: 'noopener noreferrer' }, t('onTheMap', { name: l.name })),
-      );
-    return h(
-      'div',
-      { class: 'places' },
-      place('pickup', pick, s.query.pickupDate),
-      place('return', back, s.query.returnDate),
-    );
+    return placesView(this.ctx.i18n, pick, back, { pickup: s.query.pickupDate, return: s.query.returnDate });
   }
 
   /**
@@ -653,8 +630,9 @@ export class BookWidget {
     const pick = this.locations.find((l) => l.id === pickupId);
     const back = returnId === null ? pick : this.locations.find((l) => l.id === returnId);
     const ask = (l: Location | undefined, date: string, time: string, kind: 'pickup' | 'return'): string | null => {
-      if (!l?.opening_hours) return null;
-      const open = l.opening_hours[WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!];
+      if (!l) return null;
+      const open = hoursOn(l, date);
+      if (open === undefined) return null;
       const what = kind === 'pickup' ? t('pickupAt') : t('returnAt');
       if (!open) return t('deskClosed', { what, name: l.name, day: weekday(date) });
       if (time < open.open || time > open.close)
@@ -662,16 +640,6 @@ export class BookWidget {
       return null;
     };
     return ask(pick, pickupDate, pickupTime, 'pickup') ?? ask(back, returnDate, returnTime, 'return');
-  }
-
-  private hours(l: Location, date: string): string {
-    const { t, weekday } = this.ctx.i18n;
-    if (!l.opening_hours) return t('openAllDay');
-    const day = WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
-    const hours = l.opening_hours[day];
-    return hours
-      ? t('openHours', { day: weekday(date), from: hours.open, to: hours.close })
-      : t('closedOn', { day: weekday(date) });
   }
 
   /**
@@ -938,6 +906,8 @@ export class BookWidget {
         ': ',
         h('span', { class: 'ref', 'data-reference': b?.reference ?? '' }, b?.reference ?? ''),
       ),
+      s.vehicle ? h('p', { class: 'meta', 'data-f': 'done-period' }, `${s.vehicle.name} · ${this.period(s)}`) : null,
+      this.places(s),
       b ? h('p', {}, t('total'), ': ', money(b.total, b.currency)) : null,
       h('p', { class: b?.paid ? 'ok' : '' }, b?.paid ? t('paidText') : t('doneText')),
       b && !b.paid && !b.clientSecret
