@@ -570,7 +570,7 @@ describe('booking widget: account mode, floating button, currency switch, postMe
   it('account in German (?rova_lang=de): sign-in, tabs, the list and the quote in German, money through Intl', async () => {
     const c = await account();
     const b = await book(c.token, new Date(Date.UTC(2028, 6, 3, 10)), 2, false);
-    const { page } = await open('/demo/rent/account?rova_lang=de');
+    const { page, events } = await open('/demo/rent/account?rova_lang=de');
     const w = page.locator(ACCOUNT);
     await w.locator('h2', { hasText: 'Anmelden' }).waitFor();
     await w.locator('input[name=email]').fill(c.email);
@@ -590,6 +590,13 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator(`button[data-f=booking-${b.id}]`).click();
     await w.locator('[data-quote]', { hasText: /^Kostenlose Stornierung bis / }).waitFor();
     await expectAxeClean(page, 'account de');
+    // the language switch below every step: Turkish at once, the page told by rova:language
+    await w.locator('select[data-f=lang]').selectOption('tr');
+    await w.locator('[data-quote]', { hasText: /tarihine kadar/ }).waitFor();
+    expect(await w.locator('section.root').getAttribute('lang')).toBe('tr');
+    expect(await w.locator('select[data-f=lang]').inputValue()).toBe('tr');
+    expect(await w.locator('label', { has: page.locator('select[data-f=lang]') }).textContent()).toMatch(/^Dil/);
+    expect((await events()).filter((e) => e.type === 'rova:language').map((e) => e.detail.lang)).toEqual(['tr']);
   });
 
   it('one cached page, two visitors: the proxy serves both the same HTML; each sees only their own bookings (or the sign-in)', async () => {

@@ -16,7 +16,7 @@ import {
 import { authForm, newAuth, submitAuth, type AuthFields } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
-import type { I18n } from './i18n/index.js';
+import { i18n, LANGUAGES, type I18n, type Lang } from './i18n/index.js';
 import { placesView } from './places.js';
 import { paymentElement } from './stripe.js';
 
@@ -336,10 +336,41 @@ export class AccountWidget {
     this.lastStep = stepKey;
     if (s.step !== 'pay' && this.card) this.dropCard();
     const body = this.body(s);
-    this.view.replaceChildren(body);
+    this.view.replaceChildren(body, this.languageSwitch());
     if (stepChanged && this.shown) body.querySelector<HTMLElement>('h2')?.focus();
     else if (focusKey) this.view.querySelector<HTMLElement>(`[data-f="${focusKey}"]`)?.focus();
     this.shown = true;
+  }
+
+  /** Below every step: the visitor's language, as in the booking widget. */
+  private languageSwitch(): HTMLElement {
+    const { t, lang } = this.ctx.i18n;
+    return h(
+      'div',
+      { class: 'lang-switch' },
+      field(
+        t('language'),
+        h(
+          'select',
+          {
+            name: 'lang',
+            'data-f': 'lang',
+            on: { change: (e: Event) => this.switchLanguage((e.target as HTMLSelectElement).value as Lang) },
+          },
+          LANGUAGES.map(([code, name]) => h('option', { value: code, lang: code, selected: lang === code }, name)),
+        ),
+      ),
+    );
+  }
+
+  /** Every text, date and amount follows the choice at once; the page hears `rova:language`. */
+  private switchLanguage(lang: Lang): void {
+    this.ctx.i18n = i18n(lang);
+    const root = this.container.querySelector('section.root');
+    root?.setAttribute('lang', lang);
+    root?.setAttribute('aria-label', this.ctx.i18n.t('account'));
+    this.render();
+    emit(this.target, 'rova:language', { lang });
   }
 
   private body(s: AccountState): HTMLElement {

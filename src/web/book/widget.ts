@@ -6,20 +6,13 @@ import { ApiError, signedIn, type Api, type Currency, type Location, type Paymen
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
-import { i18n, type I18n, type Lang } from './i18n/index.js';
+import { i18n, LANGUAGES, type I18n, type Lang } from './i18n/index.js';
 import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
 import { hoursOn, placesView } from './places.js';
 import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
 
 let sheet: CSSStyleSheet | null = null;
-
-/** The widget's languages, each named in itself. */
-const LANGUAGES: [Lang, string][] = [
-  ['en', 'English'],
-  ['de', 'Deutsch'],
-  ['tr', 'Türkçe'],
-];
 
 /** The rule kinds that change the rent itself (add-ons, tax and deposit have their own lines or none). */
 const CHANGES_RENT = new Set(['season', 'weekend', 'duration']);

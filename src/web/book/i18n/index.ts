@@ -4,6 +4,13 @@ import { tr } from './tr.js';
 import { attributeWord } from './attributes.js';
 
 export type Lang = 'en' | 'de' | 'tr';
+
+/** The widget's languages, each named in itself (the language switch's choices). */
+export const LANGUAGES: readonly [Lang, string][] = [
+  ['en', 'English'],
+  ['de', 'Deutsch'],
+  ['tr', 'Türkçe'],
+];
 const ALL: Record<Lang, Messages> = { en, de, tr };
 const LOCALE: Record<Lang, string> = { en: 'en-GB', de: 'de-DE', tr: 'tr-TR' };
 
