@@ -16932,6 +16932,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (1–100) */
                 per_page?: number;
+                /** @description Only the booking with this reference (a booking mail’s link opens it) */
+                reference?: string;
             };
             header?: never;
             path?: never;

@@ -150,7 +150,11 @@ export class AccountWidget {
       this.dispatch({ type: 'bookings', items });
       const ref = this.toOpen;
       this.toOpen = undefined;
-      const linked = ref === undefined ? undefined : items.find((b) => b.reference === ref);
+      // a link to an older booking than the list's first page asks for it by its reference
+      const linked =
+        ref === undefined
+          ? undefined
+          : (items.find((b) => b.reference === ref) ?? (await this.ctx.api.myBookings(ref))[0]);
       if (linked) this.openBooking(linked.id);
     });
   }

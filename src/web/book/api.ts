@@ -293,8 +293,13 @@ export class Api {
 
   // ── account mode ──────────────────────────────────────────────────────────
 
-  async myBookings(): Promise<MyBooking[]> {
-    const r = await this.call<{ data: { items: MyBooking[] } }>('GET', '/rova-rental/v2/my/bookings?per_page=100');
+  /** The customer's latest 100 bookings, or the one with `reference`. */
+  async myBookings(reference?: string): Promise<MyBooking[]> {
+    const only = reference === undefined ? '' : `&reference=${encodeURIComponent(reference)}`;
+    const r = await this.call<{ data: { items: MyBooking[] } }>(
+      'GET',
+      `/rova-rental/v2/my/bookings?per_page=100${only}`,
+    );
     return r.data.items;
   }
 

@@ -186,6 +186,18 @@ describe('POST /booking/create, offline payment, my bookings, cancel', () => {
       }
     ).rows[0]!.name;
     expect(list.json().data.items[0]).toMatchObject({ id: far.id, vehicle_name: vname });
+    // by reference (a mail's link to a booking past the first page): the own one, never another's
+    const byRef = async (key: string, ref: string) =>
+      (
+        await t.inject({
+          method: 'GET',
+          url: `${V2}/my/bookings?reference=${encodeURIComponent(ref)}`,
+          headers: { 'x-rova-api-key': key },
+        })
+      ).json().data;
+    expect(await byRef(me, far.reference)).toMatchObject({ total: 1, items: [{ id: far.id }] });
+    expect(await byRef(other, far.reference)).toMatchObject({ total: 0, items: [] });
+    expect(await byRef(me, 'RB-NOSUCHREF')).toMatchObject({ total: 0, items: [] });
     // the quote before cancelling: free until 24 h before pickup, the whole payment back
     const quote = (
       await t.inject({ method: 'GET', url: `${V2}/my/bookings/${far.id}`, headers: { 'x-rova-api-key': me } })

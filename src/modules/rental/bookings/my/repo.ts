@@ -8,18 +8,20 @@ export type MyBookingRow = BookingRow & { vehicle_name: string | null };
 /** The bookings of a signed-in customer: those of the customer records linked to the account. */
 const MINE = (userId: number) => sql`customer_id IN (SELECT id FROM rental_customers WHERE user_id = ${userId})`;
 
-/** One page of the customer's bookings, latest pick-up first, and how many there are. */
+/** One page of the customer's bookings, latest pick-up first, and how many there are (optionally one reference). */
 export async function myBookingRows(
   db: Db,
   userId: number,
   limit: number,
   offset: number,
+  reference?: string,
 ): Promise<{ items: MyBookingRow[]; total: number }> {
+  const where = reference === undefined ? MINE(userId) : sql`${MINE(userId)} AND reference = ${reference}`;
   const items = await rows<MyBookingRow>(
     db,
-    sql`SELECT *, (SELECT name FROM rental_vehicles v WHERE v.id = rental_bookings.vehicle_id) AS vehicle_name FROM rental_bookings WHERE ${MINE(userId)} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+    sql`SELECT *, (SELECT name FROM rental_vehicles v WHERE v.id = rental_bookings.vehicle_id) AS vehicle_name FROM rental_bookings WHERE ${where} ORDER BY pickup_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
   );
-  const t = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE ${MINE(userId)}`);
+  const t = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rental_bookings WHERE ${where}`);
   return { items, total: t?.n ?? 0 };
 }
 

@@ -21,13 +21,22 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: T,
         summary: 'The signed-in customer’s bookings (latest pickup first)',
-        querystring: Type.Object(PagingQuery),
+        querystring: Type.Object({
+          ...PagingQuery,
+          reference: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 40,
+              description: 'Only the booking with this reference (a booking mail’s link opens it)',
+            }),
+          ),
+        }),
         response: { 200: RentalEnvelope(PageSchema(MyBookingItem)), ...rentalErrors(400, 401, 403, 429) },
       },
     },
     async (req) => {
       const pg = parsePaging(req.query);
-      const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset);
+      const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset, req.query.reference);
       return rentalOk(
         pageOf(
           r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),

@@ -15,8 +15,9 @@ export async function myBookings(
   userId: number,
   limit: number,
   offset: number,
+  reference?: string,
 ): Promise<{ items: MyBookingRow[]; total: number }> {
-  return myBookingRows(p.db, userId, limit, offset);
+  return myBookingRows(p.db, userId, limit, offset, reference);
 }
 
 /** One of the caller's bookings; another customer's is a 404, exactly like a missing one. */
