@@ -55,6 +55,10 @@ export interface Config {
   auditRetentionDays: number;
   /** AUDIT_ARCHIVE_DIR: where the retention job writes gzipped NDJSON archives (default DATA_DIR/audit-archive). */
   auditArchiveDir: string;
+  /** MAIL_OUTBOX_RETENTION_DAYS: sent, stored and failed mails older than this are dropped daily (0 = kept for good). */
+  mailOutboxRetentionDays: number;
+  /** WEBHOOK_DELIVERY_RETENTION_DAYS: delivered and failed webhook deliveries older than this are dropped daily (0 = kept). */
+  webhookDeliveryRetentionDays: number;
   /** BACKUP_DIR: where `rova backup` and the scheduled backup write (default DATA_DIR/backups). */
   backupDir: string;
   /** BACKUP_SCHEDULE: time between scheduled backups (`24h`, `6h`, `90m`); null = no scheduled backups. */
@@ -362,6 +366,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: LoadConfi
     extensions: parseExtensions(env.ROVA_EXTENSIONS),
     auditRetentionDays: parseRetentionDays(env.AUDIT_RETENTION_DAYS),
     auditArchiveDir: path.resolve(env.AUDIT_ARCHIVE_DIR?.trim() || path.join(dataDir, 'audit-archive')),
+    mailOutboxRetentionDays: parseIntSetting(
+      'MAIL_OUTBOX_RETENTION_DAYS',
+      env.MAIL_OUTBOX_RETENTION_DAYS,
+      365,
+      0,
+      36_500,
+    ),
+    webhookDeliveryRetentionDays: parseIntSetting(
+      'WEBHOOK_DELIVERY_RETENTION_DAYS',
+      env.WEBHOOK_DELIVERY_RETENTION_DAYS,
+      90,
+      0,
+      36_500,
+    ),
     backupDir: path.resolve(env.BACKUP_DIR?.trim() || path.join(dataDir, 'backups')),
     backupEveryMs: parseBackupSchedule(env.BACKUP_SCHEDULE),
     backupKeep: parseIntSetting('BACKUP_KEEP', env.BACKUP_KEEP, 7, 1, 1000),

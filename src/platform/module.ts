@@ -15,6 +15,7 @@ import { mailDeliveryOf } from './mail/delivery.js';
 import { securitySettings, type SecuritySettings } from './security-settings.js';
 import { scheduleAuditRetention } from './audit/retention.js';
 import { scheduleBackups } from './backup/job.js';
+import { scheduleDeliveryLogRetention } from './retention/delivery-logs.js';
 
 /** The platform's own REST routes (`rova/v1`): auth, JWT sessions, API keys and quotas, users, audit log, webhooks. */
 export const platformModule: RovaModule<SecuritySettings> = {
@@ -32,7 +33,7 @@ export const platformModule: RovaModule<SecuritySettings> = {
   },
   // JWT_* and ROVA_STRICT_METHODS checked with every other setting before anything starts (exit 2)
   checkConfig: (config) => securitySettings(config),
-  /** The platform's own background work: webhook and mail delivery loops, audit retention and backups (jobs). */
+  /** The platform's own background work: webhook and mail delivery loops, audit and delivery-log retention and backups (jobs). */
   start(platform) {
     const sessions = jwtSessionsOf(platform);
     platform.auth.setJwtVerifier((token) => sessions.verify(token));
@@ -40,6 +41,7 @@ export const platformModule: RovaModule<SecuritySettings> = {
     mailDeliveryOf(platform).start();
     if (platform.config.jobs) {
       scheduleAuditRetention(platform);
+      scheduleDeliveryLogRetention(platform);
       scheduleBackups(platform);
     }
   },
