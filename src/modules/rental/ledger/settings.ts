@@ -63,12 +63,26 @@ export async function marketplaceSettingsIn(tx: Db): Promise<MarketplaceSettings
   return { ...DEFAULT_MARKETPLACE, ...(r?.value ?? {}) };
 }
 
+/**
+ * Merges `patch` into the stored settings, read under the option row's lock rather than from a node's cache: two
+ * admins saving different fields on two nodes both keep their change.
+ */
 export async function saveMarketplaceSettings(
   p: Platform,
   patch: Partial<MarketplaceSettings>,
   tx?: Db,
 ): Promise<MarketplaceSettings> {
-  const next = { ...(await marketplaceSettings(p)), ...patch };
-  await p.options.set(OPTION, next, tx);
+  const save = async (db: Db) => {
+    const r = await one<{ value: Partial<MarketplaceSettings> }>(
+      db,
+      sql`SELECT value FROM rova_options WHERE name = ${OPTION} FOR UPDATE`,
+    );
+    const next = { ...DEFAULT_MARKETPLACE, ...(r?.value ?? {}), ...patch };
+    await p.options.set(OPTION, next, db);
+    return next;
+  };
+  if (tx) return save(tx); // the caller forgets the cached value once its transaction committed
+  const next = await p.transaction(save);
+  await p.options.forget(OPTION);
   return next;
 }
