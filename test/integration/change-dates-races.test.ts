@@ -147,3 +147,38 @@ describe('a change of dates racing another customer’s booking of the new dates
     expect((await verifyIntegrity(n.a.platform.db)).findings).toEqual([]);
   }, 300_000);
 });
+
+describe('two changes moving bookings between two vehicles in opposite directions, over two nodes', () => {
+  it(`${REPEAT} rounds: both vehicles are locked in id order — no deadlock, both moves land, never an overlap`, async () => {
+    for (let i = 0; i < REPEAT; i++) {
+      const x = await unpaid();
+      const y = await unpaid();
+      // y's vehicle, moved to x's year: each booking moves onto the other's vehicle, on dates free there
+      const [toY, toX] = await Promise.all([
+        n.a.inject({
+          method: 'POST',
+          url: `${V2}/my/bookings/${x.id}/change`,
+          headers: x.customer,
+          payload: { pickup_date: date(y.y, 20), return_date: date(y.y, 22), vehicle_id: y.v },
+        }),
+        n.b.inject({
+          method: 'POST',
+          url: `${V2}/my/bookings/${y.id}/change`,
+          headers: y.customer,
+          payload: { pickup_date: date(x.y, 20), return_date: date(x.y, 22), vehicle_id: x.v },
+        }),
+      ]);
+      expect(toY.statusCode, toY.body).toBe(200);
+      expect(toX.statusCode, toX.body).toBe(200);
+      const held = await rows<{ id: string; vehicle_id: string }>(
+        n.a.platform.db,
+        sql`SELECT id::text, vehicle_id::text FROM rental_bookings WHERE id IN (${x.id}, ${y.id}) ORDER BY id`,
+      );
+      expect(held).toEqual([
+        { id: String(x.id), vehicle_id: String(y.v) },
+        { id: String(y.id), vehicle_id: String(x.v) },
+      ]);
+    }
+    expect((await verifyIntegrity(n.a.platform.db)).findings).toEqual([]);
+  }, 300_000);
+});
