@@ -278,6 +278,17 @@ describe('the change', () => {
       error_code: 'INVALID_DATE_RANGE',
     });
     expect((await change(m, { pickup_date: m.d(1) })).statusCode).toBe(400);
+    // the dates it has already: nothing to change
+    for (const r of [
+      await quote(m, { pickup_date: m.d(0), return_date: m.d(2) }),
+      await change(m, { pickup_date: m.d(0), return_date: m.d(2) }),
+    ]) {
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toMatchObject({
+        error_code: 'INVALID_PARAMS',
+        message: 'The booking already has these dates and this vehicle.',
+      });
+    }
     expect((await change(m, { pickup_date: m.d(1), return_date: m.d(3), total: 1 })).statusCode).toBe(400);
     const past = await change(m, { pickup_date: '2020-01-01', return_date: '2020-01-03' });
     expect(past.statusCode).toBe(409);

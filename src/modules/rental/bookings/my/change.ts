@@ -114,6 +114,13 @@ function linesOf(b: BookingRow, fee: Decimal): ChangeLine[] {
   return lines;
 }
 
+/** The change asks for the dates and vehicle the booking has already: 400 (nothing to quote, mail or record). */
+function assertMoved(c: { booking: BookingRow; previous: BookingRow }): void {
+  const at = (k: 'pickup_at' | 'return_at') => toDate(c.booking[k]).getTime() === toDate(c.previous[k]).getTime();
+  if (at('pickup_at') && at('return_at') && Number(c.booking.vehicle_id) === Number(c.previous.vehicle_id))
+    throw invalidField('pickup_date', 'The booking already has these dates and this vehicle.');
+}
+
 async function outcome(
   p: Platform,
   c: { booking: BookingRow; previous: BookingRow },
@@ -147,6 +154,7 @@ export async function quoteMyChange(
   await myBooking(p, userId, id);
   const fee = { kept: new Decimal(0) };
   const q = await quoteBookingChange(p, id, input, customerRules(p, fee, Date.now()));
+  assertMoved(q);
   return outcome(
     p,
     q,
@@ -175,6 +183,7 @@ export async function changeMyBooking(
   const rules: ChangeRules = {
     ...customerRules(p, fee, Date.now()),
     within: async (tx: Db, c: BookingChange) => {
+      assertMoved(c);
       const refund = c.money?.refunded ?? new Decimal(0);
       const due = c.money?.due ?? new Decimal(0);
       done = await outcome(
