@@ -19,6 +19,7 @@ export const EVENTS = [
   'rova:booking-created',
   'rova:paid',
   'rova:cancelled',
+  'rova:changed',
   'rova:error',
   'rova:language',
 ];

@@ -12,8 +12,10 @@ import {
   type AccountState,
   type AccountTab,
   type MyBooking,
+  type MyBookingDetail,
 } from './account.js';
 import { authForm, newAuth, submitAuth, type AuthFields } from './auth-view.js';
+import { changeable, changeScreen, type ChangeResult, type ChangeScreen } from './change-dates.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
 import { i18n, LANGUAGES, type I18n, type Lang } from './i18n/index.js';
@@ -53,6 +55,8 @@ export class AccountWidget {
   private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
   /** `ctx.open` until the first bookings list (after signing in, when the link was opened signed out). */
   private toOpen: string | undefined;
+  /** The "Change dates" screen, shown in place of the booking it changes (change-dates.ts). */
+  private change: ChangeScreen | null = null;
 
   constructor(
     private readonly target: HTMLElement,
@@ -251,6 +255,49 @@ export class AccountWidget {
     });
   }
 
+  private openChange(b: MyBookingDetail): void {
+    this.change = changeScreen({
+      api: this.ctx.api,
+      i18n: this.ctx.i18n,
+      booking: b,
+      onClose: () => this.closeChange(),
+      onChanged: (r) => void this.changed(b.id, r),
+    });
+    this.render();
+    this.change.el.querySelector('h2')?.focus();
+  }
+
+  private closeChange(): void {
+    this.change = null;
+    this.render();
+    this.view.querySelector('h2')?.focus();
+  }
+
+  /** Changed: the booking again with what the change did; a difference due is paid by card at once when offered. */
+  private async changed(id: number, r: ChangeResult): Promise<void> {
+    const { t, money } = this.ctx.i18n;
+    await this.run(async () => {
+      const booking = await this.ctx.api.myBooking(id);
+      this.change = null;
+      const notice =
+        r.due > 0
+          ? t('changedDue', { amount: money(r.due, r.currency) })
+          : r.refund > 0
+            ? t('changedRefund', { amount: money(r.refund, r.currency) })
+            : t('changedSame');
+      this.dispatch({ type: 'changed', booking, notice });
+      this.live.textContent = notice;
+      emit(this.target, 'rova:changed', {
+        id,
+        reference: booking.reference,
+        total: r.total,
+        due: r.due,
+        refund: r.refund,
+      });
+      if (r.due > 0 && this.payments?.stripe) await this.payDue();
+    });
+  }
+
   private dropCard(): void {
     this.card?.remove();
     this.card = null;
@@ -434,7 +481,7 @@ export class AccountWidget {
       case 'bookings':
         return this.bookingsView(s);
       case 'booking':
-        return this.bookingView(s);
+        return this.change && s.booking ? this.change.el : this.bookingView(s);
       case 'cancel':
         return this.cancelView(s);
       case 'pay':
@@ -612,6 +659,13 @@ export class AccountWidget {
                 on: { click: () => void this.payDue() },
               },
               t('payRest', { amount: money(due, b.balance.currency) }),
+            )
+          : null,
+        changeable(b)
+          ? h(
+              'button',
+              { type: 'button', class: 'secondary', 'data-f': 'change-dates', on: { click: () => this.openChange(b) } },
+              t('changeDates'),
             )
           : null,
         c.cancellable

@@ -110,6 +110,7 @@ export type AccountAction =
   | { type: 'paying' }
   /** The amount due was paid (the booking as it is now). */
   | { type: 'paid-due'; booking: MyBookingDetail; notice: string }
+  | { type: 'changed'; booking: MyBookingDetail; notice: string }
   | { type: 'cancelled'; booking: MyBookingDetail; result: Cancelled; notice: string }
   | { type: 'threads'; items: ThreadSummary[] }
   | { type: 'open-thread' }
@@ -204,6 +205,7 @@ export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
     case 'paying':
       return s.busy || s.step !== 'pay' ? s : { ...s, busy: true, error: null };
     case 'paid-due':
+    case 'changed':
       return {
         ...s,
         step: 'booking',

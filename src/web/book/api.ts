@@ -1,5 +1,7 @@
 /** The v2 rental API and the platform's customer auth, as the widget uses them (fetch, JSON, errors in words). */
 import type {
+  ChangeAnswer,
+  ChangeBody,
   CheckBody,
   CreateBody,
   NewThreadBody,
@@ -312,6 +314,20 @@ export class Api {
   async payDue(id: number, method?: PayDueBody['payment_method']): Promise<DuePayment> {
     const body: PayDueBody = method ? { payment_method: method } : {};
     const r = await this.call<{ data: DuePayment }>('POST', `/rova-rental/v2/my/bookings/${id}/pay-due`, body);
+    return r.data;
+  }
+
+  /** What moving a booking to other dates (or another vehicle of its category) would cost; nothing is written. */
+  async changeQuote(id: number, body: ChangeBody): Promise<ChangeAnswer> {
+    const r = await this.call<{ data: ChangeAnswer }>('POST', `/rova-rental/v2/my/bookings/${id}/change/quote`, body);
+    return r.data;
+  }
+
+  /** Moves the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same change). */
+  async changeBooking(id: number, body: ChangeBody, key: string): Promise<ChangeAnswer> {
+    const r = await this.call<{ data: ChangeAnswer }>('POST', `/rova-rental/v2/my/bookings/${id}/change`, body, {
+      'Idempotency-Key': key,
+    });
     return r.data;
   }
 

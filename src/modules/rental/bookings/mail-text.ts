@@ -9,6 +9,7 @@ const PHRASES: Record<string, { de: string; tr: string }> = {
   'Booking received': { de: 'Buchung eingegangen', tr: 'Rezervasyon alındı' },
   'Booking confirmed': { de: 'Buchung bestätigt', tr: 'Rezervasyon onaylandı' },
   'Booking cancelled': { de: 'Buchung storniert', tr: 'Rezervasyon iptal edildi' },
+  'Booking changed': { de: 'Buchung geändert', tr: 'Rezervasyon değiştirildi' },
   'Payment received': { de: 'Zahlung eingegangen', tr: 'Ödeme alındı' },
   'Amount due': { de: 'Offener Betrag', tr: 'Ödenecek tutar' },
   'Payment reminder': { de: 'Zahlungserinnerung', tr: 'Ödeme hatırlatması' },
@@ -22,6 +23,12 @@ const PHRASES: Record<string, { de: string; tr: string }> = {
     de: 'Ihre Buchung ist bestätigt. Wir freuen uns auf Sie.',
     tr: 'Rezervasyonunuz onaylandı. Sizi görmeyi dört gözle bekliyoruz.',
   },
+  'Your booking has been changed. Here are its new details.': {
+    de: 'Ihre Buchung wurde geändert. Hier sind die neuen Einzelheiten.',
+    tr: 'Rezervasyonunuz değiştirildi. Yeni ayrıntılar aşağıdadır.',
+  },
+  'Previous total': { de: 'Bisheriger Gesamtbetrag', tr: 'Önceki toplam' },
+  'Change fee': { de: 'Änderungsgebühr', tr: 'Değişiklik ücreti' },
   'Your booking has been cancelled.': { de: 'Ihre Buchung wurde storniert.', tr: 'Rezervasyonunuz iptal edildi.' },
   'We have received your payment. Thank you.': {
     de: 'Wir haben Ihre Zahlung erhalten. Vielen Dank.',

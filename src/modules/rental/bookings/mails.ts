@@ -16,6 +16,7 @@ export type BookingMail =
   | 'booking_created'
   | 'booking_confirmed'
   | 'booking_cancelled'
+  | 'booking_changed'
   | 'payment_received'
   | 'amount_due'
   | 'payment_reminder';
@@ -24,6 +25,7 @@ const SUBJECT: Record<BookingMail, string> = {
   booking_created: 'Booking received',
   booking_confirmed: 'Booking confirmed',
   booking_cancelled: 'Booking cancelled',
+  booking_changed: 'Booking changed',
   payment_received: 'Payment received',
   amount_due: 'Amount due',
   payment_reminder: 'Payment reminder',
@@ -33,6 +35,7 @@ const OPENING: Record<BookingMail, string> = {
   booking_created: 'Thank you for your booking. Here are its details.',
   booking_confirmed: 'Your booking is confirmed. We look forward to seeing you.',
   booking_cancelled: 'Your booking has been cancelled.',
+  booking_changed: 'Your booking has been changed. Here are its new details.',
   payment_received: 'We have received your payment. Thank you.',
   amount_due: 'The price of your booking has changed: an amount is due.',
   payment_reminder: 'Your booking is waiting for its payment.',

@@ -20,7 +20,7 @@ import { deliverRefunds } from '../payments/refunds/service.js';
 import { refundEverythingPaid } from '../payments/refunds/refund-paid.js';
 import { expireLapsedHolds, mailExpired } from './expiry.js';
 import { bookingMailInTransaction } from './mails.js';
-import { lockBooking } from './lock.js';
+import { lockBooking, type LockedBooking } from './lock.js';
 import type { BookingPriceColumns, PaymentStatus } from './schema.js';
 import { repriceBooking, type MoneyBalance } from './reprice.js';
 import { startDuePayments } from '../payments/due.js';
@@ -339,11 +339,27 @@ const FROZEN: readonly string[] = ['completed', 'cancelled', 'no_show', 'refunde
 const MOVES = ['pickup_date', 'return_date', 'pickup_time', 'return_time', 'vehicle_id'] as const;
 
 /** What a change of a booking decided in its transaction (the caller commits it, or rolls it back for a quote). */
-interface BookingChange {
+export interface BookingChange {
   previous: BookingRow;
   booking: BookingRow;
   money: MoneyBalance | null;
   mailAfterCommit?: () => Promise<void>;
+}
+
+/** The new price columns of a moved rental (from the engine's quote). */
+export type MovedPrice = ReturnType<typeof priceFields>;
+
+/**
+ * A caller's own rules for a change (the customer's account), run in the change's transaction under the booking's
+ * lock, so they decide from what is read there.
+ */
+export interface ChangeRules {
+  /** Refuses the change from the booking as locked (before anything is checked or written); `vehicle`: the target. */
+  guard?(tx: Db, cur: LockedBooking, vehicle: number): Promise<void>;
+  /** The new price columns, adjusted from the booking as locked (a late shortening's fee kept). */
+  price?(tx: Db, cur: LockedBooking, fields: MovedPrice): Promise<MovedPrice>;
+  /** After the change, in its transaction (mail, Idempotency-Key); its answer runs after the commit. */
+  within?(tx: Db, change: BookingChange): Promise<(() => Promise<void>) | undefined>;
 }
 
 /**
@@ -357,9 +373,11 @@ async function changeBooking(
   input: UpdateBookingInput,
   catalogue: PreparedBooking['catalogue'],
   expired: BookingRow[],
+  rules: ChangeRules = {},
 ): Promise<BookingChange> {
   const s = rentalSettings(p);
   const cur = await lockBooking(tx, id, expired, input.vehicle_id);
+  await rules.guard?.(tx, cur, input.vehicle_id ?? Number(cur.vehicle_id));
   const datesChange = MOVES.some((k) => input[k] !== undefined);
   if (!datesChange)
     return { previous: cur, booking: (await updateBooking(tx, id, { notes: input.notes }))!, money: null };
@@ -384,11 +402,12 @@ async function changeBooking(
   const period = parsePeriod(p, merged);
   const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
   if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
+  const price = rules.price ? await rules.price(tx, cur, priceFields(r)) : priceFields(r);
   const repriced = await repriceBooking(p, tx, cur, {
     ...(vehicle !== from ? { vehicle_id: vehicle } : {}),
     pickup_at: period.pickupAt.toISOString(),
     return_at: period.returnAt.toISOString(),
-    ...priceFields(r),
+    ...price,
     notes: input.notes,
   });
   // the old vehicle's holds lose this booking (updateBooking announces the new vehicle's)
@@ -402,10 +421,33 @@ async function changeBooking(
  * overpaid part refunded, an amount due asked for); the refunds are delivered and the due payments started after
  * commit.
  */
-export async function editBooking(p: Platform, id: number, input: UpdateBookingInput): Promise<BookingRow> {
+export async function editBooking(
+  p: Platform,
+  id: number,
+  input: UpdateBookingInput,
+  rules: ChangeRules = {},
+): Promise<BookingRow> {
+  return (await changeBookingNow(p, id, input, rules)).booking;
+}
+
+/** `editBooking` answering the whole change (the previous booking and the money settled), `rules` applied. */
+export async function changeBookingNow(
+  p: Platform,
+  id: number,
+  input: UpdateBookingInput,
+  rules: ChangeRules = {},
+): Promise<BookingChange> {
   const catalogue = await catalogueOf(p).get();
   const expired: BookingRow[] = [];
-  const change = await p.transaction((tx) => changeBooking(p, tx, id, input, catalogue, expired)).catch(rethrowOverlap);
+  let wake: (() => Promise<void>) | undefined;
+  const change = await p
+    .transaction(async (tx) => {
+      const c = await changeBooking(p, tx, id, input, catalogue, expired, rules);
+      wake = await rules.within?.(tx, c);
+      return c;
+    })
+    .catch(rethrowOverlap);
+  await wake?.();
   const money = change.money;
   // owed or due since the commit above; a provider failure leaves them pending (refunds: the journey job retries)
   if (money) {
@@ -415,7 +457,7 @@ export async function editBooking(p: Platform, id: number, input: UpdateBookingI
   }
   await change.mailAfterCommit?.();
   await mailExpired(p, expired);
-  return change.booking;
+  return change;
 }
 
 /** What a change of dates or vehicle would do to a booking's price and money (`quoteBookingChange`). */
@@ -442,11 +484,12 @@ export async function quoteBookingChange(
   p: Platform,
   id: number,
   input: UpdateBookingInput,
+  rules: Omit<ChangeRules, 'within'> = {},
 ): Promise<BookingChangeQuote> {
   const catalogue = await catalogueOf(p).get();
   try {
     await p.transaction(async (tx) => {
-      throw new QuoteOnly(await changeBooking(p, tx, id, input, catalogue, []));
+      throw new QuoteOnly(await changeBooking(p, tx, id, input, catalogue, [], rules));
     });
   } catch (err) {
     if (!(err instanceof QuoteOnly)) rethrowOverlap(err);

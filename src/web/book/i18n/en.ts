@@ -174,6 +174,22 @@ export const en = {
   closedOn: 'Closed on {day}',
   deskClosed: '{what}: {name} is closed on {day}. Choose another day or place.',
   deskHours: '{what}: {name} is open on {day} {from}–{to}. Choose a time within these hours.',
+  changeDates: 'Change dates',
+  changeTitle: 'Change booking {ref}',
+  changeIntro:
+    'Choose new dates and times, or another vehicle of the same category. You see the new price before anything changes.',
+  keepVehicle: 'Keep my vehicle',
+  otherVehicle: 'Vehicle (same category)',
+  showPrice: 'Show the new price',
+  previousTotal: 'Previous total',
+  newTotal: 'New total',
+  changeFee: 'Change fee',
+  difference: 'Difference',
+  toPay: 'To pay',
+  confirmChange: 'Confirm the change',
+  changedDue: 'Booking changed. {amount} is due.',
+  changedRefund: 'Booking changed. {amount} is refunded.',
+  changedSame: 'Booking changed.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -6,7 +6,9 @@ import { bookingView } from '../view.js';
 import { money } from '../../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
-import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation } from './schema.js';
+import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation, MyChange, MyChangeBody } from './schema.js';
+import { changeMyBooking, quoteMyChange, type MyChangeOutcome } from './change.js';
+import { IdempotencyKeyHeader, keyedRun } from '../../../../platform/idempotency/route.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
 import { balanceOf, payMyDue } from './pay-due.js';
 import { journeySettings } from '../settings.js';
@@ -149,6 +151,89 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
         cancelled,
         r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
       );
+    },
+  );
+
+  const changeView = (o: MyChangeOutcome): MyChange => ({
+    booking: bookingView(o.booking),
+    vehicle_name: o.vehicle_name,
+    vehicle_category: o.vehicle_category,
+    previous_total: o.previous_total.toNumber(),
+    total: o.total.toNumber(),
+    difference: o.total.minus(o.previous_total).toNumber(),
+    fee: o.fee.toNumber(),
+    refund: o.refund.toNumber(),
+    due: o.due.toNumber(),
+    payment_status: o.payment_status,
+    currency: o.booking.currency,
+    lines: o.lines,
+  });
+  const CHANGE_RULES =
+    'Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 ' +
+    '`STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new ' +
+    "booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and " +
+    'priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` ' +
+    '`partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free ' +
+    'until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it ' +
+    'BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. ';
+
+  app.post(
+    '/my/bookings/:id/change/quote',
+    {
+      config: { auth: { authenticated: true } },
+      schema: {
+        tags: T,
+        summary: 'What moving one of my bookings to other dates or another vehicle would cost (nothing is written)',
+        description: CHANGE_RULES + 'The quote runs the change under the booking’s lock and rolls it back.',
+        params: IdParams,
+        body: MyChangeBody,
+        response: { 200: RentalEnvelope(MyChange), ...rentalErrors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (req) => rentalOk(changeView(await quoteMyChange(p, req.auth.user!.id, req.params.id, req.body))),
+  );
+
+  app.post(
+    '/my/bookings/:id/change',
+    {
+      config: { auth: { authenticated: true, scope: 'write' } },
+      schema: {
+        tags: T,
+        summary: 'Move one of my bookings to other dates or another vehicle of the same category (another’s → 404)',
+        description:
+          CHANGE_RULES +
+          'Mails the customer `booking_changed` with the booking as .ics; event `booking.repriced` when the total ' +
+          'changes. Idempotency-Key honoured.',
+        headers: IdempotencyKeyHeader,
+        params: IdParams,
+        body: MyChangeBody,
+        response: { 200: RentalEnvelope(MyChange), ...rentalErrors(400, 401, 403, 404, 409, 422, 429) },
+      },
+    },
+    async (req, reply) => {
+      const answer = (o: MyChangeOutcome) => ({
+        status: 200,
+        body: rentalOk(
+          changeView(o),
+          o.due.gt(0)
+            ? 'Booking changed; the difference is due.'
+            : o.refund.gt(0)
+              ? 'Booking changed; the difference is refunded.'
+              : 'Booking changed.',
+        ),
+      });
+      // the key commits in the change's transaction: one key never changes twice
+      const r = await keyedRun(p, req, reply, {
+        action: 'booking-my-change',
+        run: async (claim) =>
+          answer(
+            await changeMyBooking(p, req.auth.user!.id, req.params.id, req.body, (tx, o) =>
+              claim.commit(tx, answer(o)),
+            ),
+          ),
+      });
+      req.auditTarget = `booking:${req.params.id}`;
+      return reply.code(200).send(r.body as never);
     },
   );
 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BookingView } from '../schema.js';
-import { Instant, lit, Nullable } from '../../schemas.js';
+import { BookingView, PAYMENT_STATUSES } from '../schema.js';
+import { DateStr, Id, Instant, lit, Nullable, TimeStr } from '../../schemas.js';
 
 const VehicleName = Nullable(Type.String({ description: 'The vehicle’s name (null when it was deleted)' }));
 
@@ -124,3 +124,53 @@ export const MyCancellation = Type.Object(
   { additionalProperties: false },
 );
 export type MyCancellation = Static<typeof MyCancellation>;
+
+/** POST /my/bookings/{id}/change and its quote: the new dates and times, optionally another vehicle. */
+export const MyChangeBody = Type.Object(
+  {
+    pickup_date: DateStr,
+    return_date: DateStr,
+    pickup_time: Type.Optional(TimeStr),
+    return_time: Type.Optional(TimeStr),
+    vehicle_id: Type.Optional(
+      Id({
+        description: 'Another vehicle of the same category (default: the booking’s own); 400 for another category',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** What a change of dates or vehicle costs (quote) or cost (change). */
+export const MyChange = Type.Object(
+  {
+    booking: BookingView,
+    vehicle_name: VehicleName,
+    vehicle_category: Type.String({ description: 'The category another vehicle of the change must be of' }),
+    previous_total: Type.Number({ description: 'The total before the change' }),
+    total: Type.Number({ description: 'The total after the change (with the change fee, if one is kept)' }),
+    difference: Type.Number({ description: 'total − previous_total' }),
+    fee: Type.Number({
+      description:
+        'Kept of what a cheaper change refunds after the free-cancellation deadline (BOOKING_CANCEL_FEE_PERCENT, as a cancellation)',
+    }),
+    refund: Type.Number({ description: 'Refunded of what was paid, through the payment’s provider' }),
+    due: Type.Number({ description: 'Asked beyond what was paid: pay it with POST /my/bookings/{id}/pay-due' }),
+    payment_status: lit(PAYMENT_STATUSES),
+    currency: Type.String(),
+    lines: Type.Array(
+      Type.Object(
+        {
+          kind: lit(['rental', 'addon', 'tax', 'change_fee']),
+          code: Nullable(Type.String()),
+          description: Type.String(),
+          amount: Type.Number(),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The new price lines' },
+    ),
+  },
+  { additionalProperties: false, description: 'A change of dates or vehicle' },
+);
+export type MyChange = Static<typeof MyChange>;
