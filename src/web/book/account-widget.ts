@@ -33,6 +33,8 @@ export interface AccountContext {
   open?: string;
   /** The store's locations: a booking shows where it is picked up and returned. */
   locations?: Promise<Location[]>;
+  /** A guest's "manage my booking" link (`?rova_manage=`, api: ManageApi): that booking only, no tabs, no sign-in. */
+  manage?: boolean;
 }
 
 export class AccountWidget {
@@ -61,7 +63,7 @@ export class AccountWidget {
   ) {
     const { t } = ctx.i18n;
     this.toOpen = ctx.open;
-    this.state = initialAccount(signedIn());
+    this.state = initialAccount(ctx.manage === true || signedIn());
     this.auth = newAuth(ctx.resetToken ?? null);
     this.view = h('div', { class: 'view' });
     this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
@@ -150,7 +152,11 @@ export class AccountWidget {
       this.dispatch({ type: 'bookings', items });
       const ref = this.toOpen;
       this.toOpen = undefined;
-      const linked = ref === undefined ? undefined : items.find((b) => b.reference === ref);
+      const linked = this.ctx.manage
+        ? items[0]
+        : ref === undefined
+          ? undefined
+          : items.find((b) => b.reference === ref);
       if (linked) this.openBooking(linked.id);
     });
   }
@@ -269,7 +275,14 @@ export class AccountWidget {
       });
       d.subject = '';
       d.message = '';
-      this.dispatch({ type: 'thread', thread, notice: this.ctx.i18n.t('sent') });
+      // a manage link has no inbox: back to its booking, the store answers by e-mail
+      if (this.ctx.manage && about)
+        this.dispatch({
+          type: 'booking',
+          booking: await this.ctx.api.myBooking(about),
+          notice: this.ctx.i18n.t('sent'),
+        });
+      else this.dispatch({ type: 'thread', thread, notice: this.ctx.i18n.t('sent') });
       this.live.textContent = this.ctx.i18n.t('sent');
     });
   }
@@ -357,7 +370,7 @@ export class AccountWidget {
         h('p', { class: 'note' }, t('signInAccount')),
       );
     }
-    return h('div', {}, this.nav(s), this.step(s));
+    return h('div', {}, this.ctx.manage ? null : this.nav(s), this.step(s));
   }
 
   private nav(s: AccountState): HTMLElement {
@@ -424,6 +437,8 @@ export class AccountWidget {
   }
 
   private goBack(): void {
+    if (this.ctx.manage && this.state.step === 'compose' && this.state.booking)
+      return this.openBooking(this.state.booking.id);
     const s = this.dispatch({ type: 'back' });
     if (!s.busy) return;
     if (s.step === 'bookings') void this.loadBookings();

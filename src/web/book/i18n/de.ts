@@ -177,4 +177,12 @@ export const de: Messages = {
   closedOn: 'Geschlossen am {day}',
   deskClosed: '{what}: {name} ist am {day} geschlossen. Wählen Sie einen anderen Tag oder Ort.',
   deskHours: '{what}: {name} ist am {day} von {from} bis {to} geöffnet. Wählen Sie eine Uhrzeit in dieser Zeit.',
+  guestTitle: 'Als Gast buchen',
+  guestIntro: 'Kein Konto nötig: Wir senden einen 6-stelligen Code an Ihre E-Mail-Adresse.',
+  guestName: 'Ihr Name',
+  sendCode: 'Code senden',
+  codeSent: 'Ein Code ist unterwegs an {email}.',
+  codeLabel: 'Code aus der E-Mail',
+  confirmCode: 'Bestätigen und weiter',
+  guestVerified: 'E-Mail-Adresse bestätigt: Sie fahren fort als {email}.',
 };

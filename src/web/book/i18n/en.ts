@@ -174,6 +174,14 @@ export const en = {
   closedOn: 'Closed on {day}',
   deskClosed: '{what}: {name} is closed on {day}. Choose another day or place.',
   deskHours: '{what}: {name} is open on {day} {from}–{to}. Choose a time within these hours.',
+  guestTitle: 'Book as a guest',
+  guestIntro: 'No account needed: we send a 6-digit code to your e-mail address.',
+  guestName: 'Your name',
+  sendCode: 'Send code',
+  codeSent: 'A code is on its way to {email}.',
+  codeLabel: 'Code from the e-mail',
+  confirmCode: 'Confirm and continue',
+  guestVerified: 'E-mail address confirmed: you continue as {email}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -175,4 +175,12 @@ export const tr: Messages = {
   closedOn: '{day} kapalı',
   deskClosed: '{what}: {name} {day} kapalı. Başka bir gün ya da yer seçin.',
   deskHours: '{what}: {name} {day} {from}–{to} arası açık. Bu saatler içinde bir saat seçin.',
+  guestTitle: 'Misafir olarak rezervasyon yapın',
+  guestIntro: 'Hesap gerekmez: e-posta adresinize 6 haneli bir kod göndeririz.',
+  guestName: 'Adınız',
+  sendCode: 'Kodu gönder',
+  codeSent: 'Kod {email} adresine gönderildi.',
+  codeLabel: 'E-postadaki kod',
+  confirmCode: 'Onayla ve devam et',
+  guestVerified: 'E-posta adresi onaylandı: {email} olarak devam ediyorsunuz.',
 };
