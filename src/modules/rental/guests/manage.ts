@@ -72,3 +72,9 @@ export async function manageRevoke(p: Platform, b: BookingRow): Promise<{ bookin
   await repo.revokeLinks(p.db, Number(b.id), now);
   return { booking_id: Number(b.id), revoked_at: now.toISOString() };
 }
+
+/** An account proved its address: the customer records with it (a guest's) are linked, their bookings now its own. */
+export async function attachGuestBookings(p: Platform, user: { id: number; email: string }): Promise<void> {
+  const n = await repo.attachGuestCustomers(p.db, user.id, user.email);
+  if (n > 0) p.log.info({ userId: user.id, bookings: n }, 'guest bookings attached to the account');
+}

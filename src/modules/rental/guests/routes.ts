@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { BookingRow } from '../bookings/repo.js';
 import { idempotent } from '../../../platform/idempotency/store.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
@@ -13,8 +12,14 @@ import { createCustomerBooking, type CreatedBooking } from '../bookings/create/s
 import { detailView } from '../bookings/my/detail.js';
 import { MyBookingDetail, MyCancellation } from '../bookings/my/schema.js';
 import { journeySettings } from '../bookings/settings.js';
-import { bookingOfToken, manageCancel, manageDetail, manageMessage, manageRevoke } from './manage.js';
-import { attachGuestCustomers } from './repo.js';
+import {
+  attachGuestBookings,
+  bookingOfToken,
+  manageCancel,
+  manageDetail,
+  manageMessage,
+  manageRevoke,
+} from './manage.js';
 import { publicReadLimit } from '../http/rate-limits.js';
 import {
   CodeCheck,
@@ -39,7 +44,7 @@ import {
 const T = ['rental v2: guest bookings'];
 
 /** The one booking of the request's manage token; the audit row names it (also when the write is refused). */
-async function manageBooking(req: FastifyRequest): Promise<BookingRow> {
+async function manageBooking(req: FastifyRequest): ReturnType<typeof bookingOfToken> {
   const b = await bookingOfToken(req.server.platform, String(req.headers['x-rova-manage-token']));
   req.auditTarget = `booking:${b.id}`;
   return b;
@@ -54,10 +59,7 @@ const GuestCreateBody = Type.Omit(CreateBody, ['customer'], { additionalProperti
 export const guestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
   // signing up later with the same, verified address: the guest's bookings appear in the account
-  onEmailVerified(p, async (user) => {
-    const n = await attachGuestCustomers(p.db, user.id, user.email);
-    if (n > 0) p.log.info({ userId: user.id, bookings: n }, 'guest bookings attached to the new account');
-  });
+  onEmailVerified(p, (user) => attachGuestBookings(p, user));
 
   app.post(
     '/guest/verification',
