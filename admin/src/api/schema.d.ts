@@ -28,7 +28,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`) and where the password-reset mail leads (`?rova_reset=<token>`; strict CSP, no referrer)
+         * The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`), where the password-reset mail leads (`?rova_reset=<token>`) and a booking mail’s manage link (`?rova_manage=<token>`, that booking without signing in; strict CSP, no referrer)
          * @description **Public**: no credentials needed.
          */
         get: operations["getAccount"];
@@ -4391,6 +4391,7 @@ export interface operations {
             query?: {
                 rova_booking?: string;
                 rova_lang?: string;
+                rova_manage?: string;
                 rova_reset?: string;
             };
             header?: never;
@@ -17009,6 +17010,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "verification_id": 1,
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The 6 digits of the mail */
                     code: string;

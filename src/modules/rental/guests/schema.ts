@@ -22,7 +22,7 @@ export const CodeCheck = Type.Object(
     verification_id: Type.Integer({ minimum: 1 }),
     code: Type.String({ pattern: '^[0-9]{6}$', description: 'The 6 digits of the mail' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ verification_id: 1, code: '123456' }] },
 );
 
 export const GuestPass = Type.Object(
