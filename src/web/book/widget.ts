@@ -842,7 +842,8 @@ export class BookWidget {
           [
             ['offline', t('payOfflineOption')],
             ['bank_transfer', t('payTransferOption')],
-            ...(this.payments?.stripe ? [['stripe', t('payCardOption')] as const] : []),
+            // a guest (no session) pays offline: the card step waits on the account's booking view
+            ...(this.payments?.stripe && signedIn() ? [['stripe', t('payCardOption')] as const] : []),
           ] as const
         ).map(([m, label]) =>
           h(
