@@ -184,13 +184,22 @@ describe('round trips of a booking', () => {
       expect(d.booking.total).toBe(Number(b!.total));
       expect(mails).toHaveLength(1);
       const ref = String(b!.reference);
-      // the two paths book two identical vehicles: the mail names each one (and its reference), nothing else differs
+      // the two paths book two identical vehicles: the mail names each one (and its reference, and its signed manage
+      // link), nothing else differs
       const [car] = await rows<{ name: string }>(
         n.a.platform.db,
         sql`SELECT name FROM rental_vehicles WHERE id = ${Number(b!.vehicle_id)}`,
       );
       const mail = Object.fromEntries(
-        Object.entries(mails[0]!).map(([k, x]) => [k, x.split(ref).join('RB-X').split(car!.name).join('CAR-X')]),
+        Object.entries(mails[0]!).map(([k, x]) => [
+          k,
+          x
+            .split(ref)
+            .join('RB-X')
+            .split(car!.name)
+            .join('CAR-X')
+            .replace(/rova_manage=[A-Za-z0-9._-]+/g, 'rova_manage=LINK-X'),
+        ]),
       );
       return {
         customer: b!.customer_id,

@@ -28,7 +28,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`) and where the password-reset mail leads (`?rova_reset=<token>`; strict CSP, no referrer)
+         * The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`), where the password-reset mail leads (`?rova_reset=<token>`) and a booking mail’s manage link (`?rova_manage=<token>`, that booking without signing in; strict CSP, no referrer)
          * @description **Public**: no credentials needed.
          */
         get: operations["getAccount"];
@@ -2531,6 +2531,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/guest/booking/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Guest booking, step 3: book with the guest pass (as POST /booking/create, without an account)
+         * @description The body of POST /booking/create without `customer`: the booking is for the pass’s verified name and address. Idempotency-Key honoured per pass. 401 when the pass is unknown or expired.
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestBookingCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/manage/booking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The booking of a manage link (the same view as GET /my/bookings/{id}); 401 when the link is not valid, expired or revoked
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getRovaRentalV2GuestManageBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/manage/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the booking of a manage link: the account’s rules (free until the deadline, then the fee)
+         * @description **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestManageCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/manage/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write to the store about the booking of a manage link (a new message thread of its customer)
+         * @description **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestManageMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/manage/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke every manage link of this booking issued until now (this one too); later mails carry new links
+         * @description **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestManageRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Guest booking, step 1: mail a 6-digit code to the address
+         * @description The code expires in 10 minutes and allows 5 attempts; a new code replaces the older ones. At most 5 codes per address and 20 per client address an hour (429).
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/verification/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Guest booking, step 2: the mailed code gives a guest pass
+         * @description The pass books for 60 minutes under the verified name and address. Wrong code → 400 `INVALID_PARAMS` (`details.reason: wrong_code`, `attempts_left`); expired or used → 400 (`code_expired`); the last wrong attempt and every one after → 429 (`too_many_attempts`).
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestVerificationConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/ledger/clearing": {
         parameters: {
             query?: never;
@@ -4289,6 +4435,7 @@ export interface operations {
             query?: {
                 rova_booking?: string;
                 rova_lang?: string;
+                rova_manage?: string;
                 rova_reset?: string;
             };
             header?: never;
@@ -16191,6 +16338,759 @@ export interface operations {
             };
             /** @description Rental error envelope */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestBookingCreate: {
+        parameters: {
+            query?: never;
+            header: {
+                "idempotency-key"?: string;
+                /** @description From POST /guest/verification/confirm */
+                "x-rova-guest-pass": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "vehicle_id": 1,
+                 *       "pickup_date": "2027-07-02",
+                 *       "return_date": "2027-07-02",
+                 *       "pickup_time": "09:00",
+                 *       "return_time": "10:00",
+                 *       "pickup_location_id": 1,
+                 *       "return_location_id": 1,
+                 *       "addons": [
+                 *         "Example"
+                 *       ],
+                 *       "payment_method": "offline",
+                 *       "payment_plan": "deposit"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Add-on codes (pricing rules of kind addon) */
+                    addons?: string[];
+                    /** @description pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold (BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled. */
+                    payment_method: "offline" | "pay_at_pickup" | "bank_transfer" | "stripe";
+                    payment_plan: "deposit" | "full";
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD, store timezone
+                     */
+                    pickup_date: string;
+                    /** @description Pickup location (default: the vehicle’s) */
+                    pickup_location_id?: number;
+                    /** @description HH:MM, 24 h, store timezone; default 10:00 */
+                    pickup_time?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD, store timezone
+                     */
+                    return_date: string;
+                    /** @description Return location (default: the pickup location) */
+                    return_location_id?: number;
+                    /** @description HH:MM, 24 h, store timezone; default 10:00 */
+                    return_time?: string;
+                    /** @description The vehicle */
+                    vehicle_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Created booking */
+                        data?: {
+                            /** @description What to pay now (the deposit or the total, by the payment plan) */
+                            amount_due: number;
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            currency: string;
+                            /** @description How to pay; absent fields do not apply to the provider */
+                            payment: {
+                                checkout_url?: string;
+                                /** @description stripe: the PaymentIntent’s client secret */
+                                client_secret?: string;
+                                /** @description offline: how to pay */
+                                instructions?: string;
+                                /** @description offline | stripe */
+                                provider: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2GuestManageBooking: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description My booking in detail */
+                        data?: {
+                            /** @description In the booking’s currency */
+                            addons_total: number;
+                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
+                            balance: {
+                                currency: string;
+                                /** @description What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0 */
+                                due: number;
+                                /** @description How to pay the amount due offline (when it is asked offline) */
+                                instructions: string | null;
+                                /** @description What the customer paid and was not refunded */
+                                paid: number;
+                                /** @description How the amount due is asked now (null when nothing is due or not asked yet) */
+                                provider: ("offline" | "stripe") | null;
+                            };
+                            /** @description What a cancellation would cost now (the cancel route decides again under the booking lock) */
+                            cancellation: {
+                                /** @description The status allows a customer cancellation (pending_payment, pending, confirmed) */
+                                cancellable: boolean;
+                                currency: string;
+                                /** @description What would be kept if cancelled now (BOOKING_CANCEL_FEE_PERCENT of what was paid after the deadline) */
+                                fee: number;
+                                /** @description Cancelling now costs nothing */
+                                free: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC: BOOKING_FREE_CANCEL_HOURS before pickup
+                                 */
+                                free_cancellation_until: string;
+                                /** @description What would be refunded if cancelled now */
+                                refund: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: number | null;
+                            customer_name: string;
+                            days: number;
+                            /** @description In the booking’s currency */
+                            deposit: number;
+                            id: number;
+                            kind: "rental" | "transfer";
+                            /** @description Rental price before add-ons and tax */
+                            net_price: number;
+                            notes: string;
+                            order: {
+                                /** @description What the order asked to pay when it was made */
+                                amount_due: number;
+                                lines: {
+                                    amount: number;
+                                    code: string | null;
+                                    description: string;
+                                    kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                }[];
+                                payment_plan: "deposit" | "full";
+                            } | null;
+                            payment_deadline: string | null;
+                            payment_method: string | null;
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            payments: {
+                                amount: number;
+                                currency: string;
+                                id: number;
+                                provider: "offline" | "stripe";
+                                refunded_amount: number;
+                                status: "pending" | "succeeded" | "failed" | "refunded" | "cancelled";
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            pickup_at: string;
+                            pickup_location_id: number | null;
+                            /** @description In the booking’s currency */
+                            price_per_day: number;
+                            reference: string;
+                            /** @description total − deposit */
+                            remaining: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            return_at: string;
+                            return_location_id: number | null;
+                            status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                            /** @description In the booking’s currency */
+                            tax: number;
+                            /** @description In the booking’s currency */
+                            total: number;
+                            transfer_destination: string | null;
+                            transfer_origin: string | null;
+                            transfer_route_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            updated_at: string;
+                            vehicle_id: number;
+                            vehicle_name: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestManageCancel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Booking */
+                            booking: {
+                                /** @description In the booking’s currency */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            /** @description What was kept */
+                            fee: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            free_cancellation_until: string;
+                            /** @description What is refunded through the payment’s provider */
+                            refund: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestManageMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "Example",
+                 *       "message": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    message: string;
+                    subject?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            booking_id: number;
+                            /** @description The new thread */
+                            id: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestManageRevoke: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            booking_id: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            revoked_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Who books: the code goes to this address */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "name": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            expires_at: string;
+                            /** @description Send it back with the code */
+                            verification_id: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestVerificationConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "verification_id": 1,
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The 6 digits of the mail */
+                    code: string;
+                    verification_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            email: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO-8601 UTC
+                             */
+                            expires_at: string;
+                            /** @description Send it as `X-Rova-Guest-Pass` to POST /guest/booking/create */
+                            guest_pass: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -153,10 +153,11 @@ export const storefrontRoutes: FastifyPluginAsync = async (app) => {
       schema: {
         tags,
         summary:
-          'The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`) and where the password-reset mail leads (`?rova_reset=<token>`; strict CSP, no referrer)',
+          'The customer account page (the booking widget in account mode), served with or without demo data: the default ACCOUNT_URL of booking mails (`?rova_booking=<reference>`), where the password-reset mail leads (`?rova_reset=<token>`) and a booking mail’s manage link (`?rova_manage=<token>`, that booking without signing in; strict CSP, no referrer)',
         querystring: Type.Object({
           rova_reset: Type.Optional(Type.String({ maxLength: 200 })),
           rova_booking: Type.Optional(Type.String({ maxLength: 64 })),
+          rova_manage: Type.Optional(Type.String({ maxLength: 300 })),
           rova_lang: Type.Optional(Type.String({ maxLength: 10 })),
         }),
       },

@@ -7,6 +7,7 @@ import { clientAddress } from '../http/client-ip.js';
 import { HttpErrors, isKind } from '../http/errors.js';
 import { RovaErrors } from '../errors.js';
 import * as repo from './repo.js';
+import { perPlatform } from '../per-platform.js';
 import { jwtSessionsOf } from '../auth/jwt/sessions.js';
 import { MAX_PASSWORD, MIN_PASSWORD, PASSWORD_RULE } from './password-policy.js';
 import { sendAccountExists, sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
@@ -121,12 +122,28 @@ export async function register(p: Platform, req: FastifyRequest, input: Register
   mailLater(() => sendVerification(p, u.email, u.display_name, token, VERIFY_HOURS));
 }
 
+type EmailVerifiedListener = (user: { id: number; email: string }) => Promise<void>;
+const emailVerifiedListeners = perPlatform((): EmailVerifiedListener[] => []);
+
+/**
+ * Runs `fn` each time an account proves its e-mail address (the verification link): modules attach what belongs to
+ * that address (the rental module: a guest's bookings). A listener's failure is logged, never the verification's.
+ */
+export function onEmailVerified(p: Platform, fn: EmailVerifiedListener): void {
+  emailVerifiedListeners(p).push(fn);
+}
+
 export async function verifyEmail(p: Platform, token: string): Promise<repo.ProfileRow> {
   const userId = await repo.consumeToken(p.db, 'verify_email', tokenHash(p, token));
   if (userId === undefined)
     throw RovaErrors.invalidToken('The verification link is not valid, was already used, or has expired.');
   await repo.markVerified(p.db, userId);
-  return (await repo.profileById(p.db, userId))!;
+  const u = (await repo.profileById(p.db, userId))!;
+  for (const fn of emailVerifiedListeners(p))
+    await fn({ id: u.id, email: u.email }).catch((err: unknown) =>
+      p.log.warn({ err, userId }, 'an e-mail verification listener failed'),
+    );
+  return u;
 }
 
 /**

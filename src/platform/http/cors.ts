@@ -12,7 +12,15 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
     origin: any ? '*' : [...origins],
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Content-Type', 'X-Rova-API-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
+    allowedHeaders: [
+      'Content-Type',
+      'X-Rova-API-Key',
+      'Authorization',
+      'X-Request-Id',
+      'Idempotency-Key',
+      'X-Rova-Guest-Pass',
+      'X-Rova-Manage-Token',
+    ],
     exposedHeaders: [
       'X-Request-Id',
       'X-WP-Total',

@@ -35,6 +35,8 @@ export interface AccountContext {
   open?: string;
   /** The store's locations: a booking shows where it is picked up and returned. */
   locations?: Promise<Location[]>;
+  /** A guest's "manage my booking" link (`?rova_manage=`, api: ManageApi): that booking only, no tabs, no sign-in. */
+  manage?: boolean;
 }
 
 export class AccountWidget {
@@ -65,7 +67,7 @@ export class AccountWidget {
   ) {
     const { t } = ctx.i18n;
     this.toOpen = ctx.open;
-    this.state = initialAccount(signedIn());
+    this.state = initialAccount(ctx.manage === true || signedIn());
     this.auth = newAuth(ctx.resetToken ?? null);
     this.view = h('div', { class: 'view' });
     this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
@@ -154,9 +156,10 @@ export class AccountWidget {
       this.dispatch({ type: 'bookings', items });
       const ref = this.toOpen;
       this.toOpen = undefined;
-      // a link to an older booking than the list's first page asks for it by its reference
-      const linked =
-        ref === undefined
+      // the manage page's one booking; a mail's link to a booking past the list's first page asks for it by reference
+      const linked = this.ctx.manage
+        ? items[0]
+        : ref === undefined
           ? undefined
           : (items.find((b) => b.reference === ref) ?? (await this.ctx.api.myBookings(ref))[0]);
       if (linked) this.openBooking(linked.id);
@@ -320,7 +323,14 @@ export class AccountWidget {
       });
       d.subject = '';
       d.message = '';
-      this.dispatch({ type: 'thread', thread, notice: this.ctx.i18n.t('sent') });
+      // a manage link has no inbox: back to its booking, the store answers by e-mail
+      if (this.ctx.manage && about)
+        this.dispatch({
+          type: 'booking',
+          booking: await this.ctx.api.myBooking(about),
+          notice: this.ctx.i18n.t('sent'),
+        });
+      else this.dispatch({ type: 'thread', thread, notice: this.ctx.i18n.t('sent') });
       this.live.textContent = this.ctx.i18n.t('sent');
     });
   }
@@ -439,7 +449,7 @@ export class AccountWidget {
         h('p', { class: 'note' }, t('signInAccount')),
       );
     }
-    return h('div', {}, this.nav(s), this.step(s));
+    return h('div', {}, this.ctx.manage ? null : this.nav(s), this.step(s));
   }
 
   private nav(s: AccountState): HTMLElement {
@@ -506,6 +516,8 @@ export class AccountWidget {
   }
 
   private goBack(): void {
+    if (this.ctx.manage && this.state.step === 'compose' && this.state.booking)
+      return this.openBooking(this.state.booking.id);
     const s = this.dispatch({ type: 'back' });
     if (!s.busy) return;
     if (s.step === 'bookings') void this.loadBookings();

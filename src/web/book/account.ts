@@ -102,7 +102,7 @@ export type AccountAction =
   | { type: 'tab'; tab: AccountTab }
   | { type: 'bookings'; items: MyBooking[] }
   | { type: 'open-booking' }
-  | { type: 'booking'; booking: MyBookingDetail }
+  | { type: 'booking'; booking: MyBookingDetail; notice?: string }
   | { type: 'ask-cancel' }
   /** "Pay the rest" asked: the payment is being started (busy). */
   | { type: 'pay-due' }
@@ -191,7 +191,14 @@ export function reduceAccount(s: AccountState, a: AccountAction): AccountState {
         ? s
         : { ...s, step: 'booking', booking: null, cancelled: null, busy: true, error: null, notice: null };
     case 'booking':
-      return { ...s, step: 'booking', booking: a.booking, busy: false, error: null };
+      return {
+        ...s,
+        step: 'booking',
+        booking: a.booking,
+        busy: false,
+        error: null,
+        ...(a.notice ? { notice: a.notice } : {}),
+      };
     case 'ask-cancel':
       // the fee is shown before anything is cancelled: only from a loaded, cancellable booking
       if (s.busy || s.step !== 'booking' || !s.booking?.cancellation.cancellable) return s;

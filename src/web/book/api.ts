@@ -63,6 +63,9 @@ export function signedIn(): boolean {
   return accessToken !== null;
 }
 
+/** A guest's pass (guest-view.ts), in memory only: without a session, a booking is made with it. */
+let guestPass: string | null = null;
+
 /** Ends the widget's session on this page (the tokens are forgotten; the server's refresh token expires on its own). */
 export function forget(): void {
   accessToken = null;
@@ -98,7 +101,7 @@ let policy: Promise<PasswordPolicy> | null = null;
 export class Api {
   constructor(private readonly root: string) {}
 
-  private async call<T>(
+  protected async call<T>(
     method: 'GET' | 'POST' | 'PUT',
     path: string,
     body?: unknown,
@@ -261,6 +264,24 @@ export class Api {
     return policy;
   }
 
+  /** A guest's first step: a 6-digit code is mailed to the address; the answer is the verification's id. */
+  async guestCode(email: string, name: string): Promise<number> {
+    const r = await this.call<{ data: { verification_id: number } }>('POST', '/rova-rental/v2/guest/verification', {
+      email,
+      name,
+    });
+    return r.data.verification_id;
+  }
+
+  /** The mailed code: right → the guest pass is kept (in memory) and the journey may book. */
+  async guestConfirm(verificationId: number, code: string): Promise<void> {
+    const r = await this.call<{ data: { guest_pass: string } }>('POST', '/rova-rental/v2/guest/verification/confirm', {
+      verification_id: verificationId,
+      code,
+    });
+    guestPass = r.data.guest_pass;
+  }
+
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
   async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
     const body: CreateBody = {
@@ -273,7 +294,12 @@ export class Api {
         booking: { id: number; reference: string; total: number; currency: string; payment_deadline: string | null };
         payment?: { instructions?: string; client_secret?: string };
       };
-    }>('POST', '/rova-rental/v2/booking/create', body, { 'Idempotency-Key': key });
+    }>(
+      'POST',
+      !accessToken && guestPass ? '/rova-rental/v2/guest/booking/create' : '/rova-rental/v2/booking/create',
+      body,
+      { 'Idempotency-Key': key, ...(!accessToken && guestPass ? { 'X-Rova-Guest-Pass': guestPass } : {}) },
+    );
     const b = r.data.booking;
     const secret = r.data.payment?.client_secret;
     return {

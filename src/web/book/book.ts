@@ -7,6 +7,7 @@
  * parameters, then open() options (later wins). Everything renders in a shadow root; no personal data is
  * ever read from or written to the page, so the page itself can be cached and shared.
  */
+import { ManageApi } from './manage-api.js';
 import { AccountWidget } from './account-widget.js';
 import { Api, type Currency, type Location, type PaymentConfig } from './api.js';
 import { h } from './dom.js';
@@ -174,9 +175,11 @@ function inline(el: HTMLElement): void {
   const container = h('div');
   root.append(container);
   const o = { ...fromDataset(el.dataset), ...fromUrl(location.search) };
+  const manage = new URLSearchParams(location.search).get('rova_manage');
   if (el.dataset.rovaBook === 'account')
     new AccountWidget(el, container, {
-      api,
+      api: manage ? new ManageApi(restRoot(), manage) : api,
+      manage: manage !== null,
       i18n: i18n(langOf(o)),
       payments: paymentConfig,
       resetToken: new URLSearchParams(location.search).get('rova_reset'),

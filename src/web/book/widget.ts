@@ -2,6 +2,7 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
+import { guestForm, newGuest } from './guest-view.js';
 import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig } from './api.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
@@ -59,6 +60,8 @@ export class BookWidget {
   /** The currency of the prices shown (the last search's). */
   private shownCurrency: string | null = null;
   private payments: PaymentConfig | null = null;
+  /** The "book as a guest" form beside the sign-in (guest-view.ts). */
+  private readonly guest = newGuest();
   /** The mounted Payment Element of the `pay` step. */
   private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
   private lastStep: State['step'] | null = null;
@@ -803,6 +806,11 @@ export class BookWidget {
         submit: () => void this.signIn(),
         rerender: () => this.render(true),
       }),
+      guestForm(this.ctx.i18n, this.guest, {
+        api: this.ctx.api,
+        rerender: () => this.render(true),
+        verified: () => this.dispatch({ type: 'signed-in' }),
+      }),
       h('div', { class: 'actions' }, this.backButton()),
     );
   }
@@ -827,7 +835,8 @@ export class BookWidget {
           [
             ['offline', t('payOfflineOption')],
             ['bank_transfer', t('payTransferOption')],
-            ...(this.payments?.stripe ? [['stripe', t('payCardOption')] as const] : []),
+            // a guest (no session) pays offline: the card step waits on the account's booking view
+            ...(this.payments?.stripe && signedIn() ? [['stripe', t('payCardOption')] as const] : []),
           ] as const
         ).map(([m, label]) =>
           h(

@@ -52,6 +52,10 @@ const PHRASES: Record<string, { de: string; tr: string }> = {
     tr: 'Hesabınızda okuyup yanıtlayabilirsiniz.',
   },
   'View your booking': { de: 'Ihre Buchung ansehen', tr: 'Rezervasyonunuzu görüntüleyin' },
+  'Manage your booking without signing in': {
+    de: 'Buchung ohne Anmeldung verwalten',
+    tr: 'Rezervasyonunuzu oturum açmadan yönetin',
+  },
   'Open your messages': { de: 'Ihre Nachrichten öffnen', tr: 'Mesajlarınızı açın' },
   Hello: { de: 'Hallo', tr: 'Merhaba' },
   // row labels

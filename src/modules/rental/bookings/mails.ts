@@ -11,6 +11,7 @@ import type { BookingRow } from './repo.js';
 import { iso } from '../views.js';
 import { paymentTermRows } from '../payments/terms.js';
 import { phrase, statusWord, storeTime } from './mail-text.js';
+import { manageLink, signManageToken } from '../guests/manage-link.js';
 
 export type BookingMail =
   | 'booking_created'
@@ -165,6 +166,11 @@ function bookingMail(
       { p: L(OPENING[kind]) },
       { rows: rows.map(([k, v]) => [L(k), L(v)]) },
       { link: bookingLink(s, b.reference), label: L('View your booking') },
+      // works without an account (a guest's booking) and opens this booking only, until 30 days after the return
+      {
+        link: manageLink(s.accountUrl, signManageToken(p.config.secret, b.reference, new Date(iso(b.return_at)))),
+        label: L('Manage your booking without signing in'),
+      },
       { p: L('The booking is attached as a calendar event (.ics).') },
     ]),
   };

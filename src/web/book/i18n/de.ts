@@ -193,4 +193,12 @@ export const de: Messages = {
   changedDue: 'Buchung geändert. {amount} ist offen.',
   changedRefund: 'Buchung geändert. {amount} wird erstattet.',
   changedSame: 'Buchung geändert.',
+  guestTitle: 'Als Gast buchen',
+  guestIntro: 'Kein Konto nötig: Wir senden einen 6-stelligen Code an Ihre E-Mail-Adresse.',
+  guestName: 'Ihr Name',
+  sendCode: 'Code senden',
+  codeSent: 'Ein Code ist unterwegs an {email}.',
+  codeLabel: 'Code aus der E-Mail',
+  confirmCode: 'Bestätigen und weiter',
+  guestVerified: 'E-Mail-Adresse bestätigt: Sie fahren fort als {email}.',
 };

@@ -190,6 +190,14 @@ export const en = {
   changedDue: 'Booking changed. {amount} is due.',
   changedRefund: 'Booking changed. {amount} is refunded.',
   changedSame: 'Booking changed.',
+  guestTitle: 'Book as a guest',
+  guestIntro: 'No account needed: we send a 6-digit code to your e-mail address.',
+  guestName: 'Your name',
+  sendCode: 'Send code',
+  codeSent: 'A code is on its way to {email}.',
+  codeLabel: 'Code from the e-mail',
+  confirmCode: 'Confirm and continue',
+  guestVerified: 'E-mail address confirmed: you continue as {email}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -191,4 +191,12 @@ export const tr: Messages = {
   changedDue: 'Rezervasyon değiştirildi. {amount} ödenecek.',
   changedRefund: 'Rezervasyon değiştirildi. {amount} iade edilecek.',
   changedSame: 'Rezervasyon değiştirildi.',
+  guestTitle: 'Misafir olarak rezervasyon yapın',
+  guestIntro: 'Hesap gerekmez: e-posta adresinize 6 haneli bir kod göndeririz.',
+  guestName: 'Adınız',
+  sendCode: 'Kodu gönder',
+  codeSent: 'Kod {email} adresine gönderildi.',
+  codeLabel: 'E-postadaki kod',
+  confirmCode: 'Onayla ve devam et',
+  guestVerified: 'E-posta adresi onaylandı: {email} olarak devam ediyorsunuz.',
 };

@@ -30,6 +30,8 @@ export interface CreateInput extends BookingCheckInput {
   payment_method: 'offline' | 'pay_at_pickup' | 'bank_transfer' | 'stripe';
   payment_plan: 'deposit' | 'full';
   customer?: { name: string; email: string; phone?: string };
+  /** A guest's booking: the name and address their e-mail code verified (guests/verification.ts). */
+  guest?: { name: string; email: string; phone?: string };
 }
 
 /** Amount due now: the deposit (or the total when the vehicle asks no deposit), or the full total. */
@@ -71,6 +73,7 @@ function bookingCustomer(
   auth: AuthContext,
   input: CreateInput,
 ): { customer_account?: CustomerAccount; customer?: CreateInput['customer']; user_id: number | null } {
+  if (input.guest) return { customer: input.guest, user_id: null };
   const user = auth.user!;
   if (user.role === 'customer') {
     if (input.customer) throw invalidField('customer', 'customer is only for an API key acting for a customer.');

@@ -3,15 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
 import { bookingView } from '../view.js';
-import { money } from '../../money.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
 import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation, MyChange, MyChangeBody } from './schema.js';
 import { changeMyBooking, quoteMyChange, type MyChangeOutcome } from './change.js';
 import { IdempotencyKeyHeader, keyedRun } from '../../../../platform/idempotency/route.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
-import { balanceOf, payMyDue } from './pay-due.js';
-import { journeySettings } from '../settings.js';
+import { payMyDue } from './pay-due.js';
+import { detailView } from './detail.js';
 
 const T = ['rental v2: booking journey'];
 export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -62,34 +61,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const { b, order, payments, refs, cancellation } = await myBookingDetail(p, req.auth.user!.id, req.params.id);
-      const bal = balanceOf(b, payments);
-      const detail: MyBookingDetail = {
-        ...bookingView(b),
-        vehicle_name: refs.vehicle_name,
-        cancellation,
-        balance: {
-          paid: bal.paid.toNumber(),
-          due: bal.due.toNumber(),
-          currency: b.currency,
-          provider: bal.asking?.provider ?? null,
-          instructions:
-            bal.asking?.provider === 'offline'
-              ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${bal.due.toFixed(2)} ${b.currency}.`
-              : null,
-        },
-        order: order
-          ? { payment_plan: order.payment_plan, amount_due: money(order.amount_due), lines: order.lines }
-          : null,
-        payments: payments.map((x) => ({
-          id: x.id,
-          provider: x.provider,
-          amount: money(x.amount),
-          currency: x.currency,
-          status: x.status,
-          refunded_amount: money(x.refunded_amount),
-        })),
-      };
+      const detail = detailView(p, await myBookingDetail(p, req.auth.user!.id, req.params.id));
       return rentalOk(detail);
     },
   );

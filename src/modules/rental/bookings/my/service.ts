@@ -53,7 +53,12 @@ export function cancelTerms(
 }
 
 export async function myBookingDetail(p: Platform, userId: number, id: number) {
-  const b = await myBooking(p, userId, id);
+  return customerBookingDetail(p, await myBooking(p, userId, id));
+}
+
+/** A customer's view of booking `b` (already checked to be theirs: their account's, or a guest's manage link). */
+export async function customerBookingDetail(p: Platform, b: BookingRow) {
+  const id = Number(b.id);
   const [order, payments, refs] = await Promise.all([orderOf(p.db, id), paymentsOf(p.db, id), bookingRefs(p.db, b)]);
   const paid = payments
     .filter((x) => x.status === 'succeeded')
@@ -75,7 +80,15 @@ export async function myBookingDetail(p: Platform, userId: number, id: number) {
  * the configured fee (a percent of what was paid) is kept; the rest is refunded through the provider.
  */
 export async function cancelMyBooking(p: Platform, userId: number, id: number) {
-  const b = await myBooking(p, userId, id);
+  return cancelCustomerBooking(p, await myBooking(p, userId, id), () => myBooking(p, userId, id));
+}
+
+/**
+ * The customer's cancellation of booking `b` (already checked to be theirs); `reread` reads it again after the
+ * cancel. Shared by the account and a guest's manage link: the same rules and fee.
+ */
+export async function cancelCustomerBooking(p: Platform, b: BookingRow, reread: () => Promise<BookingRow>) {
+  const id = Number(b.id);
   if (!CANCELLABLE.includes(b.status)) {
     throw RentalErrors.stateConflict(`A ${b.status} booking cannot be cancelled.`);
   }
@@ -126,7 +139,7 @@ export async function cancelMyBooking(p: Platform, userId: number, id: number) {
   });
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
-  const after = await myBooking(p, userId, id);
+  const after = await reread();
   await mailBooking(p, 'booking_cancelled', after, [
     ['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`],
     ['Refund', `${refund.toFixed(2)} ${b.currency}`],

@@ -1,0 +1,37 @@
+import type { Platform } from '../../../../platform/context.js';
+import { bookingView } from '../view.js';
+import { money } from '../../money.js';
+import { journeySettings } from '../settings.js';
+import type { MyBookingDetail } from './schema.js';
+import { balanceOf } from './pay-due.js';
+import type { customerBookingDetail } from './service.js';
+
+/** The customer's booking detail as answered (the account's booking and a guest's manage link alike). */
+export function detailView(p: Platform, r: Awaited<ReturnType<typeof customerBookingDetail>>): MyBookingDetail {
+  const { b, order, payments, refs, cancellation } = r;
+  const bal = balanceOf(b, payments);
+  return {
+    ...bookingView(b),
+    vehicle_name: refs.vehicle_name,
+    cancellation,
+    balance: {
+      paid: bal.paid.toNumber(),
+      due: bal.due.toNumber(),
+      currency: b.currency,
+      provider: bal.asking?.provider ?? null,
+      instructions:
+        bal.asking?.provider === 'offline'
+          ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${bal.due.toFixed(2)} ${b.currency}.`
+          : null,
+    },
+    order: order ? { payment_plan: order.payment_plan, amount_due: money(order.amount_due), lines: order.lines } : null,
+    payments: payments.map((x) => ({
+      id: x.id,
+      provider: x.provider,
+      amount: money(x.amount),
+      currency: x.currency,
+      status: x.status,
+      refunded_amount: money(x.refunded_amount),
+    })),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT, expectAxeClean, visitors, WIDGET } from './book-helpers.js';
+import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+
+// Booking without an account, in real Chromium against the real app with demo data: from / to the rental page, the
+// guest form (name, e-mail, the mailed code), the booking; then the booking mail's "manage" link opens that booking on
+// the account page without signing in, and the guest cancels it there.
+
+let shop: Shop;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await shop?.close();
+});
+
+const open = visitors(() => ({ shop, browser, contexts }));
+
+interface Mail {
+  template: string;
+  subject: string;
+  text: string;
+}
+
+/** The shop's outbox for one address (this shop keeps mails there), newest first. */
+async function outbox(to: string): Promise<Mail[]> {
+  const res = await fetch(`${shop.origin}/wp-json/rova/v1/outbox?to=${encodeURIComponent(to)}`, {
+    headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Mail[];
+}
+
+async function mail(to: string, template: string): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect.poll(async () => (found = (await outbox(to)).find((m) => m.template === template))).toBeTruthy();
+  return found!;
+}
+
+describe('guest booking and the manage link', () => {
+  it('from /: book as a guest with the mailed code; the mail’s manage link shows the booking and the guest cancels it (axe clean)', async () => {
+    const email = `guest-${Date.now()}@example.test`;
+    const { page } = await open('/');
+    await page.getByRole('link', { name: 'Demo rental page' }).click();
+    await page.waitForURL(`${shop.origin}/demo/rent`);
+    const w = page.locator(WIDGET).first();
+    await w.locator('button[data-f=search]').click();
+    await w.locator('h2', { hasText: /vehicles available/ }).waitFor();
+    await w.locator('button[data-f^=choose-]').first().click();
+    await w.locator('button[data-f=continue]').click();
+    await w.locator('h3', { hasText: 'Book as a guest' }).waitFor();
+    await expectAxeClean(page, 'sign-in or guest');
+
+    await w.getByLabel('Your name').fill('Gül Gast');
+    await w.locator('input[name=guest-email]').fill(email);
+    await w.locator('button[data-f=guest-send]').click();
+    await w.locator('[data-f=guest-notice]', { hasText: `A code is on its way to ${email}.` }).waitFor();
+    const code = /Your booking code: (\d{6})/.exec((await mail(email, 'guest_code')).subject)![1]!;
+    // a wrong code first: the widget says so and lets the guest try again
+    await w.getByLabel('Code from the e-mail').fill(code === '000000' ? '111111' : '000000');
+    await w.locator('button[data-f=guest-confirm]').click();
+    await w.locator('[data-f=guest-error]', { hasText: 'The code is not right. 4 attempt(s) left.' }).waitFor();
+    await expectAxeClean(page, 'code');
+    await w.getByLabel('Code from the e-mail').fill(code);
+    await w.locator('button[data-f=guest-confirm]').click();
+    await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+    await w.locator('button[data-f=book]').click();
+    await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+    const reference = (await w.locator('[data-reference]').textContent())!;
+    expect(reference).toMatch(/^RB-/);
+
+    // the booking mail carries the manage link: Rova's account page with the token
+    const created = await mail(email, 'booking_created');
+    const link = new URL(/Manage your booking without signing in: (\S+)/.exec(created.text)![1]!);
+    expect(link.pathname).toBe('/account');
+    expect(link.searchParams.get('rova_manage')).toMatch(new RegExp(`^${reference}\\.`));
+    await page.goto(shop.origin + link.pathname + link.search);
+    const a = page.locator(ACCOUNT);
+    await a.locator('h2', { hasText: `Booking ${reference}` }).waitFor();
+    // the booking only: no account tabs, no sign-in
+    expect(await a.locator('nav.tabs').count()).toBe(0);
+    expect(await a.locator('input[name=password]').count()).toBe(0);
+    await expectAxeClean(page, 'manage');
+    await a.locator('button[data-f=cancel]').click();
+    await a.locator('button[data-f=confirm-cancel]').click();
+    await a.locator('p.notice', { hasText: 'Booking cancelled.' }).waitFor();
+    await expectAxeClean(page, 'cancelled');
+    expect(await a.locator('table.breakdown').textContent()).toContain('Cancelled');
+    const after = await fetch(`${shop.origin}/wp-json/rova-rental/v2/guest/manage/booking`, {
+      headers: { 'x-rova-manage-token': link.searchParams.get('rova_manage')!, 'x-forwarded-for': visitorAddress() },
+    });
+    expect(((await after.json()) as { data: { status: string } }).data.status).toBe('cancelled');
+  });
+});
