@@ -6096,12 +6096,15 @@ export interface operations {
                             available: boolean;
                             breakdown: {
                                 addons: {
-                                    /** @description Per day or per booking, by charge */
+                                    /** @description Per day or per booking (one unit), by charge */
                                     amount: number;
                                     charge: "per_day" | "per_booking";
                                     code: string;
                                     name: string;
+                                    /** @description Units priced (absent on bookings made before quantities: one) */
+                                    quantity?: number;
                                     rule_id: number;
+                                    /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
                                 addons_total: number;
@@ -6575,6 +6578,8 @@ export interface operations {
                                 code: string | null;
                                 description: string;
                                 kind: string;
+                                /** @description Units of an extra (add-on lines); 1 otherwise */
+                                quantity: number;
                             }[];
                             /** @description Rental price before add-ons and tax */
                             net_price: number;
@@ -9453,6 +9458,7 @@ export interface operations {
                                 id: number;
                                 is_active: boolean;
                                 kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                max_per_day: number | null;
                                 min_days: number | null;
                                 multiplier: number | null;
                                 name: string;
@@ -9534,6 +9540,7 @@ export interface operations {
                  *       "code": "example",
                  *       "amount": 25,
                  *       "charge": "per_day",
+                 *       "max_per_day": 1,
                  *       "priority": 1,
                  *       "is_active": true
                  *     }
@@ -9548,6 +9555,7 @@ export interface operations {
                     end_date?: string | null;
                     is_active?: boolean;
                     kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
                     name: string;
@@ -9578,6 +9586,7 @@ export interface operations {
                             id: number;
                             is_active: boolean;
                             kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
                             name: string;
@@ -9659,6 +9668,7 @@ export interface operations {
                             id: number;
                             is_active: boolean;
                             kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
                             name: string;
@@ -9748,6 +9758,7 @@ export interface operations {
                  *       "code": "example",
                  *       "amount": 25,
                  *       "charge": "per_day",
+                 *       "max_per_day": 1,
                  *       "priority": 1,
                  *       "is_active": true
                  *     }
@@ -9762,6 +9773,7 @@ export interface operations {
                     end_date?: string | null;
                     is_active?: boolean;
                     kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
                     name?: string;
@@ -9792,6 +9804,7 @@ export interface operations {
                             id: number;
                             is_active: boolean;
                             kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
                             name: string;
@@ -15475,8 +15488,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Add-on codes (pricing rules of kind addon) */
-                    addons?: string[];
+                    /** @description Add-ons (pricing rules of kind addon, the extras of GET /booking/check’s answer): a code for one unit, or {code, quantity} */
+                    addons?: (string | {
+                        /** @description Add-on code */
+                        code: string;
+                        /** @description Units (at most the rule’s max_per_day; one when it has none) */
+                        quantity: number;
+                    })[];
                     /**
                      * Format: date
                      * @description YYYY-MM-DD, store timezone
@@ -15522,12 +15540,15 @@ export interface operations {
                             available: boolean;
                             breakdown: {
                                 addons: {
-                                    /** @description Per day or per booking, by charge */
+                                    /** @description Per day or per booking (one unit), by charge */
                                     amount: number;
                                     charge: "per_day" | "per_booking";
                                     code: string;
                                     name: string;
+                                    /** @description Units priced (absent on bookings made before quantities: one) */
+                                    quantity?: number;
                                     rule_id: number;
+                                    /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
                                 addons_total: number;
@@ -15554,6 +15575,18 @@ export interface operations {
                             days: number;
                             deposit: number;
                             deposit_percent: number;
+                            /** @description The extras (add-on rules) this vehicle offers, most specific rule per code first */
+                            extras: {
+                                /** @description One unit, per day or per booking by charge */
+                                amount: number;
+                                charge: "per_day" | "per_booking";
+                                /** @description What `addons` names */
+                                code: string;
+                                /** @description The most units one booking may take (1: a yes/no extra) */
+                                max_per_day: number;
+                                /** @description As the operator named the rule */
+                                name: string;
+                            }[];
                             net_price: number;
                             pickup: {
                                 /**
@@ -15658,8 +15691,13 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    /** @description Add-on codes (pricing rules of kind addon) */
-                    addons?: string[];
+                    /** @description Add-ons (pricing rules of kind addon, the extras of GET /booking/check’s answer): a code for one unit, or {code, quantity} */
+                    addons?: (string | {
+                        /** @description Add-on code */
+                        code: string;
+                        /** @description Units (at most the rule’s max_per_day; one when it has none) */
+                        quantity: number;
+                    })[];
                     customer?: {
                         /** Format: email */
                         email: string;
@@ -17122,6 +17160,8 @@ export interface operations {
                                     code: string | null;
                                     description: string;
                                     kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                    /** @description Units of an extra (add-on lines); 1 otherwise */
+                                    quantity?: number;
                                 }[];
                                 payment_plan: "deposit" | "full";
                             } | null;

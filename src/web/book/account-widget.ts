@@ -16,6 +16,7 @@ import {
 import { authForm, newAuth, submitAuth, type AuthFields } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
+import { extraLines } from './extras.js';
 import type { I18n } from './i18n/index.js';
 import { paymentElement } from './stripe.js';
 
@@ -504,6 +505,7 @@ export class AccountWidget {
           ['pending_payment', 'pending'].includes(b.status) && b.payment_status === 'unpaid'
             ? row(t('payByLabel'), b.payment_deadline ? when(b.payment_deadline) : t('atPickup'))
             : null,
+          extraLines(b.order).map((l) => row(l.description, money(l.amount, b.currency))),
           row(t('total'), money(b.total, b.currency)),
           due > 0 ? row(t('paidSoFar'), money(b.balance.paid, b.balance.currency)) : null,
           due > 0

@@ -7,6 +7,7 @@
 import type {
   BalanceAnswer,
   CancelQuoteAnswer,
+  OrderAnswer,
   PayDueAnswer,
   ProfileAnswer,
   ThreadAnswer,
@@ -47,6 +48,8 @@ export interface MyBookingDetail extends MyBooking {
   payment_deadline?: string | null;
   cancellation: CancelQuote;
   balance: Balance;
+  /** The order of a booking made in the widget (its lines: rental, each extra, tax); null for an operator's booking. */
+  order?: OrderAnswer;
 }
 
 export interface Cancelled {

@@ -34,7 +34,15 @@ const FIELDS: FieldSpec[] = [
   { name: 'percent', label: 'Percent', kind: 'number', nullable: true },
   { name: 'amount', label: 'Amount', kind: 'number', nullable: true, step: '0.01' },
   { name: 'charge', label: 'Charge', kind: 'select', options: ['per_day', 'per_booking'], nullable: true },
-  { name: 'code', label: 'Code', kind: 'text', nullable: true },
+  { name: 'code', label: 'Code', kind: 'text', nullable: true, hint: 'Add-ons: what a booking names (a–z, 0–9, _ -)' },
+  {
+    name: 'max_per_day',
+    label: 'Maximum per booking',
+    kind: 'number',
+    nullable: true,
+    step: '1',
+    hint: 'Add-ons: the most units a customer may take at a time (e.g. 3 child seats); empty = one (a yes/no extra)',
+  },
   { name: 'priority', label: 'Priority', kind: 'number', step: '1' },
   { name: 'is_active', label: 'Active', kind: 'checkbox' },
 ];
@@ -45,7 +53,9 @@ const valueOf = (r: EntityRow, currency: string) =>
     : r.percent != null
       ? `${String(r.percent)} %`
       : r.amount != null
-        ? formatMoney(Number(r.amount), currency)
+        ? `${formatMoney(Number(r.amount), currency)}${r.charge === 'per_day' ? ' / day' : r.charge === 'per_booking' ? ' / booking' : ''}${
+            r.max_per_day != null ? ` (max ${String(r.max_per_day)})` : ''
+          }`
         : '—';
 const columnsFor = (currency: string): Column<EntityRow>[] => [
   { id: 'name', header: 'Name', cell: (r) => String(r.name) },
