@@ -78,14 +78,19 @@ export async function alternativesFor(
   return out.sort((a, b) => a.total - b.total || a.vehicle_id - b.vehicle_id).slice(0, MAX_ALTERNATIVES);
 }
 
-/** The add-on rules that apply to the vehicle, one per code (the one the engine would price). */
+/** The add-on rules that apply to the vehicle, one per code (the one the engine would price), in the operator's order
+ * (priority, then creation). */
 export function extrasOffered(rules: readonly PricingRule[], v: VehicleRow): BookingCheckView['extras'] {
   const priced = { id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: null };
   const seen = new Set<string>();
-  const out: BookingCheckView['extras'] = [];
+  const chosen: PricingRule[] = [];
   for (const r of rulesFor(rules, 'addon', priced)) {
     if (!r.code || seen.has(r.code)) continue;
     seen.add(r.code);
+    chosen.push(r);
+  }
+  const out: BookingCheckView['extras'] = [];
+  for (const r of chosen.sort((a, b) => b.priority - a.priority || a.id - b.id)) {
     out.push({
       code: r.code,
       name: r.name,
