@@ -83,11 +83,11 @@ export async function alternativesFor(
 export function extrasOffered(rules: readonly PricingRule[], v: VehicleRow): BookingCheckView['extras'] {
   const priced = { id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: null };
   const seen = new Set<string>();
-  const chosen: PricingRule[] = [];
+  const chosen: (PricingRule & { code: string })[] = [];
   for (const r of rulesFor(rules, 'addon', priced)) {
     if (!r.code || seen.has(r.code)) continue;
     seen.add(r.code);
-    chosen.push(r);
+    chosen.push({ ...r, code: r.code });
   }
   const out: BookingCheckView['extras'] = [];
   for (const r of chosen.sort((a, b) => b.priority - a.priority || a.id - b.id)) {
