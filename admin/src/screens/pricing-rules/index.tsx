@@ -46,17 +46,18 @@ const FIELDS: FieldSpec[] = [
   { name: 'priority', label: 'Priority', kind: 'number', step: '1' },
   { name: 'is_active', label: 'Active', kind: 'checkbox' },
 ];
-/** A rule's value: a multiplier, a percentage, or an amount of money in the store's currency. */
-const valueOf = (r: EntityRow, currency: string) =>
-  r.multiplier != null
-    ? `× ${String(r.multiplier)}`
-    : r.percent != null
-      ? `${String(r.percent)} %`
-      : r.amount != null
-        ? `${formatMoney(Number(r.amount), currency)}${r.charge === 'per_day' ? ' / day' : r.charge === 'per_booking' ? ' / booking' : ''}${
-            r.max_per_day != null ? ` (max ${String(r.max_per_day)})` : ''
-          }`
-        : '—';
+/** A rule's value by its kind (the other kinds' fields may hold 0s): a multiplier, a percentage, or an amount of money
+ * in the store's currency — an add-on's per day or per booking, with its maximum. */
+const valueOf = (r: EntityRow, currency: string) => {
+  if (r.kind === 'season' || r.kind === 'weekend') return r.multiplier != null ? `× ${String(r.multiplier)}` : '—';
+  if (r.kind === 'addon') {
+    if (r.amount == null) return '—';
+    const per = r.charge === 'per_day' ? ' / day' : r.charge === 'per_booking' ? ' / booking' : '';
+    const max = r.max_per_day != null ? ` (max ${String(r.max_per_day)})` : '';
+    return `${formatMoney(Number(r.amount), currency)}${per}${max}`;
+  }
+  return r.percent != null ? `${String(r.percent)} %` : '—';
+};
 const columnsFor = (currency: string): Column<EntityRow>[] => [
   { id: 'name', header: 'Name', cell: (r) => String(r.name) },
   { id: 'kind', header: 'Kind', cell: (r) => String(r.kind) },
