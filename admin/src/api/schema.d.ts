@@ -6287,12 +6287,15 @@ export interface operations {
                             available: boolean;
                             breakdown: {
                                 addons: {
-                                    /** @description Per day or per booking, by charge */
+                                    /** @description Per day or per booking (one unit), by charge */
                                     amount: number;
                                     charge: "per_day" | "per_booking";
                                     code: string;
                                     name: string;
+                                    /** @description Units priced (absent on bookings made before quantities: one) */
+                                    quantity?: number;
                                     rule_id: number;
+                                    /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
                                 addons_total: number;
@@ -6766,6 +6769,8 @@ export interface operations {
                                 code: string | null;
                                 description: string;
                                 kind: string;
+                                /** @description Units of an extra (add-on lines); 1 otherwise */
+                                quantity: number;
                             }[];
                             /** @description Rental price before add-ons and tax */
                             net_price: number;
@@ -9644,6 +9649,7 @@ export interface operations {
                                 id: number;
                                 is_active: boolean;
                                 kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                max_per_day: number | null;
                                 min_days: number | null;
                                 multiplier: number | null;
                                 name: string;
@@ -9725,6 +9731,7 @@ export interface operations {
                  *       "code": "example",
                  *       "amount": 25,
                  *       "charge": "per_day",
+                 *       "max_per_day": 1,
                  *       "priority": 1,
                  *       "is_active": true
                  *     }
@@ -9739,6 +9746,7 @@ export interface operations {
                     end_date?: string | null;
                     is_active?: boolean;
                     kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
                     name: string;
@@ -9769,6 +9777,7 @@ export interface operations {
                             id: number;
                             is_active: boolean;
                             kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
                             name: string;
@@ -9850,6 +9859,7 @@ export interface operations {
                             id: number;
                             is_active: boolean;
                             kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
                             name: string;
@@ -9939,6 +9949,7 @@ export interface operations {
                  *       "code": "example",
                  *       "amount": 25,
                  *       "charge": "per_day",
+                 *       "max_per_day": 1,
                  *       "priority": 1,
                  *       "is_active": true
                  *     }
@@ -9953,6 +9964,7 @@ export interface operations {
                     end_date?: string | null;
                     is_active?: boolean;
                     kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
                     name?: string;
@@ -9983,6 +9995,7 @@ export interface operations {
                             id: number;
                             is_active: boolean;
                             kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
                             name: string;
@@ -15666,8 +15679,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Add-on codes (pricing rules of kind addon) */
-                    addons?: string[];
+                    /** @description Add-ons (pricing rules of kind addon, the extras of GET /booking/check’s answer): a code for one unit, or {code, quantity} */
+                    addons?: (string | {
+                        /** @description Add-on code */
+                        code: string;
+                        /** @description Units (at most the rule’s max_per_day; one when it has none) */
+                        quantity: number;
+                    })[];
                     /**
                      * Format: date
                      * @description YYYY-MM-DD, store timezone
@@ -15713,12 +15731,15 @@ export interface operations {
                             available: boolean;
                             breakdown: {
                                 addons: {
-                                    /** @description Per day or per booking, by charge */
+                                    /** @description Per day or per booking (one unit), by charge */
                                     amount: number;
                                     charge: "per_day" | "per_booking";
                                     code: string;
                                     name: string;
+                                    /** @description Units priced (absent on bookings made before quantities: one) */
+                                    quantity?: number;
                                     rule_id: number;
+                                    /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
                                 addons_total: number;
@@ -15745,6 +15766,18 @@ export interface operations {
                             days: number;
                             deposit: number;
                             deposit_percent: number;
+                            /** @description The extras (add-on rules) this vehicle offers, most specific rule per code first */
+                            extras: {
+                                /** @description One unit, per day or per booking by charge */
+                                amount: number;
+                                charge: "per_day" | "per_booking";
+                                /** @description What `addons` names */
+                                code: string;
+                                /** @description The most units one booking may take (1: a yes/no extra) */
+                                max_per_day: number;
+                                /** @description As the operator named the rule */
+                                name: string;
+                            }[];
                             net_price: number;
                             pickup: {
                                 /**
@@ -15849,8 +15882,13 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
-                    /** @description Add-on codes (pricing rules of kind addon) */
-                    addons?: string[];
+                    /** @description Add-ons (pricing rules of kind addon, the extras of GET /booking/check’s answer): a code for one unit, or {code, quantity} */
+                    addons?: (string | {
+                        /** @description Add-on code */
+                        code: string;
+                        /** @description Units (at most the rule’s max_per_day; one when it has none) */
+                        quantity: number;
+                    })[];
                     customer?: {
                         /** Format: email */
                         email: string;
@@ -18068,6 +18106,8 @@ export interface operations {
                                     code: string | null;
                                     description: string;
                                     kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                    /** @description Units of an extra (add-on lines); 1 otherwise */
+                                    quantity?: number;
                                 }[];
                                 payment_plan: "deposit" | "full";
                             } | null;

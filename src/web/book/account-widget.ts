@@ -18,6 +18,7 @@ import { authForm, newAuth, submitAuth, type AuthFields } from './auth-view.js';
 import { changeable, changeScreen, type ChangeResult, type ChangeScreen } from './change-dates.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
+import { extraLines } from './extras.js';
 import { i18n, LANGUAGES, type I18n, type Lang } from './i18n/index.js';
 import { placesView } from './places.js';
 import { paymentElement } from './stripe.js';
@@ -616,6 +617,7 @@ export class AccountWidget {
           ['pending_payment', 'pending'].includes(b.status) && b.payment_status === 'unpaid'
             ? row(t('payByLabel'), b.payment_deadline ? when(b.payment_deadline) : t('atPickup'))
             : null,
+          extraLines(b.order).map((l) => row(l.description, money(l.amount, b.currency))),
           row(t('total'), money(b.total, b.currency)),
           due > 0 ? row(t('paidSoFar'), money(b.balance.paid, b.balance.currency)) : null,
           due > 0

@@ -7,6 +7,7 @@
 import type {
   BalanceAnswer,
   CancelQuoteAnswer,
+  OrderAnswer,
   PayDueAnswer,
   ProfileAnswer,
   ThreadAnswer,
@@ -50,6 +51,8 @@ export interface MyBookingDetail extends MyBooking {
   return_location_id: number | null;
   cancellation: CancelQuote;
   balance: Balance;
+  /** The order of a booking made in the widget (its lines: rental, each extra, tax); null for an operator's booking. */
+  order?: OrderAnswer;
 }
 
 export interface Cancelled {

@@ -44,6 +44,7 @@ export type PaymentConfigAnswer = Data<Answer<V2<'/payments/config'>, 'get'>>;
 export type MyBookingAnswer = Data<Answer<V2<'/my/bookings/{id}'>, 'get'>>;
 export type CancelQuoteAnswer = MyBookingAnswer['cancellation'];
 export type BalanceAnswer = MyBookingAnswer['balance'];
+export type OrderAnswer = MyBookingAnswer['order'];
 export type PayDueBody = NonNullable<Body<V2<'/my/bookings/{id}/pay-due'>, 'post'>>;
 export type PayDueAnswer = Data<Answer<V2<'/my/bookings/{id}/pay-due'>, 'post'>>;
 export type ChangeBody = Body<V2<'/my/bookings/{id}/change'>, 'post'>;

@@ -14,7 +14,7 @@ import type {
   TokenAnswer,
 } from './api-types.js';
 import type { Cancelled, DuePayment, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
-import type { Alternative, Booked, Card, Check, PayMethod, Query } from './journey.js';
+import type { Alternative, Booked, Card, Check, Chosen, PayMethod, Query } from './journey.js';
 
 export interface Location {
   id: number;
@@ -188,7 +188,7 @@ export class Api {
     return r.data;
   }
 
-  private slot(q: Query, vehicleId: number): CheckBody {
+  private slot(q: Query, vehicleId: number, extras: Chosen = {}): CheckBody {
     const b: CheckBody = {
       vehicle_id: vehicleId,
       pickup_date: q.pickupDate,
@@ -198,11 +198,14 @@ export class Api {
     };
     if (q.location) b.pickup_location_id = q.location;
     if (q.returnLocation) b.return_location_id = q.returnLocation;
+    const addons = Object.entries(extras).filter(([, n]) => n > 0);
+    if (addons.length) b.addons = addons.map(([code, quantity]) => ({ code, quantity }));
     return b;
   }
 
-  async check(q: Query, vehicleId: number): Promise<Check & { alternatives?: Alternative[] }> {
-    const r = await this.call<{ data: Check }>('POST', '/rova-rental/v2/booking/check', this.slot(q, vehicleId));
+  async check(q: Query, vehicleId: number, extras: Chosen = {}): Promise<Check & { alternatives?: Alternative[] }> {
+    const body = this.slot(q, vehicleId, extras);
+    const r = await this.call<{ data: Check }>('POST', '/rova-rental/v2/booking/check', body);
     return r.data;
   }
 
@@ -283,9 +286,15 @@ export class Api {
   }
 
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
-  async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
+  async create(
+    q: Query,
+    vehicleId: number,
+    key: string,
+    method: PayMethod = 'offline',
+    extras: Chosen = {},
+  ): Promise<Booked> {
     const body: CreateBody = {
-      ...this.slot(q, vehicleId),
+      ...this.slot(q, vehicleId, extras),
       payment_method: method === 'offline' ? 'pay_at_pickup' : method,
       payment_plan: 'full',
     };

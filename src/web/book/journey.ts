@@ -61,14 +61,27 @@ export interface Check {
   tax_rate?: number;
   pickup_location_id?: number | null;
   return_location_id?: number | null;
+  /** The extras the vehicle offers (add-on rules; names in the operator's language). */
+  extras?: Extra[];
   breakdown?: {
     base?: number;
     rules?: { name: string; kind: string; amount: number; days?: number | null }[];
-    addons?: { name: string; total: number }[];
+    addons?: { code?: string; name: string; total: number; quantity?: number }[];
     addons_total?: number;
     duration_discount?: number;
   };
 }
+
+export interface Extra {
+  code: string;
+  name: string;
+  charge: 'per_day' | 'per_booking';
+  amount: number;
+  max_per_day: number;
+}
+
+/** The extras chosen: code → quantity (absent: not taken). */
+export type Chosen = Record<string, number>;
 
 export interface Alternative {
   vehicle_id: number;
@@ -105,6 +118,8 @@ export interface State {
   nextCursor: string | null;
   vehicle: Card | null;
   check: Check | null;
+  /** The extras chosen on the check step, carried to the booking (priced by the API's check). */
+  extras: Chosen;
   signedIn: boolean;
   /** Idempotency-Key of the current booking attempt: made once, kept for retries, dropped when the choice changes. */
   attemptKey: string | null;
@@ -129,6 +144,8 @@ export type Action =
   | { type: 'more' }
   | { type: 'select'; vehicle: Card }
   | { type: 'checked'; check: Check }
+  /** Extras changed: the check is asked again with them (a new attempt: another body). */
+  | { type: 'extras'; chosen: Chosen }
   | { type: 'continue' }
   | { type: 'book' }
   | { type: 'signing-in' }
@@ -156,6 +173,7 @@ export function initialState(query: Query): State {
     nextCursor: null,
     vehicle: null,
     check: null,
+    extras: {},
     signedIn: false,
     attemptKey: null,
     payment: 'offline',
@@ -191,6 +209,7 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
         nextCursor: null,
         vehicle: null,
         check: null,
+        extras: {},
         attemptKey: null,
         busy: true,
         error: null,
@@ -210,7 +229,19 @@ export function reduce(s: State, a: Action, newKey: () => string): State {
         error: null,
       };
     case 'select':
-      return { ...s, step: 'detail', vehicle: a.vehicle, check: null, attemptKey: null, busy: true, error: null };
+      return {
+        ...s,
+        step: 'detail',
+        vehicle: a.vehicle,
+        check: null,
+        extras: {},
+        attemptKey: null,
+        busy: true,
+        error: null,
+      };
+    case 'extras':
+      if (s.step !== 'detail' || !s.check?.available) return s;
+      return { ...s, extras: a.chosen, attemptKey: null, busy: true, error: null };
     case 'checked':
       return { ...s, step: 'detail', check: a.check, busy: false };
     case 'continue':

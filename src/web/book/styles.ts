@@ -4,6 +4,8 @@
  * (docs/integrators/widget.md), set on the mount element or any ancestor; the rules read them through private --_*
  * copies with the defaults.
  */
+import { EXTRAS_CSS } from './extras.js';
+
 export const CSS = `
 :host{--_color-primary:var(--rova-color-primary,#0f5ea8);--_color-on-primary:var(--rova-color-on-primary,#fff);--_color-text:var(--rova-color-text,#1f2330);--_color-muted:var(--rova-color-muted,#4b5563);
 --_color-background:var(--rova-color-background,#fff);--_color-surface:var(--rova-color-surface,#f4f6fa);--_color-border:var(--rova-color-border,#c9cedb);--_color-error:var(--rova-color-error,#b42318);--_color-success:var(--rova-color-success,#106b3a);
@@ -51,4 +53,5 @@ label.radio{flex-direction:row;align-items:center;gap:.5rem;color:var(--_color-t
 .card-element{margin:var(--_space) 0}
 dialog{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem;background:var(--_color-background);color:var(--_color-text);width:min(46rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto}dialog .root{border:none;padding:.25rem .5rem .5rem}
 dialog::backdrop{background:rgba(10,14,22,.55)}.dialog-bar{display:flex;justify-content:flex-end;margin-bottom:.25rem}
+${EXTRAS_CSS}
 `;

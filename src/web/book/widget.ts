@@ -7,8 +7,9 @@ import { ApiError, signedIn, type Api, type Currency, type Location, type Paymen
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
 import { emit } from './events.js';
+import { extraLabel, extrasTaken, extrasView } from './extras.js';
 import { i18n, LANGUAGES, type I18n, type Lang } from './i18n/index.js';
-import { initialState, reduce, type Action, type Card, type Query, type State } from './journey.js';
+import { initialState, reduce, type Action, type Card, type Chosen, type Query, type State } from './journey.js';
 import { hoursOn, placesView } from './places.js';
 import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
@@ -198,6 +199,18 @@ export class BookWidget {
     }
   }
 
+  /** Extras changed on the check step: the API prices them (a later choice wins over an answer still on its way). */
+  private async chooseExtras(chosen: Chosen): Promise<void> {
+    const s = this.dispatch({ type: 'extras', chosen });
+    if (s.extras !== chosen || !s.vehicle) return;
+    try {
+      const check = await this.ctx.api.check(s.query, s.vehicle.vehicle_id, chosen);
+      if (this.state.extras === chosen) this.dispatch({ type: 'checked', check });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
   /** A vehicle named by the options: searched with the options' dates and opened when it is free. */
   private async preselect(id: number): Promise<void> {
     await this.search(this.state.query);
@@ -222,7 +235,7 @@ export class BookWidget {
     if (s === before || !s.attemptKey || !s.vehicle) return; // a second click while the first runs
     this.live.textContent = this.ctx.i18n.t('booking');
     try {
-      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey, s.payment);
+      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey, s.payment, s.extras);
       this.dispatch({ type: 'created', booking });
       this.emit('rova:booking-created', {
         id: booking.id,
@@ -668,7 +681,7 @@ export class BookWidget {
               row(r.days ? t('ruleLine', { name: r.name, days: this.dayCount(r.days) }) : r.name, r.amount),
             )
           : null,
-        priced ? (b.addons ?? []).map((a) => row(a.name, a.total)) : null,
+        priced ? (b.addons ?? []).map((a) => row(extraLabel(this.ctx.i18n, a), a.total)) : null,
         c.tax ? row(c.tax_rate ? t('taxRate', { rate: c.tax_rate }) : t('tax'), c.tax) : null,
         row(t('total'), c.total ?? 0, 'total'),
       ),
@@ -734,6 +747,7 @@ export class BookWidget {
       h('p', { class: 'meta' }, this.period(s)),
       !c ? h('p', {}, t('checking')) : c.available ? h('p', { class: 'ok' }, t('available')) : h('p', {}, t('taken')),
       this.places(s),
+      extrasView(this.ctx.i18n, c, s.extras, s.busy, (next) => void this.chooseExtras(next)),
       this.breakdown(s),
       this.chargedIn(s),
       c && !c.available
@@ -910,6 +924,7 @@ export class BookWidget {
       ),
       s.vehicle ? h('p', { class: 'meta', 'data-f': 'done-period' }, `${s.vehicle.name} · ${this.period(s)}`) : null,
       this.places(s),
+      extrasTaken(this.ctx.i18n, s.check),
       b ? h('p', {}, t('total'), ': ', money(b.total, b.currency)) : null,
       h('p', { class: b?.paid ? 'ok' : '' }, b?.paid ? t('paidText') : t('doneText')),
       b && !b.paid && !b.clientSecret

@@ -34,19 +34,30 @@ const FIELDS: FieldSpec[] = [
   { name: 'percent', label: 'Percent', kind: 'number', nullable: true },
   { name: 'amount', label: 'Amount', kind: 'number', nullable: true, step: '0.01' },
   { name: 'charge', label: 'Charge', kind: 'select', options: ['per_day', 'per_booking'], nullable: true },
-  { name: 'code', label: 'Code', kind: 'text', nullable: true },
+  { name: 'code', label: 'Code', kind: 'text', nullable: true, hint: 'Add-ons: what a booking names (a–z, 0–9, _ -)' },
+  {
+    name: 'max_per_day',
+    label: 'Maximum per booking',
+    kind: 'number',
+    nullable: true,
+    step: '1',
+    hint: 'Add-ons: the most units a customer may take at a time (e.g. 3 child seats); empty = one (a yes/no extra)',
+  },
   { name: 'priority', label: 'Priority', kind: 'number', step: '1' },
   { name: 'is_active', label: 'Active', kind: 'checkbox' },
 ];
-/** A rule's value: a multiplier, a percentage, or an amount of money in the store's currency. */
-const valueOf = (r: EntityRow, currency: string) =>
-  r.multiplier != null
-    ? `× ${String(r.multiplier)}`
-    : r.percent != null
-      ? `${String(r.percent)} %`
-      : r.amount != null
-        ? formatMoney(Number(r.amount), currency)
-        : '—';
+/** A rule's value by its kind (the other kinds' fields may hold 0s): a multiplier, a percentage, or an amount of money
+ * in the store's currency — an add-on's per day or per booking, with its maximum. */
+const valueOf = (r: EntityRow, currency: string) => {
+  if (r.kind === 'season' || r.kind === 'weekend') return r.multiplier != null ? `× ${String(r.multiplier)}` : '—';
+  if (r.kind === 'addon') {
+    if (r.amount == null) return '—';
+    const per = r.charge === 'per_day' ? ' / day' : r.charge === 'per_booking' ? ' / booking' : '';
+    const max = r.max_per_day != null ? ` (max ${String(r.max_per_day)})` : '';
+    return `${formatMoney(Number(r.amount), currency)}${per}${max}`;
+  }
+  return r.percent != null ? `${String(r.percent)} %` : '—';
+};
 const columnsFor = (currency: string): Column<EntityRow>[] => [
   { id: 'name', header: 'Name', cell: (r) => String(r.name) },
   { id: 'kind', header: 'Kind', cell: (r) => String(r.kind) },

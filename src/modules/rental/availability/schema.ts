@@ -39,8 +39,11 @@ export const PriceBreakdown = Type.Object(
           name: Type.String(),
           rule_id: Type.Integer(),
           charge: lit(['per_day', 'per_booking']),
-          amount: Type.Number({ description: 'Per day or per booking, by charge' }),
-          total: Type.Number(),
+          amount: Type.Number({ description: 'Per day or per booking (one unit), by charge' }),
+          quantity: Type.Optional(
+            Type.Integer({ description: 'Units priced (absent on bookings made before quantities: one)' }),
+          ),
+          total: Type.Number({ description: 'amount × quantity (× days when per_day)' }),
         },
         { additionalProperties: false },
       ),
@@ -100,6 +103,19 @@ export const BookingCheckView = Type.Object(
     ...availabilityFields,
     pickup_location_id: Type.Union([Type.Integer(), Type.Null()]),
     return_location_id: Type.Union([Type.Integer(), Type.Null()]),
+    extras: Type.Array(
+      Type.Object(
+        {
+          code: Type.String({ description: 'What `addons` names' }),
+          name: Type.String({ description: 'As the operator named the rule' }),
+          charge: lit(['per_day', 'per_booking']),
+          amount: Type.Number({ description: 'One unit, per day or per booking by charge' }),
+          max_per_day: Type.Integer({ description: 'The most units one booking may take (1: a yes/no extra)' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The extras (add-on rules) this vehicle offers, most specific rule per code first' },
+    ),
     alternatives: Type.Optional(
       Type.Array(
         Type.Object(

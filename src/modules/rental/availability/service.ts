@@ -3,7 +3,7 @@ import type { Db } from '../../../platform/db/types.js';
 import { vehicleNotFound, invalidField, RentalErrors, unknownLocation } from '../errors.js';
 import { catalogueOf, type CatalogueSnapshot } from '../catalogue.js';
 import type { LocationRow } from '../locations/repo.js';
-import { quote, UnknownAddonError, type Quote } from '../pricing/engine.js';
+import { AddonQuantityError, quote, UnknownAddonError, type AddonRequest, type Quote } from '../pricing/engine.js';
 import type { PricingRule } from '../pricing/types.js';
 import { rentalSettings } from '../settings.js';
 import { addDays, isValidDate, isValidTime, localToUtc, rentalDays, WEEKDAY_KEYS } from '../time.js';
@@ -23,7 +23,7 @@ export interface AvailabilityInput {
   location_id?: number;
   /** Where the car is returned (its opening hours decide the return time); absent: the pick-up location. */
   return_location_id?: number | null;
-  addons?: string[];
+  addons?: AddonRequest[];
 }
 
 export type UnavailableReason =
@@ -110,11 +110,11 @@ export function priceOrThrow(
   v: VehicleRow,
   rules: readonly PricingRule[],
   period: Period,
-  addons: readonly string[],
+  addons: readonly AddonRequest[],
 ): Quote {
   let memo = quoteMemo.get(rules);
   if (!memo) quoteMemo.set(rules, (memo = new Map()));
-  const key = `${v.id}|${v.category}|${v.price_per_day}|${v.deposit_percent}|${period.pickupDate}|${period.days}|${addons.join(',')}`;
+  const key = `${v.id}|${v.category}|${v.price_per_day}|${v.deposit_percent}|${period.pickupDate}|${period.days}|${addons.map((a) => (typeof a === 'string' ? a : `${a.code}*${a.quantity}`)).join(',')}`;
   const hit = memo.get(key);
   if (hit) return hit;
   try {
@@ -132,6 +132,8 @@ export function priceOrThrow(
     return q;
   } catch (e) {
     if (e instanceof UnknownAddonError) throw RentalErrors.invalidParams(e.message, { field: 'addons', addon: e.code });
+    if (e instanceof AddonQuantityError)
+      throw RentalErrors.invalidParams(e.message, { field: 'addons', addon: e.code, max_per_day: e.max });
     throw e;
   }
 }

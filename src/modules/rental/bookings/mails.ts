@@ -128,6 +128,15 @@ function senderAddress(from: string): string {
   return /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }
 
+/** The booking's extras, one row each: the operator's name for it (× quantity) and its price. */
+function extraRows(b: BookingRow): [string, string][] {
+  const addons = Array.isArray(b.addons) ? (b.addons as { name: string; quantity?: number; total: number }[]) : [];
+  return addons.map((a) => [
+    (a.quantity ?? 1) > 1 ? `${a.name} × ${a.quantity}` : a.name,
+    `${Number(a.total).toFixed(2)} ${b.currency}`,
+  ]);
+}
+
 /**
  * A booking mail's content in the store's language: its places and times (the store's time zone), a link to the
  * booking in the customer's account and the booking as an .ics event.
@@ -150,6 +159,7 @@ function bookingMail(
     ...(where.pickup ? [['Pick-up location', where.pickup] as [string, string]] : []),
     ['Return', storeTime(iso(b.return_at), s.timezone, s.language)],
     ...(where.dropoff ? [['Return location', where.dropoff] as [string, string]] : []),
+    ...extraRows(b),
     ['Total', `${Number(b.total).toFixed(2)} ${b.currency}`],
     ['Status', statusWord(s.language, b.status)],
     ...paymentTermRows(b, s.timezone).map(([k, v]): [string, string] =>

@@ -289,13 +289,14 @@ export interface BookingLineRow {
   code: string | null;
   description: string;
   amount: string;
+  quantity: number;
 }
 
 /** The order lines of a booking made through the customer journey (none for bookings made by an operator). */
 export async function orderLinesOfBooking(db: Db, bookingId: number): Promise<BookingLineRow[]> {
   return rows<BookingLineRow>(
     db,
-    sql`SELECT l.kind, l.code, l.description, l.amount::text AS amount
+    sql`SELECT l.kind, l.code, l.description, l.amount::text AS amount, l.quantity
         FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id
         WHERE o.booking_id = ${bookingId} ORDER BY l.id`,
   );

@@ -64,6 +64,7 @@ export const BookingLineView = Type.Object(
     code: Nullable(Type.String()),
     description: Type.String(),
     amount: Type.Number(),
+    quantity: Type.Integer({ description: 'Units of an extra (add-on lines); 1 otherwise' }),
   },
   { additionalProperties: false },
 );

@@ -397,7 +397,10 @@ async function changeBooking(
     return_date: input.return_date ?? re.date,
     pickup_time: input.pickup_time ?? pu.time,
     return_time: input.return_time ?? re.time,
-    addons: Array.isArray(cur.addons) ? (cur.addons as { code: string }[]).map((a) => a.code) : [],
+    // the same extras in the same quantities (bookings from before quantities took one of each)
+    addons: Array.isArray(cur.addons)
+      ? (cur.addons as { code: string; quantity?: number }[]).map((a) => ({ code: a.code, quantity: a.quantity ?? 1 }))
+      : [],
   };
   const period = parsePeriod(p, merged);
   const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });

@@ -66,7 +66,13 @@ export function bookingDetailView(
     vehicle: { id: Number(b.vehicle_id), name: refs.vehicle_name ?? `#${b.vehicle_id}` },
     pickup_location: place(b.pickup_location_id, refs.pickup_location_name),
     return_location: place(b.return_location_id, refs.return_location_name),
-    lines: lines.map((l) => ({ kind: l.kind, code: l.code, description: l.description, amount: money(l.amount) })),
+    lines: lines.map((l) => ({
+      kind: l.kind,
+      code: l.code,
+      description: l.description,
+      amount: money(l.amount),
+      quantity: Number(l.quantity),
+    })),
     ...amountsOf(b, payments),
     payments: payments.map((p) => ({
       id: Number(p.id),

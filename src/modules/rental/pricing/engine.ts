@@ -33,8 +33,13 @@ export interface AddonLine {
   rule_id: number;
   charge: 'per_day' | 'per_booking';
   amount: number;
+  /** Units taken (child seats); absent on bookings made before extras had quantities (then one). */
+  quantity?: number;
   total: number;
 }
+
+/** An add-on a booking asks for: its code (one unit) or its code with a quantity. */
+export type AddonRequest = string | { code: string; quantity: number };
 
 export interface RuleContribution {
   rule_id: number;
@@ -78,6 +83,36 @@ export class UnknownAddonError extends Error {
   }
 }
 
+/** More units of an add-on than its rule allows, or the same add-on asked for twice. */
+export class AddonQuantityError extends Error {
+  constructor(
+    public readonly code: string,
+    public readonly max: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The most units of an add-on one booking may take. */
+export const addonMax = (r: Pick<PricingRule, 'max_per_day'>): number => r.max_per_day ?? 1;
+
+/** The requests as {code, quantity}; a code named twice is refused (its quantity says how many). */
+export function addonRequests(reqs: readonly AddonRequest[]): { code: string; quantity: number }[] {
+  const out: { code: string; quantity: number }[] = [];
+  for (const r of reqs) {
+    const a = typeof r === 'string' ? { code: r, quantity: 1 } : r;
+    const same = out.find((o) => o.code === a.code);
+    if (same) {
+      // plain codes named twice have always meant the add-on once
+      if (typeof r === 'string' && same.quantity === 1) continue;
+      throw new AddonQuantityError(a.code, 0, `Add-on "${a.code}" is named twice; give its quantity once.`);
+    }
+    out.push({ code: a.code, quantity: a.quantity });
+  }
+  return out;
+}
+
 /**
  * The pricing engine (design §4), pure: per day `price_per_day × season(date) × weekend(date)` over the
  * store-local calendar dates from the pickup date, then the best duration tier, plus add-ons; tax on the net,
@@ -89,7 +124,7 @@ export function quote(
   rules: readonly PricingRule[],
   pickupDate: string,
   days: number,
-  addonCodes: readonly string[] = [],
+  addonCodes: readonly AddonRequest[] = [],
 ): Quote {
   const p = new Decimal(v.price_per_day);
   const seasons = rulesFor(rules, 'season', v);
@@ -143,15 +178,27 @@ export function quote(
   const addonRules = rulesFor(rules, 'addon', v);
   const addons: AddonLine[] = [];
   let addonsTotal = new Decimal(0);
-  for (const code of [...new Set(addonCodes)]) {
+  for (const { code, quantity } of addonRequests(addonCodes)) {
     const r = addonRules.find((a) => a.code === code);
     if (!r) throw new UnknownAddonError(code);
+    const max = addonMax(r);
+    if (quantity > max)
+      throw new AddonQuantityError(code, max, `Add-on "${code}" allows at most ${max} per booking; ${quantity} asked.`);
     const charge = r.charge ?? 'per_booking';
     const amount = cents(r.amount ?? '0');
-    const total = charge === 'per_day' ? cents(amount.times(days)) : amount;
+    const units = amount.times(quantity);
+    const total = charge === 'per_day' ? cents(units.times(days)) : cents(units);
     addonsTotal = addonsTotal.plus(total);
     add(r, total, charge === 'per_day' ? days : null);
-    addons.push({ code, name: r.name, rule_id: r.id, charge, amount: amount.toNumber(), total: total.toNumber() });
+    addons.push({
+      code,
+      name: r.name,
+      rule_id: r.id,
+      charge,
+      amount: amount.toNumber(),
+      quantity,
+      total: total.toNumber(),
+    });
   }
 
   const net = rentalNet.plus(addonsTotal);

@@ -25,7 +25,7 @@ function toRule(r: RuleRow): PricingRule {
 }
 
 const COLS = sql`id, name, kind, scope, category, vehicle_id, start_date::text AS start_date, end_date::text AS end_date, recurring,
-  multiplier::text AS multiplier, percent::text AS percent, min_days, code, amount::text AS amount, charge, priority, is_active`;
+  multiplier::text AS multiplier, percent::text AS percent, min_days, code, amount::text AS amount, charge, max_per_day, priority, is_active`;
 
 export async function allRules(db: Db): Promise<PricingRule[]> {
   return (await rows<RuleRow>(db, sql`SELECT ${COLS} FROM rental_pricing_rules ORDER BY id`)).map(toRule);

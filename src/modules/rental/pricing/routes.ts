@@ -27,6 +27,15 @@ const RuleBody = {
   code: Type.Optional(Nullable(Type.String({ pattern: '^[a-z0-9_-]{1,50}$' }))),
   amount: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 }))),
   charge: Type.Optional(Nullable(lit(RULE_CHARGES))),
+  max_per_day: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        description: 'Add-ons: the most units one booking may take at a time, e.g. 3 child seats (null: one)',
+      }),
+    ),
+  ),
   priority: Type.Optional(Priority),
   is_active: Type.Optional(Type.Boolean()),
 };
@@ -50,6 +59,7 @@ export function ruleView(r: PricingRule): PricingRuleView {
     code: r.code,
     amount: n(r.amount),
     charge: r.charge,
+    max_per_day: r.max_per_day,
     priority: r.priority,
     is_active: r.is_active,
   };

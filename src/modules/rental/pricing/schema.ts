@@ -22,6 +22,9 @@ export const PricingRuleView = Type.Object(
     code: Nullable(Type.String({ description: 'Add-ons: the code a booking names' })),
     amount: Nullable(Type.Number({ description: 'Add-ons: the price' })),
     charge: Nullable(lit(RULE_CHARGES)),
+    max_per_day: Nullable(
+      Type.Integer({ description: 'Add-ons: the most units one booking may take at a time (null: one)' }),
+    ),
     priority: Type.Integer(),
     is_active: Type.Boolean(),
   },
@@ -46,6 +49,7 @@ export const PricingRuleColumns = Type.Object(
     code: Type.Optional(Nullable(Type.String())),
     amount: Type.Optional(Nullable(Type.String({ description: 'Decimal text' }))),
     charge: Type.Optional(Nullable(lit(RULE_CHARGES))),
+    max_per_day: Type.Optional(Nullable(Type.Integer())),
     priority: Type.Optional(Type.Integer()),
     is_active: Type.Optional(Type.Boolean()),
   },

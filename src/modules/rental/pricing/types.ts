@@ -20,6 +20,8 @@ export interface PricingRule {
   code: string | null;
   amount: string | null;
   charge: 'per_day' | 'per_booking' | null;
+  /** Add-ons: the most units one booking may take (null: one). */
+  max_per_day: number | null;
   priority: number;
   is_active: boolean;
 }

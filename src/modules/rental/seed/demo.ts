@@ -118,7 +118,7 @@ async function seedCatalogue(
     { name: 'Weekend', kind: 'weekend', multiplier: '1.1' },
     { name: 'Week or longer', kind: 'duration', min_days: 7, percent: '-10' },
     { name: 'Month or longer', kind: 'duration', min_days: 21, percent: '-15' },
-    { name: 'Child seat', kind: 'addon', code: 'child_seat', amount: '5.00', charge: 'per_day' },
+    { name: 'Child seat', kind: 'addon', code: 'child_seat', amount: '5.00', charge: 'per_day', max_per_day: 3 },
     { name: 'Additional driver', kind: 'addon', code: 'extra_driver', amount: '25.00', charge: 'per_booking' },
     { name: 'Full insurance', kind: 'addon', code: 'full_insurance', amount: '12.00', charge: 'per_day' },
     { name: 'VAT', kind: 'tax', percent: '18' },

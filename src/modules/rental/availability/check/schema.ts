@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 const Time = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description });
+const AddonCode = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,50}$', description: 'Add-on code' });
 const LocationId = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 
 /** Fields shared by /booking/check and /booking/create (design §8 "Shapes fixed for v2"). */
@@ -13,11 +14,28 @@ export const CheckFields = {
   pickup_location_id: Type.Optional(LocationId('Pickup location (default: the vehicle’s)')),
   return_location_id: Type.Optional(LocationId('Return location (default: the pickup location)')),
   addons: Type.Optional(
-    Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,50}$' }), {
-      maxItems: 20,
-      uniqueItems: true,
-      description: 'Add-on codes (pricing rules of kind addon)',
-    }),
+    Type.Array(
+      Type.Union([
+        AddonCode,
+        Type.Object(
+          {
+            code: AddonCode,
+            quantity: Type.Integer({
+              minimum: 1,
+              maximum: 100,
+              description: 'Units (at most the rule’s max_per_day; one when it has none)',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+      ]),
+      {
+        maxItems: 20,
+        uniqueItems: true,
+        description:
+          'Add-ons (pricing rules of kind addon, the extras of GET /booking/check’s answer): a code for one unit, or {code, quantity}',
+      },
+    ),
   ),
 };
 

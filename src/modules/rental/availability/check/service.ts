@@ -6,6 +6,9 @@ import { catalogueOf } from '../../catalogue.js';
 import { unavailability } from '../free.js';
 import type { BookingCheckView } from '../schema.js';
 import type { BookingCheckInput } from './schema.js';
+import { addonMax, rulesFor } from '../../pricing/engine.js';
+import type { PricingRule } from '../../pricing/types.js';
+import type { VehicleRow } from '../../vehicles/repo.js';
 
 const MAX_ALTERNATIVES = 3;
 
@@ -75,6 +78,30 @@ export async function alternativesFor(
   return out.sort((a, b) => a.total - b.total || a.vehicle_id - b.vehicle_id).slice(0, MAX_ALTERNATIVES);
 }
 
+/** The add-on rules that apply to the vehicle, one per code (the one the engine would price), in the operator's order
+ * (priority, then creation). */
+export function extrasOffered(rules: readonly PricingRule[], v: VehicleRow): BookingCheckView['extras'] {
+  const priced = { id: Number(v.id), category: v.category, price_per_day: v.price_per_day, deposit_percent: null };
+  const seen = new Set<string>();
+  const chosen: (PricingRule & { code: string })[] = [];
+  for (const r of rulesFor(rules, 'addon', priced)) {
+    if (!r.code || seen.has(r.code)) continue;
+    seen.add(r.code);
+    chosen.push({ ...r, code: r.code });
+  }
+  const out: BookingCheckView['extras'] = [];
+  for (const r of chosen.sort((a, b) => b.priority - a.priority || a.id - b.id)) {
+    out.push({
+      code: r.code,
+      name: r.name,
+      charge: r.charge ?? 'per_booking',
+      amount: Number(r.amount ?? 0),
+      max_per_day: addonMax(r),
+    });
+  }
+  return out;
+}
+
 export async function bookingCheck(
   p: Platform,
   input: BookingCheckInput,
@@ -82,7 +109,13 @@ export async function bookingCheck(
   const r = await checkSlot(p, input);
   const view = availabilityView(p, r);
   const loc = input.pickup_location_id ?? (r.vehicle.location_id === null ? null : Number(r.vehicle.location_id));
-  const data = { ...view, pickup_location_id: loc, return_location_id: input.return_location_id ?? loc };
+  const cat = await catalogueOf(p).get();
+  const data = {
+    ...view,
+    pickup_location_id: loc,
+    return_location_id: input.return_location_id ?? loc,
+    extras: extrasOffered(cat.rules, r.vehicle),
+  };
   if (r.available) return { result: r, data };
   return { result: r, data: { ...data, alternatives: await alternativesFor(p, r, input) } };
 }

@@ -30,7 +30,7 @@ export async function orderOf(
   if (!o) return undefined;
   const lines = await rows<OrderLine & { amount: string }>(
     db,
-    sql`SELECT kind, code, description, amount::text AS amount FROM rental_order_lines WHERE order_id = ${o.id} ORDER BY id`,
+    sql`SELECT kind, code, description, amount::text AS amount, quantity FROM rental_order_lines WHERE order_id = ${o.id} ORDER BY id`,
   );
   return { ...o, lines: lines.map((l) => ({ ...l, amount: Number(l.amount) })) };
 }

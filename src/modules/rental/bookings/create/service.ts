@@ -49,7 +49,12 @@ function orderLines(b: BookingRow, plan: 'deposit' | 'full', due: number): Order
       amount: Number(br.rental_net ?? b.net_price),
     },
   ];
-  for (const a of br.addons ?? []) lines.push({ kind: 'addon', code: a.code, description: a.name, amount: a.total });
+  // each extra its own line, its quantity kept (and named, so every view of the lines shows it)
+  for (const a of br.addons ?? []) {
+    const quantity = a.quantity ?? 1;
+    const description = quantity > 1 ? `${a.name} × ${quantity}` : a.name;
+    lines.push({ kind: 'addon', code: a.code, description, amount: a.total, quantity });
+  }
   lines.push({ kind: 'tax', code: null, description: 'Tax', amount: Number(b.tax) });
   lines.push({
     kind: plan,

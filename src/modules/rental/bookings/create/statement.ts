@@ -57,6 +57,8 @@ export interface OrderLine {
   code: string | null;
   description: string;
   amount: number;
+  /** Units (extras); one when absent. */
+  quantity?: number;
 }
 
 export interface CustomerOrder {
@@ -126,8 +128,8 @@ const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
     o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
       SELECT b.id, (i.x#>>'{order,user_id}')::bigint, i.x#>>'{order,payment_plan}', i.x#>>'{order,currency}', (i.x#>>'{order,total}')::numeric, (i.x#>>'{order,amount_due}')::numeric
       FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
-    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
-      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric
+    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount, quantity)
+      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric, coalesce((x.j->>'quantity')::int, 1)
       FROM o JOIN b ON b.id = o.booking_id JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'lines') WITH ORDINALITY AS x(j, ord)
       ORDER BY i.k, x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)

@@ -40,6 +40,7 @@ export const OrderLineView = Type.Object(
     code: Nullable(Type.String()),
     description: Type.String(),
     amount: Type.Number(),
+    quantity: Type.Optional(Type.Integer({ description: 'Units of an extra (add-on lines); 1 otherwise' })),
   },
   { additionalProperties: false },
 );
