@@ -6107,10 +6107,13 @@ export interface operations {
                                     /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
+                                /** @description The extras chosen (sum of addons) */
                                 addons_total: number;
                                 /** @description days × price_per_day */
                                 base: number;
                                 duration_discount: number;
+                                /** @description Charged once when the rental is returned at another location than its pick-up (a one_way pricing rule); also a line of rules. Absent on bookings made before one-way fees. */
+                                one_way_fee?: number;
                                 rental_net: number;
                                 rental_subtotal: number;
                                 /** @description The rules that changed the price, with what each added (negative = discount) */
@@ -6118,7 +6121,7 @@ export interface operations {
                                     amount: number;
                                     /** @description The days the rule changed (season, weekend, duration tier, per-day add-on); null when charged once. Absent on bookings made before 0.3.0 */
                                     days?: number | null;
-                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                                     name: string;
                                     rule_id: number;
                                 }[];
@@ -6231,7 +6234,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -6409,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /**
                              * Format: date-time
@@ -6552,7 +6555,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking detail */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /** @description What is still due of the total (0 for a cancelled booking) */
                             amount_due: number;
@@ -6760,7 +6763,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /**
                              * Format: date-time
@@ -6922,7 +6925,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -7082,7 +7085,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -9429,7 +9432,7 @@ export interface operations {
     getRovaRentalV1PricingRules: {
         parameters: {
             query?: {
-                kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                 /** @description Page (≥ 1); past the end gives items: [] */
                 page?: number;
                 /** @description Items per page (1–100) */
@@ -9457,7 +9460,7 @@ export interface operations {
                                 end_date: string | null;
                                 id: number;
                                 is_active: boolean;
-                                kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                                 max_per_day: number | null;
                                 min_days: number | null;
                                 multiplier: number | null;
@@ -9554,7 +9557,7 @@ export interface operations {
                     code?: string | null;
                     end_date?: string | null;
                     is_active?: boolean;
-                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                     max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
@@ -9585,7 +9588,7 @@ export interface operations {
                             end_date: string | null;
                             id: number;
                             is_active: boolean;
-                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                             max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
@@ -9667,7 +9670,7 @@ export interface operations {
                             end_date: string | null;
                             id: number;
                             is_active: boolean;
-                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                             max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
@@ -9772,7 +9775,7 @@ export interface operations {
                     code?: string | null;
                     end_date?: string | null;
                     is_active?: boolean;
-                    kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                     max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
@@ -9803,7 +9806,7 @@ export interface operations {
                             end_date: string | null;
                             id: number;
                             is_active: boolean;
-                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                             max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
@@ -15551,10 +15554,13 @@ export interface operations {
                                     /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
+                                /** @description The extras chosen (sum of addons) */
                                 addons_total: number;
                                 /** @description days × price_per_day */
                                 base: number;
                                 duration_discount: number;
+                                /** @description Charged once when the rental is returned at another location than its pick-up (a one_way pricing rule); also a line of rules. Absent on bookings made before one-way fees. */
+                                one_way_fee?: number;
                                 rental_net: number;
                                 rental_subtotal: number;
                                 /** @description The rules that changed the price, with what each added (negative = discount) */
@@ -15562,7 +15568,7 @@ export interface operations {
                                     amount: number;
                                     /** @description The days the rule changed (season, weekend, duration tier, per-day add-on); null when charged once. Absent on bookings made before 0.3.0 */
                                     days?: number | null;
-                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                                     name: string;
                                     rule_id: number;
                                 }[];
@@ -15744,7 +15750,7 @@ export interface operations {
                             amount_due: number;
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -15909,7 +15915,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -16074,7 +16080,7 @@ export interface operations {
                             amount: string;
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -16986,7 +16992,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -17104,7 +17110,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description My booking in detail */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
                             balance: {
@@ -17159,7 +17165,7 @@ export interface operations {
                                     amount: number;
                                     code: string | null;
                                     description: string;
-                                    kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                    kind: "rental" | "addon" | "fee" | "tax" | "deposit" | "full";
                                     /** @description Units of an extra (add-on lines); 1 otherwise */
                                     quantity?: number;
                                 }[];
@@ -17281,7 +17287,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
