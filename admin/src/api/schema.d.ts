@@ -6298,10 +6298,13 @@ export interface operations {
                                     /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
+                                /** @description The extras chosen (sum of addons) */
                                 addons_total: number;
                                 /** @description days × price_per_day */
                                 base: number;
                                 duration_discount: number;
+                                /** @description Charged once when the rental is returned at another location than its pick-up (a one_way pricing rule); also a line of rules. Absent on bookings made before one-way fees. */
+                                one_way_fee?: number;
                                 rental_net: number;
                                 rental_subtotal: number;
                                 /** @description The rules that changed the price, with what each added (negative = discount) */
@@ -6309,7 +6312,7 @@ export interface operations {
                                     amount: number;
                                     /** @description The days the rule changed (season, weekend, duration tier, per-day add-on); null when charged once. Absent on bookings made before 0.3.0 */
                                     days?: number | null;
-                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                                     name: string;
                                     rule_id: number;
                                 }[];
@@ -6422,7 +6425,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -6600,7 +6603,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /**
                              * Format: date-time
@@ -6743,7 +6746,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking detail */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /** @description What is still due of the total (0 for a cancelled booking) */
                             amount_due: number;
@@ -6951,7 +6954,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description Booking */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /**
                              * Format: date-time
@@ -7113,7 +7116,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -7273,7 +7276,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -9620,7 +9623,7 @@ export interface operations {
     getRovaRentalV1PricingRules: {
         parameters: {
             query?: {
-                kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                 /** @description Page (≥ 1); past the end gives items: [] */
                 page?: number;
                 /** @description Items per page (1–100) */
@@ -9648,7 +9651,7 @@ export interface operations {
                                 end_date: string | null;
                                 id: number;
                                 is_active: boolean;
-                                kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                                 max_per_day: number | null;
                                 min_days: number | null;
                                 multiplier: number | null;
@@ -9745,7 +9748,7 @@ export interface operations {
                     code?: string | null;
                     end_date?: string | null;
                     is_active?: boolean;
-                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                     max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
@@ -9776,7 +9779,7 @@ export interface operations {
                             end_date: string | null;
                             id: number;
                             is_active: boolean;
-                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                             max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
@@ -9858,7 +9861,7 @@ export interface operations {
                             end_date: string | null;
                             id: number;
                             is_active: boolean;
-                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                             max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
@@ -9963,7 +9966,7 @@ export interface operations {
                     code?: string | null;
                     end_date?: string | null;
                     is_active?: boolean;
-                    kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                    kind?: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                     max_per_day?: number | null;
                     min_days?: number | null;
                     multiplier?: number | null;
@@ -9994,7 +9997,7 @@ export interface operations {
                             end_date: string | null;
                             id: number;
                             is_active: boolean;
-                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                            kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                             max_per_day: number | null;
                             min_days: number | null;
                             multiplier: number | null;
@@ -15742,10 +15745,13 @@ export interface operations {
                                     /** @description amount × quantity (× days when per_day) */
                                     total: number;
                                 }[];
+                                /** @description The extras chosen (sum of addons) */
                                 addons_total: number;
                                 /** @description days × price_per_day */
                                 base: number;
                                 duration_discount: number;
+                                /** @description Charged once when the rental is returned at another location than its pick-up (a one_way pricing rule); also a line of rules. Absent on bookings made before one-way fees. */
+                                one_way_fee?: number;
                                 rental_net: number;
                                 rental_subtotal: number;
                                 /** @description The rules that changed the price, with what each added (negative = discount) */
@@ -15753,7 +15759,7 @@ export interface operations {
                                     amount: number;
                                     /** @description The days the rule changed (season, weekend, duration tier, per-day add-on); null when charged once. Absent on bookings made before 0.3.0 */
                                     days?: number | null;
-                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit";
+                                    kind: "season" | "weekend" | "duration" | "addon" | "tax" | "deposit" | "one_way";
                                     name: string;
                                     rule_id: number;
                                 }[];
@@ -15935,7 +15941,7 @@ export interface operations {
                             amount_due: number;
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -16100,7 +16106,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -16265,7 +16271,7 @@ export interface operations {
                             amount: string;
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -17932,7 +17938,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: components["schemas"]["RentalPage"] & {
                             items?: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -18050,7 +18056,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description My booking in detail */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
                             balance: {
@@ -18105,7 +18111,7 @@ export interface operations {
                                     amount: number;
                                     code: string | null;
                                     description: string;
-                                    kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                    kind: "rental" | "addon" | "fee" | "tax" | "deposit" | "full";
                                     /** @description Units of an extra (add-on lines); 1 otherwise */
                                     quantity?: number;
                                 }[];
@@ -18227,7 +18233,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time

@@ -682,6 +682,12 @@ export class BookWidget {
             )
           : null,
         priced ? (b.addons ?? []).map((a) => row(extraLabel(this.ctx.i18n, a), a.total)) : null,
+        // returned at another desk: the one-way fee, named as the store named its rule
+        priced
+          ? (b.rules ?? [])
+              .filter((r) => r.kind === 'one_way' && r.amount !== 0)
+              .map((r) => row(r.name, r.amount, 'one-way'))
+          : null,
         c.tax ? row(c.tax_rate ? t('taxRate', { rate: c.tax_rate }) : t('tax'), c.tax) : null,
         row(t('total'), c.total ?? 0, 'total'),
       ),

@@ -5,7 +5,7 @@ import { EntityCrud, type EntityRow, type FieldSpec, type FilterSpec } from '../
 import type { Column } from '../../components/DataTable';
 import { pricingRulesApi } from './api';
 
-const KINDS = ['season', 'weekend', 'duration', 'addon', 'tax', 'deposit'] as const;
+const KINDS = ['season', 'weekend', 'duration', 'addon', 'tax', 'deposit', 'one_way'] as const;
 const FILTERS: FilterSpec[] = [{ key: 'kind', label: 'Kind', kind: 'select', options: KINDS }];
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },

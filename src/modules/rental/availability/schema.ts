@@ -48,7 +48,13 @@ export const PriceBreakdown = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    addons_total: Type.Number(),
+    addons_total: Type.Number({ description: 'The extras chosen (sum of addons)' }),
+    one_way_fee: Type.Optional(
+      Type.Number({
+        description:
+          'Charged once when the rental is returned at another location than its pick-up (a one_way pricing rule); also a line of rules. Absent on bookings made before one-way fees.',
+      }),
+    ),
     rules: Type.Array(
       Type.Object(
         {

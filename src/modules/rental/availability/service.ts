@@ -101,6 +101,20 @@ function withinHours(
   return !!h && time >= h.open && time <= h.close;
 }
 
+/**
+ * A one-way rental: returned at a known location other than its pick-up (the one asked for, else the vehicle's own).
+ */
+export function returnedElsewhere(
+  vehicle: Pick<VehicleRow, 'location_id'>,
+  pickupLocationId: number | null | undefined,
+  returnLocationId: number | null | undefined,
+): boolean {
+  if (returnLocationId === null || returnLocationId === undefined) return false;
+  const home = vehicle.location_id === null || vehicle.location_id === undefined ? null : Number(vehicle.location_id);
+  const pickup = pickupLocationId ?? home;
+  return pickup !== null && Number(returnLocationId) !== pickup;
+}
+
 /** Quotes per rules list (a catalogue snapshot's): a price depends only on the vehicle's price fields, the start and the days. */
 const quoteMemo = new WeakMap<readonly PricingRule[], Map<string, Quote>>();
 const QUOTE_MEMO_MAX = 20_000;
@@ -111,10 +125,11 @@ export function priceOrThrow(
   rules: readonly PricingRule[],
   period: Period,
   addons: readonly AddonRequest[],
+  returnedElsewhere = false,
 ): Quote {
   let memo = quoteMemo.get(rules);
   if (!memo) quoteMemo.set(rules, (memo = new Map()));
-  const key = `${v.id}|${v.category}|${v.price_per_day}|${v.deposit_percent}|${period.pickupDate}|${period.days}|${addons.map((a) => (typeof a === 'string' ? a : `${a.code}*${a.quantity}`)).join(',')}`;
+  const key = `${v.id}|${v.category}|${v.price_per_day}|${v.deposit_percent}|${period.pickupDate}|${period.days}|${addons.map((a) => (typeof a === 'string' ? a : `${a.code}*${a.quantity}`)).join(',')}|${returnedElsewhere ? 1 : 0}`;
   const hit = memo.get(key);
   if (hit) return hit;
   try {
@@ -125,6 +140,7 @@ export function priceOrThrow(
         period.pickupDate,
         period.days,
         addons,
+        returnedElsewhere,
       ),
     );
     if (memo.size >= QUOTE_MEMO_MAX) memo.clear();
@@ -169,7 +185,13 @@ export async function checkAvailability(
   if (!vehicle) throw vehicleNotFound(input.vehicle_id);
   if (input.location_id !== undefined && !cat.locations.has(input.location_id))
     throw unknownLocation('location_id', input.location_id);
-  const q = priceOrThrow(vehicle, cat.rules, period, input.addons ?? []);
+  const q = priceOrThrow(
+    vehicle,
+    cat.rules,
+    period,
+    input.addons ?? [],
+    returnedElsewhere(vehicle, input.location_id, input.return_location_id),
+  );
   // a price the booking's columns cannot hold is refused (400 naming it) before any answer or write
   assertBookingAmountsFit(q);
   const result = (reason?: UnavailableReason): AvailabilityResult => ({

@@ -36,7 +36,7 @@ export const BookingView = Type.Object(
     days: Type.Integer(),
     price_per_day: Money(),
     net_price: Money('Rental price before add-ons and tax'),
-    addons_total: Money(),
+    addons_total: Money('Extras and the one-way fee'),
     tax: Money(),
     total: Money(),
     deposit: Money(),

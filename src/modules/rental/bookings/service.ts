@@ -393,6 +393,9 @@ async function changeBooking(
   const re = utcToLocal(toDate(cur.return_at), s.timezone);
   const merged = {
     vehicle_id: vehicle,
+    // the booking's places: a one-way rental keeps its fee (and its return desk's hours) when moved
+    ...(cur.pickup_location_id === null ? {} : { location_id: Number(cur.pickup_location_id) }),
+    return_location_id: cur.return_location_id === null ? null : Number(cur.return_location_id),
     pickup_date: input.pickup_date ?? pu.date,
     return_date: input.return_date ?? re.date,
     pickup_time: input.pickup_time ?? pu.time,

@@ -65,9 +65,12 @@ export interface Quote {
     rental_net: number;
     addons: AddonLine[];
     addons_total: number;
+    /** The one-way fee (a rental returned at another location than its pick-up), 0 when none. */
+    one_way_fee: number;
     rules: RuleContribution[];
   };
   net_price: number;
+  /** Add-ons and the one-way fee: with the rental's net, the net price. */
   addons_total: number;
   tax_rate: number;
   tax: number;
@@ -125,6 +128,7 @@ export function quote(
   pickupDate: string,
   days: number,
   addonCodes: readonly AddonRequest[] = [],
+  returnedElsewhere = false,
 ): Quote {
   const p = new Decimal(v.price_per_day);
   const seasons = rulesFor(rules, 'season', v);
@@ -201,7 +205,12 @@ export function quote(
     });
   }
 
-  const net = rentalNet.plus(addonsTotal);
+  // returned at another desk: the most specific one-way rule, charged once
+  const oneWay = returnedElsewhere ? rulesFor(rules, 'one_way', v)[0] : undefined;
+  const oneWayFee = oneWay ? cents(oneWay.amount ?? '0') : new Decimal(0);
+  if (oneWay) add(oneWay, oneWayFee);
+
+  const net = rentalNet.plus(addonsTotal).plus(oneWayFee);
   const taxRule = rulesFor(rules, 'tax', v)[0];
   const taxRate = taxRule?.percent ? new Decimal(taxRule.percent) : new Decimal(0);
   const tax = cents(net.times(taxRate).div(100));
@@ -231,6 +240,7 @@ export function quote(
       rental_net: rentalNet.toNumber(),
       addons,
       addons_total: addonsTotal.toNumber(),
+      one_way_fee: oneWayFee.toNumber(),
       rules: [...contributions.values()].map((c) => ({
         rule_id: c.rule.id,
         name: c.rule.name,
@@ -240,7 +250,7 @@ export function quote(
       })),
     },
     net_price: net.toNumber(),
-    addons_total: addonsTotal.toNumber(),
+    addons_total: addonsTotal.plus(oneWayFee).toNumber(),
     tax_rate: taxRate.toNumber(),
     tax: tax.toNumber(),
     total: total.toNumber(),

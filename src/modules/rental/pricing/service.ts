@@ -31,6 +31,10 @@ export function validateRule(r: Partial<PricingRule>): void {
       if (!r.code || r.amount === null || r.amount === undefined)
         throw invalidField('code', 'An add-on needs code and amount.');
       break;
+    case 'one_way':
+      if (r.amount === null || r.amount === undefined)
+        throw invalidField('amount', 'A one-way fee needs amount (charged once per one-way rental).');
+      break;
     case 'tax':
     case 'deposit':
       if (r.percent === null || r.percent === undefined)

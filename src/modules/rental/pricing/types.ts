@@ -1,4 +1,4 @@
-export const RULE_KINDS = ['season', 'weekend', 'duration', 'addon', 'tax', 'deposit'] as const;
+export const RULE_KINDS = ['season', 'weekend', 'duration', 'addon', 'tax', 'deposit', 'one_way'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_SCOPES = ['global', 'category', 'vehicle'] as const;
 export type RuleScope = (typeof RULE_SCOPES)[number];

@@ -123,6 +123,7 @@ async function seedCatalogue(
     { name: 'Full insurance', kind: 'addon', code: 'full_insurance', amount: '12.00', charge: 'per_day' },
     { name: 'VAT', kind: 'tax', percent: '18' },
     { name: 'Deposit', kind: 'deposit', percent: '20' },
+    { name: 'One-way fee', kind: 'one_way', amount: '35.00' },
   ];
   for (const r of rules) await insertRule(tx, { scope: 'global', ...r });
   return { vehicles, locIds };

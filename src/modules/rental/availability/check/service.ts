@@ -1,6 +1,13 @@
 import type { Platform } from '../../../../platform/context.js';
 import { unknownLocation } from '../../errors.js';
-import { availabilityView, checkAvailability, parsePeriod, priceOrThrow, type AvailabilityResult } from '../service.js';
+import {
+  availabilityView,
+  checkAvailability,
+  parsePeriod,
+  priceOrThrow,
+  returnedElsewhere,
+  type AvailabilityResult,
+} from '../service.js';
 import { bookingAmountsFit } from '../../bookings/amount-bound.js';
 import { catalogueOf } from '../../catalogue.js';
 import { unavailability } from '../free.js';
@@ -60,7 +67,13 @@ export async function alternativesFor(
     if (why.has(Number(v.id))) continue;
     let total: number;
     try {
-      const q = priceOrThrow(v, cat.rules, period, input.addons ?? []);
+      const q = priceOrThrow(
+        v,
+        cat.rules,
+        period,
+        input.addons ?? [],
+        returnedElsewhere(v, input.pickup_location_id, input.return_location_id),
+      );
       if (!bookingAmountsFit(q)) continue; // could not be booked (amounts past the booking's columns)
       total = q.total;
     } catch {

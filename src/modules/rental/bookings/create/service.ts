@@ -55,6 +55,9 @@ function orderLines(b: BookingRow, plan: 'deposit' | 'full', due: number): Order
     const description = quantity > 1 ? `${a.name} × ${quantity}` : a.name;
     lines.push({ kind: 'addon', code: a.code, description, amount: a.total, quantity });
   }
+  const oneWay = br.rules?.find((r) => r.kind === 'one_way');
+  if (oneWay && br.one_way_fee)
+    lines.push({ kind: 'fee', code: 'one_way', description: oneWay.name, amount: br.one_way_fee, quantity: 1 });
   lines.push({ kind: 'tax', code: null, description: 'Tax', amount: Number(b.tax) });
   lines.push({
     kind: plan,

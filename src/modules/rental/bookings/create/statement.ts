@@ -53,7 +53,7 @@ export interface RentalColumns {
 }
 
 export interface OrderLine {
-  kind: 'rental' | 'addon' | 'tax' | 'deposit' | 'full';
+  kind: 'rental' | 'addon' | 'fee' | 'tax' | 'deposit' | 'full';
   code: string | null;
   description: string;
   amount: number;

@@ -36,7 +36,7 @@ export const CancelQuote = Type.Object(
 
 export const OrderLineView = Type.Object(
   {
-    kind: lit(['rental', 'addon', 'tax', 'deposit', 'full']),
+    kind: lit(['rental', 'addon', 'fee', 'tax', 'deposit', 'full']),
     code: Nullable(Type.String()),
     description: Type.String(),
     amount: Type.Number(),
