@@ -16430,8 +16430,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Add-on codes (pricing rules of kind addon) */
-                    addons?: string[];
+                    /** @description Add-ons (pricing rules of kind addon, the extras of GET /booking/check’s answer): a code for one unit, or {code, quantity} */
+                    addons?: (string | {
+                        /** @description Add-on code */
+                        code: string;
+                        /** @description Units (at most the rule’s max_per_day; one when it has none) */
+                        quantity: number;
+                    })[];
                     /** @description pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold (BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled. */
                     payment_method: "offline" | "pay_at_pickup" | "bank_transfer" | "stripe";
                     payment_plan: "deposit" | "full";
@@ -16472,7 +16477,7 @@ export interface operations {
                             amount_due: number;
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -16627,7 +16632,7 @@ export interface operations {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         /** @description My booking in detail */
                         data?: {
-                            /** @description In the booking’s currency */
+                            /** @description Extras and the one-way fee */
                             addons_total: number;
                             /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
                             balance: {
@@ -16682,7 +16687,9 @@ export interface operations {
                                     amount: number;
                                     code: string | null;
                                     description: string;
-                                    kind: "rental" | "addon" | "tax" | "deposit" | "full";
+                                    kind: "rental" | "addon" | "fee" | "tax" | "deposit" | "full";
+                                    /** @description Units of an extra (add-on lines); 1 otherwise */
+                                    quantity?: number;
                                 }[];
                                 payment_plan: "deposit" | "full";
                             } | null;
@@ -16784,7 +16791,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -18408,7 +18415,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
@@ -18604,7 +18611,7 @@ export interface operations {
                         data?: {
                             /** @description Booking */
                             booking: {
-                                /** @description In the booking’s currency */
+                                /** @description Extras and the one-way fee */
                                 addons_total: number;
                                 /**
                                  * Format: date-time
