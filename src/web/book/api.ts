@@ -94,7 +94,7 @@ export interface PasswordPolicy {
 let policy: Promise<PasswordPolicy> | null = null;
 
 export class Api {
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   private async call<T>(
     method: 'GET' | 'POST' | 'PUT',

@@ -2,6 +2,7 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
+import { cover, gallery } from './photos.js';
 import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig, type Weekday } from './api.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
@@ -537,6 +538,7 @@ export class BookWidget {
       h(
         'li',
         { class: 'card' },
+        cover(this.ctx.api.root, c.photos, c.name),
         h('h3', {}, c.name),
         h(
           'p',
@@ -732,6 +734,7 @@ export class BookWidget {
       'div',
       {},
       this.heading(v?.name ?? ''),
+      gallery(this.ctx.api.root, v?.photos, v?.name ?? '', this.ctx.i18n),
       h('p', { class: 'meta' }, this.period(s)),
       !c ? h('p', {}, t('checking')) : c.available ? h('p', { class: 'ok' }, t('available')) : h('p', {}, t('taken')),
       this.places(s),

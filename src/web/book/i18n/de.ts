@@ -175,4 +175,6 @@ export const de: Messages = {
   openAllDay: 'Rund um die Uhr geöffnet',
   openHours: 'Geöffnet am {day} {from}–{to}',
   closedOn: 'Geschlossen am {day}',
+  photosOf: 'Fotos von {name}',
+  showPhoto: 'Foto {n} von {total} zeigen',
 };

@@ -172,6 +172,8 @@ export const en = {
   openAllDay: 'Open around the clock',
   openHours: 'Open on {day} {from}–{to}',
   closedOn: 'Closed on {day}',
+  photosOf: 'Photos of {name}',
+  showPhoto: 'Show photo {n} of {total}',
 } as const;
 
 export type MessageKey = keyof typeof en;

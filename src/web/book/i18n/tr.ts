@@ -173,4 +173,6 @@ export const tr: Messages = {
   openAllDay: '7/24 açık',
   openHours: '{day} {from}–{to} açık',
   closedOn: '{day} kapalı',
+  photosOf: '{name} fotoğrafları',
+  showPhoto: 'Fotoğraf {n}/{total} göster',
 };

@@ -30,7 +30,11 @@ export interface UploadedPhoto {
  * 404 like a missing one; a withdrawn listing cannot be edited, as with its other fields). A vendor's photo change
  * does not send an approved listing back to review: the listing's other edits do not either (migration 0705).
  */
-export type PhotoEditor = { kind: 'operator'; user: AuthUser } | { kind: 'vendor'; user: AuthUser };
+export type PhotoEditor =
+  | { kind: 'operator'; user: AuthUser }
+  | { kind: 'vendor'; user: AuthUser }
+  /** The demo seed: no one's upload. */
+  | { kind: 'seed' };
 
 async function checkEditor(tx: Db, who: PhotoEditor, vehicleId: number): Promise<void> {
   if (who.kind === 'vendor') {
@@ -108,7 +112,7 @@ export async function addPhotos(
           `A vehicle has at most ${MAX_PHOTOS_PER_VEHICLE} photos (it has ${have}; ${prepared.length} sent).`,
           { reason: 'too_many_photos' },
         );
-      return insertPhotos(tx, vehicleId, prepared, who.user.id);
+      return insertPhotos(tx, vehicleId, prepared, who.kind === 'seed' ? null : who.user.id);
     });
     await catalogueChanged(p);
     return ids;
