@@ -6,8 +6,11 @@ import type { I18n } from './i18n/index.js';
 export type Photo = SearchItem['photos'][number];
 type Size = 'thumb' | 'card' | 'detail';
 
-/** The API answers paths under its own origin; the widget runs on the shop's, so they are made absolute. */
-const abs = (root: string, path: string) => new URL(path, root).href;
+/**
+ * The API answers paths under its own origin; the widget may run on the shop's, so they are resolved against the API
+ * root (itself absolute, or relative to the page: `data-api="/wp-json"`).
+ */
+const abs = (root: string, path: string) => new URL(path, new URL(root, document.baseURI)).href;
 
 /**
  * A photo as `<picture>`: WebP where the browser takes it, else JPEG; the smaller sizes in srcset so a phone loads
