@@ -12347,6 +12347,13 @@ export interface operations {
                     "application/json": string;
                 };
             };
+            /** @description Not modified: If-None-Match named the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid parameters or body */
             400: {
                 headers: {

@@ -9,9 +9,7 @@ import { writeSchemas } from '../write-schemas.js';
 import { vehicleView } from '../views.js';
 import { VehicleView as Vehicle } from './schema.js';
 import { createVehicle, editVehicle, findVehicles, removeVehicle, vehicleFields, vehicleOf } from './service.js';
-import { photosOf, photosOfMany } from './photos/repo.js';
-import { photoFilesOf, removePhotoFiles } from './photos/service.js';
-import { photosByVehicle, photoView } from './photos/views.js';
+import { photoFilesOf, photoViewsOf, photoViewsOfMany, removePhotoFiles } from './photos/service.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 const T = ['rental: vehicles'];
@@ -42,7 +40,7 @@ const VehicleInput = writeSchemas(VehicleBody);
 
 export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
-  const photosFor = async (id: number) => (await photosOf(p.db, id)).map((r) => photoView(p.config.restRoot, r));
+  const photosFor = (id: number) => photoViewsOf(p, id);
   app.get(
     '/vehicles',
     {
@@ -63,12 +61,9 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const pg = parsePaging(req.query);
       const r = await findVehicles(p.db, req.query, pg.limit, pg.offset);
-      const photos = photosByVehicle(
-        p.config.restRoot,
-        await photosOfMany(
-          p.db,
-          r.items.map((v) => Number(v.id)),
-        ),
+      const photos = await photoViewsOfMany(
+        p,
+        r.items.map((v) => Number(v.id)),
       );
       return rentalOk(
         pageOf(

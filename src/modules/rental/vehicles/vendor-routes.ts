@@ -22,8 +22,8 @@ import {
   type WaitingListingRow,
 } from './vendor-service.js';
 import { IdParams, RejectBody } from '../vendors/schemas.js';
-import { photosOf } from './photos/repo.js';
-import { PhotoView, photoView } from './photos/views.js';
+import { photoViewsOf } from './photos/service.js';
+import { PhotoView } from './photos/views.js';
 import { waitingApplicationCount } from '../vendors/applications/service.js';
 
 const V1 = '/rova-rental/v1';
@@ -309,8 +309,7 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const l = reviewView(await listingForReview(p.db, req.params.id));
-      const photos = (await photosOf(p.db, req.params.id)).map((r) => photoView(p.config.restRoot, r));
-      return rentalOk({ ...l, photos }, '');
+      return rentalOk({ ...l, photos: await photoViewsOf(p, req.params.id) }, '');
     },
   );
 

@@ -62,7 +62,12 @@ export interface NewPhoto {
 }
 
 /** Appends the photos after the vehicle's last one (call under lockVehicleForPhotos). */
-export async function insertPhotos(tx: Db, vehicleId: number, photos: NewPhoto[], by: number | null): Promise<number[]> {
+export async function insertPhotos(
+  tx: Db,
+  vehicleId: number,
+  photos: NewPhoto[],
+  by: number | null,
+): Promise<number[]> {
   const ids: number[] = [];
   for (const p of photos) {
     const r = await one<{ id: string }>(

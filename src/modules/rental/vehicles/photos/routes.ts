@@ -1,8 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { IMMUTABLE, sendCacheable } from '../../../storefront/http-cache.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../../platform/http/errors.js';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { NONCE_PARAM } from '../../../../platform/http/nonce-body.js';
@@ -10,12 +9,12 @@ import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.
 import { invalidParam, RentalErrors, vehicleNotFound } from '../../errors.js';
 import { Id, Text } from '../../schemas.js';
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_VEHICLE } from './images.js';
-import { photosOf } from './repo.js';
 import {
   addPhotos,
   changeAlt,
   editablePhotos,
   photoFile,
+  photoViewsOf,
   removePhoto,
   reorderPhotos,
   type PhotoEditor,
@@ -102,7 +101,7 @@ export const vehiclePhotoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     limits: { fileSize: MAX_PHOTO_BYTES, files: 10, fields: 30, fieldSize: 2_000, parts: 40 },
     throwFileSizeLimit: true,
   });
-  const list = async (vehicleId: number) => (await photosOf(p.db, vehicleId)).map((r) => photoView(base, r));
+  const list = (vehicleId: number) => photoViewsOf(p, vehicleId);
   const audit = (req: FastifyRequest, id: number, action: string, extra: Record<string, unknown> = {}) => {
     req.auditTarget = `vehicle:${id}`;
     req.auditDetails = { photos: action, ...extra };
@@ -232,6 +231,7 @@ export const vehiclePhotoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }),
         response: {
           200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/webp or image/jpeg' }),
+          304: Type.Null({ description: 'Not modified: If-None-Match named the ETag' }),
           ...rentalErrors(404, 503),
         },
       },
@@ -239,9 +239,16 @@ export const vehiclePhotoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const f = await photoFile(p, req.params.id, req.params.photoId, req.params.file);
       if (!f) throw RentalErrors.notFound('No such photo file.');
-      // the storefront widget shows these on the shop's origin, not the API's
-      reply.header('cross-origin-resource-policy', 'cross-origin');
-      return sendCacheable(req, reply, { body: f.data, type: f.contentType, etag: f.etag, cacheControl: IMMUTABLE });
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('etag', f.etag)
+        .header('x-content-type-options', 'nosniff')
+        // the storefront widget shows these on the shop's origin, not the API's
+        .header('cross-origin-resource-policy', 'cross-origin');
+      const asked = req.headers['if-none-match'];
+      if (asked && asked.split(',').some((t) => t.trim().replace(/^W\//, '') === f.etag))
+        return (reply as FastifyReply).code(304).send(); // no body, not even `null`
+      return reply.type(f.contentType).send(f.data);
     },
   );
 };

@@ -8,12 +8,14 @@ import { invalidField, notFoundError, RentalErrors, vehicleNotFound } from '../.
 import { activeVendor } from '../vendor-service.js';
 import { ownListing } from '../vendor-repo.js';
 import { FORMATS, MAX_PHOTOS_PER_VEHICLE, VARIANT_NAMES, processPhoto, type Format, type Variant } from './images.js';
+import { photosByVehicle, photoView, type PhotoView } from './views.js';
 import {
   deletePhoto,
   insertPhotos,
   lockVehicleForPhotos,
   photoById,
   photosOf,
+  photosOfMany,
   setAlt,
   setOrder,
   type NewPhoto,
@@ -206,4 +208,14 @@ export async function photoFile(
   const o = await p.storage.get(key);
   if (!o) return null;
   return { data: o.data, contentType: FORMATS[m[3] as Format], etag: `"${r.digest}-${m[1]}-${m[3]}"` };
+}
+
+/** A vehicle's photos as the answers list them, cover first. */
+export async function photoViewsOf(p: Platform, vehicleId: number): Promise<PhotoView[]> {
+  return (await photosOf(p.db, vehicleId)).map((r) => photoView(p.config.restRoot, r));
+}
+
+/** The photos of a page of vehicles, by vehicle id (a vehicle without photos is absent). */
+export async function photoViewsOfMany(p: Platform, vehicleIds: readonly number[]): Promise<Map<number, PhotoView[]>> {
+  return photosByVehicle(p.config.restRoot, await photosOfMany(p.db, vehicleIds));
 }
