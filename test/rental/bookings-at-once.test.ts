@@ -95,7 +95,7 @@ function item(vehicleId: number, accountId: number, day: string, answers: Record
 }
 
 /** The mail names no vehicle or location (the rows it renders without them are the ones this test reads). */
-const NO_CATALOGUE = { vehicles: new Map(), locations: new Map(), rules: [] };
+const NO_CATALOGUE = { vehicles: new Map(), locations: new Map(), rules: [], photos: new Map() };
 
 /** Where each booking's payment id is recorded once it is written (what the create answers with). */
 const answering = new Map<string, Record<string, number>>();

@@ -1597,6 +1597,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v1/vehicles/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photos of a vehicle, cover first
+         * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VehiclesByIdPhotos"];
+        put?: never;
+        /**
+         * Upload photos of a vehicle
+         * @description multipart/form-data: files in the field `photos` (up to 10 a request, ≤ 15 MB each, 413 past it), optional `alt` text fields in the same order. The type is read from the bytes: JPEG, PNG or WebP, anything else (or a damaged file) → 400 INVALID_PARAMS naming the field. Each photo is stored as thumb (160 px), card (480 px) and detail (1280 px) wide copies in WebP and JPEG with every metadata (EXIF, GPS) removed; the upload itself is not kept. At most 20 photos a vehicle (409). Answers every photo of the vehicle, cover first.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VehiclesByIdPhotos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vehicles/{id}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the alternative text of a photo of a vehicle
+         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        put: operations["putRovaRentalV1VehiclesByIdPhotosByPhotoid"];
+        post?: never;
+        /**
+         * Delete a photo of a vehicle (its files too; the next one becomes the cover)
+         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        delete: operations["deleteRovaRentalV1VehiclesByIdPhotosByPhotoid"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vehicles/{id}/photos/{photoId}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A photo variant file (public; the URLs come from the vehicle answers)
+         * @description File names are `{thumb|card|detail}.{digest}.{webp|jpg}`, as the `variants` of a photo give them. The digest makes the URL name one content, so the answer is `Cache-Control: public, max-age=31536000, immutable` with an ETag (If-None-Match → 304). Unknown vehicle, photo, variant, digest or extension → 404.
+         *
+         *     **Public**: no credentials needed.
+         */
+        get: operations["getRovaRentalV1VehiclesByIdPhotosByPhotoidByFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vehicles/{id}/photos/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the photos of a vehicle (the first is the cover)
+         * @description **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        put: operations["putRovaRentalV1VehiclesByIdPhotosOrder"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v1/vendor-documents/{id}": {
         parameters: {
             query?: never;
@@ -2357,6 +2449,76 @@ export interface paths {
          * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV1VendorVehiclesByIdPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/vehicles/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photos of an own vehicle (another vendor’s answers 404), cover first
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV1VendorVehiclesByIdPhotos"];
+        put?: never;
+        /**
+         * Upload photos of an own vehicle (another vendor’s answers 404)
+         * @description multipart/form-data: files in the field `photos` (up to 10 a request, ≤ 15 MB each, 413 past it), optional `alt` text fields in the same order. The type is read from the bytes: JPEG, PNG or WebP, anything else (or a damaged file) → 400 INVALID_PARAMS naming the field. Each photo is stored as thumb (160 px), card (480 px) and detail (1280 px) wide copies in WebP and JPEG with every metadata (EXIF, GPS) removed; the upload itself is not kept. At most 20 photos a vehicle (409). Answers every photo of the vehicle, cover first.
+         *
+         *     **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        post: operations["postRovaRentalV1VendorVehiclesByIdPhotos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/vehicles/{id}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the alternative text of a photo of an own vehicle (another vendor’s answers 404)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        put: operations["putRovaRentalV1VendorVehiclesByIdPhotosByPhotoid"];
+        post?: never;
+        /**
+         * Delete a photo of an own vehicle (another vendor’s answers 404) (its files too; the next one becomes the cover)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        delete: operations["deleteRovaRentalV1VendorVehiclesByIdPhotosByPhotoid"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v1/vendor/vehicles/{id}/photos/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the photos of an own vehicle (another vendor’s answers 404) (the first is the cover)
+         * @description **Needs** the `manage_vendor_account` capability; an API key needs the `write` scope.
+         */
+        put: operations["putRovaRentalV1VendorVehiclesByIdPhotosOrder"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11161,6 +11323,44 @@ export interface operations {
                                 location_id: number | null;
                                 model: string;
                                 name: string;
+                                /** @description Cover first; upload with POST /vehicles/{id}/photos */
+                                photos: {
+                                    /** @description Alternative text for screen readers ("" until set) */
+                                    alt: string;
+                                    height: number;
+                                    id: number;
+                                    /** @description 0 is the cover */
+                                    position: number;
+                                    /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                                    variants: {
+                                        card: {
+                                            height: number;
+                                            /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                            jpg: string;
+                                            /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                            webp: string;
+                                            width: number;
+                                        };
+                                        detail: {
+                                            height: number;
+                                            /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                            jpg: string;
+                                            /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                            webp: string;
+                                            width: number;
+                                        };
+                                        thumb: {
+                                            height: number;
+                                            /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                            jpg: string;
+                                            /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                            webp: string;
+                                            width: number;
+                                        };
+                                    };
+                                    /** @description The upright picture as uploaded, pixels */
+                                    width: number;
+                                }[];
                                 /** @description Store currency, major units */
                                 price_per_day: number;
                                 seats: number | null;
@@ -11316,6 +11516,44 @@ export interface operations {
                             location_id: number | null;
                             model: string;
                             name: string;
+                            /** @description Cover first; upload with POST /vehicles/{id}/photos */
+                            photos: {
+                                /** @description Alternative text for screen readers ("" until set) */
+                                alt: string;
+                                height: number;
+                                id: number;
+                                /** @description 0 is the cover */
+                                position: number;
+                                /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                                variants: {
+                                    card: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    detail: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    thumb: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                };
+                                /** @description The upright picture as uploaded, pixels */
+                                width: number;
+                            }[];
                             /** @description Store currency, major units */
                             price_per_day: number;
                             seats: number | null;
@@ -11422,6 +11660,44 @@ export interface operations {
                             location_id: number | null;
                             model: string;
                             name: string;
+                            /** @description Cover first; upload with POST /vehicles/{id}/photos */
+                            photos: {
+                                /** @description Alternative text for screen readers ("" until set) */
+                                alt: string;
+                                height: number;
+                                id: number;
+                                /** @description 0 is the cover */
+                                position: number;
+                                /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                                variants: {
+                                    card: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    detail: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    thumb: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                };
+                                /** @description The upright picture as uploaded, pixels */
+                                width: number;
+                            }[];
                             /** @description Store currency, major units */
                             price_per_day: number;
                             seats: number | null;
@@ -11585,6 +11861,44 @@ export interface operations {
                             location_id: number | null;
                             model: string;
                             name: string;
+                            /** @description Cover first; upload with POST /vehicles/{id}/photos */
+                            photos: {
+                                /** @description Alternative text for screen readers ("" until set) */
+                                alt: string;
+                                height: number;
+                                id: number;
+                                /** @description 0 is the cover */
+                                position: number;
+                                /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                                variants: {
+                                    card: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    detail: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    thumb: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                };
+                                /** @description The upright picture as uploaded, pixels */
+                                width: number;
+                            }[];
                             /** @description Store currency, major units */
                             price_per_day: number;
                             seats: number | null;
@@ -11734,6 +12048,661 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VehiclesByIdPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VehiclesByIdPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photos": [
+                 *         "Example"
+                 *       ],
+                 *       "alt": [
+                 *         "Example"
+                 *       ]
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Alt text of each photo, in order */
+                    alt?: string[];
+                    /** @description One or more image files (JPEG, PNG or WebP, checked from the content) */
+                    photos: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Request too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    putRovaRentalV1VehiclesByIdPhotosByPhotoid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+                /** @description Photo id */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "alt": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Alternative text ("" clears it) */
+                    alt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    deleteRovaRentalV1VehiclesByIdPhotosByPhotoid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+                /** @description Photo id */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VehiclesByIdPhotosByPhotoidByFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description e.g. card.5f3a9c1e0b2d4a68.webp */
+                file: string;
+                /** @description Vehicle id */
+                id: number;
+                /** @description Photo id */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description image/webp or image/jpeg */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    putRovaRentalV1VehiclesByIdPhotosOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photo_ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Every photo id of the vehicle, each once, in the new order: the first is the cover */
+                    photo_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12808,6 +13777,43 @@ export interface operations {
                             location_name: string | null;
                             model: string;
                             name: string;
+                            photos: {
+                                /** @description Alternative text for screen readers ("" until set) */
+                                alt: string;
+                                height: number;
+                                id: number;
+                                /** @description 0 is the cover */
+                                position: number;
+                                /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                                variants: {
+                                    card: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    detail: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                    thumb: {
+                                        height: number;
+                                        /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                        jpg: string;
+                                        /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                        webp: string;
+                                        width: number;
+                                    };
+                                };
+                                /** @description The upright picture as uploaded, pixels */
+                                width: number;
+                            }[];
                             price_per_day: number;
                             review_reason: string | null;
                             reviewed_at: string | null;
@@ -15300,6 +16306,600 @@ export interface operations {
                             withdrawn_at: string | null;
                             year: number | null;
                         };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV1VendorVehiclesByIdPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV1VendorVehiclesByIdPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photos": [
+                 *         "Example"
+                 *       ],
+                 *       "alt": [
+                 *         "Example"
+                 *       ]
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Alt text of each photo, in order */
+                    alt?: string[];
+                    /** @description One or more image files (JPEG, PNG or WebP, checked from the content) */
+                    photos: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Request too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    putRovaRentalV1VendorVehiclesByIdPhotosByPhotoid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+                /** @description Photo id */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "alt": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Alternative text ("" clears it) */
+                    alt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    deleteRovaRentalV1VendorVehiclesByIdPhotosByPhotoid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+                /** @description Photo id */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    putRovaRentalV1VendorVehiclesByIdPhotosOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photo_ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description Every photo id of the vehicle, each once, in the new order: the first is the cover */
+                    photo_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            /** @description Alternative text for screen readers ("" until set) */
+                            alt: string;
+                            height: number;
+                            id: number;
+                            /** @description 0 is the cover */
+                            position: number;
+                            /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                            variants: {
+                                card: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                detail: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                                thumb: {
+                                    height: number;
+                                    /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                    jpg: string;
+                                    /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                    webp: string;
+                                    width: number;
+                                };
+                            };
+                            /** @description The upright picture as uploaded, pixels */
+                            width: number;
+                        }[];
                     };
                 };
             };
@@ -19495,6 +21095,44 @@ export interface operations {
                                 location_id: number | null;
                                 model: string;
                                 name: string;
+                                /** @description Cover first (the card shows the first); [] when none */
+                                photos: {
+                                    /** @description Alternative text for screen readers ("" until set) */
+                                    alt: string;
+                                    height: number;
+                                    id: number;
+                                    /** @description 0 is the cover */
+                                    position: number;
+                                    /** @description Resized copies by width, never enlarged: thumb 160 px, card 480 px, detail 1280 px; each as WebP and JPEG, metadata stripped */
+                                    variants: {
+                                        card: {
+                                            height: number;
+                                            /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                            jpg: string;
+                                            /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                            webp: string;
+                                            width: number;
+                                        };
+                                        detail: {
+                                            height: number;
+                                            /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                            jpg: string;
+                                            /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                            webp: string;
+                                            width: number;
+                                        };
+                                        thumb: {
+                                            height: number;
+                                            /** @description Path (under the REST root) of the JPEG file; cacheable for a year */
+                                            jpg: string;
+                                            /** @description Path (under the REST root) of the WebP file; cacheable for a year */
+                                            webp: string;
+                                            width: number;
+                                        };
+                                    };
+                                    /** @description The upright picture as uploaded, pixels */
+                                    width: number;
+                                }[];
                                 price_per_day: number;
                                 seats: number | null;
                                 slug: string;

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Combobox } from './Combobox';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -48,6 +48,8 @@ interface Props {
   nameOf(row: EntityRow): string;
   /** Values of a new record's form. */
   defaults?: Record<string, unknown>;
+  /** Shown under the form of an existing record (e.g. a vehicle's photos). */
+  extra?: (row: EntityRow) => ReactNode;
 }
 
 function toValues(fields: FieldSpec[], row: Record<string, unknown> | undefined): Values {
@@ -284,6 +286,7 @@ export function EntityCrud(p: Props) {
             onSave={(body) => save.mutateAsync(body)}
           />
         )}
+        {editing !== null && editing !== 'new' && p.extra?.(editing)}
       </SlideOver>
     </div>
   );

@@ -5,6 +5,7 @@ import { allLocations, type LocationRow } from './locations/repo.js';
 import { allRules } from './pricing/repo.js';
 import type { PricingRule } from './pricing/types.js';
 import { allVehicles, type VehicleRow } from './vehicles/repo.js';
+import { allPhotos, type PhotoRow } from './vehicles/photos/repo.js';
 
 export const CATALOGUE_TOPIC = 'rental:catalogue';
 
@@ -12,6 +13,8 @@ export interface CatalogueSnapshot {
   vehicles: Map<number, VehicleRow>;
   locations: Map<number, LocationRow>;
   rules: PricingRule[];
+  /** Each vehicle's photos, cover first (vehicles without photos are absent). */
+  photos: Map<number, PhotoRow[]>;
 }
 
 /**
@@ -62,17 +65,23 @@ export class Catalogue {
 }
 
 async function snapshotOf(db: Db): Promise<CatalogueSnapshot> {
-  const [v, l, r] = await Promise.all([allVehicles(db), allLocations(db), allRules(db)]);
+  const [v, l, r, ph] = await Promise.all([allVehicles(db), allLocations(db), allRules(db), allPhotos(db)]);
+  const photos = new Map<number, PhotoRow[]>();
+  for (const x of ph) {
+    const id = Number(x.vehicle_id);
+    photos.set(id, [...(photos.get(id) ?? []), x]);
+  }
   return {
     vehicles: new Map(v.map((x) => [Number(x.id), x])),
     locations: new Map(l.map((x) => [Number(x.id), x])),
     rules: r,
+    photos,
   };
 }
 
 export const catalogueOf = perPlatform((p) => new Catalogue(p));
 
-/** Call after any write to vehicles, locations or pricing rules (all nodes reload). */
+/** Call after any write to vehicles, their photos, locations or pricing rules (all nodes reload). */
 export async function catalogueChanged(p: Platform): Promise<void> {
   await p.bus.publish(CATALOGUE_TOPIC, '');
 }

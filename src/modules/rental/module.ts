@@ -6,6 +6,7 @@ import type { HealthOptions } from './health/routes.js';
 import { rentalRoutes } from './routes.js';
 import { seedBookings } from './seed/bulk.js';
 import { seedRentalDemo } from './seed/demo.js';
+import { seedDemoPhotos } from './seed/photos.js';
 import { seedMessages } from './seed/messages.js';
 import { scheduleJourneyJobs } from './bookings/jobs.js';
 import { seedMarketplaceDemo } from './seed/marketplace.js';
@@ -46,6 +47,7 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
       await seedRentalDemo(platform);
       await seedMessages(platform);
       await seedMarketplaceDemo(platform);
+      await seedDemoPhotos(platform);
     },
     seedBookings,
     commands: { export: exportCommand, ledger: ledgerCommand, verify: verifyCommand },

@@ -26,6 +26,7 @@ import { transferRouteRoutes } from './transfer-routes/routes.js';
 import { vehicleRoutes } from './vehicles/routes.js';
 import { vendorVehicleRoutes } from './vehicles/vendor-routes.js';
 import { vendorBlockRoutes } from './vehicles/block-routes.js';
+import { vehiclePhotoRoutes } from './vehicles/photos/routes.js';
 import { applicationRoutes } from './vendors/applications/routes.js';
 import { vendorPortalRoutes } from './vendors/portal/routes.js';
 import { vendorReportRoutes } from './vendors/reports/routes.js';
@@ -87,6 +88,7 @@ const marketplaceRoutes: FastifyPluginAsync = async (app) => {
   await app.register(vendorRoutes);
   await app.register(vendorVehicleRoutes);
   await app.register(vendorBlockRoutes);
+  await app.register(vehiclePhotoRoutes);
   await app.register(vendorReportRoutes);
   await app.register(vendorBookingRoutes);
   await app.register(vendorPortalRoutes);

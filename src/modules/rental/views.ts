@@ -2,12 +2,13 @@ import { toDate } from '../../platform/db/types.js';
 import { money } from './money.js';
 import type { VehicleRow } from './vehicles/repo.js';
 import type { VehicleView } from './vehicles/schema.js';
+import type { PhotoView } from './vehicles/photos/views.js';
 
 export const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 export const iso = (v: unknown): string => toDate(v).toISOString();
 
-/** Vehicle → API (allow-list). */
-export function vehicleView(r: VehicleRow): VehicleView {
+/** Vehicle → API (allow-list); `photos` already shaped (photoView), cover first. */
+export function vehicleView(r: VehicleRow, photos: PhotoView[] = []): VehicleView {
   return {
     id: Number(r.id),
     name: r.name,
@@ -31,6 +32,7 @@ export function vehicleView(r: VehicleRow): VehicleView {
     transfer_max_passengers: r.transfer_max_passengers,
     transfer_max_luggage: r.transfer_max_luggage,
     blocked_dates: r.blocked_dates,
+    photos,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
   };

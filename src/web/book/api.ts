@@ -99,7 +99,7 @@ export interface PasswordPolicy {
 let policy: Promise<PasswordPolicy> | null = null;
 
 export class Api {
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   protected async call<T>(
     method: 'GET' | 'POST' | 'PUT',

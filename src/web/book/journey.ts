@@ -44,7 +44,7 @@ export type Card = Pick<
   | 'total_price'
   | 'currency'
 > &
-  Partial<Pick<SearchItem, 'location_id'>>;
+  Partial<Pick<SearchItem, 'location_id' | 'photos'>>;
 
 /** What POST /v2/booking/check answers (the fields the widget shows). */
 export interface Check {

@@ -52,6 +52,9 @@ fieldset.pay-with{border:1px solid var(--_color-border);border-radius:var(--_rad
 label.radio{flex-direction:row;align-items:center;gap:.5rem;color:var(--_color-text);min-height:2.25rem}label.radio input{width:auto;min-height:0}
 .card-element{margin:var(--_space) 0}
 dialog{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem;background:var(--_color-background);color:var(--_color-text);width:min(46rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto}dialog .root{border:none;padding:.25rem .5rem .5rem}
+.cover{margin:calc(var(--_space)*-1) calc(var(--_space)*-1) .35rem}.cover img{display:block;width:100%;height:auto;aspect-ratio:3/2;object-fit:cover;border-radius:var(--_radius) var(--_radius) 0 0}
+.gallery{margin:0 0 var(--_space)}.gallery .shown img{display:block;width:100%;height:auto;border-radius:var(--_radius)}
+.thumbs{display:flex;flex-wrap:wrap;gap:.4rem;margin-top:.4rem}button.thumb{padding:0;min-height:0;background:none;border:2px solid transparent;line-height:0}button.thumb[aria-pressed=true]{border-color:var(--_color-primary)}button.thumb img{width:4.5rem;height:3rem;object-fit:cover;border-radius:calc(var(--_radius)*.5)}
 dialog::backdrop{background:rgba(10,14,22,.55)}.dialog-bar{display:flex;justify-content:flex-end;margin-bottom:.25rem}
 ${EXTRAS_CSS}
 `;

@@ -3,6 +3,7 @@
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
 import { guestForm, newGuest } from './guest-view.js';
+import { cover, gallery } from './photos.js';
 import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig } from './api.js';
 import { authForm, newAuth, submitAuth } from './auth-view.js';
 import { field, h, heading } from './dom.js';
@@ -548,6 +549,7 @@ export class BookWidget {
       h(
         'li',
         { class: 'card' },
+        cover(this.ctx.api.root, c.photos, c.name),
         h('h3', {}, c.name),
         h(
           'p',
@@ -750,6 +752,7 @@ export class BookWidget {
       'div',
       {},
       this.heading(v?.name ?? ''),
+      gallery(this.ctx.api.root, v?.photos, v?.name ?? '', this.ctx.i18n),
       h('p', { class: 'meta' }, this.period(s)),
       !c ? h('p', {}, t('checking')) : c.available ? h('p', { class: 'ok' }, t('available')) : h('p', {}, t('taken')),
       this.places(s),

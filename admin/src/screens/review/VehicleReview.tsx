@@ -33,6 +33,34 @@ export function VehicleReview({ id, onDone }: { id: number; onDone(): void }) {
         <Row label="Location">{v.location_name ?? '—'}</Row>
         {v.review_reason && <Row label="Last rejection">{v.review_reason}</Row>}
       </dl>
+      <section aria-labelledby="rv-photos">
+        <h3 id="rv-photos" className="mb-1 font-semibold">
+          Photos
+        </h3>
+        {v.photos.length === 0 ? (
+          <p>No photos.</p>
+        ) : (
+          <ul className="flex flex-wrap gap-2" aria-label={`Photos of ${v.name}`}>
+            {v.photos.map((ph, i) => (
+              <li key={ph.id} className="flex w-40 flex-col gap-1">
+                <a href={ph.variants.detail.jpg} target="_blank" rel="noreferrer">
+                  <img
+                    src={ph.variants.card.jpg}
+                    width={ph.variants.card.width}
+                    height={ph.variants.card.height}
+                    alt={ph.alt || `Photo ${i + 1} of ${v.name} (no alternative text)`}
+                    className="h-auto w-40 rounded border"
+                  />
+                </a>
+                <span className="text-xs">
+                  {i === 0 ? 'Cover · ' : ''}
+                  {ph.alt || 'No alternative text'}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <section aria-labelledby="rv-desc">
         <h3 id="rv-desc" className="mb-1 font-semibold">
           Description

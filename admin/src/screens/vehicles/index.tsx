@@ -4,6 +4,7 @@ import { EntityCrud, type EntityRow, type FieldSpec, type FilterSpec } from '../
 import type { Column } from '../../components/DataTable';
 import { formatMoney } from '../../lib/format';
 import { vehiclesApi } from './api';
+import { PhotoManager } from '../../components/PhotoManager';
 
 const STATUSES = ['active', 'inactive', 'maintenance'] as const;
 const FILTERS: FilterSpec[] = [
@@ -53,6 +54,7 @@ export default function Vehicles() {
       api={vehiclesApi}
       nameOf={(r) => String(r.name)}
       defaults={{ status: 'active', service_type: 'rental' }}
+      extra={(r) => <PhotoManager side="operator" vehicleId={r.id} name={String(r.name)} />}
     />
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { PhotoManager } from '../../components/PhotoManager';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { useStore } from '../../api/session';
@@ -389,7 +390,12 @@ export default function VendorVehicles() {
         {open === 'new' ? (
           <VehicleForm onDone={() => setOpen(null)} />
         ) : editing ? (
-          <VehicleForm key={editing.id} vehicle={editing} onDone={() => setOpen(null)} />
+          <>
+            <VehicleForm key={editing.id} vehicle={editing} onDone={() => setOpen(null)} />
+            {editing.lifecycle !== 'withdrawn' && (
+              <PhotoManager side="vendor" vehicleId={editing.id} name={editing.name} />
+            )}
+          </>
         ) : null}
       </SlideOver>
       <SlideOver

@@ -9,6 +9,7 @@ import { writeSchemas } from '../write-schemas.js';
 import { vehicleView } from '../views.js';
 import { VehicleView as Vehicle } from './schema.js';
 import { createVehicle, editVehicle, findVehicles, removeVehicle, vehicleFields, vehicleOf } from './service.js';
+import { photoFilesOf, photoViewsOf, photoViewsOfMany, removePhotoFiles } from './photos/service.js';
 import { IdempotencyKeyHeader, keyedWrite } from '../../../platform/idempotency/route.js';
 
 const T = ['rental: vehicles'];
@@ -39,6 +40,7 @@ const VehicleInput = writeSchemas(VehicleBody);
 
 export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const p = app.platform;
+  const photosFor = (id: number) => photoViewsOf(p, id);
   app.get(
     '/vehicles',
     {
@@ -59,7 +61,17 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const pg = parsePaging(req.query);
       const r = await findVehicles(p.db, req.query, pg.limit, pg.offset);
-      return rentalOk(pageOf(r.items.map(vehicleView), r.total, pg));
+      const photos = await photoViewsOfMany(
+        p,
+        r.items.map((v) => Number(v.id)),
+      );
+      return rentalOk(
+        pageOf(
+          r.items.map((v) => vehicleView(v, photos.get(Number(v.id)))),
+          r.total,
+          pg,
+        ),
+      );
     },
   );
 
@@ -67,7 +79,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/vehicles/:id',
     { schema: { tags: T, summary: 'One vehicle', params: IdParams, response: adminResponses(Vehicle, 200, 404) } },
     async (req) => {
-      return rentalOk(vehicleView(await vehicleOf(p.db, req.params.id)));
+      return rentalOk(vehicleView(await vehicleOf(p.db, req.params.id), await photosFor(req.params.id)));
     },
   );
 
@@ -111,7 +123,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const v = await editVehicle(p.db, req.params.id, req.body);
       await catalogueChanged(p);
-      return rentalOk(vehicleView(v), 'Vehicle updated.');
+      return rentalOk(vehicleView(v, await photosFor(req.params.id)), 'Vehicle updated.');
     },
   );
 
@@ -126,7 +138,10 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
+      const files = await photoFilesOf(p.db, req.params.id);
       await removeVehicle(p.db, req.params.id);
+      // the photo rows went with the vehicle; their files follow
+      await removePhotoFiles(p, files);
       await catalogueChanged(p);
       return rentalOk({ id: req.params.id, deleted: true }, 'Vehicle deleted.');
     },

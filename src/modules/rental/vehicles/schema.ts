@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Instant, lit, Nullable } from '../schemas.js';
+import { PhotoView } from './photos/views.js';
 
 export const VEHICLE_STATUSES = ['active', 'inactive', 'maintenance'] as const;
 export const TRANSMISSIONS = ['manual', 'automatic'] as const;
@@ -33,6 +34,7 @@ export const VehicleView = Type.Object(
     blocked_dates: Type.Array(Type.String({ description: 'YYYY-MM-DD (store timezone)' }), {
       description: 'Store-local dates on which the vehicle cannot be rented (sorted)',
     }),
+    photos: Type.Array(PhotoView, { description: 'Cover first; upload with POST /vehicles/{id}/photos' }),
     created_at: Instant,
     updated_at: Instant,
   },

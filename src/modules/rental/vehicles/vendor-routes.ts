@@ -22,6 +22,8 @@ import {
   type WaitingListingRow,
 } from './vendor-service.js';
 import { IdParams, RejectBody } from '../vendors/schemas.js';
+import { photoViewsOf } from './photos/service.js';
+import { PhotoView } from './photos/views.js';
 import { waitingApplicationCount } from '../vendors/applications/service.js';
 
 const V1 = '/rova-rental/v1';
@@ -122,6 +124,9 @@ function reviewView(l: WaitingListingRow) {
     submitted_at: toDate(l.submitted_at).toISOString(),
   };
 }
+
+/** One listing under review: what the queue lists, with the photos the vendor uploaded (cover first). */
+const ReviewListingDetail = Type.Object({ ...ReviewListing.properties, photos: Type.Array(PhotoView) });
 
 const ReviewQueue = Type.Object({
   vehicles: Type.Integer({ description: 'Vendor listings waiting (pending_review)' }),
@@ -299,10 +304,13 @@ export const vendorVehicleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "One vendor's vehicle listing with its prices, vendor and last review (any lifecycle)",
         params: IdParams,
-        response: { 200: RentalEnvelope(ReviewListing), ...rentalErrors(400, 401, 403, 404) },
+        response: { 200: RentalEnvelope(ReviewListingDetail), ...rentalErrors(400, 401, 403, 404) },
       },
     },
-    async (req) => rentalOk(reviewView(await listingForReview(p.db, req.params.id)), ''),
+    async (req) => {
+      const l = reviewView(await listingForReview(p.db, req.params.id));
+      return rentalOk({ ...l, photos: await photoViewsOf(p, req.params.id) }, '');
+    },
   );
 
   app.post(

@@ -209,4 +209,6 @@ export const de: Messages = {
   codeLabel: 'Code aus der E-Mail',
   confirmCode: 'Bestätigen und weiter',
   guestVerified: 'E-Mail-Adresse bestätigt: Sie fahren fort als {email}.',
+  photosOf: 'Fotos von {name}',
+  showPhoto: 'Foto {n} von {total} zeigen',
 };

@@ -206,6 +206,8 @@ export const en = {
   codeLabel: 'Code from the e-mail',
   confirmCode: 'Confirm and continue',
   guestVerified: 'E-mail address confirmed: you continue as {email}.',
+  photosOf: 'Photos of {name}',
+  showPhoto: 'Show photo {n} of {total}',
 } as const;
 
 export type MessageKey = keyof typeof en;

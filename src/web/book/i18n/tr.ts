@@ -207,4 +207,6 @@ export const tr: Messages = {
   codeLabel: 'E-postadaki kod',
   confirmCode: 'Onayla ve devam et',
   guestVerified: 'E-posta adresi onaylandı: {email} olarak devam ediyorsunuz.',
+  photosOf: '{name} fotoğrafları',
+  showPhoto: 'Fotoğraf {n}/{total} göster',
 };

@@ -6,6 +6,7 @@ import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.
 import { publicReadLimit } from '../../http/rate-limits.js';
 import { PagingQuery } from '../../paging.js';
 import { SORTS, searchVehicles } from './service.js';
+import { PhotoView } from '../../vehicles/photos/views.js';
 
 const Str = (max: number, description?: string) =>
   Type.Optional(Type.String({ maxLength: max, pattern: '^[^\\u0000]*$', description }));
@@ -27,6 +28,7 @@ const Card = Type.Object({
   fuel_type: Nullable(Type.String()),
   features: Type.Array(Type.Unknown()),
   location_id: Nullable(Type.Integer()),
+  photos: Type.Array(PhotoView, { description: 'Cover first (the card shows the first); [] when none' }),
   days: Type.Integer(),
   price_per_day: Type.Number(),
   total_price: Type.Number({ description: 'For the dates (or one day without dates), in `currency`' }),

@@ -6,6 +6,7 @@ import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
 import { Decimal, money } from '../../money.js';
 import type { VehicleRow } from '../../vehicles/repo.js';
 import { unavailability } from '../free.js';
+import { photoView } from '../../vehicles/photos/views.js';
 import { holdingIndexOf } from '../holding-index.js';
 import { busyCacheOf } from './busy-cache.js';
 import { rentalTotal } from './price-memo.js';
@@ -193,6 +194,7 @@ async function computeSearch(p: Platform, cat: CatalogueSnapshot, q: SearchQuery
       fuel_type: v.fuel_type,
       features: v.features,
       location_id: v.location_id === null ? null : Number(v.location_id),
+      photos: (cat.photos.get(Number(v.id)) ?? []).map((r) => photoView(p.config.restRoot, r)),
       days,
       price_per_day: shown(Number(v.price_per_day)),
       total_price: shown(totals.get(Number(v.id))!),
