@@ -5,6 +5,7 @@ import { searchRoutes } from './availability/search/routes.js';
 import { bookingRoutes } from './bookings/routes.js';
 import { createRoutes } from './bookings/create/routes.js';
 import { myRoutes } from './bookings/my/routes.js';
+import { driverRoutes } from './bookings/driver/routes.js';
 import { plannerRoutes } from './bookings/planner/routes.js';
 import { vendorBookingRoutes } from './bookings/vendor-routes.js';
 import { customerWriteRoutes } from './customers/customer-writes.js';
@@ -100,5 +101,6 @@ async function v2Routes(scope: FastifyInstance): Promise<void> {
   await scope.register(recordPaymentRoutes);
   await scope.register(stripeWebhookRoutes);
   await scope.register(myRoutes);
+  await scope.register(driverRoutes);
   await scope.register(searchRoutes);
 }
