@@ -12,6 +12,7 @@ import type {
   TokenAnswer,
 } from './api-types.js';
 import type { Cancelled, DuePayment, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
+import type { BookingDriver, DriverFields, DriverRules } from './driver.js';
 import type { Alternative, Booked, Card, Check, PayMethod, Query } from './journey.js';
 
 export interface Location {
@@ -19,6 +20,8 @@ export interface Location {
   name: string;
   city: string;
   address?: string;
+  /** airport, hotel, office, …: an airport pick-up may name a flight. */
+  type?: string;
   latitude?: number | null;
   longitude?: number | null;
   /** null: always open; a missing day: closed (store time zone). */
@@ -260,9 +263,16 @@ export class Api {
   }
 
   /** Creates the booking; `key` is the attempt's Idempotency-Key (a retry with it answers the same booking). */
-  async create(q: Query, vehicleId: number, key: string, method: PayMethod = 'offline'): Promise<Booked> {
+  async create(
+    q: Query,
+    vehicleId: number,
+    key: string,
+    method: PayMethod = 'offline',
+    driver: DriverFields = {},
+  ): Promise<Booked> {
     const body: CreateBody = {
       ...this.slot(q, vehicleId),
+      ...driver,
       payment_method: method === 'offline' ? 'pay_at_pickup' : method,
       payment_plan: 'full',
     };
@@ -284,6 +294,14 @@ export class Api {
       paid: false,
       deadline: b.payment_deadline ?? null,
     };
+  }
+
+  async driverRules(): Promise<DriverRules> {
+    return (await this.call<{ data: DriverRules }>('GET', '/rova-rental/v2/booking/driver-rules')).data;
+  }
+
+  async myBookingDriver(id: number): Promise<BookingDriver | null> {
+    return (await this.call<{ data: BookingDriver | null }>('GET', `/rova-rental/v2/my/bookings/${id}/driver`)).data;
   }
 
   async paymentConfig(): Promise<PaymentConfig> {

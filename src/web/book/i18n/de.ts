@@ -177,4 +177,22 @@ export const de: Messages = {
   closedOn: 'Geschlossen am {day}',
   deskClosed: '{what}: {name} ist am {day} geschlossen. Wählen Sie einen anderen Tag oder Ort.',
   deskHours: '{what}: {name} ist am {day} von {from} bis {to} geöffnet. Wählen Sie eine Uhrzeit in dieser Zeit.',
+  // driver and terms (driver.ts)
+  driver: 'Fahrer',
+  driverName: 'Vollständiger Name des Fahrers',
+  driverBirth: 'Geburtsdatum',
+  driverLicence: 'Führerscheinnummer',
+  flightNumber: 'Flugnummer (optional)',
+  cancelPolicy:
+    'Kostenlose Stornierung bis {hours} Stunden vor der Abholung; danach werden {percent} % des gezahlten Betrags einbehalten.',
+  cancelPolicyFree: 'Kostenlose Stornierung bis {hours} Stunden vor der Abholung.',
+  termsLink: 'Mietbedingungen lesen',
+  termsAccept: 'Ich akzeptiere die Mietbedingungen (Version {version}).',
+  termsAccepted: 'Mietbedingungen akzeptiert: Version {version}',
+  driverNameMissing: 'Geben Sie den vollständigen Namen des Fahrers ein.',
+  driverBirthInvalid: 'Geben Sie das Geburtsdatum des Fahrers ein (ein Datum in der Vergangenheit).',
+  driverLicenceInvalid: 'Geben Sie die Führerscheinnummer ein: 4–30 Buchstaben oder Ziffern.',
+  driverTooYoung:
+    'Der Fahrer muss für dieses Fahrzeug ({category}) mindestens {min} Jahre alt sein; am Abholtag ist er {age}.',
+  termsMissing: 'Setzen Sie das Häkchen, um die Mietbedingungen zu akzeptieren.',
 };
