@@ -19,7 +19,7 @@ function parseByCategory(s: string): Record<string, number> | string {
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean)) {
-    const m = /^([a-z0-9_-]{1,50})\s*=\s*(\d{2})$/.exec(part.toLowerCase());
+    const m = /^([a-z0-9][a-z0-9_-]{0,49})\s*=\s*(\d{2})$/.exec(part.toLowerCase());
     if (!m) return `"${part}" is not category=age (e.g. suv=25)`;
     out[m[1]!] = Number(m[2]);
   }

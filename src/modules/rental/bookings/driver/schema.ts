@@ -65,7 +65,10 @@ export const DriverSettingsBody = Type.Object(
     driver_required: Type.Optional(Type.Boolean()),
     min_age: Type.Optional(Years),
     min_age_by_category: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[a-z0-9_-]{1,50}$' }), Years, { maxProperties: 50 }),
+      Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,49}$' }), Years, {
+        maxProperties: 50,
+        additionalProperties: false,
+      }),
     ),
     terms_text: Type.Optional(Text({ maxLength: 20_000 })),
     terms_url: Type.Optional(Type.String({ maxLength: 500 })),
