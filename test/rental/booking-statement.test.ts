@@ -50,6 +50,7 @@ describe('writePath: which way a customer booking is written', () => {
     expect(writePath({ ...base, keyed: true }), 'the key commits with the booking').toBe('transaction');
     expect(writePath({ ...base, signedIn: false }), 'an API key acting for a customer').toBe('transaction');
     expect(writePath({ ...base, customerKnown: false }), "the account's first booking").toBe('transaction');
+    expect(writePath({ ...base, driver: true }), 'a driver row commits with the booking').toBe('transaction');
   });
 
   it('after the statement wrote nothing for it: the transaction decides, unless the vehicle is gone', () => {

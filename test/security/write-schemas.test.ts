@@ -47,6 +47,11 @@ const EXCEPTIONS: Exception[] = [
     at: /^body\.route_costs$/,
     why: 'a map "METHOD /route" → cost: keys are checked by pattern (patternProperties, closed at runtime; the document shows the value schema as additionalProperties)',
   },
+  {
+    op: /^PUT \/wp-json\/rova-rental\/v2\/driver-settings$/,
+    at: /^body\.min_age_by_category$/,
+    why: 'a map vehicle category → minimum driver age: keys are checked by pattern ^[a-z0-9][a-z0-9_-]{0,49}$ (patternProperties, closed at runtime)',
+  },
 ];
 
 type Json = Record<string, unknown>;
@@ -296,6 +301,12 @@ describe('every write route refuses an unknown property', () => {
         '/wp-json/rova/v1/api-keys/999999/plan',
         { requests_per_minute: 10, route_costs: { [UNKNOWN]: 1 } },
         'route_costs',
+      ],
+      [
+        'PUT',
+        '/wp-json/rova-rental/v2/driver-settings',
+        { min_age_by_category: { [UNKNOWN]: 25 } },
+        'min_age_by_category',
       ],
     ];
     for (const [method, url, payload, field] of cases) {

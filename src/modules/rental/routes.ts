@@ -6,6 +6,7 @@ import { bookingRoutes } from './bookings/routes.js';
 import { createRoutes } from './bookings/create/routes.js';
 import { myRoutes } from './bookings/my/routes.js';
 import { guestRoutes } from './guests/routes.js';
+import { driverRoutes } from './bookings/driver/routes.js';
 import { plannerRoutes } from './bookings/planner/routes.js';
 import { vendorBookingRoutes } from './bookings/vendor-routes.js';
 import { customerWriteRoutes } from './customers/customer-writes.js';
@@ -104,5 +105,6 @@ async function v2Routes(scope: FastifyInstance): Promise<void> {
   await scope.register(stripeWebhookRoutes);
   await scope.register(myRoutes);
   await scope.register(guestRoutes);
+  await scope.register(driverRoutes);
   await scope.register(searchRoutes);
 }

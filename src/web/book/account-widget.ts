@@ -21,6 +21,7 @@ import { emit } from './events.js';
 import { extraLines } from './extras.js';
 import { i18n, LANGUAGES, type I18n, type Lang } from './i18n/index.js';
 import { placesView } from './places.js';
+import { driverSummary, type BookingDriver } from './driver.js';
 import { paymentElement } from './stripe.js';
 
 export interface AccountContext {
@@ -54,6 +55,8 @@ export class AccountWidget {
   private pw = { current: '', next: '' };
   private payments: PaymentConfig | null = null;
   private locations: Location[] = [];
+  /** Each opened booking's driver, flight and terms (driver.ts). */
+  private readonly drivers = new Map<number, BookingDriver | null>();
   /** The mounted Payment Element of the `pay` step. */
   private card: Awaited<ReturnType<typeof paymentElement>> | null = null;
   /** `ctx.open` until the first bookings list (after signing in, when the link was opened signed out). */
@@ -181,7 +184,11 @@ export class AccountWidget {
 
   private openBooking(id: number): void {
     if (this.dispatch({ type: 'open-booking' }).step !== 'booking') return;
-    void this.run(async () => void this.dispatch({ type: 'booking', booking: await this.ctx.api.myBooking(id) }));
+    void this.run(async () => {
+      const booking = await this.ctx.api.myBooking(id);
+      this.drivers.set(id, await this.ctx.api.myBookingDriver(id).catch(() => null));
+      this.dispatch({ type: 'booking', booking });
+    });
   }
 
   private async confirmCancel(): Promise<void> {
@@ -631,6 +638,7 @@ export class AccountWidget {
         ),
       ),
       this.places(b),
+      driverSummary(this.ctx.i18n, this.drivers.get(b.id)),
       due > 0 && b.balance.instructions
         ? h(
             'p',

@@ -14,6 +14,7 @@ import type {
   TokenAnswer,
 } from './api-types.js';
 import type { Cancelled, DuePayment, MyBooking, MyBookingDetail, Profile, Thread, ThreadSummary } from './account.js';
+import type { BookingDriver, DriverFields, DriverRules } from './driver.js';
 import type { Alternative, Booked, Card, Check, Chosen, PayMethod, Query } from './journey.js';
 
 export interface Location {
@@ -21,6 +22,8 @@ export interface Location {
   name: string;
   city: string;
   address?: string;
+  /** airport, hotel, office, …: an airport pick-up may name a flight. */
+  type?: string;
   latitude?: number | null;
   longitude?: number | null;
   /** null: always open; a missing day: closed (store time zone). */
@@ -292,9 +295,11 @@ export class Api {
     key: string,
     method: PayMethod = 'offline',
     extras: Chosen = {},
+    driver: DriverFields = {},
   ): Promise<Booked> {
     const body: CreateBody = {
       ...this.slot(q, vehicleId, extras),
+      ...driver,
       payment_method: method === 'offline' ? 'pay_at_pickup' : method,
       payment_plan: 'full',
     };
@@ -321,6 +326,14 @@ export class Api {
       paid: false,
       deadline: b.payment_deadline ?? null,
     };
+  }
+
+  async driverRules(): Promise<DriverRules> {
+    return (await this.call<{ data: DriverRules }>('GET', '/rova-rental/v2/booking/driver-rules')).data;
+  }
+
+  async myBookingDriver(id: number): Promise<BookingDriver | null> {
+    return (await this.call<{ data: BookingDriver | null }>('GET', `/rova-rental/v2/my/bookings/${id}/driver`)).data;
   }
 
   async paymentConfig(): Promise<PaymentConfig> {

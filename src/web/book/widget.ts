@@ -14,6 +14,7 @@ import { initialState, reduce, type Action, type Card, type Chosen, type Query, 
 import { hoursOn, placesView } from './places.js';
 import { paymentElement } from './stripe.js';
 import { CSS } from './styles.js';
+import { DriverForm, type DriverFacts } from './driver.js';
 
 let sheet: CSSStyleSheet | null = null;
 
@@ -58,6 +59,8 @@ export class BookWidget {
   private readonly live: HTMLElement;
   private readonly alert: HTMLElement;
   private locations: Location[] = [];
+  /** The review step's driver, flight and terms (driver.ts). */
+  private readonly driver: DriverForm;
   private currencies: Currency[] = [];
   /** The currency of the prices shown (the last search's). */
   private shownCurrency: string | null = null;
@@ -85,6 +88,7 @@ export class BookWidget {
     this.view = h('div', { class: 'view' });
     this.live = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' });
     this.alert = h('div', { class: 'alert', role: 'alert' });
+    this.driver = new DriverForm(ctx.api, ctx.i18n, () => this.state.step === 'review' && this.render(true));
     this.root = h(
       'section',
       { class: 'root', part: 'root', 'aria-label': t('title'), lang: ctx.i18n.lang },
@@ -231,12 +235,26 @@ export class BookWidget {
   }
 
   private async book(): Promise<void> {
+    const facts = this.driverFacts(this.state);
+    const taken = facts ? this.driver.take(facts, new Date().toISOString().slice(0, 10)) : { fields: {} };
+    if ('problem' in taken) {
+      this.dispatch({ type: 'failed', message: taken.problem });
+      this.alert.textContent = this.ctx.i18n.t('error', { message: taken.problem });
+      return;
+    }
     const before = this.state;
     const s = this.dispatch({ type: 'book' });
     if (s === before || !s.attemptKey || !s.vehicle) return; // a second click while the first runs
     this.live.textContent = this.ctx.i18n.t('booking');
     try {
-      const booking = await this.ctx.api.create(s.query, s.vehicle.vehicle_id, s.attemptKey, s.payment, s.extras);
+      const booking = await this.ctx.api.create(
+        s.query,
+        s.vehicle.vehicle_id,
+        s.attemptKey,
+        s.payment,
+        s.extras,
+        taken.fields,
+      );
       this.dispatch({ type: 'created', booking });
       this.emit('rova:booking-created', {
         id: booking.id,
@@ -838,6 +856,12 @@ export class BookWidget {
     );
   }
 
+  private driverFacts(s: State): DriverFacts | null {
+    if (!s.vehicle) return null;
+    const desk = this.locations.find((l) => l.id === s.query.location);
+    return { category: s.vehicle.category, pickupDate: s.query.pickupDate, airport: desk?.type === 'airport' };
+  }
+
   private reviewView(s: State): HTMLElement {
     const { t } = this.ctx.i18n;
     return h(
@@ -849,6 +873,7 @@ export class BookWidget {
       this.breakdown(s),
       this.chargedIn(s),
       this.payTerms(s),
+      this.driverFacts(s) && this.driver.view(this.driverFacts(s)!),
       // every offline method has its own rule (issue 35.1): pick-up holds the car, a transfer has days, a card minutes
       h(
         'fieldset',

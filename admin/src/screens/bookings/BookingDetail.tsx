@@ -6,6 +6,7 @@ import { useToast } from '../../components/Toast';
 import { movesFrom, statusLabel } from '../../lib/bookings';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { useBooking, useMoveStatus, type BookingDetail as Detail } from './api';
+import { DriverCard } from './DriverCard';
 import { RecordPayment } from './RecordPayment';
 import { backLabel, backOf } from './back';
 
@@ -111,6 +112,7 @@ export function BookingDetail() {
             )}
           </dl>
         </section>
+        <DriverCard bookingId={b.id} />
         <section className="card" aria-labelledby="b-price">
           <h2 id="b-price" className="mb-2 font-semibold">
             Price breakdown

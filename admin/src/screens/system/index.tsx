@@ -9,6 +9,7 @@ import { ErrorState, Loading, PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { formatDateTime } from '../../lib/format';
 import { withFilter } from '../../lib/table-state';
+import { DriverTerms } from './DriverTerms';
 import {
   useApiKeys,
   useAudit,
@@ -25,6 +26,7 @@ const TABS = [
   { id: 'users', label: 'Users' },
   { id: 'audit', label: 'Audit log' },
   { id: 'webhooks', label: 'Webhooks' },
+  { id: 'driver', label: 'Driver and terms' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -59,6 +61,7 @@ export default function System() {
         {tab === 'users' && <Users />}
         {tab === 'audit' && <Audit />}
         {tab === 'webhooks' && <Webhooks />}
+        {tab === 'driver' && <DriverTerms />}
       </div>
     </div>
   );

@@ -20,6 +20,8 @@ import { BOOKING_STATUSES, INITIAL_STATUSES } from './status.js';
 import { bookingView } from './view.js';
 import { BookingDetailView as BookingDetail, BookingView as Booking, PAYMENT_STATUSES } from './schema.js';
 import { AMOUNT_BOUND_DOC } from './amount-bound.js';
+import { DriverFields } from './driver/schema.js';
+import { driverOfOperatorBooking, saveDriverOf } from './driver/service.js';
 
 const T = ['rental: bookings'];
 
@@ -147,6 +149,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
             status: Type.Optional(Type.Union(INITIAL_STATUSES.map((s) => Type.Literal(s)))),
             payment_method: Type.Optional(Text({ maxLength: 50 })),
             notes: Type.Optional(Text({ maxLength: 5000 })),
+            ...DriverFields,
           },
           { additionalProperties: false },
         ),
@@ -158,11 +161,19 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         status: 201,
         body: rentalOk(bookingView(b), 'Booking created.'),
       });
-      // the key commits in the booking's transaction: one key never books twice
+      const { driver: _d, flight_number: _f, terms_accepted: _t, terms_version: _v, ...input } = req.body;
+      // the key and the driver row commit in the booking's transaction: one key never books twice
       const r = await keyedRun(p, req, reply, {
         action: 'booking-admin-create',
-        run: async (claim) =>
-          answer(await createBooking(p, { ...req.body, source: 'admin' }, (tx, b) => claim.commit(tx, answer(b)))),
+        run: async (claim) => {
+          const driver = await driverOfOperatorBooking(p, req.body);
+          return answer(
+            await createBooking(p, { ...input, source: 'admin' }, async (tx, b) => {
+              await saveDriverOf(tx, Number(b.id), driver);
+              await claim.commit(tx, answer(b));
+            }),
+          );
+        },
       });
       req.auditTarget = `booking:${(r.body as { data: { id: number } }).data.id}`;
       return reply.code(r.status as 201).send(r.body as never);

@@ -6,6 +6,7 @@ import { pageOf, parsePaging } from '../paging.js';
 import * as repo from './directory-repo.js';
 import type { SortKey } from './directory-schemas.js';
 import { iso } from '../views.js';
+import { eraseDriversOfCustomers } from '../bookings/driver/repo.js';
 
 type Tx = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
 
@@ -102,6 +103,8 @@ export async function bulkDelete(transaction: Tx, raw: unknown) {
     const existing = await repo.lockExisting(tx, ids);
     if (existing.length === 0)
       return { deleted: 0, skipped: ids.length, deleted_ids: [] as number[], anonymised_bookings: 0 };
+    // the drivers named on their bookings are personal data too: deleted, not kept anonymised (issue 36.4)
+    await eraseDriversOfCustomers(tx, existing);
     const anonymised = await repo.anonymiseBookings(tx, existing);
     await repo.anonymiseMessages(tx, existing);
     const deleted = await repo.deleteCustomers(tx, existing);

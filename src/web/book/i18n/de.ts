@@ -211,4 +211,22 @@ export const de: Messages = {
   guestVerified: 'E-Mail-Adresse bestätigt: Sie fahren fort als {email}.',
   photosOf: 'Fotos von {name}',
   showPhoto: 'Foto {n} von {total} zeigen',
+  // driver and terms (driver.ts)
+  driver: 'Fahrer',
+  driverName: 'Vollständiger Name des Fahrers',
+  driverBirth: 'Geburtsdatum',
+  driverLicence: 'Führerscheinnummer',
+  flightNumber: 'Flugnummer (optional)',
+  cancelPolicy:
+    'Kostenlose Stornierung bis {hours} Stunden vor der Abholung; danach werden {percent} % des gezahlten Betrags einbehalten.',
+  cancelPolicyFree: 'Kostenlose Stornierung bis {hours} Stunden vor der Abholung.',
+  termsLink: 'Mietbedingungen lesen',
+  termsAccept: 'Ich akzeptiere die Mietbedingungen (Version {version}).',
+  termsAccepted: 'Mietbedingungen akzeptiert: Version {version}',
+  driverNameMissing: 'Geben Sie den vollständigen Namen des Fahrers ein.',
+  driverBirthInvalid: 'Geben Sie das Geburtsdatum des Fahrers ein (ein Datum in der Vergangenheit).',
+  driverLicenceInvalid: 'Geben Sie die Führerscheinnummer ein: 4–30 Buchstaben oder Ziffern.',
+  driverTooYoung:
+    'Der Fahrer muss für dieses Fahrzeug ({category}) mindestens {min} Jahre alt sein; am Abholtag ist er {age}.',
+  termsMissing: 'Setzen Sie das Häkchen, um die Mietbedingungen zu akzeptieren.',
 };

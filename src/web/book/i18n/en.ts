@@ -208,6 +208,23 @@ export const en = {
   guestVerified: 'E-mail address confirmed: you continue as {email}.',
   photosOf: 'Photos of {name}',
   showPhoto: 'Show photo {n} of {total}',
+  // driver and terms (driver.ts)
+  driver: 'Driver',
+  driverName: "Driver's full name",
+  driverBirth: 'Date of birth',
+  driverLicence: 'Driving licence number',
+  flightNumber: 'Flight number (optional)',
+  cancelPolicy: 'Free cancellation until {hours} hours before pick-up; after that {percent}% of what you paid is kept.',
+  cancelPolicyFree: 'Free cancellation until {hours} hours before pick-up.',
+  termsLink: 'Read the rental terms',
+  termsAccept: 'I accept the rental terms (version {version}).',
+  termsAccepted: 'Rental terms accepted: version {version}',
+  driverNameMissing: "Enter the driver's full name.",
+  driverBirthInvalid: "Enter the driver's date of birth (a date in the past).",
+  driverLicenceInvalid: 'Enter the driving licence number: 4–30 letters or digits.',
+  driverTooYoung:
+    'The driver must be at least {min} for this vehicle ({category}); the driver is {age} on the pick-up date.',
+  termsMissing: 'Tick the box to accept the rental terms.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -209,4 +209,21 @@ export const tr: Messages = {
   guestVerified: 'E-posta adresi onaylandı: {email} olarak devam ediyorsunuz.',
   photosOf: '{name} fotoğrafları',
   showPhoto: 'Fotoğraf {n}/{total} göster',
+  // driver and terms (driver.ts)
+  driver: 'Sürücü',
+  driverName: 'Sürücünün adı soyadı',
+  driverBirth: 'Doğum tarihi',
+  driverLicence: 'Ehliyet numarası',
+  flightNumber: 'Uçuş numarası (isteğe bağlı)',
+  cancelPolicy:
+    'Teslim almadan {hours} saat öncesine kadar ücretsiz iptal; sonrasında ödediğiniz tutarın %{percent} kadarı kesilir.',
+  cancelPolicyFree: 'Teslim almadan {hours} saat öncesine kadar ücretsiz iptal.',
+  termsLink: 'Kiralama koşullarını okuyun',
+  termsAccept: 'Kiralama koşullarını kabul ediyorum (sürüm {version}).',
+  termsAccepted: 'Kiralama koşulları kabul edildi: sürüm {version}',
+  driverNameMissing: 'Sürücünün adını soyadını girin.',
+  driverBirthInvalid: 'Sürücünün doğum tarihini girin (geçmiş bir tarih).',
+  driverLicenceInvalid: 'Ehliyet numarasını girin: 4–30 harf veya rakam.',
+  driverTooYoung: 'Bu araç ({category}) için sürücü en az {min} yaşında olmalı; sürücü teslim günü {age} yaşında.',
+  termsMissing: 'Kiralama koşullarını kabul etmek için kutuyu işaretleyin.',
 };

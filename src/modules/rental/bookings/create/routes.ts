@@ -8,6 +8,7 @@ import { journeySettings } from '../settings.js';
 import { CreatedBookingView } from './schema.js';
 import { createCustomerBooking, type CreatedBooking } from './service.js';
 import { AMOUNT_BOUND_DOC } from '../amount-bound.js';
+import { DriverFields } from '../driver/schema.js';
 
 const T = ['rental v2: booking journey'];
 const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max, pattern: '^[^\\u0000]*$' });
@@ -31,6 +32,7 @@ export const CreateBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    ...DriverFields,
   },
   { additionalProperties: false },
 );

@@ -24,9 +24,12 @@ import type { BookingCheckInput } from '../../availability/check/schema.js';
 import { knownCustomersOf } from './customers.js';
 import { writePath, type PathFacts } from './path.js';
 import { setPaymentAnswered } from './repo.js';
+import type { DriverInput } from '../driver/schema.js';
+import { checkDriver, driverContext, driverMailRows, saveDriverOf, type DriverRecord } from '../driver/service.js';
+import { driverSettings } from '../driver/settings.js';
 import type { KnownCustomer, OrderLine, OrderWrites, OrderWritten, RentalColumns } from './statement.js';
 
-export interface CreateInput extends BookingCheckInput {
+export interface CreateInput extends BookingCheckInput, DriverInput {
   payment_method: 'offline' | 'pay_at_pickup' | 'bank_transfer' | 'stripe';
   payment_plan: 'deposit' | 'full';
   customer?: { name: string; email: string; phone?: string };
@@ -144,11 +147,20 @@ function writesOf(
   p: Platform,
   cat: CatalogueSnapshot,
   b: BookingRow,
-  c: { userId: number | null; plan: 'deposit' | 'full'; provider: 'offline' | 'stripe'; start: Start },
+  c: {
+    userId: number | null;
+    plan: 'deposit' | 'full';
+    provider: 'offline' | 'stripe';
+    start: Start;
+    driver: DriverRecord | null;
+  },
 ): { writes: OrderWrites; due: number } {
   const due = amountDue({ total: Number(b.total), deposit: Number(b.deposit) }, c.plan);
   const holdSeconds = 'known' in c.start ? 0 : Math.ceil(journeySettings(p).idempotencyLeaseMs / 1000);
-  const rows = createdMailRows(due, b.currency, 'known' in c.start ? c.start.known : {});
+  const rows = [
+    ...driverMailRows(c.driver),
+    ...createdMailRows(due, b.currency, 'known' in c.start ? c.start.known : {}),
+  ];
   return {
     due,
     writes: {
@@ -210,6 +222,9 @@ export async function createCustomerBooking(
     if (id !== undefined && !cat.locations.has(id)) throw unknownLocation(f, id);
   }
   const who = bookingCustomer(auth, input);
+  // driver, flight and terms (issue 36.4): refused before anything is written, stored in the booking's transaction
+  const facts36 = driverContext(p, cat, input);
+  const driver = facts36 ? checkDriver(await driverSettings(p), input, facts36) : null;
   const bookingInput: CreateBookingInput = {
     vehicle_id: input.vehicle_id,
     pickup_date: input.pickup_date,
@@ -239,6 +254,7 @@ export async function createCustomerBooking(
     plan: input.payment_plan,
     provider: provider.name as 'offline' | 'stripe',
     start: startOf(b),
+    driver,
   });
   const account = who.customer_account?.id;
   const known = knownCustomersOf(p);
@@ -247,6 +263,7 @@ export async function createCustomerBooking(
     keyed: record !== undefined,
     signedIn: account !== undefined,
     customerKnown: false,
+    driver: driver !== null,
   };
   const columns = rentalColumns(p, bookingInput, prepared);
   const customer =
@@ -278,7 +295,13 @@ export async function createCustomerBooking(
         due = w.due;
         return w.writes;
       },
-      record: record && ((tx, b) => record.created(tx, created(b, due, provider.name))),
+      record:
+        record || driver
+          ? async (tx, b) => {
+              await saveDriverOf(tx, Number(b.id), driver);
+              if (record) await record.created(tx, created(b, due, provider.name));
+            }
+          : undefined,
     });
     made = { booking: r.booking, written: r.written!, start, due };
   }

@@ -20,7 +20,8 @@ export const bookingsExport = defineExportType({
   description:
     'One row per booking (rentals and transfers). date_from/date_to filter on the creation date (created_at, store time zone).',
   cap: 'manage_options',
-  from: sql`rental_bookings b LEFT JOIN rental_vehicles v ON v.id = b.vehicle_id`,
+  from: sql`rental_bookings b LEFT JOIN rental_vehicles v ON v.id = b.vehicle_id
+    LEFT JOIN rental_booking_drivers d ON d.booking_id = b.id`,
   id: sql`b.id`,
   date: sql`b.created_at`,
   status: { expr: sql`b.status`, values: BOOKING_STATUSES },
@@ -62,5 +63,17 @@ export const bookingsExport = defineExportType({
     col('created_at', 'instant', sql`b.created_at`, 'Created (ISO-8601 UTC)'),
     col('created_date', 'date', sql`b.created_at`, 'Creation date (store time zone; the date range filters on it)'),
     col('updated_at', 'instant', sql`b.updated_at`, 'Last change (ISO-8601 UTC)'),
+    col('driver_name', 'string', sql`d.name`, 'Driver name (personal data; null: none given)', true),
+    col(
+      'driver_date_of_birth',
+      'string',
+      sql`to_char(d.date_of_birth, 'YYYY-MM-DD')`,
+      'Driver date of birth (personal data)',
+      true,
+    ),
+    col('driver_licence_number', 'string', sql`d.licence_number`, 'Driving licence number (personal data)', true),
+    col('flight_number', 'string', sql`d.flight_number`, 'Arriving flight of an airport pick-up', true),
+    col('terms_version', 'string', sql`d.terms_version`, 'Rental terms version the customer accepted', true),
+    col('terms_accepted_at', 'instant', sql`d.terms_accepted_at`, 'When the terms were accepted (ISO-8601 UTC)', true),
   ],
 });
