@@ -586,6 +586,12 @@ export interface paths {
          *     | `created_at` | ISO-8601 UTC | Created (ISO-8601 UTC) |
          *     | `created_date` | YYYY-MM-DD (store tz) | Creation date (store time zone; the date range filters on it) |
          *     | `updated_at` | ISO-8601 UTC | Last change (ISO-8601 UTC) |
+         *     | `driver_name` | text, nullable | Driver name (personal data; null: none given) |
+         *     | `driver_date_of_birth` | text, nullable | Driver date of birth (personal data) |
+         *     | `driver_licence_number` | text, nullable | Driving licence number (personal data) |
+         *     | `flight_number` | text, nullable | Arriving flight of an airport pick-up |
+         *     | `terms_version` | text, nullable | Rental terms version the customer accepted |
+         *     | `terms_accepted_at` | ISO-8601 UTC, nullable | When the terms were accepted (ISO-8601 UTC) |
          *
          *     ### transfers
          *
@@ -2649,6 +2655,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/booking/driver-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a customer is asked before booking: driver rules, the rental terms, the cancellation policy
+         * @description **Public**: no credentials needed.
+         */
+        get: operations["getRovaRentalV2BookingDriverRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/bookings/{id}/driver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A booking’s driver, flight number and terms acceptance (null: none given)
+         * @description **Needs** the `manage_store` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV2BookingsByIdDriver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/bookings/{id}/mark-paid": {
         parameters: {
             query?: never;
@@ -2687,6 +2733,32 @@ export interface paths {
          *     **Needs** the `manage_store` capability; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2BookingsByIdPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/driver-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Driver and terms settings: minimum driver age (by vehicle category), rental terms and their version
+         * @description **Needs** the `manage_options` capability; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV2DriverSettings"];
+        /**
+         * Change driver and terms settings (e.g. {"min_age_by_category":{"suv":25}})
+         * @description Fields left out keep their value; min_age_by_category is replaced as a whole. With terms (text or URL) a terms_version is required; customers then accept that version when they book.
+         *
+         *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
+         */
+        put: operations["putRovaRentalV2DriverSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3093,6 +3165,26 @@ export interface paths {
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
         post: operations["postRovaRentalV2MyBookingsByIdChangeQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/my/bookings/{id}/driver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The driver, flight number and terms acceptance of one of the signed-in customer’s bookings
+         * @description **Needs** any signed-in user; an API key needs the `read` scope.
+         */
+        get: operations["getRovaRentalV2MyBookingsByIdDriver"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6718,7 +6810,15 @@ export interface operations {
                  *       ],
                  *       "status": "draft",
                  *       "payment_method": "Example",
-                 *       "notes": "Example"
+                 *       "notes": "Example",
+                 *       "driver": {
+                 *         "name": "Example",
+                 *         "date_of_birth": "2027-07-02",
+                 *         "licence_number": "Example"
+                 *       },
+                 *       "flight_number": "Example",
+                 *       "terms_accepted": true,
+                 *       "terms_version": "Example"
                  *     }
                  */
                 "application/json": {
@@ -6731,6 +6831,17 @@ export interface operations {
                         phone?: string;
                     };
                     customer_id?: number;
+                    /** @description Who drives (personal data) */
+                    driver?: {
+                        /** @description YYYY-MM-DD, a real date in the past */
+                        date_of_birth: string;
+                        /** @description Driving licence number: 4–30 letters, digits, spaces, - or / */
+                        licence_number: string;
+                        /** @description The driver’s full name */
+                        name: string;
+                    };
+                    /** @description Airport pick-ups only: the arriving flight, e.g. TK1234 (letters and digits) */
+                    flight_number?: string;
                     /** @default rental */
                     kind?: "rental" | "transfer";
                     /** @description Pick-up location (default: the vehicle's) */
@@ -6749,6 +6860,10 @@ export interface operations {
                     /** @description HH:MM, 24 h (store timezone) */
                     return_time?: string;
                     status?: "draft" | "pending_payment" | "pending" | "confirmed";
+                    /** @description The customer accepted the rental terms; required (true) when the store has terms */
+                    terms_accepted?: boolean;
+                    /** @description The terms version accepted (GET /booking/driver-rules): must be current */
+                    terms_version?: string;
                     /** @description Transfers: the route */
                     transfer_route_id?: number;
                     vehicle_id: number;
@@ -17482,7 +17597,15 @@ export interface operations {
                  *         "name": "Example",
                  *         "email": "ada@example.com",
                  *         "phone": "+90 555 000 0000"
-                 *       }
+                 *       },
+                 *       "driver": {
+                 *         "name": "Example",
+                 *         "date_of_birth": "2027-07-02",
+                 *         "licence_number": "Example"
+                 *       },
+                 *       "flight_number": "Example",
+                 *       "terms_accepted": true,
+                 *       "terms_version": "Example"
                  *     }
                  */
                 "application/json": {
@@ -17501,6 +17624,17 @@ export interface operations {
                         name: string;
                         phone?: string;
                     };
+                    /** @description Who drives (personal data) */
+                    driver?: {
+                        /** @description YYYY-MM-DD, a real date in the past */
+                        date_of_birth: string;
+                        /** @description Driving licence number: 4–30 letters, digits, spaces, - or / */
+                        licence_number: string;
+                        /** @description The driver’s full name */
+                        name: string;
+                    };
+                    /** @description Airport pick-ups only: the arriving flight, e.g. TK1234 (letters and digits) */
+                    flight_number?: string;
                     /** @description pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold (BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled. */
                     payment_method: "offline" | "pay_at_pickup" | "bank_transfer" | "stripe";
                     payment_plan: "deposit" | "full";
@@ -17522,6 +17656,10 @@ export interface operations {
                     return_location_id?: number;
                     /** @description HH:MM, 24 h, store timezone; default 10:00 */
                     return_time?: string;
+                    /** @description The customer accepted the rental terms; required (true) when the store has terms */
+                    terms_accepted?: boolean;
+                    /** @description The terms version accepted (GET /booking/driver-rules): must be current */
+                    terms_version?: string;
                     /** @description The vehicle */
                     vehicle_id: number;
                 };
@@ -17675,6 +17813,125 @@ export interface operations {
             };
             /** @description Not ready or degraded */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2BookingDriverRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Driver rules, terms and cancellation policy shown before booking */
+                        data?: {
+                            /** @description The store’s cancellation policy (BOOKING_FREE_CANCEL_HOURS, …) */
+                            cancellation: {
+                                /** @description After that, this percent of what was paid is kept */
+                                fee_percent: number;
+                                /** @description Free cancellation until this many hours before pick-up */
+                                free_cancel_hours: number;
+                            };
+                            driver_required: boolean;
+                            min_age: number;
+                            min_age_by_category: {
+                                [key: string]: number;
+                            };
+                            /** @description null: the store asks no acceptance */
+                            terms: {
+                                text: string;
+                                url: string;
+                                version: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2BookingsByIdDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            date_of_birth: string | null;
+                            flight_number: string | null;
+                            licence_number: string | null;
+                            name: string | null;
+                            terms_accepted_at: string | null;
+                            terms_version: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18000,6 +18257,153 @@ export interface operations {
             };
         };
     };
+    getRovaRentalV2DriverSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Driver and terms settings */
+                        data?: {
+                            /** @description Booking create refuses a booking without `driver` */
+                            driver_required: boolean;
+                            /** @description Youngest driver (years on the pick-up date) for any category */
+                            min_age: number;
+                            /** @description Minimum age by vehicle category (lower case), e.g. {"suv": 25} */
+                            min_age_by_category: {
+                                [key: string]: number;
+                            };
+                            /** @description Rental terms shown on the review step ("" = none) */
+                            terms_text: string;
+                            /** @description Link to the rental terms ("" = none) */
+                            terms_url: string;
+                            /** @description The version a customer accepts (required when there are terms) */
+                            terms_version: string;
+                        };
+                    };
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    putRovaRentalV2DriverSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Change driver and terms settings (fields left out keep their value) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "driver_required": true,
+                 *       "min_age": 16,
+                 *       "min_age_by_category": {},
+                 *       "terms_text": "Example",
+                 *       "terms_url": "https://example.com/",
+                 *       "terms_version": "Example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    driver_required?: boolean;
+                    min_age?: number;
+                    min_age_by_category?: {
+                        [key: string]: number;
+                    };
+                    terms_text?: string;
+                    terms_url?: string;
+                    terms_version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description Driver and terms settings */
+                        data?: {
+                            /** @description Booking create refuses a booking without `driver` */
+                            driver_required: boolean;
+                            /** @description Youngest driver (years on the pick-up date) for any category */
+                            min_age: number;
+                            /** @description Minimum age by vehicle category (lower case), e.g. {"suv": 25} */
+                            min_age_by_category: {
+                                [key: string]: number;
+                            };
+                            /** @description Rental terms shown on the review step ("" = none) */
+                            terms_text: string;
+                            /** @description Link to the rental terms ("" = none) */
+                            terms_url: string;
+                            /** @description The version a customer accepts (required when there are terms) */
+                            terms_version: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
     postRovaRentalV2GuestBookingCreate: {
         parameters: {
             query?: never;
@@ -18026,7 +18430,15 @@ export interface operations {
                  *         "Example"
                  *       ],
                  *       "payment_method": "offline",
-                 *       "payment_plan": "deposit"
+                 *       "payment_plan": "deposit",
+                 *       "driver": {
+                 *         "name": "Example",
+                 *         "date_of_birth": "2027-07-02",
+                 *         "licence_number": "Example"
+                 *       },
+                 *       "flight_number": "Example",
+                 *       "terms_accepted": true,
+                 *       "terms_version": "Example"
                  *     }
                  */
                 "application/json": {
@@ -18037,6 +18449,17 @@ export interface operations {
                         /** @description Units (at most the rule’s max_per_day; one when it has none) */
                         quantity: number;
                     })[];
+                    /** @description Who drives (personal data) */
+                    driver?: {
+                        /** @description YYYY-MM-DD, a real date in the past */
+                        date_of_birth: string;
+                        /** @description Driving licence number: 4–30 letters, digits, spaces, - or / */
+                        licence_number: string;
+                        /** @description The driver’s full name */
+                        name: string;
+                    };
+                    /** @description Airport pick-ups only: the arriving flight, e.g. TK1234 (letters and digits) */
+                    flight_number?: string;
                     /** @description pay_at_pickup: a reservation held until pick-up (no payment deadline); bank_transfer: due within BOOKING_BANK_TRANSFER_DAYS (default 2, never after pick-up); stripe (card) and offline: the short hold (BOOKING_HOLD_MINUTES, default 15). The three offline ones need the offline provider enabled. */
                     payment_method: "offline" | "pay_at_pickup" | "bank_transfer" | "stripe";
                     payment_plan: "deposit" | "full";
@@ -18058,6 +18481,10 @@ export interface operations {
                     return_location_id?: number;
                     /** @description HH:MM, 24 h, store timezone; default 10:00 */
                     return_time?: string;
+                    /** @description The customer accepted the rental terms; required (true) when the store has terms */
+                    terms_accepted?: boolean;
+                    /** @description The terms version accepted (GET /booking/driver-rules): must be current */
+                    terms_version?: string;
                     /** @description The vehicle */
                     vehicle_id: number;
                 };
@@ -20331,6 +20758,83 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    getRovaRentalV2MyBookingsByIdDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            date_of_birth: string | null;
+                            flight_number: string | null;
+                            licence_number: string | null;
+                            name: string | null;
+                            terms_accepted_at: string | null;
+                            terms_version: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Authenticated, but lacking the capability or the API key scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
