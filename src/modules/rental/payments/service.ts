@@ -3,7 +3,7 @@ import { toDate, type Db } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { emitBookingStatus } from '../events.js';
 import { RentalErrors } from '../errors.js';
-import { mailExpired } from '../bookings/expiry.js';
+import { LapsedHolds } from '../bookings/expiry.js';
 import { findOverlap, updateBooking, type BookingRow } from '../bookings/repo.js';
 import { rentalSettings } from '../settings.js';
 import { balanceBookingMoney } from '../bookings/reprice.js';
@@ -50,7 +50,8 @@ export async function settlePayment(
   match: { paymentId?: number; externalId?: string },
 ): Promise<{ outcome: Settlement; booking: BookingRow }> {
   const buf = rentalSettings(p).bufferMinutes * 60_000;
-  const expired: BookingRow[] = [];
+  // the booking's own lapse is not mailed: its payment confirms it again, or refunds it, in this transaction
+  const expired = new LapsedHolds(p, bookingId);
   const wake: (() => Promise<void>)[] = [];
   const r = await p.transaction(async (tx) => {
     const settled = await settleLocked(tx);
@@ -58,10 +59,7 @@ export async function settlePayment(
     return settled;
   });
   for (const w of wake) await w();
-  await mailExpired(
-    p,
-    expired.filter((x) => Number(x.id) !== bookingId),
-  );
+  expired.delivered();
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, r.refundIds);
   await cancelStaleIntents(p, r.staleIds);
