@@ -2498,7 +2498,7 @@ export interface paths {
         put?: never;
         /**
          * Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)
-         * @description outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); `already_settled`; `refunded_slot_taken`.
+         * @description outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); `already_settled`; `refunded_slot_taken`. Settles the payment named by `payment_id`, or without it the booking's one pending payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending and none is named, 400 when the booking has no payment of that id, 409 when none is pending.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
@@ -15859,7 +15859,21 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description The payment received (one of the booking's payments); required when several are pending */
+                    payment_id?: number;
+                } | null;
+            };
+        };
         responses: {
             /** @description Success */
             200: {

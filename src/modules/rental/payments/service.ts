@@ -2,7 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { emitBookingStatus } from '../events.js';
-import { RentalErrors } from '../errors.js';
+import { invalidField, RentalErrors, stateConflictFor } from '../errors.js';
 import { LapsedHolds } from '../bookings/expiry.js';
 import { findOverlap, updateBooking, type BookingRow } from '../bookings/repo.js';
 import { rentalSettings } from '../settings.js';
@@ -74,10 +74,9 @@ export async function settlePayment(
         (x) =>
           (match.paymentId !== undefined && x.id === match.paymentId) ||
           (match.externalId !== undefined && x.external_id === match.externalId),
-      ) ??
-      (match.paymentId === undefined && match.externalId === undefined
-        ? pays.find((x) => x.status === 'pending')
-        : undefined);
+      ) ?? (match.paymentId === undefined && match.externalId === undefined ? onlyPending(pays) : undefined);
+    if (!pay && match.paymentId !== undefined && match.externalId === undefined)
+      throw invalidField('payment_id', `Booking ${bookingId} has no payment ${match.paymentId}.`);
     if (!pay) throw RentalErrors.stateConflict('The booking has no pending payment to settle.');
     // a payment superseded (`cancelled`) whose intent was paid before its cancel reached the provider: the money
     // came all the same, and is settled like any payment (what is not owed is refunded)
@@ -201,4 +200,22 @@ async function settlementMails(
     if (r.outcome === 'confirmed') woken.push(await bookingMailInTransaction(tx, p, 'booking_confirmed', r.booking));
   }
   return woken.filter((w) => w !== undefined);
+}
+
+/**
+ * The payment an admin's mark-paid without a payment id settles: the one pending payment. Several pending (a
+ * deposit's intent and an amount due, say) must be named, so no payment is settled by guess: 409 `payment_ambiguous`
+ * with their ids.
+ */
+function onlyPending<T extends { id: number; status: string; amount: string | number; provider: string }>(
+  pays: readonly T[],
+): T | undefined {
+  const pending = pays.filter((x) => x.status === 'pending');
+  if (pending.length > 1)
+    throw stateConflictFor(
+      'payment_ambiguous',
+      `The booking has ${pending.length} pending payments: name the one received (payment_id).`,
+      { pending_payments: pending.map((x) => ({ id: x.id, amount: Number(x.amount), provider: x.provider })) },
+    );
+  return pending[0];
 }
