@@ -692,6 +692,8 @@ export interface paths {
          *     | `id` | integer | Payout id |
          *     | `vendor_id` | integer | Vendor (user id) |
          *     | `vendor_login` | text | Vendor login |
+         *     | `vendor_name` | text | Vendor (display name) |
+         *     | `statement_no` | integer | The payout's number among the vendor's payouts (#1, #2 …): the name vendor and operator use |
          *     | `amount` | number | Amount in the currency (exact decimal) |
          *     | `amount_minor` | integer | Amount in integer minor units (as the ledger holds it) |
          *     | `currency` | text | ISO 4217 currency |
@@ -11653,6 +11655,8 @@ export interface operations {
                                 currency: string;
                                 id: number;
                                 requested_at: string;
+                                /** @description The payout's number among the vendor's payouts (#1, #2 …) */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: string;
                             }[];
@@ -13966,6 +13970,8 @@ export interface operations {
                                 currency: string;
                                 id: number;
                                 requested_at: string;
+                                /** @description The payout's number among the vendor's payouts (#1, #2 …) */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: string;
                             }[];
