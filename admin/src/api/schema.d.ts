@@ -5953,6 +5953,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description What keeps the listed vehicles from being booked in the window besides bookings: vendors' blocks and the operator's blocked dates, by vehicle then start */
+                            blocks: {
+                                /** @description End of the last day (start of the next), ISO-8601 UTC */
+                                ends_at: string;
+                                /** @description First day, YYYY-MM-DD (store time zone) */
+                                from: string;
+                                /** @description vendor_block: the vendor's block of the vehicle; blocked_date: a date the operator blocked on it */
+                                kind: "vendor_block" | "blocked_date";
+                                /** @description The vendor's note ('' for none) */
+                                note: string;
+                                reason: "maintenance" | "own_use" | "blocked_date";
+                                /** @description Start of the first day, ISO-8601 UTC */
+                                starts_at: string;
+                                /** @description Last day, inclusive */
+                                to: string;
+                                vehicle_id: number;
+                            }[];
                             /** @description Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true */
                             bookings: {
                                 /** @description Gap the availability engine keeps before the pickup and after the return */
@@ -6144,7 +6161,7 @@ export interface operations {
                             };
                             price_per_day: number;
                             /** @description Why not (only when available is false) */
-                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            reason?: "booked" | "blocked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
                             /** @description total − deposit */
                             remaining: number;
                             return: {
@@ -15575,7 +15592,7 @@ export interface operations {
                             pickup_location_id: number | null;
                             price_per_day: number;
                             /** @description Why not (only when available is false) */
-                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            reason?: "booked" | "blocked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
                             /** @description total − deposit */
                             remaining: number;
                             return: {
