@@ -49,6 +49,37 @@ describe('rova verify: the ledger and the booking invariants (issue 19)', () => 
     expect(await verifyIntegrity(t.platform.db)).toMatchObject({ ok: true, findings: [] });
   });
 
+  it('a booking holding a vehicle over a block of it (written around the block check) → a finding naming both', async () => {
+    const v = await vehicle(t);
+    const held = await rawBooking(t, v, '2036-03-10T10:00:00Z', '2036-03-12T10:00:00Z', 'confirmed', {
+      total: '0.00',
+      currency: 'USD',
+    });
+    // a cancelled booking over the block holds nothing: not reported
+    await rawBooking(t, v, '2036-03-10T10:00:00Z', '2036-03-12T10:00:00Z', 'cancelled', {
+      total: '0.00',
+      currency: 'USD',
+    });
+    const block = (await t.platform.db.execute(
+      sql`INSERT INTO rental_vehicle_blocks (vehicle_id, from_date, to_date, starts_at, ends_at, reason)
+        VALUES (${v}, '2036-03-11', '2036-03-11', '2036-03-11T00:00:00Z', '2036-03-12T00:00:00Z', 'maintenance')
+        RETURNING id::int AS id`,
+    )) as unknown as { rows: { id: number }[] };
+    const blockId = block.rows[0]!.id;
+    const r = await verifyIntegrity(t.platform.db);
+    expect(r.ok).toBe(false);
+    expect(r.findings).toEqual([
+      `booking ${held} holds vehicle ${v} over its block ${blockId} (maintenance or own use)`,
+    ]);
+    expect(r.summary).toContain('1 over a vehicle block');
+    // a block on other days is no finding
+    await t.platform.db.execute(
+      sql`UPDATE rental_vehicle_blocks SET from_date = '2036-04-01', to_date = '2036-04-01',
+        starts_at = '2036-04-01T00:00:00Z', ends_at = '2036-04-02T00:00:00Z' WHERE id = ${blockId}`,
+    );
+    expect(await verifyIntegrity(t.platform.db)).toMatchObject({ ok: true, findings: [] });
+  });
+
   it.skipIf(!!TEST_PG)(
     'the CLI: exit 0 with one "verify ok" line on a clean database; bad usage → 2',
     () => {
@@ -63,7 +94,7 @@ describe('rova verify: the ledger and the booking invariants (issue 19)', () => 
         const ok = run(['verify']);
         expect(ok.status, ok.stderr).toBe(0);
         expect(ok.stdout).toMatch(
-          /^verify ok: \d+ accounts, \d+ transactions, \d+ entries; bookings: 0 keeping money, 0 overlapping, 0 stray refunds\n$/,
+          /^verify ok: \d+ accounts, \d+ transactions, \d+ entries; bookings: 0 keeping money, 0 overlapping, 0 over a vehicle block, 0 stray refunds\n$/,
         );
         const bad = run(['verify', '--everything']);
         expect(bad.status).toBe(2);

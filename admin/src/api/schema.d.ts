@@ -698,6 +698,8 @@ export interface paths {
          *     | `id` | integer | Payout id |
          *     | `vendor_id` | integer | Vendor (user id) |
          *     | `vendor_login` | text | Vendor login |
+         *     | `vendor_name` | text | Vendor (display name) |
+         *     | `statement_no` | integer | The payout's number among the vendor's payouts (#1, #2 …): the name vendor and operator use |
          *     | `amount` | number | Amount in the currency (exact decimal) |
          *     | `amount_minor` | integer | Amount in integer minor units (as the ledger holds it) |
          *     | `currency` | text | ISO 4217 currency |
@@ -2706,7 +2708,7 @@ export interface paths {
         put?: never;
         /**
          * Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)
-         * @description outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); `already_settled`; `refunded_slot_taken`.
+         * @description outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); `already_settled`; `refunded_slot_taken`. Settles the payment named by `payment_id`, or without it the booking's one pending payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending and none is named, 400 when the booking has no payment of that id, 409 when none is pending.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */
@@ -6396,6 +6398,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RentalEnvelope"] & {
                         data?: {
+                            /** @description What keeps the listed vehicles from being booked in the window besides bookings: vendors' blocks and the operator's blocked dates, by vehicle then start */
+                            blocks: {
+                                /** @description End of the last day (start of the next), ISO-8601 UTC */
+                                ends_at: string;
+                                /** @description First day, YYYY-MM-DD (store time zone) */
+                                from: string;
+                                /** @description vendor_block: the vendor's block of the vehicle; blocked_date: a date the operator blocked on it */
+                                kind: "vendor_block" | "blocked_date";
+                                /** @description The vendor's note ('' for none) */
+                                note: string;
+                                reason: "maintenance" | "own_use" | "blocked_date";
+                                /** @description Start of the first day, ISO-8601 UTC */
+                                starts_at: string;
+                                /** @description Last day, inclusive */
+                                to: string;
+                                vehicle_id: number;
+                            }[];
                             /** @description Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true */
                             bookings: {
                                 /** @description Gap the availability engine keeps before the pickup and after the return */
@@ -6593,7 +6612,7 @@ export interface operations {
                             };
                             price_per_day: number;
                             /** @description Why not (only when available is false) */
-                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            reason?: "booked" | "blocked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
                             /** @description total − deposit */
                             remaining: number;
                             return: {
@@ -12944,6 +12963,8 @@ export interface operations {
                                 currency: string;
                                 id: number;
                                 requested_at: string;
+                                /** @description The payout's number among the vendor's payouts (#1, #2 …) */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: string;
                             }[];
@@ -15294,6 +15315,8 @@ export interface operations {
                                 currency: string;
                                 id: number;
                                 requested_at: string;
+                                /** @description The payout's number among the vendor's payouts (#1, #2 …) */
+                                statement_no: number;
                                 statement_number: string | null;
                                 status: string;
                             }[];
@@ -17514,7 +17537,7 @@ export interface operations {
                             pickup_location_id: number | null;
                             price_per_day: number;
                             /** @description Why not (only when available is false) */
-                            reason?: "booked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
+                            reason?: "booked" | "blocked" | "maintenance" | "inactive" | "blocked_date" | "min_notice" | "duration" | "outside_opening_hours";
                             /** @description total − deposit */
                             remaining: number;
                             return: {
@@ -17951,7 +17974,21 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
+                    _wpnonce?: string;
+                    /** @description The payment received (one of the booking's payments); required when several are pending */
+                    payment_id?: number;
+                } | null;
+            };
+        };
         responses: {
             /** @description Success */
             200: {

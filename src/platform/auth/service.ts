@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { toDate, toDateOrNull, type Db } from '../db/types.js';
 import { inOwnTransaction } from '../db/answered.js';
+import { sqlStateOf } from '../db/sqlstate.js';
 import { HttpErrors } from '../http/errors.js';
 import { RovaErrors } from '../errors.js';
 import { clientAddress } from '../http/client-ip.js';
@@ -294,13 +295,20 @@ export class AuthService {
     const existing = (await repo.findUserByLogin(db, login)) ?? (await repo.findUserByLogin(db, email));
     if (existing) throw RovaErrors.userExists(`a user with login "${login}" or email "${email}" already exists`);
     const passwordHash = input.password ? await hashPassword(input.password) : null;
-    return repo.insertUser(db, {
-      login,
-      email,
-      displayName: input.displayName?.trim() || login,
-      role: input.role,
-      passwordHash,
-    });
+    try {
+      return await repo.insertUser(db, {
+        login,
+        email,
+        displayName: input.displayName?.trim() || login,
+        role: input.role,
+        passwordHash,
+      });
+    } catch (err) {
+      // the same login or address written by a concurrent request after the check above: the unique index says so
+      if (sqlStateOf(err) === '23505')
+        throw RovaErrors.userExists(`a user with login "${login}" or email "${email}" already exists`);
+      throw err;
+    }
   }
 
   async findUser(loginOrEmail: string): Promise<AuthUser | undefined> {

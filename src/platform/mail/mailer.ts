@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Platform } from '../context.js';
 import { one, rows, type Db } from '../db/types.js';
 import { perPlatform } from '../per-platform.js';
+import { mailDeliveryOf } from './delivery.js';
 import { mailSettings } from './settings.js';
 import type { MailAttachment, MailContent } from './templates.js';
 
@@ -14,26 +15,24 @@ export interface OutgoingMail extends MailContent {
 }
 
 /**
- * Sends mail over SMTP_URL (nodemailer), or, without it, stores it in rova_mail_outbox for an admin to read.
- * Sending never fails the caller's request: an SMTP error is logged and the mail kept as `failed`.
+ * Mail through the outbox: `send` stores it in rova_mail_outbox (`pending` when SMTP_URL is set, which the delivery
+ * sends at once and retries; `stored` without it, for an administrator to read), so every mail is listed there.
+ * Sending never fails the caller's request: a write that fails is logged. Writes that cause a mail store it in their
+ * own transaction instead (outbox.ts `storeMail`).
  */
 export class Mailer {
   private transport: Transporter | null = null;
   constructor(private readonly p: Platform) {}
 
   async send(m: OutgoingMail): Promise<void> {
-    const s = mailSettings(this.p);
-    if (!s.smtpUrl) {
-      await storeMail(this.p.db, m, 'stored', null);
+    const smtp = mailSettings(this.p).smtpUrl !== null;
+    try {
+      await storeMail(this.p.db, m, smtp ? 'pending' : 'stored', null);
+    } catch (err) {
+      this.p.log.warn({ template: m.template, err }, 'mail not stored');
       return;
     }
-    try {
-      await this.deliver(m);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      this.p.log.warn({ template: m.template, reason }, 'mail not sent');
-      await storeMail(this.p.db, m, 'failed', reason.slice(0, 500)).catch(() => undefined);
-    }
+    if (smtp) mailDeliveryOf(this.p).nudge();
   }
 
   /**
@@ -73,7 +72,7 @@ export const mailerOf = perPlatform((p) => new Mailer(p));
 
 // One statement per mail, not group-committed: a mail whose write dies must fail its own request only (a batch
 // could carry another request's mail into the next write; see idempotency-lease.test.ts, "killed after its commit").
-async function storeMail(db: Db, m: OutgoingMail, status: 'stored' | 'failed', error: string | null): Promise<void> {
+async function storeMail(db: Db, m: OutgoingMail, status: 'stored' | 'pending', error: string | null): Promise<void> {
   await db.execute(sql`INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, error, attachments)
     VALUES (${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${m.template}, ${status}, ${error},
       ${JSON.stringify(m.attachments ?? [])}::jsonb)`);

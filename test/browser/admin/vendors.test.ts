@@ -160,9 +160,16 @@ describe('admin vendors screen', () => {
 
   it('payouts: the API list with amounts in their currency; the demo payout approved through the UI', async () => {
     const list = (
-      await rig.api<Page_<{ id: number; amount: number; currency: string; status: string; vendor_name: string }>>(
-        '/rova-rental/v2/payouts?per_page=20',
-      )
+      await rig.api<
+        Page_<{
+          id: number;
+          amount: number;
+          currency: string;
+          status: string;
+          vendor_name: string;
+          statement_no: number;
+        }>
+      >('/rova-rental/v2/payouts?per_page=20')
     ).body.data;
     expect(list.total).toBeGreaterThan(0);
     const a = await open_(await openAdmin(rig), '/vendors/payouts');
@@ -173,7 +180,8 @@ describe('admin vendors screen', () => {
         .getByRole('table', { name: 'Payouts' })
         .locator('tbody tr td:first-child')
         .allTextContents();
-      expect(ids).toEqual(list.items.map((p) => `#${p.id}`));
+      // named as a person names them: the vendor and the vendor's payout number, never the global id
+      expect(ids).toEqual(list.items.map((p) => `${p.vendor_name} #${p.statement_no}`));
       const amounts = await page
         .getByRole('table', { name: 'Payouts' })
         .locator('tbody tr td:nth-child(3)')
@@ -187,11 +195,11 @@ describe('admin vendors screen', () => {
       const req = list.items.find((p) => p.status === 'requested' && p.vendor_name.startsWith('Bosphorus Rent'));
       expect(req, 'demo pending payout of Bosphorus Rent').toBeDefined();
       expect(req!.amount).toBe(250);
-      await page.getByRole('button', { name: `Reject payout ${req!.id}` }).click();
+      await page.getByRole('button', { name: `Reject payout ${req!.vendor_name} #${req!.statement_no}` }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Reject' }).click();
       await page.getByRole('alertdialog').getByText('A reason is required.').waitFor();
       await page.keyboard.press('Escape');
-      await page.getByRole('button', { name: `Approve payout ${req!.id}` }).click();
+      await page.getByRole('button', { name: `Approve payout ${req!.vendor_name} #${req!.statement_no}` }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click();
       await page.getByRole('alertdialog').waitFor({ state: 'detached' });
       await expect
@@ -202,7 +210,9 @@ describe('admin vendors screen', () => {
             ).body.data.items.find((p) => p.id === req!.id)?.status,
         )
         .toBe('approved');
-      await page.getByRole('button', { name: `Approve payout ${req!.id}` }).waitFor({ state: 'detached' });
+      await page
+        .getByRole('button', { name: `Approve payout ${req!.vendor_name} #${req!.statement_no}` })
+        .waitFor({ state: 'detached' });
       // the approved payout's statement: the PDF the vendor downloads too
       const approved = (
         await rig.api<Page_<{ id: number; statement_number: string | null }>>(
@@ -215,6 +225,13 @@ describe('admin vendors screen', () => {
         page.getByRole('button', { name: `Download statement ${approved.statement_number} (PDF)` }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(`${approved.statement_number}.pdf`);
+      // the row shows the statement number next to the payout's name
+      await page
+        .getByRole('table', { name: 'Payouts' })
+        .getByRole('row', {
+          name: new RegExp(`${req!.vendor_name} #${req!.statement_no} ${approved.statement_number}`),
+        })
+        .waitFor();
       expect(
         readFileSync(await download.path())
           .subarray(0, 5)

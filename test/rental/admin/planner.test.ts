@@ -175,6 +175,7 @@ describe('GET /admin/planner', () => {
             buffer_minutes: 60,
           },
         ],
+        blocks: [],
         filters: {
           locations: [
             { id: ids.loc_ber, name: 'Berlin Airport' },

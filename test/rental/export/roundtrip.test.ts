@@ -183,6 +183,8 @@ describe('CSV safety and fidelity', () => {
     expect(e.reduce((a, x) => a + (x.amount_minor as number), 0)).toBe(0);
     const p = JSON.parse((await exportFile({ type: 'payouts', format: 'json' })).body) as Row[];
     expect(p[0]).toMatchObject({
+      statement_no: 1,
+      vendor_name: expect.any(String),
       amount: 50,
       amount_minor: 5000,
       currency: 'EUR',

@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockBooking } from '../../../src/modules/rental/bookings/lock.js';
+import { LapsedHolds } from '../../../src/modules/rental/bookings/expiry.js';
 import { repriceBooking } from '../../../src/modules/rental/bookings/reprice.js';
 import { verifyIntegrity } from '../../../src/modules/rental/integrity/service.js';
 import { rows } from '../../../src/platform/db/types.js';
@@ -196,7 +197,7 @@ describe('an amount due is asked of the customer', () => {
     const m = await paidBooking('stripe');
     await expect(
       t.platform.transaction(async (tx) => {
-        const locked = await lockBooking(tx, m.id, []);
+        const locked = await lockBooking(tx, m.id, new LapsedHolds(t.platform));
         const r = await repriceBooking(t.platform, tx, locked, { total: '500.00' });
         expect(r.money.due.toFixed(2)).toBe('100.00');
         const inTx = await rows<{ n: number }>(

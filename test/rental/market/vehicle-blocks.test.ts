@@ -93,7 +93,7 @@ describe('vehicle blocks (vendor portal)', () => {
     expect(list.json().data).toEqual([made]);
 
     // every day of the block, and a rental that returns into its first day
-    expect(await available(id, '2041-03-11', '2041-03-12')).toMatchObject({ available: false, reason: 'booked' });
+    expect(await available(id, '2041-03-11', '2041-03-12')).toMatchObject({ available: false, reason: 'blocked' });
     expect(await available(id, '2041-03-08', '2041-03-10')).toMatchObject({ available: false });
     expect(await available(id, '2041-03-12', '2041-03-14')).toMatchObject({ available: false });
     // the day after its last is free (a 10:00 pick-up, the 60-minute buffer after midnight)
@@ -104,6 +104,7 @@ describe('vehicle blocks (vendor portal)', () => {
     const refused = await book(id, '2041-03-09', '2041-03-11');
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json()).toMatchObject({ success: false, error_code: 'VEHICLE_NOT_AVAILABLE' });
+    expect(refused.json().message).toContain('blocked');
 
     const audit = await t.inject({
       method: 'GET',

@@ -10,7 +10,8 @@ import {
   type RefObject,
 } from 'react';
 import { useHref, useNavigate } from 'react-router';
-import type { PlannerBooking, PlannerVehicle } from './api';
+import type { PlannerBlock, PlannerBooking, PlannerVehicle } from './api';
+import { BlockBars } from './BlockBars';
 import { columnOf, dateTimeIn, dayHeading, periodLabel, shortDateTime } from './dates';
 import { layoutRow, type Bar, type RowLayout } from './layout';
 import { visibleSlice } from './virtual';
@@ -35,6 +36,8 @@ export interface TimelineProps {
   timezone: string;
   vehicles: PlannerVehicle[];
   bookings: Map<number, PlannerBooking[]>;
+  /** Vendors' blocks and the operator's blocked dates, by vehicle: drawn apart from the bookings. */
+  blocks?: Map<number, PlannerBlock[]>;
   /** Link to a booking's detail, and to a new booking from an empty day cell. */
   bookingHref: (b: PlannerBooking) => string;
   newHref: (v: PlannerVehicle, day: string) => string;
@@ -266,6 +269,7 @@ const VehicleRow = memo(function VehicleRow({
   bookingHref,
   newHref,
   starts,
+  blocks,
   onMove,
   onMenu,
   preview,
@@ -307,6 +311,7 @@ const VehicleRow = memo(function VehicleRow({
             data-day={d}
           />
         ))}
+        <BlockBars blocks={blocks?.get(v.id) ?? []} starts={starts} colW={colW} />
         {bars.map((b) => (
           <BarView
             key={b.booking.id}

@@ -8,6 +8,7 @@ export type PlannerData = NonNullable<
 >;
 export type PlannerBooking = PlannerData['bookings'][number];
 export type PlannerVehicle = PlannerData['vehicles'][number];
+export type PlannerBlock = PlannerData['blocks'][number];
 
 /** The whole visible window in ONE request: vehicles, their bookings overlapping it, and the filter choices. */
 export const usePlanner = (q: PlannerQuery) =>

@@ -76,6 +76,7 @@ export default function Planner() {
   const days = useMemo(() => (data ? daysBetween(data.from, data.to) : []), [data?.from, data?.to]);
   const starts = useMemo(() => dayStarts(days, store.timezone), [days, store.timezone]);
   const bookings = useMemo(() => byVehicle(data?.bookings ?? []), [data]);
+  const blocks = useMemo(() => byVehicle(data?.blocks ?? []), [data]);
   // "back" from a booking: the view this answer was asked for (the address at the time it arrived; a click on the
   // grid puts the address of that moment, scroll included)
   const here = useMemo(() => `/planner${window.location.search}`, [data]);
@@ -287,6 +288,7 @@ export default function Planner() {
               timezone={data.timezone}
               vehicles={data.vehicles}
               bookings={bookings}
+              blocks={blocks}
               bookingHref={bookingHref}
               newHref={newHref}
               scrollRef={scrollRef}

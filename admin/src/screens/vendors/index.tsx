@@ -298,6 +298,11 @@ function VendorList() {
   );
 }
 
+/** How a person names a payout: its vendor and the vendor's payout number (not the global id). */
+function payoutName(r: { vendor_name: string; statement_no: number }): string {
+  return `${r.vendor_name} #${r.statement_no}`;
+}
+
 function Payouts() {
   const store = useStore();
   const toast = useToast();
@@ -307,8 +312,9 @@ function Payouts() {
   const reject = useRejectPayout();
   type Row = NonNullable<typeof q.data>['items'][number];
   const columns: Column<Row>[] = [
-    { id: 'id', header: 'Payout', cell: (r) => `#${r.id}` },
-    { id: 'vendor_name', header: 'Vendor', cell: (r) => r.vendor_name },
+    // a payout is named as its vendor and the statement name it: the vendor's own number, then the statement's
+    { id: 'payout', header: 'Payout', cell: (r) => payoutName(r) },
+    { id: 'statement_number', header: 'Statement no.', cell: (r) => r.statement_number ?? '—' },
     { id: 'amount', header: 'Amount', numeric: true, cell: (r) => formatMoney(r.amount, r.currency) },
     { id: 'requested_at', header: 'Requested', cell: (r) => formatDate(r.requested_at, store.timezone) },
     { id: 'status', header: 'Status', cell: (r) => r.status + (r.rejection_reason ? ` (${r.rejection_reason})` : '') },
@@ -321,11 +327,11 @@ function Payouts() {
           <div className="flex gap-2">
             <ConfirmDialog
               trigger={
-                <button type="button" className="btn btn-primary" aria-label={`Approve payout ${r.id}`}>
+                <button type="button" className="btn btn-primary" aria-label={`Approve payout ${payoutName(r)}`}>
                   Approve
                 </button>
               }
-              title={`Approve payout #${r.id}?`}
+              title={`Approve payout ${payoutName(r)}?`}
               description={`${formatMoney(r.amount, r.currency)} to ${r.vendor_name}.`}
               confirmLabel="Approve"
               onConfirm={async () => {
@@ -339,11 +345,11 @@ function Payouts() {
               danger
               required="A reason is required."
               trigger={
-                <button type="button" className="btn btn-danger" aria-label={`Reject payout ${r.id}`}>
+                <button type="button" className="btn btn-danger" aria-label={`Reject payout ${payoutName(r)}`}>
                   Reject
                 </button>
               }
-              title={`Reject payout #${r.id}?`}
+              title={`Reject payout ${payoutName(r)}?`}
               onConfirm={async (reason) => {
                 await reject.mutateAsync({ id: r.id, reason });
                 toast('Payout rejected');

@@ -4,6 +4,7 @@ import { Instant, lit } from '../schemas.js';
 
 export const UNAVAILABLE_REASONS = [
   'booked',
+  'blocked',
   'maintenance',
   'inactive',
   'blocked_date',

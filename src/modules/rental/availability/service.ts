@@ -27,7 +27,14 @@ export interface AvailabilityInput {
 }
 
 export type UnavailableReason =
-  'booked' | 'maintenance' | 'inactive' | 'blocked_date' | 'min_notice' | 'duration' | 'outside_opening_hours';
+  | 'booked'
+  | 'blocked'
+  | 'maintenance'
+  | 'inactive'
+  | 'blocked_date'
+  | 'min_notice'
+  | 'duration'
+  | 'outside_opening_hours';
 
 export interface Period {
   pickupDate: string;
@@ -217,13 +224,16 @@ export async function checkAvailability(
   const from = new Date(period.pickupAt.getTime() - buf);
   const to = new Date(period.returnAt.getTime() + buf);
   // outside a transaction the holding index answers (undefined while it cannot); under the vehicle lock, the database
-  let known =
+  const known =
     db === p.db
       ? holdingIndexOf(p).overlaps(Number(vehicle.id), from, to, opts.now ?? new Date(), opts.excludeBookingId)
       : undefined;
-  if (known === true && opts.confirmBooked) known = undefined;
-  const clash = known ?? Boolean(await findOverlap(db, Number(vehicle.id), from, to, opts.excludeBookingId));
-  return result(clash ? 'booked' : undefined);
+  if (known === false) return result();
+  // taken: the database says by what — a booking (`booked`) or the vendor's block of the vehicle (`blocked`, a
+  // negated id from findOverlap); an index's "taken" no longer there (a reload in flight) is free
+  const clash = await findOverlap(db, Number(vehicle.id), from, to, opts.excludeBookingId);
+  if (!clash) return result(known === true && !opts.confirmBooked ? 'booked' : undefined);
+  return result(Number(clash.id) < 0 ? 'blocked' : 'booked');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
 import { purgeIdempotency } from '../../../platform/idempotency/store.js';
-import { expireLapsedHolds, mailExpired } from './expiry.js';
+import { LapsedHolds } from './expiry.js';
 import { deliverRefunds } from '../payments/refunds/service.js';
 import { runPaymentRetries } from '../payments/retry.js';
 import { runPaymentReminders } from './reminders/service.js';
@@ -26,10 +26,12 @@ export function scheduleJourneyJobs(p: Platform): void {
 
 /** One pass of the expiry job (also called by tests): returns the bookings it cancelled. */
 export async function runHoldExpiry(p: Platform): Promise<number> {
-  const cancelled = await p.transaction((tx) => expireLapsedHolds(tx));
+  const lapsed = new LapsedHolds(p);
+  await p.transaction((tx) => lapsed.sweep(tx));
+  const { cancelled } = lapsed;
   if (cancelled.length > 0)
     p.log.info({ cancelled: cancelled.length }, 'unpaid bookings past their payment deadline cancelled');
-  await mailExpired(p, cancelled);
+  lapsed.delivered();
   await deliverRefunds(p, null);
   await runPaymentRetries(p);
   await purgeIdempotency(p.db);

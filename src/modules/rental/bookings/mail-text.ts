@@ -79,6 +79,7 @@ const PHRASES: Record<string, { de: string; tr: string }> = {
   'Cancellation fee': { de: 'Stornogebühr', tr: 'İptal ücreti' },
   Refund: { de: 'Erstattung', tr: 'İade tutarı' },
   Subject: { de: 'Betreff', tr: 'Konu' },
+  Note: { de: 'Anmerkung', tr: 'Not' },
   // values
   'At pick-up: the vehicle is held for you until then': {
     de: 'Bei Abholung: Das Fahrzeug ist bis dahin für Sie reserviert',
@@ -97,6 +98,14 @@ const PHRASES: Record<string, { de: string; tr: string }> = {
     tr: 'Ödeme, ayırma süresi dolduktan sonra ulaştı ve araç başka biri tarafından kiralandı; ödeme iade edildi.',
   },
   'Cancelled by the store.': { de: 'Vom Vermieter storniert.', tr: 'Mağaza tarafından iptal edildi.' },
+  'The vehicle is no longer available: its provider cancelled the booking.': {
+    de: 'Das Fahrzeug ist nicht mehr verfügbar: Sein Anbieter hat die Buchung storniert.',
+    tr: 'Araç artık müsait değil: sağlayıcısı rezervasyonu iptal etti.',
+  },
+  'Everything you paid for this booking is refunded.': {
+    de: 'Alles, was Sie für diese Buchung bezahlt haben, wird erstattet.',
+    tr: 'Bu rezervasyon için ödediğiniz tutarın tamamı iade edilir.',
+  },
   // statuses
   pending_payment: { de: 'Zahlung ausstehend', tr: 'Ödeme bekleniyor' },
   pending: { de: 'Ausstehend', tr: 'Beklemede' },

@@ -2,7 +2,7 @@ import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { mailDeliveryOf } from '../../../platform/mail/delivery.js';
 import { icsCalendar } from '../../../platform/mail/ics.js';
-import { mailerOf, type OutgoingMail } from '../../../platform/mail/mailer.js';
+import type { OutgoingMail } from '../../../platform/mail/mailer.js';
 import { mailToStore, storeMail, type MailToStore } from '../../../platform/mail/outbox.js';
 import { mailSettings, type MailSettings } from '../../../platform/mail/settings.js';
 import { compose, type MailAttachment } from '../../../platform/mail/templates.js';
@@ -184,25 +184,6 @@ function bookingMail(
       { p: L('The booking is attached as a calendar event (.ics).') },
     ]),
   };
-}
-
-/**
- * A booking mail to its customer, sent after the write that caused it (the paths that mail after their commit:
- * a card payment's webhook, expiry, reminders, the customer's own cancel). Never fails the caller.
- */
-export async function mailBooking(
-  p: Platform,
-  kind: BookingMail,
-  b: BookingRow,
-  extra: [string, string][] = [],
-): Promise<void> {
-  if (!b.customer_email) return;
-  try {
-    const cat = await catalogueOf(p).get();
-    await mailerOf(p).send({ to: b.customer_email, ...bookingMail(p, cat, kind, b, extra) });
-  } catch (err) {
-    p.log.warn({ err }, 'booking mail failed');
-  }
 }
 
 /**

@@ -18,7 +18,7 @@ import { utcToLocal } from '../time.js';
 import { onBookingStatusChange } from '../ledger/commission.js';
 import { deliverRefunds } from '../payments/refunds/service.js';
 import { refundEverythingPaid } from '../payments/refunds/refund-paid.js';
-import { expireLapsedHolds, mailExpired } from './expiry.js';
+import { LapsedHolds } from './expiry.js';
 import { bookingMailInTransaction } from './mails.js';
 import { lockBooking, type LockedBooking } from './lock.js';
 import type { BookingPriceColumns, PaymentStatus } from './schema.js';
@@ -181,14 +181,14 @@ export async function bookInTransaction(
   record?: (tx: Db, booking: BookingRow) => Promise<void>,
 ): Promise<{ booking: BookingRow; written: OrderWritten | null }> {
   const { status, period, catalogue } = prepared;
-  const expired: BookingRow[] = [];
+  const expired = new LapsedHolds(p);
   let wake: (() => Promise<void>) | undefined;
   const created = await p
     .transaction(async (tx) => {
       const locked = await lockVehicleForBooking(tx, input.vehicle_id, input.customer_account?.id ?? null);
       if (!locked) throw vehicleNotFound(input.vehicle_id);
       const { has_lapsed_holds: lapsed, linked_customer: linked, ...vehicle } = locked;
-      if (lapsed) expired.push(...(await expireLapsedHolds(tx, input.vehicle_id)));
+      if (lapsed) await expired.sweep(tx, input.vehicle_id);
       let fields: BookingPriceColumns;
       if (period) {
         const r = await checkAvailability(
@@ -234,7 +234,7 @@ export async function bookInTransaction(
     })
     .catch(rethrowOverlap);
   await wake?.();
-  await mailExpired(p, expired);
+  expired.delivered();
   return created;
 }
 
@@ -372,7 +372,7 @@ async function changeBooking(
   id: number,
   input: UpdateBookingInput,
   catalogue: PreparedBooking['catalogue'],
-  expired: BookingRow[],
+  expired: LapsedHolds,
   rules: ChangeRules = {},
 ): Promise<BookingChange> {
   const s = rentalSettings(p);
@@ -444,7 +444,7 @@ export async function changeBookingNow(
   rules: ChangeRules = {},
 ): Promise<BookingChange> {
   const catalogue = await catalogueOf(p).get();
-  const expired: BookingRow[] = [];
+  const expired = new LapsedHolds(p);
   let wake: (() => Promise<void>) | undefined;
   const change = await p
     .transaction(async (tx) => {
@@ -462,7 +462,7 @@ export async function changeBookingNow(
     await cancelStaleIntents(p, money.staleIds);
   }
   await change.mailAfterCommit?.();
-  await mailExpired(p, expired);
+  expired.delivered();
   return change;
 }
 
@@ -495,7 +495,7 @@ export async function quoteBookingChange(
   const catalogue = await catalogueOf(p).get();
   try {
     await p.transaction(async (tx) => {
-      throw new QuoteOnly(await changeBooking(p, tx, id, input, catalogue, [], rules));
+      throw new QuoteOnly(await changeBooking(p, tx, id, input, catalogue, new LapsedHolds(p), rules));
     });
   } catch (err) {
     if (!(err instanceof QuoteOnly)) rethrowOverlap(err);
@@ -536,6 +536,11 @@ export interface StatusChangeOptions {
    * cancel keeps its fee).
    */
   refunds?: 'full' | 'caller';
+  /**
+   * The mail that tells the customer of the move, stored in the outbox in the same transaction (after `within`, so
+   * `extra` may name what `within` decided). Without it the operator's confirm and cancel are mailed (by: 'admin').
+   */
+  mail?: { kind: 'booking_confirmed' | 'booking_cancelled'; extra: (b: BookingRow) => [string, string][] };
 }
 
 /** The mail an operator's status move sends the customer. */
@@ -554,7 +559,7 @@ export async function changeStatus(
 ): Promise<{ booking: BookingRow; previous: BookingStatus }> {
   if (!isBookingStatus(to)) throw invalidField('status', `Unknown status "${to}".`);
   const s = rentalSettings(p);
-  const expired: BookingRow[] = [];
+  const expired = new LapsedHolds(p);
   const owed: number[] = [];
   const stale: number[] = [];
   let wake: (() => Promise<void>) | undefined;
@@ -563,8 +568,7 @@ export async function changeStatus(
       const cur = await lockBooking(tx, id, expired);
       const from = cur.status as BookingStatus;
       // its own payment deadline had just passed: it is cancelled already, which is what was asked
-      if (to === 'cancelled' && expired.some((b) => Number(b.id) === id))
-        return { booking: cur, previous: 'pending_payment' as BookingStatus };
+      if (to === 'cancelled' && expired.has(id)) return { booking: cur, previous: 'pending_payment' as BookingStatus };
       assertMove(from, to);
       if (BLOCKING.includes(to) && !holdsSlot(cur)) {
         const buf = s.bufferMinutes * 60_000;
@@ -625,7 +629,10 @@ export async function changeStatus(
       const after = owed.length ? (await bookingById(tx, id))! : booking;
       // the operator's confirmation or cancellation: its customer is told, in this transaction
       const told = opts.by === 'admin' ? OPERATOR_MAILS[to] : undefined;
-      if (told) wake = await bookingMailInTransaction(tx, p, told.mail, after, told.extra);
+      if (opts.mail) {
+        const told = (await bookingById(tx, id))!;
+        wake = await bookingMailInTransaction(tx, p, opts.mail.kind, told, opts.mail.extra(told));
+      } else if (told) wake = await bookingMailInTransaction(tx, p, told.mail, after, told.extra);
       return { booking: after, previous: from };
     })
     .catch(rethrowOverlap);
@@ -633,7 +640,7 @@ export async function changeStatus(
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
   await cancelStaleIntents(p, stale);
-  await mailExpired(p, expired);
+  expired.delivered();
   return moved;
 }
 

@@ -24,8 +24,20 @@ export async function vendorCancelBooking(
   const vehicleId = await vendorBookingVehicle(p.db, user.id, id);
   if (vehicleId === undefined) throw bookingNotFound(id);
   let score = v.reliability_score;
+  const why = reason?.trim();
   const r = await changeStatus(p, id, 'cancelled', {
     by: 'vendor',
+    // the customer is told in the cancel's transaction; everything paid is refunded (refunds: 'full')
+    mail: {
+      kind: 'booking_cancelled',
+      extra: (b) => [
+        ['Reason', 'The vehicle is no longer available: its provider cancelled the booking.'],
+        ...(why ? [['Note', why] as [string, string]] : []),
+        ...(b.payment_status === 'refunded' || b.payment_status === 'partially_refunded'
+          ? [['Refund', 'Everything you paid for this booking is refunded.'] as [string, string]]
+          : []),
+      ],
+    },
     within: async (tx) => {
       const note = reason?.trim()
         ? `Booking ${id} cancelled by the vendor: ${reason.trim()}`

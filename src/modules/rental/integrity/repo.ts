@@ -23,6 +23,23 @@ export async function overlappingHolders(db: Db): Promise<{ a: number; b: number
   );
 }
 
+/**
+ * Bookings holding a vehicle over a block of it (a vendor's maintenance or own use, migration 0725): the booking's
+ * slot (its times plus the buffer) meets the block, which neither a block over a booking nor a booking over a block
+ * may do.
+ */
+export async function bookingsOverBlocks(
+  db: Db,
+): Promise<{ booking_id: number; block_id: number; vehicle_id: number }[]> {
+  return rows(
+    db,
+    sql`SELECT b.id::int AS booking_id, k.id::int AS block_id, b.vehicle_id::int AS vehicle_id
+    FROM rental_bookings b JOIN rental_vehicle_blocks k ON k.vehicle_id = b.vehicle_id
+      AND b.slot && tstzrange(k.starts_at, k.ends_at)
+    WHERE b.holds_slot ORDER BY b.id, k.id`,
+  );
+}
+
 /** Refund rows whose payment does not belong to the refund's booking. */
 export async function strayRefunds(db: Db): Promise<{ refund_id: number }[]> {
   return rows(

@@ -4,7 +4,7 @@ import { rentalOk } from '../../../platform/http/namespaces.js';
 import { bookingView } from '../bookings/view.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { BookingView } from '../bookings/schema.js';
-import { adminResponses, IdParams, lit } from '../schemas.js';
+import { adminResponses, IdParams, lit, Nullable } from '../schemas.js';
 import { paymentConfig, settlePayment } from './service.js';
 
 const PaymentConfig = Type.Object({
@@ -52,8 +52,26 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)',
         description:
           'outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); ' +
-          '`already_settled`; `refunded_slot_taken`.',
+          '`already_settled`; `refunded_slot_taken`. Settles the payment named by `payment_id`, or without it the ' +
+          "booking's one pending payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending " +
+          'and none is named, 400 when the booking has no payment of that id, 409 when none is pending.',
         params: IdParams,
+        body: Type.Optional(
+          Nullable(
+            Type.Object(
+              {
+                payment_id: Type.Optional(
+                  Type.Integer({
+                    minimum: 1,
+                    description:
+                      "The payment received (one of the booking's payments); required when several are pending",
+                  }),
+                ),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        ),
         response: adminResponses(
           Type.Object(
             {
@@ -69,7 +87,8 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const r = await settlePayment(p, req.params.id, {});
+      const paymentId = (req.body as { payment_id?: number } | null | undefined)?.payment_id;
+      const r = await settlePayment(p, req.params.id, paymentId === undefined ? {} : { paymentId });
       return rentalOk(
         { outcome: r.outcome, booking: bookingView(r.booking) },
         r.outcome === 'confirmed'

@@ -2,8 +2,8 @@ import type { Platform } from '../../../platform/context.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
 import { emitEvent } from '../../../platform/events/emit.js';
 import { emitBookingStatus } from '../events.js';
-import { RentalErrors } from '../errors.js';
-import { mailExpired } from '../bookings/expiry.js';
+import { invalidField, RentalErrors, stateConflictFor } from '../errors.js';
+import { LapsedHolds } from '../bookings/expiry.js';
 import { findOverlap, updateBooking, type BookingRow } from '../bookings/repo.js';
 import { rentalSettings } from '../settings.js';
 import { balanceBookingMoney } from '../bookings/reprice.js';
@@ -50,7 +50,8 @@ export async function settlePayment(
   match: { paymentId?: number; externalId?: string },
 ): Promise<{ outcome: Settlement; booking: BookingRow }> {
   const buf = rentalSettings(p).bufferMinutes * 60_000;
-  const expired: BookingRow[] = [];
+  // the booking's own lapse is not mailed: its payment confirms it again, or refunds it, in this transaction
+  const expired = new LapsedHolds(p, bookingId);
   const wake: (() => Promise<void>)[] = [];
   const r = await p.transaction(async (tx) => {
     const settled = await settleLocked(tx);
@@ -58,10 +59,7 @@ export async function settlePayment(
     return settled;
   });
   for (const w of wake) await w();
-  await mailExpired(
-    p,
-    expired.filter((x) => Number(x.id) !== bookingId),
-  );
+  expired.delivered();
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, r.refundIds);
   await cancelStaleIntents(p, r.staleIds);
@@ -76,10 +74,9 @@ export async function settlePayment(
         (x) =>
           (match.paymentId !== undefined && x.id === match.paymentId) ||
           (match.externalId !== undefined && x.external_id === match.externalId),
-      ) ??
-      (match.paymentId === undefined && match.externalId === undefined
-        ? pays.find((x) => x.status === 'pending')
-        : undefined);
+      ) ?? (match.paymentId === undefined && match.externalId === undefined ? onlyPending(pays) : undefined);
+    if (!pay && match.paymentId !== undefined && match.externalId === undefined)
+      throw invalidField('payment_id', `Booking ${bookingId} has no payment ${match.paymentId}.`);
     if (!pay) throw RentalErrors.stateConflict('The booking has no pending payment to settle.');
     // a payment superseded (`cancelled`) whose intent was paid before its cancel reached the provider: the money
     // came all the same, and is settled like any payment (what is not owed is refunded)
@@ -203,4 +200,22 @@ async function settlementMails(
     if (r.outcome === 'confirmed') woken.push(await bookingMailInTransaction(tx, p, 'booking_confirmed', r.booking));
   }
   return woken.filter((w) => w !== undefined);
+}
+
+/**
+ * The payment an admin's mark-paid without a payment id settles: the one pending payment. Several pending (a
+ * deposit's intent and an amount due, say) must be named, so no payment is settled by guess: 409 `payment_ambiguous`
+ * with their ids.
+ */
+function onlyPending<T extends { id: number; status: string; amount: string | number; provider: string }>(
+  pays: readonly T[],
+): T | undefined {
+  const pending = pays.filter((x) => x.status === 'pending');
+  if (pending.length > 1)
+    throw stateConflictFor(
+      'payment_ambiguous',
+      `The booking has ${pending.length} pending payments: name the one received (payment_id).`,
+      { pending_payments: pending.map((x) => ({ id: x.id, amount: Number(x.amount), provider: x.provider })) },
+    );
+  return pending[0];
 }

@@ -1,8 +1,7 @@
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { toDate, type Db } from '../../../platform/db/types.js';
-import { expireLapsedHolds, mailExpired } from '../bookings/expiry.js';
-import type { BookingRow } from '../bookings/repo.js';
+import { LapsedHolds } from '../bookings/expiry.js';
 import { invalidField, notFoundError, RentalErrors, stateConflictFor, vehicleNotFound } from '../errors.js';
 import { recordVendorAudit } from '../ledger/audit.js';
 import { rentalSettings } from '../settings.js';
@@ -116,13 +115,13 @@ export async function addOwnBlock(p: Platform, user: AuthUser, vehicleId: number
   const endsAt = localToUtc(addDays(b.to, 1), '00:00', s.timezone);
   const buf = s.bufferMinutes * 60_000;
   const note = b.note?.trim() ?? '';
-  const expired: BookingRow[] = [];
+  const expired = new LapsedHolds(p);
   const block = await p.transaction(async (tx) => {
     await activeVendor(tx, user);
     const l = await own(tx, user, vehicleId);
     if (l.lifecycle === 'withdrawn') throw RentalErrors.stateConflict('A withdrawn vehicle cannot be blocked.');
     await lockVehicle(tx, vehicleId);
-    expired.push(...(await expireLapsedHolds(tx, vehicleId)));
+    await expired.sweep(tx, vehicleId);
     const booked = await holdingBookingBetween(
       tx,
       vehicleId,
@@ -159,7 +158,7 @@ export async function addOwnBlock(p: Platform, user: AuthUser, vehicleId: number
     });
     return row;
   });
-  await mailExpired(p, expired);
+  expired.delivered();
   return block;
 }
 

@@ -121,6 +121,7 @@ export const PayoutBrief = Type.Object({
   amount: Type.Number(),
   currency: Type.String(),
   status: Type.String(),
+  statement_no: Type.Integer({ description: "The payout's number among the vendor's payouts (#1, #2 …)" }),
   statement_number: Nullable(Type.String()),
   requested_at: Type.String(),
 });

@@ -2,7 +2,7 @@ import type { Platform } from '../../../../platform/context.js';
 import { paymentMethodNotEnabled, paymentProviderFailed, RentalErrors } from '../../errors.js';
 import type { BookingRow } from '../repo.js';
 import { lockBooking } from '../lock.js';
-import { mailExpired } from '../expiry.js';
+import { LapsedHolds } from '../expiry.js';
 import { Decimal } from '../../money.js';
 import { insertPendingPayment, paymentsOf, type PaymentRow } from '../create/repo.js';
 import { startDuePayments } from '../../payments/due.js';
@@ -51,7 +51,7 @@ export interface DuePayment {
  */
 export async function payMyDue(p: Platform, userId: number, id: number, method?: ProviderName): Promise<DuePayment> {
   await myBooking(p, userId, id); // another customer's booking is a 404
-  const expired: BookingRow[] = [];
+  const expired = new LapsedHolds(p);
   const stale: number[] = [];
   const decided = await p.transaction(async (tx) => {
     const b = await lockBooking(tx, id, expired);
@@ -76,7 +76,7 @@ export async function payMyDue(p: Platform, userId: number, id: number, method?:
     });
     return { b, payId, provider, amount: due };
   });
-  await mailExpired(p, expired);
+  expired.delivered();
   await cancelStaleIntents(p, stale);
   const answer: DuePayment = {
     booking_id: id,

@@ -5,7 +5,6 @@ import { bookingRefs, type BookingRow } from '../repo.js';
 import { changeStatus } from '../service.js';
 import { cents, Decimal } from '../../money.js';
 import { orderOf, paymentsOf, setPayment } from '../create/repo.js';
-import { mailBooking } from '../mails.js';
 import { deliverRefunds, owePaymentRefund } from '../../payments/refunds/service.js';
 import { journeySettings } from '../settings.js';
 import { myBookingRow, myBookingRows, setBookingPaymentStatus, type MyBookingRow } from './repo.js';
@@ -105,6 +104,14 @@ export async function cancelCustomerBooking(p: Platform, b: BookingRow, reread: 
   await changeStatus(p, id, 'cancelled', {
     by: 'customer',
     refunds: 'caller',
+    // stored with the cancel, in its transaction (fee and refund as `within` decided them)
+    mail: {
+      kind: 'booking_cancelled',
+      extra: () => [
+        ['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`],
+        ['Refund', `${refund.toFixed(2)} ${b.currency}`],
+      ],
+    },
     within: async (tx, booking) => {
       // what each payment still holds: a re-priced booking may have had part of a payment refunded already
       const paid = (await paymentsOf(tx, id, true)).filter((x) => x.status === 'succeeded');
@@ -140,10 +147,6 @@ export async function cancelCustomerBooking(p: Platform, b: BookingRow, reread: 
   // owed since the commit above; a provider failure leaves them pending for the journey job to retry
   await deliverRefunds(p, owed);
   const after = await reread();
-  await mailBooking(p, 'booking_cancelled', after, [
-    ['Cancellation fee', `${fee.toFixed(2)} ${b.currency}`],
-    ['Refund', `${refund.toFixed(2)} ${b.currency}`],
-  ]);
   return {
     booking: after,
     fee: fee.toNumber(),

@@ -70,6 +70,19 @@ export const PlannerBooking = Type.Object({
   }),
 });
 
+export const PlannerBlock = Type.Object({
+  vehicle_id: Type.Integer(),
+  kind: Type.Union([Type.Literal('vendor_block'), Type.Literal('blocked_date')], {
+    description: "vendor_block: the vendor's block of the vehicle; blocked_date: a date the operator blocked on it",
+  }),
+  from: Type.String({ description: 'First day, YYYY-MM-DD (store time zone)' }),
+  to: Type.String({ description: 'Last day, inclusive' }),
+  starts_at: Type.String({ description: 'Start of the first day, ISO-8601 UTC' }),
+  ends_at: Type.String({ description: 'End of the last day (start of the next), ISO-8601 UTC' }),
+  reason: Type.Union([Type.Literal('maintenance'), Type.Literal('own_use'), Type.Literal('blocked_date')]),
+  note: Type.String({ description: "The vendor's note ('' for none)" }),
+});
+
 const Option = Type.Object({ id: Type.Integer(), name: Type.String() });
 
 export const PlannerAnswer = Type.Object({
@@ -91,6 +104,10 @@ export const PlannerAnswer = Type.Object({
   bookings: Type.Array(PlannerBooking, {
     description:
       'Bookings of the listed vehicles overlapping the window, by vehicle then pickup: never drafts; cancelled, refunded and no-show only with closed=true',
+  }),
+  blocks: Type.Array(PlannerBlock, {
+    description:
+      "What keeps the listed vehicles from being booked in the window besides bookings: vendors' blocks and the operator's blocked dates, by vehicle then start",
   }),
   filters: Type.Object(
     {

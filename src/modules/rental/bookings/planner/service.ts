@@ -4,6 +4,7 @@ import { addDays, localToUtc } from '../../time.js';
 import { iso } from '../../views.js';
 import { daysInclusive, isYmd } from '../../shared/dates.js';
 import * as repo from './repo.js';
+import { blocksOverlapping } from './blocks.js';
 import { DEFAULT_VEHICLE_LIMIT, MAX_WINDOW_DAYS } from './schemas.js';
 
 export interface PlannerContext {
@@ -66,6 +67,12 @@ export async function planner(ctx: PlannerContext, q: PlannerInput) {
     q.closed ?? false,
     q.payment_due ?? false,
   );
+  const blocks = await blocksOverlapping(
+    ctx.db,
+    vehicles.map((v) => v.id),
+    { from: q.from, to: q.to, start: w.start, end: w.end },
+    ctx.timezone,
+  );
   const total = vehicles[0]?.total ?? 0;
   return {
     from: q.from,
@@ -104,6 +111,7 @@ export async function planner(ctx: PlannerContext, q: PlannerInput) {
       payment_due: b.payment_due,
       buffer_minutes: b.buffer_minutes,
     })),
+    blocks,
     filters,
   };
 }

@@ -22,6 +22,13 @@ export const payoutsExport = defineExportType({
     col('id', 'integer', sql`p.id`, 'Payout id'),
     col('vendor_id', 'integer', sql`p.vendor_id`, 'Vendor (user id)'),
     col('vendor_login', 'string', sql`u.login`, 'Vendor login'),
+    col('vendor_name', 'string', sql`u.display_name`, 'Vendor (display name)'),
+    col(
+      'statement_no',
+      'integer',
+      sql`p.statement_no`,
+      "The payout's number among the vendor's payouts (#1, #2 …): the name vendor and operator use",
+    ),
     col('amount', 'number', majorUnits(sql`p.amount`, sql`p.currency`), 'Amount in the currency (exact decimal)'),
     col('amount_minor', 'integer', sql`p.amount`, 'Amount in integer minor units (as the ledger holds it)'),
     col('currency', 'string', sql`p.currency`, 'ISO 4217 currency'),

@@ -11,7 +11,7 @@ import { cancelStaleIntents } from '../stale.js';
 import { deliverRefunds } from '../refunds/service.js';
 import { Decimal } from '../../money.js';
 import { rentalSettings } from '../../settings.js';
-import { mailExpired } from '../../bookings/expiry.js';
+import { LapsedHolds } from '../../bookings/expiry.js';
 import { lockBooking, type LockedBooking } from '../../bookings/lock.js';
 import { bookingById, findOverlap, updateBooking, type BookingRow } from '../../bookings/repo.js';
 import { balanceBookingMoney } from '../../bookings/reprice.js';
@@ -88,7 +88,8 @@ export async function recordPayment(
   commit: (tx: Db, r: RecordedPayment) => Promise<void>,
 ): Promise<RecordedPayment> {
   const buf = rentalSettings(p).bufferMinutes * 60_000;
-  const expired: BookingRow[] = [];
+  // the booking's own lapse is not mailed: its payment confirms it again, or refunds it, in this transaction
+  const expired = new LapsedHolds(p, bookingId);
   const settled: AfterCommit[] = [];
   const wake: (() => Promise<void>)[] = [];
   const r = await p.transaction(async (tx) => {
@@ -172,10 +173,7 @@ export async function recordPayment(
     return out;
   });
   for (const w of wake) await w();
-  await mailExpired(
-    p,
-    expired.filter((x) => Number(x.id) !== bookingId),
-  );
+  expired.delivered();
   // a card intent still asking for money the desk took is cancelled; a provider failure leaves the job to retry
   await deliverRefunds(
     p,

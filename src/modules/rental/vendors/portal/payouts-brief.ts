@@ -8,6 +8,7 @@ export interface PayoutBrief {
   amount: number;
   currency: string;
   status: string;
+  statement_no: number;
   statement_number: string | null;
   requested_at: string;
 }
@@ -20,6 +21,7 @@ export async function recentPayoutsOf(db: Db, vendorId: number, currency: string
     amount: fromMinor(x.amount, x.currency || currency),
     currency: x.currency,
     status: x.status,
+    statement_no: Number(x.statement_no),
     statement_number: x.statement_number,
     requested_at: toDate(x.requested_at).toISOString(),
   }));
