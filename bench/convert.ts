@@ -17,7 +17,7 @@ interface WireProduct {
 
 await runScenario(
   {
-    name: 'convert',
+    name: process.env.BENCH_DATABASE_URL ? 'convert-postgres' : 'convert-pglite',
     connections: 50,
     duration: 10,
     targets: { minRatio: 0.7, maxP99Ms: 20 },
