@@ -17,11 +17,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { ensureBuilt } from '../scripts/ensure-built.mjs';
+import { ensureBuilt, root } from '../scripts/ensure-built.mjs';
 import { freePort, startPgBouncer } from '../scripts/pgbouncer.mjs';
 import { SERVER_NODE_FLAGS } from '../scripts/server-flags.mjs';
 
@@ -49,7 +48,6 @@ if (!dbUrl || !(MINUTES >= 1) || (NODES !== 1 && NODES !== 2) || !(RAMP_S >= 5))
   );
   process.exit(2);
 }
-const root = fileURLToPath(new URL('..', import.meta.url));
 const entry = ensureBuilt();
 const began = Date.now();
 const say = (m: string) => process.stdout.write(`soak: ${((Date.now() - began) / 1000).toFixed(0)} s: ${m}\n`);

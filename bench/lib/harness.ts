@@ -14,7 +14,11 @@ import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { root } from '../../scripts/ensure-built.mjs';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
+
+/** bench/results/ of the repository (this file runs from .bench-build/bench/lib/, built by bench/run.mjs). */
+const RESULTS = `${root}/bench/results/`;
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -154,7 +158,7 @@ function memoryFigures(): MemoryFigures {
 
 /** BENCH_HEAP_SNAPSHOT=1: the app's V8 heap at the end of the measured run, in bench/results/<scenario>-app.heapsnapshot. */
 function writeHeapSnapshotOf(name: string): void {
-  const outDir = fileURLToPath(new URL('../results/', import.meta.url));
+  const outDir = RESULTS;
   mkdirSync(outDir, { recursive: true });
   writeHeapSnapshot(`${outDir}${name}.heapsnapshot`);
   send({ type: 'memory', memory: memoryFigures() });
@@ -176,7 +180,7 @@ async function profile(step: 'profile-start' | 'profile-stop', name: string): Pr
     const { profile: p } = await profiler.post('Profiler.stop');
     profiler.disconnect();
     profiler = null;
-    const outDir = fileURLToPath(new URL('../results/', import.meta.url));
+    const outDir = RESULTS;
     mkdirSync(outDir, { recursive: true });
     writeFileSync(`${outDir}${name}.cpuprofile`, JSON.stringify(p));
   }
@@ -192,9 +196,9 @@ function start(
   role: 'app' | 'bare',
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; ready: Ready }> {
-  // both servers with the V8 flags `npm start` gives the real one
+  // both servers with the V8 flags `npm start` gives the real one, in plain Node (bench/run.mjs built the files)
   const child = fork(file, [], {
-    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
+    execArgv: [...SERVER_NODE_FLAGS],
     env: { ...process.env, ...env, BENCH_CHILD: role },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -416,7 +420,7 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
     }
     notes.push(...reference.lines);
     process.stdout.write(`\n${table}\n\n${notes.join('; ')}\n`);
-    const outDir = fileURLToPath(new URL('../results/', import.meta.url));
+    const outDir = RESULTS;
     mkdirSync(outDir, { recursive: true });
     writeFileSync(`${outDir}${spec.name}.md`, `${table}\n\n${notes.join('; ')}\n`);
     writeFileSync(
