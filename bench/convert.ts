@@ -3,6 +3,10 @@
  * catalogue), rotating EUR / GBP / JPY / TRY, vs a bare route answering the same-size JSON.
  * The limiter stays ON with a huge limit, so its cost (one counter hit per request) is measured.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { runScenario, type BenchRequest } from './lib/harness.js';
 
 interface WireProduct {
@@ -17,7 +21,7 @@ interface WireProduct {
 
 await runScenario(
   {
-    name: 'convert',
+    name: process.env.BENCH_DATABASE_URL ? 'convert-postgres' : 'convert-pglite',
     connections: 50,
     duration: 10,
     targets: { minRatio: 0.7, maxP99Ms: 20 },
@@ -25,6 +29,8 @@ await runScenario(
       // Imported here so the bare-route child does not load the application.
       const { buildApp, seedDemo } = await import('../src/app.js');
       const { loadConfig } = await import('../src/config.js');
+      // PGlite with its data on disk, as a node runs it: in memory (tests' way) its files would sit in the heap
+      const dataDir = process.env.BENCH_DATABASE_URL ? null : mkdtempSync(path.join(tmpdir(), 'rova-bench-'));
       const config = loadConfig(
         {
           LOG_LEVEL: 'silent',
@@ -32,8 +38,9 @@ await runScenario(
           STORE_TIMEZONE: 'UTC',
           FX_CONVERT_RATE_LIMIT: '1000000000',
           ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+          ...(dataDir ? { DATA_DIR: dataDir, ROVA_SECRET: randomBytes(32).toString('hex'), ROVA_JOBS: 'false' } : {}),
         },
-        { ephemeral: true },
+        { ephemeral: !dataDir },
       );
       const { app, platform } = await buildApp(config, { logger: false });
       await seedDemo(platform);
@@ -118,7 +125,11 @@ await runScenario(
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ currency, product_ids: ids }),
       }));
-      return { app, requests };
+      const close = async () => {
+        await app.close();
+        if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      };
+      return { app, requests, close };
     },
   },
   import.meta.url,

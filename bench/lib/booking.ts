@@ -71,23 +71,11 @@ export async function bookingBench(vehicles: number): Promise<BookingBench> {
       sql`SELECT id FROM rental_vehicles WHERE ${rentable} ORDER BY id LIMIT ${vehicles}`,
     )
   ).map((r) => Number(r.id));
-  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   return {
     app,
     key,
     vehicleIds,
-    create: (vehicleId, start, days) => ({
-      method: 'POST',
-      path: '/wp-json/rova-rental/v2/booking/create',
-      headers: { 'content-type': 'application/json', 'x-rova-api-key': key },
-      body: JSON.stringify({
-        vehicle_id: vehicleId,
-        pickup_date: day(start),
-        return_date: day(start + days),
-        payment_method: 'offline',
-        payment_plan: 'deposit',
-      }),
-    }),
+    create: (vehicleId, start, days) => createRequest(key, vehicleId, start, days),
     async close() {
       const [r] = await rows<{ n: number; held: number }>(
         platform.db,
@@ -99,5 +87,23 @@ export async function bookingBench(vehicles: number): Promise<BookingBench> {
       process.stdout.write(`\nbookings created: ${r!.held}; overlapping holding bookings: ${r!.n} (must be 0)\n`);
       await app.close();
     },
+  };
+}
+
+const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+/** POST /booking/create of one slot (`start`: days from today), as `key`'s customer. */
+export function createRequest(key: string, vehicleId: number, start: number, days: number): BenchRequest {
+  return {
+    method: 'POST',
+    path: '/wp-json/rova-rental/v2/booking/create',
+    headers: { 'content-type': 'application/json', 'x-rova-api-key': key },
+    body: JSON.stringify({
+      vehicle_id: vehicleId,
+      pickup_date: day(start),
+      return_date: day(start + days),
+      payment_method: 'offline',
+      payment_plan: 'deposit',
+    }),
   };
 }

@@ -11,9 +11,14 @@ import { Session } from 'node:inspector/promises';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writeHeapSnapshot } from 'node:v8';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { root } from '../../scripts/ensure-built.mjs';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
+
+/** bench/results/ of the repository (this file runs from .bench-build/bench/lib/, built by bench/run.mjs). */
+const RESULTS = `${root}/bench/results/`;
 
 export interface BenchRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -25,7 +30,18 @@ export interface BenchRequest {
 export interface ScenarioSpec {
   name: string;
   /** Runs in the app child: builds the real app (not listening yet) and the requests to cycle through. */
-  setup(): Promise<{ app: FastifyInstance; requests: BenchRequest[]; close?: () => Promise<void> }>;
+  setup(): Promise<{
+    app: FastifyInstance;
+    /** The requests to cycle through, or (with `requests` below) what the parent builds them from. */
+    requests: BenchRequest[] | { seed: unknown };
+    close?: () => Promise<void>;
+  }>;
+  /**
+   * Builds the requests in the parent from the seed `setup` returned: a long list (600,000 bodies in
+   * booking-throughput) made in the server under test and sent over IPC left ~900 MB of its resident memory
+   * behind, which the server's own memory figure then carried.
+   */
+  requests?(seed: unknown): BenchRequest[];
   connections?: number;
   /** Seconds per target. */
   duration?: number;
@@ -49,15 +65,25 @@ export interface ScenarioSpec {
 interface Ready {
   type: 'ready';
   port: number;
-  requests: BenchRequest[];
+  requests: BenchRequest[] | { seed: unknown };
   random?: boolean;
   once?: boolean;
 }
 type Msg =
   | Ready
   | { type: 'rss'; rss: number }
+  | { type: 'memory'; memory: MemoryFigures }
   | { type: 'cpu'; us: number }
   | { type: 'profile-start' | 'profile-stop'; us: number };
+
+/** The server's memory at the end of its measured run (MB). */
+export interface MemoryFigures {
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+}
 
 export interface Row {
   target: string;
@@ -65,6 +91,7 @@ export interface Row {
   p50: number;
   p99: number;
   rssMb: number;
+  memory: MemoryFigures;
   non2xx: number;
   errors: number;
   /** Answers by HTTP status (what the non-2xx were). */
@@ -90,8 +117,8 @@ async function childApp(spec: ScenarioSpec): Promise<void> {
     once: spec.once,
   });
   // process.send serialised the list synchronously; emptied, the server under test does not carry the variants
-  // (600,000 bodies in booking-throughput, ~430 MB) in its heap, where every major GC would mark them
-  requests.length = 0;
+  // in its heap, where every major GC would mark them
+  if (Array.isArray(requests)) requests.length = 0;
   answerParent(`${spec.name}-app`, () => (close ? close() : app.close()));
 }
 
@@ -99,6 +126,8 @@ async function childApp(spec: ScenarioSpec): Promise<void> {
 function answerParent(profileName: string, close: () => Promise<unknown>): void {
   process.on('message', (m: { type: string }) => {
     if (m.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
+    if (m.type === 'memory') send({ type: 'memory', memory: memoryFigures() });
+    if (m.type === 'heap-snapshot') writeHeapSnapshotOf(profileName);
     if (m.type === 'cpu') send({ type: 'cpu', us: cpuUs() });
     if (m.type === 'profile-start' || m.type === 'profile-stop') void profile(m.type, profileName);
     if (m.type === 'stop') void close().finally(() => process.exit(0));
@@ -113,6 +142,26 @@ async function childBare(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   send({ type: 'ready', port: (app.server.address() as { port: number }).port, requests: [] });
   answerParent(`${process.env.BENCH_NAME ?? 'bench'}-bare`, () => app.close());
+}
+
+function memoryFigures(): MemoryFigures {
+  const m = process.memoryUsage();
+  const mb = (n: number) => n / 1048576;
+  return {
+    rssMb: mb(m.rss),
+    heapUsedMb: mb(m.heapUsed),
+    heapTotalMb: mb(m.heapTotal),
+    externalMb: mb(m.external),
+    arrayBuffersMb: mb(m.arrayBuffers),
+  };
+}
+
+/** BENCH_HEAP_SNAPSHOT=1: the app's V8 heap at the end of the measured run, in bench/results/<scenario>-app.heapsnapshot. */
+function writeHeapSnapshotOf(name: string): void {
+  const outDir = RESULTS;
+  mkdirSync(outDir, { recursive: true });
+  writeHeapSnapshot(`${outDir}${name}.heapsnapshot`);
+  send({ type: 'memory', memory: memoryFigures() });
 }
 
 let profiler: Session | null = null;
@@ -131,7 +180,7 @@ async function profile(step: 'profile-start' | 'profile-stop', name: string): Pr
     const { profile: p } = await profiler.post('Profiler.stop');
     profiler.disconnect();
     profiler = null;
-    const outDir = fileURLToPath(new URL('../results/', import.meta.url));
+    const outDir = RESULTS;
     mkdirSync(outDir, { recursive: true });
     writeFileSync(`${outDir}${name}.cpuprofile`, JSON.stringify(p));
   }
@@ -147,9 +196,9 @@ function start(
   role: 'app' | 'bare',
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; ready: Ready }> {
-  // both servers with the V8 flags `npm start` gives the real one
+  // both servers with the V8 flags `npm start` gives the real one, in plain Node (bench/run.mjs built the files)
   const child = fork(file, [], {
-    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
+    execArgv: [...SERVER_NODE_FLAGS],
     env: { ...process.env, ...env, BENCH_CHILD: role },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -164,6 +213,20 @@ function start(
 function cpuUs(): number {
   const u = process.cpuUsage();
   return u.user + u.system;
+}
+
+/** The server child's memory figures (`heap-snapshot`: after writing its heap snapshot). */
+export function askMemory(child: ChildProcess, type: 'memory' | 'heap-snapshot' = 'memory'): Promise<MemoryFigures> {
+  return new Promise((resolve) => {
+    const on = (m: Msg) => {
+      if (m.type === 'memory') {
+        child.off('message', on);
+        resolve(m.memory);
+      }
+    };
+    child.on('message', on);
+    child.send({ type });
+  });
 }
 
 function ask<K extends 'rss' | 'cpu' | 'profile-start' | 'profile-stop'>(
@@ -249,12 +312,14 @@ async function load(
   const [cpu1, db1] = [await ask(child, 'cpu'), postgresCpuUs()];
   if (prof) await ask(child, 'profile-stop');
   const answered = Math.max(1, r.requests.total);
+  const memory = await askMemory(child);
   return {
     target,
     reqPerSec: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    rssMb: (await ask(child, 'rss')) / 1048576,
+    rssMb: memory.rssMb,
+    memory,
     cpuUsPerReq: (cpu1 - cpu0) / answered,
     dbCpuUsPerReq: db0 !== null && db1 !== null ? (db1 - db0) / answered : null,
     non2xx: r.non2xx,
@@ -292,7 +357,8 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
   const reference = spec.before ? await spec.before() : { lines: [], figures: {} };
   for (const line of reference.lines) process.stdout.write(`${line}\n`);
   const app = await start(file, 'app');
-  const { requests } = app.ready;
+  const made = app.ready.requests;
+  const requests = Array.isArray(made) ? made : (spec.requests?.(made.seed) ?? []);
   if (requests.length === 0) throw new Error('the scenario produced no requests');
   // Sample the real answer so the bare route sends a body of the same size.
   // (a `once` scenario samples its last variant, which its run reaches only after all the others)
@@ -347,9 +413,14 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
       notes.push(`target p99 ≤ ${spec.targets.maxP99Ms} ms: ${appRow.p99 <= spec.targets.maxP99Ms ? 'met' : 'MISSED'}`);
     for (const v of spec.verdicts?.({ app: appRow, bare: rows[0]!, duration, figures: reference.figures }) ?? [])
       notes.push(`target ${v.target}: ${v.met ? 'met' : 'MISSED'}`);
+    notes.push(memoryVerdict(appRow.memory, spec.name));
+    if (process.env.BENCH_HEAP_SNAPSHOT) {
+      const m = await askMemory(app.child, 'heap-snapshot');
+      notes.push(`heap snapshot: bench/results/${spec.name}-app.heapsnapshot (RSS ${m.rssMb.toFixed(0)} MB after it)`);
+    }
     notes.push(...reference.lines);
     process.stdout.write(`\n${table}\n\n${notes.join('; ')}\n`);
-    const outDir = fileURLToPath(new URL('../results/', import.meta.url));
+    const outDir = RESULTS;
     mkdirSync(outDir, { recursive: true });
     writeFileSync(`${outDir}${spec.name}.md`, `${table}\n\n${notes.join('; ')}\n`);
     writeFileSync(
@@ -360,6 +431,17 @@ async function parent(spec: ScenarioSpec, file: string): Promise<void> {
     await stop(bare.child);
     await stop(app.child);
   }
+}
+
+/** Resident memory a server may hold at the end of a bench: 256 MB on PostgreSQL, 384 MB on PGlite (its WASM heap). */
+export function memoryTargetMb(name: string): number {
+  return name.endsWith('-pglite') ? 384 : 256;
+}
+
+/** `memory at the end: RSS … MB (target ≤ … MB: met), heap used …, external …`. */
+export function memoryVerdict(m: MemoryFigures, name: string): string {
+  const target = memoryTargetMb(name);
+  return `memory at the end: RSS ${m.rssMb.toFixed(0)} MB, heap used ${m.heapUsedMb.toFixed(0)} MB of ${m.heapTotalMb.toFixed(0)} MB, external ${m.externalMb.toFixed(0)} MB (array buffers ${m.arrayBuffersMb.toFixed(0)} MB); target RSS ≤ ${target} MB: ${m.rssMb <= target ? 'met' : 'MISSED'}`;
 }
 
 export async function runScenario(spec: ScenarioSpec, fileUrl: string): Promise<void> {

@@ -71,4 +71,19 @@ describe('iCalendar event (RFC 5545)', () => {
     expect(foldLine('x'.repeat(76))).toBe(`${'x'.repeat(75)}\r\n x`);
     expect(foldLine('x'.repeat(74) + 'ü')).toBe(`${'x'.repeat(74)}\r\n ü`); // ü is 2 octets: 76 would be too many
   });
+
+  it('an ASCII line folds as a UTF-8 one would: 75 octets, then a space and 74 more per line', () => {
+    const line = `DESCRIPTION:${'abcdefghij'.repeat(20)}`; // 212 octets
+    const folded = foldLine(line);
+    expect(folded.split('\r\n').map((l) => l.length)).toEqual([75, 75, 64]);
+    expect(
+      folded
+        .split('\r\n')
+        .slice(1)
+        .every((l) => l.startsWith(' ')),
+    ).toBe(true);
+    expect(folded.replace(/\r\n /g, '')).toBe(line);
+    expect(foldLine('x'.repeat(149))).toBe(`${'x'.repeat(75)}\r\n ${'x'.repeat(74)}`);
+    expect(foldLine('x'.repeat(150))).toBe(`${'x'.repeat(75)}\r\n ${'x'.repeat(74)}\r\n x`);
+  });
 });

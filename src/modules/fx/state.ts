@@ -1,4 +1,5 @@
 import { perPlatform } from '../../platform/per-platform.js';
+import { reportCache } from '../../platform/cache-sizes.js';
 import { Decimal } from 'decimal.js';
 import type { Platform } from '../../platform/context.js';
 import { OPT_STORE_CURRENCY } from '../../platform/store-currency.js';
@@ -123,6 +124,12 @@ export class FxRuntime implements CurrencyPort {
     this.convertLimit = env.convertLimit;
     this.sources = env.sources;
     this.geoHeaders = env.geoHeaders;
+    reportCache(platform, 'convert_answers', () => ({
+      entries: this.answers.size,
+      bytes: this.answers.bytes,
+      maxEntries: this.answers.maxEntries,
+      maxBytes: this.answers.maxBytes,
+    }));
   }
 
   /** Reloads the view from the database; the newest reload wins. */

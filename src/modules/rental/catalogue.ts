@@ -46,6 +46,11 @@ export class Catalogue {
     return this.ready ?? snapshotOf(db);
   }
 
+  /** The snapshot once loaded, without loading one (null: none loaded, or dropped since). */
+  loaded(): CatalogueSnapshot | null {
+    return this.ready;
+  }
+
   get(): Promise<CatalogueSnapshot> {
     if (!this.snap) {
       const gen = this.gen;

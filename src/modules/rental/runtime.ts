@@ -1,5 +1,8 @@
 import type { Platform } from '../../platform/context.js';
 import { perPlatform } from '../../platform/per-platform.js';
+import { reportCache } from '../../platform/cache-sizes.js';
+import { priceMemoSize } from './availability/search/price-memo.js';
+import { quoteMemoSize } from './availability/service.js';
 import { availabilityAnswersOf } from './availability/answers.js';
 import { holdingIndexOf, type HoldingIndex } from './availability/holding-index.js';
 import { busyCacheOf } from './availability/search/busy-cache.js';
@@ -45,6 +48,14 @@ export class RentalRuntime {
     this.availabilityAnswers = availabilityAnswersOf(p);
     this.knownCustomers = knownCustomersOf(p);
     this.bookingsAtOnce = bookingsAtOnceOf(p);
+    // each shown in /metrics (rova_cache_entries, rova_cache_bytes, rova_cache_limit)
+    reportCache(p, 'availability_answers', () => this.availabilityAnswers.size());
+    reportCache(p, 'search_answers', () => this.busyCache.answersSize());
+    reportCache(p, 'search_busy_windows', () => this.busyCache.windowsSize());
+    reportCache(p, 'search_prices', () => priceMemoSize(this.catalogue.loaded()));
+    reportCache(p, 'quotes', () => quoteMemoSize(this.catalogue.loaded()?.rules ?? null));
+    reportCache(p, 'known_customers', () => this.knownCustomers.size());
+    reportCache(p, 'holding_index', () => this.holdingIndex.size());
   }
 
   /** What the module holds, by name (the runtime's own test lists them; a diagnostic could too). */

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -53,7 +52,12 @@ export async function connectDatabase(config: Config, opts: ConnectOptions = {})
   let client: PGlite;
   try {
     // btree_gist: the bookings' exclusion constraint (migration 0500) needs it on PGlite as on PostgreSQL
-    client = await PGlite.create(dataDir, {
+    // loaded only for an embedded database: a node on PostgreSQL does not carry PGlite's code in its memory
+    const [{ PGlite: Embedded }, { btree_gist }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/btree_gist'),
+    ]);
+    client = await Embedded.create(dataDir, {
       extensions: { btree_gist },
       ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     });

@@ -42,7 +42,7 @@ export async function installHttpPipeline(app: FastifyInstance, parts: Assembled
   installErrorHandling(app, namespaces);
   protectHtmlPages(app);
   logEachRequest(app);
-  if (metrics) installMetrics(app, config, metrics);
+  if (metrics) installMetrics(app, platform, metrics);
   new MethodRules(namespaces, config.restRoot, securitySettings(config).strictMethods).install(app);
 
   const catalogue = new RouteCatalogue(config.restRoot);

@@ -48,6 +48,14 @@ function paramText(s: string): string {
 
 /** One content line folded at 75 octets (§3.1): continuation lines start with a space. */
 export function foldLine(line: string): string {
+  // ASCII, one octet a character (nearly every line): fold by slicing instead of measuring each character — a
+  // booking's mail renders its .ics inside the booking's write, and the per-character walk showed in its profile
+  if (Buffer.byteLength(line, 'utf8') === line.length) {
+    if (line.length <= 75) return line;
+    const parts = [line.slice(0, 75)];
+    for (let i = 75; i < line.length; i += 74) parts.push(` ${line.slice(i, i + 74)}`);
+    return parts.join('\r\n');
+  }
   const out: string[] = [];
   let cur = '';
   let octets = 0;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Platform } from '../context.js';
 import { one, rows, type Db } from '../db/types.js';
 import { perPlatform } from '../per-platform.js';
@@ -42,7 +42,8 @@ export class Mailer {
   async deliver(m: Omit<OutgoingMail, 'template'>): Promise<void> {
     const s = mailSettings(this.p);
     if (!s.smtpUrl) throw new Error('no SMTP_URL');
-    this.transport ??= nodemailer.createTransport({ url: s.smtpUrl, ...SMTP_TIMEOUTS });
+    // loaded with the first mail sent over SMTP: a node that only stores mail does not carry it
+    this.transport ??= (await import('nodemailer')).default.createTransport({ url: s.smtpUrl, ...SMTP_TIMEOUTS });
     await this.transport.sendMail({
       from: s.from,
       to: m.to,

@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Config } from '../../config.js';
+import { cachesOf } from '../cache-sizes.js';
+import type { Platform } from '../context.js';
 import type { DbHandle } from '../db/connect.js';
 import type { JobRunObserver } from '../jobs.js';
 import type { Limits } from '../limits/limiter.js';
@@ -120,7 +121,40 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
  * `_count` is the request counter), and GET /metrics: METRICS=public → anyone, METRICS=token → only
  * `Authorization: Bearer METRICS_TOKEN` (compared in constant time), otherwise the route does not exist.
  */
-export function installMetrics(app: FastifyInstance, config: Config, metrics: Metrics): void {
+export function installMetrics(app: FastifyInstance, platform: Platform, metrics: Metrics): void {
+  const { config } = platform;
+  const caches = cachesOf(platform);
+  const read = () => [...caches].map(([cache, size]) => ({ cache, ...size() }));
+  new Gauge({
+    name: 'rova_cache_entries',
+    help: 'Entries each in-memory cache of this node holds (answers, windows, quotes, accounts; the holding index: holding bookings)',
+    labelNames: ['cache'] as const,
+    registers: [metrics.registry],
+    collect() {
+      for (const c of read()) this.set({ cache: c.cache }, c.entries);
+    },
+  });
+  new Gauge({
+    name: 'rova_cache_bytes',
+    help: 'Estimated bytes each in-memory cache of this node holds',
+    labelNames: ['cache'] as const,
+    registers: [metrics.registry],
+    collect() {
+      for (const c of read()) this.set({ cache: c.cache }, c.bytes);
+    },
+  });
+  new Gauge({
+    name: 'rova_cache_limit',
+    help: 'The bound each cache keeps under, of entries or of bytes (+Inf: the holding index mirrors every holding booking ahead)',
+    labelNames: ['cache', 'of'] as const,
+    registers: [metrics.registry],
+    collect() {
+      for (const c of read()) {
+        this.set({ cache: c.cache, of: 'entries' }, c.maxEntries);
+        this.set({ cache: c.cache, of: 'bytes' }, c.maxBytes);
+      }
+    },
+  });
   const duration = new Histogram({
     name: 'rova_http_request_duration_seconds',
     help: 'HTTP request latency by method, route pattern and status code',

@@ -1,4 +1,4 @@
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
 
 /** One WordPress post with its meta (the first value of each key, as get_post_meta(..., true) reads it). */
 export interface WpPost {
@@ -122,7 +122,9 @@ export async function openMysqlSource(url: string, prefix: string): Promise<WpSo
   u.protocol = 'mysql:';
   let c: mysql.Connection;
   try {
-    c = await mysql.createConnection({
+    // loaded by the import command only, not by every server
+    const { default: driver } = await import('mysql2/promise');
+    c = await driver.createConnection({
       uri: u.toString(),
       charset: 'utf8mb4',
       dateStrings: true,

@@ -1,5 +1,6 @@
 import type { Platform } from '../../../platform/context.js';
 import { deepFreeze } from '../../../platform/deep-freeze.js';
+import { stringBytes, type CacheSize } from '../../../platform/cache-sizes.js';
 import { KeptAnswers } from '../../../platform/kept-answers.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { catalogueOf } from '../catalogue.js';
@@ -8,6 +9,7 @@ import { holdingIndexOf } from './holding-index.js';
 import { availabilityView, checkAvailability, type AvailabilityInput } from './service.js';
 
 const MAX_ENTRIES = 5_000;
+const MAX_BYTES = 8 * 1024 * 1024;
 
 export interface AvailabilityAnswer {
   data: ReturnType<typeof availabilityView>;
@@ -25,8 +27,17 @@ export interface AvailabilityAnswer {
  * Nothing is invalidated by hand: a stale answer no longer matches. /booking/create decides on the database anyway.
  */
 class AvailabilityAnswers {
-  private readonly kept = new KeptAnswers<AvailabilityAnswer>(MAX_ENTRIES);
+  // an answer's size: its JSON twice over (the frozen objects, and the bytes json-once.ts keeps beside them)
+  private readonly kept = new KeptAnswers<AvailabilityAnswer>(
+    MAX_ENTRIES,
+    MAX_BYTES,
+    (key, a) => stringBytes(key) + 2 * JSON.stringify(a).length,
+  );
   constructor(private readonly p: Platform) {}
+
+  size(): CacheSize {
+    return this.kept.size();
+  }
 
   async answer(input: AvailabilityInput): Promise<AvailabilityAnswer> {
     const ttl = journeySettings(this.p).searchCacheMs;

@@ -1,4 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
+import type { CacheSize } from '../../../platform/cache-sizes.js';
 import { perPlatform } from '../../../platform/per-platform.js';
 import { HOLDS_TOPIC } from '../bookings/repo.js';
 import { rentalSettings } from '../settings.js';
@@ -52,6 +53,22 @@ export class HoldingIndex {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * Holding bookings in memory (entries) and their estimated bytes: a hold is an object of 6 fields (~80 bytes) and
+   * its slot in the vehicle's array, each vehicle's list ~100 bytes. Not bounded: it mirrors the holding bookings
+   * not yet returned (what a load reads), so it grows with those and the vehicles.
+   */
+  size(): CacheSize {
+    let holds = 0;
+    for (const list of this.byVehicle.values()) holds += list.length;
+    return {
+      entries: holds,
+      bytes: holds * 88 + this.byVehicle.size * 100,
+      maxEntries: Number.POSITIVE_INFINITY,
+      maxBytes: Number.POSITIVE_INFINITY,
+    };
   }
 
   /** Runs after every change the index takes in (e.g. to drop whole-answer caches built on the old state). */

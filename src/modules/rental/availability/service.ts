@@ -1,4 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
+import type { CacheSize } from '../../../platform/cache-sizes.js';
 import type { Db } from '../../../platform/db/types.js';
 import { vehicleNotFound, invalidField, RentalErrors, unknownLocation } from '../errors.js';
 import { catalogueOf, type CatalogueSnapshot } from '../catalogue.js';
@@ -124,7 +125,19 @@ export function returnedElsewhere(
 
 /** Quotes per rules list (a catalogue snapshot's): a price depends only on the vehicle's price fields, the start and the days. */
 const quoteMemo = new WeakMap<readonly PricingRule[], Map<string, Quote>>();
-const QUOTE_MEMO_MAX = 20_000;
+/**
+ * Quotes kept per rules list at most; past it the memo starts again. Bookings of distinct slots each make a quote
+ * that is rarely asked again, so a larger memo only holds more of them through the old generation.
+ */
+const QUOTE_MEMO_MAX = 5_000;
+/** Estimated bytes of one kept quote (its key, the frozen quote, its Decimals and lines). */
+const QUOTE_BYTES = 2048;
+
+/** The quotes kept for `rules` (the current catalogue snapshot's). */
+export function quoteMemoSize(rules: readonly PricingRule[] | null): CacheSize {
+  const n = rules ? (quoteMemo.get(rules)?.size ?? 0) : 0;
+  return { entries: n, bytes: n * QUOTE_BYTES, maxEntries: QUOTE_MEMO_MAX, maxBytes: QUOTE_MEMO_MAX * QUOTE_BYTES };
+}
 
 /** The quote for the period (memoised, frozen: callers share it); 400 for an unknown add-on. */
 export function priceOrThrow(

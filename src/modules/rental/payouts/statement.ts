@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { Platform } from '../../../platform/context.js';
 import type { AuthUser } from '../../../platform/auth/types.js';
 import { toDate } from '../../../platform/db/types.js';
@@ -61,7 +60,7 @@ const COLUMNS: { header: string; width: number; align: 'left' | 'right' }[] = [
   { header: 'Balance', width: 96, align: 'right' },
 ];
 
-function render(
+async function render(
   p: Platform,
   s: PayoutStatementData,
   v: { name: string; holder: string; iban: string | null; taxOffice: string | null; taxNumber: string | null },
@@ -74,6 +73,8 @@ function render(
       ? '—'
       : new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'long', timeStyle: 'short' }).format(toDate(x));
   const money = (minor: number) => moneyText(minor, payout.currency);
+  // loaded with the first statement: a node that never renders one does not carry pdfkit and its fonts
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     layout: 'landscape',

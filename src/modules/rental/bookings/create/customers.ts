@@ -1,4 +1,5 @@
 import type { Platform } from '../../../../platform/context.js';
+import { stringBytes, type CacheSize } from '../../../../platform/cache-sizes.js';
 import { perPlatform } from '../../../../platform/per-platform.js';
 import type { BookingRow } from '../repo.js';
 import { customerByUserId } from '../../customers/repo.js';
@@ -6,6 +7,10 @@ import type { KnownCustomer } from './statement.js';
 
 /** Accounts remembered per node; past this the memory starts again (each account then costs one read). */
 const REMEMBERED = 10_000;
+/** Estimated bytes of one remembered account (its key, the record, its strings but name, e-mail and phone). */
+const ACCOUNT_BYTES = 160;
+/** Bytes remembered at most (estimated): past it, as past REMEMBERED accounts, the memory starts again. */
+const MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * The customer record of each account as this node last saw it, so a booking's mail can be rendered before the
@@ -14,6 +19,7 @@ const REMEMBERED = 10_000;
  */
 export class KnownCustomers {
   private readonly byAccount = new Map<number, KnownCustomer>();
+  private bytes = 0;
 
   constructor(private readonly p: Platform) {}
 
@@ -40,13 +46,28 @@ export class KnownCustomers {
   }
 
   forget(accountId: number): void {
+    const c = this.byAccount.get(accountId);
+    if (!c) return;
     this.byAccount.delete(accountId);
+    this.bytes -= bytesOf(c);
+  }
+
+  size(): CacheSize {
+    return { entries: this.byAccount.size, bytes: this.bytes, maxEntries: REMEMBERED, maxBytes: MAX_BYTES };
   }
 
   private remember(accountId: number, c: KnownCustomer): void {
-    if (this.byAccount.size >= REMEMBERED) this.byAccount.clear();
+    this.forget(accountId);
+    if (this.byAccount.size >= REMEMBERED || this.bytes + bytesOf(c) > MAX_BYTES) {
+      this.byAccount.clear();
+      this.bytes = 0;
+    }
     this.byAccount.set(accountId, c);
+    this.bytes += bytesOf(c);
   }
 }
+
+const bytesOf = (c: KnownCustomer): number =>
+  ACCOUNT_BYTES + stringBytes(c.name) + stringBytes(c.email) + stringBytes(c.phone);
 
 export const knownCustomersOf: (p: Platform) => KnownCustomers = perPlatform((p) => new KnownCustomers(p));
