@@ -200,7 +200,13 @@ describe.skipIf(missing !== null)('a WordPress site written by WordPress (4.33 s
     });
 
     it('the scheduled jobs ran on the imported data', () => {
-      expect(jobsRan).toEqual(['audit-retention', 'ledger-clearing', 'rental-hold-expiry', 'rova_fx_rates_sync']);
+      expect(jobsRan).toEqual([
+        'audit-retention',
+        'delivery-log-retention',
+        'ledger-clearing',
+        'rental-hold-expiry',
+        'rova_fx_rates_sync',
+      ]);
     });
   });
 

@@ -29,7 +29,9 @@ export class MailDelivery {
   private again = false;
   private stopped = false;
 
-  constructor(private readonly p: Platform) {}
+  constructor(private readonly p: Platform) {
+    mailerOf(p).onStored(() => this.nudge());
+  }
 
   /** Does this deployment deliver (SMTP_URL set)? Without it mails stay `stored` for an administrator. */
   get enabled(): boolean {

@@ -3,7 +3,6 @@ import type { Transporter } from 'nodemailer';
 import type { Platform } from '../context.js';
 import { one, rows, type Db } from '../db/types.js';
 import { perPlatform } from '../per-platform.js';
-import { mailDeliveryOf } from './delivery.js';
 import { mailSettings } from './settings.js';
 import type { MailAttachment, MailContent } from './templates.js';
 
@@ -22,7 +21,14 @@ export interface OutgoingMail extends MailContent {
  */
 export class Mailer {
   private transport: Transporter | null = null;
+  /** Set by the running delivery (`MailDelivery.start`): a stored `pending` mail wakes it. */
+  private stored: (() => void) | null = null;
   constructor(private readonly p: Platform) {}
+
+  /** The delivery asks to be woken when a mail waits for it (the mailer does not know the delivery). */
+  onStored(wake: () => void): void {
+    this.stored = wake;
+  }
 
   async send(m: OutgoingMail): Promise<void> {
     const smtp = mailSettings(this.p).smtpUrl !== null;
@@ -32,7 +38,7 @@ export class Mailer {
       this.p.log.warn({ template: m.template, err }, 'mail not stored');
       return;
     }
-    if (smtp) mailDeliveryOf(this.p).nudge();
+    if (smtp) this.stored?.();
   }
 
   /**

@@ -3,7 +3,6 @@
  * of an airport pick-up, the rental terms with their required box, and the cancellation policy. The server decides
  * (POST /booking/create refuses with its reason, which the widget shows); this form checks up front what it can.
  */
-import type { Api } from './api.js';
 import type { I18n } from './i18n/index.js';
 import { field, h } from './dom.js';
 
@@ -61,7 +60,8 @@ export class DriverForm {
   private v = { name: '', dob: '', licence: '', flight: '', accepted: false };
 
   constructor(
-    api: Api,
+    /** The widget's API (only what the form asks of it: the store's rules). */
+    api: { driverRules(): Promise<DriverRules> },
     private readonly i18n: I18n,
     rerender: () => void,
   ) {

@@ -60,6 +60,9 @@ describe('rental admin writes take only allow-listed fields', () => {
     for (const [path, ops] of Object.entries(spec.paths)) {
       const rel = path.replace('/wp-json/rova-rental/v1', '');
       if (!path.startsWith('/wp-json/rova-rental/v1/') || !RESOURCES.includes(rel.split('/')[1]!)) continue;
+      // a vehicle's photos are not fields of the vehicle: their writes (closed schemas too, multipart for the upload)
+      // are test/rental/market/vehicle-photos.test.ts's
+      if (rel.includes('/photos')) continue;
       for (const m of Object.keys(ops)) if (['post', 'put', 'patch'].includes(m)) routes.push([m.toUpperCase(), rel]);
     }
     expect(routes.length).toBe(8);

@@ -238,10 +238,10 @@ describe('the change', () => {
     );
     const blocked = await change(m, { pickup_date: m.d(19), return_date: m.d(21) });
     expect(blocked.statusCode).toBe(409);
-    // a block holds the vehicle like a booking does, for a new booking too (the overlap check sees both)
+    // a block holds the vehicle like a booking does, for a new booking too, and is named as a block
     expect(blocked.json()).toMatchObject({
       error_code: 'VEHICLE_NOT_AVAILABLE',
-      message: 'The vehicle is not available for these dates (booked).',
+      message: 'The vehicle is not available for these dates (blocked).',
     });
     expect((await row(m.id)).total).toBe('200.00');
   });

@@ -31,8 +31,8 @@ WITH
     o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
       SELECT b.id, (i.x#>>'{order,user_id}')::bigint, i.x#>>'{order,payment_plan}', i.x#>>'{order,currency}', (i.x#>>'{order,total}')::numeric, (i.x#>>'{order,amount_due}')::numeric
       FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
-    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
-      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric
+    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount, quantity)
+      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric, coalesce((x.j->>'quantity')::int, 1)
       FROM o JOIN b ON b.id = o.booking_id JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'lines') WITH ORDINALITY AS x(j, ord)
       ORDER BY i.k, x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
@@ -64,8 +64,8 @@ WITH
     o AS (INSERT INTO rental_orders (booking_id, user_id, payment_plan, currency, total, amount_due)
       SELECT b.id, (i.x#>>'{order,user_id}')::bigint, i.x#>>'{order,payment_plan}', i.x#>>'{order,currency}', (i.x#>>'{order,total}')::numeric, (i.x#>>'{order,amount_due}')::numeric
       FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
-    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount)
-      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric
+    l AS (INSERT INTO rental_order_lines (order_id, kind, code, description, amount, quantity)
+      SELECT o.id, x.j->>'kind', x.j->>'code', x.j->>'description', (x.j->>'amount')::numeric, coalesce((x.j->>'quantity')::int, 1)
       FROM o JOIN b ON b.id = o.booking_id JOIN i ON i.ref = b.reference CROSS JOIN LATERAL jsonb_array_elements(i.x->'lines') WITH ORDINALITY AS x(j, ord)
       ORDER BY i.k, x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../../../platform/db/types.js';
-import type { DriverRecord } from './service.js';
+
+/** What a booking keeps of its driver and the terms (checked by the service before it is written). */
+export interface DriverRecord {
+  driver: { name: string; date_of_birth: string; licence_number: string } | null;
+  flight_number: string | null;
+  terms_version: string | null;
+}
 
 export interface DriverRow {
   name: string | null;

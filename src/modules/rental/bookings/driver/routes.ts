@@ -4,11 +4,9 @@ import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.
 import { IdParams, Nullable } from '../../schemas.js';
 import { publicReadLimit } from '../../http/rate-limits.js';
 import { myBooking } from '../my/service.js';
-import { bookingNotFound } from '../../errors.js';
-import { bookingById } from '../repo.js';
 import { journeySettings } from '../settings.js';
 import { BookingDriverView, DriverRulesView, DriverSettingsBody, DriverSettingsView } from './schema.js';
-import { bookingDriver, changeDriverSettings, driverRules } from './service.js';
+import { bookingDriver, changeDriverSettings, driverRules, staffBookingDriver } from './service.js';
 import { driverSettings } from './settings.js';
 
 const T = ['rental v2: driver and terms'];
@@ -78,8 +76,7 @@ export const driverRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!(await bookingById(p.db, req.params.id))) throw bookingNotFound(req.params.id);
-      return rentalOk(await bookingDriver(p.db, req.params.id), '');
+      return rentalOk(await staffBookingDriver(p, req.params.id), '');
     },
   );
 

@@ -1,21 +1,19 @@
 import type { Platform } from '../../../../platform/context.js';
 import type { Db } from '../../../../platform/db/types.js';
 import { toDate } from '../../../../platform/db/types.js';
-import { invalidField, RentalErrors } from '../../errors.js';
+import { bookingNotFound, invalidField, RentalErrors } from '../../errors.js';
+import { bookingById } from '../repo.js';
 import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
 import { rentalSettings } from '../../settings.js';
 import { isValidDate, utcToLocal } from '../../time.js';
 import type { JourneySettings } from '../settings.js';
-import { driverOfBooking, insertDriver, type DriverRow } from './repo.js';
+import { driverOfBooking, insertDriver, type DriverRecord, type DriverRow } from './repo.js';
+
+export type { DriverRecord } from './repo.js';
 import type { BookingDriverView, DriverInput, DriverRulesView, DriverSettingsBody } from './schema.js';
 import { driverSettings, minAgeFor, saveDriverSettings, termsAsked, type DriverSettings } from './settings.js';
 
 /** What a booking stores of its driver, flight and terms (null fields: not given / not asked). */
-export interface DriverRecord {
-  driver: { name: string; date_of_birth: string; licence_number: string } | null;
-  flight_number: string | null;
-  terms_version: string | null;
-}
 
 /** The facts of the booking the rules look at. */
 export interface DriverContext {
@@ -177,6 +175,12 @@ export async function bookingDriver(db: Db, bookingId: number): Promise<BookingD
 }
 
 /** GET /booking/driver-rules: what the widget shows and checks up front (the server decides again). */
+/** The driver of any booking, for the store's staff; 404 when there is no such booking. */
+export async function staffBookingDriver(p: Platform, bookingId: number): Promise<BookingDriverView | null> {
+  if (!(await bookingById(p.db, bookingId))) throw bookingNotFound(bookingId);
+  return bookingDriver(p.db, bookingId);
+}
+
 export function driverRules(s: DriverSettings, j: Pick<JourneySettings, 'freeCancelHours' | 'cancelFeePercent'>) {
   const rules: DriverRulesView = {
     driver_required: s.driver_required,

@@ -6,7 +6,7 @@ import { HttpError } from '../../../../platform/http/errors.js';
 import { rentalOk } from '../../../../platform/http/namespaces.js';
 import { NONCE_PARAM } from '../../../../platform/http/nonce-body.js';
 import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.js';
-import { invalidParam, RentalErrors, vehicleNotFound } from '../../errors.js';
+import { invalidParam, RentalErrors } from '../../errors.js';
 import { Id, Text } from '../../schemas.js';
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_VEHICLE } from './images.js';
 import {
@@ -54,10 +54,11 @@ const UploadForm = Type.Object(
 const Photos = RentalEnvelope(Type.Array(PhotoView));
 const UPLOAD_RULES = `multipart/form-data: files in the field \`photos\` (up to 10 a request, ≤ ${MAX_PHOTO_BYTES / 1024 / 1024} MB each, 413 past it), optional \`alt\` text fields in the same order. The type is read from the bytes: JPEG, PNG or WebP, anything else (or a damaged file) → 400 INVALID_PARAMS naming the field. Each photo is stored as thumb (160 px), card (480 px) and detail (1280 px) wide copies in WebP and JPEG with every metadata (EXIF, GPS) removed; the upload itself is not kept. At most ${MAX_PHOTOS_PER_VEHICLE} photos a vehicle (409). Answers every photo of the vehicle, cover first.`;
 
-/** The `id` of a route whose validation is off (the upload): a positive integer, else 404 like an unknown one. */
+/** The `id` of a route whose validation is off (the upload): a positive integer, else 400 as schema validation says. */
 function vehicleIdOf(raw: unknown): number {
   const n = Number(raw);
-  if (!/^[1-9][0-9]{0,15}$/.test(String(raw)) || !Number.isSafeInteger(n)) throw vehicleNotFound(String(raw));
+  if (!/^[1-9][0-9]{0,15}$/.test(String(raw)) || !Number.isSafeInteger(n))
+    throw invalidParam('id', 'Invalid parameter(s): id', 'id must be a positive integer.');
   return n;
 }
 
