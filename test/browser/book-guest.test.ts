@@ -5,7 +5,7 @@ import { launchChromium, startShop, visitorAddress, type Shop } from './harness.
 
 // Booking without an account, in real Chromium against the real app with demo data: from / to the rental page, the
 // guest form (name, e-mail, the mailed code), the booking; then the booking mail's "manage" link opens that booking on
-// the account page without signing in, and the guest cancels it there.
+// the account page without signing in, and the guest changes its dates and cancels it there.
 
 let shop: Shop;
 let browser: Browser;
@@ -45,7 +45,7 @@ async function mail(to: string, template: string): Promise<Mail> {
 }
 
 describe('guest booking and the manage link', () => {
-  it('from /: book as a guest with the mailed code; the mail’s manage link shows the booking and the guest cancels it (axe clean)', async () => {
+  it('from /: book as a guest with the mailed code; the mail’s manage link shows the booking, the guest changes its dates and cancels it (axe clean)', async () => {
     const email = `guest-${Date.now()}@example.test`;
     const { page } = await open('/');
     await page.getByRole('link', { name: 'Demo rental page' }).click();
@@ -88,6 +88,43 @@ describe('guest booking and the manage link', () => {
     expect(await a.locator('nav.tabs').count()).toBe(0);
     expect(await a.locator('input[name=password]').count()).toBe(0);
     await expectAxeClean(page, 'manage');
+
+    // change dates through the link: two more days; pay at pick-up, so nothing to pay by card
+    const token = link.searchParams.get('rova_manage')!;
+    const dates = a
+      .locator('table.breakdown tr')
+      .filter({ has: page.getByRole('rowheader', { name: 'Dates', exact: true }) })
+      .locator('td');
+    const before = (await dates.textContent())!;
+    await a.locator('button[data-f=change-dates]').click();
+    await a.locator('h2', { hasText: `Change booking ${reference}` }).waitFor();
+    const pickup = await page.getByLabel('Pick-up date').inputValue();
+    const ret = new Date(`${await page.getByLabel('Return date').inputValue()}T00:00:00Z`);
+    const newReturn = new Date(ret.getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Return date').fill(newReturn);
+    // the other vehicles of the category come from the public search, without signing in
+    const search = page.waitForResponse((r) => r.url().includes('/rova-rental/v2/vehicles/search'));
+    await a.locator('button[data-f=change-quote]').click();
+    await a.locator('table.breakdown tr', { hasText: 'New total' }).waitFor();
+    expect((await search).status()).toBe(200);
+    expect(await a.locator('table.breakdown').textContent()).not.toContain('To pay');
+    await expectAxeClean(page, 'manage: change dates');
+    await a.locator('button[data-f=confirm-change]').click();
+    await a.locator('p.notice', { hasText: 'Booking changed.' }).waitFor();
+    await a.locator('h2', { hasText: `Booking ${reference}` }).waitFor();
+    const shown = (await dates.textContent())!;
+    expect(shown).not.toBe(before);
+    expect(shown.split(' – ')[0]).toBe(before.split(' – ')[0]);
+    expect(await a.locator('button[data-f=pay-due]').count()).toBe(0);
+    const changed = await fetch(`${shop.origin}/wp-json/rova-rental/v2/guest/manage/booking`, {
+      headers: { 'x-rova-manage-token': token, 'x-forwarded-for': visitorAddress() },
+    });
+    const view = ((await changed.json()) as { data: { pickup_at: string; return_at: string; payment_status: string } })
+      .data;
+    expect(view.pickup_at.slice(0, 10)).toBe(pickup);
+    expect(view.return_at.slice(0, 10)).toBe(newReturn);
+    expect(view.payment_status).toBe('unpaid');
+
     await a.locator('button[data-f=cancel]').click();
     await a.locator('button[data-f=confirm-cancel]').click();
     await a.locator('p.notice', { hasText: 'Booking cancelled.' }).waitFor();

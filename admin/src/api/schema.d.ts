@@ -2829,6 +2829,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/guest/manage/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the booking of a manage link to other dates or another vehicle of the same category (the account’s rules)
+         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. As POST /my/bookings/{id}/change, for the link’s booking: mails `booking_changed`; Idempotency-Key honoured per booking. 401 when the link is not valid, expired or revoked.
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestManageChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/manage/change/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What moving the booking of a manage link to other dates or another vehicle would cost (the account’s rules; nothing is written)
+         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. As POST /my/bookings/{id}/change/quote, for the link’s booking; 401 when the link is not valid, expired or revoked.
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestManageChangeQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/guest/manage/messages": {
         parameters: {
             query?: never;
@@ -18933,6 +18977,369 @@ export interface operations {
             };
             /** @description No or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestManageChange: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pickup_date": "2027-07-02",
+                 *       "return_date": "2027-07-09",
+                 *       "pickup_time": "09:00",
+                 *       "return_time": "10:00",
+                 *       "vehicle_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description YYYY-MM-DD (store timezone) */
+                    pickup_date: string;
+                    /** @description HH:MM, 24 h (store timezone) */
+                    pickup_time?: string;
+                    /** @description YYYY-MM-DD (store timezone) */
+                    return_date: string;
+                    /** @description HH:MM, 24 h (store timezone) */
+                    return_time?: string;
+                    /** @description Another vehicle of the same category (default: the booking’s own); 400 for another category */
+                    vehicle_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description A change of dates or vehicle */
+                        data?: {
+                            /** @description Booking */
+                            booking: {
+                                /** @description Extras and the one-way fee */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            currency: string;
+                            /** @description total − previous_total */
+                            difference: number;
+                            /** @description Asked beyond what was paid: pay it with POST /my/bookings/{id}/pay-due */
+                            due: number;
+                            /** @description Kept of what a cheaper change refunds after the free-cancellation deadline (BOOKING_CANCEL_FEE_PERCENT, as a cancellation) */
+                            fee: number;
+                            /** @description The new price lines */
+                            lines: {
+                                amount: number;
+                                code: string | null;
+                                description: string;
+                                kind: "rental" | "addon" | "tax" | "change_fee";
+                            }[];
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            /** @description The total before the change */
+                            previous_total: number;
+                            /** @description Refunded of what was paid, through the payment’s provider */
+                            refund: number;
+                            /** @description The total after the change (with the change fee, if one is kept) */
+                            total: number;
+                            /** @description The category another vehicle of the change must be of */
+                            vehicle_category: string;
+                            vehicle_name: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestManageChangeQuote: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pickup_date": "2027-07-02",
+                 *       "return_date": "2027-07-09",
+                 *       "pickup_time": "09:00",
+                 *       "return_time": "10:00",
+                 *       "vehicle_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description YYYY-MM-DD (store timezone) */
+                    pickup_date: string;
+                    /** @description HH:MM, 24 h (store timezone) */
+                    pickup_time?: string;
+                    /** @description YYYY-MM-DD (store timezone) */
+                    return_date: string;
+                    /** @description HH:MM, 24 h (store timezone) */
+                    return_time?: string;
+                    /** @description Another vehicle of the same category (default: the booking’s own); 400 for another category */
+                    vehicle_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        /** @description A change of dates or vehicle */
+                        data?: {
+                            /** @description Booking */
+                            booking: {
+                                /** @description Extras and the one-way fee */
+                                addons_total: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: number | null;
+                                customer_name: string;
+                                days: number;
+                                /** @description In the booking’s currency */
+                                deposit: number;
+                                id: number;
+                                kind: "rental" | "transfer";
+                                /** @description Rental price before add-ons and tax */
+                                net_price: number;
+                                notes: string;
+                                payment_deadline: string | null;
+                                payment_method: string | null;
+                                payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                pickup_at: string;
+                                pickup_location_id: number | null;
+                                /** @description In the booking’s currency */
+                                price_per_day: number;
+                                reference: string;
+                                /** @description total − deposit */
+                                remaining: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                return_at: string;
+                                return_location_id: number | null;
+                                status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
+                                /** @description In the booking’s currency */
+                                tax: number;
+                                /** @description In the booking’s currency */
+                                total: number;
+                                transfer_destination: string | null;
+                                transfer_origin: string | null;
+                                transfer_route_id: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                updated_at: string;
+                                vehicle_id: number;
+                            };
+                            currency: string;
+                            /** @description total − previous_total */
+                            difference: number;
+                            /** @description Asked beyond what was paid: pay it with POST /my/bookings/{id}/pay-due */
+                            due: number;
+                            /** @description Kept of what a cheaper change refunds after the free-cancellation deadline (BOOKING_CANCEL_FEE_PERCENT, as a cancellation) */
+                            fee: number;
+                            /** @description The new price lines */
+                            lines: {
+                                amount: number;
+                                code: string | null;
+                                description: string;
+                                kind: "rental" | "addon" | "tax" | "change_fee";
+                            }[];
+                            payment_status: "unpaid" | "deposit_paid" | "partially_paid" | "paid" | "refunded" | "partially_refunded" | "failed";
+                            /** @description The total before the change */
+                            previous_total: number;
+                            /** @description Refunded of what was paid, through the payment’s provider */
+                            refund: number;
+                            /** @description The total after the change (with the change fee, if one is kept) */
+                            total: number;
+                            /** @description The category another vehicle of the change must be of */
+                            vehicle_category: string;
+                            vehicle_name: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Unknown id or route */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

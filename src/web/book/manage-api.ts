@@ -1,9 +1,10 @@
 /**
  * The account page opened with a booking mail's "manage my booking" link (`?rova_manage=<token>`): the account
  * widget's booking calls answered for that one booking, with the token, without signing in. Only what the manage
- * link allows is answered: the booking, its cancellation and a message about it.
+ * link allows is answered: the booking, its cancellation, a change of its dates and a message about it.
  */
 import { Api, ApiError } from './api.js';
+import type { ChangeAnswer, ChangeBody } from './api-types.js';
 import type { Cancelled, MyBooking, MyBookingDetail, Thread } from './account.js';
 
 const BASE = '/rova-rental/v2/guest/manage';
@@ -34,6 +35,16 @@ export class ManageApi extends Api {
       message: string;
     }>('POST', `${BASE}/cancel`, undefined, this.headers);
     return { fee: r.data.fee, refund: r.data.refund, currency: r.data.booking.currency, message: r.message };
+  }
+
+  override async changeQuote(_id: number, body: ChangeBody): Promise<ChangeAnswer> {
+    return (await this.call<{ data: ChangeAnswer }>('POST', `${BASE}/change/quote`, body, this.headers)).data;
+  }
+
+  /** The account's change of dates; `key` is the attempt's Idempotency-Key (the server keys it to this booking). */
+  override async changeBooking(_id: number, body: ChangeBody, key: string): Promise<ChangeAnswer> {
+    const headers = { ...this.headers, 'Idempotency-Key': key };
+    return (await this.call<{ data: ChangeAnswer }>('POST', `${BASE}/change`, body, headers)).data;
   }
 
   /** A message about the booking; the store answers by e-mail (a guest has no inbox here). */

@@ -238,6 +238,86 @@ describe('guest bookings', () => {
     expect(audit.rows[0]!.details).toMatchObject({ actor: 'guest', via: 'manage_link' });
   });
 
+  it('the manage link changes the dates by the account’s rules: quote, change (Idempotency-Key per booking), revoked → 401', async () => {
+    const email = 'change@example.test';
+    const b = await book(await pass(email, 'Carl Change'));
+    const token = await manageTokenOf(email);
+    const head = { 'x-rova-manage-token': token };
+    const month = (await manage(token)).json().data.pickup_at.slice(0, 8) as string; // 2033-0n-
+    const body = { pickup_date: `${month}10`, return_date: `${month}14` };
+    const q = await post('/guest/manage/change/quote', body, head);
+    expect(q.statusCode, q.body).toBe(200);
+    expect(q.json().data).toMatchObject({
+      booking: { id: b.id, days: 4 },
+      previous_total: 100,
+      total: 200,
+      difference: 100,
+      fee: 0,
+      refund: 0,
+      due: 0,
+      currency: 'USD',
+    });
+    // the quote wrote nothing
+    expect((await manage(token)).json().data).toMatchObject({
+      days: 2,
+      total: 100,
+      return_at: expect.stringContaining(`${month}12T`),
+    });
+    // the account's rules: the same dates are no change
+    const same = await post('/guest/manage/change', { pickup_date: `${month}10`, return_date: `${month}12` }, head);
+    expect(same.statusCode).toBe(400);
+    expect(same.json()).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
+
+    const keyed = { ...head, 'idempotency-key': 'guest-change-1' };
+    const c = await post('/guest/manage/change', body, keyed);
+    expect(c.statusCode, c.body).toBe(200);
+    expect(c.headers['idempotent-replayed']).toBeUndefined();
+    expect(c.json()).toMatchObject({
+      success: true,
+      message: 'Booking changed.',
+      data: { booking: { id: b.id, days: 4, total: 200 }, previous_total: 100, total: 200 },
+    });
+    expect((await manage(token)).json().data).toMatchObject({
+      days: 4,
+      total: 200,
+      return_at: expect.stringContaining(`${month}14T`),
+    });
+    expect((await outbox(email)).filter((m) => m.template === 'booking_changed')).toHaveLength(1);
+    // a replayed key answers the same change, once; the key with another body → 422
+    const again = await post('/guest/manage/change', body, keyed);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(c.json());
+    expect((await outbox(email)).filter((m) => m.template === 'booking_changed')).toHaveLength(1);
+    const other = await post('/guest/manage/change', { ...body, return_date: `${month}15` }, keyed);
+    expect(other.statusCode).toBe(422);
+    expect((await manage(token)).json().data).toMatchObject({
+      days: 4,
+      return_at: expect.stringContaining(`${month}14T`),
+    });
+
+    const audit = (await t.platform.db.execute(
+      sql`SELECT route, details FROM rova_audit_log WHERE target = ${`booking:${b.id}`} AND route = ${`${V2}/guest/manage/change`} ORDER BY id`,
+    )) as unknown as { rows: { route: string; details: Record<string, unknown> }[] };
+    expect(audit.rows.length).toBeGreaterThanOrEqual(1);
+    expect(audit.rows[0]!.details).toMatchObject({ actor: 'guest', via: 'manage_link' });
+
+    // revoked, forged or no token → 401, nothing changed
+    expect((await post('/guest/manage/revoke', {}, head)).statusCode).toBe(200);
+    const later = { pickup_date: `${month}11`, return_date: `${month}14` };
+    const rq = await post('/guest/manage/change/quote', later, head);
+    expect(rq.statusCode).toBe(401);
+    expect(rq.json()).toMatchObject({ success: false, error_code: 'AUTH_REQUIRED' });
+    const rc = await post('/guest/manage/change', later, { ...head, 'idempotency-key': 'guest-change-2' });
+    expect(rc.statusCode).toBe(401);
+    expect(rc.json()).toMatchObject({ success: false, error_code: 'AUTH_REQUIRED' });
+    expect((await post('/guest/manage/change', later, { 'x-rova-manage-token': 'x.y.z.w' })).statusCode).toBe(401);
+    const row = (await t.platform.db.execute(
+      sql`SELECT pickup_at, return_at FROM rental_bookings WHERE id = ${b.id}`,
+    )) as unknown as { rows: { pickup_at: Date | string; return_at: Date | string }[] };
+    expect(new Date(row.rows[0]!.pickup_at).toISOString().slice(0, 10)).toBe(`${month}10`);
+  });
+
   it('signing up later with the same address: once it is verified, the guest’s bookings are in the account', async () => {
     const email = 'later@example.test';
     const b = await book(await pass(email, 'Lara Later'));

@@ -3,6 +3,13 @@ import { emitMessageCreated } from '../events.js';
 import { JourneyErrors, RentalErrors, invalidField } from '../errors.js';
 import type { BookingRow } from '../bookings/repo.js';
 import { cancelCustomerBooking, customerBookingDetail } from '../bookings/my/service.js';
+import {
+  changeCustomerBooking,
+  quoteCustomerChange,
+  type MyChangeInput,
+  type MyChangeOutcome,
+} from '../bookings/my/change.js';
+import type { Db } from '../../../platform/db/types.js';
 import { insertMessage } from '../messages/repo.js';
 import { readManageToken } from './manage-link.js';
 import * as repo from './repo.js';
@@ -31,6 +38,21 @@ export async function manageDetail(p: Platform, b: BookingRow) {
 /** The account's cancel, same rules and fee, under the booking lock (the rules live in bookings/my). */
 export async function manageCancel(p: Platform, b: BookingRow) {
   return cancelCustomerBooking(p, b, async () => (await repo.bookingByReference(p.db, b.reference))!);
+}
+
+/** What the account's change of dates (same rules, same lock) would cost for the link's booking; nothing written. */
+export async function manageChangeQuote(p: Platform, b: BookingRow, input: MyChangeInput): Promise<MyChangeOutcome> {
+  return quoteCustomerChange(p, b, input);
+}
+
+/** The account's change of dates for the link's booking; `record` (the Idempotency-Key) commits with it. */
+export async function manageChange(
+  p: Platform,
+  b: BookingRow,
+  input: MyChangeInput,
+  record?: (tx: Db, done: MyChangeOutcome) => Promise<void>,
+): Promise<MyChangeOutcome> {
+  return changeCustomerBooking(p, b, input, record);
 }
 
 /** The guest writes to the store about this booking: a new thread of the booking's customer (no author account). */

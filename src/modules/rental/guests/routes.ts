@@ -10,12 +10,17 @@ import { CreateBody } from '../bookings/create/routes.js';
 import { CreatedBookingView } from '../bookings/create/schema.js';
 import { createCustomerBooking, type CreatedBooking } from '../bookings/create/service.js';
 import { detailView } from '../bookings/my/detail.js';
-import { MyBookingDetail, MyCancellation } from '../bookings/my/schema.js';
+import { MyBookingDetail, MyCancellation, MyChange, MyChangeBody } from '../bookings/my/schema.js';
+import { CHANGE_RULES, changedAnswer, changeView } from '../bookings/my/change-view.js';
+import type { MyChangeOutcome } from '../bookings/my/change.js';
+import { IdempotencyKeyHeader } from '../../../platform/idempotency/route.js';
 import { journeySettings } from '../bookings/settings.js';
 import {
   attachGuestBookings,
   bookingOfToken,
   manageCancel,
+  manageChange,
+  manageChangeQuote,
   manageDetail,
   manageMessage,
   manageRevoke,
@@ -187,6 +192,60 @@ export const guestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         cancelled,
         r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
       );
+    },
+  );
+
+  app.post(
+    '/guest/manage/change/quote',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: T,
+        summary:
+          'What moving the booking of a manage link to other dates or another vehicle would cost (the account’s rules; nothing is written)',
+        description:
+          CHANGE_RULES +
+          'As POST /my/bookings/{id}/change/quote, for the link’s booking; 401 when the link is not valid, expired or revoked.',
+        headers: ManageHeaders,
+        body: MyChangeBody,
+        response: { 200: RentalEnvelope(MyChange), ...rentalErrors(400, 401, 404, 409, 429) },
+      },
+    },
+    async (req) => rentalOk(changeView(await manageChangeQuote(p, await manageBooking(req), req.body))),
+  );
+
+  app.post(
+    '/guest/manage/change',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: T,
+        summary:
+          'Move the booking of a manage link to other dates or another vehicle of the same category (the account’s rules)',
+        description:
+          CHANGE_RULES +
+          'As POST /my/bookings/{id}/change, for the link’s booking: mails `booking_changed`; Idempotency-Key honoured ' +
+          'per booking. 401 when the link is not valid, expired or revoked.',
+        headers: Type.Object({ ...ManageHeaders.properties, ...IdempotencyKeyHeader.properties }),
+        body: MyChangeBody,
+        response: { 200: RentalEnvelope(MyChange), ...rentalErrors(400, 401, 404, 409, 422, 429) },
+      },
+    },
+    async (req, reply) => {
+      req.auditDetails = { actor: 'guest', via: 'manage_link' };
+      const b = await manageBooking(req);
+      const answer = (o: MyChangeOutcome) => ({ status: 200, body: changedAnswer(o) });
+      // no account: the key is the booking's (the link opens that one booking); it commits with the change
+      const r = await idempotent(
+        p.db,
+        `booking-manage-change:booking:${b.id}`,
+        req.headers['idempotency-key'],
+        req.body,
+        async (claim) => answer(await manageChange(p, b, req.body, (tx, o) => claim.commit(tx, answer(o)))),
+        { errors: 'rental', answerWaitMs: p.config.databaseCommitOutcomeWaitMs },
+      );
+      if (r.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(200).send(r.body as never);
     },
   );
 

@@ -151,7 +151,15 @@ export async function quoteMyChange(
   id: number,
   input: MyChangeInput,
 ): Promise<MyChangeOutcome> {
-  await myBooking(p, userId, id);
+  return quoteCustomerChange(p, await myBooking(p, userId, id), input);
+}
+
+/**
+ * What moving booking `b` (already checked to be the customer's: their account's, or a guest's manage link) to
+ * `input` would cost, by the customer's rules under the booking's lock, rolled back.
+ */
+export async function quoteCustomerChange(p: Platform, b: BookingRow, input: MyChangeInput): Promise<MyChangeOutcome> {
+  const id = Number(b.id);
   const fee = { kept: new Decimal(0) };
   const q = await quoteBookingChange(p, id, input, customerRules(p, fee, Date.now()));
   assertMoved(q);
@@ -177,7 +185,20 @@ export async function changeMyBooking(
   input: MyChangeInput,
   record?: (tx: Db, done: MyChangeOutcome) => Promise<void>,
 ): Promise<MyChangeOutcome> {
-  await myBooking(p, userId, id);
+  return changeCustomerBooking(p, await myBooking(p, userId, id), input, record);
+}
+
+/**
+ * The customer's change of booking `b` (already checked to be theirs: their account's, or a guest's manage link):
+ * see `changeMyBooking`.
+ */
+export async function changeCustomerBooking(
+  p: Platform,
+  b: BookingRow,
+  input: MyChangeInput,
+  record?: (tx: Db, done: MyChangeOutcome) => Promise<void>,
+): Promise<MyChangeOutcome> {
+  const id = Number(b.id);
   const fee = { kept: new Decimal(0) };
   let done: MyChangeOutcome | undefined;
   const rules: ChangeRules = {

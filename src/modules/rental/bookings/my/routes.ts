@@ -7,6 +7,7 @@ import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
 import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation, MyChange, MyChangeBody } from './schema.js';
 import { changeMyBooking, quoteMyChange, type MyChangeOutcome } from './change.js';
+import { CHANGE_RULES, changedAnswer, changeView } from './change-view.js';
 import { IdempotencyKeyHeader, keyedRun } from '../../../../platform/idempotency/route.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
 import { payMyDue } from './pay-due.js';
@@ -126,29 +127,6 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const changeView = (o: MyChangeOutcome): MyChange => ({
-    booking: bookingView(o.booking),
-    vehicle_name: o.vehicle_name,
-    vehicle_category: o.vehicle_category,
-    previous_total: o.previous_total.toNumber(),
-    total: o.total.toNumber(),
-    difference: o.total.minus(o.previous_total).toNumber(),
-    fee: o.fee.toNumber(),
-    refund: o.refund.toNumber(),
-    due: o.due.toNumber(),
-    payment_status: o.payment_status,
-    currency: o.booking.currency,
-    lines: o.lines,
-  });
-  const CHANGE_RULES =
-    'Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 ' +
-    '`STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new ' +
-    "booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and " +
-    'priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` ' +
-    '`partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free ' +
-    'until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it ' +
-    'BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. ';
-
   app.post(
     '/my/bookings/:id/change/quote',
     {
@@ -183,17 +161,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const answer = (o: MyChangeOutcome) => ({
-        status: 200,
-        body: rentalOk(
-          changeView(o),
-          o.due.gt(0)
-            ? 'Booking changed; the difference is due.'
-            : o.refund.gt(0)
-              ? 'Booking changed; the difference is refunded.'
-              : 'Booking changed.',
-        ),
-      });
+      const answer = (o: MyChangeOutcome) => ({ status: 200, body: changedAnswer(o) });
       // the key commits in the change's transaction: one key never changes twice
       const r = await keyedRun(p, req, reply, {
         action: 'booking-my-change',
