@@ -93,7 +93,7 @@ export class DriverForm {
       { class: 'driver' },
       h(
         'fieldset',
-        { class: 'pay-with' },
+        { class: 'driver' },
         h('legend', {}, t('driver')),
         field(t('driverName'), this.input('name', { autocomplete: 'name', maxlength: '200', required })),
         field(t('driverBirth'), this.input('dob', { type: 'date', autocomplete: 'bday', required })),

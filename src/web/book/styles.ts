@@ -48,7 +48,7 @@ ol.thread{list-style:none;margin:0 0 var(--_space);padding:0;display:flex;flex-d
 :host([data-rova-book-spacer]){height:4.5rem}
 :host([hidden]){display:none}
 button.floating{box-shadow:0 4px 14px rgba(10,14,22,.3);border-radius:999px;padding:.7rem 1.2rem;max-width:100%;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-fieldset.pay-with{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem var(--_space);margin:0 0 var(--_space)}legend{color:var(--_color-muted);font-size:.9rem}
+fieldset.pay-with,fieldset.driver{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem var(--_space);margin:0 0 var(--_space)}legend{color:var(--_color-muted);font-size:.9rem}
 label.radio{flex-direction:row;align-items:center;gap:.5rem;color:var(--_color-text);min-height:2.25rem}label.radio input{width:auto;min-height:0}
 .card-element{margin:var(--_space) 0}
 dialog{border:1px solid var(--_color-border);border-radius:var(--_radius);padding:.5rem;background:var(--_color-background);color:var(--_color-text);width:min(46rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto}dialog .root{border:none;padding:.25rem .5rem .5rem}

@@ -221,7 +221,7 @@ describe('operator fixes', () => {
     await where.press('Escape');
     await expect.poll(() => where.getAttribute('aria-expanded')).toBe('false');
     expect(await dialog.isVisible()).toBe(true);
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect
       .poll(async () => (await rental<Veh>(rig, `/rova-rental/v1/vehicles/${car.id}`)).location_id)
@@ -266,7 +266,15 @@ describe('operator fixes', () => {
     const store = (await rental<{ currency: string }>(rig, '/rova-rental/v1/dashboard/stats')).currency;
     const firstRules = (
       await rental<{
-        items: { name: string; multiplier: number | null; percent: number | null; amount: number | null }[];
+        items: {
+          name: string;
+          kind: string;
+          multiplier: number | null;
+          percent: number | null;
+          amount: number | null;
+          charge: string | null;
+          max_per_day: number | null;
+        }[];
       }>(rig, '/rova-rental/v1/pricing-rules?per_page=20')
     ).items;
     expect(
@@ -274,17 +282,28 @@ describe('operator fixes', () => {
       'a demo rule with an amount',
     ).toBe(true);
     const valueCells = page.getByRole('table', { name: 'Pricing rules' }).locator('tbody tr td:nth-child(4)');
+    // by kind: a multiplier, an add-on's money per day or booking with its maximum, a one-way fee per booking, a percentage
+    const per = (charge: string | null) =>
+      charge === 'per_day' ? ' / day' : charge === 'per_booking' ? ' / booking' : '';
     await expect
       .poll(() => valueCells.allTextContents())
       .toEqual(
         firstRules.map((r) =>
-          r.multiplier != null
-            ? `× ${r.multiplier}`
-            : r.percent != null
-              ? `${r.percent} %`
-              : r.amount != null
-                ? money(r.amount, store)
-                : '—',
+          r.kind === 'season' || r.kind === 'weekend'
+            ? r.multiplier != null
+              ? `× ${r.multiplier}`
+              : '—'
+            : r.kind === 'addon'
+              ? r.amount != null
+                ? `${money(r.amount, store)}${per(r.charge)}${r.max_per_day != null ? ` (max ${r.max_per_day})` : ''}`
+                : '—'
+              : r.kind === 'one_way'
+                ? r.amount != null
+                  ? `${money(r.amount, store)} / booking`
+                  : '—'
+                : r.percent != null
+                  ? `${r.percent} %`
+                  : '—',
         ),
       );
     // a vehicle-scoped rule names its vehicle

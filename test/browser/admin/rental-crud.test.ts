@@ -69,7 +69,7 @@ describe('admin rental CRUD screens', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Brand').fill('Rova E2E');
     await expectAxeClean(page, 'vehicle form');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect
       .poll(async () => (await rig.api<{ data: Row }>(`/rova-rental/v1/vehicles/${first.id}`)).body.data.brand)

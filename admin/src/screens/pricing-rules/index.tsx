@@ -47,7 +47,7 @@ const FIELDS: FieldSpec[] = [
   { name: 'is_active', label: 'Active', kind: 'checkbox' },
 ];
 /** A rule's value by its kind (the other kinds' fields may hold 0s): a multiplier, a percentage, or an amount of money
- * in the store's currency — an add-on's per day or per booking, with its maximum. */
+ * in the store's currency — an add-on's per day or per booking, with its maximum; a one-way fee's per booking. */
 const valueOf = (r: EntityRow, currency: string) => {
   if (r.kind === 'season' || r.kind === 'weekend') return r.multiplier != null ? `× ${String(r.multiplier)}` : '—';
   if (r.kind === 'addon') {
@@ -56,6 +56,7 @@ const valueOf = (r: EntityRow, currency: string) => {
     const max = r.max_per_day != null ? ` (max ${String(r.max_per_day)})` : '';
     return `${formatMoney(Number(r.amount), currency)}${per}${max}`;
   }
+  if (r.kind === 'one_way') return r.amount != null ? `${formatMoney(Number(r.amount), currency)} / booking` : '—';
   return r.percent != null ? `${String(r.percent)} %` : '—';
 };
 const columnsFor = (currency: string): Column<EntityRow>[] => [
