@@ -55,6 +55,12 @@ interface SearchAnswer {
   };
 }
 
+/** The issue's two widths: a laptop and a phone. */
+const SIZES: [string, number, number][] = [
+  ['desktop', 1280, 900],
+  ['phone', 375, 740],
+];
+
 describe('booking widget (book.js) in Chromium', () => {
   it('inline, keyboard only: search → vehicle → register → book (pay at pick-up) → reference; the booking exists; axe clean on every step', async () => {
     const { page, events } = await open('/demo/rent?rova_pickup=2027-08-02T10:00&rova_return=2027-08-05T10:00');
@@ -279,80 +285,87 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('button[data-f=continue]').waitFor();
   });
 
-  it('prices add up: the card’s per-day figure is what the total is made of; the breakdown has a line per rule with its days, equal to the API’s and summing to the total; the review says what is paid when', async () => {
-    const money = (x: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'USD' }).format(x);
-    // Friday to Monday in summer: the season on 3 days, the weekend surcharge on 2, VAT on top
-    const { page } = await open('/demo/rent?rova_pickup=2027-07-16T10:00&rova_return=2027-07-19T10:00');
-    const w = page.locator(WIDGET);
-    await w.locator('button[data-f=search]').click();
-    const card = w.locator('ul.cards li').first();
-    await card.waitFor();
-    const id = Number((await card.locator('button').getAttribute('data-f'))!.replace('choose-', ''));
-    const found = await api<SearchAnswer>(
-      '/rova-rental/v2/vehicles/search?pickup_date=2027-07-16&return_date=2027-07-19&pickup_time=10%3A00&return_time=10%3A00&per_page=100',
-    );
-    const item = found.data.items.find((i) => i.vehicle_id === id)!;
-    expect(Math.round(item.total_price * 100)).not.toBe(Math.round(item.price_per_day * 100) * 3);
-    expect(await card.locator('[data-f=per-day]').textContent()).toBe(
-      `${money(Math.round((item.total_price * 100) / 3) / 100)} per day on average`,
-    );
-
-    await card.locator('button').click();
-    await w.locator('table.breakdown').waitFor();
-    const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
-      body: JSON.stringify({
-        vehicle_id: id,
-        pickup_date: '2027-07-16',
-        return_date: '2027-07-19',
-        pickup_time: '10:00',
-        return_time: '10:00',
-      }),
-    });
-    const c = (
-      (await res.json()) as {
-        data: {
-          price_per_day: number;
-          tax: number;
-          tax_rate: number;
-          total: number;
-          breakdown: { base: number; rules: { name: string; kind: string; amount: number; days: number | null }[] };
-        };
-      }
-    ).data;
-    const rent = c.breakdown.rules.filter((r) => ['season', 'weekend', 'duration'].includes(r.kind));
-    expect(rent.map((r) => [r.name, r.days])).toEqual([
-      ['Summer season', 3],
-      ['Weekend', 2],
-    ]);
-    const rows = await w
-      .locator('table.breakdown tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]),
+  it.each(SIZES)(
+    '%s: prices add up: the card’s per-day figure is what the total is made of; the breakdown has a line per rule with its days, equal to the API’s and summing to the total; the review says what is paid when',
+    async (_n, width, height) => {
+      const money = (x: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'USD' }).format(x);
+      // Friday to Monday in summer: the season on 3 days, the weekend surcharge on 2, VAT on top
+      const { page } = await open('/demo/rent?rova_pickup=2027-07-16T10:00&rova_return=2027-07-19T10:00', {
+        viewport: { width, height },
+      });
+      const w = page.locator(WIDGET);
+      await w.locator('button[data-f=search]').click();
+      const card = w.locator('ul.cards li').first();
+      await card.waitFor();
+      const id = Number((await card.locator('button').getAttribute('data-f'))!.replace('choose-', ''));
+      const found = await api<SearchAnswer>(
+        '/rova-rental/v2/vehicles/search?pickup_date=2027-07-16&return_date=2027-07-19&pickup_time=10%3A00&return_time=10%3A00&per_page=100',
       );
-    expect(rows).toEqual([
-      [`3 days × ${money(c.price_per_day)}`, money(c.breakdown.base)],
-      ...rent.map((r) => [`${r.name} (${r.days} days)`, money(r.amount)]),
-      [`Tax (${c.tax_rate} %)`, money(c.tax)],
-      ['Total', money(c.total)],
-    ]);
-    const cents = (x: number) => Math.round(x * 100);
-    expect(rent.reduce((sum, r) => sum + cents(r.amount), cents(c.breakdown.base)) + cents(c.tax)).toBe(cents(c.total));
+      const item = found.data.items.find((i) => i.vehicle_id === id)!;
+      expect(Math.round(item.total_price * 100)).not.toBe(Math.round(item.price_per_day * 100) * 3);
+      expect(await card.locator('[data-f=per-day]').textContent()).toBe(
+        `${money(Math.round((item.total_price * 100) / 3) / 100)} per day on average`,
+      );
 
-    await w.locator('button[data-f=continue]').click();
-    await register(w);
-    await w.locator('[data-f=pay-terms]').waitFor();
-    expect(await w.locator('table.breakdown tr th').allTextContents()).not.toContain('Deposit');
-    expect(await w.locator('[data-f=pay-terms]').textContent()).toBe(
-      `You pay ${money(c.total)} at pick-up; nothing is charged now.`,
-    );
-    await w.locator('input[data-f=pay-bank_transfer]').check();
-    expect(await w.locator('[data-f=pay-terms]').textContent()).toBe(
-      `You pay ${money(c.total)} by bank transfer; the confirmation says by when.`,
-    );
-    await expectAxeClean(page, 'review with the terms');
-  });
+      await card.locator('button').click();
+      await w.locator('table.breakdown').waitFor();
+      const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
+        body: JSON.stringify({
+          vehicle_id: id,
+          pickup_date: '2027-07-16',
+          return_date: '2027-07-19',
+          pickup_time: '10:00',
+          return_time: '10:00',
+        }),
+      });
+      const c = (
+        (await res.json()) as {
+          data: {
+            price_per_day: number;
+            tax: number;
+            tax_rate: number;
+            total: number;
+            breakdown: { base: number; rules: { name: string; kind: string; amount: number; days: number | null }[] };
+          };
+        }
+      ).data;
+      const rent = c.breakdown.rules.filter((r) => ['season', 'weekend', 'duration'].includes(r.kind));
+      expect(rent.map((r) => [r.name, r.days])).toEqual([
+        ['Summer season', 3],
+        ['Weekend', 2],
+      ]);
+      const rows = await w
+        .locator('table.breakdown tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]),
+        );
+      expect(rows).toEqual([
+        [`3 days × ${money(c.price_per_day)}`, money(c.breakdown.base)],
+        ...rent.map((r) => [`${r.name} (${r.days} days)`, money(r.amount)]),
+        [`Tax (${c.tax_rate} %)`, money(c.tax)],
+        ['Total', money(c.total)],
+      ]);
+      const cents = (x: number) => Math.round(x * 100);
+      expect(rent.reduce((sum, r) => sum + cents(r.amount), cents(c.breakdown.base)) + cents(c.tax)).toBe(
+        cents(c.total),
+      );
+
+      await w.locator('button[data-f=continue]').click();
+      await register(w);
+      await w.locator('[data-f=pay-terms]').waitFor();
+      expect(await w.locator('table.breakdown tr th').allTextContents()).not.toContain('Deposit');
+      expect(await w.locator('[data-f=pay-terms]').textContent()).toBe(
+        `You pay ${money(c.total)} at pick-up; nothing is charged now.`,
+      );
+      await w.locator('input[data-f=pay-bank_transfer]').check();
+      expect(await w.locator('[data-f=pay-terms]').textContent()).toBe(
+        `You pay ${money(c.total)} by bank transfer; the confirmation says by when.`,
+      );
+      await expectAxeClean(page, 'review with the terms');
+    },
+  );
 
   it('dates: the picker offers no past day and no return before the pick-up; a wrong pair is refused with one message and no search', async () => {
     const { page, requests } = await open('/demo/rent?rova_pickup=2027-10-04T10:00&rova_return=2027-10-06T10:00');
