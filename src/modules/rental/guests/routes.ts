@@ -5,12 +5,12 @@ import { idempotent } from '../../../platform/idempotency/store.js';
 import { rentalOk } from '../../../platform/http/namespaces.js';
 import { RentalEnvelope, rentalErrors } from '../../../platform/http/schemas.js';
 import { onEmailVerified } from '../../../platform/accounts/service.js';
-import { bookingView } from '../bookings/view.js';
 import { CreateBody } from '../bookings/create/routes.js';
 import { CreatedBookingView } from '../bookings/create/schema.js';
 import { createCustomerBooking, type CreatedBooking } from '../bookings/create/service.js';
 import { detailView } from '../bookings/my/detail.js';
 import { MyBookingDetail, MyCancellation, MyChange, MyChangeBody } from '../bookings/my/schema.js';
+import { cancelledAnswer } from '../bookings/my/cancel-view.js';
 import { CHANGE_RULES, changedAnswer, changeView } from '../bookings/my/change-view.js';
 import type { MyChangeOutcome } from '../bookings/my/change.js';
 import { IdempotencyKeyHeader } from '../../../platform/idempotency/route.js';
@@ -181,17 +181,7 @@ export const guestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       req.auditDetails = { actor: 'guest', via: 'manage_link' };
-      const r = await manageCancel(p, await manageBooking(req));
-      const cancelled: MyCancellation = {
-        booking: bookingView(r.booking),
-        fee: r.fee,
-        refund: r.refund,
-        free_cancellation_until: r.free_cancellation_until,
-      };
-      return rentalOk(
-        cancelled,
-        r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
-      );
+      return cancelledAnswer(await manageCancel(p, await manageBooking(req)));
     },
   );
 

@@ -7,6 +7,7 @@ import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
 import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation, MyChange, MyChangeBody } from './schema.js';
 import { changeMyBooking, quoteMyChange, type MyChangeOutcome } from './change.js';
+import { cancelledAnswer } from './cancel-view.js';
 import { CHANGE_RULES, changedAnswer, changeView } from './change-view.js';
 import { IdempotencyKeyHeader, keyedRun } from '../../../../platform/idempotency/route.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
@@ -113,17 +114,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const r = await cancelMyBooking(p, req.auth.user!.id, req.params.id);
-      const cancelled: MyCancellation = {
-        booking: bookingView(r.booking),
-        fee: r.fee,
-        refund: r.refund,
-        free_cancellation_until: r.free_cancellation_until,
-      };
-      return rentalOk(
-        cancelled,
-        r.fee > 0 ? 'Booking cancelled; the cancellation fee was kept.' : 'Booking cancelled free of charge.',
-      );
+      return cancelledAnswer(await cancelMyBooking(p, req.auth.user!.id, req.params.id));
     },
   );
 
