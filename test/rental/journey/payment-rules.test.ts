@@ -44,6 +44,7 @@ describe('payment deadlines by method, reminders and Record payment (PGlite)', (
     d1: string,
     d2: string,
     plan: 'full' | 'deposit' = 'full',
+    pickupTime?: string,
   ): Promise<Created & { email: string; message: string }> => {
     n += 1;
     const email = `payer-${n}-${method}@example.test`;
@@ -55,6 +56,7 @@ describe('payment deadlines by method, reminders and Record payment (PGlite)', (
         vehicle_id: v,
         pickup_date: d1,
         return_date: d2,
+        ...(pickupTime ? { pickup_time: pickupTime, return_time: pickupTime } : {}),
         payment_method: method,
         payment_plan: plan,
         customer: { name: 'Desk Payer', email },
@@ -162,9 +164,17 @@ describe('payment deadlines by method, reminders and Record payment (PGlite)', (
 
   it('bank transfer picked up sooner than the days: the deadline is the pick-up; no reminder for a hold shorter than the window', async () => {
     const v = await vehicle(t);
-    const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
-    const after = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
-    const b = await book('bank_transfer', v, tomorrow, after);
+    // picked up 20 hours from now, whatever the time of day: the hold is shorter than the 24-hour reminder window
+    const at = new Date(Math.ceil((Date.now() + 20 * HOUR) / HOUR) * HOUR);
+    const after = new Date(at.getTime() + 2 * DAY).toISOString().slice(0, 10);
+    const b = await book(
+      'bank_transfer',
+      v,
+      at.toISOString().slice(0, 10),
+      after,
+      'full',
+      at.toISOString().slice(11, 16),
+    );
     expect(b.payment_deadline).toBe(b.pickup_at);
     await moveClock(t.platform.db, 2 * HOUR, [b.id]);
     expect(await runPaymentReminders(t.platform)).toBe(0);
