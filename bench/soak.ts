@@ -22,7 +22,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ensureBuilt, root } from '../scripts/ensure-built.mjs';
 import { freePort, startPgBouncer } from '../scripts/pgbouncer.mjs';
-import { SERVER_NODE_FLAGS } from '../scripts/server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-flags.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -94,7 +94,7 @@ const others: { stop(): unknown }[] = [];
 async function startNode(databaseUrl: string): Promise<RovaNode> {
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry, 'serve'], {
-    env: { ...common, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...SERVER_ENV, ...common, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const node: RovaNode = { child, port, stderr: [] };

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from './server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'rova-smoke-'));
@@ -35,7 +35,7 @@ const check = (name, ok, detail = '') => {
 console.log(`smoke on node ${process.version}`);
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'scripts/start.mjs')], {
   cwd: root,
-  env,
+  env: { ...SERVER_ENV, ...env },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 let log = '';

@@ -23,7 +23,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { freePort, startPgBouncer } from './pgbouncer.mjs';
 import { freeServerPort } from './ports.mjs';
-import { SERVER_NODE_FLAGS } from './server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pgUrl = process.env.ROVA_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -172,7 +172,7 @@ try {
   const incarnations = new Map();
   const start = (i, env = {}) => {
     const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'dist/main.js'), 'serve'], {
-      env: { ...common, DATABASE_URL: pooled.toString(), PORT: String(ports[i]), HOST: '127.0.0.1', ...env },
+      env: { ...SERVER_ENV, ...common, DATABASE_URL: pooled.toString(), PORT: String(ports[i]), HOST: '127.0.0.1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const life = { node: i + 1, end: 'running', told: false, stderr: [], stdout: [] };

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 import { allDocs } from '../readme/pages.js';
 
 // The files of deploy/ are what docs/operators/production.md and several-nodes.md tell an operator to install: each is
@@ -62,11 +62,13 @@ describe('deploy/', () => {
     const start = (
       JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts.start!;
-    expect(start).toBe(`exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
+    const env = Object.entries(SERVER_ENV).map(([k, v]) => `${k}=\${${k}:-${v}}`);
+    expect(start).toBe(`${env.join(' ')} exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
     const unit = readFileSync(path.join(DEPLOY, 'rova@.service'), 'utf8');
     expect(/^ExecStart=(.*)$/m.exec(unit)![1]).toBe(
       `/usr/bin/node ${SERVER_NODE_FLAGS.join(' ')} /opt/rova/dist/main.js serve`,
     );
+    for (const [k, v] of Object.entries(SERVER_ENV)) expect(unit).toMatch(new RegExp(`^Environment=${k}=${v}$`, 'm'));
   });
 
   it('the Containerfile starts node as PID 1 with the same flags, as user 10001, with /readyz as its health check', () => {
@@ -74,6 +76,7 @@ describe('deploy/', () => {
     expect(JSON.parse(/^ENTRYPOINT (.*)$/m.exec(file)![1]!)).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/main.js']);
     expect(/^CMD (.*)$/m.exec(file)![1]).toBe('["serve"]');
     expect(file).toMatch(/^USER 10001:10001$/m);
+    for (const [k, v] of Object.entries(SERVER_ENV)) expect(file).toMatch(new RegExp(`^ENV ${k}=${v}$`, 'm'));
     expect(file).toMatch(/^VOLUME \/var\/lib\/rova$/m);
     expect(file).toMatch(/^ARG BASE=docker\.io\/library\/node:24-trixie-slim$/m);
     expect(file).toMatch(

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { Platform } from '../../../platform/context.js';
 import { rows } from '../../../platform/db/types.js';
 import { catalogueChanged } from '../catalogue.js';
 import { addPhotos } from '../vehicles/photos/service.js';
+import { loadSharp } from '../vehicles/photos/sharp.js';
 
 const PAINT = ['#c0392b', '#2e86de', '#27ae60', '#f39c12', '#8e44ad', '#34495e', '#d35400', '#16a085', '#7f8c8d'];
 const SKY = [
@@ -65,6 +65,7 @@ export async function seedDemoPhotos(p: Platform): Promise<void> {
 
 async function seedOne(p: Platform, c: { id: string; name: string; category: string }, two: boolean): Promise<void> {
   const views: (0 | 1)[] = two ? [0, 1] : [0];
+  const sharp = await loadSharp();
   // PNG without compression: it is decoded again at once, so time spent compressing it would be wasted
   const pictures = await Promise.all(
     views.map((view) =>

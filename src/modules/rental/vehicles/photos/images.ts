@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo } from 'sharp';
 import { invalidField } from '../../errors.js';
 import { sniffDocument } from '../../vendors/applications/uploads.js';
+import { loadSharp } from './sharp.js';
 
 /** The largest photo file accepted (413 past it). */
 export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
@@ -43,6 +44,7 @@ export async function processPhoto(data: Buffer, field: string): Promise<Process
   const type = sniffDocument(data);
   if (!type || !ACCEPTED.has(type.mime))
     throw invalidField(field, 'Photos must be JPEG, PNG or WebP images (checked from the content).');
+  const sharp = await loadSharp();
   let upright: { data: Buffer; info: OutputInfo };
   try {
     // one decode, turned upright, kept lossless in memory; every variant is resized from it
