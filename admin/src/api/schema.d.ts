@@ -2893,6 +2893,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wp-json/rova-rental/v2/guest/manage/pay-due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the rest: the amount due on the booking of a manage link after its price went up (the account’s pay-due)
+         * @description As POST /my/bookings/{id}/pay-due, for the link’s booking, through the same payment path: for a booking whose payment_status is `partially_paid` (its `balance.due` in GET /guest/manage/booking). `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Idempotency-Key honoured per booking (the answer is kept sealed). 409 `STATE_CONFLICT` with `details.reason: nothing_due` when nothing is due (paid, or the booking cancelled), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 401 when the link is not valid, expired or revoked; 503 when Stripe cannot start it (nothing charged; it stays due).
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestManagePayDue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wp-json/rova-rental/v2/guest/manage/revoke": {
         parameters: {
             query?: never;
@@ -3248,7 +3270,7 @@ export interface paths {
         put?: never;
         /**
          * Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)
-         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 when nothing is due; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).
+         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -18742,7 +18764,7 @@ export interface operations {
                         data?: {
                             /** @description Extras and the one-way fee */
                             addons_total: number;
-                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
+                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due (with a manage link: POST /guest/manage/pay-due) */
                             balance: {
                                 currency: string;
                                 /** @description What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0 */
@@ -19436,6 +19458,109 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestManagePayDue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_method": "offline"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description How to pay the amount due (default: how it is asked now) */
+                    payment_method?: "offline" | "stripe";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            amount: number;
+                            booking_id: number;
+                            /** @description stripe: confirm this PaymentIntent with Stripe.js; the signed webhook settles it */
+                            client_secret?: string;
+                            currency: string;
+                            /** @description offline: how to pay */
+                            instructions?: string;
+                            payment_id: number;
+                            provider: "offline" | "stripe";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20536,7 +20661,7 @@ export interface operations {
                         data?: {
                             /** @description Extras and the one-way fee */
                             addons_total: number;
-                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
+                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due (with a manage link: POST /guest/manage/pay-due) */
                             balance: {
                                 currency: string;
                                 /** @description What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0 */
@@ -21317,6 +21442,7 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description How to pay the amount due (default: how it is asked now) */
                     payment_method?: "offline" | "stripe";
                 };
             };
