@@ -120,6 +120,13 @@ describe('a guest pays the rest through the manage link', () => {
   it('card: the link shows paid and due; pay-due answers the intent of the difference (the same on a repeat); the webhook settles it: paid; then 409 nothing_due; audited as the guest', async () => {
     const g = await guestBooking();
     await lengthen(g, 2);
+    // the mail asking for it points a guest (no account) to its manage link, which it carries
+    const asked = (await outbox()).find((m) => m.template === 'amount_due' && m.text.includes(g.reference))!;
+    expect(asked.text).toContain('Amount due: 200.00 USD');
+    expect(asked.text).toContain(
+      'How to pay: Pay the rest by card with the link “Manage your booking without signing in” below.',
+    );
+    expect(asked.text).toContain(`Manage your booking without signing in: `);
     expect(await view(g)).toMatchObject({
       payment_status: 'partially_paid',
       total: 600,
