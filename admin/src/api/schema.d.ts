@@ -2840,7 +2840,7 @@ export interface paths {
         put?: never;
         /**
          * Move the booking of a manage link to other dates or another vehicle of the same category (the account’s rules)
-         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. As POST /my/bookings/{id}/change, for the link’s booking: mails `booking_changed`; Idempotency-Key honoured per booking. 401 when the link is not valid, expired or revoked.
+         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due, with a manage link POST /guest/manage/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. As POST /my/bookings/{id}/change, for the link’s booking: mails `booking_changed`; Idempotency-Key honoured per booking. 401 when the link is not valid, expired or revoked.
          *
          *     **Public**: no credentials needed.
          */
@@ -2862,7 +2862,7 @@ export interface paths {
         put?: never;
         /**
          * What moving the booking of a manage link to other dates or another vehicle would cost (the account’s rules; nothing is written)
-         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. As POST /my/bookings/{id}/change/quote, for the link’s booking; 401 when the link is not valid, expired or revoked.
+         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due, with a manage link POST /guest/manage/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. As POST /my/bookings/{id}/change/quote, for the link’s booking; 401 when the link is not valid, expired or revoked.
          *
          *     **Public**: no credentials needed.
          */
@@ -2887,6 +2887,28 @@ export interface paths {
          * @description **Public**: no credentials needed.
          */
         post: operations["postRovaRentalV2GuestManageMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wp-json/rova-rental/v2/guest/manage/pay-due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay the rest: the amount due on the booking of a manage link after its price went up (the account’s pay-due)
+         * @description As POST /my/bookings/{id}/pay-due, for the link’s booking, through the same payment path: for a booking whose payment_status is `partially_paid` (its `balance.due` in GET /guest/manage/booking). `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Idempotency-Key honoured per booking (the answer is kept sealed). 409 `STATE_CONFLICT` with `details.reason: nothing_due` when nothing is due (paid, or the booking cancelled), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 401 when the link is not valid, expired or revoked; 503 when Stripe cannot start it (nothing charged; it stays due).
+         *
+         *     **Public**: no credentials needed.
+         */
+        post: operations["postRovaRentalV2GuestManagePayDue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3184,7 +3206,7 @@ export interface paths {
         put?: never;
         /**
          * Move one of my bookings to other dates or another vehicle of the same category (another’s → 404)
-         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. Mails the customer `booking_changed` with the booking as .ics; event `booking.repriced` when the total changes. Idempotency-Key honoured.
+         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due, with a manage link POST /guest/manage/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. Mails the customer `booking_changed` with the booking as .ics; event `booking.repriced` when the total changes. Idempotency-Key honoured.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -3206,7 +3228,7 @@ export interface paths {
         put?: never;
         /**
          * What moving one of my bookings to other dates or another vehicle would cost (nothing is written)
-         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. The quote runs the change under the booking’s lock and rolls it back.
+         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due, with a manage link POST /guest/manage/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. The quote runs the change under the booking’s lock and rolls it back.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -3248,7 +3270,7 @@ export interface paths {
         put?: never;
         /**
          * Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)
-         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 when nothing is due; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).
+         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -18742,7 +18764,7 @@ export interface operations {
                         data?: {
                             /** @description Extras and the one-way fee */
                             addons_total: number;
-                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
+                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due (with a manage link: POST /guest/manage/pay-due) */
                             balance: {
                                 currency: string;
                                 /** @description What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0 */
@@ -19436,6 +19458,109 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+        };
+    };
+    postRovaRentalV2GuestManagePayDue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+                /** @description The `rova_manage` parameter of a booking mail’s “manage your booking” link */
+                "x-rova-manage-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_method": "offline"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description How to pay the amount due (default: how it is asked now) */
+                    payment_method?: "offline" | "stripe";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalEnvelope"] & {
+                        data?: {
+                            amount: number;
+                            booking_id: number;
+                            /** @description stripe: confirm this PaymentIntent with Stripe.js; the signed webhook settles it */
+                            client_secret?: string;
+                            currency: string;
+                            /** @description offline: how to pay */
+                            instructions?: string;
+                            payment_id: number;
+                            provider: "offline" | "stripe";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description No or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Not ready or degraded */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20536,7 +20661,7 @@ export interface operations {
                         data?: {
                             /** @description Extras and the one-way fee */
                             addons_total: number;
-                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due */
+                            /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due (with a manage link: POST /guest/manage/pay-due) */
                             balance: {
                                 currency: string;
                                 /** @description What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0 */
@@ -21317,6 +21442,7 @@ export interface operations {
                 "application/json": {
                     /** @description The cookie session's nonce, instead of the X-WP-Nonce header (removed from the body before the handler runs) */
                     _wpnonce?: string;
+                    /** @description How to pay the amount due (default: how it is asked now) */
                     payment_method?: "offline" | "stripe";
                 };
             };

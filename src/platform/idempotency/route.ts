@@ -34,6 +34,11 @@ export interface KeyedRun {
   /** The answer carries a secret shown once (kept sealed, see IdempotencyOptions.seal). */
   secret?: boolean;
   /**
+   * Whose keys these are when the request has no account (a guest's manage link: `booking:<id>`); default the API
+   * key or the signed-in user. Without it every public caller would share one key space.
+   */
+  caller?: string;
+  /**
    * The request: the write's transaction commits the key with it (`claim.commit`), then the run may go on after the
    * commit (send a delivery) — its answer replaces the committed one as the key's answer.
    */
@@ -72,7 +77,7 @@ export async function keyedRun(
   w: KeyedRun,
 ): Promise<IdempotentAnswer> {
   const auth = req.auth;
-  const caller = auth.apiKeyId !== null ? `key:${auth.apiKeyId}` : `user:${auth.user?.id ?? 0}`;
+  const caller = w.caller ?? (auth.apiKeyId !== null ? `key:${auth.apiKeyId}` : `user:${auth.user?.id ?? 0}`);
   const header = req.headers['idempotency-key'];
   const r = await idempotent(
     p.db,

@@ -181,8 +181,8 @@ function inline(el: HTMLElement): void {
       api: manage ? new ManageApi(restRoot(), manage) : api,
       manage: manage !== null,
       i18n: i18n(langOf(o)),
-      // a guest pays offline: an amount due after a change is asked with the store's instructions, not by card
-      payments: manage ? undefined : paymentConfig,
+      // a guest pays the rest by card too (POST /guest/manage/pay-due), as the account does
+      payments: paymentConfig,
       resetToken: new URLSearchParams(location.search).get('rova_reset'),
       onReset: dropResetToken,
       open: new URLSearchParams(location.search).get('rova_booking') ?? undefined,

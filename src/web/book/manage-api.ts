@@ -1,11 +1,12 @@
 /**
  * The account page opened with a booking mail's "manage my booking" link (`?rova_manage=<token>`): the account
  * widget's booking calls answered for that one booking, with the token, without signing in. Only what the manage
- * link allows is answered: the booking, its cancellation, a change of its dates and a message about it.
+ * link allows is answered: the booking, its cancellation, a change of its dates, paying the rest and a message about
+ * it.
  */
 import { Api, ApiError } from './api.js';
-import type { ChangeAnswer, ChangeBody } from './api-types.js';
-import type { Cancelled, MyBooking, MyBookingDetail, Thread } from './account.js';
+import type { ChangeAnswer, ChangeBody, PayDueBody } from './api-types.js';
+import type { Cancelled, DuePayment, MyBooking, MyBookingDetail, Thread } from './account.js';
 
 const BASE = '/rova-rental/v2/guest/manage';
 
@@ -45,6 +46,12 @@ export class ManageApi extends Api {
   override async changeBooking(_id: number, body: ChangeBody, key: string): Promise<ChangeAnswer> {
     const headers = { ...this.headers, 'Idempotency-Key': key };
     return (await this.call<{ data: ChangeAnswer }>('POST', `${BASE}/change`, body, headers)).data;
+  }
+
+  /** "Pay the rest" of the link's booking: the account's card payment (or offline instructions), by the token. */
+  override async payDue(_id: number, method?: PayDueBody['payment_method']): Promise<DuePayment> {
+    const body: PayDueBody = method ? { payment_method: method } : {};
+    return (await this.call<{ data: DuePayment }>('POST', `${BASE}/pay-due`, body, this.headers)).data;
   }
 
   /** A message about the booking; the store answers by e-mail (a guest has no inbox here). */

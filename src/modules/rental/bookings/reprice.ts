@@ -18,6 +18,7 @@ import { Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
 import type { LockedBooking } from './lock.js';
 import { updateBooking, type BookingRow } from './repo.js';
+import { customerById } from '../customers/repo.js';
 import type { PaymentStatus } from './schema.js';
 
 /** What settling a booking's money against its total decided (all in the caller's transaction). */
@@ -178,9 +179,13 @@ async function askForDue(p: Platform, tx: Db, b: BookingRow, money: MoneyBalance
   const total = new Decimal(b.total);
   const amount = (d: Decimal) => `${d.toFixed(2)} ${b.currency}`;
   const offline = (await paymentsOf(tx, Number(b.id))).some((x) => x.status === 'pending' && x.provider === 'offline');
+  // a guest has no account to pay in: the mail's manage link opens the booking and its "pay the rest"
+  const guest = b.customer_id !== null && !(await customerById(tx, Number(b.customer_id)))?.user_id;
   const how = offline
     ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${amount(money.due)}.`
-    : 'Pay the rest by card from this booking in your account.';
+    : guest
+      ? 'Pay the rest by card with the link “Manage your booking without signing in” below.'
+      : 'Pay the rest by card from this booking in your account.';
   return bookingMailInTransaction(tx, p, 'amount_due', b, [
     ['Paid', amount(total.minus(money.due))],
     ['Amount due', amount(money.due)],

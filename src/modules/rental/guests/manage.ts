@@ -9,6 +9,8 @@ import {
   type MyChangeInput,
   type MyChangeOutcome,
 } from '../bookings/my/change.js';
+import { payCustomerDue, type DuePayment } from '../bookings/my/pay-due.js';
+import type { ProviderName } from '../bookings/settings.js';
 import type { Db } from '../../../platform/db/types.js';
 import { insertMessage } from '../messages/repo.js';
 import { readManageToken } from './manage-link.js';
@@ -53,6 +55,11 @@ export async function manageChange(
   record?: (tx: Db, done: MyChangeOutcome) => Promise<void>,
 ): Promise<MyChangeOutcome> {
   return changeCustomerBooking(p, b, input, record);
+}
+
+/** The account's "pay the rest" for the link's booking: the same money path (lock, payments, intent) as the account. */
+export async function managePayDue(p: Platform, b: BookingRow, method?: ProviderName): Promise<DuePayment> {
+  return payCustomerDue(p, Number(b.id), method);
 }
 
 /** The guest writes to the store about this booking: a new thread of the booking's customer (no author account). */

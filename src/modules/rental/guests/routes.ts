@@ -9,11 +9,18 @@ import { CreateBody } from '../bookings/create/routes.js';
 import { CreatedBookingView } from '../bookings/create/schema.js';
 import { createCustomerBooking, type CreatedBooking } from '../bookings/create/service.js';
 import { detailView } from '../bookings/my/detail.js';
-import { MyBookingDetail, MyCancellation, MyChange, MyChangeBody } from '../bookings/my/schema.js';
+import {
+  DuePayment,
+  MyBookingDetail,
+  MyCancellation,
+  MyChange,
+  MyChangeBody,
+  PayDueBody,
+} from '../bookings/my/schema.js';
 import { cancelledAnswer } from '../bookings/my/cancel-view.js';
 import { CHANGE_RULES, changedAnswer, changeView } from '../bookings/my/change-view.js';
 import type { MyChangeOutcome } from '../bookings/my/change.js';
-import { IdempotencyKeyHeader } from '../../../platform/idempotency/route.js';
+import { IdempotencyKeyHeader, keyedRun } from '../../../platform/idempotency/route.js';
 import { journeySettings } from '../bookings/settings.js';
 import {
   attachGuestBookings,
@@ -23,6 +30,7 @@ import {
   manageChangeQuote,
   manageDetail,
   manageMessage,
+  managePayDue,
   manageRevoke,
 } from './manage.js';
 import { publicReadLimit } from '../http/rate-limits.js';
@@ -58,7 +66,7 @@ const GuestCreateBody = Type.Omit(CreateBody, ['customer'], { additionalProperti
 
 /**
  * Booking without an account (rova-rental/v2): e-mail code → guest pass → booking; and the "manage my booking" link
- * of every booking mail (view, cancel, message, revoke), which opens that one booking only. Every write is audited
+ * of every booking mail (view, cancel, change, pay the rest, message, revoke), which opens that one booking only. Every write is audited
  * with the guest's verified address or the booking as its target.
  */
 export const guestRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -235,6 +243,51 @@ export const guestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         { errors: 'rental', answerWaitMs: p.config.databaseCommitOutcomeWaitMs },
       );
       if (r.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(200).send(r.body as never);
+    },
+  );
+
+  app.post(
+    '/guest/manage/pay-due',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: T,
+        summary:
+          'Pay the rest: the amount due on the booking of a manage link after its price went up (the account’s pay-due)',
+        description:
+          'As POST /my/bookings/{id}/pay-due, for the link’s booking, through the same payment path: for a booking whose ' +
+          'payment_status is `partially_paid` (its `balance.due` in GET /guest/manage/booking). `payment_method` ' +
+          '(default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the ' +
+          'amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), ' +
+          '`offline` the instructions. Idempotency-Key honoured per booking (the answer is kept sealed). 409 ' +
+          '`STATE_CONFLICT` with `details.reason: nothing_due` when nothing is due (paid, or the booking cancelled), ' +
+          '`payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 401 ' +
+          'when the link is not valid, expired or revoked; 503 when Stripe cannot start it (nothing charged; it stays ' +
+          'due).',
+        headers: Type.Object({ ...ManageHeaders.properties, ...IdempotencyKeyHeader.properties }),
+        body: PayDueBody,
+        response: { 200: RentalEnvelope(DuePayment), ...rentalErrors(400, 401, 409, 422, 429, 503) },
+      },
+    },
+    async (req, reply) => {
+      req.auditDetails = { actor: 'guest', via: 'manage_link' };
+      const b = await manageBooking(req);
+      const r = await keyedRun(p, req, reply, {
+        action: 'booking-manage-pay-due',
+        // no account: the key is the booking's (the link opens that one booking)
+        caller: `booking:${b.id}`,
+        // the client secret of the intent is not kept readable in the key's row
+        secret: true,
+        // no claim.commit: asked again, the payment path answers the same payment and intent, so a request taking
+        // over an abandoned key cannot ask twice
+        run: async () => {
+          const due = await managePayDue(p, b, req.body?.payment_method);
+          const message =
+            due.provider === 'stripe' ? 'Confirm the payment with the client secret.' : 'Pay as instructed.';
+          return { status: 200, body: rentalOk(due, message) };
+        },
+      });
       return reply.code(200).send(r.body as never);
     },
   );

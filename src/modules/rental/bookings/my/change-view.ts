@@ -36,6 +36,7 @@ export const CHANGE_RULES =
   '`STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new ' +
   "booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and " +
   'priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` ' +
-  '`partially_paid`; pay it with POST /my/bookings/{id}/pay-due); a cheaper one refunds the overpaid part, free ' +
-  'until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it ' +
+  '`partially_paid`; pay it with POST /my/bookings/{id}/pay-due, with a manage link POST /guest/manage/pay-due); ' +
+  'a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS ' +
+  'before the pick-up), after it ' +
   'BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. ';

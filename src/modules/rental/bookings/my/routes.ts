@@ -5,7 +5,15 @@ import { RentalEnvelope, rentalErrors } from '../../../../platform/http/schemas.
 import { bookingView } from '../view.js';
 import { PageSchema, PagingQuery, pageOf, parsePaging } from '../../paging.js';
 import { IdParams } from '../../schemas.js';
-import { DuePayment, MyBookingDetail, MyBookingItem, MyCancellation, MyChange, MyChangeBody } from './schema.js';
+import {
+  DuePayment,
+  MyBookingDetail,
+  MyBookingItem,
+  MyCancellation,
+  MyChange,
+  MyChangeBody,
+  PayDueBody,
+} from './schema.js';
 import { changeMyBooking, quoteMyChange, type MyChangeOutcome } from './change.js';
 import { cancelledAnswer } from './cancel-view.js';
 import { CHANGE_RULES, changedAnswer, changeView } from './change-view.js';
@@ -79,15 +87,12 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked ' +
           'now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; ' +
           'the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way ' +
-          'than before supersedes the earlier request (its intent is cancelled at Stripe). 409 when nothing is due; ' +
-          '400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).',
+          'than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when ' +
+          'nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request ' +
+          'asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing ' +
+          'charged; it stays due).',
         params: IdParams,
-        body: Type.Optional(
-          Type.Object(
-            { payment_method: Type.Optional(Type.Union([Type.Literal('offline'), Type.Literal('stripe')])) },
-            { additionalProperties: false },
-          ),
-        ),
+        body: PayDueBody,
         response: { 200: RentalEnvelope(DuePayment), ...rentalErrors(400, 401, 403, 404, 409, 429, 503) },
       },
     },

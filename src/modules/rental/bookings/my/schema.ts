@@ -60,7 +60,23 @@ export const Balance = Type.Object(
       description: 'How to pay the amount due offline (when it is asked offline)',
     }),
   },
-  { additionalProperties: false, description: 'Paid and due; pay the rest with POST /my/bookings/{id}/pay-due' },
+  {
+    additionalProperties: false,
+    description:
+      'Paid and due; pay the rest with POST /my/bookings/{id}/pay-due (with a manage link: POST /guest/manage/pay-due)',
+  },
+);
+
+/** The body of "pay the rest" (the account's and the manage link's). */
+export const PayDueBody = Type.Optional(
+  Type.Object(
+    {
+      payment_method: Type.Optional(
+        lit(['offline', 'stripe'], { description: 'How to pay the amount due (default: how it is asked now)' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 /** POST /my/bookings/{id}/pay-due: the payment asked for the amount due. */
