@@ -5,8 +5,12 @@ import {
   customer,
   DIALOG,
   expectAxeClean,
+  expectFits,
   focused,
+  fromHome,
+  overflow,
   readmeShot,
+  SIZES,
   tabTo,
   visitors,
   WIDGET,
@@ -128,20 +132,6 @@ async function signIn(page: Page, c: Customer): Promise<void> {
   await w.locator('input[name=password]').fill(c.password);
   await w.locator('button[data-f=auth-submit]').click();
   await w.locator('h2', { hasText: 'My bookings' }).waitFor();
-}
-
-/** The page does not scroll sideways and nothing sticks out of the widget's box. */
-function overflow(page: Page, selector: string) {
-  return page.evaluate((sel) => {
-    const root = document.querySelector(sel)!.shadowRoot!;
-    const box = root.querySelector('.root')!.getBoundingClientRect();
-    const out = Array.from(root.querySelectorAll('.root *:not(option)'))
-      .filter(
-        (e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5,
-      )
-      .map((e) => e.tagName + (e.className ? '.' + String(e.className) : ''));
-    return { page: document.documentElement.scrollWidth, out: [...new Set(out)] };
-  }, selector);
 }
 
 const money = (amount: number, currency: string) =>
@@ -372,52 +362,71 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await w.locator('input[name=email]').waitFor();
   });
 
-  it('forgot password: from the sign-in, the mailed link opens the reset page, which says the rule, refuses a short one, and the new password signs in (axe on each step)', async () => {
-    const c = await account();
-    const { page, requests } = await open('/demo/rent/account');
-    const w = page.locator(ACCOUNT);
-    await w.locator('button[data-f=auth-forgot-open]').click();
-    await w.locator('h2', { hasText: 'Forgot your password?' }).waitFor();
-    await expectAxeClean(page, 'forgot');
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('button[data-f=auth-forgot]').click();
-    await w
-      .locator('[data-f=auth-notice]', {
-        hasText:
-          'If an account exists for this address, a link to choose a new password is on its way. Check your inbox.',
-      })
-      .waitFor();
-    await w.locator('h2', { hasText: 'Sign in' }).waitFor();
+  it.each(SIZES)(
+    '%s: forgot password: from / to the sign-in, the mailed link opens the reset page, which says the rule, refuses a short one, and the new password signs in (axe on each step)',
+    async (_n, width, height) => {
+      const c = await account();
+      const { page, requests } = await fromHome(open, { width, height }, 'Demo customer account');
+      const w = page.locator(ACCOUNT);
+      await w.locator('h2', { hasText: 'Sign in' }).waitFor();
+      await expectAxeClean(page, `${width}px: sign-in`);
+      await expectFits(page, width, 'sign-in', ACCOUNT);
+      await w.getByRole('button', { name: 'Forgot password?' }).click();
+      await w.locator('h2', { hasText: 'Forgot your password?' }).waitFor();
+      await expectAxeClean(page, `${width}px: forgot`);
+      await expectFits(page, width, 'forgot', ACCOUNT);
+      await w.locator('input[name=email]').fill(c.email);
+      await w.locator('button[data-f=auth-forgot]').click();
+      await w
+        .locator('[data-f=auth-notice]', {
+          hasText:
+            'If an account exists for this address, a link to choose a new password is on its way. Check your inbox.',
+        })
+        .waitFor();
+      await w.locator('h2', { hasText: 'Sign in' }).waitFor();
 
-    // the mail (this shop keeps mails in the outbox): its link leads to the page Rova serves for the reset
-    const mails = await call<{ template: string; html: string }[]>(
-      'GET',
-      `/rova/v1/outbox?to=${encodeURIComponent(c.email)}`,
-      { admin: true },
-    );
-    const mail = mails.find((m) => m.template === 'password_reset');
-    const link = /href="(https?:\/\/[^"]+\/account\?rova_reset=[A-Za-z0-9_-]+)"/.exec(mail?.html ?? '')?.[1];
-    expect(link, 'the reset link in the mail').toBeTruthy();
-    const opened = new URL(link!);
-    // the customer opens it (this shop stands for the public address)
-    await page.goto(shop.origin + opened.pathname + opened.search);
-    await w.locator('h2', { hasText: 'Choose a new password' }).waitFor();
-    await w.locator('#rova-password-rule', { hasText: 'Use at least 10 characters.' }).waitFor();
-    await expectAxeClean(page, 'reset');
-    await w.locator('input[name=password]').fill('too-short');
-    await w.locator('button[data-f=auth-reset]').click();
-    expect(await w.locator('[data-f=auth-error]').textContent()).toBe('Use at least 10 characters.');
-    expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/password/reset')).toEqual([]);
-    await w.locator('input[name=password]').fill('brand-new-pass-789');
-    await w.locator('button[data-f=auth-reset]').click();
-    await w
-      .locator('[data-f=auth-notice]', { hasText: 'Your password is changed. Sign in with the new one.' })
-      .waitFor();
-    // the spent token left the address bar
-    expect(new URL(page.url()).searchParams.has('rova_reset')).toBe(false);
-    await call('POST', '/rova/v1/auth/token', { body: { login: c.email, password: c.password }, status: 401 });
-    await signIn(page, { ...c, password: 'brand-new-pass-789' });
-  });
+      // the mail (this shop keeps mails in the outbox): its link leads to the page Rova serves for the reset
+      let mail: { template: string; html: string } | undefined;
+      await expect
+        .poll(
+          async () =>
+            (mail = (
+              await call<{ template: string; html: string }[]>(
+                'GET',
+                `/rova/v1/outbox?to=${encodeURIComponent(c.email)}`,
+                { admin: true },
+              )
+            ).find((m) => m.template === 'password_reset')),
+        )
+        .toBeTruthy();
+      const link = /href="(https?:\/\/[^"]+\/account\?rova_reset=[A-Za-z0-9_-]+)"/.exec(mail?.html ?? '')?.[1];
+      expect(link, 'the reset link in the mail').toBeTruthy();
+      const opened = new URL(link!);
+      // the customer opens it (this shop stands for the public address)
+      await page.goto(shop.origin + opened.pathname + opened.search);
+      await w.locator('h2', { hasText: 'Choose a new password' }).waitFor();
+      await w.locator('#rova-password-rule', { hasText: 'Use at least 10 characters.' }).waitFor();
+      await expectAxeClean(page, `${width}px: reset`);
+      await expectFits(page, width, 'reset', ACCOUNT);
+      await w.locator('input[name=password]').fill('too-short');
+      await w.locator('button[data-f=auth-reset]').click();
+      expect(await w.locator('[data-f=auth-error]').textContent()).toBe('Use at least 10 characters.');
+      expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/password/reset')).toEqual([]);
+      await w.locator('input[name=password]').fill('brand-new-pass-789');
+      await w.locator('button[data-f=auth-reset]').click();
+      await w
+        .locator('[data-f=auth-notice]', { hasText: 'Your password is changed. Sign in with the new one.' })
+        .waitFor();
+      // the spent token left the address bar
+      expect(new URL(page.url()).searchParams.has('rova_reset')).toBe(false);
+      await call('POST', '/rova/v1/auth/token', { body: { login: c.email, password: c.password }, status: 401 });
+      await expectAxeClean(page, `${width}px: password changed`);
+      await expectFits(page, width, 'password changed', ACCOUNT);
+      await signIn(page, { ...c, password: 'brand-new-pass-789' });
+      await expectAxeClean(page, `${width}px: signed in with the new password`);
+      await expectFits(page, width, 'signed in with the new password', ACCOUNT);
+    },
+  );
 
   it('from / through the links to /demo/rent (no typed URL); the floating button opens the dialog and stays clear of the content at 320 px; on to the account page', async () => {
     const { page } = await open('/');

@@ -128,6 +128,58 @@ export async function expectAxeClean(page: Page, label: string): Promise<void> {
   expect(bad, `${label}: axe violations\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
 }
 
+/** The issue's two widths: a laptop and a phone (name, width, height). */
+export const SIZES: [string, number, number][] = [
+  ['desktop', 1280, 900],
+  ['phone', 375, 740],
+];
+
+/**
+ * A new visitor on `/` at this size who clicks the landing page's link named `link` (no typed URL) and waits for the
+ * page it leads to.
+ */
+export async function fromHome(
+  open: ReturnType<typeof visitors>,
+  size: { width: number; height: number },
+  link = 'Demo rental page',
+): Promise<Tab> {
+  const tab = await open('/', { viewport: size });
+  const a = tab.page.getByRole('link', { name: link, exact: true });
+  const href = new URL((await a.getAttribute('href'))!, tab.page.url()).href;
+  await a.click();
+  await tab.page.waitForURL(href);
+  return tab;
+}
+
+/** The page's scroll width and what sticks out sideways of the widget's box (`selector`: its mount element). */
+export function overflow(page: Page, selector: string = WIDGET): Promise<{ page: number; out: string[] }> {
+  return page.evaluate((sel) => {
+    const root = document.querySelector(sel)!.shadowRoot!;
+    const box = root.querySelector('.root')!.getBoundingClientRect();
+    const out = Array.from(root.querySelectorAll('.root *:not(option)'))
+      .filter(
+        (e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5,
+      )
+      .map((e) => e.tagName + (e.className ? '.' + String(e.className) : ''));
+    return { page: document.documentElement.scrollWidth, out: [...new Set(out)] };
+  }, selector);
+}
+
+/** At this width the page does not scroll sideways and nothing of the widget sticks out of its box. */
+export async function expectFits(page: Page, width: number, label: string, selector: string = WIDGET): Promise<void> {
+  const o = await overflow(page, selector);
+  expect(o.out, `${label}: sticks out of the widget`).toEqual([]);
+  expect(o.page, `${label}: the page scrolls sideways`).toBeLessThanOrEqual(width);
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Whether two boxes share any area (a missing box, i.e. a hidden element, overlaps nothing). */
+export function overlaps(a: Box | null, b: Box | null): boolean {
+  if (!a || !b || a.width === 0 || a.height === 0 || b.width === 0 || b.height === 0) return false;
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 let n = 0;
 export function customer(): { first: string; last: string; email: string; password: string } {
   n += 1;

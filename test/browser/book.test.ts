@@ -1,6 +1,20 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customer, DIALOG, expectAxeClean, focused, register, tabTo, visitors, WIDGET } from './book-helpers.js';
+import {
+  customer,
+  DIALOG,
+  expectAxeClean,
+  expectFits,
+  focused,
+  fromHome,
+  overflow,
+  overlaps,
+  register,
+  SIZES,
+  tabTo,
+  visitors,
+  WIDGET,
+} from './book-helpers.js';
 import {
   launchChromium,
   saveSettings,
@@ -54,12 +68,6 @@ interface SearchAnswer {
     }[];
   };
 }
-
-/** The issue's two widths: a laptop and a phone. */
-const SIZES: [string, number, number][] = [
-  ['desktop', 1280, 900],
-  ['phone', 375, 740],
-];
 
 describe('booking widget (book.js) in Chromium', () => {
   it('inline, keyboard only: search → vehicle → register → book (pay at pick-up) → reference; the booking exists; axe clean on every step', async () => {
@@ -437,32 +445,64 @@ describe('booking widget (book.js) in Chromium', () => {
     await expectAxeClean(page, 'results in German');
   });
 
-  it('the floating button steps aside while an inline booking is under way and never covers its actions; back at the results it returns', async () => {
-    const { page } = await open('/demo/rent?rova_pickup=2027-10-20T10:00&rova_return=2027-10-22T10:00', {
-      viewport: { width: 375, height: 700 },
-    });
-    const w = page.locator(WIDGET);
-    const fab = page.locator('[data-rova-book-floating-host] button.floating');
-    await fab.waitFor();
-    await w.locator('button[data-f=search]').click();
-    await w.locator('ul.cards').waitFor();
-    expect(await fab.isVisible()).toBe(true);
-    await w.locator('ul.cards button').first().click();
-    const cont = w.locator('button[data-f=continue]');
-    await cont.waitFor();
-    await expect.poll(() => fab.isVisible()).toBe(false);
-    // nothing of the page's corner button sits over the widget's action
-    await cont.scrollIntoViewIfNeeded();
-    const box = (await cont.boundingBox())!;
-    const covering = await page.evaluate(
-      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('[data-rova-book]') !== null,
-      [box.x + box.width / 2, box.y + box.height / 2],
-    );
-    expect(covering).toBe(true);
-    await w.locator('button[data-f=back]').click();
-    await w.locator('ul.cards').waitFor();
-    await expect.poll(() => fab.isVisible()).toBe(true);
-  });
+  it.each(SIZES)(
+    '%s: from /, the floating button steps aside while an inline booking is under way: on the detail, sign-in and review its box meets neither the widget nor any of its buttons; back at the results it returns, clear of the widget at the page end (axe on each step)',
+    async (_n, width, height) => {
+      const { page } = await fromHome(open, { width, height });
+      const w = page.locator(WIDGET);
+      const fab = page.locator('[data-rova-book-floating-host] button.floating');
+      await fab.waitFor();
+      await w.locator('button[data-f=search]').click();
+      await w.locator('ul.cards').waitFor();
+      expect(await fab.isVisible()).toBe(true);
+      await expectAxeClean(page, `${width}px: results`);
+      await expectFits(page, width, 'results');
+      /**
+       * Each of the step's buttons scrolled into view in turn: the corner button's box meets neither it nor the
+       * widget's box, and the button's middle is the widget's.
+       */
+      const clear = async (step: string) => {
+        await expect.poll(() => fab.isVisible(), { message: step }).toBe(false);
+        const buttons = await w.locator('button').all();
+        expect(buttons.length, step).toBeGreaterThan(0);
+        for (const b of buttons) {
+          if (!(await b.isVisible())) continue;
+          await b.scrollIntoViewIfNeeded();
+          const box = (await b.boundingBox())!;
+          const f = await fab.boundingBox();
+          const label = `${step}: ${await b.textContent()}`;
+          expect(overlaps(f, box), label).toBe(false);
+          expect(overlaps(f, await w.boundingBox()), label).toBe(false);
+          const mine = await page.evaluate(
+            ([x, y]) => document.elementFromPoint(x!, y!)?.closest('[data-rova-book]') !== null,
+            [box.x + box.width / 2, box.y + box.height / 2],
+          );
+          expect(mine, label).toBe(true);
+        }
+        await expectAxeClean(page, `${width}px: ${step}`);
+        await expectFits(page, width, step);
+      };
+      await w.locator('ul.cards button').first().click();
+      await w.locator('button[data-f=continue]').waitFor();
+      await clear('detail');
+      await w.locator('button[data-f=continue]').click();
+      await w.locator('h2', { hasText: 'Sign in' }).waitFor();
+      await clear('sign-in');
+      await register(w);
+      await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+      await clear('review');
+      await w.locator('button[data-f=back]').click();
+      await w.locator('button[data-f=continue]').waitFor();
+      await w.locator('button[data-f=back]').click();
+      await w.locator('ul.cards').waitFor();
+      await expect.poll(() => fab.isVisible()).toBe(true);
+      // at the page's end (the spacer below it) the corner button is clear of the whole widget
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await expect
+        .poll(async () => overlaps(await fab.boundingBox(), await w.boundingBox()), { message: 'results, page end' })
+        .toBe(false);
+    },
+  );
 
   it('where and when: the detail shows the pick-up and return places with address, the hours of that day and a map link', async () => {
     const locs = await api<{
@@ -645,6 +685,80 @@ describe('booking widget (book.js) in Chromium', () => {
     );
   });
 
+  it.each(SIZES)(
+    '%s: from /, browsing in EUR (the widget’s currency switch): the cards show the search API’s EUR figures; the review says before booking that the charge is in USD, with both amounts; the booking is charged in USD, the check API’s total (axe on each step)',
+    async (_n, width, height) => {
+      const money = (x: number, currency: string) =>
+        new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(x);
+      // each width its own dates (in November 2027, which no other test here books)
+      const day = 1 + SIZES.findIndex(([, w2]) => w2 === width) * 7;
+      const pickup = `2027-11-${String(day).padStart(2, '0')}`;
+      const back = `2027-11-${String(day + 3).padStart(2, '0')}`;
+      const { page, events } = await fromHome(open, { width, height });
+      const w = page.locator(WIDGET);
+      await w.locator('select[name=currency] option[value=EUR]').waitFor({ state: 'attached' });
+      await w.locator('input[name=pickup_date]').fill(pickup);
+      await w.locator('input[name=return_date]').fill(back);
+      await w.locator('select[name=currency]').selectOption('EUR');
+      await expectAxeClean(page, `${width}px: search in EUR`);
+      await expectFits(page, width, 'search in EUR');
+      const searched = page.waitForRequest((r) => r.url().includes('/rova-rental/v2/vehicles/search'));
+      await w.locator('button[data-f=search]').click();
+      await w.locator('ul.cards').waitFor();
+      // the same question from Node: what the cards show is the API's conversion
+      const asked = new URL((await searched).url());
+      expect(asked.searchParams.get('currency')).toBe('EUR');
+      const found = await api<SearchAnswer>(asked.pathname.replace(/^\/wp-json/, '') + asked.search);
+      const first = found.data.items[0]!;
+      expect(first.currency).toBe('EUR');
+      const card = w.locator('ul.cards li').first();
+      expect(await card.locator('p.price').textContent()).toBe(
+        `${money(first.total_price, 'EUR')} for ${first.days} days`,
+      );
+      await expectAxeClean(page, `${width}px: results in EUR`);
+      await expectFits(page, width, 'results in EUR');
+
+      const checked = page.waitForRequest(
+        (r) => r.url().endsWith('/rova-rental/v2/booking/check') && r.method() === 'POST',
+      );
+      await card.locator('button[data-f=choose-' + String(first.vehicle_id) + ']').click();
+      const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
+        body: (await checked).postData()!,
+      });
+      const c = ((await res.json()) as { data: { total: number; currency: string } }).data;
+      expect(c.currency).toBe('USD');
+      // the two amounts are one price: the search in the store's currency has the check's total for this vehicle
+      asked.searchParams.delete('currency');
+      const inUsd = await api<SearchAnswer>(asked.pathname.replace(/^\/wp-json/, '') + asked.search);
+      expect(inUsd.data.items.find((i) => i.vehicle_id === first.vehicle_id)).toMatchObject({
+        currency: 'USD',
+        total_price: c.total,
+      });
+      const said = `${money(first.total_price, 'EUR')} ≈ ${money(c.total, 'USD')}, charged in USD`;
+      await expect.poll(() => w.locator('[data-f=charged-in]').textContent()).toBe(said);
+      await expectAxeClean(page, `${width}px: detail in EUR`);
+      await expectFits(page, width, 'detail in EUR');
+      await w.locator('button[data-f=continue]').click();
+      await register(w);
+      await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+      expect(await w.locator('[data-f=charged-in]').textContent()).toBe(said);
+      expect(await w.locator('tr.total td').textContent()).toBe(money(c.total, 'USD'));
+      await expectAxeClean(page, `${width}px: review in EUR`);
+      await expectFits(page, width, 'review in EUR');
+      await w.locator('button[data-f=book]').click();
+      await w.locator('h2', { hasText: 'Booking received' }).waitFor();
+      await expectAxeClean(page, `${width}px: booked`);
+      await expectFits(page, width, 'booked');
+      const created = (await events()).find((e) => e.type === 'rova:booking-created')?.detail as { id: number };
+      const b = await api<{ data: { currency: string; total: number; vehicle_id: number } }>(
+        `/rova-rental/v1/bookings/${created.id}`,
+      );
+      expect(b.data).toMatchObject({ currency: 'USD', total: c.total, vehicle_id: first.vehicle_id });
+    },
+  );
+
   it("strict CSP (script-src 'self') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*; 320 px wide", async () => {
     const a = await fetch(`${shop.origin}/demo/rent`);
     const html = await a.text();
@@ -684,21 +798,10 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(look).toEqual({ bg: 'rgb(185, 28, 28)', radius: '3px' });
     // 320 px wide: the page does not scroll sideways and nothing sticks out of the widget's box
     await page.setViewportSize({ width: 320, height: 640 });
-    const overflow = () =>
-      page.evaluate(() => {
-        const root = document.querySelector('[data-rova-book]')!.shadowRoot!;
-        const box = root.querySelector('.root')!.getBoundingClientRect();
-        const out = Array.from(root.querySelectorAll('.root *:not(option)'))
-          .filter(
-            (e) => e.getBoundingClientRect().right > box.right + 0.5 || e.getBoundingClientRect().left < box.left - 0.5,
-          )
-          .map((e) => e.tagName + (e.className ? '.' + String(e.className) : ''));
-        return { page: document.documentElement.scrollWidth, out: [...new Set(out)] };
-      });
-    expect(await overflow()).toEqual({ page: 320, out: [] });
+    expect(await overflow(page)).toEqual({ page: 320, out: [] });
     await page.locator(WIDGET).locator('button[data-f=search]').click();
     await page.locator(WIDGET).locator('ul.cards').waitFor();
-    expect(await overflow()).toEqual({ page: 320, out: [] });
+    expect(await overflow(page)).toEqual({ page: 320, out: [] });
     const landing = await (await fetch(`${shop.origin}/`)).text();
     expect(landing).toContain('href="/demo/rent"');
   });
