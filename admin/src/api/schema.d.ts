@@ -17482,7 +17482,8 @@ export interface operations {
                  *       "return_location_id": 1,
                  *       "addons": [
                  *         "Example"
-                 *       ]
+                 *       ],
+                 *       "currency": "EUR"
                  *     }
                  */
                 "application/json": {
@@ -17493,6 +17494,8 @@ export interface operations {
                         /** @description Units (at most the rule’s max_per_day; one when it has none) */
                         quantity: number;
                     })[];
+                    /** @description The visitor’s display currency (as search takes it): the answer adds `display`, the total as the currency service shows it. The booking is still charged in the store’s currency. */
+                    currency?: string;
                     /**
                      * Format: date
                      * @description YYYY-MM-DD, store timezone
@@ -17576,6 +17579,13 @@ export interface operations {
                             days: number;
                             deposit: number;
                             deposit_percent: number;
+                            /** @description Only when `currency` named an enabled currency other than the store’s: what the visitor sees. The booking is charged `total` in `currency`. */
+                            display?: {
+                                /** @description The display currency asked for */
+                                currency: string;
+                                /** @description `total` (extras, fees and tax included) as the currency service shows it */
+                                total: number;
+                            };
                             /** @description The extras (add-on rules) this vehicle offers, most specific rule per code first */
                             extras: {
                                 /** @description One unit, per day or per booking by charge */

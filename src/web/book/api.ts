@@ -206,8 +206,14 @@ export class Api {
     return b;
   }
 
-  async check(q: Query, vehicleId: number, extras: Chosen = {}): Promise<Check & { alternatives?: Alternative[] }> {
-    const body = this.slot(q, vehicleId, extras);
+  /** `currency`: the visitor's display currency, for `display` (the total as the search shows prices). */
+  async check(
+    q: Query,
+    vehicleId: number,
+    extras: Chosen = {},
+    currency: string | null = null,
+  ): Promise<Check & { alternatives?: Alternative[] }> {
+    const body: CheckBody = { ...this.slot(q, vehicleId, extras), ...(currency ? { currency } : {}) };
     const r = await this.call<{ data: Check }>('POST', '/rova-rental/v2/booking/check', body);
     return r.data;
   }

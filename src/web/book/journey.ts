@@ -63,6 +63,8 @@ export interface Check {
   return_location_id?: number | null;
   /** The extras the vehicle offers (add-on rules; names in the operator's language). */
   extras?: Extra[];
+  /** The total in the visitor's display currency (asked with `currency`), as the currency service shows it. */
+  display?: { currency: string; total: number };
   breakdown?: {
     base?: number;
     rules?: { name: string; kind: string; amount: number; days?: number | null }[];

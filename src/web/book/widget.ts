@@ -196,7 +196,7 @@ export class BookWidget {
     this.emit('rova:select', { vehicle_id: vehicle.vehicle_id, name: vehicle.name });
     this.live.textContent = this.ctx.i18n.t('checking');
     try {
-      const check = await this.ctx.api.check(this.state.query, vehicle.vehicle_id);
+      const check = await this.ctx.api.check(this.state.query, vehicle.vehicle_id, {}, await this.ctx.currency());
       this.dispatch({ type: 'checked', check });
       this.live.textContent = check.available ? this.ctx.i18n.t('available') : this.ctx.i18n.t('taken');
     } catch (err) {
@@ -209,7 +209,7 @@ export class BookWidget {
     const s = this.dispatch({ type: 'extras', chosen });
     if (s.extras !== chosen || !s.vehicle) return;
     try {
-      const check = await this.ctx.api.check(s.query, s.vehicle.vehicle_id, chosen);
+      const check = await this.ctx.api.check(s.query, s.vehicle.vehicle_id, chosen, await this.ctx.currency());
       if (this.state.extras === chosen) this.dispatch({ type: 'checked', check });
     } catch (err) {
       this.fail(err);
@@ -727,11 +727,13 @@ export class BookWidget {
     const v = s.vehicle;
     if (!c?.available || !c.currency || c.total === undefined || !v || v.currency === c.currency) return null;
     const { t, money } = this.ctx.i18n;
+    // the check's own conversion of its total (extras included); the card's figure only while none came back
+    const shown = c.display ?? { total: v.total_price, currency: v.currency };
     return h(
       'p',
       { class: 'note', 'data-f': 'charged-in' },
       t('chargedIn', {
-        shown: money(v.total_price, v.currency),
+        shown: money(shown.total, shown.currency),
         charged: money(c.total, c.currency),
         code: c.currency,
       }),

@@ -177,6 +177,55 @@ describe('GET /vehicles/search', () => {
     expect((await search('?brand=ford&currency=GBP')).items[0]).toMatchObject({ currency: 'USD', price_per_day: 90 });
   });
 
+  it('POST /booking/check with currency= answers display: the search card’s figure, and with an extra the converted total of the check (charged in USD)', async () => {
+    // EUR and JPY were enabled by the test before, GBP disabled
+    await rule(t, { name: 'Child seat', kind: 'addon', code: 'seat_display', amount: '7.50', charge: 'per_booking' });
+    const dates = { pickup_date: '2033-04-01', return_date: '2033-04-04' };
+    const check = async (payload: object) => {
+      const r = await t.inject({ method: 'POST', url: `${V2}/booking/check`, payload });
+      return { status: r.statusCode, json: r.json() };
+    };
+    const card = (await search(`?currency=EUR&pickup_date=2033-04-01&return_date=2033-04-04&brand=volkswagen`))
+      .items[0]!;
+    const plain = await check({ vehicle_id: ids.golf!, ...dates, currency: 'eur' });
+    expect(plain.status).toBe(200);
+    expect(plain.json.data.currency).toBe('USD');
+    expect(plain.json.data.display).toEqual({ currency: 'EUR', total: card.total_price });
+
+    const seat = await check({ vehicle_id: ids.golf!, ...dates, addons: ['seat_display'], currency: 'EUR' });
+    expect(seat.json.data.total).toBeCloseTo(plain.json.data.total + 8.25, 2); // 7.50 + 10 % tax
+    const admin = await t.userWithKey('administrator');
+    const pr = await t.inject({
+      method: 'POST',
+      url: '/wp-json/wc/v3/products',
+      headers: { 'x-rova-api-key': admin.key },
+      payload: { name: 'Check total', regular_price: seat.json.data.total.toFixed(2), status: 'publish' },
+    });
+    const conv = await t.inject({
+      method: 'POST',
+      url: '/wp-json/rova-fx/v1/convert',
+      payload: { currency: 'EUR', product_ids: [pr.json().id] },
+    });
+    const figure = Number(
+      String(conv.json().prices[String(pr.json().id)])
+        .replace(/<[^>]*>/g, '')
+        .replace(/&[^;]+;/g, '')
+        .replace(/[^0-9.]/g, ''),
+    );
+    expect(seat.json.data.display).toEqual({ currency: 'EUR', total: figure });
+    expect(seat.json.data.display.total).toBeGreaterThan(plain.json.data.display.total);
+
+    // the store's own currency, a disabled one, none: no display
+    for (const currency of ['USD', 'GBP', undefined]) {
+      const r = await check({ vehicle_id: ids.golf!, ...dates, ...(currency ? { currency } : {}) });
+      expect(r.status).toBe(200);
+      expect(r.json.data).not.toHaveProperty('display');
+    }
+    const bad = await check({ vehicle_id: ids.golf!, ...dates, currency: '12' });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ success: false, error_code: 'INVALID_PARAMS' });
+  });
+
   it('cursor paging: walking next_cursor yields every result exactly once, in order, for each sort; bad cursors → 400', async () => {
     for (let i = 0; i < 7; i++)
       await vehicle(t, {

@@ -123,6 +123,22 @@ export const BookingCheckView = Type.Object(
       ),
       { description: 'The extras (add-on rules) this vehicle offers, most specific rule per code first' },
     ),
+    display: Type.Optional(
+      Type.Object(
+        {
+          currency: Type.String({ description: 'The display currency asked for' }),
+          total: Type.Number({
+            description: '`total` (extras, fees and tax included) as the currency service shows it',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Only when `currency` named an enabled currency other than the store’s: what the visitor sees. The ' +
+            'booking is charged `total` in `currency`.',
+        },
+      ),
+    ),
     alternatives: Type.Optional(
       Type.Array(
         Type.Object(

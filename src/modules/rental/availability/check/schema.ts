@@ -40,11 +40,24 @@ export const CheckFields = {
 };
 
 /** The body of POST /booking/check: enforced by the route and published at GET /schemas/booking-check.json. */
-export const BookingCheckBody = Type.Object(CheckFields, {
-  additionalProperties: false,
-  title: 'Booking check',
-  description: 'Is a vehicle free for these dates, and what does it cost?',
-});
+export const BookingCheckBody = Type.Object(
+  {
+    ...CheckFields,
+    currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{3}$',
+        description:
+          'The visitor’s display currency (as search takes it): the answer adds `display`, the total as the currency ' +
+          'service shows it. The booking is still charged in the store’s currency.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'Booking check',
+    description: 'Is a vehicle free for these dates, and what does it cost?',
+  },
+);
 export type BookingCheckInput = Static<typeof BookingCheckBody>;
 
 /** The published document: the same schema with its JSON Schema dialect and id. */

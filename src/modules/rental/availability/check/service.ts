@@ -10,6 +10,7 @@ import {
 } from '../service.js';
 import { bookingAmountsFit } from '../../bookings/amount-bound.js';
 import { catalogueOf } from '../../catalogue.js';
+import { displayCurrency, shownIn } from '../shown-price.js';
 import { unavailability } from '../free.js';
 import type { BookingCheckView } from '../schema.js';
 import type { BookingCheckInput } from './schema.js';
@@ -115,6 +116,17 @@ export function extrasOffered(rules: readonly PricingRule[], v: VehicleRow): Boo
   return out;
 }
 
+/** The check's total in the visitor's display currency, when one other than the store's was asked for. */
+function displayed(
+  p: Platform,
+  wanted: string | undefined,
+  total: number | undefined,
+): Pick<BookingCheckView, 'display'> {
+  const conv = displayCurrency(p, wanted);
+  if (!conv || total === undefined) return {};
+  return { display: { currency: conv.format.code, total: shownIn(conv, total) } };
+}
+
 export async function bookingCheck(
   p: Platform,
   input: BookingCheckInput,
@@ -128,6 +140,7 @@ export async function bookingCheck(
     pickup_location_id: loc,
     return_location_id: input.return_location_id ?? loc,
     extras: extrasOffered(cat.rules, r.vehicle),
+    ...displayed(p, input.currency, view.total),
   };
   if (r.available) return { result: r, data };
   return { result: r, data: { ...data, alternatives: await alternativesFor(p, r, input) } };

@@ -1,9 +1,9 @@
 import type { Platform } from '../../../../platform/context.js';
 import { invalidField, unknownLocation } from '../../errors.js';
-import { currencyPort } from '../../../store/index.js';
 import { parsePeriod } from '../service.js';
 import { catalogueOf, type CatalogueSnapshot } from '../../catalogue.js';
-import { Decimal, money } from '../../money.js';
+import { money } from '../../money.js';
+import { displayCurrency, shownIn } from '../shown-price.js';
 import type { VehicleRow } from '../../vehicles/repo.js';
 import { unavailability } from '../free.js';
 import { photoView } from '../../vehicles/photos/views.js';
@@ -72,9 +72,6 @@ export async function searchVehicles(p: Platform, q: SearchQuery): Promise<Searc
 
 type SearchAnswer = Awaited<ReturnType<typeof computeSearch>>;
 
-type Pricing = NonNullable<ReturnType<NonNullable<ReturnType<typeof currencyPort>>['resolve']>>;
-const shownMemo = new WeakMap<Pricing, Map<number, number>>();
-
 const baseMemo = new Map<number, number>();
 function baseShown(n: number): number {
   let v = baseMemo.get(n);
@@ -82,22 +79,6 @@ function baseShown(n: number): number {
     v = money(n);
     if (baseMemo.size >= 10_000) baseMemo.clear();
     baseMemo.set(n, v);
-  }
-  return v;
-}
-
-/** A base amount as /rova-fx/v1/convert shows it in `conv` (kept per currency view: prices repeat across searches). */
-function shownIn(conv: Pricing, n: number): number {
-  let memo = shownMemo.get(conv);
-  if (!memo) shownMemo.set(conv, (memo = new Map()));
-  let v = memo.get(n);
-  if (v === undefined) {
-    // rate, fee and rounding rules, then the currency's decimals (half away from zero)
-    v = new Decimal(conv.convert(money(n).toFixed(2), undefined))
-      .toDecimalPlaces(conv.format.decimals, Decimal.ROUND_HALF_UP)
-      .toNumber();
-    if (memo.size >= 10_000) memo.clear();
-    memo.set(n, v);
   }
   return v;
 }
@@ -165,8 +146,7 @@ async function computeSearch(p: Platform, cat: CatalogueSnapshot, q: SearchQuery
   const sortKey = keyOf[q.sort ?? 'relevance'];
   const keyed = list.map((v) => ({ v, k: sortKey(v) })).sort((a, b) => compareKeys(a.k, b.k));
   const base = p.storeCurrency.code;
-  const wanted = q.currency?.trim().toUpperCase();
-  const conv = wanted && wanted !== base ? (currencyPort(p)?.resolve(wanted) ?? null) : null;
+  const conv = displayCurrency(p, q.currency);
   const currency = conv ? conv.format.code : base;
   const shown = (n: number) => (conv ? shownIn(conv, n) : baseShown(n));
   const fp = queryFingerprint(q as unknown as Record<string, unknown>);
