@@ -1,6 +1,18 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customer, DIALOG, expectAxeClean, focused, register, tabTo, visitors, WIDGET } from './book-helpers.js';
+import {
+  acceptTerms,
+  customer,
+  DEMO_TERMS_BOX,
+  DIALOG,
+  expectAxeClean,
+  focused,
+  register,
+  tabTo,
+  TERMS_ACCEPTED,
+  visitors,
+  WIDGET,
+} from './book-helpers.js';
 import {
   launchChromium,
   saveSettings,
@@ -101,8 +113,25 @@ describe('booking widget (book.js) in Chromium', () => {
     await page.keyboard.type(c.password);
     await page.keyboard.press('Enter');
     await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+    // the demo store's rental terms and cancellation policy, with the required box
+    await w.locator('input[data-f=terms-accept]').waitFor();
+    expect(await w.locator('[data-f=terms-text]').textContent()).toMatch(
+      /^At pick-up the driver shows a driving licence/,
+    );
+    expect(await w.locator('[data-f=cancel-policy]').textContent()).toBe(
+      'Free cancellation until 24 hours before pick-up; after that 20% of what you paid is kept.',
+    );
     await expectAxeClean(page, 'review');
 
+    // booking without the box ticked is refused in words, before anything is sent
+    await tabTo(page, 'Book and pay at pick-up');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => w.locator('[role=alert]').textContent())
+      .toBe('Something went wrong: Tick the box to accept the rental terms.');
+    await tabTo(page, DEMO_TERMS_BOX);
+    await page.keyboard.press('Space');
+    expect(await w.getByLabel(DEMO_TERMS_BOX).isChecked()).toBe(true);
     await tabTo(page, 'Book and pay at pick-up');
     await page.keyboard.press('Enter');
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
@@ -150,6 +179,11 @@ describe('booking widget (book.js) in Chromium', () => {
       status: 'pending_payment',
     });
     expect(b.data.pickup_at).toMatch(/^2027-08-02/);
+    // the box ticked: the booking keeps the version of the terms accepted
+    const accepted = await api<{ data: { terms_version: string | null } }>(
+      `/rova-rental/v2/bookings/${created.id}/driver`,
+    );
+    expect(accepted.data.terms_version).toBe('2026-11');
   });
 
   it('a double-clicked "Book" makes one booking (one request, one Idempotency-Key); API errors are shown in words', async () => {
@@ -177,6 +211,7 @@ describe('booking widget (book.js) in Chromium', () => {
       .poll(() => w.locator('[role=alert]').textContent())
       .toBe('Something went wrong: Unknown login or wrong password.');
     await register(w, c);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').dblclick();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests.filter((r) => r === 'POST /wp-json/rova-rental/v2/booking/create')).toHaveLength(1);
@@ -205,6 +240,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     const c = await register(w);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').click();
     await expect.poll(() => w.locator('[role=alert]').textContent()).toMatch(/cannot be reached/);
     await w.locator('button[data-f=book]').click();
@@ -237,6 +273,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     await register(w);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/token/refresh')).toHaveLength(1);
@@ -268,6 +305,7 @@ describe('booking widget (book.js) in Chromium', () => {
         payment_method: 'offline',
         payment_plan: 'full',
         customer: { name: 'Other Customer', email: 'other@example.com' },
+        ...TERMS_ACCEPTED, // the customer accepted the demo store's terms
       }),
     });
     expect(res.status, await res.clone().text()).toBe(201);
@@ -535,6 +573,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     const c = await register(w);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests).toContain('POST /wp-json/rova-rental/v2/booking/create');
