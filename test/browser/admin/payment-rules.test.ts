@@ -99,6 +99,8 @@ describe('payment rules at the desk (issue 35.1)', () => {
     expect(await page.getByTestId('detail-payment').textContent()).toContain('pay at pick-up');
     expect(await page.getByTestId('detail-due').textContent()).toBe(usd(reserved.total));
     expect(await mailsTo(reserved.customer_email)).toEqual(['booking_created']);
+    // the customer accepted the demo store's rental terms: the detail says which version, and when
+    await expect.poll(() => page.getByTestId('driver-terms').textContent()).toMatch(/^Version 2026-11, /);
 
     // the bank transfer: its deadline on the detail; a day before it the reminder goes, once
     await openBooking(transfer);
