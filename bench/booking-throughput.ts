@@ -5,7 +5,7 @@
  * against it: created bookings per second ≥ 0.5 × pgbench's TPC-B tx/s, p99 ≤ 150 ms. Needs BENCH_DATABASE_URL
  * (a fresh database); on PGlite it runs without the pgbench reference.
  */
-import { bookingBench, createRequest } from './lib/booking.js';
+import { bookingBench, createRequest, type TermsAccepted } from './lib/booking.js';
 import { runScenario, type BenchRequest } from './lib/harness.js';
 import { pgbenchTps } from './lib/pgbench.js';
 
@@ -39,14 +39,19 @@ await runScenario(
     },
     async setup() {
       const b = await bookingBench(VEHICLES);
-      return { app: b.app, requests: { seed: { key: b.key, vehicleIds: b.vehicleIds } }, close: b.close };
+      return {
+        app: b.app,
+        requests: { seed: { key: b.key, vehicleIds: b.vehicleIds, accepted: b.accepted } },
+        close: b.close,
+      };
     },
     // built in the parent: 600,000 bodies made in the server under test would stay in its resident memory
     requests(seed) {
-      const { key, vehicleIds } = seed as { key: string; vehicleIds: number[] };
+      const { key, vehicleIds, accepted } = seed as { key: string; vehicleIds: number[]; accepted: TermsAccepted };
       // Window-major order: consecutive requests go to different vehicles, as real traffic would.
       const requests: BenchRequest[] = [];
-      for (let w = 0; w < WINDOWS; w++) for (const v of vehicleIds) requests.push(createRequest(key, v, 30 + w * 3, 2));
+      for (let w = 0; w < WINDOWS; w++)
+        for (const v of vehicleIds) requests.push(createRequest(key, v, 30 + w * 3, 2, accepted));
       return requests;
     },
   },

@@ -187,6 +187,9 @@ const MIX: [Kind, number][] = [
   ['cancel', 0.02],
 ];
 
+/** What a create body adds for the store's rental terms: their acceptance, or nothing when the store has none. */
+type TermsAccepted = { terms_accepted: true; terms_version: string } | Record<string, never>;
+
 interface Customer {
   key: string;
   /** Bookings this customer created and has not cancelled yet (the cancels pick from these). */
@@ -198,6 +201,8 @@ class Mix {
     private readonly port: number,
     private readonly vehicles: number[],
     private readonly customers: Customer[],
+    /** The demo store asks for its terms (issue 36.4): every booking accepts them, as the widget does. */
+    private readonly accepted: TermsAccepted,
   ) {}
 
   kind(): Kind {
@@ -256,6 +261,7 @@ class Mix {
         return_date: day(start + 1 + Math.floor(Math.random() * 4)),
         payment_method: 'offline',
         payment_plan: 'deposit',
+        ...this.accepted,
       }),
     );
     if (a.status === 201)
@@ -387,10 +393,15 @@ async function main(): Promise<number> {
       booked: [],
     });
   }
+  // the rental terms the store publishes (the demo's), accepted by every customer's booking
+  const rules = await call(first.port, 'GET', '/wp-json/rova-rental/v2/booking/driver-rules', {});
+  if (rules.status !== 200) throw new Error(`GET driver-rules: ${rules.status} ${rules.body}`);
+  const { terms } = (JSON.parse(rules.body) as { data: { terms: { version: string } | null } }).data;
+  const accepted: TermsAccepted = terms ? { terms_accepted: true, terms_version: terms.version } : {};
   say(
     `${vehicles.length} vehicles, ${customers.length} customers; capacity ramp of 1 node direct (${RAMP_S} s, ${CONNECTIONS} in flight)`,
   );
-  const direct = await capacity(new Mix(first.port, vehicles, customers), RAMP_S);
+  const direct = await capacity(new Mix(first.port, vehicles, customers, accepted), RAMP_S);
   say(
     `1 node direct: ${Math.round(direct.perSecond)} req/s, p99 ${direct.tally.quantile(0.99).toFixed(1)} ms, ${direct.tally.errors} errors (${direct.tally.kinds()})`,
   );
@@ -409,7 +420,7 @@ async function main(): Promise<number> {
     nodes = [await startNode(pooled.toString()), await startNode(pooled.toString())];
     port = await startHaproxy(nodes);
     say(`2 nodes through HAProxy + PgBouncer: capacity ramp (${RAMP_S} s)`);
-    const two = await capacity(new Mix(port, vehicles, customers), RAMP_S);
+    const two = await capacity(new Mix(port, vehicles, customers, accepted), RAMP_S);
     cap = two.perSecond;
     const ratio = `2 nodes through HAProxy + PgBouncer: ${Math.round(two.perSecond)} req/s (p99 ${two.tally.quantile(0.99).toFixed(1)} ms) = ${(two.perSecond / direct.perSecond).toFixed(2)} × 1 node direct (${Math.round(direct.perSecond)} req/s, p99 ${direct.tally.quantile(0.99).toFixed(1)} ms)`;
     say(ratio);
@@ -420,7 +431,7 @@ async function main(): Promise<number> {
     `capacity ${Math.round(cap)} req/s (closed loop, ${CONNECTIONS} in flight); steady rate ${Math.round(rate)} req/s (${SHARE * 100} %)`,
   );
   say(`steady ${Math.round(rate)} req/s for ${MINUTES} min`);
-  const mix = new Mix(port, vehicles, customers);
+  const mix = new Mix(port, vehicles, customers, accepted);
   for (const n of nodes) await metricsOf(n); // resets the event-loop histograms: minute 1 starts clean
   const minutes: Minute[] = [];
   const header =

@@ -102,6 +102,19 @@ try {
     }
     check(`${ns}: GET ${url.split('?')[0]} → 200`, ok, `${r.status} ${r.body.slice(0, 200)}`);
   }
+  // the demo store asks for its rental terms before booking (issue 36.4): the widget shows them with a required box
+  const rules = await get('/wp-json/rova-rental/v2/booking/driver-rules');
+  let terms = null;
+  try {
+    terms = JSON.parse(rules.body).data.terms;
+  } catch {
+    terms = null;
+  }
+  check(
+    'demo data: GET /booking/driver-rules → rental terms to accept, with their version',
+    rules.status === 200 && Boolean(terms?.version) && Boolean(terms?.text || terms?.url),
+    `${rules.status} ${rules.body.slice(0, 200)}`,
+  );
   server.kill('SIGTERM');
   check('SIGTERM → exit 0', (await exited) === 0, log.slice(-1000));
 

@@ -313,6 +313,14 @@ try {
     password: 'scale test password',
   });
   const noKey = (await setup('api-keys', { user_id: noKeyUser.id, name: 'scale', scopes: ['read', 'write'] })).key;
+  // the demo store asks for its rental terms (issue 36.4): the customers' clients accept the version it publishes, as
+  // the booking widget does once its box is ticked (without, every booking would be refused 400 terms_not_accepted)
+  const rules = await fetch(`${LB}/wp-json/rova-rental/v2/booking/driver-rules`, {
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (rules.status !== 200) throw new Error(`driver rules: ${rules.status} ${await rules.text()}`);
+  const { terms } = (await rules.json()).data;
+  const accepted = terms ? { terms_accepted: true, terms_version: terms.version } : {};
   say(
     `${vehicles.length} bookable vehicles, ${customers.length} customers, ${vendors.length} vendors; load for ${SECONDS} s`,
   );
@@ -399,6 +407,7 @@ try {
       return_date: day(from + 1 + Math.floor(Math.random() * 4)),
       payment_method: 'offline',
       payment_plan: 'deposit',
+      ...accepted,
     });
     const headers = { 'content-type': 'application/json', 'x-rova-api-key': pick(customers), 'idempotency-key': key };
     const last = await withRetries('booking create', `${LB}/wp-json/rova-rental/v2/booking/create`, {
@@ -577,7 +586,7 @@ try {
     const r = await call('booking create (no key)', `${LB}/wp-json/rova-rental/v2/booking/create`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-rova-api-key': noKey },
-      body: JSON.stringify({ ...slot, payment_method: 'offline', payment_plan: 'deposit' }),
+      body: JSON.stringify({ ...slot, payment_method: 'offline', payment_plan: 'deposit', ...accepted }),
     });
     unkeyed.bookings.push({ ...slot, status: r.status });
   };

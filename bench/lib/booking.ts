@@ -1,15 +1,21 @@
 /**
  * Shared set-up of the booking-create scenarios: the real app on PGlite or BENCH_DATABASE_URL with the demo data,
- * one customer API key, the fleet grown to `vehicles` rentable cars (copies of the demo's), and at the end the
- * check that matters more than speed — holding bookings of one vehicle whose slots overlap, which must be 0.
+ * one customer API key, the fleet grown to `vehicles` rentable cars (copies of the demo's), the store's rental terms
+ * accepted in every request, and at the end the check that matters more than speed — holding bookings of one vehicle
+ * whose slots overlap, which must be 0.
  */
 import type { FastifyInstance } from 'fastify';
 import type { BenchRequest } from './harness.js';
+
+/** What a create body adds for the store's rental terms: their acceptance, or nothing when the store has none. */
+export type TermsAccepted = { terms_accepted: true; terms_version: string } | Record<string, never>;
 
 export interface BookingBench {
   app: FastifyInstance;
   key: string;
   vehicleIds: number[];
+  /** The demo store asks for its terms (issue 36.4): the customer accepts the current version, as the widget does. */
+  accepted: TermsAccepted;
   /** One request body per slot; `start` is days from today. */
   create(vehicleId: number, start: number, days: number): BenchRequest;
   close(): Promise<void>;
@@ -19,6 +25,7 @@ export async function bookingBench(vehicles: number): Promise<BookingBench> {
   const { buildApp, seedDemo } = await import('../../src/app.js');
   const { loadConfig } = await import('../../src/config.js');
   const { rows } = await import('../../src/platform/db/types.js');
+  const { driverSettings, termsAsked } = await import('../../src/modules/rental/bookings/driver/settings.js');
   const { sql } = await import('drizzle-orm');
   const url = process.env.BENCH_DATABASE_URL;
   const config = loadConfig(
@@ -39,6 +46,8 @@ export async function bookingBench(vehicles: number): Promise<BookingBench> {
     password: 'bench password',
   });
   const { key } = await platform.auth.createApiKey({ userId: u.id, scopes: ['read', 'write'], name: 'bench' });
+  const terms = await driverSettings(platform);
+  const accepted: TermsAccepted = termsAsked(terms) ? { terms_accepted: true, terms_version: terms.terms_version } : {};
   const rentable = sql`status = 'active' AND service_type <> 'transfer'`;
   const have = (
     await rows<{ id: string }>(platform.db, sql`SELECT id FROM rental_vehicles WHERE ${rentable} ORDER BY id`)
@@ -75,7 +84,8 @@ export async function bookingBench(vehicles: number): Promise<BookingBench> {
     app,
     key,
     vehicleIds,
-    create: (vehicleId, start, days) => createRequest(key, vehicleId, start, days),
+    accepted,
+    create: (vehicleId, start, days) => createRequest(key, vehicleId, start, days, accepted),
     async close() {
       const [r] = await rows<{ n: number; held: number }>(
         platform.db,
@@ -92,8 +102,14 @@ export async function bookingBench(vehicles: number): Promise<BookingBench> {
 
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
-/** POST /booking/create of one slot (`start`: days from today), as `key`'s customer. */
-export function createRequest(key: string, vehicleId: number, start: number, days: number): BenchRequest {
+/** POST /booking/create of one slot (`start`: days from today), as `key`'s customer, who accepted the terms. */
+export function createRequest(
+  key: string,
+  vehicleId: number,
+  start: number,
+  days: number,
+  accepted: TermsAccepted,
+): BenchRequest {
   return {
     method: 'POST',
     path: '/wp-json/rova-rental/v2/booking/create',
@@ -104,6 +120,7 @@ export function createRequest(key: string, vehicleId: number, start: number, day
       return_date: day(start + days),
       payment_method: 'offline',
       payment_plan: 'deposit',
+      ...accepted,
     }),
   };
 }

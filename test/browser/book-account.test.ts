@@ -12,6 +12,7 @@ import {
   readmeShot,
   SIZES,
   tabTo,
+  TERMS_ACCEPTED,
   visitors,
   WIDGET,
   type Customer,
@@ -95,7 +96,10 @@ async function account(): Promise<Customer & { token: string }> {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Books the cheapest free vehicle for the slot as the customer (offline, paid in full); `paid` marks it paid. */
+/**
+ * Books the cheapest free vehicle for the slot as the customer (offline, paid in full, the demo's terms accepted);
+ * `paid` marks it paid.
+ */
 async function book(token: string, pickup: Date, days: number, paid: boolean): Promise<Booking> {
   const ret = new Date(pickup.getTime() + days * 86_400_000);
   const time = pickup.toISOString().slice(11, 16);
@@ -109,6 +113,7 @@ async function book(token: string, pickup: Date, days: number, paid: boolean): P
     return_time: time,
     payment_method: 'offline',
     payment_plan: 'full',
+    ...TERMS_ACCEPTED,
   };
   const r = await call<{ data: { booking: Booking } }>('POST', '/rova-rental/v2/booking/create', { body, token });
   if (paid) await call('POST', `/rova-rental/v2/bookings/${r.data.booking.id}/mark-paid`, { admin: true, status: 200 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
 import { startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
-import { ACCOUNT, customer, expectAxeClean, visitors } from './book-helpers.js';
+import { ACCOUNT, customer, expectAxeClean, TERMS_ACCEPTED, visitors } from './book-helpers.js';
 import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
 
 // "Change dates" (issue 36.6): a customer whose card booking is paid moves it to other, longer dates from their
@@ -108,6 +108,7 @@ describe('booking widget, account: change the dates of a paid booking', () => {
           return_time: '10:00',
           payment_method: 'stripe',
           payment_plan: 'full',
+          ...TERMS_ACCEPTED,
         },
       });
       const b = made.data.booking;

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAxeClean, register, visitors, WIDGET } from './book-helpers.js';
+import { acceptTerms, expectAxeClean, register, visitors, WIDGET } from './book-helpers.js';
 import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
 
 // Extras on the check step (issue 36.3), in real Chromium against the real app with demo data (Child seat 5.00 per
@@ -134,6 +134,7 @@ describe('booking widget: extras', () => {
       await register(w);
       await w.locator('h2', { hasText: 'Your booking' }).waitFor();
       expect(await rows()).toEqual(expected);
+      await acceptTerms(w);
       await w.locator('button[data-f=book]').click();
       await w.locator('[data-f=extras-taken]').waitFor();
       expect(await w.locator('[data-f=extras-taken] li').allTextContents()).toEqual([

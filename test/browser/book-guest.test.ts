@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT, expectAxeClean, visitors, WIDGET } from './book-helpers.js';
+import { acceptTerms, ACCOUNT, expectAxeClean, visitors, WIDGET } from './book-helpers.js';
 import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
 
 // Booking without an account, in real Chromium against the real app with demo data: from / to the rental page, the
@@ -79,6 +79,7 @@ describe('guest booking and the manage link', () => {
       await w.getByLabel('Code from the e-mail').fill(code);
       await w.locator('button[data-f=guest-confirm]').click();
       await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+      await acceptTerms(w);
       await w.locator('button[data-f=book]').click();
       await w.locator('h2', { hasText: 'Booking received' }).waitFor();
       const reference = (await w.locator('[data-reference]').textContent())!;
@@ -86,6 +87,8 @@ describe('guest booking and the manage link', () => {
 
       // the booking mail carries the manage link: Rova's account page with the token
       const created = await mail(email, 'booking_created');
+      // with the terms the guest accepted
+      expect(created.text).toContain('Rental terms accepted: version 2026-11');
       const link = new URL(/Manage your booking without signing in: (\S+)/.exec(created.text)![1]!);
       expect(link.pathname).toBe('/account');
       expect(link.searchParams.get('rova_manage')).toMatch(new RegExp(`^${reference}\\.`));

@@ -89,7 +89,10 @@ export function focused(page: Page): Promise<string> {
     let a: Element | null = document.activeElement;
     while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
     if (!(a instanceof HTMLElement)) return '';
-    return (a.getAttribute('aria-label') ?? a.closest('label')?.firstChild?.textContent ?? a.textContent ?? '').trim();
+    // a field's label starts with its words; a checkbox's label starts with the box, its words follow
+    const label = a.closest('label');
+    const words = label ? label.firstChild?.textContent?.trim() || label.textContent : null;
+    return (a.getAttribute('aria-label') ?? words ?? a.textContent ?? '').trim();
   });
 }
 
@@ -192,6 +195,19 @@ export function customer(): { first: string; last: string; email: string; passwo
 }
 
 export type Customer = ReturnType<typeof customer>;
+
+/**
+ * The demo store's rental terms (src/modules/rental/seed/terms.ts): the review step shows them with a required box,
+ * and a booking made through the API says the customer accepted them, as the widget does once the box is ticked.
+ */
+export const DEMO_TERMS_VERSION = '2026-11';
+export const DEMO_TERMS_BOX = `I accept the rental terms (version ${DEMO_TERMS_VERSION}).`;
+export const TERMS_ACCEPTED = { terms_accepted: true, terms_version: DEMO_TERMS_VERSION } as const;
+
+/** Ticks the review step's terms box by its label, as a visitor does (it appears once the store's rules arrived). */
+export async function acceptTerms(w: Locator): Promise<void> {
+  await w.getByLabel(DEMO_TERMS_BOX).check();
+}
 
 /** Opens the widget's "register" tab, fills it in and sends it, as a visitor would. */
 export async function register(w: Locator, c: Customer = customer()): Promise<Customer> {

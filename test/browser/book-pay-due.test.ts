@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
 import { startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
-import { ACCOUNT, customer, expectAxeClean, visitors } from './book-helpers.js';
+import { ACCOUNT, customer, expectAxeClean, TERMS_ACCEPTED, visitors } from './book-helpers.js';
 import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
 
 // "Pay the rest": a card booking whose dates an operator lengthened owes the difference; its customer sees what was
@@ -100,6 +100,7 @@ describe('booking widget, account: pay the rest of a booking whose price went up
           return_date: '2029-04-05',
           payment_method: 'stripe',
           payment_plan: 'full',
+          ...TERMS_ACCEPTED,
         },
       },
     );

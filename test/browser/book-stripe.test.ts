@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripe } from '../rental/journey/stripe-server.js';
-import { expectAxeClean, register, visitors, WIDGET } from './book-helpers.js';
+import { acceptTerms, expectAxeClean, register, visitors, WIDGET } from './book-helpers.js';
 import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
 
 // "Pay by card" in the booking widget: the real app with the stripe provider against the local Stripe-speaking
@@ -62,6 +62,7 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
     await w.locator('input[data-f=pay-stripe]').check();
     await w.locator('button[data-f=book]', { hasText: 'Book and pay by card' }).waitFor();
     await expectAxeClean(page, 'review with card');
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Pay by card' }).waitFor();
     // the stand-in's Payment Element, in the light DOM shown through the widget's slot

@@ -1,7 +1,9 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  acceptTerms,
   customer,
+  DEMO_TERMS_BOX,
   DIALOG,
   expectAxeClean,
   expectFits,
@@ -12,6 +14,7 @@ import {
   register,
   SIZES,
   tabTo,
+  TERMS_ACCEPTED,
   visitors,
   WIDGET,
 } from './book-helpers.js';
@@ -109,8 +112,25 @@ describe('booking widget (book.js) in Chromium', () => {
     await page.keyboard.type(c.password);
     await page.keyboard.press('Enter');
     await w.locator('h2', { hasText: 'Your booking' }).waitFor();
+    // the demo store's rental terms and cancellation policy, with the required box
+    await w.locator('input[data-f=terms-accept]').waitFor();
+    expect(await w.locator('[data-f=terms-text]').textContent()).toMatch(
+      /^At pick-up the driver shows a driving licence/,
+    );
+    expect(await w.locator('[data-f=cancel-policy]').textContent()).toBe(
+      'Free cancellation until 24 hours before pick-up; after that 20% of what you paid is kept.',
+    );
     await expectAxeClean(page, 'review');
 
+    // booking without the box ticked is refused in words, before anything is sent
+    await tabTo(page, 'Book and pay at pick-up');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => w.locator('[role=alert]').textContent())
+      .toBe('Something went wrong: Tick the box to accept the rental terms.');
+    await tabTo(page, DEMO_TERMS_BOX);
+    await page.keyboard.press('Space');
+    expect(await w.getByLabel(DEMO_TERMS_BOX).isChecked()).toBe(true);
     await tabTo(page, 'Book and pay at pick-up');
     await page.keyboard.press('Enter');
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
@@ -158,6 +178,11 @@ describe('booking widget (book.js) in Chromium', () => {
       status: 'pending_payment',
     });
     expect(b.data.pickup_at).toMatch(/^2027-08-02/);
+    // the box ticked: the booking keeps the version of the terms accepted
+    const accepted = await api<{ data: { terms_version: string | null } }>(
+      `/rova-rental/v2/bookings/${created.id}/driver`,
+    );
+    expect(accepted.data.terms_version).toBe('2026-11');
   });
 
   it('a double-clicked "Book" makes one booking (one request, one Idempotency-Key); API errors are shown in words', async () => {
@@ -185,6 +210,7 @@ describe('booking widget (book.js) in Chromium', () => {
       .poll(() => w.locator('[role=alert]').textContent())
       .toBe('Something went wrong: Unknown login or wrong password.');
     await register(w, c);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').dblclick();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests.filter((r) => r === 'POST /wp-json/rova-rental/v2/booking/create')).toHaveLength(1);
@@ -213,6 +239,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     const c = await register(w);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').click();
     await expect.poll(() => w.locator('[role=alert]').textContent()).toMatch(/cannot be reached/);
     await w.locator('button[data-f=book]').click();
@@ -245,6 +272,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     await register(w);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests.filter((r) => r === 'POST /wp-json/rova/v1/auth/token/refresh')).toHaveLength(1);
@@ -276,6 +304,7 @@ describe('booking widget (book.js) in Chromium', () => {
         payment_method: 'offline',
         payment_plan: 'full',
         customer: { name: 'Other Customer', email: 'other@example.com' },
+        ...TERMS_ACCEPTED, // the customer accepted the demo store's terms
       }),
     });
     expect(res.status, await res.clone().text()).toBe(201);
@@ -575,6 +604,7 @@ describe('booking widget (book.js) in Chromium', () => {
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
     const c = await register(w);
+    await acceptTerms(w);
     await w.locator('button[data-f=book]').click();
     await w.locator('h2', { hasText: 'Booking received' }).waitFor();
     expect(requests).toContain('POST /wp-json/rova-rental/v2/booking/create');
@@ -736,17 +766,31 @@ describe('booking widget (book.js) in Chromium', () => {
         currency: 'USD',
         total_price: c.total,
       });
-      const said = `${money(first.total_price, 'EUR')} ≈ ${money(c.total, 'USD')}, charged in USD`;
-      await expect.poll(() => w.locator('[data-f=charged-in]').textContent()).toBe(said);
+      // the check converts its own total as the search converts the card
+      expect((c as { display?: unknown }).display).toEqual({ currency: 'EUR', total: first.total_price });
+      await expect
+        .poll(() => w.locator('[data-f=charged-in]').textContent())
+        .toBe(`${money(first.total_price, 'EUR')} ≈ ${money(c.total, 'USD')}, charged in USD`);
       await expectAxeClean(page, `${width}px: detail in EUR`);
       await expectFits(page, width, 'detail in EUR');
+      // an extra: both amounts are the check's new total (not the card's car-only figure beside it)
+      const rechecked = page.waitForResponse(
+        (r) => r.url().endsWith('/rova-rental/v2/booking/check') && r.request().postData()!.includes('extra_driver'),
+      );
+      await w.getByRole('checkbox', { name: 'Additional driver' }).check();
+      const c2 = ((await (await rechecked).json()) as { data: { total: number; display: { total: number } } }).data;
+      expect(c2.total).toBeGreaterThan(c.total);
+      expect(c2.display.total).toBeGreaterThan(first.total_price);
+      const said = `${money(c2.display.total, 'EUR')} ≈ ${money(c2.total, 'USD')}, charged in USD`;
+      await expect.poll(() => w.locator('[data-f=charged-in]').textContent()).toBe(said);
       await w.locator('button[data-f=continue]').click();
       await register(w);
       await w.locator('h2', { hasText: 'Your booking' }).waitFor();
       expect(await w.locator('[data-f=charged-in]').textContent()).toBe(said);
-      expect(await w.locator('tr.total td').textContent()).toBe(money(c.total, 'USD'));
+      expect(await w.locator('tr.total td').textContent()).toBe(money(c2.total, 'USD'));
       await expectAxeClean(page, `${width}px: review in EUR`);
       await expectFits(page, width, 'review in EUR');
+      await acceptTerms(w);
       await w.locator('button[data-f=book]').click();
       await w.locator('h2', { hasText: 'Booking received' }).waitFor();
       await expectAxeClean(page, `${width}px: booked`);
@@ -755,7 +799,7 @@ describe('booking widget (book.js) in Chromium', () => {
       const b = await api<{ data: { currency: string; total: number; vehicle_id: number } }>(
         `/rova-rental/v1/bookings/${created.id}`,
       );
-      expect(b.data).toMatchObject({ currency: 'USD', total: c.total, vehicle_id: first.vehicle_id });
+      expect(b.data).toMatchObject({ currency: 'USD', total: c2.total, vehicle_id: first.vehicle_id });
     },
   );
 

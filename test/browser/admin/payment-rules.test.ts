@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHoldExpiry } from '../../../src/modules/rental/bookings/jobs.js';
 import { runPaymentReminders } from '../../../src/modules/rental/bookings/reminders/service.js';
 import { DAY, HOUR, MINUTE, moveClock } from '../../rental/clock.js';
+import { TERMS_ACCEPTED } from '../book-helpers.js';
 import {
   expectAxeClean,
   expectNoPageErrors,
@@ -46,6 +47,7 @@ async function customerBooking(method: 'pay_at_pickup' | 'bank_transfer', who: s
       payment_method: method,
       payment_plan: 'full',
       customer: { name: who, email: `${who.toLowerCase().replace(/ /g, '.')}@example.test` },
+      ...TERMS_ACCEPTED, // the customer accepted the demo store's terms
     }),
   });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -97,6 +99,8 @@ describe('payment rules at the desk (issue 35.1)', () => {
     expect(await page.getByTestId('detail-payment').textContent()).toContain('pay at pick-up');
     expect(await page.getByTestId('detail-due').textContent()).toBe(usd(reserved.total));
     expect(await mailsTo(reserved.customer_email)).toEqual(['booking_created']);
+    // the customer accepted the demo store's rental terms: the detail says which version, and when
+    await expect.poll(() => page.getByTestId('driver-terms').textContent()).toMatch(/^Version 2026-11, /);
 
     // the bank transfer: its deadline on the detail; a day before it the reminder goes, once
     await openBooking(transfer);

@@ -18,6 +18,7 @@ import { insertVehicle, type VehicleRow } from '../vehicles/repo.js';
 import { utcToLocal } from '../time.js';
 import { DEMO_LOCATIONS, DEMO_VEHICLES, FIRST, LAST } from './data.js';
 import { prng } from '../../../platform/prng.js';
+import { seedDemoTerms } from './terms.js';
 
 const DAY = 86_400_000;
 
@@ -129,7 +130,6 @@ async function seedCatalogue(
   return { vehicles, locIds };
 }
 
-/** Demo data: 8 locations, 20 vehicles, 3 transfer routes, pricing rules, 60 customers, ~200 bookings. Idempotent, deterministic. */
 /** "Ayşe Yılmaz" → "ayse.yilmaz": accents dropped (not turned into dots), the dotless ı as i. */
 export function emailLocalPart(name: string): string {
   return name
@@ -141,6 +141,10 @@ export function emailLocalPart(name: string): string {
     .replace(/^\.|\.$/g, '');
 }
 
+/**
+ * Demo data: 8 locations, 20 vehicles, 3 transfer routes, pricing rules, 60 customers, ~200 bookings, and rental
+ * terms for customers to accept (seed/terms.ts). Idempotent, deterministic.
+ */
 export async function seedRentalDemo(p: Platform, now = new Date()): Promise<void> {
   const s = rentalSettings(p);
   const done = await one(p.db, sql`SELECT 1 FROM rental_locations WHERE slug = 'ist-airport'`);
@@ -272,5 +276,6 @@ export async function seedRentalDemo(p: Platform, now = new Date()): Promise<voi
     }
     for (let i = 0; i < bookings.length; i += 100) await insertBookings(tx, bookings.slice(i, i + 100));
   });
+  await seedDemoTerms(p);
   await catalogueChanged(p);
 }
