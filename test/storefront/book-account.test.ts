@@ -23,6 +23,10 @@ const booking = (id: number, status: string, pickup: string, ret: string): MyBoo
 });
 const detail = (cancellable: boolean, free = true, due = 0): MyBookingDetail => ({
   ...booking(1, cancellable ? 'confirmed' : 'cancelled', '2027-06-01T10:00:00.000Z', '2027-06-04T10:00:00.000Z'),
+  pickup_date: '2027-06-01',
+  pickup_time: '10:00',
+  return_date: '2027-06-04',
+  return_time: '10:00',
   days: 3,
   deposit: 0,
   payment_method: 'offline',

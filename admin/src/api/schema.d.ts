@@ -3206,7 +3206,7 @@ export interface paths {
         put?: never;
         /**
          * Move one of my bookings to other dates or another vehicle of the same category (another’s → 404)
-         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due, with a manage link POST /guest/manage/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. Mails the customer `booking_changed` with the booking as .ics; event `booking.repriced` when the total changes. Idempotency-Key honoured.
+         * @description Allowed for a rental in `pending_payment`, `pending` or `confirmed` whose pick-up time has not come (else 409 `STATE_CONFLICT`); another vehicle only of the same category (else 400). The new dates are checked like a new booking's (409 `VEHICLE_NOT_AVAILABLE` with its reason: booked, blocked, minimum notice, opening hours…) and priced by the same engine. A dearer change of a paid booking makes the difference due (`payment_status` `partially_paid`; pay it with POST /my/bookings/{id}/pay-due, with a manage link POST /guest/manage/pay-due); a cheaper one refunds the overpaid part, free until the free-cancellation deadline (BOOKING_FREE_CANCEL_HOURS before the pick-up), after it BOOKING_CANCEL_FEE_PERCENT of the refund is kept as a change fee. An unpaid booking just asks its new total. Mails the customer one `booking_changed` with the booking as .ics: the new dates and total, and the refund or the amount due and how to pay it (no separate `amount_due` mail); event `booking.repriced` when the total changes. Idempotency-Key honoured.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -18849,7 +18849,11 @@ export interface operations {
                              * @description ISO-8601 UTC
                              */
                             pickup_at: string;
+                            /** @description The pick-up’s date in the store’s time zone (YYYY-MM-DD) */
+                            pickup_date: string;
                             pickup_location_id: number | null;
+                            /** @description The pick-up’s time in the store’s time zone (HH:MM, 24 h) */
+                            pickup_time: string;
                             /** @description In the booking’s currency */
                             price_per_day: number;
                             reference: string;
@@ -18860,7 +18864,11 @@ export interface operations {
                              * @description ISO-8601 UTC
                              */
                             return_at: string;
+                            /** @description The return’s date in the store’s time zone (YYYY-MM-DD) */
+                            return_date: string;
                             return_location_id: number | null;
+                            /** @description The return’s time in the store’s time zone (HH:MM, 24 h) */
+                            return_time: string;
                             status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                             /** @description In the booking’s currency */
                             tax: number;
@@ -20746,7 +20754,11 @@ export interface operations {
                              * @description ISO-8601 UTC
                              */
                             pickup_at: string;
+                            /** @description The pick-up’s date in the store’s time zone (YYYY-MM-DD) */
+                            pickup_date: string;
                             pickup_location_id: number | null;
+                            /** @description The pick-up’s time in the store’s time zone (HH:MM, 24 h) */
+                            pickup_time: string;
                             /** @description In the booking’s currency */
                             price_per_day: number;
                             reference: string;
@@ -20757,7 +20769,11 @@ export interface operations {
                              * @description ISO-8601 UTC
                              */
                             return_at: string;
+                            /** @description The return’s date in the store’s time zone (YYYY-MM-DD) */
+                            return_date: string;
                             return_location_id: number | null;
+                            /** @description The return’s time in the store’s time zone (HH:MM, 24 h) */
+                            return_time: string;
                             status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                             /** @description In the booking’s currency */
                             tax: number;

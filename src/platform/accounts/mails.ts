@@ -1,7 +1,21 @@
 import type { Platform } from '../context.js';
-import { mailerOf } from '../mail/mailer.js';
+import type { Db } from '../db/types.js';
+import { mailDeliveryOf } from '../mail/delivery.js';
+import { mailerOf, type OutgoingMail } from '../mail/mailer.js';
+import { mailToStore, storeMail } from '../mail/outbox.js';
 import { mailSettings } from '../mail/settings.js';
 import { compose } from '../mail/templates.js';
+
+/**
+ * Stores an account mail in the transaction of the change it announces (a token issued, a password set), so the mail
+ * exists exactly when the change does: a rollback leaves no mail, a crash after the commit loses none. The answer,
+ * for the caller to run after its commit, wakes the delivery (SMTP_URL set).
+ */
+export async function storeAccountMail(tx: Db, p: Platform, userId: number, m: OutgoingMail): Promise<() => void> {
+  const row = mailToStore(p, m);
+  await storeMail(tx, row, `user:${userId}`);
+  return row.status === 'pending' ? () => mailDeliveryOf(p).nudge() : () => undefined;
+}
 
 function link(p: Platform, path: string, token: string): string {
   const s = mailSettings(p);
@@ -14,15 +28,10 @@ function resetLink(p: Platform, token: string): string {
   return `${account}${account.includes('?') ? '&' : '?'}rova_reset=${encodeURIComponent(token)}`;
 }
 
-export async function sendVerification(
-  p: Platform,
-  to: string,
-  name: string,
-  token: string,
-  hours: number,
-): Promise<void> {
+/** The verification mail of a new account (stored with the account: `storeAccountMail`). */
+export function verificationMail(p: Platform, to: string, name: string, token: string, hours: number): OutgoingMail {
   const s = mailSettings(p);
-  await mailerOf(p).send({
+  return {
     to,
     template: 'verify_email',
     ...compose(s, 'Confirm your e-mail address', `Hello ${name},`, [
@@ -30,7 +39,7 @@ export async function sendVerification(
       { link: link(p, '/rova/v1/auth/verify-email', token), label: 'Confirm my e-mail address' },
       { p: `The link works once and expires in ${hours} hours.` },
     ]),
-  });
+  };
 }
 
 /** Someone registered with an address that already has an account: its owner learns how to sign in instead. */
@@ -51,15 +60,10 @@ export async function sendAccountExists(p: Platform, to: string, name: string): 
   });
 }
 
-export async function sendPasswordReset(
-  p: Platform,
-  to: string,
-  name: string,
-  token: string,
-  minutes: number,
-): Promise<void> {
+/** The reset link and token (stored with the token: `storeAccountMail`). */
+export function passwordResetMail(p: Platform, to: string, name: string, token: string, minutes: number): OutgoingMail {
   const s = mailSettings(p);
-  await mailerOf(p).send({
+  return {
     to,
     template: 'password_reset',
     ...compose(s, 'Reset your password', `Hello ${name},`, [
@@ -69,12 +73,13 @@ export async function sendPasswordReset(
       { rows: [['Token', token]] },
       { p: `The token works once and expires in ${minutes} minutes. If you did not ask for it, ignore this mail.` },
     ]),
-  });
+  };
 }
 
-export async function sendPasswordChanged(p: Platform, to: string, name: string): Promise<void> {
+/** The notice of a password set by a reset (stored with the new password: `storeAccountMail`). */
+export function passwordChangedMail(p: Platform, to: string, name: string): OutgoingMail {
   const s = mailSettings(p);
-  await mailerOf(p).send({
+  return {
     to,
     template: 'password_changed',
     ...compose(s, 'Your password was changed', `Hello ${name},`, [
@@ -82,5 +87,5 @@ export async function sendPasswordChanged(p: Platform, to: string, name: string)
         p: 'Your password was just changed and every session was logged out. If this was not you, contact us at once.',
       },
     ]),
-  });
+  };
 }

@@ -10,7 +10,14 @@ import * as repo from './repo.js';
 import { perPlatform } from '../per-platform.js';
 import { jwtSessionsOf } from '../auth/jwt/sessions.js';
 import { MAX_PASSWORD, MIN_PASSWORD, PASSWORD_RULE } from './password-policy.js';
-import { sendAccountExists, sendPasswordChanged, sendPasswordReset, sendVerification } from './mails.js';
+import type { Db } from '../db/types.js';
+import {
+  passwordChangedMail,
+  passwordResetMail,
+  sendAccountExists,
+  storeAccountMail,
+  verificationMail,
+} from './mails.js';
 
 const VERIFY_HOURS = 48;
 const RESET_MINUTES = 60;
@@ -69,17 +76,23 @@ async function limitAddress(
   });
 }
 
-async function issueToken(p: Platform, userId: number, purpose: repo.TokenPurpose, ttlMs: number): Promise<string> {
+async function issueToken(
+  p: Platform,
+  tx: Db,
+  userId: number,
+  purpose: repo.TokenPurpose,
+  ttlMs: number,
+): Promise<string> {
   const token = randomToken('', 32);
-  await repo.insertToken(p.db, userId, purpose, tokenHash(p, token), new Date(Date.now() + ttlMs));
+  await repo.insertToken(tx, userId, purpose, tokenHash(p, token), new Date(Date.now() + ttlMs));
   return token;
 }
 
 /**
- * Self-service registration: a customer account (login = e-mail) and a verification mail. The answer is the same
- * whether or not the address already has an account — then its owner gets a mail saying how to sign in instead —
- * and both paths hash the password and send their mail in the background, so neither the body nor the time tells
- * an outsider which addresses are registered.
+ * Self-service registration: a customer account (login = e-mail) and a verification mail, written in one transaction
+ * (the account, its profile, its token and the mail in the outbox: all or nothing). The answer is the same whether or
+ * not the address already has an account — then its owner gets a mail saying how to sign in instead — and both
+ * paths hash the password, so neither the body nor the time tells an outsider which addresses are registered.
  */
 export async function register(p: Platform, req: FastifyRequest, input: RegisterInput): Promise<void> {
   await limitAddress(p, 'register-ip', req, 10, 3600);
@@ -99,27 +112,29 @@ export async function register(p: Platform, req: FastifyRequest, input: Register
     await hashPassword(input.password); // the time a new account takes
     return mailOwner(known);
   }
-  let created: Awaited<ReturnType<typeof p.auth.createUser>>;
+  // hashed before the transaction, which then holds its connection for the writes only
+  const passwordHash = await hashPassword(input.password);
+  let wake: () => void;
   try {
-    created = await p.auth.createUser({
-      login: email,
-      email,
-      role: 'customer',
-      password: input.password,
-      displayName: name || email,
+    wake = await p.transaction(async (tx) => {
+      const created = await p.auth.createUser(
+        { login: email, email, role: 'customer', passwordHash, displayName: name || email },
+        tx,
+      );
+      const u = (await repo.updateProfile(tx, created.id, {
+        first_name: input.first_name?.trim() ?? '',
+        last_name: input.last_name?.trim() ?? '',
+        phone: input.phone?.trim() ?? '',
+      }))!;
+      const token = await issueToken(p, tx, u.id, 'verify_email', VERIFY_HOURS * 3_600_000);
+      return storeAccountMail(tx, p, u.id, verificationMail(p, u.email, u.display_name, token, VERIFY_HOURS));
     });
   } catch (err) {
     // the same address registered at the same moment by another request: it exists now
     if (isKind(err, RovaErrors.userExists)) return mailOwner(await repo.userIdByEmail(p.db, email));
     throw err;
   }
-  const u = (await repo.updateProfile(p.db, created.id, {
-    first_name: input.first_name?.trim() ?? '',
-    last_name: input.last_name?.trim() ?? '',
-    phone: input.phone?.trim() ?? '',
-  }))!;
-  const token = await issueToken(p, u.id, 'verify_email', VERIFY_HOURS * 3_600_000);
-  mailLater(() => sendVerification(p, u.email, u.display_name, token, VERIFY_HOURS));
+  wake();
 }
 
 type EmailVerifiedListener = (user: { id: number; email: string }) => Promise<void>;
@@ -147,8 +162,9 @@ export async function verifyEmail(p: Platform, token: string): Promise<repo.Prof
 }
 
 /**
- * Starts a password reset. The answer is the same whether or not the address has an account, and the mail
- * is sent in the background so the response time does not tell either.
+ * Starts a password reset: the token and its mail are written in one transaction (a mail never names a token that
+ * was not stored, nor is a token stored without its mail). The answer is the same whether or not the address has an
+ * account.
  */
 export async function forgotPassword(p: Platform, req: FastifyRequest, email: string): Promise<void> {
   await limitAddress(p, 'forgot-ip', req, 20, 900);
@@ -157,11 +173,12 @@ export async function forgotPassword(p: Platform, req: FastifyRequest, email: st
   if (userId === undefined) return;
   // at most 3 mails per account per hour; beyond that, silently nothing (same answer)
   if (!(await limit(p, 'forgot-account', String(userId), 3, 3600))) return;
-  const token = await issueToken(p, userId, 'reset_password', RESET_MINUTES * 60_000);
-  const u = (await repo.profileById(p.db, userId))!;
-  void sendPasswordReset(p, u.email, u.display_name, token, RESET_MINUTES).catch((err: unknown) =>
-    p.log.warn({ err }, 'password reset mail failed'),
-  );
+  const wake = await p.transaction(async (tx) => {
+    const token = await issueToken(p, tx, userId, 'reset_password', RESET_MINUTES * 60_000);
+    const u = (await repo.profileById(tx, userId))!;
+    return storeAccountMail(tx, p, userId, passwordResetMail(p, u.email, u.display_name, token, RESET_MINUTES));
+  });
+  wake();
 }
 
 /** Sets a new password with a reset token (single use); every session of the user ends. */
@@ -170,9 +187,10 @@ export async function resetPassword(p: Platform, req: FastifyRequest, token: str
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   // One transaction: a token spent without its password set (a connection lost in between) would leave the user
-  // with the old password and a token that no longer works. A COMMIT whose answer was lost is resolved
-  // (pg_xact_status): a reset that happened is answered 200, never "try again" with a token already spent.
-  const u = await inOwnTransaction(p.db, async (tx) => {
+  // with the old password and a token that no longer works; the notice of the change is stored with it, so it exists
+  // exactly when the change does. A COMMIT whose answer was lost is resolved (pg_xact_status): a reset that happened
+  // is answered 200, never "try again" with a token already spent.
+  const wake = await inOwnTransaction(p.db, async (tx) => {
     const id = await repo.consumeToken(tx, 'reset_password', tokenHash(p, token));
     if (id === undefined)
       throw RovaErrors.invalidToken('The reset token is not valid, was already used, or has expired.');
@@ -181,12 +199,10 @@ export async function resetPassword(p: Platform, req: FastifyRequest, token: str
     // the apps' sessions too (the mail says every session ended): a stolen refresh token dies with the old password
     await jwtSessionsOf(p).revokeAll(id, 'password_reset', tx);
     await repo.markVerified(tx, id);
-    return (await repo.profileById(tx, id))!;
+    const u = (await repo.profileById(tx, id))!;
+    return storeAccountMail(tx, p, id, passwordChangedMail(p, u.email, u.display_name));
   });
-  // the password is changed: a notice that cannot be stored now is logged, not answered as a failed reset
-  await sendPasswordChanged(p, u.email, u.display_name).catch((err: unknown) =>
-    p.log.warn({ err, userId: u.id }, 'password changed notice not stored'),
-  );
+  wake();
 }
 
 export async function getProfile(p: Platform, userId: number): Promise<repo.ProfileRow> {

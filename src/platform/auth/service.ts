@@ -273,8 +273,16 @@ export class AuthService {
     if (ctx.sessionId !== null) await repo.deleteSession(this.db, ctx.sessionId);
   }
 
+  /** `passwordHash`: the password already hashed (hashPassword), so a caller's transaction does not wait for it. */
   async createUser(
-    input: { login: string; email: string; role: string; password?: string; displayName?: string },
+    input: {
+      login: string;
+      email: string;
+      role: string;
+      password?: string;
+      passwordHash?: string;
+      displayName?: string;
+    },
     db = this.db,
   ): Promise<AuthUser> {
     const login = input.login.trim();
@@ -294,7 +302,7 @@ export class AuthService {
     }
     const existing = (await repo.findUserByLogin(db, login)) ?? (await repo.findUserByLogin(db, email));
     if (existing) throw RovaErrors.userExists(`a user with login "${login}" or email "${email}" already exists`);
-    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const passwordHash = input.passwordHash ?? (input.password ? await hashPassword(input.password) : null);
     try {
       return await repo.insertUser(db, {
         login,

@@ -41,6 +41,11 @@ export type Balance = BalanceAnswer;
 export type DuePayment = PayDueAnswer;
 
 export interface MyBookingDetail extends MyBooking {
+  /** The pick-up and return as the store's clock reads them (its time zone): what a change of dates starts from. */
+  pickup_date: string;
+  pickup_time: string;
+  return_date: string;
+  return_time: string;
   days: number;
   deposit: number;
   payment_method: string;

@@ -31,14 +31,13 @@ interface Options {
   onChanged(r: ChangeResult): void;
 }
 
-/** `2027-05-01T10:00:00.000Z` → the store's date and time as the booking was made (the instant in UTC). */
-const parts = (iso: string) => ({ date: iso.slice(0, 10), time: iso.slice(11, 16) });
-
 export function changeScreen(o: Options): ChangeScreen {
   const { t, money } = o.i18n;
   const b = o.booking;
-  const from = parts(b.pickup_at);
-  const to = parts(b.return_at);
+  // the store's calendar, as the change is asked in it (the instants pickup_at/return_at are UTC: in a store far
+  // from UTC their date and hour are another day's or hour's)
+  const from = { date: b.pickup_date, time: b.pickup_time };
+  const to = { date: b.return_date, time: b.return_time };
   const input = (name: string, type: string, value: string) => h('input', { name, type, value, required: true });
   const pd = input('pickup_date', 'date', from.date);
   const pt = input('pickup_time', 'time', from.time);

@@ -76,6 +76,17 @@ const refunds = (id: number) =>
     sql`SELECT amount::text, reason FROM rental_refunds WHERE booking_id = ${id} ORDER BY id`,
   );
 const clean = async () => expect((await verifyIntegrity(t.platform.db)).findings).toEqual([]);
+/** The outbox's last row now: the mails a change writes are those after it. */
+const lastMail = async () =>
+  (await rows<{ n: number }>(t.platform.db, sql`SELECT coalesce(max(id), 0)::int AS n FROM rova_mail_outbox`))[0]!.n;
+const mailsSince = (to: string, after: number) =>
+  rows<{ template: string; text_body: string }>(
+    t.platform.db,
+    sql`SELECT template, text_body FROM rova_mail_outbox WHERE to_address = ${to} AND id > ${after} ORDER BY id`,
+  );
+/** A booking mail's instant as it names it (the store's time zone, UTC here). */
+const mailTime = (date: string, time: string) =>
+  `${new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(`${date}T${time}:00Z`))} (UTC)`;
 
 describe('the quote', () => {
   it('answers the new price lines and the difference of a dearer change, and writes nothing', async () => {
@@ -119,6 +130,7 @@ describe('the quote', () => {
 describe('the change', () => {
   it('dearer, paid: the difference is due and paid through pay-due; booking_changed mail with the new dates as .ics; event, audit', async () => {
     const m = await booking();
+    const before = await lastMail();
     const r = await change(m, { pickup_date: m.d(1), return_date: m.d(4), pickup_time: '10:00', return_time: '10:00' });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({
@@ -126,6 +138,22 @@ describe('the change', () => {
       message: 'Booking changed; the difference is due.',
       data: { previous_total: 200, total: 300, difference: 100, due: 100, refund: 0, payment_status: 'partially_paid' },
     });
+    // one mail: what changed (the new dates), the new price, what is due and how to pay it, with the links
+    const sent = await mailsSince(m.email, before);
+    expect(sent.map((x) => x.template)).toEqual(['booking_changed']);
+    for (const line of [
+      `Pick-up: ${mailTime(m.d(1), '10:00')}`,
+      `Return: ${mailTime(m.d(4), '10:00')}`,
+      'Previous total: 200.00 USD',
+      'Total: 300.00 USD',
+      'Paid: 200.00 USD',
+      'Amount due: 100.00 USD',
+      `How to pay: `,
+      `Reference: ${m.reference}. Amount due: 100.00 USD.`,
+      'View your booking',
+      'Manage your booking without signing in',
+    ])
+      expect(sent[0]!.text_body).toContain(line);
     expect(await row(m.id)).toMatchObject({ total: '300.00', payment_status: 'partially_paid', status: 'confirmed' });
     const detail = (await t.inject({ method: 'GET', url: `${V2}/my/bookings/${m.id}`, headers: m.customer })).json()
       .data;
@@ -167,8 +195,9 @@ describe('the change', () => {
     await clean();
   });
 
-  it('cheaper, paid, before the free-cancellation deadline: the overpaid part is refunded in full', async () => {
+  it('cheaper, paid, before the free-cancellation deadline: the overpaid part is refunded in full; one mail says so', async () => {
     const m = await booking();
+    const before = await lastMail();
     const r = await change(m, { pickup_date: m.d(0), return_date: m.d(1) });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({
@@ -176,6 +205,12 @@ describe('the change', () => {
       data: { total: 100, difference: -100, fee: 0, refund: 100, due: 0, payment_status: 'paid' },
     });
     expect(await refunds(m.id)).toEqual([{ amount: '100.00', reason: 'booking_repriced' }]);
+    const sent = await mailsSince(m.email, before);
+    expect(sent.map((x) => x.template)).toEqual(['booking_changed']);
+    expect(sent[0]!.text_body).toContain(`Return: ${mailTime(m.d(1), '10:00')}`);
+    expect(sent[0]!.text_body).toContain('Total: 100.00 USD');
+    expect(sent[0]!.text_body).toContain('Refund: 100.00 USD');
+    expect(sent[0]!.text_body).not.toContain('Amount due');
     await clean();
   });
 

@@ -152,6 +152,7 @@ export async function repriceBooking(
   tx: Db,
   locked: LockedBooking,
   change: Record<string, unknown>,
+  opts: { callerTellsDue?: boolean } = {},
 ): Promise<{ booking: BookingRow; money: MoneyBalance; mailAfterCommit?: () => Promise<void> }> {
   assertBookingAmountsFit(change);
   const booking = (await updateBooking(tx, Number(locked.id), change)) as LockedBooking;
@@ -171,24 +172,34 @@ export async function repriceBooking(
   });
   const now: BookingRow =
     money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status };
-  return { booking: now, money, mailAfterCommit: money.due.gt(0) ? await askForDue(p, tx, now, money) : undefined };
+  // a caller that mails the change itself says what is due in that one mail (dueRows), not in a second one
+  const ask = money.due.gt(0) && !opts.callerTellsDue;
+  return { booking: now, money, mailAfterCommit: ask ? await askForDue(p, tx, now, money.due) : undefined };
 }
 
-/** The customer is told what the new price asks of them, and how to pay it, in the change's transaction. */
-async function askForDue(p: Platform, tx: Db, b: BookingRow, money: MoneyBalance) {
+/**
+ * What the new price asks of the customer and how to pay it, as rows of a booking mail (read in the change's
+ * transaction: the pending offline payment says it is asked offline).
+ */
+export async function dueRows(p: Platform, tx: Db, b: BookingRow, due: Decimal): Promise<[string, string][]> {
   const total = new Decimal(b.total);
   const amount = (d: Decimal) => `${d.toFixed(2)} ${b.currency}`;
   const offline = (await paymentsOf(tx, Number(b.id))).some((x) => x.status === 'pending' && x.provider === 'offline');
   // a guest has no account to pay in: the mail's manage link opens the booking and its "pay the rest"
   const guest = b.customer_id !== null && !(await customerById(tx, Number(b.customer_id)))?.user_id;
   const how = offline
-    ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${amount(money.due)}.`
+    ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${amount(due)}.`
     : guest
       ? 'Pay the rest by card with the link “Manage your booking without signing in” below.'
       : 'Pay the rest by card from this booking in your account.';
-  return bookingMailInTransaction(tx, p, 'amount_due', b, [
-    ['Paid', amount(total.minus(money.due))],
-    ['Amount due', amount(money.due)],
+  return [
+    ['Paid', amount(total.minus(due))],
+    ['Amount due', amount(due)],
     ['How to pay', how],
-  ]);
+  ];
+}
+
+/** The customer is told what the new price asks of them, and how to pay it, in the change's transaction. */
+async function askForDue(p: Platform, tx: Db, b: BookingRow, due: Decimal) {
+  return bookingMailInTransaction(tx, p, 'amount_due', b, await dueRows(p, tx, b, due));
 }

@@ -360,6 +360,11 @@ export interface ChangeRules {
   price?(tx: Db, cur: LockedBooking, fields: MovedPrice): Promise<MovedPrice>;
   /** After the change, in its transaction (mail, Idempotency-Key); its answer runs after the commit. */
   within?(tx: Db, change: BookingChange): Promise<(() => Promise<void>) | undefined>;
+  /**
+   * The caller's own mail of the change says what is due and how to pay it (the customer's change: one mail), so the
+   * re-pricing writes no `amount_due` mail of its own.
+   */
+  tellsDue?: boolean;
 }
 
 /**
@@ -409,13 +414,19 @@ async function changeBooking(
   const r = await checkAvailability(p, tx, merged, { period, excludeBookingId: id, catalogue });
   if (!r.available && BLOCKING.includes(cur.status as BookingStatus)) throw notAvailable(r);
   const price = rules.price ? await rules.price(tx, cur, priceFields(r)) : priceFields(r);
-  const repriced = await repriceBooking(p, tx, cur, {
-    ...(vehicle !== from ? { vehicle_id: vehicle } : {}),
-    pickup_at: period.pickupAt.toISOString(),
-    return_at: period.returnAt.toISOString(),
-    ...price,
-    notes: input.notes,
-  });
+  const repriced = await repriceBooking(
+    p,
+    tx,
+    cur,
+    {
+      ...(vehicle !== from ? { vehicle_id: vehicle } : {}),
+      pickup_at: period.pickupAt.toISOString(),
+      return_at: period.returnAt.toISOString(),
+      ...price,
+      notes: input.notes,
+    },
+    { callerTellsDue: rules.tellsDue === true },
+  );
   // the old vehicle's holds lose this booking (updateBooking announces the new vehicle's)
   if (vehicle !== from) announceOnCommit(tx, HOLDS_TOPIC, [holdKey({ vehicle_id: from, id })]);
   return { previous: cur, booking: repriced.booking, money: repriced.money, mailAfterCommit: repriced.mailAfterCommit };

@@ -4,7 +4,7 @@ import type { Platform } from '../../../platform/context.js';
 import { keyedHash, randomToken, safeEqual } from '../../../platform/auth/crypto.js';
 import { clientAddress } from '../../../platform/http/client-ip.js';
 import { JourneyErrors, RentalErrors, invalidField } from '../errors.js';
-import { sendGuestCode } from './mails.js';
+import { storeGuestCode } from './mails.js';
 import * as repo from './repo.js';
 
 /** A code lives this long, allows this many tries; a pass (after the right code) books for this long. */
@@ -39,13 +39,14 @@ export async function startGuestVerification(
   await limit(p, 'guest-code-email', email.toLowerCase(), 5, 3600);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(Date.now() + CODE_MINUTES * 60_000);
-  const id = await p.transaction(async (tx) => {
+  const { id, wake } = await p.transaction(async (tx) => {
     // the hash binds the code to its row: the row's id is known only after the insert
     const rowId = await repo.insertCode(tx, { email, name, codeHash: 'pending', expiresAt });
     await repo.setCodeHash(tx, rowId, codeHash(p, rowId, code));
-    return rowId;
+    // the mail with the code, with the code's row: never a code without its mail, nor a mail of a code not stored
+    return { id: rowId, wake: await storeGuestCode(tx, p, rowId, { to: email, name, code, minutes: CODE_MINUTES }) };
   });
-  await sendGuestCode(p, email, name, code, CODE_MINUTES);
+  await wake?.();
   return { verification_id: id, expires_at: expiresAt.toISOString() };
 }
 

@@ -6,6 +6,7 @@ import { Decimal } from '../../money.js';
 import { paymentsOf } from '../create/repo.js';
 import type { LockedBooking } from '../lock.js';
 import { bookingMailInTransaction } from '../mails.js';
+import { dueRows } from '../reprice.js';
 import type { BookingRow } from '../repo.js';
 import {
   changeBookingNow,
@@ -66,6 +67,8 @@ const kept = (x: { status: string; amount: string; refunded_amount: string }) =>
  */
 function customerRules(p: Platform, fee: { kept: Decimal }, now: number): ChangeRules {
   return {
+    // the customer gets one mail of the change: its new dates and price, and what is due and how to pay it
+    tellsDue: true,
     guard: async (_tx, cur, vehicle) => {
       if (!CHANGEABLE.includes(cur.status))
         throw RentalErrors.stateConflict(`This booking is ${cur.status}: it can no longer be changed.`);
@@ -214,11 +217,13 @@ export async function changeCustomerBooking(
         fee.kept,
       );
       const amount = (d: Decimal) => `${d.toFixed(2)} ${c.booking.currency}`;
+      // one mail: the new dates and total (the mail's own rows), what changed in money, and what is due and how to
+      // pay it (the re-pricing writes no amount-due mail of its own: `tellsDue`)
       const wake = await bookingMailInTransaction(tx, p, 'booking_changed', c.booking, [
         ['Previous total', amount(done.previous_total)],
         ...(fee.kept.gt(0) ? [['Change fee', amount(fee.kept)] as [string, string]] : []),
         ...(refund.gt(0) ? [['Refund', amount(refund)] as [string, string]] : []),
-        ...(due.gt(0) ? [['Amount due', amount(due)] as [string, string]] : []),
+        ...(due.gt(0) ? await dueRows(p, tx, c.booking, due) : []),
       ]);
       if (record) await record(tx, done);
       return wake;

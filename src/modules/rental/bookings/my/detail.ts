@@ -2,6 +2,9 @@ import type { Platform } from '../../../../platform/context.js';
 import { bookingView } from '../view.js';
 import { money } from '../../money.js';
 import { journeySettings } from '../settings.js';
+import { rentalSettings } from '../../settings.js';
+import { utcToLocal } from '../../time.js';
+import { iso } from '../../views.js';
 import type { MyBookingDetail } from './schema.js';
 import { balanceOf } from './pay-due.js';
 import type { customerBookingDetail } from './service.js';
@@ -10,9 +13,16 @@ import type { customerBookingDetail } from './service.js';
 export function detailView(p: Platform, r: Awaited<ReturnType<typeof customerBookingDetail>>): MyBookingDetail {
   const { b, order, payments, refs, cancellation } = r;
   const bal = balanceOf(b, payments);
+  const tz = rentalSettings(p).timezone;
+  const pickup = utcToLocal(new Date(iso(b.pickup_at)), tz);
+  const ret = utcToLocal(new Date(iso(b.return_at)), tz);
   return {
     ...bookingView(b),
     vehicle_name: refs.vehicle_name,
+    pickup_date: pickup.date,
+    pickup_time: pickup.time,
+    return_date: ret.date,
+    return_time: ret.time,
     cancellation,
     balance: {
       paid: bal.paid.toNumber(),

@@ -148,8 +148,9 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Move one of my bookings to other dates or another vehicle of the same category (another’s → 404)',
         description:
           CHANGE_RULES +
-          'Mails the customer `booking_changed` with the booking as .ics; event `booking.repriced` when the total ' +
-          'changes. Idempotency-Key honoured.',
+          'Mails the customer one `booking_changed` with the booking as .ics: the new dates and total, and the refund ' +
+          'or the amount due and how to pay it (no separate `amount_due` mail); event `booking.repriced` when the ' +
+          'total changes. Idempotency-Key honoured.',
         headers: IdempotencyKeyHeader,
         params: IdParams,
         body: MyChangeBody,

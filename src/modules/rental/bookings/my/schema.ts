@@ -100,6 +100,23 @@ export const MyBookingDetail = Type.Object(
   {
     ...BookingView.properties,
     vehicle_name: VehicleName,
+    // the instants above are UTC; a change of dates is asked in the store's calendar (MyChangeBody): these prefill it
+    pickup_date: Type.String({
+      pattern: DateStr.pattern,
+      description: 'The pick-up’s date in the store’s time zone (YYYY-MM-DD)',
+    }),
+    pickup_time: Type.String({
+      pattern: TimeStr.pattern,
+      description: 'The pick-up’s time in the store’s time zone (HH:MM, 24 h)',
+    }),
+    return_date: Type.String({
+      pattern: DateStr.pattern,
+      description: 'The return’s date in the store’s time zone (YYYY-MM-DD)',
+    }),
+    return_time: Type.String({
+      pattern: TimeStr.pattern,
+      description: 'The return’s time in the store’s time zone (HH:MM, 24 h)',
+    }),
     cancellation: CancelQuote,
     balance: Balance,
     order: Nullable(

@@ -1,0 +1,120 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT, customer, visitors } from './book-helpers.js';
+import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+
+// "Change dates" in a store far from UTC (issue 36): the screen starts from the booking's pick-up and return as the
+// store's clock reads them — in Los Angeles an 18:00 pick-up is 01:00 UTC of the next day, and the form shows
+// 18:00 of the booked day, not the next day at 01:00 — and a change of the return keeps the pick-up where it was.
+
+let shop: Shop;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop({ STORE_TIMEZONE: 'America/Los_Angeles' }), launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await shop?.close();
+});
+
+const open = visitors(() => ({ shop, browser, contexts }));
+
+async function call<T>(
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; status: number },
+): Promise<T> {
+  const headers: Record<string, string> = { 'x-forwarded-for': visitorAddress() };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await fetch(`${shop.origin}/wp-json${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  const text = await res.text();
+  expect(res.status, `${method} ${path}: ${text}`).toBe(opts.status);
+  return JSON.parse(text) as T;
+}
+
+describe('booking widget, account: change dates in a store far from UTC (America/Los_Angeles)', () => {
+  it('the form starts from the store’s pick-up and return date and time; a longer return keeps the pick-up', async () => {
+    const c = customer();
+    await call('POST', '/rova/v1/auth/register', {
+      body: { email: c.email, password: c.password, first_name: c.first, last_name: c.last },
+      status: 202,
+    });
+    const { access_token: token } = await call<{ access_token: string }>('POST', '/rova/v1/auth/token', {
+      body: { login: c.email, password: c.password },
+      status: 200,
+    });
+    const q = 'pickup_date=2029-07-09&return_date=2029-07-11&pickup_time=18:00&return_time=18:00&per_page=1';
+    const free = await call<{ data: { items: { vehicle_id: number }[] } }>(
+      'GET',
+      `/rova-rental/v2/vehicles/search?${q}`,
+      { status: 200 },
+    );
+    const made = await call<{ data: { booking: { id: number; reference: string; pickup_at: string } } }>(
+      'POST',
+      '/rova-rental/v2/booking/create',
+      {
+        token,
+        status: 201,
+        body: {
+          vehicle_id: free.data.items[0]!.vehicle_id,
+          pickup_date: '2029-07-09',
+          return_date: '2029-07-11',
+          pickup_time: '18:00',
+          return_time: '18:00',
+          payment_method: 'offline',
+          payment_plan: 'full',
+        },
+      },
+    );
+    const b = made.data.booking;
+    // 18:00 in Los Angeles (summer, UTC−7) is 01:00 UTC of the next day
+    expect(b.pickup_at).toBe('2029-07-10T01:00:00.000Z');
+
+    const { page } = await open('/', { viewport: { width: 1280, height: 900 } });
+    await page.getByRole('link', { name: 'Demo rental page' }).click();
+    await page.waitForURL(`${shop.origin}/demo/rent`);
+    await page.getByRole('link', { name: 'My account' }).click();
+    await page.waitForURL(`${shop.origin}/demo/rent/account`);
+    const w = page.locator(ACCOUNT);
+    await w.locator('input[name=email]').fill(c.email);
+    await w.locator('input[name=password]').fill(c.password);
+    await w.locator('button[data-f=auth-submit]').click();
+    await w.locator(`button[data-f=booking-${b.id}]`).click();
+    await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+    await w.locator('button[data-f=change-dates]').click();
+    await w.locator('h2', { hasText: `Change booking ${b.reference}` }).waitFor();
+
+    expect(await page.getByLabel('Pick-up date').inputValue()).toBe('2029-07-09');
+    expect(await page.getByLabel('Pick-up time').inputValue()).toBe('18:00');
+    expect(await page.getByLabel('Return date').inputValue()).toBe('2029-07-11');
+    expect(await page.getByLabel('Return time').inputValue()).toBe('18:00');
+
+    // one more day (Thursday: the desk is open at 18:00), the rest as prefilled
+    await page.getByLabel('Return date').fill('2029-07-12');
+    await w.locator('button[data-f=change-quote]').click();
+    await w.locator('table.breakdown, form.change-dates p.alert:not(:empty)').first().waitFor();
+    expect(await w.locator('form.change-dates p.alert').textContent()).toBe('');
+    await w.locator('button[data-f=confirm-change]').click();
+    await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+
+    const after = await call<{
+      data: { pickup_at: string; return_at: string; pickup_date: string; pickup_time: string; return_date: string };
+    }>('GET', `/rova-rental/v2/my/bookings/${b.id}`, { token, status: 200 });
+    expect(after.data).toMatchObject({
+      pickup_at: '2029-07-10T01:00:00.000Z',
+      return_at: '2029-07-13T01:00:00.000Z',
+      pickup_date: '2029-07-09',
+      pickup_time: '18:00',
+      return_date: '2029-07-12',
+    });
+  });
+});
