@@ -9,6 +9,8 @@ import {
   ORDER_OF_BOOKING,
   statementSnapshot,
 } from '../../src/modules/rental/bookings/create/statement.js';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { vehicle } from './helpers.js';
 
@@ -50,7 +52,6 @@ describe('writePath: which way a customer booking is written', () => {
     expect(writePath({ ...base, keyed: true }), 'the key commits with the booking').toBe('transaction');
     expect(writePath({ ...base, signedIn: false }), 'an API key acting for a customer').toBe('transaction');
     expect(writePath({ ...base, customerKnown: false }), "the account's first booking").toBe('transaction');
-    expect(writePath({ ...base, driver: true }), 'a driver row commits with the booking').toBe('transaction');
   });
 
   it('after the statement wrote nothing for it: the transaction decides, unless the vehicle is gone', () => {
@@ -112,5 +113,71 @@ describe('BOOKING_BATCHING', () => {
   it("on: a known customer's booking goes in the one statement; off: every booking in a transaction of its own", async () => {
     expect(await batchedOf({}), 'the second booking (the first made the customer record)').toEqual([1]);
     expect(await batchedOf({ BOOKING_BATCHING: 'off' })).toEqual([]);
+  }, 240_000);
+
+  it('a driver and the accepted terms go in the one statement with the booking (and in the transaction of the first)', async () => {
+    const t = await makeApp({ env: { RENTAL_WRITE_RATE_LIMIT: '100000' } });
+    apps.push(t);
+    const admin = (await t.userWithKey('administrator')).key;
+    const saved = await t.inject({
+      method: 'PUT',
+      url: '/wp-json/rova-rental/v2/driver-settings',
+      headers: { 'x-rova-api-key': admin },
+      payload: { terms_text: 'Drive carefully.', terms_version: '2044-1' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const at = bookingsAtOnceOf(t.platform);
+    const batched: number[] = [];
+    const book = at.book.bind(at);
+    at.book = (item) => {
+      batched.push(item.columns.vehicle_id);
+      return book(item);
+    };
+    const { key } = await t.userWithKey('customer');
+    const ids: number[] = [];
+    for (const [i, v] of [await vehicle(t), await vehicle(t)].entries()) {
+      const r = await t.inject({
+        method: 'POST',
+        url: '/wp-json/rova-rental/v2/booking/create',
+        headers: { 'x-rova-api-key': key },
+        payload: {
+          vehicle_id: v,
+          pickup_date: '2044-03-01',
+          return_date: '2044-03-03',
+          payment_method: 'offline',
+          payment_plan: 'deposit',
+          driver: { name: `Driver ${i}`, date_of_birth: '1980-05-0' + String(i + 1), licence_number: 'B 1234' },
+          terms_accepted: true,
+          terms_version: '2044-1',
+        },
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      ids.push(Number(r.json().data.booking.id));
+      if (i === 1) expect(batched, 'the second booking went in the one statement').toEqual([v]);
+    }
+    const drivers = await rows<Record<string, unknown>>(
+      t.platform.db,
+      sql`SELECT booking_id::text, name, to_char(date_of_birth, 'YYYY-MM-DD') AS date_of_birth, licence_number, terms_version,
+            terms_accepted_at IS NOT NULL AS accepted
+          FROM rental_booking_drivers WHERE booking_id = ANY(${`{${ids.join(',')}}`}::bigint[]) ORDER BY booking_id`,
+    );
+    expect(drivers).toEqual([
+      {
+        booking_id: String(ids[0]),
+        name: 'Driver 0',
+        date_of_birth: '1980-05-01',
+        licence_number: 'B 1234',
+        terms_version: '2044-1',
+        accepted: true,
+      },
+      {
+        booking_id: String(ids[1]),
+        name: 'Driver 1',
+        date_of_birth: '1980-05-02',
+        licence_number: 'B 1234',
+        terms_version: '2044-1',
+        accepted: true,
+      },
+    ]);
   }, 240_000);
 });

@@ -17,8 +17,6 @@ export interface PathFacts {
   keyed: boolean;
   /** A signed-in customer books (an API key acting for a customer names one: found or made under the lock). */
   signedIn: boolean;
-  /** The booking carries a driver, flight or terms acceptance: a row of its own, written in its transaction. */
-  driver?: boolean;
   /** The account's customer record is known (its first booking makes it, under the lock). */
   customerKnown: boolean;
 }
@@ -33,5 +31,5 @@ type Fallback = Extract<BookedAtOnce, { fallback: unknown }>['fallback'];
 export function writePath(f: PathFacts, tried?: Fallback): WritePath {
   if (tried === 'no_vehicle') return 'not_found';
   if (tried !== undefined) return 'transaction';
-  return f.batching && !f.keyed && !f.driver && f.signedIn && f.customerKnown ? 'statement' : 'transaction';
+  return f.batching && !f.keyed && f.signedIn && f.customerKnown ? 'statement' : 'transaction';
 }

@@ -25,7 +25,7 @@ import { knownCustomersOf } from './customers.js';
 import { writePath, type PathFacts } from './path.js';
 import { setPaymentAnswered } from './repo.js';
 import type { DriverInput } from '../driver/schema.js';
-import { checkDriver, driverContext, driverMailRows, saveDriverOf, type DriverRecord } from '../driver/service.js';
+import { checkDriver, driverContext, driverMailRows, type DriverRecord } from '../driver/service.js';
 import { driverSettings } from '../driver/settings.js';
 import type { KnownCustomer, OrderLine, OrderWrites, OrderWritten, RentalColumns } from './statement.js';
 
@@ -169,6 +169,7 @@ function writesOf(
       payment: { provider: c.provider, amount: due },
       events: [bookingCreatedEvent(b)],
       mail: bookingMailToStore(p, cat, 'booking_created', b, rows, holdSeconds),
+      driver: c.driver,
     },
   };
 }
@@ -263,7 +264,6 @@ export async function createCustomerBooking(
     keyed: record !== undefined,
     signedIn: account !== undefined,
     customerKnown: false,
-    driver: driver !== null,
   };
   const columns = rentalColumns(p, bookingInput, prepared);
   const customer =
@@ -295,13 +295,7 @@ export async function createCustomerBooking(
         due = w.due;
         return w.writes;
       },
-      record:
-        record || driver
-          ? async (tx, b) => {
-              await saveDriverOf(tx, Number(b.id), driver);
-              if (record) await record.created(tx, created(b, due, provider.name));
-            }
-          : undefined,
+      record: record ? async (tx, b) => record.created(tx, created(b, due, provider.name)) : undefined,
     });
     made = { booking: r.booking, written: r.written!, start, due };
   }

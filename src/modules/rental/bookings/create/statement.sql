@@ -37,6 +37,11 @@ WITH
       ORDER BY i.k, x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
       SELECT b.id, i.x#>>'{pay,provider}', (i.x#>>'{pay,amount}')::numeric, i.x#>>'{order,currency}' FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
+    drv AS (INSERT INTO rental_booking_drivers (booking_id, name, date_of_birth, licence_number, flight_number, terms_version, terms_accepted_at)
+      SELECT b.id, d.name, d.date_of_birth, d.licence_number, d.flight_number, d.terms_version, CASE WHEN d.terms_version IS NULL THEN NULL ELSE now() END
+      FROM b JOIN i ON i.ref = b.reference
+        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'drivers') AS d(name text, date_of_birth date, licence_number text, flight_number text, terms_version text)
+      ORDER BY i.k),
     mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
       SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb)
       FROM b JOIN i ON i.ref = b.reference
@@ -70,6 +75,11 @@ WITH
       ORDER BY i.k, x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
       SELECT b.id, i.x#>>'{pay,provider}', (i.x#>>'{pay,amount}')::numeric, i.x#>>'{order,currency}' FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
+    drv AS (INSERT INTO rental_booking_drivers (booking_id, name, date_of_birth, licence_number, flight_number, terms_version, terms_accepted_at)
+      SELECT b.id, d.name, d.date_of_birth, d.licence_number, d.flight_number, d.terms_version, CASE WHEN d.terms_version IS NULL THEN NULL ELSE now() END
+      FROM b JOIN i ON i.ref = b.reference
+        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'drivers') AS d(name text, date_of_birth date, licence_number text, flight_number text, terms_version text)
+      ORDER BY i.k),
     mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
       SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb)
       FROM b JOIN i ON i.ref = b.reference

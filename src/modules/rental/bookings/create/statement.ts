@@ -7,6 +7,7 @@ import type { MailToStore } from '../../../../platform/mail/outbox.js';
 import { bigintArray } from '../../sqlx.js';
 import { HOLDS_TOPIC, holdKey, type BookingRow } from '../repo.js';
 import type { BookingStatus } from '../status.js';
+import type { DriverRecord } from '../driver/repo.js';
 
 /*
  * The customer's booking write (POST /booking/create), whole: the two statements below are all the SQL it sends
@@ -80,6 +81,8 @@ export interface OrderWrites {
   events: readonly OutboxEvent[];
   /** The booking_created mail, rendered; null when the customer has no address. */
   mail: MailToStore | null;
+  /** The driver, flight and terms acceptance the customer gave (checked before), when any. */
+  driver?: DriverRecord | null;
 }
 
 /** What a booking's writes answer. */
@@ -117,8 +120,9 @@ export type BookedAtOnce =
 
 /**
  * The writes that reference the new bookings `b` (each one's data `i.x`, joined on `i.ref = b.reference`): the
- * booking.created events (drafted ones completed from `b`), the order, its lines in order, the payment due and the
- * mail (held `hold_seconds` before the delivery may send it).
+ * booking.created events (drafted ones completed from `b`), the order, its lines in order, the payment due, the
+ * driver (and the terms accepted, at the database's now) and the mail (held `hold_seconds` before the delivery may
+ * send it).
  */
 const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
       SELECT e.j->>'eventId', e.j->>'type', CASE WHEN (i.x->>'draft')::boolean
@@ -134,6 +138,11 @@ const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
       ORDER BY i.k, x.ord),
     pay AS (INSERT INTO rental_payments (booking_id, provider, amount, currency)
       SELECT b.id, i.x#>>'{pay,provider}', (i.x#>>'{pay,amount}')::numeric, i.x#>>'{order,currency}' FROM b JOIN i ON i.ref = b.reference ORDER BY i.k RETURNING id, booking_id),
+    drv AS (INSERT INTO rental_booking_drivers (booking_id, name, date_of_birth, licence_number, flight_number, terms_version, terms_accepted_at)
+      SELECT b.id, d.name, d.date_of_birth, d.licence_number, d.flight_number, d.terms_version, CASE WHEN d.terms_version IS NULL THEN NULL ELSE now() END
+      FROM b JOIN i ON i.ref = b.reference
+        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'drivers') AS d(name text, date_of_birth date, licence_number text, flight_number text, terms_version text)
+      ORDER BY i.k),
     mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
       SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb)
       FROM b JOIN i ON i.ref = b.reference
@@ -213,7 +222,26 @@ export function statementSnapshot(): string {
 
 /** `i.x`: the statement reads these names. */
 function orderData(w: OrderWrites, draft: boolean): Record<string, unknown> {
-  return { draft, events: w.events, order: w.order, lines: w.lines, pay: w.payment, mails: w.mail ? [w.mail] : [] };
+  const drivers = w.driver
+    ? [
+        {
+          name: w.driver.driver?.name ?? null,
+          date_of_birth: w.driver.driver?.date_of_birth ?? null,
+          licence_number: w.driver.driver?.licence_number ?? null,
+          flight_number: w.driver.flight_number,
+          terms_version: w.driver.terms_version,
+        },
+      ]
+    : [];
+  return {
+    draft,
+    events: w.events,
+    order: w.order,
+    lines: w.lines,
+    pay: w.payment,
+    mails: w.mail ? [w.mail] : [],
+    drivers,
+  };
 }
 
 interface FoundAtOnce {
