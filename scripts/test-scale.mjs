@@ -172,7 +172,14 @@ try {
   const incarnations = new Map();
   const start = (i, env = {}) => {
     const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'dist/main.js'), 'serve'], {
-      env: { ...SERVER_ENV, ...common, DATABASE_URL: pooled.toString(), PORT: String(ports[i]), HOST: '127.0.0.1', ...env },
+      env: {
+        ...SERVER_ENV,
+        ...common,
+        DATABASE_URL: pooled.toString(),
+        PORT: String(ports[i]),
+        HOST: '127.0.0.1',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const life = { node: i + 1, end: 'running', told: false, stderr: [], stdout: [] };
