@@ -3270,7 +3270,7 @@ export interface paths {
         put?: never;
         /**
          * Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)
-         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).
+         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due). Idempotency-Key honoured per caller (the answer is kept sealed): the same key and body answer the first answer without asking Stripe again, another body → 422.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -21451,7 +21451,10 @@ export interface operations {
     postRovaRentalV2MyBookingsByIdPayDue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Numeric id */
                 id: number;
@@ -21533,6 +21536,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
