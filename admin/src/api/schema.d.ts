@@ -3725,7 +3725,9 @@ export interface paths {
         get?: never;
         /**
          * Change your password (new password: at least 10 characters, GET /rova/v1/auth/password/policy); every session (apps and browsers) ends
-         * @description **Needs** any signed-in user; an API key needs the `write` scope.
+         * @description The account is mailed the notice a reset sends (`password_changed`, never the password), with the account page (ACCOUNT_URL) to reset it from if this was not its owner; the notice is written to the outbox in the transaction of the change.
+         *
+         *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
         put: operations["putRovaV1AuthPassword"];
         post?: never;
