@@ -18874,6 +18874,8 @@ export interface operations {
                             status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                             /** @description In the booking’s currency */
                             tax: number;
+                            /** @description The store’s time zone (IANA, STORE_TIMEZONE) the four fields above are in: a page can name it when the visitor’s differs */
+                            timezone: string;
                             /** @description In the booking’s currency */
                             total: number;
                             transfer_destination: string | null;
@@ -20588,7 +20590,11 @@ export interface operations {
                                  * @description ISO-8601 UTC
                                  */
                                 pickup_at: string;
+                                /** @description The pick-up’s date in the store’s time zone (YYYY-MM-DD) */
+                                pickup_date: string;
                                 pickup_location_id: number | null;
+                                /** @description The pick-up’s time in the store’s time zone (HH:MM, 24 h) */
+                                pickup_time: string;
                                 /** @description In the booking’s currency */
                                 price_per_day: number;
                                 reference: string;
@@ -20599,10 +20605,16 @@ export interface operations {
                                  * @description ISO-8601 UTC
                                  */
                                 return_at: string;
+                                /** @description The return’s date in the store’s time zone (YYYY-MM-DD) */
+                                return_date: string;
                                 return_location_id: number | null;
+                                /** @description The return’s time in the store’s time zone (HH:MM, 24 h) */
+                                return_time: string;
                                 status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                                 /** @description In the booking’s currency */
                                 tax: number;
+                                /** @description The store’s time zone (IANA, STORE_TIMEZONE) the four fields above are in: a page can name it when the visitor’s differs */
+                                timezone: string;
                                 /** @description In the booking’s currency */
                                 total: number;
                                 transfer_destination: string | null;
@@ -20779,6 +20791,8 @@ export interface operations {
                             status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                             /** @description In the booking’s currency */
                             tax: number;
+                            /** @description The store’s time zone (IANA, STORE_TIMEZONE) the four fields above are in: a page can name it when the visitor’s differs */
+                            timezone: string;
                             /** @description In the booking’s currency */
                             total: number;
                             transfer_destination: string | null;

@@ -21,7 +21,7 @@ import { IdempotencyKeyHeader, keyedRun } from '../../../../platform/idempotency
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
 import { payMyDue } from './pay-due.js';
 import { keyedPayDue } from './pay-due-route.js';
-import { detailView } from './detail.js';
+import { detailView, storeClock } from './detail.js';
 
 const T = ['rental v2: booking journey'];
 export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -51,7 +51,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset, req.query.reference);
       return rentalOk(
         pageOf(
-          r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
+          r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name, ...storeClock(p, b) })),
           r.total,
           pg,
         ),
