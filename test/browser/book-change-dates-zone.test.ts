@@ -1,11 +1,13 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT, customer, visitors } from './book-helpers.js';
+import { ACCOUNT, TERMS_ACCEPTED, customer, visitors } from './book-helpers.js';
 import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
 
 // "Change dates" in a store far from UTC (issue 36): the screen starts from the booking's pick-up and return as the
 // store's clock reads them — in Los Angeles an 18:00 pick-up is 01:00 UTC of the next day, and the form shows
 // 18:00 of the booked day, not the next day at 01:00 — and a change of the return keeps the pick-up where it was.
+// The account shows the booking on the store's clock too: a visitor in Berlin sees the desk's 18:00 with the store's
+// zone named; a visitor in Los Angeles sees the same 18:00 and no zone (it is theirs).
 
 let shop: Shop;
 let browser: Browser;
@@ -41,8 +43,21 @@ async function call<T>(
   return JSON.parse(text) as T;
 }
 
+/** The visitor signs in on the demo's account page (reached by its links). */
+async function signIn(page: Page, c: { email: string; password: string }) {
+  await page.getByRole('link', { name: 'Demo rental page' }).click();
+  await page.waitForURL(`${shop.origin}/demo/rent`);
+  await page.getByRole('link', { name: 'My account' }).click();
+  await page.waitForURL(`${shop.origin}/demo/rent/account`);
+  const w = page.locator(ACCOUNT);
+  await w.locator('input[name=email]').fill(c.email);
+  await w.locator('input[name=password]').fill(c.password);
+  await w.locator('button[data-f=auth-submit]').click();
+  return w;
+}
+
 describe('booking widget, account: change dates in a store far from UTC (America/Los_Angeles)', () => {
-  it('the form starts from the store’s pick-up and return date and time; a longer return keeps the pick-up', async () => {
+  it('the booking shows the store’s pick-up and return (its zone named for a visitor elsewhere); the form starts from them; a longer return keeps the pick-up', async () => {
     const c = customer();
     await call('POST', '/rova/v1/auth/register', {
       body: { email: c.email, password: c.password, first_name: c.first, last_name: c.last },
@@ -72,6 +87,7 @@ describe('booking widget, account: change dates in a store far from UTC (America
           return_time: '18:00',
           payment_method: 'offline',
           payment_plan: 'full',
+          ...TERMS_ACCEPTED,
         },
       },
     );
@@ -79,17 +95,18 @@ describe('booking widget, account: change dates in a store far from UTC (America
     // 18:00 in Los Angeles (summer, UTC−7) is 01:00 UTC of the next day
     expect(b.pickup_at).toBe('2029-07-10T01:00:00.000Z');
 
-    const { page } = await open('/', { viewport: { width: 1280, height: 900 } });
-    await page.getByRole('link', { name: 'Demo rental page' }).click();
-    await page.waitForURL(`${shop.origin}/demo/rent`);
-    await page.getByRole('link', { name: 'My account' }).click();
-    await page.waitForURL(`${shop.origin}/demo/rent/account`);
-    const w = page.locator(ACCOUNT);
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('input[name=password]').fill(c.password);
-    await w.locator('button[data-f=auth-submit]').click();
+    // a visitor in Berlin (01:00 UTC is 03:00 there): the desk's 18:00, the store's zone named
+    const { page } = await open('/', { viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Berlin' });
+    expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Europe/Berlin');
+    const w = await signIn(page, c);
+    const booked = '9 Jul 2029, 18:00 – 11 Jul 2029, 18:00 (Los Angeles Time)';
+    const card = w.locator(`li[data-booking="${b.id}"]`);
+    await card.waitFor();
+    expect(await card.locator('p.meta').allTextContents()).toContain(booked);
     await w.locator(`button[data-f=booking-${b.id}]`).click();
     await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+    const dates = w.locator('table.breakdown tr', { has: page.locator('th', { hasText: /^Dates$/ }) }).locator('td');
+    expect(await dates.textContent()).toBe(booked);
     await w.locator('button[data-f=change-dates]').click();
     await w.locator('h2', { hasText: `Change booking ${b.reference}` }).waitFor();
 
@@ -105,6 +122,7 @@ describe('booking widget, account: change dates in a store far from UTC (America
     expect(await w.locator('form.change-dates p.alert').textContent()).toBe('');
     await w.locator('button[data-f=confirm-change]').click();
     await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+    expect(await dates.textContent()).toBe('9 Jul 2029, 18:00 – 12 Jul 2029, 18:00 (Los Angeles Time)');
 
     const after = await call<{
       data: { pickup_at: string; return_at: string; pickup_date: string; pickup_time: string; return_date: string };
@@ -116,5 +134,12 @@ describe('booking widget, account: change dates in a store far from UTC (America
       pickup_time: '18:00',
       return_date: '2029-07-12',
     });
+
+    // a visitor in the store's own zone: the same 18:00, no zone named
+    const here = await open('/', { viewport: { width: 1280, height: 900 }, timezoneId: 'America/Los_Angeles' });
+    const v = await signIn(here.page, c);
+    const mine = v.locator(`li[data-booking="${b.id}"]`);
+    await mine.waitFor();
+    expect(await mine.locator('p.meta').allTextContents()).toContain('9 Jul 2029, 18:00 – 12 Jul 2029, 18:00');
   });
 });

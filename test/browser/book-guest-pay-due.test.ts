@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
-import { ACCOUNT, expectAxeClean, visitors } from './book-helpers.js';
+import { ACCOUNT, expectAxeClean, TERMS_ACCEPTED, visitors } from './book-helpers.js';
 import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
 
 // "Pay the rest" without an account: a guest's card booking (booked with the mailed code) that the operator
@@ -123,6 +123,7 @@ describe('guest manage link: pay the rest of a booking whose price went up', () 
           return_date: `${year}-04-05`,
           payment_method: 'stripe',
           payment_plan: 'full',
+          ...TERMS_ACCEPTED,
         },
       });
       const b = made.data.booking;

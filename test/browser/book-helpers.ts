@@ -39,6 +39,8 @@ export interface OpenOptions {
   currencyCookie?: string;
   headers?: Record<string, string>;
   viewport?: { width: number; height: number };
+  /** The visitor's time zone (IANA; default the machine's). */
+  timezoneId?: string;
   /** Navigate there (default true); false: the page is opened blank, for routes to be set first. */
   go?: boolean;
 }
@@ -52,6 +54,7 @@ export function visitors(env: () => { shop: Shop; browser: Browser; contexts: Br
     const context = await browser.newContext({
       extraHTTPHeaders: headers,
       viewport: opts.viewport ?? { width: 1100, height: 900 },
+      ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
     });
     contexts.push(context);
     if (opts.currencyCookie)

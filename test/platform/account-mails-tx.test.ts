@@ -1,4 +1,5 @@
-// Issue 36: an account mail (verification, password reset, the notice of a new password, a guest's code) is written
+// Issue 36: an account mail (verification, password reset, the notice of a new password — by a reset or changed while
+// signed in —, a guest's code) is written
 // to the outbox in the transaction of the change it announces. A failure injected after the outbox write — a
 // deferred trigger that refuses the mail at COMMIT — rolls back the change with its mail: no account, token,
 // password or code is left without the mail that tells of it, and no mail of a change that did not happen.
@@ -9,10 +10,11 @@ import { makeApp, type TestApp } from '../helpers/app.js';
 
 const R = '/wp-json/rova/v1';
 const V2 = '/wp-json/rova-rental/v2';
+const ACCOUNT = 'https://shop.example.test/my-account';
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await makeApp();
+  t = await makeApp({ env: { ACCOUNT_URL: ACCOUNT } });
   // refuses, at the commit of the transaction that wrote it, a mail of a template listed in test_refused_mail
   await t.platform.db.execute(sql.raw('CREATE TABLE test_refused_mail (template text PRIMARY KEY)'));
   await t.platform.db.execute(
@@ -94,8 +96,54 @@ describe('account mails are written in the transaction of their change', () => {
     // the token was not spent by the reset that rolled back
     const ok = await post(`${R}/auth/password/reset`, { token, password: 'second password' });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(await mails(email, 'password_changed')).toHaveLength(1);
+    const [notice] = await mails(email, 'password_changed');
+    expect(notice!.text_body).toContain("If this wasn't you, reset your password:");
+    expect(notice!.text_body).toContain(`Reset my password: ${ACCOUNT}\n`);
     expect(await login(email, 'second password')).toBe(200);
+  });
+
+  it('a password changed while signed in: the notice a reset sends (the reset page, never the password), in the change’s transaction', async () => {
+    const email = 'tx-change@example.test';
+    await t.platform.auth.createUser({ login: email, email, role: 'customer', password: 'first password' });
+    const signIn = async (password: string) => {
+      const r = await post(`${R}/auth/token`, { login: email, password });
+      expect(r.statusCode, r.body).toBe(200);
+      return { authorization: `Bearer ${r.json().access_token as string}` };
+    };
+    const change = (headers: Record<string, string>, current: string, next: string) =>
+      t.inject({
+        method: 'PUT',
+        url: `${R}/auth/password`,
+        headers,
+        payload: { current_password: current, new_password: next },
+      });
+
+    await refuse('password_changed');
+    try {
+      const r = await change(await signIn('first password'), 'first password', 'second password');
+      expect(r.statusCode, r.body).toBe(500);
+      expect(await mails(email, 'password_changed')).toEqual([]);
+      expect(await login(email, 'first password')).toBe(200);
+      expect(await login(email, 'second password')).toBe(401);
+    } finally {
+      await allow('password_changed');
+    }
+
+    const ok = await change(await signIn('first password'), 'first password', 'second password');
+    expect(ok.statusCode, ok.body).toBe(200);
+    const sent = await mails(email, 'password_changed');
+    expect(sent).toHaveLength(1);
+    const text = sent[0]!.text_body;
+    expect(text).toContain('Your password was just changed and every session was logged out.');
+    expect(text).toContain("If this wasn't you, reset your password:");
+    expect(text).toContain(`Reset my password: ${ACCOUNT}\n`);
+    expect(text).not.toContain('second password');
+    expect(text).not.toContain('first password');
+    expect(await login(email, 'second password')).toBe(200);
+    // a wrong current password changes nothing and mails nothing
+    const wrong = await change(await signIn('second password'), 'not the password', 'third password');
+    expect(wrong.statusCode, wrong.body).toBe(401);
+    expect(await mails(email, 'password_changed')).toHaveLength(1);
   });
 
   it("a guest's code: a refused mail leaves no code; allowed → one code and one mail", async () => {

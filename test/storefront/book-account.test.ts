@@ -16,6 +16,12 @@ const booking = (id: number, status: string, pickup: string, ret: string): MyBoo
   vehicle_name: 'Fiat Egea',
   pickup_at: pickup,
   return_at: ret,
+  // a store on UTC: its clock reads the instants as written
+  pickup_date: pickup.slice(0, 10),
+  pickup_time: pickup.slice(11, 16),
+  return_date: ret.slice(0, 10),
+  return_time: ret.slice(11, 16),
+  timezone: 'UTC',
   status,
   payment_status: 'unpaid',
   total: 100,
@@ -23,10 +29,6 @@ const booking = (id: number, status: string, pickup: string, ret: string): MyBoo
 });
 const detail = (cancellable: boolean, free = true, due = 0): MyBookingDetail => ({
   ...booking(1, cancellable ? 'confirmed' : 'cancelled', '2027-06-01T10:00:00.000Z', '2027-06-04T10:00:00.000Z'),
-  pickup_date: '2027-06-01',
-  pickup_time: '10:00',
-  return_date: '2027-06-04',
-  return_time: '10:00',
   days: 3,
   deposit: 0,
   payment_method: 'offline',

@@ -3270,7 +3270,7 @@ export interface paths {
         put?: never;
         /**
          * Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)
-         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due).
+         * @description For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due). Idempotency-Key honoured per caller (the answer is kept sealed): the same key and body answer the first answer without asking Stripe again, another body → 422.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -3725,7 +3725,9 @@ export interface paths {
         get?: never;
         /**
          * Change your password (new password: at least 10 characters, GET /rova/v1/auth/password/policy); every session (apps and browsers) ends
-         * @description **Needs** any signed-in user; an API key needs the `write` scope.
+         * @description The account is mailed the notice a reset sends (`password_changed`, never the password), with the account page (ACCOUNT_URL) to reset it from if this was not its owner; the notice is written to the outbox in the transaction of the change.
+         *
+         *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
         put: operations["putRovaV1AuthPassword"];
         post?: never;
@@ -18872,6 +18874,8 @@ export interface operations {
                             status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                             /** @description In the booking’s currency */
                             tax: number;
+                            /** @description The store’s time zone (IANA, STORE_TIMEZONE) the four fields above are in: a page can name it when the visitor’s differs */
+                            timezone: string;
                             /** @description In the booking’s currency */
                             total: number;
                             transfer_destination: string | null;
@@ -20586,7 +20590,11 @@ export interface operations {
                                  * @description ISO-8601 UTC
                                  */
                                 pickup_at: string;
+                                /** @description The pick-up’s date in the store’s time zone (YYYY-MM-DD) */
+                                pickup_date: string;
                                 pickup_location_id: number | null;
+                                /** @description The pick-up’s time in the store’s time zone (HH:MM, 24 h) */
+                                pickup_time: string;
                                 /** @description In the booking’s currency */
                                 price_per_day: number;
                                 reference: string;
@@ -20597,10 +20605,16 @@ export interface operations {
                                  * @description ISO-8601 UTC
                                  */
                                 return_at: string;
+                                /** @description The return’s date in the store’s time zone (YYYY-MM-DD) */
+                                return_date: string;
                                 return_location_id: number | null;
+                                /** @description The return’s time in the store’s time zone (HH:MM, 24 h) */
+                                return_time: string;
                                 status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                                 /** @description In the booking’s currency */
                                 tax: number;
+                                /** @description The store’s time zone (IANA, STORE_TIMEZONE) the four fields above are in: a page can name it when the visitor’s differs */
+                                timezone: string;
                                 /** @description In the booking’s currency */
                                 total: number;
                                 transfer_destination: string | null;
@@ -20777,6 +20791,8 @@ export interface operations {
                             status: "draft" | "pending_payment" | "pending" | "confirmed" | "in_progress" | "completed" | "cancelled" | "no_show" | "refunded";
                             /** @description In the booking’s currency */
                             tax: number;
+                            /** @description The store’s time zone (IANA, STORE_TIMEZONE) the four fields above are in: a page can name it when the visitor’s differs */
+                            timezone: string;
                             /** @description In the booking’s currency */
                             total: number;
                             transfer_destination: string | null;
@@ -21451,7 +21467,10 @@ export interface operations {
     postRovaRentalV2MyBookingsByIdPayDue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (optional, per caller, kept 24 h): the same key and body answer the first answer (`Idempotent-Replayed: true`), another body (or path) → 422, while the first request runs → 409. The effect commits with the key, so one key never writes twice. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Numeric id */
                 id: number;
@@ -21533,6 +21552,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalError"];
+                };
+            };
+            /** @description Rental error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

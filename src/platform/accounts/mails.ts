@@ -76,16 +76,21 @@ export function passwordResetMail(p: Platform, to: string, name: string, token: 
   };
 }
 
-/** The notice of a password set by a reset (stored with the new password: `storeAccountMail`). */
+/**
+ * The notice of a new password, set by a reset or changed while signed in (stored with the new password:
+ * `storeAccountMail`). It never names the password; someone else who changed it is answered by a reset from the
+ * account page (`ACCOUNT_URL`, where the widget's "Forgot password" mails a reset link to this address).
+ */
 export function passwordChangedMail(p: Platform, to: string, name: string): OutgoingMail {
   const s = mailSettings(p);
   return {
     to,
     template: 'password_changed',
     ...compose(s, 'Your password was changed', `Hello ${name},`, [
-      {
-        p: 'Your password was just changed and every session was logged out. If this was not you, contact us at once.',
-      },
+      { p: 'Your password was just changed and every session was logged out.' },
+      { p: "If this wasn't you, reset your password:" },
+      { link: s.accountUrl, label: 'Reset my password' },
+      { p: 'Then contact us at once.' },
     ]),
   };
 }

@@ -159,6 +159,10 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: `Change your password (new password: at least ${MIN_PASSWORD} characters, GET /rova/v1/auth/password/policy); every session (apps and browsers) ends`,
+        description:
+          'The account is mailed the notice a reset sends (`password_changed`, never the password), with the account ' +
+          'page (ACCOUNT_URL) to reset it from if this was not its owner; the notice is written to the outbox in the ' +
+          'transaction of the change.',
         body: Type.Object(
           {
             current_password: Type.String({ minLength: 1, maxLength: 200 }),

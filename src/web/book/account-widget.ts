@@ -541,9 +541,15 @@ export class AccountWidget {
     return h('p', {}, this.ctx.i18n.t('loading'));
   }
 
-  private period(pickup: string, ret: string): string {
-    const { t, when } = this.ctx.i18n;
-    return t('period', { from: when(pickup), to: when(ret) });
+  /**
+   * Pick-up to return as the store's clock reads them (a rental desk works on its own clock), the store's zone named
+   * only when the visitor's clock reads otherwise.
+   */
+  private period(b: MyBooking): string {
+    const { t, date, zone } = this.ctx.i18n;
+    const named = zone(b.timezone, b.pickup_at) ?? zone(b.timezone, b.return_at);
+    const span = t('period', { from: date(b.pickup_date, b.pickup_time), to: date(b.return_date, b.return_time) });
+    return named ? `${span} (${named})` : span;
   }
 
   private bookingsView(s: AccountState): HTMLElement {
@@ -565,7 +571,7 @@ export class AccountWidget {
                   { class: 'card', 'data-booking': b.id },
                   h('h4', {}, b.vehicle_name ?? b.reference),
                   h('p', { class: 'meta' }, `${b.reference} · ${status(b.status)}`),
-                  h('p', { class: 'meta' }, this.period(b.pickup_at, b.return_at)),
+                  h('p', { class: 'meta' }, this.period(b)),
                   h('p', { class: 'price' }, money(b.total, b.currency)),
                   h(
                     'button',
@@ -618,7 +624,7 @@ export class AccountWidget {
           'tbody',
           {},
           b.vehicle_name ? row(t('vehicle'), b.vehicle_name) : null,
-          row(t('dates'), this.period(b.pickup_at, b.return_at)),
+          row(t('dates'), this.period(b)),
           row(t('status'), status(b.status)),
           row(t('payment'), status(b.payment_status)),
           ['pending_payment', 'pending'].includes(b.status) && b.payment_status === 'unpaid'

@@ -25,6 +25,15 @@ export interface MyBooking {
   vehicle_name: string | null;
   pickup_at: string;
   return_at: string;
+  /**
+   * The pick-up and return as the store's clock reads them (its time zone, `timezone`): what the customer is shown
+   * and what a change of dates starts from.
+   */
+  pickup_date: string;
+  pickup_time: string;
+  return_date: string;
+  return_time: string;
+  timezone: string;
   status: string;
   payment_status: string;
   total: number;
@@ -41,11 +50,6 @@ export type Balance = BalanceAnswer;
 export type DuePayment = PayDueAnswer;
 
 export interface MyBookingDetail extends MyBooking {
-  /** The pick-up and return as the store's clock reads them (its time zone): what a change of dates starts from. */
-  pickup_date: string;
-  pickup_time: string;
-  return_date: string;
-  return_time: string;
   days: number;
   deposit: number;
   payment_method: string;

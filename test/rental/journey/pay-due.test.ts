@@ -84,8 +84,14 @@ const detail = async (m: Made) => {
   expect(r.statusCode, r.body).toBe(200);
   return r.json().data as { payment_status: string; total: number; balance: Record<string, unknown> };
 };
-const payDue = (m: Made, body?: Record<string, unknown>) =>
-  t.inject({ method: 'POST', url: `${V2}/my/bookings/${m.id}/pay-due`, headers: m.customer, payload: body ?? {} });
+const payDue = (m: Made, body?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  t.inject({
+    method: 'POST',
+    url: `${V2}/my/bookings/${m.id}/pay-due`,
+    headers: { ...m.customer, ...headers },
+    payload: body ?? {},
+  });
+const intentsOf = (id: number) => [...fake.intents.values()].filter((pi) => pi.metadata.booking_id === String(id));
 
 describe('an amount due is asked of the customer', () => {
   it('card: the mail says what is due; the booking shows paid and due; pay-due answers the intent of the difference (the same on a repeat); paid → paid, verify clean', async () => {
@@ -191,6 +197,52 @@ describe('an amount due is asked of the customer', () => {
     expect((await put(m.id, { return_date: date(m.first + 2) })).statusCode).toBe(200);
     expect(await mails(m.email)).toEqual([]);
     expect((await payDue(m, { payment_method: 'paypal' })).statusCode).toBe(400);
+  });
+
+  it('Idempotency-Key: a replay answers the first answer (Idempotent-Replayed), no second Stripe call or payment; another body → 422; the answer sealed; keys per caller', async () => {
+    const m = await paidBooking('stripe');
+    const n = await paidBooking('stripe');
+    expect((await put(m.id, { return_date: date(m.first + 5) })).statusCode).toBe(200);
+    expect((await put(n.id, { return_date: date(n.first + 5) })).statusCode).toBe(200);
+    const key = { 'idempotency-key': 'my-pay-1' };
+    const first = await payDue(m, { payment_method: 'stripe' }, key);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const calls = fake.calls.length;
+    const again = await payDue(m, { payment_method: 'stripe' }, key);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    // the replay did not reach Stripe: no call at all (not even the repeat's GET of the intent), one payment asked
+    expect(fake.calls.length).toBe(calls);
+    expect((await payments(m.id)).filter((x) => x.status === 'pending')).toHaveLength(1);
+    expect(intentsOf(m.id)).toHaveLength(2);
+    // the client secret is kept sealed in the key's row
+    const kept = await rows<{ answer: unknown }>(
+      t.platform.db,
+      sql`SELECT response_body AS answer FROM rova_idempotent_requests WHERE key = 'my-pay-1'`,
+    );
+    expect(kept).toHaveLength(1);
+    expect(JSON.stringify(kept[0]!.answer)).not.toContain(first.json().data.client_secret);
+    const otherBody = await payDue(m, { payment_method: 'offline' }, key);
+    expect(otherBody.statusCode, otherBody.body).toBe(422);
+    expect(otherBody.json()).toMatchObject({ success: false, error_code: 'IDEMPOTENCY_KEY_MISMATCH' });
+    expect(await payments(m.id)).toHaveLength(2);
+    // another customer's same key is their own request, not a replay of this one
+    const theirs = await payDue(n, { payment_method: 'stripe' }, key);
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().data.booking_id).toBe(n.id);
+    // paid: the replay still answers the first answer; the webhook settled it once
+    await succeed(intentsOf(m.id).at(-1)!.id, 'balance_paid');
+    expect((await payDue(m, { payment_method: 'stripe' }, key)).json()).toEqual(first.json());
+    expect((await detail(m)).balance).toMatchObject({ paid: 500, due: 0 });
+    expect(
+      intentsOf(m.id)
+        .filter((pi) => pi.status === 'succeeded')
+        .map((pi) => pi.amount),
+    ).toEqual([40000, 10000]);
+    await clean();
   });
 
   it('the mail is written by the change’s own transaction: rolled back with it', async () => {

@@ -20,7 +20,8 @@ import {
 import { cancelledAnswer } from '../bookings/my/cancel-view.js';
 import { CHANGE_RULES, changedAnswer, changeView } from '../bookings/my/change-view.js';
 import type { MyChangeOutcome } from '../bookings/my/change.js';
-import { IdempotencyKeyHeader, keyedRun } from '../../../platform/idempotency/route.js';
+import { IdempotencyKeyHeader } from '../../../platform/idempotency/route.js';
+import { keyedPayDue } from '../bookings/my/pay-due-route.js';
 import { journeySettings } from '../bookings/settings.js';
 import {
   attachGuestBookings,
@@ -273,22 +274,13 @@ export const guestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       req.auditDetails = { actor: 'guest', via: 'manage_link' };
       const b = await manageBooking(req);
-      const r = await keyedRun(p, req, reply, {
+      // no account: the key is the booking's (the link opens that one booking)
+      const body = await keyedPayDue(p, req, reply, {
         action: 'booking-manage-pay-due',
-        // no account: the key is the booking's (the link opens that one booking)
         caller: `booking:${b.id}`,
-        // the client secret of the intent is not kept readable in the key's row
-        secret: true,
-        // no claim.commit: asked again, the payment path answers the same payment and intent, so a request taking
-        // over an abandoned key cannot ask twice
-        run: async () => {
-          const due = await managePayDue(p, b, req.body?.payment_method);
-          const message =
-            due.provider === 'stripe' ? 'Confirm the payment with the client secret.' : 'Pay as instructed.';
-          return { status: 200, body: rentalOk(due, message) };
-        },
+        pay: () => managePayDue(p, b, req.body?.payment_method),
       });
-      return reply.code(200).send(r.body as never);
+      return reply.code(200).send(body as never);
     },
   );
 

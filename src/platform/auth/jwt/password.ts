@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../context.js';
+import { passwordChangedMail, storeAccountMail } from '../../accounts/mails.js';
 import { isKind } from '../../http/errors.js';
 import { RovaErrors } from '../../errors.js';
 import { hashPassword } from '../crypto.js';
@@ -8,8 +9,8 @@ import { jwtSessionsOf } from './sessions.js';
 
 /**
  * Checks the current password under the same limits as a login (a stolen session must not become a password oracle:
- * 429 once the account's or the address's failure budget is spent), stores the new one and ends every session of the
- * user, in one transaction.
+ * 429 once the account's or the address's failure budget is spent), then stores the new one, ends every session of
+ * the user and writes the notice of the change to the mail outbox (the one a reset sends), in one transaction.
  */
 export async function changePassword(
   p: Platform,
@@ -28,8 +29,13 @@ export async function changePassword(
     throw err;
   }
   const hash = await hashPassword(next);
-  return p.transaction(async (tx) => {
+  const done = await p.transaction(async (tx) => {
     await setUserPassword(tx, userId, hash);
-    return jwtSessionsOf(p).revokeAll(userId, 'password_changed', tx);
+    const revoked = await jwtSessionsOf(p).revokeAll(userId, 'password_changed', tx);
+    // the notice a reset sends too, stored with the new password: it exists exactly when the change does
+    const wake = await storeAccountMail(tx, p, userId, passwordChangedMail(p, u.email, u.displayName));
+    return { revoked, wake };
   });
+  done.wake();
+  return done.revoked;
 }

@@ -27,6 +27,11 @@ export interface I18n {
   date(isoDate: string, time?: string): string;
   /** An instant (ISO-8601 with zone) in the visitor's time zone, the zone named. */
   when(iso: string): string;
+  /**
+   * The name of time zone `tz` (IANA) at instant `iso` when the visitor's clock reads otherwise then; null when it
+   * reads the same (no need to name a zone the visitor is in).
+   */
+  zone(tz: string, iso: string): string | null;
   /** A booking or thread status in words (the code itself when unknown). */
   status(code: string): string;
   /** The weekday of a calendar date (YYYY-MM-DD), in words. */
@@ -36,6 +41,8 @@ export interface I18n {
   /** A currency's name in the language (`Intl.DisplayNames`), else `fallback`. */
   currencyName(code: string, fallback: string): string;
 }
+
+const WALL: Intl.DateTimeFormatOptions = { dateStyle: 'short', timeStyle: 'short' };
 
 export function i18n(lang: Lang): I18n {
   const m = ALL[lang];
@@ -66,6 +73,18 @@ export function i18n(lang: Lang): I18n {
       if (Number.isNaN(d.getTime())) return iso;
       const z = zone.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value;
       return z ? `${instants.format(d)} ${z}` : instants.format(d);
+    },
+    zone(tz, iso) {
+      const d = new Date(iso);
+      try {
+        const clock = (timeZone?: string) => new Intl.DateTimeFormat('en-GB', { ...WALL, timeZone }).format(d);
+        if (clock(tz) === clock()) return null;
+        // "Los Angeles Time": the place, not the season's abbreviation (a booking may span a change of summer time)
+        const name = new Intl.DateTimeFormat(locale, { timeZone: tz, timeZoneName: 'shortGeneric' });
+        return name.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? tz;
+      } catch {
+        return tz; // a zone or name style this browser does not know: the zone's own name
+      }
     },
     status: (code) => (`st_${code}` in m ? m[`st_${code}` as MessageKey] : code.replace(/_/g, ' ')),
     attr: (value) => attributeWord(lang, value),

@@ -20,7 +20,8 @@ import { CHANGE_RULES, changedAnswer, changeView } from './change-view.js';
 import { IdempotencyKeyHeader, keyedRun } from '../../../../platform/idempotency/route.js';
 import { cancelMyBooking, myBookingDetail, myBookings } from './service.js';
 import { payMyDue } from './pay-due.js';
-import { detailView } from './detail.js';
+import { keyedPayDue } from './pay-due-route.js';
+import { detailView, storeClock } from './detail.js';
 
 const T = ['rental v2: booking journey'];
 export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -50,7 +51,7 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const r = await myBookings(p, req.auth.user!.id, pg.limit, pg.offset, req.query.reference);
       return rentalOk(
         pageOf(
-          r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name })),
+          r.items.map((b): MyBookingItem => ({ ...bookingView(b), vehicle_name: b.vehicle_name, ...storeClock(p, b) })),
           r.total,
           pg,
         ),
@@ -90,19 +91,21 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when ' +
           'nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request ' +
           'asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing ' +
-          'charged; it stays due).',
+          'charged; it stays due). Idempotency-Key honoured per caller (the answer is kept sealed): the same key and ' +
+          'body answer the first answer without asking Stripe again, another body → 422.',
+        headers: IdempotencyKeyHeader,
         params: IdParams,
         body: PayDueBody,
-        response: { 200: RentalEnvelope(DuePayment), ...rentalErrors(400, 401, 403, 404, 409, 429, 503) },
+        response: { 200: RentalEnvelope(DuePayment), ...rentalErrors(400, 401, 403, 404, 409, 422, 429, 503) },
       },
     },
-    async (req) => {
-      const r = await payMyDue(p, req.auth.user!.id, req.params.id, req.body?.payment_method);
-      req.auditTarget = `booking:${r.booking_id}`;
-      return rentalOk(
-        r,
-        r.provider === 'stripe' ? 'Confirm the payment with the client secret.' : 'Pay as instructed.',
-      );
+    async (req, reply) => {
+      const body = await keyedPayDue(p, req, reply, {
+        action: 'booking-my-pay-due',
+        pay: () => payMyDue(p, req.auth.user!.id, req.params.id, req.body?.payment_method),
+      });
+      req.auditTarget = `booking:${req.params.id}`;
+      return reply.code(200).send(body as never);
     },
   );
 

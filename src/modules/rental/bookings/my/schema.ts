@@ -4,9 +4,38 @@ import { DateStr, Id, Instant, lit, Nullable, TimeStr } from '../../schemas.js';
 
 const VehicleName = Nullable(Type.String({ description: 'The vehicle’s name (null when it was deleted)' }));
 
+/**
+ * A booking's pick-up and return as the store's clock reads them, beside the UTC instants: a rental desk works on
+ * its own clock (what the customer sees, what a change of dates starts from), in the list and the detail alike.
+ */
+const StoreClock = {
+  pickup_date: Type.String({
+    pattern: DateStr.pattern,
+    description: 'The pick-up’s date in the store’s time zone (YYYY-MM-DD)',
+  }),
+  pickup_time: Type.String({
+    pattern: TimeStr.pattern,
+    description: 'The pick-up’s time in the store’s time zone (HH:MM, 24 h)',
+  }),
+  return_date: Type.String({
+    pattern: DateStr.pattern,
+    description: 'The return’s date in the store’s time zone (YYYY-MM-DD)',
+  }),
+  return_time: Type.String({
+    pattern: TimeStr.pattern,
+    description: 'The return’s time in the store’s time zone (HH:MM, 24 h)',
+  }),
+  timezone: Type.String({
+    description:
+      'The store’s time zone (IANA, STORE_TIMEZONE) the four fields above are in: a page can name it when the ' +
+      'visitor’s differs',
+  }),
+};
+export type StoreClock = { [K in keyof typeof StoreClock]: string };
+
 /** One of the signed-in customer's bookings in their list (GET /my/bookings). */
 export const MyBookingItem = Type.Object(
-  { ...BookingView.properties, vehicle_name: VehicleName },
+  { ...BookingView.properties, vehicle_name: VehicleName, ...StoreClock },
   { additionalProperties: false, description: 'My booking' },
 );
 export type MyBookingItem = Static<typeof MyBookingItem>;
@@ -101,22 +130,7 @@ export const MyBookingDetail = Type.Object(
     ...BookingView.properties,
     vehicle_name: VehicleName,
     // the instants above are UTC; a change of dates is asked in the store's calendar (MyChangeBody): these prefill it
-    pickup_date: Type.String({
-      pattern: DateStr.pattern,
-      description: 'The pick-up’s date in the store’s time zone (YYYY-MM-DD)',
-    }),
-    pickup_time: Type.String({
-      pattern: TimeStr.pattern,
-      description: 'The pick-up’s time in the store’s time zone (HH:MM, 24 h)',
-    }),
-    return_date: Type.String({
-      pattern: DateStr.pattern,
-      description: 'The return’s date in the store’s time zone (YYYY-MM-DD)',
-    }),
-    return_time: Type.String({
-      pattern: TimeStr.pattern,
-      description: 'The return’s time in the store’s time zone (HH:MM, 24 h)',
-    }),
+    ...StoreClock,
     cancellation: CancelQuote,
     balance: Balance,
     order: Nullable(
