@@ -48,10 +48,15 @@ export async function startShop(env: Record<string, string> = {}, opts: { demo?:
 }
 
 let visitor = 10;
-/** A fresh visitor address (its own rate-limit bucket), sent as X-Forwarded-For by the browser. */
+/**
+ * A fresh visitor address (its own rate-limit bucket), sent as X-Forwarded-For by the browser. From 198.18.0.0/15
+ * (benchmarking, RFC 2544: 131,072 addresses): the browser files share one process (isolate: false), and past 255
+ * visitors a /24 ran out — "203.0.113.256" is no address, so the server counted those visitors as 127.0.0.1, one
+ * bucket, and the converter's tests met 429s.
+ */
 export function visitorAddress(): string {
   visitor += 1;
-  return `203.0.113.${visitor}`;
+  return `198.${18 + (visitor >> 16)}.${(visitor >> 8) & 255}.${visitor & 255}`;
 }
 
 /** Requests in flight per page (including the recording of /convert answers) and the time of the last change. */
