@@ -13,7 +13,7 @@ await runScenario(
     name: pg ? 'availability-postgres' : 'availability-pglite',
     connections: 50,
     duration: 10,
-    targets: { minRatio: 0.3, maxP99Ms: 30 },
+    targets: { minRatio: 0.5, maxP99Ms: 15 },
     async setup() {
       const { buildApp, seedDemo } = await import('../src/app.js');
       const { loadConfig } = await import('../src/config.js');

@@ -1,7 +1,7 @@
 /**
  * POST /rova-rental/v2/booking/create, contention: 100 connections booking random slots of 20 vehicles, so most
  * attempts collide and are refused (409) — the lock path under pressure. Reports 201 and 409 counts and p99
- * (target ≤ 150 ms); at the end the number of overlapping holding bookings, which must be 0.
+ * (target ≤ 100 ms); at the end the number of overlapping holding bookings, which must be 0.
  * BENCH_DATABASE_URL=… for PostgreSQL (a fresh database).
  */
 import { bookingBench } from './lib/booking.js';
@@ -15,7 +15,7 @@ await runScenario(
     connections: 100,
     duration: 10,
     random: true,
-    targets: { maxP99Ms: 150 },
+    targets: { maxP99Ms: 100 },
     verdicts: ({ app }) => [
       {
         target: `every answer a 201 or a 409 (201: ${app.statuses['201'] ?? 0}, 409: ${app.statuses['409'] ?? 0})`,

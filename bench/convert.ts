@@ -24,7 +24,7 @@ await runScenario(
     name: process.env.BENCH_DATABASE_URL ? 'convert-postgres' : 'convert-pglite',
     connections: 50,
     duration: 10,
-    targets: { minRatio: 0.7, maxP99Ms: 20 },
+    targets: { minRatio: 0.9, maxP99Ms: 20 },
     async setup() {
       // Imported here so the bare-route child does not load the application.
       const { buildApp, seedDemo } = await import('../src/app.js');

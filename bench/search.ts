@@ -12,7 +12,7 @@ await runScenario(
     name: pg ? 'search-postgres' : 'search-pglite',
     connections: 50,
     duration: 10,
-    targets: { minRatio: 0.35, maxP99Ms: 30 },
+    targets: { minRatio: 0.5, maxP99Ms: 15 },
     async setup() {
       const { buildApp, seedDemo } = await import('../src/app.js');
       const { loadConfig } = await import('../src/config.js');

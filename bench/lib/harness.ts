@@ -191,6 +191,12 @@ function profiled(role: 'app' | 'bare'): boolean {
   return process.env.BENCH_CPU_PROF === 'all' || (role === 'app' && !!process.env.BENCH_CPU_PROF);
 }
 
+/** `npm start`'s V8 flags, or BENCH_SERVER_FLAGS (space-separated) to try others in paired runs. */
+function serverFlags(): string[] {
+  const tried = process.env.BENCH_SERVER_FLAGS;
+  return tried === undefined ? [...SERVER_NODE_FLAGS] : tried.split(/\s+/).filter(Boolean);
+}
+
 function start(
   file: string,
   role: 'app' | 'bare',
@@ -198,7 +204,7 @@ function start(
 ): Promise<{ child: ChildProcess; ready: Ready }> {
   // both servers with the V8 flags `npm start` gives the real one, in plain Node (bench/run.mjs built the files)
   const child = fork(file, [], {
-    execArgv: [...SERVER_NODE_FLAGS],
+    execArgv: serverFlags(),
     env: { ...SERVER_ENV, ...process.env, ...env, BENCH_CHILD: role },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
