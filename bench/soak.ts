@@ -24,7 +24,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ensureBuilt, root } from '../scripts/ensure-built.mjs';
 import { freePort, startPgBouncer } from '../scripts/pgbouncer.mjs';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-flags.mjs';
+import { benchServerEnv, benchServerFlags } from './lib/server-flags.js';
 
 const { values } = parseArgs({
   options: {
@@ -95,8 +95,8 @@ const others: { stop(): unknown }[] = [];
 
 async function startNode(databaseUrl: string): Promise<RovaNode> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry, 'serve'], {
-    env: { ...SERVER_ENV, ...common, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' },
+  const child = spawn(process.execPath, [...benchServerFlags(), entry, 'serve'], {
+    env: { ...benchServerEnv(), ...common, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const node: RovaNode = { child, port, stderr: [] };
@@ -154,7 +154,11 @@ interface Answer {
   status: number;
   body: string;
 }
-const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
+// An idle kept-alive socket is closed here after 4 s (undici's default), before the other end does: HAProxy closes
+// idle client connections after 10 s (deploy/haproxy.cfg, `timeout http-keep-alive`), and a request written on a
+// socket at the moment its close arrives fails as "socket hang up" — 5 of them in a 10-minute 2-node soak, none the
+// server's doing. Only free sockets are destroyed on this timeout; a slow answer is still waited for.
+const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT, timeout: 4000 });
 
 function call(
   port: number,
@@ -366,6 +370,8 @@ interface Minute {
   loopP99Ms: number[];
   pgConnections: number;
   redisMb: number;
+  /** Each kind's share of the answers and mean latency (Tally.kinds). */
+  kinds: string;
 }
 
 async function main(): Promise<number> {
@@ -499,6 +505,7 @@ async function main(): Promise<number> {
       ),
       pgConnections: conns!.n,
       redisMb: used / 1048576,
+      kinds: tally.kinds(),
     };
     minutes.push(row);
     const f = (a: number[], d = 0) => a.map((x) => x.toFixed(d)).join(' / ');
@@ -507,6 +514,8 @@ async function main(): Promise<number> {
     );
     for (const e of tally.firstErrors) process.stdout.write(`  error: ${e}\n`);
   }
+  // which kind of request made a minute slow
+  process.stdout.write(`\n${minutes.map((m) => `minute ${m.minute}: ${m.kinds}`).join('\n')}\n`);
   for (let t = Date.now(); inFlight > 0 && Date.now() - t < 30_000;) await sleep(50);
   const [overlap] = (
     await db.query<{ n: number }>(

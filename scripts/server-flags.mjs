@@ -1,10 +1,10 @@
 // V8 flags of a serving Rova process: `npm start` (package.json), deploy/rova@.service, the benches and the smoke
 // and scale runs all start the server with these (test/ops/deploy.test.ts checks that they agree).
-// --max-semi-space-size=32 (MB; Node 20's default is 16): a booking allocates ~100 KB of short-lived objects
-// (request, quote, statement parameters, rows, answer); with the default young generation, scavenges under load
-// promote many of them to the old generation, whose collections cost more. Measured with booking-throughput's CPU
-// profile (BENCH_CPU_PROF=1) on the 2-core machine: garbage collection per booking 150 µs → 90 µs (6.7 % → 5.2 % of
-// the samples), ~5 % of the server's CPU per booking. Costs up to ~64 MB more resident memory per process.
+// --max-semi-space-size=16 (MB; V8's young generation, two semi-spaces): fixed, so every Node version runs the same.
+// 32 collected less per booking (garbage collection 150 → 90 µs of a booking's CPU) but a busy node keeps both
+// semi-spaces full, 64 MB of resident memory: paired runs of booking-throughput on the 2-core machine (2026-11-27,
+// with the flag and settings below) ended at 186 MB with 16 and 242–243 MB with 24 or 32, with 865 against 779–790 µs
+// of server CPU per booking (-6 % req/s); search the same at 185 against 222–247 MB. A node in 256 MB needs the room.
 //
 // --heap-growing-percent=50: after each full collection V8 lets the old generation grow to 1.5 × what survived, where
 // its own heuristics allowed up to 4 × under a request burst (heap 264 MB for ~60 MB of live objects at the end of
@@ -12,7 +12,7 @@
 // a burst is slower, never an out-of-memory exit. Paired runs on the 2-core machine (2026-11-27, with the malloc
 // settings below): RSS 362 → 248 MB, heap 266 → 155 MB, throughput within the runs' noise (1,195 → 1,154 req/s).
 // A hard --max-old-space-size=128 gave 260 MB at -20 % throughput; --optimize-for-size 204 MB at -40 %.
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=50'];
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
 
 // MALLOC_ARENA_MAX=2: glibc gives each thread that meets contention a malloc arena of its own (up to 8 per core) and
 // rarely hands their memory back. V8's compiler and GC threads and libuv's pool allocate outside the JS heap, so a

@@ -15,7 +15,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { root } from '../../scripts/ensure-built.mjs';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
+import { benchOwnEnv, benchServerEnv, benchServerFlags } from './server-flags.js';
 
 /** bench/results/ of the repository (this file runs from .bench-build/bench/lib/, built by bench/run.mjs). */
 const RESULTS = `${root}/bench/results/`;
@@ -191,12 +191,6 @@ function profiled(role: 'app' | 'bare'): boolean {
   return process.env.BENCH_CPU_PROF === 'all' || (role === 'app' && !!process.env.BENCH_CPU_PROF);
 }
 
-/** `npm start`'s V8 flags, or BENCH_SERVER_FLAGS (space-separated) to try others in paired runs. */
-function serverFlags(): string[] {
-  const tried = process.env.BENCH_SERVER_FLAGS;
-  return tried === undefined ? [...SERVER_NODE_FLAGS] : tried.split(/\s+/).filter(Boolean);
-}
-
 function start(
   file: string,
   role: 'app' | 'bare',
@@ -204,8 +198,8 @@ function start(
 ): Promise<{ child: ChildProcess; ready: Ready }> {
   // both servers with the V8 flags `npm start` gives the real one, in plain Node (bench/run.mjs built the files)
   const child = fork(file, [], {
-    execArgv: serverFlags(),
-    env: { ...SERVER_ENV, ...process.env, ...env, BENCH_CHILD: role },
+    execArgv: benchServerFlags(),
+    env: { ...benchOwnEnv(), ...benchServerEnv(), ...env, BENCH_CHILD: role },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -14,9 +14,19 @@ import type { Db } from './types.js';
  * PostgreSQL's memory settings inside PGlite. Its WebAssembly heap only grows, and PostgreSQL's defaults (128 MB of
  * shared buffers, 64 MB for index builds) were touched at start and by the first migrations: a node on the embedded
  * database sat at ~300 MB before its first request (~175 MB with these). The data files are read through the OS's
- * page cache either way, so smaller shared buffers cost little on the data sizes an embedded database holds.
+ * page cache either way, so smaller shared buffers cost little on the data sizes an embedded database holds
+ * (8 MB: the buffers are part of what the heap keeps once touched).
  */
-const EMBEDDED_MEMORY = ['-c', 'shared_buffers=16MB', '-c', 'maintenance_work_mem=16MB', '-c', 'wal_buffers=1MB'];
+const EMBEDDED_MEMORY = [
+  '-c',
+  'shared_buffers=8MB',
+  '-c',
+  'maintenance_work_mem=16MB',
+  '-c',
+  'wal_buffers=1MB',
+  '-c',
+  'temp_buffers=1MB',
+];
 
 /** Runs a whole SQL script (several statements) inside one transaction, holding a lock against other nodes. */
 export type ScriptRunner = (
