@@ -1,5 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { money, signIn as fillSignIn } from './book-account-steps.js';
 import {
   ACCOUNT,
   customer,
@@ -13,44 +14,33 @@ import {
   SIZES,
   tabTo,
   TERMS_ACCEPTED,
-  visitors,
   WIDGET,
   type Customer,
 } from './book-helpers.js';
+import { useBookShop } from './book-rig.js';
 import { startCachingProxy } from './caching-proxy.js';
-import {
-  launchChromium,
-  startShop,
-  startStorefrontOrigin,
-  visitorAddress,
-  type Shop,
-  type StorefrontOrigin,
-} from './harness.js';
+import { startStorefrontOrigin, visitorAddress, type StorefrontOrigin } from './harness.js';
 
 // The booking widget's account mode (/demo/rent/account), the floating button, the currency switch and the host
 // page API (postMessage from an iframe), in real Chromium against the real app with demo data.
 
-let shop: Shop;
 /** A parent page and, on another origin, the page it frames (which embeds the widget): postMessage. */
 let parent: StorefrontOrigin;
 let framed: StorefrontOrigin;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [parent, framed] = await Promise.all([startStorefrontOrigin(), startStorefrontOrigin()]);
-  [shop, browser] = await Promise.all([startShop({ CORS_ORIGINS: framed.origin }), launchChromium()]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.close();
-  await parent?.close();
-  await framed?.close();
-});
-
-const open = visitors(() => ({ shop, browser, contexts }));
+const rig = useBookShop(
+  {},
+  {
+    async start() {
+      [parent, framed] = await Promise.all([startStorefrontOrigin(), startStorefrontOrigin()]);
+      return { CORS_ORIGINS: framed.origin };
+    },
+    async close() {
+      await parent?.close();
+      await framed?.close();
+    },
+  },
+);
+const { open } = rig;
 
 async function call<T>(
   method: string,
@@ -60,9 +50,9 @@ async function call<T>(
   const headers: Record<string, string> = { 'x-forwarded-for': visitorAddress() };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.admin) headers['x-rova-api-key'] = shop.adminKey;
+  if (opts.admin) headers['x-rova-api-key'] = rig.shop.adminKey;
   if (method === 'POST' && path.endsWith('/booking/create')) headers['idempotency-key'] = crypto.randomUUID();
-  const res = await fetch(`${shop.origin}/wp-json${path}`, {
+  const res = await fetch(`${rig.shop.origin}/wp-json${path}`, {
     method,
     headers,
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
@@ -133,14 +123,9 @@ async function signInByKeyboard(page: Page, c: Customer): Promise<void> {
 
 async function signIn(page: Page, c: Customer): Promise<void> {
   const w = page.locator(ACCOUNT);
-  await w.locator('input[name=email]').fill(c.email);
-  await w.locator('input[name=password]').fill(c.password);
-  await w.locator('button[data-f=auth-submit]').click();
+  await fillSignIn(w, c);
   await w.locator('h2', { hasText: 'My bookings' }).waitFor();
 }
-
-const money = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
 
 describe('booking widget: account mode, floating button, currency switch, postMessage (Chromium)', () => {
   it('account, keyboard: sign in → upcoming/past → detail → cancel with the fee shown first → past; messages: new, thread, reply; axe on every step', async () => {
@@ -408,7 +393,7 @@ describe('booking widget: account mode, floating button, currency switch, postMe
       expect(link, 'the reset link in the mail').toBeTruthy();
       const opened = new URL(link!);
       // the customer opens it (this shop stands for the public address)
-      await page.goto(shop.origin + opened.pathname + opened.search);
+      await page.goto(rig.shop.origin + opened.pathname + opened.search);
       await w.locator('h2', { hasText: 'Choose a new password' }).waitFor();
       await w.locator('#rova-password-rule', { hasText: 'Use at least 10 characters.' }).waitFor();
       await expectAxeClean(page, `${width}px: reset`);
@@ -436,7 +421,7 @@ describe('booking widget: account mode, floating button, currency switch, postMe
   it('from / through the links to /demo/rent (no typed URL); the floating button opens the dialog and stays clear of the content at 320 px; on to the account page', async () => {
     const { page } = await open('/');
     await page.getByRole('link', { name: 'Demo rental page' }).click();
-    await page.waitForURL(`${shop.origin}/demo/rent`);
+    await page.waitForURL(`${rig.shop.origin}/demo/rent`);
     const fab = page.getByRole('button', { name: 'Book a car' });
     await fab.waitFor();
     await fab.click();
@@ -475,9 +460,9 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     expect(clash.width).toBeLessThanOrEqual(320 - 24);
 
     await page.getByRole('link', { name: 'My account' }).click();
-    await page.waitForURL(`${shop.origin}/demo/rent/account`);
+    await page.waitForURL(`${rig.shop.origin}/demo/rent/account`);
     await page.locator(ACCOUNT).locator('input[name=email]').waitFor();
-    const landing = await (await fetch(`${shop.origin}/`)).text();
+    const landing = await (await fetch(`${rig.shop.origin}/`)).text();
     expect(landing).toContain('href="/demo/rent/account"');
   });
 
@@ -517,7 +502,7 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     await expect.poll(shown).toEqual(gbp);
     await readmeShot(page, 'book-journey-results');
     expect(gbp.map((g) => g[0])).not.toEqual(eur.map((e) => e[0]));
-    expect((await context.cookies(shop.origin)).find((k) => k.name === 'rova_fx_currency')?.value).toBe('GBP');
+    expect((await context.cookies(rig.shop.origin)).find((k) => k.name === 'rova_fx_currency')?.value).toBe('GBP');
   });
 
   it('search filters: fuel (choices and counts from the search facets) and seats (at least) ask the API and show its answer', async () => {
@@ -587,9 +572,7 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     const { page, events } = await open('/demo/rent/account?rova_lang=de');
     const w = page.locator(ACCOUNT);
     await w.locator('h2', { hasText: 'Anmelden' }).waitFor();
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('input[name=password]').fill(c.password);
-    await w.locator('button[data-f=auth-submit]').click();
+    await fillSignIn(w, c);
     await w.locator('h2', { hasText: 'Meine Buchungen' }).waitFor();
     expect(await w.locator('nav button').allTextContents()).toEqual([
       'Meine Buchungen',
@@ -619,7 +602,7 @@ describe('booking widget: account mode, floating button, currency switch, postMe
       book(a.token, new Date(Date.UTC(2028, 5, 5, 10)), 2, false),
       book(b.token, new Date(Date.UTC(2028, 5, 12, 10)), 2, false),
     ]);
-    const proxy = await startCachingProxy(shop.origin);
+    const proxy = await startCachingProxy(rig.shop.origin);
     try {
       const va = await open(`${proxy.origin}/demo/rent/account`);
       await signIn(va.page, a);
@@ -643,13 +626,13 @@ describe('booking widget: account mode, floating button, currency switch, postMe
   });
 
   it('strict CSP on /demo/rent/account: no inline script, the same cacheable HTML for everyone, no violation after sign-in', async () => {
-    const r1 = await fetch(`${shop.origin}/demo/rent/account`);
+    const r1 = await fetch(`${rig.shop.origin}/demo/rent/account`);
     const html = await r1.text();
     expect(r1.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(r1.headers.get('cache-control')).toMatch(/public/);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
     expect(html).toContain('<div data-rova-book="account"></div>');
-    expect(await (await fetch(`${shop.origin}/demo/rent/account`)).text()).toBe(html);
+    expect(await (await fetch(`${rig.shop.origin}/demo/rent/account`)).text()).toBe(html);
     const c = await account();
     const { page, violations } = await open('/demo/rent/account');
     await signIn(page, c);
@@ -673,15 +656,13 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     // the link as the customer clicks it in the mail (PUBLIC_URL is this test's shop)
     const { page } = await open(`${link.pathname}${link.search}`);
     const w = page.locator(ACCOUNT);
-    await w.locator('input[name=email]').fill(c.email);
-    await w.locator('input[name=password]').fill(c.password);
-    await w.locator('button[data-f=auth-submit]').click();
+    await fillSignIn(w, c);
     await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
   });
 
   it('in an iframe: events are posted to the parent named by data-parent-origin ({source, type, detail}); a frame naming another origin posts nothing it can read', async () => {
     framed.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framed</title>
-<script src="${shop.origin}/assets/rova-book/book.js" data-parent-origin="${parent.origin}" defer></script></head>
+<script src="${rig.shop.origin}/assets/rova-book/book.js" data-parent-origin="${parent.origin}" defer></script></head>
 <body><div data-rova-book data-pickup="2027-11-02T10:00" data-return="2027-11-04T10:00"></div></body></html>`;
     parent.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parent</title></head>
 <body><h1>Parent</h1><iframe title="Booking" src="${framed.origin}/frame" width="900" height="700"></iframe></body></html>`;

@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT, TERMS_ACCEPTED, customer, visitors } from './book-helpers.js';
-import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { signInFromHome } from './book-account-steps.js';
+import { bookViaApi, signedUpCustomer } from './book-api.js';
+import { SIZES } from './book-helpers.js';
+import { useBookShop } from './book-rig.js';
 
 // "Change dates" in a store far from UTC (issue 36): the screen starts from the booking's pick-up and return as the
 // store's clock reads them — in Los Angeles an 18:00 pick-up is 01:00 UTC of the next day, and the form shows
@@ -9,96 +10,34 @@ import { launchChromium, startShop, visitorAddress, type Shop } from './harness.
 // The account shows the booking on the store's clock too: a visitor in Berlin sees the desk's 18:00 with the store's
 // zone named; a visitor in Los Angeles sees the same 18:00 and no zone (it is theirs).
 
-let shop: Shop;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop({ STORE_TIMEZONE: 'America/Los_Angeles' }), launchChromium()]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.close();
-});
-
-const open = visitors(() => ({ shop, browser, contexts }));
-
-async function call<T>(
-  method: string,
-  path: string,
-  opts: { body?: unknown; token?: string; status: number },
-): Promise<T> {
-  const headers: Record<string, string> = { 'x-forwarded-for': visitorAddress() };
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const res = await fetch(`${shop.origin}/wp-json${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.text();
-  expect(res.status, `${method} ${path}: ${text}`).toBe(opts.status);
-  return JSON.parse(text) as T;
-}
-
-/** The visitor signs in on the demo's account page (reached by its links). */
-async function signIn(page: Page, c: { email: string; password: string }) {
-  await page.getByRole('link', { name: 'Demo rental page' }).click();
-  await page.waitForURL(`${shop.origin}/demo/rent`);
-  await page.getByRole('link', { name: 'My account' }).click();
-  await page.waitForURL(`${shop.origin}/demo/rent/account`);
-  const w = page.locator(ACCOUNT);
-  await w.locator('input[name=email]').fill(c.email);
-  await w.locator('input[name=password]').fill(c.password);
-  await w.locator('button[data-f=auth-submit]').click();
-  return w;
-}
+const { open, api } = useBookShop({ STORE_TIMEZONE: 'America/Los_Angeles' });
+const { call } = api;
+/** Both visitors see the page at the desktop size. */
+const [, width, height] = SIZES[0]!;
 
 describe('booking widget, account: change dates in a store far from UTC (America/Los_Angeles)', () => {
   it('the booking shows the store’s pick-up and return (its zone named for a visitor elsewhere); the form starts from them; a longer return keeps the pick-up', async () => {
-    const c = customer();
-    await call('POST', '/rova/v1/auth/register', {
-      body: { email: c.email, password: c.password, first_name: c.first, last_name: c.last },
-      status: 202,
-    });
-    const { access_token: token } = await call<{ access_token: string }>('POST', '/rova/v1/auth/token', {
-      body: { login: c.email, password: c.password },
-      status: 200,
-    });
-    const q = 'pickup_date=2029-07-09&return_date=2029-07-11&pickup_time=18:00&return_time=18:00&per_page=1';
-    const free = await call<{ data: { items: { vehicle_id: number }[] } }>(
-      'GET',
-      `/rova-rental/v2/vehicles/search?${q}`,
-      { status: 200 },
-    );
-    const made = await call<{ data: { booking: { id: number; reference: string; pickup_at: string } } }>(
-      'POST',
-      '/rova-rental/v2/booking/create',
+    const { customer: c, token } = await signedUpCustomer(api);
+    const b = await bookViaApi(
+      api,
+      { token },
       {
-        token,
-        status: 201,
-        body: {
-          vehicle_id: free.data.items[0]!.vehicle_id,
-          pickup_date: '2029-07-09',
-          return_date: '2029-07-11',
-          pickup_time: '18:00',
-          return_time: '18:00',
-          payment_method: 'offline',
-          payment_plan: 'full',
-          ...TERMS_ACCEPTED,
-        },
+        pickup_date: '2029-07-09',
+        return_date: '2029-07-11',
+        pickup_time: '18:00',
+        return_time: '18:00',
+        payment_method: 'offline',
       },
+      // searched at the desk's 18:00, in the search's own order
+      'pickup_time=18:00&return_time=18:00',
     );
-    const b = made.data.booking;
     // 18:00 in Los Angeles (summer, UTC−7) is 01:00 UTC of the next day
     expect(b.pickup_at).toBe('2029-07-10T01:00:00.000Z');
 
     // a visitor in Berlin (01:00 UTC is 03:00 there): the desk's 18:00, the store's zone named
-    const { page } = await open('/', { viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Berlin' });
+    const { page } = await open('/', { viewport: { width, height }, timezoneId: 'Europe/Berlin' });
     expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Europe/Berlin');
-    const w = await signIn(page, c);
+    const w = await signInFromHome(page, c);
     const booked = '9 Jul 2029, 18:00 – 11 Jul 2029, 18:00 (Los Angeles Time)';
     const card = w.locator(`li[data-booking="${b.id}"]`);
     await card.waitFor();
@@ -136,8 +75,8 @@ describe('booking widget, account: change dates in a store far from UTC (America
     });
 
     // a visitor in the store's own zone: the same 18:00, no zone named
-    const here = await open('/', { viewport: { width: 1280, height: 900 }, timezoneId: 'America/Los_Angeles' });
-    const v = await signIn(here.page, c);
+    const here = await open('/', { viewport: { width, height }, timezoneId: 'America/Los_Angeles' });
+    const v = await signInFromHome(here.page, c);
     const mine = v.locator(`li[data-booking="${b.id}"]`);
     await mine.waitFor();
     expect(await mine.locator('p.meta').allTextContents()).toContain('9 Jul 2029, 18:00 – 12 Jul 2029, 18:00');

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAxeClean, register, visitors, WIDGET } from './book-helpers.js';
+import { expectAxeClean, fromHome, register, SIZES, visitors, WIDGET } from './book-helpers.js';
 import {
   expectAxeClean as expectAdminAxeClean,
   loginAs,
@@ -35,19 +35,11 @@ const open = visitors(() => ({ shop: rig.shop, browser: rig.browser, contexts })
 /** YYYY-MM-DD `years` before `iso` (same month and day). */
 const yearsBefore = (iso: string, years: number) => `${Number(iso.slice(0, 4)) - years}${iso.slice(4)}`;
 
-/** The issue's two widths: a laptop and a phone. */
-const SIZES: [string, number, number][] = [
-  ['desktop', 1280, 900],
-  ['phone', 375, 740],
-];
-
 describe('driver and terms in the booking widget', () => {
   it.each(SIZES)(
     '%s: an under-age SUV driver is refused with the reason; a valid driver with the terms ticked books; the admin detail shows the driver',
     async (_n, width, height) => {
-      const { page, events } = await open('/', { viewport: { width, height } });
-      await page.getByRole('link', { name: 'Demo rental page' }).click();
-      await page.waitForURL(`${rig.shop.origin}/demo/rent`);
+      const { page, events } = await fromHome(open, { width, height });
       const w = page.locator(WIDGET);
       await w.locator('button[data-f=search]').waitFor();
       // each width books its own week: the desktop run's booking holds the airport's SUV on the default dates

@@ -1,26 +1,13 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptTerms, expectAxeClean, register, visitors, WIDGET } from './book-helpers.js';
-import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { acceptTerms, expectAxeClean, fromHome, register, SIZES, WIDGET } from './book-helpers.js';
+import { useBookShop } from './book-rig.js';
+import { visitorAddress } from './harness.js';
 
 // Extras on the check step (issue 36.3), in real Chromium against the real app with demo data (Child seat 5.00 per
 // day up to 3, Additional driver 25.00 per booking, Full insurance 12.00 per day), reached by clicking from `/`.
 
-let shop: Shop;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchChromium()]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.close();
-});
-
-const open = visitors(() => ({ shop, browser, contexts }));
+const rig = useBookShop();
+const { open } = rig;
 
 interface CheckAnswer {
   total: number;
@@ -36,7 +23,7 @@ interface CheckAnswer {
 }
 
 async function apiCheck(body: string): Promise<CheckAnswer> {
-  const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
+  const res = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v2/booking/check`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
     body,
@@ -48,16 +35,11 @@ async function apiCheck(body: string): Promise<CheckAnswer> {
 const cents = (x: number) => Math.round(x * 100);
 
 describe('booking widget: extras', () => {
-  it.each([
-    ['desktop', 1280, 900],
-    ['phone', 375, 740],
-  ])(
+  it.each(SIZES)(
     '%s: choosing extras changes the total; the breakdown lines equal the API’s and sum to it; the booking stores them as lines',
     async (_n, width, height) => {
       const money = (x: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'USD' }).format(x);
-      const { page, events } = await open('/', { viewport: { width, height } });
-      await page.getByRole('link', { name: 'Demo rental page' }).click();
-      await page.waitForURL(`${shop.origin}/demo/rent`);
+      const { page, events } = await fromHome(open, { width, height });
       const w = page.locator(WIDGET);
       await w.locator('button[data-f=search]').click();
       const card = w.locator('ul.cards li').first();
@@ -143,8 +125,8 @@ describe('booking widget: extras', () => {
       ]);
       await expectAxeClean(page, `${width}px: confirmation`);
       const created = (await events()).find((e) => e.type === 'rova:booking-created')!;
-      const res = await fetch(`${shop.origin}/wp-json/rova-rental/v1/bookings/${String(created.detail.id)}`, {
-        headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+      const res = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v1/bookings/${String(created.detail.id)}`, {
+        headers: { 'x-rova-api-key': rig.shop.adminKey, 'x-forwarded-for': visitorAddress() },
       });
       const booking = ((await res.json()) as { data: { total: number; lines: Record<string, unknown>[] } }).data;
       expect(booking.total).toBe(c.total);

@@ -1,63 +1,23 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptTerms, ACCOUNT, expectAxeClean, visitors, WIDGET } from './book-helpers.js';
-import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { breakdownCell } from './book-account-steps.js';
+import { acceptTerms, ACCOUNT, expectAxeClean, fromHome, SIZES, WIDGET } from './book-helpers.js';
+import { useBookShop } from './book-rig.js';
+import { visitorAddress } from './harness.js';
 
 // Booking without an account, in real Chromium against the real app with demo data: from / to the rental page, the
 // guest form (name, e-mail, the mailed code), the booking; then the booking mail's "manage" link opens that booking on
 // the account page without signing in, and the guest changes its dates and cancels it there.
 
-let shop: Shop;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchChromium()]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.close();
-});
-
-const open = visitors(() => ({ shop, browser, contexts }));
-
-interface Mail {
-  template: string;
-  subject: string;
-  text: string;
-}
-
-/** The shop's outbox for one address (this shop keeps mails there), newest first. */
-async function outbox(to: string): Promise<Mail[]> {
-  const res = await fetch(`${shop.origin}/wp-json/rova/v1/outbox?to=${encodeURIComponent(to)}`, {
-    headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Mail[];
-}
-
-async function mail(to: string, template: string): Promise<Mail> {
-  let found: Mail | undefined;
-  await expect.poll(async () => (found = (await outbox(to)).find((m) => m.template === template))).toBeTruthy();
-  return found!;
-}
-
-/** The issue's two widths: a laptop and a phone. */
-const SIZES: [string, number, number][] = [
-  ['desktop', 1280, 900],
-  ['phone', 375, 740],
-];
+const rig = useBookShop();
+const { open } = rig;
+const { mail } = rig.api;
 
 describe('guest booking and the manage link', () => {
   it.each(SIZES)(
     '%s: from /, book as a guest with the mailed code; the mail’s manage link shows the booking, the guest changes its dates and cancels it (axe clean)',
     async (_n, width, height) => {
       const email = `guest-${width}-${Date.now()}@example.test`;
-      const { page } = await open('/', { viewport: { width, height } });
-      await page.getByRole('link', { name: 'Demo rental page' }).click();
-      await page.waitForURL(`${shop.origin}/demo/rent`);
+      const { page } = await fromHome(open, { width, height });
       const w = page.locator(WIDGET).first();
       await w.locator('button[data-f=search]').click();
       await w.locator('h2', { hasText: /vehicles available/ }).waitFor();
@@ -92,7 +52,7 @@ describe('guest booking and the manage link', () => {
       const link = new URL(/Manage your booking without signing in: (\S+)/.exec(created.text)![1]!);
       expect(link.pathname).toBe('/account');
       expect(link.searchParams.get('rova_manage')).toMatch(new RegExp(`^${reference}\\.`));
-      await page.goto(shop.origin + link.pathname + link.search);
+      await page.goto(rig.shop.origin + link.pathname + link.search);
       const a = page.locator(ACCOUNT);
       await a.locator('h2', { hasText: `Booking ${reference}` }).waitFor();
       // the booking only: no account tabs, no sign-in
@@ -102,10 +62,7 @@ describe('guest booking and the manage link', () => {
 
       // change dates through the link: two more days; pay at pick-up, so nothing to pay by card
       const token = link.searchParams.get('rova_manage')!;
-      const dates = a
-        .locator('table.breakdown tr')
-        .filter({ has: page.getByRole('rowheader', { name: 'Dates', exact: true }) })
-        .locator('td');
+      const dates = breakdownCell(page, a, 'Dates');
       const before = (await dates.textContent())!;
       await a.locator('button[data-f=change-dates]').click();
       await a.locator('h2', { hasText: `Change booking ${reference}` }).waitFor();
@@ -127,7 +84,7 @@ describe('guest booking and the manage link', () => {
       expect(shown).not.toBe(before);
       expect(shown.split(' – ')[0]).toBe(before.split(' – ')[0]);
       expect(await a.locator('button[data-f=pay-due]').count()).toBe(0);
-      const changed = await fetch(`${shop.origin}/wp-json/rova-rental/v2/guest/manage/booking`, {
+      const changed = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v2/guest/manage/booking`, {
         headers: { 'x-rova-manage-token': token, 'x-forwarded-for': visitorAddress() },
       });
       const view = (
@@ -142,7 +99,7 @@ describe('guest booking and the manage link', () => {
       await a.locator('p.notice', { hasText: 'Booking cancelled.' }).waitFor();
       await expectAxeClean(page, 'cancelled');
       expect(await a.locator('table.breakdown').textContent()).toContain('Cancelled');
-      const after = await fetch(`${shop.origin}/wp-json/rova-rental/v2/guest/manage/booking`, {
+      const after = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v2/guest/manage/booking`, {
         headers: { 'x-rova-manage-token': link.searchParams.get('rova_manage')!, 'x-forwarded-for': visitorAddress() },
       });
       expect(((await after.json()) as { data: { status: string } }).data.status).toBe('cancelled');

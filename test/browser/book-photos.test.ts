@@ -1,27 +1,15 @@
-import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAxeClean, expectFits, fromHome, SIZES, tabTo, visitors, WIDGET } from './book-helpers.js';
-import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+import type { Locator, Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectAxeClean, expectFits, fromHome, SIZES, tabTo, WIDGET } from './book-helpers.js';
+import { useBookShop } from './book-rig.js';
+import { visitorAddress } from './harness.js';
 
 // Vehicle photos in the booking widget (issue 36.2), in real Chromium against the real app with demo data (every demo
 // vehicle gets drawn photos at seed time, the first three a second one): the cover on the search card, the gallery on
 // the detail (keyboard), and the variant files the page loads, answered for good (immutable, ETag, 304).
 
-let shop: Shop;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchChromium()]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.close();
-});
-
-const open = visitors(() => ({ shop, browser, contexts }));
+const rig = useBookShop();
+const { open } = rig;
 
 type Variant = { width: number; height: number; webp: string; jpg: string };
 interface Photo {
@@ -94,7 +82,7 @@ describe('vehicle photos in the booking widget', () => {
           };
         }),
       );
-      const abs = (path: string) => new URL(path, shop.origin).href;
+      const abs = (path: string) => new URL(path, rig.shop.origin).href;
       expect(covers).toEqual(
         items.map((i) => {
           const p = i.photos[0]!;

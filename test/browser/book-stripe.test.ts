@@ -1,53 +1,21 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripe } from '../rental/journey/stripe-server.js';
-import { acceptTerms, expectAxeClean, register, visitors, WIDGET } from './book-helpers.js';
-import { launchChromium, startShop, visitorAddress, type Shop } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { acceptTerms, expectAxeClean, register, WIDGET } from './book-helpers.js';
+import { useStripeShop } from './book-stripe-rig.js';
+import { visitorAddress } from './harness.js';
 
 // "Pay by card" in the booking widget: the real app with the stripe provider against the local Stripe-speaking
 // server, which also serves the Stripe.js stand-in (ROVA_STRIPE_JS_URL) and, like Stripe, sends the signed webhook
 // once the browser confirms the payment.
 
-const SK = 'sk_test_rovaWidgetFake123';
-const PK = 'pk_test_rovaWidgetFake123';
-const WHSEC = 'whsec_rovaWidgetWebhookSecret';
-
-let shop: Shop;
-let fake: Awaited<ReturnType<typeof startStripe>>;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  fake = await startStripe({ secretKey: SK, publishableKey: PK });
-  [shop, browser] = await Promise.all([
-    startShop({
-      BOOKING_PAYMENT_PROVIDERS: 'offline,stripe',
-      STRIPE_SECRET_KEY: SK,
-      STRIPE_WEBHOOK_SECRET: WHSEC,
-      STRIPE_API_BASE: fake.url,
-      STRIPE_PUBLISHABLE_KEY: PK,
-      ROVA_STRIPE_JS_URL: `${fake.url}/v3/`,
-    }),
-    launchChromium(),
-  ]);
-  fake.webhookTo(`${shop.origin}/wp-json/rova-rental/v2/payments/stripe/webhook`, WHSEC);
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.close();
-  await fake?.close();
-});
-
-const open = visitors(() => ({ shop, browser, contexts }));
+const rig = useStripeShop({ key: 'rovaWidgetFake123', webhookSecret: 'whsec_rovaWidgetWebhookSecret' });
+const { open } = rig;
 
 describe('booking widget: pay by card (Stripe Payment Element)', () => {
   it('choose "Pay by card" → book → the Payment Element → a declined card says so → paid → confirmed by the webhook; rova:paid; strict CSP with Stripe’s origin only', async () => {
-    const csp = (await fetch(`${shop.origin}/demo/rent`)).headers.get('content-security-policy')!;
-    expect(csp).toContain(`script-src 'self' ${fake.url};`);
-    expect(csp).toContain(`frame-src ${fake.url};`);
-    expect(csp).toContain(`connect-src 'self' ${fake.url};`);
+    const csp = (await fetch(`${rig.shop.origin}/demo/rent`)).headers.get('content-security-policy')!;
+    expect(csp).toContain(`script-src 'self' ${rig.fake.url};`);
+    expect(csp).toContain(`frame-src ${rig.fake.url};`);
+    expect(csp).toContain(`connect-src 'self' ${rig.fake.url};`);
     const { page, events, violations } = await open(
       '/demo/rent?rova_pickup=2027-12-06T10:00&rova_return=2027-12-08T10:00',
     );
@@ -74,7 +42,7 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
       total: number;
       currency: string;
     };
-    const intent = [...fake.intents.values()].find((pi) => pi.metadata.booking_id === String(created.id))!;
+    const intent = rig.intentOf(created.id);
     expect(intent.status).toBe('requires_payment_method');
     await expectAxeClean(page, 'pay');
 
@@ -93,12 +61,12 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
     expect(paid.map((e) => e.detail)).toEqual([
       { id: created.id, reference: created.reference, total: created.total, currency: created.currency },
     ]);
-    expect(fake.webhooks.map((h) => [h.type, h.status])).toEqual([
+    expect(rig.fake.webhooks.map((h) => [h.type, h.status])).toEqual([
       ['payment_intent.payment_failed', 200],
       ['payment_intent.succeeded', 200],
     ]);
-    const b = await fetch(`${shop.origin}/wp-json/rova-rental/v1/bookings/${created.id}`, {
-      headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+    const b = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v1/bookings/${created.id}`, {
+      headers: { 'x-rova-api-key': rig.shop.adminKey, 'x-forwarded-for': visitorAddress() },
     });
     expect((await b.json()).data).toMatchObject({
       status: 'confirmed',

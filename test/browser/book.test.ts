@@ -1,5 +1,4 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   acceptTerms,
   customer,
@@ -15,45 +14,33 @@ import {
   SIZES,
   tabTo,
   TERMS_ACCEPTED,
-  visitors,
   WIDGET,
 } from './book-helpers.js';
-import {
-  launchChromium,
-  saveSettings,
-  startShop,
-  startStorefrontOrigin,
-  visitorAddress,
-  type Shop,
-  type StorefrontOrigin,
-} from './harness.js';
+import { useBookShop } from './book-rig.js';
+import { saveSettings, startStorefrontOrigin, visitorAddress, type StorefrontOrigin } from './harness.js';
 
 // The booking widget (/assets/rova-book/book.js) on the demo page /demo/rent, in real Chromium against the
 // real app with demo data. One server and one browser for the file; each test is its own visitor.
 
-let shop: Shop;
 /** A storefront on another origin (in CORS_ORIGINS) embedding the widget with docs/integrators/widget.md's snippet. */
 let storefront: StorefrontOrigin;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  storefront = await startStorefrontOrigin();
-  [shop, browser] = await Promise.all([startShop({ CORS_ORIGINS: storefront.origin }), launchChromium()]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await shop?.close();
-  await storefront?.close();
-});
-
-const open = visitors(() => ({ shop, browser, contexts }));
+const rig = useBookShop(
+  {},
+  {
+    async start() {
+      storefront = await startStorefrontOrigin();
+      return { CORS_ORIGINS: storefront.origin };
+    },
+    async close() {
+      await storefront?.close();
+    },
+  },
+);
+const { open } = rig;
 
 async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${shop.origin}/wp-json${path}`, {
-    headers: { 'x-rova-api-key': shop.adminKey, 'x-forwarded-for': visitorAddress() },
+  const res = await fetch(`${rig.shop.origin}/wp-json${path}`, {
+    headers: { 'x-rova-api-key': rig.shop.adminKey, 'x-forwarded-for': visitorAddress() },
   });
   expect(res.status, path).toBe(200);
   return (await res.json()) as T;
@@ -290,11 +277,11 @@ describe('booking widget (book.js) in Chromium', () => {
     const id = Number((await firstChoice.getAttribute('data-f'))!.replace('choose-', ''));
     const name = await w.locator('ul.cards h3').first().textContent();
     // someone else books it meanwhile (a store key acting for a customer)
-    const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/create`, {
+    const res = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v2/booking/create`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'x-rova-api-key': shop.adminKey,
+        'x-rova-api-key': rig.shop.adminKey,
         'x-forwarded-for': visitorAddress(),
       },
       body: JSON.stringify({
@@ -346,7 +333,7 @@ describe('booking widget (book.js) in Chromium', () => {
 
       await card.locator('button').click();
       await w.locator('table.breakdown').waitFor();
-      const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
+      const res = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v2/booking/check`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
         body: JSON.stringify({
@@ -595,7 +582,7 @@ describe('booking widget (book.js) in Chromium', () => {
 
   it('embedded on another origin with the README snippet (CORS_ORIGINS): books through CORS with the bearer token', async () => {
     storefront.html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
-<script src="${shop.origin}/assets/rova-book/book.js" defer></script></head>
+<script src="${rig.shop.origin}/assets/rova-book/book.js" defer></script></head>
 <body><main><h1>Another shop</h1><div data-rova-book data-pickup="2027-08-24T11:00" data-return="2027-08-26T11:00"></div></main></body></html>`;
     const { page, requests, events } = await open(`${storefront.origin}/rent`);
     const w = page.locator(WIDGET);
@@ -695,7 +682,7 @@ describe('booking widget (book.js) in Chromium', () => {
     expect(await w.locator('tr.total th').textContent()).toBe('Gesamt');
     // the charge is in the store's currency, said with both amounts before booking
     const chosen = suvs.data.items[0]!;
-    const checked = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
+    const checked = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v2/booking/check`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
       body: JSON.stringify({
@@ -752,7 +739,7 @@ describe('booking widget (book.js) in Chromium', () => {
         (r) => r.url().endsWith('/rova-rental/v2/booking/check') && r.method() === 'POST',
       );
       await card.locator('button[data-f=choose-' + String(first.vehicle_id) + ']').click();
-      const res = await fetch(`${shop.origin}/wp-json/rova-rental/v2/booking/check`, {
+      const res = await fetch(`${rig.shop.origin}/wp-json/rova-rental/v2/booking/check`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress() },
         body: (await checked).postData()!,
@@ -804,13 +791,13 @@ describe('booking widget (book.js) in Chromium', () => {
   );
 
   it("strict CSP (script-src 'self') and a cacheable page: renders with no violation, the same HTML for everyone; theming by --rova-*; 320 px wide", async () => {
-    const a = await fetch(`${shop.origin}/demo/rent`);
+    const a = await fetch(`${rig.shop.origin}/demo/rent`);
     const html = await a.text();
     expect(a.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(a.headers.get('cache-control')).toMatch(/public/);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
     expect(html).toMatch(/<script src="\/assets\/rova-book\/book\.[A-Za-z0-9_-]+\.js"/);
-    const b = await fetch(`${shop.origin}/demo/rent`);
+    const b = await fetch(`${rig.shop.origin}/demo/rent`);
     expect(await b.text()).toBe(html);
     expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
 
@@ -846,12 +833,12 @@ describe('booking widget (book.js) in Chromium', () => {
     await page.locator(WIDGET).locator('button[data-f=search]').click();
     await page.locator(WIDGET).locator('ul.cards').waitFor();
     expect(await overflow(page)).toEqual({ page: 320, out: [] });
-    const landing = await (await fetch(`${shop.origin}/`)).text();
+    const landing = await (await fetch(`${rig.shop.origin}/`)).text();
     expect(landing).toContain('href="/demo/rent"');
   });
 
   it('no currency chosen yet: the currency the currency service detects for the visitor (POST /convert, as the converter asks)', async () => {
-    await saveSettings(shop, { auto_detect: true });
+    await saveSettings(rig.shop, { auto_detect: true });
     try {
       const { page, requests } = await open('/demo/rent?rova_pickup=2027-09-10T10:00&rova_return=2027-09-12T10:00', {
         headers: { 'CF-IPCountry': 'DE' },
@@ -864,7 +851,7 @@ describe('booking widget (book.js) in Chromium', () => {
       ).toEqual(new Set(['EUR']));
       expect(requests.filter((r) => r === 'POST /wp-json/rova-fx/v1/convert')).toHaveLength(1);
     } finally {
-      await saveSettings(shop, { auto_detect: false });
+      await saveSettings(rig.shop, { auto_detect: false });
     }
   });
 });
