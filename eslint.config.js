@@ -9,6 +9,7 @@ export default tseslint.config(
       'node_modules/**',
       'coverage/**',
       'bench/results/**',
+      '.bench-build/**',
       'test-results/**',
       '.test-dist/**',
     ],
