@@ -15,7 +15,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { root } from '../../scripts/ensure-built.mjs';
-import { benchOwnEnv, benchServerEnv, benchServerFlags } from './server-flags.js';
+import { benchServerEnv, benchServerFlags } from './server-flags.js';
 
 /** bench/results/ of the repository (this file runs from .bench-build/bench/lib/, built by bench/run.mjs). */
 const RESULTS = `${root}/bench/results/`;
@@ -199,7 +199,7 @@ function start(
   // both servers with the V8 flags `npm start` gives the real one, in plain Node (bench/run.mjs built the files)
   const child = fork(file, [], {
     execArgv: benchServerFlags(),
-    env: { ...benchOwnEnv(), ...benchServerEnv(), ...env, BENCH_CHILD: role },
+    env: { ...benchServerEnv(process.env), ...env, BENCH_CHILD: role },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -7,21 +7,16 @@ export function benchServerFlags(): string[] {
 }
 
 /**
- * `npm start`'s environment (the malloc settings), each overridden by the bench's own, as an operator's would be; set
- * empty (`MALLOC_TRIM_THRESHOLD_=`), it is left out, to measure without it (glibc would read an empty value as 0).
+ * `base` with `npm start`'s environment (the malloc settings) over it, each overridden by the bench's own, as an
+ * operator's would be; set empty (`MALLOC_TRIM_THRESHOLD_=`), it is left out, to measure without it (glibc would read
+ * an empty value as 0).
  */
-export function benchServerEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
+export function benchServerEnv(base: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...base };
   for (const [k, v] of Object.entries(SERVER_ENV)) {
     const own = process.env[k];
-    if (own !== '') env[k] = own ?? v;
+    if (own === '') delete env[k];
+    else env[k] = own ?? v;
   }
-  return env;
-}
-
-/** The bench's own environment without the settings benchServerEnv() decides. */
-export function benchOwnEnv(): Record<string, string | undefined> {
-  const env = { ...process.env };
-  for (const k of Object.keys(SERVER_ENV)) delete env[k];
   return env;
 }
