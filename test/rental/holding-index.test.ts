@@ -77,6 +77,42 @@ describe('holding index', () => {
     });
   });
 
+  it('names what holds a slot as the overlap query does: a booking before a vendor block, else the block, else free', async () => {
+    const v = await vehicle(t);
+    const idx = holdingIndexOf(t.platform);
+    await t.platform.db.execute(
+      sql`INSERT INTO rental_vehicle_blocks (vehicle_id, from_date, to_date, starts_at, ends_at, reason, note)
+        VALUES (${v}, '2032-02-01', '2032-02-05', '2032-02-01T00:00:00Z', '2032-02-06T00:00:00Z', 'maintenance', '')`,
+    );
+    const booked = await rawBooking(t, v, '2032-02-07T10:00:00Z', '2032-02-09T10:00:00Z', 'confirmed');
+    await t.platform.bus.publish(HOLDS_TOPIC, `${v}`);
+    await settled(v);
+    const now = at('2032-01-01T00:00:00Z');
+    expect(idx.takenBy(v, at('2032-02-02T00:00:00Z'), at('2032-02-03T00:00:00Z'), now), 'the block alone').toBe(
+      'blocked',
+    );
+    expect(idx.takenBy(v, at('2032-02-03T00:00:00Z'), at('2032-02-08T00:00:00Z'), now), 'both: the booking').toBe(
+      'booked',
+    );
+    expect(
+      idx.takenBy(v, at('2032-02-03T00:00:00Z'), at('2032-02-08T00:00:00Z'), now, booked),
+      'not that booking',
+    ).toBe('blocked');
+    expect(idx.takenBy(v, at('2032-02-09T10:00:00Z'), at('2032-02-10T00:00:00Z'), now)).toBe('free');
+    const asked = async (pickup: string, ret: string) => {
+      const r = await t.inject({
+        method: 'POST',
+        url: '/wp-json/rova-rental/v1/availability',
+        payload: { vehicle_id: v, pickup_date: pickup, return_date: ret },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json().data.reason as string | undefined;
+    };
+    expect(await asked('2032-02-02', '2032-02-03')).toBe('blocked');
+    expect(await asked('2032-02-08', '2032-02-09')).toBe('booked');
+    expect(await asked('2032-02-12', '2032-02-14')).toBeUndefined();
+  });
+
   it('a change made in a transaction is announced when it commits, and not at all when it rolls back', async () => {
     const v = await vehicle(t);
     const idx = holdingIndexOf(t.platform);

@@ -95,8 +95,33 @@ export class HoldingIndex {
    * the index cannot say (cold, or the vehicle is being reloaded) — ask the database.
    */
   overlaps(vehicleId: number, from: Date, to: Date, now: Date, excludeId = 0): boolean | undefined {
+    const taken = this.takenBy(vehicleId, from, to, now, excludeId);
+    return taken === undefined ? undefined : taken !== 'free';
+  }
+
+  /**
+   * What holds the vehicle in [from, to) at `now`, as findOverlap would name it: `booked` when a booking overlaps,
+   * else `blocked` when the vendor's block does (negative ids), else `free`; `undefined` while the index cannot say.
+   */
+  takenBy(
+    vehicleId: number,
+    from: Date,
+    to: Date,
+    now: Date,
+    excludeId = 0,
+  ): 'booked' | 'blocked' | 'free' | undefined {
     const list = this.stateOf(vehicleId);
-    return list === undefined ? undefined : holds(list, from.getTime(), to.getTime(), now.getTime(), excludeId);
+    if (list === undefined) return undefined;
+    const f = from.getTime();
+    const t = to.getTime();
+    const n = now.getTime();
+    let blocked = false;
+    for (const h of list) {
+      if (h.id === excludeId || !(h.from < t && h.to > f && (h.until === null || h.until > n))) continue;
+      if (h.id > 0) return 'booked';
+      blocked = true;
+    }
+    return blocked ? 'blocked' : 'free';
   }
 
   /**

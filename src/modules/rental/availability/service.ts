@@ -236,16 +236,17 @@ export async function checkAvailability(
   const buf = s.bufferMinutes * 60_000;
   const from = new Date(period.pickupAt.getTime() - buf);
   const to = new Date(period.returnAt.getTime() + buf);
-  // outside a transaction the holding index answers (undefined while it cannot); under the vehicle lock, the database
+  // outside a transaction the holding index answers, naming what holds the slot as findOverlap would (undefined
+  // while it cannot); under the vehicle lock, the database
   const known =
     db === p.db
-      ? holdingIndexOf(p).overlaps(Number(vehicle.id), from, to, opts.now ?? new Date(), opts.excludeBookingId)
+      ? holdingIndexOf(p).takenBy(Number(vehicle.id), from, to, opts.now ?? new Date(), opts.excludeBookingId)
       : undefined;
-  if (known === false) return result();
-  // taken: the database says by what — a booking (`booked`) or the vendor's block of the vehicle (`blocked`, a
-  // negated id from findOverlap); an index's "taken" no longer there (a reload in flight) is free
+  if (known === 'free') return result();
+  if (known !== undefined && !opts.confirmBooked) return result(known);
+  // the create pre-check confirms a "taken" on the database: a refusal must not rest on a reload in flight
   const clash = await findOverlap(db, Number(vehicle.id), from, to, opts.excludeBookingId);
-  if (!clash) return result(known === true && !opts.confirmBooked ? 'booked' : undefined);
+  if (!clash) return result();
   return result(Number(clash.id) < 0 ? 'blocked' : 'booked');
 }
 
