@@ -1,5 +1,6 @@
 import type { FastifyBodyParser, FastifyInstance } from 'fastify';
 import { deepFreeze } from '../deep-freeze.js';
+import { markCleanJson } from './nul-guard.js';
 
 /**
  * The application/json parser of every route: Fastify's own (prototype-poisoning protection: `__proto__` or
@@ -12,7 +13,10 @@ export function useJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    return parse(req, text, done);
+    return parse(req, text, (err, value) => {
+      if (!err) markCleanJson(text, value);
+      done(err, value);
+    });
   });
 }
 
@@ -39,6 +43,7 @@ export function useMemoisedJsonBodies(scope: FastifyInstance, limits: JsonMemoLi
     if (text.trim() === '') return done(null, undefined);
     parse(req, text, (err, value) => {
       if (err) return done(err, undefined);
+      markCleanJson(text, value);
       if (text.length <= limits.maxLength) {
         if (memo.size >= limits.entries) memo.delete(memo.keys().next().value as string);
         memo.set(text, deepFreeze(value));

@@ -47,8 +47,19 @@ function badText(value: unknown, name: string, depth = 0): Found | null {
   return null;
 }
 
-/** Frozen bodies (shared by identical requests, json-body.ts) already found clean: they cannot change. */
+/**
+ * Bodies known clean: frozen ones (shared by identical requests, json-body.ts) already walked, and parsed ones whose
+ * JSON text held no `\u` escape (markCleanJson).
+ */
 const cleanBodies = new WeakSet<object>();
+
+/**
+ * A body parsed from JSON `text` needs no walk when the text holds no `\u` escape: JSON refuses a raw control
+ * character, and text decoded from UTF-8 has no lone surrogate, so only an escape could put either in a value or key.
+ */
+export function markCleanJson(text: string, value: unknown): void {
+  if (typeof value === 'object' && value !== null && !text.includes('\\u')) cleanBodies.add(value);
+}
 
 /**
  * Platform rule for every text parameter: PostgreSQL text and jsonb cannot hold U+0000, and a lone UTF-16
@@ -67,7 +78,7 @@ function nulProblem(req: FastifyRequest): HttpError | null {
   const hit =
     badText(req.params, '') ??
     badText(req.query, '') ??
-    (frozen && cleanBodies.has(body) ? null : badText(body, 'body'));
+    (typeof body === 'object' && body !== null && cleanBodies.has(body) ? null : badText(body, 'body'));
   if (hit === null) {
     if (frozen) cleanBodies.add(body);
     return null;
