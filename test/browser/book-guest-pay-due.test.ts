@@ -62,7 +62,10 @@ describe('guest manage link: pay the rest of a booking whose price went up', () 
 
       const asking = page.waitForResponse((r) => r.url().includes('/rova-rental/v2/guest/manage/pay-due'));
       await payRest.click();
-      expect((await asking).status()).toBe(200);
+      const asked = await asking;
+      expect(asked.status()).toBe(200);
+      // a retry after a lost answer must get the same intent: the widget keys the attempt
+      expect(asked.request().headers()['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
       await payTheRestByCard(page, w, b, due, 'manage: pay the rest');
       expect(await w.locator('button[data-f=pay-due]').count()).toBe(0);
       expect(await page.getByLabel('Card number').count()).toBe(0);

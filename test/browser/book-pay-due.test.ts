@@ -49,7 +49,10 @@ describe('booking widget, account: pay the rest of a booking whose price went up
     await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
     const payRest = await expectAmountDue(page, w, b, { due, total: longer.data.total }, 'booking with an amount due');
 
+    const asking = page.waitForRequest((r) => r.url().endsWith(`/rova-rental/v2/my/bookings/${b.id}/pay-due`));
     await payRest.click();
+    // a retry after a lost answer must get the same intent: the widget keys the attempt
+    expect((await asking).headers()['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     await payTheRestByCard(page, w, b, due, 'pay the rest');
     expect(await w.locator('button[data-f=pay-due]').count()).toBe(0);
     expect(await page.getByLabel('Card number').count()).toBe(0);

@@ -3,6 +3,7 @@
  * my bookings (upcoming / past), a booking's detail, cancel with the fee shown before confirming, messages to the
  * operator (list, thread, reply, new), profile and password. Renders `AccountState` (account.ts).
  */
+import { newAttemptKey } from './attempt-key.js';
 import { ApiError, signedIn, type Api, type Location, type PaymentConfig } from './api.js';
 import {
   initialAccount,
@@ -211,6 +212,9 @@ export class AccountWidget {
     });
   }
 
+  /** The Idempotency-Key of "pay the rest" for one booking and amount due (`of`). */
+  private dueAttempt: { of: string; key: string } | null = null;
+
   /** "Pay the rest" by card: the intent of the amount due, its Payment Element mounted for the `pay` step. */
   private async payDue(): Promise<void> {
     const b = this.state.booking;
@@ -218,7 +222,10 @@ export class AccountWidget {
     const before = this.state;
     if (!b || !stripe || this.dispatch({ type: 'pay-due' }) === before) return; // not payable, or a second click
     await this.run(async () => {
-      const due = await this.ctx.api.payDue(b.id, 'stripe');
+      // one key per booking and amount: a second try after a lost answer gets the same intent, a new amount a new one
+      const attempt = `${b.id}:${b.balance.due}`;
+      if (this.dueAttempt?.of !== attempt) this.dueAttempt = { of: attempt, key: newAttemptKey() };
+      const due = await this.ctx.api.payDue(b.id, 'stripe', this.dueAttempt.key);
       if (!due.client_secret) throw new Error('no client secret');
       const root = this.container.getRootNode();
       const host = root instanceof ShadowRoot ? root.host : this.target;

@@ -364,10 +364,15 @@ export class Api {
     return r.data;
   }
 
-  /** "Pay the rest" of a booking whose price went up: a card payment's client secret, or offline instructions. */
-  async payDue(id: number, method?: PayDueBody['payment_method']): Promise<DuePayment> {
+  /**
+   * "Pay the rest" of a booking whose price went up: a card payment's client secret, or offline instructions. `key` is
+   * the attempt's Idempotency-Key: asked again with it (a lost answer), the server answers the same payment.
+   */
+  async payDue(id: number, method: PayDueBody['payment_method'] | undefined, key: string): Promise<DuePayment> {
     const body: PayDueBody = method ? { payment_method: method } : {};
-    const r = await this.call<{ data: DuePayment }>('POST', `/rova-rental/v2/my/bookings/${id}/pay-due`, body);
+    const r = await this.call<{ data: DuePayment }>('POST', `/rova-rental/v2/my/bookings/${id}/pay-due`, body, {
+      'Idempotency-Key': key,
+    });
     return r.data;
   }
 

@@ -5,6 +5,7 @@
  * attempt). The screen keeps its own state and redraws only itself; the account widget shows it in place of the
  * booking view and takes over when it is done (pays the difference, or shows the refund).
  */
+import { newAttemptKey } from './attempt-key.js';
 import { ApiError, type Api } from './api.js';
 import type { MyBookingDetail } from './account.js';
 import type { ChangeAnswer, ChangeBody } from './api-types.js';
@@ -161,7 +162,7 @@ export function changeScreen(o: Options): ChangeScreen {
     confirm.disabled = true;
     alert.textContent = '';
     // a retry of the same change (a lost answer) sends the same Idempotency-Key
-    if (attempt?.key !== key) attempt = { key, idem: crypto.randomUUID() };
+    if (attempt?.key !== key) attempt = { key, idem: newAttemptKey() };
     try {
       o.onChanged(await o.api.changeBooking(b.id, q, attempt.idem));
     } catch (err) {

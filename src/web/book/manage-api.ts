@@ -49,9 +49,14 @@ export class ManageApi extends Api {
   }
 
   /** "Pay the rest" of the link's booking: the account's card payment (or offline instructions), by the token. */
-  override async payDue(_id: number, method?: PayDueBody['payment_method']): Promise<DuePayment> {
+  override async payDue(
+    _id: number,
+    method: PayDueBody['payment_method'] | undefined,
+    key: string,
+  ): Promise<DuePayment> {
     const body: PayDueBody = method ? { payment_method: method } : {};
-    return (await this.call<{ data: DuePayment }>('POST', `${BASE}/pay-due`, body, this.headers)).data;
+    const headers = { ...this.headers, 'Idempotency-Key': key };
+    return (await this.call<{ data: DuePayment }>('POST', `${BASE}/pay-due`, body, headers)).data;
   }
 
   /** A message about the booking; the store answers by e-mail (a guest has no inbox here). */

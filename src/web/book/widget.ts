@@ -2,6 +2,7 @@
  * One mounted booking widget: a shadow root with the journey's view, a live region and an alert region.
  * Renders `State` (journey.ts) and runs the API calls each action asks for.
  */
+import { newAttemptKey } from './attempt-key.js';
 import { guestForm, newGuest } from './guest-view.js';
 import { cover, gallery } from './photos.js';
 import { ApiError, signedIn, type Api, type Currency, type Location, type PaymentConfig } from './api.js';
@@ -140,11 +141,7 @@ export class BookWidget {
 
   private dispatch(a: Action): State {
     const before = this.state;
-    this.state = reduce(this.state, a, () =>
-      typeof crypto.randomUUID === 'function'
-        ? crypto.randomUUID()
-        : `${Date.now()}-${Math.random().toString(36).slice(2)}`,
-    );
+    this.state = reduce(this.state, a, newAttemptKey);
     if (this.state !== before) this.render();
     return this.state;
   }
