@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config-error.js';
 import { parseMailEnv } from '../../src/platform/mail/env.js';
-import { phrase, statusWord, storeTime } from '../../src/modules/rental/bookings/mail-text.js';
+import {
+  PAY_REST_BY_LINK,
+  PAY_REST_IN_ACCOUNT,
+  phrase,
+  statusWord,
+  storeTime,
+} from '../../src/modules/rental/bookings/mail-text.js';
 
 describe('mail settings: STORE_LANGUAGE and ACCOUNT_URL', () => {
   it('defaults: English, the account page Rova serves under PUBLIC_URL', () => {
@@ -22,6 +28,17 @@ describe('mail settings: STORE_LANGUAGE and ACCOUNT_URL', () => {
     expect(parseMailEnv({ ACCOUNT_URL: 'https://shop.test/my-account/' }).accountUrl).toBe(
       'https://shop.test/my-account/',
     );
+  });
+
+  it('the amount due mail says how to pay the rest in the store language, naming the link by its translated label', () => {
+    expect(phrase('de', PAY_REST_BY_LINK)).toBe(
+      'Zahlen Sie den Rest per Karte über den Link „Buchung ohne Anmeldung verwalten“ unten.',
+    );
+    expect(phrase('de', PAY_REST_BY_LINK)).toContain(phrase('de', 'Manage your booking without signing in'));
+    expect(phrase('tr', PAY_REST_BY_LINK)).toContain(phrase('tr', 'Manage your booking without signing in'));
+    expect(phrase('de', PAY_REST_IN_ACCOUNT)).toBe('Zahlen Sie den Rest per Karte bei dieser Buchung in Ihrem Konto.');
+    expect(phrase('tr', PAY_REST_IN_ACCOUNT)).toBe('Kalan tutarı hesabınızdaki bu rezervasyondan kartla ödeyin.');
+    expect(phrase('en', PAY_REST_IN_ACCOUNT)).toBe('Pay the rest by card from this booking in your account.');
   });
 
   it('the fixed words and times of the booking mails in Turkish; English stays as written', () => {

@@ -4,6 +4,11 @@ import type { MailLanguage } from '../../../platform/mail/env.js';
  * The fixed words of the customer's booking mails in the store's language (STORE_LANGUAGE). Written in English where
  * the mails are composed, translated here by their English text: a phrase without a row stays English.
  */
+/** How the amount due mail tells a guest (no account: the mail's manage link) to pay the rest. */
+export const PAY_REST_BY_LINK = 'Pay the rest by card with the link “Manage your booking without signing in” below.';
+/** How it tells a customer with an account. */
+export const PAY_REST_IN_ACCOUNT = 'Pay the rest by card from this booking in your account.';
+
 const PHRASES: Record<string, { de: string; tr: string }> = {
   // subjects
   'Booking received': { de: 'Buchung eingegangen', tr: 'Rezervasyon alındı' },
@@ -73,6 +78,14 @@ const PHRASES: Record<string, { de: string; tr: string }> = {
   'Still due': { de: 'Noch offen', tr: 'Kalan tutar' },
   'Amount due now': { de: 'Jetzt fällig', tr: 'Şimdi ödenecek' },
   'How to pay': { de: 'So zahlen Sie', tr: 'Nasıl ödenir' },
+  [PAY_REST_BY_LINK]: {
+    de: 'Zahlen Sie den Rest per Karte über den Link „Buchung ohne Anmeldung verwalten“ unten.',
+    tr: 'Kalan tutarı aşağıdaki “Rezervasyonunuzu oturum açmadan yönetin” bağlantısıyla kartla ödeyin.',
+  },
+  [PAY_REST_IN_ACCOUNT]: {
+    de: 'Zahlen Sie den Rest per Karte bei dieser Buchung in Ihrem Konto.',
+    tr: 'Kalan tutarı hesabınızdaki bu rezervasyondan kartla ödeyin.',
+  },
   Paid: { de: 'Bezahlt', tr: 'Ödendi' },
   Reason: { de: 'Grund', tr: 'Neden' },
   Reminder: { de: 'Erinnerung', tr: 'Hatırlatma' },

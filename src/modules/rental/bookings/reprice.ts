@@ -1,4 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
+import { PAY_REST_BY_LINK, PAY_REST_IN_ACCOUNT } from './mail-text.js';
 import type { Db } from '../../../platform/db/types.js';
 import { bookingMailInTransaction } from './mails.js';
 import { journeySettings } from './settings.js';
@@ -152,7 +153,7 @@ export async function repriceBooking(
   tx: Db,
   locked: LockedBooking,
   change: Record<string, unknown>,
-  opts: { callerTellsDue?: boolean } = {},
+  opts: { tellsDue?: boolean } = {},
 ): Promise<{ booking: BookingRow; money: MoneyBalance; mailAfterCommit?: () => Promise<void> }> {
   assertBookingAmountsFit(change);
   const booking = (await updateBooking(tx, Number(locked.id), change)) as LockedBooking;
@@ -173,7 +174,7 @@ export async function repriceBooking(
   const now: BookingRow =
     money.payment_status === booking.payment_status ? booking : { ...booking, payment_status: money.payment_status };
   // a caller that mails the change itself says what is due in that one mail (dueRows), not in a second one
-  const ask = money.due.gt(0) && !opts.callerTellsDue;
+  const ask = money.due.gt(0) && !opts.tellsDue;
   return { booking: now, money, mailAfterCommit: ask ? await askForDue(p, tx, now, money.due) : undefined };
 }
 
@@ -190,8 +191,8 @@ export async function dueRows(p: Platform, tx: Db, b: BookingRow, due: Decimal):
   const how = offline
     ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${amount(due)}.`
     : guest
-      ? 'Pay the rest by card with the link “Manage your booking without signing in” below.'
-      : 'Pay the rest by card from this booking in your account.';
+      ? PAY_REST_BY_LINK
+      : PAY_REST_IN_ACCOUNT;
   return [
     ['Paid', amount(total.minus(due))],
     ['Amount due', amount(due)],

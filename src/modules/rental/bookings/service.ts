@@ -425,7 +425,7 @@ async function changeBooking(
       ...price,
       notes: input.notes,
     },
-    { callerTellsDue: rules.tellsDue === true },
+    { tellsDue: rules.tellsDue === true },
   );
   // the old vehicle's holds lose this booking (updateBooking announces the new vehicle's)
   if (vehicle !== from) announceOnCommit(tx, HOLDS_TOPIC, [holdKey({ vehicle_id: from, id })]);
