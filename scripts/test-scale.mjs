@@ -386,6 +386,12 @@ try {
     } catch (err) {
       const cause = err?.cause?.code ?? err?.name ?? 'error';
       record(kind, 0, performance.now() - t0, cause);
+      // a request the client lost (no answer at all): which one, when, after how long, and what the socket said
+      if (!errorSamples.has(cause))
+        errorSamples.set(
+          cause,
+          `${kind}, ${phase}, ${((Date.now() - began) / 1000).toFixed(1)} s: ${init?.method ?? 'GET'} ${new URL(url).pathname}, no answer after ${Math.round(performance.now() - t0)} ms (${err?.cause?.message ?? err?.message ?? err})`,
+        );
       phaseErrors.set(phase, (phaseErrors.get(phase) ?? 0) + 1);
       return { status: 0, body: '', headers: new globalThis.Headers(), node: '' };
     }
