@@ -2,9 +2,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
-import { expectAmountDue, payTheRestByCard, signIn } from './book-account-steps.js';
+import { expectAmountDue, payTheRestByCard, signInFromHome } from './book-account-steps.js';
 import { bookViaApi, signedUpCustomer } from './book-api.js';
-import { ACCOUNT } from './book-helpers.js';
 import { useStripeShop } from './book-stripe-rig.js';
 
 // "Pay the rest": a card booking whose dates an operator lengthened owes the difference; its customer sees what was
@@ -40,10 +39,9 @@ describe('booking widget, account: pay the rest of a booking whose price went up
     expect(mail!.subject).toBe(`[Rova] Amount due — ${b.reference}`);
     expect(mail!.text_body).toContain(`Amount due: ${due.toFixed(2)} ${b.currency}`);
 
-    // the customer, in the browser, from the account page
-    const { page, events, violations } = await open('/demo/rent/account');
-    const w = page.locator(ACCOUNT);
-    await signIn(w, c);
+    // the customer, in the browser: from the landing page to the demo shop's account page
+    const { page, events, violations } = await open('/');
+    const w = await signInFromHome(page, c);
     await w.locator('h2', { hasText: 'My bookings' }).waitFor();
     await w.locator(`button[data-f=booking-${b.id}]`).click();
     await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptTerms, expectAxeClean, register, WIDGET } from './book-helpers.js';
+import { acceptTerms, expectAxeClean, fromHome, register, WIDGET } from './book-helpers.js';
 import { useStripeShop } from './book-stripe-rig.js';
 import { visitorAddress } from './harness.js';
 
@@ -16,10 +16,11 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
     expect(csp).toContain(`script-src 'self' ${rig.fake.url};`);
     expect(csp).toContain(`frame-src ${rig.fake.url};`);
     expect(csp).toContain(`connect-src 'self' ${rig.fake.url};`);
-    const { page, events, violations } = await open(
-      '/demo/rent?rova_pickup=2027-12-06T10:00&rova_return=2027-12-08T10:00',
-    );
+    const tab = await fromHome(open, { width: 1280, height: 800 });
+    const { page, events, violations } = tab;
     const w = page.locator(WIDGET);
+    await w.locator('input[name=pickup_date]').fill('2027-12-06');
+    await w.locator('input[name=return_date]').fill('2027-12-08');
     await w.locator('button[data-f=search]').click();
     await w.locator('ul.cards button').first().click();
     await w.locator('button[data-f=continue]').click();
