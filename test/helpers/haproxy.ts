@@ -16,10 +16,14 @@ export interface Balancer {
 
 /**
  * HAProxy with the repository's own deploy/haproxy.cfg (Debian package `haproxy`), on free ports, in front of the
- * given node ports (the config's node1… lines point at them, the others are dropped). Resolves once every node
- * is in rotation (bounded: rejects after `timeoutMs`).
+ * given node ports (the config's node1… lines point at them, the others are dropped). Resolves once `inRotation`
+ * nodes (default: every one) are in rotation (bounded: rejects after `timeoutMs`).
  */
-export async function startBalancer(nodePorts: number[], timeoutMs = 30_000): Promise<Balancer> {
+export async function startBalancer(
+  nodePorts: number[],
+  timeoutMs = 30_000,
+  inRotation = nodePorts.length,
+): Promise<Balancer> {
   const [lb, stats] = [await freePort(), await freePort()];
   const dir = mkdtempSync(path.join(tmpdir(), 'rova-haproxy-'));
   const cfg = readFileSync(path.resolve(import.meta.dirname, '../../deploy/haproxy.cfg'), 'utf8')
@@ -51,13 +55,13 @@ export async function startBalancer(nodePorts: number[], timeoutMs = 30_000): Pr
     rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + timeoutMs;
-  while ((await up()).length < nodePorts.length) {
+  while ((await up()).length < inRotation) {
     if (proc.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(
         proc.exitCode !== null
           ? `haproxy exited with ${proc.exitCode}`
-          : `haproxy: not every node in rotation within ${timeoutMs} ms`,
+          : `haproxy: not ${inRotation} node(s) in rotation within ${timeoutMs} ms`,
       );
     }
     await new Promise((r) => setTimeout(r, 200));
