@@ -255,6 +255,8 @@ export class AccountWidget {
         const now = await this.ctx.api.myBooking(b.id);
         if (now.balance.due === 0) {
           this.dropCard();
+          // paid: a later amount due, even of the same size, is a new payment with a key of its own
+          this.dueAttempt = null;
           const notice = t('restPaid', { amount: money(due.amount, due.currency) });
           this.dispatch({ type: 'paid-due', booking: now, notice });
           this.live.textContent = notice;
