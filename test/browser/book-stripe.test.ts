@@ -16,8 +16,7 @@ describe('booking widget: pay by card (Stripe Payment Element)', () => {
     expect(csp).toContain(`script-src 'self' ${rig.fake.url};`);
     expect(csp).toContain(`frame-src ${rig.fake.url};`);
     expect(csp).toContain(`connect-src 'self' ${rig.fake.url};`);
-    const tab = await fromHome(open, { width: 1280, height: 800 });
-    const { page, events, violations } = tab;
+    const { page, events, violations } = await fromHome(open, { width: 1280, height: 800 });
     const w = page.locator(WIDGET);
     await w.locator('input[name=pickup_date]').fill('2027-12-06');
     await w.locator('input[name=return_date]').fill('2027-12-08');

@@ -117,7 +117,7 @@ export class HoldingIndex {
     const n = now.getTime();
     let blocked = false;
     for (const h of list) {
-      if (h.id === excludeId || !(h.from < t && h.to > f && (h.until === null || h.until > n))) continue;
+      if (!claims(h, f, t, n, excludeId)) continue;
       if (h.id > 0) return 'booked';
       blocked = true;
     }
@@ -355,9 +355,13 @@ function isId(n: number): boolean {
 const NO_HOLDS: readonly HoldInterval[] = Object.freeze([]);
 
 function holds(list: readonly HoldInterval[], from: number, to: number, now: number, excludeId: number): boolean {
-  for (const h of list)
-    if (h.id !== excludeId && h.from < to && h.to > from && (h.until === null || h.until > now)) return true;
+  for (const h of list) if (claims(h, from, to, now, excludeId)) return true;
   return false;
+}
+
+/** Does hold `h` (other than `excludeId`) claim its vehicle somewhere in [from, to) at `now`: findOverlap's rule. */
+function claims(h: HoldInterval, from: number, to: number, now: number, excludeId: number): boolean {
+  return h.id !== excludeId && h.from < to && h.to > from && (h.until === null || h.until > now);
 }
 
 export const holdingIndexOf: (p: Platform) => HoldingIndex = perPlatform((p) => new HoldingIndex(p));

@@ -1,14 +1,14 @@
 import type { MailLanguage } from '../../../platform/mail/env.js';
 
-/**
- * The fixed words of the customer's booking mails in the store's language (STORE_LANGUAGE). Written in English where
- * the mails are composed, translated here by their English text: a phrase without a row stays English.
- */
 /** How the amount due mail tells a guest (no account: the mail's manage link) to pay the rest. */
 export const PAY_REST_BY_LINK = 'Pay the rest by card with the link “Manage your booking without signing in” below.';
 /** How it tells a customer with an account. */
 export const PAY_REST_IN_ACCOUNT = 'Pay the rest by card from this booking in your account.';
 
+/**
+ * The fixed words of the customer's booking mails in the store's language (STORE_LANGUAGE). Written in English where
+ * the mails are composed, translated here by their English text: a phrase without a row stays English.
+ */
 const PHRASES: Record<string, { de: string; tr: string }> = {
   // subjects
   'Booking received': { de: 'Buchung eingegangen', tr: 'Rezervasyon alındı' },
