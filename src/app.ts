@@ -15,6 +15,7 @@ import { finishHttp, installHttpPipeline } from './platform/http/pipeline.js';
 import { connectRedis } from './platform/kv/connect.js';
 import { establishStoreCurrency } from './platform/store-currency.js';
 import { withStoredTimezone } from './platform/store-timezone.js';
+import { refreshPlannerStatistics } from './platform/db/statistics.js';
 import './platform/fastify-augment.js';
 
 export interface BuildOptions {
@@ -145,4 +146,5 @@ export async function seedDemo(platform: Platform, modules: RovaModule[] = defau
     }
   }
   await platform.options.set('demo_seeded_at', new Date().toISOString());
+  await refreshPlannerStatistics(platform.db);
 }

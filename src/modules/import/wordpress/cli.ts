@@ -6,6 +6,7 @@ import { fxRuntime } from '../../fx/index.js';
 import { CATALOGUE_TOPIC as RENTAL_CATALOGUE } from '../../rental/index.js';
 import { CATALOGUE_TOPIC as STORE_CATALOGUE } from '../../store/index.js';
 import { ENTITIES, type Entity, type ImportReport } from './report.js';
+import { refreshPlannerStatistics } from '../../../platform/db/statistics.js';
 import { importWordPress } from './service.js';
 import { describeUrl, openMysqlSource, SourceError, type WpSource } from './source.js';
 
@@ -147,6 +148,7 @@ export const importCommand = command(
       for (const e of report.entities)
         progress.end(`${e.entity}: ${e.created} created, ${e.updated} updated, ${e.skipped.length} skipped`);
       if (!report.dryRun) {
+        await refreshPlannerStatistics(platform.db);
         // running nodes drop what they cached of the catalogue, the vehicles and the currencies, and read the
         // store's currency again
         await platform.storeCurrency.changed();

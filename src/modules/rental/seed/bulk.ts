@@ -4,6 +4,7 @@ import { announceOnCommit } from '../../../platform/db/announce.js';
 import { one } from '../../../platform/db/types.js';
 import { HOLDS_TOPIC } from '../bookings/repo.js';
 import { seedRentalDemo } from './demo.js';
+import { refreshPlannerStatistics } from '../../../platform/db/statistics.js';
 
 /**
  * `rova seed --bookings N`: N synthetic bookings in one INSERT … SELECT generate_series per 50,000 rows,
@@ -40,4 +41,5 @@ export async function seedBookings(p: Platform, count: number): Promise<void> {
       announceOnCommit(tx, HOLDS_TOPIC, ['*']);
     });
   }
+  await refreshPlannerStatistics(p.db);
 }
