@@ -1,22 +1,11 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBookings } from '../../src/modules/rental/seed/bulk.js';
-import { rows, type Db } from '../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
+import { plannerCounts } from '../helpers/planner-counts.js';
 
 // A bulk write leaves the query planner the row counts it wrote. PGlite runs no autovacuum: without ANALYZE its
 // planner takes every table for empty (reltuples -1) after the demo seed, `rova seed --bookings` or an import (that
 // one is checked on a real WordPress site's import, test/import/wordpress-real.test.ts).
-async function plannerCounts(db: Db): Promise<{ relname: string; planned: number; actual: number }[]> {
-  return rows(
-    db,
-    sql`SELECT c.relname, c.reltuples::float8 AS planned,
-        (CASE c.relname WHEN 'rental_bookings' THEN (SELECT count(*) FROM rental_bookings)
-          ELSE (SELECT count(*) FROM rental_vehicles) END)::int AS actual
-      FROM pg_class c WHERE c.relname IN ('rental_bookings', 'rental_vehicles') AND c.relkind = 'r' ORDER BY c.relname`,
-  );
-}
-
 let empty: TestApp;
 let t: TestApp;
 beforeAll(async () => {
