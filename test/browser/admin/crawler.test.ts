@@ -23,9 +23,26 @@ interface Visit {
   heading: string;
 }
 
+/**
+ * The planner keeps its scroll position in the address (`sx`, `sy`), replaced in place whenever a scroll stops —
+ * including the one Playwright makes to bring a link into view before clicking it, which may land just before or just
+ * after the crawler reads the address. A scroll position is not a page: the crawler leaves both out, also from a
+ * `back=` address a link carries.
+ */
+const VIEW_STATE = ['sx', 'sy'];
+function withoutViewState(u: URL): URL {
+  for (const k of VIEW_STATE) u.searchParams.delete(k);
+  const back = u.searchParams.get('back');
+  if (back?.startsWith('/')) {
+    const b = withoutViewState(new URL(back, u.origin));
+    u.searchParams.set('back', b.pathname + b.search);
+  }
+  return u;
+}
+
 /** Same kind of page: ids → :id, query values that are numbers → :n (a tab's or filter's word is kept). */
 function kindOf(url: string): string {
-  const u = new URL(url);
+  const u = withoutViewState(new URL(url));
   const path = u.pathname.replace(/\/\d+(?=\/|$)/g, '/:id');
   const q = [...u.searchParams.entries()]
     .map(([k, v]) => `${k}=${/^\d+$/.test(v) ? ':n' : v}`)
@@ -34,8 +51,9 @@ function kindOf(url: string): string {
   return q ? `${path}?${q}` : path;
 }
 
+/** The page the browser shows: path and query, without the planner's scroll position. */
 const here = (page: Page) => {
-  const u = new URL(page.url());
+  const u = withoutViewState(new URL(page.url()));
   return u.pathname + u.search;
 };
 
@@ -156,10 +174,14 @@ class Crawler {
     await this.check();
     const found = await this.links();
     for (const href of found) {
-      const kind = kindOf(new URL(href, page.url()).toString());
-      if (this.seen.has(kind) || href === url) continue;
+      const to = withoutViewState(new URL(href, page.url()));
+      const kind = kindOf(to.toString());
+      if (this.seen.has(kind) || to.pathname + to.search === url) continue;
       await this.clickLink(href);
-      await page.waitForURL((u) => u.pathname + u.search !== url);
+      await page.waitForURL((u) => {
+        const p = withoutViewState(new URL(u));
+        return p.pathname + p.search !== url;
+      });
       await this.settle();
       if (this.seen.has(kindOf(page.url()))) {
         // a redirect (e.g. /vendors → /vendors/applications) onto a page already seen
