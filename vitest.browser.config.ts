@@ -7,10 +7,14 @@ export default defineConfig({
     include: ['test/browser/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts', 'test/browser/admin/build.setup.ts'],
     pool: 'forks',
-    // one process for all files: src is evaluated once and the demo data seeded once (test/helpers/app.ts)
+    // two processes, each evaluating src once and seeding the demo data once (test/helpers/app.ts) for the files it
+    // runs; two Chromiums at once halve the suite's time on CI's two cores
     isolate: false,
-    maxWorkers: 1,
-    fileParallelism: false,
+    maxWorkers: 2,
+    fileParallelism: true,
+    // a poll waits for what a click set going (an upload's resizing, a refetch): on two busy cores that can take
+    // longer than the default second, though the value a poll waits for is the same
+    expect: { poll: { timeout: 10_000 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
