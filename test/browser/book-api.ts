@@ -82,6 +82,8 @@ export interface ApiBooking {
   pickup_time?: string;
   return_time?: string;
   payment_method: 'stripe' | 'offline';
+  /** `full` unless told otherwise. */
+  payment_plan?: 'full' | 'deposit';
 }
 
 export interface BookedViaApi {
@@ -94,7 +96,7 @@ export interface BookedViaApi {
 
 /**
  * Books the first vehicle that the search for the booking's dates lists (`search`: its other parameters; the cheapest
- * first unless told otherwise), paid in full, with the demo terms accepted: as the customer with `token`, or as a
+ * first unless told otherwise), paid in full unless its `payment_plan` says deposit, with the demo terms accepted: as the customer with `token`, or as a
  * guest with the `guestPass` the mailed code gave.
  */
 export async function bookViaApi(
@@ -116,7 +118,7 @@ export async function bookViaApi(
     {
       ...(guest ? { headers: { 'x-rova-guest-pass': who.guestPass } } : { token: who.token }),
       status: 201,
-      body: { vehicle_id: free.data.items[0]!.vehicle_id, ...booking, payment_plan: 'full', ...TERMS_ACCEPTED },
+      body: { vehicle_id: free.data.items[0]!.vehicle_id, payment_plan: 'full', ...booking, ...TERMS_ACCEPTED },
     },
   );
   return made.data.booking;

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
-import { expectAmountDue, payTheRestByCard, signInFromHome } from './book-account-steps.js';
+import { breakdownCell, expectAmountDue, money, payTheRestByCard, signInFromHome } from './book-account-steps.js';
 import { bookViaApi, signedUpCustomer } from './book-api.js';
 import { useStripeShop } from './book-stripe-rig.js';
+import { expectAxeClean } from './book-helpers.js';
 
 // "Pay the rest": a card booking whose dates an operator lengthened owes the difference; its customer sees what was
 // paid and what is due on the booking in their account, pays the rest by card (the Stripe.js stand-in against the
@@ -68,6 +69,63 @@ describe('booking widget, account: pay the rest of a booking whose price went up
     expect(rig.fake.webhooks.at(-1)).toEqual({ type: 'payment_intent.succeeded', status: 200 });
     expect((await events()).filter((e) => e.type === 'rova:paid').map((e) => e.detail)).toEqual([
       { id: b.id, reference: b.reference, total: due, currency: b.currency },
+    ]);
+    expect((await verifyIntegrity(rig.shop.t.platform.db)).findings).toEqual([]);
+    expect(await violations()).toEqual([]);
+  });
+
+  it('a deposit paid by card: my booking says the rest is due at pick-up or now by card → "Pay the rest" → paid in full', async () => {
+    const { customer: c, token } = await signedUpCustomer(api);
+    const b = await bookViaApi(
+      api,
+      { token },
+      { pickup_date: '2029-05-07', return_date: '2029-05-10', payment_method: 'stripe', payment_plan: 'deposit' },
+    );
+    const first = await rig.paidByWebhook(b.id);
+    const booked = await call<{ data: { payment_status: string; balance: { paid: number; due: number } } }>(
+      'GET',
+      `/rova-rental/v2/my/bookings/${b.id}`,
+      { token, status: 200 },
+    );
+    expect(booked.data.payment_status).toBe('deposit_paid');
+    const deposit = first.amount / 100;
+    const rest = Math.round((b.total - deposit) * 100) / 100;
+    expect(deposit).toBeGreaterThan(0);
+    expect(booked.data.balance).toMatchObject({ paid: deposit, due: rest });
+
+    const { page, violations } = await open('/');
+    const w = await signInFromHome(page, c);
+    await w.locator('h2', { hasText: 'My bookings' }).waitFor();
+    await w.locator(`button[data-f=booking-${b.id}]`).click();
+    await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+    const payRest = w.locator('button[data-f=pay-due]');
+    await payRest.waitFor();
+    expect(await payRest.textContent()).toBe(`Pay the rest (${money(rest, b.currency)}) by card`);
+    expect(await w.locator('p[data-rest]').textContent()).toBe(
+      `The rest, ${money(rest, b.currency)}, is due at pick-up; you can also pay it now by card.`,
+    );
+    expect(await breakdownCell(page, w, 'Paid').textContent()).toBe(money(deposit, b.currency));
+    expect(await breakdownCell(page, w, 'Amount due').textContent()).toBe(money(rest, b.currency));
+    expect(await breakdownCell(page, w, 'Total').textContent()).toBe(money(b.total, b.currency));
+    await expectAxeClean(page, 'deposit paid, the rest due');
+
+    await payRest.click();
+    await payTheRestByCard(page, w, b, rest, 'pay the rest after a deposit');
+    expect(await w.locator('p[data-rest]').count()).toBe(0);
+    expect(await w.locator('button[data-f=pay-due]').count()).toBe(0);
+    const after = await call<{ data: { payment_status: string; balance: { paid: number; due: number } } }>(
+      'GET',
+      `/rova-rental/v2/my/bookings/${b.id}`,
+      { token, status: 200 },
+    );
+    expect(after.data).toMatchObject({ payment_status: 'paid', balance: { paid: b.total, due: 0 } });
+    expect(
+      [...rig.fake.intents.values()]
+        .filter((pi) => pi.metadata.booking_id === String(b.id))
+        .map((pi) => [pi.amount, pi.status]),
+    ).toEqual([
+      [Math.round(deposit * 100), 'succeeded'],
+      [Math.round(rest * 100), 'succeeded'],
     ]);
     expect((await verifyIntegrity(rig.shop.t.platform.db)).findings).toEqual([]);
     expect(await violations()).toEqual([]);

@@ -660,7 +660,15 @@ export class AccountWidget {
             { class: 'note', 'data-instructions': '' },
             t('payRestOffline', { instructions: b.balance.instructions }),
           )
-        : null,
+        : due > 0 && b.payment_status === 'deposit_paid'
+          ? h(
+              'p',
+              { class: 'note', 'data-rest': '' },
+              t(this.payments?.stripe ? 'restAtPickupOrCard' : 'restAtPickup', {
+                amount: money(due, b.balance.currency),
+              }),
+            )
+          : null,
       c.cancellable
         ? h(
             'p',

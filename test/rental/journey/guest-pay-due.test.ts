@@ -69,17 +69,23 @@ async function guestPass(): Promise<string> {
   return ok.json().data.guest_pass as string;
 }
 
-/** A guest's 4-day booking (100.00 a day), booked with the mailed code and paid in full by card or at the desk. */
-async function guestBooking(provider: 'offline' | 'stripe' = 'stripe'): Promise<Guest> {
+/**
+ * A guest's 4-day booking (100.00 a day), booked with the mailed code and paid in full by card or at the desk; with
+ * plan `deposit` (20 %), its deposit paid by card.
+ */
+async function guestBooking(
+  provider: 'offline' | 'stripe' = 'stripe',
+  plan: 'full' | 'deposit' = 'full',
+): Promise<Guest> {
   day += 10;
   const created = await post(
     '/guest/booking/create',
     {
-      vehicle_id: await vehicle(t),
+      vehicle_id: await vehicle(t, plan === 'deposit' ? { deposit_percent: '20' } : {}),
       pickup_date: date(day),
       return_date: date(day + 4),
       payment_method: provider,
-      payment_plan: 'full',
+      payment_plan: plan,
     },
     { 'x-rova-guest-pass': await (pass ??= guestPass()) },
   );
@@ -328,4 +334,27 @@ describe('a guest pays the rest through the manage link', () => {
     expect([...outcomes.values()].reduce((x, y) => x + y, 0)).toBe(20);
     await clean();
   }, 120_000);
+
+  it('a deposit paid by card: the link shows the rest due; pay-due asks it by card; the webhook settles it: paid', async () => {
+    const g = await guestBooking('stripe', 'deposit');
+    expect(await view(g)).toMatchObject({
+      payment_status: 'deposit_paid',
+      total: 400,
+      balance: { paid: 80, due: 320, provider: null },
+    });
+    const r = await payDue(g);
+    expect(r.statusCode, r.body).toBe(200);
+    const pi = intentsOf(g.id).at(-1)!;
+    expect(r.json().data).toMatchObject({
+      booking_id: g.id,
+      provider: 'stripe',
+      amount: 320,
+      client_secret: pi.client_secret,
+    });
+    expect(pi.amount).toBe(32000);
+    await succeed(pi.id, 'balance_paid');
+    expect(await view(g)).toMatchObject({ payment_status: 'paid', balance: { paid: 400, due: 0 } });
+    expect((await payDue(g)).statusCode).toBe(409);
+    await clean();
+  });
 });

@@ -264,3 +264,127 @@ describe('an amount due is asked of the customer', () => {
     await clean();
   });
 });
+
+describe('the rest after a deposit may be paid before pick-up', () => {
+  /** A customer's 4-day booking at 100.00 a day with a 20 % deposit (total 400.00, deposit 80.00). */
+  async function depositBooking(provider: 'offline' | 'stripe'): Promise<Made> {
+    day += 10;
+    const user = await t.userWithKey('customer');
+    const customer = { 'x-rova-api-key': user.key };
+    const created = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: customer,
+      payload: {
+        vehicle_id: await vehicle(t, { deposit_percent: '20' }),
+        pickup_date: date(day),
+        return_date: date(day + 4),
+        payment_method: provider,
+        payment_plan: 'deposit',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data).toMatchObject({ amount_due: 80, booking: { total: 400, deposit: 80 } });
+    const b = created.json().data.booking as { id: number; reference: string; customer_email: string };
+    if (provider === 'stripe') await succeed((await payments(b.id))[0]!.external_id!, 'confirmed');
+    else {
+      const r = await t.inject({
+        method: 'POST',
+        url: `${V2}/bookings/${b.id}/payments`,
+        headers: { ...admin, 'idempotency-key': `desk-deposit-${b.id}` },
+        payload: { kind: 'deposit', method: 'cash' },
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      expect(r.json().data).toMatchObject({ outcome: 'confirmed', paid: '80.00', due: '320.00' });
+    }
+    return { id: b.id, reference: b.reference, first: day, email: b.customer_email, customer };
+  }
+
+  it('card deposit: the booking shows the rest due; pay-due asks it by card (the same intent on a repeat); paid → paid in full, verify clean', async () => {
+    const m = await depositBooking('stripe');
+    expect(await detail(m)).toMatchObject({
+      payment_status: 'deposit_paid',
+      total: 400,
+      balance: { paid: 80, due: 320, currency: 'USD', provider: null, instructions: null },
+    });
+    const r = await payDue(m);
+    expect(r.statusCode, r.body).toBe(200);
+    const rest = (await payments(m.id))[1]!;
+    expect(rest).toMatchObject({ provider: 'stripe', status: 'pending', amount: '320.00' });
+    const pi = fake.intents.get(rest.external_id!)!;
+    expect(r.json().data).toEqual({
+      booking_id: m.id,
+      payment_id: rest.id,
+      provider: 'stripe',
+      amount: 320,
+      currency: 'USD',
+      client_secret: pi.client_secret,
+    });
+    expect(pi).toMatchObject({ amount: 32000, status: 'requires_payment_method' });
+    expect((await detail(m)).balance).toMatchObject({ due: 320, provider: 'stripe' });
+    expect((await payDue(m)).json().data.client_secret).toBe(pi.client_secret);
+    await clean();
+    await succeed(pi.id, 'balance_paid');
+    expect(await detail(m)).toMatchObject({ payment_status: 'paid', balance: { paid: 400, due: 0, provider: null } });
+    expect((await payDue(m)).statusCode).toBe(409);
+    // the desk has nothing left to take at pick-up
+    const desk = await t.inject({
+      method: 'POST',
+      url: `${V2}/bookings/${m.id}/payments`,
+      headers: { ...admin, 'idempotency-key': `desk-rest-${m.id}` },
+      payload: { kind: 'full', method: 'cash' },
+    });
+    expect(desk.statusCode, desk.body).toBe(409);
+    await clean();
+  });
+
+  it('deposit taken at the desk: pay-due answers the offline instructions, by card it supersedes them; paid → paid', async () => {
+    const m = await depositBooking('offline');
+    expect(await detail(m)).toMatchObject({
+      payment_status: 'deposit_paid',
+      balance: { paid: 80, due: 320, provider: null, instructions: null },
+    });
+    const off = await payDue(m);
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().data).toMatchObject({
+      provider: 'offline',
+      amount: 320,
+      instructions: `Pay at the desk. Reference: ${m.reference}. Amount due: 320.00 USD.`,
+    });
+    const card = await payDue(m, { payment_method: 'stripe' });
+    expect(card.statusCode, card.body).toBe(200);
+    const pays = await payments(m.id);
+    expect(pays.map((x) => [x.provider, x.status, x.amount])).toEqual([
+      ['offline', 'failed', '80.00'],
+      ['offline', 'succeeded', '80.00'],
+      ['offline', 'cancelled', '320.00'],
+      ['stripe', 'pending', '320.00'],
+    ]);
+    await succeed(pays.at(-1)!.external_id!, 'balance_paid');
+    expect(await detail(m)).toMatchObject({ payment_status: 'paid', balance: { paid: 400, due: 0 } });
+    await clean();
+  });
+
+  it('a longer booking after the rest was asked: the old intent is cancelled at Stripe, the new rest asked afresh', async () => {
+    const m = await depositBooking('stripe');
+    const first = await payDue(m);
+    expect(first.json().data).toMatchObject({ amount: 320 });
+    const old = intentsOf(m.id).at(-1)!;
+    expect((await put(m.id, { return_date: date(m.first + 5) })).statusCode).toBe(200);
+    // 5 days: 500.00; still a deposit booking, the rest is what it costs now less the deposit paid
+    expect(await detail(m)).toMatchObject({
+      payment_status: 'deposit_paid',
+      total: 500,
+      balance: { paid: 80, due: 420, provider: null },
+    });
+    await expect.poll(() => fake.intents.get(old.id)!.status).toBe('canceled');
+    const again = await payDue(m);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data).toMatchObject({ amount: 420 });
+    const pi = intentsOf(m.id).at(-1)!;
+    expect(pi.id).not.toBe(old.id);
+    await succeed(pi.id, 'balance_paid');
+    expect(await detail(m)).toMatchObject({ payment_status: 'paid', balance: { paid: 500, due: 0 } });
+    await clean();
+  });
+});

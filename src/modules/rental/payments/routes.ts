@@ -51,7 +51,7 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)',
         description:
-          'outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change (payment_status back to paid); ' +
+          'outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change or of the rest after a deposit (payment_status paid); ' +
           '`already_settled`; `refunded_slot_taken`. Settles the payment named by `payment_id`, or without it the ' +
           "booking's one pending payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending " +
           'and none is named, 400 when the booking has no payment of that id, 409 when none is pending.',

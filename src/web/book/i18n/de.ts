@@ -151,6 +151,8 @@ export const de: Messages = {
   payRest: 'Rest ({amount}) mit Karte bezahlen',
   payRestTitle: 'Rest der Buchung {ref} bezahlen',
   payRestOffline: 'So bezahlen Sie den Rest: {instructions}',
+  restAtPickup: 'Der Rest, {amount}, ist bei der Abholung fällig.',
+  restAtPickupOrCard: 'Der Rest, {amount}, ist bei der Abholung fällig; Sie können ihn auch jetzt mit Karte bezahlen.',
   restPaid: 'Zahlung von {amount} erhalten: Ihre Buchung ist vollständig bezahlt.',
   passwordRule: 'Verwenden Sie mindestens {n} Zeichen.',
   forgotPassword: 'Passwort vergessen?',

@@ -150,6 +150,8 @@ export const en = {
   payRest: 'Pay the rest ({amount}) by card',
   payRestTitle: 'Pay the rest of booking {ref}',
   payRestOffline: 'To pay the rest: {instructions}',
+  restAtPickup: 'The rest, {amount}, is due at pick-up.',
+  restAtPickupOrCard: 'The rest, {amount}, is due at pick-up; you can also pay it now by card.',
   restPaid: 'Payment of {amount} received: your booking is paid in full.',
   passwordRule: 'Use at least {n} characters.',
   forgotPassword: 'Forgot your password?',

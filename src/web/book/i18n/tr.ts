@@ -151,6 +151,8 @@ export const tr: Messages = {
   payRest: 'Kalanı ({amount}) kartla öde',
   payRestTitle: '{ref} rezervasyonunun kalanını öde',
   payRestOffline: 'Kalanı ödemek için: {instructions}',
+  restAtPickup: 'Kalan {amount}, teslim alırken ödenir.',
+  restAtPickupOrCard: 'Kalan {amount}, teslim alırken ödenir; isterseniz şimdi kartla da ödeyebilirsiniz.',
   restPaid: '{amount} ödemesi alındı: rezervasyonunuzun tamamı ödendi.',
   passwordRule: 'En az {n} karakter kullanın.',
   forgotPassword: 'Şifrenizi mi unuttunuz?',

@@ -23,10 +23,19 @@ export interface Balance {
 const kept = (x: PaymentRow) =>
   x.status === 'succeeded' || x.status === 'refunded' ? new Decimal(x.amount).minus(x.refunded_amount) : new Decimal(0);
 
+/**
+ * payment_status values under which the rest of the total may be paid now: an amount due after a price change
+ * (`partially_paid`), and the rest of a booking whose deposit is paid (`deposit_paid`) — due at pick-up, payable
+ * before it as peer rental sites let a customer do.
+ */
+const REST_PAYABLE = ['partially_paid', 'deposit_paid'];
+
 /** The balance of a booking from its payments: due only while payment_status says part of it is paid. */
 export function balanceOf(b: Pick<BookingRow, 'total' | 'payment_status'>, pays: readonly PaymentRow[]): Balance {
   const paid = pays.reduce((a, x) => a.plus(kept(x)), new Decimal(0));
-  const due = b.payment_status === 'partially_paid' ? Decimal.max(new Decimal(b.total).minus(paid), 0) : new Decimal(0);
+  const due = REST_PAYABLE.includes(b.payment_status)
+    ? Decimal.max(new Decimal(b.total).minus(paid), 0)
+    : new Decimal(0);
   const asking = due.gt(0) ? pays.find((x) => x.status === 'pending' && new Decimal(x.amount).eq(due)) : undefined;
   return { paid, due, asking };
 }
@@ -59,7 +68,7 @@ export async function payMyDue(p: Platform, userId: number, id: number, method?:
 
 /**
  * "Pay the rest": the customer pays the amount due on booking `id` (payment_status `partially_paid` after a price
- * change; the booking already checked to be theirs — the account's or a guest's manage link, one money path for
+ * change, or the rest of a `deposit_paid` booking; the booking already checked to be theirs — the account's or a guest's manage link, one money path for
  * both) with `method` (default: the provider already asked). Under the booking's lock the pending payment of the
  * amount due is kept when it asks through that provider, else superseded (its intent cancelled at the provider) by
  * a new one of the same amount; after commit a Stripe payment is started (or its intent found again) and its client

@@ -83,9 +83,10 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { authenticated: true, scope: 'write' } },
       schema: {
         tags: T,
-        summary: 'Pay the rest: the amount due on one of my bookings after its price went up (another’s → 404)',
+        summary: 'Pay the rest: what is due on one of my bookings after a price rise or a deposit (another’s → 404)',
         description:
-          'For a booking whose payment_status is `partially_paid`. `payment_method` (default: how the amount due is asked ' +
+          'For a booking whose payment_status is `partially_paid` (its price went up) or `deposit_paid` (the rest, ' +
+          'otherwise due at pick-up). `payment_method` (default: how the amount due is asked ' +
           'now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; ' +
           'the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way ' +
           'than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when ' +

@@ -79,7 +79,8 @@ export const Balance = Type.Object(
     paid: Type.Number({ description: 'What the customer paid and was not refunded' }),
     due: Type.Number({
       description:
-        'What the customer is asked to pay now: the rest after a price change (payment_status partially_paid), else 0',
+        'What the customer may pay now: the rest after a price change (payment_status partially_paid) or the rest ' +
+        'after a deposit (payment_status deposit_paid, otherwise due at pick-up), else 0',
     }),
     currency: Type.String(),
     provider: Nullable(lit(['offline', 'stripe']), {
