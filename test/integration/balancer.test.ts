@@ -83,9 +83,16 @@ async function post(base: string, url: string, body: object, key?: string): Prom
       headers: { 'content-type': 'application/json', ...(key ? { 'x-rova-api-key': key } : {}) },
     });
     return { status: r.status, body: await r.text() };
-  } catch {
-    return { status: 0, body: '' };
+  } catch (e) {
+    return { status: 0, body: whyNoAnswer(e) };
   }
+}
+
+/** Why a request got no answer (status 0): a timeout (no answer within 20 s) or the connection's own error. */
+function whyNoAnswer(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = e.cause as { code?: string; message?: string } | undefined;
+  return `${e.name}: ${e.message}${cause ? ` (cause: ${cause.code ?? ''} ${cause.message ?? ''})` : ''}`;
 }
 
 const available = async (node: number, i: number) => {
@@ -250,18 +257,22 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
       .toBe('index');
 
     const statuses = new Map<number, number>();
+    const noAnswer: string[] = [];
     let stop = false;
     const load = Promise.all(
       Array.from({ length: 4 }, async (_, w) => {
         for (let i = 0; !stop; i++) {
+          const at = new Date().toISOString();
           const r =
             w % 2 === 0
               ? await fetch(`${balancer!.url}${V1}/locations`, { signal: AbortSignal.timeout(20_000) }).then(
-                  (x) => x.text().then(() => x.status),
-                  () => 0,
+                  (x) => x.text().then(() => ({ status: x.status, body: '' })),
+                  (e: unknown) => ({ status: 0, body: whyNoAnswer(e) }),
                 )
-              : (await post(balancer!.url, `${V1}/availability`, { vehicle_id: car, ...slot(5000 + i) })).status;
-          statuses.set(r, (statuses.get(r) ?? 0) + 1);
+              : await post(balancer!.url, `${V1}/availability`, { vehicle_id: car, ...slot(5000 + i) });
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          if (r.status === 0)
+            noAnswer.push(`${at} ${w % 2 === 0 ? 'GET /locations' : 'POST /availability'}: ${r.body}`);
         }
       }),
     );
@@ -318,6 +329,9 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two nodes', () => {
     console.log(
       `balancer during the Redis outage and pause: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}`,
     );
-    expect([...statuses.keys()].filter((s) => s !== 200)).toEqual([]);
+    expect(
+      [...statuses.keys()].filter((s) => s !== 200),
+      noAnswer.join('\n'),
+    ).toEqual([]);
   }, 240_000);
 });
