@@ -81,7 +81,7 @@ export interface ApiBooking {
   return_date: string;
   pickup_time?: string;
   return_time?: string;
-  payment_method: 'stripe' | 'offline';
+  payment_method: 'stripe' | 'offline' | 'pay_at_pickup';
   /** `full` unless told otherwise. */
   payment_plan?: 'full' | 'deposit';
 }

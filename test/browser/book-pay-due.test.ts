@@ -130,4 +130,56 @@ describe('booking widget, account: pay the rest of a booking whose price went up
     expect((await verifyIntegrity(rig.shop.t.platform.db)).findings).toEqual([]);
     expect(await violations()).toEqual([]);
   });
+
+  it('pay at pick-up: my booking offers "Pay … now by card" → card → confirmed and paid in full before pick-up', async () => {
+    const { customer: c, token } = await signedUpCustomer(api);
+    const b = await bookViaApi(
+      api,
+      { token },
+      { pickup_date: '2029-06-04', return_date: '2029-06-06', payment_method: 'pay_at_pickup' },
+    );
+    const { page, events, violations } = await open('/');
+    const w = await signInFromHome(page, c);
+    await w.locator('h2', { hasText: 'My bookings' }).waitFor();
+    await w.locator(`button[data-f=booking-${b.id}]`).click();
+    await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+    const payNow = w.locator('button[data-f=pay-due]');
+    await payNow.waitFor();
+    expect(await payNow.textContent()).toBe(`Pay ${money(b.total, b.currency)} now by card`);
+    expect(await breakdownCell(page, w, 'Pay by').textContent()).toBe('At pick-up (the vehicle is held until then)');
+    expect(await breakdownCell(page, w, 'Amount due').textContent()).toBe(money(b.total, b.currency));
+    expect(await w.locator('table.breakdown').getByRole('rowheader', { name: 'Paid', exact: true }).count()).toBe(0);
+    expect(await w.locator('p[data-instructions]').textContent()).toMatch(/^To pay: .*Reference: /);
+    await expectAxeClean(page, 'pay at pick-up, payable now');
+
+    await payNow.click();
+    await w.locator('h2', { hasText: `Pay booking ${b.reference}` }).waitFor();
+    const cardField = page.getByLabel('Card number');
+    await cardField.waitFor();
+    expect(await w.locator('tr.total td').textContent()).toBe(money(b.total, b.currency));
+    await expectAxeClean(page, 'pay a reservation now');
+    await cardField.fill('4242 4242 4242 4242');
+    await w.locator('button[data-f=pay]').click();
+    await w
+      .locator('p.notice', {
+        hasText: `Payment of ${money(b.total, b.currency)} received: your booking is paid in full.`,
+      })
+      .waitFor();
+    await w.locator('h2', { hasText: `Booking ${b.reference}` }).waitFor();
+    expect(await w.locator('button[data-f=pay-due]').count()).toBe(0);
+    expect(await breakdownCell(page, w, 'Status').textContent()).toBe('Confirmed');
+    const after = await call<{
+      data: { status: string; payment_status: string; balance: { paid: number; due: number } };
+    }>('GET', `/rova-rental/v2/my/bookings/${b.id}`, { token, status: 200 });
+    expect(after.data).toMatchObject({
+      status: 'confirmed',
+      payment_status: 'paid',
+      balance: { paid: b.total, due: 0 },
+    });
+    expect((await events()).filter((e) => e.type === 'rova:paid').map((e) => e.detail)).toEqual([
+      { id: b.id, reference: b.reference, total: b.total, currency: b.currency },
+    ]);
+    expect((await verifyIntegrity(rig.shop.t.platform.db)).findings).toEqual([]);
+    expect(await violations()).toEqual([]);
+  });
 });

@@ -2903,8 +2903,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pay the rest: what is due on the booking of a manage link after a price rise or a deposit (the account’s pay-due)
-         * @description As POST /my/bookings/{id}/pay-due, for the link’s booking, through the same payment path: for a booking whose payment_status is `partially_paid` or `deposit_paid` (its `balance.due` in GET /guest/manage/booking). `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Idempotency-Key honoured per booking (the answer is kept sealed). 409 `STATE_CONFLICT` with `details.reason: nothing_due` when nothing is due (paid, or the booking cancelled), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 401 when the link is not valid, expired or revoked; 503 when Stripe cannot start it (nothing charged; it stays due).
+         * Pay what is due on the booking of a manage link: after a price rise, a deposit, or before pick-up (the account’s pay-due)
+         * @description As POST /my/bookings/{id}/pay-due, for the link’s booking, through the same payment path: for a booking whose payment_status is `partially_paid` or `deposit_paid`, or an unpaid reservation paid at pick-up or by bank transfer (its `balance.due` in GET /guest/manage/booking). `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Idempotency-Key honoured per booking (the answer is kept sealed). 409 `STATE_CONFLICT` with `details.reason: nothing_due` when nothing is due (paid, or the booking cancelled), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 401 when the link is not valid, expired or revoked; 503 when Stripe cannot start it (nothing charged; it stays due).
          *
          *     **Public**: no credentials needed.
          */
@@ -3269,8 +3269,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pay the rest: what is due on one of my bookings after a price rise or a deposit (another’s → 404)
-         * @description For a booking whose payment_status is `partially_paid` (its price went up) or `deposit_paid` (the rest, otherwise due at pick-up). `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due). Idempotency-Key honoured per caller (the answer is kept sealed): the same key and body answer the first answer without asking Stripe again, another body → 422.
+         * Pay what is due on one of my bookings: after a price rise, a deposit, or before pick-up (another’s → 404)
+         * @description For a booking whose payment_status is `partially_paid` (its price went up) or `deposit_paid` (the rest, otherwise due at pick-up), or an unpaid reservation paid at pick-up or by bank transfer (what it asks: the total or the deposit; paid by card, the webhook confirms it). `payment_method` (default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when nothing is due (also when the booking was cancelled meanwhile), `payment_superseded` when another request asked for it meanwhile; 400 when the method is not enabled; 503 when Stripe cannot start it (nothing charged; it stays due). Idempotency-Key honoured per caller (the answer is kept sealed): the same key and body answer the first answer without asking Stripe again, another body → 422.
          *
          *     **Needs** any signed-in user; an API key needs the `write` scope.
          */
@@ -18779,7 +18779,7 @@ export interface operations {
                             /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due (with a manage link: POST /guest/manage/pay-due) */
                             balance: {
                                 currency: string;
-                                /** @description What the customer may pay now: the rest after a price change (payment_status partially_paid) or the rest after a deposit (payment_status deposit_paid, otherwise due at pick-up), else 0 */
+                                /** @description What the customer may pay now: the rest after a price change (payment_status partially_paid), the rest after a deposit (deposit_paid, otherwise due at pick-up), or what an unpaid reservation paid at pick-up or by bank transfer asks (the total or the deposit, payable by card before), else 0 */
                                 due: number;
                                 /** @description How to pay the amount due offline (when it is asked offline) */
                                 instructions: string | null;
@@ -20696,7 +20696,7 @@ export interface operations {
                             /** @description Paid and due; pay the rest with POST /my/bookings/{id}/pay-due (with a manage link: POST /guest/manage/pay-due) */
                             balance: {
                                 currency: string;
-                                /** @description What the customer may pay now: the rest after a price change (payment_status partially_paid) or the rest after a deposit (payment_status deposit_paid, otherwise due at pick-up), else 0 */
+                                /** @description What the customer may pay now: the rest after a price change (payment_status partially_paid), the rest after a deposit (deposit_paid, otherwise due at pick-up), or what an unpaid reservation paid at pick-up or by bank transfer asks (the total or the deposit, payable by card before), else 0 */
                                 due: number;
                                 /** @description How to pay the amount due offline (when it is asked offline) */
                                 instructions: string | null;

@@ -251,13 +251,17 @@ export class AccountWidget {
         emit(this.target, 'rova:error', { message: refused, status: 402 });
         return;
       }
+      const cents = (x: number) => Math.round(x * 100);
       for (let i = 0; i < 40; i++) {
         const now = await this.ctx.api.myBooking(b.id);
-        if (now.balance.due === 0) {
+        // settled: nothing due any more, or (a deposit paid by card) the payment counted with a rest still to come
+        if (now.balance.due === 0 || cents(now.balance.paid) >= cents(b.balance.paid) + cents(due.amount)) {
           this.dropCard();
           // paid: a later amount due, even of the same size, is a new payment with a key of its own
           this.dueAttempt = null;
-          const notice = t('restPaid', { amount: money(due.amount, due.currency) });
+          const notice = t(now.balance.due === 0 ? 'restPaid' : 'paymentReceived', {
+            amount: money(due.amount, due.currency),
+          });
           this.dispatch({ type: 'paid-due', booking: now, notice });
           this.live.textContent = notice;
           emit(this.target, 'rova:paid', {
@@ -620,6 +624,8 @@ export class AccountWidget {
     if (!b) return h('div', {}, heading(t('bookingTitle', { ref: '' }).trim()), this.loading());
     const c = b.cancellation;
     const due = b.balance.due;
+    // a reservation paid by card before the desk or the bank brings its payment: "pay now", not "pay the rest"
+    const unpaid = b.payment_status === 'unpaid';
     const row = (label: string, value: string) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, value));
     return h(
       'div',
@@ -641,7 +647,7 @@ export class AccountWidget {
             : null,
           extraLines(b.order).map((l) => row(l.description, money(l.amount, b.currency))),
           row(t('total'), money(b.total, b.currency)),
-          due > 0 ? row(t('paidSoFar'), money(b.balance.paid, b.balance.currency)) : null,
+          due > 0 && b.balance.paid > 0 ? row(t('paidSoFar'), money(b.balance.paid, b.balance.currency)) : null,
           due > 0
             ? h(
                 'tr',
@@ -658,7 +664,7 @@ export class AccountWidget {
         ? h(
             'p',
             { class: 'note', 'data-instructions': '' },
-            t('payRestOffline', { instructions: b.balance.instructions }),
+            t(unpaid ? 'payOfflineHow' : 'payRestOffline', { instructions: b.balance.instructions }),
           )
         : due > 0 && b.payment_status === 'deposit_paid'
           ? h(
@@ -703,7 +709,7 @@ export class AccountWidget {
                 'aria-disabled': String(s.busy),
                 on: { click: () => void this.payDue() },
               },
-              t('payRest', { amount: money(due, b.balance.currency) }),
+              t(unpaid ? 'payNowByCard' : 'payRest', { amount: money(due, b.balance.currency) }),
             )
           : null,
         changeable(b)
@@ -731,7 +737,7 @@ export class AccountWidget {
     return h(
       'div',
       {},
-      heading(t('payRestTitle', { ref: b.reference })),
+      heading(t(b.payment_status === 'unpaid' ? 'payNowTitle' : 'payRestTitle', { ref: b.reference })),
       h(
         'table',
         { class: 'breakdown' },
@@ -739,12 +745,14 @@ export class AccountWidget {
           'tbody',
           {},
           h('tr', {}, h('th', { scope: 'row' }, t('total')), h('td', {}, money(b.total, b.currency))),
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'row' }, t('paidSoFar')),
-            h('td', {}, money(b.balance.paid, b.balance.currency)),
-          ),
+          b.balance.paid > 0
+            ? h(
+                'tr',
+                {},
+                h('th', { scope: 'row' }, t('paidSoFar')),
+                h('td', {}, money(b.balance.paid, b.balance.currency)),
+              )
+            : null,
           h(
             'tr',
             { class: 'total' },

@@ -357,4 +357,46 @@ describe('a guest pays the rest through the manage link', () => {
     expect((await payDue(g)).statusCode).toBe(409);
     await clean();
   });
+
+  it('pay at pick-up: the link shows what the reservation asks; paid by card through it, the webhook confirms it', async () => {
+    day += 10;
+    const created = await post(
+      '/guest/booking/create',
+      {
+        vehicle_id: await vehicle(t),
+        pickup_date: date(day),
+        return_date: date(day + 4),
+        payment_method: 'pay_at_pickup',
+        payment_plan: 'full',
+      },
+      { 'x-rova-guest-pass': await (pass ??= guestPass()) },
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const b = created.json().data.booking as { id: number; reference: string };
+    const mail = (await outbox()).find(
+      (m) => m.template === 'booking_created' && m.text.includes(`rova_manage=${b.reference}.`),
+    )!;
+    const g: Guest = {
+      id: b.id,
+      reference: b.reference,
+      first: day,
+      link: { 'x-rova-manage-token': decodeURIComponent(/rova_manage=([^\s"&<)]+)/.exec(mail.text)![1]!) },
+    };
+    expect(await view(g)).toMatchObject({
+      status: 'pending_payment',
+      payment_status: 'unpaid',
+      balance: { paid: 0, due: 400, provider: 'offline' },
+    });
+    const r = await payDue(g, {}, { payment_method: 'stripe' });
+    expect(r.statusCode, r.body).toBe(200);
+    const pi = intentsOf(g.id).at(-1)!;
+    expect(r.json().data).toMatchObject({ provider: 'stripe', amount: 400, client_secret: pi.client_secret });
+    await succeed(pi.id, 'confirmed');
+    expect(await view(g)).toMatchObject({
+      status: 'confirmed',
+      payment_status: 'paid',
+      balance: { paid: 400, due: 0 },
+    });
+    await clean();
+  });
 });

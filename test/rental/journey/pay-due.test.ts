@@ -388,3 +388,88 @@ describe('the rest after a deposit may be paid before pick-up', () => {
     await clean();
   });
 });
+
+describe('a reservation waiting for its offline payment may be paid by card before', () => {
+  /** A customer's 4-day booking at 100.00 a day (20 % deposit on the deposit plan) paid by `method`, not paid yet. */
+  async function reservation(
+    method: 'pay_at_pickup' | 'bank_transfer' | 'stripe',
+    plan: 'full' | 'deposit' = 'full',
+  ): Promise<Made & { status: string }> {
+    day += 10;
+    const user = await t.userWithKey('customer');
+    const customer = { 'x-rova-api-key': user.key };
+    const created = await t.inject({
+      method: 'POST',
+      url: `${V2}/booking/create`,
+      headers: customer,
+      payload: {
+        vehicle_id: await vehicle(t, { deposit_percent: '20' }),
+        pickup_date: date(day),
+        return_date: date(day + 4),
+        payment_method: method,
+        payment_plan: plan,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const b = created.json().data.booking as { id: number; reference: string; customer_email: string; status: string };
+    return { id: b.id, reference: b.reference, first: day, email: b.customer_email, customer, status: b.status };
+  }
+
+  it('pay at pick-up: the booking shows what it asks and how; pay-due by card confirms it, paid in full', async () => {
+    const m = await reservation('pay_at_pickup');
+    const how = `Pay at the desk. Reference: ${m.reference}. Amount due: 400.00 USD.`;
+    expect(await detail(m)).toMatchObject({
+      status: 'pending_payment',
+      payment_deadline: null, // held until pick-up
+      payment_status: 'unpaid',
+      balance: { paid: 0, due: 400, currency: 'USD', provider: 'offline', instructions: how },
+    });
+    expect((await payDue(m)).json().data).toMatchObject({ provider: 'offline', amount: 400, instructions: how });
+    const card = await payDue(m, { payment_method: 'stripe' });
+    expect(card.statusCode, card.body).toBe(200);
+    const pays = await payments(m.id);
+    expect(pays.map((x) => [x.provider, x.status, x.amount])).toEqual([
+      ['offline', 'cancelled', '400.00'],
+      ['stripe', 'pending', '400.00'],
+    ]);
+    expect(card.json().data).toMatchObject({ provider: 'stripe', payment_id: pays[1]!.id, amount: 400 });
+    expect(fake.intents.get(pays[1]!.external_id!)).toMatchObject({ amount: 40000 });
+    await clean();
+    await succeed(pays[1]!.external_id!, 'confirmed');
+    expect(await detail(m)).toMatchObject({
+      status: 'confirmed',
+      payment_status: 'paid',
+      balance: { paid: 400, due: 0, provider: null, instructions: null },
+    });
+    expect((await payDue(m)).statusCode).toBe(409);
+    await clean();
+  });
+
+  it('bank transfer on the deposit plan: the deposit by card confirms it (deposit_paid), then the rest by card', async () => {
+    const m = await reservation('bank_transfer', 'deposit');
+    expect(await detail(m)).toMatchObject({ payment_status: 'unpaid', balance: { paid: 0, due: 80 } });
+    const deposit = await payDue(m, { payment_method: 'stripe' });
+    expect(deposit.json().data).toMatchObject({ provider: 'stripe', amount: 80 });
+    await succeed(intentsOf(m.id).at(-1)!.id, 'confirmed');
+    expect(await detail(m)).toMatchObject({
+      status: 'confirmed',
+      payment_status: 'deposit_paid',
+      balance: { paid: 80, due: 320, provider: null },
+    });
+    const rest = await payDue(m);
+    expect(rest.json().data).toMatchObject({ provider: 'stripe', amount: 320 });
+    await succeed(intentsOf(m.id).at(-1)!.id, 'balance_paid');
+    expect(await detail(m)).toMatchObject({ payment_status: 'paid', balance: { paid: 400, due: 0 } });
+    await clean();
+  });
+
+  it('a card booking waiting for its card payment is not one: nothing due here (409), its own intent stays', async () => {
+    const m = await reservation('stripe');
+    expect(m.status).toBe('pending_payment');
+    expect((await detail(m)).balance).toMatchObject({ paid: 0, due: 0 });
+    const r = await payDue(m, { payment_method: 'stripe' });
+    expect(r.statusCode, r.body).toBe(409);
+    expect(r.json().details).toMatchObject({ reason: 'nothing_due' });
+    expect((await payments(m.id)).map((x) => [x.provider, x.status])).toEqual([['stripe', 'pending']]);
+  });
+});

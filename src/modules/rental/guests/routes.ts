@@ -255,10 +255,11 @@ export const guestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: T,
         summary:
-          'Pay the rest: what is due on the booking of a manage link after a price rise or a deposit (the account’s pay-due)',
+          'Pay what is due on the booking of a manage link: after a price rise, a deposit, or before pick-up (the account’s pay-due)',
         description:
           'As POST /my/bookings/{id}/pay-due, for the link’s booking, through the same payment path: for a booking whose ' +
-          'payment_status is `partially_paid` or `deposit_paid` (its `balance.due` in GET /guest/manage/booking). ' +
+          'payment_status is `partially_paid` or `deposit_paid`, or an unpaid reservation paid at pick-up or by bank ' +
+          'transfer (its `balance.due` in GET /guest/manage/booking). ' +
           '`payment_method` ' +
           '(default: how the amount due is asked now) `stripe` answers the client_secret of a PaymentIntent for the ' +
           'amount due (the same intent on a repeat; the signed webhook settles it: payment_status back to `paid`), ' +

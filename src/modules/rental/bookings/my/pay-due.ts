@@ -11,6 +11,7 @@ import { cancelStaleIntents } from '../../payments/stale.js';
 import { supersedePayments, unstartedPastKeyLife } from '../../payments/work-repo.js';
 import type { ProviderName } from '../settings.js';
 import { myBooking } from './service.js';
+import { isOfflineMethod } from '../deadline.js';
 
 /** What a booking's customer has paid and still owes now (an amount due after a price change). */
 export interface Balance {
@@ -30,9 +31,28 @@ const kept = (x: PaymentRow) =>
  */
 const REST_PAYABLE = ['partially_paid', 'deposit_paid'];
 
-/** The balance of a booking from its payments: due only while payment_status says part of it is paid. */
-export function balanceOf(b: Pick<BookingRow, 'total' | 'payment_status'>, pays: readonly PaymentRow[]): Balance {
+/**
+ * A reservation waiting for a payment the desk or the bank brings (pay at pick-up, bank transfer): its customer may
+ * pay what it asks (the total, or the deposit) by card before that.
+ */
+function waitsForOfflinePayment(b: Pick<BookingRow, 'status' | 'payment_status' | 'payment_method'>): boolean {
+  return b.payment_status === 'unpaid' && WAITING.includes(b.status) && isOfflineMethod(b.payment_method);
+}
+const WAITING = ['pending_payment', 'pending'];
+
+/**
+ * The balance of a booking from its payments: due while payment_status says part of it is paid (the rest), or while a
+ * reservation waits for its offline payment (what its pending payment asks).
+ */
+export function balanceOf(
+  b: Pick<BookingRow, 'total' | 'status' | 'payment_status' | 'payment_method'>,
+  pays: readonly PaymentRow[],
+): Balance {
   const paid = pays.reduce((a, x) => a.plus(kept(x)), new Decimal(0));
+  if (waitsForOfflinePayment(b)) {
+    const asking = pays.findLast((x) => x.status === 'pending');
+    return { paid, due: asking ? new Decimal(asking.amount) : new Decimal(0), asking };
+  }
   const due = REST_PAYABLE.includes(b.payment_status)
     ? Decimal.max(new Decimal(b.total).minus(paid), 0)
     : new Decimal(0);

@@ -83,10 +83,12 @@ export const myRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: { authenticated: true, scope: 'write' } },
       schema: {
         tags: T,
-        summary: 'Pay the rest: what is due on one of my bookings after a price rise or a deposit (another’s → 404)',
+        summary:
+          'Pay what is due on one of my bookings: after a price rise, a deposit, or before pick-up (another’s → 404)',
         description:
           'For a booking whose payment_status is `partially_paid` (its price went up) or `deposit_paid` (the rest, ' +
-          'otherwise due at pick-up). `payment_method` (default: how the amount due is asked ' +
+          'otherwise due at pick-up), or an unpaid reservation paid at pick-up or by bank transfer (what it asks: ' +
+          'the total or the deposit; paid by card, the webhook confirms it). `payment_method` (default: how the amount due is asked ' +
           'now) `stripe` answers the client_secret of a PaymentIntent for the amount due (the same intent on a repeat; ' +
           'the signed webhook settles it: payment_status back to `paid`), `offline` the instructions. Asking another way ' +
           'than before supersedes the earlier request (its intent is cancelled at Stripe). 409 `nothing_due` when ' +

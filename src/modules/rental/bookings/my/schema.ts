@@ -79,8 +79,9 @@ export const Balance = Type.Object(
     paid: Type.Number({ description: 'What the customer paid and was not refunded' }),
     due: Type.Number({
       description:
-        'What the customer may pay now: the rest after a price change (payment_status partially_paid) or the rest ' +
-        'after a deposit (payment_status deposit_paid, otherwise due at pick-up), else 0',
+        'What the customer may pay now: the rest after a price change (payment_status partially_paid), the rest ' +
+        'after a deposit (deposit_paid, otherwise due at pick-up), or what an unpaid reservation paid at pick-up or ' +
+        'by bank transfer asks (the total or the deposit, payable by card before), else 0',
     }),
     currency: Type.String(),
     provider: Nullable(lit(['offline', 'stripe']), {
