@@ -299,8 +299,20 @@ describe('booking widget: account mode, floating button, currency switch, postMe
     );
     expect(inbox.data.items.map((i) => i.booking_id)).toEqual([b.id]);
 
+    // the password rule arrives after the person has typed (held here, as a slow network does): the form drawn again
+    // for it keeps what they typed
+    let releasePolicy = () => {};
+    const policyHeld = new Promise<void>((r) => (releasePolicy = r));
+    await page.route('**/rova/v1/auth/password/policy', async (route) => {
+      await policyHeld;
+      await route.continue();
+    });
     await w.locator('button[data-f=nav-profile]').click();
     await w.locator('input[name=phone]').fill('+90 555 000 11 22');
+    releasePolicy();
+    await w.locator('#rova-new-password-rule', { hasText: 'Use at least 10 characters.' }).waitFor();
+    await page.unroute('**/rova/v1/auth/password/policy');
+    expect(await w.locator('input[name=phone]').inputValue()).toBe('+90 555 000 11 22');
     await w.locator('button[data-f=save-profile]').click();
     await w.locator('p.notice', { hasText: 'Saved.' }).waitFor();
     expect((await call<{ user: { phone: string } }>('GET', '/rova/v1/profile', { token: c.token })).user.phone).toBe(

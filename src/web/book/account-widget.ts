@@ -42,6 +42,9 @@ export interface AccountContext {
   manage?: boolean;
 }
 
+/** The profile form's own fields (the address is shown, not edited). */
+type ProfileField = 'first_name' | 'last_name' | 'phone';
+
 export class AccountWidget {
   state: AccountState;
   private readonly view: HTMLElement;
@@ -54,6 +57,11 @@ export class AccountWidget {
   private minPassword: number | null = null;
   private draft = { subject: '', message: '', reply: '' };
   private pw = { current: '', next: '' };
+  /**
+   * What the customer typed in the profile form and has not saved: every render (the password rule arriving, a
+   * refetch of the profile) draws the form again, and must not put back the stored values over their typing.
+   */
+  private profileDraft: Partial<Record<ProfileField, string>> = {};
   private payments: PaymentConfig | null = null;
   private locations: Location[] = [];
   /** Each opened booking's driver, flight and terms (driver.ts). */
@@ -177,10 +185,12 @@ export class AccountWidget {
     if (tab === 'bookings') void this.loadBookings();
     else if (tab === 'messages')
       void this.run(async () => void this.dispatch({ type: 'threads', items: await api.threads() }));
-    else
+    else {
+      this.profileDraft = {};
       void this.run(async () => {
         this.dispatch({ type: 'profile', profile: await api.profile() });
       });
+    }
   }
 
   private openBooking(id: number): void {
@@ -381,6 +391,7 @@ export class AccountWidget {
         last_name: str('last_name'),
         phone: str('phone'),
       });
+      this.profileDraft = {};
       this.dispatch({ type: 'profile', profile, notice: this.ctx.i18n.t('saved') });
       this.live.textContent = this.ctx.i18n.t('saved');
     });
@@ -1006,8 +1017,22 @@ export class AccountWidget {
         this.minPassword = policy.min_length;
         if (this.state.step === 'profile') this.render();
       });
-    const input = (name: string, label: string, value: string, extra: Record<string, string | boolean> = {}) =>
-      field(label, h('input', { name, value, 'data-f': `p-${name}`, ...extra }));
+    const draft = this.profileDraft;
+    const input = (name: ProfileField, label: string, extra: Record<string, string | boolean> = {}) =>
+      field(
+        label,
+        h('input', {
+          name,
+          value: draft[name] ?? p[name],
+          'data-f': `p-${name}`,
+          ...extra,
+          on: {
+            input: (e: Event) => {
+              draft[name] = (e.target as HTMLInputElement).value;
+            },
+          },
+        }),
+      );
     const pw = this.pw;
     const secret = (name: 'current' | 'next', label: string, extra: Record<string, string | boolean>) =>
       field(
@@ -1042,9 +1067,9 @@ export class AccountWidget {
             },
           },
         },
-        input('first_name', t('firstName'), p.first_name, { autocomplete: 'given-name', maxlength: '100' }),
-        input('last_name', t('lastName'), p.last_name, { autocomplete: 'family-name', maxlength: '100' }),
-        input('phone', t('phone'), p.phone, { type: 'tel', autocomplete: 'tel', maxlength: '50' }),
+        input('first_name', t('firstName'), { autocomplete: 'given-name', maxlength: '100' }),
+        input('last_name', t('lastName'), { autocomplete: 'family-name', maxlength: '100' }),
+        input('phone', t('phone'), { type: 'tel', autocomplete: 'tel', maxlength: '50' }),
         h('button', { type: 'submit', 'data-f': 'save-profile', disabled: s.busy }, t('saveProfile')),
       ),
       h('h3', {}, t('changePassword')),
