@@ -307,6 +307,15 @@ describe('the rest after a deposit may be paid before pick-up', () => {
       total: 400,
       balance: { paid: 80, due: 320, currency: 'USD', provider: null, instructions: null },
     });
+    // the deposit's mail says what is still due, as the desk's does
+    const received = () =>
+      rows<{ text_body: string }>(
+        t.platform.db,
+        sql`SELECT text_body FROM rova_mail_outbox WHERE to_address = ${m.email} AND template = 'payment_received' ORDER BY id`,
+      );
+    const [depositMail] = await received();
+    expect(depositMail!.text_body).toContain('Amount paid: 80.00 USD');
+    expect(depositMail!.text_body).toContain('Still due: 320.00 USD');
     const r = await payDue(m);
     expect(r.statusCode, r.body).toBe(200);
     const rest = (await payments(m.id))[1]!;
@@ -326,6 +335,9 @@ describe('the rest after a deposit may be paid before pick-up', () => {
     await clean();
     await succeed(pi.id, 'balance_paid');
     expect(await detail(m)).toMatchObject({ payment_status: 'paid', balance: { paid: 400, due: 0, provider: null } });
+    const restMail = (await received())[1]!.text_body;
+    expect(restMail).toContain('Amount paid: 320.00 USD');
+    expect(restMail).not.toContain('Still due');
     expect((await payDue(m)).statusCode).toBe(409);
     // the desk has nothing left to take at pick-up
     const desk = await t.inject({

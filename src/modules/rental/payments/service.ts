@@ -10,6 +10,7 @@ import { balanceBookingMoney } from '../bookings/reprice.js';
 import { lockBooking, type LockedBooking } from '../bookings/lock.js';
 import { paymentsOf, setPayment } from '../bookings/create/repo.js';
 import { bookingMailInTransaction } from '../bookings/mails.js';
+import { balanceOf } from '../bookings/my/pay-due.js';
 import { deliverRefunds, owePaymentRefund } from './refunds/service.js';
 import { cancelStaleIntents } from './stale.js';
 import { startDuePayments } from './due.js';
@@ -192,9 +193,12 @@ async function settlementMails(
       await bookingMailInTransaction(tx, p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]),
     );
   } else if (r.outcome === 'confirmed' || r.outcome === 'balance_paid') {
+    // a deposit leaves the rest to pay (at pick-up, or by card before): the mail says how much, as the desk's does
+    const { due } = balanceOf(r.booking, await paymentsOf(tx, Number(r.booking.id)));
     woken.push(
       await bookingMailInTransaction(tx, p, 'payment_received', r.booking, [
         ['Amount paid', `${Number(r.pay.amount).toFixed(2)} ${r.pay.currency}`],
+        ...(due.gt(0) ? [['Still due', `${due.toFixed(2)} ${r.booking.currency}`] as [string, string]] : []),
       ]),
     );
     if (r.outcome === 'confirmed') woken.push(await bookingMailInTransaction(tx, p, 'booking_confirmed', r.booking));
