@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHoldExpiry } from '../../src/modules/rental/bookings/jobs.js';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
 import { vehicle } from '../rental/helpers.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
-import { startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
+import { sendStripeWebhook, startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
 
 // Issue 19 item 2: a customer's cancel racing the payment for the same booking, on two nodes of one deployment.
 // Whatever the order, the money is never kept: a cancelled booking has no succeeded payment left unrefunded.
@@ -103,15 +102,7 @@ describe('every path that moves a booking or its payments, racing over two nodes
       const payload = stripeEvent('payment_intent.succeeded', fake.succeed(pi.id));
       const [cancel, hook] = await Promise.all([
         a.inject({ method: 'POST', url: `${V2}/my/bookings/${id}/cancel`, headers: { 'x-rova-api-key': customer } }),
-        b.inject({
-          method: 'POST',
-          url: `${V2}/payments/stripe/webhook`,
-          headers: {
-            'content-type': 'application/json; charset=utf-8',
-            'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
-          },
-          payload,
-        }),
+        sendStripeWebhook(b, payload, WHSEC),
       ]);
       expect([200, 409]).toContain(cancel.statusCode);
       expect(hook.statusCode, hook.body).toBe(200);

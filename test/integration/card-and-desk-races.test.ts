@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
 import { vehicle } from '../rental/helpers.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
-import { startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
+import { sendStripeWebhook, startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
 
 // What a booking still owes, paid twice at once on two nodes of one deployment — the rest of a deposit booking, and a
 // reservation held for pick-up: the customer pays it by card from their booking (pay-due, then their card succeeds
@@ -38,18 +37,9 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const webhook = (node: TwoNodes['a'], intent: string) => {
-  const payload = stripeEvent('payment_intent.succeeded', fake.succeed(intent));
-  return node.inject({
-    method: 'POST',
-    url: `${V2}/payments/stripe/webhook`,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
-    },
-    payload,
-  });
-};
+/** Stripe tells `node` that the customer's card paid `intent`. */
+const webhook = (node: TwoNodes['a'], intent: string) =>
+  sendStripeWebhook(node, stripeEvent('payment_intent.succeeded', fake.succeed(intent)), WHSEC);
 const intentsOf = (id: number) => [...fake.intents.values()].filter((pi) => pi.metadata.booking_id === String(id));
 /** What the store keeps of the booking's payments: what succeeded less every refund owed or made. */
 const kept = async (id: number) =>

@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
 import { rows } from '../../src/platform/db/types.js';
 import { vehicle } from '../rental/helpers.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
-import { startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
+import { sendStripeWebhook, startStripe, stripeEvent } from '../rental/journey/stripe-server.js';
 
 // Issue 36.5: a guest's "pay the rest" through the manage link racing the cancellation through the same link, on two
 // nodes of one deployment. Both decide under the booking's lock: either the payment of the amount due is asked first
@@ -83,15 +82,7 @@ async function owing(): Promise<{ id: number; link: Record<string, string> }> {
   expect(created.statusCode, created.body).toBe(201);
   const b = created.json().data.booking as { id: number; reference: string };
   const payload = stripeEvent('payment_intent.succeeded', fake.succeed((await payments(b.id))[0]!.external_id!));
-  const hook = await n.b.inject({
-    method: 'POST',
-    url: `${V2}/payments/stripe/webhook`,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
-    },
-    payload,
-  });
+  const hook = await sendStripeWebhook(n.b, payload, WHSEC);
   expect(hook.json().data.outcome, hook.body).toBe('confirmed');
   const longer = await n.a.inject({
     method: 'PUT',

@@ -51,11 +51,14 @@ function kindOf(url: string): string {
   return q ? `${path}?${q}` : path;
 }
 
-/** The page the browser shows: path and query, without the planner's scroll position. */
-const here = (page: Page) => {
-  const u = withoutViewState(new URL(page.url()));
+/** A page's address: path and query, without the planner's scroll position. */
+function addressOf(url: string | URL): string {
+  const u = withoutViewState(new URL(url));
   return u.pathname + u.search;
-};
+}
+
+/** The page the browser shows. */
+const here = (page: Page) => addressOf(page.url());
 
 class Crawler {
   readonly seen = new Set<string>();
@@ -174,14 +177,11 @@ class Crawler {
     await this.check();
     const found = await this.links();
     for (const href of found) {
-      const to = withoutViewState(new URL(href, page.url()));
+      const to = new URL(href, page.url());
       const kind = kindOf(to.toString());
-      if (this.seen.has(kind) || to.pathname + to.search === url) continue;
+      if (this.seen.has(kind) || addressOf(to) === url) continue;
       await this.clickLink(href);
-      await page.waitForURL((u) => {
-        const p = withoutViewState(new URL(u));
-        return p.pathname + p.search !== url;
-      });
+      await page.waitForURL((u) => addressOf(u) !== url);
       await this.settle();
       if (this.seen.has(kindOf(page.url()))) {
         // a redirect (e.g. /vendors → /vendors/applications) onto a page already seen

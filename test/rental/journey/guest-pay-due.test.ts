@@ -70,11 +70,11 @@ async function guestPass(): Promise<string> {
 }
 
 /**
- * A guest's 4-day booking (100.00 a day), booked with the mailed code and paid in full by card or at the desk; with
- * plan `deposit` (20 %), its deposit paid by card.
+ * A guest's 4-day booking (100.00 a day), booked with the mailed code, paid by `method` on `plan` (a deposit of 20 %),
+ * nothing paid yet; with the booking mail's manage link.
  */
-async function guestBooking(
-  provider: 'offline' | 'stripe' = 'stripe',
+async function guestReservation(
+  method: 'offline' | 'stripe' | 'pay_at_pickup',
   plan: 'full' | 'deposit' = 'full',
 ): Promise<Guest> {
   day += 10;
@@ -84,24 +84,35 @@ async function guestBooking(
       vehicle_id: await vehicle(t, plan === 'deposit' ? { deposit_percent: '20' } : {}),
       pickup_date: date(day),
       return_date: date(day + 4),
-      payment_method: provider,
+      payment_method: method,
       payment_plan: plan,
     },
     { 'x-rova-guest-pass': await (pass ??= guestPass()) },
   );
   expect(created.statusCode, created.body).toBe(201);
   const b = created.json().data.booking as { id: number; reference: string };
-  if (provider === 'stripe') await succeed((await payments(b.id))[0]!.external_id!, 'confirmed');
-  else
-    expect(
-      (await t.inject({ method: 'POST', url: `${V2}/bookings/${b.id}/mark-paid`, headers: admin })).statusCode,
-    ).toBe(200);
-  // the booking mail's manage link
   const mail = (await outbox()).find(
     (m) => m.template === 'booking_created' && m.text.includes(`rova_manage=${b.reference}.`),
   )!;
   const token = decodeURIComponent(/rova_manage=([^\s"&<)]+)/.exec(mail.text)![1]!);
   return { id: b.id, reference: b.reference, first: day, link: { 'x-rova-manage-token': token } };
+}
+
+/**
+ * A guest's 4-day booking (100.00 a day), paid in full by card or at the desk; with plan `deposit` (20 %), its
+ * deposit paid by card.
+ */
+async function guestBooking(
+  provider: 'offline' | 'stripe' = 'stripe',
+  plan: 'full' | 'deposit' = 'full',
+): Promise<Guest> {
+  const g = await guestReservation(provider, plan);
+  if (provider === 'stripe') await succeed((await payments(g.id))[0]!.external_id!, 'confirmed');
+  else
+    expect(
+      (await t.inject({ method: 'POST', url: `${V2}/bookings/${g.id}/mark-paid`, headers: admin })).statusCode,
+    ).toBe(200);
+  return g;
 }
 /** The operator lengthens the booking by `days`: 100.00 a day is due. */
 async function lengthen(g: Guest, days: number) {
@@ -359,29 +370,7 @@ describe('a guest pays the rest through the manage link', () => {
   });
 
   it('pay at pick-up: the link shows what the reservation asks; paid by card through it, the webhook confirms it', async () => {
-    day += 10;
-    const created = await post(
-      '/guest/booking/create',
-      {
-        vehicle_id: await vehicle(t),
-        pickup_date: date(day),
-        return_date: date(day + 4),
-        payment_method: 'pay_at_pickup',
-        payment_plan: 'full',
-      },
-      { 'x-rova-guest-pass': await (pass ??= guestPass()) },
-    );
-    expect(created.statusCode, created.body).toBe(201);
-    const b = created.json().data.booking as { id: number; reference: string };
-    const mail = (await outbox()).find(
-      (m) => m.template === 'booking_created' && m.text.includes(`rova_manage=${b.reference}.`),
-    )!;
-    const g: Guest = {
-      id: b.id,
-      reference: b.reference,
-      first: day,
-      link: { 'x-rova-manage-token': decodeURIComponent(/rova_manage=([^\s"&<)]+)/.exec(mail.text)![1]!) },
-    };
+    const g = await guestReservation('pay_at_pickup');
     expect(await view(g)).toMatchObject({
       status: 'pending_payment',
       payment_status: 'unpaid',

@@ -49,8 +49,20 @@ interface Made {
   email: string;
   customer: Record<string, string>;
 }
-/** A customer's 4-day booking (100.00 a day), paid in full with the provider. */
-async function paidBooking(provider: 'offline' | 'stripe'): Promise<Made> {
+interface Booked extends Made {
+  status: string;
+  /** The create answer's data (amount_due, booking). */
+  answer: Record<string, unknown>;
+}
+/**
+ * A new customer's 4-day booking (100.00 a day) of a new vehicle (`car`: its other fields, e.g. a deposit), paid by
+ * `method` on `plan`, nothing paid yet.
+ */
+async function newBooking(
+  method: 'offline' | 'stripe' | 'pay_at_pickup' | 'bank_transfer',
+  plan: 'full' | 'deposit' = 'full',
+  car: Record<string, unknown> = {},
+): Promise<Booked> {
   day += 10;
   const user = await t.userWithKey('customer');
   const customer = { 'x-rova-api-key': user.key };
@@ -59,21 +71,27 @@ async function paidBooking(provider: 'offline' | 'stripe'): Promise<Made> {
     url: `${V2}/booking/create`,
     headers: customer,
     payload: {
-      vehicle_id: await vehicle(t),
+      vehicle_id: await vehicle(t, car),
       pickup_date: date(day),
       return_date: date(day + 4),
-      payment_method: provider,
-      payment_plan: 'full',
+      payment_method: method,
+      payment_plan: plan,
     },
   });
   expect(created.statusCode, created.body).toBe(201);
-  const b = created.json().data.booking as { id: number; reference: string; customer_email: string };
+  const answer = created.json().data as Record<string, unknown>;
+  const b = answer.booking as { id: number; reference: string; customer_email: string; status: string };
+  return { id: b.id, reference: b.reference, first: day, email: b.customer_email, customer, status: b.status, answer };
+}
+/** A customer's 4-day booking (100.00 a day), paid in full with the provider. */
+async function paidBooking(provider: 'offline' | 'stripe'): Promise<Made> {
+  const b = await newBooking(provider);
   if (provider === 'offline')
     expect(
       (await t.inject({ method: 'POST', url: `${V2}/bookings/${b.id}/mark-paid`, headers: admin })).statusCode,
     ).toBe(200);
   else await succeed((await payments(b.id))[0]!.external_id!, 'confirmed');
-  return { id: b.id, reference: b.reference, first: day, email: b.customer_email, customer };
+  return b;
 }
 async function succeed(intent: string, outcome: string) {
   const r = await signed(stripeEvent('payment_intent.succeeded', fake.succeed(intent)));
@@ -268,24 +286,8 @@ describe('an amount due is asked of the customer', () => {
 describe('the rest after a deposit may be paid before pick-up', () => {
   /** A customer's 4-day booking at 100.00 a day with a 20 % deposit (total 400.00, deposit 80.00). */
   async function depositBooking(provider: 'offline' | 'stripe'): Promise<Made> {
-    day += 10;
-    const user = await t.userWithKey('customer');
-    const customer = { 'x-rova-api-key': user.key };
-    const created = await t.inject({
-      method: 'POST',
-      url: `${V2}/booking/create`,
-      headers: customer,
-      payload: {
-        vehicle_id: await vehicle(t, { deposit_percent: '20' }),
-        pickup_date: date(day),
-        return_date: date(day + 4),
-        payment_method: provider,
-        payment_plan: 'deposit',
-      },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    expect(created.json().data).toMatchObject({ amount_due: 80, booking: { total: 400, deposit: 80 } });
-    const b = created.json().data.booking as { id: number; reference: string; customer_email: string };
+    const b = await newBooking(provider, 'deposit', { deposit_percent: '20' });
+    expect(b.answer).toMatchObject({ amount_due: 80, booking: { total: 400, deposit: 80 } });
     if (provider === 'stripe') await succeed((await payments(b.id))[0]!.external_id!, 'confirmed');
     else {
       const r = await t.inject({
@@ -297,7 +299,7 @@ describe('the rest after a deposit may be paid before pick-up', () => {
       expect(r.statusCode, r.body).toBe(201);
       expect(r.json().data).toMatchObject({ outcome: 'confirmed', paid: '80.00', due: '320.00' });
     }
-    return { id: b.id, reference: b.reference, first: day, email: b.customer_email, customer };
+    return b;
   }
 
   it('card deposit: the booking shows the rest due; pay-due asks it by card (the same intent on a repeat); paid → paid in full, verify clean', async () => {
@@ -403,29 +405,8 @@ describe('the rest after a deposit may be paid before pick-up', () => {
 
 describe('a reservation waiting for its offline payment may be paid by card before', () => {
   /** A customer's 4-day booking at 100.00 a day (20 % deposit on the deposit plan) paid by `method`, not paid yet. */
-  async function reservation(
-    method: 'pay_at_pickup' | 'bank_transfer' | 'stripe',
-    plan: 'full' | 'deposit' = 'full',
-  ): Promise<Made & { status: string }> {
-    day += 10;
-    const user = await t.userWithKey('customer');
-    const customer = { 'x-rova-api-key': user.key };
-    const created = await t.inject({
-      method: 'POST',
-      url: `${V2}/booking/create`,
-      headers: customer,
-      payload: {
-        vehicle_id: await vehicle(t, { deposit_percent: '20' }),
-        pickup_date: date(day),
-        return_date: date(day + 4),
-        payment_method: method,
-        payment_plan: plan,
-      },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const b = created.json().data.booking as { id: number; reference: string; customer_email: string; status: string };
-    return { id: b.id, reference: b.reference, first: day, email: b.customer_email, customer, status: b.status };
-  }
+  const reservation = (method: 'pay_at_pickup' | 'bank_transfer' | 'stripe', plan: 'full' | 'deposit' = 'full') =>
+    newBooking(method, plan, { deposit_percent: '20' });
 
   it('pay at pick-up: the booking shows what it asks and how; pay-due by card confirms it, paid in full', async () => {
     const m = await reservation('pay_at_pickup');

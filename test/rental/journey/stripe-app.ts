@@ -1,6 +1,5 @@
-import Stripe from 'stripe';
 import { makeApp, type TestApp } from '../../helpers/app.js';
-import { startStripe } from './stripe-server.js';
+import { sendStripeWebhook, startStripe } from './stripe-server.js';
 
 const SK = 'sk_test_rovaJourneyFake123';
 const WHSEC = 'whsec_rovaJourneyWebhookSecret';
@@ -33,16 +32,7 @@ export async function stripeApp(env: Record<string, string> = {}): Promise<Strip
     t,
     fake,
     admin,
-    signed: (payload) =>
-      t.inject({
-        method: 'POST',
-        url: '/wp-json/rova-rental/v2/payments/stripe/webhook',
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
-        },
-        payload,
-      }),
+    signed: (payload) => sendStripeWebhook(t, payload, WHSEC),
     close: async () => {
       await t.close();
       await fake.close();

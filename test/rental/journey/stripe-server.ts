@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import Stripe from 'stripe';
 
 /** The Stripe.js stand-in the booking widget's browser tests load (GET /v3/ of this server). */
@@ -304,6 +305,24 @@ export async function startStripe(opts: { secretKey: string; publishableKey?: st
     webhooks,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** An app that answers requests in process (a test app, one node of two). */
+interface Injectable {
+  inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+/** `payload` (a stripeEvent) to `app`'s Stripe webhook, signed with `secret` as Stripe signs it. */
+export function sendStripeWebhook(app: Injectable, payload: string, secret: string): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/wp-json/rova-rental/v2/payments/stripe/webhook',
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }),
+    },
+    payload,
+  });
 }
 
 /** A Stripe event envelope (API shape) around a PaymentIntent. */
