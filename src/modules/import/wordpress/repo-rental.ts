@@ -157,7 +157,7 @@ export async function putOrder(
   if (payment) {
     await db.execute(sql`INSERT INTO rental_payments (booking_id, provider, external_id, amount, currency, status, refunded_amount, created_at, updated_at)
       VALUES (${bookingId}, ${payment.provider}, ${ext}, ${payment.amount}, ${currency}, ${payment.status}, ${payment.refunded}, ${b.createdAt}, ${b.updatedAt})
-      ON CONFLICT (external_id) DO UPDATE SET booking_id = EXCLUDED.booking_id, provider = EXCLUDED.provider, amount = EXCLUDED.amount, currency = EXCLUDED.currency,
+      ON CONFLICT (external_id) WHERE external_id IS NOT NULL DO UPDATE SET booking_id = EXCLUDED.booking_id, provider = EXCLUDED.provider, amount = EXCLUDED.amount, currency = EXCLUDED.currency,
         status = EXCLUDED.status, refunded_amount = EXCLUDED.refunded_amount, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`);
   } else {
     await db.execute(sql`DELETE FROM rental_payments WHERE external_id = ${ext}`);
