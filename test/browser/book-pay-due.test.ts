@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifyIntegrity } from '../../src/modules/rental/integrity/service.js';
-import { rows } from '../../src/platform/db/types.js';
 import { breakdownCell, expectAmountDue, money, payTheRestByCard, signInFromHome } from './book-account-steps.js';
 import { bookViaApi, signedUpCustomer } from './book-api.js';
 import { useStripeShop } from './book-stripe-rig.js';
 import { expectAxeClean } from './book-helpers.js';
+import { outboxMails } from '../helpers/outbox.js';
 
 // "Pay the rest": a card booking whose dates an operator lengthened owes the difference; its customer sees what was
 // paid and what is due on the booking in their account, pays the rest by card (the Stripe.js stand-in against the
@@ -33,10 +33,7 @@ describe('booking widget, account: pay the rest of a booking whose price went up
     expect(longer.data.payment_status).toBe('partially_paid');
     const due = longer.data.total - b.total;
     expect(due).toBeGreaterThan(0);
-    const [mail] = await rows<{ subject: string; text_body: string }>(
-      rig.shop.t.platform.db,
-      sql`SELECT subject, text_body FROM rova_mail_outbox WHERE to_address = ${c.email} AND template = 'amount_due'`,
-    );
+    const [mail] = await outboxMails(rig.shop.t.platform, sql`m.to_address = ${c.email} AND m.template = 'amount_due'`);
     expect(mail!.subject).toBe(`[Rova] Amount due — ${b.reference}`);
     expect(mail!.text_body).toContain(`Amount due: ${due.toFixed(2)} ${b.currency}`);
 

@@ -5,6 +5,7 @@ import { vehicle } from '../rental/helpers.js';
 import { holdingIndexOf } from '../../src/modules/rental/availability/holding-index.js';
 import { statementsByConnectionDuring, statementsDuring } from '../helpers/statements.js';
 import { twoNodes, type TwoNodes } from '../helpers/two-nodes.js';
+import { outboxMails } from '../helpers/outbox.js';
 
 // docs/contributors/performance.md promises at most this many statements for one POST /v2/booking/create by a
 // customer's API key once its caches are warm: the booking with its order, lines, payment, event and stored mail in ONE
@@ -156,16 +157,15 @@ describe('round trips of a booking', () => {
         n.a.platform.db,
         sql`SELECT l.kind, l.amount::text AS amount FROM rental_order_lines l JOIN rental_orders o ON o.id = l.order_id WHERE o.booking_id = ${id} ORDER BY l.id`,
       );
-      const mails = await rows<{
-        to_address: string;
-        subject: string;
-        text_body: string;
-        html_body: string;
-        template: string;
-        status: string;
-      }>(
-        n.a.platform.db,
-        sql`SELECT to_address, subject, text_body, html_body, template, status FROM rova_mail_outbox WHERE subject LIKE ${'%' + String(b!.reference)}`,
+      const mails = (await outboxMails(n.a.platform, sql`m.subject LIKE ${'%' + String(b!.reference)}`)).map(
+        ({ to_address, subject, text_body, html_body, template, status }) => ({
+          to_address,
+          subject,
+          text_body,
+          html_body,
+          template,
+          status,
+        }),
       );
       const iso = (x: unknown) => new Date(String(x)).toISOString();
       expect(b!.customer_name).toBe(name);

@@ -162,12 +162,24 @@ async function deliveredOnce(reference: string): Promise<void> {
   const about = (m: { decoded: string }) => m.decoded.includes(`Reference: ${reference}`);
   await smtp.waitFor(about, 20_000);
   await sleep(1_500);
-  expect(smtp.mails.filter(about).length, `${reference} sent once`).toBe(1);
-  const [row] = await rows<{ status: string; attempts: number }>(
+  const sent = smtp.mails.filter(about);
+  expect(sent.length, `${reference} sent once`).toBe(1);
+  // stored as its draft, rendered by the delivery: the .ics went with it, and the row keeps what was sent
+  expect(sent[0]!.decoded).toContain('Thank you for your booking. Here are its details.');
+  expect(sent[0]!.raw).toContain(`booking-${reference}.ics`);
+  const [row] = await rows<{
+    status: string;
+    attempts: number;
+    drafted: boolean;
+    text_body: string | null;
+    ics: string | null;
+  }>(
     n.b.platform.db,
-    sql`SELECT status, attempts FROM rova_mail_outbox WHERE template = 'booking_created' AND subject LIKE ${'%' + reference}`,
+    sql`SELECT status, attempts, draft IS NOT NULL AS drafted, text_body, attachments->0->>'filename' AS ics
+      FROM rova_mail_outbox WHERE template = 'booking_created' AND subject LIKE ${'%' + reference}`,
   );
-  expect(row).toEqual({ status: 'sent', attempts: 1 });
+  expect(row).toMatchObject({ status: 'sent', attempts: 1, drafted: true, ics: `booking-${reference}.ics` });
+  expect(row!.text_body).toContain(`Reference: ${reference}`);
 }
 
 /** The booking's COMMIT: for the paths that try the statement first, the batch's; else its own transaction's. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { FIRST, LAST } from '../../src/modules/rental/seed/data.js';
 import { emailLocalPart } from '../../src/modules/rental/seed/demo.js';
+import { outboxMails } from '../helpers/outbox.js';
 
 describe('demo customers', () => {
   it('e-mail addresses drop accents instead of splitting names with dots (was "ays.e.mu.ller")', () => {
@@ -104,10 +105,11 @@ describe('the demo store asks for its rental terms (issue 36.4)', () => {
         terms_version: '2026-11',
         terms_accepted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       });
-      const mail = (await t.platform.db.execute(
-        sql`SELECT text_body FROM rova_mail_outbox WHERE about = ${`booking:${id}`} AND template = 'booking_created'`,
-      )) as unknown as { rows: { text_body: string }[] };
-      expect(mail.rows[0]?.text_body).toContain('Rental terms accepted: version 2026-11');
+      const [mail] = await outboxMails(
+        t.platform,
+        sql`m.about = ${`booking:${id}`} AND m.template = 'booking_created'`,
+      );
+      expect(mail?.text_body).toContain('Rental terms accepted: version 2026-11');
     } finally {
       await t.close();
     }

@@ -9,6 +9,7 @@ import { seedRentalDemo } from './seed/demo.js';
 import { seedDemoPhotos } from './seed/photos.js';
 import { seedMessages } from './seed/messages.js';
 import { scheduleJourneyJobs } from './bookings/jobs.js';
+import { registerBookingMailRenderers } from './bookings/mails.js';
 import { seedMarketplaceDemo } from './seed/marketplace.js';
 import { readRentalModuleSettings, type RentalModuleSettings } from './settings.js';
 import { scheduleClearing } from './ledger/clearing.js';
@@ -36,6 +37,7 @@ export function createRentalModule(opts: { health?: HealthOptions } = {}): RovaM
     /** Builds and starts the rental runtime (settings, catalogue, holding index, caches, batcher), then its jobs. */
     start(platform) {
       rentalRuntimeOf(platform).start();
+      registerBookingMailRenderers(platform);
       if (platform.config.jobs) scheduleClearing(platform);
       scheduleJourneyJobs(platform);
     },

@@ -1,6 +1,7 @@
 import type { Platform } from '../context.js';
 import { perPlatform } from '../per-platform.js';
 import { mailerOf, SMTP_EXCHANGE_MAX_SECONDS } from './mailer.js';
+import { bodiesOf } from './drafts.js';
 import { claimDueMails, markRefused, markSent, type ClaimedMail } from './outbox.js';
 import { mailSettings } from './settings.js';
 
@@ -86,13 +87,16 @@ export class MailDelivery {
   }
 
   private async send(m: ClaimedMail): Promise<void> {
+    let rendered: ReturnType<typeof bodiesOf> | undefined;
     try {
+      rendered = bodiesOf(this.p, m);
+      if (!rendered.known) throw new Error(`no renderer for the template ${m.template} on this node`);
       await mailerOf(this.p).deliver({
         to: m.to_address,
         subject: m.subject,
-        text: m.text_body,
-        html: m.html_body,
-        attachments: m.attachments,
+        text: rendered.text,
+        html: rendered.html,
+        attachments: rendered.attachments,
       });
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
@@ -101,7 +105,7 @@ export class MailDelivery {
       await markRefused(this.p.db, m.id, reason, last ? null : retryDelaySeconds(m.attempts));
       return;
     }
-    await markSent(this.p.db, m.id);
+    await markSent(this.p.db, m.id, rendered.rendered ? rendered : null);
   }
 }
 

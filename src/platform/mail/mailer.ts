@@ -89,8 +89,10 @@ export interface OutboxRow {
   id: number;
   to_address: string;
   subject: string;
-  text_body: string;
-  html_body: string;
+  /** null for a mail stored as its draft (drafts.ts `bodiesOf` renders it). */
+  text_body: string | null;
+  html_body: string | null;
+  draft: unknown;
   template: string;
   status: string;
   error: string | null;
@@ -110,7 +112,7 @@ export async function listOutbox(
   const w = sql.join(c, sql` AND `);
   const items = await rows<OutboxRow>(
     db,
-    sql`SELECT id::int AS id, to_address, subject, text_body, html_body, template, status, error, attachments, created_at
+    sql`SELECT id::int AS id, to_address, subject, text_body, html_body, draft, template, status, error, attachments, created_at
     FROM rova_mail_outbox WHERE ${w} ORDER BY id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
   );
   const t = await one<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM rova_mail_outbox WHERE ${w}`);

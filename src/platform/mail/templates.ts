@@ -44,6 +44,11 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** A mail's subject as sent: the store's name in front. */
+export function mailSubject(ctx: Pick<MailContext, 'storeName'>, subject: string): string {
+  return `[${ctx.storeName}] ${subject}`;
+}
+
 export function compose(ctx: MailContext, subject: string, greeting: string, blocks: Block[]): MailContent {
   const text: string[] = [greeting, ''];
   const html: string[] = [`<p>${esc(greeting)}</p>`];
@@ -66,7 +71,7 @@ export function compose(ctx: MailContext, subject: string, greeting: string, blo
   }
   text.push(`— ${ctx.storeName}`);
   html.push(`<p>— ${esc(ctx.storeName)}</p>`);
-  const full = `[${ctx.storeName}] ${subject}`;
+  const full = mailSubject(ctx, subject);
   return {
     subject: full,
     text: text.join('\n'),

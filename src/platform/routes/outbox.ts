@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listOutbox } from '../mail/mailer.js';
+import { bodiesOf } from '../mail/drafts.js';
 import { toDate } from '../db/types.js';
 import { setPagingHeaders } from '../http/namespaces.js';
 import { wpErrors } from '../http/schemas.js';
@@ -57,18 +58,21 @@ export const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
         q.per_page,
       );
       setPagingHeaders(reply, req.url, total, q.page, q.per_page);
-      return items.map((m) => ({
-        id: m.id,
-        to: m.to_address,
-        subject: m.subject,
-        text: m.text_body,
-        html: m.html_body,
-        template: m.template,
-        status: m.status,
-        error: m.error,
-        attachments: m.attachments,
-        created_at: toDate(m.created_at).toISOString(),
-      }));
+      return items.map((m) => {
+        const body = bodiesOf(app.platform, m);
+        return {
+          id: m.id,
+          to: m.to_address,
+          subject: m.subject,
+          text: body.text,
+          html: body.html,
+          template: m.template,
+          status: m.status,
+          error: m.error,
+          attachments: body.attachments,
+          created_at: toDate(m.created_at).toISOString(),
+        };
+      });
     },
   );
 };

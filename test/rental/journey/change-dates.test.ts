@@ -9,6 +9,7 @@ import { rows } from '../../../src/platform/db/types.js';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { parseIcs, icsInstant } from '../../helpers/ics.js';
 import { rawBooking, vehicle } from '../helpers.js';
+import { outboxMails } from '../../helpers/outbox.js';
 
 const V2 = '/wp-json/rova-rental/v2';
 let t: TestApp;
@@ -79,11 +80,11 @@ const clean = async () => expect((await verifyIntegrity(t.platform.db)).findings
 /** The outbox's last row now: the mails a change writes are those after it. */
 const lastMail = async () =>
   (await rows<{ n: number }>(t.platform.db, sql`SELECT coalesce(max(id), 0)::int AS n FROM rova_mail_outbox`))[0]!.n;
-const mailsSince = (to: string, after: number) =>
-  rows<{ template: string; text_body: string }>(
-    t.platform.db,
-    sql`SELECT template, text_body FROM rova_mail_outbox WHERE to_address = ${to} AND id > ${after} ORDER BY id`,
-  );
+const mailsSince = async (to: string, after: number) =>
+  (await outboxMails(t.platform, sql`m.to_address = ${to} AND m.id > ${after}`)).map(({ template, text_body }) => ({
+    template,
+    text_body,
+  }));
 /** A booking mail's instant as it names it (the store's time zone, UTC here). */
 const mailTime = (date: string, time: string) =>
   `${new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(`${date}T${time}:00Z`))} (UTC)`;
@@ -166,10 +167,7 @@ describe('the change', () => {
     });
     expect(pay.statusCode, pay.body).toBe(200);
     expect(pay.json().data).toMatchObject({ provider: 'offline', amount: 100, currency: 'USD' });
-    const [mail] = await rows<{ subject: string; text_body: string; attachments: { content: string }[] }>(
-      t.platform.db,
-      sql`SELECT subject, text_body, attachments FROM rova_mail_outbox WHERE to_address = ${m.email} AND template = 'booking_changed'`,
-    );
+    const [mail] = await outboxMails(t.platform, sql`m.to_address = ${m.email} AND m.template = 'booking_changed'`);
     expect(mail!.subject).toBe(`[Rova] Booking changed — ${m.reference}`);
     expect(mail!.text_body).toContain('Your booking has been changed. Here are its new details.');
     expect(mail!.text_body).toContain('Previous total: 200.00 USD');

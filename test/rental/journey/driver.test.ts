@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { location, V1, vehicle } from '../helpers.js';
+import { outboxMails } from '../../helpers/outbox.js';
 
 const V2 = '/wp-json/rova-rental/v2';
 
@@ -95,10 +96,8 @@ describe('driver and terms on booking create', () => {
     expect((await as(other, 'GET', `${V2}/my/bookings/${id}/driver`)).statusCode).toBe(404);
     expect((await as(customer, 'GET', `${V2}/bookings/${id}/driver`)).statusCode).toBe(403);
     // the confirmation mail names the driver
-    const mail = await t.platform.db.execute(
-      sql`SELECT text_body FROM rova_mail_outbox WHERE about = ${`booking:${id}`} AND template = 'booking_created'`,
-    );
-    const text = (mail as unknown as { rows: { text_body: string }[] }).rows[0]?.text_body ?? '';
+    const [mail] = await outboxMails(t.platform, sql`m.about = ${`booking:${id}`} AND m.template = 'booking_created'`);
+    const text = mail?.text_body ?? '';
     expect(text).toContain('Ada Lovelace (born 2010-01-15)');
     expect(text).toContain('B1234567');
   });

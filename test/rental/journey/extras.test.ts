@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../../helpers/app.js';
 import { rule, vehicle } from '../helpers.js';
+import { outboxMails } from '../../helpers/outbox.js';
 
 const V1 = '/wp-json/rova-rental/v1';
 const V2 = '/wp-json/rova-rental/v2';
@@ -202,10 +203,7 @@ describe('Extras (add-on rules with quantities): check, create, order lines, ref
       { kind: 'addon', code: 'child_seat', description: 'Child seat × 2', amount: 30, quantity: 2 },
       { kind: 'addon', code: 'extra_driver', description: 'Additional driver', amount: 25, quantity: 1 },
     ]);
-    const mail = await t.platform.db.execute(
-      sql`SELECT text_body FROM rova_mail_outbox WHERE about = ${'booking:' + b.id} ORDER BY id LIMIT 1`,
-    );
-    const text = (mail as unknown as { rows: { text_body: string }[] }).rows[0]!.text_body;
+    const text = (await outboxMails(t.platform, sql`m.about = ${'booking:' + b.id}`))[0]!.text_body;
     expect(text).toMatch(/Child seat × 2: 30\.00 USD/);
     expect(text).toMatch(/Additional driver: 25\.00 USD/);
   });

@@ -12,6 +12,7 @@ import type { TestApp } from '../../helpers/app.js';
 import { vehicle } from '../helpers.js';
 import { stripeApp, type StripeApp } from './stripe-app.js';
 import { stripeEvent } from './stripe-server.js';
+import { outboxMails } from '../../helpers/outbox.js';
 
 const V1 = '/wp-json/rova-rental/v1';
 const V2 = '/wp-json/rova-rental/v2';
@@ -36,10 +37,9 @@ const payments = (id: number) =>
     t.platform.db,
     sql`SELECT id::int AS id, provider, status, amount::text AS amount, external_id FROM rental_payments WHERE booking_id = ${id} ORDER BY id`,
   );
-const mails = (to: string) =>
-  rows<{ template: string; subject: string; text_body: string }>(
-    t.platform.db,
-    sql`SELECT template, subject, text_body FROM rova_mail_outbox WHERE to_address = ${to} AND template = 'amount_due' ORDER BY id`,
+const mails = async (to: string) =>
+  (await outboxMails(t.platform, sql`m.to_address = ${to} AND m.template = 'amount_due'`)).map(
+    ({ template, subject, text_body }) => ({ template, subject, text_body }),
   );
 
 interface Made {
@@ -310,11 +310,7 @@ describe('the rest after a deposit may be paid before pick-up', () => {
       balance: { paid: 80, due: 320, currency: 'USD', provider: null, instructions: null },
     });
     // the deposit's mail says what is still due, as the desk's does
-    const received = () =>
-      rows<{ text_body: string }>(
-        t.platform.db,
-        sql`SELECT text_body FROM rova_mail_outbox WHERE to_address = ${m.email} AND template = 'payment_received' ORDER BY id`,
-      );
+    const received = () => outboxMails(t.platform, sql`m.to_address = ${m.email} AND m.template = 'payment_received'`);
     const [depositMail] = await received();
     expect(depositMail!.text_body).toContain('Amount paid: 80.00 USD');
     expect(depositMail!.text_body).toContain('Still due: 320.00 USD');

@@ -42,10 +42,10 @@ WITH
       FROM b JOIN i ON i.ref = b.reference
         CROSS JOIN LATERAL jsonb_to_recordset(i.x->'drivers') AS d(name text, date_of_birth date, licence_number text, flight_number text, terms_version text)
       ORDER BY i.k),
-    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
-      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb)
+    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments, draft)
+      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb), m.draft
       FROM b JOIN i ON i.ref = b.reference
-        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int, attachments jsonb)
+        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int, attachments jsonb, draft jsonb)
       ORDER BY i.k RETURNING id, about)
     SELECT i.k, known.id IS NOT NULL AS has_vehicle, v.id IS NOT NULL AS locked, c.id IS NOT NULL AS has_customer,
       seen.k IS NOT NULL AS customer_current, lapsed.vehicle_id IS NOT NULL AS has_lapsed_holds, b.id IS NOT NULL AS booked,
@@ -80,9 +80,9 @@ WITH
       FROM b JOIN i ON i.ref = b.reference
         CROSS JOIN LATERAL jsonb_to_recordset(i.x->'drivers') AS d(name text, date_of_birth date, licence_number text, flight_number text, terms_version text)
       ORDER BY i.k),
-    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
-      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb)
+    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments, draft)
+      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb), m.draft
       FROM b JOIN i ON i.ref = b.reference
-        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int, attachments jsonb)
+        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int, attachments jsonb, draft jsonb)
       ORDER BY i.k RETURNING id, about)
     SELECT (SELECT id::int FROM pay) AS payment_id, (SELECT id::int FROM mail) AS mail_id;

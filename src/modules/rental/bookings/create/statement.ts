@@ -143,10 +143,10 @@ const ORDER_WRITES = `ev AS (INSERT INTO rova_events (event_id, type, payload)
       FROM b JOIN i ON i.ref = b.reference
         CROSS JOIN LATERAL jsonb_to_recordset(i.x->'drivers') AS d(name text, date_of_birth date, licence_number text, flight_number text, terms_version text)
       ORDER BY i.k),
-    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments)
-      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb)
+    mail AS (INSERT INTO rova_mail_outbox (to_address, subject, text_body, html_body, template, status, not_before, about, attachments, draft)
+      SELECT m."to", m.subject, m.text, m.html, m.template, m.status, now() + make_interval(secs => m.hold_seconds), 'booking:' || b.id, coalesce(m.attachments, '[]'::jsonb), m.draft
       FROM b JOIN i ON i.ref = b.reference
-        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int, attachments jsonb)
+        CROSS JOIN LATERAL jsonb_to_recordset(i.x->'mails') AS m("to" text, subject text, text text, html text, template text, status text, hold_seconds int, attachments jsonb, draft jsonb)
       ORDER BY i.k RETURNING id, about)`;
 
 /**
