@@ -89,8 +89,20 @@ export function rethrowOverlap(err: unknown): never {
   throw err;
 }
 
+// A system call for five random bytes was 2 % of a booking's CPU: references take them from a pool filled 800 at a time
+// (the same CSPRNG; no byte is handed out twice).
+const REFERENCE_BYTES = 5;
+let referencePool = Buffer.alloc(0);
+let referenceAt = 0;
+
 function reference(): string {
-  return 'RB-' + randomBytes(5).toString('hex').toUpperCase();
+  if (referenceAt + REFERENCE_BYTES > referencePool.length) {
+    referencePool = randomBytes(REFERENCE_BYTES * 800);
+    referenceAt = 0;
+  }
+  const hex = referencePool.toString('hex', referenceAt, referenceAt + REFERENCE_BYTES);
+  referenceAt += REFERENCE_BYTES;
+  return 'RB-' + hex.toUpperCase();
 }
 
 function priceFields(
