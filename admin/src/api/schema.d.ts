@@ -2708,7 +2708,7 @@ export interface paths {
         put?: never;
         /**
          * Admin: the offline payment was received → booking confirmed (refunded and cancelled when its slot was taken meanwhile)
-         * @description outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change or of the rest after a deposit (payment_status paid); `already_settled`; `refunded_slot_taken`. Settles the payment named by `payment_id`, or without it the booking's one pending payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending and none is named, 400 when the booking has no payment of that id, 409 when none is pending.
+         * @description outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change or of the rest after a deposit (payment_status paid); `already_settled`; `refunded_slot_taken`. Settles the payment named by `payment_id`, or without it the booking's one pending offline payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending and none is named, 400 when the booking has no payment of that id, 409 when none is pending, 409 `payment_by_card` (details.payment_id) when the payment named, or the only one pending, is a card payment: Stripe settles those; record money the desk received with POST /bookings/{id}/payments.
          *
          *     **Needs** the `manage_options` capability; an API key needs the `write` scope.
          */

@@ -452,6 +452,53 @@ describe('a reservation waiting for its offline payment may be paid by card befo
     await clean();
   });
 
+  it('bank transfer, a card payment started and left, then the transfer arrives: mark-paid does not settle the card intent; the desk records the transfer, the intent is cancelled at Stripe', async () => {
+    const m = await reservation('bank_transfer');
+    const card = await payDue(m, { payment_method: 'stripe' });
+    expect(card.statusCode, card.body).toBe(200);
+    const [, intent] = await payments(m.id);
+    expect(intent).toMatchObject({ provider: 'stripe', status: 'pending' });
+    // "the offline payment was received": there is none pending, and a card intent is Stripe's to settle
+    const marked = await t.inject({ method: 'POST', url: `${V2}/bookings/${m.id}/mark-paid`, headers: admin });
+    expect(marked.statusCode, marked.body).toBe(409);
+    expect(marked.json()).toMatchObject({
+      success: false,
+      error_code: 'STATE_CONFLICT',
+      message:
+        `Payment ${intent!.id} is a card payment, which Stripe settles. To record money the desk received (a bank ` +
+        'transfer, cash), use POST /bookings/{id}/payments: the card payment is then withdrawn.',
+      details: { reason: 'payment_by_card', payment_id: intent!.id },
+    });
+    const named = await t.inject({
+      method: 'POST',
+      url: `${V2}/bookings/${m.id}/mark-paid`,
+      headers: admin,
+      payload: { payment_id: intent!.id },
+    });
+    expect(named.statusCode, named.body).toBe(409);
+    expect((await payments(m.id)).map((x) => [x.provider, x.status])).toEqual([
+      ['offline', 'cancelled'],
+      ['stripe', 'pending'],
+    ]);
+    // the desk records the transfer: confirmed and paid, the card intent cancelled at Stripe
+    const recorded = await t.inject({
+      method: 'POST',
+      url: `${V2}/bookings/${m.id}/payments`,
+      headers: { ...admin, 'idempotency-key': `transfer-${m.id}` },
+      payload: { kind: 'full', method: 'bank_transfer', reference: 'TRX-1' },
+    });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+    expect(recorded.json().data).toMatchObject({ outcome: 'confirmed', due: '0.00' });
+    expect(await detail(m)).toMatchObject({ status: 'confirmed', payment_status: 'paid' });
+    await expect.poll(() => fake.intents.get(intent!.external_id!)?.status).toBe('canceled');
+    expect((await payments(m.id)).map((x) => [x.provider, x.status])).toEqual([
+      ['offline', 'cancelled'],
+      ['stripe', 'cancelled'],
+      ['offline', 'succeeded'],
+    ]);
+    await clean();
+  });
+
   it('a card booking waiting for its card payment is not one: nothing due here (409), its own intent stays', async () => {
     const m = await reservation('stripe');
     expect(m.status).toBe('pending_payment');

@@ -53,8 +53,10 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'outcome `confirmed`; `balance_paid` for the payment of an amount due after a price change or of the rest after a deposit (payment_status paid); ' +
           '`already_settled`; `refunded_slot_taken`. Settles the payment named by `payment_id`, or without it the ' +
-          "booking's one pending payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending " +
-          'and none is named, 400 when the booking has no payment of that id, 409 when none is pending.',
+          "booking's one pending offline payment: 409 `payment_ambiguous` (details.pending_payments) when several are pending " +
+          'and none is named, 400 when the booking has no payment of that id, 409 when none is pending, 409 ' +
+          '`payment_by_card` (details.payment_id) when the payment named, or the only one pending, is a card payment: ' +
+          'Stripe settles those; record money the desk received with POST /bookings/{id}/payments.',
         params: IdParams,
         body: Type.Optional(
           Nullable(
@@ -88,7 +90,10 @@ export const paymentAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const paymentId = (req.body as { payment_id?: number } | null | undefined)?.payment_id;
-      const r = await settlePayment(p, req.params.id, paymentId === undefined ? {} : { paymentId });
+      const r = await settlePayment(p, req.params.id, {
+        desk: true,
+        ...(paymentId === undefined ? {} : { paymentId }),
+      });
       return rentalOk(
         { outcome: r.outcome, booking: bookingView(r.booking) },
         r.outcome === 'confirmed'

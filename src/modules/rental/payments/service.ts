@@ -48,7 +48,7 @@ const UNDER_WAY: readonly string[] = ['confirmed', 'in_progress', 'completed'];
 export async function settlePayment(
   p: Platform,
   bookingId: number,
-  match: { paymentId?: number; externalId?: string },
+  match: { paymentId?: number; externalId?: string; desk?: boolean },
 ): Promise<{ outcome: Settlement; booking: BookingRow }> {
   const buf = rentalSettings(p).bufferMinutes * 60_000;
   // the booking's own lapse is not mailed: its payment confirms it again, or refunds it, in this transaction
@@ -75,9 +75,23 @@ export async function settlePayment(
         (x) =>
           (match.paymentId !== undefined && x.id === match.paymentId) ||
           (match.externalId !== undefined && x.external_id === match.externalId),
-      ) ?? (match.paymentId === undefined && match.externalId === undefined ? onlyPending(pays) : undefined);
+      ) ??
+      (match.paymentId === undefined && match.externalId === undefined
+        ? onlyPending(match.desk ? pays.filter((x) => x.provider === 'offline') : pays)
+        : undefined);
     if (!pay && match.paymentId !== undefined && match.externalId === undefined)
       throw invalidField('payment_id', `Booking ${bookingId} has no payment ${match.paymentId}.`);
+    // the desk received money: a card payment is Stripe's to settle, and marking one paid would leave its intent
+    // open for the customer to pay a second time
+    const card =
+      match.desk && pay?.provider !== 'offline' ? (pay ?? pays.find((x) => x.status === 'pending')) : undefined;
+    if (card)
+      throw stateConflictFor(
+        'payment_by_card',
+        `Payment ${card.id} is a card payment, which Stripe settles. To record money the desk received (a bank ` +
+          'transfer, cash), use POST /bookings/{id}/payments: the card payment is then withdrawn.',
+        { payment_id: card.id },
+      );
     if (!pay) throw RentalErrors.stateConflict('The booking has no pending payment to settle.');
     // a payment superseded (`cancelled`) whose intent was paid before its cancel reached the provider: the money
     // came all the same, and is settled like any payment (what is not owed is refunded)
