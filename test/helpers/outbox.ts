@@ -40,7 +40,7 @@ export async function outboxMails(p: Platform, where: SQL): Promise<OutboxMail[]
   );
   return stored.map(({ draft, ...m }) => {
     const body = bodiesOf(p, { ...m, draft });
-    if (!body.known) throw new Error(`outbox mail ${m.id} (${m.template}): its draft has no renderer`);
+    if (body.problem) throw new Error(`outbox mail ${m.id} (${m.template}): ${body.problem}`);
     return {
       ...m,
       text_body: body.text,

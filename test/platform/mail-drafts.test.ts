@@ -135,7 +135,20 @@ describe('booking mails stored as drafts, without SMTP_URL', () => {
     const [m] = await listed(t, admin, 'nobody-renders@example.test');
     expect(m).toMatchObject({
       template: 'not_a_template',
-      text: 'This mail is stored as data and no module of this server renders its template.',
+      text: 'This mail is stored as data and was not rendered: no module of this server renders the template not_a_template.',
+      attachments: [],
+    });
+  });
+
+  it('a booking mail whose draft is not one (damaged data): listed saying so, no 500', async () => {
+    await t.platform.db.execute(
+      sql`INSERT INTO rova_mail_outbox (to_address, subject, template, status, draft)
+        VALUES ('damaged@example.test', 'Damaged', 'booking_created', 'stored', '{"kind":"booking_created"}'::jsonb)`,
+    );
+    const [m] = await listed(t, admin, 'damaged@example.test');
+    expect(m).toMatchObject({
+      template: 'booking_created',
+      text: "This mail is stored as data and was not rendered: its data is not a booking_created mail's.",
       attachments: [],
     });
   });
@@ -197,7 +210,7 @@ describe('booking mails stored as drafts, with SMTP_URL', () => {
     expect(r).toEqual({
       status: 'pending',
       attempts: 1,
-      error: 'no renderer for the template not_a_template on this node',
+      error: 'not sent: no module of this server renders the template not_a_template',
     });
     expect(smtp.mails.filter((m) => m.to.includes('nobody-renders@example.test'))).toEqual([]);
   });

@@ -90,7 +90,7 @@ export class MailDelivery {
     let rendered: ReturnType<typeof bodiesOf> | undefined;
     try {
       rendered = bodiesOf(this.p, m);
-      if (!rendered.known) throw new Error(`no renderer for the template ${m.template} on this node`);
+      if (rendered.problem) throw new Error(`not sent: ${rendered.problem}`);
       await mailerOf(this.p).deliver({
         to: m.to_address,
         subject: m.subject,

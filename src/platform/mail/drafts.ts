@@ -31,17 +31,32 @@ export interface StoredBodies {
   draft: unknown;
 }
 
-/** Shown in place of a draft that no running module renders (the module that wrote it is not installed). */
-const UNRENDERED = 'This mail is stored as data and no module of this server renders its template.';
-
 /**
- * The mail's bodies: as stored, or rendered from its draft. `rendered` says whether they were rendered now (the
- * delivery then stores what it sent).
+ * The mail's bodies: as stored, or rendered from its draft. `rendered`: rendered now (the delivery then stores what it
+ * sent). `problem`: why a draft could not be rendered (no running module renders its template, or its data is not
+ * what the renderer reads); the bodies then say so, and the delivery must not send them.
  */
-export function bodiesOf(p: Platform, m: StoredBodies): RenderedMail & { rendered: boolean; known: boolean } {
+export function bodiesOf(p: Platform, m: StoredBodies): RenderedMail & { rendered: boolean; problem: string | null } {
   if (m.text_body !== null && m.html_body !== null)
-    return { text: m.text_body, html: m.html_body, attachments: m.attachments, rendered: false, known: true };
-  const out = renderersOf(p).get(m.template)?.(m.draft) ?? null;
-  if (!out) return { text: UNRENDERED, html: `<p>${UNRENDERED}</p>`, attachments: [], rendered: false, known: false };
-  return { ...out, rendered: true, known: true };
+    return { text: m.text_body, html: m.html_body, attachments: m.attachments, rendered: false, problem: null };
+  const render = renderersOf(p).get(m.template);
+  if (!render) return unrendered(`no module of this server renders the template ${m.template}`);
+  let out: RenderedMail | null;
+  try {
+    out = render(m.draft);
+  } catch (err) {
+    return unrendered(`its data could not be rendered (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return out ? { ...out, rendered: true, problem: null } : unrendered(`its data is not a ${m.template} mail's`);
+}
+
+function unrendered(problem: string): RenderedMail & { rendered: boolean; problem: string } {
+  const text = `This mail is stored as data and was not rendered: ${problem}.`;
+  return {
+    text,
+    html: `<p>${text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
+    attachments: [],
+    rendered: false,
+    problem,
+  };
 }
