@@ -19,15 +19,13 @@ const WIN_ANSI: Record<number, string> = { 0x96: '–', 0x97: '—', 0x95: '•'
 export function pdfRuns(pdf: Buffer): PdfRun[] {
   const raw = pdf.toString('latin1');
   const out: PdfRun[] = [];
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
+  // the stream's own last byte may be a CR (1 in 256 deflated streams end so): read it as data first, and as the
+  // CR of a CRLF before `endstream` only when the stream does not inflate with it
+  const streams = /stream\r?\n([\s\S]*?)\nendstream/g;
   let page = 0;
   for (let m = streams.exec(raw); m; m = streams.exec(raw)) {
-    let body: string;
-    try {
-      body = inflateSync(Buffer.from(m[1]!, 'latin1')).toString('latin1');
-    } catch {
-      continue; // not a deflated content stream
-    }
+    const body = inflated(m[1]!) ?? (m[1]!.endsWith('\r') ? inflated(m[1]!.slice(0, -1)) : undefined);
+    if (body === undefined) continue; // not a deflated content stream
     if (!body.includes(' TJ')) continue;
     page += 1;
     const ops = /1 0 0 1 ([\d.-]+) ([\d.-]+) Tm[\s\S]*?\[([^\]]*)\] TJ/g;
@@ -39,6 +37,14 @@ export function pdfRuns(pdf: Buffer): PdfRun[] {
     }
   }
   return out;
+}
+
+function inflated(data: string): string | undefined {
+  try {
+    return inflateSync(Buffer.from(data, 'latin1')).toString('latin1');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The runs grouped into lines (same page, same baseline), top to bottom, each line's runs left to right. */
