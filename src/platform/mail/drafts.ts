@@ -1,6 +1,6 @@
 import type { Platform } from '../context.js';
 import { perPlatform } from '../per-platform.js';
-import type { MailAttachment } from './templates.js';
+import { esc, type MailAttachment } from './templates.js';
 
 /** A mail's bodies and files, rendered from its draft. */
 export interface RenderedMail {
@@ -54,7 +54,7 @@ function unrendered(problem: string): RenderedMail & { rendered: boolean; proble
   const text = `This mail is stored as data and was not rendered: ${problem}.`;
   return {
     text,
-    html: `<p>${text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
+    html: `<p>${esc(text)}</p>`,
     attachments: [],
     rendered: false,
     problem,

@@ -28,6 +28,11 @@ export interface MailToStore {
   hold_seconds: number;
 }
 
+/** `pending` for the delivery to send (SMTP_URL set), else `stored` for an administrator to read. */
+function outboxStatus(p: Platform): MailToStore['status'] {
+  return mailSettings(p).smtpUrl ? 'pending' : 'stored';
+}
+
 /** The outbox row of `m`, as the deployment delivers mail. `holdSeconds`: see `MailToStore.hold_seconds`. */
 export function mailToStore(p: Platform, m: OutgoingMail, holdSeconds = 0): MailToStore {
   return {
@@ -38,7 +43,7 @@ export function mailToStore(p: Platform, m: OutgoingMail, holdSeconds = 0): Mail
     template: m.template,
     attachments: m.attachments ?? [],
     draft: null,
-    status: mailSettings(p).smtpUrl ? 'pending' : 'stored',
+    status: outboxStatus(p),
     hold_seconds: holdSeconds,
   };
 }
@@ -54,7 +59,7 @@ export function mailDraftToStore(
     text: null,
     html: null,
     attachments: [],
-    status: mailSettings(p).smtpUrl ? 'pending' : 'stored',
+    status: outboxStatus(p),
     hold_seconds: holdSeconds,
   };
 }

@@ -22,7 +22,8 @@ export interface MailContext {
 /** A paragraph list; `link` lines become buttons in HTML. */
 type Block = { p: string } | { link: string; label: string } | { rows: [string, string][] };
 
-const esc = (s: string) =>
+/** Text as HTML: the five characters that could open markup or end an attribute, as entities. */
+export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** An instant shown in the store's timezone, with the zone named (mails are read far from the server). */
