@@ -592,6 +592,8 @@ describe('booking widget: account mode, floating button, currency switch, postMe
       'Profil',
       'Abmelden',
     ]);
+    // the heading comes before the list's answer: read the sections once the booking is in them
+    await w.locator(`[data-booking="${b.id}"]`).waitFor();
     expect(await w.locator('section h3').allTextContents()).toEqual(['Bevorstehend', 'Vergangen']);
     expect(await w.locator(`[data-booking="${b.id}"] p.price`).textContent()).toBe(
       new Intl.NumberFormat('de-DE', { style: 'currency', currency: b.currency }).format(b.total),
