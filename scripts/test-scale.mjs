@@ -13,7 +13,7 @@
 // that refuses connections (it cannot start): the run must fail quickly with its stderr (test/integration/scale-bounded.test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,6 +88,8 @@ const cli = (args, env = {}) => {
 
 let pooler;
 let haproxy;
+/** Set once HAProxy runs: its log lines for requests that ended abnormally. */
+let abnormalAtLb = () => [];
 let db;
 const receivers = [];
 const nodes = [];
@@ -137,6 +139,9 @@ const cleanup = async () => {
   await pooler?.stop();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
+  // SCALE_HAPROXY_LOG=<file>: keep HAProxy's request log (every request with its node, timings and termination state)
+  if (process.env.SCALE_HAPROXY_LOG && existsSync(path.join(dir, 'haproxy.log')))
+    writeFileSync(process.env.SCALE_HAPROXY_LOG, readFileSync(path.join(dir, 'haproxy.log')));
   rmSync(dir, { recursive: true, force: true });
 };
 
@@ -242,14 +247,25 @@ try {
   const lbPort = await freePort();
   const statsPort = await freePort();
   const cfg = readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8')
-    .replace('log stdout format raw local0 info', 'log stdout format raw local0 warning')
     .replace('bind :8080', `bind 127.0.0.1:${lbPort}`)
     .replace('bind 127.0.0.1:8404', `bind 127.0.0.1:${statsPort}`)
     .replace(/127\.0\.0\.1:808([123])/g, (_, n) => `127.0.0.1:${ports[Number(n) - 1]}`)
     // which node answered, for the per-node shares of each kind of request
     .replace('balance leastconn', 'balance leastconn\n    http-response set-header X-Served-By %s');
   writeFileSync(path.join(dir, 'haproxy.cfg'), cfg);
-  haproxy = spawn(HAPROXY, ['-f', path.join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+  // every request HAProxy passed, with its termination state: what a failed run's lost requests looked like there
+  const haproxyLog = path.join(dir, 'haproxy.log');
+  const logFd = openSync(haproxyLog, 'w');
+  haproxy = spawn(HAPROXY, ['-f', path.join(dir, 'haproxy.cfg')], { stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  /** HAProxy's log lines for requests that did not end normally (termination state other than ----). */
+  abnormalAtLb = () =>
+    readFileSync(haproxyLog, 'utf8')
+      .split('\n')
+      .filter((l) => {
+        const m = / ([A-Za-z-]{4}) -?\d+\/-?\d+\/-?\d+\/-?\d+\/-?\d+ /.exec(l);
+        return m && m[1] !== '----';
+      });
   const LB = `http://127.0.0.1:${lbPort}`;
   for (
     const t = Date.now();
@@ -357,6 +373,15 @@ try {
   const phaseErrors = new Map();
   /** An error answer's cause → where and when it first came, with the start of its body. */
   const errorSamples = new Map();
+  /** phase → its errors in full (the first 20), with the wall-clock time to find them in HAProxy's log. */
+  const errorDetails = new Map();
+  const noteError = (text) => {
+    const list = errorDetails.get(phase) ?? [];
+    errorDetails.set(phase, list);
+    const now = new Date();
+    if (list.length < 20)
+      list.push(`${((now.getTime() - began) / 1000).toFixed(1)} s (${now.toISOString().slice(11, 23)}): ${text}`);
+  };
   /** kind → status → the first body: a 4xx the kind does not expect (every kind may get 409; quota bursts 429). */
   const unexpected = new Map();
   const call = async (kind, url, init, allowed = [409]) => {
@@ -376,8 +401,10 @@ try {
           cause,
           `${kind}, ${phase}, ${((Date.now() - began) / 1000).toFixed(1)} s: ${body.slice(0, 160)}`,
         );
-      if (r.status >= 500) phaseErrors.set(phase, (phaseErrors.get(phase) ?? 0) + 1);
-      else if (r.status >= 400 && !allowed.includes(r.status)) {
+      if (r.status >= 500) {
+        phaseErrors.set(phase, (phaseErrors.get(phase) ?? 0) + 1);
+        noteError(`${kind}: ${init?.method ?? 'GET'} ${new URL(url).pathname} → ${cause}: ${body.slice(0, 160)}`);
+      } else if (r.status >= 400 && !allowed.includes(r.status)) {
         const u = unexpected.get(kind) ?? new Map();
         unexpected.set(kind, u);
         if (!u.has(r.status)) u.set(r.status, body.slice(0, 300));
@@ -393,6 +420,9 @@ try {
           `${kind}, ${phase}, ${((Date.now() - began) / 1000).toFixed(1)} s: ${init?.method ?? 'GET'} ${new URL(url).pathname}, no answer after ${Math.round(performance.now() - t0)} ms (${err?.cause?.message ?? err?.message ?? err})`,
         );
       phaseErrors.set(phase, (phaseErrors.get(phase) ?? 0) + 1);
+      noteError(
+        `${kind}: ${init?.method ?? 'GET'} ${new URL(url).pathname}, no answer after ${Math.round(performance.now() - t0)} ms (${cause}: ${err?.cause?.message ?? err?.message ?? err})`,
+      );
       return { status: 0, body: '', headers: new globalThis.Headers(), node: '' };
     }
   };
@@ -912,7 +942,13 @@ try {
   });
   if (verify.status !== 0) failures.push(`rova verify: exit ${verify.status}: ${verify.stdout}${verify.stderr}`);
   const rollingErrors = phaseErrors.get('rolling restart') ?? 0;
-  if (rollingErrors) failures.push(`${rollingErrors} errors at the load balancer during the rolling restart`);
+  if (rollingErrors) {
+    const lb = abnormalAtLb();
+    failures.push(
+      `${rollingErrors} errors at the load balancer during the rolling restart:\n  ${errorDetails.get('rolling restart').join('\n  ')}` +
+        `\n  HAProxy's log, requests that did not end normally (${lb.length}; the last 30):\n  ${lb.slice(-30).join('\n  ') || '(none)'}`,
+    );
+  }
   for (const e of unexpectedExits) failures.push(e);
 
   // per-node share from HAProxy's statistics (requests each server answered)
@@ -954,6 +990,8 @@ try {
     `\nbookings: ${created.length} created (${bookings.size} keys; ${gaveUp.length} given up after retries); errors by phase: ${[...phaseErrors].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
   );
   for (const [cause, sample] of errorSamples) console.log(`first ${cause}: ${sample}`);
+  for (const [ph, list] of errorDetails)
+    if (ph !== 'rolling restart') console.log(`errors, ${ph}:\n  ${list.join('\n  ')}`);
   console.log(webhookLine);
   console.log(unkeyedLine);
   const reasons = new Map();
@@ -995,6 +1033,14 @@ try {
     );
   }
   console.log(`per node (HAProxy sessions): ${share.join(', ')}`);
+  const states = new Map();
+  for (const l of abnormalAtLb()) {
+    const st = / ([A-Za-z-]{4}) -?\d+\/-?\d+\/-?\d+\/-?\d+\/-?\d+ /.exec(l)[1];
+    states.set(st, (states.get(st) ?? 0) + 1);
+  }
+  console.log(
+    `HAProxy: requests that did not end normally, by termination state: ${[...states].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+  );
   if (failures.length) {
     console.error(`\nscale: FAILED\n- ${failures.join('\n- ')}`);
     process.exitCode = 1;
