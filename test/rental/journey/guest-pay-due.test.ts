@@ -353,6 +353,15 @@ describe('a guest pays the rest through the manage link', () => {
       total: 400,
       balance: { paid: 80, due: 320, provider: null },
     });
+    // its confirmation says what is left and points a guest to the manage link it carries
+    const confirmation = (await outbox()).find(
+      (m) => m.template === 'booking_confirmed' && m.subject.includes(g.reference),
+    )!;
+    expect(confirmation.text).toContain('Still due: 320.00 USD');
+    expect(confirmation.text).toContain(
+      'How to pay: At pick-up, or before it by card with the link “Manage your booking without signing in” below.',
+    );
+    expect(confirmation.text).toContain('rova_manage=');
     const r = await payDue(g);
     expect(r.statusCode, r.body).toBe(200);
     const pi = intentsOf(g.id).at(-1)!;

@@ -5,6 +5,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockBooking } from '../../../src/modules/rental/bookings/lock.js';
 import { LapsedHolds } from '../../../src/modules/rental/bookings/expiry.js';
+import { runHoldExpiry } from '../../../src/modules/rental/bookings/jobs.js';
+import { EXPIRED_REASON } from '../../../src/modules/rental/bookings/repo.js';
 import { repriceBooking } from '../../../src/modules/rental/bookings/reprice.js';
 import { verifyIntegrity } from '../../../src/modules/rental/integrity/service.js';
 import { rows } from '../../../src/platform/db/types.js';
@@ -13,6 +15,7 @@ import { vehicle } from '../helpers.js';
 import { stripeApp, type StripeApp } from './stripe-app.js';
 import { stripeEvent } from './stripe-server.js';
 import { outboxMails } from '../../helpers/outbox.js';
+import { DAY, MINUTE, moveClock } from '../clock.js';
 
 const V1 = '/wp-json/rova-rental/v1';
 const V2 = '/wp-json/rova-rental/v2';
@@ -314,6 +317,18 @@ describe('the rest after a deposit may be paid before pick-up', () => {
     const [depositMail] = await received();
     expect(depositMail!.text_body).toContain('Amount paid: 80.00 USD');
     expect(depositMail!.text_body).toContain('Still due: 320.00 USD');
+    // and so does its confirmation, with how to pay the rest (the customer has an account)
+    const [confirmation] = await outboxMails(
+      t.platform,
+      sql`m.to_address = ${m.email} AND m.template = 'booking_confirmed'`,
+    );
+    expect(confirmation!.text_body).toContain('Still due: 320.00 USD');
+    expect(confirmation!.text_body).toContain(
+      'How to pay: At pick-up, or before it by card from this booking in your account.',
+    );
+    expect(depositMail!.text_body).toContain(
+      'How to pay: At pick-up, or before it by card from this booking in your account.',
+    );
     const r = await payDue(m);
     expect(r.statusCode, r.body).toBe(200);
     const rest = (await payments(m.id))[1]!;
@@ -336,6 +351,7 @@ describe('the rest after a deposit may be paid before pick-up', () => {
     const restMail = (await received())[1]!.text_body;
     expect(restMail).toContain('Amount paid: 320.00 USD');
     expect(restMail).not.toContain('Still due');
+    expect(restMail).not.toContain('How to pay');
     expect((await payDue(m)).statusCode).toBe(409);
     // the desk has nothing left to take at pick-up
     const desk = await t.inject({
@@ -497,6 +513,53 @@ describe('a reservation waiting for its offline payment may be paid by card befo
       ['offline', 'succeeded'],
     ]);
     await clean();
+  });
+
+  it('bank transfer, a card payment started and left, two days pass: the deadline cancels it and says why; the card paid later confirms it while the slot is free, and is refunded once another customer took it', async () => {
+    for (const taken of [false, true]) {
+      const m = await reservation('bank_transfer');
+      const card = await payDue(m, { payment_method: 'stripe' });
+      expect(card.statusCode, card.body).toBe(200);
+      const [, intent] = await payments(m.id);
+      // the card attempt holds nothing longer than the transfer's deadline: a day later it still waits, then lapses
+      await moveClock(t.platform.db, DAY, [m.id]);
+      expect(await runHoldExpiry(t.platform)).toBe(0);
+      expect(await detail(m)).toMatchObject({ status: 'pending_payment', payment_status: 'unpaid' });
+      await moveClock(t.platform.db, DAY + MINUTE, [m.id]);
+      expect(await runHoldExpiry(t.platform)).toBe(1);
+      expect(await detail(m)).toMatchObject({ status: 'cancelled', payment_status: 'unpaid' });
+      const [lapsed] = await outboxMails(
+        t.platform,
+        sql`m.to_address = ${m.email} AND m.template = 'booking_cancelled'`,
+      );
+      expect(lapsed!.text_body).toContain(`Reason: ${EXPIRED_REASON}`);
+      expect(lapsed!.text_body).not.toContain('Still due');
+      await clean();
+      const vehicleId = (m.answer.booking as { vehicle_id: number }).vehicle_id;
+      if (taken) {
+        const other = await t.userWithKey('customer');
+        const r = await t.inject({
+          method: 'POST',
+          url: `${V2}/booking/create`,
+          headers: { 'x-rova-api-key': other.key },
+          payload: {
+            vehicle_id: vehicleId,
+            pickup_date: date(m.first),
+            return_date: date(m.first + 4),
+            payment_method: 'pay_at_pickup',
+            payment_plan: 'full',
+          },
+        });
+        expect(r.statusCode, r.body).toBe(201);
+      }
+      // the customer finishes the card payment they left: Stripe settles it
+      await succeed(intent!.external_id!, taken ? 'refunded_slot_taken' : 'confirmed');
+      if (taken) {
+        expect(await detail(m)).toMatchObject({ status: 'cancelled', payment_status: 'refunded' });
+        expect(fake.refunds.filter((x) => x.payment_intent === intent!.external_id)).toMatchObject([{ amount: 40000 }]);
+      } else expect(await detail(m)).toMatchObject({ status: 'confirmed', payment_status: 'paid' });
+      await clean();
+    }
   });
 
   it('a card booking waiting for its card payment is not one: nothing due here (409), its own intent stays', async () => {

@@ -4,6 +4,11 @@ import type { MailLanguage } from '../../../platform/mail/env.js';
 export const PAY_REST_BY_LINK = 'Pay the rest by card with the link “Manage your booking without signing in” below.';
 /** How it tells a customer with an account. */
 export const PAY_REST_IN_ACCOUNT = 'Pay the rest by card from this booking in your account.';
+/** How a mail tells a guest that the rest after a deposit is paid at pick-up, or by card before it. */
+export const PAY_REST_AT_PICKUP_BY_LINK =
+  'At pick-up, or before it by card with the link “Manage your booking without signing in” below.';
+/** How it tells a customer with an account. */
+export const PAY_REST_AT_PICKUP_IN_ACCOUNT = 'At pick-up, or before it by card from this booking in your account.';
 
 /**
  * The fixed words of the customer's booking mails in the store's language (STORE_LANGUAGE). Written in English where
@@ -85,6 +90,14 @@ const PHRASES: Record<string, { de: string; tr: string }> = {
   [PAY_REST_IN_ACCOUNT]: {
     de: 'Zahlen Sie den Rest per Karte bei dieser Buchung in Ihrem Konto.',
     tr: 'Kalan tutarı hesabınızdaki bu rezervasyondan kartla ödeyin.',
+  },
+  [PAY_REST_AT_PICKUP_BY_LINK]: {
+    de: 'Bei Abholung oder vorher per Karte über den Link „Buchung ohne Anmeldung verwalten“ unten.',
+    tr: 'Teslim almada ya da öncesinde aşağıdaki “Rezervasyonunuzu oturum açmadan yönetin” bağlantısıyla kartla.',
+  },
+  [PAY_REST_AT_PICKUP_IN_ACCOUNT]: {
+    de: 'Bei Abholung oder vorher per Karte bei dieser Buchung in Ihrem Konto.',
+    tr: 'Teslim almada ya da öncesinde hesabınızdaki bu rezervasyondan kartla.',
   },
   Paid: { de: 'Bezahlt', tr: 'Ödendi' },
   Reason: { de: 'Grund', tr: 'Neden' },

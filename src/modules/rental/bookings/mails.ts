@@ -12,6 +12,7 @@ import { iso } from '../views.js';
 import { paymentTermRows } from '../payments/terms.js';
 import { phrase, statusWord, storeTime } from './mail-text.js';
 import { manageLink, signManageToken } from '../guests/manage-link.js';
+import { restDueRows } from './rest-due.js';
 
 export type BookingMail =
   | 'booking_created'
@@ -294,7 +295,9 @@ export async function bookingMailInTransaction(
   b: BookingRow,
   extra: [string, string][] = [],
 ): Promise<(() => Promise<void>) | undefined> {
-  const mail = bookingMailToStore(p, await catalogueOf(p).within(tx), kind, b, extra);
+  // the rest of a part-paid booking, in every mail of it but one that says what is due itself (the price change's)
+  const rest = extra.some(([k]) => k === 'Amount due') ? [] : await restDueRows(tx, b);
+  const mail = bookingMailToStore(p, await catalogueOf(p).within(tx), kind, b, [...extra, ...rest]);
   if (!mail) return undefined;
   await storeMail(tx, mail, `booking:${b.id}`);
   return wakeDelivery(p, mail);

@@ -19,7 +19,7 @@ import { Decimal } from '../money.js';
 import { assertBookingAmountsFit } from './amount-bound.js';
 import type { LockedBooking } from './lock.js';
 import { updateBooking, type BookingRow } from './repo.js';
-import { customerById } from '../customers/repo.js';
+import { paysRestByLink } from './rest-due.js';
 import type { PaymentStatus } from './schema.js';
 
 /** What settling a booking's money against its total decided (all in the caller's transaction). */
@@ -187,7 +187,7 @@ export async function dueRows(p: Platform, tx: Db, b: BookingRow, due: Decimal):
   const amount = (d: Decimal) => `${d.toFixed(2)} ${b.currency}`;
   const offline = (await paymentsOf(tx, Number(b.id))).some((x) => x.status === 'pending' && x.provider === 'offline');
   // a guest has no account to pay in: the mail's manage link opens the booking and its "pay the rest"
-  const guest = b.customer_id !== null && !(await customerById(tx, Number(b.customer_id)))?.user_id;
+  const guest = await paysRestByLink(tx, b);
   const how = offline
     ? `${journeySettings(p).offlineInstructions} Reference: ${b.reference}. Amount due: ${amount(due)}.`
     : guest

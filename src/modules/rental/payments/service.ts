@@ -10,7 +10,6 @@ import { balanceBookingMoney } from '../bookings/reprice.js';
 import { lockBooking, type LockedBooking } from '../bookings/lock.js';
 import { paymentsOf, setPayment } from '../bookings/create/repo.js';
 import { bookingMailInTransaction } from '../bookings/mails.js';
-import { balanceOf } from '../bookings/my/pay-due.js';
 import { deliverRefunds, owePaymentRefund } from './refunds/service.js';
 import { cancelStaleIntents } from './stale.js';
 import { startDuePayments } from './due.js';
@@ -207,12 +206,10 @@ async function settlementMails(
       await bookingMailInTransaction(tx, p, 'booking_cancelled', r.booking, [['Reason', LATE_PAYMENT_REASON]]),
     );
   } else if (r.outcome === 'confirmed' || r.outcome === 'balance_paid') {
-    // a deposit leaves the rest to pay (at pick-up, or by card before): the mail says how much, as the desk's does
-    const { due } = balanceOf(r.booking, await paymentsOf(tx, Number(r.booking.id)));
+    // a deposit leaves the rest to pay (at pick-up, or by card before): every mail of the booking says how much
     woken.push(
       await bookingMailInTransaction(tx, p, 'payment_received', r.booking, [
         ['Amount paid', `${Number(r.pay.amount).toFixed(2)} ${r.pay.currency}`],
-        ...(due.gt(0) ? [['Still due', `${due.toFixed(2)} ${r.booking.currency}`] as [string, string]] : []),
       ]),
     );
     if (r.outcome === 'confirmed') woken.push(await bookingMailInTransaction(tx, p, 'booking_confirmed', r.booking));

@@ -7,7 +7,7 @@ import { utcToLocal } from '../../time.js';
 import { iso } from '../../views.js';
 import type { MyBookingDetail, StoreClock } from './schema.js';
 import type { BookingRow } from '../repo.js';
-import { balanceOf } from './pay-due.js';
+import { balanceOf } from '../balance.js';
 import type { customerBookingDetail } from './service.js';
 
 /** A booking's pick-up and return as the store's clock reads them (its time zone), and that zone. */

@@ -163,9 +163,9 @@ export async function recordPayment(
       due: Decimal.max(left, 0).toFixed(2),
     };
     // the customer is told in this transaction: the mails exist exactly when the payment does
+    // what is still due, and how to pay it, every mail of a part-paid booking says (restDueRows)
     const received = await bookingMailInTransaction(tx, p, 'payment_received', booking, [
       ['Amount paid', `${out.amount} ${booking.currency}`],
-      ...(new Decimal(out.due).gt(0) ? [['Still due', `${out.due} ${booking.currency}`] as [string, string]] : []),
     ]);
     const confirmed = confirms ? await bookingMailInTransaction(tx, p, 'booking_confirmed', booking) : undefined;
     for (const w of [received, confirmed]) if (w) wake.push(w);
