@@ -90,6 +90,8 @@ let pooler;
 let haproxy;
 /** Set once HAProxy runs: its log lines for requests that ended abnormally. */
 let abnormalAtLb = () => [];
+/** An httplog line's termination state (`----`, `SH--`, …: the 4 letters before actconn/feconn/…), else null. */
+const terminationState = (line) => / ([A-Za-z-]{4}) -?\d+\/-?\d+\/-?\d+\/-?\d+\/-?\d+ /.exec(line)?.[1] ?? null;
 let db;
 const receivers = [];
 const nodes = [];
@@ -262,10 +264,7 @@ try {
   abnormalAtLb = () =>
     readFileSync(haproxyLog, 'utf8')
       .split('\n')
-      .filter((l) => {
-        const m = / ([A-Za-z-]{4}) -?\d+\/-?\d+\/-?\d+\/-?\d+\/-?\d+ /.exec(l);
-        return m && m[1] !== '----';
-      });
+      .filter((l) => (terminationState(l) ?? '----') !== '----');
   const LB = `http://127.0.0.1:${lbPort}`;
   for (
     const t = Date.now();
@@ -414,15 +413,12 @@ try {
       const cause = err?.cause?.code ?? err?.name ?? 'error';
       record(kind, 0, performance.now() - t0, cause);
       // a request the client lost (no answer at all): which one, when, after how long, and what the socket said
+      const lost = `${init?.method ?? 'GET'} ${new URL(url).pathname}, no answer after ${Math.round(performance.now() - t0)} ms`;
+      const said = err?.cause?.message ?? err?.message ?? err;
       if (!errorSamples.has(cause))
-        errorSamples.set(
-          cause,
-          `${kind}, ${phase}, ${((Date.now() - began) / 1000).toFixed(1)} s: ${init?.method ?? 'GET'} ${new URL(url).pathname}, no answer after ${Math.round(performance.now() - t0)} ms (${err?.cause?.message ?? err?.message ?? err})`,
-        );
+        errorSamples.set(cause, `${kind}, ${phase}, ${((Date.now() - began) / 1000).toFixed(1)} s: ${lost} (${said})`);
       phaseErrors.set(phase, (phaseErrors.get(phase) ?? 0) + 1);
-      noteError(
-        `${kind}: ${init?.method ?? 'GET'} ${new URL(url).pathname}, no answer after ${Math.round(performance.now() - t0)} ms (${cause}: ${err?.cause?.message ?? err?.message ?? err})`,
-      );
+      noteError(`${kind}: ${lost} (${cause}: ${said})`);
       return { status: 0, body: '', headers: new globalThis.Headers(), node: '' };
     }
   };
@@ -1035,7 +1031,7 @@ try {
   console.log(`per node (HAProxy sessions): ${share.join(', ')}`);
   const states = new Map();
   for (const l of abnormalAtLb()) {
-    const st = / ([A-Za-z-]{4}) -?\d+\/-?\d+\/-?\d+\/-?\d+\/-?\d+ /.exec(l)[1];
+    const st = terminationState(l);
     states.set(st, (states.get(st) ?? 0) + 1);
   }
   console.log(

@@ -1,6 +1,6 @@
 import type { Db } from '../../../platform/db/types.js';
 import { customerById } from '../customers/repo.js';
-import { balanceOf } from './balance.js';
+import { balanceOf, REST_PAYABLE } from './balance.js';
 import { paymentsOf } from './create/repo.js';
 import {
   PAY_REST_AT_PICKUP_BY_LINK,
@@ -9,8 +9,7 @@ import {
   PAY_REST_IN_ACCOUNT,
 } from './mail-text.js';
 import type { BookingRow } from './repo.js';
-
-const OPEN = ['pending_payment', 'pending', 'confirmed', 'in_progress'];
+import { BLOCKING } from './status.js';
 
 /** Where a customer pays the rest by card: a guest (no account) through the mail's manage link, others in their account. */
 export async function paysRestByLink(tx: Db, b: Pick<BookingRow, 'customer_id'>): Promise<boolean> {
@@ -26,7 +25,8 @@ export async function restDueRows(
   tx: Db,
   b: Pick<BookingRow, 'id' | 'total' | 'currency' | 'status' | 'payment_status' | 'payment_method' | 'customer_id'>,
 ): Promise<[string, string][]> {
-  if (!OPEN.includes(b.status) || !['deposit_paid', 'partially_paid'].includes(b.payment_status)) return [];
+  // open bookings only: the statuses that hold the vehicle
+  if (!(BLOCKING as readonly string[]).includes(b.status) || !REST_PAYABLE.includes(b.payment_status)) return [];
   const { due } = balanceOf(b, await paymentsOf(tx, Number(b.id)));
   if (!due.gt(0)) return [];
   const byLink = await paysRestByLink(tx, b);
