@@ -24,9 +24,13 @@ interface Item {
 
 /** Waits until the image has loaded and answers the URL it shows (the `<picture>` candidate the browser took). */
 async function loaded(img: Locator): Promise<string> {
-  await img.scrollIntoViewIfNeeded();
+  // scrolled to within the poll: a re-render of the view replaces the element (a clean-clone run's scroll met a
+  // detached one and failed), and the locator finds the new one on the next round
   await expect
-    .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0 && i.currentSrc !== ''))
+    .poll(async () => {
+      await img.scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
+      return img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0 && i.currentSrc !== '');
+    })
     .toBe(true);
   return img.evaluate((i: HTMLImageElement) => i.currentSrc);
 }
