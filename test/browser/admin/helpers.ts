@@ -60,6 +60,8 @@ export interface AdminPage {
   page: Page;
   /** Uncaught page errors; a test fails on any (checked by expectNoPageErrors). */
   errors: Error[];
+  /** API requests in flight and when the last one started or ended (read by apiQuiet). */
+  api: { inflight: number; last: number };
 }
 
 /** A fresh browser context (own cookies, own rate-limit bucket) at the given viewport. */
@@ -73,7 +75,35 @@ export async function openAdmin(rig: AdminRig, viewport = DESKTOP): Promise<Admi
   const page = await context.newPage();
   const errors: Error[] = [];
   page.on('pageerror', (e) => errors.push(e));
-  return { context, page, errors };
+  const api = { inflight: 0, last: Date.now() };
+  const isApi = (url: string) => new URL(url).pathname.startsWith('/wp-json/');
+  page.on('request', (r) => {
+    if (!isApi(r.url())) return;
+    api.inflight++;
+    api.last = Date.now();
+  });
+  const done = (r: { url(): string }) => {
+    if (!isApi(r.url())) return;
+    api.inflight--;
+    api.last = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return { context, page, errors, api };
+}
+
+/**
+ * Waits until the admin app has had no API request in flight for `quietMs`: a screen's heading shows before its
+ * queries answer, and a test that ends the session must not have one of those answer 401 first.
+ */
+export async function apiQuiet(a: AdminPage, quietMs = 500): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (a.api.inflight <= 0 && Date.now() - a.api.last >= quietMs) return;
+    if (Date.now() > deadline)
+      throw new Error(`apiQuiet(): ${a.api.inflight} API request(s) still in flight after 30 s`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** Opens `/admin<path>`, logs in on the login page it lands on, and waits for the screen's heading. */
