@@ -13,8 +13,8 @@ const queryClient = new QueryClient({
     queries: {
       // Admin data changes under other operators' hands, but not by the second: 30 s avoids refetch storms on navigation.
       staleTime: 30_000,
-      // 4xx are answers, not glitches: retry only network errors and 5xx.
-      retry: (n, e) => n < 2 && !(e instanceof ApiError && e.status < 500),
+      // 4xx are answers, not glitches: retry only network errors (status 0) and 5xx.
+      retry: (n, e) => n < 2 && !(e instanceof ApiError && e.status >= 400 && e.status < 500),
     },
   },
 });

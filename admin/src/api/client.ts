@@ -30,8 +30,16 @@ const auth: Middleware = {
   },
 };
 
+// A request that got no answer (offline, or the connection closed under it) says so in words, not "Failed to fetch".
+const network: Middleware = {
+  onError({ error }) {
+    if (error instanceof DOMException && error.name === 'AbortError') return; // a query the screen no longer wants
+    return new ApiError(0, 'network_error', 'The server could not be reached. Check the connection and try again.');
+  },
+};
+
 export const api = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
-api.use(auth);
+api.use(auth, network);
 
 /** An error answer in the namespace's own words: message, code, and per-field messages when the server names fields. */
 export class ApiError extends Error {
@@ -50,7 +58,13 @@ export class ApiError extends Error {
 export function toApiError(status: number, body: unknown): ApiError {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const code = String(b.error_code ?? b.code ?? `http_${status}`);
-  const message = typeof b.message === 'string' && b.message ? b.message : `Request failed (${status})`;
+  // The key is the form's, not the operator's: say what happened instead of naming it.
+  const message =
+    code === 'IDEMPOTENCY_KEY_MISMATCH'
+      ? 'An earlier try of this form was saved with other values. Close the form and look for it in the list.'
+      : typeof b.message === 'string' && b.message
+        ? b.message
+        : `Request failed (${status})`;
   const extra = (b.details ?? b.data) as Record<string, unknown> | undefined;
   const fields: Record<string, string> = {};
   const params = extra?.params;

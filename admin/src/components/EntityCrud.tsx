@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { newIdempotencyKey } from '../api/idempotency';
 import { Combobox } from './Combobox';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DataTable, useTableState, type Column } from './DataTable';
@@ -32,7 +33,8 @@ export interface FilterSpec {
 
 export interface EntityApi {
   list(q: { page: number; per_page: number } & Record<string, string | number>): Promise<EntityPage>;
-  create(body: Record<string, unknown>): Promise<unknown>;
+  /** `key`: the form's Idempotency-Key (see api/idempotency.ts). */
+  create(body: Record<string, unknown>, key: string): Promise<unknown>;
   update(id: number, body: Record<string, unknown>): Promise<unknown>;
   remove(id: number): Promise<unknown>;
 }
@@ -70,14 +72,16 @@ function EntityForm({
   fields: FieldSpec[];
   initial: Values;
   submitLabel: string;
-  onSave(body: Record<string, unknown>): Promise<unknown>;
+  onSave(body: Record<string, unknown>, key: string): Promise<unknown>;
 }) {
   const form = useForm<Values>({ defaultValues: initial });
+  // a form is mounted per record it edits or creates: its key lives as long as it does
+  const [key] = useState(newIdempotencyKey);
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     try {
-      await onSave(toBody(fields, v));
+      await onSave(toBody(fields, v), key);
     } catch (e) {
       setFormError(
         applyServerErrors(
@@ -172,8 +176,8 @@ export function EntityCrud(p: Props) {
   const [editing, setEditing] = useState<EntityRow | 'new' | null>(null);
   const invalidate = () => qc.invalidateQueries({ queryKey: [p.screen] });
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      editing === 'new' || editing === null ? p.api.create(body) : p.api.update(editing.id, body),
+    mutationFn: ({ body, key }: { body: Record<string, unknown>; key: string }) =>
+      editing === 'new' || editing === null ? p.api.create(body, key) : p.api.update(editing.id, body),
     onSuccess: async () => {
       toast(editing === 'new' ? `${p.singular} created` : `${p.singular} saved`);
       setEditing(null);
@@ -283,7 +287,7 @@ export function EntityCrud(p: Props) {
             fields={p.fields}
             initial={toValues(p.fields, editing === 'new' ? p.defaults : editing)}
             submitLabel={editing === 'new' ? 'Create' : 'Save'}
-            onSave={(body) => save.mutateAsync(body)}
+            onSave={(body, key) => save.mutateAsync({ body, key })}
           />
         )}
         {editing !== null && editing !== 'new' && p.extra?.(editing)}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Combobox } from '../../components/Combobox';
@@ -8,7 +9,7 @@ import { PageHeader } from '../../components/State';
 import { useToast } from '../../components/Toast';
 import { useCreateBooking, useRecordPayment, type CreateBody, type RecordPaymentBody } from './api';
 import { PriceQuote } from './PriceQuote';
-import { METHODS, newKey } from './RecordPayment';
+import { METHODS } from './RecordPayment';
 import { backLabel, backOf } from './back';
 
 /** How the booking is paid: the payment-terms rules of the server (bookings/deadline.ts) follow from it. */
@@ -67,7 +68,9 @@ export function NewBooking() {
   const toast = useToast();
   const create = useCreateBooking();
   const record = useRecordPayment();
-  const [payKey] = useState(newKey);
+  // one key each for the booking and its desk payment: a retry of the whole submit replays both
+  const [bookingKey] = useState(newIdempotencyKey);
+  const [payKey] = useState(newIdempotencyKey);
   const [formError, setFormError] = useState<string | null>(null);
   const back = backOf(params);
   const form = useForm<Values>({
@@ -125,7 +128,7 @@ export function NewBooking() {
     };
     let b;
     try {
-      b = await create.mutateAsync(body);
+      b = await create.mutateAsync({ body, key: bookingKey });
     } catch (e) {
       setFormError(applyServerErrors(e, form.setError, FIELDS));
       return;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { useForm } from 'react-hook-form';
 import { applyServerErrors, FormField } from '../../components/FormField';
 import { useToast } from '../../components/Toast';
@@ -25,15 +26,11 @@ function suggested(b: BookingDetail, kind: Values['kind']): number {
   return Math.max(0, Math.min(b.deposit - b.amount_paid, b.amount_due));
 }
 
-// getRandomValues works on a plain-http admin too (randomUUID needs a secure context)
-export const newKey = () =>
-  'pay-' + Array.from(crypto.getRandomValues(new Uint8Array(16)), (x) => x.toString(16).padStart(2, '0')).join('');
-
 /** Record payment: amount, method, reference; full or deposit. One Idempotency-Key per payment the form records. */
 export function RecordPayment({ booking: b }: { booking: BookingDetail }) {
   const toast = useToast();
   const record = useRecordPayment(b.id);
-  const [key, setKey] = useState(newKey);
+  const [key, setKey] = useState(newIdempotencyKey);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
     defaultValues: { kind: 'full', amount: suggested(b, 'full').toFixed(2), method: 'cash', reference: '' },
@@ -50,7 +47,7 @@ export function RecordPayment({ booking: b }: { booking: BookingDetail }) {
           ...(v.reference.trim() ? { reference: v.reference.trim() } : {}),
         },
       });
-      setKey(newKey());
+      setKey(newIdempotencyKey());
       toast(
         r.outcome === 'confirmed'
           ? `Payment recorded: ${b.reference} is confirmed`

@@ -75,11 +75,14 @@ export function useMoveStatus(id: number) {
   });
 }
 
+/** Creates a booking; `key` is the form's Idempotency-Key (a retry of a submit whose answer was lost gets that booking). */
 export function useCreateBooking() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (body: CreateBody): Promise<Booking> =>
-      unwrapRental(api.POST('/wp-json/rova-rental/v1/bookings', { body })),
+    mutationFn: async ({ body, key }: { body: CreateBody; key: string }): Promise<Booking> =>
+      unwrapRental(
+        api.POST('/wp-json/rova-rental/v1/bookings', { params: { header: { 'idempotency-key': key } }, body }),
+      ),
     // the planner shows bookings too
     onSuccess: () =>
       Promise.all([qc.invalidateQueries({ queryKey: ['bookings'] }), qc.invalidateQueries({ queryKey: ['planner'] })]),

@@ -8,7 +8,13 @@ type Query = NonNullable<paths['/wp-json/rova-rental/v1/locations']['get']['para
 export const locationsApi: EntityApi = {
   list: async (q): Promise<EntityPage> =>
     unwrapRental(api.GET('/wp-json/rova-rental/v1/locations', { params: { query: q as Query } })),
-  create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/locations', { body: b as Body })),
+  create: (b, key) =>
+    unwrapRental(
+      api.POST('/wp-json/rova-rental/v1/locations', {
+        params: { header: { 'idempotency-key': key } },
+        body: b as Body,
+      }),
+    ),
   update: (id, b) =>
     unwrapRental(api.PUT('/wp-json/rova-rental/v1/locations/{id}', { params: { path: { id } }, body: b as Body })),
   remove: (id) => unwrapRental(api.DELETE('/wp-json/rova-rental/v1/locations/{id}', { params: { path: { id } } })),

@@ -8,7 +8,13 @@ type Query = NonNullable<paths['/wp-json/rova-rental/v1/pricing-rules']['get']['
 export const pricingRulesApi: EntityApi = {
   list: async (q): Promise<EntityPage> =>
     unwrapRental(api.GET('/wp-json/rova-rental/v1/pricing-rules', { params: { query: q as Query } })),
-  create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/pricing-rules', { body: b as Body })),
+  create: (b, key) =>
+    unwrapRental(
+      api.POST('/wp-json/rova-rental/v1/pricing-rules', {
+        params: { header: { 'idempotency-key': key } },
+        body: b as Body,
+      }),
+    ),
   update: (id, b) =>
     unwrapRental(api.PUT('/wp-json/rova-rental/v1/pricing-rules/{id}', { params: { path: { id } }, body: b as Body })),
   remove: (id) => unwrapRental(api.DELETE('/wp-json/rova-rental/v1/pricing-rules/{id}', { params: { path: { id } } })),

@@ -53,7 +53,9 @@ export const useDeliveries = (id: number | null, page: number) =>
 export function useCreateKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: NewKey) => unwrap(api.POST('/wp-json/rova/v1/api-keys', { body })),
+    // a replay answers the key again (sealed on the server), so a lost answer does not lose the once-shown key
+    mutationFn: ({ body, key }: { body: NewKey; key: string }) =>
+      unwrap(api.POST('/wp-json/rova/v1/api-keys', { params: { header: { 'idempotency-key': key } }, body })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['system', 'keys'] }),
   });
 }

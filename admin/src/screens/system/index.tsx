@@ -1,3 +1,4 @@
+import { newIdempotencyKey } from '../../api/idempotency';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
@@ -88,6 +89,7 @@ function ApiKeys() {
   const revoke = useRevokeKey();
   const [shown, setShown] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  const [key, setKey] = useState(newIdempotencyKey);
   const form = useForm<{ name: string; user: string; write: boolean }>({
     defaultValues: { name: '', user: me.user.login, write: false },
   });
@@ -95,10 +97,10 @@ function ApiKeys() {
     setFormError(null);
     try {
       const r = await create.mutateAsync({
-        name: v.name,
-        user: v.user,
-        scopes: v.write ? ['read', 'write'] : ['read'],
+        key,
+        body: { name: v.name, user: v.user, scopes: v.write ? ['read', 'write'] : ['read'] },
       });
+      setKey(newIdempotencyKey());
       setShown(r.key ?? null);
       form.reset({ name: '', user: me.user.login, write: false });
     } catch (e) {

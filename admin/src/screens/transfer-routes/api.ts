@@ -8,7 +8,13 @@ type Query = NonNullable<paths['/wp-json/rova-rental/v1/transfer-routes']['get']
 export const transferRoutesApi: EntityApi = {
   list: async (q): Promise<EntityPage> =>
     unwrapRental(api.GET('/wp-json/rova-rental/v1/transfer-routes', { params: { query: q as Query } })),
-  create: (b) => unwrapRental(api.POST('/wp-json/rova-rental/v1/transfer-routes', { body: b as Body })),
+  create: (b, key) =>
+    unwrapRental(
+      api.POST('/wp-json/rova-rental/v1/transfer-routes', {
+        params: { header: { 'idempotency-key': key } },
+        body: b as Body,
+      }),
+    ),
   update: (id, b) =>
     unwrapRental(
       api.PUT('/wp-json/rova-rental/v1/transfer-routes/{id}', { params: { path: { id } }, body: b as Body }),

@@ -94,8 +94,16 @@ function usePortalMutation<A, R = unknown>(fn: (a: A) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['vendor'] }) });
 }
 
+/** Lists a new vehicle; `key` is the form's Idempotency-Key (api/idempotency.ts). */
 export const useCreateVehicle = () =>
-  usePortalMutation((b: VehicleBody) => unwrapRental(api.POST('/wp-json/rova-rental/v1/vendor/vehicles', { body: b })));
+  usePortalMutation((a: { body: VehicleBody; key: string }) =>
+    unwrapRental(
+      api.POST('/wp-json/rova-rental/v1/vendor/vehicles', {
+        params: { header: { 'idempotency-key': a.key } },
+        body: a.body,
+      }),
+    ),
+  );
 export const useEditVehicle = () =>
   usePortalMutation((a: { id: number; body: Partial<VehicleBody> }) =>
     unwrapRental(

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { useStore } from '../../api/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, useTableState, type Column } from '../../components/DataTable';
@@ -13,18 +14,14 @@ import { PAYOUT_WORDS, Section, Stat } from './parts';
 
 type Payout = NonNullable<ReturnType<typeof useVendorPayouts>['data']>['items'][number];
 
-/** A fresh Idempotency-Key for one confirmation (random; works outside secure contexts too). */
-export function newIdempotencyKey(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  return `payout-${[...b].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
-}
-
 function RequestPayout() {
   const store = useStore();
   const toast = useToast();
   const s = useSummary({ per_page: 1 });
   const request = useRequestPayout();
   const [amount, setAmount] = useState<string | null>(null);
+  // kept until a payout is requested: confirming again after an answer was lost is answered by that payout
+  const [key, setKey] = useState(newIdempotencyKey);
   if (s.error) return <ErrorState error={s.error} onRetry={() => void s.refetch()} />;
   if (!s.data) return <Loading />;
   const { available, owed } = s.data.balances;
@@ -95,8 +92,8 @@ function RequestPayout() {
               }
               confirmLabel={`Request ${money(value)}`}
               onConfirm={async () => {
-                // a new key for each confirmation: this request, if retried, is answered once
-                await request.mutateAsync({ amount: value, key: newIdempotencyKey() });
+                await request.mutateAsync({ amount: value, key });
+                setKey(newIdempotencyKey());
                 setAmount(null);
                 toast('Payout requested');
               }}

@@ -16,6 +16,7 @@ import { formatDate, formatMoney } from '../../lib/format';
 import { useCreateVehicle, useEditVehicle, useMoveVehicle, useVendorVehicles, type VehicleBody } from './api';
 import { VehicleCalendar } from './calendar';
 import { Consequence, LIFECYCLE_WORDS } from './parts';
+import { newIdempotencyKey } from '../../api/idempotency';
 
 type Vehicle = NonNullable<ReturnType<typeof useVendorVehicles>['data']>['items'][number];
 
@@ -89,12 +90,13 @@ function VehicleForm({ vehicle, onDone }: { vehicle?: Vehicle; onDone(): void })
   const edit = useEditVehicle();
   const form = useForm<Values>({ defaultValues: toValues(vehicle) });
   const [formError, setFormError] = useState<string | null>(null);
+  const [key] = useState(newIdempotencyKey);
   const e = form.formState.errors;
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     try {
       if (vehicle) await edit.mutateAsync({ id: vehicle.id, body: toBody(v) });
-      else await create.mutateAsync(toBody(v));
+      else await create.mutateAsync({ body: toBody(v), key });
       toast(vehicle ? 'Vehicle saved' : 'Vehicle submitted for review');
       onDone();
     } catch (err) {
