@@ -62,6 +62,27 @@ export function visitorAddress(): string {
 /** Requests in flight per page (including the recording of /convert answers) and the time of the last change. */
 const activity = new WeakMap<Page, { inflight: number; last: number }>();
 
+/**
+ * Counts the page's requests in flight, for settle(). `begin`/`end` let a caller count work of its own that follows a
+ * request (recording an answer) as activity too.
+ */
+export function trackActivity(page: Page): { begin(): void; end(): void } {
+  const a = { inflight: 0, last: Date.now() };
+  activity.set(page, a);
+  const begin = (): void => {
+    a.inflight += 1;
+    a.last = Date.now();
+  };
+  const end = (): void => {
+    a.inflight -= 1;
+    a.last = Date.now();
+  };
+  page.on('request', begin);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  return { begin, end };
+}
+
 export interface ConvertCall {
   body: { currency: string | null; product_ids: number[] };
   status: number | null;
@@ -99,19 +120,7 @@ export async function visit(
   const page = await context.newPage();
   const v: Visit = { context, page, calls: [], console: [], pageErrors: [], events: [] };
   const byRequest = new Map<Request, ConvertCall>();
-  const a = { inflight: 0, last: Date.now() };
-  activity.set(page, a);
-  const begin = (): void => {
-    a.inflight += 1;
-    a.last = Date.now();
-  };
-  const end = (): void => {
-    a.inflight -= 1;
-    a.last = Date.now();
-  };
-  page.on('request', begin);
-  page.on('requestfinished', end);
-  page.on('requestfailed', end);
+  const { begin, end } = trackActivity(page);
   page.on('console', (m) => v.console.push(m));
   page.on('pageerror', (e) => v.pageErrors.push(e));
   page.on('request', (r) => {
@@ -152,7 +161,7 @@ export async function visit(
 export async function settle(page: Page, quietMs = 500): Promise<void> {
   await page.waitForLoadState('load');
   const a = activity.get(page);
-  if (!a) throw new Error('settle(): page was not opened with visit()');
+  if (!a) throw new Error('settle(): page was not opened with visit() or trackActivity()');
   const start = Date.now();
   const deadline = start + 30_000;
   for (;;) {

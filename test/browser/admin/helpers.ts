@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { ensureDemoAdmin } from '../../../src/platform/auth/demo-admin.js';
-import { launchChromium, startShop, visitorAddress, type Shop } from '../harness.js';
+import { launchChromium, startShop, trackActivity, visitorAddress, type Shop } from '../harness.js';
 
 export const ADMIN_PASSWORD = 'admin-e2e-password-1';
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -60,8 +60,6 @@ export interface AdminPage {
   page: Page;
   /** Uncaught page errors; a test fails on any (checked by expectNoPageErrors). */
   errors: Error[];
-  /** API requests in flight and when the last one started or ended (read by apiQuiet). */
-  api: { inflight: number; last: number };
 }
 
 /** A fresh browser context (own cookies, own rate-limit bucket) at the given viewport. */
@@ -75,35 +73,8 @@ export async function openAdmin(rig: AdminRig, viewport = DESKTOP): Promise<Admi
   const page = await context.newPage();
   const errors: Error[] = [];
   page.on('pageerror', (e) => errors.push(e));
-  const api = { inflight: 0, last: Date.now() };
-  const isApi = (url: string) => new URL(url).pathname.startsWith('/wp-json/');
-  page.on('request', (r) => {
-    if (!isApi(r.url())) return;
-    api.inflight++;
-    api.last = Date.now();
-  });
-  const done = (r: { url(): string }) => {
-    if (!isApi(r.url())) return;
-    api.inflight--;
-    api.last = Date.now();
-  };
-  page.on('requestfinished', done);
-  page.on('requestfailed', done);
-  return { context, page, errors, api };
-}
-
-/**
- * Waits until the admin app has had no API request in flight for `quietMs`: a screen's heading shows before its
- * queries answer, and a test that ends the session must not have one of those answer 401 first.
- */
-export async function apiQuiet(a: AdminPage, quietMs = 500): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (a.api.inflight <= 0 && Date.now() - a.api.last >= quietMs) return;
-    if (Date.now() > deadline)
-      throw new Error(`apiQuiet(): ${a.api.inflight} API request(s) still in flight after 30 s`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  trackActivity(page); // settle(page) waits for the screen's queries
+  return { context, page, errors };
 }
 
 /** Opens `/admin<path>`, logs in on the login page it lands on, and waits for the screen's heading. */

@@ -53,6 +53,15 @@ function expectReplayed(sent: Sent[], created: number): void {
   expect(sent.map((s) => s.replayed)).toEqual([undefined, 'true']);
 }
 
+/** The Idempotency-Key of every POST to a path matching `path`, in order. */
+function keysPosted(page: Page, path: RegExp): string[] {
+  const keys: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && path.test(new URL(r.url()).pathname)) keys.push(r.headers()['idempotency-key'] ?? '');
+  });
+  return keys;
+}
+
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true }).click();
 
@@ -79,11 +88,7 @@ describe('admin create forms after a lost answer', () => {
     await page.getByLabel('Paid by').selectOption('cash');
 
     const bookings = await loseFirstAnswer(page, '/wp-json/rova-rental/v1/bookings');
-    const payments: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/rova-rental\/v2\/bookings\/\d+\/payments$/.test(r.url()))
-        payments.push(r.headers()['idempotency-key'] ?? '');
-    });
+    const payments = keysPosted(page, /^\/wp-json\/rova-rental\/v2\/bookings\/\d+\/payments$/);
     await page.getByRole('button', { name: 'Create booking' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe(UNREACHABLE);
     expect(payments).toEqual([]);
@@ -133,11 +138,7 @@ describe('admin create forms after a lost answer', () => {
 
     // the next location is a new thing: a new key, written afresh
     await page.unrouteAll();
-    const next: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && new URL(r.url()).pathname === '/wp-json/rova-rental/v1/locations')
-        next.push(r.headers()['idempotency-key'] ?? '');
-    });
+    const next = keysPosted(page, /^\/wp-json\/rova-rental\/v1\/locations$/);
     await page.getByRole('button', { name: 'New location' }).click();
     await dialog.getByLabel('Name').fill('E2E Second Desk');
     await dialog.getByLabel('City').fill('Split');

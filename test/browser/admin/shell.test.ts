@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { visitorAddress } from '../harness.js';
+import { settle, visitorAddress } from '../harness.js';
 import {
   ADMIN_PASSWORD,
-  apiQuiet,
   expectAxeClean,
   expectNoPageErrors,
   loginAs,
@@ -75,7 +74,7 @@ describe('admin shell: serving, login, logout, capabilities', () => {
     const { page } = a;
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     // The dashboard's own queries answer first: one still in flight would meet the 401 before the click does.
-    await apiQuiet(a);
+    await settle(page);
     // The session ends behind the app's back (cookie gone): the next API call answers 401.
     await a.context.clearCookies();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Customers' }).click();

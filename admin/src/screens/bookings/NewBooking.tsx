@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { newIdempotencyKey } from '../../api/idempotency';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { Combobox } from '../../components/Combobox';
 import { applyServerErrors, FormField } from '../../components/FormField';
 import { customerSource, locationSource, vehicleSource } from '../../components/pickers';

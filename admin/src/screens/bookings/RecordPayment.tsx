@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { newIdempotencyKey } from '../../api/idempotency';
 import { useForm } from 'react-hook-form';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { applyServerErrors, FormField } from '../../components/FormField';
 import { useToast } from '../../components/Toast';
 import { formatMoney } from '../../lib/format';

@@ -1,7 +1,7 @@
-import { newIdempotencyKey } from '../../api/idempotency';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { useMe, useStore } from '../../api/session';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, useTableState, type Column } from '../../components/DataTable';

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { PhotoManager } from '../../components/PhotoManager';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
+import { newIdempotencyKey } from '../../api/idempotency';
 import { useStore } from '../../api/session';
 import { Combobox } from '../../components/Combobox';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -16,7 +17,6 @@ import { formatDate, formatMoney } from '../../lib/format';
 import { useCreateVehicle, useEditVehicle, useMoveVehicle, useVendorVehicles, type VehicleBody } from './api';
 import { VehicleCalendar } from './calendar';
 import { Consequence, LIFECYCLE_WORDS } from './parts';
-import { newIdempotencyKey } from '../../api/idempotency';
 
 type Vehicle = NonNullable<ReturnType<typeof useVendorVehicles>['data']>['items'][number];
 

@@ -4,6 +4,8 @@ import type { MailLanguage } from '../../../platform/mail/env.js';
 export const PAY_REST_BY_LINK = 'Pay the rest by card with the link “Manage your booking without signing in” below.';
 /** How it tells a customer with an account. */
 export const PAY_REST_IN_ACCOUNT = 'Pay the rest by card from this booking in your account.';
+/** The row of a mail that states the amount due itself (a price change's): restDueRows adds no "Still due" beside it. */
+export const AMOUNT_DUE_ROW = 'Amount due';
 /** How a mail tells a guest that the rest after a deposit is paid at pick-up, or by card before it. */
 export const PAY_REST_AT_PICKUP_BY_LINK =
   'At pick-up, or before it by card with the link “Manage your booking without signing in” below.';

@@ -10,7 +10,7 @@ import { catalogueOf, type CatalogueSnapshot } from '../catalogue.js';
 import type { BookingRow } from './repo.js';
 import { iso } from '../views.js';
 import { paymentTermRows } from '../payments/terms.js';
-import { phrase, statusWord, storeTime } from './mail-text.js';
+import { AMOUNT_DUE_ROW, phrase, statusWord, storeTime } from './mail-text.js';
 import { manageLink, signManageToken } from '../guests/manage-link.js';
 import { restDueRows } from './rest-due.js';
 
@@ -296,7 +296,7 @@ export async function bookingMailInTransaction(
   extra: [string, string][] = [],
 ): Promise<(() => Promise<void>) | undefined> {
   // the rest of a part-paid booking, in every mail of it but one that says what is due itself (the price change's)
-  const rest = extra.some(([k]) => k === 'Amount due') ? [] : await restDueRows(tx, b);
+  const rest = extra.some(([k]) => k === AMOUNT_DUE_ROW) ? [] : await restDueRows(tx, b);
   const mail = bookingMailToStore(p, await catalogueOf(p).within(tx), kind, b, [...extra, ...rest]);
   if (!mail) return undefined;
   await storeMail(tx, mail, `booking:${b.id}`);

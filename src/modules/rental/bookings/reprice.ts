@@ -1,5 +1,5 @@
 import type { Platform } from '../../../platform/context.js';
-import { PAY_REST_BY_LINK, PAY_REST_IN_ACCOUNT } from './mail-text.js';
+import { AMOUNT_DUE_ROW, PAY_REST_BY_LINK, PAY_REST_IN_ACCOUNT } from './mail-text.js';
 import type { Db } from '../../../platform/db/types.js';
 import { bookingMailInTransaction } from './mails.js';
 import { journeySettings } from './settings.js';
@@ -195,7 +195,7 @@ export async function dueRows(p: Platform, tx: Db, b: BookingRow, due: Decimal):
       : PAY_REST_IN_ACCOUNT;
   return [
     ['Paid', amount(total.minus(due))],
-    ['Amount due', amount(due)],
+    [AMOUNT_DUE_ROW, amount(due)],
     ['How to pay', how],
   ];
 }
